@@ -1,0 +1,292 @@
+"""The tcgen05 dialect: loading, typed accessors and builders.
+
+The ops and types are defined in IRDL (``tcgen05.irdl.mlir`` beside this file), which is
+loaded into every context made by :func:`make_context`. IRDL-defined types have no Python
+classes, so the accessors here read a type's parameters from its textual form (cached per
+distinct type, so a pass stays linear in the number of ops).
+
+Ops (generic syntax, ``"tcgen05.<name>"(...)``):
+
+=========================  ===================================================================
+``tmem_buffer``            a logical TMEM buffer ``!tcgen05.tmem<[rows, cols], elt>``; planned:
+                           operand = allocation base, attrs ``layout``, ``lane_offset``,
+                           ``column_offset``, ``columns``
+``smem_buffer``            a shared-memory operand tile ``!tcgen05.smem<[rows, k], elt, major,
+                           swizzle>``
+``smem_fill``              cooperative copy global -> shared tile (``src_layout``, ``src_ld``)
+``mma``                    D (+)= A x B (``kind``; optional ``k_offset``); planned: ``layout``
+``ld``                     warpgroup load of a TMEM column slice into a ``!tcgen05.frag``;
+                           planned: ``shape``, ``num``
+``store_fragment``         fragment -> row-major global matrix (``ld``)
+``alloc_mbarrier``         an mbarrier in shared memory (``count``)
+``commit``                 tcgen05.commit.mbarrier::arrive::one
+``mbarrier_wait``          wait for the phase of the given parity
+``wait``                   tcgen05.wait::ld / ::st (``kind``)
+``fence``                  tcgen05.fence::before_thread_sync / ::after_thread_sync (``kind``)
+``fence_proxy_async``      fence.proxy.async.shared::cta
+``barrier``                CTA-wide barrier
+``alloc``, ``dealloc``,    physical TMEM allocation (``columns``, ``cta_group``), added by
+``relinquish_alloc_permit`` tcgen05-plan-tmem
+=========================  ===================================================================
+
+A kernel is a ``func.func`` with a ``tcgen05.kernel`` dictionary attribute:
+``{target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}``.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+from tcgen05_lower.bindings import ir, irdl
+
+DIALECT = "tcgen05"
+KERNEL_ATTR = "tcgen05.kernel"
+
+
+def _irdl_source() -> str:
+    return resources.files(__package__).joinpath("tcgen05.irdl.mlir").read_text()
+
+
+def load_dialect(context: "ir.Context") -> None:
+    """Registers the tcgen05 dialect (from its IRDL definition) in `context`."""
+    with context, ir.Location.unknown():
+        definition = ir.Module.parse(_irdl_source())
+        irdl.load_dialects(definition)
+    # The IRDL definition is kept alive for as long as the process runs: the loaded
+    # dialect's verifiers refer to it.
+    _DEFINITIONS.append(definition)
+
+
+_DEFINITIONS: list = []
+
+
+def make_context() -> "ir.Context":
+    """A new MLIR context with the upstream dialects and the tcgen05 dialect loaded."""
+    context = ir.Context()
+    load_dialect(context)
+    return context
+
+
+# ---------------------------------------------------------------------------- types
+
+@dataclass(frozen=True)
+class TmemType:
+    """Parameters of ``!tcgen05.tmem<shape, element>``."""
+
+    shape: tuple[int, ...]
+    element: str
+
+    @property
+    def rows(self) -> int:
+        return self.shape[-2]
+
+    @property
+    def cols(self) -> int:
+        return self.shape[-1]
+
+    @property
+    def stages(self) -> int:
+        return self.shape[0] if len(self.shape) == 3 else 1
+
+    def text(self) -> str:
+        return f"!tcgen05.tmem<[{', '.join(map(str, self.shape))}], {self.element}>"
+
+
+@dataclass(frozen=True)
+class SmemType:
+    """Parameters of ``!tcgen05.smem<shape, element, major, swizzle>``: rows x K."""
+
+    shape: tuple[int, int]
+    element: str
+    major: str
+    swizzle: str
+
+    @property
+    def rows(self) -> int:
+        return self.shape[0]
+
+    @property
+    def k(self) -> int:
+        return self.shape[1]
+
+    def text(self) -> str:
+        return (f"!tcgen05.smem<[{self.shape[0]}, {self.shape[1]}], {self.element}, "
+                f"\"{self.major}\", \"{self.swizzle}\">")
+
+
+@dataclass(frozen=True)
+class FragType:
+    """Parameters of ``!tcgen05.frag<shape, element>``."""
+
+    shape: tuple[int, int]
+    element: str
+
+    def text(self) -> str:
+        return f"!tcgen05.frag<[{self.shape[0]}, {self.shape[1]}], {self.element}>"
+
+
+_TYPE_RE = re.compile(r"^!tcgen05\.(\w+)(?:<(.*)>)?$")
+
+
+def _split_params(text: str) -> list[str]:
+    """Splits a parameter list at top-level commas."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "[<(":
+            depth += 1
+        elif ch in "]>)":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    parts.append(text[start:].strip())
+    return parts
+
+
+def _int_list(text: str) -> tuple[int, ...]:
+    inner = text.strip()[1:-1]
+    # Array elements print as "128 : i64" or "128".
+    return tuple(int(item.split(":")[0]) for item in inner.split(",") if item.strip())
+
+
+@functools.lru_cache(maxsize=None)
+def _parse_type_text(text: str):
+    match = _TYPE_RE.match(text)
+    if not match:
+        return None
+    name, params = match.group(1), match.group(2)
+    if name == "mbarrier":
+        return "mbarrier"
+    values = _split_params(params)
+    if name == "tmem":
+        return TmemType(_int_list(values[0]), values[1])
+    if name == "smem":
+        return SmemType(_int_list(values[0]), values[1], values[2].strip('"'), values[3].strip('"'))
+    if name == "frag":
+        return FragType(_int_list(values[0]), values[1])
+    return None
+
+
+def type_info(type_: "ir.Type"):
+    """The parameters of a tcgen05 type (TmemType, SmemType, FragType, "mbarrier"), or
+    None for a type of another dialect."""
+    return _parse_type_text(str(type_))
+
+
+def is_tmem(value: "ir.Value") -> bool:
+    return isinstance(type_info(value.type), TmemType)
+
+
+def is_smem(value: "ir.Value") -> bool:
+    return isinstance(type_info(value.type), SmemType)
+
+
+def tmem_type(shape, element: str) -> "ir.Type":
+    return ir.Type.parse(TmemType(tuple(shape), element).text())
+
+
+def smem_type(shape, element: str, major: str, swizzle: str) -> "ir.Type":
+    return ir.Type.parse(SmemType(tuple(shape), element, major, swizzle).text())
+
+
+def frag_type(shape, element: str) -> "ir.Type":
+    return ir.Type.parse(FragType(tuple(shape), element).text())
+
+
+def mbarrier_type() -> "ir.Type":
+    return ir.Type.parse("!tcgen05.mbarrier")
+
+
+# ---------------------------------------------------------------------------- attributes
+
+def op_name(op) -> str | None:
+    """The tcgen05 op name without prefix ("mma"), or None for other dialects' ops."""
+    name = op.name
+    return name[len(DIALECT) + 1:] if name.startswith(DIALECT + ".") else None
+
+
+def get_int(op, name: str, default: int | None = None) -> int | None:
+    """An integer (or bool) attribute of `op`, or `default` if absent."""
+    attrs = op.attributes
+    if name not in attrs:
+        return default
+    attr = attrs[name]
+    if isinstance(attr, ir.BoolAttr):
+        return int(attr.value)
+    return ir.IntegerAttr(attr).value
+
+
+def get_str(op, name: str, default: str | None = None) -> str | None:
+    """A string attribute of `op`, or `default` if absent."""
+    attrs = op.attributes
+    if name not in attrs:
+        return default
+    return ir.StringAttr(attrs[name]).value
+
+
+def set_int(op, name: str, value: int) -> None:
+    op.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
+
+
+def set_str(op, name: str, value: str) -> None:
+    op.attributes[name] = ir.StringAttr.get(value)
+
+
+@dataclass(frozen=True)
+class KernelInfo:
+    """The ``tcgen05.kernel`` attribute of a kernel function."""
+
+    name: str
+    target: str
+    threads: int
+    cta_group: int
+
+
+def is_kernel(op) -> bool:
+    return op.name == "func.func" and KERNEL_ATTR in op.attributes
+
+
+def kernel_info(func_op) -> KernelInfo:
+    """Reads a kernel's ``tcgen05.kernel`` dictionary (defaults: sm_100a, 128 threads,
+    cta_group 1)."""
+    attr = ir.DictAttr(func_op.attributes[KERNEL_ATTR])
+
+    def entry(key, default):
+        if key not in attr:
+            return default
+        value = attr[key]
+        if isinstance(value, ir.StringAttr):
+            return ir.StringAttr(value).value
+        return ir.IntegerAttr(value).value
+
+    name = ir.StringAttr(func_op.attributes["sym_name"]).value
+    return KernelInfo(name, entry("target", "sm_100a"), entry("threads", 128), entry("cta_group", 1))
+
+
+def set_kernel_target(func_op, target: str) -> None:
+    """Rewrites the kernel's target (used by the driver's --arch)."""
+    info = kernel_info(func_op)
+    func_op.attributes[KERNEL_ATTR] = ir.DictAttr.get({
+        "target": ir.StringAttr.get(target),
+        "threads": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), info.threads),
+        "cta_group": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), info.cta_group),
+    })
+
+
+def kernels(module_op) -> list:
+    """The kernel functions of a module, in order."""
+    return [op.operation for op in module_op.regions[0].blocks[0].operations
+            if is_kernel(op.operation)]
+
+
+def walk_ops(op):
+    """Yields every operation nested in `op` (not `op` itself), in pre-order."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in block.operations:
+                inner = inner.operation
+                yield inner
+                yield from walk_ops(inner)

@@ -1,0 +1,189 @@
+// The tcgen05 dialect: tensor-memory buffers and the 5th-generation tensor-core operations
+// of PTX ISA section 9.7.16, at two levels.
+//
+// Logical level (what users write): TMEM buffers with a shape and no placement, shared-memory
+// operand tiles, MMAs and warpgroup loads that name buffers, and (optionally) sync ops.
+// Planned level (what the passes produce): the same ops with their decisions written into
+// attributes (layout, lane/column placement, ld shape), plus the physical allocation ops and
+// the sync ops that tcgen05-insert-sync adds.
+//
+// Note on IRDL: a constraint value used twice constrains both uses to the *same*
+// attribute or type, so every operand and attribute below has a constraint of its own.
+//
+// This file is the source of truth for the ops' operands, results and required attributes;
+// dialect/__init__.py documents every op for Python users, and tcgen05-verify checks the
+// ISA's semantic rules that IRDL cannot express.
+irdl.dialect @tcgen05 {
+  // ---------------------------------------------------------------- types
+
+  // A logical tensor-memory buffer: !tcgen05.tmem<[128, 256], f32>.
+  // A leading third dimension is a stage count (multi-buffered accumulator).
+  irdl.type @tmem {
+    %shape = irdl.base "#builtin.array"
+    %element = irdl.any
+    irdl.parameters(shape: %shape, element: %element)
+  }
+
+  // A shared-memory operand tile, rows x K with rows = M (for A) or N (for B):
+  // !tcgen05.smem<[128, 64], bf16, "K", "128B">. Major-ness is "K" or "MN"; swizzle is
+  // one of "none", "32B", "64B", "128B", "128B_base32B" (Table 40).
+  irdl.type @smem {
+    %shape = irdl.base "#builtin.array"
+    %element = irdl.any
+    %major = irdl.base "#builtin.string"
+    %swizzle = irdl.base "#builtin.string"
+    irdl.parameters(shape: %shape, element: %element, major: %major, swizzle: %swizzle)
+  }
+
+  // The registers of a warpgroup that hold a rows x columns slice of a TMEM buffer after
+  // tcgen05.ld: !tcgen05.frag<[128, 32], f32>. How registers map to elements is decided by
+  // tcgen05-select-layouts (the ld shape) and applied by the lowering.
+  irdl.type @frag {
+    %shape = irdl.base "#builtin.array"
+    %element = irdl.any
+    irdl.parameters(shape: %shape, element: %element)
+  }
+
+  // An mbarrier object in shared memory.
+  irdl.type @mbarrier {
+  }
+
+  // ---------------------------------------------------------------- logical ops
+
+  // A logical TMEM buffer. After tcgen05-plan-tmem it takes the allocation's base address
+  // as operand and carries lane_offset / column_offset attributes.
+  irdl.operation @tmem_buffer {
+    %i32 = irdl.is i32
+    %t = irdl.base @tcgen05::@tmem
+    irdl.operands(base: optional %i32)
+    irdl.results(buffer: %t)
+  }
+
+  // A shared-memory operand tile (placed in dynamic shared memory by the lowering).
+  irdl.operation @smem_buffer {
+    %s = irdl.base @tcgen05::@smem
+    irdl.results(buffer: %s)
+  }
+
+  // Cooperative copy of a global matrix into a shared-memory tile in the tile's declared
+  // layout (major-ness and swizzle), by all threads of the CTA. src_layout says how the
+  // global matrix is stored: "mn_k" (rows of the tile contiguous along K) or "k_mn"
+  // (the transpose); src_ld is its leading dimension in elements; k_offset is the
+  // tile's first K index in the global matrix.
+  irdl.operation @smem_fill {
+    %ptr = irdl.base "!llvm.ptr"
+    %s = irdl.base @tcgen05::@smem
+    %index = irdl.is index
+    %str = irdl.base "#builtin.string"
+    %int = irdl.base "#builtin.integer"
+    irdl.operands(source: %ptr, tile: %s, k_offset: %index)
+    irdl.attributes { "src_layout" = %str, "src_ld" = %int }
+  }
+
+  // D (+)= A x B on the tensor core, issued by one thread (Table 46). D is a TMEM buffer,
+  // A a shared-memory tile or a TMEM buffer, B a shared-memory tile. M and N come from D's
+  // shape, K from the kind (Table 39); attribute k_offset selects the K block of the tiles.
+  irdl.operation @mma {
+    %t = irdl.base @tcgen05::@tmem
+    %s = irdl.base @tcgen05::@smem
+    // A is a TMEM buffer or a shared-memory tile; tcgen05-verify checks which (MLIR 22.1's
+    // IRDL loader cannot combine base constraints on dialect types with any_of).
+    %a = irdl.any
+    %i1 = irdl.is i1
+    %str = irdl.base "#builtin.string"
+    irdl.operands(d: %t, a: %a, b: %s, enable_input_d: %i1)
+    irdl.attributes { "kind" = %str }
+  }
+
+  // Warpgroup load of columns [column, column + N) of a TMEM buffer into registers.
+  // tcgen05-select-layouts adds the message shape and .num.
+  irdl.operation @ld {
+    %t = irdl.base @tcgen05::@tmem
+    %index = irdl.is index
+    %f = irdl.base @tcgen05::@frag
+    irdl.operands(source: %t, column: %index)
+    irdl.results(fragment: %f)
+  }
+
+  // Stores a fragment to a row-major global matrix: element (r, c) of the fragment goes to
+  // dest[r * ld + column + c].
+  irdl.operation @store_fragment {
+    %f = irdl.base @tcgen05::@frag
+    %ptr = irdl.base "!llvm.ptr"
+    %index = irdl.is index
+    %int = irdl.base "#builtin.integer"
+    irdl.operands(fragment: %f, dest: %ptr, column: %index)
+    irdl.attributes { "ld" = %int }
+  }
+
+  // ---------------------------------------------------------------- synchronization
+
+  // An mbarrier in shared memory, initialized at kernel entry with the arrival count
+  // given by attribute "count" (default 1).
+  irdl.operation @alloc_mbarrier {
+    %m = irdl.base @tcgen05::@mbarrier
+    irdl.results(barrier: %m)
+  }
+
+  // tcgen05.commit.mbarrier::arrive::one: the mbarrier tracks completion of all prior
+  // async tcgen05 operations of the issuing thread (9.7.16.12.1).
+  irdl.operation @commit {
+    %m = irdl.base @tcgen05::@mbarrier
+    irdl.operands(barrier: %m)
+  }
+
+  // mbarrier.try_wait.parity loop: waits until the phase with the given parity completed.
+  irdl.operation @mbarrier_wait {
+    %m = irdl.base @tcgen05::@mbarrier
+    %i32 = irdl.is i32
+    irdl.operands(barrier: %m, phase: %i32)
+  }
+
+  // tcgen05.wait::ld or tcgen05.wait::st (kind = "ld" | "st").
+  irdl.operation @wait {
+    %str = irdl.base "#builtin.string"
+    irdl.attributes { "kind" = %str }
+  }
+
+  // tcgen05.fence::before_thread_sync / ::after_thread_sync
+  // (kind = "before_thread_sync" | "after_thread_sync").
+  irdl.operation @fence {
+    %str = irdl.base "#builtin.string"
+    irdl.attributes { "kind" = %str }
+  }
+
+  // fence.proxy.async.shared::cta: orders generic-proxy shared-memory writes before
+  // async-proxy reads (9.7.16.6.5).
+  irdl.operation @fence_proxy_async {
+  }
+
+  // A CTA-wide execution barrier (barrier.sync 0).
+  irdl.operation @barrier {
+  }
+
+  // ---------------------------------------------------------------- physical allocation
+
+  // tcgen05.alloc by one warp: returns the TMEM base address of `columns` columns.
+  irdl.operation @alloc {
+    %i32 = irdl.is i32
+    %columns = irdl.base "#builtin.integer"
+    %group = irdl.base "#builtin.integer"
+    irdl.results(address: %i32)
+    irdl.attributes { "columns" = %columns, "cta_group" = %group }
+  }
+
+  // tcgen05.dealloc by the allocating warp.
+  irdl.operation @dealloc {
+    %i32 = irdl.is i32
+    %columns = irdl.base "#builtin.integer"
+    %group = irdl.base "#builtin.integer"
+    irdl.operands(address: %i32)
+    irdl.attributes { "columns" = %columns, "cta_group" = %group }
+  }
+
+  // tcgen05.relinquish_alloc_permit by the allocating warp.
+  irdl.operation @relinquish_alloc_permit {
+    %int = irdl.base "#builtin.integer"
+    irdl.attributes { "cta_group" = %int }
+  }
+}

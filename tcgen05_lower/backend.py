@@ -1,0 +1,100 @@
+"""From the LLVM dialect to PTX and cubin: translation to LLVM IR (MLIR), LLVM's NVPTX
+backend (through llvmlite), and ptxas.
+
+ptxas is found by the project itself, in this order: the ``TCGEN05_PTXAS`` environment
+variable, ``ptxas`` on PATH, then the ``nvidia-cuda-nvcc`` wheel's copy.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from tcgen05_lower.bindings import llvm
+from tcgen05_lower.isa import targets
+
+NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
+PTXAS_ENV = "TCGEN05_PTXAS"
+
+
+def translate_to_llvm_ir(module_op) -> str:
+    """LLVM IR text of a module in the LLVM dialect (MLIR's own translation)."""
+    return str(llvm.translate_module_to_llvmir(module_op))
+
+
+@functools.lru_cache(maxsize=None)
+def _initialize_llvmlite():
+    import llvmlite.binding as binding
+
+    binding.initialize_all_targets()
+    binding.initialize_all_asmprinters()
+    return binding
+
+
+def emit_ptx(llvm_ir: str, *, target: str, ptx_version: tuple[int, int],
+             opt_level: int = 2) -> str:
+    """PTX text from LLVM IR for `target` (an sm_1xx[af] name) at `ptx_version`."""
+    binding = _initialize_llvmlite()
+    machine = binding.Target.from_triple(NVPTX_TRIPLE).create_target_machine(
+        cpu=target, features=targets.llvm_ptx_feature(ptx_version), opt=opt_level)
+    module = binding.parse_assembly(llvm_ir)
+    module.triple = NVPTX_TRIPLE
+    module.verify()
+    return machine.emit_assembly(module)
+
+
+# ---------------------------------------------------------------------------- ptxas
+
+@functools.lru_cache(maxsize=None)
+def find_ptxas() -> str | None:
+    """Path of ptxas: $TCGEN05_PTXAS, else PATH, else the nvidia-cuda-nvcc wheel."""
+    explicit = os.environ.get(PTXAS_ENV)
+    if explicit:
+        return explicit if Path(explicit).is_file() else None
+    on_path = shutil.which("ptxas")
+    if on_path:
+        return on_path
+    try:
+        import nvidia  # namespace package of the CUDA wheels
+    except ImportError:
+        return None
+    for root in getattr(nvidia, "__path__", []):
+        for candidate in sorted(Path(root).glob("*/bin/ptxas")):
+            if os.access(candidate, os.X_OK):
+                return str(candidate)
+    return None
+
+
+@dataclass
+class PtxasResult:
+    returncode: int
+    stdout: str
+    stderr: str
+    cubin: bytes | None
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0
+
+
+def run_ptxas(ptx: str, *, arch: str, extra_args: tuple[str, ...] = (),
+              want_cubin: bool = False) -> PtxasResult:
+    """Assembles `ptx` with ptxas for `arch`; raises FileNotFoundError without ptxas."""
+    ptxas = find_ptxas()
+    if ptxas is None:
+        raise FileNotFoundError(
+            f"ptxas not found: set {PTXAS_ENV}, put ptxas on PATH, or install the "
+            f"nvidia-cuda-nvcc wheel (pip install 'tcgen05-lower[test]')")
+    with tempfile.TemporaryDirectory(prefix="tcgen05-") as tmp:
+        source = Path(tmp) / "kernel.ptx"
+        output = Path(tmp) / "kernel.cubin"
+        source.write_text(ptx)
+        proc = subprocess.run([ptxas, f"-arch={arch}", *extra_args, str(source),
+                               "-o", str(output)], capture_output=True, text=True)
+        cubin = output.read_bytes() if want_cubin and proc.returncode == 0 else None
+    return PtxasResult(proc.returncode, proc.stdout, proc.stderr, cubin)

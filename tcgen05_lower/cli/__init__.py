@@ -1,0 +1,1 @@
+"""Command-line tools: tcgen05-opt and tcgen05-lower."""

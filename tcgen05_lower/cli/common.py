@@ -1,0 +1,52 @@
+"""What both command-line tools share: reading input, writing output, printing
+diagnostics, and turning internal errors into one line instead of a traceback."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from pathlib import Path
+from typing import Callable
+
+DEBUG_ENV = "TCGEN05_DEBUG"
+
+
+def read_input(path: str) -> tuple[str, str]:
+    """(text, name for diagnostics) of a file, or of stdin for '-'."""
+    if path == "-":
+        return sys.stdin.read(), "<stdin>"
+    return Path(path).read_text(), path
+
+
+def write_output(path: str | None, data: str | bytes) -> None:
+    if path in (None, "-"):
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+        else:
+            sys.stdout.write(data if data.endswith("\n") else data + "\n")
+        return
+    Path(path).write_bytes(data) if isinstance(data, bytes) else Path(path).write_text(data)
+
+
+def print_diagnostics(diagnostics) -> None:
+    for diagnostic in diagnostics:
+        print(diagnostic.format(), file=sys.stderr)
+
+
+def guarded_main(tool: str, main: Callable[[], int]) -> int:
+    """Runs `main`; an unexpected exception becomes one error line and exit status 2
+    (set TCGEN05_DEBUG=1 for the traceback)."""
+    try:
+        return main()
+    except KeyboardInterrupt:
+        return 130
+    except FileNotFoundError as exc:
+        print(f"{tool}: error: {exc}", file=sys.stderr)
+        return 1
+    except Exception as exc:  # an internal error, not bad input
+        if os.environ.get(DEBUG_ENV):
+            traceback.print_exc()
+        print(f"{tool}: internal error: {type(exc).__name__}: {exc} "
+              f"(set {DEBUG_ENV}=1 for a traceback)", file=sys.stderr)
+        return 2

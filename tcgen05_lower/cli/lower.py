@@ -1,0 +1,84 @@
+"""tcgen05-lower: compile a tcgen05 kernel to planned MLIR, LLVM IR, PTX or cubin.
+
+    tcgen05-lower examples/gemm_bf16_128x256.mlir --arch sm_100a -o gemm.ptx
+    tcgen05-lower examples/gemm_bf16_128x256.mlir --emit=mlir --report
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tcgen05_lower.cli.common import (guarded_main, print_diagnostics, read_input,
+                                      write_output)
+from tcgen05_lower.driver import EMIT_KINDS, CompileFailed, compile_source
+from tcgen05_lower.isa import targets
+from tcgen05_lower.pipeline import DEFAULT_PIPELINE
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tcgen05-lower", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("input", help="input .mlir file (- for stdin)")
+    parser.add_argument("--arch", default=None,
+                        help="target (default: the kernel's tcgen05.kernel target, else "
+                             "sm_100a); one of " + ", ".join(targets.TCGEN05_TARGETS))
+    parser.add_argument("--emit", default="ptx", choices=EMIT_KINDS,
+                        help="what to write: planned MLIR, LLVM IR, PTX (default) or cubin")
+    parser.add_argument("-o", dest="output", default="-", help="output file (default stdout)")
+    parser.add_argument("--pipeline", default=DEFAULT_PIPELINE,
+                        help="override the pass pipeline (default: %(default)s)")
+    parser.add_argument("--report", action="store_true",
+                        help="print what each planning pass decided (to stderr)")
+    parser.add_argument("--explain-ptx-version", action="store_true",
+                        help="say which feature or target set the PTX ISA version")
+    parser.add_argument("--mlir-print-ir-after-all", action="store_true",
+                        help="print the IR after every pass (to stderr)")
+    return parser
+
+
+def with_reports(pipeline: str) -> str:
+    """Turns on the report option of every planning pass that has one."""
+    from tcgen05_lower.pipeline import split_top_level, strip_module_anchor
+    from tcgen05_lower.passes import REGISTRY
+
+    parts = []
+    for element in split_top_level(strip_module_anchor(pipeline)):
+        cls = REGISTRY.get(element.split("{")[0])
+        if cls is not None and any(o.name == "report" for o in cls.options) \
+                and "report" not in element:
+            element = (element[:-1] + " report=true}") if element.endswith("}") \
+                else element + "{report=true}"
+        parts.append(element)
+    return ",".join(parts)
+
+
+def run(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    text, source_name = read_input(args.input)
+    pipeline = with_reports(args.pipeline) if args.report else args.pipeline
+    try:
+        result = compile_source(text, source_name, arch=args.arch, emit=args.emit,
+                                pipeline=pipeline,
+                                print_ir_after_all=args.mlir_print_ir_after_all,
+                                report_stream=sys.stderr)
+    except CompileFailed as failure:
+        print_diagnostics(failure.diagnostics)
+        return 1
+    print_diagnostics(result.diagnostics)
+    if args.explain_ptx_version and args.emit != "mlir":
+        version = targets.ptx_version_string(result.ptx_version)
+        print(f"tcgen05-lower: PTX ISA {version} for {result.target}: "
+              f"{result.ptx_version_reason}", file=sys.stderr)
+    output = {"mlir": result.mlir, "llvm": result.llvm_ir, "ptx": result.ptx,
+              "cubin": result.cubin}[args.emit]
+    write_output(args.output, output)
+    return 0
+
+
+def main() -> None:
+    sys.exit(guarded_main("tcgen05-lower", run))
+
+
+if __name__ == "__main__":
+    main()

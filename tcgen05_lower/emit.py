@@ -1,0 +1,141 @@
+"""Small helpers for building arith/llvm/nvvm ops from Python.
+
+:class:`Sym` wraps an integer SSA value so that the address formulas of
+``tcgen05_lower.isa.addressing`` (plain Python operators) emit arith ops when given
+symbolic operands; constants fold at build time.
+"""
+
+from __future__ import annotations
+
+from tcgen05_lower.bindings import ir, llvm, nvvm
+
+_ARITH = {
+    "+": "arith.addi", "-": "arith.subi", "*": "arith.muli", "//": "arith.divui",
+    "%": "arith.remui", "<<": "arith.shli", ">>": "arith.shrui", "&": "arith.andi",
+    "|": "arith.ori", "^": "arith.xori",
+}
+_FOLD = {
+    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
+    "//": lambda a, b: a // b, "%": lambda a, b: a % b, "<<": lambda a, b: a << b,
+    ">>": lambda a, b: a >> b, "&": lambda a, b: a & b, "|": lambda a, b: a | b,
+    "^": lambda a, b: a ^ b,
+}
+
+
+def constant(value: int, type_) -> "ir.Value":
+    """An ``arith.constant`` of integer or index type at the current insertion point."""
+    return ir.Operation.create("arith.constant", results=[type_],
+                               attributes={"value": ir.IntegerAttr.get(type_, int(value))}
+                               ).results[0]
+
+
+class Sym:
+    """An unsigned integer SSA value of a fixed type, with Python operators that emit
+    arith ops. Mixing with Python ints folds the int in as a constant; x * 1, x + 0 and
+    similar identities emit nothing."""
+
+    def __init__(self, value: "ir.Value"):
+        self.value = value
+        self.type = value.type
+
+    def _binary(self, op: str, other, reverse: bool = False):
+        if isinstance(other, int):
+            identity = {"+": 0, "-": 0, "*": 1, "//": 1, "<<": 0, ">>": 0, "|": 0, "^": 0}
+            if not reverse and identity.get(op) == other:
+                return self
+            if op == "*" and other == 0:
+                return 0
+            other_value = constant(other, self.type)
+        else:
+            other_value = other.value
+        lhs, rhs = (other_value, self.value) if reverse else (self.value, other_value)
+        return Sym(ir.Operation.create(_ARITH[op], results=[self.type],
+                                       operands=[lhs, rhs]).results[0])
+
+    def __add__(self, o): return self._binary("+", o)
+    def __radd__(self, o): return self._binary("+", o, True)
+    def __sub__(self, o): return self._binary("-", o)
+    def __rsub__(self, o): return self._binary("-", o, True)
+    def __mul__(self, o): return self._binary("*", o)
+    def __rmul__(self, o): return self._binary("*", o, True)
+    def __floordiv__(self, o): return self._binary("//", o)
+    def __mod__(self, o): return self._binary("%", o)
+    def __lshift__(self, o): return self._binary("<<", o)
+    def __rshift__(self, o): return self._binary(">>", o)
+    def __and__(self, o): return self._binary("&", o)
+    def __rand__(self, o): return self._binary("&", o, True)
+    def __or__(self, o): return self._binary("|", o)
+    def __ror__(self, o): return self._binary("|", o, True)
+    def __xor__(self, o): return self._binary("^", o)
+
+
+def as_value(x, type_) -> "ir.Value":
+    """The SSA value of a Sym or a Python int (materialized as a constant)."""
+    return x.value if isinstance(x, Sym) else constant(x, type_)
+
+
+def i32() -> "ir.Type":
+    return ir.IntegerType.get_signless(32)
+
+
+def i64() -> "ir.Type":
+    return ir.IntegerType.get_signless(64)
+
+
+def i1() -> "ir.Type":
+    return ir.IntegerType.get_signless(1)
+
+
+def index() -> "ir.Type":
+    return ir.IndexType.get()
+
+
+def cast(value: "ir.Value", to_type) -> "ir.Value":
+    """Integer/index conversions: index_cast between index and integers, extui/trunci
+    between integer widths."""
+    src = value.type
+    if src == to_type:
+        return value
+    if isinstance(src, ir.IndexType) or isinstance(to_type, ir.IndexType):
+        name = "arith.index_castui"
+    elif ir.IntegerType(src).width < ir.IntegerType(to_type).width:
+        name = "arith.extui"
+    else:
+        name = "arith.trunci"
+    return ir.Operation.create(name, results=[to_type], operands=[value]).results[0]
+
+
+def cmp_eq(a: "ir.Value", b: "ir.Value") -> "ir.Value":
+    pred = ir.IntegerAttr.get(i64(), 0)  # arith.cmpi "eq"
+    return ir.Operation.create("arith.cmpi", results=[i1()], operands=[a, b],
+                               attributes={"predicate": pred}).results[0]
+
+
+def cmp_ne(a: "ir.Value", b: "ir.Value") -> "ir.Value":
+    pred = ir.IntegerAttr.get(i64(), 1)  # arith.cmpi "ne"
+    return ir.Operation.create("arith.cmpi", results=[i1()], operands=[a, b],
+                               attributes={"predicate": pred}).results[0]
+
+
+def ptx(code: str, inputs=(), results=(), predicate=None) -> list["ir.Value"]:
+    """An ``nvvm.inline_ptx``: `$0..` name the results, then the inputs; `predicate`
+    (an i1) guards the instruction (convert-nvvm-to-llvm prefixes ``@$n``)."""
+    op = nvvm.InlinePtxOp(list(results), list(inputs), [], code, predicate=predicate)
+    return list(op.operation.results)
+
+
+def ptr_type(address_space: int) -> "ir.Type":
+    return ir.Type.parse(f"!llvm.ptr<{address_space}>") if address_space else \
+        ir.Type.parse("!llvm.ptr")
+
+
+def gep_bytes(base: "ir.Value", offset: "ir.Value") -> "ir.Value":
+    """``base + offset`` bytes (an i8 GEP); `offset` is an i64."""
+    dynamic = -2147483648  # GEPOp's marker for a dynamic index
+    return llvm.GEPOp(base.type, base, [offset], ir.DenseI32ArrayAttr.get([dynamic]),
+                      ir.TypeAttr.get(ir.IntegerType.get_signless(8)),
+                      None).result  # no-wrap flags: none
+
+
+def address_of(symbol: str, address_space: int) -> "ir.Value":
+    return llvm.AddressOfOp(ptr_type(address_space), symbol).result

@@ -1,0 +1,571 @@
+"""Data-path layouts of Tensor Memory operands of ``tcgen05.mma`` (PTX ISA 9.7.16.10.5).
+
+Which MMA uses which of the seven layouts A-G, and which TMEM lane alignment each layout
+allows, is the table of 9.7.16.10.5. How a layout places ``D[row][col]`` in lanes and
+columns the ISA shows only as figures (Figures 205-218); that mapping comes from
+``tmem-facts.md`` section 1, and the placement of block-scale factors and sparse metadata
+from ``tmem-facts.md`` section 3. Facts that section rates L (inferred or disputed) are
+marked ``confidence L`` where they are used and are configurable where the sources differ.
+
+Coordinates used throughout:
+
+* ``lane`` is an absolute TMEM lane, 0..127 (9.7.16.1: 128 lanes per CTA).
+* ``column`` is relative to the column field of the operand's TMEM address (``d-tmem``,
+  ``a-tmem``, ...), i.e. 0 is the buffer's first column (9.7.16.1.1: an address is
+  ``lane << 16 | column``).
+* ``lane_offset`` is the lane field of that address. Only the half-datapath layouts F and
+  C allow 16; every other layout needs 0 (9.7.16.10.5, last table column).
+* ``cta`` is the CTA's position in its CTA pair, ``%cluster_ctarank & 1`` (9.7.16.5.1);
+  always 0 for ``cta_group::1``. Both CTAs of a pair use the same TMEM address, so every
+  footprint below is per CTA and identical in the two CTAs (tmem-facts section 1).
+
+Nothing here checks Table 39 (which N a given .kind allows); a layout's mapping only needs
+N to be divisible by the factor by which the layout folds N into fewer columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import IsaRuleError
+
+__all__ = [
+    "TMEM_LANES",
+    "TMEM_COLUMNS",
+    "LayoutInfo",
+    "LAYOUTS",
+    "Footprint",
+    "select_layout",
+    "d_footprint",
+    "d_to_tmem",
+    "tmem_to_d",
+    "rows_of_cta",
+    "a_row_lanes",
+    "a_tmem_footprint",
+    "scale_factor_footprint",
+    "scale_factor_cells",
+    "sparse_metadata_footprint",
+    "SPARSE_KINDS",
+]
+
+# 9.7.16.1: Tensor Memory is 128 lanes x 512 columns of 32-bit cells per CTA.
+TMEM_LANES = 128
+TMEM_COLUMNS = 512
+# 9.7.16.8.1: warp w of a warpgroup may access lanes 32w .. 32w+31 only.
+LANES_PER_QUARTER = 32
+QUARTERS = TMEM_LANES // LANES_PER_QUARTER
+# Half-datapath layouts (F, C) use 16 lanes of every quarter: rows 16q .. 16q+15 of the
+# CTA's rows sit in quarter q at the lane offset (tmem-facts section 1).
+HALF_LANES = 16
+
+_RULE = "9.7.16.10.5"
+_RULE_TMEM = "9.7.16.1"
+_RULE_PAIR = "9.7.16.5.1"
+_BOTH = frozenset({False, True})
+
+
+@dataclass(frozen=True)
+class LayoutInfo:
+    """One row of the 9.7.16.10.5 table plus the geometry tmem-facts section 1 gives it.
+
+    ``rows_per_cta`` is how many rows of D each CTA holds (M, or M/2 for cta_group::2).
+    ``half_datapath`` marks the "1/2 datapath utilized" layouts (F, C), whose rows use 16
+    lanes of each quarter. ``lane_alignments`` are the lane fields the operand addresses
+    may carry (last column of the table). ``organization`` is the table's "Datapath
+    organization" text verbatim (the table says "2x3" for E; tmem-facts section 1 notes
+    that every implementation treats E as 2x2, which is what the mapping here does).
+    ``column_fold`` is the factor by which the layout folds D's N columns into fewer TMEM
+    columns by stacking column blocks on otherwise idle lanes (B, E: 2; G: 4; others 1).
+    ``sparse`` and ``ws`` are the values of "A is sparse" and "is .ws" the row admits.
+    ``confidence`` is tmem-facts' rating of the lane/column mapping.
+    """
+
+    name: str
+    m: int
+    cta_group: int
+    rows_per_cta: int
+    half_datapath: bool
+    lane_alignments: tuple[int, ...]
+    description: str
+    organization: str
+    column_fold: int
+    sparse: frozenset[bool]
+    ws: frozenset[bool]
+    confidence: str
+
+
+def _layout(name, m, cta_group, organization, sparse, ws, alignments, description,
+            confidence="H"):
+    rows = m // cta_group
+    half = organization.endswith("(1/2 datapath utilized)")
+    # Layouts that use all 128 lanes but hold fewer than 128 rows per CTA stack column
+    # blocks of D on the idle lanes (tmem-facts section 1: B, E fold by 2, G by 4).
+    fold = 1 if half else TMEM_LANES // rows
+    return LayoutInfo(name, m, cta_group, rows, half, alignments, description,
+                      organization, fold, sparse, ws, confidence)
+
+
+# Transcription of the 9.7.16.10.5 table. "Either" sparsity/.ws becomes both values; the
+# ".ws: N/A" of the cta_group::2 rows means .ws does not exist there (Table 39 marks
+# .ws with cta_group 2 invalid), so those rows admit only ws=False.
+LAYOUTS: dict[str, LayoutInfo] = {
+    info.name: info
+    for info in (
+        _layout("A", 256, 2, "4x1", _BOTH, frozenset({False}), (0,),
+                "M=256, cta_group::2: each CTA holds 128 rows, row r_loc on lane r_loc, "
+                "column c on column c."),
+        _layout("B", 128, 2, "2x2", frozenset({False}), frozenset({False}), (0,),
+                "M=128, cta_group::2, dense A: each CTA holds 64 rows; columns [0, N/2) "
+                "on lanes 0-63 and [N/2, N) on lanes 64-127, so D takes N/2 columns."),
+        _layout("C", 128, 2, "4x1 (1/2 datapath utilized)", frozenset({True}),
+                frozenset({False}), (0, 16),
+                "M=128, cta_group::2, sparse A: each CTA holds 64 rows; read as Layout F "
+                "(16 rows per lane quarter at the lane offset) by default, or as the "
+                "Layout-B atom (layout_c='B').",
+                confidence="L"),
+        _layout("D", 128, 1, "4x1", _BOTH, _BOTH, (0,),
+                "M=128, cta_group::1: row r on lane r, column c on column c."),
+        _layout("E", 64, 1, "2x3", _BOTH, frozenset({True}), (0,),
+                "M=64, .ws: columns [0, N/2) on lanes 0-63 and [N/2, N) on lanes 64-127, "
+                "so D takes N/2 columns."),
+        _layout("F", 64, 1, "4x1 (1/2 datapath utilized)", _BOTH, frozenset({False}),
+                (0, 16),
+                "M=64, not .ws: rows 16q..16q+15 on lanes 32q+a..32q+a+15 (a = lane "
+                "offset 0 or 16); the other 16 lanes of each quarter stay free."),
+        _layout("G", 32, 1, "1x4", _BOTH, frozenset({True}), (0,),
+                "M=32, .ws: column block j = c div N/4 on lanes 32j..32j+31, so D takes "
+                "N/4 columns.",
+                confidence="H (no hardware test)"),
+    )
+}
+
+# Readings of the uncertain Layout C (tmem-facts section 1, confidence L).
+LAYOUT_C_READINGS = ("F", "B")
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """The TMEM region one operand occupies in each CTA.
+
+    ``columns``: the operand uses columns ``[0, columns)`` relative to its address.
+    ``lanes``: sorted, disjoint ``(first_lane, count)`` ranges of absolute lanes, e.g.
+    ``((0, 128),)`` for all lanes or ``((16, 16), (48, 16), (80, 16), (112, 16))`` for a
+    half-datapath operand at lane offset 16. The region is ``lanes x columns``; for D every
+    cell of it is used, for scale factors and sparse metadata it is the bounding region.
+    ``copies``: how many cells hold each logical element (1 unless the layout duplicates
+    the operand across lane blocks, as A does for Layouts B and E and scale factors do
+    across the four lane quarters).
+    """
+
+    columns: int
+    lanes: tuple[tuple[int, int], ...]
+    copies: int = 1
+
+    def lane_indices(self) -> tuple[int, ...]:
+        """All lanes of the footprint, ascending."""
+        return tuple(lane for first, count in self.lanes
+                     for lane in range(first, first + count))
+
+    @property
+    def num_lanes(self) -> int:
+        """Number of lanes the footprint touches."""
+        return sum(count for _, count in self.lanes)
+
+    @property
+    def num_cells(self) -> int:
+        """Number of 32-bit cells in the region (lanes x columns)."""
+        return self.num_lanes * self.columns
+
+    def contains(self, lane: int, column: int) -> bool:
+        """Whether the cell (lane, column) lies in the region."""
+        return 0 <= column < self.columns and any(
+            first <= lane < first + count for first, count in self.lanes)
+
+
+_ALL_LANES = ((0, TMEM_LANES),)
+
+
+def _half_lanes(lane_offset: int) -> tuple[tuple[int, int], ...]:
+    return tuple((LANES_PER_QUARTER * q + lane_offset, HALF_LANES) for q in range(QUARTERS))
+
+
+# ---------------------------------------------------------------------------------------
+# Validation helpers
+# ---------------------------------------------------------------------------------------
+
+def _info(layout: str) -> LayoutInfo:
+    try:
+        return LAYOUTS[layout]
+    except (KeyError, TypeError):
+        raise IsaRuleError(
+            _RULE, f"unknown data-path layout {layout!r}; the layouts are A-G") from None
+
+
+@dataclass(frozen=True)
+class _Geometry:
+    """The mapping parameters a layout (and, for C, the chosen reading) resolves to."""
+
+    half: bool
+    fold: int
+    rows_per_cta: int
+    alignments: tuple[int, ...]
+
+
+def _geometry(layout: str, layout_c: str) -> _Geometry:
+    info = _info(layout)
+    if layout_c not in LAYOUT_C_READINGS:
+        raise ValueError(f"layout_c must be 'F' or 'B', not {layout_c!r}")
+    if layout == "C" and layout_c == "B":
+        # CUTLASS's reading (tmem-facts section 1, confidence L): Layout C reuses the
+        # Layout-B atom. That atom spans all 128 lanes, so only lane offset 0 makes sense.
+        b = LAYOUTS["B"]
+        return _Geometry(False, b.column_fold, b.rows_per_cta, b.lane_alignments)
+    return _Geometry(info.half_datapath, info.column_fold, info.rows_per_cta,
+                     info.lane_alignments)
+
+
+def _check_m(layout: str, m: int) -> LayoutInfo:
+    info = _info(layout)
+    if m != info.m:
+        raise IsaRuleError(_RULE, f"Layout {layout} is the layout of M={info.m}, not M={m}")
+    return info
+
+
+def _check_n(layout: str, geo: _Geometry, n: int) -> None:
+    # 256 is the largest N of any .kind (Table 39).
+    if not 1 <= n <= 256:
+        raise IsaRuleError("Table 39", f"N={n} is outside 1..256")
+    if n % geo.fold:
+        raise IsaRuleError(
+            _RULE, f"Layout {layout} folds N into N/{geo.fold} columns, so N={n} must be a "
+                   f"multiple of {geo.fold}")
+
+
+def _check_lane_offset(layout: str, geo: _Geometry, lane_offset: int) -> None:
+    if lane_offset not in geo.alignments:
+        allowed = " or ".join(str(a) for a in geo.alignments)
+        raise IsaRuleError(
+            _RULE, f"Layout {layout} needs TMEM lane alignment {allowed}, not {lane_offset}")
+
+
+# ---------------------------------------------------------------------------------------
+# Layout selection
+# ---------------------------------------------------------------------------------------
+
+def select_layout(*, m: int, cta_group: int, sparse: bool = False, ws: bool = False) -> str:
+    """Return the data-path layout ("A".."G") of an MMA, per the 9.7.16.10.5 table.
+
+    ``m`` is the MMA's M, ``cta_group`` 1 or 2, ``sparse`` whether A is sparse
+    (``tcgen05.mma.sp``), ``ws`` whether it is a ``.ws`` MMA. Raises ``IsaRuleError`` for
+    combinations the table has no row for (e.g. M=32 without .ws, M=256 with
+    cta_group::1, .ws with cta_group::2).
+    """
+    for info in LAYOUTS.values():
+        if (info.m == m and info.cta_group == cta_group
+                and bool(sparse) in info.sparse and bool(ws) in info.ws):
+            return info.name
+    raise IsaRuleError(
+        _RULE, f"no data-path layout for M={m}, cta_group::{cta_group}, "
+               f"{'sparse' if sparse else 'dense'} A, {'.ws' if ws else 'non-.ws'}")
+
+
+def rows_of_cta(layout: str, m: int, cta: int) -> range:
+    """Logical rows of D (and of A) that CTA ``cta`` of the pair holds.
+
+    For cta_group::2 layouts (A, B, C) the even CTA holds rows ``0 .. M/2-1`` and the odd
+    CTA the rest (tmem-facts section 1). For cta_group::1 layouts the only CTA (0) holds
+    all M rows.
+    """
+    info = _check_m(layout, m)
+    if cta not in range(info.cta_group):
+        raise IsaRuleError(
+            _RULE_PAIR, f"cta must be in 0..{info.cta_group - 1} for Layout {layout} "
+                        f"(cta_group::{info.cta_group}), not {cta}")
+    return range(cta * info.rows_per_cta, (cta + 1) * info.rows_per_cta)
+
+
+# ---------------------------------------------------------------------------------------
+# The D accumulator
+# ---------------------------------------------------------------------------------------
+
+def d_footprint(layout: str, n: int, *, lane_offset: int = 0,
+                layout_c: str = "F") -> Footprint:
+    """TMEM region the M x N accumulator D of ``layout`` occupies in each CTA.
+
+    One 32-bit column per element, also for 16-bit D (9.7.16.10.4.1: sub-word D
+    elements are not packed). Columns: N, or N/2 for B and E, N/4 for G (tmem-facts
+    section 1). Lanes: all 128, except for F (and C read as F): 16 lanes per quarter
+    starting at ``lane_offset``.
+    """
+    geo = _geometry(layout, layout_c)
+    _check_n(layout, geo, n)
+    _check_lane_offset(layout, geo, lane_offset)
+    if geo.half:
+        return Footprint(n, _half_lanes(lane_offset))
+    return Footprint(n // geo.fold, _ALL_LANES)
+
+
+def d_to_tmem(layout: str, *, m: int, n: int, row: int, col: int, lane_offset: int = 0,
+              layout_c: str = "F") -> tuple[int, int, int]:
+    """Map the accumulator element ``D[row][col]`` to ``(cta, lane, column)``.
+
+    ``cta`` is the CTA of the pair holding the row (0 for cta_group::1), ``lane`` the
+    absolute TMEM lane and ``column`` the column relative to ``d-tmem``. The mapping is
+    tmem-facts section 1's table; ``layout_c`` picks the reading of the uncertain Layout C
+    ("F": the PTX wording, half datapath like F; "B": CUTLASS's reuse of the Layout-B atom,
+    which spans all lanes and so allows only lane offset 0). Raises ``IsaRuleError`` for
+    an M that is not the layout's, an N the layout cannot fold, a lane offset the layout
+    does not allow, or a row/col outside D.
+    """
+    geo = _geometry(layout, layout_c)
+    _check_m(layout, m)
+    _check_n(layout, geo, n)
+    _check_lane_offset(layout, geo, lane_offset)
+    if not 0 <= row < m:
+        raise IsaRuleError(_RULE, f"row {row} is outside D's {m} rows")
+    if not 0 <= col < n:
+        raise IsaRuleError(_RULE, f"col {col} is outside D's {n} columns")
+    cta, r = divmod(row, geo.rows_per_cta)
+    if geo.half:
+        # F (and C as F): 16 rows per lane quarter, at the lane offset within the quarter.
+        quarter, i = divmod(r, HALF_LANES)
+        return cta, LANES_PER_QUARTER * quarter + lane_offset + i, col
+    # A, B, D, E, G: column block j = col div (N/fold) goes to lanes
+    # j*rows_per_cta .. (j+1)*rows_per_cta - 1; A and D have a single block (fold 1).
+    width = n // geo.fold
+    block, column = divmod(col, width)
+    return cta, block * geo.rows_per_cta + r, column
+
+
+def tmem_to_d(layout: str, *, m: int, n: int, cta: int, lane: int, column: int,
+              lane_offset: int = 0, layout_c: str = "F") -> tuple[int, int] | None:
+    """Inverse of :func:`d_to_tmem`: the ``(row, col)`` of D held in a TMEM cell.
+
+    Returns ``None`` for cells of the CTA's TMEM that the layout leaves unused (the free
+    half of each quarter for F/C, columns past the footprint). Raises ``IsaRuleError`` for
+    a ``cta``, ``lane`` or ``column`` outside the TMEM (9.7.16.1) or the CTA pair.
+    """
+    geo = _geometry(layout, layout_c)
+    info = _check_m(layout, m)
+    _check_n(layout, geo, n)
+    _check_lane_offset(layout, geo, lane_offset)
+    if cta not in range(info.cta_group):
+        raise IsaRuleError(
+            _RULE_PAIR, f"cta must be in 0..{info.cta_group - 1} for Layout {layout}, "
+                        f"not {cta}")
+    if not 0 <= lane < TMEM_LANES:
+        raise IsaRuleError(_RULE_TMEM, f"lane {lane} is outside 0..{TMEM_LANES - 1}")
+    if not 0 <= column < TMEM_COLUMNS:
+        raise IsaRuleError(_RULE_TMEM, f"column {column} is outside 0..{TMEM_COLUMNS - 1}")
+    if geo.half:
+        quarter, i = divmod(lane, LANES_PER_QUARTER)
+        i -= lane_offset
+        if not 0 <= i < HALF_LANES or column >= n:
+            return None
+        r, col = HALF_LANES * quarter + i, column
+    else:
+        width = n // geo.fold
+        if column >= width:
+            return None
+        block, r = divmod(lane, geo.rows_per_cta)
+        col = block * width + column
+    return cta * geo.rows_per_cta + r, col
+
+
+# ---------------------------------------------------------------------------------------
+# A in Tensor Memory
+# ---------------------------------------------------------------------------------------
+
+# Container width in TMEM of A's elements, in bits. 6-bit and 4-bit types of
+# .kind::mxf8f6f4 sit in 8-bit containers (9.7.16.10.4.3); .kind::mxf4/mxf4nvf4 pack two
+# 4-bit values per byte (9.7.16.10.4.5), i.e. 4 bits each; tf32 takes a whole cell.
+A_BITS = (4, 8, 16, 32)
+
+
+def a_row_lanes(layout: str, *, m: int, row: int, lane_offset: int = 0,
+                layout_c: str = "F") -> tuple[int, tuple[int, ...]]:
+    """Where row ``row`` of an A operand in TMEM must be stored: ``(cta, lanes)``.
+
+    ``lanes`` lists every lane of that CTA that must hold a copy of the row (its
+    elements then run along the columns, packed). Per tmem-facts section 1:
+
+    * A, D: the row's own lane, like D. F (and C as F): D's lane at the lane offset.
+    * B (and C as B): each CTA's 64 rows are duplicated, row r on lanes r and r+64.
+    * E: the MMA reads A from lanes 0-63 for D columns [0, N/2) and from lanes 64-127 for
+      [N/2, N), so an ordinary GEMM stores row r on lanes r and r+64.
+    * G: by analogy with E, row r on lanes r, r+32, r+64, r+96 (one copy per column
+      block of D). tmem-facts does not state this: confidence L.
+    """
+    geo = _geometry(layout, layout_c)
+    _check_m(layout, m)
+    _check_lane_offset(layout, geo, lane_offset)
+    if not 0 <= row < m:
+        raise IsaRuleError(_RULE, f"row {row} is outside A's {m} rows")
+    cta, r = divmod(row, geo.rows_per_cta)
+    if geo.half:
+        quarter, i = divmod(r, HALF_LANES)
+        return cta, (LANES_PER_QUARTER * quarter + lane_offset + i,)
+    return cta, tuple(r + j * geo.rows_per_cta for j in range(geo.fold))
+
+
+def a_tmem_footprint(layout: str, *, m: int, k: int, a_bits: int,
+                     sparse: bool | None = None, lane_offset: int = 0,
+                     layout_c: str = "F") -> Footprint:
+    """TMEM region an A operand (``[a-tmem]`` form of tcgen05.mma) occupies per CTA.
+
+    ``k`` is the MMA's K (Table 39). ``a_bits`` is the width of one element's container
+    in TMEM: 16 for f16/bf16, 32 for tf32, 8 for 8-bit types and for the 6/4-bit types of
+    .kind::mxf8f6f4 (which use 8-bit containers, 9.7.16.10.4.3), 4 for .kind::mxf4 and
+    .kind::mxf4nvf4 (two per byte, 9.7.16.10.4.5). A 32-bit column holds 32/a_bits
+    elements. With ``sparse`` (default: True for Layout C, which exists only for sparse A,
+    False otherwise) A is stored compressed as M x K/2 (9.7.16.10.8).
+
+    Lanes and ``copies`` model the duplication tmem-facts section 1 requires for B and E
+    (2 copies over all 128 lanes) and that is inferred for G (4 copies, confidence L);
+    see :func:`a_row_lanes`. F and C-as-F use the same lane offset as D (9.7.16.10.5).
+    """
+    geo = _geometry(layout, layout_c)
+    info = _check_m(layout, m)
+    _check_lane_offset(layout, geo, lane_offset)
+    if sparse is None:
+        sparse = layout == "C"
+    if bool(sparse) not in info.sparse:
+        raise IsaRuleError(
+            _RULE, f"Layout {layout} is used only for {'sparse' if not sparse else 'dense'} A")
+    if a_bits == 6:
+        raise IsaRuleError(
+            "9.7.16.10.4.3", "6-bit A elements occupy 8-bit containers in TMEM; pass a_bits=8")
+    if a_bits not in A_BITS:
+        raise IsaRuleError("9.7.16.10.4", f"a_bits={a_bits} is not one of {A_BITS}")
+    if k < 1 or (sparse and k % 2):
+        raise IsaRuleError("Table 39", f"K={k} is not a valid {'sparse ' if sparse else ''}K")
+    stored_k = k // 2 if sparse else k
+    bits = stored_k * a_bits
+    if bits % 32:
+        raise IsaRuleError(
+            "9.7.16.10.4", f"{stored_k} elements of {a_bits} bits do not fill whole 32-bit "
+                           f"columns")
+    if geo.half:
+        return Footprint(bits // 32, _half_lanes(lane_offset))
+    return Footprint(bits // 32, _ALL_LANES, copies=geo.fold)
+
+
+# ---------------------------------------------------------------------------------------
+# Block-scale factors (9.7.16.10.7, tmem-facts section 3)
+# ---------------------------------------------------------------------------------------
+
+# Allowed scale-factor IDs, as byte offsets within the 32-bit cell: a byte offset for
+# scale_vec::1X (9.7.16.10.7.2.1), a half-word offset 0 or 2 for 2X (9.7.16.10.7.2.2),
+# 0 for 4X (9.7.16.10.7.2.3).
+SF_IDS = {1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)}
+
+
+def _sf_geometry(rows: int, scale_vec: int, operand: str, layout: str | None):
+    """(quarter groups, entries per group) for a scale-factor matrix."""
+    if scale_vec in (3, 6):
+        # K=96 (sm_103a) layouts exist only as figures (9.7.16.10.7.2.4/.5 and
+        # 9.7.16.10.7.3.4/.5) and tmem-facts does not describe them.
+        raise NotImplementedError(
+            f"scale_vec {scale_vec}X (K=96) scale-factor layouts are not modelled")
+    if scale_vec not in SF_IDS:
+        raise IsaRuleError("Table 54", f"scale_vec::{scale_vec}X is not 1X, 2X or 4X")
+    if operand not in ("A", "B"):
+        raise ValueError(f"operand must be 'A' or 'B', not {operand!r}")
+    if not 1 <= rows <= 256:
+        raise IsaRuleError("Table 39", f"{rows} scale-factor rows is outside 1..256 (M or N)")
+    if operand == "B" and layout == "B":
+        # tmem-facts section 3 (confidence M): with Layout B the B scales of n < N/2 go to
+        # quarters 0 and 1, the rest to quarters 2 and 3, in the same columns -- matching
+        # D's column blocks on lanes 0-63 and 64-127.
+        if rows % 2:
+            raise IsaRuleError(_RULE, f"Layout B splits N in halves; N={rows} is odd")
+        return ((0, 1), (2, 3)), rows // 2
+    # Otherwise every scale factor is duplicated into all four lane quarters (9.7.16.10.7:
+    # "duplicated to all 32 lane partitions"; tmem-facts section 3).
+    return (tuple(range(QUARTERS)),), rows
+
+
+def scale_factor_footprint(*, rows: int, scale_vec: int, operand: str = "A",
+                           layout: str | None = None) -> Footprint:
+    """TMEM region of a block-scale-factor matrix (scale_A or scale_B) per CTA.
+
+    ``rows`` is the number of A rows this CTA holds (scale_A) or N (scale_B);
+    ``scale_vec`` is 1, 2 or 4 (scale factors per row per MMA, Table 54). Row i goes to
+    lane ``i mod 32`` of every quarter, column ``i div 32``, bytes ``SF_ID ..
+    SF_ID+scale_vec-1`` (tmem-facts section 3), so 128 rows fill 4 columns whatever the
+    scale_vec, each element stored 4 times. For ``operand="B"`` with ``layout="B"``
+    the halves of N go to quarters 0-1 and 2-3 (2 copies each, confidence M). The
+    footprint is the bounding region; the K=96 forms (scale_vec 3 and 6) raise
+    ``NotImplementedError``.
+    """
+    groups, held = _sf_geometry(rows, scale_vec, operand, layout)
+    per_quarter = min(held, LANES_PER_QUARTER)
+    columns = -(-held // LANES_PER_QUARTER)
+    lanes = tuple((LANES_PER_QUARTER * q, per_quarter) for q in range(QUARTERS))
+    return Footprint(columns, lanes, copies=len(groups[0]))
+
+
+def scale_factor_cells(*, index: int, rows: int, scale_vec: int, sf_id: int = 0,
+                       operand: str = "A", layout: str | None = None
+                       ) -> tuple[tuple[int, int, int], ...]:
+    """Every ``(lane, column, byte)`` holding a scale factor of row/column ``index``.
+
+    One entry per copy and per scale factor ``k < scale_vec``: lane ``32q + i mod 32``,
+    column ``i div 32`` (relative to the scale-factor address), byte ``sf_id + k``
+    (tmem-facts section 3). ``sf_id`` must be 0-3 for 1X, 0 or 2 for 2X, 0 for 4X
+    (9.7.16.10.7.2). Parameters otherwise as :func:`scale_factor_footprint`.
+    """
+    groups, held = _sf_geometry(rows, scale_vec, operand, layout)
+    if sf_id not in SF_IDS[scale_vec]:
+        raise IsaRuleError(
+            "9.7.16.10.7.2", f"scale-factor ID {sf_id} is not allowed with "
+                             f"scale_vec::{scale_vec}X (allowed: {SF_IDS[scale_vec]})")
+    if not 0 <= index < rows:
+        raise IsaRuleError("9.7.16.10.7", f"index {index} is outside 0..{rows - 1}")
+    group, i = divmod(index, held)
+    column, lane_in_quarter = divmod(i, LANES_PER_QUARTER)
+    return tuple((LANES_PER_QUARTER * q + lane_in_quarter, column, sf_id + k)
+                 for q in groups[group] for k in range(scale_vec))
+
+
+# ---------------------------------------------------------------------------------------
+# Sparse metadata (9.7.16.10.8.4, tmem-facts section 3)
+# ---------------------------------------------------------------------------------------
+
+SPARSE_KINDS = ("tf32", "f16", "f8f6f4", "mxf8f6f4", "i8", "mxf4", "mxf4nvf4")
+# Metadata is addressed in 2-column granules (odd column addresses fault).
+METADATA_GRANULE_COLUMNS = 2
+
+
+def _normalize_kind(kind: str) -> str:
+    name = kind.lstrip(".")
+    if name.startswith("kind::"):
+        name = name[len("kind::"):]
+    if name not in SPARSE_KINDS:
+        raise IsaRuleError("9.7.16.10.8", f"{kind!r} is not a .kind of tcgen05.mma.sp")
+    return name
+
+
+def sparse_metadata_footprint(layout: str, *, m: int, kind: str, lane_offset: int = 0,
+                              layout_c: str = "F") -> Footprint:
+    """TMEM region of one sparse MMA's metadata per CTA: one 2-column granule.
+
+    Per tmem-facts section 3: for 8-bit kinds (f8f6f4, mxf8f6f4, i8, mxf4, mxf4nvf4)
+    lane = row, one bit per dense K element, both columns of the granule. For f16 and tf32
+    rows m and m+8 share a cell (16 bits each) and the sparsity selector picks one column
+    of the granule; the lanes a 16-row group uses are still that group's 16 lanes. M=64
+    uses Layout F's row placement and lane alignment (9.7.16.10.8.5 also requires F and C
+    to use D's alignment). For Layouts E and G the metadata is placed like A (see
+    :func:`a_row_lanes`), which is an inference (confidence L); Layout C likewise
+    (confidence L). Layout B has no sparse form and raises.
+    """
+    _normalize_kind(kind)
+    geo = _geometry(layout, layout_c)
+    info = _check_m(layout, m)
+    _check_lane_offset(layout, geo, lane_offset)
+    if True not in info.sparse:
+        raise IsaRuleError(_RULE, f"Layout {layout} is used only for dense A; it has no "
+                                  f"sparse metadata")
+    if geo.half:
+        return Footprint(METADATA_GRANULE_COLUMNS, _half_lanes(lane_offset))
+    return Footprint(METADATA_GRANULE_COLUMNS, _ALL_LANES, copies=geo.fold)

@@ -1,0 +1,797 @@
+"""Table 39 of the PTX ISA and the other tcgen05.mma rules that depend only on the
+instruction's static attributes (kind, cta_group, .sp, .ws, M, N, types, qualifiers).
+
+Everything here is plain data plus small lookup functions:
+
+* ``TABLE_39`` has one ``ShapeRow`` per (kind, .ws, cta_group, sparsity) line of
+  Table 39 "Various combinations of .kind and shapes" (section 9.7.16.2.1), including the
+  lines the table marks "Invalid".
+* ``TYPE_ROWS`` holds the dtype and atype/btype columns of the same table.
+* ``explain_mma_shape`` finds the matching row and says why a request does not fit it;
+  ``check_mma_shape`` raises that explanation as an ``IsaRuleError``.
+* The ``check_*`` functions at the end cover the remaining static rules of section
+  9.7.16.10.9 (scale-input-d, disable-output-lane, .ashift, collector usage, maximum
+  shift, block-scale types and vector sizes).
+
+Reading Table 39. The table is a markdown rendering of an HTML table with merged cells:
+a cell that is empty in the markdown continues the value above it within the same
+(kind, .ws, cta_group) block. Each row below records the reconstructed values; where
+a row needed a judgement, the comment above it says which merged cell it inherits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from .errors import IsaRuleError
+
+__all__ = [
+    "KINDS",
+    "BLOCK_SCALED_KINDS",
+    "CTA_GROUPS",
+    "F8F6F4_TYPES",
+    "SCALE_VECTOR_SIZES",
+    "COLLECTOR_OPS",
+    "COLLECTOR_BUFFERS_MMA",
+    "COLLECTOR_BUFFERS_WS",
+    "MAX_SHIFT_VALUES",
+    "DISABLE_OUTPUT_LANE_SIZE",
+    "NSet",
+    "ShapeRow",
+    "TypeRow",
+    "TABLE_39",
+    "TYPE_ROWS",
+    "SCALE_TYPES",
+    "find_shape_row",
+    "mma_k",
+    "valid_m",
+    "valid_n",
+    "allowed_types",
+    "explain_mma_shape",
+    "check_mma_shape",
+    "check_mma_types",
+    "check_scale_type",
+    "check_scale_vectorsize",
+    "scale_factor_columns",
+    "check_scale_input_d",
+    "check_disable_output_lane",
+    "check_ashift",
+    "check_collector_usage",
+    "check_max_shift",
+]
+
+# --------------------------------------------------------------------------------------
+# Vocabulary
+# --------------------------------------------------------------------------------------
+
+#: The MMA kinds of section 9.7.16.10 (list of "kinds of MMA operations").
+KINDS = ("f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")
+
+#: Kinds that take ``.block_scale`` and scale_A / scale_B matrices (section 9.7.16.10.7).
+BLOCK_SCALED_KINDS = ("mxf8f6f4", "mxf4", "mxf4nvf4")
+
+#: ``.cta_group::1`` and ``.cta_group::2`` (section 9.7.16.10.9.1).
+CTA_GROUPS = (1, 2)
+
+#: The atype/btype cell shared by kind::f8f6f4 and kind::mxf8f6f4 in Table 39.
+F8F6F4_TYPES = ("e4m3", "e5m2", "e2m3", "e3m2", "e2m1")
+
+#: The `.scale_vectorsize` qualifier values of section 9.7.16.10.9.1 (syntax forms 2 and 4).
+SCALE_VECTOR_SIZES = ("scale_vec::1X", "scale_vec::2X", "scale_vec::4X", "block16", "block32")
+
+#: Collector buffer operations (``::op``) of 9.7.16.10.9.1 and 9.7.16.10.9.3.
+COLLECTOR_OPS = ("fill", "use", "lastuse", "discard")
+#: Collector buffers of tcgen05.mma / tcgen05.mma.sp: only matrix A (9.7.16.10.9.1).
+COLLECTOR_BUFFERS_MMA = ("a",)
+#: Collector buffers of tcgen05.mma.ws / .ws.sp: B buffers #0-#3 (9.7.16.10.9.3).
+COLLECTOR_BUFFERS_WS = ("b0", "b1", "b2", "b3")
+
+#: Table 42 bits 30-31: "Maximum shift while attempting B matrix reuse in .ws":
+#: no shift = 0, 8 = 1, 16 = 2, 32 = 3. Keyed by the shift amount, valued by the field.
+MAX_SHIFT_VALUES = {0: 0, 8: 1, 16: 2, 32: 3}
+
+_TABLE = "Table 39"
+_MMA = "9.7.16.10.9.1"
+_MMA_WS = "9.7.16.10.9.3"
+
+
+# --------------------------------------------------------------------------------------
+# Table 39 as data
+# --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NSet:
+    """The N values one cell of Table 39 allows.
+
+    ``values`` is the full set; ``step`` is set when the cell reads "N = {s, 2s, ... 256}
+    steps of s", so that a message can say "not a multiple of s"; ``hint`` is how a
+    diagnostic lists the alternatives.
+    """
+
+    values: tuple[int, ...]
+    hint: str
+    step: Optional[int] = None
+
+    def __contains__(self, n: object) -> bool:
+        return n in self.values
+
+
+def _steps(step: int) -> NSet:
+    return NSet(tuple(range(step, 257, step)), f"N is a multiple of {step} from {step} to 256", step)
+
+
+def _listed(*values: int) -> NSet:
+    return NSet(tuple(values), "supported: " + ", ".join(str(v) for v in values))
+
+
+#: "N = {8, 16, 24, ... 256} steps of 8" (cta_group::1 without .ws).
+N_STEP8 = _steps(8)
+#: "N = {16, 32, ... 256} steps of 16" (cta_group::2 without .ws).
+N_STEP16 = _steps(16)
+#: "N = {32, 64, ... 256} steps of 32" (kind::i8, cta_group::2).
+N_STEP32 = _steps(32)
+#: "N = {8, 16, 24, 32, 48, ... 256} steps of 16 after N > 32" (kind::i8, cta_group::1).
+N_I8_CTA1 = NSet(
+    (8, 16, 24, 32) + tuple(range(48, 257, 16)),
+    "N in 8, 16, 24, 32 or a multiple of 16 up to 256",
+)
+#: "N = {64, 128, 256}" (.ws dense).
+N_WS_DENSE = _listed(64, 128, 256)
+#: "N = {64, 128}" (.ws sparse).
+N_WS_SPARSE = _listed(64, 128)
+
+
+@dataclass(frozen=True)
+class ShapeRow:
+    """One line of Table 39: a (kind, .ws, cta_group, sparsity) combination.
+
+    ``m`` lists the allowed M (empty when the table says "Invalid"), ``n`` the allowed N,
+    ``k`` the K that the kind and sparsity imply (9.7.16.2.2), and ``k96_m`` the M values
+    for which the alternative shape "256xNxK1, K1 = 96" exists.
+    """
+
+    kind: str
+    ws: bool
+    cta_group: int
+    sparse: bool
+    m: tuple[int, ...]
+    n: Optional[NSet]
+    k: Optional[int]
+    k96_m: tuple[int, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        """False for the combinations Table 39 marks "Invalid"."""
+        return bool(self.m)
+
+
+def _row(kind, ws, cta_group, sparse, m, n, k, k96_m=()):
+    return ShapeRow(kind, ws, cta_group, sparse, tuple(m), n, k, tuple(k96_m))
+
+
+def _invalid(kind, ws, cta_group, sparse):
+    return ShapeRow(kind, ws, cta_group, sparse, (), None, None)
+
+
+WS, NO_WS = True, False
+DENSE, SPARSE = False, True
+
+# fmt: off
+TABLE_39: tuple[ShapeRow, ...] = (
+    # ---- kind::f16 ------------------------------------------------------------------
+    # "No .ws | 1 | Dense | ... | 64xNxK 128xNxK | N = {8, 16, 24, ... 256} steps of 8 | K = 16"
+    _row("f16", NO_WS, 1, DENSE,  (64, 128),      N_STEP8,     16),
+    # "Sparse | ... | K = 32": the shape and N cells are merged with the dense line above.
+    _row("f16", NO_WS, 1, SPARSE, (64, 128),      N_STEP8,     32),
+    # "2 | Dense | ... | 128xNxK 256xNxK | N = {16, 32, ... 256} steps of 16 | K = 16"
+    _row("f16", NO_WS, 2, DENSE,  (128, 256),     N_STEP16,    16),
+    _row("f16", NO_WS, 2, SPARSE, (128, 256),     N_STEP16,    32),
+    # ".ws | 1 | Dense | ... | 32xNxK 64xNxK 128xNxK | N = {64, 128, 256} | K = 16"
+    _row("f16", WS,    1, DENSE,  (32, 64, 128),  N_WS_DENSE,  16),
+    # "Sparse | ... | N = {64, 128} | K = 32": the M cell is merged, N is its own.
+    _row("f16", WS,    1, SPARSE, (32, 64, 128),  N_WS_SPARSE, 32),
+    # "2 | Either | ... | Invalid"
+    _invalid("f16", WS, 2, DENSE),
+    _invalid("f16", WS, 2, SPARSE),
+
+    # ---- kind::tf32 (same shapes as f16, K halved) -----------------------------------
+    _row("tf32", NO_WS, 1, DENSE,  (64, 128),     N_STEP8,     8),
+    _row("tf32", NO_WS, 1, SPARSE, (64, 128),     N_STEP8,     16),
+    _row("tf32", NO_WS, 2, DENSE,  (128, 256),    N_STEP16,    8),
+    _row("tf32", NO_WS, 2, SPARSE, (128, 256),    N_STEP16,    16),
+    _row("tf32", WS,    1, DENSE,  (32, 64, 128), N_WS_DENSE,  8),
+    _row("tf32", WS,    1, SPARSE, (32, 64, 128), N_WS_SPARSE, 16),
+    _invalid("tf32", WS, 2, DENSE),
+    _invalid("tf32", WS, 2, SPARSE),
+
+    # ---- kind::f8f6f4 ----------------------------------------------------------------
+    _row("f8f6f4", NO_WS, 1, DENSE,  (64, 128),     N_STEP8,     32),
+    _row("f8f6f4", NO_WS, 1, SPARSE, (64, 128),     N_STEP8,     64),
+    _row("f8f6f4", NO_WS, 2, DENSE,  (128, 256),    N_STEP16,    32),
+    _row("f8f6f4", NO_WS, 2, SPARSE, (128, 256),    N_STEP16,    64),
+    _row("f8f6f4", WS,    1, DENSE,  (32, 64, 128), N_WS_DENSE,  32),
+    _row("f8f6f4", WS,    1, SPARSE, (32, 64, 128), N_WS_SPARSE, 64),
+    _invalid("f8f6f4", WS, 2, DENSE),
+    _invalid("f8f6f4", WS, 2, SPARSE),
+
+    # ---- kind::mxf8f6f4 --------------------------------------------------------------
+    # "No .ws | 1 | Dense | ... | 128xNxK | N = {8, 16, ... 256} steps of 8 | K = 32"
+    _row("mxf8f6f4", NO_WS, 1, DENSE,  (128,),      N_STEP8,  32),
+    _row("mxf8f6f4", NO_WS, 1, SPARSE, (128,),      N_STEP8,  64),
+    # "2 | Dense | 128xNxK 256xNxK | N = {16, ... 256} steps of 16 | K = 32"
+    _row("mxf8f6f4", NO_WS, 2, DENSE,  (128, 256),  N_STEP16, 32),
+    # "Sparse | 256xNxK | K = 64": the sparse line has its own shape cell (M = 256 only);
+    # the N cell is merged with the dense line.
+    _row("mxf8f6f4", NO_WS, 2, SPARSE, (256,),      N_STEP16, 64),
+    # ".ws | 1 | Dense ... 2 | Sparse | Invalid": all four .ws lines are invalid.
+    _invalid("mxf8f6f4", WS, 1, DENSE),
+    _invalid("mxf8f6f4", WS, 1, SPARSE),
+    _invalid("mxf8f6f4", WS, 2, DENSE),
+    _invalid("mxf8f6f4", WS, 2, SPARSE),
+
+    # ---- kind::i8 --------------------------------------------------------------------
+    # "No .ws | 1 | Dense | .s32 | .s8, .u8 | 64xNxK 128xNxK |
+    #  N = {8, 16, 24, 32, 48, ... 256} steps of 16 after N > 32 | K = 32"
+    _row("i8", NO_WS, 1, DENSE,  (64, 128),     N_I8_CTA1,   32),
+    _row("i8", NO_WS, 1, SPARSE, (64, 128),     N_I8_CTA1,   64),
+    # "2 | Dense | 128xNxK 256xNxK | N = {32, 64, ... 256} steps of 32 | K = 32"
+    _row("i8", NO_WS, 2, DENSE,  (128, 256),    N_STEP32,    32),
+    _row("i8", NO_WS, 2, SPARSE, (128, 256),    N_STEP32,    64),
+    _row("i8", WS,    1, DENSE,  (32, 64, 128), N_WS_DENSE,  32),
+    _row("i8", WS,    1, SPARSE, (32, 64, 128), N_WS_SPARSE, 64),
+    _invalid("i8", WS, 2, DENSE),
+    _invalid("i8", WS, 2, SPARSE),
+
+    # ---- kind::mxf4 ------------------------------------------------------------------
+    # "No .ws | 1 | Dense | .f32 | .e2m1 X (Scale) .ue8m0 | 128xNxK | steps of 8 | K = 64"
+    _row("mxf4", NO_WS, 1, DENSE,  (128,),     N_STEP8,  64),
+    _row("mxf4", NO_WS, 1, SPARSE, (128,),     N_STEP8,  128),
+    # "2 | Dense | 128xNxK 256xNxK 256xNxK1 | steps of 16 | K = 64 K1 = 96":
+    # K1 = 96 comes with the third shape only, so it needs M = 256.
+    _row("mxf4", NO_WS, 2, DENSE,  (128, 256), N_STEP16, 64, k96_m=(256,)),
+    # "Sparse | 256xNxK | K = 128"
+    _row("mxf4", NO_WS, 2, SPARSE, (256,),     N_STEP16, 128),
+    # ".ws | 1 / 2 | Either | Invalid"
+    _invalid("mxf4", WS, 1, DENSE),
+    _invalid("mxf4", WS, 1, SPARSE),
+    _invalid("mxf4", WS, 2, DENSE),
+    _invalid("mxf4", WS, 2, SPARSE),
+
+    # ---- kind::mxf4nvf4 (same shapes as mxf4) ----------------------------------------
+    _row("mxf4nvf4", NO_WS, 1, DENSE,  (128,),     N_STEP8,  64),
+    _row("mxf4nvf4", NO_WS, 1, SPARSE, (128,),     N_STEP8,  128),
+    _row("mxf4nvf4", NO_WS, 2, DENSE,  (128, 256), N_STEP16, 64, k96_m=(256,)),
+    _row("mxf4nvf4", NO_WS, 2, SPARSE, (256,),     N_STEP16, 128),
+    _invalid("mxf4nvf4", WS, 1, DENSE),
+    _invalid("mxf4nvf4", WS, 1, SPARSE),
+    _invalid("mxf4nvf4", WS, 2, DENSE),
+    _invalid("mxf4nvf4", WS, 2, SPARSE),
+)
+# fmt: on
+
+_ROWS_BY_KEY = {(r.kind, r.ws, r.cta_group, r.sparse): r for r in TABLE_39}
+
+
+@dataclass(frozen=True)
+class TypeRow:
+    """The dtype and atype/btype columns of Table 39 for one D type of a kind.
+
+    A and B are each drawn from ``ab_types`` independently: Table 39 has one
+    "atype/btype" column and Table 42 encodes atype and btype in separate fields.
+    """
+
+    kind: str
+    d_type: str
+    ab_types: tuple[str, ...]
+
+
+# fmt: off
+TYPE_ROWS: tuple[TypeRow, ...] = (
+    # kind::f16: "dtype .f16 | atype/btype .f16" and "dtype .f32 | atype/btype .f16, .bf16"
+    TypeRow("f16", "f16", ("f16",)),
+    TypeRow("f16", "f32", ("f16", "bf16")),
+    # kind::tf32: ".f32 | .tf32"
+    TypeRow("tf32", "f32", ("tf32",)),
+    # kind::f8f6f4: ".f32 .f16 | .e4m3, .e5m2, .e2m3, .e3m2, .e2m1" (one cell for both D types)
+    TypeRow("f8f6f4", "f32", F8F6F4_TYPES),
+    TypeRow("f8f6f4", "f16", F8F6F4_TYPES),
+    # kind::i8: ".s32 | .s8, .u8"
+    TypeRow("i8", "s32", ("s8", "u8")),
+    # kind::mxf8f6f4: ".f32 | .e4m3, .e5m2, .e2m3, .e3m2, .e2m1 X (Scale) .ue8m0"
+    TypeRow("mxf8f6f4", "f32", F8F6F4_TYPES),
+    # kind::mxf4 / kind::mxf4nvf4: ".f32 | .e2m1 X (Scale) ..."
+    TypeRow("mxf4", "f32", ("e2m1",)),
+    TypeRow("mxf4nvf4", "f32", ("e2m1",)),
+)
+# fmt: on
+
+#: The "X (Scale)" part of the atype/btype column of Table 39 (also Table 55).
+SCALE_TYPES = {
+    "mxf8f6f4": ("ue8m0",),
+    "mxf4": ("ue8m0",),
+    "mxf4nvf4": ("ue8m0", "ue4m3"),
+}
+
+
+# --------------------------------------------------------------------------------------
+# Lookups
+# --------------------------------------------------------------------------------------
+
+
+def _name(value: Optional[str]) -> Optional[str]:
+    """Normalise a type or qualifier name: ".f16", "F16" and "f16" are all "f16"."""
+    if value is None:
+        return None
+    return str(value).strip().lstrip(".").lower()
+
+
+def _join(values: Iterable[object]) -> str:
+    return ", ".join(str(v) for v in values)
+
+
+def _require_kind(kind: str) -> str:
+    name = _name(kind)
+    if name not in KINDS:
+        raise IsaRuleError(
+            "9.7.16.10",
+            f"kind::{kind} is not a tcgen05.mma kind (kinds: {_join(KINDS)})",
+        )
+    return name
+
+
+def _require_cta_group(cta_group: int) -> int:
+    if cta_group not in CTA_GROUPS:
+        raise IsaRuleError(
+            _MMA, f"cta_group::{cta_group} does not exist (cta_group::1 or cta_group::2)"
+        )
+    return cta_group
+
+
+def _context(kind: str, cta_group: int, sparse: bool, ws: bool) -> str:
+    """How a diagnostic names a Table 39 combination, e.g. "kind::f16, .ws, sparse,
+    cta_group::1"; dense non-.ws requests read simply "kind::f16, cta_group::1"."""
+    parts = [f"kind::{kind}"]
+    if ws:
+        parts.append(".ws")
+    if sparse:
+        parts.append("sparse")
+    parts.append(f"cta_group::{cta_group}")
+    return ", ".join(parts)
+
+
+def find_shape_row(kind: str, cta_group: int, *, sparse: bool = False, ws: bool = False) -> ShapeRow:
+    """Return the Table 39 row for (kind, cta_group, sparsity, .ws).
+
+    The row is returned even when the table marks it "Invalid" (``row.valid`` is then
+    False); an unknown kind or cta_group raises ``IsaRuleError``.
+    """
+    kind = _require_kind(kind)
+    _require_cta_group(cta_group)
+    return _ROWS_BY_KEY[(kind, bool(ws), cta_group, bool(sparse))]
+
+
+def mma_k(kind: str, *, sparse: bool = False, k96: bool = False) -> int:
+    """The K of an MMA: implied by the kind and the sparsity (9.7.16.2.2, Table 39).
+
+    ``k96=True`` asks for the alternative K1 = 96 of dense kind::mxf4 / kind::mxf4nvf4;
+    whether the rest of the shape allows it (cta_group::2, M = 256) is checked by
+    ``check_mma_shape``.
+    """
+    kind = _require_kind(kind)
+    rows = [r for r in TABLE_39 if r.kind == kind and r.sparse == bool(sparse) and r.valid]
+    if k96:
+        if not any(r.k96_m for r in rows):
+            raise IsaRuleError(
+                _TABLE,
+                f"K1 = 96 is only supported for dense kind::mxf4 and kind::mxf4nvf4 "
+                f"(got {'sparse ' if sparse else ''}kind::{kind})",
+            )
+        return 96
+    # Every valid row of one kind and sparsity has the same K; the table states it per
+    # line, and tests check that the lines agree.
+    return rows[0].k
+
+
+def valid_m(
+    kind: str, cta_group: int, *, sparse: bool = False, ws: bool = False, k96: bool = False
+) -> tuple[int, ...]:
+    """The M values Table 39 allows for the combination (empty if it is "Invalid")."""
+    row = find_shape_row(kind, cta_group, sparse=sparse, ws=ws)
+    return row.k96_m if k96 else row.m
+
+
+def valid_n(kind: str, cta_group: int, *, sparse: bool = False, ws: bool = False) -> tuple[int, ...]:
+    """The N values Table 39 allows for the combination (empty if it is "Invalid")."""
+    row = find_shape_row(kind, cta_group, sparse=sparse, ws=ws)
+    return row.n.values if row.valid else ()
+
+
+def allowed_types(kind: str) -> dict[str, tuple[str, ...]]:
+    """D type -> allowed A/B types for a kind (dtype and atype/btype of Table 39)."""
+    kind = _require_kind(kind)
+    return {r.d_type: r.ab_types for r in TYPE_ROWS if r.kind == kind}
+
+
+# --------------------------------------------------------------------------------------
+# Table 39 checks
+# --------------------------------------------------------------------------------------
+
+
+def _explain_types(kind: str, d_type: str, a_type: str, b_type: str) -> Optional[IsaRuleError]:
+    by_d = allowed_types(kind)
+    ab_union: list[str] = []
+    for ab in by_d.values():
+        ab_union.extend(t for t in ab if t not in ab_union)
+    d, a, b = _name(d_type), _name(a_type), _name(b_type)
+    for label, t in (("A", a), ("B", b)):
+        if t not in ab_union:
+            return IsaRuleError(
+                _TABLE, f"{label} type {t} is not allowed for kind::{kind} (allowed: {_join(ab_union)})"
+            )
+    if d not in by_d:
+        return IsaRuleError(
+            _TABLE, f"D type {d} is not allowed for kind::{kind} (allowed: {_join(by_d)})"
+        )
+    ab = by_d[d]
+    if a not in ab or b not in ab:
+        return IsaRuleError(
+            _TABLE, f"D type {d} requires A and B of type {' or '.join(ab)} for kind::{kind}"
+        )
+    return None
+
+
+def _explain_n(row: ShapeRow, n: int, ctx: str) -> Optional[IsaRuleError]:
+    if n in row.n:
+        return None
+    step = row.n.step
+    if step is not None and n > 0 and n % step != 0:
+        return IsaRuleError(_TABLE, f"N = {n} is not a multiple of {step} for {ctx}")
+    return IsaRuleError(_TABLE, f"N = {n} is not supported for {ctx} ({row.n.hint})")
+
+
+def explain_mma_shape(
+    *,
+    kind: str,
+    m: int,
+    n: int,
+    cta_group: int,
+    sparse: bool = False,
+    ws: bool = False,
+    d_type: str,
+    a_type: str,
+    b_type: str,
+    k96: bool = False,
+) -> Optional[IsaRuleError]:
+    """Find the Table 39 row for the request and say why it does not fit.
+
+    Returns ``None`` when Table 39 allows the shape and types, otherwise the
+    ``IsaRuleError`` (not raised) for the first rule the request breaks, checked in the
+    order kind, cta_group, .ws / "Invalid" lines, K1 = 96, M, N, types.
+    """
+    try:
+        row = find_shape_row(kind, cta_group, sparse=sparse, ws=ws)
+    except IsaRuleError as error:
+        return error
+    kind = row.kind
+    ctx = _context(kind, cta_group, sparse, ws)
+
+    if not row.valid:
+        kind_has_ws = any(r.valid for r in TABLE_39 if r.kind == kind and r.ws == row.ws)
+        if row.ws and not kind_has_ws:
+            return IsaRuleError(_TABLE, f"kind::{kind} does not support .ws")
+        if row.ws:
+            return IsaRuleError(_TABLE, f".ws is not supported with cta_group::{cta_group}")
+        return IsaRuleError(_TABLE, f"{ctx} is not supported")
+
+    if k96:
+        if m not in row.k96_m:
+            return IsaRuleError(
+                _TABLE,
+                "K1 = 96 is only supported for dense kind::mxf4 and kind::mxf4nvf4 with "
+                f"cta_group::2 and M = 256 (got {ctx}, M = {m})",
+            )
+    elif m not in row.m:
+        return IsaRuleError(_TABLE, f"M = {m} is not supported for {ctx} (supported: {_join(row.m)})")
+
+    error = _explain_n(row, n, ctx)
+    if error is not None:
+        return error
+    return _explain_types(kind, d_type, a_type, b_type)
+
+
+def check_mma_shape(
+    *,
+    kind: str,
+    m: int,
+    n: int,
+    cta_group: int,
+    sparse: bool = False,
+    ws: bool = False,
+    d_type: str,
+    a_type: str,
+    b_type: str,
+    k96: bool = False,
+) -> None:
+    """Raise ``IsaRuleError`` (rule "Table 39") unless Table 39 allows this MMA.
+
+    ``kind`` is one of ``KINDS``; ``sparse`` is ``.sp``; ``ws`` is ``.ws``; ``k96``
+    selects the "256xNxK1, K1 = 96" shape of dense kind::mxf4 / kind::mxf4nvf4.
+    Types are PTX type names without the dot ("f16", "e4m3", "s8", ...).
+    """
+    error = explain_mma_shape(
+        kind=kind, m=m, n=n, cta_group=cta_group, sparse=sparse, ws=ws,
+        d_type=d_type, a_type=a_type, b_type=b_type, k96=k96,
+    )
+    if error is not None:
+        raise error
+
+
+def check_mma_types(kind: str, d_type: str, a_type: str, b_type: str) -> None:
+    """Raise ``IsaRuleError`` unless the dtype and atype/btype columns of Table 39 allow
+    (D, A, B) for ``kind``."""
+    error = _explain_types(_require_kind(kind), d_type, a_type, b_type)
+    if error is not None:
+        raise error
+
+
+# --------------------------------------------------------------------------------------
+# Block scaling (Table 39 "X (Scale)" cells, Tables 54 and 55)
+# --------------------------------------------------------------------------------------
+
+
+def check_scale_type(kind: str, scale_type: Optional[str]) -> None:
+    """Raise ``IsaRuleError`` unless ``scale_type`` is a scale type of ``kind``.
+
+    Table 39: kind::mxf8f6f4 and kind::mxf4 scale with ue8m0, kind::mxf4nvf4 with ue8m0
+    or ue4m3. Kinds without block scaling take no scale type (``None``).
+    """
+    kind = _require_kind(kind)
+    scale = _name(scale_type)
+    if kind not in BLOCK_SCALED_KINDS:
+        if scale is not None:
+            raise IsaRuleError(
+                _TABLE,
+                f"kind::{kind} has no block scaling, so scale type {scale} is not allowed "
+                f"(block-scaled kinds: {_join(BLOCK_SCALED_KINDS)})",
+            )
+        return
+    allowed = SCALE_TYPES[kind]
+    if scale not in allowed:
+        raise IsaRuleError(
+            _TABLE,
+            f"scale type {scale} is not allowed for kind::{kind} (allowed: {_join(allowed)})",
+        )
+
+
+# Table 54 "Valid combinations of scale_vectorsize and shapes": for each
+# (.scale_vectorsize, kind), the number of scale_A columns (= scale_B rows) for K other
+# than 96, and for K = 96 (None where the table has no K = 96 line).
+# fmt: off
+_TABLE_54 = {
+    ("scale_vec::1X", "mxf8f6f4"): (1, 1),   # "All supported values of K | M x 1"
+    ("scale_vec::2X", "mxf4"):     (2, 2),   # "All supported values of K | M x 2"
+    ("scale_vec::2X", "mxf4nvf4"): (2, 2),
+    ("scale_vec::4X", "mxf4nvf4"): (4, 4),   # "All supported values of K | M x 4"
+    ("block16", "mxf4nvf4"):       (4, 6),   # "K = 96 | M x 6", else "M x 4"
+    ("block32", "mxf4"):           (2, 3),   # "K = 96 | M x 3", else "M x 2"
+    ("block32", "mxf4nvf4"):       (2, 3),
+    ("block32", "mxf8f6f4"):       (1, None),  # "All supported values of K | M x 1"
+}
+# Table 55: with scale type UE4M3, kind::mxf4nvf4 allows only ".scale_vec::4X / .block16".
+_TABLE_55_UE4M3 = ("scale_vec::4X", "block16")
+# fmt: on
+
+
+def _scale_vectorsize_name(value: Optional[str]) -> Optional[str]:
+    if value is None:
+        return None
+    text = str(value).strip().lstrip(".")
+    lowered = text.lower()
+    if lowered.startswith("scale_vec::"):
+        return "scale_vec::" + lowered[len("scale_vec::"):].upper()
+    return lowered
+
+
+def _default_scale_vectorsize(kind: str) -> Optional[str]:
+    # 9.7.16.10.9.1: "For .kind::mxf4 when the qualifier .scale_vectorsize is not
+    # specified, then it defaults to .block32. For .kind::mxf4nvf4, the qualifier
+    # .scale_vectorsize must be explicitly specified." The section states no default for
+    # kind::mxf8f6f4; its only valid size is scale_vec::1X, alias .block32 (Table 55),
+    # so leaving it out is read as that size.
+    return {"mxf4": "block32", "mxf8f6f4": "block32"}.get(kind)
+
+
+def check_scale_vectorsize(
+    kind: str,
+    scale_vectorsize: Optional[str],
+    *,
+    scale_type: Optional[str] = None,
+    k96: bool = False,
+) -> None:
+    """Raise ``IsaRuleError`` unless ``.scale_vectorsize`` fits the kind (Table 54), the
+    scale type (Table 55) and the K (K = 96 lines of Table 54).
+
+    ``scale_vectorsize`` is one of ``SCALE_VECTOR_SIZES`` or ``None`` when the qualifier
+    is left out.
+    """
+    kind = _require_kind(kind)
+    size = _scale_vectorsize_name(scale_vectorsize)
+    if kind not in BLOCK_SCALED_KINDS:
+        if size is not None:
+            raise IsaRuleError(
+                _MMA, f".{size} needs .block_scale, which kind::{kind} does not take"
+            )
+        return
+    if size is None:
+        size = _default_scale_vectorsize(kind)
+        if size is None:
+            raise IsaRuleError(
+                _MMA, f"kind::{kind} needs an explicit .scale_vectorsize "
+                f"(one of {_join('.' + s for s in SCALE_VECTOR_SIZES)})",
+            )
+    if size not in SCALE_VECTOR_SIZES:
+        raise IsaRuleError(
+            _MMA, f".{size} is not a .scale_vectorsize (one of {_join(SCALE_VECTOR_SIZES)})"
+        )
+    entry = _TABLE_54.get((size, kind))
+    if entry is None:
+        allowed = [s for (s, k) in _TABLE_54 if k == kind]
+        raise IsaRuleError(
+            "Table 54", f".{size} is not valid for kind::{kind} (valid: {_join(allowed)})"
+        )
+    if k96 and entry[1] is None:
+        raise IsaRuleError("Table 54", f".{size} with kind::{kind} has no K = 96 form")
+    if _name(scale_type) == "ue4m3" and size not in _TABLE_55_UE4M3:
+        raise IsaRuleError(
+            "Table 55",
+            f"scale type ue4m3 with kind::{kind} requires .scale_vec::4X or .block16 "
+            f"(got .{size})",
+        )
+
+
+def scale_factor_columns(kind: str, scale_vectorsize: Optional[str], *, k96: bool = False) -> int:
+    """Columns of scale_A (= rows of scale_B) per Table 54, after checking the
+    combination with ``check_scale_vectorsize``."""
+    check_scale_vectorsize(kind, scale_vectorsize, k96=k96)
+    kind = _name(kind)
+    size = _scale_vectorsize_name(scale_vectorsize) or _default_scale_vectorsize(kind)
+    regular, for_k96 = _TABLE_54[(size, kind)]
+    return for_k96 if k96 else regular
+
+
+# --------------------------------------------------------------------------------------
+# Other static rules of 9.7.16.10.9
+# --------------------------------------------------------------------------------------
+
+
+def check_scale_input_d(kind: str, scale_input_d: int, *, ws: bool = False) -> None:
+    """Raise ``IsaRuleError`` unless ``scale-input-d`` may be given with this MMA.
+
+    9.7.16.10.9.1: "The valid range of values for argument scale-input-d is [0, 15]. The
+    argument scale-input-d is only valid for .kind::tf32 and .kind::f16." The .ws forms
+    (9.7.16.10.9.3) have no such operand.
+    """
+    kind = _require_kind(kind)
+    if ws:
+        raise IsaRuleError(_MMA_WS, "scale-input-d is not an operand of tcgen05.mma.ws")
+    if kind not in ("f16", "tf32"):
+        raise IsaRuleError(
+            _MMA, f"scale-input-d is only valid for kind::f16 and kind::tf32 (got kind::{kind})"
+        )
+    if not isinstance(scale_input_d, int) or not 0 <= scale_input_d <= 15:
+        raise IsaRuleError(_MMA, f"scale-input-d = {scale_input_d} is outside [0, 15]")
+
+
+#: 9.7.16.10.9.1 table "Size of the vector disable-output-lane": ::1 -> 4, ::2 -> 8.
+DISABLE_OUTPUT_LANE_SIZE = {1: 4, 2: 8}
+
+
+def check_disable_output_lane(
+    cta_group: int, size: int, *, kind: Optional[str] = None, ws: bool = False
+) -> None:
+    """Raise ``IsaRuleError`` unless a disable-output-lane vector of ``size`` elements
+    fits the instruction.
+
+    9.7.16.10.9.1: the vector has 4 elements with cta_group::1 and 8 with cta_group::2.
+    The syntax gives the operand only to the forms without block scaling (forms 1, 3, 5
+    and 6), and not to tcgen05.mma.ws (9.7.16.10.9.3).
+    """
+    _require_cta_group(cta_group)
+    if ws:
+        raise IsaRuleError(_MMA_WS, "disable-output-lane is not an operand of tcgen05.mma.ws")
+    if kind is not None and _require_kind(kind) in BLOCK_SCALED_KINDS:
+        raise IsaRuleError(
+            _MMA, f"disable-output-lane is not an operand of block-scaled kind::{_name(kind)}"
+        )
+    expected = DISABLE_OUTPUT_LANE_SIZE[cta_group]
+    if size != expected:
+        raise IsaRuleError(
+            _MMA,
+            f"disable-output-lane has {expected} elements with cta_group::{cta_group} (got {size})",
+        )
+
+
+def _collector_parts(collector: str) -> tuple[str, str]:
+    text = str(collector).strip().lstrip(".")
+    if text.startswith("collector::"):
+        text = text[len("collector::"):]
+    parts = text.split("::")
+    if len(parts) != 2:
+        raise IsaRuleError(
+            _MMA, f".collector::{text} is not of the form .collector::buffer::op"
+        )
+    return parts[0], parts[1]
+
+
+def check_collector_usage(collector: Optional[str], *, ws: bool = False) -> None:
+    """Raise ``IsaRuleError`` unless ``collector`` is a valid ``.collector_usage``.
+
+    Accepted spellings: "a::fill", "collector::a::fill" or ".collector::a::fill"; ``None``
+    means the qualifier is left out (it then defaults to ``::discard``).
+    tcgen05.mma / .mma.sp use buffer ``a`` (9.7.16.10.9.1); tcgen05.mma.ws / .ws.sp use
+    ``b0``-``b3`` (9.7.16.10.9.3); the ops are fill, use, lastuse and discard.
+    """
+    if collector is None:
+        return
+    buffer, op = _collector_parts(collector)
+    buffers, rule = (COLLECTOR_BUFFERS_WS, _MMA_WS) if ws else (COLLECTOR_BUFFERS_MMA, _MMA)
+    if buffer not in buffers:
+        which = "tcgen05.mma.ws" if ws else "tcgen05.mma"
+        raise IsaRuleError(
+            rule,
+            f"collector buffer {buffer} is not valid for {which} (buffers: {_join(buffers)})",
+        )
+    if op not in COLLECTOR_OPS:
+        raise IsaRuleError(
+            rule, f"collector operation {op} is not valid (operations: {_join(COLLECTOR_OPS)})"
+        )
+
+
+def check_ashift(
+    *,
+    m: int,
+    a_in_tmem: bool,
+    collector: Optional[str] = None,
+    kind: Optional[str] = None,
+    ws: bool = False,
+) -> None:
+    """Raise ``IsaRuleError`` unless ``.ashift`` may be used with this MMA.
+
+    9.7.16.10.9.1: ".ashift is only allowed with M = 128 or M = 256"; "It is illegal to
+    specify either of .collector::a::use or .collector::a::fill along with .ashift".
+    The syntax gives .ashift only to the forms with ``[a-tmem]`` (A in Tensor Memory),
+    only to kinds without block scaling (forms 3 and 6), and never to .ws.
+    """
+    if ws:
+        raise IsaRuleError(_MMA_WS, ".ashift is not available with tcgen05.mma.ws")
+    if kind is not None and _require_kind(kind) in BLOCK_SCALED_KINDS:
+        raise IsaRuleError(_MMA, f".ashift is not available with block-scaled kind::{_name(kind)}")
+    if not a_in_tmem:
+        raise IsaRuleError(_MMA, ".ashift requires matrix A in Tensor Memory ([a-tmem])")
+    if m not in (128, 256):
+        raise IsaRuleError(_MMA, f".ashift is only allowed with M = 128 or M = 256 (got M = {m})")
+    if collector is not None:
+        buffer, op = _collector_parts(collector)
+        if op in ("fill", "use"):
+            raise IsaRuleError(_MMA, f".ashift cannot be combined with .collector::{buffer}::{op}")
+
+
+def check_max_shift(max_shift: int, *, kind: Optional[str] = None) -> None:
+    """Raise ``IsaRuleError`` unless ``max_shift`` is a valid "maximum shift while
+    attempting B matrix reuse in .ws" (Table 42, bits 30-31).
+
+    The field holds no shift (0) or a maximum shift of 8, 16 or 32. Only the Table 42
+    kinds (tf32, f16, f8f6f4, i8) have the field; in the block-scaled layouts (Tables 43
+    and 44) those bits hold other fields, so ``kind`` there allows only 0.
+    """
+    if max_shift not in MAX_SHIFT_VALUES:
+        raise IsaRuleError(
+            "Table 42", f"maximum shift {max_shift} is not one of {_join(MAX_SHIFT_VALUES)}"
+        )
+    if kind is not None and _require_kind(kind) in BLOCK_SCALED_KINDS and max_shift:
+        table = "Table 43" if _name(kind) == "mxf8f6f4" else "Table 44"
+        raise IsaRuleError(
+            table, f"kind::{_name(kind)} has no maximum-shift field (got maximum shift {max_shift})"
+        )

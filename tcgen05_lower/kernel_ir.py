@@ -1,0 +1,66 @@
+"""Read-only views of tcgen05 ops that several passes share.
+
+Passes look at ops through these views instead of indexing operands by position, so an
+operand added to an op in the IRDL definition is handled in one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tcgen05_lower import dialect
+from tcgen05_lower.bindings import ir
+
+
+def defining_op(value: "ir.Value"):
+    """The operation that defines `value`, or None for a block argument."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return None
+    return owner.operation if hasattr(owner, "operation") else owner
+
+
+@dataclass(frozen=True)
+class MmaOperands:
+    """The operands of a ``tcgen05.mma`` and the parameters of their types."""
+
+    d: "ir.Value"
+    a: "ir.Value"
+    b: "ir.Value"
+    enable_input_d: "ir.Value"
+    d_type: dialect.TmemType
+    a_smem: dialect.SmemType | None
+    a_tmem: dialect.TmemType | None
+    b_type: dialect.SmemType
+
+    @property
+    def a_type(self):
+        return self.a_smem if self.a_smem is not None else self.a_tmem
+
+
+def mma_operands(op) -> MmaOperands:
+    """The operands of the ``tcgen05.mma`` op `op`."""
+    dv, av, bv, en = (op.operands[i] for i in range(4))
+    a_info = dialect.type_info(av.type)
+    return MmaOperands(
+        d=dv, a=av, b=bv, enable_input_d=en,
+        d_type=dialect.type_info(dv.type),
+        a_smem=a_info if isinstance(a_info, dialect.SmemType) else None,
+        a_tmem=a_info if isinstance(a_info, dialect.TmemType) else None,
+        b_type=dialect.type_info(bv.type),
+    )
+
+
+def tmem_operands(op) -> list["ir.Value"]:
+    """The TMEM buffers an op reads or writes."""
+    return [v for v in op.operands if dialect.is_tmem(v)]
+
+
+def enclosing_ops(op, stop) -> list:
+    """The ops enclosing `op` up to (not including) `stop`, innermost first."""
+    chain = []
+    parent = op.parent
+    while parent is not None and parent != stop:
+        chain.append(parent)
+        parent = parent.parent
+    return chain

@@ -1,0 +1,101 @@
+"""Pass pipelines: the default compile pipeline, and textual pipelines that mix tcgen05
+passes with upstream ones.
+
+A textual pipeline is a comma-separated list, optionally wrapped in ``builtin.module(...)``.
+Elements whose name is a tcgen05 pass (``tcgen05-plan-tmem{strategy=first-fit}``) are
+added as Python passes; anything else (``canonicalize``, ``func.func(cse)``,
+``convert-scf-to-cf``) is handed to the upstream pass parser.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tcgen05_lower.bindings import PassManager, add_python_pass
+from tcgen05_lower.pass_infra import ModulePass
+from tcgen05_lower.passes import REGISTRY
+
+#: The tcgen05 stages, in order (each runnable alone; any prefix is a valid pipeline).
+PLANNING = ("tcgen05-verify", "tcgen05-select-layouts", "tcgen05-plan-tmem",
+            "tcgen05-insert-sync")
+#: From planned tcgen05 IR to the LLVM dialect. convert-nvvm-to-llvm comes first so that
+#: constants feeding inline PTX stay registers (see tcgen05-lower-to-llvm).
+LOWERING = ("tcgen05-lower-to-llvm", "convert-nvvm-to-llvm", "convert-scf-to-cf",
+            "convert-arith-to-llvm", "convert-index-to-llvm", "convert-func-to-llvm",
+            "convert-cf-to-llvm", "reconcile-unrealized-casts", "tcgen05-finalize-kernels")
+DEFAULT_PIPELINE = ",".join(PLANNING + LOWERING)
+
+
+class PipelineError(ValueError):
+    """A textual pipeline that cannot be parsed."""
+
+
+def split_top_level(text: str) -> list[str]:
+    """Splits at commas outside parentheses and braces."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "({":
+            depth += 1
+        elif ch in ")}":
+            depth -= 1
+            if depth < 0:
+                raise PipelineError(f"unbalanced ')' or '}}' in pipeline '{text}'")
+        elif ch == "," and depth == 0:
+            parts.append(text[start:i].strip())
+            start = i + 1
+    if depth != 0:
+        raise PipelineError(f"unbalanced '(' or '{{' in pipeline '{text}'")
+    parts.append(text[start:].strip())
+    return [p for p in parts if p]
+
+
+def strip_module_anchor(text: str) -> str:
+    text = text.strip()
+    if text.startswith("builtin.module(") and text.endswith(")"):
+        return text[len("builtin.module("):-1]
+    return text
+
+
+@dataclass
+class Step:
+    """One element of a pipeline: a tcgen05 pass instance or upstream pipeline text."""
+
+    text: str
+    tcgen05_pass: ModulePass | None = None
+
+
+def parse_pipeline(text: str) -> list[Step]:
+    """Parses a textual pipeline into steps; raises PipelineError for unknown options."""
+    steps = []
+    for element in split_top_level(strip_module_anchor(text)):
+        name, _, rest = element.partition("{")
+        name = name.strip()
+        if name in REGISTRY:
+            if rest and not rest.endswith("}"):
+                raise PipelineError(f"malformed options in '{element}'")
+            try:
+                instance = REGISTRY[name].from_text(rest[:-1] if rest else "")
+            except ValueError as exc:
+                raise PipelineError(str(exc)) from None
+            steps.append(Step(element, instance))
+        else:
+            steps.append(Step(element))
+    return steps
+
+
+def build_pass_manager(steps: list[Step], *, print_ir_after_all: bool = False) -> PassManager:
+    """A module-anchored PassManager running `steps` in order (call inside a context)."""
+    pm = PassManager("builtin.module")
+    for step in steps:
+        if step.tcgen05_pass is not None:
+            p = step.tcgen05_pass
+            add_python_pass(pm, p.as_callable(), name=p.name, argument=p.name,
+                            description=p.description)
+        else:
+            try:
+                pm.add(step.text)
+            except ValueError as exc:
+                raise PipelineError(f"'{step.text}': {exc}") from None
+    if print_ir_after_all:
+        pm.enable_ir_printing(print_after_all=True, print_module_scope=True)
+    return pm
