@@ -122,7 +122,10 @@ def conflicts(earlier: InFlight, later: InFlight) -> bool:
     for r in earlier.reads:
         if any(r.overlaps(c) for c in later.writes):
             return True
-    if set(earlier.smem_writes) & set(later.smem_reads + later.smem_writes):
+    # Shared memory: only generic writes against async-proxy reads matter here. Two fills
+    # are ordinary generic stores, ordered like any other (and every fill is separated
+    # from the next one by the barrier that precedes the MMAs reading it).
+    if set(earlier.smem_writes) & set(later.smem_reads):
         return True
     if set(earlier.smem_reads) & set(later.smem_writes):
         return True
@@ -275,6 +278,13 @@ class Tcgen05InsertSync(ModulePass):
                 consumer = next(a for a in summary
                                 if any(conflicts(f, a) for f in pending))
                 state = self.complete(op, state, kind, pending, consumer)
+        # Likewise a fence::after_thread_sync that an async op of the body needs.
+        unfenced = [f for f in state.unfenced
+                    if any(a.kind in ("mma", "ld") and conflicts(f, a) for a in summary)]
+        if unfenced:
+            self.insert(op, "fence", kind="after_thread_sync",
+                        reason=self.reason("after the wait for", unfenced, op))
+            state = replace(state, unfenced=frozenset())
         back_edge = frozenset(replace(a, from_back_edge=True) for a in summary)
         frame = LoopFrame(op)
         self.loops.append(frame)
@@ -301,6 +311,8 @@ class Tcgen05InsertSync(ModulePass):
                  loop_carried: bool = False) -> State:
         """Inserts, before op `before`, the pattern that completes the in-flight ops of
         `kind` (all of them: commit and wait::ld track everything prior)."""
+        if not pending:
+            return state
         if pending and all(f.from_back_edge for f in pending) and self.loops \
                 and not loop_carried:
             # Only work of the previous iteration is involved: resolve the dependence at
