@@ -66,6 +66,9 @@ _DEFINITIONS: list = []
 def make_context() -> "ir.Context":
     """A new MLIR context with the upstream dialects and the tcgen05 dialect loaded."""
     context = ir.Context()
+    # The Python passes run one at a time anyway, and MLIR refuses IR printing
+    # (--mlir-print-ir-after-all) on a multi-threaded context.
+    context.enable_multithreading(False)
     load_dialect(context)
     return context
 

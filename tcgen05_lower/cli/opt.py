@@ -115,7 +115,8 @@ def run(argv=None) -> int:
         for problem in problems:
             print(problem, file=sys.stderr)
         return 1
-    write_output(args.output, ("\n// -----\n".join(outputs)) if outputs else "")
+    if outputs:
+        write_output(args.output, "\n// -----\n".join(outputs))
     return status
 
 
