@@ -9,17 +9,25 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
 
 =========================  ===================================================================
 ``tmem_buffer``            a logical TMEM buffer ``!tcgen05.tmem<[rows, cols], elt>``; planned:
-                           operand = allocation base, attrs ``layout``, ``lane_offset``,
-                           ``column_offset``, ``columns``
+                           operand = allocation base, attrs ``layout``, ``role``,
+                           ``lane_offset``, ``column_offset``, ``columns``, ``half_lanes``
 ``smem_buffer``            a shared-memory operand tile ``!tcgen05.smem<[rows, k], elt, major,
                            swizzle>``
 ``smem_fill``              cooperative copy global -> shared tile (``src_layout``, ``src_ld``)
-``mma``                    D (+)= A x B (``kind``; optional ``k_offset``); planned: ``layout``
+``mma``                    D (+)= A x B; attributes below; trailing TMEM operands scale_a,
+                           scale_b (with ``scale_vec``) and metadata (with ``sparse``)
+``cp``                     tcgen05.cp shared tile -> TMEM (``shape``, ``multicast``,
+                           ``decompress``)
+``shift``                  tcgen05.shift.down of a TMEM buffer
 ``ld``                     warpgroup load of a TMEM column slice into a ``!tcgen05.frag``;
-                           planned: ``shape``, ``num``
+                           optional ``pack16``; planned: ``shape``, ``num``, ``half_split``
+``ld_red``                 ld with a min/max reduction per row (``op``, ``abs``, ``nan``)
+``st``                     warpgroup store of a fragment into a TMEM column slice
+                           (optional ``unpack16``; planned like ``ld``)
 ``store_fragment``         fragment -> row-major global matrix (``ld``)
+``load_fragment``          row-major global matrix -> fragment (``ld``)
 ``alloc_mbarrier``         an mbarrier in shared memory (``count``)
-``commit``                 tcgen05.commit.mbarrier::arrive::one
+``commit``                 tcgen05.commit.mbarrier::arrive::one (optional ``multicast_mask``)
 ``mbarrier_wait``          wait for the phase of the given parity
 ``wait``                   tcgen05.wait::ld / ::st (``kind``)
 ``fence``                  tcgen05.fence::before_thread_sync / ::after_thread_sync (``kind``)
@@ -27,6 +35,27 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
 ``barrier``                CTA-wide barrier
 ``alloc``, ``dealloc``,    physical TMEM allocation (``columns``, ``cta_group``), added by
 ``relinquish_alloc_permit`` tcgen05-plan-tmem
+=========================  ===================================================================
+
+Attributes of ``mma`` (all optional except ``kind``), named after the ISA's qualifiers and
+instruction-descriptor fields (9.7.16.10.9, Tables 42-45):
+
+=========================  ===================================================================
+``kind``                   "f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"
+``k_offset``               first K element of the tiles this MMA reads (default 0)
+``k``                      96 to select K = 96 (mxf4/mxf4nvf4 on sm_103a); else K is implied
+``sparse``                 true for .sp; ``sparsity_selector`` 0-3
+``ws``                     true for .ws; ``collector_b`` "b0".."b3", ``collector_b_op``
+                           "fill"/"use"/"lastuse"/"discard", ``zero_column_mask`` (the 64-bit
+                           descriptor value of Table 45), ``max_shift`` 0/8/16/32
+``scale_vec``              "1X", "2X", "4X", "block16", "block32" (.block_scale);
+                           ``scale_a_id``, ``scale_b_id``
+``collector_a``            "fill", "use", "lastuse", "discard"
+``ashift``                 true for .ashift (A in TMEM)
+``negate_a``, ``negate_b`` descriptor negate bits
+``saturate``               i8 saturation
+``scale_input_d``          0-15 (f16/tf32)
+``disable_output_lane``    ``array<i32: ...>`` of 4 (cta_group::1) or 8 (cta_group::2) words
 =========================  ===================================================================
 
 A kernel is a ``func.func`` with a ``tcgen05.kernel`` dictionary attribute:

@@ -82,7 +82,10 @@ irdl.dialect @tcgen05 {
 
   // D (+)= A x B on the tensor core, issued by one thread (Table 46). D is a TMEM buffer,
   // A a shared-memory tile or a TMEM buffer, B a shared-memory tile. M and N come from D's
-  // shape, K from the kind (Table 39); attribute k_offset selects the K block of the tiles.
+  // shape, K from the kind (Table 39). Trailing TMEM operands, in this order and only when
+  // the attributes ask for them: scale_a and scale_b (attribute scale_vec, block-scaled
+  // kinds), then the sparsity metadata (attribute sparse). Everything else of the
+  // instruction is an attribute (dialect/__init__.py lists them).
   irdl.operation @mma {
     %t = irdl.base @tcgen05::@tmem
     %s = irdl.base @tcgen05::@smem
@@ -90,9 +93,28 @@ irdl.dialect @tcgen05 {
     // IRDL loader cannot combine base constraints on dialect types with any_of).
     %a = irdl.any
     %i1 = irdl.is i1
+    %aux = irdl.base @tcgen05::@tmem
     %str = irdl.base "#builtin.string"
-    irdl.operands(d: %t, a: %a, b: %s, enable_input_d: %i1)
+    irdl.operands(d: %t, a: %a, b: %s, enable_input_d: %i1, aux: variadic %aux)
     irdl.attributes { "kind" = %str }
+  }
+
+  // tcgen05.cp: asynchronous copy of a shared-memory tile into a TMEM buffer by one thread
+  // (9.7.16.9.2). Attribute shape ("128x256b", "4x256b", "128x128b", "64x128b",
+  // "32x128b"); optional multicast ("warpx2::02_13", "warpx2::01_23", "warpx4") and
+  // decompress ("b6x16_p32", "b4x16_p64"); optional column (first column of the buffer).
+  irdl.operation @cp {
+    %t = irdl.base @tcgen05::@tmem
+    %s = irdl.base @tcgen05::@smem
+    %str = irdl.base "#builtin.string"
+    irdl.operands(dest: %t, source: %s)
+    irdl.attributes { "shape" = %str }
+  }
+
+  // tcgen05.shift.down: shifts the rows of a TMEM buffer down by one lane (9.7.16.9.3).
+  irdl.operation @shift {
+    %t = irdl.base @tcgen05::@tmem
+    irdl.operands(buffer: %t)
   }
 
   // Warpgroup load of columns [column, column + N) of a TMEM buffer into registers.
@@ -113,6 +135,41 @@ irdl.dialect @tcgen05 {
     %index = irdl.is index
     %int = irdl.base "#builtin.integer"
     irdl.operands(fragment: %f, dest: %ptr, column: %index)
+    irdl.attributes { "ld" = %int }
+  }
+
+  // Warpgroup load with a reduction across the loaded columns of each lane
+  // (tcgen05.ld.red, 9.7.16.8.3): the fragment and, per row, the min or max of its columns.
+  // Attributes: op ("min" | "max"), optional abs and nan (f32 only).
+  irdl.operation @ld_red {
+    %t = irdl.base @tcgen05::@tmem
+    %index = irdl.is index
+    %f = irdl.base @tcgen05::@frag
+    %r = irdl.base @tcgen05::@frag
+    %str = irdl.base "#builtin.string"
+    irdl.operands(source: %t, column: %index)
+    irdl.results(fragment: %f, reduced: %r)
+    irdl.attributes { "op" = %str }
+  }
+
+  // Warpgroup store of a fragment into columns [column, column + N) of a TMEM buffer
+  // (tcgen05.st, 9.7.16.8.4). tcgen05-select-layouts adds the message shape and .num.
+  irdl.operation @st {
+    %t = irdl.base @tcgen05::@tmem
+    %index = irdl.is index
+    %f = irdl.base @tcgen05::@frag
+    irdl.operands(dest: %t, column: %index, fragment: %f)
+  }
+
+  // Loads a fragment from a row-major global matrix: element (r, c) of the fragment is
+  // source[r * ld + column + c] (the inverse of store_fragment).
+  irdl.operation @load_fragment {
+    %ptr = irdl.base "!llvm.ptr"
+    %index = irdl.is index
+    %f = irdl.base @tcgen05::@frag
+    %int = irdl.base "#builtin.integer"
+    irdl.operands(source: %ptr, column: %index)
+    irdl.results(fragment: %f)
     irdl.attributes { "ld" = %int }
   }
 

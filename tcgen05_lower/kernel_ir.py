@@ -32,6 +32,11 @@ class MmaOperands:
     a_smem: dialect.SmemType | None
     a_tmem: dialect.TmemType | None
     b_type: dialect.SmemType
+    scale_a: "ir.Value | None" = None
+    scale_b: "ir.Value | None" = None
+    metadata: "ir.Value | None" = None
+    #: Trailing operands the attributes do not account for (a verifier error).
+    unexpected: tuple = ()
 
     @property
     def a_type(self):
@@ -39,15 +44,25 @@ class MmaOperands:
 
 
 def mma_operands(op) -> MmaOperands:
-    """The operands of the ``tcgen05.mma`` op `op`."""
+    """The operands of the ``tcgen05.mma`` op `op`, with the trailing TMEM operands
+    named by role: scale_a and scale_b when ``scale_vec`` is set, then the metadata when
+    ``sparse`` is set."""
     dv, av, bv, en = (op.operands[i] for i in range(4))
+    aux = [op.operands[i] for i in range(4, len(op.operands))]
     a_info = dialect.type_info(av.type)
+    roles = {}
+    if "scale_vec" in op.attributes:
+        roles["scale_a"] = aux.pop(0) if aux else None
+        roles["scale_b"] = aux.pop(0) if aux else None
+    if dialect.get_int(op, "sparse", 0):
+        roles["metadata"] = aux.pop(0) if aux else None
     return MmaOperands(
         d=dv, a=av, b=bv, enable_input_d=en,
         d_type=dialect.type_info(dv.type),
         a_smem=a_info if isinstance(a_info, dialect.SmemType) else None,
         a_tmem=a_info if isinstance(a_info, dialect.TmemType) else None,
         b_type=dialect.type_info(bv.type),
+        unexpected=tuple(aux), **roles,
     )
 
 

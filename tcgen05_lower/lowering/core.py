@@ -1,0 +1,125 @@
+"""The per-kernel lowering state and driver.
+
+Issue granularity (Table 46) becomes predication: single-thread ops (mma, commit, cp,
+shift) run on thread 0 of the CTA; allocation ops on warp 0 (warp-uniform, as
+``.sync.aligned`` requires); loads, stores and waits on every warp of the warpgroup, each
+at its own lane quarter.
+
+Values of tcgen05 types map to what they become: TMEM buffers -> i32 TMEM address,
+tiles -> shared pointer, fragments -> :class:`Fragment`, mbarriers -> shared pointer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from tcgen05_lower import dialect as d
+from tcgen05_lower import emit, ptx
+from tcgen05_lower.bindings import ir, llvm, nvvm
+from tcgen05_lower.emit import Sym, i32, i64
+
+#: tcgen05 op name -> handler(lowering, op), filled by the family modules.
+HANDLERS: dict[str, Callable] = {}
+
+
+def lowers(*names: str):
+    """Registers the decorated function as the lowering of the named tcgen05 ops."""
+
+    def register(function):
+        for name in names:
+            HANDLERS[name] = function
+        return function
+
+    return register
+
+
+@dataclass
+class Fragment:
+    """A lowered fragment: the i32 registers of each thread and how they map to the
+    logical slice (the load's layout, message shape, .num and immHalfSplitoff)."""
+
+    registers: list
+    layout: str
+    shape: str
+    num: int
+    half_split: int | None
+
+
+class KernelLowering:
+    """Lowers one kernel (see the module docstring)."""
+
+    def __init__(self, pass_, kernel, module):
+        self.pass_ = pass_
+        self.kernel = kernel
+        self.module = module
+        self.info = d.kernel_info(kernel)
+        self.values: dict = {}
+        self.lowered: list = []
+        self.smem_bytes = 0
+
+    def fail(self, op, message: str):
+        self.pass_.fail(op, message)
+
+    # ------------------------------------------------------------------ driver
+
+    def run(self) -> None:
+        entry = self.kernel.regions[0].blocks[0]
+        ops = list(d.walk_ops(self.kernel))
+        barriers = [op for op in ops if d.op_name(op) == "alloc_mbarrier"]
+        slots_symbol = f"__tcgen05_slots_{self.info.name}"
+        with ir.InsertionPoint(self.module.regions[0].blocks[0].operations[0]), \
+                self.kernel.location:
+            # Slot 0: the TMEM address written by tcgen05.alloc; slots 1..: mbarriers.
+            llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{1 + len(barriers)} x i64>"),
+                          slots_symbol, ir.Attribute.parse("#llvm.linkage<internal>"),
+                          addr_space=3, alignment=8)
+        with ir.InsertionPoint(entry.operations[0]), self.kernel.location:
+            self.setup_entry(slots_symbol, barriers)
+        for op in ops:
+            name = d.op_name(op)
+            if name is None or name == "alloc_mbarrier":
+                continue
+            handler = HANDLERS.get(name)
+            if handler is None:
+                self.fail(op, f"tcgen05.{name} cannot be lowered yet")
+            with ir.InsertionPoint(op), op.location:
+                handler(self, op)
+            self.lowered.append(op)
+        # Users before definitions: every use of a tcgen05 value is a tcgen05 op.
+        for op in reversed(barriers + self.lowered):
+            op.erase()
+        d.set_int(self.kernel, "tcgen05.dynamic_smem_bytes", self.smem_bytes)
+
+    def setup_entry(self, slots_symbol: str, barriers) -> None:
+        tid = nvvm.ThreadIdXOp(i32()).result
+        self.tid = Sym(tid)
+        self.warp = self.tid >> 5
+        self.lane = self.tid & 31
+        zero = emit.constant(0, i32())
+        self.is_leader = emit.cmp_eq(tid, zero)
+        self.is_warp0 = emit.cmp_eq(self.warp.value, zero)
+        self.warp_in_group = self.warp & 3
+        slots = emit.address_of(slots_symbol, 3)
+        self.tmem_slot = slots
+        for i, op in enumerate(barriers, start=1):
+            self.values[op.results[0]] = emit.gep_bytes(slots, emit.constant(8 * i, i64()))
+        if barriers:
+            # One thread initializes every mbarrier, then makes the initialization visible
+            # to the async proxy and the other threads before anyone uses them.
+            for op in barriers:
+                count = emit.constant(d.get_int(op, "count", 1), i32())
+                emit.ptx(ptx.mbarrier_init("$0", "$1"), [self.values[op.results[0]], count],
+                         predicate=self.is_leader)
+            emit.ptx(ptx.fence_mbarrier_init(), predicate=self.is_leader)
+            emit.ptx(ptx.barrier_sync())
+
+
+class Loop:
+    """An empty ``scf.for`` being built (the caller fills the body and its scf.yield)."""
+
+    def __init__(self, lower, upper, step):
+        self.op = ir.Operation.create("scf.for", results=[], operands=[lower, upper, step],
+                                      regions=1)
+        self.body = self.op.regions[0].blocks.append(emit.index())
+        self.induction_variable = self.body.arguments[0]
