@@ -11,6 +11,7 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
 ``tmem_buffer``            a logical TMEM buffer ``!tcgen05.tmem<[rows, cols], elt>``; planned:
                            operand = allocation base, attrs ``layout``, ``role``,
                            ``lane_offset``, ``column_offset``, ``columns``, ``half_lanes``
+``tmem_stage``             stage `i` ([rows, cols]) of a [stages, rows, cols] TMEM buffer
 ``smem_buffer``            a shared-memory operand tile ``!tcgen05.smem<[rows, k], elt, major,
                            swizzle>``
 ``smem_fill``              cooperative copy global -> shared tile (``src_layout``, ``src_ld``)

@@ -59,6 +59,17 @@ irdl.dialect @tcgen05 {
     irdl.results(buffer: %t)
   }
 
+  // One stage of a multi-buffered TMEM buffer: operand 0 has shape [stages, rows, cols],
+  // the result is the [rows, cols] buffer of stage `stage` (a dynamic index). Where the
+  // stages live is tcgen05-plan-tmem's decision.
+  irdl.operation @tmem_stage {
+    %t = irdl.base @tcgen05::@tmem
+    %index = irdl.is index
+    %r = irdl.base @tcgen05::@tmem
+    irdl.operands(buffer: %t, stage: %index)
+    irdl.results(view: %r)
+  }
+
   // A shared-memory operand tile (placed in dynamic shared memory by the lowering).
   irdl.operation @smem_buffer {
     %s = irdl.base @tcgen05::@smem

@@ -9,26 +9,16 @@ cta_group::1 (Table 39)``.
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.pass_infra import ModulePass
 from tcgen05_lower.kernel_ir import mma_operands
 
-#: Element types the dialect accepts in TMEM buffers, shared-memory tiles and fragments,
-#: by their MLIR spelling -> ISA type name (Table 42's type names).
-MLIR_TO_ISA_TYPE = {
-    "f32": "f32", "f16": "f16", "bf16": "bf16", "tf32": "tf32",
-    "i32": "s32", "si32": "s32", "ui32": "s32",
-}
 SWIZZLES = ("none", "32B", "64B", "128B", "128B_base32B")
 MAJORS = ("K", "MN")
 #: Threads per warpgroup: ld/st are issued by all four warps of a warpgroup (Table 46).
 WARPGROUP_THREADS = 128
-
-
-def isa_type(element: str) -> str:
-    """The ISA name of an element type spelled as in MLIR (f32 -> f32, i32 -> s32)."""
-    return MLIR_TO_ISA_TYPE.get(element, element)
 
 
 class Tcgen05Verify(ModulePass):

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
+from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.emit import i32
 from tcgen05_lower.isa import descriptors
 from tcgen05_lower.kernel_ir import mma_operands
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.smem import element_bits, smem_descriptor
 
-#: MLIR element type -> ISA type name (Table 42).
-ISA_TYPES = {"f32": "f32", "f16": "f16", "bf16": "bf16", "tf32": "tf32", "i32": "s32"}
 
 
 @lowers("mma")
@@ -22,8 +21,8 @@ def lower_mma(lowering, op) -> None:
     if at is None:
         lowering.fail(op, "A in tensor memory cannot be lowered yet")
     idesc = descriptors.encode_instr_desc(
-        kind=kind, a_type=ISA_TYPES[at.element], b_type=ISA_TYPES[bt.element],
-        d_type=ISA_TYPES[dt.element], m=dt.rows, n=dt.cols,
+        kind=kind, a_type=isa_type(at.element), b_type=isa_type(bt.element),
+        d_type=isa_type(dt.element), m=dt.rows, n=dt.cols,
         transpose_a=at.major == "MN", transpose_b=bt.major == "MN")
     kbyte = d.get_int(op, "k_offset", 0) * element_bits(at.element) // 8
     a_desc = smem_descriptor(lowering, operands.a, kbyte)

@@ -9,27 +9,24 @@ descriptors' base offset is 0. The kernel records the size as
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import emit
+from tcgen05_lower import element_types, emit
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
 from tcgen05_lower.lowering.core import Loop, lowers
 
-#: Bits per element of the element types the lowering handles (MLIR spelling).
-ELEMENT_BITS = {"f32": 32, "tf32": 32, "i32": 32, "f16": 16, "bf16": 16, "i8": 8,
-                "si8": 8, "ui8": 8, "f8E4M3FN": 8, "f8E5M2": 8}
 #: Alignment of every tile: the 128B swizzle pattern repeats every 1024 bytes (Table 41).
 TILE_ALIGNMENT = 1024
 #: The dynamic shared-memory array every kernel of a module shares.
 DYNAMIC_SMEM_SYMBOL = "__tcgen05_dynamic_smem"
 
 
-def element_bits(element: str) -> int:
+def element_bits(element: str, *, kind: str | None = None) -> int:
+    """Bits an element of `element` (MLIR spelling) occupies in memory."""
     try:
-        return ELEMENT_BITS[element]
+        return element_types.container_bits(element, kind=kind)
     except KeyError:
-        raise NotImplementedError(f"element type {element} is not supported by the "
-                                  f"lowering yet") from None
+        raise NotImplementedError(f"element type {element} is not supported") from None
 
 
 def ensure_dynamic_smem(lowering) -> None:
