@@ -71,6 +71,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from tcgen05_lower.bindings import ir, irdl
+from tcgen05_lower.text import split_top_level
 
 DIALECT = "tcgen05"
 KERNEL_ATTR = "tcgen05.kernel"
@@ -165,18 +166,8 @@ _TYPE_RE = re.compile(r"^!tcgen05\.(\w+)(?:<(.*)>)?$")
 
 
 def _split_params(text: str) -> list[str]:
-    """Splits a parameter list at top-level commas."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "[<(":
-            depth += 1
-        elif ch in "]>)":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    parts.append(text[start:].strip())
-    return parts
+    """Splits a type's parameter list at top-level commas."""
+    return split_top_level(text, "[<(", "]>)")
 
 
 def _int_list(text: str) -> tuple[int, ...]:

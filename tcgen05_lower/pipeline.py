@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from tcgen05_lower.bindings import PassManager, add_python_pass
 from tcgen05_lower.pass_infra import ModulePass
 from tcgen05_lower.passes import REGISTRY
+from tcgen05_lower.text import split_top_level as text_split
 
 #: The tcgen05 stages, in order (each runnable alone; any prefix is a valid pipeline).
 PLANNING = ("tcgen05-verify", "tcgen05-select-layouts", "tcgen05-plan-tmem",
@@ -31,21 +32,11 @@ class PipelineError(ValueError):
 
 
 def split_top_level(text: str) -> list[str]:
-    """Splits at commas outside parentheses and braces."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        if ch in "({":
-            depth += 1
-        elif ch in ")}":
-            depth -= 1
-            if depth < 0:
-                raise PipelineError(f"unbalanced ')' or '}}' in pipeline '{text}'")
-        elif ch == "," and depth == 0:
-            parts.append(text[start:i].strip())
-            start = i + 1
-    if depth != 0:
-        raise PipelineError(f"unbalanced '(' or '{{' in pipeline '{text}'")
-    parts.append(text[start:].strip())
+    """Splits a pipeline at commas outside parentheses and braces."""
+    try:
+        parts = text_split(text, "({", ")}")
+    except ValueError as exc:
+        raise PipelineError(f"{exc} (pipeline)") from None
     return [p for p in parts if p]
 
 
