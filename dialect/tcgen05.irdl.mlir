@@ -97,6 +97,10 @@ irdl.dialect @tcgen05 {
   // the attributes ask for them: scale_a and scale_b (attribute scale_vec, block-scaled
   // kinds), then the sparsity metadata (attribute sparse). Everything else of the
   // instruction is an attribute (dialect/__init__.py lists them).
+  // Known limitation: IRDL binds every value of a variadic group to one type, so the
+  // trailing operands of one MMA must currently have the same type (e.g. scale_a and
+  // scale_b of equal shape). Separate optional operands would lift this at the cost of
+  // an operandSegmentSizes attribute in the generic syntax.
   irdl.operation @mma {
     %t = irdl.base @tcgen05::@tmem
     %s = irdl.base @tcgen05::@smem

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tcgen05_lower.pass_infra import ModulePass
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync
+from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync
 from tcgen05_lower.passes.tcgen05_lower_to_llvm import Tcgen05FinalizeKernels, Tcgen05LowerToLlvm
 from tcgen05_lower.passes.tcgen05_plan_tmem import Tcgen05PlanTmem
 from tcgen05_lower.passes.tcgen05_select_layouts import Tcgen05SelectLayouts
@@ -20,6 +21,7 @@ REGISTRY: dict[str, type[ModulePass]] = {
         Tcgen05SelectLayouts,
         Tcgen05PlanTmem,
         Tcgen05InsertSync,
+        Tcgen05VerifySync,
         Tcgen05LowerToLlvm,
         Tcgen05FinalizeKernels,
     )

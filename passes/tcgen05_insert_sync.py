@@ -1,449 +1,1539 @@
 """tcgen05-insert-sync: order every dependence between tcgen05 operations with the
-canonical patterns of PTX ISA 9.7.16.6.4.
+cheapest canonical pattern of PTX ISA 9.7.16.6.4.
 
-Runs after tcgen05-plan-tmem, so dependences are found on TMEM *cells* (two buffers that
-share cells depend on each other) and on shared-memory tiles. The pass walks each kernel
-once in program order, keeping what is still in flight:
+Runs after tcgen05-plan-tmem: dependences are found on TMEM *cells* (lane halves x
+columns of the planned buffers, so two buffers that share cells depend on each other) and
+on shared-memory tiles (``smem_fill`` writes them through the generic proxy, ``mma`` and
+``cp`` read them through the async proxy, 9.7.16.6.5).
 
-- MMAs issued (by one thread) and not yet known complete; their completion is observed
-  with ``commit`` -> ``mbarrier_wait`` by every thread, plus
-  ``fence::after_thread_sync`` when the consumer is itself an async tcgen05 op
-  (9.7.16.6.4.2 example 2, 9.7.16.6.4.4);
-- warpgroup loads not yet waited for: ``wait::ld`` before the loaded registers are used
-  or the cells are overwritten (9.7.16.6.4.2, 9.7.16.6.4.5), and, when the next access
-  is made by another thread, ``fence::before_thread_sync`` -> barrier ->
-  ``fence::after_thread_sync`` (9.7.16.6.4.4);
-- shared-memory tiles written through the generic proxy: ``fence.proxy.async`` and a
-  barrier before an MMA reads them (9.7.16.6.5).
+Execution model
+---------------
+A kernel is one program run by every thread of the CTA (or of the CTA pair). Following
+Table 46 and the lowering: ``mma``, ``cp``, ``shift`` and ``commit`` are issued by one
+thread ("the issuer"); ``ld``, ``ld_red``, ``st`` and ``wait`` by every warp of the
+warpgroup, each on the lane quarter it owns (9.7.16.8.1), so two messages that touch the
+same cell come from the same warp; ``smem_fill``, fences, barriers and mbarrier waits
+by every thread.
 
-Pipelined pairs need nothing (9.7.16.6.2): consecutive MMAs on the same accumulator and
-shape, issued by the same thread.
+Rules (producer -> consumer, when they touch the same cells or tile)
+--------------------------------------------------------------------
+========================  =====================================================  ==========
+issuer op -> issuer op    nothing if pipelined (mma -> mma with the same           9.7.16.6.2,
+                          accumulator and shape, cp -> mma, shift -> mma,           .6.4.1
+                          shift -> cp.4x256b, mma -> shift); otherwise commit ->
+                          mbarrier wait -> fence::after_thread_sync               .6.4.2 ex 2
+issuer op -> ld/st        commit -> mbarrier wait -> fence::after_thread_sync     .6.4.4 ex 2
+issuer op -> smem_fill    commit -> mbarrier wait (the async-proxy reads are      9.7.16.6.5
+                          complete before the generic writes start)
+ld/st -> ld/st            wait::ld / wait::st (same warp)                         .6.4.2 ex 1
+ld/st -> issuer op        wait::ld/st -> fence::before_thread_sync -> barrier     .6.4.4 ex 1
+                          -> fence::after_thread_sync
+smem_fill -> mma/cp       fence.proxy.async -> barrier                            9.7.16.6.5
+ld -> ld again            wait::ld first, unless the registers it wrote were      .6.4.5
+                          read in between (true register dependencies are
+                          respected; only an overwrite races the load)
+anything -> dealloc       as for an issuer-op consumer (every access complete
+                          and ordered before warp 0 frees the columns)
+========================  =====================================================  ==========
 
-Loops: an async op in a loop body may still be in flight when the next iteration starts.
-The pass enters a body assuming that every async op of the body is in flight from the
-previous iteration; a conflict with such an op is resolved at the end of the body (so the
-first iteration does not wait for work that was never issued), with the mbarrier phase
-computed from the loop's induction variables. Work in flight before a loop that the body
-depends on is completed before the loop.
+Pattern 9.7.16.6.4.3 (pipelined pair, different issuing threads) cannot arise: one
+thread issues every mma, cp and shift, so a pipelined pair is always pattern .6.4.1.
+The barrier of the cross-thread patterns is ``tcgen05.barrier`` (barrier.sync), an
+execution-ordering instruction in the sense of 9.7.16.6.3.
 
-Each inserted op carries a ``reason`` attribute naming the dependence it serves. The walk
-visits every op once, plus one summary walk over each loop body.
+Placement (strategy ``minimal``)
+--------------------------------
+One walk in program order keeps, for every asynchronous op whose effects may not be
+ordered yet, how far it is: covered by a commit, complete, released by
+fence::before_thread_sync, synchronized by a barrier, acquired by
+fence::after_thread_sync, made visible by fence.proxy.async. A consumer that needs more
+gets exactly the missing steps, merged into one group in the order waits, fences, proxy
+fence, barrier, fence::after_thread_sync:
+
+- before a loop or an ``scf.if``, for the dependences between work issued before it and
+  anything inside it (so a wait for earlier work runs once, not in every iteration);
+- otherwise right before the consumer (each wait as late as possible);
+- commits right after the last producer they must cover (projected into the consumer's
+  block), so that work issued later is not waited for: in a persistent kernel the MMAs of
+  the next tile run while the epilogue reads the other accumulator. One commit covers
+  every MMA before it; a consumer whose producers a commit already covers only waits, on
+  that commit's mbarrier, unless that would also wait for later work it does not need;
+- a loop-carried dependence (a consumer early in the body, a producer later in the body)
+  gets its commit after the last op of the body that the body needs in its next
+  iteration, and its wait before the consumer; the first iteration then waits for the
+  phase before the first one, which a fresh mbarrier reports complete. When the first
+  thing after the loop needs the same completion, the group goes at the end of the body
+  instead, so that the last iteration's wait serves the code after the loop and no
+  second wait is needed there (with only index arithmetic before the consumer, that is
+  the same moment anyway).
+
+Decisions inside a loop rest on what the previous iteration leaves in flight, so each
+loop is walked until that settles (first without a previous iteration, then from what
+the walk leaves at the end of the body; a loop known to run once has no previous
+iteration, one known to run twice or more ends after an iteration that started where
+the previous one ended). A later decision can make an earlier one unnecessary (a commit
+placed for a later consumer, the loop's own waits serving its first iteration): every
+such wait, fence and barrier is then checked again by a walk that applies all planned
+ops, and dropped when all needs are met without it (a need met right where its consumer
+is cannot become redundant: everything planned later sits at or after that point). So under ``minimal`` no inserted op can
+be deleted with the kernel still ordered (tests/test_mutation_sync.py checks this with
+tcgen05-verify-sync on every example and corpus kernel).
+
+Strategy ``conservative`` completes every asynchronous op right after it is issued
+(commit -> mbarrier wait -> fence::after_thread_sync, wait::ld/st, fence.proxy.async ->
+barrier), then adds the cross-thread steps the dependences still need.
+
+mbarriers
+---------
+Every commit site has an mbarrier of its own (``alloc_mbarrier {count = 1}``: each
+commit is one arrive::one, so each commit completes one phase). Initialization by one
+thread with fence.mbarrier_init and a barrier is the lowering's. A wait waits for the
+most recent commit to its mbarrier; its parity is (commits executed before it - 1) mod 2,
+computed from the induction variables of the enclosing loops and the trip counts of the
+loops around the commit (constant factors folded). Two rules keep a parity wait
+unambiguous, and the pass keeps both: every commit is waited for before the next commit
+to the same mbarrier (a commit and its first wait sit in one block, so they alternate),
+and a barrier separates every wait from the next commit to that mbarrier (otherwise
+thread 0 could complete two phases while a slow warp still waits for the first, and that
+warp would then wait for a phase that never comes); the pass adds that barrier where the
+code has none.
+
+Every inserted op carries a ``reason`` naming the dependence it serves (``(next
+iteration)`` for loop-carried ones); ``report=true`` lists them per kernel. Cost: a loop
+body is walked a bounded number of times per walk of its enclosing body (a few times 2^d
+for a body d loops deep), and each planned op costs one checking walk of the kernel.
+
+Not supported (located diagnostics): ``scf.while`` around tcgen05 ops, kernels with
+several blocks (cf branches), and a commit that would sit inside an ``scf.if`` inside a
+loop (its phase would depend on how often the branch ran).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import ir
+from tcgen05_lower.bindings import file_location, ir
 from tcgen05_lower.kernel_ir import defining_op, mma_operands
 from tcgen05_lower.pass_infra import ModulePass, Option
 
-# ------------------------------------------------------------------------------- accesses
+STRATEGIES = ("minimal", "conservative")
+
+#: Async op classes: issued by one thread and completed through commit -> mbarrier
+#: (9.7.16.6.2.1.1), issued by the warpgroup and completed through tcgen05.wait
+#: (9.7.16.6.2.1.2), and generic-proxy shared-memory writes (9.7.16.6.5).
+ISSUER, WARPGROUP, GENERIC = "issuer", "warpgroup", "generic"
+ASYNC_OPS = {"mma": ISSUER, "cp": ISSUER, "shift": ISSUER, "ld": WARPGROUP,
+             "ld_red": WARPGROUP, "st": WARPGROUP, "smem_fill": GENERIC}
+
+#: Lane halves of a 32-lane quarter: bit 0 = lanes 0-15, bit 1 = lanes 16-31.
+ALL_LANES = 0b11
+#: Columns of "anything" (an unplanned buffer, a value the pass cannot trace).
+EVERYWHERE = (0, 1 << 30)
+
+#: Ops that cost nothing to wait behind (used to place loop-carried waits).
+_TRIVIAL_DIALECTS = ("arith", "index", "math")
+_TRIVIAL_OPS = ("llvm.getelementptr", "llvm.mlir.constant", "llvm.mlir.zero",
+                "llvm.mlir.undef", "scf.yield")
+
+#: Required ordering levels, weakest first.
+NEED_COMPLETE, NEED_SYNCED, NEED_ACQUIRED = "complete", "synced", "acquired"
 
 
-@dataclass(frozen=True)
+# ------------------------------------------------------------------------------ accesses
+
+
+@dataclass(frozen=True, eq=False)
 class Cells:
-    """A TMEM region: columns [start, end) on the lane halves of ``lanes`` (bit 0: lanes
-    0-15 of every quarter, bit 1: lanes 16-31)."""
+    """TMEM cells: columns [lo, hi) on the lane halves ``lanes``. With ``base`` set (the
+    induction variable of an scf.for), the columns are [base + lo, base + hi). ``bound``
+    is the whole buffer's column range, used when two slices cannot be compared."""
 
-    start: int
-    end: int
+    lo: int
+    hi: int
     lanes: int
+    base: object = None
+    bound: tuple = EVERYWHERE
 
-    def overlaps(self, other: "Cells") -> bool:
-        return self.start < other.end and other.start < self.end and self.lanes & other.lanes
+    def key(self) -> tuple:
+        """What identifies these cells (the base by its hash)."""
+        return (self.lo, self.hi, self.lanes, self.bound,
+                None if self.base is None else hash(self.base))
 
+    def __eq__(self, other) -> bool:
+        # MLIR values refuse comparison with None, so compare the base by hand.
+        return isinstance(other, Cells) and self.key() == other.key() and \
+            (self.base is None) == (other.base is None) and \
+            (self.base is None or self.base == other.base)
 
-def buffer_cells(value) -> Cells | None:
-    """The cells of a planned TMEM buffer value (None if it is not planned)."""
-    op = defining_op(value)
-    if op is None or "column_offset" not in op.attributes:
-        return None
-    start = d.get_int(op, "column_offset")
-    if d.get_int(op, "half_lanes", 0):
-        lanes = 0b01 if d.get_int(op, "lane_offset") == 0 else 0b10
-    else:
-        lanes = 0b11
-    return Cells(start, start + d.get_int(op, "columns"), lanes)
+    def __hash__(self) -> int:
+        return hash(self.key())
 
-
-ALL_CELLS = Cells(0, 1 << 30, 0b11)
+    def describe(self) -> str:
+        """The cells as reasons name them."""
+        lanes = {0b11: "", 0b01: ", lanes 0-15 of each quarter",
+                 0b10: ", lanes 16-31 of each quarter"}[self.lanes]
+        if self.base is not None:
+            return f"TMEM columns [{self.bound[0]}, {self.bound[1]}){lanes}"
+        return f"TMEM columns [{self.lo}, {self.hi}){lanes}"
 
 
 @dataclass(frozen=True)
-class InFlight:
-    """An async op whose effects may not be complete yet."""
+class Access:
+    """What an asynchronous op touches."""
 
     op: object
-    kind: str  # "mma", "ld" or "fill"
-    reads: tuple = ()  # Cells read
-    writes: tuple = ()  # Cells written
-    smem_reads: tuple = ()  # shared-memory tiles (values) read
-    smem_writes: tuple = ()  # shared-memory tiles written
-    accumulator: object = None  # for mma: the D buffer value (pipelining, 9.7.16.6.2)
-    fragment: object = None  # for ld: the fragment value
-    from_back_edge: bool = False
+    name: str  # tcgen05 op name without prefix
+    cls: str  # ISSUER, WARPGROUP or GENERIC
+    reads: tuple = ()
+    writes: tuple = ()
+    smem_reads: tuple = ()
+    smem_writes: tuple = ()
+    pipeline_key: tuple = ()  # mma: (D cells, shape); cp: (shape,)
+    fragment: object = None  # ld / ld_red: the fragment value
 
 
-def describe(op) -> str:
-    """``tcgen05.mma at line 12`` for reasons and reports."""
-    loc = op.location
-    try:
-        return f"{op.name} at line {loc.start_line}" if loc.is_a_file() else op.name
-    except Exception:  # pragma: no cover - exotic locations
-        return op.name
+def _is_induction_variable(value) -> bool:
+    owner = value.owner
+    if not isinstance(owner, ir.Block):
+        return False
+    parent = owner.owner
+    parent = parent.operation if hasattr(parent, "operation") else parent
+    return parent is not None and parent.name == "scf.for" and \
+        value == owner.arguments[0]
 
 
-def access_of(op) -> InFlight | None:
-    """What an async op reads and writes, or None for ops that are not async."""
-    name = d.op_name(op)
-    if name == "mma":
-        operands = mma_operands(op)
-        cells = buffer_cells(operands.d) or ALL_CELLS
-        smem = tuple(v for v in (operands.a, operands.b) if d.is_smem(v))
-        reads = (cells,) + ((buffer_cells(operands.a) or ALL_CELLS,)
-                            if d.is_tmem(operands.a) else ())
-        return InFlight(op, "mma", reads=reads, writes=(cells,), smem_reads=smem,
-                        accumulator=operands.d)
-    if name == "ld":
-        cells = buffer_cells(op.operands[0]) or ALL_CELLS
-        return InFlight(op, "ld", reads=(cells,), fragment=op.results[0])
-    if name == "smem_fill":
-        return InFlight(op, "fill", smem_writes=(op.operands[1],))
+def _loop_of_induction_variable(value):
+    block = value.owner
+    parent = block.owner
+    return parent.operation if hasattr(parent, "operation") else parent
+
+
+def _constant(value) -> int | None:
+    op = defining_op(value)
+    if op is None or op.name != "arith.constant":
+        return None
+    attr = op.attributes["value"]
+    if isinstance(attr, ir.IntegerAttr):
+        return ir.IntegerAttr(attr).value
+    if isinstance(attr, ir.BoolAttr):
+        return int(ir.BoolAttr(attr).value)
     return None
 
 
-def conflicts(earlier: InFlight, later: InFlight) -> bool:
-    """Whether `later` must wait for `earlier` (RAW, WAR or WAW on cells or tiles)."""
-    for w in earlier.writes:
-        if any(w.overlaps(c) for c in later.reads + later.writes):
-            return True
-    for r in earlier.reads:
-        if any(r.overlaps(c) for c in later.writes):
-            return True
-    # Shared memory: only generic writes against async-proxy reads matter here. Two fills
-    # are ordinary generic stores, ordered like any other (and every fill is separated
-    # from the next one by the barrier that precedes the MMAs reading it).
-    if set(earlier.smem_writes) & set(later.smem_reads):
+def _buffer_cells(value) -> tuple[int, int, int, bool]:
+    """(first column, columns, lanes, slices are exact) of the TMEM buffer `value` names.
+    A stage view counts as its whole multi-buffered buffer (the stage index is dynamic); a
+    value the pass cannot trace, or an unplanned buffer, counts as every cell."""
+    op = defining_op(value)
+    while op is not None and d.op_name(op) == "tmem_stage" and "column_offset" not in \
+            op.attributes:
+        op = defining_op(op.operands[0])
+    if op is None or "column_offset" not in op.attributes:
+        return EVERYWHERE[0], EVERYWHERE[1], ALL_LANES, False
+    start = d.get_int(op, "column_offset")
+    columns = d.get_int(op, "columns", 0)
+    half = bool(d.get_int(op, "half_lanes", 0))
+    lanes = (0b01 if d.get_int(op, "lane_offset", 0) == 0 else 0b10) if half else ALL_LANES
+    stages = d.type_info(op.results[0].type).stages
+    if stages > 1:
+        # A multi-buffered buffer's footprint is one stage's: its stages sit side by side,
+        # or in pairs on the two lane halves. Count every stage on both halves.
+        return start, columns * stages, ALL_LANES, False
+    info = d.type_info(value.type)
+    # Column c of a full-datapath buffer whose footprint is one column per element column
+    # is TMEM column start + c; other layouts map columns less simply: whole buffer.
+    exact = not half and isinstance(info, d.TmemType) and len(info.shape) == 2 \
+        and columns == info.cols
+    return start, columns, lanes, exact
+
+
+def whole_buffer(value) -> Cells:
+    """All cells of the TMEM buffer `value` names."""
+    start, columns, lanes, _ = _buffer_cells(value)
+    return Cells(start, start + columns, lanes, None, (start, start + columns))
+
+
+def buffer_slice(value, column, width: int) -> Cells:
+    """Columns [column, column + width) of buffer `value` (column: an index value)."""
+    start, columns, lanes, exact = _buffer_cells(value)
+    bound = (start, start + columns)
+    if not exact:
+        return Cells(start, start + columns, lanes, None, bound)
+    constant = _constant(column)
+    if constant is not None:
+        return Cells(start + constant, start + constant + width, lanes, None, bound)
+    if _is_induction_variable(column):
+        return Cells(start, start + width, lanes, column, bound)
+    op = defining_op(column)
+    if op is not None and op.name == "arith.addi":
+        lhs, rhs = op.operands[0], op.operands[1]
+        for iv, offset in ((lhs, rhs), (rhs, lhs)):
+            c = _constant(offset)
+            if c is not None and _is_induction_variable(iv):
+                return Cells(start + c, start + c + width, lanes, iv, bound)
+    return Cells(start, start + columns, lanes, None, bound)
+
+
+def access_of(op) -> Access | None:
+    """The access of an asynchronous tcgen05 op, or None for any other op."""
+    name = d.op_name(op)
+    cls = ASYNC_OPS.get(name)
+    if cls is None:
+        return None
+    if name == "mma":
+        operands = mma_operands(op)
+        dcells = whole_buffer(operands.d)
+        reads = [whole_buffer(v) for v in
+                 (operands.a if operands.a_tmem is not None else None, operands.scale_a,
+                  operands.scale_b, operands.metadata) if v is not None]
+        smem = tuple(v for v in (operands.a, operands.b) if d.is_smem(v))
+        shape = (operands.d_type.rows, operands.d_type.cols, d.get_str(op, "kind"),
+                 d.get_int(op, "sparse", 0), d.get_int(op, "k", 0))
+        return Access(op, name, cls, reads=tuple(reads) + (dcells,), writes=(dcells,),
+                      smem_reads=smem, pipeline_key=(dcells.lo, dcells.hi, dcells.lanes,
+                                                     shape))
+    if name == "cp":
+        return Access(op, name, cls, writes=(whole_buffer(op.operands[0]),),
+                      smem_reads=(op.operands[1],),
+                      pipeline_key=(d.get_str(op, "shape"),))
+    if name == "shift":
+        cells = whole_buffer(op.operands[0])
+        return Access(op, name, cls, reads=(cells,), writes=(cells,))
+    if name in ("ld", "ld_red"):
+        width = d.type_info(op.results[0].type).shape[1]
+        return Access(op, name, cls, reads=(buffer_slice(op.operands[0], op.operands[1],
+                                                          width),),
+                      fragment=op.results[0])
+    if name == "st":
+        width = d.type_info(op.operands[2].type).shape[1]
+        return Access(op, name, cls, writes=(buffer_slice(op.operands[0], op.operands[1],
+                                                           width),))
+    return Access(op, name, cls, smem_writes=(op.operands[1],))  # smem_fill
+
+
+def pipelined(earlier: Access, later: Access) -> bool:
+    """9.7.16.6.2: pairs the tensor core executes in issue order (same thread and
+    cta_group hold for every issuer op of a kernel)."""
+    pair = (earlier.name, later.name)
+    if pair == ("mma", "mma"):
+        return earlier.pipeline_key == later.pipeline_key  # same accumulator and shape
+    if pair in (("cp", "mma"), ("shift", "mma"), ("mma", "shift")):
         return True
-    if set(earlier.smem_reads) & set(later.smem_writes):
-        return True
-    return False
+    return pair == ("shift", "cp") and later.pipeline_key == ("4x256b",)
 
 
-def pipelined(earlier: InFlight, later: InFlight) -> bool:
-    """9.7.16.6.2: mma -> mma on the same accumulator (and so the same shape), same
-    thread, same cta_group, execute in order."""
-    return (earlier.kind == "mma" and later.kind == "mma"
-            and earlier.accumulator == later.accumulator)
+# ------------------------------------------------------------------------------ state
 
-
-# ---------------------------------------------------------------------------------- state
+#: carried_by of an op whose relation to a loop's iterations is no longer known.
+UNKNOWN_LOOP = "unknown-loop"
 
 
 @dataclass(frozen=True)
-class State:
-    in_flight: frozenset = frozenset()
-    #: MMAs known complete through an mbarrier wait but not yet followed by
-    #: fence::after_thread_sync: an async consumer still needs that fence.
-    unfenced: frozenset = frozenset()
+class Status:
+    """How far the newest instance of one asynchronous op is ordered."""
 
-    def merge(self, other: "State") -> "State":
-        return State(self.in_flight | other.in_flight, self.unfenced | other.unfenced)
+    access: Access
+    stamp: float  # walk step at which it was issued (-1: an earlier iteration)
+    carried_by: object = None  # the loop whose back edge it came through
+    covered: frozenset = frozenset()  # mbarriers whose most recent commit follows it
+    complete: bool = False
+    released: bool = False  # warpgroup op: fence::before_thread_sync after completion
+    proxied: bool = False  # smem_fill: fence.proxy.async after it
+    synced: bool = False  # barrier after release / proxy fence
+    acquired: bool = False  # fence::after_thread_sync after completion / sync
+    consumed: bool = False  # ld: its registers were read
+    also: tuple = ()  # earlier ops with the same access that this one stands for
+
+    def done(self) -> bool:
+        """Nothing any later op could need from it."""
+        return self.synced if self.access.cls == GENERIC else self.acquired
+
+    def meet(self, other: "Status") -> "Status":
+        """The weaker of two statuses of one op (where two paths meet)."""
+        carried = self.carried_by if _same(self.carried_by, other.carried_by) \
+            else UNKNOWN_LOOP
+        also = self.also + tuple(o for o in other.also if o not in self.also)
+        return Status(self.access, max(self.stamp, other.stamp), carried,
+                      self.covered & other.covered, self.complete and other.complete,
+                      self.released and other.released, self.proxied and other.proxied,
+                      self.synced and other.synced, self.acquired and other.acquired,
+                      self.consumed and other.consumed, also)
+
+    def at_least(self, other: "Status") -> bool:
+        """Whether this status is as far along as `other` in every respect."""
+        return (self.covered >= other.covered
+                and all(getattr(self, f) >= getattr(other, f) for f in
+                        ("complete", "released", "proxied", "synced", "acquired",
+                         "consumed")))
+
+
+def _same(a, b) -> bool:
+    """Equality of ops that may be None or UNKNOWN_LOOP (MLIR ops refuse None)."""
+    if a is None or b is None or isinstance(a, str) or isinstance(b, str):
+        return a is b or (isinstance(a, str) and a == b)
+    return a == b
+
+
+def join(a: dict, b: dict) -> dict:
+    """The state where two paths meet: every op of either, the weaker status of both."""
+    if a is b:
+        return a
+    out = dict(a)
+    for op, status in b.items():
+        mine = out.get(op)
+        out[op] = status if mine is None else mine.meet(status)
+    return out
+
+
+def conflict(status: Status, access: Access) -> str | None:
+    """The dependence of `access` on the in-flight op `status`, or None."""
+    earlier = status.access
+    for w in earlier.writes:
+        for c in access.reads:
+            if overlap(w, c, status):
+                return f"RAW on {c.describe()}"
+        for c in access.writes:
+            if overlap(w, c, status):
+                return f"WAW on {c.describe()}"
+    for r in earlier.reads:
+        for c in access.writes:
+            if overlap(r, c, status):
+                return f"WAR on {c.describe()}"
+    for tile in earlier.smem_writes:
+        if tile in access.smem_reads:
+            return "RAW on a shared-memory tile"
+    for tile in earlier.smem_reads:
+        if tile in access.smem_writes:
+            return "WAR on a shared-memory tile"
+    return None
+
+
+def overlap(p: Cells, c: Cells, status: Status) -> bool:
+    """Whether cells `p` of an in-flight op and cells `c` of a later op intersect."""
+    if not p.lanes & c.lanes:
+        return False
+    if p.base is None and c.base is None:
+        return p.lo < c.hi and c.lo < p.hi
+    if p.base is not None and c.base is not None and p.base == c.base:
+        loop = _loop_of_induction_variable(p.base)
+        carried = status.carried_by
+        if carried is None or (carried is not UNKNOWN_LOOP and not _same(carried, loop)
+                               and _inside(carried, loop)):
+            return p.lo < c.hi and c.lo < p.hi  # this iteration: the same base value
+        step = _constant(loop.operands[2])
+        if _same(carried, loop) and step is not None and step > 0:
+            # Every earlier iteration's slice lies `step` or more columns lower.
+            return not p.hi - step <= c.lo
+    return p.bound[0] < c.bound[1] and c.bound[0] < p.bound[1]
+
+
+def requirement(earlier: Access, later: Access) -> str | None:
+    """How far `earlier` must be ordered before `later` (the rules table above)."""
+    if earlier.cls == ISSUER:
+        if later.cls == ISSUER:
+            return None if pipelined(earlier, later) else NEED_ACQUIRED
+        if later.cls == WARPGROUP:
+            return NEED_ACQUIRED
+        return NEED_COMPLETE  # generic writes after async-proxy reads
+    if earlier.cls == WARPGROUP:
+        if later.cls == WARPGROUP:
+            return NEED_COMPLETE
+        return NEED_ACQUIRED if later.cls == ISSUER else None
+    return NEED_SYNCED if later.cls == ISSUER else None  # generic writes, async reads
+
+
+def _rank(level: str) -> int:
+    return {NEED_COMPLETE: 0, NEED_SYNCED: 1, NEED_ACQUIRED: 2}[level]
+
+
+def _satisfied(status: Status, level: str) -> bool:
+    if level == NEED_COMPLETE:
+        return status.complete or status.acquired
+    return status.synced if level == NEED_SYNCED else status.acquired
+
+
+# ------------------------------------------------------------------------------ plan
 
 
 @dataclass
-class LoopFrame:
-    """A loop whose body is being walked."""
+class Action:
+    """One op to insert at (anchor, side); actions at one position keep their order."""
 
-    op: object
-    #: Completions to insert at the end of the body: kinds "mma", "ld", "fill".
-    complete_at_end: set = field(default_factory=set)
-    #: Whether an async tcgen05 consumer needs fence::after after the end-of-body wait.
-    fence_after: bool = False
+    anchor: object
+    side: str  # "before" | "after"
+    name: str  # commit | mbarrier_wait | wait | fence | fence_proxy_async | barrier
+    kind: str | None
+    reason: str
+    barrier: int | None = None
+    #: Decided on what a loop's previous iteration or the code before a region leaves
+    #: behind: checked again once the loop is planned, and dropped if redundant.
+    speculative: bool = False
 
 
-STRATEGIES = ("minimal",)
+@dataclass
+class Site:
+    """Where the commits to one mbarrier are: right after `anchor`."""
+
+    barrier: int
+    anchor: object
+
+
+class SyncError(Exception):
+    """A construct the pass does not support, reported at `op`."""
+
+    def __init__(self, op, message: str):
+        super().__init__(message)
+        self.op = op
+        self.message = message
+
+
+class _Unordered(Exception):
+    """Raised by a check walk at the first need the planned ops leave unmet."""
+
+
+def describe(op) -> str:
+    """``tcgen05.mma at line 12``, for reasons and reports."""
+    _, line, _ = file_location(op.location)
+    return f"{op.name} at line {line}" if line is not None else op.name
+
+
+def _producers(statuses) -> str:
+    ops = []
+    for s in statuses:
+        for op in (*s.also, s.access.op):
+            if op not in ops:
+                ops.append(op)
+    ops.sort(key=lambda o: file_location(o.location)[1] or 0)
+    # Ops made from one source op (a load split into chunks) read the same.
+    return ", ".join(dict.fromkeys(describe(o) for o in ops))
+
+
+def _is_trivial(op) -> bool:
+    if len(op.regions):
+        return False
+    return op.name.split(".")[0] in _TRIVIAL_DIALECTS or op.name in _TRIVIAL_OPS
+
+
+def _parent_op(op):
+    parent = op.parent
+    return parent.operation if parent is not None and hasattr(parent, "operation") \
+        else parent
+
+
+def _inside(op, ancestor) -> bool:
+    parent = _parent_op(op)
+    while parent is not None:
+        if parent == ancestor:
+            return True
+        parent = _parent_op(parent)
+    return False
+
+
+def _project(op, block):
+    """The op of `block` that is `op` or contains it."""
+    while op is not None and op.block != block:
+        op = _parent_op(op)
+    return op
+
+
+def _next_nontrivial(op):
+    """The first op after `op` in its block that is not index arithmetic, or None."""
+    found = False
+    for other in op.block.operations:
+        other = other.operation
+        if found and not _is_trivial(other):
+            return other
+        found = found or other == op
+    return None
+
+
+def _first_needs(op, statuses) -> bool:
+    """Whether the first thing `op` does needs `statuses` complete."""
+    while len(op.regions):
+        first = next((c.operation for c in op.regions[0].blocks[0].operations
+                      if not _is_trivial(c.operation)), None)
+        if first is None:
+            return False
+        op = first
+    if d.op_name(op) == "dealloc":
+        return True
+    access = access_of(op)
+    return access is not None and any(
+        conflict(replace(s, carried_by=UNKNOWN_LOOP), access) is not None
+        and requirement(s.access, access) is not None for s in statuses)
+
+
+def _issues_async(op, classes=(ISSUER,)) -> bool:
+    name = d.op_name(op)
+    if name in ASYNC_OPS and ASYNC_OPS[name] in classes:
+        return True
+    return any(ASYNC_OPS.get(d.op_name(inner)) in classes for inner in d.walk_ops(op))
+
+
+def constant_trip_count(loop) -> int | None:
+    """Trip count of an scf.for with constant bounds and step, else None."""
+    lb, ub, step = (_constant(loop.operands[i]) for i in range(3))
+    if None in (lb, ub, step) or step <= 0:
+        return None
+    return max(0, -(-(ub - lb) // step))
+
+
+class Planner:
+    """The program-order walk of one kernel: decides the Actions, inserts nothing.
+
+    In check mode (``self.checking``) the same walk applies every planned action at its
+    position and raises _Unordered at the first need they leave unmet; that is how loops
+    drop speculative actions that turned out redundant."""
+
+    def __init__(self, kernel, strategy: str):
+        self.kernel = kernel
+        self.strategy = strategy
+        self.actions: list[Action] = []
+        self.sites: list[Site] = []
+        self.hooks: dict = {}  # (anchor, side) -> [action index], applied when walked
+        self.positions: dict = {}  # (anchor, side) -> [action index], every action
+        self.disabled: set = set()
+        self.checking = False
+        self.step = 0
+        self.blocks: list = []  # stack of (block, entry step, loop whose body it is)
+        self.order_cache: dict = {}
+        self.tail_cache: dict = {}
+        self.prescan_state: dict = {}  # region op -> state before its pre-scan group
+
+    # ---------------------------------------------------------------- transactions
+
+    def snapshot(self) -> tuple:
+        """A point to roll the plan back to."""
+        return (len(self.actions),)
+
+    def rollback(self, snap: tuple) -> None:
+        """Forgets the actions planned since `snap`."""
+        # Sites stay: a state computed by a discarded walk may still name their mbarriers
+        # (the loop's fixed-point check decides whether the final walk commits to them).
+        n_actions, = snap
+        del self.actions[n_actions:]
+        for table in (self.hooks, self.positions):
+            for key in list(table):
+                kept = [i for i in table[key] if i < n_actions]
+                if kept:
+                    table[key] = kept
+                else:
+                    del table[key]
+        self.disabled = {i for i in self.disabled if i < n_actions}
+
+    def enabled(self) -> list[Action]:
+        """The planned actions still in the plan."""
+        return [a for i, a in enumerate(self.actions) if i not in self.disabled]
+
+    # ---------------------------------------------------------------- walking
+
+    def run(self) -> None:
+        """Walks the kernel once (loops as described in the module docstring), drops
+        every planned op that the kernel turns out not to need after all, then commits
+        nothing waits for."""
+        if len(self.kernel.regions[0].blocks) > 1:
+            raise SyncError(self.kernel, "a kernel with several blocks (cf branches) is not "
+                                         "supported yet by tcgen05-insert-sync: use scf "
+                                         "control flow")
+        entry = self.kernel.regions[0].blocks[0]
+        self.walk_block(entry, {}, None)
+        if self.strategy == "minimal":
+            self.prune_kernel(entry)
+        waited = {a.barrier for a in self.enabled() if a.name == "mbarrier_wait"}
+        for i, action in enumerate(self.actions):
+            if action.name == "commit" and action.barrier not in waited:
+                self.disabled.add(i)
+        committed = {a.barrier for a in self.enabled() if a.name == "commit"}
+        if not waited <= committed:
+            raise SyncError(self.kernel, "internal: a planned wait has no commit")
+
+    def walk_block(self, block, state: dict, loop) -> dict:
+        """Walks the ops of `block` (the body of `loop`, or of no loop) from `state`."""
+        self.step += 1
+        self.blocks.append((block, self.step, loop))
+        try:
+            for op in block.operations:
+                state = self.visit(op.operation, state)
+        finally:
+            self.blocks.pop()
+        return state
+
+    def visit(self, op, state: dict) -> dict:
+        """The state after `op`, planning what it needs first."""
+        self.step += 1
+        state = self.apply_hooks(op, "before", state)
+        name = d.op_name(op)
+        if len(op.regions):
+            state = self.visit_region_op(op, state)
+        elif name in ASYNC_OPS:
+            state = self.visit_async(op, state)
+        elif name == "dealloc":
+            state = self.resolve(op, state, self.dealloc_needs(state))
+        elif name in ("commit", "mbarrier_wait", "wait", "fence", "fence_proxy_async",
+                      "barrier"):
+            barrier = ("user", op.operands[0]) if name in ("commit", "mbarrier_wait") \
+                else None
+            state = self.effect(name, d.get_str(op, "kind"), barrier, state)
+        state = self.mark_fragment_uses(op, state)
+        self.step += 1
+        return self.apply_hooks(op, "after", state)
+
+    def visit_async(self, op, state: dict) -> dict:
+        """Plans what an asynchronous op needs, then records it as in flight."""
+        access = access_of(op)
+        state = self.resolve(op, state, self.needs(state, access, op))
+        if self.strategy == "conservative" and not self.checking:
+            self.plan_completion(op, access)
+        new = {}
+        also: tuple = ()
+        for key, status in state.items():
+            if key == op:
+                continue
+            if status.access.name == access.name and _same_effects(status.access, access):
+                # Every sync op acts on all earlier ops, so this op is never further along
+                # than an earlier one with the same effects: it stands for both.
+                also += tuple(o for o in (*status.also, key) if o not in also)
+                continue
+            new[key] = status
+        new[op] = Status(access, self.step, None, also=also)
+        return new
+
+    def visit_region_op(self, op, state: dict) -> dict:
+        """Plans what the ops inside `op` need of earlier work, then walks its regions."""
+        # Dependences between work issued before the region and anything inside it are
+        # ordered once, before the region op (a check walk looks at the ops inside).
+        if not self.checking:
+            state = self.resolve(op, state, self.region_needs(state, op))
+        if op.name == "scf.for":
+            return self.visit_for(op, state)
+        if op.name == "scf.if":
+            self.prescan_state.pop(op, None)
+            then_state = self.walk_block(op.regions[0].blocks[0], state, None)
+            else_state = state
+            if len(op.regions) > 1 and len(op.regions[1].blocks):
+                else_state = self.walk_block(op.regions[1].blocks[0], state, None)
+            return join(then_state, else_state)
+        if any(access_of(inner) is not None or d.op_name(inner) == "dealloc"
+               for inner in d.walk_ops(op)):
+            raise SyncError(op, f"'{op.name}' around tcgen05 operations is not supported "
+                                f"yet by tcgen05-insert-sync")
+        return state
+
+    def visit_for(self, loop, state: dict) -> dict:
+        """Plans a loop (see "Placement" in the module docstring) and returns the state after it."""
+        if self.checking:
+            return self.check_for(loop, state)
+        pre = state
+        entry_step = self.step
+        prescan = [i for i in self.positions.get((loop, "before"), ())
+                   if self.actions[i].speculative]
+        trips = constant_trip_count(loop)
+        if trips is not None and trips <= 1:
+            # No iteration follows another: nothing is loop-carried (and a body that never
+            # runs needs nothing).
+            self.prescan_state.pop(loop, None)
+            if trips == 0:
+                return pre
+            return self.after_loop(loop, self.walk_block(loop.regions[0].blocks[0], pre,
+                                                         loop), entry_step)
+        # First walk: as if there were no earlier iteration. What it leaves unordered at
+        # the end of the body is what the next iteration starts with.
+        snap = self.snapshot()
+        end = self.walk_block(loop.regions[0].blocks[0], pre, loop)
+        self.rollback(snap)
+        assumed = self.back_edge(end, loop)
+        for _ in range(3):
+            snap = self.snapshot()
+            end = self.walk_block(loop.regions[0].blocks[0], join(pre, assumed), loop)
+            carried = self.back_edge(end, loop)
+            if all(op not in carried or carried[op].at_least(s)
+                   for op, s in assumed.items()):
+                break
+            self.rollback(snap)
+            assumed = join(assumed, carried)
+        else:
+            # No fixed point: assume the previous iteration left everything unordered.
+            snap = self.snapshot()
+            assumed = {op: Status(s.access, -1.0, loop, also=s.also)
+                       for op, s in assumed.items()}
+            end = self.walk_block(loop.regions[0].blocks[0], join(pre, assumed), loop)
+        exit_state = self.loop_exit(loop, pre, end, trips)
+        exit_state = self.after_loop(loop, exit_state, entry_step)
+        self.prune(loop, state_before_prescan=self.prescan_state.pop(loop, pre),
+                   candidates=prescan + [i for i in range(snap[0], len(self.actions))
+                                         if self.actions[i].speculative],
+                   planned_exit=exit_state)
+        return exit_state
+
+    def after_loop(self, loop, state: dict, entry_step) -> dict:
+        """After the loop, nothing relates its ops to its induction variable any more."""
+        return {op: (replace(s, carried_by=UNKNOWN_LOOP)
+                     if _same(s.carried_by, loop) or s.stamp > entry_step else s)
+                for op, s in state.items()}
+
+    def back_edge(self, end: dict, loop) -> dict:
+        """The body's ops still unordered at its end, as the next iteration sees them."""
+        return {op: replace(s, carried_by=loop, stamp=-1.0)
+                for op, s in end.items() if _inside(op, loop)}
+
+    # ---------------------------------------------------------------- checking
+
+    def check_for(self, loop, pre: dict) -> dict:
+        """Check walk of a loop: iteration 0, then the steady state, until the state at
+        the end of the body stops changing."""
+        entry_step = self.step
+        body = loop.regions[0].blocks[0]
+        trips = constant_trip_count(loop)
+        if trips == 0:
+            return pre
+        end = self.walk_block(body, pre, loop)
+        if trips == 1:
+            return self.after_loop(loop, end, entry_step)
+        carried = self.back_edge(end, loop)
+        for _ in range(4):
+            end = self.walk_block(body, join(pre, carried), loop)
+            again = self.back_edge(end, loop)
+            if all(op in again and again[op].at_least(s) and s.at_least(again[op])
+                   for op, s in carried.items()) and len(again) == len(carried):
+                break
+            carried = join(carried, again)
+        return self.after_loop(loop, self.loop_exit(loop, pre, end, trips), entry_step)
+
+    def loop_exit(self, loop, pre: dict, end: dict, trips) -> dict:
+        """The state after a loop. `end` is the end of a body walked from the join of
+        the state before the loop and the previous iteration's; a loop known to run twice
+        or more ends after an iteration that started exactly where the previous one
+        ended, so it is walked once more from there (a check walk: what it plans is
+        already planned)."""
+        if trips is None or trips == 0:
+            return join(pre, end)
+        if trips == 1:
+            return end
+        steady = {op: (replace(s, carried_by=loop, stamp=-1.0) if _inside(op, loop) else s)
+                  for op, s in end.items()}
+        # (The walk's steps stay counted: the states it returns hold its stamps.)
+        saved = (self.checking, list(self.blocks))
+        self.checking = True
+        try:
+            return self.walk_block(loop.regions[0].blocks[0], steady, loop)
+        except _Unordered:
+            return end
+        finally:
+            self.checking, self.blocks = saved
+
+    def prune(self, loop, state_before_prescan: dict, candidates: list,
+              planned_exit: dict) -> None:
+        """Drops each speculative action (latest first) without which every need of the
+        loop is still met and the state after it is no weaker."""
+        kinds = ("mbarrier_wait", "wait", "fence", "fence_proxy_async", "barrier")
+        for index in sorted(set(candidates), reverse=True):
+            if index in self.disabled or self.actions[index].name not in kinds:
+                continue
+            self.disabled.add(index)
+            if not self.still_ordered(loop, state_before_prescan, planned_exit):
+                self.disabled.discard(index)
+
+    def prune_kernel(self, entry) -> None:
+        """Drops each planned op (latest first) without which every need in the kernel is
+        still met: decisions taken early in the walk may be made unnecessary by ops
+        planned later (a commit placed for a later consumer, a loop's own waits)."""
+        kinds = ("mbarrier_wait", "wait", "fence", "fence_proxy_async", "barrier")
+        for index in range(len(self.actions) - 1, -1, -1):
+            action = self.actions[index]
+            # Only decisions taken on assumptions: a need met right where its consumer is
+            # stays needed (everything planned later sits at or after that point).
+            if index in self.disabled or action.name not in kinds or not action.speculative:
+                continue
+            self.disabled.add(index)
+            saved = (self.checking, self.step, list(self.blocks))
+            self.checking = True
+            try:
+                self.walk_block(entry, {}, None)
+            except _Unordered:
+                self.disabled.discard(index)
+            finally:
+                self.checking, self.step, self.blocks = saved
+
+    def still_ordered(self, loop, state: dict, planned_exit: dict) -> bool:
+        """Whether, without the disabled actions, a check walk of `loop` from `state` meets every need and leaves a state no weaker than `planned_exit`."""
+        saved = (self.checking, self.step, list(self.blocks))
+        self.checking = True
+        try:
+            exit_state = self.visit(loop, state)
+        except _Unordered:
+            return False
+        finally:
+            self.checking, self.step, self.blocks = saved
+        # An op missing from a state is one nothing can need any more (the strongest).
+        return all(op in planned_exit and s.at_least(planned_exit[op])
+                   for op, s in exit_state.items())
+
+    # ---------------------------------------------------------------- requirements
+
+    def needs(self, state: dict, access: Access, op) -> list:
+        """(status, level, dependence) for every in-flight op that `op` depends on."""
+        out = []
+        for key, status in state.items():
+            if key == op and access.name in ("ld", "ld_red"):
+                # 9.7.16.6.4.5: this load writes the same registers again.
+                if not status.complete and not status.consumed:
+                    out.append((status, NEED_COMPLETE,
+                                "its destination registers are written again"))
+                continue
+            dependence = conflict(status, access)
+            if dependence is None:
+                continue
+            level = requirement(status.access, access)
+            if level is not None:
+                out.append((status, level, dependence))
+        return out
+
+    def region_needs(self, state: dict, region_op) -> list:
+        """The needs of every op inside `region_op` on the work in flight before it."""
+        if not state:
+            return []
+        found: dict = {}
+        for inner in d.walk_ops(region_op):
+            name = d.op_name(inner)
+            if name == "dealloc":
+                items = self.dealloc_needs(state)
+            elif name in ASYNC_OPS:
+                items = self.needs(state, access_of(inner), inner)
+            else:
+                continue
+            for status, level, dependence in items:
+                old = found.get(status.access.op)
+                if old is None or _rank(level) > _rank(old[1]):
+                    found[status.access.op] = (status, level, dependence)
+        return list(found.values())
+
+    def dealloc_needs(self, state: dict) -> list:
+        """What tcgen05.dealloc needs: every TMEM access ordered before it."""
+        return [(s, NEED_ACQUIRED, "TMEM accesses before the columns are freed")
+                for s in state.values() if s.access.cls != GENERIC]
+
+    # ---------------------------------------------------------------- resolution
+
+    def resolve(self, consumer, state: dict, items: list) -> dict:
+        """Plans the missing steps of the needs in `items` (and the commits they need),
+        right before `consumer` or, for loop-carried needs, possibly at the end of the
+        body; returns the state at `consumer` after them."""
+        needs: dict = {}
+        for status, level, dependence in items:
+            if not _satisfied(status, level):
+                needs[status.access.op] = (status, level, dependence)
+        if not needs:
+            return state
+        if self.checking:
+            raise _Unordered()
+        block, entry_step, loop = self.blocks[-1]
+        region_entry = len(consumer.regions) > 0
+        statuses = [s for s, _, _ in needs.values()]
+        carried = loop is not None and all(s.stamp <= entry_step and
+                                           _inside(s.access.op, loop) for s in statuses)
+        speculative = region_entry or any(s.stamp <= entry_step for s in statuses)
+        end = self.end_of_body(block, loop, statuses) if carried else None
+
+        def reason(what, group):
+            # "completion of <producers> before <consumer>: <dependences>"
+            deps = sorted({needs[s.access.op][2] for s in group if s.access.op in needs})
+            text = f"{what} {_producers(group)} before {describe(consumer)}: " + \
+                "; ".join(deps)
+            return text + (" (next iteration)" if carried else "")
+
+        new = dict(state)
+        group: list = []  # (name, kind, reason, barrier)
+        for kind, names in (("st", ("st",)), ("ld", ("ld", "ld_red"))):
+            pending = [s for s in statuses if s.access.name in names and not s.complete]
+            if pending:
+                group.append(("wait", kind, reason("completion of", pending), None))
+        issuer = [s for s in statuses if s.access.cls == ISSUER and not s.complete]
+        if issuer:
+            new, waits = self.plan_commits(consumer, issuer, new, reason)
+            anchors = [_project(self.sites[b].anchor, block) if isinstance(b, int) else None
+                       for b, _ in waits]
+            if end is not None and any(a is None or self.issues_after(block, a)
+                                       for a in anchors):
+                # The last iteration's commit would not cover everything the code after
+                # the loop needs: the wait there would not spare a second one.
+                end = None
+            for barrier, waited in waits:
+                group.append(("mbarrier_wait", None, reason("completion of", waited),
+                              barrier))
+        if region_entry:
+            # What a check walk of the region starts from: the commits planned for it are
+            # in place (they sit after earlier ops), the ops of this group are not.
+            self.prescan_state[consumer] = new
+        acquire = [s for s, level, _ in needs.values()
+                   if level == NEED_ACQUIRED and s.access.cls != GENERIC
+                   and not new.get(s.access.op, s).acquired]
+        warpgroup = [s for s in acquire if s.access.cls == WARPGROUP]
+        generic = [s for s in statuses if s.access.cls == GENERIC]
+        release = [s for s in warpgroup if not s.released]
+        proxy = [s for s in generic if not s.proxied]
+        sync = [s for s in warpgroup + generic if not s.synced]
+        if release:
+            group.append(("fence", "before_thread_sync", reason("completion of", release),
+                          None))
+        if proxy:
+            group.append(("fence_proxy_async", None, reason("completion of", proxy), None))
+        if sync:
+            group.append(("barrier", None, reason("completion of", sync), None))
+        if acquire:
+            group.append(("fence", "after_thread_sync", reason("completion of", acquire),
+                          None))
+        position = (end, "before") if end is not None else (consumer, "before")
+        # At the end of the body the group acts, as this iteration sees it, on the work of
+        # the previous iteration only; the walk applies it again when it gets there.
+        only = set(needs) if end is not None else None
+        for name, kind, text, barrier in group:
+            index = self.add(position, name, kind, text, barrier, speculative)
+            if end is not None:
+                self.hooks.setdefault(position, []).append(index)
+            new = self.effect(name, kind, barrier, new, only)
+        return {op: s for op, s in new.items() if not s.done()}
+
+    def end_of_body(self, block, loop, statuses):
+        """Where a loop-carried need is met instead of right before its consumer: at the
+        end of the body, when the first thing after the loop needs the same work
+        complete. The last iteration's waits then serve the code after the loop too, so
+        no second wait is needed there (when only index arithmetic precedes the consumer
+        in the body, that is also the same moment). None otherwise."""
+        after = _next_nontrivial(loop)
+        if after is None or not _first_needs(after, statuses):
+            return None
+        ops = [op.operation for op in block.operations]
+        return ops[-1]  # the scf.yield: the group goes right before it
+
+    def issues_after(self, block, anchor) -> bool:
+        """Whether an op of `block` after `anchor` issues single-thread work."""
+        order = self.block_order(block)
+        return any(order[op.operation] > order[anchor] and _issues_async(op.operation)
+                   for op in block.operations)
+
+    def plan_commits(self, consumer, issuer: list, state: dict, reason):
+        """The mbarriers to wait on so that `issuer` (statuses) complete, planning a new
+        commit when no commit covers them without also covering later work they do not
+        need. Returns (state with the new commit's coverage, [(barrier, statuses)])."""
+        needed = {s.access.op for s in issuer}
+        latest = max(s.stamp for s in issuer)
+
+        def over_waits(barrier) -> bool:
+            # Waiting on it would also wait for unfinished work issued after the last
+            # producer this consumer needs.
+            return any(barrier in s.covered and not s.complete and op not in needed
+                       and s.access.cls == ISSUER and s.stamp > latest
+                       for op, s in state.items())
+
+        common = frozenset.intersection(*(s.covered for s in issuer))
+        usable = sorted((b for b in common if not over_waits(b)), key=str)
+        if usable:
+            return state, [(usable[0], list(issuer))]
+        barrier, covered, anchor = self.new_site(consumer, issuer, state, reason)
+        state = dict(state)
+        for op in covered:
+            status = state[op]
+            state[op] = replace(status, covered=status.covered | {barrier})
+        waits = [(barrier, [s for s in issuer if s.access.op in covered])]
+        remaining = [s for s in issuer if s.access.op not in covered]
+        while remaining:  # the fewest mbarriers whose commits cover the rest
+            counts: dict = {}
+            for s in remaining:
+                for b in s.covered:
+                    counts[b] = counts.get(b, 0) + 1
+            best = max(counts, key=lambda b: (counts[b], str(b)))
+            waits.append((best, [s for s in remaining if best in s.covered]))
+            remaining = [s for s in remaining if best not in s.covered]
+        return state, waits
+
+    def new_site(self, consumer, pending: list, state: dict, reason):
+        """Plans a commit after the producers in `pending`, in the consumer's block.
+        Returns (mbarrier, the ops it covers as the consumer sees them, its anchor)."""
+        block, entry_step, loop = self.blocks[-1]
+        forward = [s for s in pending if s.stamp > entry_step]
+        self.check_commit_block(consumer, block)
+        issuer = {op: s for op, s in state.items() if s.access.cls == ISSUER}
+        if forward or loop is None:
+            # Right after the last one this consumer needs: later work stays in flight.
+            last = max(forward or pending, key=lambda s: s.stamp)
+            anchor = _project(last.access.op, block)
+            covered = {op for op, s in issuer.items()
+                       if s.stamp <= last.stamp or _project(op, block) == anchor}
+            carried = False
+        else:
+            # Loop-carried: after the last op of the body that some op of the body needs
+            # in the next iteration, so that one commit serves all of them.
+            order = self.block_order(block)
+            anchor = max([_project(s.access.op, block) for s in pending] +
+                         self.tail(loop, block), key=lambda o: order[o])
+            covered = {op for op, s in issuer.items()
+                       if s.stamp <= entry_step and _inside(op, loop)
+                       and order[_project(op, block)] <= order[anchor]}
+            carried = True
+        barrier = self.site_at(anchor)
+        text = reason("completion of", [s for s in pending if s.access.op in covered])
+        if not any(a.anchor == anchor and a.side == "after" and a.name == "commit"
+                   and a.barrier == barrier for a in self.actions):
+            index = self.add((anchor, "after"), "commit", None, text, barrier)
+            if carried:  # the walk reaches it later in this iteration
+                self.hooks.setdefault((anchor, "after"), []).append(index)
+        return barrier, covered, anchor
+
+    def tail(self, loop, block) -> list:
+        """The last op of the body that issues a single-thread op which an op at or
+        before it in the body depends on (in the next iteration), as a list of 0 or 1."""
+        if loop in self.tail_cache:
+            return self.tail_cache[loop]
+        ops = [op.operation for op in block.operations]
+        seen: list = []
+        last = None
+        for op in ops:
+            inner = [op] + list(d.walk_ops(op))
+            accesses = [a for a in (access_of(x) for x in inner) if a is not None]
+            seen.extend(accesses)
+            for a in accesses:
+                if a.cls != ISSUER:
+                    continue
+                probe = Status(a, -1.0, UNKNOWN_LOOP)
+                if any(conflict(probe, b) is not None and requirement(a, b) is not None
+                       for b in seen):
+                    last = op
+        self.tail_cache[loop] = [last] if last is not None else []
+        return self.tail_cache[loop]
+
+    def site_at(self, anchor) -> int:
+        """The mbarrier of the commit site right after `anchor` (made on first use)."""
+        for site in self.sites:
+            if site.anchor == anchor:
+                return site.barrier
+        self.sites.append(Site(len(self.sites), anchor))
+        return len(self.sites) - 1
+
+    def check_commit_block(self, consumer, block) -> None:
+        """A commit inside an scf.if inside a loop would make the mbarrier phase depend
+        on how often the branch ran."""
+        parent = block.owner
+        parent = parent.operation if hasattr(parent, "operation") else parent
+        inside_if = False
+        while parent is not None and parent != self.kernel:
+            if parent.name == "scf.if":
+                inside_if = True
+            elif parent.name == "scf.for" and inside_if:
+                raise SyncError(consumer, "the completion this op waits for would be "
+                                          "committed inside an scf.if inside a loop, where "
+                                          "the mbarrier phase cannot be tracked: not "
+                                          "supported yet by tcgen05-insert-sync")
+            parent = _parent_op(parent)
+
+    def block_order(self, block) -> dict:
+        """Position of each op of `block`."""
+        order = self.order_cache.get(block)
+        if order is None:
+            order = {op.operation: i for i, op in enumerate(block.operations)}
+            self.order_cache[block] = order
+        return order
+
+    # ---------------------------------------------------------------- conservative
+
+    def plan_completion(self, op, access: Access) -> None:
+        """Strategy conservative: complete `op` right after it is issued."""
+        text = f"conservative: completion of {describe(op)} right after it"
+        if access.cls == ISSUER:
+            self.check_commit_block(op, op.block)
+            barrier = self.site_at(op)
+            steps = [("commit", None, barrier), ("mbarrier_wait", None, barrier),
+                     ("fence", "after_thread_sync", None)]
+        elif access.cls == WARPGROUP:
+            steps = [("wait", "st" if access.name == "st" else "ld", None)]
+        else:
+            steps = [("fence_proxy_async", None, None), ("barrier", None, None)]
+        for name, kind, barrier in steps:
+            index = self.add((op, "after"), name, kind, text, barrier)
+            self.hooks.setdefault((op, "after"), []).append(index)
+
+    # ---------------------------------------------------------------- effects
+
+    def add(self, position, name: str, kind, reason: str, barrier,
+            speculative: bool = False) -> int:
+        """Plans one op at `position`; returns its index."""
+        anchor, side = position
+        self.actions.append(Action(anchor, side, name, kind, reason, barrier, speculative))
+        index = len(self.actions) - 1
+        self.positions.setdefault(position, []).append(index)
+        return index
+
+    def apply_hooks(self, op, side: str, state: dict) -> dict:
+        """Applies the planned ops at (op, side) that the walk must see there (every one, in a check walk)."""
+        table = self.positions if self.checking else self.hooks
+        for index in table.get((op, side), ()):
+            if index in self.disabled:
+                continue
+            action = self.actions[index]
+            state = self.effect(action.name, action.kind, action.barrier, state)
+        return state
+
+    def effect(self, name: str, kind, barrier, state: dict, only=None) -> dict:
+        """What a sync op does to the work in flight: each acts on every earlier op of
+        its class (9.7.16.6.2.1, 9.7.16.11.1, 9.7.16.6.3); with `only`, on those ops."""
+        new = {}
+        for op, s in state.items():
+            if only is not None and op not in only:
+                new[op] = s
+                continue
+            cls = s.access.cls
+            if name == "commit" and cls == ISSUER:
+                s = replace(s, covered=s.covered | {barrier})
+            elif name == "mbarrier_wait" and barrier in s.covered:
+                s = replace(s, complete=True)
+            elif name == "wait" and cls == WARPGROUP and \
+                    (s.access.name == "st") == (kind == "st"):
+                s = replace(s, complete=True)
+            elif name == "fence" and kind == "before_thread_sync" and cls == WARPGROUP \
+                    and s.complete:
+                s = replace(s, released=True)
+            elif name == "fence_proxy_async" and cls == GENERIC:
+                s = replace(s, proxied=True)
+            elif name == "barrier" and (s.released or s.proxied):
+                s = replace(s, synced=True)
+            elif name == "fence" and kind == "after_thread_sync" and \
+                    (cls == ISSUER and s.complete or cls == WARPGROUP and s.synced):
+                s = replace(s, acquired=True)
+            new[op] = s
+        if self.checking:
+            new = {op: s for op, s in new.items() if not s.done()}
+        return new
+
+    def mark_fragment_uses(self, op, state: dict) -> dict:
+        """A read of the registers a tcgen05.ld wrote: ordered after the load by the true
+        register dependency (9.7.16.6.4.5), and re-issuing the load no longer races it."""
+        changed = None
+        for operand in op.operands:
+            owner = defining_op(operand)
+            if owner is None or d.op_name(owner) not in ("ld", "ld_red"):
+                continue
+            status = state.get(owner)
+            if status is not None and not status.consumed:
+                changed = changed if changed is not None else dict(state)
+                changed[owner] = replace(status, consumed=True)
+        return changed if changed is not None else state
+
+
+def _same_effects(a: Access, b: Access) -> bool:
+    """Whether two ops touch exactly the same cells and tiles the same way (and neither
+    writes registers, whose own rule names the op)."""
+    return (a.reads == b.reads and a.writes == b.writes and a.smem_reads == b.smem_reads
+            and a.smem_writes == b.smem_writes and a.pipeline_key == b.pipeline_key
+            and a.fragment is None and b.fragment is None)
+
+
+# ------------------------------------------------------------------------------ phases
+
+
+class Phases:
+    """Builds the parity operand of an mbarrier wait: (commits to its mbarrier executed
+    before the wait - 1) mod 2, from the induction variables of the loops around the wait
+    and the trip counts of the loops around the commit."""
+
+    def __init__(self, kernel, actions: list):
+        self.kernel = kernel
+        self.seq = {id(a): i for i, a in enumerate(actions)}
+
+    def parity(self, wait: Action, site: Action):
+        """Emits, at the insertion point, the i32 parity for `wait` and returns it."""
+        chain_w = _chain(wait.anchor)
+        chain_s = _chain(site.anchor)
+        loops_w = [op for op in reversed(chain_w[1:]) if op.name == "scf.for"]
+        loops_s = [op for op in reversed(chain_s[1:]) if op.name == "scf.for"]
+        common = []
+        for a, b in zip(loops_w, loops_s):
+            if a != b:
+                break
+            common.append(a)
+        deeper = loops_s[len(common):]
+        for op in chain_s[1:]:
+            if op.name == "scf.if" and op not in chain_w:
+                raise SyncError(wait.anchor, "this wait's mbarrier is committed inside an "
+                                             "scf.if that does not contain the wait: its "
+                                             "phase is not known here (not supported yet)")
+        before = self.site_before_wait(site, wait, chain_s, chain_w)
+        # count = linear * per + (per if the commit precedes the wait in this iteration)
+        # where linear counts the completed iterations of the common loops (outer first).
+        index = ir.IndexType.get()
+        terms: list[list] = []  # products of factors (ints or values), summed
+        per = [("trips", loop) for loop in deeper]
+        for j, loop in enumerate(common):
+            terms.append([("iter", loop)] + [("trips", l) for l in common[j + 1:]] + per)
+        if before:
+            terms.append(list(per))
+        terms.append([1])  # parity = (count - 1) mod 2 = (count + 1) mod 2
+        constant = 0
+        values = []
+        for term in terms:
+            # Only the parity of each product matters: a constant even factor drops the
+            # term, constant odd factors drop out, and nothing is emitted for either.
+            known = [self.constant_factor(f) for f in term]
+            if any(k is not None and k % 2 == 0 for k in known):
+                continue
+            symbolic = [f for f, k in zip(term, known) if k is None]
+            if not symbolic:
+                constant += 1
+                continue
+            product = None
+            for factor in symbolic:
+                value = self.factor(factor, wait.anchor, wait.side)
+                product = value if product is None else \
+                    _op("arith.muli", [product, value], index)
+            values.append(product)
+        i32 = ir.IntegerType.get_signless(32)
+        if not values:
+            return _const(constant % 2, i32)
+        total = values[0]
+        for v in values[1:]:
+            total = _op("arith.addi", [total, v], index)
+        if constant % 2:
+            total = _op("arith.addi", [total, _const(1, index)], index)
+        bit = _op("arith.andi", [total, _const(1, index)], index)
+        return _op("arith.index_cast", [bit], i32)
+
+    def site_before_wait(self, site: Action, wait: Action, chain_s, chain_w) -> bool:
+        """Whether the commit runs before the wait within one iteration of the innermost
+        block that holds both."""
+        blocks_w = {op.block: op for op in chain_w}
+        for proj_s in chain_s:
+            proj_w = blocks_w.get(proj_s.block)
+            if proj_w is None:
+                continue
+            if proj_s != proj_w:
+                return proj_s.is_before_in_block(proj_w)
+            # The same op of that block: the commit is after it or inside it.
+            if wait.anchor == proj_w and wait.side == "before":
+                return False
+            if wait.anchor == proj_w and site.anchor == proj_s:
+                return self.seq[id(site)] < self.seq[id(wait)]
+            return wait.anchor == proj_w  # the wait is after the op holding the commit
+        raise SyncError(wait.anchor, "internal: commit and wait share no block")
+
+    def constant_factor(self, factor) -> int | None:
+        """A factor's value when it is a constant (an int, or a constant trip count)."""
+        if isinstance(factor, int):
+            return factor
+        what, loop = factor
+        return constant_trip_count(loop) if what == "trips" else None
+
+    def factor(self, factor, anchor, side):
+        """An iteration index or trip count, as an int when constant, else a value."""
+        what, loop = factor
+        index = ir.IndexType.get()
+        lb, ub, step = (loop.operands[i] for i in range(3))
+        if what == "iter":
+            iv = loop.regions[0].blocks[0].arguments[0]
+            offset = _op("arith.subi", [iv, lb], index)
+            return _op("arith.divui", [offset, step], index)
+        trips = constant_trip_count(loop)
+        if trips is not None:
+            return trips
+        for value in (lb, ub, step):
+            if _constant(value) is None and not _dominates(value, anchor, side):
+                raise SyncError(anchor, "the trip count of the loop around this wait's "
+                                        "commit is not known where the wait is: not "
+                                        "supported yet")
+        lbv, ubv, stepv = (_const(_constant(v), index) if _constant(v) is not None else v
+                           for v in (lb, ub, step))
+        span = _op("arith.subi", [ubv, lbv], index)
+        rounded = _op("arith.addi", [span, _op("arith.subi", [stepv, _const(1, index)],
+                                                 index)], index)
+        count = _op("arith.divsi", [rounded, stepv], index)
+        return _op("arith.maxsi", [count, _const(0, index)], index)
+
+
+def _chain(op) -> list:
+    """`op` and the ops around it, innermost first, up to the kernel (excluded)."""
+    chain = [op]
+    parent = _parent_op(op)
+    while parent is not None and not d.is_kernel(parent):
+        chain.append(parent)
+        parent = _parent_op(parent)
+    return chain
+
+
+def _dominates(value, anchor, side) -> bool:
+    """Whether `value` is available at (anchor, side): defined before it in a block
+    around it, or an argument of such a block."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        return any(op.block == owner for op in _chain(anchor))
+    definer = owner.operation if hasattr(owner, "operation") else owner
+    for op in _chain(anchor):
+        if op.block == definer.block:
+            return definer.is_before_in_block(op) or (definer == op and side == "after")
+    return False
+
+
+def _const(value: int, type_):
+    return ir.Operation.create("arith.constant", results=[type_],
+                               attributes={"value": ir.IntegerAttr.get(type_, value)}
+                               ).results[0]
+
+
+def _op(name: str, operands, result_type):
+    return ir.Operation.create(name, results=[result_type], operands=list(operands)).results[0]
+
+
+# ------------------------------------------------------------------------------ insertion
+
+
+def materialize(kernel, planner: Planner) -> list:
+    """Creates the planned ops (and their mbarriers at kernel entry); returns them in
+    program order of creation."""
+    entry = kernel.regions[0].blocks[0]
+    actions = planner.enabled()
+    used = sorted({a.barrier for a in actions if a.barrier is not None})
+    barriers = {}
+    if used:
+        first = entry.operations[0]
+        for b in used:
+            site = planner.sites[b]
+            with ir.InsertionPoint(first), site.anchor.location:
+                barriers[b] = ir.Operation.create(
+                    "tcgen05.alloc_mbarrier", results=[d.mbarrier_type()],
+                    attributes={"count": ir.IntegerAttr.get(
+                        ir.IntegerType.get_signless(64), 1)}).results[0]
+    commits = {a.barrier: a for a in actions if a.name == "commit"}
+    phases = Phases(kernel, actions)
+    groups: dict = {}
+    for action in actions:
+        groups.setdefault((action.anchor, action.side), []).append(action)
+    added = []
+    for (anchor, side), group in groups.items():
+        point = ir.InsertionPoint(anchor) if side == "before" else \
+            ir.InsertionPoint.after(anchor)
+        with point, anchor.location:
+            for action in group:
+                operands = []
+                if action.barrier is not None:
+                    operands.append(barriers[action.barrier])
+                if action.name == "mbarrier_wait":
+                    operands.append(phases.parity(action, commits[action.barrier]))
+                attrs = {"reason": ir.StringAttr.get(action.reason)}
+                if action.kind is not None:
+                    attrs["kind"] = ir.StringAttr.get(action.kind)
+                added.append(ir.Operation.create(f"tcgen05.{action.name}",
+                                                 operands=operands, attributes=attrs))
+    return added
+
+
+def separate_phases(kernel) -> list:
+    """Adds a barrier before every commit that may follow a wait on the same mbarrier
+    with no barrier in between (see "mbarriers" in the module docstring). Loops are
+    walked twice, the second time with what the first left pending at the end."""
+    added = []
+
+    def walk(block, waited: frozenset, insert: bool) -> frozenset:
+        # `waited`: the mbarriers some thread may still be waiting on since the last barrier.
+        for op in list(block.operations):
+            op = op.operation
+            name = d.op_name(op)
+            if op.name == "scf.for":
+                body = op.regions[0].blocks[0]
+                trips = constant_trip_count(op)
+                if trips == 0:
+                    continue
+                last = walk(body, waited, insert and trips == 1)
+                if trips != 1:  # the next iteration starts with what this one left
+                    last = walk(body, waited | last, insert)
+                # A loop that may run no iteration leaves what came before it, too.
+                waited = last if trips is not None and trips >= 1 else waited | last
+            elif len(op.regions):
+                result = waited
+                for region in op.regions:
+                    for inner in region.blocks:
+                        result = result | walk(inner, waited, insert)
+                waited = result
+            elif name == "mbarrier_wait":
+                waited = waited | {op.operands[0]}
+            elif name == "barrier":
+                waited = frozenset()
+            elif name == "commit" and op.operands[0] in waited:
+                if insert:
+                    with ir.InsertionPoint(op), op.location:
+                        added.append(ir.Operation.create("tcgen05.barrier", attributes={
+                            "reason": ir.StringAttr.get(
+                                f"every thread has passed its wait on this mbarrier "
+                                f"before {describe(op)} completes its next phase")}))
+                waited = frozenset()
+        return waited
+
+    walk(kernel.regions[0].blocks[0], frozenset(), True)
+    return added
+
+
+# ------------------------------------------------------------------------------ pass
+
+#: Report columns: label -> predicate on an inserted op.
+COUNTED = (
+    ("commit", lambda n, k: n == "tcgen05.commit"),
+    ("mbarrier_wait", lambda n, k: n == "tcgen05.mbarrier_wait"),
+    ("wait::ld", lambda n, k: n == "tcgen05.wait" and k == "ld"),
+    ("wait::st", lambda n, k: n == "tcgen05.wait" and k == "st"),
+    ("fence::before", lambda n, k: n == "tcgen05.fence" and k == "before_thread_sync"),
+    ("fence::after", lambda n, k: n == "tcgen05.fence" and k == "after_thread_sync"),
+    ("fence.proxy.async", lambda n, k: n == "tcgen05.fence_proxy_async"),
+    ("barrier", lambda n, k: n == "tcgen05.barrier"),
+)
+
+
+def count_sync_ops(ops) -> dict:
+    """How many inserted ops of each kind (the report's and the benchmark's columns)."""
+    counts = {label: 0 for label, _ in COUNTED}
+    for op in ops:
+        kind = d.get_str(op, "kind")
+        for label, matches in COUNTED:
+            if matches(op.name, kind):
+                counts[label] += 1
+    counts["total"] = sum(counts[label] for label, _ in COUNTED)
+    return counts
 
 
 class Tcgen05InsertSync(ModulePass):
     name = "tcgen05-insert-sync"
     description = "Insert the canonical tcgen05 synchronization for every dependence"
     options = (
-        Option("strategy", str, "minimal", "sync placement strategy", STRATEGIES),
+        Option("strategy", str, "minimal", "sync placement: only what dependences need "
+               "(minimal) or completion after every async op (conservative)", STRATEGIES),
         Option("report", bool, False, "print the sync ops added, with their reasons"),
     )
 
     def apply(self, module) -> None:
+        """Plans and inserts the synchronization of every kernel of `module`."""
+        #: kernel name -> the ops this pass inserted (tests and benchmarks read it).
+        self.inserted: dict = {}
         for kernel in d.kernels(module):
-            self.kernel = kernel
-            self.entry = kernel.regions[0].blocks[0]
-            self.added: list = []
-            self.loops: list[LoopFrame] = []
-            self.barrier_count = 0
-            self.walk_block(self.entry, State())
+            planner = Planner(kernel, self.option("strategy"))
+            try:
+                planner.run()
+                added = materialize(kernel, planner)
+                added += separate_phases(kernel)
+            except SyncError as exc:
+                self.fail(exc.op, exc.message)
+            name = d.kernel_info(kernel).name
+            order = {op: i for i, op in enumerate(d.walk_ops(kernel))}
+            added.sort(key=lambda op: order[op])
+            self.inserted[name] = added
             if self.option("report"):
-                self.print_report(kernel)
+                barriers = len({a.barrier for a in planner.enabled() if a.barrier is not None})
+                self.print_report(name, added, barriers)
 
-    # ------------------------------------------------------------------ walking
-
-    def walk_block(self, block, state: State) -> State:
-        for op in list(block.operations):
-            state = self.visit(op.operation, state)
-        return state
-
-    def visit(self, op, state: State) -> State:
-        name = d.op_name(op)
-        if op.name == "scf.for":
-            return self.visit_loop(op, state)
-        if op.name == "scf.if":
-            then_state = self.walk_block(op.regions[0].blocks[0], state)
-            else_state = (self.walk_block(op.regions[1].blocks[0], state)
-                          if len(op.regions) > 1 and len(op.regions[1].blocks) else state)
-            return then_state.merge(else_state)
-        if name in ("mma", "ld", "smem_fill"):
-            return self.visit_async(op, state)
-        if name == "store_fragment":
-            return self.visit_fragment_use(op, state)
-        if name == "dealloc":
-            return self.visit_dealloc(op, state)
-        if name == "wait" and d.get_str(op, "kind") == "ld":
-            return replace(state, in_flight=frozenset(f for f in state.in_flight
-                                                      if f.kind != "ld"))
-        for region in op.regions:  # other region ops: walk conservatively
-            for block in region.blocks:
-                state = self.walk_block(block, state)
-        return state
-
-    def visit_async(self, op, state: State) -> State:
-        access = access_of(op)
-        blocking = [f for f in state.in_flight
-                    if conflicts(f, access) and not pipelined(f, access)]
-        if access.kind == "mma":
-            # Generic-proxy writes to a tile this MMA reads (9.7.16.6.5).
-            dirty = [f for f in blocking if f.kind == "fill"]
-            if dirty:
-                state = self.complete(op, state, "fill", dirty, access)
-            blocking = [f for f in blocking if f.kind != "fill"]
-        for kind in ("mma", "ld", "fill"):
-            of_kind = [f for f in blocking if f.kind == kind]
-            if of_kind:
-                state = self.complete(op, state, kind, of_kind, access)
-        # An async tcgen05 consumer of work completed through an mbarrier wait needs
-        # fence::after_thread_sync after that wait (9.7.16.6.3).
-        if access.kind in ("mma", "ld"):
-            unfenced = [f for f in state.unfenced if conflicts(f, access)]
-            if unfenced:
-                self.insert(op, "fence", kind="after_thread_sync",
-                            reason=self.reason("after the wait for", unfenced, op))
-                state = replace(state, unfenced=frozenset())
-        return replace(state, in_flight=state.in_flight | {access})
-
-    def visit_fragment_use(self, op, state: State) -> State:
-        fragment = op.operands[0]
-        pending = [f for f in state.in_flight if f.kind == "ld" and f.fragment == fragment
-                   and not f.from_back_edge]
-        if pending:
-            # 9.7.16.6.4.2 / 9.7.16.8.5: wait::ld before the loaded registers are used.
-            return self.complete(op, state, "ld", pending, None)
-        return state
-
-    def visit_dealloc(self, op, state: State) -> State:
-        everything = InFlight(op, "dealloc", writes=(ALL_CELLS,))
-        for kind in ("mma", "ld"):
-            pending = [f for f in state.in_flight if f.kind == kind]
-            if pending:
-                state = self.complete(op, state, kind, pending, everything,
-                                      cross_thread=False)
-        # The allocating warp frees the columns only after every thread's tcgen05
-        # accesses are ordered before it (9.7.16.6.4.4).
-        self.insert(op, "fence", kind="before_thread_sync",
-                    reason="all tensor-memory accesses before dealloc")
-        self.insert(op, "barrier", reason="all tensor-memory accesses before dealloc")
-        self.insert(op, "fence", kind="after_thread_sync",
-                    reason="all tensor-memory accesses before dealloc")
-        return State()
-
-    def visit_loop(self, op, state: State) -> State:
-        body = op.regions[0].blocks[0]
-        summary = [access_of(inner) for inner in d.walk_ops(op)]
-        summary = [a for a in summary if a is not None]
-        # Work in flight before the loop that the body depends on: complete it before
-        # the loop, once, instead of in every iteration.
-        for kind in ("mma", "ld", "fill"):
-            pending = [f for f in state.in_flight if f.kind == kind
-                       and any(conflicts(f, a) and not pipelined(f, a) for a in summary)]
-            if pending:
-                consumer = next(a for a in summary
-                                if any(conflicts(f, a) for f in pending))
-                state = self.complete(op, state, kind, pending, consumer)
-        # Likewise a fence::after_thread_sync that an async op of the body needs.
-        unfenced = [f for f in state.unfenced
-                    if any(a.kind in ("mma", "ld") and conflicts(f, a) for a in summary)]
-        if unfenced:
-            self.insert(op, "fence", kind="after_thread_sync",
-                        reason=self.reason("after the wait for", unfenced, op))
-            state = replace(state, unfenced=frozenset())
-        back_edge = frozenset(replace(a, from_back_edge=True) for a in summary)
-        frame = LoopFrame(op)
-        self.loops.append(frame)
-        end_state = self.walk_block(body, replace(state, in_flight=state.in_flight | back_edge))
-        self.loops.pop()
-        if frame.complete_at_end:
-            terminator = body.operations[len(body.operations) - 1].operation
-            for kind in ("mma", "ld", "fill"):
-                if kind in frame.complete_at_end:
-                    pending = [f for f in end_state.in_flight if f.kind == kind]
-                    end_state = self.complete(terminator, end_state, kind, pending, None,
-                                              fence_after=frame.fence_after,
-                                              loop_carried=True)
-        # After the loop, what is still in flight is real work of the last iteration.
-        exit_state = State(frozenset(replace(f, from_back_edge=False)
-                                     for f in end_state.in_flight if not f.from_back_edge),
-                           end_state.unfenced)
-        return exit_state.merge(state)
-
-    # ------------------------------------------------------------------ completion
-
-    def complete(self, before, state: State, kind: str, pending: list, consumer,
-                 *, cross_thread: bool | None = None, fence_after: bool | None = None,
-                 loop_carried: bool = False) -> State:
-        """Inserts, before op `before`, the pattern that completes the in-flight ops of
-        `kind` (all of them: commit and wait::ld track everything prior)."""
-        if not pending:
-            return state
-        if pending and all(f.from_back_edge for f in pending) and self.loops \
-                and not loop_carried:
-            # Only work of the previous iteration is involved: resolve the dependence at
-            # the end of the body, so the first iteration waits for nothing.
-            frame = self.loops[-1]
-            frame.complete_at_end.add(kind)
-            if consumer is not None and consumer.kind in ("mma", "ld") and kind == "mma":
-                frame.fence_after = True
-            if consumer is not None and consumer.kind == "mma" and kind == "ld":
-                frame.fence_after = True
-            return replace(state, in_flight=frozenset(
-                f for f in state.in_flight if not (f.kind == kind and f.from_back_edge)))
-        remaining = frozenset(f for f in state.in_flight if f.kind != kind)
-        reason = self.reason("completion of", pending, before if consumer is None
-                             else consumer.op, loop_carried)
-        async_consumer = consumer is not None and consumer.kind in ("mma", "ld", "dealloc")
-        if kind == "mma":
-            barrier = self.new_mbarrier(before)
-            self.insert(before, "commit", operands=[barrier], reason=reason)
-            phase = self.phase_value(before)
-            self.insert(before, "mbarrier_wait", operands=[barrier, phase], reason=reason)
-            needs_fence = fence_after if fence_after is not None else (
-                async_consumer and consumer.kind != "dealloc")
-            if needs_fence:
-                self.insert(before, "fence", kind="after_thread_sync", reason=reason)
-                return State(remaining, state.unfenced)
-            completed = frozenset(f for f in state.in_flight if f.kind == kind)
-            return State(remaining, state.unfenced | completed)
-        if kind == "ld":
-            self.insert(before, "wait", kind="ld", reason=reason)
-            other_thread = cross_thread if cross_thread is not None else (
-                consumer is not None and consumer.kind == "mma")
-            if fence_after or other_thread:
-                self.insert(before, "fence", kind="before_thread_sync", reason=reason)
-                self.insert(before, "barrier", reason=reason)
-                self.insert(before, "fence", kind="after_thread_sync", reason=reason)
-            return State(remaining, state.unfenced)
-        # Generic-proxy shared-memory writes -> async-proxy reads (9.7.16.6.5).
-        self.insert(before, "fence_proxy_async", reason=reason)
-        self.insert(before, "barrier", reason=reason)
-        return State(remaining, state.unfenced)
-
-    def reason(self, what: str, pending, consumer, loop_carried: bool = False) -> str:
-        producers = sorted({describe(f.op) for f in pending}) if pending else []
-        text = f"{what} {', '.join(producers)}"
-        if consumer is not None:
-            text += f" before {describe(consumer)}"
-        if loop_carried:
-            text += " (next iteration)"
-        return text
-
-    # ------------------------------------------------------------------ building
-
-    def insert(self, before, name: str, *, operands=(), kind: str | None = None,
-               reason: str = "") -> object:
-        attrs = {"reason": ir.StringAttr.get(reason)}
-        if kind is not None:
-            attrs["kind"] = ir.StringAttr.get(kind)
-        with ir.InsertionPoint(before), before.location:
-            new = ir.Operation.create(f"tcgen05.{name}", operands=list(operands),
-                                      attributes=attrs)
-        self.added.append(new)
-        return new
-
-    def new_mbarrier(self, near):
-        """A fresh mbarrier (one per completion point keeps phases simple), defined at
-        kernel entry."""
-        first = self.entry.operations[0]
-        with ir.InsertionPoint(first), near.location:
-            op = ir.Operation.create("tcgen05.alloc_mbarrier", results=[d.mbarrier_type()],
-                                     attributes={"count": ir.IntegerAttr.get(
-                                         ir.IntegerType.get_signless(64), 1)})
-        self.barrier_count += 1
-        return op.results[0]
-
-    def phase_value(self, before):
-        """The parity of the phase a wait at `before` waits for: the number of earlier
-        completions of its mbarrier, which is the linearized iteration count of the
-        enclosing loops (one commit per innermost iteration), modulo 2."""
-        loops = []
-        parent = before.parent
-        while parent is not None and parent != self.kernel:
-            if parent.name == "scf.for":
-                loops.append(parent)
-            elif parent.name in ("scf.while",):
-                self.fail(before, "a wait inside scf.while needs phase tracking that is "
-                                  "not supported yet")
-            parent = parent.parent
-        i32 = ir.IntegerType.get_signless(32)
-        index = ir.IndexType.get()
-        with ir.InsertionPoint(before), before.location:
-            if not loops:
-                return ir.Operation.create("arith.constant", results=[i32],
-                                           attributes={"value": ir.IntegerAttr.get(i32, 0)}
-                                           ).results[0]
-            linear = None
-            for loop in reversed(loops):  # outermost first
-                lb, ub, step = (loop.operands[i] for i in range(3))
-                iv = loop.regions[0].blocks[0].arguments[0]
-                offset = _op("arith.subi", [iv, lb], index)
-                iteration = _op("arith.divui", [offset, step], index)
-                if linear is None:
-                    linear = iteration
-                else:
-                    span = _op("arith.subi", [ub, lb], index)
-                    # ceil((ub - lb) / step): the trip count of this inner loop.
-                    step_minus_one = _op("arith.subi", [step, _const(1, index)], index)
-                    trips = _op("arith.divui", [_op("arith.addi", [span, step_minus_one],
-                                                    index), step], index)
-                    linear = _op("arith.addi", [_op("arith.muli", [linear, trips], index),
-                                                iteration], index)
-            parity = _op("arith.andi", [linear, _const(1, index)], index)
-            return _op("arith.index_cast", [parity], i32)
-
-    # ------------------------------------------------------------------ report
-
-    def print_report(self, kernel) -> None:
-        info = d.kernel_info(kernel)
-        lines = [f"tcgen05-insert-sync: kernel @{info.name} strategy={self.option('strategy')} "
-                 f"added {len(self.added)} ops, {self.barrier_count} mbarriers"]
-        for op in self.added:
+    def print_report(self, name: str, added: list, barriers: int) -> None:
+        """Prints what was added to one kernel, with the reasons."""
+        counts = count_sync_ops(added)
+        summary = ", ".join(f"{counts[label]} {label}" for label, _ in COUNTED
+                            if counts[label])
+        lines = [f"tcgen05-insert-sync: kernel @{name} strategy={self.option('strategy')} "
+                 f"added {counts['total']} ops ({summary or 'none'}), "
+                 f"{barriers} mbarriers"]
+        for op in added:
             kind = d.get_str(op, "kind")
             label = op.name + (f"::{kind}" if kind else "")
-            lines.append(f"  {label:38} {d.get_str(op, 'reason')}")
+            lines.append(f"  {label:36} {d.get_str(op, 'reason')}")
         print("\n".join(lines), file=self.report_stream)
-
-
-def _const(value: int, type_):
-    return ir.Operation.create("arith.constant", results=[type_],
-                               attributes={"value": ir.IntegerAttr.get(type_, value)}).results[0]
-
-
-def _op(name: str, operands, result_type):
-    return ir.Operation.create(name, results=[result_type], operands=list(operands)).results[0]

@@ -24,9 +24,20 @@ class Tcgen05LowerToLlvm(ModulePass):
             KernelLowering(self, kernel, module).run()
 
 
+#: CTAs per cluster of a cta_group::2 kernel: the CTA pair (9.7.16.5.1) is two CTAs of one
+#: cluster whose %cluster_ctarank differs in the last bit.
+PAIR_CLUSTER = (2, 1, 1)
+
+
 class Tcgen05FinalizeKernels(ModulePass):
+    """Marks each converted kernel for NVPTX: ``nvvm.kernel``, ``nvvm.maxntid`` (its thread
+    count) and, for cta_group::2 kernels, ``nvvm.cluster_dim`` = 2x1x1, which the NVPTX
+    backend prints as ``.reqnctapercluster 2, 1, 1``: the CTA pair of 9.7.16.5.1 must be
+    launched as a cluster."""
+
     name = "tcgen05-finalize-kernels"
-    description = "Mark converted kernels (llvm.func) as NVPTX kernels with their thread count"
+    description = ("Mark converted kernels (llvm.func) as NVPTX kernels with their thread "
+                   "count and, for cta_group::2, a cluster of two CTAs")
 
     def apply(self, module) -> None:
         for op in module.regions[0].blocks[0].operations:
@@ -37,3 +48,9 @@ class Tcgen05FinalizeKernels(ModulePass):
             op.attributes["nvvm.kernel"] = ir.UnitAttr.get()
             op.attributes["nvvm.maxntid"] = ir.Attribute.parse(
                 f"array<i32: {info.threads}, 1, 1>")
+            # .minnctapersm 1: one CTA per SM must fit (its TMEM allocation caps co-resident
+            # CTAs anyway); without it ptxas trades spills for occupancy in ld epilogues.
+            op.attributes["nvvm.minctasm"] = ir.Attribute.parse("1 : i32")
+            if info.cta_group == 2:
+                op.attributes["nvvm.cluster_dim"] = ir.Attribute.parse(
+                    "array<i32: " + ", ".join(map(str, PAIR_CLUSTER)) + ">")

@@ -1,83 +1,72 @@
 """tcgen05-plan-tmem: where every TMEM buffer lives, and the physical allocation.
 
-Liveness: ops are numbered in one program order (a pre-order walk of the kernel). A
-buffer is live from its definition to its last use; a use inside a loop that the buffer
-is defined outside of keeps the buffer live for the whole loop (the next iteration uses
-it again). Buffers whose live ranges overlap never share a cell; buffers that do share
-cells are ordered by tcgen05-insert-sync, which works on cells, not on buffers.
+Liveness (``tcgen05_lower.planning.liveness``): a buffer keeps its cells from its
+``tcgen05.tmem_buffer`` to the last op that may access it, along every path through
+``scf.for`` / ``scf.if`` / ``scf.while`` / ``cf`` branches, following values through
+``arith.select``, block arguments, loop-carried values, region results and
+``tcgen05.tmem_stage`` views (a buffer read in a later iteration is live for the whole
+loop); and for as long as an asynchronous op that touches it may be in flight. This pass
+runs before ``tcgen05-insert-sync``, so an asynchronous op counts as complete only at an
+op before which *any* correct synchronization must have completed it: a later op that
+certainly conflicts with it on the same buffer (e.g. the ``tcgen05.ld`` of an MMA's
+accumulator), a use of the registers a load wrote, an explicit ``tcgen05.wait``, or the
+kernel's exit; and then everything of the same completion class issued before it
+(commit and wait::ld/st cover all earlier ones). The liveness module's docstring has
+the exact rules. Live ranges are indices in one program order, documented in
+``tcgen05_lower.planning`` (pre-order, the ``func.func`` is 0).
 
-Placement is two-dimensional: columns x lane halves. Half-datapath buffers (Layouts F and
-C) take 16 lanes of every 32-lane quarter at lane offset 0 or 16, so two of them can share
-the same columns (tmem-facts section 1); full-datapath buffers take all 128 lanes.
+Placement (``tcgen05_lower.planning.placement``) is two-dimensional: columns x lane
+halves. Footprints come from ``tcgen05-select-layouts`` (``columns`` per CTA and
+``half_lanes``): Layouts F and C use 16 lanes per quarter at lane offset 0 or 16, so two
+of them share columns; A in TMEM, D and the sparse metadata of one Layout F/C MMA take the
+same lane offset (9.7.16.10.5, 9.7.16.10.8.5); metadata columns are even (2-column
+granules); a multi-buffered ``[stages, rows, cols]`` buffer takes its stages side by
+side, or, for half-lane stages, in pairs on the two lane halves.
 
-Strategy ``first-fit`` (the baseline): buffers in program order, each at the lowest
-column, then the lowest lane offset, that is free for its whole live range.
+Strategies (option ``strategy``): ``first-fit`` (program order, lowest column then lane
+offset, like Triton's allocator; the default), ``optimal`` (minimum peak column: exact
+search with a node limit, then the best of several heuristics; never worse than
+first-fit), ``no-reuse`` (every buffer its own cells).
 
 Physical allocation (9.7.16.7.1): one ``tcgen05.alloc`` of the smallest power of two in
-[32, 512] columns that covers the plan, by one warp at kernel entry; then
-``relinquish_alloc_permit``; a ``tcgen05.dealloc`` before every return. A plan that needs
-more than 512 columns is an error at the buffer that pushed it past, listing what is live.
+[32, 512] columns holding the plan, at kernel entry (issued by one warp, for
+cta_group::2 by one warp of each CTA of the pair, as the lowering predicates it), then
+``relinquish_alloc_permit``, and a ``tcgen05.dealloc`` before every ``func.return``. A
+kernel may also contain hand-written ``tcgen05.alloc`` ops: the planner's allocation comes
+first, no permit is relinquished (a later alloc would be illegal), and the column counts
+must not increase along any execution path. Every tcgen05 op that names a ``cta_group``
+must agree with the kernel's.
+
+Errors: tensor memory over-subscribed (at the op where the live footprint, or the chosen
+strategy's placement, first passes 512 columns; lists the live buffers and the total),
+mixed cta_group, an increasing allocation sequence, an allocation size that is not a power
+of two in [32, 512], a buffer without a layout (run tcgen05-select-layouts first).
+
+Reports: ``report=true`` prints a table per kernel; ``json=FILE`` and ``svg=FILE`` write
+the JSON report and the SVG picture (``tcgen05-lower --report-json / --report-svg``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from pathlib import Path
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import ir
+from tcgen05_lower import bindings
+from tcgen05_lower.bindings import file_location, ir
+from tcgen05_lower.isa.layouts import TMEM_COLUMNS
 from tcgen05_lower.pass_infra import ModulePass, Option
+from tcgen05_lower.planning import liveness, placement, report
+from tcgen05_lower.planning.program import build_program
 
-#: Tensor memory has 512 columns per CTA (9.7.16.1).
-TMEM_COLUMNS = 512
-#: The unit of allocation is 32 columns; counts are powers of two (9.7.16.7.1).
+#: The unit of allocation is 32 columns; counts are powers of two up to 512 (9.7.16.7.1).
 MIN_ALLOC_COLUMNS = 32
-#: Lane halves: bit 0 = lanes 0-15 of each quarter, bit 1 = lanes 16-31.
-HALF_MASKS = {0: 0b01, 16: 0b10}
-FULL_MASK = 0b11
-
-STRATEGIES = ("first-fit",)
-
-
-@dataclass
-class Buffer:
-    """A TMEM buffer being planned."""
-
-    op: object
-    label: str
-    shape: tuple[int, ...]
-    element: str
-    layout: str
-    columns: int
-    half_lanes: bool
-    start: int = 0
-    end: int = 0
-    column_offset: int = -1
-    lane_offset: int = 0
-
-    @property
-    def lane_mask(self) -> int:
-        return HALF_MASKS[self.lane_offset] if self.half_lanes else FULL_MASK
-
-    def overlaps_in_time(self, other: "Buffer") -> bool:
-        return self.start <= other.end and other.start <= self.end
-
-    def overlaps_in_space(self, column: int, lane_mask: int, other: "Buffer") -> bool:
-        return (column < other.column_offset + other.columns
-                and other.column_offset < column + self.columns
-                and lane_mask & other.lane_mask != 0)
-
-    def describe(self) -> str:
-        shape = "x".join(map(str, self.shape))
-        return f"{self.label} {shape}x{self.element} Layout {self.layout} {self.columns} columns"
-
-
-@dataclass
-class Plan:
-    kernel: str
-    strategy: str
-    buffers: list[Buffer] = field(default_factory=list)
-    peak_columns: int = 0
-    allocation_columns: int = 0
+STRATEGIES = tuple(placement.STRATEGIES)
+#: Layouts whose operands may sit at lane offset 16 (9.7.16.10.5, last column).
+HALF_DATAPATH_LAYOUTS = ("F", "C")
+#: Roles that follow D's lane alignment in Layouts F and C (9.7.16.10.5).
+ALIGNED_ROLES = ("d", "a", "metadata")
+#: Sparse metadata is addressed in 2-column granules (tmem-facts section 3).
+METADATA_COLUMN_ALIGN = 2
 
 
 def next_allocation(columns: int) -> int:
@@ -88,172 +77,350 @@ def next_allocation(columns: int) -> int:
     return size
 
 
-def number_ops(kernel) -> tuple[dict, dict]:
-    """Program-order index of every op, and for every op with regions the last index
-    inside it (so that an op's span is [index, span_end])."""
-    index: dict = {}
-    span_end: dict = {}
-    counter = 0
-
-    def visit(op) -> None:
-        nonlocal counter
-        index[op] = counter
-        counter += 1
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    visit(inner.operation)
-        span_end[op] = counter - 1
-
-    visit(kernel)
-    return index, span_end
+def is_legal_allocation(columns: int) -> bool:
+    """9.7.16.7.1: a power of two in [32, 512]."""
+    return MIN_ALLOC_COLUMNS <= columns <= TMEM_COLUMNS and columns & (columns - 1) == 0
 
 
-def live_range(buffer_op, index, span_end, kernel) -> tuple[int, int]:
-    """[first, last] program-order indices during which the buffer must keep its cells."""
-    start = index[buffer_op]
-    end = start
-    defining_parent = buffer_op.parent
-    for use in buffer_op.results[0].uses:
-        user = use.owner
-        user = user.operation if hasattr(user, "operation") else user
-        last = index[user]
-        # A use in a loop the buffer was defined outside of: the buffer is needed again in
-        # the next iteration, so it stays live to the end of that (outermost such) loop.
-        parent = user.parent
-        while parent is not None and parent != defining_parent and parent != kernel:
-            if parent.name in ("scf.for", "scf.while"):
-                last = max(last, span_end[parent])
-            parent = parent.parent
-        end = max(end, last)
-    return start, end
+def location_text(location) -> str:
+    """``file:line:col`` of a location (``line:col`` when the IR came from a buffer
+    without a file name), or its printed form if it has no file position."""
+    filename, line, column = file_location(location)
+    if line is None:
+        return str(location)
+    if filename in (None, "", "-"):
+        # Text parsed from a buffer: the diagnostics name the source the driver parsed,
+        # and so does the report when that name is known.
+        filename = getattr(bindings, "_anonymous_source_name", None)
+    return f"{filename}:{line}:{column}" if filename else f"{line}:{column}"
+
+
+def _i64(value: int):
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
 
 
 class Tcgen05PlanTmem(ModulePass):
+    """The pass (see the module docstring)."""
     name = "tcgen05-plan-tmem"
     description = "Assign TMEM lanes and columns to every buffer and allocate tensor memory"
     options = (
         Option("strategy", str, "first-fit", "placement strategy", STRATEGIES),
         Option("report", bool, False, "print the plan of every kernel to stderr"),
+        Option("json", str, "", "write the JSON report of the plans to this file"),
+        Option("svg", str, "", "write an SVG picture of the plans to this file"),
+        Option("node-limit", int, placement.DEFAULT_NODE_LIMIT,
+               "search nodes per component before optimal falls back to heuristics"),
     )
 
     def apply(self, module) -> None:
-        self.plans: list[Plan] = []
-        for kernel in d.kernels(module):
-            plan = self.plan_kernel(kernel)
-            if plan is not None:
-                self.plans.append(plan)
-                if self.option("report"):
-                    print(format_report(plan), file=self.report_stream)
+        """Plans every kernel of `module`; writes the JSON/SVG reports even if one fails."""
+        self.plans: list[report.KernelPlan] = []
+        try:
+            for kernel in d.kernels(module):
+                plan = self.plan_kernel(kernel)
+                if plan is not None:
+                    self.plans.append(plan)
+                    if self.option("report"):
+                        print(report.format_table(plan), file=self.report_stream)
+        finally:
+            if self.option("json"):
+                Path(self.option("json")).write_text(report.format_json(self.plans))
+            if self.option("svg"):
+                Path(self.option("svg")).write_text(report.format_svg(self.plans))
 
-    def plan_kernel(self, kernel) -> Plan | None:
+    # ------------------------------------------------------------------ kernel
+
+    def plan_kernel(self, kernel) -> report.KernelPlan | None:
+        """Plans one kernel and rewrites it; None when there is nothing to plan (no
+        buffers, or planned already: then only the allocations are checked)."""
         info = d.kernel_info(kernel)
-        index, span_end = number_ops(kernel)
-        buffers = []
-        for op in d.walk_ops(kernel):
-            if d.op_name(op) != "tmem_buffer":
-                continue
-            if "layout" not in op.attributes:
+        program = build_program(kernel)
+        ops = program.ops[1:]
+        self.check_cta_groups(ops, info)
+        buffers = [op for op in ops if d.op_name(op) == "tmem_buffer"]
+        planned = [op for op in buffers if len(op.operands)]
+        if planned and len(planned) == len(buffers):
+            # Planned already (by an earlier run, or by hand): only check the allocations.
+            self.check_allocations(program, None)
+            return None
+        if planned:
+            self.fail(planned[0], "this TMEM buffer is planned (it has a base address) but "
+                                  "others in the kernel are not: plan all or none")
+        for op in buffers:
+            if "layout" not in op.attributes or "columns" not in op.attributes:
                 self.fail(op, "TMEM buffer has no layout: run tcgen05-select-layouts first")
-            t = d.type_info(op.results[0].type)
-            start, end = live_range(op, index, span_end, kernel)
-            buffers.append(Buffer(
-                op=op, label=buffer_label(op), shape=t.shape, element=t.element,
-                layout=d.get_str(op, "layout"), columns=d.get_int(op, "columns"),
-                half_lanes=bool(d.get_int(op, "half_lanes", 0)), start=start, end=end))
-        plan = Plan(info.name, self.option("strategy"), buffers)
         if not buffers:
+            self.check_allocations(program, None)
+            return None
+        hand_allocs = [op for op in ops if d.op_name(op) == "alloc"]
+        live = liveness.analyze(program)
+        items, ties_note = self.build_items(program, live)
+        plan = report.KernelPlan(info.name, self.option("strategy"), info.cta_group)
+        plan.buffers = [self.planned_buffer(root.op, root.label, live.intervals[root.index])
+                        for root in program.roots]
+        plan.lower_bound_columns, plan.lower_bound_point = placement.lower_bound(items)
+        if ties_note:
+            plan.notes.append(ties_note)
+        if hand_allocs:
+            plan.notes.append("the kernel allocates tensor memory itself too: the planner's "
+                              "allocation comes first and no permit is relinquished")
+        options = {"node_limit": self.option("node-limit")} \
+            if self.option("strategy") == "optimal" else {}
+        result = placement.place(self.option("strategy"), items, **options)
+        for item in items:
+            variant, column = result.spots[item.index]
+            plan.buffers[item.index].variant = variant
+            plan.buffers[item.index].column = column
+        plan.peak_columns = result.peak()
+        if self.option("strategy") == "optimal":
+            plan.proven = result.proven
+            if plan.peak_columns > plan.lower_bound_columns:
+                self.explain_gap(items, plan)
+        if plan.peak_columns > TMEM_COLUMNS:
+            self.over_subscribed(program, items, plan)
             return plan
-        self.place_first_fit(buffers)
-        plan.peak_columns = max(b.column_offset + b.columns for b in buffers)
         plan.allocation_columns = next_allocation(plan.peak_columns)
-        self.rewrite(kernel, info, plan)
+        self.check_allocations(program, plan.allocation_columns)
+        alloc = self.insert_allocation(kernel, info, plan.allocation_columns,
+                                       relinquish=not hand_allocs)
+        self.rewrite_buffers(program, alloc, plan)
         return plan
 
-    def place_first_fit(self, buffers: list[Buffer]) -> None:
-        placed: list[Buffer] = []
-        for buffer in sorted(buffers, key=lambda b: b.start):
-            live = [other for other in placed if buffer.overlaps_in_time(other)]
-            # Candidate columns: 0 and the first column after each live buffer.
-            candidates = sorted({0} | {o.column_offset + o.columns for o in live})
-            offsets = (0, 16) if buffer.half_lanes else (0,)
-            spot = None
-            for column in candidates:
-                for lane_offset in offsets:
-                    mask = HALF_MASKS[lane_offset] if buffer.half_lanes else FULL_MASK
-                    if not any(buffer.overlaps_in_space(column, mask, o) for o in live):
-                        spot = (column, lane_offset)
-                        break
-                if spot:
-                    break
-            buffer.column_offset, buffer.lane_offset = spot
-            if buffer.column_offset + buffer.columns > TMEM_COLUMNS:
-                needed = max([buffer.column_offset + buffer.columns]
-                             + [o.column_offset + o.columns for o in live])
-                listing = ", ".join(b.describe() for b in [*live, buffer])
-                self.fail(buffer.op, f"tensor memory over-subscribed: needs {needed} columns "
-                                     f"of {TMEM_COLUMNS}: {listing} (9.7.16.1)")
-            placed.append(buffer)
+    # ------------------------------------------------------------------ checks
 
-    def rewrite(self, kernel, info, plan: Plan) -> None:
+    def check_cta_groups(self, ops, info) -> None:
+        """9.7.16.7.1: all tcgen05 instructions of a kernel use the same .cta_group."""
+        for op in ops:
+            if d.op_name(op) is None or "cta_group" not in op.attributes:
+                continue
+            group = d.get_int(op, "cta_group")
+            if group != info.cta_group:
+                self.fail(op, f"{op.name} uses cta_group::{group} but kernel @{info.name} is "
+                              f"cta_group::{info.cta_group}: all tcgen05 instructions of a "
+                              f"kernel must use the same .cta_group (9.7.16.7.1)")
+
+    def check_allocations(self, program, planner_columns: int | None) -> None:
+        """Every tcgen05.alloc is a power of two in [32, 512] columns, and no allocation
+        may be followed (along any path) by a larger one (9.7.16.7.1). The planner's own
+        allocation (`planner_columns`, if any) is made at kernel entry, node 0."""
+        nodes = program.nodes
+        sizes = {0: planner_columns} if planner_columns else {}
+        for node in nodes[1:]:
+            op = program.ops[node.index]
+            if d.op_name(op) == "alloc":
+                columns = d.get_int(op, "columns")
+                if not is_legal_allocation(columns):
+                    self.fail(op, f"tcgen05.alloc of {columns} columns: the count must be a "
+                                  f"power of two in [32, 512] (9.7.16.7.1)")
+                sizes[node.index] = columns
+        if len(sizes) < 2:
+            return
+        # Forward: the smallest allocation that may have executed before each op.
+        smallest: list = [None] * len(nodes)
+        preds: list[list[int]] = [[] for _ in nodes]
+        for node in nodes:
+            for s in node.succ:
+                preds[s].append(node.index)
+        changed = True
+        while changed:
+            changed = False
+            for node in nodes:
+                incoming = [smallest[p] for p in preds[node.index] if smallest[p] is not None]
+                best = min(incoming, default=None)
+                if node.index in sizes:
+                    mine = (sizes[node.index], node.index)
+                    if best is not None and best[0] < mine[0]:
+                        earlier = file_location(program.ops[best[1]].location)[1]
+                        who = ("the planner's allocation at kernel entry" if best[1] == 0
+                               else f"the allocation at line {earlier}")
+                        self.fail(program.ops[node.index],
+                                  f"tcgen05.alloc of {mine[0]} columns may execute after an "
+                                  f"allocation of {best[0]} columns ({who}): the number of "
+                                  f"columns allocated must not increase between allocations "
+                                  f"in execution order (9.7.16.7.1)")
+                    best = mine if best is None or mine[0] <= best[0] else best
+                if best != smallest[node.index]:
+                    smallest[node.index] = best
+                    changed = True
+
+    # ------------------------------------------------------------------ items
+
+    def build_items(self, program, live) -> tuple[list[placement.Item], str]:
+        """One placement item per root buffer: its live range, footprint variants, column
+        alignment and lane tie group; and a note for the report, if any."""
+        roots = program.roots
+        # Tie groups: the D, A and metadata buffers of each Layout F/C MMA share a lane
+        # offset (9.7.16.10.5); union-find over roots.
+        parent = list(range(len(roots)))
+
+        def find(x):
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        tied = set()
+        for node in program.nodes:
+            if node.async_kind != "mma":
+                continue
+            if d.get_str(program.ops[node.index], "layout") not in HALF_DATAPATH_LAYOUTS:
+                continue
+            members = []
+            for a in node.accesses:
+                if a.role in ALIGNED_ROLES:
+                    mask = a.roots
+                    while mask:
+                        low = mask & -mask
+                        members.append(low.bit_length() - 1)
+                        mask ^= low
+            for m in members[1:]:
+                parent[find(m)] = find(members[0])
+            if len(set(members)) > 1:
+                tied.update(members)
+        items = []
+        note = ""
+        for root in roots:
+            op = root.op
+            t = d.type_info(op.results[0].type)
+            half = bool(d.get_int(op, "half_lanes", 0))
+            layout = d.get_str(op, "layout")
+            role = d.get_str(op, "role", "d")
+            offsets = (0, 16) if half and layout in HALF_DATAPATH_LAYOUTS \
+                and role in ALIGNED_ROLES else (0,)
+            variants = placement.item_variants(columns=d.get_int(op, "columns"),
+                                               half_lanes=half, stages=t.stages,
+                                               lane_offsets=offsets)
+            if t.stages > 1 and root.index in tied:
+                # A tied stage buffer needs one lane offset for every stage.
+                variants = tuple(v for v in variants if v.name != "lane_pairs")
+                note = ("stages of a buffer tied to A/metadata lane offsets stay on one "
+                        "lane half")
+            first, last = live.intervals[root.index]
+            items.append(placement.Item(
+                root.index, root.label, first, last, variants,
+                align=METADATA_COLUMN_ALIGN if role == "metadata" else 1,
+                tie=find(root.index) if root.index in tied else -1,
+                columns=d.get_int(op, "columns"), stages=t.stages))
+        return items, note
+
+    def planned_buffer(self, op, label, interval) -> report.PlannedBuffer:
+        """The report's view of a root buffer."""
+        t = d.type_info(op.results[0].type)
+        return report.PlannedBuffer(
+            label=label, loc=location_text(op.location), shape=t.shape, element=t.element,
+            layout=d.get_str(op, "layout"), role=d.get_str(op, "role", "d"),
+            columns=d.get_int(op, "columns"), stages=t.stages,
+            half_lanes=bool(d.get_int(op, "half_lanes", 0)),
+            start=interval[0], end=interval[1])
+
+    # ------------------------------------------------------------------ diagnostics
+
+    def explain_gap(self, items, plan) -> None:
+        """Why ``optimal`` is above the lane-aware bound: the exact packing of the buffers
+        live at one point (:func:`placement.point_bound`), when it shows the gap."""
+        bound, point, exact = placement.point_bound(items, self.option("node-limit"))
+        plan.point_bound_columns = bound if exact else None
+        names = ", ".join(plan.buffers[it.index].label
+                          for it in placement.live_at(items, point))
+        if exact and bound >= plan.peak_columns:
+            plan.notes.append(
+                f"the lane-aware bound {plan.lower_bound_columns} ignores geometry: the "
+                f"buffers live at op {point} ({names}) need {bound} columns however they are "
+                f"placed (exact search), so {plan.peak_columns} is the minimum")
+        elif plan.proven:
+            plan.notes.append(
+                f"no placement reaches the lane-aware bound {plan.lower_bound_columns}: the "
+                f"search over all placements proved {plan.peak_columns} minimal (the largest "
+                f"exact packing at one point is {bound} columns, at op {point})")
+
+    def over_subscribed(self, program, items, plan) -> None:
+        """The strategy's placement passes 512 columns (9.7.16.1). Reported at the
+        definition of the first buffer (in live-range order) placed past column 512,
+        with the buffers live where it starts and what their placement needs there."""
+
+        def end(it):
+            return plan.buffers[it.index].column + plan.buffers[it.index].variant.width
+
+        crossing = min((it for it in items if end(it) > TMEM_COLUMNS),
+                       key=lambda it: (it.start, it.index))
+        live = placement.live_at(items, crossing.start)
+        needed = max(end(it) for it in live)
+        listing = ", ".join(plan.buffers[it.index].describe() for it in live)
+        cells = placement.footprint_at(items, crossing.start)
+        static = [placement.Item(it.index, it.label, 0, 0, it.variants, it.align, it.tie,
+                                 it.columns, it.stages) for it in live]
+        packed = placement.optimal(static, node_limit=self.option("node-limit"))
+        if cells > TMEM_COLUMNS:
+            why = f"their cells alone fill {cells} columns"
+        elif packed.proven and packed.peak() > TMEM_COLUMNS:
+            why = (f"their cells fill {cells} columns, but no placement of these buffers "
+                   f"takes fewer than {packed.peak()} (a half-lane buffer cannot be split "
+                   f"over both lane halves)")
+        elif plan.strategy != "optimal":
+            why = (f"their cells fill only {cells} columns, so another placement may fit: "
+                   f"try strategy=optimal")
+        else:
+            why = (f"their cells fill {cells} columns, but no placement of the kernel's "
+                   f"buffers fits" if plan.proven else
+                   f"their cells fill {cells} columns; the search found no placement that "
+                   f"fits within its node limit")
+        self.error(program.roots[crossing.index].op,
+                   f"tensor memory over-subscribed: needs {needed} columns of {TMEM_COLUMNS}: "
+                   f"{listing} (9.7.16.1); {why}")
+
+    # ------------------------------------------------------------------ rewriting
+
+    def insert_allocation(self, kernel, info, columns: int, *, relinquish: bool):
+        """tcgen05.alloc (+ relinquish) at entry and a dealloc before every return."""
         entry = kernel.regions[0].blocks[0]
         first = entry.operations[0]
-        i64 = ir.IntegerType.get_signless(64)
-        i32 = ir.IntegerType.get_signless(32)
-
-        def int_attr(value):
-            return ir.IntegerAttr.get(i64, value)
-
         with ir.InsertionPoint(first), kernel.location:
             alloc = ir.Operation.create(
-                "tcgen05.alloc", results=[i32],
-                attributes={"columns": int_attr(plan.allocation_columns),
-                            "cta_group": int_attr(info.cta_group)})
-            ir.Operation.create("tcgen05.relinquish_alloc_permit",
-                                attributes={"cta_group": int_attr(info.cta_group)})
+                "tcgen05.alloc", results=[ir.IntegerType.get_signless(32)],
+                attributes={"columns": _i64(columns),
+                            "cta_group": _i64(info.cta_group)})
+            if relinquish:
+                ir.Operation.create("tcgen05.relinquish_alloc_permit",
+                                    attributes={"cta_group": _i64(info.cta_group)})
+        for block in kernel.regions[0].blocks:
+            last = block.operations[len(block.operations) - 1].operation
+            if last.name == "func.return":
+                with ir.InsertionPoint(last), last.location:
+                    ir.Operation.create("tcgen05.dealloc", operands=[alloc.results[0]],
+                                        attributes={"columns": _i64(columns),
+                                                    "cta_group": _i64(info.cta_group)})
+        return alloc
+
+    def rewrite_buffers(self, program, alloc, plan) -> None:
+        """Gives every root buffer its base address and placement, and every stage view
+        its buffer's layout and footprint."""
         base = alloc.results[0]
-        for buffer in plan.buffers:
-            old = buffer.op
+        stage_ops = [op for op in program.ops if d.op_name(op) == "tmem_stage"]
+        for root, buffer in zip(program.roots, plan.buffers):
+            old = root.op
             attrs = {name: old.attributes[name] for name in old.attributes}
-            attrs["lane_offset"] = int_attr(buffer.lane_offset)
-            attrs["column_offset"] = int_attr(buffer.column_offset)
+            variant = buffer.variant
+            lane, column = placement.stage_spot(variant, buffer.column, buffer.columns, 0)
+            attrs["lane_offset"] = _i64(lane)
+            attrs["column_offset"] = _i64(column)
+            if buffer.stages > 1 or len(buffer.shape) == 3:
+                attrs["stage_layout"] = ir.StringAttr.get(
+                    "lane_pairs" if variant.name == "lane_pairs" else "column_blocks")
+                attrs["stage_stride"] = _i64(buffer.columns)
             with ir.InsertionPoint(old), old.location:
-                new = ir.Operation.create("tcgen05.tmem_buffer", results=[old.results[0].type],
+                new = ir.Operation.create("tcgen05.tmem_buffer",
+                                          results=[old.results[0].type],
                                           operands=[base], attributes=attrs)
             old.results[0].replace_all_uses_with(new.results[0])
             old.erase()
-            buffer.op = new
-        for op in list(d.walk_ops(kernel)):
-            if op.name == "func.return":
-                with ir.InsertionPoint(op), op.location:
-                    ir.Operation.create(
-                        "tcgen05.dealloc", operands=[base],
-                        attributes={"columns": int_attr(plan.allocation_columns),
-                                    "cta_group": int_attr(info.cta_group)})
-
-
-def buffer_label(op) -> str:
-    """How reports and diagnostics name a buffer: its ``name`` attribute, else its SSA
-    name in the printed IR."""
-    name = d.get_str(op, "name")
-    if name:
-        return "%" + name
-    return op.results[0].get_name()
-
-
-def format_report(plan: Plan) -> str:
-    """A text table of a kernel's TMEM plan."""
-    lines = [f"tcgen05-plan-tmem: kernel @{plan.kernel} strategy={plan.strategy} "
-             f"peak={plan.peak_columns} columns allocation={plan.allocation_columns} columns"]
-    header = ("buffer", "shape", "layout", "lanes", "columns", "live")
-    rows = []
-    for b in plan.buffers:
-        lanes = (f"{b.lane_offset}-{b.lane_offset + 15} of each quarter" if b.half_lanes
-                 else "0-127")
-        rows.append((b.label, "x".join(map(str, b.shape)) + "x" + b.element, b.layout,
-                     lanes, f"[{b.column_offset}, {b.column_offset + b.columns})",
-                     f"[{b.start}, {b.end}]"))
-    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
-        lines.append("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
-    return "\n".join(lines)
+            root.op = new
+        for op in stage_ops:
+            # A view carries its buffer's layout and footprint, so that loads and stores
+            # of a stage lower like loads of a buffer (tcgen05_lower.lowering.views).
+            source = op.operands[0].owner
+            source = source.operation if hasattr(source, "operation") else source
+            if not isinstance(source, ir.Operation) or d.op_name(source) != "tmem_buffer":
+                continue
+            for name in ("layout", "role", "columns", "half_lanes"):
+                if name in source.attributes:
+                    op.attributes[name] = source.attributes[name]

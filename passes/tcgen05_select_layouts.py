@@ -1,21 +1,47 @@
 """tcgen05-select-layouts: the data-path layout (A-G) of every MMA, the TMEM footprint of
-every buffer, and the message shape of every warpgroup load.
+every buffer, and the messages of every warpgroup load and store.
 
 Decisions written into the IR:
 
 - ``tcgen05.mma``: ``layout`` (9.7.16.10.5, from M, cta_group, sparsity and .ws).
 - ``tcgen05.tmem_buffer``: ``role`` (what the MMA uses it as: "d", "a", "scale_a",
-  "scale_b", "metadata"), ``layout`` (of the MMA that uses it), ``columns`` (columns per
-  CTA) and ``half_lanes`` (true when the buffer uses 16 lanes of each 32-lane quarter, so
-  that another such buffer may take the other half of the same columns). Footprints come
-  from ``tcgen05_lower.isa.layouts``: D (B, E and G fold N), A in TMEM (packed elements,
-  duplicated rows for B and E), scale factors (all four lane quarters), sparse metadata
-  (2-column granules).
-- ``tcgen05.ld``: ``shape`` and ``num`` of the tcgen05.ld messages, and ``half_split``
-  (immHalfSplitoff) for ``.16x32bx2``. Full-datapath layouts read 32 lanes per warp with
-  ``.32x32b``; half-datapath layouts read the 16 lanes a warp owns with ``.16x32bx2``,
-  whose two halves cover two column ranges so that every thread holds one row's
-  contiguous columns (tmem-facts section 2).
+  "scale_b", "metadata"), ``layout``, ``columns`` (columns per CTA) and ``half_lanes``
+  (true when the buffer uses 16 lanes of each 32-lane quarter, so that another such
+  buffer may take the other half of the same columns); for Layout C also ``layout_c``,
+  the reading used. Footprints come from ``tcgen05_lower.isa.layouts``: D (B, E and G
+  fold N), A in TMEM (packed elements, duplicated rows for B and E), scale factors (all
+  four lane quarters), sparse metadata (2-column granules).
+- ``tcgen05.ld``, ``tcgen05.ld_red``, ``tcgen05.st``: ``shape``, ``num`` (of each
+  message), ``half_split`` (immHalfSplitoff, .16x32bx2 only) and ``pack16`` (ld) /
+  ``unpack16`` (st); ``tcgen05.load_fragment`` gets the plan of the tcgen05.st it feeds
+  (its registers must be laid out as that store expects). Which warps take part, the
+  taddr of each message and the element in each register follow from these and the
+  buffer (``tcgen05_lower.isa.addressing``).
+
+A buffer's layout: the layout of the MMAs that use it (all must agree); else a
+``layout`` attribute the program wrote on the ``tmem_buffer`` (a request, checked against
+the buffer's shape and the kernel's cta_group, and against any MMA); else Layout D for 128
+rows of a cta_group::1 kernel and Layout A for 256 rows of a cta_group::2 kernel. The
+request lets a kernel load and store buffers of layouts whose MMAs it does not contain.
+
+Options:
+
+- ``strategy``: the ld/st message strategy (``tcgen05_lower.strategies.ldst``):
+  ``max-width`` or ``register-budget=R`` (default ``register-budget=32``, suited to an
+  epilogue). Under a budget, a load whose fragment only feeds one store
+  (ld -> store_fragment, load_fragment -> st, in the same block with only arith ops
+  between them) is rewritten into a sequence of narrower load -> store pairs at the
+  store's position, each an ordinary ld/store_fragment (or load_fragment/st), so that
+  tcgen05-insert-sync, which runs later, sees every load and its consumer.
+- ``shape``: the message shape of every access (``auto``: .32x32b for full-datapath
+  layouts, .16x32bx2 for half-datapath ones); a ``shape``/``num`` attribute on an op wins.
+- ``layout-c``: how Layout C places D. ``F`` (default): the PTX ISA's own wording, "4x1
+  (1/2 datapath utilized)" with lane alignment 0 or 16, i.e. Layout F's placement in each
+  CTA of the pair; the ISA is the authority this project follows. ``B``: CUTLASS's
+  reuse of the Layout-B atom (all 128 lanes, N/2 columns), which CUTLASS does not test
+  for this case. tmem-facts.md section 1 rates the question L; no hardware result
+  settles it.
+- ``report``: print every decision.
 
 A buffer used by MMAs of different layouts is an error: its cells would mean different
 elements to each.
@@ -23,19 +49,33 @@ elements to each.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, replace
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower.bindings import ir
+from tcgen05_lower.element_types import isa_bits, isa_type
 from tcgen05_lower.isa import fragments, layouts
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op, mma_operands
 from tcgen05_lower.lowering.smem import element_bits
-from tcgen05_lower.pass_infra import ModulePass
+from tcgen05_lower.pass_infra import ModulePass, Option
+from tcgen05_lower.strategies import ldst as strategies
 
 
 #: Scale factors per row per MMA for each .scale_vectorsize (Table 54; the blockN aliases
 #: are resolved per kind by tcgen05-verify, here the footprint is the same bounding region).
 SCALE_VEC_COUNT = {"1X": 1, "2X": 2, "4X": 4, "block32": 1, "block16": 4}
+#: tcgen05.ld.red types (9.7.16.8.3): .f32, .u32, .s32.
+RED_TYPES = {"f32": "f32", "s32": "s32", "u32": "u32"}
+#: Ops that may sit between a load and the store it feeds without stopping the split:
+#: they neither touch memory nor the tensor memory.
+PURE_PREFIXES = ("arith.", "index.")
+
+
+def _strategy_option(text: str) -> str:
+    strategies.parse_strategy(text)  # raises ValueError with the reason
+    return text
 
 
 @dataclass(frozen=True)
@@ -48,37 +88,129 @@ class Use:
     mma: object
 
 
-def default_layout_for_rows(rows: int) -> str | None:
-    """The layout of a buffer that no MMA writes: rows on lanes one-to-one (Layout D) for
-    128 rows; anything else needs an MMA to say how its rows are placed."""
-    return "D" if rows == 128 else None
+@dataclass(frozen=True)
+class BufferInfo:
+    """A TMEM buffer after layout selection."""
+
+    op: object
+    role: str
+    layout: str
+    layout_c: str
+    rows: int
+    cols: int
+    element: str
+
+
+@dataclass
+class Planned:
+    """The plan of one warpgroup access op."""
+
+    op: object
+    buffer: BufferInfo | None
+    access: object  # addressing.WarpgroupAccess
+    request: strategies.AccessRequest
+    note: str = ""
+
+
+def default_layout_for_rows(rows: int, cta_group: int = 1) -> str | None:
+    """The layout of a buffer that no MMA uses and that asks for none: rows on lanes one
+    to one (Layout D for 128 rows of a cta_group::1 kernel, Layout A for 256 rows of a
+    cta_group::2 kernel). Anything else is ambiguous and needs a ``layout`` request."""
+    if cta_group == 1 and rows == 128:
+        return "D"
+    if cta_group == 2 and rows == 256:
+        return "A"
+    return None
+
+
+def column_facts(value, depth: int = 0) -> tuple[int | None, int]:
+    """(constant value or None, a number the value is known to be a multiple of; 0 means
+    the value is 0) of an index value: constants, scf.for induction variables with
+    constant bounds, and sums, products and casts of those."""
+    if depth > 8:
+        return None, 1
+    op = defining_op(value)
+    if op is None:
+        arg = ir.BlockArgument(value)
+        parent = arg.owner.owner
+        parent = parent.operation if hasattr(parent, "operation") else parent
+        if parent is not None and parent.name == "scf.for" and arg.arg_number == 0:
+            lower, _ = column_facts(parent.operands[0], depth + 1)
+            step, _ = column_facts(parent.operands[2], depth + 1)
+            if lower is not None and step is not None:
+                return None, math.gcd(lower, step)
+        return None, 1
+    if op.name == "arith.constant":
+        constant = ir.IntegerAttr(op.attributes["value"]).value
+        return constant, constant
+    if op.name in ("arith.index_cast", "arith.index_castui", "arith.extui"):
+        return column_facts(op.operands[0], depth + 1)
+    if op.name in ("arith.addi", "arith.muli"):
+        (c1, g1), (c2, g2) = (column_facts(op.operands[i], depth + 1) for i in (0, 1))
+        if op.name == "arith.addi":
+            return (c1 + c2 if c1 is not None and c2 is not None else None), math.gcd(g1, g2)
+        return (c1 * c2 if c1 is not None and c2 is not None else None), g1 * g2
+    return None, 1
 
 
 class Tcgen05SelectLayouts(ModulePass):
     name = "tcgen05-select-layouts"
-    description = "Choose the data-path layout of each MMA and the footprint of each TMEM buffer"
+    description = ("Choose the data-path layout of each MMA, the footprint of each TMEM "
+                   "buffer and the messages of each tcgen05.ld/st")
+    options = (
+        Option("strategy", _strategy_option, strategies.DEFAULT_STRATEGY,
+               "ld/st messages: max-width | register-budget=R"),
+        Option("shape", str, "auto", "message shape of every ld/st (an op's own wins)",
+               ("auto",) + fragments.LD_ST_SHAPES),
+        Option("layout-c", str, "F", "reading of Layout C: F (PTX wording) or B (CUTLASS)",
+               layouts.LAYOUT_C_READINGS),
+        Option("report", bool, False, "print the layouts and ld/st plans to stderr"),
+    )
 
     def apply(self, module) -> None:
+        self.strategy = strategies.parse_strategy(self.option("strategy"))
+        self.layout_c = self.option("layout-c")
         for kernel in d.kernels(module):
             self.select_in_kernel(kernel)
+
+    # ------------------------------------------------------------------ kernel
 
     def select_in_kernel(self, kernel) -> None:
         info = d.kernel_info(kernel)
         chosen: dict = {}  # tmem_buffer op -> Use (role, layout, footprint, mma op)
-        buffers = []
-        loads = []
+        buffers, accesses, load_fragments, store_fragments = [], [], [], []
         for op in d.walk_ops(kernel):
             name = d.op_name(op)
             if name == "tmem_buffer":
                 buffers.append(op)
-            elif name == "ld":
-                loads.append(op)
+            elif name in ("ld", "ld_red", "st"):
+                accesses.append(op)
+            elif name == "load_fragment":
+                load_fragments.append(op)
+            elif name == "store_fragment":
+                store_fragments.append(op)
             elif name == "mma":
                 self.select_for_mma(op, info, chosen)
+        self.buffers: dict = {}
         for buffer in buffers:
-            self.record_footprint(buffer, chosen.get(buffer))
-        for load in loads:
-            self.select_ld_shape(load)
+            self.record_footprint(buffer, chosen.get(buffer), info)
+        self.plans: dict = {}
+        self.split_notes: list[str] = []
+        for op in accesses:
+            self.plan_access(op)
+        for op in load_fragments:
+            self.plan_load_fragment(op)
+        for op in accesses:
+            if d.op_name(op) == "st":
+                self.check_stored_fragment(op)
+        for op in store_fragments:
+            self.check_global_store(op)
+        if not self.failed:
+            self.split_for_budget(kernel, accesses, load_fragments)
+        if self.option("report"):
+            self.print_report(info, buffers)
+
+    # ------------------------------------------------------------------ layouts
 
     def select_for_mma(self, op, info, chosen) -> None:
         operands = mma_operands(op)
@@ -86,17 +218,19 @@ class Tcgen05SelectLayouts(ModulePass):
         sparse = bool(d.get_int(op, "sparse", 0))
         ws = bool(d.get_int(op, "ws", 0))
         m, n = operands.d_type.rows, operands.d_type.cols
+        lc = self.layout_c
         try:
             layout = layouts.select_layout(m=m, cta_group=info.cta_group, sparse=sparse, ws=ws)
         except IsaRuleError as exc:
             self.error(op, str(exc))
             return
         d.set_str(op, "layout", layout)
-        uses = [("d", operands.d, lambda: layouts.d_footprint(layout, n))]
+        uses = [("d", operands.d, lambda: layouts.d_footprint(layout, n, layout_c=lc))]
         if operands.a_tmem is not None:
             a = operands.a_tmem
             uses.append(("a", operands.a, lambda: layouts.a_tmem_footprint(
-                layout, m=m, k=a.cols, a_bits=element_bits(a.element), sparse=sparse)))
+                layout, m=m, k=a.cols, a_bits=element_bits(a.element), sparse=sparse,
+                layout_c=lc)))
         scale_vec = SCALE_VEC_COUNT.get(d.get_str(op, "scale_vec", ""), None)
         if operands.scale_a is not None and scale_vec is not None:
             uses.append(("scale_a", operands.scale_a, lambda: layouts.scale_factor_footprint(
@@ -106,7 +240,8 @@ class Tcgen05SelectLayouts(ModulePass):
                 rows=n, scale_vec=scale_vec, operand="B", layout=layout)))
         if operands.metadata is not None:
             uses.append(("metadata", operands.metadata,
-                         lambda: layouts.sparse_metadata_footprint(layout, m=m, kind=kind)))
+                         lambda: layouts.sparse_metadata_footprint(layout, m=m, kind=kind,
+                                                                   layout_c=lc)))
         for role, value, footprint in uses:
             owner = defining_op(value)
             if owner is None or d.op_name(owner) != "tmem_buffer":
@@ -125,46 +260,468 @@ class Tcgen05SelectLayouts(ModulePass):
                 continue
             chosen.setdefault(owner, use)
 
-    def record_footprint(self, buffer, use) -> None:
+    def record_footprint(self, buffer, use, info) -> None:
         t = d.type_info(buffer.results[0].type)
+        requested = d.get_str(buffer, "layout")
+        if use is not None and requested is not None and requested != use.layout:
+            self.error(buffer, f"this buffer asks for Layout {requested} but the MMA at "
+                               f"{_where(use.mma)} uses it with Layout {use.layout}")
+            return
         if use is None:
-            layout = default_layout_for_rows(t.rows)
+            layout = requested or default_layout_for_rows(t.rows, info.cta_group)
             if layout is None:
                 self.error(buffer, f"no MMA uses this {t.rows}-row buffer, so its layout "
-                                   f"cannot be chosen")
+                                   f"cannot be chosen: give the tcgen05.tmem_buffer a "
+                                   f"layout = \"A\"..\"G\" attribute")
                 return
             try:
-                use = Use("d", layout, layouts.d_footprint(layout, t.cols), None)
+                layouts.check_d_shape(layout, m=t.rows, n=t.cols, cta_group=info.cta_group,
+                                      layout_c=self.layout_c)
+                use = Use("d", layout, layouts.d_footprint(layout, t.cols,
+                                                           layout_c=self.layout_c), None)
             except IsaRuleError as exc:
-                self.error(buffer, str(exc))
+                self.error(buffer, f"layout = \"{layout}\": {exc}" if requested else str(exc))
                 return
         d.set_str(buffer, "role", use.role)
         d.set_str(buffer, "layout", use.layout)
+        if use.layout == "C":
+            d.set_str(buffer, "layout_c", self.layout_c)
         d.set_int(buffer, "columns", use.footprint.columns)
-        buffer.attributes["half_lanes"] = d.ir.BoolAttr.get(
+        buffer.attributes["half_lanes"] = ir.BoolAttr.get(
             all(count == layouts.HALF_LANES for _, count in use.footprint.lanes))
+        self.buffers[buffer] = BufferInfo(buffer, use.role, use.layout, self.layout_c,
+                                          t.rows, t.cols, t.element)
 
-    def select_ld_shape(self, load) -> None:
-        source = defining_op(load.operands[0])
-        layout = d.get_str(source, "layout") if source is not None else None
-        if layout is None:
-            return  # the buffer's own diagnostic was already reported
-        width = d.type_info(load.results[0].type).shape[1]
-        if layouts.LAYOUTS[layout].half_datapath:
-            shape, num = "16x32bx2", width // 2
-            if width % 2:
-                self.error(load, f"a Layout {layout} load reads columns in two halves "
-                                 f"(.16x32bx2); {width} columns is odd")
-                return
-        else:
-            shape, num = "32x32b", width
-        if num not in fragments.valid_nums(shape):
-            self.error(load, f".{shape} cannot load {width} columns in one message: .num "
-                             f"= {num} is not one of "
-                             f"{', '.join('x' + str(n) for n in fragments.valid_nums(shape))}"
-                             f" (Table 47)")
+    # ------------------------------------------------------------------ accesses
+
+    def access_buffer(self, op, operand) -> BufferInfo | None:
+        source = defining_op(op.operands[operand])
+        if source is None or d.op_name(source) != "tmem_buffer":
+            self.error(op, f"tcgen05.{d.op_name(op)} of a TMEM value that is not a "
+                           f"tcgen05.tmem_buffer result is not supported yet")
+            return None
+        info = self.buffers.get(source)
+        if info is None:
+            return None  # the buffer's own diagnostic was already reported
+        if info.role != "d":
+            self.error(op, f"tcgen05.{d.op_name(op)} of a buffer the MMA uses as its "
+                           f"{info.role} operand is not supported yet: only buffers that "
+                           f"hold one 32-bit column per element (accumulators) are")
+            return None
+        return info
+
+    def plan_access(self, op) -> None:
+        name = d.op_name(op)
+        frag_value = op.operands[2] if name == "st" else op.results[0]
+        info = self.access_buffer(op, 0)
+        if info is None:
             return
-        d.set_str(load, "shape", shape)
-        d.set_int(load, "num", num)
-        if shape == "16x32bx2":
-            d.set_int(load, "half_split", num)
+        frag = d.type_info(frag_value.type)
+        if not self.check_fragment_type(op, info, frag):
+            return
+        if name == "ld_red" and not self.check_reduction(op, info):
+            return
+        pack_attr = "unpack16" if name == "st" else "pack16"
+        requested_shape = d.get_str(op, "shape")
+        if requested_shape is None and self.option("shape") != "auto":
+            requested_shape = self.option("shape")
+        pack = d.get_int(op, pack_attr)
+        request = strategies.AccessRequest(
+            info.layout, info.cols, frag.shape[1], isa_bits(frag.element), name,
+            info.layout_c, shape=requested_shape, num=d.get_int(op, "num"),
+            pack16=None if pack is None else bool(pack))
+        try:
+            access = self.strategy.access(request)
+        except IsaRuleError as exc:
+            self.error(op, str(exc))
+            return
+        if not self.check_column(op, op.operands[1], access):
+            return
+        self.write_plan(op, access, pack_attr)
+        self.plans[op] = Planned(op, info, access, request)
+
+    def check_fragment_type(self, op, info: BufferInfo, frag) -> bool:
+        what = f"tcgen05.{d.op_name(op)}"
+        if frag.shape[0] != info.rows:
+            self.error(op, f"{what}: the fragment has {frag.shape[0]} rows but the buffer "
+                           f"has {info.rows}: a warpgroup access moves whole columns")
+            return False
+        if frag.shape[1] > info.cols:
+            self.error(op, f"{what}: a fragment of {frag.shape[1]} columns is wider than "
+                           f"the buffer ({info.cols} columns)")
+            return False
+        if frag.element != info.element:
+            self.error(op, f"{what}: fragment element type {frag.element} differs from "
+                           f"the buffer's {info.element}")
+            return False
+        bits = isa_bits(frag.element) if frag.element in _KNOWN_ELEMENTS else None
+        if bits not in (16, 32):
+            self.error(op, f"{what}: {frag.element} data is not supported: a D-like buffer "
+                           f"holds one 32- or 16-bit element per column (9.7.16.10.4.1)")
+            return False
+        return True
+
+    def check_reduction(self, op, info: BufferInfo) -> bool:
+        reduced = d.type_info(op.results[1].type)
+        if tuple(reduced.shape) != (info.rows, 1) or reduced.element != info.element:
+            self.error(op, f"tcgen05.ld_red: the per-row result must be a "
+                           f"!tcgen05.frag<[{info.rows}, 1], {info.element}>")
+            return False
+        red_op = d.get_str(op, "op")
+        if red_op not in ("min", "max"):
+            self.error(op, f"tcgen05.ld_red: op = \"{red_op}\" is not \"min\" or \"max\" "
+                           f"(9.7.16.8.3 .redOp)")
+            return False
+        red_type = RED_TYPES.get(isa_type(info.element))
+        if info.element == "ui32":
+            red_type = "u32"
+        if red_type is None:
+            self.error(op, f"tcgen05.ld_red reduces .f32, .u32 or .s32 data, not "
+                           f"{info.element} (9.7.16.8.3)")
+            return False
+        for flag in ("abs", "nan"):
+            if d.get_int(op, flag, 0) and red_type != "f32":
+                self.error(op, f"tcgen05.ld_red: {flag} = true is only for .f32 data, not "
+                               f".{red_type} (9.7.16.8.3)")
+                return False
+        return True
+
+    def check_column(self, op, column, access) -> bool:
+        """The slice stays inside the buffer, and for folded layouts inside one column
+        block (or covers whole blocks): statically for a constant column, else from what
+        is known about the column (a multiple of the width, e.g. an induction variable)."""
+        constant, multiple = column_facts(column)
+        width, block = access.width, access.block
+        what = f"tcgen05.{d.op_name(op)}"
+        if constant is not None and not 0 <= constant <= access.n - width:
+            self.error(op, f"{what}: columns [{constant}, {constant + width}) are outside "
+                           f"the buffer's {access.n} columns")
+            return False
+        if access.fold == 1:
+            return True
+        if width <= block:
+            inside = ((constant % block) + width <= block if constant is not None
+                      else multiple % width == 0)
+        else:
+            inside = (constant if constant is not None else multiple) % block == 0
+        if not inside:
+            shown = f"column {constant}" if constant is not None else "this column"
+            need = ("lie inside one of them" if width <= block else "consist of whole blocks")
+            self.error(op, f"{what}: Layout {access.layout} keeps columns [j*{block}, "
+                           f"(j+1)*{block}) of D on separate lanes, so a {width}-column "
+                           f"slice must {need}; {shown} cannot be shown to do so (use a "
+                           f"constant or a multiple of {min(width, block)}) (9.7.16.10.5)")
+            return False
+        return True
+
+    def write_plan(self, op, access, pack_attr: str) -> None:
+        d.set_str(op, "shape", access.shape)
+        d.set_int(op, "num", access.num)
+        if access.half_split is not None:
+            d.set_int(op, "half_split", access.half_split)
+        elif "half_split" in op.attributes:
+            del op.attributes["half_split"]
+        if access.pack16:
+            op.attributes[pack_attr] = ir.BoolAttr.get(True)
+        elif pack_attr in op.attributes and d.get_int(op, pack_attr):
+            del op.attributes[pack_attr]
+
+    # ------------------------------------------------------------------ fragments
+
+    def plan_load_fragment(self, op) -> None:
+        """A fragment read from global memory takes the register layout of the tcgen05.st
+        that stores it; every st it feeds must want the same layout."""
+        stores = [use.owner for use in op.results[0].uses]
+        stores = [s.operation if hasattr(s, "operation") else s for s in stores]
+        tmem_stores = [s for s in stores if d.op_name(s) == "st"]
+        if not tmem_stores:
+            self.error(op, "a fragment loaded from global memory must be stored to tensor "
+                           "memory with tcgen05.st: the store decides its register layout")
+            return
+        plans = [self.plans.get(s) for s in tmem_stores]
+        if any(p is None for p in plans):
+            return  # the store's own diagnostic was already reported
+        first = plans[0]
+        for store, plan in zip(tmem_stores[1:], plans[1:]):
+            if plan.access != first.access:
+                self.error(store, f"this tcgen05.st needs the fragment as "
+                                  f"{plan.access.describe()} but an earlier store of the same "
+                                  f"fragment needs {first.access.describe()}")
+                return
+        if first.access.fold > 1:
+            for store in tmem_stores:
+                if not (column_facts(store.operands[1])[0] is not None
+                        or store.operands[1] == op.operands[1]):
+                    self.error(store, f"Layout {first.access.layout}: which warps hold a "
+                                      f"fragment loaded from global memory depends on the "
+                                      f"column block it is stored to, so the store's column "
+                                      f"must be a constant or the load_fragment's own column")
+                    return
+        self.write_plan(op, first.access, "pack16")
+        self.plans[op] = Planned(op, first.buffer, first.access, first.request)
+
+    def check_stored_fragment(self, store) -> None:
+        plan = self.plans.get(store)
+        producer = defining_op(store.operands[2])
+        name = d.op_name(producer) if producer is not None else None
+        if plan is None or name == "load_fragment":
+            return
+        if name not in ("ld", "ld_red"):
+            self.error(store, "the fragment stored by tcgen05.st must come from tcgen05.ld, "
+                              "tcgen05.ld_red or tcgen05.load_fragment")
+            return
+        if store.operands[2] != producer.results[0]:
+            self.error(store, "the per-row result of tcgen05.ld_red cannot be stored to "
+                              "tensor memory")
+            return
+        source = self.plans.get(producer)
+        if source is None:
+            return
+        if _mapping(source.access) != _mapping(plan.access):
+            self.error(store, f"this tcgen05.st would need the fragment's registers as "
+                              f"{plan.access.describe()} (Layout {plan.access.layout}) but "
+                              f"the load left them as {source.access.describe()} (Layout "
+                              f"{source.access.layout}); registers cannot move between "
+                              f"threads here")
+            return
+        if plan.access.partial and not _same_block(producer.operands[1], store.operands[1],
+                                                   plan.access):
+            self.error(store, f"Layout {plan.access.layout}: the load and this store must "
+                              f"address the same column block (the same column value, or "
+                              f"constants in the same block), so that the same warps hold "
+                              f"the fragment")
+
+    def check_global_store(self, op) -> None:
+        producer = defining_op(op.operands[0])
+        if producer is None or d.op_name(producer) not in ("ld", "ld_red", "load_fragment"):
+            self.error(op, "the fragment of tcgen05.store_fragment must come from "
+                           "tcgen05.ld, tcgen05.ld_red or tcgen05.load_fragment")
+
+    # ------------------------------------------------------------------ budget
+
+    def split_for_budget(self, kernel, accesses, load_fragments) -> None:
+        """Rewrites each splittable load -> store pair whose chunk width is below its
+        width into a sequence of narrower pairs (module docstring)."""
+        positions = BlockPositions(kernel)
+        for op in accesses + load_fragments:
+            plan = self.plans.get(op)
+            if plan is None or d.op_name(op) == "st":
+                continue
+            try:
+                chunk = self.strategy.chunk_width(replace(plan.request, op=plan.access.op))
+            except IsaRuleError as exc:
+                self.error(op, str(exc))
+                continue
+            if d.op_name(op) == "ld_red":
+                chunk = plan.access.width
+            if chunk == plan.access.width:
+                if isinstance(self.strategy, strategies.RegisterBudget) and \
+                        plan.access.registers > self.strategy.budget:
+                    plan.note = (f"kept whole: {plan.access.registers} registers per thread "
+                                 f"({_why_whole(op)})")
+                continue
+            consumer, why = _only_consumer(op, positions)
+            if consumer is None:
+                plan.note = (f"kept whole: {plan.access.registers} registers per thread "
+                             f"({why})")
+                continue
+            if d.op_name(op) == "load_fragment":
+                self.split_prologue(op, consumer, plan, chunk)
+            else:
+                self.split_epilogue(op, consumer, plan, chunk)
+
+    def chunk_plan(self, plan: Planned, chunk: int):
+        request = replace(plan.request, width=chunk)
+        return request, self.strategy.access(request)
+
+    def split_epilogue(self, load, store, plan: Planned, chunk: int) -> None:
+        request, access = self.chunk_plan(plan, chunk)
+        count = plan.access.width // chunk
+        frag = d.type_info(load.results[0].type)
+        chunk_type = d.frag_type([frag.shape[0], chunk], frag.element)
+        buffer, column = load.operands[0], load.operands[1]
+        dest, dest_column = store.operands[1], store.operands[2]
+        with ir.InsertionPoint(store):
+            for k in range(count):
+                with load.location:
+                    col = _offset_index(column, k * chunk)
+                    new_load = ir.Operation.create(
+                        "tcgen05.ld", results=[chunk_type], operands=[buffer, col],
+                        attributes=_user_attributes(load))
+                self.write_plan(new_load, access, "pack16")
+                with store.location:
+                    dcol = col if dest_column == column else _offset_index(dest_column,
+                                                                           k * chunk)
+                    ir.Operation.create(
+                        "tcgen05.store_fragment", operands=[new_load.results[0], dest, dcol],
+                        attributes=_user_attributes(store))
+        self.split_notes.append(f"tcgen05.ld at {_where(load)}: {plan.access.width} columns "
+                                f"-> {count} ld/store_fragment pairs of {chunk} columns, "
+                                f"{access.describe()}")
+        self.plans.pop(load, None)
+        store.erase()
+        load.erase()
+
+    def split_prologue(self, load, store, plan: Planned, chunk: int) -> None:
+        request, access = self.chunk_plan(plan, chunk)
+        count = plan.access.width // chunk
+        frag = d.type_info(load.results[0].type)
+        chunk_type = d.frag_type([frag.shape[0], chunk], frag.element)
+        source, source_column = load.operands[0], load.operands[1]
+        buffer, column = store.operands[0], store.operands[1]
+        with ir.InsertionPoint(store):
+            for k in range(count):
+                with load.location:
+                    new_load = ir.Operation.create(
+                        "tcgen05.load_fragment", results=[chunk_type],
+                        operands=[source, _offset_index(source_column, k * chunk)],
+                        attributes=_user_attributes(load))
+                self.write_plan(new_load, access, "pack16")
+                with store.location:
+                    col = (new_load.operands[1] if column == source_column
+                           else _offset_index(column, k * chunk))
+                    new_store = ir.Operation.create(
+                        "tcgen05.st", operands=[buffer, col, new_load.results[0]],
+                        attributes=_user_attributes(store))
+                self.write_plan(new_store, access, "unpack16")
+        self.split_notes.append(f"tcgen05.st at {_where(store)}: {plan.access.width} columns "
+                                f"-> {count} load_fragment/st pairs of {chunk} columns, "
+                                f"{access.describe()}")
+        self.plans.pop(load, None)
+        self.plans.pop(store, None)
+        store.erase()
+        load.erase()
+
+    # ------------------------------------------------------------------ report
+
+    def print_report(self, info, buffers) -> None:
+        lines = [f"tcgen05-select-layouts: kernel @{info.name} "
+                 f"strategy={self.strategy.text()} layout-c={self.layout_c}"]
+        for buffer in buffers:
+            binfo = self.buffers.get(buffer)
+            if binfo is None:
+                continue
+            label = d.get_str(buffer, "name") or "tmem_buffer"
+            reading = f" (read as {binfo.layout_c})" if binfo.layout == "C" else ""
+            lines.append(f"  %{label} {binfo.rows}x{binfo.cols}x{binfo.element}: Layout "
+                         f"{binfo.layout}{reading}, role {binfo.role}, "
+                         f"{d.get_int(buffer, 'columns')} columns"
+                         f"{', half lanes' if d.get_int(buffer, 'half_lanes') else ''}")
+        for op, plan in self.plans.items():
+            lines.append(f"  tcgen05.{d.op_name(op)} at {_where(op)}: {plan.access.width} "
+                         f"columns, {plan.access.describe()}"
+                         + (f"; {plan.note}" if plan.note else ""))
+        lines += [f"  split {note}" for note in self.split_notes]
+        print("\n".join(lines), file=self.report_stream)
+
+
+_KNOWN_ELEMENTS = {"f32", "f16", "bf16", "i32", "si32", "ui32", "tf32"}
+
+
+def _where(op) -> str:
+    loc = op.location
+    return f"line {loc.start_line}" if loc.is_a_file() else "an op"
+
+
+def _mapping(access):
+    """What decides which element each register holds (the instruction aside)."""
+    return (access.layout, access.layout_c, access.n, access.width, access.shape,
+            access.num, access.pack16, access.half_split)
+
+
+def _same_block(a, b, access) -> bool:
+    if a == b:
+        return True
+    (ca, _), (cb, _) = column_facts(a), column_facts(b)
+    return ca is not None and cb is not None and ca // access.block == cb // access.block
+
+
+def _offset_index(value, delta: int):
+    """`value + delta` as an index value at the insertion point (a new constant when
+    `value` is one)."""
+    if delta == 0:
+        return value
+    index = ir.IndexType.get()
+    producer = defining_op(value)
+    if producer is not None and producer.name == "arith.constant":
+        constant = ir.IntegerAttr(producer.attributes["value"]).value
+        return ir.Operation.create("arith.constant", results=[index], attributes={
+            "value": ir.IntegerAttr.get(index, constant + delta)}).results[0]
+    offset = ir.Operation.create("arith.constant", results=[index], attributes={
+        "value": ir.IntegerAttr.get(index, delta)}).results[0]
+    return ir.Operation.create("arith.addi", results=[index],
+                               operands=[value, offset]).results[0]
+
+
+#: Attributes tcgen05-select-layouts writes; everything else on an op is the program's.
+_PLANNED = {"shape", "num", "half_split", "pack16", "unpack16"}
+
+
+def _user_attributes(op) -> dict:
+    """The attributes of `op` that a chunk of it keeps: the program's own, and its
+    pack16/unpack16 request."""
+    return {name: op.attributes[name] for name in op.attributes
+            if name not in _PLANNED or name in ("pack16", "unpack16")}
+
+
+def _uses(value) -> list:
+    users = []
+    for use in value.uses:
+        owner = use.owner
+        users.append(owner.operation if hasattr(owner, "operation") else owner)
+    return users
+
+
+def _reorders(op) -> bool:
+    """Whether moving a load (or a store) across `op` could change what the program does:
+    anything but arith/index ops and tcgen05.wait (which only orders earlier accesses)."""
+    if op.name.startswith(PURE_PREFIXES):
+        return False
+    return not (d.op_name(op) == "wait" and not op.regions)
+
+
+class BlockPositions:
+    """Every op's block and position, and per block how many ops up to each position a
+    load must not be moved across (one walk, so each query is O(1))."""
+
+    def __init__(self, root):
+        self.where: dict = {}
+        self.fences: list[list[int]] = []
+        self._index(root)
+
+    def _index(self, op) -> None:
+        for region in op.regions:
+            for block in region.blocks:
+                block_id = len(self.fences)
+                counts = [0]
+                self.fences.append(counts)
+                for i, inner in enumerate(block.operations):
+                    inner = inner.operation
+                    self.where[inner] = (block_id, i)
+                    counts.append(counts[-1] + _reorders(inner))
+                    self._index(inner)
+
+    def movable_between(self, first, last) -> bool:
+        """Whether `first` and `last` are in one block with only movable ops between."""
+        (b1, i1), (b2, i2) = self.where[first], self.where[last]
+        return b1 == b2 and i1 < i2 and self.fences[b1][i2] - self.fences[b1][i1 + 1] == 0
+
+
+def _only_consumer(load, positions: BlockPositions):
+    """(the single store the load feeds, "") when the pair may be split, else (None,
+    reason)."""
+    users = _uses(load.results[0])
+    want = "store_fragment" if d.op_name(load) == "ld" else "st"
+    if len(users) != 1 or d.op_name(users[0]) != want:
+        return None, f"its fragment is used by {len(users)} ops, not by one tcgen05.{want}"
+    store = users[0]
+    if store not in positions.where or not positions.movable_between(load, store):
+        return None, (f"ops between it and its tcgen05.{want} (or another block) would be "
+                      f"reordered by a split")
+    return store, ""
+
+
+def _why_whole(op) -> str:
+    if d.op_name(op) == "ld_red":
+        return "tcgen05.ld_red reduces all its columns in one op"
+    return "it is as narrow as its messages allow"

@@ -4,30 +4,130 @@ Runs first in the pipeline so that every later pass may assume well-formed input
 rule reports at the offending op with the rule's source (a table or section of PTX ISA
 9.7.16) and the bad value, e.g. ``N = 250 is not a multiple of 8 for kind::f16,
 cta_group::1 (Table 39)``.
+
+Rules, by op:
+
+- kernel: a tcgen05 target (9.7.16 Target ISA Notes), cta_group 1 or 2 and one
+  warpgroup per CTA; every op that carries a cta_group carries the kernel's (one
+  .cta_group per kernel, 9.7.16.7.1 and every instruction's description).
+- mma: Table 39 (kind x .ws x cta_group x sparsity x types -> M, N, K, and K = 96);
+  operand tiles (rows, K, k_offset); Table 52 (major-ness x type size x swizzle); Table 49
+  (transpose / negate per kind) and Table 50 (N of an 8-bit transposed B); sparsity
+  (metadata operand, selector 9.7.16.10.8.4); block scaling (Tables 54 and 55, scale types
+  of Table 39, scale-factor IDs of Tables 43/44); .ws (collector ::b0-::b3, zero-column
+  mask of Table 45, maximum shift of Table 42); collector ::a, .ashift, disable-output-lane,
+  scale-input-d (9.7.16.10.9.1); and the Target ISA Notes of all of them (kind::i8, K = 96,
+  .sp with mxf4 kinds, scale-input-d, .scale_vec::NX / .blockN).
+- cp: shape x multicast and decompression formats (9.7.16.9.2), source tile shape.
+- shift, commit (16-bit CTA mask within the cluster), ld / st / ld.red (Tables 47/48, the
+  .red rules and targets of 9.7.16.8.3), alloc / dealloc (nCols a power of two in
+  [32, 512], 9.7.16.7.1), wait, fence.
+
+Forms the lowering does not emit yet are rejected with "not supported yet".
+
+Operand conventions: TMEM buffers have the logical shape of the matrix they hold for the
+whole CTA pair (D is M x N, A in TMEM is M x K); scale-factor and metadata buffers have
+the MMA's M rows and the element type of their contents (the scale type of Table 39 for
+scale_A and scale_B; the dialect's trailing operands share one type). Shared-memory tiles
+are per CTA: with cta_group::2 each CTA holds M/2 rows of A and N/2 rows of B (9.7.16.10,
+"B ... in Shared Memory of the current CTA and optionally in peer CTA"). A of a sparse MMA
+is described by its logical K; it is stored compressed as M x K/2 (9.7.16.10.8).
 """
 
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.element_types import isa_type
-from tcgen05_lower.isa import shapes, targets
+from tcgen05_lower.element_types import container_bits, isa_bits, isa_type
+from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
+from tcgen05_lower.kernel_ir import defining_op, mma_operands
+from tcgen05_lower.lowering.mma import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.pass_infra import ModulePass
-from tcgen05_lower.kernel_ir import mma_operands
 
 SWIZZLES = ("none", "32B", "64B", "128B", "128B_base32B")
 MAJORS = ("K", "MN")
 #: Threads per warpgroup: ld/st are issued by all four warps of a warpgroup (Table 46).
 WARPGROUP_THREADS = 128
+#: Swizzle width in bytes of each mode (Table 40); 16 bytes (a core-matrix row) without.
+SWIZZLE_BYTES = {"none": 16, "32B": 32, "64B": 64, "128B": 128, "128B_base32B": 128}
+#: Element types of D (Table 39 dtype column), as MLIR spells them.
+ACCUMULATOR_TYPES = ("f32", "f16", "i32")
+#: TMEM allocation: a power of two of columns in [32, 512] (9.7.16.7.1).
+ALLOC_MIN, ALLOC_MAX = 32, 512
+#: tcgen05.cp shapes: (lanes, bits per lane) (9.7.16.2.3).
+CP_SHAPES = {"128x256b": (128, 256), "4x256b": (4, 256), "128x128b": (128, 128),
+             "64x128b": (64, 128), "32x128b": (32, 128)}
+#: ".64x128b requires .warpx2::02_13 or .warpx2::01_23; .32x128b requires .warpx4"
+#: (9.7.16.9.2); the other shapes take no .multicast.
+CP_MULTICAST = {"64x128b": ("warpx2::02_13", "warpx2::01_23"), "32x128b": ("warpx4",)}
+CP_DECOMPRESS = ("b6x16_p32", "b4x16_p64")
+#: The element types of tcgen05.ld.red (9.7.16.8.3: .f32, .u32, .s32).
+LD_RED_TYPES = ("f32", "u32", "s32")
+
+
+#: The attribute types of each op (dialect/__init__.py): "int" (an integer or a bool),
+#: "str", "i32s" (array<i32: ...>). tcgen05-verify checks them first so that no later
+#: rule (or pass) reads an attribute of another type.
+ATTRIBUTE_TYPES = {
+    "mma": {**{name: "int" for name in (
+                "k_offset", "k", "sparse", "sparsity_selector", "ws", "max_shift",
+                "zero_column_mask", "scale_a_id", "scale_b_id", "ashift", "negate_a",
+                "negate_b", "saturate", "scale_input_d")},
+            **{name: "str" for name in ("collector_b", "collector_b_op", "scale_vec",
+                                        "collector_a")},
+            "disable_output_lane": "i32s"},
+    "cp": {"shape": "str", "multicast": "str", "decompress": "str", "column": "int"},
+    "commit": {"multicast_mask": "int"},
+    "ld": {"shape": "str", "num": "int", "half_split": "int", "pack16": "int"},
+    "st": {"shape": "str", "num": "int", "half_split": "int", "unpack16": "int"},
+    "ld_red": {"op": "str", "abs": "int", "nan": "int", "shape": "str", "num": "int",
+               "half_split": "int"},
+    "alloc": {"columns": "int", "cta_group": "int"},
+    "dealloc": {"columns": "int", "cta_group": "int"},
+    "relinquish_alloc_permit": {"cta_group": "int"},
+    "smem_fill": {"src_layout": "str", "src_ld": "int"},
+    "store_fragment": {"ld": "int"},
+    "wait": {"kind": "str"},
+    "fence": {"kind": "str"},
+}
+_TYPE_NAMES = {"int": "an integer", "str": "a string", "i32s": "an array<i32: ...>"}
+
+
+def _has_type(attr, kind: str) -> bool:
+    ir = d.ir
+    if kind == "int":
+        return isinstance(attr, (ir.IntegerAttr, ir.BoolAttr))
+    if kind == "str":
+        return isinstance(attr, ir.StringAttr)
+    return isinstance(attr, ir.DenseI32ArrayAttr)
+
+
+def _element_bits(element: str) -> int | None:
+    """Bits of an element type the ISA knows, else None."""
+    try:
+        return isa_bits(element)
+    except KeyError:
+        return None
+
+
+def _bool(op, name: str) -> bool:
+    return bool(d.get_int(op, name, 0))
 
 
 class Tcgen05Verify(ModulePass):
+    """Checks every kernel of the module against the rules listed in the module
+    docstring; reports each broken rule at its op and fails the pass."""
+
     name = "tcgen05-verify"
     description = "Check the PTX ISA's shape, type and target rules on tcgen05 kernels"
 
     def apply(self, module) -> None:
         for kernel in d.kernels(module):
             self.verify_kernel(kernel)
+
+    def rule(self, op, exc: IsaRuleError) -> None:
+        """Reports a broken ISA rule raised by the isa package at `op`."""
+        self.error(op, str(exc))
 
     # ------------------------------------------------------------------ kernel
 
@@ -36,25 +136,94 @@ class Tcgen05Verify(ModulePass):
         try:
             targets.check_target(info.target)
         except IsaRuleError as exc:
-            self.error(kernel, str(exc))
+            self.rule(kernel, exc)
             return
         if info.cta_group not in (1, 2):
             self.error(kernel, f"cta_group = {info.cta_group} is not 1 or 2 (9.7.16.5)")
-            return
-        if info.cta_group == 2:
-            self.error(kernel, "cta_group = 2 kernels are not supported yet: this version "
-                               "plans and lowers single-CTA (cta_group::1) kernels only")
             return
         if info.threads != WARPGROUP_THREADS:
             self.error(kernel, f"threads = {info.threads}: this version lowers kernels of "
                                f"exactly one warpgroup ({WARPGROUP_THREADS} threads)")
             return
-        for op in d.walk_ops(kernel):
-            check = _CHECKS.get(d.op_name(op))
-            if check is not None:
-                check(self, op, info)
+        ops = list(d.walk_ops(kernel))
+        # What each TMEM buffer is to the MMAs that use it, so that a buffer's element type
+        # is checked against its role (one pass over the kernel, then one over the ops).
+        self.roles = {}
+        for op in ops:
+            if d.op_name(op) == "mma":
+                self.collect_roles(op)
+        for op in ops:
+            name = d.op_name(op)
+            check = _CHECKS.get(name)
+            if check is None or not self.check_attribute_types(op):
+                continue
+            if name in _INSTRUCTIONS and not self.check_two_dimensional(op):
+                continue
+            check(self, op, info)
 
-    # ------------------------------------------------------------------ ops
+    def check_attribute_types(self, op) -> bool:
+        """Every attribute the op's rules read has the type the dialect gives it."""
+        ok = True
+        for name, kind in ATTRIBUTE_TYPES.get(d.op_name(op), {}).items():
+            if name in op.attributes and not _has_type(op.attributes[name], kind):
+                self.error(op, f"attribute {name} = {op.attributes[name]} must be "
+                               f"{_TYPE_NAMES[kind]}")
+                ok = False
+        return ok
+
+    def collect_roles(self, op) -> None:
+        if "sparse" in op.attributes and not _has_type(op.attributes["sparse"], "int"):
+            return  # reported by check_attribute_types
+        operands = mma_operands(op)
+        for role, value in (("a", operands.a if operands.a_tmem else None),
+                            ("scale_a", operands.scale_a), ("scale_b", operands.scale_b),
+                            ("metadata", operands.metadata)):
+            owner = defining_op(value) if value is not None else None
+            if owner is not None and d.op_name(owner) == "tmem_stage":
+                owner = defining_op(owner.operands[0])  # the multi-buffered buffer
+            if owner is not None:
+                self.roles.setdefault(owner, role)
+
+    def check_tmem_stage(self, op, info) -> None:
+        """A stage of a [stages, rows, columns] buffer is a [rows, columns] buffer of the
+        same element type."""
+        whole = d.type_info(op.operands[0].type)
+        view = d.type_info(op.results[0].type)
+        if len(whole.shape) != 3:
+            self.error(op, f"tcgen05.tmem_stage takes a multi-buffered [stages, rows, "
+                           f"columns] buffer, not {whole.text()}")
+        elif view.shape != whole.shape[1:] or view.element != whole.element:
+            self.error(op, f"a stage of {whole.text()} is "
+                           f"{d.TmemType(whole.shape[1:], whole.element).text()}, not "
+                           f"{view.text()}")
+
+    def check_two_dimensional(self, op) -> bool:
+        """The TMEM operands of an instruction are [rows, columns] buffers: a stage of a
+        multi-buffered buffer is picked with tcgen05.tmem_stage."""
+        for value in list(op.operands) + list(op.results):
+            t = d.type_info(value.type)
+            if isinstance(t, d.TmemType) and len(t.shape) != 2:
+                self.error(op, f"{t.text()} is multi-buffered: pick a stage with "
+                               f"tcgen05.tmem_stage")
+                return False
+        return True
+
+    def check_cta_group(self, op, info) -> None:
+        group = d.get_int(op, "cta_group")
+        if group is not None and group != info.cta_group:
+            self.error(op, f"cta_group = {group} differs from the kernel's cta_group = "
+                           f"{info.cta_group}: all tcgen05 instructions of a kernel use the "
+                           f"same .cta_group (9.7.16.7.1)")
+
+    def check_feature(self, op, feature: str, info) -> bool:
+        try:
+            targets.check_feature(feature, info.target)
+        except IsaRuleError as exc:
+            self.rule(op, exc)
+            return False
+        return True
+
+    # ------------------------------------------------------------------ buffers
 
     def check_tmem_buffer(self, op, info) -> None:
         t = d.type_info(op.results[0].type)
@@ -62,13 +231,11 @@ class Tcgen05Verify(ModulePass):
             self.error(op, f"TMEM buffer shape {list(t.shape)} must be [rows, columns] or "
                            f"[stages, rows, columns]")
             return
-        if len(t.shape) == 3:
-            self.error(op, "multi-buffered TMEM buffers ([stages, rows, columns]) are not "
-                           "supported yet")
-            return
-        if isa_type(t.element) not in ("f32", "f16", "s32"):
-            self.error(op, f"TMEM accumulator element type {t.element} is not f32, f16 or "
-                           f"i32 (Table 39 dtype column)")
+        # Buffers that an MMA reads as A, scale factors or metadata are checked there;
+        # the others hold accumulators or data moved by ld/st/cp.
+        if op not in self.roles and t.element not in ACCUMULATOR_TYPES:
+            self.error(op, f"TMEM accumulator element type {isa_type(t.element)} is not f32, "
+                           f"f16 or i32 (Table 39 dtype column)")
 
     def check_smem_buffer(self, op, info) -> None:
         t = d.type_info(op.results[0].type)
@@ -79,6 +246,8 @@ class Tcgen05Verify(ModulePass):
         elif t.swizzle not in SWIZZLES:
             self.error(op, f"swizzle \"{t.swizzle}\" is not one of "
                            f"{', '.join(SWIZZLES)} (Table 40)")
+        elif min(t.shape) <= 0:
+            self.error(op, f"shared-memory tile shape {list(t.shape)} must be positive")
 
     def check_smem_fill(self, op, info) -> None:
         tile = d.type_info(op.operands[1].type)
@@ -92,6 +261,11 @@ class Tcgen05Verify(ModulePass):
         if tile.swizzle == "128B_base32B":
             self.error(op, "filling a tile with 128B swizzle of 32B atomicity is not "
                            "supported yet")
+        elif _element_bits(tile.element) not in (8, 16, 32):
+            self.error(op, f"filling a tile of {isa_type(tile.element)} is not supported yet "
+                           f"(8-, 16- and 32-bit elements only)")
+
+    # ------------------------------------------------------------------ mma
 
     def check_mma(self, op, info) -> None:
         kind = d.get_str(op, "kind")
@@ -100,50 +274,349 @@ class Tcgen05Verify(ModulePass):
                            f"{', '.join(shapes.KINDS)}; 9.7.16.10.9.1)")
             return
         operands = mma_operands(op)
-        if operands.a_tmem is not None:
-            self.error(op, "A in tensor memory is not supported yet (A must be a "
-                           "shared-memory tile)")
-            return
-        if operands.a_smem is None:
+        if operands.a_smem is None and operands.a_tmem is None:
             self.error(op, f"operand A has type {op.operands[1].type}; expected a TMEM "
                            f"buffer or a shared-memory tile")
             return
+        if not self.check_mma_operand_roles(op, kind, operands):
+            return
+        sparse, ws = _bool(op, "sparse"), _bool(op, "ws")
+        k_attr = d.get_int(op, "k")
+        k96 = k_attr == 96
         dt, at, bt = operands.d_type, operands.a_type, operands.b_type
         m, n = dt.rows, dt.cols
         try:
+            if k_attr is not None and not k96 and k_attr != shapes.mma_k(kind, sparse=sparse):
+                raise IsaRuleError("Table 39", f"k = {k_attr} is neither the K = "
+                                   f"{shapes.mma_k(kind, sparse=sparse)} of kind::{kind}"
+                                   f"{' sparse' if sparse else ''} nor K1 = 96")
             shapes.check_mma_shape(kind=kind, m=m, n=n, cta_group=info.cta_group,
+                                   sparse=sparse, ws=ws, k96=k96,
                                    d_type=isa_type(dt.element), a_type=isa_type(at.element),
                                    b_type=isa_type(bt.element))
-            targets.check_feature(f"kind::{kind}", info.target)
+            k = shapes.mma_k(kind, sparse=sparse, k96=k96)
         except IsaRuleError as exc:
-            self.error(op, str(exc))
+            self.rule(op, exc)
             return
-        k = shapes.mma_k(kind)
-        # The A tile holds the M rows of A, the B tile the N rows of B^T (Table 51: both
-        # are described rows x K; their major-ness says how K is laid out).
-        if at.rows != m:
-            self.error(op, f"A tile has {at.rows} rows but the accumulator has M = {m}")
-        if bt.rows != n:
-            self.error(op, f"B tile has {bt.rows} rows but the accumulator has N = {n}")
-        if at.k != bt.k:
-            self.error(op, f"A tile has K = {at.k} but B tile has K = {bt.k}")
-        k_offset = d.get_int(op, "k_offset", 0)
-        if k_offset % k != 0 or k_offset < 0 or k_offset + k > at.k:
-            self.error(op, f"k_offset = {k_offset} does not select a K = {k} block of the "
-                           f"{at.k}-wide tiles (kind::{kind}, Table 39)")
-        for which, tile in (("A", at), ("B", bt)):
-            if tile.swizzle == "128B_base32B" and not (tile.major == "MN"
-                                                         and isa_type(tile.element) == "tf32"):
-                self.error(op, f"{which} tile: 128B swizzle with 32B atomicity is only for "
-                               f"MN-major 32-bit operands (Table 52)")
-            if tile.major == "MN" and isa_type(tile.element) == "tf32" \
-                    and tile.swizzle != "128B_base32B":
-                self.error(op, f"{which} tile: MN-major tf32 requires 128B swizzle with 32B "
-                               f"atomicity, got \"{tile.swizzle}\" (Table 52)")
+        features = targets.mma_features(kind, sparse=sparse, ws=ws, k96=k96,
+                                        scale_input_d="scale_input_d" in op.attributes)
+        for feature in features:
+            if not self.check_feature(op, feature.key, info):
+                return
+        if not self.check_mma_tiles(op, kind, operands, info, k, k96):
+            return
+        checks = (self.check_mma_sparsity, self.check_mma_block_scale, self.check_mma_ws,
+                  self.check_mma_qualifiers)
+        before = self.failed
+        self.failed = False
+        for check in checks:
+            check(op, kind, operands, info, k96)
+        if not self.failed:
+            self.check_instr_desc(op, kind, operands, k96)
+        self.failed = self.failed or before
 
-    def check_ld(self, op, info) -> None:
-        src = d.type_info(op.operands[0].type)
-        frag = d.type_info(op.results[0].type)
+    def check_mma_operand_roles(self, op, kind, operands) -> bool:
+        """The trailing TMEM operands match the attributes that name them."""
+        if operands.unexpected:
+            self.error(op, f"{len(operands.unexpected)} trailing TMEM operand(s) that no "
+                           f"attribute accounts for: scale_a and scale_b come with "
+                           f"scale_vec, the metadata with sparse")
+            return False
+        block_scaled = kind in shapes.BLOCK_SCALED_KINDS
+        if block_scaled and "scale_vec" not in op.attributes:
+            self.error(op, f"kind::{kind} is block-scaled (9.7.16.10.7): it needs scale_vec "
+                           f"and the scale_A and scale_B operands")
+            return False
+        if not block_scaled and "scale_vec" in op.attributes:
+            self.error(op, f"scale_vec needs .block_scale, which kind::{kind} does not take "
+                           f"(block-scaled kinds: {', '.join(shapes.BLOCK_SCALED_KINDS)}; "
+                           f"9.7.16.10.9.1)")
+            return False
+        if block_scaled and (operands.scale_a is None or operands.scale_b is None):
+            self.error(op, "a block-scaled MMA takes the scale_A and scale_B TMEM operands "
+                           "after enable_input_d")
+            return False
+        if _bool(op, "sparse") and operands.metadata is None:
+            self.error(op, "a sparse MMA (.sp) takes the sparsity metadata TMEM operand "
+                           "after the scale operands (9.7.16.10.9.2)")
+            return False
+        return True
+
+    def check_mma_tiles(self, op, kind, operands, info, k, k96) -> bool:
+        """Operand shapes (per CTA for tiles), the K block, Tables 49, 50 and 52."""
+        dt, bt, cta = operands.d_type, operands.b_type, info.cta_group
+        m, n = dt.rows, dt.cols
+        ok = True
+        if operands.a_smem is not None and operands.a_smem.rows != m // cta:
+            self.error(op, f"A tile has {operands.a_smem.rows} rows but the accumulator has "
+                           f"M = {m}" + (f" (each CTA of the pair holds M/2 = {m // 2})"
+                                         if cta == 2 else ""))
+            ok = False
+        if operands.a_tmem is not None:
+            a = operands.a_tmem
+            if len(a.shape) != 2 or a.rows != m:
+                self.error(op, f"A in tensor memory has shape {list(a.shape)}; expected "
+                               f"[{m}, K] (M = {m} rows, 9.7.16.10.5)")
+                ok = False
+        if bt.rows != n // cta:
+            self.error(op, f"B tile has {bt.rows} rows but the accumulator has N = {n}"
+                           + (f" (each CTA of the pair holds N/2 = {n // 2})"
+                              if cta == 2 else ""))
+            ok = False
+        a_k = operands.a_type.shape[-1]
+        if a_k != bt.k:
+            what = "tile" if operands.a_smem is not None else "buffer"
+            self.error(op, f"A {what} has K = {a_k} but B tile has K = {bt.k}")
+            ok = False
+        if not ok:
+            return False
+        k_offset = d.get_int(op, "k_offset", 0)
+        if k_offset % k != 0 or k_offset < 0 or k_offset + k > bt.k:
+            self.error(op, f"k_offset = {k_offset} does not select a K = {k} block of the "
+                           f"{bt.k}-wide tiles (kind::{kind}, Table 39)")
+            return False
+        sparse = _bool(op, "sparse")
+        for which, tile in (("A", operands.a_smem), ("B", bt)):
+            stored = tile.k // 2 if tile is not None and sparse and which == "A" \
+                else (tile.k if tile is not None else 0)
+            if tile is not None and not self.check_tile(op, kind, which, tile, n, cta, stored):
+                ok = False
+            elif tile is not None and k96 and tile.major == "K":
+                ok = self.check_k96_block(op, which, tile, kind, k_offset) and ok
+        return ok
+
+    def check_tile(self, op, kind, which, tile, n, cta, stored_k) -> bool:
+        """Tables 49, 50 and 52 for one shared-memory operand tile, and its canonical
+        layout (9.7.16.3.3); `stored_k` is the K extent in memory (K/2 for a sparse A)."""
+        elt = isa_type(tile.element)
+        bits = _element_bits(tile.element)
+        if tile.swizzle == "128B_base32B" and not (tile.major == "MN" and bits == 32):
+            self.error(op, f"{which} tile: 128B swizzle with 32B atomicity is only for "
+                           f"MN-major 32-bit operands (Table 52)")
+            return False
+        if tile.major == "MN" and bits == 32 and tile.swizzle != "128B_base32B":
+            self.error(op, f"{which} tile: MN-major {elt} requires 128B swizzle with 32B "
+                           f"atomicity, got \"{tile.swizzle}\" (Table 52)")
+            return False
+        if tile.major != "MN":
+            # K-major canonical layouts (9.7.16.3.3) are made of 8-row core matrices whose
+            # rows are one swizzle width W long (16 bytes without swizzle).
+            width = SWIZZLE_BYTES[tile.swizzle]
+            row_bytes = stored_k * container_bits(tile.element, kind=kind) // 8 \
+                if bits is not None else 0
+            if tile.rows % 8 or row_bytes % width:
+                stored = f" (stored as K/2 = {stored_k})" if stored_k != tile.k else ""
+                self.error(op, f"{which} tile {list(tile.shape)} of {elt}{stored} is not a "
+                               f"whole number of K-major \"{tile.swizzle}\" atoms: 8 rows "
+                               f"of {width} bytes (9.7.16.3.3)")
+                return False
+            return True
+        # MN-major is the transposed operand: Table 49 per kind, Table 52 per type size.
+        if kind in ("mxf4", "mxf4nvf4"):
+            self.error(op, f"{which} tile is MN-major (transposed), which kind::{kind} does "
+                           f"not support (Table 49)")
+            return False
+        if bits is not None and bits < 8:
+            self.error(op, f"{which} tile: {bits}-bit {elt} must be K-major (Table 52)")
+            return False
+        if which == "B" and bits == 8:
+            step, low = (16, 16) if cta == 1 else (32, 32)
+            if not (low <= n <= 256 and n % step == 0):
+                self.error(op, f"N = {n} is not allowed for an 8-bit transposed (MN-major) B "
+                               f"with cta_group::{cta}: {low} <= N <= 256, step {step} "
+                               f"(Table 50)")
+                return False
+        try:
+            descriptors.canonical_smem_strides(dtype=elt, major="MN", swizzle=tile.swizzle,
+                                               tile_mn=tile.rows, tile_k=stored_k)
+        except IsaRuleError as exc:
+            self.error(op, f"{which} tile: {exc}")
+            return False
+        return True
+
+    def check_k96_block(self, op, which, tile, kind, k_offset) -> bool:
+        """A K = 96 block of 4-bit elements is 48 bytes (9.7.16.3.1.2): within a swizzle
+        row it must not cross the row's end, which would need the absolute LBO mode."""
+        bits = container_bits(tile.element, kind=kind)
+        # K = 96 exists only for dense MMAs (Table 39), so A is not compressed.
+        start, size = k_offset * bits // 8, 96 * bits // 8
+        width = SWIZZLE_BYTES[tile.swizzle]
+        if tile.swizzle != "none" and start % width + size > width:
+            self.error(op, f"{which} tile: the K = 96 block at byte {start} of each row "
+                           f"crosses the {width}-byte swizzle row; that needs the leading-"
+                           f"dimension absolute address mode (9.7.16.3.1.2), which is not "
+                           f"supported yet")
+            return False
+        return True
+
+    def check_mma_sparsity(self, op, kind, operands, info, k96) -> None:
+        selector = d.get_int(op, "sparsity_selector", 0)
+        if not _bool(op, "sparse"):
+            if "sparsity_selector" in op.attributes:
+                self.error(op, "sparsity_selector is only meaningful with sparse "
+                               "(Table 42: \"if Sparsity is enabled\")")
+            return
+        if kind in ("f16", "tf32"):
+            allowed = (0, 1)  # picks a column of the 2-column granule (tmem-facts 3)
+        else:
+            allowed = (0,)  # "must be 0" / "is assumed to be 0" (9.7.16.10.8.4.5/6)
+        if selector not in allowed:
+            self.error(op, f"sparsity_selector = {selector} is not allowed for kind::{kind} "
+                           f"(allowed: {', '.join(map(str, allowed))}; 9.7.16.10.8.4)")
+        meta = d.type_info(operands.metadata.type)
+        m = operands.d_type.rows
+        if len(meta.shape) != 2 or meta.rows != m:
+            self.error(op, f"sparsity metadata buffer {meta.text()} must have the M = {m} "
+                           f"rows of the MMA (9.7.16.10.8.4)")
+
+    def check_mma_block_scale(self, op, kind, operands, info, k96) -> None:
+        if kind not in shapes.BLOCK_SCALED_KINDS:
+            for name in ("scale_a_id", "scale_b_id"):
+                if name in op.attributes:
+                    self.error(op, f"{name} needs block scaling, which kind::{kind} does not "
+                                   f"have (9.7.16.10.7)")
+            return
+        value = d.get_str(op, "scale_vec")
+        if value not in SCALE_VEC_QUALIFIERS:
+            self.error(op, f"scale_vec = \"{value}\" is not one of "
+                           f"{', '.join(SCALE_VEC_QUALIFIERS)} (9.7.16.10.9.1)")
+            return
+        sa, sb = d.type_info(operands.scale_a.type), d.type_info(operands.scale_b.type)
+        scale = isa_type(sa.element)
+        try:
+            shapes.check_scale_type(kind, scale)
+            if isa_type(sb.element) != scale:
+                raise IsaRuleError("Table 43", f"scale_B element type "
+                                   f"{isa_type(sb.element)} differs from scale_A's {scale}: "
+                                   f"one scale type serves both (bit 23)")
+            qualifier = SCALE_VEC_QUALIFIERS[value]
+            shapes.check_scale_vectorsize(kind, qualifier, scale_type=scale, k96=k96)
+            spellings = shapes.scale_vectorsize_aliases(kind, qualifier, k96=k96)
+            targets.choose_scale_vectorsize(spellings, info.target)
+        except IsaRuleError as exc:
+            self.rule(op, exc)
+            return
+        if k96 and qualifier == "block16":
+            self.error(op, ".block16 with K = 96 (6 scale factors per row) is not supported "
+                           "yet: its scale-factor layout (9.7.16.10.7.2.5) is given only as "
+                           "a figure")
+
+    def check_mma_ws(self, op, kind, operands, info, k96) -> None:
+        ws = _bool(op, "ws")
+        ws_only = ("collector_b", "collector_b_op", "zero_column_mask", "max_shift")
+        if not ws:
+            for name in ws_only:
+                if name in op.attributes:
+                    self.error(op, f"{name} belongs to tcgen05.mma.ws (9.7.16.10.9.3); this "
+                                   f"MMA is not .ws")
+            return
+        try:
+            buffer = d.get_str(op, "collector_b", "b0")
+            usage = d.get_str(op, "collector_b_op", "discard")
+            shapes.check_collector_usage(f"{buffer}::{usage}", ws=True)
+            shapes.check_max_shift(d.get_int(op, "max_shift", 0), kind=kind)
+            if "zero_column_mask" in op.attributes:
+                mask = d.get_int(op, "zero_column_mask") & 0xFFFFFFFFFFFFFFFF
+                descriptors.zero_column_masks(mask, m=operands.d_type.rows,
+                                              n=operands.d_type.cols)
+        except IsaRuleError as exc:
+            self.rule(op, exc)
+        if "collector_a" in op.attributes:
+            self.error(op, "tcgen05.mma.ws keeps B in its collector buffers ::b0-::b3; "
+                           "collector_a is for tcgen05.mma (9.7.16.10.9.3)")
+
+    def check_mma_qualifiers(self, op, kind, operands, info, k96) -> None:
+        ws = _bool(op, "ws")
+        collector = None
+        try:
+            if "collector_a" in op.attributes:
+                collector = f"a::{d.get_str(op, 'collector_a')}"
+                shapes.check_collector_usage(collector, ws=False)
+            if _bool(op, "ashift"):
+                shapes.check_ashift(m=operands.d_type.rows, a_in_tmem=operands.a_tmem is not None,
+                                    collector=collector, kind=kind, ws=ws)
+            if "disable_output_lane" in op.attributes:
+                words = list(d.ir.DenseI32ArrayAttr(op.attributes["disable_output_lane"]))
+                shapes.check_disable_output_lane(info.cta_group, len(words), kind=kind, ws=ws)
+            if "scale_input_d" in op.attributes:
+                shapes.check_scale_input_d(kind, d.get_int(op, "scale_input_d"), ws=ws)
+        except IsaRuleError as exc:
+            self.rule(op, exc)
+        except (TypeError, ValueError):
+            self.error(op, "disable_output_lane must be an array<i32: ...> of 4 words "
+                           "(cta_group::1) or 8 words (cta_group::2) (9.7.16.10.9.1)")
+
+    def check_instr_desc(self, op, kind, operands, k96) -> None:
+        """The remaining per-kind fields of Tables 42-44 (negate, saturate, scale-factor
+        IDs), as the encoder the lowering uses sees them."""
+        dt, at, bt = operands.d_type, operands.a_type, operands.b_type
+        if _bool(op, "negate_a") and kind == "i8" or _bool(op, "negate_b") and kind == "i8":
+            self.error(op, "negate is not supported for kind::i8 (Table 49)")
+            return
+        scale = None
+        if operands.scale_a is not None:
+            scale = isa_type(d.type_info(operands.scale_a.type).element)
+        try:
+            descriptors.encode_instr_desc(
+                kind=kind, a_type=isa_type(at.element), b_type=isa_type(bt.element),
+                d_type=isa_type(dt.element), m=dt.rows, n=dt.cols,
+                transpose_a=operands.a_smem is not None and operands.a_smem.major == "MN",
+                transpose_b=bt.major == "MN", negate_a=_bool(op, "negate_a"),
+                negate_b=_bool(op, "negate_b"), sparse=_bool(op, "sparse"),
+                sparsity_selector=d.get_int(op, "sparsity_selector", 0),
+                saturate=_bool(op, "saturate"), max_shift=d.get_int(op, "max_shift", 0),
+                scale_type=scale, scale_a_id=d.get_int(op, "scale_a_id", 0),
+                scale_b_id=d.get_int(op, "scale_b_id", 0), k=96 if k96 else None)
+        except IsaRuleError as exc:
+            self.rule(op, exc)
+
+    # ------------------------------------------------------------------ data movement
+
+    def check_cp(self, op, info) -> None:
+        if not self.check_feature(op, "cp", info):
+            return
+        shape = d.get_str(op, "shape")
+        if shape not in CP_SHAPES:
+            self.error(op, f"tcgen05.cp shape .{shape} is not one of "
+                           f"{', '.join(CP_SHAPES)} (9.7.16.9.2)")
+            return
+        multicast = d.get_str(op, "multicast")
+        allowed = CP_MULTICAST.get(shape, ())
+        if multicast not in (allowed or (None,)):
+            wanted = " or ".join("." + x for x in allowed) if allowed else "no .multicast"
+            self.error(op, f".{shape} requires {wanted}, got "
+                           f"{'.' + multicast if multicast else 'none'} (9.7.16.9.2)")
+        decompress = d.get_str(op, "decompress")
+        if decompress is not None and decompress not in CP_DECOMPRESS:
+            self.error(op, f"decompress = \"{decompress}\" is not one of "
+                           f"{', '.join(CP_DECOMPRESS)} (9.7.16.9.1)")
+        if d.get_int(op, "column", 0) < 0:
+            self.error(op, f"column = {d.get_int(op, 'column')} must not be negative")
+        tile = d.type_info(op.operands[1].type)
+        lanes, bits = CP_SHAPES[shape]
+        if tile.major != "K":
+            self.error(op, "the source tile of tcgen05.cp must be K-major: its rows are the "
+                           "TMEM lanes the copy writes (9.7.16.9.2)")
+            return
+        try:
+            row_bits = tile.k * container_bits(tile.element)
+        except KeyError:
+            self.error(op, f"source tile element type {tile.element} has no ISA width")
+            return
+        if tile.rows != lanes or row_bits != bits:
+            self.error(op, f"source tile {list(tile.shape)} of {isa_type(tile.element)} holds "
+                           f"{tile.rows} rows of {row_bits} bits; .{shape} copies {lanes} rows "
+                           f"of {bits} bits (9.7.16.2.3)")
+
+    def check_shift(self, op, info) -> None:
+        self.check_feature(op, "shift", info)
+
+    # ------------------------------------------------------------------ ld / st
+
+    def check_fragment_access(self, op, info, buffer_index: int, frag) -> None:
+        """Shared by ld, st and ld.red: fragment vs buffer, and Tables 47/48 when the
+        message shape is given."""
+        src = d.type_info(op.operands[buffer_index].type)
         if frag.shape[0] != src.rows:
             self.error(op, f"fragment has {frag.shape[0]} rows but the buffer has "
                            f"{src.rows}: a warpgroup load reads whole columns")
@@ -153,10 +626,56 @@ class Tcgen05Verify(ModulePass):
         if frag.element != src.element:
             self.error(op, f"fragment element type {frag.element} differs from the "
                            f"buffer's {src.element}")
+        if "shape" not in op.attributes:
+            return
+        shape, num = d.get_str(op, "shape"), d.get_int(op, "num")
+        table = "Table 48" if d.op_name(op) == "st" else "Table 47"
+        try:
+            fragments.registers_per_thread(shape, num)
+        except IsaRuleError as exc:
+            self.error(op, f"{exc.message} ({table})")
+            return
+        if (shape == "16x32bx2") != ("half_split" in op.attributes):
+            self.error(op, "immHalfSplitoff (half_split) is given exactly with .16x32bx2 "
+                           "(9.7.16.8.3)")
+
+    def check_ld(self, op, info) -> None:
+        if self.check_feature(op, "ld", info):
+            self.check_fragment_access(op, info, 0, d.type_info(op.results[0].type))
+
+    def check_st(self, op, info) -> None:
+        if self.check_feature(op, "st", info):
+            self.check_fragment_access(op, info, 0, d.type_info(op.operands[2].type))
+
+    def check_ld_red(self, op, info) -> None:
+        if not self.check_feature(op, "ld.red", info):
+            return
+        frag = d.type_info(op.results[0].type)
+        self.check_fragment_access(op, info, 0, frag)
+        red = d.get_str(op, "op")
+        if red not in ("min", "max"):
+            self.error(op, f"op = \"{red}\" is not \"min\" or \"max\" (.redOp, 9.7.16.8.3)")
+        elt = {"i32": "s32", "si32": "s32", "ui32": "u32", "f32": "f32"}.get(frag.element)
+        if elt not in LD_RED_TYPES:
+            self.error(op, f"tcgen05.ld.red reduces f32, u32 or s32, not "
+                           f"{isa_type(frag.element)} (9.7.16.8.3)")
+        elif elt != "f32" and (_bool(op, "abs") or _bool(op, "nan")):
+            self.error(op, f".abs and .NaN are only for f32 reductions, not {elt} "
+                           f"(9.7.16.8.3)")
+        if "shape" in op.attributes:
+            shape, num = d.get_str(op, "shape"), d.get_int(op, "num")
+            if shape not in ("32x32b", "16x32bx2"):
+                self.error(op, f"tcgen05.ld.red takes .32x32b or .16x32bx2, not .{shape} "
+                               f"(9.7.16.8.3)")
+            elif num is not None and num < 2:
+                self.error(op, f"with .red, .num must be at least .x2, got .x{num} "
+                               f"(9.7.16.8.3)")
 
     def check_store_fragment(self, op, info) -> None:
         if d.get_int(op, "ld") <= 0:
             self.error(op, f"ld = {d.get_int(op, 'ld')} must be positive")
+
+    # ------------------------------------------------------------------ sync, allocation
 
     def check_wait(self, op, info) -> None:
         kind = d.get_str(op, "kind")
@@ -169,14 +688,47 @@ class Tcgen05Verify(ModulePass):
             self.error(op, f"fence kind \"{kind}\" is not \"before_thread_sync\" or "
                            f"\"after_thread_sync\" (9.7.16.11.1)")
 
+    def check_commit(self, op, info) -> None:
+        if "multicast_mask" not in op.attributes:
+            return
+        mask = d.get_int(op, "multicast_mask")
+        # A cta_group::2 kernel is launched as a cluster of the CTA pair; otherwise each
+        # CTA is a cluster of one (%cluster_ctarank 0).
+        cluster = 2 if info.cta_group == 2 else 1
+        if not 0 < mask < (1 << 16):
+            self.error(op, f"multicast_mask = {mask:#x} is not a non-zero 16-bit ctaMask "
+                           f"(9.7.16.12.1)")
+        elif mask >> cluster:
+            self.error(op, f"multicast_mask = {mask:#x} names CTAs beyond this kernel's "
+                           f"cluster of {cluster} (bit i is %cluster_ctarank i, 9.7.16.12.1)")
+
+    def check_alloc(self, op, info) -> None:
+        self.check_cta_group(op, info)
+        columns = d.get_int(op, "columns")
+        if not (ALLOC_MIN <= columns <= ALLOC_MAX and columns & (columns - 1) == 0):
+            self.error(op, f"nCols = {columns} is not a power of two in [{ALLOC_MIN}, "
+                           f"{ALLOC_MAX}] (9.7.16.7.1)")
+
+
+#: Ops whose TMEM operands must be single [rows, columns] buffers.
+_INSTRUCTIONS = ("mma", "cp", "shift", "ld", "st", "ld_red")
 
 _CHECKS = {
     "tmem_buffer": Tcgen05Verify.check_tmem_buffer,
+    "tmem_stage": Tcgen05Verify.check_tmem_stage,
     "smem_buffer": Tcgen05Verify.check_smem_buffer,
     "smem_fill": Tcgen05Verify.check_smem_fill,
     "mma": Tcgen05Verify.check_mma,
+    "cp": Tcgen05Verify.check_cp,
+    "shift": Tcgen05Verify.check_shift,
     "ld": Tcgen05Verify.check_ld,
+    "st": Tcgen05Verify.check_st,
+    "ld_red": Tcgen05Verify.check_ld_red,
     "store_fragment": Tcgen05Verify.check_store_fragment,
     "wait": Tcgen05Verify.check_wait,
     "fence": Tcgen05Verify.check_fence,
+    "commit": Tcgen05Verify.check_commit,
+    "alloc": Tcgen05Verify.check_alloc,
+    "dealloc": Tcgen05Verify.check_alloc,
+    "relinquish_alloc_permit": Tcgen05Verify.check_cta_group,
 }

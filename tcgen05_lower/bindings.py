@@ -9,6 +9,8 @@ parsed with a file name) live here as small functions.
 from __future__ import annotations
 
 import contextlib
+import sys
+import types
 from dataclasses import dataclass
 from typing import Callable, Iterator
 
@@ -22,6 +24,12 @@ MLIR_BINDINGS_DISTRIBUTION = "xtc-mlir-python-bindings"
 MLIR_BINDINGS_VERSION = "22.1.8.4"
 
 MLIRError = ir.MLIRError
+
+# When the bindings wrap an op, type or value of a dialect, they look for a Python module
+# mlir.dialects.<dialect> with generated classes, and retry the import every time it is
+# missing. The tcgen05 dialect (IRDL, loaded at run time) has none; an empty module ends
+# the search once. It makes the passes several times faster on large kernels.
+sys.modules.setdefault("mlir.dialects.tcgen05", types.ModuleType("mlir.dialects.tcgen05"))
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from tcgen05_lower import backend
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics,
-                                    error_diagnostics, parse_module)
-from tcgen05_lower.isa import targets
+                                    error_diagnostics, file_location, parse_module)
+from tcgen05_lower.isa import shapes, targets
+from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.pipeline import (DEFAULT_PIPELINE, build_pass_manager, parse_pipeline,
                                    split_top_level, strip_module_anchor)
 
@@ -39,15 +40,78 @@ class CompileResult:
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
 
-def kernel_features(module_op) -> list[str]:
-    """The gated ISA features a module uses (targets.FEATURES keys), for the PTX version."""
-    features = {"alloc", "ld", "wait", "fence", "commit"}
+#: Features every kernel uses once planned: allocation, fences, commits and waits.
+BASE_FEATURES = ("alloc", "ld", "wait", "fence", "commit")
+#: tcgen05 ops whose use is a gated feature of its own (targets.FEATURES keys).
+OP_FEATURES = {"cp": "cp", "shift": "shift", "st": "st", "ld_red": "ld.red", "ld": "ld"}
+
+
+def mma_feature_keys(op, target: str) -> list[str]:
+    """The gated features of one tcgen05.mma (targets.mma_features, and the
+    .scale_vectorsize spelling the lowering prints on `target`). Attributes that
+    tcgen05-verify would reject contribute nothing: the verifier reports them."""
+    from tcgen05_lower.lowering.mma import SCALE_VEC_QUALIFIERS
+
+    try:
+        kind = d.get_str(op, "kind")
+        sparse, k96 = bool(d.get_int(op, "sparse", 0)), d.get_int(op, "k") == 96
+        keys = [f.key for f in targets.mma_features(
+            kind, sparse=sparse, ws=bool(d.get_int(op, "ws", 0)), k96=k96,
+            scale_input_d="scale_input_d" in op.attributes)]
+        vec = d.get_str(op, "scale_vec")
+        if vec is not None:
+            spellings = shapes.scale_vectorsize_aliases(
+                kind, SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
+            chosen = targets.choose_scale_vectorsize(spellings, target)
+            keys.append(targets.scale_vectorsize_feature(chosen).key)
+    except (IsaRuleError, KeyError, ValueError, TypeError):
+        return []
+    return keys
+
+
+def feature_uses(module_op, target: str = "sm_100a",
+                 source_name: str | None = None) -> dict[str, str]:
+    """Each gated ISA feature a module uses (targets.FEATURES keys), with the first op
+    that uses it ("tcgen05.mma at gemm.mlir:12:3"), in first-use order."""
+    uses = {key: "the kernel's allocation and synchronization" for key in BASE_FEATURES}
     for kernel in d.kernels(module_op):
         for op in d.walk_ops(kernel):
-            if d.op_name(op) == "mma":
-                features.add("mma")
-                features.add("kind::" + d.get_str(op, "kind"))
-    return sorted(features)
+            name = d.op_name(op)
+            if name == "mma":
+                keys = mma_feature_keys(op, target)
+            elif name in OP_FEATURES:
+                keys = [OP_FEATURES[name]]
+            else:
+                continue
+            for key in keys:
+                uses.setdefault(key, describe_op(op, source_name))
+    return uses
+
+
+def describe_op(op, source_name: str | None = None) -> str:
+    """``tcgen05.mma at file.mlir:12:3`` (the op's name and source position; a module
+    parsed from an anonymous buffer is named `source_name`)."""
+    filename, line, col = file_location(op.location)
+    if filename == "-" and source_name is not None:
+        filename = source_name
+    where = f" at {filename}:{line}:{col}" if filename is not None else ""
+    return f"{op.name}{where}"
+
+
+def kernel_features(module_op, target: str = "sm_100a") -> list[str]:
+    """The gated ISA features a module uses (targets.FEATURES keys), for the PTX version."""
+    return sorted(feature_uses(module_op, target))
+
+
+def ptx_version_for(target: str, uses: dict[str, str]) -> tuple[tuple[int, int], str]:
+    """The lowest PTX ISA version that has `target` and every feature in `uses`, and why:
+    the target itself, or the feature that forced a later version and the op using it."""
+    version, reason = targets.min_ptx_version(target, uses)
+    if version > targets.get_target(target).min_ptx:
+        for key, where in uses.items():
+            if targets.get_feature(key).required_ptx(target) == version:
+                return version, f"{reason}; used by {where}"
+    return version, reason
 
 
 def module_target(module_op, arch: str | None) -> str:
@@ -99,7 +163,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
             result.target = target
             if emit == "mlir":
                 pipeline = planning_prefix(pipeline)
-            features = kernel_features(module)
+            uses = feature_uses(module, target, source_name)
             run_pipeline(module, pipeline, print_ir_after_all=print_ir_after_all,
                          report_stream=report_stream)
         except MLIRError as error:
@@ -113,8 +177,11 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
         if emit == "mlir":
             result.mlir = str(module)
             return result
-        result.ptx_version, result.ptx_version_reason = targets.min_ptx_version(
-            target, features)
+        try:
+            result.ptx_version, result.ptx_version_reason = ptx_version_for(target, uses)
+        except IsaRuleError as exc:  # a pipeline without tcgen05-verify let it through
+            raise CompileFailed([Diagnostic("error", source_name, None, None, str(exc))]) \
+                from None
         result.llvm_ir = backend.translate_to_llvm_ir(module)
     if emit == "llvm":
         return result

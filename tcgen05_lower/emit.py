@@ -23,7 +23,11 @@ _FOLD = {
 
 
 def constant(value: int, type_) -> "ir.Value":
-    """An ``arith.constant`` of integer or index type at the current insertion point."""
+    """An ``arith.constant`` of integer or index type at the current insertion point.
+    Values past the signed range of a signless integer type (a descriptor with bit 63
+    set) are stored as the same bits in two's complement."""
+    if isinstance(type_, ir.IntegerType) and int(value) >> (type_.width - 1) == 1:
+        value = int(value) - (1 << type_.width)
     return ir.Operation.create("arith.constant", results=[type_],
                                attributes={"value": ir.IntegerAttr.get(type_, int(value))}
                                ).results[0]

@@ -18,7 +18,7 @@ from tcgen05_lower.text import split_top_level as text_split
 
 #: The tcgen05 stages, in order (each runnable alone; any prefix is a valid pipeline).
 PLANNING = ("tcgen05-verify", "tcgen05-select-layouts", "tcgen05-plan-tmem",
-            "tcgen05-insert-sync")
+            "tcgen05-insert-sync", "tcgen05-verify-sync")
 #: From planned tcgen05 IR to the LLVM dialect. convert-nvvm-to-llvm comes first so that
 #: constants feeding inline PTX stay registers (see tcgen05-lower-to-llvm).
 LOWERING = ("tcgen05-lower-to-llvm", "convert-nvvm-to-llvm", "convert-scf-to-cf",

@@ -3,10 +3,9 @@
 - K-major tile offsets against the swizzle as the ISA defines it (CuTe's Swizzle<B, 4, 3>
   on byte addresses, 9.7.16.3.3), restated here by hand as "16-byte chunk index XOR row
   bits", and against the canonical strides of tmem-facts section 4.
-- Warpgroup loads: the lowering's (warp, thread, register) -> (row, column) against the
-  composition of the ld fragment (tmem-facts section 2, `fragments`) with the inverse of
-  the data-path layout (tmem-facts section 1, `layouts`): every element of the slice is
-  read exactly once.
+- Warpgroup loads: the lowering's (warp, thread, register) -> (row, column) on values
+  derived by hand from tmem-facts sections 1 and 2 (the exhaustive composition with the
+  fragment model and the layouts' inverses is tests/test_ldst_coverage.py).
 """
 
 import itertools
@@ -68,42 +67,60 @@ def test_block_start_is_the_unswizzled_row_zero_address(swizzle):
         assert start == hand_swizzled_offset(0, kbyte, 64, swizzle)
 
 
-def covered_elements(layout, shape, num, *, m, lane_offset):
-    """Runs the lowering's formula for the whole warpgroup and checks every register
-    against the fragment model composed with the layout's inverse."""
-    half_split = num if shape == "16x32bx2" else None
-    n = 2 * num if shape == "16x32bx2" else num
-    elements = []
-    for warp in range(4):
-        # The lowering's taddr: the buffer's lane offset + 32 * warp, column 0.
-        lane0 = lane_offset + addressing.ld_warp_lane_base(layout, warp)
-        for thread in range(32):
-            for reg in range(fragments.registers_per_thread(shape, num)):
-                lane, column = fragments.fragment_cell(shape, num, thread=thread, reg=reg,
-                                                       lane0=lane0, col0=0,
-                                                       half_split=half_split)
-                expected = layouts.tmem_to_d(layout, m=m, n=n, cta=0, lane=lane,
-                                             column=column, lane_offset=lane_offset)
-                got = addressing.ld_element(layout, shape, num, warp=warp, thread=thread,
-                                            reg=reg, half_split=half_split)
-                assert got == expected, (warp, thread, reg)
-                elements.append(got)
-    return elements, m, n
+# Warpgroup loads and stores: tests/test_ldst_coverage.py checks every layout, shape and
+# N against the fragment model and the layouts' inverses; here are hand-derived values
+# of the same formulas, one per statement of tmem-facts section 1.
+
+def access(layout, n, width, shape, num, pack16=False, **kw):
+    from tcgen05_lower.isa import fragments
+    columns = fragments.columns_per_access(shape, num, pack16=pack16)
+    split = columns // 2 if shape == "16x32bx2" else None
+    return addressing.WarpgroupAccess.create(layout, n=n, width=width, shape=shape, num=num,
+                                             pack16=pack16, half_split=split, **kw)
 
 
-@pytest.mark.parametrize("num", [1, 8, 32, 128])
-def test_layout_d_load_reads_every_element_once(num):
-    elements, m, n = covered_elements("D", "32x32b", num, m=128, lane_offset=0)
-    assert sorted(elements) == sorted(itertools.product(range(m), range(n)))
+def test_layout_d_32x32b_by_hand():
+    # Warp w addresses lane 32w (its quarter, 9.7.16.8.1) at the slice's column; thread l
+    # reads lane 32w + l, which is row 32w + l; register r is column r of the message.
+    a = access("D", 256, 32, "32x32b", 32)
+    assert addressing.message_address(a, warp=2, message=0, column=64) == (64, 64)
+    assert addressing.element(a, warp=2, thread=5, reg=7) == (69, 7)
 
 
-@pytest.mark.parametrize("lane_offset", [0, 16])
-@pytest.mark.parametrize("num", [4, 16, 64])
-def test_layout_f_load_reads_every_element_once(num, lane_offset):
-    elements, m, n = covered_elements("F", "16x32bx2", num, m=64, lane_offset=lane_offset)
-    assert sorted(elements) == sorted(itertools.product(range(m), range(n)))
+def test_layout_d_16_lane_shape_uses_two_messages_per_warp():
+    # .16x256b.x1: 8 columns, 4 registers; warp 0 needs a message at lane 0 and one at
+    # lane 16. Register 2 of the second message (reg 6) of thread 4: dl = 4 div 4 +
+    # 8 * ((2 div 2) mod 2) = 9, dc = 2 mod 2 + 2 * (4 mod 4) + 8 * (2 div 4) = 0, so
+    # lane 16 + 9 = row 25, column 0.
+    a = access("D", 8, 8, "16x256b", 1)
+    assert a.messages == 2
+    assert addressing.message_address(a, warp=0, message=1, column=0) == (16, 0)
+    assert addressing.element(a, warp=0, thread=4, reg=6) == (25, 0)
 
 
-def test_unsupported_layout_shape_pairs_are_refused():
-    with pytest.raises(NotImplementedError):
-        addressing.ld_element("B", "32x32b", 8, warp=0, thread=0, reg=0)
+def test_layout_f_16x32bx2_by_hand():
+    # .16x32bx2.x16 with immHalfSplitoff 16: thread l reads lane l mod 16 of the warp's
+    # 16 rows (16w ..), threads 16-31 sixteen columns further on.
+    a = access("F", 64, 32, "16x32bx2", 16)
+    assert addressing.element(a, warp=1, thread=20, reg=3) == (20, 19)
+    assert addressing.element(a, warp=3, thread=15, reg=0) == (63, 0)
+
+
+def test_folded_layouts_by_hand():
+    # E: thread l of warp w reads row 32*(w & 1) + l at column (w >> 1) * N/2 + col.
+    e = access("E", 256, 256, "32x32b", 128)
+    assert addressing.element(e, warp=3, thread=2, reg=5) == (34, 133)
+    # G: row l at column w * N/4 + col.
+    g = access("G", 256, 256, "32x32b", 64)
+    assert addressing.element(g, warp=2, thread=7, reg=1) == (7, 129)
+    # B in the odd CTA of the pair: its rows are 64 .. 127.
+    b = access("B", 128, 128, "32x32b", 64)
+    assert addressing.element(b, warp=1, thread=0, reg=0, cta=1) == (96, 0)
+
+
+def test_packed_registers_hold_two_columns():
+    # .pack::16b: register r holds columns 2r (bits 0-15) and 2r + 1 (bits 16-31).
+    a = access("D", 64, 8, "32x32b", 4, pack16=True)
+    assert a.registers == 4
+    assert addressing.element(a, warp=0, thread=3, reg=2, half=0) == (3, 4)
+    assert addressing.element(a, warp=0, thread=3, reg=2, half=1) == (3, 5)

@@ -34,13 +34,15 @@
 // CHECK: bra
 
 // fence::after_thread_sync before the first load; each warp loads its lane quarter.
+// The loaded registers are stored straight away: a true register dependency on a
+// tcgen05.ld is honoured without tcgen05.wait::ld (9.7.16.6.4.5).
 // CHECK: tcgen05.fence::after_thread_sync;
 // CHECK: tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{]}}[[R0:%r[0-9]+]], {{.*}}}, [{{%r[0-9]+}}];
-// CHECK-NOT: st.global
-// CHECK: tcgen05.wait::ld.sync.aligned;
 // CHECK: st.global.b32 {{.*}}[[R0]];
 
-// All threads' accesses are ordered before warp 0 frees the columns.
+// wait::ld once the loads are done with the cells, then all threads' accesses are
+// ordered before warp 0 frees the columns (9.7.16.6.4.4).
+// CHECK: tcgen05.wait::ld.sync.aligned;
 // CHECK: tcgen05.fence::before_thread_sync;
 // CHECK: barrier.sync 0;
 // CHECK: tcgen05.fence::after_thread_sync;

@@ -2,6 +2,7 @@
 
     tcgen05-lower examples/gemm_bf16_128x256.mlir --arch sm_100a -o gemm.ptx
     tcgen05-lower examples/gemm_bf16_128x256.mlir --emit=mlir --report
+    tcgen05-lower kernel.mlir --emit=mlir --report-json plan.json --report-svg plan.svg
 """
 
 from __future__ import annotations
@@ -30,6 +31,11 @@ def build_parser() -> argparse.ArgumentParser:
                         help="override the pass pipeline (default: %(default)s)")
     parser.add_argument("--report", action="store_true",
                         help="print what each planning pass decided (to stderr)")
+    parser.add_argument("--report-json", metavar="FILE", default=None,
+                        help="write the TMEM plan of every kernel as JSON (the schema is "
+                             "documented in tcgen05_lower.planning.report)")
+    parser.add_argument("--report-svg", metavar="FILE", default=None,
+                        help="write an SVG picture of each kernel's TMEM occupancy")
     parser.add_argument("--explain-ptx-version", action="store_true",
                         help="say which feature or target set the PTX ISA version")
     parser.add_argument("--mlir-print-ir-after-all", action="store_true",
@@ -53,10 +59,45 @@ def with_reports(pipeline: str) -> str:
     return ",".join(parts)
 
 
+PLAN_TMEM = "tcgen05-plan-tmem"
+
+
+def with_plan_files(pipeline: str, json_file: str | None, svg_file: str | None) -> str:
+    """Adds ``json=FILE`` / ``svg=FILE`` to the tcgen05-plan-tmem element of a pipeline.
+    Raises ValueError if there is none, or if a path cannot be a pass option value."""
+    from tcgen05_lower.pipeline import split_top_level, strip_module_anchor
+
+    extra = [f"{key}={path}" for key, path in (("json", json_file), ("svg", svg_file))
+             if path]
+    if not extra:
+        return pipeline
+    for path in (json_file, svg_file):
+        if path and any(c.isspace() or c in "{}," for c in path):
+            raise ValueError(f"report path '{path}' must not contain spaces, braces or "
+                             f"commas (it becomes a pass option value)")
+    parts, found = [], False
+    for element in split_top_level(strip_module_anchor(pipeline)):
+        if element.split("{")[0].strip() == PLAN_TMEM:
+            found = True
+            options = " ".join(extra)
+            element = (element[:-1] + " " + options + "}") if element.endswith("}") \
+                else element + "{" + options + "}"
+        parts.append(element)
+    if not found:
+        raise ValueError(f"--report-json and --report-svg need {PLAN_TMEM} in the pipeline")
+    return ",".join(parts)
+
+
 def run(argv=None) -> int:
+    """Runs the tool; returns the exit status."""
     args = build_parser().parse_args(argv)
     text, source_name = read_input(args.input)
     pipeline = with_reports(args.pipeline) if args.report else args.pipeline
+    try:
+        pipeline = with_plan_files(pipeline, args.report_json, args.report_svg)
+    except ValueError as exc:
+        print(f"tcgen05-lower: error: {exc}", file=sys.stderr)
+        return 1
     try:
         result = compile_source(text, source_name, arch=args.arch, emit=args.emit,
                                 pipeline=pipeline,
@@ -77,6 +118,7 @@ def run(argv=None) -> int:
 
 
 def main() -> None:
+    """The console-script entry point."""
     sys.exit(guarded_main("tcgen05-lower", run))
 
 

@@ -9,9 +9,16 @@ register holds the ISA shows only as Figures 183-187, so that mapping comes from
 Cells are ``(lane, column)`` with absolute lanes (0..127) and absolute columns; ``lane0``
 and ``col0`` are the lane and column fields of ``taddr`` (9.7.16.1.1).
 
-Out of scope: ``.pack::16b`` / ``.unpack::16b`` (9.7.16.8.2). With it each register holds
-the low 16 bits of two adjacent columns, so register and column counts differ from the
-unpacked mapping modelled here; callers needing it must map it separately.
+``.pack::16b`` (ld) and ``.unpack::16b`` (st), 9.7.16.8.2: the register count is still
+Table 47's, but every register holds two 16-bit halves, each the low 16 bits of one TMEM
+column, so a message covers twice the columns. The unpacked mapping's column offset ``dc``
+within an access becomes columns ``2*dc`` (bits 0-15 of the register) and ``2*dc + 1``
+(bits 16-31); the second access of ``.16x32bx2`` still starts ``immHalfSplitoff`` columns
+after ``taddr``, since that offset is added to the address (9.7.16.8.3). tmem-facts
+section 2 gives "the low 16 bits of two adjacent columns"; which column lands in which
+half is not in the text (Figure 193 is an image). Lower column in the low half is the
+order of CUTLASS's ``_16b`` copy traits (value bits ``i`` -> TMEM bit
+``32*(i div 16) + i mod 16``), rated M here.
 """
 
 from __future__ import annotations
@@ -97,42 +104,44 @@ def lanes_per_access(shape: str) -> int:
     return 32 if shape == "32x32b" else 16
 
 
-def columns_per_access(shape: str, num: int) -> int:
+def columns_per_access(shape: str, num: int, *, pack16: bool = False) -> int:
     """32-bit TMEM columns one ``tcgen05.ld/st.<shape>.x<num>`` covers in each lane.
 
     ``num`` repetitions of the shape's width (9.7.16.2.3): .32x32b -> num, .16x64b ->
     2*num, .16x128b -> 4*num, .16x256b -> 8*num. For .16x32bx2 both halves are counted:
     2*num. Its halves occupy ``[col0, col0+num)`` and ``[col0+imm, col0+imm+num)`` where
     ``imm`` is immHalfSplitoff (9.7.16.8.3); they are adjacent when ``imm == num`` and
-    overlap when ``imm < num`` (then fewer distinct cells are touched).
+    overlap when ``imm < num`` (then fewer distinct cells are touched). With ``pack16``
+    (.pack::16b / .unpack::16b) every count doubles: each register holds two columns.
     """
     registers_per_thread(shape, num)  # validates the combination against Table 47
     halves = 2 if shape == "16x32bx2" else 1
-    return _COLUMNS_PER_REPEAT[shape] * num * halves
+    return _COLUMNS_PER_REPEAT[shape] * num * halves * (2 if pack16 else 1)
 
 
-# tmem-facts section 2: register r of thread l holds (lane0 + dl, col0 + dc); each entry
-# returns (dl, dc). Integer division throughout; ``imm`` is immHalfSplitoff.
-def _cell_32x32b(l: int, r: int, imm: int) -> tuple[int, int]:
-    return l, r
+# tmem-facts section 2: register r of thread l holds (lane0 + dl, col0 + dc + a * imm),
+# where a is the access (1 for the second .16x32b access of .16x32bx2, else 0); each
+# entry returns (dl, dc, a). Integer division throughout.
+def _cell_32x32b(l: int, r: int) -> tuple[int, int, int]:
+    return l, r, 0
 
 
-def _cell_16x64b(l: int, r: int, imm: int) -> tuple[int, int]:
-    return l // 4 + 8 * (l % 2), (l // 2) % 2 + 2 * r
+def _cell_16x64b(l: int, r: int) -> tuple[int, int, int]:
+    return l // 4 + 8 * (l % 2), (l // 2) % 2 + 2 * r, 0
 
 
-def _cell_16x128b(l: int, r: int, imm: int) -> tuple[int, int]:
-    return l // 4 + 8 * (r % 2), l % 4 + 4 * (r // 2)
+def _cell_16x128b(l: int, r: int) -> tuple[int, int, int]:
+    return l // 4 + 8 * (r % 2), l % 4 + 4 * (r // 2), 0
 
 
-def _cell_16x256b(l: int, r: int, imm: int) -> tuple[int, int]:
-    return l // 4 + 8 * ((r // 2) % 2), r % 2 + 2 * (l % 4) + 8 * (r // 4)
+def _cell_16x256b(l: int, r: int) -> tuple[int, int, int]:
+    return l // 4 + 8 * ((r // 2) % 2), r % 2 + 2 * (l % 4) + 8 * (r // 4), 0
 
 
-def _cell_16x32bx2(l: int, r: int, imm: int) -> tuple[int, int]:
+def _cell_16x32bx2(l: int, r: int) -> tuple[int, int, int]:
     # Threads 0-15 take the first .16x32b access, threads 16-31 the second one at
     # taddr + immHalfSplitoff.
-    return l % 16, r + (l // 16) * imm
+    return l % 16, r, l // 16
 
 
 _CELL = {
@@ -145,7 +154,7 @@ _CELL = {
 
 
 def _check_access(shape: str, num: int, lane0: int, col0: int,
-                  half_split: int | None) -> int:
+                  half_split: int | None, pack16: bool) -> int:
     """Validate the addressing of one access; return immHalfSplitoff (0 if none)."""
     if shape == "16x32bx2":
         if half_split is None:
@@ -153,12 +162,13 @@ def _check_access(shape: str, num: int, lane0: int, col0: int,
         if half_split < 0:
             raise IsaRuleError(_RULE_LD, f"immHalfSplitoff {half_split} is negative")
         imm = half_split
-        span = max(num, imm + num)
+        half_columns = columns_per_access(shape, num, pack16=pack16) // 2
+        span = max(half_columns, imm + half_columns)
     else:
         if half_split is not None:
             raise IsaRuleError(_RULE_LD, f"immHalfSplitoff is only for .16x32bx2, not .{shape}")
         imm = 0
-        span = columns_per_access(shape, num)
+        span = columns_per_access(shape, num, pack16=pack16)
     lanes = lanes_per_access(shape)
     if not 0 <= lane0 < TMEM_LANES:
         raise IsaRuleError("9.7.16.1", f"lane {lane0} is outside 0..{TMEM_LANES - 1}")
@@ -175,30 +185,44 @@ def _check_access(shape: str, num: int, lane0: int, col0: int,
 
 
 def fragment_cell(shape: str, num: int, *, thread: int, reg: int, lane0: int = 0,
-                  col0: int = 0, half_split: int | None = None) -> tuple[int, int]:
+                  col0: int = 0, half_split: int | None = None, pack16: bool = False,
+                  half: int = 0) -> tuple[int, int]:
     """TMEM cell ``(lane, column)`` that register ``reg`` of ``thread`` loads or stores.
 
     ``thread`` is the lane within the warp (0..31), ``reg`` the index in the register
     vector (0 .. registers_per_thread-1), ``lane0``/``col0`` the lane and column of
     ``taddr``. ``half_split`` is immHalfSplitoff: required for .16x32bx2, rejected for the
-    other shapes. Mapping per tmem-facts section 2; .pack::16b is not modelled.
+    other shapes. Mapping per tmem-facts section 2. With ``pack16`` (.pack::16b /
+    .unpack::16b) ``half`` selects the register's 16-bit half: 0 (bits 0-15) or 1
+    (bits 16-31), each the low 16 bits of its own column (module docstring).
     """
     regs = registers_per_thread(shape, num)
-    imm = _check_access(shape, num, lane0, col0, half_split)
+    imm = _check_access(shape, num, lane0, col0, half_split, pack16)
     if not 0 <= thread < WARP_SIZE:
         raise IsaRuleError(_RULE_LD, f"thread {thread} is outside the warp (0..31)")
     if not 0 <= reg < regs:
         raise IsaRuleError(_RULE_TABLE, f".{shape}.x{num} has {regs} registers per thread; "
                                         f"reg {reg} is outside 0..{regs - 1}")
-    dl, dc = _CELL[shape](thread, reg, imm)
-    return lane0 + dl, col0 + dc
+    if half not in ((0, 1) if pack16 else (0,)):
+        raise IsaRuleError("9.7.16.8.2", f"half {half} of a register: only .pack::16b "
+                                         f"registers have two 16-bit halves (0 and 1)")
+    dl, dc, access = _CELL[shape](thread, reg)
+    if pack16:
+        dc = 2 * dc + half
+    return lane0 + dl, col0 + dc + access * imm
 
 
-def fragment_cells(shape: str, num: int, **kw) -> dict[tuple[int, int], tuple[int, int]]:
-    """``{(thread, reg): (lane, column)}`` for every register of every thread of the warp.
+def fragment_cells(shape: str, num: int, *, pack16: bool = False, **kw) -> dict:
+    """Every register of every thread of the warp and the cell it moves.
 
-    Keyword arguments are those of :func:`fragment_cell` other than ``thread``/``reg``.
+    Unpacked: ``{(thread, reg): (lane, column)}``. With ``pack16``:
+    ``{(thread, reg, half): (lane, column)}``, one entry per 16-bit half. Keyword
+    arguments are those of :func:`fragment_cell` other than ``thread``/``reg``/``half``.
     """
     regs = registers_per_thread(shape, num)
+    if pack16:
+        return {(thread, reg, half): fragment_cell(shape, num, thread=thread, reg=reg,
+                                                   pack16=True, half=half, **kw)
+                for thread in range(WARP_SIZE) for reg in range(regs) for half in (0, 1)}
     return {(thread, reg): fragment_cell(shape, num, thread=thread, reg=reg, **kw)
             for thread in range(WARP_SIZE) for reg in range(regs)}

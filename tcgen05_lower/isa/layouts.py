@@ -34,6 +34,10 @@ __all__ = [
     "TMEM_COLUMNS",
     "LayoutInfo",
     "LAYOUTS",
+    "LAYOUT_C_READINGS",
+    "Geometry",
+    "geometry",
+    "check_d_shape",
     "Footprint",
     "select_layout",
     "d_footprint",
@@ -202,16 +206,32 @@ def _info(layout: str) -> LayoutInfo:
 
 
 @dataclass(frozen=True)
-class _Geometry:
-    """The mapping parameters a layout (and, for C, the chosen reading) resolves to."""
+class Geometry:
+    """The mapping parameters a layout (and, for C, the chosen reading) resolves to.
+
+    ``half``: rows on 16 lanes of each quarter at the lane offset (F, C read as F).
+    ``fold``: how many column blocks of D are stacked on the lanes (B, E, C read as B: 2;
+    G: 4; else 1). ``rows_per_cta``: rows of D each CTA holds. ``alignments``: the lane
+    offsets the layout allows. ``m`` and ``cta_group``: the MMA's M and CTA group.
+    """
 
     half: bool
     fold: int
     rows_per_cta: int
     alignments: tuple[int, ...]
+    m: int = 0
+    cta_group: int = 1
+
+    def block_columns(self, n: int) -> int:
+        """TMEM columns of one column block of an N-column D: N / fold (N when the layout
+        does not fold)."""
+        return n // self.fold
 
 
-def _geometry(layout: str, layout_c: str) -> _Geometry:
+_Geometry = Geometry
+
+
+def _geometry(layout: str, layout_c: str) -> Geometry:
     info = _info(layout)
     if layout_c not in LAYOUT_C_READINGS:
         raise ValueError(f"layout_c must be 'F' or 'B', not {layout_c!r}")
@@ -219,9 +239,34 @@ def _geometry(layout: str, layout_c: str) -> _Geometry:
         # CUTLASS's reading (tmem-facts section 1, confidence L): Layout C reuses the
         # Layout-B atom. That atom spans all 128 lanes, so only lane offset 0 makes sense.
         b = LAYOUTS["B"]
-        return _Geometry(False, b.column_fold, b.rows_per_cta, b.lane_alignments)
-    return _Geometry(info.half_datapath, info.column_fold, info.rows_per_cta,
-                     info.lane_alignments)
+        return Geometry(False, b.column_fold, b.rows_per_cta, b.lane_alignments,
+                        info.m, info.cta_group)
+    return Geometry(info.half_datapath, info.column_fold, info.rows_per_cta,
+                    info.lane_alignments, info.m, info.cta_group)
+
+
+def geometry(layout: str, layout_c: str = "F") -> Geometry:
+    """The geometry of ``layout`` under the Layout-C reading ``layout_c`` ("F" or "B";
+    it matters for Layout C only). Raises ``IsaRuleError`` for an unknown layout."""
+    return _geometry(layout, layout_c)
+
+
+def check_d_shape(layout: str, *, m: int, n: int, cta_group: int,
+                  layout_c: str = "F") -> Geometry:
+    """Checks that an M x N buffer of a cta_group::``cta_group`` kernel can have
+    ``layout`` (M is the pair's M for cta_group::2), and returns its geometry.
+
+    The layout's row of the 9.7.16.10.5 table fixes M and the CTA group; N must fold
+    into whole column blocks. Raises ``IsaRuleError`` naming the rule otherwise.
+    """
+    geo = _geometry(layout, layout_c)
+    if cta_group != geo.cta_group:
+        raise IsaRuleError(
+            _RULE, f"Layout {layout} is a layout of cta_group::{geo.cta_group} MMAs; this "
+                   f"kernel is cta_group::{cta_group}")
+    _check_m(layout, m)
+    _check_n(layout, geo, n)
+    return geo
 
 
 def _check_m(layout: str, m: int) -> LayoutInfo:

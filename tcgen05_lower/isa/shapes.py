@@ -54,6 +54,7 @@ __all__ = [
     "check_scale_type",
     "check_scale_vectorsize",
     "scale_factor_columns",
+    "scale_vectorsize_aliases",
     "check_scale_input_d",
     "check_disable_output_lane",
     "check_ashift",
@@ -649,6 +650,38 @@ def check_scale_vectorsize(
             f"scale type ue4m3 with kind::{kind} requires .scale_vec::4X or .block16 "
             f"(got .{size})",
         )
+
+
+# 9.7.16.10.9.1 "Aliased .scale_vectorsize variants": .block16 is .scale_vec::4X for
+# kind::mxf4nvf4 with K = 64 or 128; .block32 is .scale_vec::1X for kind::mxf8f6f4 (all K)
+# and .scale_vec::2X for kind::mxf4 / kind::mxf4nvf4 with K = 64 or 128. With K = 96 the
+# .blockN qualifiers have no .scale_vec::NX spelling (Table 54: M x 3 and M x 6).
+_ALIASES = {
+    ("mxf8f6f4", "block32"): "scale_vec::1X",
+    ("mxf4", "block32"): "scale_vec::2X",
+    ("mxf4nvf4", "block32"): "scale_vec::2X",
+    ("mxf4nvf4", "block16"): "scale_vec::4X",
+}
+
+
+def scale_vectorsize_aliases(kind: str, scale_vectorsize: Optional[str], *,
+                             k96: bool = False) -> tuple[str, ...]:
+    """The spellings of ``.scale_vectorsize`` that mean the same as ``scale_vectorsize``
+    for ``kind`` and K, the given spelling (or the kind's default) first.
+
+    ``aliases("mxf4", "scale_vec::2X") == ("scale_vec::2X", "block32")``;
+    with ``k96=True`` a ``.blockN`` qualifier has no alias. The combination is checked
+    first with :func:`check_scale_vectorsize`.
+    """
+    check_scale_vectorsize(kind, scale_vectorsize, k96=k96)
+    kind = _name(kind)
+    size = _scale_vectorsize_name(scale_vectorsize) or _default_scale_vectorsize(kind)
+    if k96:
+        return (size,)
+    for (alias_kind, block), vec in _ALIASES.items():
+        if alias_kind == kind and size in (block, vec):
+            return (size, vec if size == block else block)
+    return (size,)
 
 
 def scale_factor_columns(kind: str, scale_vectorsize: Optional[str], *, k96: bool = False) -> int:

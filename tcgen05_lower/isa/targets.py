@@ -46,6 +46,8 @@ __all__ = [
     "check_target",
     "min_ptx_version",
     "mma_features",
+    "scale_vectorsize_feature",
+    "choose_scale_vectorsize",
     "PTX_VERSIONS",
     "ptx_version_string",
     "parse_ptx_version",
@@ -481,6 +483,26 @@ def min_ptx_version(
             f"{ptx_version_string(t.max_ptx)} target {t.name} is called {t.renamed_to}",
         )
     return best, reason
+
+
+def scale_vectorsize_feature(scale_vectorsize: str) -> Feature:
+    """The feature gating a ``.scale_vectorsize`` spelling (9.7.16.10.9.1 Target ISA Notes):
+    ``scale_vec::NX`` or ``blockN``."""
+    size = str(scale_vectorsize).strip().lstrip(".").lower()
+    return FEATURES["blockN" if size.startswith("block") else "scale_vec::NX"]
+
+
+def choose_scale_vectorsize(spellings: Iterable[str], target: TargetLike) -> str:
+    """The first of equivalent ``.scale_vectorsize`` spellings (see
+    ``shapes.scale_vectorsize_aliases``) that ``target`` supports; raises the
+    ``IsaRuleError`` of the first spelling when none is supported."""
+    spellings = tuple(spellings)
+    for spelling in spellings:
+        if feature_supported(scale_vectorsize_feature(spelling), target):
+            return spelling
+    names = " or ".join("." + s for s in spellings)
+    error = _explain_feature(scale_vectorsize_feature(spellings[0]), get_target(target), None)
+    raise IsaRuleError(error.rule, f"{names}: {error.message}")
 
 
 def mma_features(

@@ -6,12 +6,11 @@ shift) run on thread 0 of the CTA; allocation ops on warp 0 (warp-uniform, as
 at its own lane quarter.
 
 Values of tcgen05 types map to what they become: TMEM buffers -> i32 TMEM address,
-tiles -> shared pointer, fragments -> :class:`Fragment`, mbarriers -> shared pointer.
+tiles -> shared pointer, fragments -> ``ldst.LoweredFragment``, mbarriers -> shared pointer.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
 from tcgen05_lower import dialect as d
@@ -32,18 +31,6 @@ def lowers(*names: str):
         return function
 
     return register
-
-
-@dataclass
-class Fragment:
-    """A lowered fragment: the i32 registers of each thread and how they map to the
-    logical slice (the load's layout, message shape, .num and immHalfSplitoff)."""
-
-    registers: list
-    layout: str
-    shape: str
-    num: int
-    half_split: int | None
 
 
 class KernelLowering:

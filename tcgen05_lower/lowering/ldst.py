@@ -1,43 +1,332 @@
-"""Warpgroup loads from tensor memory (9.7.16.8.3) and fragments to global memory.
+"""Warpgroup loads and stores of tensor memory (9.7.16.8) and fragments in global memory.
 
-Each warp of the warpgroup addresses its own lane quarter (9.7.16.8.1): the message's
-taddr is the buffer's address + ((32 * warp) << 16) + column. Which logical element each
-register holds is ``addressing.ld_element`` (the fragment composed with the layout's
-inverse), the formula the tests check.
+A warpgroup access of columns [column, column + width) of a TMEM buffer is, in each warp
+that takes part, a sequence of equal messages (tcgen05-select-layouts chose the shape,
+``.num``, immHalfSplitoff and packing). Everything else follows from
+``tcgen05_lower.isa.addressing``, the formulas the tests check against the fragment model
+and the layouts' inverses:
+
+- which warps take part: all four, except for a slice inside some column blocks of a
+  folded layout (B, E, G, C read as B), where the warps whose lanes hold other blocks
+  skip the messages (a warp-uniform predicate, as .sync.aligned requires);
+- the taddr of message m of warp w: the buffer's address + (lane << 16) + column, with
+  the lane of the warp's quarter (9.7.16.8.1) and the column of the slice in the warp's
+  block (``addressing.message_address``);
+- which element each register holds (``addressing.element``): store_fragment and
+  load_fragment use it to address global memory, row = cta * R + the row within the
+  CTA, where cta is ``%cluster_ctarank & 1`` in a cta_group::2 kernel (each CTA of the
+  pair issues the same messages at the same address and holds its own rows,
+  tmem-facts section 1) and 0 otherwise.
+
+tcgen05.ld.red (9.7.16.8.3) gives one value per thread and message; the values of a
+thread's messages over the same lanes are combined with the same min/max, and for
+.16x32bx2, whose lane is read by threads l and l + 16, with the partner's value
+(``shfl.bfly 16``): whether the instruction's value already covers both halves the text
+does not say, and min/max of the two is right either way.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
-from tcgen05_lower.bindings import llvm
+from tcgen05_lower.bindings import ir, llvm, nvvm
+from tcgen05_lower.element_types import isa_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
-from tcgen05_lower.isa import addressing, fragments
+from tcgen05_lower.isa import addressing
+from tcgen05_lower.isa.addressing import WarpgroupAccess
+from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op
-from tcgen05_lower.lowering.core import Fragment, lowers
+from tcgen05_lower.lowering.core import lowers
+
+#: arith.cmpi predicate "ult".
+_ULT = 6
 
 
-def message_address(lowering, op):
-    """The taddr of the warp's message for a load or store of `op`'s buffer slice."""
-    buffer, column = op.operands[0], op.operands[1]
-    layout = d.get_str(defining_op(buffer), "layout")
-    base = Sym(lowering.values[buffer])
-    lane = addressing.ld_warp_lane_base(layout, lowering.warp_in_group)
-    return layout, as_value(base + (lane << 16) + Sym(cast(column, i32())), i32())
+@dataclass
+class LoweredFragment:
+    """A fragment in registers: the i32 registers of each thread and what they hold.
 
+    ``access`` is the warpgroup access that filled (or will drain) them; ``column`` the
+    slice's first logical column (an int or an i32 Sym; it decides the column block of
+    folded layouts); ``active`` an i1 that is true in the warps holding part of the slice
+    (None: all warps); ``reduced``: the per-row result of tcgen05.ld.red, one register
+    per lane half of the warp (``addressing.reduced_row``).
+    """
+
+    registers: list
+    access: WarpgroupAccess
+    element: str
+    column: object
+    active: object = None
+    reduced: bool = False
+
+
+# ------------------------------------------------------------------------------ helpers
+
+def _buffer(lowering, op, value):
+    buffer = defining_op(value)
+    if buffer is None or d.op_name(buffer) != "tmem_buffer" or "layout" not in buffer.attributes:
+        lowering.fail(op, f"tcgen05.{d.op_name(op)}: the TMEM operand has no layout: run "
+                          f"tcgen05-select-layouts first")
+    return buffer
+
+
+def plan_of(lowering, op, buffer, width: int, kind: str) -> WarpgroupAccess:
+    """The access tcgen05-select-layouts planned for `op` on `buffer` (``kind``: "ld",
+    "st" or "ld_red"), from the op's shape/num/half_split/pack attributes (``unpack16``
+    on tcgen05.st, ``pack16`` on the others, load_fragment included)."""
+    if "shape" not in op.attributes or "num" not in op.attributes:
+        lowering.fail(op, f"tcgen05.{d.op_name(op)} has no message shape: run "
+                          f"tcgen05-select-layouts first")
+    t = d.type_info(buffer.results[0].type)
+    pack_attr = "unpack16" if d.op_name(op) == "st" else "pack16"
+    try:
+        return WarpgroupAccess.create(
+            d.get_str(buffer, "layout"), n=t.cols, width=width, shape=d.get_str(op, "shape"),
+            num=d.get_int(op, "num"), pack16=bool(d.get_int(op, pack_attr, 0)),
+            half_split=d.get_int(op, "half_split"),
+            layout_c=d.get_str(buffer, "layout_c", "F"), op=kind)
+    except IsaRuleError as exc:
+        lowering.fail(op, f"tcgen05.{d.op_name(op)}: {exc}")
+
+
+def _index_operand(value):
+    """An index operand as a Python int when it is a constant (so that addresses fold),
+    else as an i32 Sym."""
+    producer = defining_op(value)
+    if producer is not None and producer.name == "arith.constant":
+        return ir.IntegerAttr(producer.attributes["value"]).value
+    return Sym(cast(value, i32()))
+
+
+def _widen(x):
+    """An int or i32 Sym as an int or i64 Sym."""
+    return Sym(cast(x.value, i64())) if isinstance(x, Sym) else x
+
+
+def cta_in_pair(lowering):
+    """``%cluster_ctarank & 1`` (an i32 Sym, read once at kernel entry) in a cta_group::2
+    kernel: which CTA of the pair this is (9.7.16.5.1); 0 in a cta_group::1 kernel."""
+    if lowering.info.cta_group != 2:
+        return 0
+    cached = getattr(lowering, "ldst_cta_in_pair", None)
+    if cached is None:
+        entry = lowering.kernel.regions[0].blocks[0]
+        with ir.InsertionPoint(entry.operations[0]), lowering.kernel.location:
+            cached = Sym(nvvm.read_ptx_sreg_cluster_ctarank(i32())) & 1
+        lowering.ldst_cta_in_pair = cached
+    return cached
+
+
+def taking_part(lowering, access: WarpgroupAccess, column):
+    """An i1 that is true in the warps that take part, or None when all four do."""
+    if not access.partial:
+        return None
+    offset = addressing.block_offset(access, lowering.warp_in_group, column)
+    blocks = emit.constant(access.blocks, i32())
+    return ir.Operation.create("arith.cmpi", results=[emit.i1()],
+                               operands=[as_value(offset, i32()), blocks],
+                               attributes={"predicate": ir.IntegerAttr.get(i64(), _ULT)}
+                               ).results[0]
+
+
+def _message(text: str, inputs: list, results: int, active) -> list:
+    """One message as nvvm.inline_ptx. A warp that does not take part skips it through a
+    guard predicate in the text (``@$k``), passed as the last input: the op's own
+    predicate operand numbers its ``$k`` without counting the results in MLIR 22.1's
+    convert-nvvm-to-llvm, so it cannot guard an instruction that has any."""
+    if active is None:
+        return emit.ptx(text, inputs, [i32()] * results)
+    guard = f"@${results + len(inputs)} "
+    return emit.ptx(guard + text, list(inputs) + [active], [i32()] * results)
+
+
+def message_taddrs(lowering, access: WarpgroupAccess, base, column) -> list:
+    """The taddr of each message of this warp: base + (lane << 16) + column."""
+    taddrs = []
+    for message in range(access.messages):
+        lane, col = addressing.message_address(access, warp=lowering.warp_in_group,
+                                               message=message, column=column)
+        taddrs.append(as_value(Sym(base) + (lane << 16) + col, i32()))
+    return taddrs
+
+
+def _mapping(access: WarpgroupAccess) -> tuple:
+    """What decides which element each register holds."""
+    return (access.layout, access.layout_c, access.n, access.width, access.shape,
+            access.num, access.pack16, access.half_split)
+
+
+def _if(condition, build, result_types=()):
+    """``scf.if condition { build() }`` (with an else yielding zeros when it has
+    results); returns the results."""
+    if condition is None:
+        return build()
+    op = ir.Operation.create("scf.if", results=list(result_types), operands=[condition],
+                             regions=2)
+    then_block = op.regions[0].blocks.append()
+    with ir.InsertionPoint(then_block):
+        values = build()
+        ir.Operation.create("scf.yield", operands=list(values or []))
+    if result_types:
+        else_block = op.regions[1].blocks.append()
+        with ir.InsertionPoint(else_block):
+            zeros = [emit.constant(0, t) for t in result_types]
+            ir.Operation.create("scf.yield", operands=zeros)
+    return list(op.results)
+
+
+def _and(a, b):
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return ir.Operation.create("arith.andi", results=[emit.i1()], operands=[a, b]).results[0]
+
+
+def _element_bytes(lowering, op, element: str) -> int:
+    try:
+        bits = isa_bits(element)
+    except KeyError:
+        bits = None
+    if bits not in (16, 32):
+        lowering.fail(op, f"tcgen05.{d.op_name(op)}: {element} fragments are not supported")
+    return bits // 8
+
+
+# ------------------------------------------------------------------------------ tcgen05.ld
 
 @lowers("ld")
 def lower_ld(lowering, op) -> None:
-    if "shape" not in op.attributes:
-        lowering.fail(op, "load has no message shape: run tcgen05-select-layouts first")
-    shape, num = d.get_str(op, "shape"), d.get_int(op, "num")
-    half_split = d.get_int(op, "half_split")
-    layout, taddr = message_address(lowering, op)
-    count = fragments.registers_per_thread(shape, num)
-    dests = [f"${i}" for i in range(count)]
-    text = ptx.ld(shape, num, dests, f"${count}", half_split=half_split)
-    registers = emit.ptx(text, [taddr], [i32()] * count)
-    lowering.values[op.results[0]] = Fragment(registers, layout, shape, num, half_split)
+    buffer = _buffer(lowering, op, op.operands[0])
+    frag = d.type_info(op.results[0].type)
+    access = plan_of(lowering, op, buffer, frag.shape[1], "ld")
+    column = _index_operand(op.operands[1])
+    active = taking_part(lowering, access, column)
+    registers = []
+    count = access.message_registers
+    for taddr in message_taddrs(lowering, access, lowering.values[op.operands[0]], column):
+        text = ptx.ld(access.shape, access.num, [f"${i}" for i in range(count)], f"${count}",
+                      half_split=access.half_split, pack16=access.pack16)
+        registers += _message(text, [taddr], count, active)
+    lowering.values[op.results[0]] = LoweredFragment(registers, access, frag.element,
+                                                     column, active)
+
+
+# ------------------------------------------------------------------------------ tcgen05.st
+
+@lowers("st")
+def lower_st(lowering, op) -> None:
+    buffer = _buffer(lowering, op, op.operands[0])
+    fragment = lowering.values[op.operands[2]]
+    frag = d.type_info(op.operands[2].type)
+    access = plan_of(lowering, op, buffer, frag.shape[1], "st")
+    if fragment.reduced or _mapping(fragment.access) != _mapping(access):
+        lowering.fail(op, f"tcgen05.st: the fragment's registers are laid out for "
+                          f"{fragment.access.describe()}, not for this store's "
+                          f"{access.describe()} (tcgen05-select-layouts plans both alike)")
+    column = _index_operand(op.operands[1])
+    active = taking_part(lowering, access, column)
+    count = access.message_registers
+    taddrs = message_taddrs(lowering, access, lowering.values[op.operands[0]], column)
+    for m, taddr in enumerate(taddrs):
+        sources = fragment.registers[m * count:(m + 1) * count]
+        text = ptx.st(access.shape, access.num, "$0", [f"${i + 1}" for i in range(count)],
+                      half_split=access.half_split, unpack16=access.pack16)
+        _message(text, [taddr] + sources, 0, active)
+
+
+# -------------------------------------------------------------------------- tcgen05.ld.red
+
+_COMBINE = {
+    ("min", "f32", False): "arith.minnumf", ("min", "f32", True): "arith.minimumf",
+    ("max", "f32", False): "arith.maxnumf", ("max", "f32", True): "arith.maximumf",
+    ("min", "s32", False): "arith.minsi", ("max", "s32", False): "arith.maxsi",
+    ("min", "u32", False): "arith.minui", ("max", "u32", False): "arith.maxui",
+}
+
+
+def _combine(a, b, red_op: str, type_: str, nan: bool):
+    """min/max of two reduction values with the instruction's semantics: for .f32 NaN is
+    skipped (minnum) unless .NaN asks for it to propagate (minimum)."""
+    name = _COMBINE[(red_op, type_, nan and type_ == "f32")]
+    if type_ != "f32":
+        return ir.Operation.create(name, results=[i32()], operands=[a, b]).results[0]
+    f32 = ir.F32Type.get()
+    fa, fb = (ir.Operation.create("arith.bitcast", results=[f32], operands=[v]).results[0]
+              for v in (a, b))
+    r = ir.Operation.create(name, results=[f32], operands=[fa, fb]).results[0]
+    return ir.Operation.create("arith.bitcast", results=[i32()], operands=[r]).results[0]
+
+
+def _partner(value):
+    """The value of thread l ^ 16 of the warp (shfl.sync.bfly)."""
+    return nvvm.ShflOp(i32(), emit.constant(-1, i32()), value, emit.constant(16, i32()),
+                       emit.constant(0x1F, i32()), nvvm.ShflKind.bfly).result
+
+
+@lowers("ld_red")
+def lower_ld_red(lowering, op) -> None:
+    buffer = _buffer(lowering, op, op.operands[0])
+    frag = d.type_info(op.results[0].type)
+    access = plan_of(lowering, op, buffer, frag.shape[1], "ld_red")
+    red_op = d.get_str(op, "op")
+    type_ = "u32" if frag.element == "ui32" else isa_type(frag.element)
+    nan = bool(d.get_int(op, "nan", 0))
+    column = _index_operand(op.operands[1])
+    active = taking_part(lowering, access, column)
+    count = access.message_registers
+    registers, slots = [], [None] * addressing.reduced_slots(access)
+    taddrs = message_taddrs(lowering, access, lowering.values[op.operands[0]], column)
+    for m, taddr in enumerate(taddrs):
+        try:
+            text = ptx.ld_red(access.shape, access.num, red_op, type_,
+                              [f"${i}" for i in range(count)], f"${count}", f"${count + 1}",
+                              half_split=access.half_split,
+                              abs_=bool(d.get_int(op, "abs", 0)), nan=nan)
+        except IsaRuleError as exc:
+            lowering.fail(op, f"tcgen05.ld_red: {exc}")
+        values = _message(text, [taddr], count + 1, active)
+        registers += values[:count]
+        slot = m % access.lane_halves
+        slots[slot] = values[count] if slots[slot] is None else _combine(
+            slots[slot], values[count], red_op, type_, nan)
+    if access.shape == "16x32bx2":
+        slots = [_combine(v, _partner(v), red_op, type_, nan) for v in slots]
+    lowering.values[op.results[0]] = LoweredFragment(registers, access, frag.element,
+                                                     column, active)
+    lowering.values[op.results[1]] = LoweredFragment(slots, access, frag.element, column,
+                                                     active, reduced=True)
+
+
+# ------------------------------------------------------------------ fragments <-> global
+
+def _elements(lowering, fragment: LoweredFragment):
+    """(register index, 16-bit half or None, row, column within the slice, owner i1 or
+    None) of every element the fragment holds in this thread, in i64 Syms."""
+    access = fragment.access
+    warp = _widen(lowering.warp_in_group)
+    thread = _widen(lowering.lane)
+    cta = _widen(cta_in_pair(lowering))
+    if fragment.reduced:
+        owner = None
+        if access.shape == "16x32bx2":
+            # Threads l and l + 16 hold the same row: only the first writes it.
+            owner = emit.cmp_eq(as_value(addressing.reduced_copy(access, lowering.lane),
+                                         i32()), emit.constant(0, i32()))
+        for slot in range(len(fragment.registers)):
+            row = addressing.reduced_row(access, warp=warp, thread=thread, slot=slot, cta=cta)
+            yield slot, None, row, 0, owner
+        return
+    column = _widen(fragment.column)
+    halves = (0, 1) if access.pack16 else (None,)
+    for reg in range(len(fragment.registers)):
+        for half in halves:
+            row, col = addressing.element(access, warp=warp, thread=thread, reg=reg,
+                                          half=half or 0, cta=cta, column=column)
+            yield reg, half, row, col, None
 
 
 @lowers("store_fragment")
@@ -46,11 +335,88 @@ def lower_store_fragment(lowering, op) -> None:
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
     ld = d.get_int(op, "ld")
-    warp = Sym(cast(lowering.warp_in_group.value, i64()))
-    thread = Sym(cast(lowering.lane.value, i64()))
-    for reg, value in enumerate(fragment.registers):
-        row, col = addressing.ld_element(fragment.layout, fragment.shape, fragment.num,
-                                         warp=warp, thread=thread, reg=reg,
-                                         half_split=fragment.half_split)
-        element = (row * ld + column + col) * 4
-        llvm.StoreOp(value, emit.gep_bytes(dest, as_value(element, i64())), alignment=4)
+    size = _element_bytes(lowering, op, fragment.element)
+    elements = list(_elements(lowering, fragment))
+    owner = elements[0][4] if elements else None
+
+    def stores():
+        for reg, half, row, col, _ in elements:
+            value = fragment.registers[reg]
+            if size == 2:
+                if half:
+                    value = as_value(Sym(value) >> 16, i32())
+                value = ir.Operation.create("arith.trunci",
+                                            results=[ir.IntegerType.get_signless(16)],
+                                            operands=[value]).results[0]
+            offset = (row * ld + column + col) * size
+            llvm.StoreOp(value, emit.gep_bytes(dest, as_value(offset, i64())),
+                         alignment=size)
+        return []
+
+    _if(_and(fragment.active, owner), stores)
+
+
+@lowers("load_fragment")
+def lower_load_fragment(lowering, op) -> None:
+    store = _consumer_store(lowering, op)
+    buffer = _buffer(lowering, store, store.operands[0])
+    frag = d.type_info(op.results[0].type)
+    access = plan_of(lowering, op, buffer, frag.shape[1], "st")
+    source = op.operands[0]
+    column = Sym(cast(op.operands[1], i64()))
+    ld = d.get_int(op, "ld")
+    size = _element_bytes(lowering, op, frag.element)
+    slice_column = _slice_column(lowering, op, store)
+    active = taking_part(lowering, access, slice_column)
+    shell = LoweredFragment([None] * access.registers, access, frag.element, slice_column,
+                            active)
+    elements = list(_elements(lowering, shell))
+    i16 = ir.IntegerType.get_signless(16)
+
+    def loads():
+        registers = [None] * access.registers
+        for reg, half, row, col, _ in elements:
+            offset = (row * ld + column + col) * size
+            address = emit.gep_bytes(source, as_value(offset, i64()))
+            if size == 4:
+                registers[reg] = llvm.LoadOp(i32(), address, alignment=4).result
+                continue
+            # 16-bit data: zero-extended into the low half, or packed two per register
+            # (low half = lower column, fragments module docstring).
+            value = Sym(ir.Operation.create("arith.extui", results=[i32()], operands=[
+                llvm.LoadOp(i16, address, alignment=2).result]).results[0])
+            if half:
+                value = Sym(registers[reg]) | (value << 16)
+            registers[reg] = value.value
+        return registers
+
+    registers = _if(active, loads, [i32()] * access.registers)
+    lowering.values[op.results[0]] = LoweredFragment(registers, access, frag.element,
+                                                     slice_column, active)
+
+
+def _consumer_store(lowering, op):
+    for use in op.results[0].uses:
+        user = use.owner
+        user = user.operation if hasattr(user, "operation") else user
+        if d.op_name(user) == "st":
+            return user
+    lowering.fail(op, "tcgen05.load_fragment: its fragment is not stored with tcgen05.st")
+
+
+def _slice_column(lowering, load, store):
+    """The column of the TMEM slice the fragment is for: the st's column, which must be a
+    constant or the load_fragment's own column value (tcgen05-select-layouts checks this
+    for folded layouts) so that it is known where the fragment is loaded."""
+    column = store.operands[1]
+    producer = defining_op(column)
+    if producer is not None and producer.name == "arith.constant":
+        return ir.IntegerAttr(producer.attributes["value"]).value
+    if column == load.operands[1]:
+        return Sym(cast(column, i32()))
+    access_layout = d.get_str(defining_op(store.operands[0]), "layout")
+    if access_layout in ("B", "E", "G") or (access_layout == "C" and d.get_str(
+            defining_op(store.operands[0]), "layout_c", "F") == "B"):
+        lowering.fail(store, "tcgen05.st of a folded layout: the column must be a constant "
+                             "or the column its fragment was loaded from")
+    return 0

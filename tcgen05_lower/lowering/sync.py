@@ -1,19 +1,71 @@
 """Completion and ordering: tcgen05.commit and mbarrier waits (9.7.16.12.1), tcgen05.wait
-(9.7.16.8.5), tcgen05.fence (9.7.16.11.1), the proxy fence and CTA barriers."""
+(9.7.16.8.5), tcgen05.fence (9.7.16.11.1), the proxy fence and CTA barriers; and who
+issues the single-thread instructions (Table 46).
+
+CTA pairs (cta_group::2). Every CTA of the pair runs the kernel's program. The
+single-thread instructions (mma, cp, shift, commit) are issued by thread 0 of the even
+CTA only: "Issue from a single thread from the CTA-Pair would initiate the base
+operation" (Table 46), and the even CTA is the one whose %cluster_ctarank ends in 0
+(9.7.16.5.1). So that both CTAs' mbarriers see the completion, a commit without an
+explicit mask multicasts to both CTAs of the pair (.multicast::cluster, mask 0b11). The
+kernel's CTA barriers become cluster barriers: an MMA issued by the even CTA reads the
+peer CTA's shared memory and tensor memory, so what the peer wrote before a barrier must
+be ordered before it.
+"""
 
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
-from tcgen05_lower.bindings import ir
+from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.emit import i32
 from tcgen05_lower.lowering.core import lowers
+
+#: %cluster_ctarank bits of both CTAs of the pair (9.7.16.5.1).
+PAIR_MASK = 0b11
+
+
+def single_thread_predicate(lowering) -> "ir.Value":
+    """The i1 that is true on the one thread that issues tcgen05.mma / cp / shift / commit:
+    thread 0 of the CTA for cta_group::1; thread 0 of the even CTA of the pair for
+    cta_group::2 (Table 46, 9.7.16.5.1). Built once per kernel, at its entry."""
+    if lowering.info.cta_group == 1:
+        return lowering.is_leader
+    cached = getattr(lowering, "pair_leader", None)
+    if cached is not None:
+        return cached
+    leader = lowering.is_leader
+    with ir.InsertionPoint.after(leader.owner), lowering.kernel.location:
+        # nvvm.read.ptx.sreg.cluster.ctarank: %cluster_ctarank.
+        rank = nvvm.ClusterId(i32()).result
+        even = emit.cmp_eq((emit.Sym(rank) & 1).value, emit.constant(0, i32()))
+        lowering.pair_leader = ir.Operation.create(
+            "arith.andi", results=[leader.type], operands=[leader, even]).results[0]
+    return lowering.pair_leader
+
+
+def cta_barrier(lowering) -> None:
+    """A barrier of the CTA, or of the CTA pair in a cta_group::2 kernel."""
+    if lowering.info.cta_group == 2:
+        emit.ptx(ptx.cluster_barrier())
+    else:
+        emit.ptx(ptx.barrier_sync())
 
 
 @lowers("commit")
 def lower_commit(lowering, op) -> None:
-    emit.ptx(ptx.commit(lowering.info.cta_group, "$0"), [lowering.values[op.operands[0]]],
-             predicate=lowering.is_leader)
+    """tcgen05.commit by the thread that issued the operations it tracks; with a
+    ``multicast_mask`` (or in a cta_group::2 kernel) as .multicast::cluster."""
+    mask = d.get_int(op, "multicast_mask")
+    if mask is None and lowering.info.cta_group == 2:
+        mask = PAIR_MASK
+    inputs = [lowering.values[op.operands[0]]]
+    if mask is None:
+        text = ptx.commit(lowering.info.cta_group, "$0")
+    else:
+        inputs.append(emit.constant(mask, ir.IntegerType.get_signless(16)))
+        text = ptx.commit(lowering.info.cta_group, "$0", cta_mask="$1")
+    emit.ptx(text, inputs, predicate=single_thread_predicate(lowering))
 
 
 @lowers("mbarrier_wait")
@@ -34,19 +86,24 @@ def lower_mbarrier_wait(lowering, op) -> None:
 
 @lowers("wait")
 def lower_wait(lowering, op) -> None:
+    """tcgen05.wait::ld / ::st, executed by every thread that loaded or stored."""
     emit.ptx(ptx.wait(d.get_str(op, "kind")))
 
 
 @lowers("fence")
 def lower_fence(lowering, op) -> None:
+    """tcgen05.fence::*, executed by every thread (Table 46: each thread fences its own
+    accesses)."""
     emit.ptx(ptx.fence(d.get_str(op, "kind")))
 
 
 @lowers("fence_proxy_async")
 def lower_fence_proxy_async(lowering, op) -> None:
+    """fence.proxy.async.shared::cta, executed by every thread."""
     emit.ptx(ptx.fence_proxy_async())
 
 
 @lowers("barrier")
 def lower_barrier(lowering, op) -> None:
-    emit.ptx(ptx.barrier_sync())
+    """A barrier of the CTA, of the pair in a cta_group::2 kernel (see the module)."""
+    cta_barrier(lowering)

@@ -1,0 +1,33 @@
+// 2-CTA M = 128 dense (cta_group::2, Layout B): each CTA holds 64 rows and folds N into
+// N/2 columns on all 128 lanes (tmem-facts section 1), so each 128 x 256 accumulator
+// takes 128 columns per CTA. Four of them live together: 4 x 128 = 512 columns, exactly
+// all of tensor memory.
+// EXPECT: lower bound 512, optimal 512 (derived above by hand)
+!acc = !tcgen05.tmem<[128, 256], f32>
+!ta = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!tb = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!frag = !tcgen05.frag<[128, 32], f32>
+func.func @cta2_m128_layout_b(%C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %acc0 = "tcgen05.tmem_buffer"() {name = "acc0"} : () -> !acc
+  %acc1 = "tcgen05.tmem_buffer"() {name = "acc1"} : () -> !acc
+  %acc2 = "tcgen05.tmem_buffer"() {name = "acc2"} : () -> !acc
+  %acc3 = "tcgen05.tmem_buffer"() {name = "acc3"} : () -> !acc
+  "tcgen05.mma"(%acc0, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  "tcgen05.mma"(%acc1, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  "tcgen05.mma"(%acc2, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  "tcgen05.mma"(%acc3, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  %x0 = "tcgen05.ld"(%acc0, %c0) : (!acc, index) -> !frag
+  "tcgen05.store_fragment"(%x0, %C, %c0) {ld = 256 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+  %x1 = "tcgen05.ld"(%acc1, %c0) : (!acc, index) -> !frag
+  "tcgen05.store_fragment"(%x1, %C, %c0) {ld = 256 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+  %x2 = "tcgen05.ld"(%acc2, %c0) : (!acc, index) -> !frag
+  "tcgen05.store_fragment"(%x2, %C, %c0) {ld = 256 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+  %x3 = "tcgen05.ld"(%acc3, %c0) : (!acc, index) -> !frag
+  "tcgen05.store_fragment"(%x3, %C, %c0) {ld = 256 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+  return
+}

@@ -1,0 +1,63 @@
+"""Tensor-memory data movement by one thread: tcgen05.cp (9.7.16.9.2) and
+tcgen05.shift.down (9.7.16.9.3).
+
+``cp`` copies a shared-memory tile into a TMEM buffer, at the buffer's address plus the
+op's ``column``. The tile is described to the hardware by the same canonical K-major
+matrix descriptor as an MMA operand (Table 40, 9.7.16.3.3): its rows are the rows the
+copy shape moves, its K extent their bits. ``shift`` shifts the rows of a buffer down by
+one lane; its address must sit on a 32-lane boundary, which the plan decides, so the check
+is made here.
+"""
+
+from __future__ import annotations
+
+from tcgen05_lower import dialect as d
+from tcgen05_lower import emit, ptx
+from tcgen05_lower.emit import Sym, as_value, i32
+from tcgen05_lower.isa.errors import IsaRuleError
+from tcgen05_lower.kernel_ir import defining_op
+from tcgen05_lower.lowering.core import lowers
+from tcgen05_lower.lowering.smem import smem_descriptor
+from tcgen05_lower.lowering.sync import single_thread_predicate
+
+
+@lowers("cp")
+def lower_cp(lowering, op) -> None:
+    """tcgen05.cp.cta_group.shape{.multicast}{.b8x16.src_fmt} [taddr], s-desc."""
+    dest, source = op.operands[0], op.operands[1]
+    taddr = as_value(Sym(lowering.values[dest]) + d.get_int(op, "column", 0), i32())
+    try:
+        text = ptx.cp(lowering.info.cta_group, d.get_str(op, "shape"), "$0", "$1",
+                      multicast=d.get_str(op, "multicast"),
+                      source_format=d.get_str(op, "decompress"))
+    except IsaRuleError as exc:
+        lowering.fail(op, str(exc))
+    emit.ptx(text, [taddr, smem_descriptor(lowering, source, 0)],
+             predicate=single_thread_predicate(lowering))
+
+
+def planned_lane(value) -> int | None:
+    """The lane offset the plan gave the buffer `value`: 16 if it is a stage of a buffer
+    whose stages pair up on the two lane halves (odd stages sit at lane 16, see
+    lowering/views.py), else the buffer's own; None if unknown here."""
+    owner = defining_op(value)
+    if owner is not None and d.op_name(owner) == "tmem_stage":
+        owner = defining_op(owner.operands[0])
+        if owner is not None and d.get_str(owner, "stage_layout") == "lane_pairs":
+            return 16
+    if owner is None or "lane_offset" not in owner.attributes:
+        return None
+    return d.get_int(owner, "lane_offset")
+
+
+@lowers("shift")
+def lower_shift(lowering, op) -> None:
+    """tcgen05.shift.cta_group.down [taddr]; "The lane of the address operand taddr must
+    be aligned to 32" (9.7.16.9.3)."""
+    buffer = op.operands[0]
+    lane = planned_lane(buffer)
+    if lane is not None and lane % 32:
+        lowering.fail(op, f"tcgen05.shift needs a buffer at a lane that is a multiple of "
+                          f"32, but this one was placed at lane {lane} (9.7.16.9.3)")
+    emit.ptx(ptx.shift_down(lowering.info.cta_group, "$0"), [lowering.values[buffer]],
+             predicate=single_thread_predicate(lowering))
