@@ -51,7 +51,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import bindings
 from tcgen05_lower.bindings import file_location, ir
 from tcgen05_lower.isa.layouts import TMEM_COLUMNS
 from tcgen05_lower.pass_infra import ModulePass, Option
@@ -88,10 +87,6 @@ def location_text(location) -> str:
     filename, line, column = file_location(location)
     if line is None:
         return str(location)
-    if filename in (None, "", "-"):
-        # Text parsed from a buffer: the diagnostics name the source the driver parsed,
-        # and so does the report when that name is known.
-        filename = getattr(bindings, "_anonymous_source_name", None)
     return f"{filename}:{line}:{column}" if filename else f"{line}:{column}"
 
 

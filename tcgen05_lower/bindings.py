@@ -62,14 +62,25 @@ _SEVERITY = {
 }
 
 
+# Module.parse names its buffer "-"; diagnostics from such a buffer are reported under the
+# name the caller gave (see parse_module).
+_ANONYMOUS_BUFFER = "-"
+_anonymous_source_name: str | None = None
+
+
 def file_location(loc: "ir.Location") -> tuple[str | None, int | None, int | None]:
     """Returns (file, line, column) of a location, looking through name, call-site and
-    fused locations to the first file location; (None, None, None) if there is none."""
+    fused locations to the first file location; (None, None, None) if there is none.
+    Text parsed from an anonymous buffer is reported under the name given to
+    :func:`parse_module`."""
     pending = [loc]
     while pending:
         current = pending.pop(0)
         if current.is_a_file():
-            return current.filename, current.start_line, current.start_col
+            filename = current.filename
+            if filename == _ANONYMOUS_BUFFER and _anonymous_source_name is not None:
+                filename = _anonymous_source_name
+            return filename, current.start_line, current.start_col
         if current.is_a_name():
             pending.append(current.child_loc)
         elif current.is_a_callsite():
@@ -81,8 +92,6 @@ def file_location(loc: "ir.Location") -> tuple[str | None, int | None, int | Non
 
 def _convert(diag) -> Diagnostic:
     filename, line, col = file_location(diag.location)
-    if filename == _ANONYMOUS_BUFFER and _anonymous_source_name is not None:
-        filename = _anonymous_source_name
     notes = tuple(_convert(n) for n in diag.notes)
     return Diagnostic(_SEVERITY[diag.severity], filename, line, col, diag.message, notes)
 
@@ -107,12 +116,6 @@ def capture_diagnostics(context: "ir.Context") -> Iterator[list[Diagnostic]]:
         yield collected
     finally:
         handle.detach()
-
-
-# Module.parse names its buffer "-"; diagnostics from such a buffer are reported under the
-# name the caller gave (see parse_module).
-_ANONYMOUS_BUFFER = "-"
-_anonymous_source_name: str | None = None
 
 
 def parse_module(text: str, source_name: str) -> "ir.Operation":
