@@ -18,6 +18,12 @@ Decisions written into the IR:
   taddr of each message and the element in each register follow from these and the
   buffer (``tcgen05_lower.isa.addressing``).
 
+A multi-buffered ``[stages, rows, cols]`` buffer is used through ``tcgen05.tmem_stage``
+views: the MMAs and loads/stores of its stages decide and are planned against one stage's
+``[rows, cols]`` footprint, which is written on the buffer itself (all stages share one
+role and layout; tcgen05-plan-tmem places the stages and copies the footprint onto each
+view).
+
 A buffer's layout: the layout of the MMAs that use it (all must agree); else a
 ``layout`` attribute the program wrote on the ``tmem_buffer`` (a request, checked against
 the buffer's shape and the kernel's cta_group, and against any MMA); else Layout D for 128
@@ -121,6 +127,19 @@ def default_layout_for_rows(rows: int, cta_group: int = 1) -> str | None:
     if cta_group == 2 and rows == 256:
         return "A"
     return None
+
+
+def root_buffer(value):
+    """The ``tcgen05.tmem_buffer`` op that holds the TMEM value `value`: its producer, or
+    for a ``tcgen05.tmem_stage`` view the multi-buffered buffer it is a stage of (whose
+    per-stage footprint tcgen05-plan-tmem reads and copies onto every view); None for
+    anything else (a function argument, a block argument)."""
+    owner = defining_op(value)
+    if owner is not None and d.op_name(owner) == "tmem_stage":
+        owner = defining_op(owner.operands[0])
+    if owner is None or d.op_name(owner) != "tmem_buffer":
+        return None
+    return owner
 
 
 def column_facts(value, depth: int = 0) -> tuple[int | None, int]:
@@ -243,9 +262,10 @@ class Tcgen05SelectLayouts(ModulePass):
                          lambda: layouts.sparse_metadata_footprint(layout, m=m, kind=kind,
                                                                    layout_c=lc)))
         for role, value, footprint in uses:
-            owner = defining_op(value)
-            if owner is None or d.op_name(owner) != "tmem_buffer":
-                self.error(op, f"the MMA's {role} operand must be a tcgen05.tmem_buffer result")
+            owner = root_buffer(value)
+            if owner is None:
+                self.error(op, f"the MMA's {role} operand must be a tcgen05.tmem_buffer result "
+                               f"(or a tcgen05.tmem_stage of one)")
                 continue
             try:
                 use = Use(role, layout, footprint(), op)
@@ -295,8 +315,8 @@ class Tcgen05SelectLayouts(ModulePass):
     # ------------------------------------------------------------------ accesses
 
     def access_buffer(self, op, operand) -> BufferInfo | None:
-        source = defining_op(op.operands[operand])
-        if source is None or d.op_name(source) != "tmem_buffer":
+        source = root_buffer(op.operands[operand])
+        if source is None:
             self.error(op, f"tcgen05.{d.op_name(op)} of a TMEM value that is not a "
                            f"tcgen05.tmem_buffer result is not supported yet")
             return None
@@ -603,6 +623,9 @@ class Tcgen05SelectLayouts(ModulePass):
                 continue
             label = d.get_str(buffer, "name") or "tmem_buffer"
             reading = f" (read as {binfo.layout_c})" if binfo.layout == "C" else ""
+            stages = d.type_info(buffer.results[0].type).stages
+            if stages > 1:
+                reading += f", {stages} stages"
             lines.append(f"  %{label} {binfo.rows}x{binfo.cols}x{binfo.element}: Layout "
                          f"{binfo.layout}{reading}, role {binfo.role}, "
                          f"{d.get_int(buffer, 'columns')} columns"

@@ -630,6 +630,14 @@ class Tcgen05Verify(ModulePass):
             return
         shape, num = d.get_str(op, "shape"), d.get_int(op, "num")
         table = "Table 48" if d.op_name(op) == "st" else "Table 47"
+        if num is None:
+            # A shape-only request: tcgen05-select-layouts chooses .num (and
+            # immHalfSplitoff) for it, so only the shape's name can be checked here.
+            try:
+                fragments.valid_nums(shape)
+            except IsaRuleError as exc:
+                self.rule(op, exc)
+            return
         try:
             fragments.registers_per_thread(shape, num)
         except IsaRuleError as exc:

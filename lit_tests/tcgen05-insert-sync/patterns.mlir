@@ -21,22 +21,23 @@
 // nothing goes between them.
 // CHECK-NEXT: "tcgen05.mma"([[ACC]],
 //
-// 9.7.16.6.4.4 (mma by one thread, ld by the warpgroup): commit to the mbarrier, every
-// thread waits for the phase, then fence::after_thread_sync because tcgen05.ld is async.
-// The first completion of a fresh mbarrier completes phase 0, so the parity is 0.
+// 9.7.16.6.4.4 (Example 2, mma by one thread, ld by the warpgroup): commit to the
+// mbarrier, every thread waits for the phase, then fence::after_thread_sync because
+// tcgen05.ld is asynchronous. The first completion of a fresh mbarrier completes phase 0,
+// so the parity waited for is 0.
 // CHECK-NEXT: "tcgen05.commit"([[MBAR]]) {reason = "completion of tcgen05.mma
 // CHECK-NEXT: [[PHASE:%.+]] = arith.constant 0 : i32
 // CHECK-NEXT: "tcgen05.mbarrier_wait"([[MBAR]], [[PHASE]])
 // CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
 // CHECK-NEXT: [[FRAG:%.+]] = "tcgen05.ld"([[ACC]],
 //
-// 9.7.16.6.4.5: the true register dependency orders the registers' use after the load.
+// 9.7.16.6.4.5: a true register dependency on tcgen05.ld is respected without any
+// synchronization, so the store of the loaded registers follows the load directly.
 // CHECK-NEXT: "tcgen05.store_fragment"([[FRAG]],
 //
-// 9.7.16.6.4.4: every thread's accesses complete and are ordered before warp 0 frees the
-// columns: wait::ld, fence::before_thread_sync, a barrier, fence::after_thread_sync.
-// CHECK-NOT: "tcgen05.wait"
-// CHECK: "tcgen05.wait"() {kind = "ld", reason = "completion of tcgen05.ld
+// 9.7.16.6.4.4 (Example 1): before warp 0 frees the columns, every warp waits for its own
+// loads (wait::ld), then fence::before_thread_sync, a barrier, fence::after_thread_sync.
+// CHECK-NEXT: "tcgen05.wait"() {kind = "ld", reason = "completion of tcgen05.ld
 // CHECK-NEXT: "tcgen05.fence"() {kind = "before_thread_sync"
 // CHECK-NEXT: "tcgen05.barrier"()
 // CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
@@ -60,8 +61,8 @@ func.func @straight_line(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
   "tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16", k_offset = 16 : i64}
       : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
          !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
-  %frag = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
-  "tcgen05.store_fragment"(%frag, %C, %c0) {ld = 64 : i64} : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
+  %frag = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+  "tcgen05.store_fragment"(%frag, %C, %c0) {ld = 64 : i64} : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
   return
 }
 
@@ -121,7 +122,7 @@ func.func @independent_accumulators(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>)
 // CHECK-NEXT: "tcgen05.smem_fill"
 // CHECK-NEXT: "tcgen05.fence_proxy_async"
 // CHECK-NEXT: "tcgen05.barrier"
-// CHECK: "tcgen05.mma"
+// CHECK-NEXT: "tcgen05.mma"
 func.func @refill_tile(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
@@ -148,9 +149,10 @@ func.func @refill_tile(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>)
 
 // -----
 
-// MMAs still in flight at the end: they complete (commit + wait, observed by every thread
-// of the allocating warp) and fence::after_thread_sync orders the dealloc after them; no
-// other thread touched tensor memory, so no barrier (9.7.16.6.4.2 example 2).
+// MMAs still in flight at the end complete before the columns are freed: commit, every
+// thread waits on the mbarrier, fence::after_thread_sync (9.7.16.6.4.4, Example 2), then
+// warp 0's dealloc. No thread has a tcgen05 access of its own left to order, so nothing
+// more is needed.
 // CHECK-LABEL: func.func @mma_in_flight_at_dealloc
 // CHECK: "tcgen05.mma"
 // CHECK-NEXT: "tcgen05.commit"({{%.+}}) {reason = "completion of tcgen05.mma at line {{[0-9]+}} before tcgen05.dealloc
@@ -172,6 +174,88 @@ func.func @mma_in_flight_at_dealloc(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>)
   "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16"}
       : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
          !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  return
+}
+
+// -----
+
+// Write after read across threads: the warpgroup loads the accumulator, then one thread's
+// MMA overwrites it. 9.7.16.6.4.4, Example 1: each warp waits for its loads (wait::ld),
+// fence::before_thread_sync, a barrier, fence::after_thread_sync, then the MMA.
+// CHECK-LABEL: func.func @reuse_after_epilogue
+// CHECK: "tcgen05.ld"([[ACC:%[^,]+]],
+// CHECK-NEXT: "tcgen05.store_fragment"
+// CHECK-NEXT: "tcgen05.wait"() {kind = "ld", reason = "completion of tcgen05.ld at line {{[0-9]+}} before tcgen05.mma at line {{[0-9]+}}: WAR
+// CHECK-NEXT: "tcgen05.fence"() {kind = "before_thread_sync"
+// CHECK-NEXT: "tcgen05.barrier"
+// CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
+// CHECK-NEXT: "tcgen05.mma"([[ACC]],
+func.func @reuse_after_epilogue(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[32, 64], bf16, "K", "128B">
+  %acc = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 32], f32>
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.smem_fill"(%B, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[32, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16"}
+      : (!tcgen05.tmem<[128, 32], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[32, 64], bf16, "K", "128B">, i1) -> ()
+  %frag = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+  "tcgen05.store_fragment"(%frag, %C, %c0) {ld = 32 : i64} : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+  "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16"}
+      : (!tcgen05.tmem<[128, 32], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[32, 64], bf16, "K", "128B">, i1) -> ()
+  return
+}
+
+// -----
+
+// The same dependence carried by a loop: the MMA of iteration i+1 overwrites what the
+// warpgroup loaded in iteration i. The cross-thread pattern goes at the end of the body
+// (the first iteration has nothing to wait for); the MMA -> ld dependence inside one
+// iteration waits for this iteration's phase, parity (i - lb) / step mod 2.
+// CHECK-LABEL: func.func @epilogue_in_loop
+// CHECK: scf.for [[I:%[^ ]+]] = [[LB:%[^ ]+]] to {{%[^ ]+}} step [[STEP:%[^ ]+]] {
+// CHECK-NEXT: "tcgen05.mma"
+// CHECK-NEXT: "tcgen05.commit"([[MBAR:%[^)]+]])
+// CHECK-NEXT: [[OFFSET:%.+]] = arith.subi [[I]], [[LB]] : index
+// CHECK-NEXT: [[ITER:%.+]] = arith.divui [[OFFSET]], [[STEP]] : index
+// CHECK-NEXT: [[ONE:%.+]] = arith.constant 1 : index
+// CHECK-NEXT: [[BIT:%.+]] = arith.andi [[ITER]], [[ONE]] : index
+// CHECK-NEXT: [[PARITY:%.+]] = arith.index_cast [[BIT]] : index to i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"([[MBAR]], [[PARITY]])
+// CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
+// CHECK-NEXT: "tcgen05.ld"
+// CHECK-NEXT: "tcgen05.store_fragment"
+// CHECK-NEXT: "tcgen05.wait"() {kind = "ld", reason = "{{.*}}WAR{{.*}}(next iteration)"}
+// CHECK-NEXT: "tcgen05.fence"() {kind = "before_thread_sync", reason = "{{.*}}(next iteration)"}
+// CHECK-NEXT: "tcgen05.barrier"() {reason = "{{.*}}(next iteration)"}
+// CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync", reason = "{{.*}}(next iteration)"}
+// CHECK-NEXT: {{^ *}$}}
+func.func @epilogue_in_loop(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %f = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[32, 64], bf16, "K", "128B">
+  %acc = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 32], f32>
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.smem_fill"(%B, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[32, 64], bf16, "K", "128B">, index) -> ()
+  scf.for %i = %c0 to %c4 step %c1 {
+    "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16"}
+        : (!tcgen05.tmem<[128, 32], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+           !tcgen05.smem<[32, 64], bf16, "K", "128B">, i1) -> ()
+    %frag = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+    "tcgen05.store_fragment"(%frag, %C, %c0) {ld = 32 : i64} : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+  }
   return
 }
 

@@ -66,7 +66,14 @@ class LoweredFragment:
 # ------------------------------------------------------------------------------ helpers
 
 def _buffer(lowering, op, value):
+    """The ``tcgen05.tmem_buffer`` whose layout and footprint describe the TMEM operand
+    `value` of `op`: its producer, or for a ``tcgen05.tmem_stage`` view the multi-buffered
+    buffer it is a stage of. A stage is addressed through the view's own lowered address
+    (lowering/views.py); its layout, layout_c and [rows, cols] (the last two dimensions of
+    the buffer's type) are the buffer's, so the access plans alike."""
     buffer = defining_op(value)
+    if buffer is not None and d.op_name(buffer) == "tmem_stage":
+        buffer = defining_op(buffer.operands[0])
     if buffer is None or d.op_name(buffer) != "tmem_buffer" or "layout" not in buffer.attributes:
         lowering.fail(op, f"tcgen05.{d.op_name(op)}: the TMEM operand has no layout: run "
                           f"tcgen05-select-layouts first")
@@ -414,9 +421,10 @@ def _slice_column(lowering, load, store):
         return ir.IntegerAttr(producer.attributes["value"]).value
     if column == load.operands[1]:
         return Sym(cast(column, i32()))
-    access_layout = d.get_str(defining_op(store.operands[0]), "layout")
+    buffer = _buffer(lowering, store, store.operands[0])
+    access_layout = d.get_str(buffer, "layout")
     if access_layout in ("B", "E", "G") or (access_layout == "C" and d.get_str(
-            defining_op(store.operands[0]), "layout_c", "F") == "B"):
+            buffer, "layout_c", "F") == "B"):
         lowering.fail(store, "tcgen05.st of a folded layout: the column must be a constant "
                              "or the column its fragment was loaded from")
     return 0

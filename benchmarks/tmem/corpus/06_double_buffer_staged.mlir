@@ -1,10 +1,10 @@
-// PIPELINE: tcgen05-plan-tmem
+// PIPELINE: tcgen05-select-layouts,tcgen05-plan-tmem
 // A double-buffered accumulator with a leading stage dimension: [2, 128, 256] f32. Each
 // iteration's MMA fills stage (i mod 2) through tcgen05.tmem_stage while the epilogue reads
 // the other stage. Full-lane stages sit side by side: 2 x 256 = 512 columns, exactly all of
-// tensor memory. The buffer carries the footprint tcgen05-select-layouts gives one stage (a
-// 128 x 256 f32 Layout D accumulator: 256 columns on all lanes); that pass does not follow
-// tcgen05.tmem_stage views yet.
+// tensor memory. tcgen05-select-layouts follows the tcgen05.tmem_stage views and writes the
+// footprint of one stage on the buffer (a 128 x 256 f32 Layout D accumulator: 256 columns
+// on all lanes).
 // EXPECT: lower bound 512, optimal 512 (derived above by hand)
 !acc2 = !tcgen05.tmem<[2, 128, 256], f32>
 !acc = !tcgen05.tmem<[128, 256], f32>

@@ -1,4 +1,4 @@
-// PIPELINE: tcgen05-plan-tmem
+// PIPELINE: tcgen05-select-layouts,tcgen05-plan-tmem
 // A triple-buffered 128 x 128 accumulator ([3, 128, 128] f32, full lanes): three stages
 // side by side, 384 columns, so the allocation is 512. Footprint as
 // tcgen05-select-layouts gives one 128 x 128 Layout D stage (128 columns).

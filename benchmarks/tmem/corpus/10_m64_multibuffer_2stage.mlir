@@ -1,4 +1,4 @@
-// PIPELINE: tcgen05-plan-tmem
+// PIPELINE: tcgen05-select-layouts,tcgen05-plan-tmem
 // M = 64 multi-buffer: a double-buffered 64 x 256 Layout F accumulator ([2, 64, 256]).
 // The two stages stack in the two lane halves of the same 256 columns (stage i at lane
 // offset 16 * (i mod 2)). Footprint as tcgen05-select-layouts gives one 64 x 256 Layout F

@@ -1,4 +1,4 @@
-// PIPELINE: tcgen05-plan-tmem
+// PIPELINE: tcgen05-select-layouts,tcgen05-plan-tmem
 // M = 64 multi-buffer with an odd stage count: a triple-buffered 64 x 128 Layout F
 // accumulator ([3, 64, 128]) and a separate 64 x 128 Layout F buffer live at the same
 // time. Four half-lane 128-column blocks: 4 x 128 / 2 = 256 columns, reached when the
