@@ -25,7 +25,7 @@
 // End of the body: commit, then wait for this iteration's phase. One commit per iteration
 // on a one-arrival mbarrier, so iteration (k - lb) / step completes phase number
 // (k - lb) / step, and its parity is that number's low bit.
-// CHECK-NEXT: "tcgen05.commit"([[MBAR]]) {reason = "completion of tcgen05.mma {{.*}} (next iteration)"}
+// CHECK-NEXT: "tcgen05.commit"([[MBAR]]) {reason = "completion of tcgen05.mma {{.*}} before tcgen05.smem_fill {{.*}}(next iteration)"}
 // CHECK-NEXT: [[OFFSET:%.+]] = arith.subi [[K]], [[LB]] : index
 // CHECK-NEXT: [[ITER:%.+]] = arith.divui [[OFFSET]], [[STEP]] : index
 // CHECK-NEXT: [[ONE:%.+]] = arith.constant 1 : index
@@ -40,6 +40,9 @@
 // is placed once, before the epilogue loop, not in every iteration.
 // CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
 // CHECK-NEXT: {{^ *}}scf.for
+// The loaded registers are stored right away (tcgen05.ld respects true register
+// dependencies, 9.7.16.6.4.5); the loads are waited for once, after the loop, before the
+// columns are freed (9.7.16.6.4.4, Example 1).
 // CHECK-NEXT: [[FRAG:%.+]] = "tcgen05.ld"([[ACC]],
 // CHECK-NEXT: "tcgen05.store_fragment"([[FRAG]],
 // CHECK-NEXT: {{^ *}$}}

@@ -56,6 +56,8 @@
 // CHECK: tcgen05.ld.sync.aligned.16x32bx2.x16.b32
 // CHECK-SAME: {{[{]}}[[R0:%r[0-9]+]], {{%r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+, %r[0-9]+}}{{[}]}},
 // CHECK-SAME: [[[ADDR0:%r[0-9]+]]], 16;
+// The registers are stored without tcgen05.wait::ld: tcgen05.ld respects true register
+// dependencies (9.7.16.6.4.5); the loads are waited for before the dealloc.
 // CHECK-NEXT: // end inline asm
 // CHECK-NOT: tcgen05.wait::ld
 // CHECK: st.global.b32 [{{.*}}], [[R0]];
@@ -66,6 +68,7 @@
 // CHECK-SAME: [[[ADDR1]]], 16;
 // CHECK-NOT: tcgen05.ld
 // CHECK: tcgen05.wait::ld.sync.aligned;
+// CHECK-NOT: tcgen05.ld
 
 // CHECK: tcgen05.fence::before_thread_sync;
 // CHECK: barrier.sync 0;

@@ -1,7 +1,10 @@
-// Every diagnostic of tcgen05-verify, one kernel per case. The expected texts are the rule
-// and the bad value of each case, taken from the PTX ISA (Table 39 for shapes and types,
-// Table 52 for swizzling, 9.7.16.10.9.1 Target ISA Notes for targets) or from the limits
-// this version documents (one warpgroup, cta_group::1, K-major fills).
+// Diagnostics of tcgen05-verify on the basic operations (buffers, fills, dense MMAs,
+// ld/store, cp, ld_red, sync ops, kernel attributes), one kernel per case; the rules of
+// .ws, .sp, block scaling and the other MMA qualifiers are in mma-rules.mlir and
+// datamove-rules.mlir. The expected texts are the rule and the bad value of each case,
+// taken from the PTX ISA (Table 39 for shapes and types, Table 52 for swizzling, the
+// Target ISA Notes for targets) or from the limits this version documents (one
+// warpgroup per CTA, K-major fills).
 // RUN: tcgen05-opt %s -p tcgen05-verify --split-input-file --verify-diagnostics | FileCheck %s
 
 // Good input is accepted and printed unchanged (tcgen05-verify only checks). The MMAs sit
@@ -191,6 +194,18 @@ func.func @tmem_stage_shape() attributes {tcgen05.kernel = {target = "sm_100a", 
 
 // -----
 
+// tcgen05.tmem_stage picks a stage of a multi-buffered buffer; a [rows, columns] buffer has
+// none.
+func.func @stage_of_2d() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %acc = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 128], f32>
+  // expected-error @+1 {{tcgen05.tmem_stage takes a multi-buffered [stages, rows, columns] buffer, not !tcgen05.tmem<[128, 128], f32>}}
+  %s = "tcgen05.tmem_stage"(%acc, %c0) : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.tmem<[128, 128], f32>
+  return
+}
+
+// -----
+
 // Table 39 dtype column: D is f16, f32 or s32; never bf16.
 func.func @tmem_bf16() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   // expected-error @+1 {{TMEM accumulator element type bf16 is not f32, f16 or i32}}
@@ -296,6 +311,42 @@ func.func @a_not_a_tile(%x: i64) attributes {tcgen05.kernel = {target = "sm_100a
   // expected-error @+1 {{operand A has type i64; expected a TMEM buffer or a shared-memory tile}}
   "tcgen05.mma"(%acc, %x, %b, %f) {kind = "f16"}
       : (!tcgen05.tmem<[128, 256], f32>, i64, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+  return
+}
+
+// -----
+
+// kind::mxf4nvf4 is block-scaled (9.7.16.10.7): scale_A and scale_B are operands of the
+// instruction, here missing.
+func.func @block_scaled_without_scales() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 256], f4E2M1FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 256], f4E2M1FN, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  // expected-error @+1 {{a block-scaled MMA takes the scale_A and scale_B TMEM operands after enable_input_d}}
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "mxf4nvf4", scale_vec = "4X"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 256], f4E2M1FN, "K", "128B">,
+         !tcgen05.smem<[64, 256], f4E2M1FN, "K", "128B">, i1) -> ()
+  return
+}
+
+// -----
+
+// Table 44 bit 23 is one "Scale Matrix Type, for both scale_A / scale_B", so the two scale
+// operands cannot differ. The IRDL definition gives all trailing TMEM operands one type,
+// so the parser rejects the mix before tcgen05-verify runs.
+func.func @mixed_scale_types() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 256], f4E2M1FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 256], f4E2M1FN, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %sa = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 4], f8E4M3>
+  %sb = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+  // expected-error @+1 {{expected '!tcgen05.tmem<[128, 4], f8E4M3>' but got '!tcgen05.tmem<[128, 4], f8E8M0FNU>'}}
+  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb) {kind = "mxf4nvf4", scale_vec = "4X"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 256], f4E2M1FN, "K", "128B">,
+         !tcgen05.smem<[64, 256], f4E2M1FN, "K", "128B">, i1,
+         !tcgen05.tmem<[128, 4], f8E4M3>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
   return
 }
 
@@ -620,6 +671,46 @@ func.func @store_zero_ld(%C: !llvm.ptr<1>) attributes {tcgen05.kernel = {target 
   %frag = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
   // expected-error @+1 {{ld = 0 must be positive}}
   "tcgen05.store_fragment"(%frag, %C, %c0) {ld = 0 : i64} : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+  return
+}
+
+// -----
+
+// ------------------------------------------------------------------ cp and ld_red
+
+// The column of a tcgen05.cp destination is a column of the buffer.
+func.func @cp_negative_column() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %t = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %s = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 32], f8E4M3FN, "K", "none">
+  // expected-error @+1 {{column = -4 must not be negative}}
+  "tcgen05.cp"(%t, %s) {shape = "128x256b", column = -4 : i64}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 32], f8E4M3FN, "K", "none">) -> ()
+  return
+}
+
+// -----
+
+// .128x256b copies 128 rows of 256 bits; a tile of an element type the ISA has no width
+// for (f64 is no tcgen05 type) cannot say how many bits its rows hold.
+func.func @cp_f64_tile() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %t = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %s = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 4], f64, "K", "none">
+  // expected-error @+1 {{source tile element type f64 has no ISA width}}
+  "tcgen05.cp"(%t, %s) {shape = "128x256b"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 4], f64, "K", "none">) -> ()
+  return
+}
+
+// -----
+
+// 9.7.16.8.3: tcgen05.ld.red takes .f32, .u32 or .s32 (and needs sm_103a, sm_101a/sm_110a
+// or their families, hence the target).
+func.func @ld_red_f16() attributes {tcgen05.kernel = {target = "sm_103a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %buf = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 32], f16>
+  // expected-error @+1 {{tcgen05.ld.red reduces f32, u32 or s32, not f16 (9.7.16.8.3)}}
+  %frag, %red = "tcgen05.ld_red"(%buf, %c0) {op = "max"}
+      : (!tcgen05.tmem<[128, 32], f16>, index) -> (!tcgen05.frag<[128, 32], f16>, !tcgen05.frag<[128, 1], f16>)
   return
 }
 
