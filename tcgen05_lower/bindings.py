@@ -47,7 +47,12 @@ class Diagnostic:
         """Formats the diagnostic the way mlir-opt prints it."""
         where = ""
         if self.filename is not None:
-            where = f"{self.filename}:{self.line}:{self.col}: "
+            where = self.filename + ":"
+            if self.line is not None:
+                where += f"{self.line}:"
+                if self.col is not None:
+                    where += f"{self.col}:"
+            where += " "
         text = f"{where}{self.severity}: {self.message}"
         for note in self.notes:
             text += "\n" + note.format()
@@ -129,7 +134,8 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
     if len(_top_level_ops(text)) == 1:
         op = ir.Operation.parse(text, source_name=source_name)
         if op.name == "builtin.module":
-            return op
+            # Operation.parse hands back the op's OpView; callers want the Operation.
+            return op.operation
     # Several top-level ops (or one that is not a module): MLIR's implicit module.
     return ir.Module.parse(text).operation
 

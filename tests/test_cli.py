@@ -80,3 +80,55 @@ def test_unknown_option_is_reported():
                "tcgen05-plan-tmem{strategy=bogus}")
     assert proc.returncode == 1
     assert "strategy" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_unknown_pass_name_is_an_error_not_a_crash():
+    for name in ("tcgen05-bogus", "no-such-upstream-pass"):
+        proc = run("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p", name)
+        assert proc.returncode == 1, proc.stderr
+        assert f"'{name}' does not refer to a registered pass" in proc.stderr
+        assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+        proc = run("tcgen05-lower", str(EXAMPLES / "gemm_bf16_kloop.mlir"),
+                   "--pipeline", f"tcgen05-verify,{name}")
+        assert proc.returncode == 1, proc.stderr
+        assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_list_passes_prints_defaults_as_pipeline_text():
+    """Every default --list-passes shows must be accepted back as an option value."""
+    from tcgen05_lower.pipeline import PLANNING
+
+    proc = run("tcgen05-opt", "--list-passes")
+    assert proc.returncode == 0
+    assert "report=false" in proc.stdout and "report=False" not in proc.stdout
+    for line in proc.stdout.splitlines():
+        if line.startswith("  ") and not line.startswith("      "):
+            current = line.split()[0]
+        elif "=" in line:
+            option = line.split()[0]
+            pipeline = [f"{x}{{{option}}}" if x == current else x for x in PLANNING]
+            assert current in PLANNING or current == "tcgen05-lower-to-llvm", current
+            check = run("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
+                        ",".join(pipeline))
+            assert check.returncode == 0, (current, option, check.stderr)
+
+
+def test_planned_mlir_is_accepted_back_and_gives_the_same_ptx(tmp_path):
+    """--emit=mlir prints an explicit `module {...}`; feeding it back must compile to the
+    PTX of the original (the planning passes leave planned IR as it is)."""
+    planned = tmp_path / "planned.mlir"
+    source = EXAMPLES / "gemm_bf16_128x256.mlir"
+    assert run("tcgen05-lower", str(source), "--emit=mlir", "-o", str(planned)).returncode == 0
+    assert planned.read_text().startswith("module")
+    first = run("tcgen05-lower", str(source))
+    again = run("tcgen05-lower", str(planned))
+    assert again.returncode == 0, again.stderr
+    assert first.stdout == again.stdout
+
+
+def test_a_diagnostic_without_line_names_only_the_file():
+    from tcgen05_lower.bindings import Diagnostic
+
+    assert Diagnostic("error", "k.mlir", None, None, "m").format() == "k.mlir: error: m"
+    assert Diagnostic("error", "k.mlir", 3, 5, "m").format() == "k.mlir:3:5: error: m"
+    assert Diagnostic("error", None, None, None, "m").format() == "error: m"

@@ -57,13 +57,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def option_text(value) -> str:
+    """A default as it is written in a pipeline (booleans are true/false there)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
 def list_passes() -> str:
     lines = []
     for name, cls in REGISTRY.items():
         lines.append(f"  {name:28} {cls.description}")
         for option in cls.options:
             choices = f" ({'|'.join(map(str, option.choices))})" if option.choices else ""
-            lines.append(f"      {option.name}={option.default}{choices}  {option.help}")
+            lines.append(f"      {option.name}={option_text(option.default)}{choices}  "
+                         f"{option.help}")
     return "\n".join(lines)
 
 
@@ -95,7 +103,9 @@ def run(argv=None) -> int:
         return 0
     text, source_name = read_input(args.input)
     try:
-        parse_pipeline(args.pass_pipeline)
+        steps = parse_pipeline(args.pass_pipeline) if args.pass_pipeline else []
+        with d.make_context():  # upstream pass names are only checked when added
+            build_pass_manager(steps)
     except PipelineError as exc:
         print(f"tcgen05-opt: error: {exc}", file=sys.stderr)
         return 1
