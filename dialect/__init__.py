@@ -29,7 +29,8 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
 ``load_fragment``          row-major global matrix -> fragment (``ld``)
 ``alloc_mbarrier``         an mbarrier in shared memory (``count``)
 ``commit``                 tcgen05.commit.mbarrier::arrive::one (optional ``multicast_mask``)
-``mbarrier_wait``          wait for the phase of the given parity
+``mbarrier_wait``          wait for the phase of the given parity (without one: the phase
+                           of the most recent commit, counted at run time)
 ``wait``                   tcgen05.wait::ld / ::st (``kind``)
 ``fence``                  tcgen05.fence::before_thread_sync / ::after_thread_sync (``kind``)
 ``fence_proxy_async``      fence.proxy.async.shared::cta

@@ -205,10 +205,14 @@ irdl.dialect @tcgen05 {
   }
 
   // mbarrier.try_wait.parity loop: waits until the phase with the given parity completed.
+  // Without the phase operand, the parity is tracked at run time: the wait is for the
+  // phase that the most recent commit to the mbarrier (in this thread's program order)
+  // completes; before any commit, for the phase before the first, which a fresh
+  // mbarrier reports complete.
   irdl.operation @mbarrier_wait {
     %m = irdl.base @tcgen05::@mbarrier
     %i32 = irdl.is i32
-    irdl.operands(barrier: %m, phase: %i32)
+    irdl.operands(barrier: %m, phase: optional %i32)
   }
 
   // tcgen05.wait::ld or tcgen05.wait::st (kind = "ld" | "st").

@@ -79,6 +79,21 @@ is cannot become redundant: everything planned later sits at or after that point
 be deleted with the kernel still ordered (tests/test_mutation_sync.py checks this with
 tcgen05-verify-sync on every example and corpus kernel).
 
+Branches and scf.while
+----------------------
+``scf.if`` and ``scf.index_switch`` run one of their regions: each is walked from the
+state before the op, and the states at their ends meet (the weaker status of each op).
+A buffer chosen by such an op (what lift-cf-to-scf makes of a block argument) stands for
+every cell any branch may yield. ``scf.while`` runs ``before``, then ``after`` and
+``before`` again any number of times, with no induction variable to tell iterations
+apart or count commits. Inside it, every asynchronous op is completed right after it is
+issued (as strategy ``conservative`` does, once per run of ops that one commit, one
+wait::ld/st or one proxy fence completes together); those completions are candidates that the
+final pruning walk drops when no dependence needs them, so what remains is needed, but a
+wait sits right after its producer rather than right before its consumer. Kernels
+written with cf branches are lifted to scf by ``lift-cf-to-scf``, the first pass of the
+default pipeline.
+
 Strategy ``conservative`` completes every asynchronous op right after it is issued
 (commit -> mbarrier wait -> fence::after_thread_sync, wait::ld/st, fence.proxy.async ->
 barrier), then adds the cross-thread steps the dependences still need.
@@ -90,7 +105,11 @@ commit is one arrive::one, so each commit completes one phase). Initialization b
 thread with fence.mbarrier_init and a barrier is the lowering's. A wait waits for the
 most recent commit to its mbarrier; its parity is (commits executed before it - 1) mod 2,
 computed from the induction variables of the enclosing loops and the trip counts of the
-loops around the commit (constant factors folded). Two rules keep a parity wait
+loops around the commit (constant factors folded). Where that count is not a function
+of induction variables (a commit inside an scf.while, or in a branch inside a loop, or a
+trip count not known at the wait), the wait has no parity operand: the lowering counts
+the commits to that mbarrier at run time, in every thread (tcgen05.mbarrier_wait). Two
+rules keep a parity wait
 unambiguous, and the pass keeps both: every commit is waited for before the next commit
 to the same mbarrier (a commit and its first wait sit in one block, so they alternate),
 and a barrier separates every wait from the next commit to that mbarrier (otherwise
@@ -103,9 +122,9 @@ iteration)`` for loop-carried ones); ``report=true`` lists them per kernel. Cost
 body is walked a bounded number of times per walk of its enclosing body (a few times 2^d
 for a body d loops deep), and each planned op costs one checking walk of the kernel.
 
-Not supported (located diagnostics): ``scf.while`` around tcgen05 ops, kernels with
-several blocks (cf branches), and a commit that would sit inside an ``scf.if`` inside a
-loop (its phase would depend on how often the branch ran).
+Not supported (located diagnostics): kernels with several blocks (run lift-cf-to-scf
+first), and region ops other than scf.for, scf.while, scf.if and scf.index_switch around
+tcgen05 ops.
 """
 
 from __future__ import annotations
@@ -173,6 +192,8 @@ class Cells:
         """The cells as reasons name them."""
         lanes = {0b11: "", 0b01: ", lanes 0-15 of each quarter",
                  0b10: ", lanes 16-31 of each quarter"}[self.lanes]
+        if (self.lo, self.hi) == EVERYWHERE:
+            return f"every TMEM column{lanes} (a buffer the pass cannot trace)"
         if self.base is not None:
             return f"TMEM columns [{self.bound[0]}, {self.bound[1]}){lanes}"
         return f"TMEM columns [{self.lo}, {self.hi}){lanes}"
@@ -229,6 +250,8 @@ def _buffer_cells(value) -> tuple[int, int, int, bool]:
     while op is not None and d.op_name(op) == "tmem_stage" and "column_offset" not in \
             op.attributes:
         op = defining_op(op.operands[0])
+    if op is not None and op.name in ("scf.if", "scf.index_switch"):
+        return _chosen_cells(op, value)
     if op is None or "column_offset" not in op.attributes:
         return EVERYWHERE[0], EVERYWHERE[1], ALL_LANES, False
     start = d.get_int(op, "column_offset")
@@ -246,6 +269,24 @@ def _buffer_cells(value) -> tuple[int, int, int, bool]:
     exact = not half and isinstance(info, d.TmemType) and len(info.shape) == 2 \
         and columns == info.cols
     return start, columns, lanes, exact
+
+
+def _chosen_cells(op, value) -> tuple[int, int, int, bool]:
+    """A buffer chosen by an scf.if / scf.index_switch (what lift-cf-to-scf makes of a
+    block argument): every cell any of its branches may yield."""
+    index = list(op.results).index(value)
+    lo, hi, lanes = None, None, 0
+    for region in op.regions:
+        if not len(region.blocks):
+            continue
+        terminator = list(region.blocks[0].operations)[-1]
+        first, columns, half, _ = _buffer_cells(terminator.operands[index])
+        lo = first if lo is None else min(lo, first)
+        hi = first + columns if hi is None else max(hi, first + columns)
+        lanes |= half
+    if lo is None:
+        return EVERYWHERE[0], EVERYWHERE[1], ALL_LANES, False
+    return lo, hi - lo, lanes, False
 
 
 def whole_buffer(value) -> Cells:
@@ -564,6 +605,23 @@ def _first_needs(op, statuses) -> bool:
         and requirement(s.access, access) is not None for s in statuses)
 
 
+def _completion_kind(access: Access) -> tuple:
+    """What completes an op: one commit covers every earlier single-thread op, one
+    wait::ld every earlier ld, one wait::st every earlier st, one proxy fence every
+    earlier generic write."""
+    if access.cls == WARPGROUP:
+        return (WARPGROUP, access.name == "st")
+    return (access.cls,)
+
+
+def _run_continues(op, access: Access) -> bool:
+    """Whether the next op of the block (index arithmetic aside) is completed by the same
+    mechanism as `op`: completing that one completes `op` too."""
+    after = _next_nontrivial(op)
+    following = access_of(after) if after is not None else None
+    return following is not None and _completion_kind(following) == _completion_kind(access)
+
+
 def _issues_async(op, classes=(ISSUER,)) -> bool:
     name = d.op_name(op)
     if name in ASYNC_OPS and ASYNC_OPS[name] in classes:
@@ -600,6 +658,7 @@ class Planner:
         self.order_cache: dict = {}
         self.tail_cache: dict = {}
         self.prescan_state: dict = {}  # region op -> state before its pre-scan group
+        self.inside_while = 0  # scf.while regions around the op being walked
 
     # ---------------------------------------------------------------- transactions
 
@@ -633,9 +692,9 @@ class Planner:
         every planned op that the kernel turns out not to need after all, then commits
         nothing waits for."""
         if len(self.kernel.regions[0].blocks) > 1:
-            raise SyncError(self.kernel, "a kernel with several blocks (cf branches) is not "
-                                         "supported yet by tcgen05-insert-sync: use scf "
-                                         "control flow")
+            raise SyncError(self.kernel, "a kernel with several blocks (cf branches) needs "
+                                         "lift-cf-to-scf before tcgen05-insert-sync (the "
+                                         "default pipeline runs it first)")
         entry = self.kernel.regions[0].blocks[0]
         self.walk_block(entry, {}, None)
         if self.strategy == "minimal":
@@ -685,6 +744,8 @@ class Planner:
         state = self.resolve(op, state, self.needs(state, access, op))
         if self.strategy == "conservative" and not self.checking:
             self.plan_completion(op, access)
+        elif self.inside_while and not self.checking and not _run_continues(op, access):
+            self.plan_completion(op, access, inside_while=True)
         new = {}
         also: tuple = ()
         for key, status in state.items():
@@ -707,17 +768,27 @@ class Planner:
             state = self.resolve(op, state, self.region_needs(state, op))
         if op.name == "scf.for":
             return self.visit_for(op, state)
-        if op.name == "scf.if":
+        if op.name == "scf.while":
             self.prescan_state.pop(op, None)
-            then_state = self.walk_block(op.regions[0].blocks[0], state, None)
-            else_state = state
-            if len(op.regions) > 1 and len(op.regions[1].blocks):
-                else_state = self.walk_block(op.regions[1].blocks[0], state, None)
-            return join(then_state, else_state)
+            return self.visit_while(op, state)
+        if op.name in ("scf.if", "scf.index_switch"):
+            # One of the regions runs (scf.if without else: possibly none).
+            self.prescan_state.pop(op, None)
+            out = None
+            for region in op.regions:
+                if not len(region.blocks):
+                    continue
+                end = self.walk_block(region.blocks[0], state, None)
+                out = end if out is None else join(out, end)
+            if out is None or (op.name == "scf.if" and
+                               (len(op.regions) < 2 or not len(op.regions[1].blocks))):
+                out = state if out is None else join(out, state)
+            return out
         if any(access_of(inner) is not None or d.op_name(inner) == "dealloc"
                for inner in d.walk_ops(op)):
             raise SyncError(op, f"'{op.name}' around tcgen05 operations is not supported "
-                                f"yet by tcgen05-insert-sync")
+                                f"by tcgen05-insert-sync (it follows scf.for, scf.while, "
+                                f"scf.if and scf.index_switch)")
         return state
 
     def visit_for(self, loop, state: dict) -> dict:
@@ -765,6 +836,39 @@ class Planner:
                                          if self.actions[i].speculative],
                    planned_exit=exit_state)
         return exit_state
+
+    def visit_while(self, loop, state: dict) -> dict:
+        """Plans (or, in a check walk, checks) an scf.while: `before` runs and decides,
+        then `after` and `before` again, any number of times. Inside it every asynchronous
+        op is completed right after it is issued (see "scf.while" in the module
+        docstring), so the walk of the two blocks settles after a few rounds."""
+        before, after = loop.regions[0].blocks[0], loop.regions[1].blocks[0]
+        entry_step = self.step
+        self.inside_while += 1
+        try:
+            carried: dict = {}
+            for _ in range(4):
+                snap = self.snapshot()
+                exit_state = self.walk_block(before, join(state, carried), None)
+                # (Stamps stay: the ops of an earlier iteration are older than the next
+                # walk of the blocks, and ops of this while run in the enclosing body's
+                # current iteration.)
+                again = {op: replace(s, carried_by=UNKNOWN_LOOP)
+                         for op, s in self.walk_block(after, exit_state, None).items()}
+                if all(op in carried and s.at_least(carried[op]) for op, s in again.items()):
+                    break
+                self.rollback(snap)
+                carried = join(carried, again)
+            else:
+                # No fixed point: assume each iteration leaves its work unordered.
+                carried = {op: Status(s.access, s.stamp, UNKNOWN_LOOP, also=s.also)
+                           for op, s in carried.items()}
+                exit_state = self.walk_block(before, join(state, carried), None)
+                self.walk_block(after, exit_state, None)
+        finally:
+            self.inside_while -= 1
+        return {op: (replace(s, carried_by=UNKNOWN_LOOP) if s.stamp > entry_step else s)
+                for op, s in exit_state.items()}
 
     def after_loop(self, loop, state: dict, entry_step) -> dict:
         """After the loop, nothing relates its ops to its induction variable any more."""
@@ -1052,7 +1156,6 @@ class Planner:
         Returns (mbarrier, the ops it covers as the consumer sees them, its anchor)."""
         block, entry_step, loop = self.blocks[-1]
         forward = [s for s in pending if s.stamp > entry_step]
-        self.check_commit_block(consumer, block)
         issuer = {op: s for op, s in state.items() if s.access.cls == ISSUER}
         if forward or loop is None:
             # Right after the last one this consumer needs: later work stays in flight.
@@ -1110,22 +1213,6 @@ class Planner:
         self.sites.append(Site(len(self.sites), anchor))
         return len(self.sites) - 1
 
-    def check_commit_block(self, consumer, block) -> None:
-        """A commit inside an scf.if inside a loop would make the mbarrier phase depend
-        on how often the branch ran."""
-        parent = block.owner
-        parent = parent.operation if hasattr(parent, "operation") else parent
-        inside_if = False
-        while parent is not None and parent != self.kernel:
-            if parent.name == "scf.if":
-                inside_if = True
-            elif parent.name == "scf.for" and inside_if:
-                raise SyncError(consumer, "the completion this op waits for would be "
-                                          "committed inside an scf.if inside a loop, where "
-                                          "the mbarrier phase cannot be tracked: not "
-                                          "supported yet by tcgen05-insert-sync")
-            parent = _parent_op(parent)
-
     def block_order(self, block) -> dict:
         """Position of each op of `block`."""
         order = self.order_cache.get(block)
@@ -1136,11 +1223,14 @@ class Planner:
 
     # ---------------------------------------------------------------- conservative
 
-    def plan_completion(self, op, access: Access) -> None:
-        """Strategy conservative: complete `op` right after it is issued."""
+    def plan_completion(self, op, access: Access, inside_while: bool = False) -> None:
+        """Completes `op` right after it is issued: every op under strategy conservative;
+        under minimal, the ops inside an scf.while, as candidates that prune_kernel drops
+        when no dependence needs them."""
         text = f"conservative: completion of {describe(op)} right after it"
+        if inside_while:
+            text = f"completion of {describe(op)} right after it, inside scf.while"
         if access.cls == ISSUER:
-            self.check_commit_block(op, op.block)
             barrier = self.site_at(op)
             steps = [("commit", None, barrier), ("mbarrier_wait", None, barrier),
                      ("fence", "after_thread_sync", None)]
@@ -1149,7 +1239,8 @@ class Planner:
         else:
             steps = [("fence_proxy_async", None, None), ("barrier", None, None)]
         for name, kind, barrier in steps:
-            index = self.add((op, "after"), name, kind, text, barrier)
+            index = self.add((op, "after"), name, kind, text, barrier,
+                             speculative=inside_while)
             self.hooks.setdefault((op, "after"), []).append(index)
 
     # ---------------------------------------------------------------- effects
@@ -1240,9 +1331,13 @@ class Phases:
         self.seq = {id(a): i for i, a in enumerate(actions)}
 
     def parity(self, wait: Action, site: Action):
-        """Emits, at the insertion point, the i32 parity for `wait` and returns it."""
+        """Emits, at the insertion point, the i32 parity for `wait` and returns it; None
+        when the count of commits is not a function of the loops' induction variables
+        (the wait then tracks the phase at run time, see tcgen05.mbarrier_wait)."""
         chain_w = _chain(wait.anchor)
         chain_s = _chain(site.anchor)
+        if not self.static(chain_s, chain_w, wait):
+            return None
         loops_w = [op for op in reversed(chain_w[1:]) if op.name == "scf.for"]
         loops_s = [op for op in reversed(chain_s[1:]) if op.name == "scf.for"]
         common = []
@@ -1251,11 +1346,6 @@ class Phases:
                 break
             common.append(a)
         deeper = loops_s[len(common):]
-        for op in chain_s[1:]:
-            if op.name == "scf.if" and op not in chain_w:
-                raise SyncError(wait.anchor, "this wait's mbarrier is committed inside an "
-                                             "scf.if that does not contain the wait: its "
-                                             "phase is not known here (not supported yet)")
         before = self.site_before_wait(site, wait, chain_s, chain_w)
         # count = linear * per + (per if the commit precedes the wait in this iteration)
         # where linear counts the completed iterations of the common loops (outer first).
@@ -1296,6 +1386,30 @@ class Phases:
         bit = _op("arith.andi", [total, _const(1, index)], index)
         return _op("arith.index_cast", [bit], i32)
 
+    def static(self, chain_s, chain_w, wait: Action) -> bool:
+        """Whether the commits executed before the wait can be counted from the loops:
+        the commit (one op per mbarrier) is in no scf.while, and in no branch that may
+        be skipped between two of the waits (a conditional not around the wait, or one
+        inside a loop); and every trip count the count needs is known at the wait."""
+        for depth, op in enumerate(chain_s[1:], start=1):
+            if op.name == "scf.while":
+                return False
+            if op.name in ("scf.if", "scf.index_switch"):
+                outer = chain_s[depth + 1:]
+                if op not in chain_w or any(o.name in ("scf.for", "scf.while")
+                                            for o in outer):
+                    return False
+        loops_w = {op for op in chain_w[1:] if op.name == "scf.for"}
+        for loop in chain_s[1:]:
+            if loop.name != "scf.for" or constant_trip_count(loop) is not None:
+                continue
+            # A loop around the commit but not the wait counts with its trip count.
+            if loop not in loops_w and not all(_constant(v) is not None or
+                                  _dominates(v, wait.anchor, wait.side)
+                                  for v in list(loop.operands)[:3]):
+                return False
+        return True
+
     def site_before_wait(self, site: Action, wait: Action, chain_s, chain_w) -> bool:
         """Whether the commit runs before the wait within one iteration of the innermost
         block that holds both."""
@@ -1333,11 +1447,7 @@ class Phases:
         trips = constant_trip_count(loop)
         if trips is not None:
             return trips
-        for value in (lb, ub, step):
-            if _constant(value) is None and not _dominates(value, anchor, side):
-                raise SyncError(anchor, "the trip count of the loop around this wait's "
-                                        "commit is not known where the wait is: not "
-                                        "supported yet")
+        # (Phases.static has made sure the bounds are available at the wait.)
         lbv, ubv, stepv = (_const(_constant(v), index) if _constant(v) is not None else v
                            for v in (lb, ub, step))
         span = _op("arith.subi", [ubv, lbv], index)
@@ -1414,7 +1524,9 @@ def materialize(kernel, planner: Planner) -> list:
                 if action.barrier is not None:
                     operands.append(barriers[action.barrier])
                 if action.name == "mbarrier_wait":
-                    operands.append(phases.parity(action, commits[action.barrier]))
+                    parity = phases.parity(action, commits[action.barrier])
+                    if parity is not None:  # else: the phase is tracked at run time
+                        operands.append(parity)
                 attrs = {"reason": ir.StringAttr.get(action.reason)}
                 if action.kind is not None:
                     attrs["kind"] = ir.StringAttr.get(action.kind)
@@ -1444,6 +1556,19 @@ def separate_phases(kernel) -> list:
                     last = walk(body, waited | last, insert)
                 # A loop that may run no iteration leaves what came before it, too.
                 waited = last if trips is not None and trips >= 1 else waited | last
+            elif op.name == "scf.while":
+                # before, (after, before)*: settle what an iteration leaves pending, then
+                # walk both blocks once more from there (inserting, if asked).
+                before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+                start = waited
+                while True:
+                    again = start | walk(after, walk(before, start, False), False)
+                    if again == start:
+                        break
+                    start = again
+                exit_waited = walk(before, start, insert)
+                walk(after, exit_waited, insert)
+                waited = exit_waited
             elif len(op.regions):
                 result = waited
                 for region in op.regions:

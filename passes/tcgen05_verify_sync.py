@@ -43,14 +43,52 @@ column in the same file) and the missing mechanism, e.g. ``tcgen05.ld reads TMEM
 [0, 32) that tcgen05.mma at line 20:3 writes, without ordering: missing tcgen05.commit ->
 mbarrier wait -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4)``.
 
-Branches on values that do not evaluate run both ways from the same state and keep the
-weaker result; an mbarrier whose phase then differs between the two is an error where it
-is used next. Loops of more than 8 iterations run 4 or 5 of them (the same parity, so
-every mbarrier phase wraps as in the full run, and the first iteration, the steady state
-and the last are all seen); an upper bound that does not evaluate is taken as three
-iterations. Limits (reported as errors): ``scf.while`` and other region ops around tcgen05
-ops, kernels with several blocks (cf branches), lower bounds, steps and phase parities
-that do not evaluate, and kernels that would run more than 2,000,000 ops.
+Tracked waits: an ``mbarrier_wait`` without a phase operand names the parity of the
+phase that the most recent tcgen05.commit to that mbarrier (9.7.16.12.1; in the program
+order of this run) completes, (commits so far - 1) mod 2, as the lowering counts it; the
+pass knows it without evaluating anything. Before any commit that is parity 1, the phase
+before the first, which a fresh mbarrier reports complete at once: no error, but nothing
+completes. From that parity on it is a wait like any other; e.g. after two commits with
+no wait between, the parity names the phase before the one the thread believes current,
+so it returns at once and completes nothing.
+
+Control flow: ``scf.for``, ``scf.if``, ``scf.index_switch`` and ``scf.while`` run as the
+kernel would: a branch or case whose condition evaluates is the one taken, an
+``scf.while`` whose condition evaluates runs until it is false, and every op inside is
+checked on every iteration run. Values flow through region results, iter_args and block
+arguments: an integer keeps its value (or becomes unknown), a TMEM buffer, shared-memory
+tile, fragment or mbarrier keeps what it names, so a load of an ``scf.if`` result reads
+the cells of the buffer that the branch taken yielded. A branch or switch on a value that
+does not evaluate runs every way from the same state and keeps the weakest result: an
+execution on several ways is as far ordered as on the least ordered one, one on a single
+way is kept as it is; a result names every value any way yielded (an op on a buffer that
+may be one of several is checked against the cells of each, and an mma on one is never
+the pipelined "same accumulator"), an integer result the ways disagree on is unknown, and
+a ``ub.poison`` (what lift-cf-to-scf yields on a way that does not use the value) counts
+only when nothing else is possible. An ``scf.while`` whose condition does not evaluate
+may exit there: the first such condition and each of the next three are possible exits
+(so exits after 0, 1, 2 and 3 runs of the body when none evaluates), the fourth one is
+taken, and the weakest of those exits is kept the same way; the loop's results are
+every value those exits forward.
+
+When the ways leave an mbarrier with different numbers of commits or completed phases, a
+wait with a phase operand on it is an error (its parity is right on some ways only). A
+tracked wait stays exact: it depends only on how far the thread's phase and each op's
+commit lie behind the most recent commit, so the ways are aligned on that. The alignment
+keeps phase boundaries and parities for one arrival per phase, and otherwise when the
+difference in commits is a multiple of the arrivals (of twice the arrivals, when that
+number is even); when it is not, any later use of the mbarrier is an error.
+
+Loops of more than 8 iterations run 4 or 5 of them (the same parity, so every mbarrier
+phase wraps as in the full run, and the first iteration, the steady state and the last
+are all seen); an upper bound that does not evaluate is taken as three iterations. The
+results of a loop not run to its real trip count name every value its iter_args took
+(integers among them are unknown). Limits (reported as errors): region ops other than
+those four (e.g. ``scf.execute_region``) around tcgen05 ops, kernels with several blocks
+(cf branches: run ``lift-cf-to-scf`` first, as the default pipeline does), lower bounds,
+steps and explicit phase parities that do not evaluate, an op whose mbarrier may be one
+of several, and kernels that would run more than 2,000,000 ops (an ``scf.while`` whose
+condition stays true runs into that budget).
 
 Apart from the dialect's accessors, this module uses no code of tcgen05-insert-sync.
 """
@@ -77,6 +115,11 @@ STEP_BUDGET = 2_000_000
 #: An upper bound the pass cannot evaluate is taken as this many iterations.
 UNKNOWN_TRIPS = 3
 
+#: The meaning of an integer ub.poison: no value, and not a possibility in a join.
+POISON = "poison"
+#: A shared-memory tile operand bound to nothing known: it may be any tile.
+ANY_TILE = "any shared-memory tile"
+
 #: 9.7.16.6.2, the pipelined pairs (earlier, later), with the extra condition each needs.
 PIPELINED_PAIRS = {
     ("mma", "mma"): "same accumulator and shape",
@@ -101,6 +144,28 @@ def _where(op) -> str:
     """``line 12:3`` (the kernel's file is the one the diagnostic names)."""
     _, line, col = file_location(op.location)
     return f"line {line}:{col}" if line is not None else "an unknown location"
+
+
+def _ways(op) -> str:
+    """The ways through a region op, as messages name them."""
+    what = {"scf.while": "the exits", "scf.index_switch": "the cases"}.get(op.name,
+                                                                         "the branches")
+    return f"{what} of the {op.name} at {_where(op)}"
+
+
+def _poison(value) -> bool:
+    """Whether `value` is a ub.poison result."""
+    op = defining_op(value)
+    return op is not None and op.name == "ub.poison"
+
+
+def _tiles_meet(mine: list, theirs: list) -> bool:
+    """Whether two lists of possible tiles may name the same tile."""
+    for a in mine:
+        for b in theirs:
+            if a is ANY_TILE or b is ANY_TILE or a == b:
+                return True
+    return False
 
 
 def _lane_text(mask: int) -> str:
@@ -138,6 +203,7 @@ class Instance:
     tiles_read: list
     tiles_written: list
     shape_key: tuple = ()
+    serial: int = 0  # which execution: copies of one state keep it
     first_commit: dict = field(default_factory=dict)  # mbarrier -> commit index
     complete: bool = False
     released: bool = False
@@ -170,7 +236,11 @@ class MbarrierState:
     seen: int = 0  # phases the threads know to be complete
     commit_ops: dict = field(default_factory=dict)  # commit index -> op
     last_wait: object = None  # a wait not yet separated by a barrier from a commit
-    unknown_after: object = None  # an scf.if whose branches left different phases
+    # A region op whose ways left different commit counts or phases: a wait with a
+    # phase operand is then right on some ways only.
+    path_dependent: object = None
+    # A region op whose ways cannot be aligned even for tracked waits (see merge).
+    unknown_after: object = None
 
 
 class Unsupported(Exception):
@@ -256,10 +326,16 @@ class Run:
         self.problems: dict = {}  # (op, key) -> (op, message), first occurrence first
         self.steps = 0
         self.checked = 0
+        self.executions = 0  # serial numbers of instances
         self.truncated = False
         self.block_ops: dict = {}
-        self.loads_read: dict = {}  # op -> the tcgen05.ld ops whose registers it reads
+        # op -> (the ld ops whose registers it reads, its operands bound at run time)
+        self.loads_read: dict = {}
         self.static: dict = {}  # op -> what instance() needs that does not change
+        self.varying: dict = {}  # op -> whether an operand is bound at run time
+        self.aliases: dict = {}  # region result / block argument -> what it may be now
+        self.opaque: dict = {}  # region op not run -> whether tcgen05 ops are inside
+        self.kernel_args = set(kernel.regions[0].blocks[0].arguments)
 
     # ---------------------------------------------------------------- driver
 
@@ -267,18 +343,31 @@ class Run:
         """Runs the kernel's body."""
         if len(self.kernel.regions[0].blocks) > 1:
             raise Unsupported(self.kernel, "tcgen05-verify-sync cannot check a kernel with "
-                                           "several blocks (cf branches) yet")
+                                           "several blocks (cf branches): run "
+                                           "lift-cf-to-scf first (the default pipeline runs "
+                                           "it before planning)")
         self.block(self.kernel.regions[0].blocks[0])
 
-    def block(self, block) -> None:
-        """Runs the ops of `block` in order."""
-        # The same blocks run many times: their op lists are built once (making the
-        # Python views of MLIR ops is the costly part of a run).
+    def ops(self, block) -> list:
+        """The ops of `block`, built once (making the Python views of MLIR ops is the
+        costly part of a run, and the same blocks run many times)."""
         ops = self.block_ops.get(block)
         if ops is None:
             ops = self.block_ops[block] = [op.operation for op in block.operations]
-        for op in ops:
+        return ops
+
+    def block(self, block) -> None:
+        """Runs the ops of `block` in order."""
+        for op in self.ops(block):
             self.execute(op)
+
+    def region(self, block) -> list:
+        """Runs `block` (None: an absent else region) and returns the meaning of what its
+        terminator yields."""
+        if block is None:
+            return []
+        self.block(block)
+        return [self.meaning(v) for v in self.ops(block)[-1].operands]
 
     def execute(self, op) -> None:
         """Runs one op."""
@@ -286,17 +375,88 @@ class Run:
         if self.steps > STEP_BUDGET:
             raise Unsupported(self.kernel, f"the kernel runs more than {STEP_BUDGET} ops; "
                                            f"tcgen05-verify-sync cannot check it")
-        if op.name == "scf.for":
+        name = op.name
+        if name == "scf.for":
             self.loop(op)
-        elif op.name == "scf.if":
+        elif name == "scf.if":
             self.branch(op)
+        elif name == "scf.index_switch":
+            self.switch(op)
+        elif name == "scf.while":
+            self.while_loop(op)
         elif len(op.regions):
-            if any(d.op_name(inner) is not None for inner in d.walk_ops(op)):
+            inside = self.opaque.get(op)
+            if inside is None:
+                inside = self.opaque[op] = any(d.op_name(inner) is not None
+                                               for inner in d.walk_ops(op))
+            if inside:
                 raise Unsupported(op, f"tcgen05-verify-sync cannot check tcgen05 ops inside "
-                                      f"'{op.name}' yet")
+                                      f"'{name}' yet")
         else:
             self.tcgen05(op)
             self.register_reads(op)
+
+    # ---------------------------------------------------------------- values
+
+    def meaning(self, value) -> tuple:
+        """What `value` is now: ("int", its value, None or POISON) for integers and
+        indices; otherwise ("names", the values it may be), for buffers, tiles,
+        fragments and mbarriers."""
+        if isinstance(value.type, (ir.IndexType, ir.IntegerType)):
+            if _poison(value):
+                return ("int", POISON)
+            return ("int", self.eval.value(value))
+        return ("names", self.roots(value))
+
+    def roots(self, value) -> tuple:
+        """The values `value` may be now: itself, or for a region result or block
+        argument what the way that ran bound it to."""
+        return self.aliases.get(value) or (value,)
+
+    def bind(self, targets, meanings: list) -> None:
+        """Binds region results or block arguments to meanings (an unknown integer is
+        unbound, so that an earlier run's value does not stay)."""
+        for target, (kind, what) in zip(targets, meanings):
+            if kind == "names":
+                self.aliases[target] = what
+            elif what is None or what is POISON:
+                self.eval.bound.pop(target, None)
+            else:
+                self.eval.bound[target] = what
+
+    @staticmethod
+    def join_meanings(ways: list) -> list:
+        """One meaning per position for values that several ways yield: an integer all
+        ways agree on, else unknown; every value any way names. A ub.poison (what
+        lift-cf-to-scf yields on a way that does not use the value) counts only when
+        nothing else is possible."""
+        joined = []
+        for position in zip(*ways):
+            kind = position[0][0]
+            if kind == "int":
+                values = {what for _, what in position}
+                if len(values) > 1:
+                    values.discard(POISON)
+                joined.append(("int", values.pop() if len(values) == 1 else None))
+                continue
+            names = []
+            for _, what in position:
+                names += [v for v in what if v not in names]
+            real = tuple(v for v in names if not _poison(v))
+            joined.append(("names", real or tuple(names)))
+        return joined
+
+    def varies(self, value) -> bool:
+        """Whether what `value` names is bound at run time: a block argument or region
+        result, or a stage of one."""
+        op = defining_op(value)
+        if op is None or len(op.regions):
+            return True
+        if d.op_name(op) == "tmem_stage" and "column_offset" not in op.attributes:
+            return self.varies(op.operands[0])
+        return False
+
+    # ---------------------------------------------------------------- control flow
 
     def loop(self, op) -> None:
         """Runs an scf.for (see the module docstring for long and unknown loops)."""
@@ -304,71 +464,179 @@ class Run:
         if lb is None or step is None or step <= 0:
             raise Unsupported(op, "tcgen05-verify-sync cannot evaluate this loop's lower "
                                   "bound and step")
+        exact = True
         if ub is None:
             ub = lb + UNKNOWN_TRIPS * step
             self.eval.bound[op.operands[1]] = ub
+            exact = False
         trips = max(0, -(-(ub - lb) // step))
         if trips > FULL_RUN_ITERATIONS and op.operands[1] not in self.eval.bound:
             trips = 4 + trips % 2
             self.eval.bound[op.operands[1]] = lb + trips * step
             self.truncated = True
-        iv = op.regions[0].blocks[0].arguments[0]
+            exact = False
+        body = op.regions[0].blocks[0]
+        iv, carried_args = body.arguments[0], list(body.arguments)[1:]
+        carried = [self.meaning(v) for v in op.operands[3:]]
+        seen = [carried]
         for i in range(trips):
             self.eval.bound[iv] = lb + i * step
-            self.block(op.regions[0].blocks[0])
+            self.bind(carried_args, carried)
+            carried = self.region(body)
+            seen.append(carried)
         self.eval.bound.pop(iv, None)
+        # A loop not run to its real trip count may end after any of the iterations run:
+        # its results are every value the iter_args took.
+        self.bind(op.results, carried if exact else self.join_meanings(seen))
 
     def branch(self, op) -> None:
-        """Runs the branch an scf.if takes, or both from the same state and keeps the weaker result."""
+        """Runs the branch an scf.if takes, or both from the same state and keeps the
+        weaker result."""
         condition = self.eval.value(op.operands[0])
-        has_else = len(op.regions) > 1 and len(op.regions[1].blocks) > 0
+        then = op.regions[0].blocks[0]
+        other = op.regions[1].blocks[0] if len(op.regions) > 1 and \
+            len(op.regions[1].blocks) > 0 else None
         if condition is not None:
-            if condition:
-                self.block(op.regions[0].blocks[0])
-            elif has_else:
-                self.block(op.regions[1].blocks[0])
+            self.bind(op.results, self.region(then if condition else other))
             return
-        # Unknown condition: run both ways from the same state, keep the weaker result.
-        saved = ([replace(i, first_commit=dict(i.first_commit)) for i in self.live],
-                 {b: replace(s, commit_ops=dict(s.commit_ops))
-                  for b, s in self.mbarriers.items()})
-        self.block(op.regions[0].blocks[0])
-        then_live, then_bars = self.live, self.mbarriers
-        self.live, self.mbarriers = saved
-        if has_else:
-            self.block(op.regions[1].blocks[0])
-        self.merge(op, then_live, then_bars)
+        self.alternatives(op, [then, other])
+
+    def switch(self, op) -> None:
+        """Runs the case an scf.index_switch takes, or every case and the default from
+        the same state and keeps the weakest result."""
+        index = self.eval.value(op.operands[0])
+        # Region 0 is the default, region i + 1 the case cases[i].
+        blocks = [region.blocks[0] for region in op.regions]
+        if index is not None:
+            cases = list(ir.DenseI64ArrayAttr(op.attributes["cases"]))
+            chosen = blocks[1 + cases.index(index)] if index in cases else blocks[0]
+            self.bind(op.results, self.region(chosen))
+            return
+        self.alternatives(op, blocks[1:] + blocks[:1])
+
+    def while_loop(self, op) -> None:
+        """Runs an scf.while: the before region, then the after region while the
+        condition holds. A condition that does not evaluate may end the loop there: each
+        such exit (after 0, 1, .., UNKNOWN_TRIPS runs of the body) is kept, and the
+        weakest of them is the state after the loop."""
+        before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
+        carried = [self.meaning(v) for v in op.operands]
+        exits = []  # (live, mbarriers, forwarded) at each condition that does not evaluate
+        while True:
+            self.bind(before.arguments, carried)
+            self.block(before)
+            condition = self.ops(before)[-1]  # scf.condition(%c) args...
+            flag = self.eval.value(condition.operands[0])
+            forwarded = [self.meaning(v) for v in list(condition.operands)[1:]]
+            if flag is not None and not flag:
+                break
+            if flag is None:
+                if len(exits) == UNKNOWN_TRIPS:
+                    break  # the last exit considered: the state as it is
+                exits.append(self.snapshot() + (forwarded,))
+            self.bind(after.arguments, forwarded)
+            carried = self.region(after)
+        self.join(op, exits + [(self.live, self.mbarriers, forwarded)])
+
+    def alternatives(self, op, blocks: list) -> None:
+        """Runs each of `blocks` (None: a region that does nothing) from the state
+        before `op` and keeps the weakest result."""
+        saved = self.snapshot()
+        ways = []
+        for index, block in enumerate(blocks):
+            if index:
+                # Each way starts from its own copy (running one changes instances).
+                last = index == len(blocks) - 1
+                self.live, self.mbarriers = saved if last else self.copy(saved)
+            yielded = self.region(block)
+            ways.append((self.live, self.mbarriers, yielded))
+        self.join(op, ways)
+
+    def join(self, op, ways: list) -> None:
+        """Makes the weakest state of `ways` ((live, mbarriers, yielded) each) the current
+        one and binds `op`'s results to what any of them yields."""
+        self.live, self.mbarriers, _ = ways[0]
+        for live, bars, _ in ways[1:]:
+            self.merge(op, live, bars)
+        self.bind(op.results, self.join_meanings([yielded for _, _, yielded in ways]))
+
+    def snapshot(self) -> tuple:
+        """A copy of the state (instances, mbarriers) that running a region changes."""
+        return self.copy((self.live, self.mbarriers))
+
+    @staticmethod
+    def copy(state: tuple) -> tuple:
+        live, bars = state
+        return ([replace(i, first_commit=dict(i.first_commit)) for i in live],
+                {b: replace(s, commit_ops=dict(s.commit_ops)) for b, s in bars.items()})
 
     def merge(self, op, other_live: list, other_bars: dict) -> None:
-        """Joins the state of the other branch of `op` into this one."""
-        by_op = {}
-        for inst in self.live:
-            by_op.setdefault(inst.op, []).append(inst)
+        """Joins the state of another way through `op` into this one."""
+        for barrier, state in other_bars.items():
+            mine = self.mbarriers.get(barrier)
+            if mine is None:
+                self.mbarriers[barrier] = state
+                continue
+            self.align(op, barrier, mine, state, other_live)
+            mine.unknown_after = mine.unknown_after or state.unknown_after
+            mine.path_dependent = mine.path_dependent or state.path_dependent
+            mine.seen = min(mine.seen, state.seen)
+            mine.last_wait = mine.last_wait or state.last_wait
+        # The same execution on both ways is as far ordered as on the weaker one; an
+        # execution on one way only (or finished on the other) stays as it is.
+        by_serial = {inst.serial: inst for inst in self.live}
         for inst in other_live:
-            twins = by_op.get(inst.op)
-            if not twins:
+            twin = by_serial.get(inst.serial)
+            if twin is None:
                 self.live.append(inst)
                 continue
-            twin = twins[-1]
             for flag in ("complete", "released", "proxied", "synced", "acquired",
                          "registers_read"):
                 setattr(twin, flag, getattr(twin, flag) and getattr(inst, flag))
             twin.first_commit = {b: max(i, twin.first_commit[b])
                                  for b, i in inst.first_commit.items()
                                  if b in twin.first_commit}
-        for barrier, state in other_bars.items():
-            mine = self.mbarriers.get(barrier)
-            if mine is None:
-                self.mbarriers[barrier] = state
-                continue
-            if mine.commits != state.commits or mine.seen != state.seen:
-                # Harmless unless the mbarrier is used again (checked there).
-                mine.unknown_after = op
-                mine.commits = max(mine.commits, state.commits)
-                mine.commit_ops = {**state.commit_ops, **mine.commit_ops}
-            mine.unknown_after = mine.unknown_after or state.unknown_after
-            mine.seen = min(mine.seen, state.seen)
-            mine.last_wait = mine.last_wait or state.last_wait
+
+    def align(self, op, barrier, mine: MbarrierState, theirs: MbarrierState,
+              their_live: list) -> None:
+        """Makes the commit counts of one mbarrier on two ways equal, when a tracked wait
+        cannot tell them apart.
+
+        A tracked wait depends only on how far the thread's phase lags behind the most
+        recent commit (its parity is (commits - 1) mod 2, and whether it blocks is
+        decided against the phase the thread believes current), and an instance only on
+        how far its commit lies behind. So the way with fewer commits is taken as having
+        `delta` more at the start, all seen: its commit indices and seen phases move up
+        together. That keeps every phase boundary and parity when delta is a multiple of
+        the arrivals per phase and the phases it adds have the parity of delta."""
+        if mine.commits == theirs.commits and mine.seen == theirs.seen:
+            return
+        delta = abs(mine.commits - theirs.commits)
+        # A wait with a phase operand names an absolute parity: right on some ways only.
+        mine.path_dependent = mine.path_dependent or \
+            (op, "commit to it" if delta else "wait on it")
+        if delta == 0:
+            return
+        arrivals = mine.arrivals
+        if delta % arrivals or (delta // arrivals - delta) % 2:
+            # No alignment keeps the phases: any later use of the mbarrier is an error
+            # (see mbarrier()).
+            mine.unknown_after = op
+            mine.commits = max(mine.commits, theirs.commits)
+            mine.commit_ops = {**theirs.commit_ops, **mine.commit_ops}
+            return
+        if mine.commits < theirs.commits:
+            lower, lower_live = mine, self.live
+        else:
+            lower, lower_live = theirs, their_live
+        lower.commits += delta
+        lower.seen += delta // arrivals
+        lower.commit_ops = {i + delta: commit for i, commit in lower.commit_ops.items()}
+        for inst in lower_live:
+            if barrier in inst.first_commit:
+                inst.first_commit[barrier] += delta
+        mine.commit_ops = {**theirs.commit_ops, **mine.commit_ops}
+        mine.commits = max(mine.commits, theirs.commits)
 
     # ---------------------------------------------------------------- tcgen05 ops
 
@@ -379,6 +647,8 @@ class Run:
             return
         if name in SINGLE_THREAD_OPS or name in WARPGROUP_OPS or name == "smem_fill":
             instance = self.instance(op, name)
+            self.executions += 1
+            instance.serial = self.executions
             self.check(op, instance)
             self.live.append(instance)
         elif name == "dealloc":
@@ -419,7 +689,7 @@ class Run:
 
     def commit(self, op) -> None:
         """tcgen05.commit: the mbarrier's next arrival comes when every earlier single-thread op completes."""
-        state = self.mbarrier(op)
+        barrier, state = self.mbarrier(op)
         if state.last_wait is not None:
             self.problem(op, ("phase", state.last_wait),
                          f"tcgen05.commit to the mbarrier that the wait at "
@@ -432,22 +702,34 @@ class Run:
         state.commit_ops[index] = op
         for inst in self.live:
             if inst.single_thread and not inst.complete:
-                inst.first_commit.setdefault(op.operands[0], index)
+                inst.first_commit.setdefault(barrier, index)
 
     def wait_phase(self, op) -> None:
         """mbarrier_wait, as try_wait.parity behaves (see the module docstring)."""
-        barrier = op.operands[0]
-        state = self.mbarrier(op)
-        parity = self.eval.value(op.operands[1])
-        if parity is None:
-            raise Unsupported(op, "tcgen05-verify-sync cannot evaluate the phase parity of "
-                                  "this wait")
+        barrier, state = self.mbarrier(op)
+        if len(op.operands) > 1:
+            if state.path_dependent is not None:
+                region, verb = state.path_dependent
+                raise Unsupported(op, f"the phase of this op's mbarrier is unknown here: "
+                                      f"{_ways(region)} {verb} a different number of "
+                                      f"times (a wait without a phase operand follows "
+                                      f"the way taken)")
+            parity = self.eval.value(op.operands[1])
+            if parity is None:
+                raise Unsupported(op, "tcgen05-verify-sync cannot evaluate the phase parity "
+                                      "of this wait")
+            named = f"parity {parity & 1}"
+        else:
+            # Tracked: the phase the most recent commit completes, (commits - 1) mod 2;
+            # with no commit yet, 1: the phase before the first, complete at once.
+            parity = (state.commits - 1) & 1
+            named = f"parity {parity} (that of the most recent tcgen05.commit to it)"
         if (state.seen & 1) == (parity & 1):
             # try_wait.parity blocks until the phase the thread considers current ends.
             possible = state.commits // state.arrivals
             if state.seen + 1 > possible:
                 self.problem(op, ("deadlock",),
-                             f"this wait for parity {parity & 1} of the mbarrier needs "
+                             f"this wait for {named} of the mbarrier needs "
                              f"phase {state.seen} to complete, but only {state.commits} "
                              f"tcgen05.commit ops were issued to it before: it never "
                              f"returns")
@@ -459,29 +741,50 @@ class Run:
             if index is not None and index // state.arrivals < state.seen:
                 inst.complete = True
 
-    def mbarrier(self, op) -> MbarrierState:
-        """The state of the mbarrier `op` names."""
-        barrier = op.operands[0]
+    def mbarrier(self, op) -> tuple:
+        """(the mbarrier `op` names, its state)."""
+        names = self.roots(op.operands[0])
+        if len(names) > 1:
+            raise Unsupported(op, "tcgen05-verify-sync cannot check this op: its mbarrier "
+                                  "may be one of several (the ways into it yield "
+                                  "different ones)")
+        barrier = names[0]
         state = self.mbarriers.get(barrier)
         if state is None:
             raise Unsupported(op, "the mbarrier of this op is not a tcgen05.alloc_mbarrier "
                                   "of the kernel")
         if state.unknown_after is not None:
-            raise Unsupported(op, f"the phase of this op's mbarrier is unknown here: the "
-                                  f"branches of the scf.if at {_where(state.unknown_after)} "
-                                  f"commit to it a different number of times")
-        return state
+            raise Unsupported(op, f"the phase of this op's mbarrier is unknown here: "
+                                  f"{_ways(state.unknown_after)} commit to it a different "
+                                  f"number of times")
+        return barrier, state
 
     def register_reads(self, op) -> None:
         """Marks the loads whose registers `op` reads."""
-        loads = self.loads_read.get(op)
-        if loads is None:
-            loads = []
+        known = self.loads_read.get(op)
+        if known is None:
+            loads, bound = [], []
             for operand in op.operands:
+                # Integers are no registers of a load; kernel arguments are bound to
+                # nothing.
+                if isinstance(operand.type, (ir.IndexType, ir.IntegerType)) or \
+                        operand in self.kernel_args:
+                    continue
+                if self.varies(operand):
+                    bound.append(operand)  # a region result or block argument
+                    continue
                 owner = defining_op(operand)
-                if owner is not None and d.op_name(owner) in ("ld", "ld_red"):
+                if d.op_name(owner) in ("ld", "ld_red"):
                     loads.append(owner)
-            self.loads_read[op] = loads
+            known = self.loads_read[op] = (loads, bound)
+        loads, bound = known
+        if bound:
+            loads = list(loads)
+            for operand in bound:
+                for value in self.roots(operand):
+                    owner = defining_op(value)
+                    if owner is not None and d.op_name(owner) in ("ld", "ld_red"):
+                        loads.append(owner)
         for owner in loads:
             for inst in self.live:
                 if inst.op == owner:
@@ -489,15 +792,28 @@ class Run:
 
     # ---------------------------------------------------------------- footprints
 
-    def cells(self, value) -> tuple[Footprint, bool]:
-        """The cells of the buffer `value` names, and whether column c of the buffer is
-        TMEM column (first column + c)."""
+    def cells(self, value) -> list:
+        """[(cells, linear)] for every buffer `value` may name now (one, unless it is a
+        region result or block argument that several ways bound), where linear says
+        whether column c of the buffer is TMEM column (first column + c)."""
+        found = []
+        for root in self.roots(value):
+            for cell in self.buffer_cells(root):
+                if cell not in found:
+                    found.append(cell)
+        return found
+
+    def buffer_cells(self, value) -> list:
+        """[(cells, linear)] of one buffer value."""
         op = defining_op(value)
-        while op is not None and d.op_name(op) == "tmem_stage" and \
+        if op is not None and d.op_name(op) == "tmem_stage" and \
                 "column_offset" not in op.attributes:
-            op = defining_op(op.operands[0])
+            # A stage the planner did not place: the staged buffer's cells (which may
+            # itself be bound at run time), none of them linear.
+            return [(cells, False) for cells, _ in self.cells(op.operands[0])]
         if op is None or "column_offset" not in op.attributes:
-            return Footprint(0, TMEM_COLUMNS, FULL_LANES), False
+            # Not a placed buffer (e.g. a region result no way bound): every cell.
+            return [(Footprint(0, TMEM_COLUMNS, FULL_LANES), False)]
         first = d.get_int(op, "column_offset")
         columns = d.get_int(op, "columns", 0)
         half = bool(d.get_int(op, "half_lanes", 0))
@@ -506,54 +822,76 @@ class Run:
         if len(stages) == 3:
             # `columns` is one stage's footprint; where each stage sits (side by side, or
             # paired on lane halves) is the planner's: take all of them on every lane.
-            return Footprint(first, first + columns * stages[0], FULL_LANES), False
+            return [(Footprint(first, first + columns * stages[0], FULL_LANES), False)]
         shape = d.type_info(value.type).shape
         linear = not half and len(shape) == 2 and columns == shape[-1]
-        return Footprint(first, first + columns, lanes), linear
+        return [(Footprint(first, first + columns, lanes), linear)]
+
+    def tiles(self, value) -> list:
+        """The shared-memory tiles `value` may name now; ANY_TILE for one no way bound
+        (or a ub.poison)."""
+        return [ANY_TILE if self.varies(root) or _poison(root) else root
+                for root in self.roots(value)]
 
     def instance(self, op, name: str) -> Instance:
         """A new execution of `op`: its cells (a load's or store's slice from the column
-        its operand has now), the rest computed once per op."""
+        its operand has now), the rest computed once per op unless an operand is bound
+        at run time (a region result or block argument)."""
         fixed = self.static.get(op)
         if fixed is None:
-            fixed = self.static[op] = self.fixed_instance(op, name)
+            fixed = self.fixed_instance(op, name)
+            varying = self.varying.get(op)
+            if varying is None:
+                varying = self.varying[op] = any(
+                    self.varies(v) for v in op.operands
+                    if not isinstance(v.type, (ir.IndexType, ir.IntegerType)))
+            if not varying:
+                self.static[op] = fixed
         if name not in ("ld", "ld_red", "st"):
             return Instance(op, name, list(fixed.tmem_reads), list(fixed.tmem_writes),
                             fixed.tiles_read, fixed.tiles_written, fixed.shape_key)
-        whole, linear, column, width = fixed
-        cells = whole
-        start = self.eval.value(column) if linear else None
-        if start is not None:
-            cells = Footprint(whole.lo + start, whole.lo + start + width, whole.lanes)
+        buffers, column, width = fixed
+        start = self.eval.value(column)
+        cells = []
+        for whole, linear in buffers:
+            if linear and start is not None:
+                whole = Footprint(whole.lo + start, whole.lo + start + width, whole.lanes)
+            cells.append(whole)
         if name == "st":
-            return Instance(op, name, [], [cells], [], [])
-        return Instance(op, name, [cells], [], [], [])
+            return Instance(op, name, [], cells, [], [])
+        return Instance(op, name, cells, [], [], [])
 
     def fixed_instance(self, op, name: str):
-        """The parts of an instance of `op` that are the same in every execution."""
+        """The parts of an instance of `op` that are the same in every execution with
+        the same bindings."""
         if name in ("ld", "ld_red", "st"):
             frag = op.results[0] if name != "st" else op.operands[2]
             width = d.type_info(frag.type).shape[1]
-            whole, linear = self.cells(op.operands[0])
-            return whole, linear, op.operands[1], width
+            return self.cells(op.operands[0]), op.operands[1], width
         if name == "mma":
             operands = mma_operands(op)
-            accumulator, _ = self.cells(operands.d)
-            reads = [self.cells(v)[0] for v in (operands.a, operands.scale_a,
-                                                operands.scale_b, operands.metadata)
-                     if v is not None and d.is_tmem(v)]
+            accumulators = [cells for cells, _ in self.cells(operands.d)]
+            reads = [cells for v in (operands.a, operands.scale_a, operands.scale_b,
+                                     operands.metadata)
+                     if v is not None and d.is_tmem(v) for cells, _ in self.cells(v)]
             shape = (operands.d_type.rows, operands.d_type.cols, d.get_str(op, "kind"),
                      d.get_int(op, "sparse", 0), d.get_int(op, "k", 0))
-            return Instance(op, name, reads + [accumulator], [accumulator],
-                            [v for v in (operands.a, operands.b) if d.is_smem(v)], [],
-                            (accumulator.lo, accumulator.hi, accumulator.lanes, shape))
+            # "The same accumulator" (9.7.16.6.2) only when it is one known buffer.
+            key = None
+            if len(accumulators) == 1:
+                acc = accumulators[0]
+                key = (acc.lo, acc.hi, acc.lanes, shape)
+            tiles = [t for v in (operands.a, operands.b) if d.is_smem(v)
+                     for t in self.tiles(v)]
+            return Instance(op, name, reads + accumulators, list(accumulators), tiles, [],
+                            key)
         if name == "cp":
-            return Instance(op, name, [], [self.cells(op.operands[0])[0]], [op.operands[1]],
-                            [], (d.get_str(op, "shape"),))
+            return Instance(op, name, [], [cells for cells, _ in self.cells(op.operands[0])],
+                            self.tiles(op.operands[1]), [], (d.get_str(op, "shape"),))
         if name == "shift":
-            cells = self.cells(op.operands[0])[0]
-            return Instance(op, name, [cells], [cells], [], [])
-        return Instance(op, name, [], [], [], [op.operands[1]])  # smem_fill
+            cells = [cells for cells, _ in self.cells(op.operands[0])]
+            return Instance(op, name, cells, list(cells), [], [])
+        return Instance(op, name, [], [], [], self.tiles(op.operands[1]))  # smem_fill
 
     # ---------------------------------------------------------------- checks
 
@@ -606,9 +944,9 @@ class Run:
                 return f"writes {mine.text()}", "also writes"
             if any(mine.meets(theirs) for theirs in earlier.tmem_reads):
                 return f"writes {mine.text()}", "reads"
-        if any(tile in later.tiles_read for tile in earlier.tiles_written):
+        if _tiles_meet(later.tiles_read, earlier.tiles_written):
             return "reads a shared-memory tile", "writes through the generic proxy"
-        if any(tile in later.tiles_written for tile in earlier.tiles_read):
+        if _tiles_meet(later.tiles_written, earlier.tiles_read):
             return "overwrites a shared-memory tile", "reads through the async proxy"
         return None
 
@@ -639,7 +977,8 @@ class Run:
             return False
         condition = PIPELINED_PAIRS[pair]
         if condition == "same accumulator and shape":
-            return earlier.shape_key == later.shape_key
+            # No key: an accumulator that may be one of several buffers.
+            return earlier.shape_key is not None and earlier.shape_key == later.shape_key
         if condition == "cp.4x256b":
             return later.shape_key == ("4x256b",)
         return True

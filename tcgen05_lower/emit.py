@@ -143,3 +143,20 @@ def gep_bytes(base: "ir.Value", offset: "ir.Value") -> "ir.Value":
 
 def address_of(symbol: str, address_space: int) -> "ir.Value":
     return llvm.AddressOfOp(ptr_type(address_space), symbol).result
+
+
+def counter() -> "ir.Value":
+    """A per-thread i32 counter set to 0 (an alloca in the local address space, which
+    the pipeline's mem2reg turns into registers); returns its address."""
+    one = constant(1, i64())
+    address = llvm.AllocaOp(ptr_type(0), one, i32(), alignment=4).result
+    llvm.StoreOp(constant(0, i32()), address)
+    return address
+
+
+def load_i32(address: "ir.Value") -> "ir.Value":
+    return llvm.LoadOp(i32(), address).result
+
+
+def store(value: "ir.Value", address: "ir.Value") -> None:
+    llvm.StoreOp(value, address)

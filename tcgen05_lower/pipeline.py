@@ -16,15 +16,20 @@ from tcgen05_lower.pass_infra import ModulePass
 from tcgen05_lower.passes import REGISTRY
 from tcgen05_lower.text import split_top_level as text_split
 
+#: Before planning: a kernel written with cf branches becomes scf control flow
+#: (scf.if / scf.while / scf.index_switch), which every tcgen05 stage follows.
+STRUCTURING = ("lift-cf-to-scf",)
 #: The tcgen05 stages, in order (each runnable alone; any prefix is a valid pipeline).
 PLANNING = ("tcgen05-verify", "tcgen05-select-layouts", "tcgen05-plan-tmem",
             "tcgen05-insert-sync", "tcgen05-verify-sync")
 #: From planned tcgen05 IR to the LLVM dialect. convert-nvvm-to-llvm comes first so that
-#: constants feeding inline PTX stay registers (see tcgen05-lower-to-llvm).
+#: constants feeding inline PTX stay registers (see tcgen05-lower-to-llvm); mem2reg turns
+#: the run-time mbarrier phase counters (see lowering.sync) into registers.
 LOWERING = ("tcgen05-lower-to-llvm", "convert-nvvm-to-llvm", "convert-scf-to-cf",
-            "convert-arith-to-llvm", "convert-index-to-llvm", "convert-func-to-llvm",
-            "convert-cf-to-llvm", "reconcile-unrealized-casts", "tcgen05-finalize-kernels")
-DEFAULT_PIPELINE = ",".join(PLANNING + LOWERING)
+            "convert-arith-to-llvm", "convert-index-to-llvm", "convert-ub-to-llvm",
+            "convert-func-to-llvm", "convert-cf-to-llvm", "reconcile-unrealized-casts",
+            "mem2reg", "tcgen05-finalize-kernels")
+DEFAULT_PIPELINE = ",".join(STRUCTURING + PLANNING + LOWERING)
 
 
 class PipelineError(ValueError):

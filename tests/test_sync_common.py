@@ -38,8 +38,10 @@ def kernel_id(path: Path) -> str:
 
 
 def planning_pipeline(text: str) -> str:
+    """The kernel's planning pipeline, after lift-cf-to-scf (as the default pipeline
+    runs it: insert-sync and verify-sync follow scf control flow, not cf branches)."""
     match = re.search(r"^// PIPELINE: (.*)$", text, re.M)
-    return match.group(1).strip() if match else PLANNING
+    return "lift-cf-to-scf," + (match.group(1).strip() if match else PLANNING)
 
 
 @dataclass

@@ -2,8 +2,9 @@
 
 A seeded generator builds kernels from every asynchronous op kind (mma on two
 accumulators, on a narrower buffer that shares their cells, and with A in TMEM; ld, st,
-cp, shift, smem_fill), in straight-line code, scf.for loops of 1 to 3 iterations (nested
-up to two deep) and scf.if on a kernel argument. For each, under both strategies,
+cp, shift, smem_fill), in straight-line code, scf.for loops of 1 to 3 iterations, scf.while
+loops (to a constant or to a kernel argument), scf.if and scf.index_switch on a kernel
+argument, nested up to two deep. For each, under both strategies,
 tcgen05-verify-sync (an independent analysis) must accept what tcgen05-insert-sync
 produced; and whenever strategy=minimal added anything, taking all of it out must leave
 the kernel unordered (so the acceptance is not vacuous).
@@ -20,7 +21,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import capture_diagnostics, parse_module
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync
 
-SEEDS = range(40)
+SEEDS = range(60)
 
 HEADER = '''!acc = !tcgen05.tmem<[128, 64], f32>
 !acc32 = !tcgen05.tmem<[128, 32], f32>
@@ -100,11 +101,34 @@ def generate(seed: int) -> str:
                 lines.append(f"scf.for {fresh('i')} = %c0 to {trips} step %c1 {{")
                 lines += ["  " + line for line in block(depth + 1)]
                 lines.append("}")
-            elif depth == 0 and r < 0.28:
+            elif depth < 2 and r < 0.3:
                 condition = fresh("p")
                 lines.append(f"{condition} = arith.cmpi ne, %n, %c0 : index")
                 lines.append(f"scf.if {condition} {{")
                 lines += ["  " + line for line in block(depth + 1)]
+                lines.append("}")
+            elif depth < 2 and r < 0.38:
+                # scf.while counting to a constant or to the kernel argument.
+                iv, more, j, nxt = fresh("w"), fresh("more"), fresh("j"), fresh("next")
+                bound = rng.choice(["%c2", "%n"])
+                lines.append(f"{fresh('wr')} = scf.while ({iv} = %c0) : (index) -> index {{")
+                lines.append(f"  {more} = arith.cmpi ult, {iv}, {bound} : index")
+                lines.append(f"  scf.condition({more}) {iv} : index")
+                lines.append("} do {")
+                lines.append(f"^bb0({j}: index):")
+                lines += ["  " + line for line in block(depth + 1)]
+                lines.append(f"  {nxt} = arith.addi {j}, %c1 : index")
+                lines.append(f"  scf.yield {nxt} : index")
+                lines.append("}")
+            elif depth < 2 and r < 0.43:
+                lines.append("scf.index_switch %n")
+                lines.append("case 1 {")
+                lines += ["  " + line for line in block(depth + 1)]
+                lines.append("  scf.yield")
+                lines.append("}")
+                lines.append("default {")
+                lines += ["  " + line for line in block(depth + 1)]
+                lines.append("  scf.yield")
                 lines.append("}")
             else:
                 lines += one_op()
@@ -116,15 +140,12 @@ def generate(seed: int) -> str:
 
 
 def insert(text: str, strategy: str):
-    """(planned text, number of ops added), or None when the pass reports the kernel as
-    not supported (a commit that would sit in a branch inside a loop)."""
+    """(planned text, number of ops added); every generated kernel must be supported."""
     context = d.make_context()
     with context, capture_diagnostics(context) as diagnostics:
         module = parse_module(text, "random.mlir")
-        if not Tcgen05InsertSync(strategy=strategy).run_on(module):
-            messages = [x.message for x in diagnostics if x.severity == "error"]
-            assert all("not supported yet" in m for m in messages), messages
-            return None
+        ok = Tcgen05InsertSync(strategy=strategy).run_on(module)
+        assert ok, [x.format() for x in diagnostics if x.severity == "error"]
         return module.get_asm(enable_debug_info=True), len(inserted_ops(module))
 
 
@@ -141,10 +162,7 @@ def without_inserted_ops(text: str) -> str:
 def test_random_kernel(seed):
     text = generate(seed)
     for strategy in ("minimal", "conservative"):
-        result = insert(text, strategy)
-        if result is None:
-            pytest.skip("not supported by insert-sync (located error)")
-        planned, added = result
+        planned, added = insert(text, strategy)
         assert verify(planned, "random.mlir") == [], (strategy, planned)
         if added and strategy == "minimal":
             # minimal adds only for dependences: without its ops some are unordered.
@@ -154,5 +172,6 @@ def test_random_kernel(seed):
 def test_the_generator_reaches_every_kind_of_op():
     text = "".join(generate(seed) for seed in SEEDS)
     for needle in ("tcgen05.mma", "tcgen05.ld", "tcgen05.st", "tcgen05.cp", "tcgen05.shift",
-                   "tcgen05.smem_fill", "scf.for", "scf.if", "%alias", "%atm, %b"):
+                   "tcgen05.smem_fill", "scf.for", "scf.if", "scf.while", "scf.index_switch",
+                   "%alias", "%atm, %b"):
         assert needle in text, needle

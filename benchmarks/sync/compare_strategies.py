@@ -51,8 +51,9 @@ def measure(path: Path, strategy: str) -> dict:
     with context, capture_diagnostics(context) as diagnostics:
         try:
             module = parse_module(text, str(path))
-            build_pass_manager(parse_pipeline(match.group(1) if match else PLANNING)
-                               ).run(module)
+            # lift-cf-to-scf first, as the default pipeline does.
+            build_pass_manager(parse_pipeline(
+                "lift-cf-to-scf," + (match.group(1) if match else PLANNING))).run(module)
         except MLIRError as error:
             return {"skip": "planning rejects it: " +
                     reason_of(list(diagnostics) + error_diagnostics(error))}

@@ -54,6 +54,11 @@ class KernelLowering:
         entry = self.kernel.regions[0].blocks[0]
         ops = list(d.walk_ops(self.kernel))
         barriers = [op for op in ops if d.op_name(op) == "alloc_mbarrier"]
+        # mbarriers that some wait names without a phase: their phase is counted at run
+        # time (see lowering.sync).
+        self.tracked = {op.operands[0] for op in ops
+                        if d.op_name(op) == "mbarrier_wait" and len(op.operands) == 1}
+        self.phase_counters: dict = {}
         slots_symbol = f"__tcgen05_slots_{self.info.name}"
         with ir.InsertionPoint(self.module.regions[0].blocks[0].operations[0]), \
                 self.kernel.location:
@@ -100,6 +105,9 @@ class KernelLowering:
                          predicate=self.is_leader)
             emit.ptx(ptx.fence_mbarrier_init(), predicate=self.is_leader)
             emit.ptx(ptx.barrier_sync())
+        for op in barriers:
+            if op.results[0] in self.tracked:
+                self.phase_counters[op.results[0]] = emit.counter()
 
 
 class Loop:

@@ -66,12 +66,28 @@ def lower_commit(lowering, op) -> None:
         inputs.append(emit.constant(mask, ir.IntegerType.get_signless(16)))
         text = ptx.commit(lowering.info.cta_group, "$0", cta_mask="$1")
     emit.ptx(text, inputs, predicate=single_thread_predicate(lowering))
+    counter = lowering.phase_counters.get(op.operands[0])
+    if counter is not None:
+        # Every thread counts the commits it passes (control flow around tcgen05 ops is
+        # uniform), so each knows the phase a tracked wait is for.
+        emit.store((emit.Sym(emit.load_i32(counter)) + 1).value, counter)
+
+
+def tracked_phase(lowering, op) -> "ir.Value":
+    """The parity of the phase the most recent commit to the mbarrier completes:
+    (commits counted so far - 1) mod 2, i.e. (count + 1) & 1. With no commit yet that is
+    1, the phase before the first, which a fresh mbarrier reports complete
+    (try_wait.parity with parity 1 returns true while the current phase is 0)."""
+    count = emit.Sym(emit.load_i32(lowering.phase_counters[op.operands[0]]))
+    return ((count + 1) & 1).value
 
 
 @lowers("mbarrier_wait")
 def lower_mbarrier_wait(lowering, op) -> None:
-    """``while (!try_wait.parity(barrier, phase)) {}`` as an scf.while around one try."""
-    barrier, phase = lowering.values[op.operands[0]], op.operands[1]
+    """``while (!try_wait.parity(barrier, phase)) {}`` as an scf.while around one try;
+    without a phase operand, the phase is the one counted at run time."""
+    barrier = lowering.values[op.operands[0]]
+    phase = op.operands[1] if len(op.operands) > 1 else tracked_phase(lowering, op)
     loop = ir.Operation.create("scf.while", results=[], operands=[], regions=2)
     before = loop.regions[0].blocks.append()
     with ir.InsertionPoint(before):

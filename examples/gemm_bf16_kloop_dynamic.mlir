@@ -1,0 +1,55 @@
+// The K-loop of gemm_bf16_kloop.mlir with K known only at run time, written with cf
+// branches: C (128 x 256, f32) = A (128 x K, bf16, row-major) x B (K x 256, bf16,
+// row-major), K a positive multiple of 64 (a kernel argument).
+// lift-cf-to-scf (the first pass of the default pipeline) turns the loop into an
+// scf.while whose trip count no pass can know, so tcgen05-insert-sync completes the MMAs
+// of each iteration inside it and waits on an mbarrier phase counted at run time.
+func.func @gemm_bf16_kloop_dynamic(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
+                                   %K: index)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %accumulate = arith.constant true
+
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 256], f32>
+  cf.br ^loop(%c0 : index)
+
+^loop(%k: index):
+  %more = arith.cmpi ult, %k, %K : index
+  cf.cond_br %more, ^body, ^epilogue
+
+^body:
+  "tcgen05.smem_fill"(%A, %a, %k) {src_layout = "mn_k", src_ld = 512 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.smem_fill"(%B, %b, %k) {src_layout = "k_mn", src_ld = 256 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, index) -> ()
+  // The first MMA of the first K-block overwrites the accumulator.
+  %not_first = arith.cmpi ne, %k, %c0 : index
+  "tcgen05.mma"(%acc, %a, %b, %not_first) {kind = "f16", k_offset = 0 : i64}
+      : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+  "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 16 : i64}
+      : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+  "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 32 : i64}
+      : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+  "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 48 : i64}
+      : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+  %next = arith.addi %k, %c64 : index
+  cf.br ^loop(%next : index)
+
+^epilogue:
+  scf.for %col = %c0 to %c256 step %c32 {
+    %frag = "tcgen05.ld"(%acc, %col)
+        : (!tcgen05.tmem<[128, 256], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+    "tcgen05.store_fragment"(%frag, %C, %col) {ld = 256 : i64}
+        : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+  }
+  return
+}
