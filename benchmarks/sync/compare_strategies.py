@@ -93,8 +93,13 @@ def report() -> str:
         "(benchmarks/tmem). Per kernel and strategy: the sync ops added, by kind; the "
         "mbarriers allocated; whether tcgen05-verify-sync accepts the result (`ok`); and "
         "`redundant`, how many of the added ops can each be deleted with verify-sync "
-        "still accepting the kernel. Under minimal that number is 0 everywhere; under "
-        "conservative it counts the completions no dependence needs.",
+        "still accepting the kernel. Under minimal that number is 0 except where "
+        "verify-sync knows more than insert-sync (corpus/04: buffers swapped through "
+        "scf.for iteration arguments, which insert-sync takes as every cell; see "
+        "KNOWN_PRECISION_GAPS in tests/test_mutation_sync.py); under conservative it "
+        "counts the completions no dependence needs. Kernels with scf.while are "
+        "synchronized by completing each run of asynchronous ops inside the loop, then "
+        "dropping what no dependence needs (corpus/36, examples/gemm_bf16_kloop_dynamic).",
         "",
         "| kernel | strategy | " + " | ".join(labels) + " | total | mbarriers | ok | "
         "redundant |",
