@@ -772,17 +772,15 @@ class Planner:
             self.prescan_state.pop(op, None)
             return self.visit_while(op, state)
         if op.name in ("scf.if", "scf.index_switch"):
-            # One of the regions runs (scf.if without else: possibly none).
+            # One of the regions runs; an scf.if without else may run none.
             self.prescan_state.pop(op, None)
-            out = None
-            for region in op.regions:
-                if not len(region.blocks):
-                    continue
-                end = self.walk_block(region.blocks[0], state, None)
-                out = end if out is None else join(out, end)
-            if out is None or (op.name == "scf.if" and
-                               (len(op.regions) < 2 or not len(op.regions[1].blocks))):
-                out = state if out is None else join(out, state)
+            ends = [self.walk_block(region.blocks[0], state, None)
+                    for region in op.regions if len(region.blocks)]
+            if op.name == "scf.if" and len(ends) < 2:
+                ends.append(state)
+            out = ends[0]
+            for end in ends[1:]:
+                out = join(out, end)
             return out
         if any(access_of(inner) is not None or d.op_name(inner) == "dealloc"
                for inner in d.walk_ops(op)):

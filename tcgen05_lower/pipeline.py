@@ -32,6 +32,14 @@ LOWERING = ("tcgen05-lower-to-llvm", "convert-nvvm-to-llvm", "convert-scf-to-cf"
 DEFAULT_PIPELINE = ",".join(STRUCTURING + PLANNING + LOWERING)
 
 
+def before_sync(planning: str | None = None) -> str:
+    """The pipeline tcgen05-insert-sync expects to have run: the structuring passes, then
+    `planning` (by default the tcgen05 stages before tcgen05-insert-sync)."""
+    if planning is None:
+        planning = ",".join(PLANNING[:PLANNING.index("tcgen05-insert-sync")])
+    return ",".join(STRUCTURING + (planning,))
+
+
 class PipelineError(ValueError):
     """A textual pipeline that cannot be parsed."""
 

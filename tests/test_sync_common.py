@@ -20,11 +20,10 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import MLIRError, capture_diagnostics, error_diagnostics, parse_module
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync, count_sync_ops
 from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync
-from tcgen05_lower.pipeline import build_pass_manager, parse_pipeline
+from tcgen05_lower.pipeline import before_sync, build_pass_manager, parse_pipeline
 
 
 ROOT = Path(__file__).resolve().parent.parent
-PLANNING = "tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem"
 
 
 def kernel_paths() -> list[Path]:
@@ -41,7 +40,7 @@ def planning_pipeline(text: str) -> str:
     """The kernel's planning pipeline, after lift-cf-to-scf (as the default pipeline
     runs it: insert-sync and verify-sync follow scf control flow, not cf branches)."""
     match = re.search(r"^// PIPELINE: (.*)$", text, re.M)
-    return "lift-cf-to-scf," + (match.group(1).strip() if match else PLANNING)
+    return before_sync(match.group(1).strip() if match else None)
 
 
 @dataclass

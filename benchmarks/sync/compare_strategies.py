@@ -26,10 +26,10 @@ from tcgen05_lower.bindings import (MLIRError, capture_diagnostics,  # noqa: E40
 from tcgen05_lower.passes.tcgen05_insert_sync import (COUNTED,  # noqa: E402
                                                       Tcgen05InsertSync, count_sync_ops)
 from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync  # noqa: E402
-from tcgen05_lower.pipeline import build_pass_manager, parse_pipeline  # noqa: E402
+from tcgen05_lower.pipeline import (before_sync, build_pass_manager,  # noqa: E402
+                                    parse_pipeline)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-PLANNING = "tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem"
 STRATEGIES = ("minimal", "conservative")
 
 
@@ -51,9 +51,8 @@ def measure(path: Path, strategy: str) -> dict:
     with context, capture_diagnostics(context) as diagnostics:
         try:
             module = parse_module(text, str(path))
-            # lift-cf-to-scf first, as the default pipeline does.
             build_pass_manager(parse_pipeline(
-                "lift-cf-to-scf," + (match.group(1) if match else PLANNING))).run(module)
+                before_sync(match.group(1) if match else None))).run(module)
         except MLIRError as error:
             return {"skip": "planning rejects it: " +
                     reason_of(list(diagnostics) + error_diagnostics(error))}

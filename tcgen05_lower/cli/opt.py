@@ -76,14 +76,16 @@ def list_passes() -> str:
 
 
 def process_chunk(text: str, first_line: int, source_name: str, args) -> tuple[bool, str, list]:
-    """Runs the pipeline on one chunk: (succeeded, printed IR, diagnostics)."""
+    """Runs the pipeline on one chunk: (succeeded, printed IR, diagnostics). Raises
+    PipelineError for a pipeline that cannot be built (upstream pass names are checked
+    only when added to a pass manager), before the chunk is parsed."""
     context = d.make_context()
     padded = "\n" * (first_line - 1) + text
     with context, capture_diagnostics(context) as diagnostics:
+        steps = parse_pipeline(args.pass_pipeline) if args.pass_pipeline else []
+        pm = build_pass_manager(steps, print_ir_after_all=args.mlir_print_ir_after_all)
         try:
             module = parse_module(padded, source_name)
-            steps = parse_pipeline(args.pass_pipeline) if args.pass_pipeline else []
-            pm = build_pass_manager(steps, print_ir_after_all=args.mlir_print_ir_after_all)
             pm.run(module)
         except MLIRError as error:
             return False, "", list(diagnostics) + error_diagnostics(error)
@@ -102,25 +104,23 @@ def run(argv=None) -> int:
         print(list_passes())
         return 0
     text, source_name = read_input(args.input)
+    outputs, status, problems = [], 0, []
     try:
-        steps = parse_pipeline(args.pass_pipeline) if args.pass_pipeline else []
-        with d.make_context():  # upstream pass names are only checked when added
-            build_pass_manager(steps)
+        for chunk, first_line in split_chunks(text, args.split_input_file):
+            # A bad pipeline fails on the first chunk, before anything is printed.
+            ok, printed, diagnostics = process_chunk(chunk, first_line, source_name, args)
+            if args.verify_diagnostics:
+                expected = verify_diagnostics.parse_expectations(chunk, first_line)
+                problems += verify_diagnostics.check(expected, diagnostics, source_name)
+            else:
+                print_diagnostics(diagnostics)
+                if not ok:
+                    status = 1
+            if ok:
+                outputs.append(printed)
     except PipelineError as exc:
         print(f"tcgen05-opt: error: {exc}", file=sys.stderr)
         return 1
-    outputs, status, problems = [], 0, []
-    for chunk, first_line in split_chunks(text, args.split_input_file):
-        ok, printed, diagnostics = process_chunk(chunk, first_line, source_name, args)
-        if args.verify_diagnostics:
-            expected = verify_diagnostics.parse_expectations(chunk, first_line)
-            problems += verify_diagnostics.check(expected, diagnostics, source_name)
-        else:
-            print_diagnostics(diagnostics)
-            if not ok:
-                status = 1
-        if ok:
-            outputs.append(printed)
     if args.verify_diagnostics and problems:
         for problem in problems:
             print(problem, file=sys.stderr)

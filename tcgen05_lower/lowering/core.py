@@ -56,8 +56,8 @@ class KernelLowering:
         barriers = [op for op in ops if d.op_name(op) == "alloc_mbarrier"]
         # mbarriers that some wait names without a phase: their phase is counted at run
         # time (see lowering.sync).
-        self.tracked = {op.operands[0] for op in ops
-                        if d.op_name(op) == "mbarrier_wait" and len(op.operands) == 1}
+        tracked = {op.operands[0] for op in ops
+                   if d.op_name(op) == "mbarrier_wait" and len(op.operands) == 1}
         self.phase_counters: dict = {}
         slots_symbol = f"__tcgen05_slots_{self.info.name}"
         with ir.InsertionPoint(self.module.regions[0].blocks[0].operations[0]), \
@@ -67,7 +67,7 @@ class KernelLowering:
                           slots_symbol, ir.Attribute.parse("#llvm.linkage<internal>"),
                           addr_space=3, alignment=8)
         with ir.InsertionPoint(entry.operations[0]), self.kernel.location:
-            self.setup_entry(slots_symbol, barriers)
+            self.setup_entry(slots_symbol, barriers, tracked)
         for op in ops:
             name = d.op_name(op)
             if name is None or name == "alloc_mbarrier":
@@ -83,7 +83,7 @@ class KernelLowering:
             op.erase()
         d.set_int(self.kernel, "tcgen05.dynamic_smem_bytes", self.smem_bytes)
 
-    def setup_entry(self, slots_symbol: str, barriers) -> None:
+    def setup_entry(self, slots_symbol: str, barriers, tracked: set) -> None:
         tid = nvvm.ThreadIdXOp(i32()).result
         self.tid = Sym(tid)
         self.warp = self.tid >> 5
@@ -106,7 +106,7 @@ class KernelLowering:
             emit.ptx(ptx.fence_mbarrier_init(), predicate=self.is_leader)
             emit.ptx(ptx.barrier_sync())
         for op in barriers:
-            if op.results[0] in self.tracked:
+            if op.results[0] in tracked:
                 self.phase_counters[op.results[0]] = emit.counter()
 
 
