@@ -445,3 +445,56 @@ func.func @cf_blocks(%flag: i1)
 ^bb2:
   return
 }
+
+// -----
+
+// The mbarrier of a commit is an scf.if result on a kernel argument: which mbarrier's
+// phase advances depends on the way taken, so the pass cannot check the op.
+!acc = !tcgen05.tmem<[128, 64], f32>
+!ta = !tcgen05.smem<[128, 16], bf16, "K", "none">
+!tb = !tcgen05.smem<[64, 16], bf16, "K", "none">
+func.func @picked_mbarrier(%flag: i1)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %f = arith.constant false
+  %bar = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  %bar2 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  %base = "tcgen05.alloc"() {columns = 64 : i64, cta_group = 1 : i64} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %acc = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %mb = scf.if %flag -> (!tcgen05.mbarrier) {
+    scf.yield %bar : !tcgen05.mbarrier
+  } else {
+    scf.yield %bar2 : !tcgen05.mbarrier
+  }
+  "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  // expected-error @below {{tcgen05-verify-sync cannot check this op: its mbarrier may be one of several (the ways into it yield different ones)}}
+  "tcgen05.commit"(%mb) : (!tcgen05.mbarrier) -> ()
+  return
+}
+
+// -----
+
+// One branch of an scf.if on a kernel argument commits, the other does not: after it, a
+// wait with an explicit parity is right on one way only (commits 1 or 0 -> parity 0 or
+// 1), so the pass rejects it; a tracked wait would follow the way taken.
+!acc = !tcgen05.tmem<[128, 64], f32>
+!ta = !tcgen05.smem<[128, 16], bf16, "K", "none">
+!tb = !tcgen05.smem<[64, 16], bf16, "K", "none">
+func.func @explicit_parity_after_uneven_branches(%flag: i1)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %f = arith.constant false
+  %p0 = arith.constant 0 : i32
+  %bar = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  %base = "tcgen05.alloc"() {columns = 64 : i64, cta_group = 1 : i64} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %acc = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  scf.if %flag {
+    "tcgen05.commit"(%bar) : (!tcgen05.mbarrier) -> ()
+  }
+  // expected-error @below {{the phase of this op's mbarrier is unknown here: the branches of the scf.if at line 494:3 commit to it a different number of times (a wait without a phase operand follows the way taken)}}
+  "tcgen05.mbarrier_wait"(%bar, %p0) : (!tcgen05.mbarrier, i32) -> ()
+  return
+}
