@@ -83,8 +83,7 @@ Branches and scf.while
 ----------------------
 ``scf.if`` and ``scf.index_switch`` run one of their regions: each is walked from the
 state before the op, and the states at their ends meet (the weaker status of each op).
-A buffer chosen by such an op (what lift-cf-to-scf makes of a block argument) stands for
-every cell any branch may yield. ``scf.while`` runs ``before``, then ``after`` and
+``scf.while`` runs ``before``, then ``after`` and
 ``before`` again any number of times, with no induction variable to tell iterations
 apart or count commits. Inside it, every asynchronous op is completed right after it is
 issued (as strategy ``conservative`` does, once per run of ops that one commit, one
@@ -93,6 +92,18 @@ final pruning walk drops when no dependence needs them, so what remains is neede
 wait sits right after its producer rather than right before its consumer. Kernels
 written with cf branches are lifted to scf by ``lift-cf-to-scf``, the first pass of the
 default pipeline.
+
+Buffers chosen at run time
+--------------------------
+A TMEM value that control flow chooses (an scf.if / scf.index_switch result, what
+lift-cf-to-scf makes of a block argument; an scf.for or scf.while iteration argument or
+result) stands for every cell of every buffer that can reach it. Two MMAs of one shape
+are the pipelined "same accumulator" pair when, whichever buffers their accumulators
+are, those are the same buffer or share no cell (then they do not depend on each other);
+a value the pass cannot trace never is. The checking walk (end of "Placement") knows one
+thing more: in a loop's first iteration, its iteration arguments are their initial
+values. So a wait that the planning walk put before a loop of ping-pong accumulators,
+for an MMA of the first iteration that is in fact on the other buffer, is dropped.
 
 Strategy ``conservative`` completes every asynchronous op right after it is issued
 (commit -> mbarrier wait -> fence::after_thread_sync, wait::ld/st, fence.proxy.async ->
@@ -210,7 +221,7 @@ class Access:
     writes: tuple = ()
     smem_reads: tuple = ()
     smem_writes: tuple = ()
-    pipeline_key: tuple = ()  # mma: (D cells, shape); cp: (shape,)
+    pipeline_key: tuple = ()  # mma: (the D buffers it may be, shape); cp: (shape,)
     fragment: object = None  # ld / ld_red: the fragment value
 
 
@@ -242,18 +253,128 @@ def _constant(value) -> int | None:
     return None
 
 
-def _buffer_cells(value) -> tuple[int, int, int, bool]:
-    """(first column, columns, lanes, slices are exact) of the TMEM buffer `value` names.
-    A stage view counts as its whole multi-buffered buffer (the stage index is dynamic); a
-    value the pass cannot trace, or an unplanned buffer, counts as every cell."""
-    op = defining_op(value)
-    while op is not None and d.op_name(op) == "tmem_stage" and "column_offset" not in \
-            op.attributes:
-        op = defining_op(op.operands[0])
-    if op is not None and op.name in ("scf.if", "scf.index_switch"):
-        return _chosen_cells(op, value)
-    if op is None or "column_offset" not in op.attributes:
-        return EVERYWHERE[0], EVERYWHERE[1], ALL_LANES, False
+class Buffers:
+    """Which TMEM cells the buffer values of a kernel name.
+
+    A value made by ``tcgen05.tmem_buffer`` (or a planned stage of one) names its own
+    cells. A value that control flow chooses at run time (an scf.for or scf.while
+    iteration argument or result, an scf.if / scf.index_switch result: what
+    lift-cf-to-scf makes of a block argument) names every cell of every buffer that can
+    reach it; ``bind`` narrows that for one walk: while the first iteration of a loop is
+    walked, its iteration arguments are their initial values."""
+
+    def __init__(self):
+        self.bind: dict = {}  # block argument -> the value it has in the walk at hand
+        self.memo: dict = {}  # value -> cells (cleared when `bind` changes)
+
+    def bound(self, loop, walk):
+        """Runs `walk()` with the iteration arguments of scf.for `loop` bound to their
+        initial values (its first iteration)."""
+        args = list(loop.regions[0].blocks[0].arguments)[1:]
+        saved = self.bind
+        self.bind = dict(saved)
+        for arg, init in zip(args, list(loop.operands)[3:]):
+            self.bind[arg] = init
+        self.memo = {}
+        try:
+            return walk()
+        finally:
+            self.bind, self.memo = saved, {}
+
+    def cells(self, value) -> tuple:
+        """(first column, columns, lanes, slices are exact, choices) of what `value`
+        names; choices: the (first column, columns, lanes) of each buffer it may name,
+        or None for a value the pass cannot trace (or an unplanned buffer), which counts
+        as every cell."""
+        found = self.memo.get(value)
+        if found is None:
+            leaves = self.leaves(value)
+            if leaves is None:
+                found = (EVERYWHERE[0], EVERYWHERE[1], ALL_LANES, False, None)
+            else:
+                parts = [_leaf_cells(leaf) for leaf in leaves]
+                choices = tuple(p[:3] for p in parts)
+                if len(parts) == 1:
+                    found = parts[0] + (choices,)
+                else:
+                    lo = min(p[0] for p in parts)
+                    hi = max(p[0] + p[1] for p in parts)
+                    lanes = 0
+                    for p in parts:
+                        lanes |= p[2]
+                    found = (lo, hi - lo, lanes, False, choices)
+            self.memo[value] = found
+        return found
+
+    def leaves(self, value) -> list | None:
+        """The ops (tcgen05.tmem_buffer, or a planned stage) whose results can reach
+        `value`, or None when one of the ways in is not traced."""
+        out: list = []
+        seen: set = set()
+        todo = [value]
+        while todo:
+            value = todo.pop()
+            while value in self.bind:
+                value = self.bind[value]
+            if value in seen:
+                continue
+            seen.add(value)
+            op = defining_op(value)
+            if op is not None and d.op_name(op) == "tmem_stage" and \
+                    "column_offset" not in op.attributes:
+                todo.append(op.operands[0])  # a stage view counts as the whole buffer
+            elif op is not None and "column_offset" in op.attributes:
+                if op not in out:
+                    out.append(op)
+            else:
+                sources = _sources(value, op)
+                if sources is None:
+                    return None
+                todo.extend(sources)
+        return out
+
+
+def _sources(value, op) -> list | None:
+    """The values an iteration argument or region result takes: initial values and
+    yielded ones (None for anything else)."""
+    if op is not None:  # a region result
+        index = list(op.results).index(value)
+        if op.name in ("scf.if", "scf.index_switch"):
+            return [_terminator(region).operands[index] for region in op.regions
+                    if len(region.blocks)]
+        if op.name == "scf.for":
+            return [op.operands[3 + index],
+                    _terminator(op.regions[0]).operands[index]]
+        if op.name == "scf.while":
+            return [_terminator(op.regions[0]).operands[1 + index]]
+        return None
+    block = value.owner
+    parent = _parent_op_of_block(block)
+    index = list(block.arguments).index(value)
+    if parent is None:
+        return None
+    if parent.name == "scf.for" and index > 0:
+        return [parent.operands[3 + index - 1],
+                _terminator(parent.regions[0]).operands[index - 1]]
+    if parent.name == "scf.while":
+        if block == parent.regions[0].blocks[0]:
+            return [parent.operands[index], _terminator(parent.regions[1]).operands[index]]
+        return [_terminator(parent.regions[0]).operands[1 + index]]
+    return None
+
+
+def _terminator(region):
+    return list(region.blocks[0].operations)[-1]
+
+
+def _parent_op_of_block(block):
+    parent = block.owner
+    return parent.operation if parent is not None and hasattr(parent, "operation") \
+        else parent
+
+
+def _leaf_cells(op) -> tuple[int, int, int, bool]:
+    """(first column, columns, lanes, slices are exact) of a planned buffer or stage."""
     start = d.get_int(op, "column_offset")
     columns = d.get_int(op, "columns", 0)
     half = bool(d.get_int(op, "half_lanes", 0))
@@ -263,7 +384,7 @@ def _buffer_cells(value) -> tuple[int, int, int, bool]:
         # A multi-buffered buffer's footprint is one stage's: its stages sit side by side,
         # or in pairs on the two lane halves. Count every stage on both halves.
         return start, columns * stages, ALL_LANES, False
-    info = d.type_info(value.type)
+    info = d.type_info(op.results[0].type)
     # Column c of a full-datapath buffer whose footprint is one column per element column
     # is TMEM column start + c; other layouts map columns less simply: whole buffer.
     exact = not half and isinstance(info, d.TmemType) and len(info.shape) == 2 \
@@ -271,33 +392,15 @@ def _buffer_cells(value) -> tuple[int, int, int, bool]:
     return start, columns, lanes, exact
 
 
-def _chosen_cells(op, value) -> tuple[int, int, int, bool]:
-    """A buffer chosen by an scf.if / scf.index_switch (what lift-cf-to-scf makes of a
-    block argument): every cell any of its branches may yield."""
-    index = list(op.results).index(value)
-    lo, hi, lanes = None, None, 0
-    for region in op.regions:
-        if not len(region.blocks):
-            continue
-        terminator = list(region.blocks[0].operations)[-1]
-        first, columns, half, _ = _buffer_cells(terminator.operands[index])
-        lo = first if lo is None else min(lo, first)
-        hi = first + columns if hi is None else max(hi, first + columns)
-        lanes |= half
-    if lo is None:
-        return EVERYWHERE[0], EVERYWHERE[1], ALL_LANES, False
-    return lo, hi - lo, lanes, False
-
-
-def whole_buffer(value) -> Cells:
-    """All cells of the TMEM buffer `value` names."""
-    start, columns, lanes, _ = _buffer_cells(value)
+def whole_buffer(value, buffers: Buffers | None = None) -> Cells:
+    """All cells of the TMEM buffer `value` names (`buffers`: the walk's bindings)."""
+    start, columns, lanes, _, _ = (buffers or Buffers()).cells(value)
     return Cells(start, start + columns, lanes, None, (start, start + columns))
 
 
-def buffer_slice(value, column, width: int) -> Cells:
+def buffer_slice(value, column, width: int, buffers: Buffers | None = None) -> Cells:
     """Columns [column, column + width) of buffer `value` (column: an index value)."""
-    start, columns, lanes, exact = _buffer_cells(value)
+    start, columns, lanes, exact, _ = (buffers or Buffers()).cells(value)
     bound = (start, start + columns)
     if not exact:
         return Cells(start, start + columns, lanes, None, bound)
@@ -316,40 +419,44 @@ def buffer_slice(value, column, width: int) -> Cells:
     return Cells(start, start + columns, lanes, None, bound)
 
 
-def access_of(op) -> Access | None:
-    """The access of an asynchronous tcgen05 op, or None for any other op."""
+def access_of(op, buffers: Buffers | None = None) -> Access | None:
+    """The access of an asynchronous tcgen05 op, or None for any other op (`buffers`:
+    the walk's bindings of iteration arguments)."""
     name = d.op_name(op)
     cls = ASYNC_OPS.get(name)
     if cls is None:
         return None
+    buffers = buffers or Buffers()
     if name == "mma":
         operands = mma_operands(op)
-        dcells = whole_buffer(operands.d)
-        reads = [whole_buffer(v) for v in
+        dcells = whole_buffer(operands.d, buffers)
+        reads = [whole_buffer(v, buffers) for v in
                  (operands.a if operands.a_tmem is not None else None, operands.scale_a,
                   operands.scale_b, operands.metadata) if v is not None]
         smem = tuple(v for v in (operands.a, operands.b) if d.is_smem(v))
         shape = (operands.d_type.rows, operands.d_type.cols, d.get_str(op, "kind"),
                  d.get_int(op, "sparse", 0), d.get_int(op, "k", 0))
+        # The buffers the accumulator may be (none known: never pipelined).
+        choices = buffers.cells(operands.d)[4]
+        key = (choices, shape) if choices is not None else ()
         return Access(op, name, cls, reads=tuple(reads) + (dcells,), writes=(dcells,),
-                      smem_reads=smem, pipeline_key=(dcells.lo, dcells.hi, dcells.lanes,
-                                                     shape))
+                      smem_reads=smem, pipeline_key=key)
     if name == "cp":
-        return Access(op, name, cls, writes=(whole_buffer(op.operands[0]),),
+        return Access(op, name, cls, writes=(whole_buffer(op.operands[0], buffers),),
                       smem_reads=(op.operands[1],),
                       pipeline_key=(d.get_str(op, "shape"),))
     if name == "shift":
-        cells = whole_buffer(op.operands[0])
+        cells = whole_buffer(op.operands[0], buffers)
         return Access(op, name, cls, reads=(cells,), writes=(cells,))
     if name in ("ld", "ld_red"):
         width = d.type_info(op.results[0].type).shape[1]
         return Access(op, name, cls, reads=(buffer_slice(op.operands[0], op.operands[1],
-                                                          width),),
+                                                          width, buffers),),
                       fragment=op.results[0])
     if name == "st":
         width = d.type_info(op.operands[2].type).shape[1]
         return Access(op, name, cls, writes=(buffer_slice(op.operands[0], op.operands[1],
-                                                           width),))
+                                                           width, buffers),))
     return Access(op, name, cls, smem_writes=(op.operands[1],))  # smem_fill
 
 
@@ -358,10 +465,21 @@ def pipelined(earlier: Access, later: Access) -> bool:
     cta_group hold for every issuer op of a kernel)."""
     pair = (earlier.name, later.name)
     if pair == ("mma", "mma"):
-        return earlier.pipeline_key == later.pipeline_key  # same accumulator and shape
+        # The same accumulator and shape, whichever buffer each accumulator is (or cells
+        # they do not share: then there is no dependence to order).
+        if not earlier.pipeline_key or not later.pipeline_key:
+            return False
+        (mine, shape), (theirs, other) = earlier.pipeline_key, later.pipeline_key
+        return shape == other and all(a == b or _disjoint(a, b)
+                                      for a in mine for b in theirs)
     if pair in (("cp", "mma"), ("shift", "mma"), ("mma", "shift")):
         return True
     return pair == ("shift", "cp") and later.pipeline_key == ("4x256b",)
+
+
+def _disjoint(a: tuple, b: tuple) -> bool:
+    """Whether two (first column, columns, lanes) footprints share no cell."""
+    return not a[2] & b[2] or a[0] + a[1] <= b[0] or b[0] + b[1] <= a[0]
 
 
 # ------------------------------------------------------------------------------ state
@@ -395,7 +513,10 @@ class Status:
         carried = self.carried_by if _same(self.carried_by, other.carried_by) \
             else UNKNOWN_LOOP
         also = self.also + tuple(o for o in other.also if o not in self.also)
-        return Status(self.access, max(self.stamp, other.stamp), carried,
+        # Instances on different buffers (a first iteration's and a later one's): every
+        # buffer the op can touch.
+        access = self.access if self.access == other.access else access_of(self.access.op)
+        return Status(access, max(self.stamp, other.stamp), carried,
                       self.covered & other.covered, self.complete and other.complete,
                       self.released and other.released, self.proxied and other.proxied,
                       self.synced and other.synced, self.acquired and other.acquired,
@@ -425,6 +546,13 @@ def join(a: dict, b: dict) -> dict:
         mine = out.get(op)
         out[op] = status if mine is None else mine.meet(status)
     return out
+
+
+def _same_state(a: dict, b: dict) -> bool:
+    """Whether two states hold the same ops, each as far along in both."""
+    return a.keys() == b.keys() and all(
+        s.at_least(b[op]) and b[op].at_least(s) and s.access == b[op].access
+        and _same(s.carried_by, b[op].carried_by) for op, s in a.items())
 
 
 def conflict(status: Status, access: Access) -> str | None:
@@ -589,7 +717,7 @@ def _next_nontrivial(op):
     return None
 
 
-def _first_needs(op, statuses) -> bool:
+def _first_needs(op, statuses, buffers: Buffers) -> bool:
     """Whether the first thing `op` does needs `statuses` complete."""
     while len(op.regions):
         first = next((c.operation for c in op.regions[0].blocks[0].operations
@@ -599,7 +727,7 @@ def _first_needs(op, statuses) -> bool:
         op = first
     if d.op_name(op) == "dealloc":
         return True
-    access = access_of(op)
+    access = access_of(op, buffers)
     return access is not None and any(
         conflict(replace(s, carried_by=UNKNOWN_LOOP), access) is not None
         and requirement(s.access, access) is not None for s in statuses)
@@ -614,11 +742,11 @@ def _completion_kind(access: Access) -> tuple:
     return (access.cls,)
 
 
-def _run_continues(op, access: Access) -> bool:
+def _run_continues(op, access: Access, buffers: Buffers) -> bool:
     """Whether the next op of the block (index arithmetic aside) is completed by the same
     mechanism as `op`: completing that one completes `op` too."""
     after = _next_nontrivial(op)
-    following = access_of(after) if after is not None else None
+    following = access_of(after, buffers) if after is not None else None
     return following is not None and _completion_kind(following) == _completion_kind(access)
 
 
@@ -659,6 +787,7 @@ class Planner:
         self.tail_cache: dict = {}
         self.prescan_state: dict = {}  # region op -> state before its pre-scan group
         self.inside_while = 0  # scf.while regions around the op being walked
+        self.buffers = Buffers()  # what buffer values name (bound in check walks)
 
     # ---------------------------------------------------------------- transactions
 
@@ -740,11 +869,17 @@ class Planner:
 
     def visit_async(self, op, state: dict) -> dict:
         """Plans what an asynchronous op needs, then records it as in flight."""
-        access = access_of(op)
+        access = access_of(op, self.buffers)
+        older = state.get(op)
+        if older is not None and older.access != access:
+            # The newest instance stands for the older one, which touched other cells
+            # (an iteration argument bound in a first iteration): every cell it can.
+            access = access_of(op)
         state = self.resolve(op, state, self.needs(state, access, op))
         if self.strategy == "conservative" and not self.checking:
             self.plan_completion(op, access)
-        elif self.inside_while and not self.checking and not _run_continues(op, access):
+        elif self.inside_while and not self.checking and \
+                not _run_continues(op, access, self.buffers):
             self.plan_completion(op, access, inside_while=True)
         new = {}
         also: tuple = ()
@@ -782,7 +917,7 @@ class Planner:
             for end in ends[1:]:
                 out = join(out, end)
             return out
-        if any(access_of(inner) is not None or d.op_name(inner) == "dealloc"
+        if any(d.op_name(inner) in ASYNC_OPS or d.op_name(inner) == "dealloc"
                for inner in d.walk_ops(op)):
             raise SyncError(op, f"'{op.name}' around tcgen05 operations is not supported "
                                 f"by tcgen05-insert-sync (it follows scf.for, scf.while, "
@@ -882,25 +1017,37 @@ class Planner:
     # ---------------------------------------------------------------- checking
 
     def check_for(self, loop, pre: dict) -> dict:
-        """Check walk of a loop: iteration 0, then the steady state, until the state at
-        the end of the body stops changing."""
+        """Check walk of a loop: its first iteration from `pre`, with the iteration
+        arguments bound to their initial values; then the steady state, from where the
+        previous iteration ended (the ops of the body as an earlier iteration's), until
+        the state at the start of the body stops changing."""
         entry_step = self.step
         body = loop.regions[0].blocks[0]
         trips = constant_trip_count(loop)
         if trips == 0:
             return pre
-        end = self.walk_block(body, pre, loop)
+        first = self.buffers.bound(loop, lambda: self.walk_block(body, pre, loop))
         if trips == 1:
-            return self.after_loop(loop, end, entry_step)
-        carried = self.back_edge(end, loop)
-        for _ in range(4):
-            end = self.walk_block(body, join(pre, carried), loop)
-            again = self.back_edge(end, loop)
-            if all(op in again and again[op].at_least(s) and s.at_least(again[op])
-                   for op, s in carried.items()) and len(again) == len(carried):
+            return self.after_loop(loop, first, entry_step)
+        carried = self.next_iteration(first, loop)
+        for _ in range(8):
+            end = self.walk_block(body, carried, loop)
+            merged = join(carried, self.next_iteration(end, loop))
+            if _same_state(merged, carried):
                 break
-            carried = join(carried, again)
-        return self.after_loop(loop, self.loop_exit(loop, pre, end, trips), entry_step)
+            carried = merged
+        else:
+            raise _Unordered()  # not settled: the check proves nothing
+        exit_state = self.loop_exit(loop, pre, end, trips)
+        if trips is None:  # the loop may also stop after its first iteration
+            exit_state = join(exit_state, first)
+        return self.after_loop(loop, exit_state, entry_step)
+
+    def next_iteration(self, end: dict, loop) -> dict:
+        """The state at the start of the next iteration, from `end`, the state at the end
+        of the body: the body's ops are an earlier iteration's."""
+        return {op: (replace(s, carried_by=loop, stamp=-1.0) if _inside(op, loop) else s)
+                for op, s in end.items()}
 
     def loop_exit(self, loop, pre: dict, end: dict, trips) -> dict:
         """The state after a loop. `end` is the end of a body walked from the join of
@@ -912,8 +1059,7 @@ class Planner:
             return join(pre, end)
         if trips == 1:
             return end
-        steady = {op: (replace(s, carried_by=loop, stamp=-1.0) if _inside(op, loop) else s)
-                  for op, s in end.items()}
+        steady = self.next_iteration(end, loop)
         # (The walk's steps stay counted: the states it returns hold its stamps.)
         saved = (self.checking, list(self.blocks))
         self.checking = True
@@ -1001,7 +1147,7 @@ class Planner:
             if name == "dealloc":
                 items = self.dealloc_needs(state)
             elif name in ASYNC_OPS:
-                items = self.needs(state, access_of(inner), inner)
+                items = self.needs(state, access_of(inner, self.buffers), inner)
             else:
                 continue
             for status, level, dependence in items:
@@ -1103,7 +1249,7 @@ class Planner:
         no second wait is needed there (when only index arithmetic precedes the consumer
         in the body, that is also the same moment). None otherwise."""
         after = _next_nontrivial(loop)
-        if after is None or not _first_needs(after, statuses):
+        if after is None or not _first_needs(after, statuses, self.buffers):
             return None
         ops = [op.operation for op in block.operations]
         return ops[-1]  # the scf.yield: the group goes right before it
@@ -1191,7 +1337,8 @@ class Planner:
         last = None
         for op in ops:
             inner = [op] + list(d.walk_ops(op))
-            accesses = [a for a in (access_of(x) for x in inner) if a is not None]
+            accesses = [a for a in (access_of(x, self.buffers) for x in inner)
+                        if a is not None]
             seen.extend(accesses)
             for a in accesses:
                 if a.cls != ISSUER:

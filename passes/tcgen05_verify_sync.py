@@ -62,8 +62,9 @@ the cells of the buffer that the branch taken yielded. A branch or switch on a v
 does not evaluate runs every way from the same state and keeps the weakest result: an
 execution on several ways is as far ordered as on the least ordered one, one on a single
 way is kept as it is; a result names every value any way yielded (an op on a buffer that
-may be one of several is checked against the cells of each, and an mma on one is never
-the pipelined "same accumulator"), an integer result the ways disagree on is unknown, and
+may be one of several is checked against the cells of each, and two mmas are the
+pipelined "same accumulator" only if any choice of their buffers gives one buffer or
+disjoint cells), an integer result the ways disagree on is unknown, and
 a ``ub.poison`` (what lift-cf-to-scf yields on a way that does not use the value) counts
 only when nothing else is possible. An ``scf.while`` whose condition does not evaluate
 may exit there: the first such condition and each of the next three are possible exits
@@ -130,6 +131,15 @@ PIPELINED_PAIRS = {
 }
 
 
+def _meeting(mine: list, theirs: list):
+    """The first footprint of `mine` that shares a cell with one of `theirs`, or None.
+    One that differs from a footprint it meets comes first: with buffers chosen at run
+    time, that is the choice that makes two MMAs different accumulators."""
+    hits = [m for m in mine if any(m.meets(t) for t in theirs)]
+    partial = [m for m in hits if any(m.meets(t) and m != t for t in theirs)]
+    return (partial or hits or [None])[0]
+
+
 def _lanes(lane_offset: int, half: bool) -> int:
     """The lane mask of a buffer: all 128 lanes, or 16 of each 32-lane quarter."""
     if not half:
@@ -177,11 +187,14 @@ def _lane_text(mask: int) -> str:
 
 @dataclass
 class Footprint:
-    """TMEM cells: columns [lo, hi) on the lanes of `lanes`."""
+    """TMEM cells: columns [lo, hi) on the lanes of `lanes`; `known` is False for what
+    a value bound to no placed buffer may touch (every cell, of no buffer in
+    particular)."""
 
     lo: int
     hi: int
     lanes: int
+    known: bool = True
 
     def meets(self, other: "Footprint") -> bool:
         """Whether the two share a cell."""
@@ -813,7 +826,7 @@ class Run:
             return [(cells, False) for cells, _ in self.cells(op.operands[0])]
         if op is None or "column_offset" not in op.attributes:
             # Not a placed buffer (e.g. a region result no way bound): every cell.
-            return [(Footprint(0, TMEM_COLUMNS, FULL_LANES), False)]
+            return [(Footprint(0, TMEM_COLUMNS, FULL_LANES, known=False), False)]
         first = d.get_int(op, "column_offset")
         columns = d.get_int(op, "columns", 0)
         half = bool(d.get_int(op, "half_lanes", 0))
@@ -876,15 +889,10 @@ class Run:
                      if v is not None and d.is_tmem(v) for cells, _ in self.cells(v)]
             shape = (operands.d_type.rows, operands.d_type.cols, d.get_str(op, "kind"),
                      d.get_int(op, "sparse", 0), d.get_int(op, "k", 0))
-            # "The same accumulator" (9.7.16.6.2) only when it is one known buffer.
-            key = None
-            if len(accumulators) == 1:
-                acc = accumulators[0]
-                key = (acc.lo, acc.hi, acc.lanes, shape)
             tiles = [t for v in (operands.a, operands.b) if d.is_smem(v)
                      for t in self.tiles(v)]
             return Instance(op, name, reads + accumulators, list(accumulators), tiles, [],
-                            key)
+                            shape)
         if name == "cp":
             return Instance(op, name, [], [cells for cells, _ in self.cells(op.operands[0])],
                             self.tiles(op.operands[1]), [], (d.get_str(op, "shape"),))
@@ -936,14 +944,15 @@ class Run:
 
     def overlap(self, earlier: Instance, later: Instance):
         """(what `later` does, what `earlier` does) when they conflict, else None."""
-        for mine in later.tmem_reads:
-            if any(mine.meets(theirs) for theirs in earlier.tmem_writes):
-                return f"reads {mine.text()}", "writes"
-        for mine in later.tmem_writes:
-            if any(mine.meets(theirs) for theirs in earlier.tmem_writes):
-                return f"writes {mine.text()}", "also writes"
-            if any(mine.meets(theirs) for theirs in earlier.tmem_reads):
-                return f"writes {mine.text()}", "reads"
+        mine = _meeting(later.tmem_reads, earlier.tmem_writes)
+        if mine is not None:
+            return f"reads {mine.text()}", "writes"
+        mine = _meeting(later.tmem_writes, earlier.tmem_writes)
+        if mine is not None:
+            return f"writes {mine.text()}", "also writes"
+        mine = _meeting(later.tmem_writes, earlier.tmem_reads)
+        if mine is not None:
+            return f"writes {mine.text()}", "reads"
         if _tiles_meet(later.tiles_read, earlier.tiles_written):
             return "reads a shared-memory tile", "writes through the generic proxy"
         if _tiles_meet(later.tiles_written, earlier.tiles_read):
@@ -977,8 +986,12 @@ class Run:
             return False
         condition = PIPELINED_PAIRS[pair]
         if condition == "same accumulator and shape":
-            # No key: an accumulator that may be one of several buffers.
-            return earlier.shape_key is not None and earlier.shape_key == later.shape_key
+            # An accumulator may be one of several buffers: whichever each one is, the
+            # two must be the same known buffer, or share no cell (then they do not
+            # depend on each other at all).
+            return earlier.shape_key == later.shape_key and all(
+                (mine == theirs and mine.known) or not mine.meets(theirs)
+                for mine in earlier.tmem_writes for theirs in later.tmem_writes)
         if condition == "cp.4x256b":
             return later.shape_key == ("4x256b",)
         return True

@@ -3,8 +3,7 @@
 For every example and corpus kernel: the program insert-sync produces is ordered, and
 deleting any single op it inserted leaves a dependence unordered, which verify-sync must
 flag. A deletion verify-sync accepts means the op was redundant; the test lists every
-such deletion with its reason. Under strategy=minimal there must be none, except where
-verify-sync is the more precise analysis (KNOWN_PRECISION_GAPS, each explained). Under
+such deletion with its reason. Under strategy=minimal there must be none. Under
 strategy=conservative, which completes every asynchronous op right after it whether a
 dependence needs it or not, redundant completions are expected: the test accepts exactly
 those (their reason says "conservative: ..."), and every op added for a dependence must
@@ -26,19 +25,6 @@ def test_there_are_kernels_to_mutate():
     assert any(p.name.startswith("persistent_gemm") for p in EXAMPLES)
 
 
-#: Deletions verify-sync accepts under minimal because it knows more than insert-sync,
-#: each with the reason. Kept exact: the test fails when the set changes either way.
-KNOWN_PRECISION_GAPS = {
-    # verify-sync follows buffers through scf.for iteration arguments (iteration 0 has
-    # %next = acc1, disjoint from the acc0 the MMA before the loop writes); insert-sync
-    # takes such a buffer as every cell, so the first in-loop MMA may write acc0's cells
-    # and is not provably "the same accumulator" (9.7.16.6.2): it waits before the loop.
-    "corpus/04_loop_carried_pingpong": [
-        "tcgen05.mbarrier_wait (completion of tcgen05.mma at line 23 before scf.for at "
-        "line 24: RAW on every TMEM column (a buffer the pass cannot trace))"],
-}
-
-
 @pytest.mark.parametrize("path", KERNELS, ids=[kernel_id(p) for p in KERNELS])
 def test_minimal_inserts_nothing_redundant(path):
     planned = plan(path, "minimal")
@@ -46,8 +32,7 @@ def test_minimal_inserts_nothing_redundant(path):
     accepted = [description for description, ok in deletions(planned) if ok]
     # Each entry: an inserted op whose deletion verify-sync accepts, and the dependence
     # its reason says it serves.
-    expected = KNOWN_PRECISION_GAPS.get(kernel_id(path), [])
-    assert accepted == expected, "redundant under minimal:\n" + "\n".join(accepted)
+    assert accepted == [], "redundant under minimal:\n" + "\n".join(accepted)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[kernel_id(p) for p in EXAMPLES])

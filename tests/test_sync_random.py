@@ -4,7 +4,10 @@ A seeded generator builds kernels from every asynchronous op kind (mma on two
 accumulators, on a narrower buffer that shares their cells, and with A in TMEM; ld, st,
 cp, shift, smem_fill), in straight-line code, scf.for loops of 1 to 3 iterations, scf.while
 loops (to a constant or to a kernel argument), scf.if and scf.index_switch on a kernel
-argument, nested up to two deep. For each, under both strategies,
+argument, nested up to two deep. Accumulators also flow through control flow: scf.for
+loops carry two of them as iteration arguments (swapped or kept each iteration), and
+scf.if chooses one; among them %acc2, which overlaps both %acc0 and %acc1, so an MMA on a
+chosen accumulator may partly overlap an earlier one. For each, under both strategies,
 tcgen05-verify-sync (an independent analysis) must accept what tcgen05-insert-sync
 produced; and whenever strategy=minimal added anything, taking all of it out must leave
 the kernel unordered (so the acceptance is not vacuous).
@@ -45,6 +48,7 @@ func.func @random(%G: !llvm.ptr<1>, %n: index)
   %b32 = "tcgen05.smem_buffer"() : () -> !tb32
   %acc0 = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
   %acc1 = "tcgen05.tmem_buffer"(%base) {column_offset = 64 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %acc2 = "tcgen05.tmem_buffer"(%base) {column_offset = 32 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
   %alias = "tcgen05.tmem_buffer"(%base) {column_offset = 32 : i64, columns = 32 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc32
   %atm = "tcgen05.tmem_buffer"(%base) {column_offset = 128 : i64, columns = 8 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !at
   %in = "tcgen05.load_fragment"(%G, %c0) {ld = 32 : i64} : (!llvm.ptr<1>, index) -> !frag
@@ -60,8 +64,8 @@ def generate(seed: int) -> str:
         counter[0] += 1
         return f"%{prefix}{counter[0]}"
 
-    def one_op() -> list[str]:
-        acc = rng.choice(["%acc0", "%acc1"])
+    def one_op(accs: list[str]) -> list[str]:
+        acc = rng.choice(accs)
         col = rng.choice(["%c0", "%c32"])
         flag = rng.choice(["%f", "%t"])
         kind = rng.choice(["mma", "mma", "mma_a_tmem", "mma_alias", "ld", "ld", "st", "fill",
@@ -92,22 +96,47 @@ def generate(seed: int) -> str:
             return ['"tcgen05.cp"(%atm, %a) {shape = "128x256b"} : (!at, !ta) -> ()']
         return ['"tcgen05.shift"(%atm) : (!at) -> ()']
 
-    def block(depth: int) -> list[str]:
+    def block(depth: int, accs: list[str]) -> list[str]:
         lines = []
         for _ in range(rng.randint(1, 4)):
             r = rng.random()
-            if depth < 2 and r < 0.2:
+            if depth < 2 and r < 0.08:
+                # scf.for carrying two accumulators, swapped or kept each iteration; the
+                # rest of the block uses its results.
+                trips = rng.choice(["%c1", "%c2", "%c3", "%n"])
+                x, y = (rng.choice(accs + ["%acc2"]) for _ in range(2))
+                p, q, res = fresh("p"), fresh("q"), fresh("r")
+                lines.append(f"{res}:2 = scf.for {fresh('i')} = %c0 to {trips} step %c1 "
+                             f"iter_args({p} = {x}, {q} = {y}) -> (!acc, !acc) {{")
+                lines += ["  " + line for line in block(depth + 1, [p, q])]
+                yielded = f"{q}, {p}" if rng.random() < 0.7 else f"{p}, {q}"
+                lines.append(f"  scf.yield {yielded} : !acc, !acc")
+                lines.append("}")
+                accs = [f"{res}#0", f"{res}#1"]
+            elif depth < 2 and r < 0.13:
+                # scf.if choosing an accumulator for the rest of the block.
+                condition, chosen = fresh("p"), fresh("s")
+                lines.append(f"{condition} = arith.cmpi ne, %n, %c0 : index")
+                lines.append(f"{chosen} = scf.if {condition} -> (!acc) {{")
+                lines += ["  " + line for line in block(depth + 1, accs)]
+                lines.append(f"  scf.yield {rng.choice(accs + ['%acc2'])} : !acc")
+                lines.append("} else {")
+                lines += ["  " + line for line in block(depth + 1, accs)]
+                lines.append(f"  scf.yield {rng.choice(accs + ['%acc2'])} : !acc")
+                lines.append("}")
+                accs = accs + [chosen]
+            elif depth < 2 and r < 0.28:
                 trips = rng.choice(["%c1", "%c2", "%c3"])
                 lines.append(f"scf.for {fresh('i')} = %c0 to {trips} step %c1 {{")
-                lines += ["  " + line for line in block(depth + 1)]
+                lines += ["  " + line for line in block(depth + 1, accs)]
                 lines.append("}")
-            elif depth < 2 and r < 0.3:
+            elif depth < 2 and r < 0.36:
                 condition = fresh("p")
                 lines.append(f"{condition} = arith.cmpi ne, %n, %c0 : index")
                 lines.append(f"scf.if {condition} {{")
-                lines += ["  " + line for line in block(depth + 1)]
+                lines += ["  " + line for line in block(depth + 1, accs)]
                 lines.append("}")
-            elif depth < 2 and r < 0.38:
+            elif depth < 2 and r < 0.42:
                 # scf.while counting to a constant or to the kernel argument.
                 iv, more, j, nxt = fresh("w"), fresh("more"), fresh("j"), fresh("next")
                 bound = rng.choice(["%c2", "%n"])
@@ -116,25 +145,25 @@ def generate(seed: int) -> str:
                 lines.append(f"  scf.condition({more}) {iv} : index")
                 lines.append("} do {")
                 lines.append(f"^bb0({j}: index):")
-                lines += ["  " + line for line in block(depth + 1)]
+                lines += ["  " + line for line in block(depth + 1, accs)]
                 lines.append(f"  {nxt} = arith.addi {j}, %c1 : index")
                 lines.append(f"  scf.yield {nxt} : index")
                 lines.append("}")
-            elif depth < 2 and r < 0.43:
+            elif depth < 2 and r < 0.46:
                 lines.append("scf.index_switch %n")
                 lines.append("case 1 {")
-                lines += ["  " + line for line in block(depth + 1)]
+                lines += ["  " + line for line in block(depth + 1, accs)]
                 lines.append("  scf.yield")
                 lines.append("}")
                 lines.append("default {")
-                lines += ["  " + line for line in block(depth + 1)]
+                lines += ["  " + line for line in block(depth + 1, accs)]
                 lines.append("  scf.yield")
                 lines.append("}")
             else:
-                lines += one_op()
+                lines += one_op(accs)
         return lines
 
-    body = "".join(f"  {line}\n" for line in block(0))
+    body = "".join(f"  {line}\n" for line in block(0, ["%acc0", "%acc1"]))
     return (HEADER + body + '  "tcgen05.dealloc"(%base) {columns = 256 : i64, '
             'cta_group = 1 : i64} : (i32) -> ()\n  return\n}\n')
 
@@ -173,5 +202,6 @@ def test_the_generator_reaches_every_kind_of_op():
     text = "".join(generate(seed) for seed in SEEDS)
     for needle in ("tcgen05.mma", "tcgen05.ld", "tcgen05.st", "tcgen05.cp", "tcgen05.shift",
                    "tcgen05.smem_fill", "scf.for", "scf.if", "scf.while", "scf.index_switch",
-                   "%alias", "%atm, %b"):
+                   "%alias", "%atm, %b", "iter_args(", "scf.yield %q", "-> (!acc) {",
+                   "%acc2"):
         assert needle in text, needle

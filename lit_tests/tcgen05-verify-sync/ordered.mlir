@@ -101,3 +101,32 @@ func.func @two_arrivals(%C: !llvm.ptr<1>)
   "tcgen05.store_fragment"(%x, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
   return
 }
+
+// -----
+
+// Two MMAs of one shape, the second on an accumulator an scf.if chooses between %a0 and
+// the disjoint %a1: the same accumulator (a pipelined pair, 9.7.16.6.2) or cells the
+// first does not touch, whichever the branch takes. Nothing is needed.
+// CHECK: tcgen05-verify-sync: kernel @disjoint_choice: {{.*}}: ordered
+!acc = !tcgen05.tmem<[128, 64], f32>
+!ta = !tcgen05.smem<[128, 16], bf16, "K", "none">
+!tb = !tcgen05.smem<[64, 16], bf16, "K", "none">
+func.func @disjoint_choice(%n: index)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %base = "tcgen05.alloc"() {columns = 128 : i64, cta_group = 1 : i64} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %a0 = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %a1 = "tcgen05.tmem_buffer"(%base) {column_offset = 64 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %p = arith.cmpi ne, %n, %c0 : index
+  %s = scf.if %p -> (!acc) {
+    scf.yield %a0 : !acc
+  } else {
+    scf.yield %a1 : !acc
+  }
+  "tcgen05.mma"(%a0, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  "tcgen05.mma"(%s, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  return
+}

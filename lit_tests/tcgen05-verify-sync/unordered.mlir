@@ -341,3 +341,34 @@ func.func @uneven_branches(%n: index)
   "tcgen05.mbarrier_wait"(%bar, %p0) : (!tcgen05.mbarrier, i32) -> ()
   return
 }
+
+// -----
+
+// Two MMAs of one shape whose accumulators may differ: the second one's is chosen by an
+// scf.if between %a0 and %a1, which share columns [32, 64). Had the branch chosen %a1,
+// they are not the same accumulator (9.7.16.6.2), so they need commit -> wait ->
+// fence::after (9.7.16.6.4.2); the message names the choice that shares cells without
+// being the same buffer.
+!acc = !tcgen05.tmem<[128, 64], f32>
+!ta = !tcgen05.smem<[128, 16], bf16, "K", "none">
+!tb = !tcgen05.smem<[64, 16], bf16, "K", "none">
+func.func @overlapping_choice(%n: index)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %base = "tcgen05.alloc"() {columns = 128 : i64, cta_group = 1 : i64} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %a0 = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %a1 = "tcgen05.tmem_buffer"(%base) {column_offset = 32 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %p = arith.cmpi ne, %n, %c0 : index
+  %s = scf.if %p -> (!acc) {
+    scf.yield %a0 : !acc
+  } else {
+    scf.yield %a1 : !acc
+  }
+  "tcgen05.mma"(%a0, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  // expected-error @below {{tcgen05.mma reads TMEM columns [32, 96) that tcgen05.mma at line 370:3 writes, without ordering: missing tcgen05.commit -> mbarrier wait -> tcgen05.fence::after_thread_sync (9.7.16.6.4.2)}}
+  "tcgen05.mma"(%s, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  return
+}
