@@ -259,12 +259,15 @@ def fence_mbarrier_init() -> str:
     return "fence.mbarrier_init.release.cluster;"
 
 
-def mbarrier_try_wait_parity(done: str, mbar: str, parity: str) -> str:
-    """One try of an mbarrier wait; writes 1 to `done` when the phase with `parity`
-    has completed. The caller loops (9.7.16.6.4.2 example 2)."""
-    return ("{ .reg .pred tcgen05_done; "
+def mbarrier_wait_parity(mbar: str, parity: str) -> str:
+    """Waits until the phase of the mbarrier with `parity` has completed: try_wait
+    (9.7.13.15.16) until it reports the phase complete (9.7.16.6.4.2 example 2). The loop
+    is a label and a branch inside one braced PTX block, whose label is local to it, so
+    the block can appear any number of times in a kernel; the branch is not .uni, since
+    the threads of a warp may see the phase complete on different tries."""
+    return ("{ .reg .pred tcgen05_done; tcgen05_wait: "
             f"mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [{mbar}], {parity}; "
-            f"selp.u32 {done}, 1, 0, tcgen05_done; }}")
+            "@!tcgen05_done bra tcgen05_wait; }")
 
 
 def fence_proxy_async() -> str:

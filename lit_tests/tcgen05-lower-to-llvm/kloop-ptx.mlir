@@ -13,13 +13,10 @@
 // CHECK: mbarrier.init.shared::cta.b64 [[[MBAR:%r[0-9]+]]], [[COUNT]];
 // CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 
-// The K loop: k = 0, 64, ... while k < 512.
+// The K loop: k = 0, 64, ... while k < 512. LLVM lays the body out before the loop
+// header, and the fills of the next iteration after the header.
 // CHECK: mov.b64 [[K:%rd[0-9]+]], 0;
-// CHECK-NEXT: [[KLOOP:\$L__BB[0-9_]+]]:
-// CHECK-NEXT: setp.gt.s64 [[KDONE:%p[0-9]+]], [[K]], 511;
-// CHECK: @[[KDONE]] bra [[KEXIT:\$L__BB[0-9_]+]];
-// The fills, then the proxy fence and the barrier before the MMAs read the tiles.
-// CHECK: st.shared
+// The proxy fence and the barrier after the fills, before the MMAs read the tiles.
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK-NOT: tcgen05.ld
 // CHECK: barrier.sync 0;
@@ -28,14 +25,22 @@
 // CHECK: tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[MBAR]]];
 // The phase parity of iteration k / 64 is its low bit, bit 6 of k.
 // CHECK: bfe.u32 [[PARITY:%r[0-9]+]], {{%r[0-9]+}}, 6, 1;
-// The wait loop, inside the K loop: try_wait until the phase completed.
-// CHECK-NEXT: [[WAIT:\$L__BB[0-9_]+]]:
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 {{[a-z0-9_]+}}, [[[MBAR]]], [[PARITY]];
-// CHECK: @{{%p[0-9]+}} bra [[WAIT]];
+// The wait loop, inside the K loop and inside one inline PTX block: try_wait until the
+// phase completed.
+// CHECK-NEXT: // begin inline asm
+// CHECK-NEXT: { .reg .pred tcgen05_done; tcgen05_wait: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[MBAR]]], [[PARITY]]; @!tcgen05_done bra tcgen05_wait; }
+// CHECK-NEXT: // end inline asm
 // CHECK-NOT: tcgen05.
 // CHECK: add.s64 [[K]], [[K]], 64;
-// CHECK: bra.uni [[KLOOP]];
-// CHECK-NEXT: [[KEXIT]]:
+// CHECK: setp.gt.s64 [[KDONE:%p[0-9]+]], [[K]], 511;
+// CHECK: @[[KDONE]] bra [[KEXIT:\$L__BB[0-9_]+]];
+// The fills: 16-byte chunks of A (K-major source), 2-byte elements of B (transposed).
+// CHECK-NOT: tcgen05.
+// CHECK: st.shared.v2.b64
+// CHECK-NOT: tcgen05.
+// CHECK: st.shared.b16
+// CHECK-NOT: tcgen05.
+// CHECK: [[KEXIT]]:
 
 // After the loop, once: fence::after_thread_sync, then the epilogue loads.
 // CHECK-NEXT: // begin inline asm

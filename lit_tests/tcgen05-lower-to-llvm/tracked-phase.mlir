@@ -24,8 +24,8 @@
 // CHECK-NEXT:      [[COUNT:%.+]] = llvm.load [[COUNTER]] : !llvm.ptr -> i32
 // CHECK:           [[PLUS:%.+]] = arith.addi [[COUNT]], {{%.+}} : i32
 // CHECK:           [[PARITY:%.+]] = arith.andi [[PLUS]], {{%.+}} : i32
-// CHECK:           scf.while
-// CHECK:             mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [$1], $2;{{.*}} ro({{%.+}}, [[PARITY]] :
+// CHECK-NOT:       scf.while
+// CHECK:           mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [$0], $1;{{.*}} ro({{%.+}}, [[PARITY]] :
 
 // PTX-LABEL: .visible .entry branch_in_loop(
 // PTX-NOT:   .local

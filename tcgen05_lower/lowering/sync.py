@@ -84,20 +84,13 @@ def tracked_phase(lowering, op) -> "ir.Value":
 
 @lowers("mbarrier_wait")
 def lower_mbarrier_wait(lowering, op) -> None:
-    """``while (!try_wait.parity(barrier, phase)) {}`` as an scf.while around one try;
-    without a phase operand, the phase is the one counted at run time."""
+    """``while (!try_wait.parity(barrier, phase)) {}``, the loop inside the inline PTX
+    (as upstream NVVM's mbarrier.try_wait.parity lowers too): no control flow in the IR,
+    so nothing for convert-scf-to-cf to split blocks at. Without a phase operand, the
+    phase is the one counted at run time."""
     barrier = lowering.values[op.operands[0]]
     phase = op.operands[1] if len(op.operands) > 1 else tracked_phase(lowering, op)
-    loop = ir.Operation.create("scf.while", results=[], operands=[], regions=2)
-    before = loop.regions[0].blocks.append()
-    with ir.InsertionPoint(before):
-        done = emit.ptx(ptx.mbarrier_try_wait_parity("$0", "$1", "$2"), [barrier, phase],
-                        [i32()])[0]
-        pending = emit.cmp_eq(done, emit.constant(0, i32()))
-        ir.Operation.create("scf.condition", operands=[pending])
-    after = loop.regions[1].blocks.append()
-    with ir.InsertionPoint(after):
-        ir.Operation.create("scf.yield")
+    emit.ptx(ptx.mbarrier_wait_parity("$0", "$1"), [barrier, phase])
 
 
 @lowers("wait")
