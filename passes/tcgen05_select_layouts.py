@@ -550,15 +550,15 @@ class Tcgen05SelectLayouts(ModulePass):
             else:
                 self.split_epilogue(op, consumer, plan, chunk)
 
-    def chunk_plan(self, plan: Planned, chunk: int):
-        request = replace(plan.request, width=chunk)
-        return request, self.strategy.access(request)
+    def chunking(self, load, plan: Planned, chunk: int):
+        """(the access of one chunk, how many chunks, the fragment type of one chunk) of
+        a fragment of `plan.access.width` columns split into `chunk`-column pieces."""
+        frag = d.type_info(load.results[0].type)
+        return (self.strategy.access(replace(plan.request, width=chunk)),
+                plan.access.width // chunk, d.frag_type([frag.shape[0], chunk], frag.element))
 
     def split_epilogue(self, load, store, plan: Planned, chunk: int) -> None:
-        request, access = self.chunk_plan(plan, chunk)
-        count = plan.access.width // chunk
-        frag = d.type_info(load.results[0].type)
-        chunk_type = d.frag_type([frag.shape[0], chunk], frag.element)
+        access, count, chunk_type = self.chunking(load, plan, chunk)
         buffer, column = load.operands[0], load.operands[1]
         dest, dest_column = store.operands[1], store.operands[2]
         with ir.InsertionPoint(store):
@@ -583,10 +583,7 @@ class Tcgen05SelectLayouts(ModulePass):
         load.erase()
 
     def split_prologue(self, load, store, plan: Planned, chunk: int) -> None:
-        request, access = self.chunk_plan(plan, chunk)
-        count = plan.access.width // chunk
-        frag = d.type_info(load.results[0].type)
-        chunk_type = d.frag_type([frag.shape[0], chunk], frag.element)
+        access, count, chunk_type = self.chunking(load, plan, chunk)
         source, source_column = load.operands[0], load.operands[1]
         buffer, column = store.operands[0], store.operands[1]
         with ir.InsertionPoint(store):
