@@ -1085,8 +1085,19 @@ class Planner:
     def prune_kernel(self, entry) -> None:
         """Drops each planned op (latest first) without which every need in the kernel is
         still met: decisions taken early in the walk may be made unnecessary by ops
-        planned later (a commit placed for a later consumer, a loop's own waits)."""
+        planned later (a commit placed for a later consumer, a loop's own waits).
+
+        Each candidate is checked by a walk that starts at the op of the kernel's block
+        holding it, from the state a reference walk (every op still planned) had there,
+        and stops as soon as its state is the reference's again: from there on the two
+        walks are the same. So a candidate costs the ops it changes the state of, not the
+        kernel."""
         kinds = ("mbarrier_wait", "wait", "fence", "fence_proxy_async", "barrier")
+        ops = [op.operation for op in entry.operations]
+        reference = self.check_walk(entry, ops, 0, [{}], until=None)
+        if reference is None:
+            return  # not ordered as planned: nothing to drop (run() reports no error)
+        position = {op: i for i, op in enumerate(ops)}
         for index in range(len(self.actions) - 1, -1, -1):
             action = self.actions[index]
             # Only decisions taken on assumptions: a need met right where its consumer is
@@ -1094,14 +1105,34 @@ class Planner:
             if index in self.disabled or action.name not in kinds or not action.speculative:
                 continue
             self.disabled.add(index)
-            saved = (self.checking, self.step, list(self.blocks))
-            self.checking = True
-            try:
-                self.walk_block(entry, {}, None)
-            except _Unordered:
+            start = position[_project(action.anchor, entry)]
+            states = self.check_walk(entry, ops, start, reference, until=reference)
+            if states is None:
                 self.disabled.discard(index)
-            finally:
-                self.checking, self.step, self.blocks = saved
+            else:
+                reference[start + 1:start + 1 + len(states)] = states
+
+    def check_walk(self, entry, ops: list, start: int, before: list, until) -> list | None:
+        """Check walk of the kernel's block `entry` (its ops `ops`) from op `start`, from
+        the state `before[start]`: the states after each op walked, or None when a need is
+        not met. With `until` (states after each op of an earlier walk), it stops after
+        the first op whose state is the same as there."""
+        saved = (self.checking, self.step, list(self.blocks))
+        self.checking = True
+        self.blocks.append((entry, self.step, None))
+        state = before[start]
+        states = []
+        try:
+            for i in range(start, len(ops)):
+                state = self.visit(ops[i], state)
+                states.append(state)
+                if until is not None and _same_state(state, until[i + 1]):
+                    break
+        except _Unordered:
+            return None
+        finally:
+            self.checking, self.step, self.blocks = saved
+        return states if until is not None else [before[0]] + states
 
     def still_ordered(self, loop, state: dict, planned_exit: dict) -> bool:
         """Whether, without the disabled actions, a check walk of `loop` from `state` meets every need and leaves a state no weaker than `planned_exit`."""
