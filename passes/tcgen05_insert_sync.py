@@ -131,7 +131,10 @@ code has none.
 Every inserted op carries a ``reason`` naming the dependence it serves (``(next
 iteration)`` for loop-carried ones); ``report=true`` lists them per kernel. Cost: a loop
 body is walked a bounded number of times per walk of its enclosing body (a few times 2^d
-for a body d loops deep), and each planned op costs one checking walk of the kernel.
+for a body d loops deep), and each op the final pruning considers costs a checking walk
+of the kernel-level op that holds it (and of the next ones, until the state is what it
+was with the op in place): linear in the kernel for bodies of bounded size
+(benchmarks/compile/REPORT.md measures it).
 
 Not supported (located diagnostics): kernels with several blocks (run lift-cf-to-scf
 first), and region ops other than scf.for, scf.while, scf.if and scf.index_switch around
