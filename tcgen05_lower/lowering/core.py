@@ -81,7 +81,27 @@ class KernelLowering:
         # Users before definitions: every use of a tcgen05 value is a tcgen05 op.
         for op in reversed(barriers + self.lowered):
             op.erase()
+        self.end_blocks_after_regions(entry)
         d.set_int(self.kernel, "tcgen05.dynamic_smem_bytes", self.smem_bytes)
+
+    def end_blocks_after_regions(self, entry) -> None:
+        """Ends the kernel's block right after each region op (an smem_fill's copy loop,
+        the kernel's own loops and branches), the ops after it moving to a block of their
+        own. convert-scf-to-cf splits a block at every scf op it lowers, moving the rest
+        of the block: with the blocks already cut there, that is the branch alone, not
+        the rest of the kernel (which made it quadratic in the number of loops). Cut from
+        the last one back, each op moves once."""
+        ops = [op.operation for op in entry.operations]
+        end, branch = len(ops), []  # the block holds ops[:end], then `branch`
+        for i in reversed(range(len(ops) - 1)):
+            if not len(ops[i].regions):
+                continue
+            block = entry.create_after()
+            for op in ops[i + 1:end] + branch:
+                block.append(op)
+            with ir.InsertionPoint(entry), self.kernel.location:
+                branch = [ir.Operation.create("cf.br", successors=[block])]
+            end = i + 1
 
     def setup_entry(self, slots_symbol: str, barriers, tracked: set) -> None:
         tid = nvvm.ThreadIdXOp(i32()).result
