@@ -228,20 +228,24 @@ class Access:
     fragment: object = None  # ld / ld_red: the fragment value
 
 
+def _block_parent(block):
+    """The op whose region holds `block` (None for a detached block)."""
+    parent = block.owner
+    return parent.operation if parent is not None and hasattr(parent, "operation") \
+        else parent
+
+
 def _is_induction_variable(value) -> bool:
     owner = value.owner
     if not isinstance(owner, ir.Block):
         return False
-    parent = owner.owner
-    parent = parent.operation if hasattr(parent, "operation") else parent
+    parent = _block_parent(owner)
     return parent is not None and parent.name == "scf.for" and \
         value == owner.arguments[0]
 
 
 def _loop_of_induction_variable(value):
-    block = value.owner
-    parent = block.owner
-    return parent.operation if hasattr(parent, "operation") else parent
+    return _block_parent(value.owner)
 
 
 def _constant(value) -> int | None:
@@ -352,7 +356,7 @@ def _sources(value, op) -> list | None:
             return [_terminator(op.regions[0]).operands[1 + index]]
         return None
     block = value.owner
-    parent = _parent_op_of_block(block)
+    parent = _block_parent(block)
     index = list(block.arguments).index(value)
     if parent is None:
         return None
@@ -368,12 +372,6 @@ def _sources(value, op) -> list | None:
 
 def _terminator(region):
     return list(region.blocks[0].operations)[-1]
-
-
-def _parent_op_of_block(block):
-    parent = block.owner
-    return parent.operation if parent is not None and hasattr(parent, "operation") \
-        else parent
 
 
 def _leaf_cells(op) -> tuple[int, int, int, bool]:
@@ -395,15 +393,15 @@ def _leaf_cells(op) -> tuple[int, int, int, bool]:
     return start, columns, lanes, exact
 
 
-def whole_buffer(value, buffers: Buffers | None = None) -> Cells:
+def whole_buffer(value, buffers: Buffers) -> Cells:
     """All cells of the TMEM buffer `value` names (`buffers`: the walk's bindings)."""
-    start, columns, lanes, _, _ = (buffers or Buffers()).cells(value)
+    start, columns, lanes, _, _ = buffers.cells(value)
     return Cells(start, start + columns, lanes, None, (start, start + columns))
 
 
-def buffer_slice(value, column, width: int, buffers: Buffers | None = None) -> Cells:
+def buffer_slice(value, column, width: int, buffers: Buffers) -> Cells:
     """Columns [column, column + width) of buffer `value` (column: an index value)."""
-    start, columns, lanes, exact, _ = (buffers or Buffers()).cells(value)
+    start, columns, lanes, exact, _ = buffers.cells(value)
     bound = (start, start + columns)
     if not exact:
         return Cells(start, start + columns, lanes, None, bound)
@@ -1097,9 +1095,10 @@ class Planner:
         kernel."""
         kinds = ("mbarrier_wait", "wait", "fence", "fence_proxy_async", "barrier")
         ops = [op.operation for op in entry.operations]
-        reference = self.check_walk(entry, ops, 0, [{}], until=None)
-        if reference is None:
+        walked = self.check_walk(entry, ops, 0, [{}], until=None)
+        if walked is None:
             return  # not ordered as planned: nothing to drop (run() reports no error)
+        reference = [{}] + walked  # the state before each op, and at the end
         position = {op: i for i, op in enumerate(ops)}
         for index in range(len(self.actions) - 1, -1, -1):
             action = self.actions[index]
@@ -1118,8 +1117,9 @@ class Planner:
     def check_walk(self, entry, ops: list, start: int, before: list, until) -> list | None:
         """Check walk of the kernel's block `entry` (its ops `ops`) from op `start`, from
         the state `before[start]`: the states after each op walked, or None when a need is
-        not met. With `until` (states after each op of an earlier walk), it stops after
-        the first op whose state is the same as there."""
+        not met. With `until` (an earlier walk's states, indexed as `before`: the state
+        before op i, then the end), it stops after the first op whose state is the same
+        as there."""
         saved = (self.checking, self.step, list(self.blocks))
         self.checking = True
         self.blocks.append((entry, self.step, None))
@@ -1135,7 +1135,7 @@ class Planner:
             return None
         finally:
             self.checking, self.step, self.blocks = saved
-        return states if until is not None else [before[0]] + states
+        return states
 
     def still_ordered(self, loop, state: dict, planned_exit: dict) -> bool:
         """Whether, without the disabled actions, a check walk of `loop` from `state` meets every need and leaves a state no weaker than `planned_exit`."""
