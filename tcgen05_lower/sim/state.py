@@ -1,0 +1,83 @@
+"""Machine state the simulator's parts share: the PTX executor owns it, the tensor-core
+model reads and writes it through the operations it returns.
+
+The simulator takes its semantics from the PTX ISA text (section 9.7.16), never from the
+compiler: nothing under ``tcgen05_lower.sim`` imports ``tcgen05_lower.isa``,
+``tcgen05_lower.lowering``, ``tcgen05_lower.passes`` or ``tcgen05_lower.planning``
+(tests/test_sim_independence.py checks it).
+
+Conventions
+-----------
+- A CTA is identified by its rank in the cluster (``%cluster_ctarank``): 0, or 0 and 1 for a
+  CTA pair.
+- Shared memory of a CTA is ``CtaMemory.smem``, a flat ``uint8`` array; a ``.shared::cta``
+  address ``a`` is the byte ``smem[a]``.
+- Tensor memory of a CTA is ``CtaMemory.tmem``, ``uint32[128, 512]``: cell (lane, column)
+  holds one 32-bit column of one lane (9.7.16.1). A TMEM address is ``lane << 16 | column``
+  (9.7.16.1.1).
+- Footprints name cells by CTA rank: TMEM cells as a boolean mask ``[128, 512]``, shared
+  memory bytes as a sorted, unique ``int64`` array of byte addresses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+TMEM_LANES = 128
+TMEM_COLUMNS = 512
+
+
+class SimError(Exception):
+    """The simulated program did something the ISA forbids or leaves undefined.
+
+    The executor adds the PTX line (``ptx_line``, 1-based, and its text) before reporting."""
+
+    def __init__(self, message: str, ptx_line: int | None = None, ptx_text: str = ""):
+        super().__init__(message)
+        self.message = message
+        self.ptx_line = ptx_line
+        self.ptx_text = ptx_text
+
+    def __str__(self) -> str:
+        if self.ptx_line is None:
+            return self.message
+        return f"PTX line {self.ptx_line}: {self.message}\n    {self.ptx_text.strip()}"
+
+
+@dataclass
+class CtaMemory:
+    """One CTA's on-chip memories."""
+
+    rank: int
+    smem: np.ndarray  # uint8[bytes]
+    tmem: np.ndarray = field(
+        default_factory=lambda: np.zeros((TMEM_LANES, TMEM_COLUMNS), dtype=np.uint32))
+
+
+@dataclass
+class Footprint:
+    """The cells an operation reads and writes, per CTA rank."""
+
+    tmem_reads: dict[int, np.ndarray] = field(default_factory=dict)   # rank -> bool[128, 512]
+    tmem_writes: dict[int, np.ndarray] = field(default_factory=dict)  # rank -> bool[128, 512]
+    smem_reads: dict[int, np.ndarray] = field(default_factory=dict)   # rank -> int64 addresses
+    smem_writes: dict[int, np.ndarray] = field(default_factory=dict)  # rank -> int64 addresses
+
+
+class TensorOp(Protocol):
+    """One issued asynchronous tcgen05 operation, as the tensor core executes it.
+
+    ``kind`` is the instruction class the ISA's ordering rules speak of (9.7.16.6.2):
+    "mma", "cp", "shift", "ld", "st". ``accumulator`` identifies, for an mma, the
+    (rank, d-tmem address, shape) that makes two MMAs a pipelined pair; None otherwise.
+    ``perform`` applies the effect, reading its inputs at that moment.
+    """
+
+    kind: str
+    footprint: Footprint
+    accumulator: tuple | None
+
+    def perform(self, ctas: list[CtaMemory]) -> None: ...
