@@ -30,6 +30,10 @@ TMEM_LANES = 128
 TMEM_COLUMNS = 512
 
 
+class Address(int):
+    """The value of a bracketed PTX operand (``[%r9]``, ``[%rd3+16]``): an address, not data."""
+
+
 class SimError(Exception):
     """The simulated program did something the ISA forbids or leaves undefined.
 
