@@ -1,0 +1,457 @@
+"""A parser for the PTX the pipeline emits: one module, its ``.entry`` kernels, their
+parameters, registers, shared variables, labels and instructions.
+
+The grammar followed is the PTX ISA's (chapter 4 syntax, chapter 5 state spaces, chapter 11
+directives). Inline-asm blocks ``{ .reg .pred x; label: ...; }`` open a scope: their ``.reg``
+declarations and labels are local to the braces, so each block's names are renamed
+``name#N`` (N the block's number) and several copies of one block never collide.
+
+Every instruction keeps its 1-based PTX line for error messages.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+from tcgen05_lower.sim.state import SimError
+
+
+# -- operands -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Reg:
+    """A register (``%r5``, ``%p1``, a block-local ``done#3``) or special register
+    (``%tid.x``)."""
+    name: str
+
+
+@dataclass(frozen=True)
+class Imm:
+    """An immediate: ``int`` (decimal, hex, octal, binary; negative allowed) or ``float``
+    (``0f3F800000`` / ``0d...`` bit patterns are kept as their bits in ``bits``)."""
+    value: int | float
+    bits: int | None = None  # raw bits of a 0f/0d literal
+    width: int | None = None  # 32 for 0f, 64 for 0d
+
+
+@dataclass(frozen=True)
+class Sym:
+    """A symbol: a variable, parameter or label name."""
+    name: str
+
+
+@dataclass(frozen=True)
+class Addr:
+    """A bracketed address ``[base+offset]``: base is a Reg or Sym (or None for ``[imm]``)."""
+    base: Reg | Sym | None
+    offset: int
+
+
+@dataclass(frozen=True)
+class Vec:
+    """A ``{a, b, ...}`` vector operand."""
+    items: tuple
+
+
+@dataclass
+class Instr:
+    """One instruction: ``@guard opcode operands;`` at PTX line ``line``."""
+    opcode: str
+    operands: list
+    line: int
+    text: str
+    guard: str | None = None       # predicate register name
+    guard_negated: bool = False
+
+    @property
+    def parts(self) -> list[str]:
+        return self.opcode.split(".")
+
+
+@dataclass
+class SharedVar:
+    name: str
+    align: int
+    size: int | None  # None: the extern (dynamic) segment
+
+
+@dataclass
+class Param:
+    name: str
+    ptx_type: str  # ".u64", ".b32", ...
+    is_pointer: bool = False
+
+
+@dataclass
+class Entry:
+    name: str
+    params: list[Param] = field(default_factory=list)
+    regs: dict[str, str] = field(default_factory=dict)  # register name -> type (".b32")
+    reg_prefixes: dict[str, tuple[str, int]] = field(default_factory=dict)  # "%r" -> (type, n)
+    shared: list[SharedVar] = field(default_factory=list)
+    instructions: list[Instr] = field(default_factory=list)
+    labels: dict[str, int] = field(default_factory=dict)  # label -> instruction index
+    directives: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    end_line: int = 0
+
+    def reg_type(self, name: str) -> str | None:
+        """The declared type of a register (``%r12`` through ``.reg .b32 %r<53>``)."""
+        if name in self.regs:
+            return self.regs[name]
+        m = re.fullmatch(r"(%[A-Za-z_$]+)(\d+)", name)
+        if m and m.group(1) in self.reg_prefixes:
+            ty, n = self.reg_prefixes[m.group(1)]
+            if int(m.group(2)) < n:
+                return ty
+        return None
+
+
+@dataclass
+class Module:
+    version: str = ""
+    target: str = ""
+    address_size: int = 64
+    shared: list[SharedVar] = field(default_factory=list)  # module-scope .shared variables
+    entries: list[Entry] = field(default_factory=list)
+
+    def entry(self, name: str | None = None) -> Entry:
+        """The entry named ``name`` (or the only one)."""
+        if name is None:
+            if len(self.entries) != 1:
+                raise SimError(f"the PTX has {len(self.entries)} entries; name one")
+            return self.entries[0]
+        for e in self.entries:
+            if e.name == name:
+                return e
+        raise SimError(f"no .entry named {name} in the PTX")
+
+
+class PtxParseError(SimError):
+    """The PTX text is not in the subset this parser reads."""
+
+
+# -- lexical helpers --------------------------------------------------------------------------
+_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
+
+
+def strip_comments(text: str) -> str:
+    """Comments replaced by spaces of the same length, newlines kept (offsets stay valid)."""
+    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+class _Lines:
+    def __init__(self, text: str):
+        self.starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+        self.text_lines = text.split("\n")
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset)
+
+    def text(self, line: int) -> str:
+        return self.text_lines[line - 1] if 0 < line <= len(self.text_lines) else ""
+
+
+_INT = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]+|\d+)U?$")
+_FLOAT_BITS = re.compile(r"0([fFdD])([0-9a-fA-F]+)$")
+_ENTRY = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(")
+_IDENT = re.compile(r"[A-Za-z_$%][\w$.#]*$")
+
+
+def parse_int(text: str) -> int | None:
+    t = text.strip()
+    if not _INT.match(t):
+        return None
+    sign = -1 if t.startswith("-") else 1
+    t = t.lstrip("+-").rstrip("U")
+    if t[:2] in ("0x", "0X"):
+        v = int(t[2:], 16)
+    elif t[:2] in ("0b", "0B"):
+        v = int(t[2:], 2)
+    elif len(t) > 1 and t.startswith("0"):
+        v = int(t, 8)
+    else:
+        v = int(t)
+    return sign * v
+
+
+def split_top(text: str, sep: str = ",") -> list[str]:
+    """Split at ``sep`` outside brackets and braces."""
+    out, depth, cur = [], 0, []
+    for c in text:
+        if c in "[{(":
+            depth += 1
+        elif c in "]})":
+            depth -= 1
+        if c == sep and depth == 0:
+            out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+    if "".join(cur).strip():
+        out.append("".join(cur))
+    return [x.strip() for x in out]
+
+
+# -- the parser ---------------------------------------------------------------------------------
+def parse(text: str) -> Module:
+    """Parses PTX text into a Module. Raises PtxParseError naming the line."""
+    clean = strip_comments(text)
+    lines = _Lines(text)
+    module = Module()
+    pos = 0
+    n = len(clean)
+    while pos < n:
+        m = re.compile(r"\s*").match(clean, pos)
+        pos = m.end()
+        if pos >= n:
+            break
+        entry_m = _ENTRY.match(clean, pos)
+        if entry_m:
+            name = entry_m.group(1)
+            entry, pos = _parse_entry(clean, entry_m.end(), name, lines)
+            module.entries.append(entry)
+            continue
+        semi = clean.find(";", pos)
+        nl = clean.find("\n", pos)
+        stmt_end = semi if semi != -1 and (nl == -1 or semi < nl) else (nl if nl != -1 else n)
+        stmt = clean[pos:stmt_end].strip()
+        _module_directive(module, stmt, lines.line_of(pos), lines)
+        pos = stmt_end + 1
+    return module
+
+
+def _module_directive(module: Module, stmt: str, line: int, lines: _Lines) -> None:
+    if not stmt:
+        return
+    words = stmt.split()
+    if words[0] == ".version":
+        module.version = words[1]
+    elif words[0] == ".target":
+        module.target = words[1].rstrip(",")
+    elif words[0] == ".address_size":
+        module.address_size = int(words[1])
+    elif ".shared" in words:
+        module.shared.append(_shared_var(stmt, line, lines))
+    elif words[0] in (".file", ".loc", ".section", ".global", ".const", ".extern",
+                      ".visible", ".func") and ".shared" not in words:
+        if words[0] in (".func",) or ".func" in words:
+            raise PtxParseError(".func bodies are not supported by the simulator", line,
+                                lines.text(line))
+    else:
+        raise PtxParseError(f"unexpected module-scope statement '{stmt[:60]}'", line,
+                            lines.text(line))
+
+
+def _shared_var(stmt: str, line: int, lines: _Lines) -> SharedVar:
+    m = re.search(r"(?:\.align\s+(\d+)\s+)?\.(?:b|u|s|f)(\d+)\s+([\w$]+)\s*\[(\d*)\]", stmt)
+    if not m:
+        m2 = re.search(r"(?:\.align\s+(\d+)\s+)?\.(?:b|u|s|f)(\d+)\s+([\w$]+)\s*$", stmt)
+        if not m2:
+            raise PtxParseError(f"cannot read shared variable '{stmt}'", line, lines.text(line))
+        align = int(m2.group(1) or int(m2.group(2)) // 8)
+        return SharedVar(m2.group(3), align, int(m2.group(2)) // 8)
+    elem = int(m.group(2)) // 8
+    align = int(m.group(1) or elem)
+    size = int(m.group(4)) * elem if m.group(4) else None
+    if ".extern" not in stmt.split() and size is None:
+        raise PtxParseError(f"shared array '{m.group(3)}' without a size", line,
+                            lines.text(line))
+    return SharedVar(m.group(3), align, size)
+
+
+def _parse_entry(clean: str, pos: int, name: str, lines: _Lines) -> tuple[Entry, int]:
+    entry = Entry(name)
+    close = clean.find(")", pos)
+    for p in split_top(clean[pos:close]):
+        if not p:
+            continue
+        words = p.split()
+        ptype = next((w for w in words if re.fullmatch(r"\.[bsuf]\d+|\.pred", w)), None)
+        entry.params.append(Param(words[-1], ptype or ".b64", ".ptr" in words))
+    pos = close + 1
+    body = clean.find("{", pos)
+    for d in re.findall(r"\.(\w+)([^.{]*)", clean[pos:body]):
+        nums = tuple(int(x) for x in re.findall(r"\d+", d[1]))
+        entry.directives[d[0]] = nums
+    end = _EntryBody(entry, clean, lines).run(body + 1)
+    return entry, end
+
+
+class _EntryBody:
+    """Reads the statements of an entry body, tracking brace scopes."""
+
+    def __init__(self, entry: Entry, clean: str, lines: _Lines):
+        self.entry, self.clean, self.lines = entry, clean, lines
+        self.scope_stack = [0]
+        self.next_scope = 1
+        self.local_names: dict[tuple[int, str], str] = {}  # (scope, name) -> renamed
+        self.pending: list[tuple[tuple[int, ...], str, int]] = []  # (scopes, stmt, offset)
+
+    def run(self, pos: int) -> int:
+        clean, n = self.clean, len(self.clean)
+        while pos < n:
+            while pos < n and clean[pos].isspace():
+                pos += 1
+            if pos >= n:
+                break
+            c = clean[pos]
+            if c == "{":
+                self.scope_stack.append(self.next_scope)
+                self.next_scope += 1
+                pos += 1
+                continue
+            if c == "}":
+                if len(self.scope_stack) == 1:
+                    self.entry.end_line = self.lines.line_of(pos)
+                    self._finish()
+                    return pos + 1
+                self.scope_stack.pop()
+                pos += 1
+                continue
+            label = re.compile(r"([\w$]+)\s*:(?!:)").match(clean, pos)
+            if label:
+                self._declare(label.group(1))
+                self.entry.labels[self._local(label.group(1))] = len(self.pending)
+                pos = label.end()
+                continue
+            end = self._statement_end(pos)
+            stmt = clean[pos:end].strip()
+            self._statement(stmt, pos)
+            pos = end + 1
+        raise PtxParseError(f"entry {self.entry.name} has no closing brace")
+
+    def _statement_end(self, pos: int) -> int:
+        depth = 0
+        for i in range(pos, len(self.clean)):
+            c = self.clean[i]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif c == ";" and depth == 0:
+                return i
+        raise PtxParseError("statement without ';'", self.lines.line_of(pos),
+                            self.lines.text(self.lines.line_of(pos)))
+
+    def _declare(self, name: str) -> None:
+        scope = self.scope_stack[-1]
+        if scope:
+            self.local_names[(scope, name)] = f"{name}#{scope}"
+
+    def _local(self, name: str) -> str:
+        for scope in reversed(self.scope_stack):
+            if (scope, name) in self.local_names:
+                return self.local_names[(scope, name)]
+        return name
+
+    def _statement(self, stmt: str, offset: int) -> None:
+        line = self.lines.line_of(offset)
+        words = stmt.split()
+        if words[0] == ".reg":
+            self._reg_decl(stmt, line)
+            return
+        if words[0] in (".shared",) or (words[0] == ".extern" and ".shared" in words):
+            self.entry.shared.append(_shared_var(stmt, line, self.lines))
+            return
+        if words[0].startswith(".") and words[0] not in (".pragma",):
+            if words[0] in (".local", ".param", ".global"):
+                raise PtxParseError(f"{words[0]} variables are not supported", line,
+                                    self.lines.text(line))
+            return  # .loc and similar annotations
+        if words[0] == ".pragma":
+            return
+        self.pending.append((tuple(self.scope_stack), stmt, offset))
+
+    def _reg_decl(self, stmt: str, line: int) -> None:
+        m = re.match(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$", stmt)
+        if not m:
+            raise PtxParseError(f"cannot read '{stmt}'", line, self.lines.text(line))
+        ty = m.group(1)
+        for item in split_top(m.group(2)):
+            rng = re.fullmatch(r"([%\w$]+)<(\d+)>", item)
+            if rng:
+                if self.scope_stack[-1]:
+                    raise PtxParseError("register ranges inside blocks are not supported",
+                                        line, self.lines.text(line))
+                self.entry.reg_prefixes[rng.group(1)] = (ty, int(rng.group(2)))
+                continue
+            self._declare(item)
+            self.entry.regs[self._local_at(item)] = ty
+
+    def _local_at(self, name: str) -> str:
+        return self.local_names.get((self.scope_stack[-1], name), name)
+
+    def _finish(self) -> None:
+        for scopes, stmt, offset in self.pending:
+            line = self.lines.line_of(offset)
+            self.entry.instructions.append(
+                _instruction(stmt, line, self.lines.text(line),
+                             lambda name, s=scopes: self._resolve(name, s)))
+
+    def _resolve(self, name: str, scopes: tuple[int, ...]) -> str:
+        for scope in reversed(scopes):
+            if (scope, name) in self.local_names:
+                return self.local_names[(scope, name)]
+        return name
+
+
+def _instruction(stmt: str, line: int, text: str, resolve) -> Instr:
+    guard, negated = None, False
+    m = re.match(r"@(!?)([%\w$]+)\s+", stmt)
+    if m:
+        negated = bool(m.group(1))
+        guard = resolve(m.group(2))
+        stmt = stmt[m.end():]
+    parts = stmt.split(None, 1)
+    opcode = parts[0]
+    rest = parts[1] if len(parts) > 1 else ""
+    try:
+        operands = [_operand(x, resolve) for x in split_top(rest)] if rest.strip() else []
+    except ValueError as exc:
+        raise PtxParseError(str(exc), line, text) from None
+    return Instr(opcode, operands, line, text, guard, negated)
+
+
+def _operand(text: str, resolve):
+    t = text.strip()
+    if t.startswith("{"):
+        if not t.endswith("}"):
+            raise ValueError(f"unbalanced vector operand '{t}'")
+        return Vec(tuple(_operand(x, resolve) for x in split_top(t[1:-1])))
+    if t.startswith("["):
+        if not t.endswith("]"):
+            raise ValueError(f"unbalanced address operand '{t}'")
+        return _address(t[1:-1].strip(), resolve)
+    value = parse_int(t)
+    if value is not None:
+        return Imm(value)
+    fm = _FLOAT_BITS.match(t)
+    if fm:
+        width = 32 if fm.group(1) in "fF" else 64
+        return Imm(0.0, int(fm.group(2), 16), width)
+    if re.fullmatch(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?", t):
+        return Imm(float(t))
+    if t.startswith("!"):
+        raise ValueError(f"negated operand '{t}' is not supported")
+    if not _IDENT.match(t):
+        raise ValueError(f"cannot read operand '{t}'")
+    if t.startswith("%"):
+        return Reg(resolve(t))
+    name = resolve(t)
+    return Reg(name) if name != t else Sym(t)
+
+
+def _address(inner: str, resolve) -> Addr:
+    m = re.fullmatch(r"([%\w$.#]+)?\s*(?:\+\s*([-+]?\w+))?", inner)
+    if not m:
+        raise ValueError(f"cannot read address '[{inner}]'")
+    base_text, off_text = m.group(1), m.group(2)
+    base_value = parse_int(base_text) if base_text else None
+    if base_value is not None:
+        return Addr(None, base_value + (parse_int(off_text) or 0))
+    offset = parse_int(off_text) if off_text else 0
+    if off_text and offset is None:
+        raise ValueError(f"cannot read address offset '{off_text}'")
+    base = _operand(base_text, resolve)
+    return Addr(base, offset)
