@@ -1,0 +1,480 @@
+"""The machine that runs a PTX ``.entry``: every thread of one CTA, or of a CTA pair,
+vectorized with NumPy.
+
+Registers are arrays over the cluster's threads (global thread id ``g = rank * threads +
+tid``): raw bits in ``uint64``, predicates in ``bool``; each instruction reads them with
+its own type (``.b/.u/.s 16/32/64``, ``.f32/.f64``) as the PTX ISA's chapter 9 defines.
+
+Scheduling: every thread has a program counter. Each step runs together the runnable
+threads with the smallest PC; this reconverges divergent branches of structured code at
+their join point and keeps warp-collective ``.sync.aligned`` instructions warp-converged
+(checked: every live thread of a warp must take part, else SimError). ``barrier.sync``
+blocks a thread until every live thread of its CTA arrives. A thread whose
+``mbarrier.try_wait`` fails waits in place until some mbarrier changes (an arrive, a
+commit's arrive, an init), then tries again; this is one of the behaviours the ISA allows
+for the potentially-blocking try_wait followed by the spin loop the pipeline emits. When
+no thread can run the ordering model completes pending asynchronous work
+(``OrderingModel.progress``); when it has none either, the run is a deadlock and the error
+names where each warp waits.
+
+Everything that orders memory goes through ``ordering.OrderingModel``; the semantics of
+tcgen05.mma/cp/shift/ld/st through ``tensor_core``.
+
+Modelled as no-ops on purpose (they order nothing the model tracks):
+``fence.mbarrier_init.release.cluster`` (an mbarrier init is visible to the whole cluster
+at once here).
+"""
+
+from __future__ import annotations
+
+import struct
+import sys
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.state import Address, CtaMemory, SimError
+
+RUN, BAR, MBAR, CBAR, EXIT = 0, 1, 2, 3, 4
+_STATUS_TEXT = {BAR: "barrier.sync", MBAR: "mbarrier wait", CBAR: "barrier.cluster.wait",
+                RUN: "ready"}
+
+#: Shared memory below this address is not handed to the kernel (CUDA reserves 1 KB of
+#: each block's shared memory for the system on sm_80 and later); starting the kernel's
+#: variables above 0 catches a kernel that assumes its shared memory starts at address 0.
+SMEM_BASE = 1024
+#: Shared memory per CTA the simulator provides at most (sm_100: 228 KB per SM, 227 KB
+#: usable by one block).
+SMEM_LIMIT = 227 * 1024
+#: Where the fake global addresses of bound arrays start; each array gets its own
+#: 2**36-byte window, so an address past one array never lands in the next.
+GLOBAL_BASE = 0x7F00_0000_0000
+GLOBAL_STRIDE = 1 << 36
+
+MASK = {8: np.uint64(0xFF), 16: np.uint64(0xFFFF), 32: np.uint64(0xFFFFFFFF),
+        64: np.uint64(0xFFFFFFFFFFFFFFFF)}
+UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+ALL = slice(None)
+
+
+@dataclass
+class Launch:
+    """How the kernel is launched: threads per CTA, CTAs in the cluster, dynamic smem."""
+    threads: int
+    cluster: int = 1
+    dynamic_smem: int = 0
+
+
+@dataclass
+class Buffer:
+    """A global array bound to a kernel parameter."""
+    name: str
+    base: int
+    data: np.ndarray  # the caller's array, contiguous
+    raw: np.ndarray   # uint8 view of data
+
+
+@dataclass
+class RunStats:
+    steps: int = 0
+    warp_instructions: int = 0
+    counts: dict[str, int] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def parse_type(part: str) -> tuple[str, int] | None:
+    """``"u32"`` -> ("u", 32); ``"pred"`` -> ("pred", 1); else None."""
+    if part == "pred":
+        return ("pred", 1)
+    if len(part) >= 2 and part[0] in "bsuf" and part[1:].isdigit():
+        return (part[0], int(part[1:]))
+    return None
+
+
+def to_signed(v: np.ndarray, bits: int) -> np.ndarray:
+    """The two's-complement value of the low ``bits`` bits, as int64."""
+    v = np.asarray(v, dtype=np.uint64) & MASK[bits]
+    if bits == 64:
+        return v.view(np.int64) if v.ndim else np.int64(v.astype(np.int64))
+    s = v.astype(np.int64)
+    sign = np.int64(1 << (bits - 1))
+    return (s ^ sign) - sign
+
+
+def from_signed(v, bits: int) -> np.ndarray:
+    return np.asarray(v, dtype=np.int64).astype(np.uint64) & MASK[bits]
+
+
+def to_float(v: np.ndarray, bits: int) -> np.ndarray:
+    v = np.asarray(v, dtype=np.uint64)
+    if bits == 32:
+        return (v & MASK[32]).astype(np.uint32).view(np.float32)
+    if bits == 64:
+        return v.view(np.float64)
+    if bits == 16:
+        return (v & MASK[16]).astype(np.uint16).view(np.float16)
+    raise SimError(f".f{bits} is not supported")
+
+
+def from_float(f: np.ndarray, bits: int) -> np.ndarray:
+    if bits == 32:
+        return np.asarray(f, dtype=np.float32).view(np.uint32).astype(np.uint64)
+    if bits == 64:
+        return np.asarray(f, dtype=np.float64).view(np.uint64).copy()
+    if bits == 16:
+        return np.asarray(f, dtype=np.float16).view(np.uint16).astype(np.uint64)
+    raise SimError(f".f{bits} is not supported")
+
+
+def mul_hi_u64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The high 64 bits of the 128-bit product of two uint64 arrays (32-bit halves)."""
+    m32 = np.uint64(0xFFFFFFFF)
+    s32 = np.uint64(32)
+    a_lo, a_hi = a & m32, a >> s32
+    b_lo, b_hi = b & m32, b >> s32
+    lo_lo = a_lo * b_lo
+    hi_lo = a_hi * b_lo
+    lo_hi = a_lo * b_hi
+    hi_hi = a_hi * b_hi
+    cross = (lo_lo >> s32) + (hi_lo & m32) + lo_hi
+    return hi_hi + (hi_lo >> s32) + (cross >> s32)
+
+
+class Machine:
+    """One launch of one PTX entry on one CTA or CTA pair."""
+
+    def __init__(self, module: P.Module, entry: P.Entry, launch: Launch, args: dict,
+                 ordering_factory, tensor_core, schedule: str = "late", trace=None,
+                 progress_stream=None):
+        self.module, self.entry, self.launch = module, entry, launch
+        self.tc = tensor_core
+        self.trace = trace
+        self.progress_stream = progress_stream
+        self.nthreads = launch.threads * launch.cluster
+        n = self.nthreads
+        self.tid = np.arange(n, dtype=np.int64) % launch.threads
+        self.rank = np.arange(n, dtype=np.int64) // launch.threads
+        self.warps_per_cta = -(-launch.threads // 32)
+        self.warp_of = self.rank * self.warps_per_cta + self.tid // 32
+        self.nwarps = self.warps_per_cta * launch.cluster
+        self.warp_size = np.bincount(self.warp_of, minlength=self.nwarps)
+        self._layout_shared(entry)
+        self.ctas = [CtaMemory(r, self.smem[r]) for r in range(launch.cluster)]
+        self.ordering = ordering_factory(self.ctas, launch.threads, schedule)
+        self._bind_args(args)
+        self.regs: dict[str, np.ndarray] = {}
+        self._special_registers()
+        self.pc = np.zeros(n, dtype=np.int64)
+        self.status = np.zeros(n, dtype=np.int8)
+        self.wait_epoch = np.zeros(n, dtype=np.int64)
+        self.cluster_arrivals = np.zeros(n, dtype=np.int64)
+        self.epoch = 0
+        self.stats = RunStats()
+        self.handlers = [self._decode(ins) for ins in entry.instructions]
+
+    # -- set-up ------------------------------------------------------------------------------
+    def _layout_shared(self, entry: P.Entry) -> None:
+        """Static shared variables in declaration order, then the dynamic segment, each at
+        its declared alignment, from SMEM_BASE."""
+        self.shared_addr: dict[str, int] = {}
+        addr = SMEM_BASE
+        dynamic = []
+        for var in self.module.shared + entry.shared:
+            if var.size is None:
+                dynamic.append(var)
+                continue
+            addr = -(-addr // var.align) * var.align
+            self.shared_addr[var.name] = addr
+            addr += var.size
+        for var in dynamic:
+            addr = -(-addr // var.align) * var.align
+            self.shared_addr[var.name] = addr
+        end = addr + self.launch.dynamic_smem
+        if end - SMEM_BASE > SMEM_LIMIT:
+            raise SimError(f"the kernel needs {end - SMEM_BASE} bytes of shared memory per "
+                           f"CTA; at most {SMEM_LIMIT} exist")
+        self.smem_end = end
+        self.smem = np.zeros((self.launch.cluster, end), dtype=np.uint8)
+
+    def _bind_args(self, args: dict) -> None:
+        """Each array argument gets a fake global address; every parameter's bytes are
+        what ld.param reads."""
+        self.buffers: list[Buffer] = []
+        self.param_bytes: dict[str, bytes] = {}
+        for i, param in enumerate(self.entry.params):
+            if param.name not in args:
+                raise SimError(f"no value for kernel parameter {param.name}")
+            value = args[param.name]
+            if isinstance(value, np.ndarray):
+                if not value.flags.c_contiguous:
+                    raise SimError(f"the array for {param.name} must be C-contiguous")
+                base = GLOBAL_BASE + len(self.buffers) * GLOBAL_STRIDE
+                raw = value.reshape(-1).view(np.uint8)
+                self.buffers.append(Buffer(param.name, base, value, raw))
+                self.param_bytes[param.name] = struct.pack("<Q", base)
+                continue
+            kind, bits = parse_type(param.ptx_type[1:]) or ("b", 64)
+            nbytes = max(bits // 8, 1)
+            if isinstance(value, float) or kind == "f":
+                fmt = {4: "<f", 8: "<d"}[nbytes]
+                self.param_bytes[param.name] = struct.pack(fmt, value)
+            else:
+                self.param_bytes[param.name] = (int(value) & ((1 << (8 * nbytes)) - 1)) \
+                    .to_bytes(nbytes, "little")
+
+    def _special_registers(self) -> None:
+        L = self.launch
+        u = lambda a: np.asarray(a, dtype=np.uint64) * np.ones(self.nthreads, np.uint64)
+        specials = {
+            "%tid.x": self.tid, "%tid.y": 0, "%tid.z": 0,
+            "%ntid.x": L.threads, "%ntid.y": 1, "%ntid.z": 1,
+            "%laneid": self.tid % 32, "%warpid": self.tid // 32,
+            "%nwarpid": self.warps_per_cta,
+            "%ctaid.x": self.rank, "%ctaid.y": 0, "%ctaid.z": 0,
+            "%nctaid.x": L.cluster, "%nctaid.y": 1, "%nctaid.z": 1,
+            "%cluster_ctarank": self.rank, "%cluster_nctarank": L.cluster,
+            "%cluster_ctaid.x": self.rank, "%cluster_ctaid.y": 0, "%cluster_ctaid.z": 0,
+            "%cluster_nctaid.x": L.cluster, "%cluster_nctaid.y": 1, "%cluster_nctaid.z": 1,
+            "%clusterid.x": 0, "%clusterid.y": 0, "%clusterid.z": 0,
+            "%nclusterid.x": 1, "%nclusterid.y": 1, "%nclusterid.z": 1,
+            "%is_explicit_cluster": int("explicitcluster" in self.entry.directives),
+            "%smid": 0, "%gridid": 0,
+        }
+        for name, value in specials.items():
+            self.regs[name] = u(value)
+        for name in ("%tid", "%ntid", "%ctaid", "%nctaid"):  # the .v4 forms are not read
+            pass
+
+    def reg(self, name: str, ins: P.Instr | None = None) -> np.ndarray:
+        """The array of register ``name`` (created on first use, zeros)."""
+        arr = self.regs.get(name)
+        if arr is not None:
+            return arr
+        ty = self.entry.reg_type(name)
+        if ty is None:
+            raise SimError(f"register {name} is not declared", ins.line if ins else None,
+                           ins.text if ins else "")
+        arr = np.zeros(self.nthreads, dtype=bool if ty == ".pred" else np.uint64)
+        self.regs[name] = arr
+        return arr
+
+    def reg_bits(self, name: str) -> int:
+        ty = self.entry.reg_type(name)
+        parsed = parse_type(ty[1:]) if ty else None
+        return 64 if parsed is None else max(parsed[1], 1)
+
+    # -- operand access --------------------------------------------------------------------
+    def read(self, op, idx, bits: int, ins: P.Instr) -> np.ndarray:
+        """An operand's raw bits for the threads ``idx`` (array, or a broadcast scalar)."""
+        if isinstance(op, P.Reg):
+            arr = self.reg(op.name, ins)
+            v = arr[idx]
+            return v.astype(np.uint64) if arr.dtype == bool else v & MASK[bits]
+        if isinstance(op, P.Imm):
+            return np.uint64(self.imm_bits(op, bits))
+        if isinstance(op, P.Sym):
+            return np.uint64(self.symbol_address(op.name, ins))
+        raise SimError(f"operand {op} cannot be read as a value", ins.line, ins.text)
+
+    def imm_bits(self, op: P.Imm, bits: int) -> int:
+        if op.bits is not None:
+            if op.width == 64 and bits == 32:  # 0d literal for a .f32 operand
+                return struct.unpack("<I", struct.pack("<f", struct.unpack(
+                    "<d", op.bits.to_bytes(8, "little"))[0]))[0]
+            if op.width == 32 and bits == 64:
+                f = struct.unpack("<f", op.bits.to_bytes(4, "little"))[0]
+                return struct.unpack("<Q", struct.pack("<d", f))[0]
+            return op.bits
+        if isinstance(op.value, float):
+            fmt = {32: ("<f", "<I"), 64: ("<d", "<Q")}[bits]
+            return struct.unpack(fmt[1], struct.pack(fmt[0], op.value))[0]
+        return op.value & ((1 << bits) - 1)
+
+    def symbol_address(self, name: str, ins: P.Instr) -> int:
+        if name in self.shared_addr:
+            return self.shared_addr[name]
+        raise SimError(f"unknown symbol {name}", ins.line, ins.text)
+
+    def write(self, name: str, idx, value, bits: int, ins: P.Instr) -> None:
+        arr = self.reg(name, ins)
+        if arr.dtype == bool:
+            arr[idx] = np.asarray(value) != 0
+        else:
+            arr[idx] = np.asarray(value, dtype=np.uint64) & MASK[bits]
+
+    def address(self, op, idx, ins: P.Instr) -> np.ndarray:
+        """The per-thread value of a ``[base+offset]`` operand."""
+        if not isinstance(op, P.Addr):
+            raise SimError("expected an address operand [..]", ins.line, ins.text)
+        if op.base is None:
+            base = np.uint64(0)
+        elif isinstance(op.base, P.Sym):
+            base = np.uint64(self.symbol_address(op.base.name, ins))
+        else:
+            base = self.read(op.base, idx, 64, ins)
+        return (np.asarray(base, dtype=np.uint64) + np.uint64(op.offset & 0xFFFFFFFFFFFFFFFF))
+
+    # -- the run loop ----------------------------------------------------------------------
+    def run(self) -> RunStats:
+        """Runs until every thread has exited; SimError on anything the ISA forbids."""
+        start = time.perf_counter()
+        last_report = start
+        instrs = self.entry.instructions
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            while True:
+                runnable = (self.status == RUN) | \
+                    ((self.status == MBAR) & (self.wait_epoch < self.epoch))
+                if not runnable.any():
+                    if (self.status == EXIT).all():
+                        break
+                    if self.ordering.progress():
+                        self.epoch += 1
+                        continue
+                    raise self._deadlock()
+                pcs = np.where(runnable, self.pc, np.int64(1 << 62))
+                m = int(pcs.min())
+                if m >= len(instrs):
+                    raise SimError("a thread ran past the end of the kernel without ret",
+                                   self.entry.end_line, "}")
+                sel = pcs == m
+                idx = ALL if sel.all() else np.flatnonzero(sel)
+                self.status[idx] = RUN
+                ins = instrs[m]
+                self._count(ins, idx)
+                try:
+                    self.handlers[m](ins, idx)
+                except SimError as err:
+                    if err.ptx_line is None:
+                        err.ptx_line, err.ptx_text = ins.line, ins.text
+                    raise
+                if self.progress_stream is not None and self.stats.steps % 4096 == 0:
+                    now = time.perf_counter()
+                    if now - last_report > 2.0:
+                        last_report = now
+                        print(f"tcgen05-sim: {self.stats.warp_instructions} warp instructions,"
+                              f" {now - start:.1f} s", file=self.progress_stream)
+        self.stats.seconds = time.perf_counter() - start
+        return self.stats
+
+    def _count(self, ins: P.Instr, idx) -> None:
+        self.stats.steps += 1
+        warps = self.warp_of[idx]
+        nwarps = self.nwarps if idx is ALL else len(np.unique(warps))
+        self.stats.warp_instructions += nwarps
+        self.stats.counts[ins.opcode] = self.stats.counts.get(ins.opcode, 0) + nwarps
+        if self.trace is not None:
+            for w in (range(self.nwarps) if idx is ALL else np.unique(warps)):
+                self.trace.write(f"{self.stats.steps}\tcta {w // self.warps_per_cta}\t"
+                                 f"warp {w % self.warps_per_cta}\tline {ins.line}\t"
+                                 f"{ins.text.strip()}\n")
+
+    def _deadlock(self) -> SimError:
+        where = []
+        for w in range(self.nwarps):
+            members = np.flatnonzero((self.warp_of == w) & (self.status != EXIT))
+            if members.size == 0:
+                continue
+            pcs = sorted(set(int(p) for p in self.pc[members]))
+            places = ", ".join(
+                f"line {self.entry.instructions[p].line} "
+                f"({_STATUS_TEXT.get(int(self.status[members[self.pc[members] == p][0]]), '')}: "
+                f"{self.entry.instructions[p].text.strip()[:70]})" for p in pcs)
+            where.append(f"CTA {w // self.warps_per_cta} warp {w % self.warps_per_cta} "
+                         f"waits at {places}")
+        return SimError("deadlock: no thread can run and no asynchronous operation is "
+                        "pending\n  " + "\n  ".join(where))
+
+    def threads_of(self, idx) -> np.ndarray:
+        return np.arange(self.nthreads) if idx is ALL else np.asarray(idx)
+
+    # -- decoding ------------------------------------------------------------------------
+    def _decode(self, ins: P.Instr):
+        """The handler of one instruction; SimError (naming the line) if unknown."""
+        from tcgen05_lower.sim import ops  # the instruction set lives there
+
+        try:
+            return ops.decode(self, ins)
+        except SimError as err:
+            if err.ptx_line is None:
+                err.ptx_line, err.ptx_text = ins.line, ins.text
+            raise
+
+    # -- helpers for handlers ---------------------------------------------------------------
+    def guarded(self, ins: P.Instr, idx):
+        """The threads of ``idx`` whose guard predicate holds (all if unguarded)."""
+        if ins.guard is None:
+            return idx
+        pred = self.reg(ins.guard, ins)[idx]
+        if ins.guard_negated:
+            pred = ~pred
+        if idx is ALL:
+            return ALL if pred.all() else np.flatnonzero(pred)
+        return idx[pred]
+
+    def advance(self, idx) -> None:
+        self.pc[idx] += 1
+
+    def check_warp_converged(self, ins: P.Instr, idx) -> None:
+        """A ``.sync.aligned`` instruction: every live thread of each warp taking part
+        executes it together, and its guard is the same across the warp."""
+        if idx is ALL:
+            active = self.warp_size
+            warps_in = np.arange(self.nwarps)
+        else:
+            active = np.bincount(self.warp_of[idx], minlength=self.nwarps)
+            warps_in = np.flatnonzero(active)
+        alive = np.bincount(self.warp_of[self.status != EXIT], minlength=self.nwarps)
+        bad = warps_in[active[warps_in] != alive[warps_in]]
+        if bad.size:
+            w = int(bad[0])
+            raise SimError(f"{ins.opcode} is warp-collective (.sync.aligned) but only "
+                           f"{int(active[w])} of the {int(alive[w])} live threads of warp "
+                           f"{w % self.warps_per_cta} (CTA {w // self.warps_per_cta}) "
+                           f"execute it together")
+        if ins.guard is not None:
+            pred = self.reg(ins.guard, ins)[idx]
+            warps = self.warp_of[idx]
+            on = np.bincount(warps, weights=pred, minlength=self.nwarps)
+            mixed = warps_in[(on[warps_in] != 0) & (on[warps_in] != active[warps_in])]
+            if mixed.size:
+                w = int(mixed[0])
+                raise SimError(f"the guard {ins.guard} of the warp-collective {ins.opcode} "
+                               f"differs between threads of warp {w % self.warps_per_cta}")
+
+    def warps(self, idx) -> list[np.ndarray]:
+        """The global thread ids of ``idx`` grouped by warp."""
+        threads = self.threads_of(idx)
+        if threads.size == 0:
+            return []
+        warps = self.warp_of[threads]
+        cuts = np.flatnonzero(np.diff(warps)) + 1
+        return np.split(threads, cuts)
+
+    # -- synchronization ------------------------------------------------------------------
+    def release_barriers(self, line: int) -> None:
+        """Lets a CTA's threads leave barrier.sync once every live thread has arrived, and
+        a cluster's threads leave barrier.cluster.wait once every live thread arrived."""
+        for r in range(self.launch.cluster):
+            in_cta = self.rank == r
+            live = in_cta & (self.status != EXIT)
+            waiting = in_cta & (self.status == BAR)
+            if waiting.any() and (waiting == live).all():
+                threads = np.flatnonzero(waiting)
+                self.ordering.barrier(threads, line)
+                self.status[threads] = RUN
+                self.pc[threads] += 1
+        self.release_cluster_wait()
+
+    def release_cluster_wait(self) -> None:
+        live = self.status != EXIT
+        if not live.any():
+            return
+        done = self.cluster_arrivals[live].min()
+        waiting = np.flatnonzero((self.status == CBAR) & (self.cluster_arrivals <= done))
+        self.status[waiting] = RUN
+
+    def exit_threads(self, idx, line: int) -> None:
+        self.status[idx] = EXIT
+        self.release_barriers(line)

@@ -1,0 +1,1006 @@
+"""The instructions the simulator executes, with their semantics from the PTX ISA
+(chapter 9: integer 9.7.1, bit manipulation 9.7.2, logic and shift 9.7.8, comparison
+9.7.7, conversion 9.7.9, data movement 9.7.10 (mov, ld, st, shfl), control flow 9.7.13,
+parallel synchronization 9.7.14 (barrier, mbarrier, fence), tcgen05 9.7.16).
+
+``decode(machine, ins)`` returns the handler of one instruction, or raises SimError for an
+opcode or modifier outside this set: an unknown instruction is never a silent no-op.
+``known(opcode)`` answers the same question for an opcode string (the census test uses it).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.executor import (ALL, BAR, CBAR, MASK, MBAR, SMEM_BASE, UINT, Machine,
+                                        from_float, from_signed, mul_hi_u64, parse_type,
+                                        to_float, to_signed)
+from tcgen05_lower.sim.state import Address, SimError, TMEM_COLUMNS, TMEM_LANES
+
+# Modifiers that change nothing in a single-launch functional model: caching and eviction
+# hints (9.7.10.9), the default .weak memory semantics.
+_CACHE_HINTS = {"ca", "cg", "cs", "lu", "cv", "nc", "wb", "wt", "weak"}
+_INT_CMP = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"}
+_FLOAT_CMP = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu",
+              "num", "nan"}
+
+
+class Unknown(SimError):
+    pass
+
+
+def _unknown(ins: P.Instr, why: str = "") -> SimError:
+    extra = f" ({why})" if why else ""
+    return Unknown(f"the simulator does not implement '{ins.opcode}'{extra}", ins.line,
+                   ins.text)
+
+
+def known(opcode: str) -> bool:
+    """Whether ``decode`` accepts an instruction with this opcode (operands aside)."""
+    ins = P.Instr(opcode, [], 0, opcode)
+    try:
+        _handler_for(ins)
+    except Unknown:
+        return False
+    return True
+
+
+def decode(m: Machine, ins: P.Instr):
+    make = _handler_for(ins)
+    return make(m, ins)
+
+
+def _type_of(ins: P.Instr, position: int = -1) -> tuple[str, int]:
+    t = parse_type(ins.parts[position])
+    if t is None:
+        raise _unknown(ins, "no operand type")
+    return t
+
+
+def _handler_for(ins: P.Instr):
+    parts = ins.parts
+    base = parts[0]
+    if base in _ALU2:
+        return _check_alu(ins)
+    table = {
+        "mov": _mov, "setp": _setp, "selp": _selp, "not": _not, "cvt": _cvt, "bfe": _bfe,
+        "bfi": _bfi, "neg": _neg, "abs": _abs, "mad": _mad, "ld": _ld, "st": _st,
+        "bra": _bra, "ret": _ret, "exit": _ret, "barrier": _barrier, "bar": _barrier,
+        "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
+        "mapa": _mapa, "cvta": _cvta,
+    }
+    if base not in table:
+        raise _unknown(ins)
+    return table[base](ins)
+
+
+# -- integer and float arithmetic ----------------------------------------------------------
+def _binop(name: str, kind: str, bits: int, a, b, ins: P.Instr):
+    if kind == "f":
+        fa, fb = to_float(a, bits), to_float(b, bits)
+        if name == "add":
+            return from_float(fa + fb, bits)
+        if name == "sub":
+            return from_float(fa - fb, bits)
+        if name == "mul":
+            return from_float(fa * fb, bits)
+        if name == "div":
+            return from_float(fa / fb, bits)
+        if name in ("min", "max"):
+            pick = np.fmin if name == "min" else np.fmax
+            if "NaN" in ins.parts:  # .NaN: a NaN input gives the canonical NaN
+                pick = np.minimum if name == "min" else np.maximum
+                r = pick(fa, fb)
+                out = from_float(r, bits)
+                nan = np.isnan(r)
+                canon = np.uint64(0x7FFFFFFF if bits == 32 else 0x7FFFFFFFFFFFFFFF)
+                return np.where(nan, canon, out)
+            return from_float(pick(fa, fb), bits)
+        raise _unknown(ins)
+    signed = kind == "s"
+    if name == "add":
+        return a + b
+    if name == "sub":
+        return a - b
+    if name == "and":
+        return a & b
+    if name == "or":
+        return a | b
+    if name == "xor":
+        return a ^ b
+    if name in ("min", "max"):
+        if signed:
+            sa, sb = to_signed(a, bits), to_signed(b, bits)
+            return from_signed(np.minimum(sa, sb) if name == "min" else np.maximum(sa, sb),
+                               bits)
+        return np.minimum(a, b) if name == "min" else np.maximum(a, b)
+    if name == "shl":
+        sh = np.asarray(b, dtype=np.uint64) & MASK[32]
+        return np.where(sh >= bits, np.uint64(0), a << np.minimum(sh, np.uint64(63)))
+    if name == "shr":
+        sh = np.minimum(np.asarray(b, dtype=np.uint64) & MASK[32], np.uint64(bits - 1 if
+                                                                              signed else 63))
+        if signed:
+            return from_signed(to_signed(a, bits) >> sh.astype(np.int64), bits)
+        return np.where((np.asarray(b, dtype=np.uint64) & MASK[32]) >= bits, np.uint64(0),
+                        a >> sh)
+    if name in ("div", "rem"):
+        if signed:
+            sa, sb = to_signed(a, bits), to_signed(b, bits)
+            if np.any(sb == 0):
+                raise SimError(f"{ins.opcode}: division by zero")
+            q = np.trunc(sa / sb).astype(np.int64) if bits < 64 else \
+                np.sign(sa) * np.sign(sb) * (np.abs(sa) // np.abs(sb))
+            return from_signed(q if name == "div" else sa - q * sb, bits)
+        if np.any(np.asarray(b) == 0):
+            raise SimError(f"{ins.opcode}: division by zero")
+        return a // b if name == "div" else a % b
+    raise _unknown(ins)
+
+
+_ALU2 = {"add", "sub", "and", "or", "xor", "min", "max", "shl", "shr", "mul", "div", "rem"}
+
+
+def _check_alu(ins: P.Instr):
+    parts = ins.parts
+    base = parts[0]
+    kind, bits = _type_of(ins)
+    mods = set(parts[1:-1])
+    if base == "mul":
+        mode = mods & {"lo", "hi", "wide"}
+        if kind != "f" and len(mode) != 1:
+            raise _unknown(ins, "mul needs .lo, .hi or .wide")
+        extra = mods - {"lo", "hi", "wide", "rn", "rz", "rm", "rp", "ftz"}
+        if extra:
+            raise _unknown(ins, "modifiers " + ", ".join(sorted(extra)))
+        return lambda m, ins: _mul_handler(m, ins, kind, bits, mode)
+    allowed = {"NaN", "rn", "ftz"} if kind == "f" else ({"cc"} if False else set())
+    if base in ("min", "max") and kind == "f":
+        allowed = {"NaN", "ftz"}
+    if kind == "pred" and base in ("and", "or", "xor"):
+        allowed = set()
+    if mods - allowed or (kind == "f" and base in ("and", "or", "xor", "shl", "shr")):
+        raise _unknown(ins, "modifiers " + ", ".join(sorted(mods - allowed)))
+    if kind == "f" and "rn" not in mods and base in ("add", "sub", "mul") and False:
+        pass
+    if kind == "pred":
+        return lambda m, ins: _pred_logic(m, ins, base)
+    return lambda m, ins: _alu_handler(m, ins, base, kind, bits)
+
+
+def _alu_handler(m: Machine, ins: P.Instr, base: str, kind: str, bits: int):
+    d, a, b = ins.operands
+    rbits = 32 if base in ("shl", "shr") else bits
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        if act is ALL or len(act):
+            x = m.read(a, act, bits, ins)
+            y = m.read(b, act, rbits, ins)
+            m.write(d.name, act, _binop(base, kind, bits, x, y, ins), bits, ins)
+        m.advance(idx)
+    return run
+
+
+def _pred_logic(m: Machine, ins: P.Instr, base: str):
+    d, a, b = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        x = m.read(a, act, 1, ins).astype(bool)
+        y = m.read(b, act, 1, ins).astype(bool)
+        r = {"and": x & y, "or": x | y, "xor": x ^ y}[base]
+        m.write(d.name, act, r, 1, ins)
+        m.advance(idx)
+    return run
+
+
+def _mul_handler(m: Machine, ins: P.Instr, kind: str, bits: int, mode: set):
+    d, a, b = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
+        m.write(d.name, act, _mul(kind, bits, mode, x, y, ins),
+                2 * bits if "wide" in mode else bits, ins)
+        m.advance(idx)
+    return run
+
+
+def _mul(kind: str, bits: int, mode: set, x, y, ins: P.Instr):
+    if kind == "f":
+        return from_float(to_float(x, bits) * to_float(y, bits), bits)
+    signed = kind == "s"
+    if "wide" in mode:
+        if bits > 32:
+            raise _unknown(ins, "mul.wide of 64-bit operands")
+        if signed:
+            return from_signed(to_signed(x, bits) * to_signed(y, bits), 2 * bits)
+        return np.asarray(x, np.uint64) * np.asarray(y, np.uint64)
+    if "lo" in mode:
+        return np.asarray(x, np.uint64) * np.asarray(y, np.uint64)
+    # .hi
+    if bits < 64:
+        if signed:
+            return from_signed((to_signed(x, bits) * to_signed(y, bits)) >> bits, bits)
+        return (np.asarray(x, np.uint64) * np.asarray(y, np.uint64)) >> np.uint64(bits)
+    x = np.asarray(x, np.uint64) * np.ones(1, np.uint64)
+    y = np.asarray(y, np.uint64) * np.ones(1, np.uint64)
+    hi = mul_hi_u64(x, y)
+    if signed:  # signed high part from the unsigned one
+        hi = hi - np.where(x >> np.uint64(63), y, 0) - np.where(y >> np.uint64(63), x, 0)
+    return hi
+
+
+def _mad(ins: P.Instr):
+    kind, bits = _type_of(ins)
+    mode = set(ins.parts[1:-1])
+    if kind == "f":
+        if mode - {"rn", "ftz"}:
+            raise _unknown(ins)
+    elif len(mode & {"lo", "hi", "wide"}) != 1 or mode - {"lo", "hi", "wide"}:
+        raise _unknown(ins, "mad needs .lo, .hi or .wide")
+
+    def make(m: Machine, ins: P.Instr):
+        d, a, b, c = ins.operands
+        wbits = 2 * bits if "wide" in mode else bits
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
+            z = m.read(c, act, wbits, ins)
+            if kind == "f":  # mad.f32 is fused (fma), computed in float64 then rounded
+                r = from_float((to_float(x, bits).astype(np.float64) *
+                                to_float(y, bits) + to_float(z, bits)), bits)
+            else:
+                r = _mul(kind, bits, mode, x, y, ins) + z
+            m.write(d.name, act, r, wbits, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _neg(ins: P.Instr):
+    kind, bits = _type_of(ins)
+
+    def make(m, ins):
+        d, a = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            x = m.read(a, act, bits, ins)
+            r = from_float(-to_float(x, bits), bits) if kind == "f" else \
+                from_signed(-to_signed(x, bits), bits)
+            m.write(d.name, act, r, bits, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _abs(ins: P.Instr):
+    kind, bits = _type_of(ins)
+
+    def make(m, ins):
+        d, a = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            x = m.read(a, act, bits, ins)
+            r = from_float(np.abs(to_float(x, bits)), bits) if kind == "f" else \
+                from_signed(np.abs(to_signed(x, bits)), bits)
+            m.write(d.name, act, r, bits, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _not(ins: P.Instr):
+    kind, bits = _type_of(ins)
+    if len(ins.parts) != 2 or kind not in ("b", "pred"):
+        raise _unknown(ins)
+
+    def make(m, ins):
+        d, a = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            x = m.read(a, act, bits, ins)
+            r = (x == 0) if kind == "pred" else ~np.asarray(x, np.uint64)
+            m.write(d.name, act, r, bits, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _mov(ins: P.Instr):
+    kind, bits = _type_of(ins)
+    if len(ins.parts) != 2:
+        raise _unknown(ins)
+
+    def make(m, ins):
+        d, a = ins.operands
+        if not isinstance(d, P.Reg) or isinstance(a, (P.Vec, P.Addr)):
+            raise _unknown(ins, "only scalar register moves")
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            m.write(d.name, act, m.read(a, act, bits, ins), bits, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _selp(ins: P.Instr):
+    kind, bits = _type_of(ins)
+
+    def make(m, ins):
+        d, a, b, c = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            p = m.read(c, act, 1, ins).astype(bool)
+            m.write(d.name, act, np.where(p, m.read(a, act, bits, ins),
+                                          m.read(b, act, bits, ins)), bits, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _compare(cmp: str, kind: str, bits: int, x, y):
+    if kind == "f":
+        fx, fy = to_float(x, bits), to_float(y, bits)
+        unordered = np.isnan(fx) | np.isnan(fy)
+        base = cmp.rstrip("u") if cmp not in ("num", "nan") else cmp
+        if cmp == "num":
+            return ~unordered
+        if cmp == "nan":
+            return unordered
+        r = {"eq": fx == fy, "ne": fx != fy, "lt": fx < fy, "le": fx <= fy, "gt": fx > fy,
+             "ge": fx >= fy}[base]
+        if cmp.endswith("u") and cmp != "ne":
+            return r | unordered
+        return r & ~unordered
+    if kind == "s":
+        x, y = to_signed(x, bits), to_signed(y, bits)
+    table = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+             "gt": np.greater, "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal,
+             "hi": np.greater, "hs": np.greater_equal}
+    return table[cmp](x, y)
+
+
+def _setp(ins: P.Instr):
+    parts = ins.parts
+    kind, bits = _type_of(ins)
+    mods = parts[1:-1]
+    cmps = _FLOAT_CMP if kind == "f" else _INT_CMP
+    if not mods or mods[0] not in cmps or set(mods[1:]) - {"ftz"}:
+        raise _unknown(ins)
+    if kind == "b" and mods[0] not in ("eq", "ne"):
+        raise _unknown(ins, "bit-size types compare only with eq/ne")
+    cmp = mods[0]
+
+    def make(m, ins):
+        if len(ins.operands) != 3:
+            raise _unknown(ins, "setp with a second destination or a combining predicate")
+        d, a, b = ins.operands
+        dname = d.name.split("|")[0]
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            r = _compare(cmp, kind, bits, m.read(a, act, bits, ins),
+                         m.read(b, act, bits, ins))
+            m.write(dname, act, r, 1, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _cvt(ins: P.Instr):
+    parts = ins.parts
+    dst, src = parse_type(parts[-2]), parse_type(parts[-1])
+    mods = set(parts[1:-2])
+    if dst is None or src is None:
+        raise _unknown(ins)
+    int_kinds = ("u", "s", "b")
+    if dst[0] in int_kinds and src[0] in int_kinds:
+        if mods:
+            raise _unknown(ins, "saturating integer conversions")
+    elif dst[0] == "f" and src[0] == "f":
+        if mods - {"rn", "rz", "rm", "rp", "ftz"}:
+            raise _unknown(ins)
+    elif dst[0] == "f" or src[0] == "f":
+        if mods - {"rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "ftz", "sat"} or \
+                "sat" in mods:
+            raise _unknown(ins)
+    else:
+        raise _unknown(ins)
+
+    def make(m, ins):
+        d, a = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            x = m.read(a, act, src[1], ins)
+            m.write(d.name, act, _convert(x, dst, src, mods), dst[1], ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _convert(x, dst, src, mods):
+    (dk, db), (sk, sb) = dst, src
+    if dk != "f" and sk != "f":  # integer: truncate, or extend by the source's signedness
+        if sk == "s" and db > sb:
+            return from_signed(to_signed(x, sb), db)
+        return np.asarray(x, np.uint64) & MASK[db]
+    if dk == "f" and sk == "f":
+        return from_float(to_float(x, sb).astype({16: np.float16, 32: np.float32,
+                                                   64: np.float64}[db]), db)
+    if dk == "f":
+        v = to_signed(x, sb) if sk == "s" else np.asarray(x, np.uint64)
+        return from_float(np.asarray(v).astype({32: np.float32, 64: np.float64}[db]), db)
+    f = to_float(x, sb).astype(np.float64)
+    rnd = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}
+    f = next((fn(f) for key, fn in rnd.items() if key in mods), np.trunc(f))
+    if dk == "s":
+        lim = 2.0 ** (db - 1)
+        f = np.nan_to_num(np.clip(f, -lim, lim - 1), nan=0.0)
+        return from_signed(f.astype(np.int64), db)
+    f = np.nan_to_num(np.clip(f, 0, 2.0 ** db - 1), nan=0.0)
+    return f.astype(np.uint64) & MASK[db]
+
+
+def _bfe(ins: P.Instr):
+    kind, bits = _type_of(ins)
+    if len(ins.parts) != 2 or kind not in ("u", "s"):
+        raise _unknown(ins)
+
+    def make(m, ins):
+        d, a, b, c = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            x = m.read(a, act, bits, ins)
+            pos = m.read(b, act, 32, ins) & np.uint64(0xFF)
+            length = m.read(c, act, 32, ins) & np.uint64(0xFF)
+            m.write(d.name, act, bit_extract(x, pos, length, bits, kind == "s"), bits, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def bit_extract(x, pos, length, bits: int, signed: bool):
+    """bfe (9.7.2.x): bits pos..pos+len-1 of x, zero- or sign-extended."""
+    x = np.asarray(x, np.uint64)
+    pos = np.asarray(pos, np.uint64)
+    length = np.asarray(length, np.uint64)
+    avail = np.where(pos >= bits, np.uint64(0), np.uint64(bits) - np.minimum(pos, np.uint64(bits)))
+    n = np.minimum(length, avail)
+    shifted = x >> np.minimum(pos, np.uint64(63))
+    field = np.where(n >= 64, shifted, shifted & ((np.uint64(1) << np.minimum(n, np.uint64(63)))
+                                                  - np.uint64(1)))
+    field = np.where(n == 0, np.uint64(0), field)
+    if not signed:
+        return field
+    top = np.minimum(pos + length - np.uint64(1), np.uint64(bits - 1))
+    sbit = np.where(length == 0, np.uint64(0), (x >> np.minimum(top, np.uint64(63))) & np.uint64(1))
+    fill = ~((np.uint64(1) << np.minimum(n, np.uint64(63))) - np.uint64(1))
+    fill = np.where(n >= 64, np.uint64(0), fill)
+    return np.where(sbit == 1, field | fill, field) & MASK[bits]
+
+
+def _bfi(ins: P.Instr):
+    kind, bits = _type_of(ins)
+    if len(ins.parts) != 2 or kind != "b":
+        raise _unknown(ins)
+
+    def make(m, ins):
+        d, a, b, c, e = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
+            pos = m.read(c, act, 32, ins) & np.uint64(0xFF)
+            length = m.read(e, act, 32, ins) & np.uint64(0xFF)
+            n = np.minimum(length, np.where(pos >= bits, 0, bits - np.minimum(pos, bits)))
+            ones = np.where(n >= 64, MASK[64], (np.uint64(1) << np.minimum(n, np.uint64(63)))
+                            - np.uint64(1))
+            sh = np.minimum(pos, np.uint64(63))
+            r = (y & ~(ones << sh)) | ((x & ones) << sh)
+            m.write(d.name, act, r, bits, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+# -- memory ------------------------------------------------------------------------------
+def _memory_form(ins: P.Instr):
+    """(state space, vector count, element bytes) of an ld/st, or Unknown."""
+    parts = ins.parts
+    kind_bits = parse_type(parts[-1])
+    if kind_bits is None or kind_bits[0] == "pred":
+        raise _unknown(ins)
+    space, vec = None, 1
+    for p in parts[1:-1]:
+        if p in ("global", "shared", "shared::cta", "param", "shared::cluster"):
+            if space is not None:
+                raise _unknown(ins)
+            space = p
+        elif p in ("v2", "v4", "v8"):
+            vec = int(p[1:])
+        elif p in _CACHE_HINTS or p.startswith("L2::") or p.startswith("L1::"):
+            continue
+        else:
+            raise _unknown(ins, f"modifier .{p}")
+    if space is None:
+        raise _unknown(ins, "generic addressing")
+    if space == "shared":
+        space = "shared::cta"
+    return space, vec, kind_bits
+
+
+def _ld(ins: P.Instr):
+    space, vec, (kind, bits) = _memory_form(ins)
+
+    def make(m, ins):
+        d, a = ins.operands
+        dsts = list(d.items) if isinstance(d, P.Vec) else [d]
+        if len(dsts) != vec:
+            raise SimError("vector width and destination count differ", ins.line, ins.text)
+        nbytes = max(bits // 8, 1)
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            if act is ALL or len(act):
+                addr = None if space == "param" else m.address(a, act, ins)
+                values = load(m, space, act, addr, nbytes, vec, ins)
+                for j, r in enumerate(dsts):
+                    v = values[:, j]
+                    if kind == "s" and m.reg_bits(r.name) > bits:  # sign-extend (9.7.10.8)
+                        v = from_signed(to_signed(v, bits), m.reg_bits(r.name))
+                    m.write(r.name, act, v, m.reg_bits(r.name), ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _st(ins: P.Instr):
+    space, vec, (kind, bits) = _memory_form(ins)
+    if space == "param":
+        raise _unknown(ins)
+
+    def make(m, ins):
+        a, s = ins.operands
+        srcs = list(s.items) if isinstance(s, P.Vec) else [s]
+        if len(srcs) != vec:
+            raise SimError("vector width and source count differ", ins.line, ins.text)
+        nbytes = max(bits // 8, 1)
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            if act is ALL or len(act):
+                n = m.nthreads if act is ALL else len(act)
+                values = np.empty((n, vec), np.uint64)
+                for j, r in enumerate(srcs):
+                    values[:, j] = m.read(r, act, bits, ins)
+                store(m, space, act, m.address(a, act, ins), nbytes, vec, values, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _byte_offsets(addr, nbytes: int, vec: int):
+    return np.asarray(addr, np.int64).reshape(-1, 1) + np.arange(nbytes * vec)
+
+
+def _assemble(raw: np.ndarray, nbytes: int, vec: int) -> np.ndarray:
+    """(n, nbytes*vec) uint8 -> (n, vec) uint64, little-endian."""
+    return np.ascontiguousarray(raw).view(UINT[nbytes]).reshape(-1, vec).astype(np.uint64)
+
+
+def _split(values: np.ndarray, nbytes: int) -> np.ndarray:
+    return np.ascontiguousarray(values.astype(UINT[nbytes])).view(np.uint8).reshape(
+        values.shape[0], -1)
+
+
+def _check_aligned(addr, size: int, what: str) -> None:
+    bad = np.asarray(addr, np.uint64) % np.uint64(size)
+    if np.any(bad):
+        a = int(np.asarray(addr, np.uint64).reshape(-1)[np.flatnonzero(bad.reshape(-1))[0]])
+        raise SimError(f"misaligned {what} of {size} bytes at address {a:#x}")
+
+
+def _globals(m: Machine, addr, size: int, what: str):
+    """(buffer index per thread, byte offset per thread); SimError when out of bounds."""
+    addr = np.asarray(addr, np.uint64).reshape(-1)
+    which = np.full(addr.shape, -1, np.int64)
+    for i, buf in enumerate(m.buffers):
+        inside = (addr >= np.uint64(buf.base)) & \
+            (addr + np.uint64(size) <= np.uint64(buf.base + buf.raw.size))
+        which[inside] = i
+    if np.any(which < 0):
+        a = int(addr[np.flatnonzero(which < 0)[0]])
+        bound = ", ".join(f"{b.name} [{b.base:#x}, {b.base + b.raw.size:#x})"
+                          for b in m.buffers) or "none"
+        raise SimError(f"out-of-bounds global {what} of {size} bytes at address {a:#x} "
+                       f"(bound arrays: {bound})")
+    return which
+
+
+def load(m: Machine, space: str, act, addr, nbytes: int, vec: int, ins) -> np.ndarray:
+    size = nbytes * vec
+    if space == "param":
+        return _load_param(m, ins.operands[1], nbytes, vec, ins)
+    _check_aligned(addr, size, "load")
+    if space == "global":
+        which = _globals(m, addr, size, "load")
+        addr = np.asarray(addr, np.uint64).reshape(-1)
+        out = np.empty((addr.size, size), np.uint8)
+        for i in np.unique(which):
+            buf = m.buffers[i]
+            sel = which == i
+            out[sel] = buf.raw[_byte_offsets(addr[sel] - np.uint64(buf.base), nbytes, vec)]
+        return _assemble(out, nbytes, vec)
+    rank, local = _shared_target(m, space, act, addr, size, "load", ins)
+    m.ordering.smem_access(m.threads_of(act), rank, local, size, False, ins.line)
+    raw = m.smem[rank.reshape(-1, 1), _byte_offsets(local, nbytes, vec)]
+    return _assemble(raw, nbytes, vec)
+
+
+def store(m: Machine, space: str, act, addr, nbytes, vec, values, ins) -> None:
+    size = nbytes * vec
+    _check_aligned(addr, size, "store")
+    raw = _split(values, nbytes)
+    if space == "global":
+        which = _globals(m, addr, size, "store")
+        addr = np.asarray(addr, np.uint64).reshape(-1)
+        for i in np.unique(which):
+            buf = m.buffers[i]
+            sel = which == i
+            buf.raw[_byte_offsets(addr[sel] - np.uint64(buf.base), nbytes, vec)] = raw[sel]
+        return
+    rank, local = _shared_target(m, space, act, addr, size, "store", ins)
+    m.ordering.smem_access(m.threads_of(act), rank, local, size, True, ins.line)
+    m.smem[rank.reshape(-1, 1), _byte_offsets(local, nbytes, vec)] = raw
+
+
+#: shared::cluster addresses (what mapa returns) carry the target CTA's rank here; a
+#: shared::cta address (below this bit) names the accessing thread's own CTA, which the
+#: ISA allows wherever a shared::cluster address is expected.
+CLUSTER_RANK_SHIFT = 24
+
+
+def _shared_target(m: Machine, space, act, addr, size, what, ins):
+    addr = np.asarray(addr, np.uint64).reshape(-1) * np.ones(1, np.uint64)
+    own = m.rank[m.threads_of(act)]
+    if space == "shared::cluster":
+        peer = (addr >> np.uint64(CLUSTER_RANK_SHIFT)).astype(np.int64)
+        rank = np.where(peer > 0, peer - 1, own)
+        local = (addr & np.uint64((1 << CLUSTER_RANK_SHIFT) - 1)).astype(np.int64)
+        if np.any(rank >= m.launch.cluster):
+            raise SimError(f"shared::cluster {what} names a CTA outside the cluster")
+    else:
+        rank, local = own, addr.astype(np.int64)
+    bad = (local < SMEM_BASE) | (local + size > m.smem_end)
+    if np.any(bad):
+        a = int(local[np.flatnonzero(bad)[0]])
+        raise SimError(f"out-of-bounds shared-memory {what} of {size} bytes at address "
+                       f"{a:#x} (the CTA's shared memory is [{SMEM_BASE:#x}, "
+                       f"{m.smem_end:#x}))")
+    return rank, local
+
+
+def _load_param(m: Machine, a, nbytes: int, vec: int, ins) -> np.ndarray:
+    if not isinstance(a, P.Addr) or not isinstance(a.base, P.Sym):
+        raise SimError("ld.param needs [parameter+offset]", ins.line, ins.text)
+    data = m.param_bytes.get(a.base.name)
+    if data is None:
+        raise SimError(f"unknown parameter {a.base.name}", ins.line, ins.text)
+    chunk = data[a.offset:a.offset + nbytes * vec]
+    if len(chunk) != nbytes * vec:
+        raise SimError(f"ld.param reads past the end of {a.base.name}", ins.line, ins.text)
+    row = np.frombuffer(chunk, dtype=UINT[nbytes]).astype(np.uint64)
+    n = 1
+    return np.broadcast_to(row, (n, vec))
+
+
+def _mapa(ins: P.Instr):
+    if ins.parts[1:] not in (["shared::cluster", "u32"], ["shared::cluster", "u64"]):
+        raise _unknown(ins)
+
+    def make(m, ins):
+        d, a, b = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            x = m.read(a, act, 32, ins)
+            r = m.read(b, act, 32, ins)
+            m.write(d.name, act, ((r + np.uint64(1)) << np.uint64(CLUSTER_RANK_SHIFT)) | x,
+                    64, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _cvta(ins: P.Instr):
+    raise _unknown(ins, "generic addresses are not modelled")
+
+
+# -- control flow --------------------------------------------------------------------------
+def _bra(ins: P.Instr):
+    if ins.parts[1:] not in ([], ["uni"]):
+        raise _unknown(ins)
+
+    def make(m, ins):
+        (target,) = ins.operands
+        name = target.name
+        if name not in m.entry.labels:
+            raise SimError(f"unknown label {name}", ins.line, ins.text)
+        dest = m.entry.labels[name]
+
+        def run(ins, idx):
+            taken = m.guarded(ins, idx)
+            if ins.guard is None:
+                m.pc[idx] = dest
+                return
+            threads = m.threads_of(idx)
+            go = np.zeros(m.nthreads, bool)
+            go[taken] = True
+            sel = go[threads]
+            m.pc[threads[sel]] = dest
+            m.pc[threads[~sel]] += 1
+        return run
+    return make
+
+
+def _ret(ins: P.Instr):
+    if len(ins.parts) != 1:
+        raise _unknown(ins)
+
+    def make(m, ins):
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            threads = m.threads_of(idx)
+            go = np.zeros(m.nthreads, bool)
+            go[act] = True
+            m.pc[threads[~go[threads]]] += 1
+            m.exit_threads(threads[go[threads]], ins.line)
+        return run
+    return make
+
+
+# -- thread synchronization ------------------------------------------------------------------
+def _barrier(ins: P.Instr):
+    parts = ins.parts
+    if parts[0] == "bar" and parts[1:] == ["sync"] or parts[1:] in (["sync"], ["sync", "aligned"]):
+        def make(m, ins):
+            if ins.operands != [P.Imm(0)]:
+                raise _unknown(ins, "only barrier 0 with every thread of the CTA")
+
+            def run(ins, idx):
+                if "aligned" in ins.parts or ins.parts[0] == "bar":
+                    m.check_warp_converged(ins, idx)
+                act = m.guarded(ins, idx)
+                threads = m.threads_of(idx)
+                skip = np.ones(m.nthreads, bool)
+                skip[act] = False
+                m.pc[threads[skip[threads]]] += 1
+                m.status[act] = BAR
+                m.release_barriers(ins.line)
+            return run
+        return make
+    if parts[1] == "cluster" and parts[2] in ("arrive", "wait") and \
+            set(parts[3:]) <= {"aligned", "release", "acquire", "relaxed"}:
+        arrive = parts[2] == "arrive"
+
+        def make(m, ins):
+            def run(ins, idx):
+                if "aligned" in ins.parts:
+                    m.check_warp_converged(ins, idx)
+                act = m.guarded(ins, idx)
+                if arrive:
+                    live = m.status != 4
+                    before = m.cluster_arrivals[live].min()
+                    m.cluster_arrivals[act] += 1
+                    m.advance(idx)
+                    if m.cluster_arrivals[live].min() > before:
+                        m.ordering.barrier(np.flatnonzero(live), ins.line)
+                        m.epoch += 1
+                    m.release_cluster_wait()
+                    return
+                threads = m.threads_of(idx)
+                m.advance(idx)
+                live = m.status != 4
+                done = m.cluster_arrivals[live].min()
+                mine = m.threads_of(act)
+                blocked = mine[m.cluster_arrivals[mine] > done]
+                m.pc[blocked] -= 1
+                m.status[blocked] = CBAR
+                del threads
+            return run
+        return make
+    raise _unknown(ins)
+
+
+def _mbarrier(ins: P.Instr):
+    parts = ins.parts
+    op = parts[1]
+    mods = set(parts[2:])
+    spaces = {"shared::cta", "shared"}
+    if op == "init" and mods <= spaces | {"b64"} and "b64" in mods:
+        return _mbarrier_init
+    if op == "try_wait" and mods <= spaces | {"b64", "parity", "acquire", "cta", "cluster"}:
+        return _mbarrier_try_wait
+    if op == "arrive" and mods <= spaces | {"b64", "release", "cta", "cluster", "expect_tx"}:
+        return _mbarrier_arrive
+    raise _unknown(ins)
+
+
+def _mbar_operand(m, ins, op, act):
+    addr = m.address(op, act, ins)
+    return np.asarray(addr, np.uint64).reshape(-1) * np.ones(1, np.uint64)
+
+
+def _mbarrier_init(m: Machine, ins: P.Instr):
+    a, count = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+            counts = m.read(count, act, 32, ins) * np.ones(threads.size, np.uint64)
+            for g, ad, c in zip(threads, addrs, counts):
+                _check_mbarrier_address(m, int(ad))
+                m.ordering.mbarrier_init(int(g), int(m.rank[g]), int(ad), int(c), ins.line)
+            m.epoch += 1
+        m.advance(idx)
+    return run
+
+
+def _check_mbarrier_address(m: Machine, address: int) -> None:
+    if address % 8 or address < SMEM_BASE or address + 8 > m.smem_end:
+        raise SimError(f"mbarrier address {address:#x} is not an 8-byte aligned "
+                       f"shared-memory address of the CTA")
+
+
+def _mbarrier_try_wait(m: Machine, ins: P.Instr):
+    parity = "parity" in ins.parts
+    if not parity:
+        raise _unknown(ins, "only the .parity form")
+    d, a, ph = ins.operands[:3]
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+            phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
+            ok = np.array([m.ordering.mbarrier_try_wait_parity(
+                int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line)
+                for g, ad, p in zip(threads, addrs, phases)], dtype=bool)
+            m.write(d.name, threads, ok, 1, ins)
+            # A failed try_wait waits here until some mbarrier changes, then retries.
+            waiting = threads[~ok]
+            m.status[waiting] = MBAR
+            m.wait_epoch[waiting] = m.epoch
+            m.pc[threads[ok]] += 1
+            skipped = np.setdiff1d(m.threads_of(idx), threads, assume_unique=True)
+            m.pc[skipped] += 1
+        else:
+            m.advance(idx)
+    return run
+
+
+def _mbarrier_arrive(m: Machine, ins: P.Instr):
+    expect = "expect_tx" in ins.parts
+    ops_ = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, ops_[1], act) * np.ones(threads.size, np.uint64)
+            extra = m.read(ops_[2], act, 32, ins) * np.ones(threads.size, np.uint64) \
+                if len(ops_) > 2 else np.ones(threads.size, np.uint64)
+            tokens = []
+            for g, ad, c in zip(threads, addrs, extra):
+                rank = int(m.rank[g])
+                if expect:
+                    m.ordering.mbarrier_expect_tx(int(g), rank, int(ad), int(c), ins.line)
+                    c = 1
+                tokens.append(m.ordering.mbarrier_arrive(int(g), rank, int(ad), int(c),
+                                                         ins.line))
+            if isinstance(ops_[0], P.Reg) and ops_[0].name != "_":
+                m.write(ops_[0].name, threads, np.array(tokens, np.uint64), 64, ins)
+            m.epoch += 1
+        m.advance(idx)
+    return run
+
+
+def _fence(ins: P.Instr):
+    rest = ins.parts[1:]
+    if rest in (["proxy", "async", "shared::cta"], ["proxy", "async"],
+                ["proxy", "async", "shared::cluster"]):
+        kind = "proxy_async"
+    elif rest == ["mbarrier_init", "release", "cluster"]:
+        kind = None  # init is visible cluster-wide at once in this model (module docstring)
+    else:
+        raise _unknown(ins)
+
+    def make(m, ins):
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            if kind is not None and (act is ALL or len(act)):
+                m.ordering.fence(m.threads_of(act), kind, ins.line)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _shfl(ins: P.Instr):
+    if ins.parts[1:3] != ["sync", "bfly"] and ins.parts[1:3] not in (
+            ["sync", "up"], ["sync", "down"], ["sync", "idx"]) or ins.parts[-1] != "b32" \
+            or len(ins.parts) != 4:
+        raise _unknown(ins)
+    mode = ins.parts[2]
+
+    def make(m, ins):
+        ops_ = ins.operands
+        if len(ops_) != 5:
+            raise _unknown(ins, "shfl with a predicate destination")
+        d, a, b, c, mask = ops_
+        dname = d.name.split("|")[0]
+
+        def run(ins, idx):
+            m.check_warp_converged(ins, idx)
+            act = m.guarded(ins, idx)
+            threads = m.threads_of(act)
+            if threads.size:
+                membermask = m.read(mask, act, 32, ins) * np.ones(threads.size, np.uint64)
+                lanes = m.tid[threads] % 32
+                present = np.zeros(m.nthreads, bool)
+                present[threads] = True
+                need = (membermask >> lanes.astype(np.uint64)) & np.uint64(1)
+                if not np.all(need):
+                    raise SimError("shfl.sync: a thread is not in its own membermask")
+                src_lane = _shfl_source(mode, lanes, m.read(b, act, 32, ins),
+                                        m.read(c, act, 32, ins))
+                src = threads - lanes + src_lane
+                if not np.all(present[src]):
+                    raise SimError("shfl.sync reads a lane that does not execute it")
+                values = m.read(a, ALL, 32, ins)[src]
+                m.write(dname, threads, values, 32, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _shfl_source(mode, lane, b, c):
+    """The source lane of shfl.sync (9.7.10.x pseudocode)."""
+    lane = lane.astype(np.int64)
+    b = np.asarray(b, np.int64) & 0x1F
+    c = np.asarray(c, np.int64)
+    cval, segmask = c & 0x1F, (c >> 8) & 0x1F
+    max_lane = (lane & segmask) | (cval & ~segmask)
+    min_lane = lane & segmask
+    if mode == "up":
+        j = lane - b
+        ok = j >= max_lane
+    elif mode == "down":
+        j = lane + b
+        ok = j <= max_lane
+    elif mode == "bfly":
+        j = lane ^ b
+        ok = j <= max_lane
+    else:
+        j = min_lane | (b & ~segmask)
+        ok = j <= max_lane
+    return np.where(ok, j, lane)
+
+
+# -- tcgen05 (9.7.16) ----------------------------------------------------------------------
+def _tcgen05(ins: P.Instr):
+    from tcgen05_lower.sim import tcgen05_ops
+    return tcgen05_ops.handler_for(ins)
