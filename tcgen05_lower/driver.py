@@ -6,6 +6,7 @@ Failures carry MLIR diagnostics; callers decide how to print them.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from tcgen05_lower import backend
@@ -38,6 +39,10 @@ class CompileResult:
     ptx_version: tuple[int, int] = (8, 6)
     ptx_version_reason: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: The launch manifest of the first kernel (see launch_manifest), once PTX is emitted.
+    manifest: dict | None = None
+    #: The manifests of every kernel, by entry name.
+    manifests: dict[str, dict] = field(default_factory=dict)
 
 
 #: Features every kernel uses once planned: allocation, fences, commits and waits.
@@ -164,6 +169,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
             if emit == "mlir":
                 pipeline = planning_prefix(pipeline)
             uses = feature_uses(module, target, source_name)
+            signatures = kernel_signatures(module, text)
             run_pipeline(module, pipeline, print_ir_after_all=print_ir_after_all,
                          report_stream=report_stream)
         except MLIRError as error:
@@ -182,11 +188,15 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
         except IsaRuleError as exc:  # a pipeline without tcgen05-verify let it through
             raise CompileFailed([Diagnostic("error", source_name, None, None, str(exc))]) \
                 from None
+        smem_bytes = dynamic_smem_bytes(module)
         result.llvm_ir = backend.translate_to_llvm_ir(module)
     if emit == "llvm":
         return result
     result.ptx = backend.emit_ptx(result.llvm_ir, target=result.target,
                                   ptx_version=result.ptx_version)
+    result.manifests = {name: launch_manifest(sig, smem_bytes.get(name, 0), result)
+                        for name, sig in signatures.items()}
+    result.manifest = next(iter(result.manifests.values()), None)
     if emit == "cubin":
         assembled = backend.run_ptxas(result.ptx, arch=result.target, want_cubin=True)
         if not assembled.ok:
@@ -194,3 +204,88 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
                                             "ptxas rejected the PTX:\n" + assembled.stderr)])
         result.cubin = assembled.cubin
     return result
+
+
+# -- the launch manifest -----------------------------------------------------------------------
+MANIFEST_VERSION = 1
+
+
+def kernel_signatures(module_op, text: str) -> dict[str, dict]:
+    """Per kernel (before lowering): its parameters' source names and MLIR types, threads
+    per CTA and cta_group. Block arguments carry no names once parsed, so the names are
+    read from the kernel's signature in the source text (``%A: !llvm.ptr<1>``); a kernel
+    built in Python gets ``arg0, arg1, ...``."""
+    out = {}
+    for kernel in d.kernels(module_op):
+        info = d.kernel_info(kernel)
+        types = [str(a.type) for a in kernel.regions[0].blocks[0].arguments]
+        names = source_parameter_names(text, info.name, len(types))
+        out[info.name] = {"entry": info.name, "threads": info.threads, "cta_group": info.cta_group,
+                          "params": list(zip(names, types))}
+    return out
+
+
+def source_parameter_names(text: str, kernel: str, count: int) -> list[str]:
+    """The names of a kernel's parameters as the source spells them, else argN."""
+    m = re.search(r"func\.func\s+(?:\w+\s+)?@" + re.escape(kernel) + r"\s*\(", text)
+    if m:
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        names = re.findall(r"%([\w$.-]+)\s*:", text[m.end():i - 1])
+        if len(names) == count and len(set(names)) == count:
+            return names
+    return [f"arg{i}" for i in range(count)]
+
+
+def dynamic_smem_bytes(module_op) -> dict[str, int]:
+    """The dynamic shared memory of each lowered kernel (the lowering's
+    ``tcgen05.dynamic_smem_bytes`` attribute)."""
+    from tcgen05_lower.bindings import ir
+
+    out = {}
+    for op in module_op.regions[0].blocks[0].operations:
+        if "tcgen05.dynamic_smem_bytes" in op.attributes and "sym_name" in op.attributes:
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            out[name] = ir.IntegerAttr(op.attributes["tcgen05.dynamic_smem_bytes"]).value
+    return out
+
+
+def ptx_entry_params(ptx: str, entry: str) -> list[tuple[str, str]]:
+    """(name, type) of each parameter of a PTX .entry, in order."""
+    m = re.search(r"\.entry\s+" + re.escape(entry) + r"\s*\(([^)]*)\)", ptx)
+    if not m:
+        return []
+    params = []
+    for item in m.group(1).split(","):
+        words = item.split()
+        if words:
+            ptype = next((w for w in words if re.fullmatch(r"\.[bsuf]\d+|\.pred", w)), "")
+            params.append((words[-1], ptype))
+    return params
+
+
+def launch_manifest(signature: dict, smem_bytes: int, result: CompileResult) -> dict:
+    """What a launch needs beyond the PTX: entry, parameters in order (source name, MLIR
+    type, PTX name and type), threads per CTA, cluster shape, dynamic shared memory,
+    target and PTX version. JSON-serializable."""
+    from tcgen05_lower.isa import targets as t
+
+    entry = signature["entry"]
+    ptx_params = ptx_entry_params(result.ptx or "", entry)
+    params = []
+    for i, (pname, mlir_type) in enumerate(signature["params"]):
+        ptx_name, ptx_type = ptx_params[i] if i < len(ptx_params) else ("", "")
+        params.append({"name": pname, "mlir_type": mlir_type, "ptx_name": ptx_name,
+                       "ptx_type": ptx_type, "pointer": mlir_type.startswith("!llvm.ptr")})
+    return {
+        "manifest_version": MANIFEST_VERSION,
+        "entry": entry,
+        "params": params,
+        "threads": signature["threads"],
+        "cluster": [signature["cta_group"], 1, 1],
+        "dynamic_smem_bytes": smem_bytes,
+        "target": result.target,
+        "ptx_version": t.ptx_version_string(result.ptx_version),
+    }

@@ -36,6 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "documented in tcgen05_lower.planning.report)")
     parser.add_argument("--report-svg", metavar="FILE", default=None,
                         help="write an SVG picture of each kernel's TMEM occupancy")
+    parser.add_argument("--manifest", metavar="FILE", default=None,
+                        help="write the launch manifest (entry, parameters, threads, cluster, "
+                             "dynamic shared memory, target, PTX version) as JSON; needs "
+                             "--emit=ptx or cubin")
     parser.add_argument("--explain-ptx-version", action="store_true",
                         help="say which feature or target set the PTX ISA version")
     parser.add_argument("--mlir-print-ir-after-all", action="store_true",
@@ -92,6 +96,10 @@ def run(argv=None) -> int:
     """Runs the tool; returns the exit status."""
     args = build_parser().parse_args(argv)
     text, source_name = read_input(args.input)
+    if args.manifest and args.emit not in ("ptx", "cubin"):
+        print("tcgen05-lower: error: --manifest needs --emit=ptx or --emit=cubin "
+              "(the manifest describes the emitted PTX entry)", file=sys.stderr)
+        return 1
     pipeline = with_reports(args.pipeline) if args.report else args.pipeline
     try:
         pipeline = with_plan_files(pipeline, args.report_json, args.report_svg)
@@ -114,7 +122,20 @@ def run(argv=None) -> int:
     output = {"mlir": result.mlir, "llvm": result.llvm_ir, "ptx": result.ptx,
               "cubin": result.cubin}[args.emit]
     write_output(args.output, output)
+    if args.manifest:
+        write_manifest(args.manifest, result)
     return 0
+
+
+def write_manifest(path: str, result) -> None:
+    """The manifest of the module's kernel (a JSON object), or of each kernel (an object
+    keyed by entry name) when the module has several."""
+    import json
+
+    body = result.manifest if len(result.manifests) == 1 else result.manifests
+    with open(path, "w") as f:
+        json.dump(body, f, indent=2)
+        f.write("\n")
 
 
 def main() -> None:
