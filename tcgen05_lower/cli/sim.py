@@ -1,0 +1,324 @@
+"""tcgen05-sim: run a kernel in the functional simulator and compare it with NumPy.
+
+    tcgen05-sim examples/gemm_bf16_128x256.mlir --check gemm
+    tcgen05-sim kernel.mlir --check kernel_check.py --schedule eager --trace trace.txt
+    tcgen05-sim kernel.ptx --manifest kernel.json --check kernel_check.py
+
+A .mlir kernel is compiled with the default pipeline; a .ptx kernel needs its launch
+manifest (tcgen05-lower --manifest). Inputs are random (--seed). ``--check gemm`` checks
+C = A x B, with M, N, K and the element types read from the kernel's shared-memory fills
+and stores; ``--check FILE.py`` takes a Python file defining ``BUFFERS`` ({name: (dtype,
+shape)}), optionally ``SCALARS`` ({name: int}) and ``TOLERANCE`` ((rtol, atol)), and
+``reference(inputs) -> {output name: expected array}``. Exit status 1 on a mismatch, a
+race, a problem at kernel exit (TMEM still allocated ...) or a simulator error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import runpy
+import sys
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from tcgen05_lower.cli.common import guarded_main, print_diagnostics
+
+_DTYPES = {"bf16": "bfloat16", "f16": "float16", "f32": "float32", "f64": "float64",
+           "i8": "int8", "i32": "int32", "tf32": "float32"}
+
+
+def numpy_dtype(name: str) -> np.dtype:
+    """A NumPy dtype from a name ("bfloat16", "float32", "bf16" ...)."""
+    name = _DTYPES.get(name, name)
+    if name == "bfloat16":
+        import ml_dtypes
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="tcgen05-sim", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("input", help="kernel: .mlir (compiled with the default pipeline) "
+                                      "or .ptx (with --manifest)")
+    parser.add_argument("--arch", default=None, help="target for a .mlir kernel")
+    parser.add_argument("--manifest", default=None, metavar="FILE",
+                        help="launch manifest (JSON from tcgen05-lower --manifest)")
+    parser.add_argument("--inputs", default="random", choices=["random"],
+                        help="how inputs are filled (random: uniform in [-1, 1), rounded "
+                             "to the element type)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--check", default="gemm", metavar="gemm|FILE.py",
+                        help="the reference: gemm (C = A x B) or a Python file")
+    parser.add_argument("--schedule", default="late", choices=["late", "eager"],
+                        help="when asynchronous tcgen05 operations take effect")
+    parser.add_argument("--trace", default=None, metavar="FILE",
+                        help="write a per-warp instruction trace")
+    return parser
+
+
+@dataclass
+class Problem:
+    """What to feed the kernel and how to check it."""
+    buffers: dict          # name -> (dtype, shape)
+    scalars: dict          # name -> int
+    reference: object      # inputs -> {name: expected}
+    tolerance: object      # (name, got, expected, inputs) -> (ok, max_abs, max_rel, bound text)
+    description: str
+
+
+# -- the kernel ---------------------------------------------------------------------------------
+def load_kernel(args) -> tuple[str, dict, str | None]:
+    """(PTX text, manifest, MLIR text or None)."""
+    text = open(args.input).read()
+    if args.input.endswith(".ptx"):
+        if not args.manifest:
+            raise UsageError("a .ptx kernel needs --manifest FILE (tcgen05-lower --manifest)")
+        return text, read_manifest(args.manifest), None
+    from tcgen05_lower.driver import CompileFailed, compile_source
+
+    try:
+        result = compile_source(text, args.input, arch=args.arch)
+    except CompileFailed as failure:
+        print_diagnostics(failure.diagnostics)
+        raise UsageError("the kernel does not compile") from None
+    manifest = read_manifest(args.manifest) if args.manifest else result.manifest
+    return result.ptx, manifest, text
+
+
+def read_manifest(path: str) -> dict:
+    with open(path) as f:
+        manifest = json.load(f)
+    if "entry" not in manifest:  # several kernels: {entry: manifest}
+        if len(manifest) != 1:
+            raise UsageError(f"{path} describes several kernels; the simulator runs one")
+        manifest = next(iter(manifest.values()))
+    return manifest
+
+
+class UsageError(Exception):
+    pass
+
+
+# -- the gemm reference ------------------------------------------------------------------------
+def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
+    """C = A x B, all row-major: M and K from the shared-memory fill of A (an "mn_k" fill:
+    the tile's rows are M, its source row stride src_ld is K), N from the fill of B (a
+    "k_mn" fill, N = src_ld), element types from the tiles and the stored fragments."""
+    if mlir_text is None:
+        raise UsageError("--check gemm reads the shapes from the MLIR kernel; give the .mlir "
+                         "or a --check FILE.py")
+    fills, stores = kernel_memory_ops(mlir_text)
+    a = [f for f in fills if f["param"] == "A" and f["layout"] == "mn_k"]
+    b = [f for f in fills if f["param"] == "B" and f["layout"] == "k_mn"]
+    c = [s for s in stores if s["param"] == "C"]
+    if not (a and b and c):
+        raise UsageError("--check gemm needs parameters A, B and C with an mn_k fill of A, "
+                         "a k_mn fill of B and fragment stores to C; use --check FILE.py")
+    m, k = a[0]["rows"], a[0]["ld"]
+    n = b[0]["ld"]
+    if any(s["ld"] != n for s in c):
+        raise UsageError(f"the stores to C use a row stride other than N = {n}")
+    scalars = {p["name"]: {"M": m, "N": n, "K": k}[p["name"]]
+               for p in manifest["params"] if not p["pointer"] and p["name"] in "MNK"}
+    unknown = [p["name"] for p in manifest["params"]
+               if not p["pointer"] and p["name"] not in scalars]
+    if unknown:
+        raise UsageError(f"no value for scalar parameter(s) {', '.join(unknown)}")
+    buffers = {"A": (a[0]["dtype"], (m, k)), "B": (b[0]["dtype"], (k, n)),
+               "C": (c[0]["dtype"], (m, n))}
+
+    def reference(inputs):
+        return {"C": inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)}
+
+    def tolerance(name, got, expected, inputs):
+        # The error bound of summing K products in f32 in any order (gamma_K = K * 2^-24
+        # times the sum of |a_ik * b_kj|); bf16 x bf16 products are exact in f32.
+        scale = np.abs(inputs["A"].astype(np.float64)) @ np.abs(inputs["B"].astype(np.float64))
+        bound = k * 2.0 ** -24 * scale + 1e-30
+        return compare(got, expected, bound, f"K*2^-24*(|A||B|), K = {k}")
+
+    return Problem(buffers, scalars, reference, tolerance, f"gemm M={m} N={n} K={k}")
+
+
+def kernel_memory_ops(mlir_text: str) -> tuple[list[dict], list[dict]]:
+    """The kernel's smem_fill and store_fragment ops: which parameter (through
+    llvm.getelementptr), layout, tile rows, row stride and element type."""
+    from tcgen05_lower import dialect as d
+    from tcgen05_lower.bindings import parse_module
+
+    with d.make_context():
+        module = parse_module(mlir_text, "<kernel>")
+        kernel = d.kernels(module)[0]
+        names = _source_names(mlir_text, kernel)
+        fills, stores = [], []
+        for op in d.walk_ops(kernel):
+            name = d.op_name(op)
+            if name == "smem_fill":
+                m = re.search(r"\[(\d+), (\d+)\], (\w+)", str(op.operands[1].type))
+                fills.append({"param": _param_of(op.operands[0], kernel, names),
+                              "layout": d.get_str(op, "src_layout"),
+                              "ld": d.get_int(op, "src_ld"),
+                              "rows": int(m.group(1)), "dtype": m.group(3)})
+            elif name == "store_fragment":
+                m = re.search(r"\[(\d+), (\d+)\], (\w+)", str(op.operands[0].type))
+                stores.append({"param": _param_of(op.operands[1], kernel, names),
+                               "ld": d.get_int(op, "ld"), "dtype": m.group(3)})
+    return fills, stores
+
+
+def _source_names(text: str, kernel) -> list[str]:
+    from tcgen05_lower import dialect as d
+    from tcgen05_lower.driver import source_parameter_names
+
+    count = len(kernel.regions[0].blocks[0].arguments)
+    return source_parameter_names(text, d.kernel_info(kernel).name, count)
+
+
+def _param_of(value, kernel, names) -> str | None:
+    """The kernel parameter a pointer value derives from (through getelementptr)."""
+    from tcgen05_lower.bindings import ir
+
+    for _ in range(16):
+        if isinstance(value.owner, ir.Block):
+            return names[ir.BlockArgument(value).arg_number] \
+                if value.owner == kernel.regions[0].blocks[0] else None
+        op = value.owner
+        if op.name != "llvm.getelementptr":
+            return None
+        value = op.operands[0]
+    return None
+
+
+def compare(got, expected, bound, bound_text):
+    got = np.asarray(got, np.float64)
+    expected = np.asarray(expected, np.float64)
+    err = np.abs(got - expected)
+    err = np.where(np.isnan(got), np.inf, err)
+    max_abs = float(err.max()) if err.size else 0.0
+    peak = float(np.abs(expected).max()) if expected.size else 0.0
+    max_rel = max_abs / peak if peak else max_abs
+    ok = bool(np.all(err <= bound))
+    return ok, max_abs, max_rel, bound_text
+
+
+def file_problem(path: str, manifest: dict) -> Problem:
+    spec = runpy.run_path(path)
+    if "BUFFERS" not in spec or "reference" not in spec:
+        raise UsageError(f"{path} must define BUFFERS and reference(inputs)")
+    rtol, atol = spec.get("TOLERANCE", (1e-5, 1e-6))
+
+    def tolerance(name, got, expected, inputs):
+        bound = atol + rtol * np.abs(np.asarray(expected, np.float64))
+        return compare(got, expected, bound, f"atol {atol:g} + rtol {rtol:g} * |ref|")
+
+    buffers = {k: (v[0], tuple(v[1])) for k, v in spec["BUFFERS"].items()}
+    return Problem(buffers, dict(spec.get("SCALARS", {})), spec["reference"], tolerance,
+                   path)
+
+
+# -- inputs -----------------------------------------------------------------------------------
+def make_inputs(problem: Problem, manifest: dict, reference_names, seed: int) -> dict:
+    """Random inputs (uniform in [-1, 1), rounded to the element type; integers in
+    [-8, 8)); outputs, the buffers the reference names, filled with NaN (or a marker) so an
+    element the kernel never writes shows up as a mismatch."""
+    rng = np.random.default_rng(seed)
+    args = {}
+    for param in manifest["params"]:
+        name = param["name"]
+        if not param["pointer"]:
+            if name not in problem.scalars:
+                raise UsageError(f"no value for scalar parameter {name}")
+            args[name] = int(problem.scalars[name])
+            continue
+        if name not in problem.buffers:
+            raise UsageError(f"no shape for buffer parameter {name}")
+        dtype_name, shape = problem.buffers[name]
+        dtype = numpy_dtype(dtype_name)
+        if name in reference_names:
+            fill = np.nan if dtype.kind == "f" or dtype_name == "bfloat16" else -1
+            args[name] = np.full(shape, fill, dtype=np.float64).astype(dtype)
+        elif dtype.kind in "iu":
+            args[name] = rng.integers(-8, 8, size=shape).astype(dtype)
+        else:
+            args[name] = rng.uniform(-1, 1, size=shape).astype(dtype)
+    return args
+
+
+# -- the run ------------------------------------------------------------------------------------
+def run(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    from tcgen05_lower.sim.api import simulate
+    from tcgen05_lower.sim.state import SimError
+
+    try:
+        ptx, manifest, mlir_text = load_kernel(args)
+        problem = gemm_problem(mlir_text, manifest) if args.check == "gemm" \
+            else file_problem(args.check, manifest)
+        outputs = output_names(problem, manifest, args.seed)
+        inputs = make_inputs(problem, manifest, outputs, args.seed)
+    except (UsageError, OSError) as exc:
+        print(f"tcgen05-sim: error: {exc}", file=sys.stderr)
+        return 1
+    originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    trace = open(args.trace, "w") if args.trace else None
+    start = time.perf_counter()
+    try:
+        result = simulate(ptx, manifest, inputs, schedule=args.schedule, trace=trace,
+                          progress_stream=sys.stderr)
+    except SimError as err:
+        print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    finally:
+        if trace:
+            trace.close()
+    elapsed = time.perf_counter() - start
+    return report(problem, manifest, originals, result, args.schedule, elapsed)
+
+
+def output_names(problem: Problem, manifest: dict, seed: int) -> set[str]:
+    """The buffers the reference produces (it is called once on throw-away inputs)."""
+    probe = make_inputs(problem, manifest, set(), seed)
+    return set(problem.reference(probe))
+
+
+def report(problem, manifest, inputs, result, schedule, elapsed) -> int:
+    cluster = int(np.prod(manifest.get("cluster", [1])))
+    print(f"tcgen05-sim: {manifest['entry']} ({manifest.get('target', '?')}, "
+          f"{manifest['threads']} threads x {cluster} CTA, "
+          f"{manifest.get('dynamic_smem_bytes', 0)} B dynamic shared memory), "
+          f"{problem.description}, schedule {schedule}")
+    expected = problem.reference(inputs)
+    failed = False
+    for name, want in expected.items():
+        got = result.outputs[name]
+        ok, max_abs, max_rel, bound = problem.tolerance(name, got, want, inputs)
+        failed |= not ok
+        shape = "x".join(str(s) for s in np.shape(got))
+        print(f"  {name} ({shape} {np.asarray(got).dtype}): max abs error {max_abs:.3g}, "
+              f"max rel error {max_rel:.3g} (bound {bound}): {'OK' if ok else 'MISMATCH'}")
+    for race in result.races:
+        print(f"  race: {race}")
+    for problem_text in result.problems:
+        print(f"  at exit: {problem_text}")
+    if not result.races:
+        print("  races: none")
+    if not result.problems:
+        print("  at exit: no TMEM left allocated, nothing left in flight")
+    rate = result.warp_instructions / result.seconds if result.seconds else 0.0
+    print(f"  executed {result.warp_instructions} warp instructions in {elapsed:.2f} s "
+          f"({rate:,.0f} warp instructions/s simulated)")
+    return 1 if failed or result.races or result.problems else 0
+
+
+def main() -> None:
+    """The console-script entry point."""
+    sys.exit(guarded_main("tcgen05-sim", run))
+
+
+if __name__ == "__main__":
+    main()
