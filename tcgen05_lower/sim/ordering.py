@@ -42,7 +42,11 @@ class OrderingModel:
     def issue(self, thread: int, op: TensorOp, line: int) -> None:
         """``thread`` issues ``op`` (mma/cp/shift/ld/st). Checks its footprint against
         every in-flight op the thread has not observed complete (a conflict is a Race naming
-        both lines), except pairs the ISA pipelines (9.7.16.6.2). Eager: performs it now."""
+        both lines), except pairs the ISA pipelines (9.7.16.6.2). Eager: performs it now.
+
+        tcgen05.ld / tcgen05.st are warp-collective: the executor calls ``issue`` once per
+        warp, with the warp's lowest active thread as ``thread``, and the warp's
+        ``wait::ld`` / ``wait::st`` passes all its threads to ``wait``."""
         raise NotImplementedError
 
     def commit(self, thread: int, rank: int, mbarrier: int, cta_mask: int, line: int) -> None:
