@@ -72,21 +72,32 @@ class Problem:
 
 
 # -- the kernel ---------------------------------------------------------------------------------
-def load_kernel(args) -> tuple[str, dict, str | None]:
+def prepare(path: str, check: str = "gemm", seed: int = 0, arch: str | None = None,
+            manifest_path: str | None = None):
+    """(PTX, manifest, Problem, inputs) for a kernel file and a --check argument."""
+    ptx, manifest, mlir_text = load_kernel(path, arch, manifest_path)
+    problem = gemm_problem(mlir_text, manifest) if check == "gemm" \
+        else file_problem(check, manifest)
+    outputs = output_names(problem, manifest, seed)
+    return ptx, manifest, problem, make_inputs(problem, manifest, outputs, seed)
+
+
+def load_kernel(path: str, arch: str | None = None,
+                manifest_path: str | None = None) -> tuple[str, dict, str | None]:
     """(PTX text, manifest, MLIR text or None)."""
-    text = open(args.input).read()
-    if args.input.endswith(".ptx"):
-        if not args.manifest:
+    text = open(path).read()
+    if path.endswith(".ptx"):
+        if not manifest_path:
             raise UsageError("a .ptx kernel needs --manifest FILE (tcgen05-lower --manifest)")
-        return text, read_manifest(args.manifest), None
+        return text, read_manifest(manifest_path), None
     from tcgen05_lower.driver import CompileFailed, compile_source
 
     try:
-        result = compile_source(text, args.input, arch=args.arch)
+        result = compile_source(text, path, arch=arch)
     except CompileFailed as failure:
         print_diagnostics(failure.diagnostics)
         raise UsageError("the kernel does not compile") from None
-    manifest = read_manifest(args.manifest) if args.manifest else result.manifest
+    manifest = read_manifest(manifest_path) if manifest_path else result.manifest
     return result.ptx, manifest, text
 
 
@@ -256,11 +267,8 @@ def run(argv=None) -> int:
     from tcgen05_lower.sim.state import SimError
 
     try:
-        ptx, manifest, mlir_text = load_kernel(args)
-        problem = gemm_problem(mlir_text, manifest) if args.check == "gemm" \
-            else file_problem(args.check, manifest)
-        outputs = output_names(problem, manifest, args.seed)
-        inputs = make_inputs(problem, manifest, outputs, args.seed)
+        ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed,
+                                                 args.arch, args.manifest)
     except (UsageError, OSError) as exc:
         print(f"tcgen05-sim: error: {exc}", file=sys.stderr)
         return 1

@@ -1,0 +1,63 @@
+"""Acceptance (issue 11, point 1): every example runs in the simulator with random inputs
+and matches NumPy under both schedules, with no race, no TMEM left allocated and no
+out-of-bounds access (an out-of-bounds access is a SimError and fails the test).
+
+Tolerance (tcgen05_lower.cli.sim): bf16 GEMMs with f32 accumulation are checked
+element-wise against a float64 NumPy product with the error bound of summing K products
+in f32 in any order, |C - A@B| <= K * 2^-24 * (|A| @ |B|); the products of bf16 inputs are
+exact in f32, so this is the f32-accumulation level. gemm_m64_pair uses its reference
+file's bound (examples/gemm_m64_pair.check.py)."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tcgen05_lower.cli.sim import prepare
+from tcgen05_lower.sim.api import simulate
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.mlir"))
+
+
+def check_of(name: str) -> str:
+    sidecar = ROOT / "examples" / name.replace(".mlir", ".check.py")
+    return str(sidecar) if sidecar.exists() else "gemm"
+
+
+def models_available() -> bool:
+    """The tensor-core and ordering models exist (they are built on other branches)."""
+    try:
+        from tcgen05_lower.sim import ordering, tensor_core  # noqa: F401
+        ordering.OrderingModel([], 128)
+    except NotImplementedError:
+        return False
+    except ImportError:
+        return False
+    except Exception:  # the real model rejects the empty CTA list: it exists
+        return True
+    return True
+
+
+@pytest.fixture(scope="module")
+def prepared():
+    return {}
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_example_matches_numpy(example, schedule, prepared):
+    if not models_available():
+        pytest.skip("tcgen05_lower.sim.tensor_core / ordering are not implemented on this "
+                    "branch yet")
+    if example not in prepared:
+        prepared[example] = prepare(str(ROOT / "examples" / example), check_of(example), 0)
+    ptx, manifest, problem, inputs = prepared[example]
+    args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    result = simulate(ptx, manifest, args, schedule=schedule)
+    assert not result.races, result.races
+    assert not result.problems, result.problems  # TMEM leak, ops never waited for
+    for name, want in problem.reference(inputs).items():
+        ok, max_abs, max_rel, bound = problem.tolerance(name, result.outputs[name], want,
+                                                        inputs)
+        assert ok, f"{name}: max abs error {max_abs}, max rel error {max_rel} ({bound})"
