@@ -28,14 +28,13 @@ at once here).
 from __future__ import annotations
 
 import struct
-import sys
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.state import Address, CtaMemory, SimError
+from tcgen05_lower.sim.state import CtaMemory, SimError
 
 RUN, BAR, MBAR, CBAR, EXIT = 0, 1, 2, 3, 4
 _STATUS_TEXT = {BAR: "barrier.sync", MBAR: "mbarrier wait", CBAR: "barrier.cluster.wait",
@@ -244,8 +243,6 @@ class Machine:
         }
         for name, value in specials.items():
             self.regs[name] = u(value)
-        for name in ("%tid", "%ntid", "%ctaid", "%nctaid"):  # the .v4 forms are not read
-            pass
 
     def reg(self, name: str, ins: P.Instr | None = None) -> np.ndarray:
         """The array of register ``name`` (created on first use, zeros)."""

@@ -13,10 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.executor import (ALL, BAR, CBAR, MASK, MBAR, SMEM_BASE, UINT, Machine,
+from tcgen05_lower.sim.executor import (ALL, BAR, CBAR, EXIT, MASK, MBAR, SMEM_BASE, UINT,
+                                        Machine,
                                         from_float, from_signed, mul_hi_u64, parse_type,
                                         to_float, to_signed)
-from tcgen05_lower.sim.state import Address, SimError, TMEM_COLUMNS, TMEM_LANES
+from tcgen05_lower.sim.state import SimError
 
 # Modifiers that change nothing in a single-launch functional model: caching and eviction
 # hints (9.7.10.9), the default .weak memory semantics.
@@ -155,15 +156,13 @@ def _check_alu(ins: P.Instr):
         if extra:
             raise _unknown(ins, "modifiers " + ", ".join(sorted(extra)))
         return lambda m, ins: _mul_handler(m, ins, kind, bits, mode)
-    allowed = {"NaN", "rn", "ftz"} if kind == "f" else ({"cc"} if False else set())
-    if base in ("min", "max") and kind == "f":
-        allowed = {"NaN", "ftz"}
-    if kind == "pred" and base in ("and", "or", "xor"):
-        allowed = set()
-    if mods - allowed or (kind == "f" and base in ("and", "or", "xor", "shl", "shr")):
+    # float add/sub/mul round to nearest (.rn, the default); min/max may carry .NaN
+    allowed = ({"NaN", "ftz"} if base in ("min", "max") else {"rn", "ftz"}) \
+        if kind == "f" else set()
+    if mods - allowed:
         raise _unknown(ins, "modifiers " + ", ".join(sorted(mods - allowed)))
-    if kind == "f" and "rn" not in mods and base in ("add", "sub", "mul") and False:
-        pass
+    if kind == "f" and base in ("and", "or", "xor", "shl", "shr", "rem"):
+        raise _unknown(ins)
     if kind == "pred":
         return lambda m, ins: _pred_logic(m, ins, base)
     return lambda m, ins: _alu_handler(m, ins, base, kind, bits)
@@ -800,7 +799,7 @@ def _barrier(ins: P.Instr):
                     m.check_warp_converged(ins, idx)
                 act = m.guarded(ins, idx)
                 if arrive:
-                    live = m.status != 4
+                    live = m.status != EXIT
                     before = m.cluster_arrivals[live].min()
                     m.cluster_arrivals[act] += 1
                     m.advance(idx)
@@ -809,15 +808,13 @@ def _barrier(ins: P.Instr):
                         m.epoch += 1
                     m.release_cluster_wait()
                     return
-                threads = m.threads_of(idx)
                 m.advance(idx)
-                live = m.status != 4
+                live = m.status != EXIT
                 done = m.cluster_arrivals[live].min()
                 mine = m.threads_of(act)
                 blocked = mine[m.cluster_arrivals[mine] > done]
                 m.pc[blocked] -= 1
                 m.status[blocked] = CBAR
-                del threads
             return run
         return make
     raise _unknown(ins)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.executor import ALL, MASK, Machine
+from tcgen05_lower.sim.executor import MASK, Machine
 from tcgen05_lower.sim.state import Address, SimError
 
 _CTA_GROUP = {"cta_group::1", "cta_group::2"}
@@ -39,15 +39,9 @@ _LDST_SHAPES = {"16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"}
 _NUMS = {f"x{n}" for n in (1, 2, 4, 8, 16, 32, 64, 128)}
 
 
-class Unknown(SimError):
-    pass
-
-
 def _unknown(ins: P.Instr, why: str = "") -> SimError:
-    from tcgen05_lower.sim.ops import Unknown as OpsUnknown
-    extra = f" ({why})" if why else ""
-    return OpsUnknown(f"the simulator does not implement '{ins.opcode}'{extra}", ins.line,
-                      ins.text)
+    from tcgen05_lower.sim.ops import _unknown as unknown
+    return unknown(ins, why)
 
 
 def _cta_group(parts: list[str], ins: P.Instr) -> int:
