@@ -319,29 +319,35 @@ class Machine:
         start = time.perf_counter()
         last_report = start
         instrs = self.entry.instructions
+        together_at = None  # all threads at this PC, all running: no need to look
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             while True:
-                runnable = (self.status == RUN) | \
-                    ((self.status == MBAR) & (self.wait_epoch < self.epoch))
-                if not runnable.any():
-                    if (self.status == EXIT).all():
-                        break
-                    if self.ordering.progress():
-                        self.epoch += 1
-                        continue
-                    raise self._deadlock()
-                pcs = np.where(runnable, self.pc, np.int64(1 << 62))
-                m = int(pcs.min())
-                if m >= len(instrs):
-                    raise SimError("a thread ran past the end of the kernel without ret",
-                                   self.entry.end_line, "}")
-                sel = pcs == m
-                idx = ALL if sel.all() else np.flatnonzero(sel)
-                self.status[idx] = RUN
+                if together_at is not None and together_at < len(instrs):
+                    m, idx = together_at, ALL
+                else:
+                    runnable = (self.status == RUN) | \
+                        ((self.status == MBAR) & (self.wait_epoch < self.epoch))
+                    if not runnable.any():
+                        if (self.status == EXIT).all():
+                            break
+                        if self.ordering.progress():
+                            self.epoch += 1
+                            continue
+                        raise self._deadlock()
+                    pcs = np.where(runnable, self.pc, np.int64(1 << 62))
+                    m = int(pcs.min())
+                    if m >= len(instrs):
+                        raise SimError("a thread ran past the end of the kernel without ret",
+                                       self.entry.end_line, "}")
+                    sel = pcs == m
+                    idx = ALL if sel.all() else np.flatnonzero(sel)
+                    self.status[idx] = RUN
                 ins = instrs[m]
                 self._count(ins, idx)
+                handler = self.handlers[m]
+                together_at = m + 1 if idx is ALL and handler.straight else None
                 try:
-                    self.handlers[m](ins, idx)
+                    handler(ins, idx)
                 except SimError as err:
                     if err.ptx_line is None:
                         err.ptx_line, err.ptx_text = ins.line, ins.text

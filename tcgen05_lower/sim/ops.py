@@ -48,8 +48,12 @@ def known(opcode: str) -> bool:
 
 
 def decode(m: Machine, ins: P.Instr):
+    """The handler ``run(ins, idx)`` of one instruction; ``run.straight`` tells the
+    executor that it only advances the threads that run it."""
     make = _handler_for(ins)
-    return make(m, ins)
+    run = make(m, ins)
+    run.straight = ins.parts[0] in STRAIGHT
+    return run
 
 
 def _type_of(ins: P.Instr, position: int = -1) -> tuple[str, int]:
@@ -141,6 +145,8 @@ def _binop(name: str, kind: str, bits: int, a, b, ins: P.Instr):
 
 
 _ALU2 = {"add", "sub", "and", "or", "xor", "min", "max", "shl", "shr", "mul", "div", "rem"}
+STRAIGHT = _ALU2 | {"mov", "setp", "selp", "not", "cvt", "bfe", "bfi", "neg", "abs", "mad",
+                    "ld", "st", "mapa"}
 
 
 def _check_alu(ins: P.Instr):
