@@ -30,8 +30,9 @@ PAIR_CLUSTER = (2, 1, 1)
 
 
 class Tcgen05FinalizeKernels(ModulePass):
-    """Marks each converted kernel for NVPTX: ``nvvm.kernel``, ``nvvm.maxntid`` (its thread
-    count) and, for cta_group::2 kernels, ``nvvm.cluster_dim`` = 2x1x1, which the NVPTX
+    """Marks each converted kernel for NVPTX: ``nvvm.kernel``, ``nvvm.reqntid`` (its thread
+    count, exactly: the program gives every warp of the CTA its rows, so a launch with fewer
+    threads must fail rather than leave rows of C unwritten, as ``.maxntid`` would allow) and, for cta_group::2 kernels, ``nvvm.cluster_dim`` = 2x1x1, which the NVPTX
     backend prints as ``.reqnctapercluster 2, 1, 1``: the CTA pair of 9.7.16.5.1 must be
     launched as a cluster."""
 
@@ -46,7 +47,7 @@ class Tcgen05FinalizeKernels(ModulePass):
                 continue
             info = d.kernel_info(op)
             op.attributes["nvvm.kernel"] = ir.UnitAttr.get()
-            op.attributes["nvvm.maxntid"] = ir.Attribute.parse(
+            op.attributes["nvvm.reqntid"] = ir.Attribute.parse(
                 f"array<i32: {info.threads}, 1, 1>")
             # .minnctapersm 1: one CTA per SM must fit (its TMEM allocation caps co-resident
             # CTAs anyway); without it ptxas trades spills for occupancy in ld epilogues.

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from tcgen05_lower import backend
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics,
+from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, ir,
                                     error_diagnostics, file_location, parse_module)
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
@@ -119,15 +119,64 @@ def ptx_version_for(target: str, uses: dict[str, str]) -> tuple[tuple[int, int],
     return version, reason
 
 
+def normalize_target(name: str) -> str:
+    """A target name as LLVM and PTX spell it: ``SM_100A`` and `` sm_100a `` are
+    ``sm_100a`` (PTX's `.target` names are lower case)."""
+    return name.strip().lower()
+
+
 def module_target(module_op, arch: str | None) -> str:
-    """The target: `arch` if given (it overrides the kernels'), else the kernels' own
-    (they must agree), else sm_100a."""
-    found = {d.kernel_info(k).target for k in d.kernels(module_op)}
+    """The target, normalised: `arch` if given (it overrides the kernels'), else the
+    kernels' own (they must agree), else sm_100a."""
+    found = {normalize_target(d.kernel_info(k).target) for k in d.kernels(module_op)}
     if arch is not None:
-        return arch
+        return normalize_target(arch)
     if len(found) > 1:
         raise ValueError(f"kernels target different architectures: {', '.join(sorted(found))}")
     return found.pop() if found else "sm_100a"
+
+
+def tcgen05_type_in(types) -> bool:
+    """Whether any of `types` is a tcgen05 type (or holds one, as a function type does)."""
+    return any("!tcgen05." in str(t) for t in types)
+
+
+def stray_tcgen05(module_op, *, inside_kernels_too: bool) -> list[Diagnostic]:
+    """Located errors for tcgen05 ops and values that no kernel will lower: those outside
+    a ``tcgen05.kernel`` function (at module level, or in a function without the
+    attribute), and, with `inside_kernels_too`, any left after the pipeline (a pipeline
+    that stops before tcgen05-lower-to-llvm). LLVM translation cannot take them."""
+    hint = ('mark the function as a kernel: attributes {tcgen05.kernel = {target = '
+            '"sm_100a", threads = 128 : i64, cta_group = 1 : i64}}')
+    found: list[Diagnostic] = []
+
+    def report(op, what: str) -> None:
+        filename, line, col = file_location(op.location)
+        found.append(Diagnostic("error", filename, line, col, what))
+
+    for top in module_op.regions[0].blocks[0].operations:
+        top = top.operation
+        if top.name == "func.func" and "function_type" in top.attributes:
+            signature = ir.TypeAttr(top.attributes["function_type"]).value
+            if tcgen05_type_in([signature]):
+                report(top, f"function type {signature} has a tcgen05 type, which no "
+                            "argument or result may have (tcgen05 buffers are made inside "
+                            "the kernel)")
+                continue
+        in_kernel = d.is_kernel(top)
+        if in_kernel and not inside_kernels_too:
+            continue
+        where = "left after the pipeline (run tcgen05-lower-to-llvm before translation)" \
+            if in_kernel else "outside a kernel; " + hint
+        if top.name.startswith("tcgen05."):
+            report(top, f"{top.name} is {where}")
+            continue
+        for op in d.walk_ops(top):
+            if op.name.startswith("tcgen05.") or tcgen05_type_in(
+                    [r.type for r in op.results]):
+                report(op, f"{op.name} is {where}")
+                break
+    return found
 
 
 def planning_prefix(pipeline: str) -> str:
@@ -161,6 +210,9 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
     with context, capture_diagnostics(context) as diagnostics:
         try:
             module = parse_module(text, source_name)
+            stray = stray_tcgen05(module, inside_kernels_too=False)
+            if stray:
+                raise CompileFailed(list(diagnostics) + stray)
             target = module_target(module, arch)
             targets.check_target(target)
             for kernel in d.kernels(module):
@@ -188,6 +240,9 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
         except IsaRuleError as exc:  # a pipeline without tcgen05-verify let it through
             raise CompileFailed([Diagnostic("error", source_name, None, None, str(exc))]) \
                 from None
+        stray = stray_tcgen05(module, inside_kernels_too=True)
+        if stray:  # the C++ translation would crash on them
+            raise CompileFailed(stray)
         smem_bytes = dynamic_smem_bytes(module)
         result.llvm_ir = backend.translate_to_llvm_ir(module)
     if emit == "llvm":

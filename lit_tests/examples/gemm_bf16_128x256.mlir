@@ -7,7 +7,7 @@
 
 // CHECK: .target sm_100a
 // CHECK-LABEL: .visible .entry gemm_bf16_128x256(
-// CHECK: .maxntid 128, 1, 1
+// CHECK: .reqntid 128, 1, 1
 
 // Thread 0 initializes the mbarrier; warp 0 allocates 256 columns once.
 // CHECK: setp.eq.b32 [[LEADER:%p[0-9]+]], [[TID:%r[0-9]+]], 0;
