@@ -585,8 +585,10 @@ class Tcgen05Verify(ModulePass):
         if decompress is not None and decompress not in CP_DECOMPRESS:
             self.error(op, f"decompress = \"{decompress}\" is not one of "
                            f"{', '.join(CP_DECOMPRESS)} (9.7.16.9.1)")
-        if d.get_int(op, "column", 0) < 0:
-            self.error(op, f"column = {d.get_int(op, 'column')} must not be negative")
+        column = d.get_int(op, "column", 0)
+        if column < 0:
+            self.error(op, f"column = {column} must not be negative")
+        self.check_cp_column_in_buffer(op, column)
         tile = d.type_info(op.operands[1].type)
         lanes, bits = CP_SHAPES[shape]
         if tile.major != "K":
@@ -602,6 +604,20 @@ class Tcgen05Verify(ModulePass):
             self.error(op, f"source tile {list(tile.shape)} of {isa_type(tile.element)} holds "
                            f"{tile.rows} rows of {row_bits} bits; .{shape} copies {lanes} rows "
                            f"of {bits} bits (9.7.16.2.3)")
+
+    def check_cp_column_in_buffer(self, op, column: int) -> None:
+        """The copy's first column (its taddr, 9.7.16.9.2) must lie inside the destination
+        buffer. (Whether the whole copy fits is the buffer's footprint question of the
+        scale-factor and metadata buffers, which the planner sizes by the MMA's need.)"""
+        dst = d.type_info(op.operands[0].type)
+        try:
+            columns = -(-dst.shape[-1] * container_bits(dst.element) // 32)
+        except KeyError:
+            return  # the buffer's element type is reported where the buffer is checked
+        if column >= columns:
+            self.error(op, f"tcgen05.cp column = {column} starts outside its destination "
+                           f"buffer, which has {columns} columns (9.7.16.9.2: the taddr "
+                           "operand is the first column written)")
 
     def check_shift(self, op, info) -> None:
         self.check_feature(op, "shift", info)

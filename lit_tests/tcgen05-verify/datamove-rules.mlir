@@ -210,3 +210,15 @@ func.func @stages() attributes {tcgen05.kernel = {target = "sm_100a", threads = 
   "tcgen05.shift"(%v) : (!tcgen05.tmem<[128, 64], f32>) -> ()
   return
 }
+
+// -----
+
+// 9.7.16.9.2: the copy writes from its taddr's column on; column 100 lies outside an
+// 8-column buffer, so the copy would write cells the plan gives to other buffers.
+func.func @cp_column_outside_buffer() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %t = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 8], f32>
+  %s = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 16], i8, "K", "none">
+  // expected-error @+1 {{tcgen05.cp column = 100 starts outside its destination buffer, which has 8 columns (9.7.16.9.2: the taddr operand is the first column written)}}
+  "tcgen05.cp"(%t, %s) {shape = "128x128b", column = 100 : i64} : (!tcgen05.tmem<[128, 8], f32>, !tcgen05.smem<[128, 16], i8, "K", "none">) -> ()
+  return
+}
