@@ -136,6 +136,23 @@ def module_target(module_op, arch: str | None) -> str:
     return found.pop() if found else "sm_100a"
 
 
+def target_diagnostic(module_op, arch: str | None, message: str,
+                      source_name: str) -> Diagnostic:
+    """A target error, located where the target was named: with --arch, on the command
+    line (no source location); else at the kernel whose target is refused (for kernels
+    that disagree, the first kernel that differs from the first one)."""
+    if arch is not None:
+        return Diagnostic("error", source_name, None, None, f"--arch {arch}: {message}")
+    kernels = d.kernels(module_op)
+    if not kernels:
+        return Diagnostic("error", source_name, None, None, message)
+    first = normalize_target(d.kernel_info(kernels[0]).target)
+    culprit = next((k for k in kernels
+                    if normalize_target(d.kernel_info(k).target) != first), kernels[0])
+    filename, line, col = file_location(culprit.location)
+    return Diagnostic("error", filename, line, col, message)
+
+
 def tcgen05_type_in(types) -> bool:
     """Whether any of `types` is a tcgen05 type (or holds one, as a function type does)."""
     return any("!tcgen05." in str(t) for t in types)
@@ -213,8 +230,12 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
             stray = stray_tcgen05(module, inside_kernels_too=False)
             if stray:
                 raise CompileFailed(list(diagnostics) + stray)
-            target = module_target(module, arch)
-            targets.check_target(target)
+            try:
+                target = module_target(module, arch)
+                targets.check_target(target)
+            except (ValueError, IsaRuleError) as exc:
+                raise CompileFailed(list(diagnostics) + [
+                    target_diagnostic(module, arch, str(exc), source_name)]) from None
             for kernel in d.kernels(module):
                 d.set_kernel_target(kernel, target)
             result.target = target
