@@ -153,6 +153,27 @@ def target_diagnostic(module_op, arch: str | None, message: str,
     return Diagnostic("error", filename, line, col, message)
 
 
+#: PTX identifiers (PTX ISA 4.4, Identifiers): a letter followed by letters, digits, `_`
+#: and `$`, or `_`, `$` or `%` followed by at least one of those.
+PTX_IDENTIFIER = re.compile(r"[a-zA-Z][a-zA-Z0-9_$]*|[_$%][a-zA-Z0-9_$]+")
+
+
+def unspellable_kernel_names(module_op) -> list[Diagnostic]:
+    """Located errors for kernels whose MLIR symbol PTX cannot spell as an `.entry` name
+    (MLIR allows `@b.ranch`; ptxas rejects `.entry b.ranch(`)."""
+    found = []
+    for kernel in d.kernels(module_op):
+        name = ir.StringAttr(kernel.attributes["sym_name"]).value
+        if PTX_IDENTIFIER.fullmatch(name) is None:
+            filename, line, col = file_location(kernel.location)
+            found.append(Diagnostic(
+                "error", filename, line, col,
+                f"kernel name @{name} is not a PTX identifier (letters, digits, _ and $, "
+                "starting with a letter, or with _, $ or % and one more character; PTX ISA "
+                "4.4): rename the kernel"))
+    return found
+
+
 def tcgen05_type_in(types) -> bool:
     """Whether any of `types` is a tcgen05 type (or holds one, as a function type does)."""
     return any("!tcgen05." in str(t) for t in types)
@@ -227,7 +248,8 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
     with context, capture_diagnostics(context) as diagnostics:
         try:
             module = parse_module(text, source_name)
-            stray = stray_tcgen05(module, inside_kernels_too=False)
+            stray = stray_tcgen05(module, inside_kernels_too=False) \
+                + unspellable_kernel_names(module)
             if stray:
                 raise CompileFailed(list(diagnostics) + stray)
             try:
