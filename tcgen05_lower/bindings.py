@@ -9,6 +9,7 @@ parsed with a file name) live here as small functions.
 from __future__ import annotations
 
 import contextlib
+import re
 import sys
 import types
 from dataclasses import dataclass
@@ -104,7 +105,7 @@ def _convert(diag) -> Diagnostic:
 def error_diagnostics(error: "MLIRError") -> list[Diagnostic]:
     """The diagnostics an MLIRError carries (MLIR routes the diagnostics of a failing
     parse or pass-manager run to the exception, not to the context's handlers)."""
-    return [_convert(x) for x in error.error_diagnostics]
+    return [_convert(x) for x in error.error_diagnostics] or list(getattr(error, "located", []))
 
 
 @contextlib.contextmanager
@@ -127,17 +128,65 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
     """Parses `text` as a module whose diagnostics name `source_name`.
 
     A file with several top-level operations is wrapped in a module, as mlir-opt does.
-    Raises MLIRError with located diagnostics on failure.
+    Raises MLIRError with located diagnostics on failure (``error_diagnostics`` gives
+    them, also for the failures the parser reports without any).
     """
     global _anonymous_source_name
     _anonymous_source_name = source_name
-    if len(_top_level_ops(text)) == 1:
-        op = ir.Operation.parse(text, source_name=source_name)
-        if op.name == "builtin.module":
-            # Operation.parse hands back the op's OpView; callers want the Operation.
-            return op.operation
-    # Several top-level ops (or one that is not a module): MLIR's implicit module.
-    return ir.Module.parse(text).operation
+    abort = _input_the_parser_aborts_on(text, source_name)
+    if abort is not None:
+        error = MLIRError("Unable to parse module assembly", [])
+        error.located = [abort]
+        raise error
+    try:
+        if len(_top_level_ops(text)) == 1:
+            op = ir.Operation.parse(text, source_name=source_name)
+            if op.name == "builtin.module":
+                # Operation.parse hands back the op's OpView; callers want the Operation.
+                return op.operation
+        # Several top-level ops (or one that is not a module): MLIR's implicit module.
+        return ir.Module.parse(text).operation
+    except MLIRError as error:
+        if not error.error_diagnostics:
+            error.located = [_silent_parse_failure(text, source_name, str(error))]
+        raise
+
+
+#: A tcgen05 op written in custom syntax (`%d = tcgen05.tmem_buffer() ...`): IRDL ops have
+#: none, and the parser then fails without a diagnostic.
+_CUSTOM_TCGEN05_OP = re.compile(r"^(\s*(?:%[^=]*=\s*)?)(tcgen05\.\w+)")
+
+
+def _silent_parse_failure(text: str, source_name: str, message: str) -> Diagnostic:
+    """A located diagnostic for a parse that failed without one."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _CUSTOM_TCGEN05_OP.match(line.split("//", 1)[0])
+        if match:
+            name = match.group(2)
+            return Diagnostic(
+                "error", source_name, number, len(match.group(1)) + 1,
+                f"{name} must be written in MLIR's generic form, \"{name}\"(operands) "
+                "{attributes} : (operand types) -> result types: the tcgen05 dialect is "
+                "defined in IRDL, whose ops have no custom syntax")
+    return Diagnostic("error", source_name, None, None,
+                      f"the MLIR parser failed without a diagnostic ({message})")
+
+
+def _input_the_parser_aborts_on(text: str, source_name: str) -> Diagnostic | None:
+    """The MLIR 22.1 bindings abort the process (an assertion on unhandled captured errors)
+    when a dialect type is directly followed by a `.` (`!b = !tcgen05.tmem<...>.`). No
+    valid input has a `>` directly followed by `.` outside strings and comments, so such
+    input is refused here, located, before the parser sees it."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        code = _STRING.sub(lambda m: " " * len(m.group(0)), line).split("//", 1)[0]
+        at = code.find(">.")
+        if at >= 0:
+            return Diagnostic("error", source_name, number, at + 2,
+                              "unexpected '.' after a type")
+    return None
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 def _top_level_ops(text: str) -> list[str]:
