@@ -171,10 +171,33 @@ def _split_params(text: str) -> list[str]:
     return split_top_level(text, "[<(", "]>)")
 
 
+class TypeParameterError(ValueError):
+    """A tcgen05 type whose parameters are not of the dialect's form (a shape that is not a
+    list of integers, a missing parameter). tcgen05-verify reports it at the op."""
+
+
 def _int_list(text: str) -> tuple[int, ...]:
-    inner = text.strip()[1:-1]
-    # Array elements print as "128 : i64" or "128".
-    return tuple(int(item.split(":")[0]) for item in inner.split(",") if item.strip())
+    stripped = text.strip()
+    if not (stripped.startswith("[") and stripped.endswith("]")):
+        raise TypeParameterError(f"shape {stripped} is not a list of integers")
+    items = [item.strip() for item in stripped[1:-1].split(",") if item.strip()]
+    dims = []
+    for item in items:
+        # Array elements print as "128 : i64" or "128".
+        number, _, kind = item.partition(":")
+        kind = kind.strip()
+        if not number.strip().lstrip("-").isdigit() or (kind and not kind.startswith(("i", "si", "ui"))) \
+                or kind == "i1":
+            raise TypeParameterError(
+                f"shape {stripped}: dimension {item} is not an integer")
+        dims.append(int(number))
+    return tuple(dims)
+
+
+def _params(values: list[str], count: int, name: str) -> list[str]:
+    if len(values) != count:
+        raise TypeParameterError(f"!tcgen05.{name} takes {count} parameters, got {len(values)}")
+    return values
 
 
 @functools.lru_cache(maxsize=None)
@@ -185,13 +208,17 @@ def _parse_type_text(text: str):
     name, params = match.group(1), match.group(2)
     if name == "mbarrier":
         return "mbarrier"
-    values = _split_params(params)
+    values = _split_params(params or "")
     if name == "tmem":
-        return TmemType(_int_list(values[0]), values[1])
+        values = _params(values, 2, name)
+        return TmemType(_int_list(values[0]), values[1].strip())
     if name == "smem":
-        return SmemType(_int_list(values[0]), values[1], values[2].strip('"'), values[3].strip('"'))
+        values = _params(values, 4, name)
+        return SmemType(_int_list(values[0]), values[1].strip(), values[2].strip().strip('"'),
+                        values[3].strip().strip('"'))
     if name == "frag":
-        return FragType(_int_list(values[0]), values[1])
+        values = _params(values, 2, name)
+        return FragType(_int_list(values[0]), values[1].strip())
     return None
 
 

@@ -146,6 +146,8 @@ class Tcgen05Verify(ModulePass):
                                f"exactly one warpgroup ({WARPGROUP_THREADS} threads)")
             return
         ops = list(d.walk_ops(kernel))
+        if not self.check_type_parameters(ops):
+            return  # every later rule reads these types
         # What each TMEM buffer is to the MMAs that use it, so that a buffer's element type
         # is checked against its role (one pass over the kernel, then one over the ops).
         self.roles = {}
@@ -160,6 +162,20 @@ class Tcgen05Verify(ModulePass):
             if name in _INSTRUCTIONS and not self.check_two_dimensional(op):
                 continue
             check(self, op, info)
+
+    def check_type_parameters(self, ops) -> bool:
+        """Every tcgen05 type an op uses has parameters of the dialect's form (its shape a
+        list of integers), so that no rule reads a malformed one."""
+        ok = True
+        for op in ops:
+            for value in [*op.operands, *op.results]:
+                try:
+                    d.type_info(value.type)
+                except d.TypeParameterError as exc:
+                    self.error(op, f"type {value.type}: {exc}")
+                    ok = False
+                    break
+        return ok
 
     def check_attribute_types(self, op) -> bool:
         """Every attribute the op's rules read has the type the dialect gives it."""
