@@ -2,122 +2,559 @@
 
 The PTX executor (``executor.py``) calls this model for everything that orders memory
 accesses; the model decides when asynchronous tcgen05 operations take effect and reports
-every access that conflicts with an operation whose completion the accessing thread has
-not observed.
+every access that conflicts with an operation whose completion (or, for the pipelined
+pairs of 9.7.16.6.2, whose issue) the accessing thread has not observed.
 
 Threads are numbered across the cluster: ``g = rank * threads_per_cta + tid``. Every method
 that takes ``line`` gets the 1-based PTX line of the instruction, for reports. Methods that
 take ``threads`` get a ``np.ndarray`` of global thread ids that execute the instruction
 together (the active threads of one step).
 
+tcgen05.ld / tcgen05.st are warp-collective: the executor calls ``issue`` once per warp,
+with the warp's lowest active thread as ``thread``, and ``wait`` with all the warp's
+threads; the model keys their completion by warp.
+
 Schedules
 ---------
-- ``"late"`` (default): an asynchronous op (mma, cp, shift, st) takes effect at the latest
-  moment the ISA allows: when its completion is observed or must have happened (the commit
-  group it belongs to is completed only when the executor has no runnable thread left,
-  see ``progress``; a ``tcgen05.st`` at the issuing thread's ``wait::st``). ``tcgen05.ld``
-  reads its cells when issued; its read stays in flight until ``wait::ld``.
+- ``"late"`` (default): an asynchronous op takes effect at the latest moment the ISA allows.
+  mma / cp / shift of a thread are performed, in issue order, only when a commit of that
+  thread must complete because no thread can run any more (``progress``), or at exit;
+  a ``tcgen05.st`` at its warp's ``wait::st``. ``tcgen05.ld`` reads its cells when issued
+  (its registers are written then); its read stays in flight until ``wait::ld``.
 - ``"eager"``: every asynchronous op takes effect when it is issued.
 A race-free program computes the same numbers under both.
+
+How ordering is tracked (vector clocks)
+---------------------------------------
+Agents are the threads (their ordinary accesses), and per thread two streams of its
+mma/cp/shift ops, "issued" and "completed", and per warp the completion streams of its
+tcgen05.ld and tcgen05.st. Each thread keeps two clocks over all agents:
+
+- ``known`` orders the thread's ordinary (generic-proxy) accesses: barrier.sync and
+  mbarrier arrive/wait join it as PTX's memory model does.
+- ``tc_known`` orders the thread's tcgen05 operations: knowledge received through a barrier
+  or an mbarrier reaches it only at ``tcgen05.fence::after_thread_sync`` (9.7.16.6.3: an
+  asynchronous tcgen05 op after that fence is ordered after the prior execution ordering
+  operations), and what a thread releases about tcgen05 operations is what it knew at its
+  last ``tcgen05.fence::before_thread_sync`` (ops prior to that fence are ordered before
+  the subsequent execution ordering operations). ``tcgen05.commit`` performs that fence
+  implicitly (9.7.16.6.4.2) and its mbarrier arrival publishes the completion of the ops it
+  tracks. ``wait::ld`` / ``wait::st`` make the warp's own loads / stores complete for the
+  waiting thread at once (9.7.16.6.4.2, Example 1).
+
+A new asynchronous op conflicts with an earlier one (one of them writes cells the other
+touches) unless the issuer knows the earlier one completed, or the two are a pipelined pair
+(9.7.16.6.2: mma -> mma on the same accumulator and shape, cp -> mma, shift -> mma,
+shift -> cp.4x256b, mma -> shift) and the issuer knows the earlier one was issued (its own,
+or another thread's ordered by before/after_thread_sync, 9.7.16.6.4.3). Shared-memory
+bytes read by mma / cp (the async proxy, 9.7.16.6.5) must have been written by ordinary
+stores that are ordered before the issue and followed, in the writer, by
+``fence.proxy.async``; an ordinary store to bytes an unfinished async op reads is a race.
+
+Not tracked: races between ordinary accesses of different threads (no tcgen05 op
+involved), and a byte read by several in-flight async ops of different issuers is
+checked against the latest one only.
+
+mbarriers follow PTX's mbarrier semantics: init sets the expected arrival count and phase
+0; a phase completes when its pending arrivals reach zero (and its transaction count is
+zero); ``try_wait.parity P`` succeeds once the phase of parity P has completed, i.e. while
+the current phase's parity differs from P, and acquires what the arrivals of that phase
+released.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 
-from tcgen05_lower.sim.state import CtaMemory, SimError, TensorOp
+from tcgen05_lower.sim.state import TMEM_COLUMNS, CtaMemory, SimError, TensorOp
 
 
 class Race(SimError):
     """Two accesses to the same cells that the program does not order."""
 
 
+#: 9.7.16.6.2: (earlier kind, later kind) pairs executed in issue order.
+PIPELINED = {("mma", "mma"), ("cp", "mma"), ("shift", "mma"), ("shift", "cp4x256b"),
+             ("mma", "shift")}
+
+
+@dataclass
+class InFlight:
+    op: TensorOp
+    kind: str          # "mma", "cp", "shift", "ld", "st"
+    issuer: int        # thread
+    agent: int         # the completion agent
+    issue_agent: int   # the issue agent (mma/cp/shift), else -1
+    seq: int
+    line: int
+    performed: bool = False
+    cp4x256b: bool = False
+
+
+@dataclass
+class Mbarrier:
+    expected: int
+    pending: int
+    phase: int = 0
+    tx: int = 0
+    known: np.ndarray | None = None
+    tc_known: np.ndarray | None = None
+    completed: dict = field(default_factory=dict)  # phase -> (known, tc_known)
+    init_by: int = -1
+    init_epoch: int = 0
+    init_line: int = 0
+
+
 class OrderingModel:
     """Happens-before state, in-flight asynchronous ops, mbarriers and TMEM allocation."""
 
     def __init__(self, ctas: list[CtaMemory], threads_per_cta: int, schedule: str = "late"):
-        raise NotImplementedError
+        if schedule not in ("late", "eager"):
+            raise ValueError(f"schedule must be late or eager, not {schedule!r}")
+        self.ctas = ctas
+        self.schedule = schedule
+        self.threads_per_cta = threads_per_cta
+        t = self.nthreads = threads_per_cta * len(ctas)
+        w = self.nwarps = -(-t // 32)
+        # agents: threads [0, t), issued [t, 2t), completed [2t, 3t), ld [3t, 3t+w), st
+        self.ISSUED, self.DONE, self.LD, self.ST = t, 2 * t, 3 * t, 3 * t + w
+        agents = 3 * t + 2 * w
+        self.known = np.zeros((t, agents), np.int64)
+        self.known[np.arange(t), np.arange(t)] = 1
+        self.tc_known = self.known.copy()
+        self.pending_tc = self.known.copy()
+        self.released = self.known.copy()
+        self.seq = np.zeros(agents, np.int64)       # last sequence number per stream agent
+        self.inflight: list[InFlight] = []
+        self.pending_commits: list[tuple[int, int, int, int, int]] = []  # order kept
+        self.mbarriers: dict[tuple[int, int], Mbarrier] = {}
+        self.races: list[Race] = []
+        self._race_keys: set = set()
+        self.allocated = [np.zeros(TMEM_COLUMNS, bool) for _ in ctas]
+        # who allocated each column, and the sequence number of that alloc in the
+        # allocating thread's "issued" stream (9.7.16.7.1: a synchronous tcgen05 op)
+        self.alloc_by = [np.full(TMEM_COLUMNS, -1, np.int64) for _ in ctas]
+        self.alloc_seq = [np.zeros(TMEM_COLUMNS, np.int64) for _ in ctas]
+        self.alloc_line = [np.zeros(TMEM_COLUMNS, np.int64) for _ in ctas]
+        self.relinquished = [False for _ in ctas]
+        # shared memory: the last ordinary writer of each byte and its epoch; the latest
+        # async reader of each byte (issuer, seq, line)
+        self.writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
+        self.write_epoch = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        self.reader = [np.full(c.smem.size, -1, np.int32) for c in ctas]
+        self.reader_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        self.reader_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        self.proxy_fences: list[list[int]] = [[] for _ in range(t)]
+
+    # -- helpers --------------------------------------------------------------------------
+    def _race(self, message: str, line: int, other: int) -> None:
+        key = (min(line, other), max(line, other), message)
+        if key in self._race_keys:
+            return
+        self._race_keys.add(key)
+        self.races.append(Race(f"race with PTX line {other}: {message}", line))
+
+    def _epoch(self, thread: int) -> int:
+        return int(self.known[thread, thread])
+
+    def _release(self, threads: np.ndarray) -> None:
+        """The threads' own epochs end: what they did is now publishable."""
+        self.known[threads, threads] += 1
+        self.tc_known[threads, threads] = self.known[threads, threads]
+
+    def _published(self, threads) -> tuple[np.ndarray, np.ndarray]:
+        """(generic, tcgen05) knowledge the threads release: all they know for ordinary
+        accesses; for tcgen05 ops what they knew at their last before_thread_sync."""
+        generic = self.known[threads].max(axis=0)
+        tc = self.released[threads].max(axis=0)
+        own = np.asarray(threads).reshape(-1)
+        tc[own] = np.maximum(tc[own], self.known[own, own])
+        return generic, tc
+
+    def _acquire(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
+        self.known[threads] = np.maximum(self.known[threads], generic)
+        self.pending_tc[threads] = np.maximum(self.pending_tc[threads], tc)
+
+    @staticmethod
+    def _describe(rank: int, mask: np.ndarray) -> str:
+        lanes = np.flatnonzero(mask.any(axis=1))
+        cols = np.flatnonzero(mask.any(axis=0))
+        return (f"TMEM of CTA {rank}, lanes {lanes.min()}-{lanes.max()}, "
+                f"columns {cols.min()}-{cols.max()}")
 
     # -- asynchronous tcgen05 operations ------------------------------------------------
     def issue(self, thread: int, op: TensorOp, line: int) -> None:
-        """``thread`` issues ``op`` (mma/cp/shift/ld/st). Checks its footprint against
-        every in-flight op the thread has not observed complete (a conflict is a Race naming
-        both lines), except pairs the ISA pipelines (9.7.16.6.2). Eager: performs it now.
+        kind = op.kind
+        cp4 = kind == "cp" and getattr(op, "shape", "") == "4x256b"
+        self._check_conflicts(thread, op, kind, cp4, line)
+        self._check_allocation_ordered(thread, op, line)
+        self._check_async_smem_reads(thread, op, line)
+        warp = thread // 32
+        if kind in ("mma", "cp", "shift"):
+            agent, issue_agent = self.DONE + thread, self.ISSUED + thread
+            self.seq[issue_agent] += 1
+            seq = int(self.seq[issue_agent])
+            self.known[thread, issue_agent] = seq
+            self.tc_known[thread, issue_agent] = seq
+        else:
+            agent, issue_agent = (self.LD if kind == "ld" else self.ST) + warp, -1
+            self.seq[agent] += 1
+            seq = int(self.seq[agent])
+        record = InFlight(op, kind, thread, agent, issue_agent, seq, line, cp4x256b=cp4)
+        self.inflight.append(record)
+        self._note_async_smem_reads(thread, op, seq, line)
+        if kind == "ld" or self.schedule == "eager":
+            self._perform(record)
 
-        tcgen05.ld / tcgen05.st are warp-collective: the executor calls ``issue`` once per
-        warp, with the warp's lowest active thread as ``thread``, and the warp's
-        ``wait::ld`` / ``wait::st`` passes all its threads to ``wait``."""
-        raise NotImplementedError
+    def _perform(self, record: InFlight) -> None:
+        if not record.performed:
+            record.performed = True
+            record.op.perform(self.ctas)
+
+    def _ordered(self, thread: int, record: InFlight, kind: str, op, cp4: bool) -> bool:
+        if self.tc_known[thread, record.agent] >= record.seq:
+            return True   # its completion is known (9.7.16.6.4.2, .4.4)
+        later = "cp4x256b" if cp4 else kind
+        if (record.kind, later) not in PIPELINED:
+            return False
+        if record.kind == "mma" and kind == "mma" and record.op.accumulator != op.accumulator:
+            return False  # 9.7.16.6.2: same accumulator and shape only
+        # the pipelined pair executes in issue order once the issue is ordered
+        # (the same thread, or 9.7.16.6.4.3 across threads)
+        return self.tc_known[thread, record.issue_agent] >= record.seq
+
+    def _check_conflicts(self, thread: int, op: TensorOp, kind: str, cp4: bool,
+                         line: int) -> None:
+        fp = op.footprint
+        for record in self.inflight:
+            other = record.op.footprint
+            for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
+                mine_w = fp.tmem_writes.get(rank)
+                mine_r = fp.tmem_reads.get(rank)
+                their_w = other.tmem_writes.get(rank)
+                their_r = other.tmem_reads.get(rank)
+                overlap = None
+                for a, b in ((mine_w, their_w), (mine_w, their_r), (mine_r, their_w)):
+                    if a is not None and b is not None:
+                        both = a & b
+                        if both.any():
+                            overlap = both
+                            break
+                if overlap is None or self._ordered(thread, record, kind, op, cp4):
+                    continue
+                self._race(f"tcgen05.{kind} and tcgen05.{record.kind} both access "
+                           f"{self._describe(rank, overlap)}, and the second is not ordered "
+                           "after the first's completion (9.7.16.6)", line, record.line)
+                break
+
+    def _check_allocation_ordered(self, thread: int, op: TensorOp, line: int) -> None:
+        """The columns an op touches were allocated by a tcgen05.alloc ordered before it:
+        by the issuing warp itself, or through before_thread_sync, a barrier or mbarrier,
+        and after_thread_sync (9.7.16.6.3)."""
+        fp = op.footprint
+        for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
+            mask = np.zeros(TMEM_COLUMNS, bool)
+            for masks in (fp.tmem_reads, fp.tmem_writes):
+                if rank in masks:
+                    mask |= masks[rank].any(axis=0)
+            owners = self.alloc_by[rank][mask]
+            seqs = self.alloc_seq[rank][mask]
+            for owner in np.unique(owners[owners >= 0]):
+                if owner // 32 == thread // 32:
+                    continue  # the allocating warp itself: program order
+                need = int(seqs[owners == owner].max())
+                if self.tc_known[thread, self.ISSUED + owner] < need:
+                    lines = self.alloc_line[rank][mask][owners == owner]
+                    self._race(f"tcgen05.{op.kind} uses TMEM columns of CTA {rank} whose "
+                               f"tcgen05.alloc (by thread {owner}) is not ordered before it "
+                               "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
+                               line, int(lines.max()))
+
+    def _check_async_smem_reads(self, thread: int, op: TensorOp, line: int) -> None:
+        """9.7.16.6.5: ordinary stores read by the async proxy need fence.proxy.async."""
+        for rank, addresses in op.footprint.smem_reads.items():
+            writers = self.writer[rank][addresses]
+            written = writers >= 0
+            if not written.any():
+                continue
+            for w in np.unique(writers[written]):
+                if w == thread:
+                    epochs = self.write_epoch[rank][addresses][writers == w]
+                    fences = [f for f in self.proxy_fences[w] if f >= int(epochs.max())]
+                    if not fences:
+                        self._race(f"tcgen05.{op.kind} reads shared memory of CTA {rank} "
+                                   "that its own thread wrote with ordinary stores, with no "
+                                   "fence.proxy.async between (9.7.16.6.5)", line,
+                                   self._write_line(rank, addresses, writers == w))
+                    continue  # program order
+                epochs = self.write_epoch[rank][addresses][writers == w]
+                latest = int(epochs.max())
+                if self.known[thread, w] <= latest:
+                    self._race(f"tcgen05.{op.kind} reads shared memory of CTA {rank} that "
+                               f"thread {w} wrote, and that write is not ordered before it",
+                               line, self._write_line(rank, addresses, writers == w))
+                    continue
+                fences = [f for f in self.proxy_fences[w] if f >= latest]
+                if not fences or self.known[thread, w] <= fences[0]:
+                    self._race(f"tcgen05.{op.kind} reads shared memory of CTA {rank} that "
+                               f"thread {w} wrote with ordinary stores, with no "
+                               "fence.proxy.async between (9.7.16.6.5)", line,
+                               self._write_line(rank, addresses, writers == w))
+
+    def _write_line(self, rank: int, addresses, select) -> int:
+        return int(self.write_line[rank][addresses[select]].max()) \
+            if hasattr(self, "write_line") else 0
+
+    def _note_async_smem_reads(self, thread: int, op: TensorOp, seq: int, line: int) -> None:
+        for rank, addresses in op.footprint.smem_reads.items():
+            self.reader[rank][addresses] = thread
+            self.reader_seq[rank][addresses] = seq
+            self.reader_line[rank][addresses] = line
 
     def commit(self, thread: int, rank: int, mbarrier: int, cta_mask: int, line: int) -> None:
-        """tcgen05.commit: when every mma/cp/shift ``thread`` issued before it has
-        completed, arrive once on the mbarrier at ``mbarrier`` in each CTA of ``cta_mask``
-        (bit i = rank i; a commit without multicast passes 1 << rank)."""
-        raise NotImplementedError
+        for r in range(len(self.ctas)):
+            if cta_mask >> r & 1:
+                self._mbar(r, mbarrier, line, thread)
+        seq = int(self.seq[self.ISSUED + thread])
+        # the implicit before_thread_sync of tcgen05.commit (9.7.16.6.4.2)
+        self.released[thread] = np.maximum(self.known[thread], self.tc_known[thread])
+        self._release(np.array([thread]))
+        generic, tc = self._published([thread])
+        generic[self.DONE + thread] = max(generic[self.DONE + thread], seq)
+        tc[self.DONE + thread] = max(tc[self.DONE + thread], seq)
+        targets = [r for r in range(len(self.ctas)) if cta_mask >> r & 1]
+        entry = (thread, seq, mbarrier, tuple(targets), line, generic, tc)
+        if self.schedule == "eager":
+            self._complete_commit(entry)
+        else:
+            self.pending_commits.append(entry)
+
+    def _complete_commit(self, entry) -> None:
+        thread, seq, mbarrier, targets, line, generic, tc = entry
+        for record in self.inflight:
+            if record.issuer == thread and record.issue_agent >= 0 and record.seq <= seq:
+                self._perform(record)
+        for r in targets:
+            self._arrive(r, mbarrier, 1, generic, tc, line)
 
     def wait(self, threads: np.ndarray, kind: str, line: int) -> None:
-        """tcgen05.wait::ld / wait::st (kind "ld" or "st") for each thread."""
-        raise NotImplementedError
+        base = self.LD if kind == "ld" else self.ST
+        for warp in np.unique(np.asarray(threads) // 32):
+            agent = base + int(warp)
+            seq = int(self.seq[agent])
+            if kind == "st":
+                for record in self.inflight:
+                    if record.agent == agent and record.seq <= seq:
+                        self._perform(record)
+            members = np.asarray(threads)[np.asarray(threads) // 32 == warp]
+            self.known[members, agent] = np.maximum(self.known[members, agent], seq)
+            self.tc_known[members, agent] = np.maximum(self.tc_known[members, agent], seq)
 
     def fence(self, threads: np.ndarray, kind: str, line: int) -> None:
-        """kind: "before_thread_sync", "after_thread_sync" (tcgen05.fence::*) or
-        "proxy_async" (fence.proxy.async.shared::cta)."""
-        raise NotImplementedError
+        threads = np.asarray(threads)
+        if kind == "before_thread_sync":
+            self.released[threads] = np.maximum(self.known[threads], self.tc_known[threads])
+        elif kind == "after_thread_sync":
+            # only what arrived through tcgen05-aware release (before_thread_sync or a
+            # commit) orders later tcgen05 ops; plain generic knowledge does not
+            self.tc_known[threads] = np.maximum(self.tc_known[threads],
+                                                self.pending_tc[threads])
+        elif kind == "proxy_async":
+            for t in threads:
+                self.proxy_fences[int(t)].append(self._epoch(int(t)))
+            self._release(threads)
+        else:
+            raise SimError(f"unknown fence kind {kind!r}", line)
 
     # -- ordinary accesses ----------------------------------------------------------------
-    def smem_access(self, threads: np.ndarray, rank: np.ndarray, addresses: np.ndarray,
+    def smem_access(self, threads: np.ndarray, rank, addresses: np.ndarray,
                     size: int, write: bool, line: int) -> None:
-        """Generic-proxy ld/st.shared of ``size`` bytes at ``addresses`` (one per thread)."""
-        raise NotImplementedError
+        threads = np.asarray(threads).reshape(-1)
+        ranks = np.broadcast_to(np.asarray(rank).reshape(-1), threads.shape)
+        addresses = np.broadcast_to(np.asarray(addresses).astype(np.int64).reshape(-1),
+                                    threads.shape)
+        if not hasattr(self, "write_line"):
+            self.write_line = [np.zeros(c.smem.size, np.int64) for c in self.ctas]
+        for r in np.unique(ranks):
+            sel = ranks == r
+            byte = (addresses[sel].reshape(-1, 1) + np.arange(size)).reshape(-1)
+            who = np.repeat(threads[sel], size)
+            if not write:
+                writers = self.writer[r][byte]
+                other = (writers >= 0) & (writers != who)
+                if other.any():
+                    unseen = self.known[who[other], writers[other]] <= \
+                        self.write_epoch[r][byte][other]
+                    if unseen.any():
+                        first = np.flatnonzero(other)[np.flatnonzero(unseen)[0]]
+                        self._race(f"ld.shared by thread {who[first]} reads shared memory of "
+                                   f"CTA {r} (byte {byte[first]:#x}) that thread "
+                                   f"{writers[first]} wrote, and the write is not ordered "
+                                   "before the read", line,
+                                   int(self.write_line[r][byte[first]]))
+            if write:
+                readers = self.reader[r][byte]
+                busy = readers >= 0
+                if busy.any():
+                    agents = self.DONE + readers[busy]
+                    known = self.known[who[busy], agents]
+                    late = known < self.reader_seq[r][byte][busy]
+                    if late.any():
+                        first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
+                        self._race(f"st.shared by thread {who[first]} overwrites shared "
+                                   f"memory of CTA {r} (byte {byte[first]:#x}) that "
+                                   f"tcgen05 op of thread {readers[first]} still reads "
+                                   "(its completion is not observed)", line,
+                                   int(self.reader_line[r][byte[first]]))
+                self.writer[r][byte] = who
+                self.write_epoch[r][byte] = self.known[who, who]
+                self.write_line[r][byte] = line
 
     # -- thread synchronization -----------------------------------------------------------
     def barrier(self, threads: np.ndarray, line: int) -> None:
-        """All ``threads`` have arrived at one barrier.sync (bar.sync); they leave together."""
-        raise NotImplementedError
+        threads = np.asarray(threads).reshape(-1)
+        self._release(threads)
+        generic, tc = self._published(threads)
+        self._acquire(threads, generic, tc)
+        # ops every thread knows complete can conflict with nothing any more
+        self.inflight = [r for r in self.inflight if not (
+            r.performed and (self.tc_known[:, r.agent] >= r.seq).all()
+            and (self.known[:, r.agent] >= r.seq).all())]
+
+    def _mbar(self, rank: int, address: int, line: int, thread: int | None = None) -> Mbarrier:
+        bar = self.mbarriers.get((rank, address))
+        if bar is None:
+            raise SimError(f"mbarrier at shared address {address:#x} of CTA {rank} is used "
+                           "before mbarrier.init", line)
+        if thread is not None and thread != bar.init_by and \
+                self.known[thread, bar.init_by] <= bar.init_epoch:
+            self._race(f"thread {thread} uses the mbarrier at {address:#x} of CTA {rank} "
+                       "before its mbarrier.init is ordered before the use", line, bar.init_line)
+        return bar
 
     def mbarrier_init(self, thread: int, rank: int, address: int, count: int, line: int) -> None:
-        raise NotImplementedError
+        if count < 1:
+            raise SimError(f"mbarrier.init with count {count}", line)
+        self.mbarriers[(rank, address)] = Mbarrier(expected=count, pending=count,
+                                                   init_by=thread, init_epoch=self._epoch(thread),
+                                                   init_line=line)
+
+    def _arrive(self, rank: int, address: int, count: int, generic, tc, line: int) -> int:
+        bar = self._mbar(rank, address, line)
+        token = bar.phase
+        bar.known = generic.copy() if bar.known is None else np.maximum(bar.known, generic)
+        bar.tc_known = tc.copy() if bar.tc_known is None else np.maximum(bar.tc_known, tc)
+        bar.pending -= count
+        if bar.pending < 0:
+            raise SimError(f"mbarrier at {address:#x} of CTA {rank}: more arrivals than its "
+                           "expected count in one phase", line)
+        self._maybe_complete(bar)
+        return token
+
+    @staticmethod
+    def _maybe_complete(bar: Mbarrier) -> None:
+        if bar.pending == 0 and bar.tx == 0:
+            bar.completed[bar.phase] = (bar.known, bar.tc_known)
+            bar.completed.pop(bar.phase - 2, None)
+            bar.phase += 1
+            bar.pending = bar.expected
+            bar.known = bar.tc_known = None
 
     def mbarrier_arrive(self, thread: int, rank: int, address: int, count: int,
                         line: int) -> int:
-        """mbarrier.arrive (release); returns the state token (the phase before arrival)."""
-        raise NotImplementedError
+        self._mbar(rank, address, line, thread)
+        self._release(np.array([thread]))
+        generic, tc = self._published([thread])
+        return self._arrive(rank, address, count, generic, tc, line)
 
     def mbarrier_expect_tx(self, thread: int, rank: int, address: int, nbytes: int,
                            line: int) -> None:
-        raise NotImplementedError
+        self._mbar(rank, address, line).tx += nbytes
 
     def mbarrier_try_wait_parity(self, thread: int, rank: int, address: int, parity: int,
                                  line: int) -> bool:
-        """True (with acquire) when the phase of parity ``parity`` has completed."""
-        raise NotImplementedError
+        bar = self._mbar(rank, address, line, thread)
+        if bar.phase % 2 == parity % 2:
+            return False
+        generic, tc = bar.completed.get(bar.phase - 1, (None, None))
+        if generic is not None:
+            self._acquire(np.array([thread]), generic, tc)
+        return True
 
     # -- tensor-memory allocation (9.7.16.7) ------------------------------------------------
     def alloc(self, warp_threads: np.ndarray, rank: int, columns: int, cta_group: int,
               line: int) -> int:
-        """Allocate ``columns`` columns (a power of two >= 32); returns the TMEM address
-        (lane 0, first column) the executor writes to shared memory."""
-        raise NotImplementedError
+        if columns < 32 or columns > TMEM_COLUMNS or columns & (columns - 1):
+            raise SimError(f"tcgen05.alloc of {columns} columns: nCols must be a power of 2 "
+                           "from 32 to 512 (9.7.16.7.1)", line)
+        if self.relinquished[rank]:
+            raise SimError("tcgen05.alloc after tcgen05.relinquish_alloc_permit "
+                           "(9.7.16.7.1)", line)
+        used = self.allocated[rank]
+        owner = int(np.asarray(warp_threads).reshape(-1)[0])
+        for start in range(0, TMEM_COLUMNS, columns):
+            if not used[start:start + columns].any():
+                used[start:start + columns] = True
+                self.seq[self.ISSUED + owner] += 1
+                seq = int(self.seq[self.ISSUED + owner])
+                self.known[owner, self.ISSUED + owner] = seq
+                self.tc_known[owner, self.ISSUED + owner] = seq
+                self.alloc_by[rank][start:start + columns] = owner
+                self.alloc_seq[rank][start:start + columns] = seq
+                self.alloc_line[rank][start:start + columns] = line
+                return start   # lane 0, column start (9.7.16.1.1)
+        raise SimError(f"tcgen05.alloc of {columns} columns: no free columns left in CTA "
+                       f"{rank} (the instruction would block forever here)", line)
 
     def dealloc(self, warp_threads: np.ndarray, rank: int, taddr: int, columns: int,
                 cta_group: int, line: int) -> None:
-        """Free; an in-flight op on the freed cells, or a double free, is an error."""
-        raise NotImplementedError
+        start = taddr & 0xFFFF
+        if taddr >> 16 or not self.allocated[rank][start:start + columns].all() \
+                or start + columns > TMEM_COLUMNS:
+            raise SimError(f"tcgen05.dealloc of {columns} columns at {taddr:#x} frees "
+                           f"columns that are not allocated in CTA {rank} (9.7.16.7.1)", line)
+        thread = int(np.asarray(warp_threads).reshape(-1)[0])
+        for record in self.inflight:
+            masks = [m for m in (record.op.footprint.tmem_reads.get(rank),
+                                 record.op.footprint.tmem_writes.get(rank)) if m is not None]
+            if any(m[:, start:start + columns].any() for m in masks) and \
+                    self.tc_known[thread, record.agent] < record.seq:
+                self._race(f"tcgen05.dealloc frees columns {start}-{start + columns - 1} of "
+                           f"CTA {rank} that tcgen05.{record.kind} still uses", line,
+                           record.line)
+        self.allocated[rank][start:start + columns] = False
 
     def relinquish(self, warp_threads: np.ndarray, rank: int, cta_group: int, line: int) -> None:
-        raise NotImplementedError
+        self.relinquished[rank] = True
 
     def check_tmem_allocated(self, rank: int, mask: np.ndarray, line: int) -> None:
-        """Every cell in ``mask`` (bool[128, 512]) lies in allocated columns."""
-        raise NotImplementedError
+        columns = np.flatnonzero(mask.any(axis=0))
+        outside = columns[~self.allocated[rank][columns]]
+        if outside.size:
+            raise SimError(f"access to TMEM columns {outside.min()}-{outside.max()} of CTA "
+                           f"{rank}, which are not allocated (9.7.16.7)", line)
 
     # -- progress and the end of the kernel ------------------------------------------------
     def progress(self) -> bool:
-        """Called when no thread can run: complete the oldest pending commit group (late
-        schedule). False when nothing is pending (the executor then reports a deadlock)."""
-        raise NotImplementedError
+        if not self.pending_commits:
+            return False
+        self._complete_commit(self.pending_commits.pop(0))
+        return True
 
     def finish(self, line: int) -> list[str]:
-        """At kernel exit: complete what is pending and return the problems found
-        (columns still allocated, ops never waited for)."""
-        raise NotImplementedError
+        while self.pending_commits:
+            self._complete_commit(self.pending_commits.pop(0))
+        problems = []
+        for record in self.inflight:
+            if not record.performed:
+                self._perform(record)
+                problems.append(f"tcgen05.{record.kind} at PTX line {record.line} was never "
+                                "committed or waited for")
+        for rank, used in enumerate(self.allocated):
+            if used.any():
+                cols = np.flatnonzero(used)
+                problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
+                                "still allocated at exit (9.7.16.7.1)")
+        return problems

@@ -164,6 +164,10 @@ def _alloc(group: int):
                                 "nCols")
                 taddr = m.ordering.alloc(warp, rank, cols, group, ins.line)
                 _write_smem_u32(m, rank, addr, taddr)
+                # the address is written to shared memory like an ordinary store, so
+                # other warps must be ordered after it to read it (9.7.16.6.1)
+                m.ordering.smem_access(warp[:1], np.array([rank]), np.array([addr]), 4, True,
+                                       ins.line)
             m.advance(idx)
         return run
     return make
@@ -214,7 +218,7 @@ def _fence(kind: str):
             act = m.guarded(ins, idx)
             threads = m.threads_of(act)
             if threads.size:
-                m.ordering.fence(threads, kind + "_thread_sync", ins.line)
+                m.ordering.fence(threads, kind, ins.line)
             m.advance(idx)
         return run
     return make

@@ -1,0 +1,489 @@
+"""The tensor core of the simulated SM: what tcgen05.mma, tcgen05.ld and tcgen05.st do to
+shared and tensor memory, read from the PTX ISA text (section 9.7.16) alone.
+
+Nothing here comes from the compiler's models (``tcgen05_lower.isa``): descriptors are
+decoded from Tables 40 and 42, shared-memory operands are read through the canonical
+layouts of 9.7.16.3.3 and the swizzles of 9.7.16.10.6, the data-path layouts of
+9.7.16.10.5 place D in tensor memory, and the ld/st fragments follow the figures of
+9.7.16.2.3.1 as transcribed in ``spec/tmem-facts.md`` section 2.
+
+What is modelled
+----------------
+- tcgen05.mma, dense, without block scaling: ``.kind::f16`` (f16 / bf16 inputs, f32 or f16
+  D), ``.kind::tf32`` (inputs truncated to tf32), ``.kind::f8f6f4`` with E4M3 / E5M2
+  inputs, ``.kind::i8`` (s32 D, wrapping or saturating per idesc bit 3); A in shared
+  memory (K-major, every swizzle mode but 128B with 32B atomicity) or in tensor memory;
+  cta_group::1 with Layouts D (M = 128), F (M = 64), and .ws Layouts E (M = 64) and
+  G (M = 32); cta_group::2 with Layouts A (M = 256) and B (M = 128); enable-input-d,
+  scale-input-d, disable-output-lane, negate A / B.
+- tcgen05.ld / tcgen05.st: every shape, every .num, .pack::16b / .unpack::16b, and the
+  access restriction of 9.7.16.8.1.
+
+Everything else (sparse, block-scaled, MN-major operands, cp, shift, ld.red, collector
+buffers as storage) raises SimError saying it is not modelled yet: the simulator never
+guesses.
+
+Numerics
+--------
+Products and their sum over K are formed exactly in float64 (bf16/f16/tf32/fp8 products
+and sums of up to 256 of them are exact or within 2^-40 relative), then added to D (scaled
+by 2^-scale-input-d) and rounded once to D's type. Hardware may round partial sums
+differently; a GEMM's result therefore agrees with NumPy's float64 reference to f32
+rounding per MMA, which is the tolerance the tests use (|err| <= K * 2^-24 * (|A| @ |B|)).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import ml_dtypes
+import numpy as np
+
+from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory, Footprint,
+                                     SimError)
+
+# -- Table 40: the shared-memory descriptor ---------------------------------------------------
+
+#: Table 40, bits 61-63: swizzling mode. 3, 5 and 7 are invalid.
+SWIZZLE_MODES = {0: "none", 1: "128B_base32B", 2: "128B", 4: "64B", 6: "32B"}
+#: 9.7.16.3.3: the swizzle atom's row width in bytes (the n*T stride of 8 rows).
+SWIZZLE_ROW_BYTES = {"none": 16, "32B": 32, "64B": 64, "128B": 128}
+
+
+@dataclass(frozen=True)
+class SmemDescriptor:
+    """A decoded shared-memory descriptor (Table 40). Addresses and offsets in bytes."""
+
+    start: int
+    leading_offset: int
+    stride_offset: int
+    base_offset: int
+    leading_absolute: bool
+    swizzle: str
+
+
+def _field(value: int, low: int, width: int) -> int:
+    return (value >> low) & ((1 << width) - 1)
+
+
+def decode_smem_descriptor(desc: int) -> SmemDescriptor:
+    """Table 40; matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4, so each 14-bit field
+    is a byte value divided by 16."""
+    if _field(desc, 46, 3) != 0b001:
+        raise SimError(f"shared-memory descriptor {desc:#018x}: bits 46-48 must be the "
+                       f"fixed constant 0b001, got {_field(desc, 46, 3):#05b} (Table 40)")
+    if _field(desc, 53, 8) != 0:
+        raise SimError(f"shared-memory descriptor {desc:#018x}: bits 53-60 must be 0 "
+                       f"(Table 40)")
+    mode = _field(desc, 61, 3)
+    if mode not in SWIZZLE_MODES:
+        raise SimError(f"shared-memory descriptor {desc:#018x}: swizzling mode {mode} is "
+                       f"invalid (Table 40: values 3, 5 and 7 are invalid)")
+    return SmemDescriptor(start=_field(desc, 0, 14) << 4,
+                          leading_offset=_field(desc, 16, 14) << 4,
+                          stride_offset=_field(desc, 32, 14) << 4,
+                          base_offset=_field(desc, 49, 3),
+                          leading_absolute=bool(_field(desc, 52, 1)),
+                          swizzle=SWIZZLE_MODES[mode])
+
+
+def k_major_addresses(desc: SmemDescriptor, rows: int, k_bytes: int) -> np.ndarray:
+    """Shared-memory byte address of every (row, byte of K) of a K-major operand: the
+    canonical K-major layouts of 9.7.16.3.3, ((8,m),(T,2k)):((nT,SBO),(1,LBO)) without
+    swizzle (n = 1) and ((8,m),(T,2k)):((nT,SBO),(1,T)) with a 32/64/128-byte swizzle
+    (n = 2/4/8), in bytes: row r sits at (r mod 8) * 16n + (r div 8) * SBO; byte b of K
+    in 16-byte unit b div 16 at LBO (no swizzle) or 16 bytes (swizzled) apart. The
+    swizzle then XORs the 16-byte unit index (address bits 4..) with the 128-byte row
+    index (address bits 7..): Swizzle<1|2|3, 4, 3> (9.7.16.10.6)."""
+    if desc.swizzle == "128B_base32B":
+        raise SimError("128-byte swizzle with 32-byte atomicity is not modelled yet")
+    if desc.base_offset:
+        raise SimError(f"a matrix base offset of {desc.base_offset} (Table 40) is not "
+                       "modelled yet: the simulator needs the pattern aligned (Table 41)")
+    if desc.leading_absolute:
+        raise SimError("the absolute leading-dimension address mode is not modelled yet")
+    row_bytes = SWIZZLE_ROW_BYTES[desc.swizzle]
+    r = np.arange(rows).reshape(rows, 1)
+    b = np.arange(k_bytes).reshape(1, k_bytes)
+    unit_stride = desc.leading_offset if desc.swizzle == "none" else 16
+    offset = (r % 8) * row_bytes + (r // 8) * desc.stride_offset \
+        + (b // 16) * unit_stride + b % 16
+    address = desc.start + offset
+    if desc.swizzle != "none":
+        mask = row_bytes // 16 - 1
+        address = address ^ (((address >> 7) & mask) << 4)
+    return address
+
+
+# -- Table 42: the instruction descriptor (.kind::tf32, f16, f8f6f4, i8) ---------------------
+
+@dataclass(frozen=True)
+class InstrDescriptor:
+    kind: str
+    m: int
+    n: int
+    d_type: str
+    a_type: str
+    b_type: str
+    negate_a: bool
+    negate_b: bool
+    transpose_a: bool
+    transpose_b: bool
+    saturate: bool
+    sparse: bool
+
+
+_D_TYPES = {"tf32": {1: "f32"}, "f16": {0: "f16", 1: "f32"}, "f8f6f4": {0: "f16", 1: "f32"},
+            "i8": {2: "s32"}}
+_AB_TYPES = {"tf32": {2: "tf32"}, "f16": {0: "f16", 1: "bf16"},
+             "f8f6f4": {0: "e4m3", 1: "e5m2", 3: "e2m3", 4: "e3m2", 5: "e2m1"},
+             "i8": {0: "u8", 1: "s8"}}
+
+
+def decode_instr_descriptor(idesc: int, kind: str) -> InstrDescriptor:
+    """Table 42 (tf32, f16, f8f6f4, i8). Block-scaled kinds (Tables 43, 44) are not
+    modelled yet."""
+    if kind not in _D_TYPES:
+        raise SimError(f".kind::{kind} is not modelled yet")
+
+    def pick(table, code, what):
+        if code not in table:
+            raise SimError(f"instruction descriptor {idesc:#010x}: {what} code {code} is not "
+                           f"valid for .kind::{kind} (Table 42)")
+        return table[code]
+
+    for bit in (6, 23, 29):
+        if _field(idesc, bit, 1):
+            raise SimError(f"instruction descriptor {idesc:#010x}: reserved bit {bit} is set "
+                           "(Table 42)")
+    return InstrDescriptor(
+        kind=kind, m=_field(idesc, 24, 5) << 4, n=_field(idesc, 17, 6) << 3,
+        d_type=pick(_D_TYPES[kind], _field(idesc, 4, 2), "dtype"),
+        a_type=pick(_AB_TYPES[kind], _field(idesc, 7, 3), "atype"),
+        b_type=pick(_AB_TYPES[kind], _field(idesc, 10, 3), "btype"),
+        negate_a=bool(_field(idesc, 13, 1)), negate_b=bool(_field(idesc, 14, 1)),
+        transpose_a=bool(_field(idesc, 15, 1)), transpose_b=bool(_field(idesc, 16, 1)),
+        saturate=bool(_field(idesc, 3, 1)), sparse=bool(_field(idesc, 2, 1)))
+
+
+#: Bytes of one element in shared memory, and K of one dense MMA (9.7.16.2.1, Table 39:
+#: K is 32 bytes of A for every dense kind here).
+ELEMENT_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "u8": 1, "s8": 1}
+DENSE_K = {"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32}
+
+
+def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
+    """Element values (float64, or int64 for 8-bit integers) of the little-endian bytes
+    ``raw[rows, bytes]``: ``[rows, bytes / element size]`` (9.7.16.10.4 packing: one
+    element per container here)."""
+    if element in ("e2m3", "e3m2", "e2m1"):
+        raise SimError(f"{element} operands of .kind::f8f6f4 are not modelled yet")
+    size = ELEMENT_BYTES[element]
+    raw = raw.reshape(raw.shape[0], -1, size)
+    words = np.zeros(raw.shape[:-1], np.uint64)
+    for i in range(size):
+        words |= raw[..., i].astype(np.uint64) << np.uint64(8 * i)
+    if element == "u8":
+        return words.astype(np.int64)
+    if element == "s8":
+        return words.astype(np.uint8).view(np.int8).astype(np.int64)
+    if element == "tf32":
+        # The MMA reads the sign, 8 exponent and 10 mantissa bits (the top 19 bits).
+        bits = (words.astype(np.uint32) & np.uint32(0xFFFFE000))
+        return bits.view(np.float32).astype(np.float64)
+    dtype = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn,
+             "e5m2": ml_dtypes.float8_e5m2}[element]
+    unsigned = {2: np.uint16, 1: np.uint8}[size]
+    return words.astype(unsigned).view(dtype).astype(np.float64)
+
+
+# -- Data-path layouts (9.7.16.10.5, tmem-facts section 1) ------------------------------------
+
+def d_cells(m: int, n: int, cta_group: int, ws: bool, taddr: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """(lanes[rows, N], columns[rows, N], rows) of the D rows one CTA holds, for the
+    data-path layout the MMA's shape selects (9.7.16.10.5). Row i of the result is the
+    CTA's i-th row of D (for a CTA pair: row i + rows * (rank & 1) of the pair's D)."""
+    lane0, col0 = taddr >> 16, taddr & 0xFFFF
+    c = np.arange(n).reshape(1, n)
+    if cta_group == 1 and m == 128:           # Layout D (also .ws with M = 128)
+        rows, lane, col = 128, np.arange(128).reshape(128, 1) + lane0 + 0 * c, col0 + c
+    elif cta_group == 1 and m == 64 and not ws:   # Layout F: 16 lanes of each quarter
+        if lane0 not in (0, 16):
+            raise SimError(f"Layout F (M = 64): d-tmem lane {lane0} must be 0 or 16 "
+                           "(9.7.16.10.5.6)")
+        r = np.arange(64).reshape(64, 1)
+        rows, lane, col = 64, 32 * (r // 16) + r % 16 + lane0 + 0 * c, col0 + c
+    elif cta_group == 1 and m == 64 and ws:       # Layout E: two column halves
+        half = n // 2
+        r = np.arange(64).reshape(64, 1)
+        rows, lane, col = 64, r + 64 * (c // half) + lane0, col0 + c % half
+    elif cta_group == 1 and m == 32 and ws:       # Layout G: four column quarters
+        quarter = n // 4
+        r = np.arange(32).reshape(32, 1)
+        rows, lane, col = 32, r + 32 * (c // quarter) + lane0, col0 + c % quarter
+    elif cta_group == 2 and m == 256:            # Layout A: 128 rows per CTA
+        rows, lane, col = 128, np.arange(128).reshape(128, 1) + lane0 + 0 * c, col0 + c
+    elif cta_group == 2 and m == 128:            # Layout B (dense): 64 rows per CTA
+        half = n // 2
+        r = np.arange(64).reshape(64, 1)
+        rows, lane, col = 64, r + 64 * (c // half) + lane0, col0 + c % half
+    else:
+        raise SimError(f"no data-path layout for M = {m}, cta_group::{cta_group}"
+                       f"{', .ws' if ws else ''} (9.7.16.10.5)")
+    lane = np.broadcast_to(lane, (rows, n))
+    col = np.broadcast_to(col, (rows, n))
+    if lane.max() >= TMEM_LANES or col.max() >= TMEM_COLUMNS:
+        raise SimError(f"D of M = {m}, N = {n} at TMEM address {taddr:#x} runs past tensor "
+                       f"memory (128 lanes x 512 columns)")
+    return lane, col, rows
+
+
+def _mask(lanes: np.ndarray, cols: np.ndarray) -> np.ndarray:
+    mask = np.zeros((TMEM_LANES, TMEM_COLUMNS), bool)
+    mask[lanes, cols] = True
+    return mask
+
+
+# -- tcgen05.mma ---------------------------------------------------------------------------------
+
+@dataclass
+class MmaOp:
+    """One issued tcgen05.mma (TensorOp)."""
+
+    kind: str
+    footprint: Footprint
+    accumulator: tuple
+    _perform: object
+
+    def perform(self, ctas: list[CtaMemory]) -> None:
+        self._perform(ctas)
+
+
+def _qualifiers(opcode: str) -> list[str]:
+    return opcode.split(".")[1:]
+
+
+def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
+    """Builds the operation of one tcgen05.mma / cp / shift issued by a thread of CTA
+    ``rank`` (the TensorOp protocol of state.py)."""
+    parts = _qualifiers(opcode)
+    if parts[0] != "mma":
+        raise SimError(f"tcgen05.{parts[0]} is not modelled yet")
+    unsupported = [p for p in parts if p in ("sp", "block_scale") or p.startswith("scale_vec")
+                   or p in ("block16", "block32", "ashift")]
+    if unsupported:
+        raise SimError(f"tcgen05.mma with .{unsupported[0]} is not modelled yet")
+    kind = next(p for p in parts if p.startswith("kind::")).split("::")[1]
+    cta_group = int(next(p for p in parts if p.startswith("cta_group::"))[-1])
+    ws = "ws" in parts
+    if cta_group == 2 and rank & 1:
+        raise SimError("a cta_group::2 MMA must be issued by the even CTA of the pair "
+                       "(9.7.16.5.1)")
+    return _build_mma(kind, cta_group, ws, operands, rank, cluster_size)
+
+
+def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> MmaOp:
+    d_taddr, a_operand, b_desc, idesc = operands[:4]
+    rest = list(operands[4:])
+    if not isinstance(d_taddr, Address):
+        raise SimError("tcgen05.mma: the first operand must be [d-tmem]")
+    disabled = rest.pop(0) if rest and isinstance(rest[0], tuple) else None
+    if not rest or not isinstance(rest[0], bool):
+        raise SimError("tcgen05.mma: enable-input-d (a predicate) is missing")
+    enable_input_d = rest.pop(0)
+    scale_input_d = 0
+    if rest and not ws:
+        scale_input_d = int(rest.pop(0))
+        if not 0 <= scale_input_d <= 15:
+            raise SimError(f"scale-input-d = {scale_input_d} is outside [0, 15] (9.7.16.10.9.1)")
+    if rest:
+        raise SimError(".ws zero-column masks and collector buffers are not modelled yet")
+    info = decode_instr_descriptor(int(idesc), kind)
+    if info.transpose_a or info.transpose_b:
+        raise SimError("MN-major (transposed) operands are not modelled yet")
+    if info.sparse:
+        raise SimError("sparse MMAs (idesc bit 2) are not modelled yet")
+    k = DENSE_K[kind]
+    ranks = [rank, rank + 1] if cta_group == 2 else [rank]
+    if cta_group == 2 and cluster_size < 2:
+        raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
+    lanes, cols, rows = d_cells(info.m, info.n, cta_group, ws, int(d_taddr))
+    fp = Footprint()
+    a_desc = b = None
+    b_desc_d = decode_smem_descriptor(int(b_desc))
+    b_rows = info.n // cta_group                    # each CTA of a pair holds N/2 rows of B
+    b_addresses = k_major_addresses(b_desc_d, b_rows, k * ELEMENT_BYTES[info.b_type])
+    a_in_tmem = isinstance(a_operand, Address)
+    if a_in_tmem:
+        if kind == "i8" or info.a_type not in ELEMENT_BYTES:
+            raise SimError(f"A in tensor memory for .kind::{kind} is not modelled yet")
+        a_cells = _a_tmem_cells(lanes, rows, int(a_operand), k * ELEMENT_BYTES[info.a_type])
+    else:
+        a_desc = decode_smem_descriptor(int(a_operand))
+        a_addresses = k_major_addresses(a_desc, rows, k * ELEMENT_BYTES[info.a_type])
+    d_mask = _mask(lanes, cols)
+    if disabled is not None:
+        lane_bits = np.array([(disabled[i // 32] >> (i % 32)) & 1 for i in range(32 * len(disabled))],
+                             bool)
+        if len(disabled) != 4 * cta_group:
+            raise SimError(f"disable-output-lane has {len(disabled)} elements; cta_group::"
+                           f"{cta_group} takes {4 * cta_group} (9.7.16.10.9.1)")
+    for r in ranks:
+        fp.tmem_writes[r] = d_mask
+        reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
+        if a_in_tmem:
+            reads[a_cells[0], a_cells[1]] = True
+        if reads.any():
+            fp.tmem_reads[r] = reads
+        smem = [b_addresses.reshape(-1)]
+        if not a_in_tmem:
+            smem.append(a_addresses.reshape(-1))
+        fp.smem_reads[r] = np.unique(np.concatenate(smem)).astype(np.int64)
+
+    def perform(ctas: list[CtaMemory]) -> None:
+        b_parts = [decode_elements(ctas[r].smem[b_addresses], info.b_type) for r in ranks]
+        b_matrix = np.concatenate(b_parts, axis=0)            # [N, K]
+        if info.negate_b:
+            b_matrix = -b_matrix
+        for r in ranks:
+            cta = ctas[r]
+            if a_in_tmem:
+                a_matrix = decode_elements(_tmem_bytes(cta, *a_cells, rows), info.a_type)
+            else:
+                a_matrix = decode_elements(cta.smem[a_addresses], info.a_type)  # [rows, K]
+            if info.negate_a:
+                a_matrix = -a_matrix
+            product = a_matrix @ b_matrix.T                     # [rows, N]
+            _accumulate(cta, lanes, cols, product, info, enable_input_d, scale_input_d,
+                        None if disabled is None else lane_bits[lanes + 128 * (r - rank)])
+
+    key = (rank, int(d_taddr), info.m, info.n, cta_group)
+    return MmaOp("mma", fp, key, perform)
+
+
+def _a_tmem_cells(d_lanes: np.ndarray, rows: int, a_taddr: int, k_bytes: int):
+    """Cells of A in tensor memory (9.7.16.10.4, tmem-facts section 1): row i on the lane
+    D's row i uses, shifted to a-tmem's lane field; the K elements packed little-endian
+    along 32-bit columns from a-tmem's column. Returns (lanes[rows, words],
+    columns[rows, words])."""
+    words = -(-k_bytes // 4)
+    lane = d_lanes[:, :1] - int(d_lanes[0, 0]) + (a_taddr >> 16) + np.zeros((1, words), int)
+    col = (a_taddr & 0xFFFF) + np.arange(words).reshape(1, words) + np.zeros((rows, 1), int)
+    if lane.max() >= TMEM_LANES or col.max() >= TMEM_COLUMNS:
+        raise SimError(f"A at TMEM address {a_taddr:#x} runs past tensor memory")
+    return lane, col
+
+
+def _tmem_bytes(cta: CtaMemory, lane, col, rows) -> np.ndarray:
+    words = cta.tmem[lane, col]                                  # [rows, words] uint32
+    return words.view(np.uint8).reshape(rows, -1) if words.flags.c_contiguous else \
+        np.ascontiguousarray(words).view(np.uint8).reshape(rows, -1)
+
+
+def _accumulate(cta: CtaMemory, lanes, cols, product, info: InstrDescriptor,
+                enable_input_d: bool, scale_input_d: int, keep_lanes) -> None:
+    old = cta.tmem[lanes, cols]
+    if info.d_type == "s32":
+        total = product.astype(np.int64)
+        if enable_input_d:
+            total = total + old.view(np.int32).astype(np.int64)
+        if info.saturate:
+            total = np.clip(total, -2**31, 2**31 - 1)
+        new = (total & 0xFFFFFFFF).astype(np.uint32)
+    else:
+        if enable_input_d:
+            if info.d_type == "f32":
+                prior = old.view(np.float32).astype(np.float64)
+            else:
+                prior = (old & 0xFFFF).astype(np.uint16).view(np.float16).astype(np.float64)
+            product = product + prior * 2.0 ** -scale_input_d
+        if info.d_type == "f32":
+            new = product.astype(np.float32).view(np.uint32)
+        else:   # 9.7.16.10.4.1: a 16-bit D element in the low 16 bits of its word
+            new = product.astype(np.float16).view(np.uint16).astype(np.uint32)
+    if keep_lanes is not None:
+        new = np.where(keep_lanes, old, new)
+    cta.tmem[lanes, cols] = new
+
+
+# -- tcgen05.ld / tcgen05.st (9.7.16.8, fragments of 9.7.16.2.3.1) ---------------------------
+
+#: Registers per .num unit and the (lane, column) of register r of thread l, relative to
+#: taddr (tmem-facts section 2, transcribing Figures 183-187).
+def _fragment(shape: str, num: int, imm: int | None) -> tuple[np.ndarray, np.ndarray]:
+    l = np.arange(32).reshape(32, 1)
+    if shape == "32x32b":
+        r = np.arange(num).reshape(1, num)
+        return l + 0 * r, r + 0 * l
+    if shape == "16x64b":
+        r = np.arange(num).reshape(1, num)
+        return l // 4 + 8 * (l % 2) + 0 * r, (l // 2) % 2 + 2 * r
+    if shape == "16x128b":
+        r = np.arange(2 * num).reshape(1, 2 * num)
+        return l // 4 + 8 * (r % 2), l % 4 + 4 * (r // 2)
+    if shape == "16x256b":
+        r = np.arange(4 * num).reshape(1, 4 * num)
+        return l // 4 + 8 * ((r // 2) % 2), r % 2 + 2 * (l % 4) + 8 * (r // 4)
+    if shape == "16x32bx2":
+        if imm is None:
+            raise SimError(".16x32bx2 needs immHalfSplitoff (9.7.16.8.3)")
+        r = np.arange(num).reshape(1, num)
+        return l % 16 + 0 * r, r + (l // 16) * imm
+    raise SimError(f"tcgen05.ld/st shape .{shape} is not one of 9.7.16.2.3's")
+
+
+def _ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None):
+    """Lanes and columns of every register of the warp's 32 threads: [32, registers], or
+    with .pack::16b / .unpack::16b [32, registers, 2] (the two adjacent 16-bit cells a
+    register packs, 9.7.16.8.2: a packed register stands where one 32-bit column stands
+    unpacked, so its two cells are columns 2c and 2c + 1 of the fragment's column c)."""
+    parts = _qualifiers(opcode)
+    shape = next(p for p in parts if "x" in p and p[0].isdigit())
+    num = int(next(p for p in parts if p.startswith("x") and p[1:].isdigit())[1:])
+    packed = any(p in ("pack::16b", "unpack::16b") for p in parts)
+    lane_off, col_off = _fragment(shape, num, imm)
+    lanes = (taddr >> 16) + lane_off
+    if packed:
+        cols = (taddr & 0xFFFF) + np.stack([2 * col_off, 2 * col_off + 1], axis=-1)
+        lanes = np.stack([lanes, lanes], axis=-1)
+    else:
+        cols = (taddr & 0xFFFF) + col_off
+    quarter = warp % 4
+    if lanes.min() < 32 * quarter or lanes.max() >= 32 * quarter + 32:
+        raise SimError(f"warp {warp} accesses TMEM lanes {int(lanes.min())}-{int(lanes.max())};"
+                       f" a warp of rank {quarter} in its warpgroup may access only lanes "
+                       f"{32 * quarter}-{32 * quarter + 31} (9.7.16.8.1)")
+    if cols.max() >= TMEM_COLUMNS:
+        raise SimError(f"tcgen05.ld/st at column {taddr & 0xFFFF} runs past column 511")
+    return lanes, cols, packed
+
+
+def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
+         imm: int | None):
+    """tcgen05.ld by warp ``warp`` (index in the CTA): the registers of its 32 threads."""
+    if _qualifiers(opcode)[1] == "red":
+        raise SimError("tcgen05.ld.red is not modelled yet")
+    lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
+    cells = ctas[rank].tmem[lanes, cols]
+    if packed:   # 9.7.16.8.2: two adjacent cells' low 16 bits in one register
+        cells = (cells[..., 0] & 0xFFFF) | ((cells[..., 1] & 0xFFFF) << 16)
+    fp = Footprint(tmem_reads={rank: _mask(lanes, cols)})
+    return cells.astype(np.uint32), None, MmaOp("ld", fp, None, lambda ctas: None)
+
+
+def store(opcode: str, taddr: int, warp: int, rank: int, values: np.ndarray,
+          imm: int | None):
+    """tcgen05.st by warp ``warp``: writes the cells when performed."""
+    lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
+    values = np.asarray(values, np.uint32)
+    if values.shape != lanes.shape[:2]:
+        raise SimError(f"tcgen05.st: {values.shape[1]} registers per thread for a fragment of "
+                       f"{lanes.shape[1]}")
+    if packed:   # 9.7.16.8.2: each register's halves go to two adjacent cells
+        values = np.stack([values & 0xFFFF, values >> 16], axis=-1)
+    fp = Footprint(tmem_writes={rank: _mask(lanes, cols)})
+
+    def perform(ctas: list[CtaMemory]) -> None:
+        ctas[rank].tmem[lanes, cols] = values
+
+    return MmaOp("st", fp, None, perform)
