@@ -12,7 +12,6 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from sim_standins import EagerOrdering, RecordingTensorCore  # noqa: E402
-from test_sim_examples import models_available  # noqa: E402
 
 from tcgen05_lower.cli.sim import prepare  # noqa: E402
 from tcgen05_lower.sim.api import simulate  # noqa: E402
@@ -61,7 +60,6 @@ def test_trace_has_one_line_per_warp_and_instruction():
     assert {line.split("\t")[2] for line in lines} == {f"warp {w}" for w in range(4)}
 
 
-@pytest.mark.skipif(not models_available(), reason="tensor-core/ordering models missing")
 def test_full_run_of_the_example(tmp_path):
     proc = tool(GEMM, "--seed", "3", "--trace", str(tmp_path / "t.txt"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
