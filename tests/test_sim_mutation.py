@@ -1,0 +1,81 @@
+"""Issue 11, acceptance point 3: sync mutation, end to end. For every example, deleting
+any one op that ``tcgen05-insert-sync{strategy=minimal}`` adds must be flagged twice,
+independently: the simulator (running the mutant's PTX under the late schedule) reports a
+race, computes wrong numbers or deadlocks, and tcgen05-verify-sync rejects the mutant.
+The two share no code; a disagreement is a bug in one of them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tcgen05_lower import dialect as d
+from tcgen05_lower.bindings import capture_diagnostics, parse_module
+from tcgen05_lower.cli.sim import prepare
+from tcgen05_lower.driver import compile_source
+from tcgen05_lower.pipeline import LOWERING
+from tcgen05_lower.sim.api import simulate
+from tcgen05_lower.sim.state import SimError
+from test_sync_common import inserted_ops, kernel_id, plan, verify
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
+
+
+def mutants(planned):
+    """(description, mutant text) for each op insert-sync added, deleted in turn."""
+    context = d.make_context()
+    with context, capture_diagnostics(context):
+        module = parse_module(planned.text, planned.source_name)
+        for index in range(len(inserted_ops(module))):
+            mutant = module.clone() if hasattr(module, "clone") else module.operation.clone()
+            victim = inserted_ops(mutant)[index]
+            kind = d.get_str(victim, "kind")
+            description = f"{victim.name}{'::' + kind if kind else ''} ({d.get_str(victim, 'reason')})"
+            victim.erase()
+            yield description, mutant.get_asm(enable_debug_info=True)
+
+
+def simulator_verdict(text: str, source_name: str, problem, inputs,
+                      names: list[str]) -> str | None:
+    """Why the simulator rejects the mutant (None: it runs clean and right). Printed IR
+    names the kernel's arguments %arg0...; `names` are the source's, in order."""
+    result = compile_source(text, source_name, pipeline=",".join(LOWERING))
+    printed = [p["name"] for p in result.manifest["params"]]
+    args = {new: (inputs[old].copy() if isinstance(inputs[old], np.ndarray) else inputs[old])
+            for new, old in zip(printed, names)}
+    try:
+        run = simulate(result.ptx, result.manifest, args, schedule="late")
+    except SimError as error:
+        return f"error: {error.message.splitlines()[0]}"
+    if run.races:
+        return f"race: {run.races[0].message}"
+    if run.problems:
+        return f"at exit: {run.problems[0]}"
+    for name, want in problem.reference(inputs).items():
+        got = run.outputs[printed[names.index(name)]]
+        if not problem.tolerance(name, got, want, inputs)[0]:
+            return f"wrong {name}"
+    return None
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[kernel_id(p) for p in EXAMPLES])
+def test_every_inserted_op_is_needed_in_the_simulator_and_in_verify_sync(path):
+    check = path.with_suffix(".check.py")
+    _, manifest, problem, inputs = prepare(str(path), str(check) if check.exists() else "gemm", 0)
+    names = [p["name"] for p in manifest["params"]]
+    planned = plan(path, "minimal")
+    # the unmutated program runs clean, so every verdict below is about its deletion
+    assert simulator_verdict(planned.text, planned.source_name, problem, inputs, names) is None
+    rows = []
+    for description, text in mutants(planned):
+        sim = simulator_verdict(text, planned.source_name, problem, inputs, names)
+        rejected = bool(verify(text, planned.source_name))
+        rows.append((description, sim, rejected))
+    assert rows, "insert-sync added nothing to an example"
+    missed = [f"{desc}: simulator {sim or 'clean'}, verify-sync "
+              f"{'rejects' if rej else 'accepts'}" for desc, sim, rej in rows
+              if sim is None or not rej]
+    assert not missed, "\n".join(missed)
