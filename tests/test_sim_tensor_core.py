@@ -218,3 +218,28 @@ def test_pack_and_unpack_16b_pair_adjacent_columns():
     cta.tmem[:32, 10:14] = 0
     op.perform([cta])
     assert cta.tmem[3, 12] == (3000 + 12) & 0xFFFF and cta.tmem[3, 13] == (3000 + 13) & 0xFFFF
+
+
+def test_cp_128x256b_copies_each_row_into_its_lane_along_8_columns():
+    cta = CtaMemory(0, np.zeros(8192, np.uint8))
+    rows = RNG.integers(0, 256, (128, 32)).astype(np.uint8)   # 128 rows of 256 bits
+    place_k_major(cta.smem, 0, rows, lbo=2048, sbo=128)
+    op = tc.issue_async("tcgen05.cp.cta_group::1.128x256b",
+                        [Address(40), smem_descriptor(0, 2048, 128, 0)], 0, 1)
+    op.perform([cta])
+    want = rows.view(np.uint32)                                  # little-endian words
+    np.testing.assert_array_equal(cta.tmem[:, 40:48], want)
+    assert op.footprint.tmem_writes[0][:, 40:48].all()
+    assert op.footprint.tmem_writes[0].sum() == 128 * 8
+
+
+def test_cp_32x128b_warpx4_lands_in_every_lane_quarter():
+    cta = CtaMemory(0, np.zeros(4096, np.uint8))
+    rows = RNG.integers(0, 256, (32, 16)).astype(np.uint8)
+    place_k_major(cta.smem, 0, rows, lbo=512, sbo=128)
+    op = tc.issue_async("tcgen05.cp.cta_group::1.32x128b.warpx4",
+                        [Address(0), smem_descriptor(0, 512, 128, 0)], 0, 1)
+    op.perform([cta])
+    for quarter in range(4):                                     # 9.7.16.9.2: all 4 warps
+        np.testing.assert_array_equal(cta.tmem[32 * quarter:32 * quarter + 32, :4],
+                                      rows.view(np.uint32))

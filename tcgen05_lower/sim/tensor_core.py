@@ -267,6 +267,8 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     """Builds the operation of one tcgen05.mma / cp / shift issued by a thread of CTA
     ``rank`` (the TensorOp protocol of state.py)."""
     parts = _qualifiers(opcode)
+    if parts[0] == "cp":
+        return _build_cp(parts, operands, rank, cluster_size)
     if parts[0] != "mma":
         raise SimError(f"tcgen05.{parts[0]} is not modelled yet")
     unsupported = [p for p in parts if p in ("sp", "block_scale") or p.startswith("scale_vec")
@@ -359,6 +361,77 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> MmaOp:
 
     key = (rank, int(d_taddr), info.m, info.n, cta_group)
     return MmaOp("mma", fp, key, perform)
+
+
+#: 9.7.16.2.3: rows and bits per row of each tcgen05.cp shape.
+CP_SHAPES = {"128x256b": (128, 256), "128x128b": (128, 128), "64x128b": (64, 128),
+             "32x128b": (32, 128), "4x256b": (4, 256)}
+
+
+def _cp_lanes(shape: str, multicast: str | None) -> np.ndarray:
+    """The destination lane of each (copy, source row): [copies, rows]. 9.7.16.9.2:
+    with .warpx4 the 32 rows go to every warp's 32-lane quarter; with .warpx2 the data
+    is multicast into warp pairs, each warp of a pair receiving half (32 of the 64 rows):
+    ::02_13 pairs warps (0, 2) and (1, 3), ::01_23 pairs (0, 1) and (2, 3). Read here as:
+    the first warp of each pair takes rows 0-31, the second rows 32-63 (tmem-facts has no
+    figure for it; the ISA sentence is all there is)."""
+    rows = CP_SHAPES[shape][0]
+    r = np.arange(rows)
+    if shape in ("128x256b", "128x128b"):
+        return r.reshape(1, rows)
+    if shape == "32x128b" and multicast == "warpx4":
+        return np.stack([32 * w + r for w in range(4)])
+    if shape == "64x128b" and multicast in ("warpx2::02_13", "warpx2::01_23"):
+        pairs = ((0, 2), (1, 3)) if multicast == "warpx2::02_13" else ((0, 1), (2, 3))
+        lanes = np.empty((2, rows), int)
+        for copy, (first, second) in enumerate(pairs):
+            lanes[copy, :32] = 32 * first + r[:32]
+            lanes[copy, 32:] = 32 * second + r[:32]
+        return lanes
+    raise SimError(f"tcgen05.cp.{shape}{'.' + multicast if multicast else ''} is not "
+                   "modelled yet")
+
+
+@dataclass
+class CopyOp(MmaOp):
+    shape: str = ""
+
+
+def _build_cp(parts, operands, rank, cluster_size) -> MmaOp:
+    """tcgen05.cp [taddr], s-desc (9.7.16.9.2): source rows from the issuing CTA's shared
+    memory through the descriptor (K-major canonical layout, the row's bits along K), each
+    row into one lane, its bits little-endian along 32-bit columns from taddr's column;
+    with cta_group::2 into the tensor memory of both CTAs of the pair."""
+    if any(p in ("b8x16", "b6x16_p32", "b4x16_p64") for p in parts):
+        raise SimError("tcgen05.cp with decompression is not modelled yet")
+    shape = next(p for p in parts if p in CP_SHAPES)
+    multicast = next((p for p in parts if p.startswith("warpx")), None)
+    cta_group = int(next(p for p in parts if p.startswith("cta_group::"))[-1])
+    taddr, desc = operands
+    if not isinstance(taddr, Address):
+        raise SimError("tcgen05.cp: the first operand must be [taddr]")
+    rows, bits = CP_SHAPES[shape]
+    words = bits // 32
+    source = k_major_addresses(decode_smem_descriptor(int(desc)), rows, bits // 8)
+    lanes = _cp_lanes(shape, multicast) + (int(taddr) >> 16)
+    col0 = int(taddr) & 0xFFFF
+    if lanes.max() >= TMEM_LANES or col0 + words > TMEM_COLUMNS:
+        raise SimError(f"tcgen05.cp.{shape} at {int(taddr):#x} runs past tensor memory")
+    lane_grid = np.repeat(lanes[..., None], words, axis=-1)          # [copies, rows, words]
+    col_grid = col0 + np.broadcast_to(np.arange(words), lane_grid.shape)
+    ranks = [rank, rank ^ 1] if cta_group == 2 else [rank]
+    if cta_group == 2 and cluster_size < 2:
+        raise SimError("a cta_group::2 copy needs a cluster of two CTAs (9.7.16.9.2)")
+    written = _mask(lane_grid, col_grid)
+    fp = Footprint(tmem_writes={r: written for r in ranks},
+                   smem_reads={rank: np.unique(source).astype(np.int64)})
+
+    def perform(ctas: list[CtaMemory]) -> None:
+        data = np.ascontiguousarray(ctas[rank].smem[source]).view(np.uint32)  # [rows, words]
+        for r in ranks:
+            ctas[r].tmem[lane_grid, col_grid] = np.broadcast_to(data, lane_grid.shape)
+
+    return CopyOp("cp", fp, None, perform, shape)
 
 
 def _a_tmem_cells(d_lanes: np.ndarray, rows: int, a_taddr: int, k_bytes: int):
