@@ -143,6 +143,7 @@ class OrderingModel:
         # async reader of each byte (issuer, seq, line)
         self.writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
         self.write_epoch = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        self.write_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.reader = [np.full(c.smem.size, -1, np.int32) for c in ctas]
         self.reader_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.reader_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
@@ -304,8 +305,7 @@ class OrderingModel:
                                self._write_line(rank, addresses, writers == w))
 
     def _write_line(self, rank: int, addresses, select) -> int:
-        return int(self.write_line[rank][addresses[select]].max()) \
-            if hasattr(self, "write_line") else 0
+        return int(self.write_line[rank][addresses[select]].max())
 
     def _note_async_smem_reads(self, thread: int, op: TensorOp, seq: int, line: int) -> None:
         for rank, addresses in op.footprint.smem_reads.items():
@@ -375,8 +375,6 @@ class OrderingModel:
         ranks = np.broadcast_to(np.asarray(rank).reshape(-1), threads.shape)
         addresses = np.broadcast_to(np.asarray(addresses).astype(np.int64).reshape(-1),
                                     threads.shape)
-        if not hasattr(self, "write_line"):
-            self.write_line = [np.zeros(c.smem.size, np.int64) for c in self.ctas]
         for r in np.unique(ranks):
             sel = ranks == r
             byte = (addresses[sel].reshape(-1, 1) + np.arange(size)).reshape(-1)
