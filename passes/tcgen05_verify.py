@@ -399,6 +399,10 @@ class Tcgen05Verify(ModulePass):
                 ok = False
             elif tile is not None and k96 and tile.major == "K":
                 ok = self.check_k96_block(op, which, tile, kind, k_offset) and ok
+            elif tile is not None and tile.major == "K":
+                ok = self.check_k_block_in_swizzle_row(
+                    op, which, tile, kind, k=k, k_offset=k_offset,
+                    compressed=sparse and which == "A") and ok
         return ok
 
     def check_tile(self, op, kind, which, tile, n, cta, stored_k) -> bool:
@@ -464,6 +468,30 @@ class Tcgen05Verify(ModulePass):
                            f"supported yet")
             return False
         return True
+
+    def check_k_block_in_swizzle_row(self, op, which, tile, kind, *, k: int, k_offset: int,
+                                     compressed: bool) -> bool:
+        """The bytes of one row that this MMA's K block reads must lie inside one swizzle
+        row of a swizzled K-major tile: the descriptor's start address selects the block,
+        and with a swizzle the leading-dimension byte offset is not used for K-major
+        layouts (9.7.16.3.1, 9.7.16.3.3), so nothing steps to the next swizzle atom along
+        K. A sparse MMA reads a dense 64-byte block of B per row (9.7.16.10.8), which a
+        32-byte row cannot hold. `compressed`: A of a sparse MMA, stored as K/2."""
+        if tile.swizzle == "none":
+            return True  # core matrices along K are LBO apart: any K block is reachable
+        bits = container_bits(tile.element, kind=kind)
+        stored_k, stored_offset = (k // 2, k_offset // 2) if compressed else (k, k_offset)
+        start, size = stored_offset * bits // 8, stored_k * bits // 8
+        width = SWIZZLE_BYTES[tile.swizzle]
+        if start % width + size <= width:
+            return True
+        stored = " (stored compressed, K/2)" if compressed else ""
+        self.error(op, f"{which} tile: the K = {k} block{stored} at k_offset = {k_offset} "
+                       f"reads bytes [{start % width}, {start % width + size}) of each "
+                       f"row, but a K-major \"{tile.swizzle}\" row holds {width} bytes and "
+                       f"the leading-dimension offset is unused with swizzling (9.7.16.3.1, "
+                       f"9.7.16.3.3): use a swizzle of at least {size} bytes")
+        return False
 
     def check_mma_sparsity(self, op, kind, operands, info, k96) -> None:
         selector = d.get_int(op, "sparsity_selector", 0)
