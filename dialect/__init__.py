@@ -14,7 +14,12 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
 ``tmem_stage``             stage `i` ([rows, cols]) of a [stages, rows, cols] TMEM buffer
 ``smem_buffer``            a shared-memory operand tile ``!tcgen05.smem<[rows, k], elt, major,
                            swizzle>``
-``smem_fill``              cooperative copy global -> shared tile (``src_layout``, ``src_ld``)
+``smem_fill``              cooperative copy global -> shared tile (``src_layout``, ``src_ld``);
+                           ``mn_k`` reads 16-byte vectors: src_ld and a constant K offset
+                           must be multiples of 16 bytes (tcgen05-verify), the source pointer
+                           and a run-time K offset must keep that alignment (unchecked); in
+                           a cta_group::2 kernel each CTA fills its slice of the pair's
+                           operand (docs/cta-pairs.md)
 ``mma``                    D (+)= A x B; attributes below; trailing TMEM operands scale_a,
                            scale_b (with ``scale_vec``) and metadata (with ``sparse``)
 ``cp``                     tcgen05.cp shared tile -> TMEM (``shape``, ``multicast``,

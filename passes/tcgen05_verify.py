@@ -40,7 +40,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.element_types import container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op, mma_operands
+from tcgen05_lower.kernel_ir import constant_int, defining_op, mma_operands
 from tcgen05_lower.lowering.mma import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.pass_infra import ModulePass
 
@@ -61,6 +61,8 @@ CP_SHAPES = {"128x256b": (128, 256), "4x256b": (4, 256), "128x128b": (128, 128),
 #: (9.7.16.9.2); the other shapes take no .multicast.
 CP_MULTICAST = {"64x128b": ("warpx2::02_13", "warpx2::01_23"), "32x128b": ("warpx4",)}
 CP_DECOMPRESS = ("b6x16_p32", "b4x16_p64")
+#: Bytes of one global load of a K-contiguous (src_layout = "mn_k") smem_fill.
+FILL_VECTOR_BYTES = 16
 #: The element types of tcgen05.ld.red (9.7.16.8.3: .f32, .u32, .s32).
 LD_RED_TYPES = ("f32", "u32", "s32")
 
@@ -280,6 +282,28 @@ class Tcgen05Verify(ModulePass):
         elif _element_bits(tile.element) not in (8, 16, 32):
             self.error(op, f"filling a tile of {isa_type(tile.element)} is not supported yet "
                            f"(8-, 16- and 32-bit elements only)")
+        elif layout == "mn_k" and d.get_int(op, "src_ld") > 0:
+            self.check_fill_alignment(op, tile)
+
+    def check_fill_alignment(self, op, tile) -> None:
+        """A K-contiguous (mn_k) fill reads global memory in 16-byte vectors
+        (ld.global.v4.b32), whose addresses must be 16-byte aligned: every row start
+        (src_ld elements apart) and the K offset must be whole multiples of 16 bytes. A
+        K offset known only at run time and the source pointer are the caller's to keep
+        aligned (see the dialect's smem_fill)."""
+        element_bytes = _element_bits(tile.element) // 8
+        row_bytes = d.get_int(op, "src_ld") * element_bytes
+        if row_bytes % FILL_VECTOR_BYTES:
+            self.error(op, f"src_ld = {d.get_int(op, 'src_ld')} {isa_type(tile.element)} "
+                           f"elements is {row_bytes} bytes, not a multiple of the "
+                           f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = \"mn_k\": "
+                           f"every other row would start misaligned")
+            return
+        k_offset = constant_int(op.operands[2])
+        if k_offset is not None and k_offset * element_bytes % FILL_VECTOR_BYTES:
+            self.error(op, f"K offset {k_offset} {isa_type(tile.element)} elements is "
+                           f"{k_offset * element_bytes} bytes, not a multiple of the "
+                           f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = \"mn_k\"")
 
     # ------------------------------------------------------------------ mma
 

@@ -20,6 +20,17 @@ def defining_op(value: "ir.Value"):
     return owner.operation if hasattr(owner, "operation") else owner
 
 
+def constant_int(value: "ir.Value") -> int | None:
+    """The value of an integer or index ``arith.constant``, else None."""
+    op = defining_op(value)
+    if op is None or op.name != "arith.constant":
+        return None
+    try:
+        return ir.IntegerAttr(op.attributes["value"]).value
+    except ValueError:
+        return None
+
+
 @dataclass(frozen=True)
 class MmaOperands:
     """The operands of a ``tcgen05.mma`` and the parameters of their types."""
