@@ -56,7 +56,8 @@ instruction-descriptor fields (9.7.16.10.9, Tables 42-45):
                            "fill"/"use"/"lastuse"/"discard", ``zero_column_mask`` (the 64-bit
                            descriptor value of Table 45), ``max_shift`` 0/8/16/32
 ``scale_vec``              "1X", "2X", "4X", "block16", "block32" (.block_scale);
-                           ``scale_a_id``, ``scale_b_id``
+                           ``scale_a_id``, ``scale_b_id`` (default: from ``k_offset``, K block
+                           j uses factors j * count.. of each row, 9.7.16.10.7.2)
 ``collector_a``            "fill", "use", "lastuse", "discard"
 ``ashift``                 true for .ashift (A in TMEM)
 ``negate_a``, ``negate_b`` descriptor negate bits

@@ -41,7 +41,7 @@ from tcgen05_lower.element_types import container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import constant_int, defining_op, mma_operands
-from tcgen05_lower.lowering.mma import SCALE_VEC_QUALIFIERS
+from tcgen05_lower.lowering.mma import SCALE_VEC_QUALIFIERS, mma_form, scale_factor_ids
 from tcgen05_lower.pass_infra import ModulePass
 
 SWIZZLES = ("none", "32B", "64B", "128B", "128B_base32B")
@@ -566,6 +566,24 @@ class Tcgen05Verify(ModulePass):
             self.error(op, ".block16 with K = 96 (6 scale factors per row) is not supported "
                            "yet: its scale-factor layout (9.7.16.10.7.2.5) is given only as "
                            "a figure")
+        elif k96:
+            self.error(op, ".block32 with K = 96 (3 scale factors per row) is not supported "
+                           "yet: its scale-factor layout (9.7.16.10.7.2.4, 9.7.16.10.7.3.4) "
+                           "is given only as figures")
+        else:
+            self.check_scale_factor_ids(op, info)
+
+    def check_scale_factor_ids(self, op, info) -> None:
+        """Without scale_a_id / scale_b_id, the IDs follow k_offset: K block j of the
+        tiles uses scale factors j * count.. of each row (9.7.16.10.7.2); blocks past the
+        four bytes of a cell cannot be selected by an ID."""
+        if "scale_a_id" in op.attributes and "scale_b_id" in op.attributes:
+            return  # both as written (their allowed values: check_instr_desc)
+        try:
+            scale_factor_ids(op, mma_form(op, info.cta_group))
+        except IsaRuleError as exc:
+            self.error(op, f"{exc.message}: give the K blocks their own scale buffers, or "
+                           f"scale_a_id and scale_b_id ({exc.rule})")
 
     def check_mma_ws(self, op, kind, operands, info, k96) -> None:
         ws = _bool(op, "ws")

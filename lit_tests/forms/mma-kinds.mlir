@@ -100,10 +100,11 @@ func.func @kind_mxf8f6f4() attributes {tcgen05.kernel = {target = "sm_100a", thr
 }
 
 // Table 44, kind::mxf4: atype/btype E2M1 = 1 << 7 and 1 << 10, N 8 << 17, UE8M0 1 << 23,
-// M 1 << 27, scale A ID 2 << 29: 0x48900480 = 1217397888. .block32 is printed as
-// written on every target (it needs PTX ISA 8.8).
+// M 1 << 27, scale A ID 2 << 29 as written, scale B ID 2 << 4 from k_offset (K block 1 of
+// K = 64 with two factors per MMA starts at half-word 2, 9.7.16.10.7.3): 0x489004A0 =
+// 1217397920. .block32 is printed as written on every target (it needs PTX ISA 8.8).
 // CHECK-LABEL: .entry kind_mxf4(
-// CHECK: mov.b32 [[IDESC:%r[0-9]+]], 1217397888;
+// CHECK: mov.b32 [[IDESC:%r[0-9]+]], 1217397920;
 // CHECK: tcgen05.mma.cta_group::1.kind::mxf4.block_scale.block32
 // CHECK-SAME: [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], {{%p[0-9]+}};
 func.func @kind_mxf4() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {

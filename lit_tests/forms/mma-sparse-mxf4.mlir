@@ -21,10 +21,12 @@
 !s4 = !tcgen05.tmem<[128, 4], f8E4M3>
 
 // Table 44, kind::mxf4 sparse (K = 128): E2M1 1 << 7 and 1 << 10, sparsity 1 << 2,
-// N 8 << 17, UE8M0 1 << 23, M >> 7 = 1 << 27: 0x08900484 = 143656068. .scale_vec::2X is
-// sm_100a's spelling; the others print its alias .block32.
+// N 8 << 17, UE8M0 1 << 23, M >> 7 = 1 << 27, and K block 1 (k_offset 128 = 1 x K) with
+// two factors per MMA (2X) starts at half-word 2: scale A ID 2 << 29, scale B ID 2 << 4
+// (9.7.16.10.7.2): 0x489004A4 = 1217397924. .scale_vec::2X is sm_100a's spelling; the
+// others print its alias .block32.
 // CHECK-LABEL: .entry sparse_mxf4(
-// CHECK: mov.b32 [[IDESC:%r[0-9]+]], 143656068;
+// CHECK: mov.b32 [[IDESC:%r[0-9]+]], 1217397924;
 // SM100A: tcgen05.mma.sp.cta_group::1.kind::mxf4.block_scale.scale_vec::2X
 // FAMILY: tcgen05.mma.sp.cta_group::1.kind::mxf4.block_scale.block32
 // CHECK-SAME: [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [{{%r[0-9]+}}], [[IDESC]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], {{%p[0-9]+}};

@@ -81,12 +81,14 @@ func.func @sparse_f8f6f4_a_tmem() attributes {tcgen05.kernel = {target = "sm_100
 }
 
 // Table 43, kind::mxf8f6f4 sparse (K = 64), e5m2 x e5m2, UE8M0, N = 128: E5M2 1 << 7 and
-// 1 << 10, sparsity 1 << 2, N >> 3 = 16 << 17, UE8M0 1 << 23, M >> 7 = 1 << 27:
-// 0x08A00484 = 144704644. The metadata follows b-desc, the scale operands follow idesc.
+// 1 << 10, sparsity 1 << 2, N >> 3 = 16 << 17, UE8M0 1 << 23, M >> 7 = 1 << 27, and the
+// scale-factor IDs of K block 1 (k_offset 64 = 1 x K, one factor per MMA with 1X, so byte
+// 1; 9.7.16.10.7.2): scale A ID 1 << 29, scale B ID 1 << 4: 0x28A00494 = 681575572. The
+// metadata follows b-desc, the scale operands follow idesc.
 // (The dialect's trailing operands share one type, so the metadata buffer has the
 // scale buffers' type here.)
 // CHECK-LABEL: .entry sparse_mxf8f6f4(
-// CHECK: mov.b32 [[IDESC:%r[0-9]+]], 144704644;
+// CHECK: mov.b32 [[IDESC:%r[0-9]+]], 681575572;
 // SM100A: tcgen05.mma.sp.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X
 // FAMILY: tcgen05.mma.sp.cta_group::1.kind::mxf8f6f4.block_scale.block32
 // CHECK-SAME: [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [{{%r[0-9]+}}], [[IDESC]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], {{%p[0-9]+}};

@@ -48,6 +48,7 @@ __all__ = [
     "a_tmem_footprint",
     "scale_factor_footprint",
     "scale_factor_cells",
+    "scale_factor_id_for_k_block",
     "sparse_metadata_footprint",
     "SPARSE_KINDS",
 ]
@@ -503,6 +504,27 @@ def a_tmem_footprint(layout: str, *, m: int, k: int, a_bits: int,
 # scale_vec::1X (9.7.16.10.7.2.1), a half-word offset 0 or 2 for 2X (9.7.16.10.7.2.2),
 # 0 for 4X (9.7.16.10.7.2.3).
 SF_IDS = {1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)}
+
+
+def scale_factor_id_for_k_block(*, k_offset: int, k: int, per_mma: int) -> int:
+    """The scale-factor ID of the MMA that reads the K block at `k_offset` (a multiple of
+    its K) of tiles whose scale factors a scale buffer holds in K order.
+
+    Each MMA uses ``per_mma`` scale factors per row (Table 54: 1 for scale_vec::1X, 2 for
+    2X, 4 for 4X); the ID selects where in the 32-bit cell they start: a byte offset for
+    1X, a half-word offset 0 or 2 for 2X, 0 for 4X (9.7.16.10.7.2, 9.7.16.10.7.3). K block
+    ``j = k_offset / K`` therefore uses factors ``j * per_mma ..`` of the row, byte
+    ``j * per_mma``. Blocks whose factors lie past the cell's four bytes would need the
+    next columns, which this ID cannot select: an error.
+    """
+    first = (k_offset // k) * per_mma
+    if first + per_mma > 4:
+        raise IsaRuleError(
+            "9.7.16.10.7.2", f"the K block at k_offset = {k_offset} (K = {k}) uses scale "
+                             f"factors {first}..{first + per_mma - 1} of each row, past the "
+                             f"4 bytes of a tensor-memory cell that a scale-factor ID can "
+                             f"select")
+    return first
 
 
 def _sf_geometry(rows: int, scale_vec: int, operand: str, layout: str | None):

@@ -26,7 +26,7 @@ from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.element_types import container_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, i32, i64
-from tcgen05_lower.isa import descriptors, shapes, targets
+from tcgen05_lower.isa import descriptors, layouts, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import MmaOperands, mma_operands
 from tcgen05_lower.lowering.core import lowers
@@ -97,9 +97,27 @@ def scale_type(operands: MmaOperands) -> str | None:
     return isa_type(d.type_info(operands.scale_a.type).element)
 
 
+def scale_factor_ids(op, form: MmaForm) -> tuple[int, int]:
+    """(scale_A ID, scale_B ID) of a block-scaled MMA: ``scale_a_id`` / ``scale_b_id`` as
+    written, else derived from ``k_offset`` (the K block j of the tiles uses scale factors
+    j * count.. of each row, count from Table 54; ``layouts.scale_factor_id_for_k_block``).
+    Raises IsaRuleError when the derived factors lie past a cell's four bytes."""
+    if not form.block_scaled:
+        return d.get_int(op, "scale_a_id", 0), d.get_int(op, "scale_b_id", 0)
+    per_mma = shapes.scale_factor_columns(
+        form.kind, SCALE_VEC_QUALIFIERS.get(form.scale_vec, form.scale_vec), k96=form.k96)
+    ids = []
+    for name in ("scale_a_id", "scale_b_id"):
+        given = d.get_int(op, name)
+        ids.append(given if given is not None else layouts.scale_factor_id_for_k_block(
+            k_offset=form.k_offset, k=form.k, per_mma=per_mma))
+    return ids[0], ids[1]
+
+
 def instruction_descriptor(op, form: MmaForm, operands: MmaOperands) -> int:
     """The 32-bit instruction descriptor (Tables 42-44) of the MMA `op`."""
     dt, at, bt = operands.d_type, operands.a_type, operands.b_type
+    scale_a_id, scale_b_id = scale_factor_ids(op, form)
     return descriptors.encode_instr_desc(
         kind=form.kind, a_type=isa_type(at.element), b_type=isa_type(bt.element),
         d_type=isa_type(dt.element), m=dt.rows, n=dt.cols,
@@ -110,8 +128,8 @@ def instruction_descriptor(op, form: MmaForm, operands: MmaOperands) -> int:
         negate_a=bool(d.get_int(op, "negate_a", 0)), negate_b=bool(d.get_int(op, "negate_b", 0)),
         sparse=form.sparse, sparsity_selector=d.get_int(op, "sparsity_selector", 0),
         saturate=bool(d.get_int(op, "saturate", 0)), max_shift=d.get_int(op, "max_shift", 0),
-        scale_type=scale_type(operands), scale_a_id=d.get_int(op, "scale_a_id", 0),
-        scale_b_id=d.get_int(op, "scale_b_id", 0), k=96 if form.k96 else None)
+        scale_type=scale_type(operands), scale_a_id=scale_a_id, scale_b_id=scale_b_id,
+        k=96 if form.k96 else None)
 
 
 def stored_k_offset(form: MmaForm, *, operand: str) -> int:
