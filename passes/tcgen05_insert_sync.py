@@ -147,6 +147,8 @@ from dataclasses import dataclass, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, ir
+from tcgen05_lower.isa import layouts
+from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op, mma_operands
 from tcgen05_lower.pass_infra import ModulePass, Option
 
@@ -399,6 +401,29 @@ def whole_buffer(value, buffers: Buffers) -> Cells:
     return Cells(start, start + columns, lanes, None, (start, start + columns))
 
 
+def copy_cells(op, buffers: Buffers) -> Cells:
+    """The cells a tcgen05.cp writes (``layouts.cp_footprint``): its columns from the
+    destination's column plus the op's ``column``, on every lane of the four quarters
+    (.4x256b: its 4 lanes, counted as their lane half); the whole destination, on every
+    lane, when the destination may be several buffers or a stage."""
+    start, columns, lanes, exact, choices = buffers.cells(op.operands[0])
+    bound = (start, start + columns)
+    try:
+        copy = layouts.cp_footprint(d.get_str(op, "shape"), d.get_str(op, "multicast"),
+                                    column=d.get_int(op, "column", 0))
+    except IsaRuleError:
+        return Cells(start, start + columns, ALL_LANES, None, bound)
+    leaves = buffers.leaves(op.operands[0]) if choices is not None else None
+    if not leaves or len(leaves) != 1 or d.type_info(leaves[0].results[0].type).stages > 1:
+        return Cells(start, max(start + columns, start + copy.end_column), ALL_LANES, None,
+                     bound)
+    copy_lanes = ALL_LANES
+    if not copy.whole_quarters:
+        copy_lanes = lanes  # .4x256b: 4 lanes from the buffer's own lane offset
+    return Cells(start + copy.first_column, start + copy.end_column, copy_lanes, None,
+                 (start, max(start + columns, start + copy.end_column)))
+
+
 def buffer_slice(value, column, width: int, buffers: Buffers) -> Cells:
     """Columns [column, column + width) of buffer `value` (column: an index value)."""
     start, columns, lanes, exact, _ = buffers.cells(value)
@@ -443,7 +468,7 @@ def access_of(op, buffers: Buffers | None = None) -> Access | None:
         return Access(op, name, cls, reads=tuple(reads) + (dcells,), writes=(dcells,),
                       smem_reads=smem, pipeline_key=key)
     if name == "cp":
-        return Access(op, name, cls, writes=(whole_buffer(op.operands[0], buffers),),
+        return Access(op, name, cls, writes=(copy_cells(op, buffers),),
                       smem_reads=(op.operands[1],),
                       pipeline_key=(d.get_str(op, "shape"),))
     if name == "shift":

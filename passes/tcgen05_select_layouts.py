@@ -72,6 +72,11 @@ from tcgen05_lower.strategies import ldst as strategies
 #: Scale factors per row per MMA for each .scale_vectorsize (Table 54; the blockN aliases
 #: are resolved per kind by tcgen05-verify, here the footprint is the same bounding region).
 SCALE_VEC_COUNT = {"1X": 1, "2X": 2, "4X": 4, "block32": 1, "block16": 4}
+#: Roles whose declared shape is the MMA's logical matrix rather than their cells: their
+#: footprint grows to cover what the tcgen05.cp ops filling them write.
+GROWN_BY_COPIES = ("scale_a", "scale_b", "metadata")
+#: Columns tcgen05.shift moves: its 32-byte elements (9.7.16.9.3, shape .31x256b).
+SHIFT_COLUMNS = 8
 #: tcgen05.ld.red types (9.7.16.8.3): .f32, .u32, .s32.
 RED_TYPES = {"f32": "f32", "s32": "s32", "u32": "u32"}
 #: Ops that may sit between a load and the store it feeds without stopping the split:
@@ -116,6 +121,24 @@ class Planned:
     access: object  # addressing.WarpgroupAccess
     request: strategies.AccessRequest
     note: str = ""
+
+
+def _half_lane_copy_message(shape: str, multicast: str | None, info: "BufferInfo") -> str:
+    """Why a tcgen05.cp cannot fill an operand held on 16 lanes of each quarter."""
+    what = {"a": "A", "metadata": "sparse-metadata", "d": "accumulator"}.get(info.role,
+                                                                         info.role)
+    qualifier = f".{shape}" + (f".{multicast}" if multicast else "")
+    if shape == "4x256b":
+        writes = "writes 4 lanes from its taddr, one quarter only"
+    else:
+        writes = ("writes 32 lanes of every 32-lane quarter (9.7.16.9.2: its rows are "
+                  "multicast to the warps' quarters, or go to all 128 lanes)")
+    return (f"tcgen05.cp{qualifier} {writes}, but Layout {info.layout} holds this {what} "
+            f"operand ({info.rows} rows) on 16 lanes of each quarter (9.7.16.10.5): the copy "
+            f"would write the other lane half, which the plan may give to another buffer, "
+            f"and no copy shape puts the operand's rows on the lanes the MMA reads. "
+            f"Half-lane (M = 64) operands in tensor memory cannot be filled by tcgen05.cp; "
+            f"tcgen05.st would be the way, which is not supported yet for MMA operands")
 
 
 def default_layout_for_rows(rows: int, cta_group: int = 1) -> str | None:
@@ -197,7 +220,7 @@ class Tcgen05SelectLayouts(ModulePass):
     def select_in_kernel(self, kernel) -> None:
         info = d.kernel_info(kernel)
         chosen: dict = {}  # tmem_buffer op -> Use (role, layout, footprint, mma op)
-        buffers, accesses, load_fragments, store_fragments = [], [], [], []
+        buffers, accesses, load_fragments, store_fragments, copies = [], [], [], [], []
         for op in d.walk_ops(kernel):
             name = d.op_name(op)
             if name == "tmem_buffer":
@@ -208,11 +231,18 @@ class Tcgen05SelectLayouts(ModulePass):
                 load_fragments.append(op)
             elif name == "store_fragment":
                 store_fragments.append(op)
+            elif name in ("cp", "shift"):
+                copies.append(op)
             elif name == "mma":
                 self.select_for_mma(op, info, chosen)
         self.buffers: dict = {}
         for buffer in buffers:
             self.record_footprint(buffer, chosen.get(buffer), info)
+        for op in copies:
+            if d.op_name(op) == "cp":
+                self.fit_copy(op)
+            else:
+                self.fit_shift(op)
         self.plans: dict = {}
         self.split_notes: list[str] = []
         for op in accesses:
@@ -311,6 +341,63 @@ class Tcgen05SelectLayouts(ModulePass):
             all(count == layouts.HALF_LANES for _, count in use.footprint.lanes))
         self.buffers[buffer] = BufferInfo(buffer, use.role, use.layout, self.layout_c,
                                           t.rows, t.cols, t.element)
+
+    # ------------------------------------------------------------------ copies
+
+    def fit_copy(self, op) -> None:
+        """The destination of a tcgen05.cp owns every cell the copy writes
+        (``layouts.cp_footprint``): a scale-factor or metadata buffer, whose declared shape
+        is the MMA's logical matrix, grows to the copy's columns; a buffer whose shape is
+        its cells (an accumulator, A) must hold them. A copy into an operand that the MMA
+        reads on 16 lanes of each quarter (Layouts F and C read as F) is an error: every
+        copy shape but .4x256b writes whole quarters, and none places the operand's rows
+        on the lanes such an MMA reads."""
+        owner = root_buffer(op.operands[0])
+        info = self.buffers.get(owner) if owner is not None else None
+        if info is None:
+            return  # an untraced destination or a buffer already reported
+        shape, multicast = d.get_str(op, "shape"), d.get_str(op, "multicast")
+        try:
+            copy = layouts.cp_footprint(shape, multicast, column=d.get_int(op, "column", 0))
+        except IsaRuleError as exc:
+            self.error(op, str(exc))
+            return
+        if d.get_int(owner, "half_lanes", 0):
+            self.error(op, _half_lane_copy_message(shape, multicast, info))
+            return
+        columns = d.get_int(owner, "columns")
+        if copy.end_column <= columns:
+            return
+        if info.role in GROWN_BY_COPIES:
+            d.set_int(owner, "columns", copy.end_column)
+            return
+        self.error(op, f"tcgen05.cp.{shape} at column {copy.first_column} writes columns "
+                       f"[{copy.first_column}, {copy.end_column}) of its destination "
+                       f"(9.7.16.2.3: {copy.columns} columns per lane), which has only "
+                       f"{columns}: the copy would write cells the plan gives to other "
+                       f"buffers")
+
+    def fit_shift(self, op) -> None:
+        """tcgen05.shift moves 32-byte elements down one row within 32 lanes from a lane
+        aligned to 32 (9.7.16.2.3 ".31x256b (implicit)", 9.7.16.9.3): it touches 8 columns
+        on both lane halves of a quarter, so its buffer must have 8 columns and not be a
+        half-lane one (the other half may hold another buffer)."""
+        owner = root_buffer(op.operands[0])
+        info = self.buffers.get(owner) if owner is not None else None
+        if info is None:
+            return  # an untraced buffer or one already reported
+        if d.get_int(owner, "half_lanes", 0):
+            self.error(op, f"tcgen05.shift shifts the 32 lanes from its 32-aligned taddr "
+                           f"(9.7.16.9.3), both halves of a quarter, but Layout "
+                           f"{info.layout} holds this buffer on 16 lanes of each quarter "
+                           f"(9.7.16.10.5): the shift would move the other half, which the "
+                           f"plan may give to another buffer")
+            return
+        columns = d.get_int(owner, "columns")
+        if columns < SHIFT_COLUMNS:
+            self.error(op, f"tcgen05.shift moves {SHIFT_COLUMNS} columns (32-byte elements, "
+                           f"9.7.16.9.3) but its buffer has {columns}: it would move cells "
+                           f"the plan gives to other buffers")
 
     # ------------------------------------------------------------------ accesses
 

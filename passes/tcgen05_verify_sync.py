@@ -121,6 +121,12 @@ POISON = "poison"
 #: A shared-memory tile operand bound to nothing known: it may be any tile.
 ANY_TILE = "any shared-memory tile"
 
+#: Columns one tcgen05.cp writes per lane: its shape's bits / 32 (9.7.16.2.3). Every
+#: shape but .4x256b writes all four 32-lane quarters: .128x* all 128 lanes, .32x128b
+#: multicast "into all 4 warps", .64x128b "into warp pairs", each warp receiving half of
+#: the 64 rows (9.7.16.9.2).
+COPY_COLUMNS = {"128x256b": 8, "4x256b": 8, "128x128b": 4, "64x128b": 4, "32x128b": 4}
+
 #: 9.7.16.6.2, the pipelined pairs (earlier, later), with the extra condition each needs.
 PIPELINED_PAIRS = {
     ("mma", "mma"): "same accumulator and shape",
@@ -840,6 +846,31 @@ class Run:
         linear = not half and len(shape) == 2 and columns == shape[-1]
         return [(Footprint(first, first + columns, lanes), linear)]
 
+    def copy_cells(self, op) -> list:
+        """The cells a tcgen05.cp writes in each buffer its destination may name: from
+        the buffer's first column plus the op's ``column``, COPY_COLUMNS[shape] columns,
+        on the lanes COPY_LANES gives (all 128 for every shape but .4x256b, whose 4 lanes
+        start at the buffer's lane offset). A destination that is not a placed buffer
+        keeps the buffer's own cells."""
+        shape = d.get_str(op, "shape")
+        width = COPY_COLUMNS.get(shape)
+        column = d.get_int(op, "column", 0)
+        found = []
+        for root in self.roots(op.operands[0]):
+            owner = defining_op(root)
+            for cells, linear in self.buffer_cells(root):
+                placed = owner is not None and "column_offset" in owner.attributes and \
+                    len(d.type_info(owner.results[0].type).shape) == 2
+                if width is None or not placed or not cells.known:
+                    found.append(cells)
+                    continue
+                lanes = FULL_LANES
+                if shape == "4x256b":
+                    lanes = ((1 << 4) - 1) << d.get_int(owner, "lane_offset", 0)
+                first = cells.lo + column
+                found.append(Footprint(first, first + width, lanes))
+        return found
+
     def tiles(self, value) -> list:
         """The shared-memory tiles `value` may name now; ANY_TILE for one no way bound
         (or a ub.poison)."""
@@ -894,8 +925,8 @@ class Run:
             return Instance(op, name, reads + accumulators, list(accumulators), tiles, [],
                             shape)
         if name == "cp":
-            return Instance(op, name, [], [cells for cells, _ in self.cells(op.operands[0])],
-                            self.tiles(op.operands[1]), [], (d.get_str(op, "shape"),))
+            return Instance(op, name, [], self.copy_cells(op), self.tiles(op.operands[1]),
+                            [], (d.get_str(op, "shape"),))
         if name == "shift":
             cells = [cells for cells, _ in self.cells(op.operands[0])]
             return Instance(op, name, cells, list(cells), [], [])

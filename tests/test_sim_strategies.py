@@ -16,12 +16,7 @@ from strategies import differential  # noqa: E402
 CORPUS = sorted((ROOT / "benchmarks" / "tmem" / "corpus").glob("*.mlir"))
 VERDICTS = {}
 #: Known compiler bugs the simulator exposes; strict, so a fix makes the test say so.
-KNOWN = {"19_sparse_m64_pair": "issue 20: sparse metadata at lane offset 16 filled with cp "
-                               ".64x128b.warpx2, which writes whole 32-lane quarters from "
-                               "there, past lane 127",
-         "22_a_tmem_m64_tied": "issue 20: the plan puts an M = 64 A operand at lane offset "
-                               "16 and fills it with cp .64x128b.warpx2, which writes whole "
-                               "32-lane quarters from there, past lane 127"}
+KNOWN: dict[str, str] = {}  # none now: issue 20's copies into lane halves are rejected
 
 
 @pytest.mark.parametrize("path", [

@@ -49,6 +49,9 @@ __all__ = [
     "scale_factor_footprint",
     "scale_factor_cells",
     "scale_factor_id_for_k_block",
+    "CP_SHAPES",
+    "CopyFootprint",
+    "cp_footprint",
     "sparse_metadata_footprint",
     "SPARSE_KINDS",
 ]
@@ -494,6 +497,82 @@ def a_tmem_footprint(layout: str, *, m: int, k: int, a_bits: int,
     if geo.half:
         return Footprint(bits // 32, _half_lanes(lane_offset))
     return Footprint(bits // 32, _ALL_LANES, copies=geo.fold)
+
+
+# ---------------------------------------------------------------------------------------
+# tcgen05.cp (9.7.16.2.3, 9.7.16.9.2)
+# ---------------------------------------------------------------------------------------
+
+#: 9.7.16.2.3: each tcgen05.cp shape as (rows, bits per row); a row goes to one lane, its
+#: bits along 32-bit columns.
+CP_SHAPES = {"128x256b": (128, 256), "4x256b": (4, 256), "128x128b": (128, 128),
+             "64x128b": (64, 128), "32x128b": (32, 128)}
+#: 9.7.16.9.2: ".64x128b requires .warpx2::02_13 or .warpx2::01_23", ".32x128b requires
+#: .warpx4"; the other shapes take no .multicast.
+CP_MULTICAST = {"64x128b": ("warpx2::02_13", "warpx2::01_23"), "32x128b": ("warpx4",)}
+_RULE_CP = "9.7.16.9.2"
+
+
+@dataclass(frozen=True)
+class CopyFootprint:
+    """The cells one ``tcgen05.cp`` writes in each CTA it copies into: lanes (sorted,
+    disjoint ``(first_lane, count)`` ranges of absolute lanes) x columns
+    ``[first_column, first_column + columns)`` relative to the destination's address."""
+
+    lanes: tuple[tuple[int, int], ...]
+    first_column: int
+    columns: int
+
+    @property
+    def end_column(self) -> int:
+        """One past the last column written."""
+        return self.first_column + self.columns
+
+    def lane_indices(self) -> tuple[int, ...]:
+        """All lanes written, ascending."""
+        return tuple(lane for first, count in self.lanes
+                     for lane in range(first, first + count))
+
+    @property
+    def whole_quarters(self) -> bool:
+        """Whether every lane of each 32-lane quarter it touches is written."""
+        return all(first % LANES_PER_QUARTER == 0 and count % LANES_PER_QUARTER == 0
+                   for first, count in self.lanes)
+
+
+def cp_footprint(shape: str, multicast: str | None = None, *, lane_offset: int = 0,
+                 column: int = 0) -> CopyFootprint:
+    """The lanes and columns ``tcgen05.cp.shape{.multicast} [taddr]`` writes, for a taddr
+    at ``lane_offset`` and ``column`` of the destination.
+
+    Columns: a row of ``bits`` is ``bits / 32`` columns from taddr's column (9.7.16.2.3:
+    "size indicates the amount of data ... across the columns"): 8 for .128x256b and
+    .4x256b, 4 for the 128-bit shapes. Lanes: .128x256b and .128x128b move 128 rows to
+    the 128 lanes; .32x128b.warpx4 multicasts its 32 rows "into all 4 warps", i.e. to
+    every 32-lane quarter; .64x128b.warpx2 multicasts into warp pairs, "each warp in the
+    warp pair receive[s] half of the data", i.e. 32 rows to each of the four quarters
+    (9.7.16.9.2). So every shape but .4x256b writes whole quarters, all four of them,
+    and needs taddr's lane to be 0. .4x256b writes 4 lanes from taddr's lane.
+    """
+    if shape not in CP_SHAPES:
+        raise IsaRuleError(_RULE_CP, f"tcgen05.cp shape .{shape} is not one of "
+                                     f"{', '.join(CP_SHAPES)}")
+    allowed = CP_MULTICAST.get(shape, (None,))
+    if multicast not in allowed:
+        raise IsaRuleError(_RULE_CP, f".{shape} takes "
+                                     f"{' or '.join('.' + m for m in allowed if m) or 'no .multicast'}, "
+                                     f"not {'.' + multicast if multicast else 'none'}")
+    rows, bits = CP_SHAPES[shape]
+    if shape == "4x256b":
+        if not 0 <= lane_offset <= TMEM_LANES - rows:
+            raise IsaRuleError(_RULE_TMEM, f".4x256b at lane {lane_offset} runs past lane "
+                                           f"{TMEM_LANES - 1}")
+        return CopyFootprint(((lane_offset, rows),), column, bits // 32)
+    if lane_offset:
+        raise IsaRuleError(_RULE_CP, f".{shape}{'.' + multicast if multicast else ''} writes "
+                                     f"all four 32-lane quarters; it needs lane 0, not "
+                                     f"{lane_offset}")
+    return CopyFootprint(_ALL_LANES, column, bits // 32)
 
 
 # ---------------------------------------------------------------------------------------

@@ -1,8 +1,10 @@
 // Sparse with metadata: tcgen05.mma.sp, kind::f16, M = 128. Each K-block's sparsity
-// metadata is copied into its own 2-column granule (tmem-facts section 3: metadata is
-// addressed in 2-column granules, so it starts at an even column); the loop is unrolled
-// by two with two metadata buffers. Hand bound: 128 + 2 + 2 = 132 columns, allocation 256.
-// EXPECT: lower bound 132, optimal 132 (derived above by hand)
+// metadata is copied into its own buffer (tmem-facts section 3: metadata is addressed in
+// 2-column granules, so it starts at an even column); the loop is unrolled by two with two
+// metadata buffers. Each is filled by a .128x128b copy, which writes 4 columns
+// (9.7.16.2.3), so each buffer owns 4. Hand bound: 128 + 4 + 4 = 136 columns, allocation
+// 256.
+// EXPECT: lower bound 136, optimal 136 (derived above by hand)
 !acc = !tcgen05.tmem<[128, 128], f32>
 !ta = !tcgen05.smem<[128, 64], bf16, "K", "64B">
 !tb = !tcgen05.smem<[128, 64], bf16, "K", "128B">

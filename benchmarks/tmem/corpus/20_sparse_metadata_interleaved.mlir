@@ -2,8 +2,9 @@
 // accumulator, each with its own metadata granule. An MMA that reads a granule is known
 // complete only when the accumulator is loaded (MMAs on one accumulator are pipelined,
 // 9.7.16.6.2), so all four granules stay live until that load. Then a 128 x 192
-// accumulator of a second GEMM reuses everything. Hand bound: max(64 + 4 x 2, 192) = 192
-// columns, allocation 256.
+// accumulator of a second GEMM reuses everything. Each granule is filled by a .128x128b
+// copy, which writes 4 columns (9.7.16.2.3), so each metadata buffer owns 4. Hand bound:
+// max(64 + 4 x 4, 192) = 192 columns, allocation 256.
 // EXPECT: lower bound 192, optimal 192 (derived above by hand)
 !acc = !tcgen05.tmem<[128, 64], f32>
 !acc2 = !tcgen05.tmem<[128, 192], f32>

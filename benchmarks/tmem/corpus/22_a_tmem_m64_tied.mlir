@@ -2,30 +2,25 @@
 // lanes of each quarter) in tensor memory. A and D of one Layout F MMA take the same lane
 // offset (9.7.16.10.5), so (acc0, a0) go on one lane half and (acc1, a1) on the other.
 // Hand bound: (128 + 16) x 2 / 2 = 144 columns, allocation 256.
+// The A operands are not filled: tcgen05.cp writes whole 32-lane quarters and cannot put
+// 64 rows on the 16 lanes per quarter that Layout F reads (9.7.16.9.2, 9.7.16.10.5;
+// lit_tests/tcgen05-select-layouts/cp-footprints.mlir holds the kernel with its copies,
+// rejected), and tcgen05.st of an MMA operand is not supported yet, so no fill of an
+// M = 64 A in tensor memory is supported. The kernel exercises placement only.
 // EXPECT: lower bound 144, optimal 144 (derived above by hand)
 !acc = !tcgen05.tmem<[64, 128], f32>
 !atm = !tcgen05.tmem<[64, 32], bf16>
-!sa = !tcgen05.smem<[64, 8], bf16, "K", "none">
 !tb = !tcgen05.smem<[128, 32], bf16, "K", "64B">
 !frag = !tcgen05.frag<[64, 32], f32>
 func.func @a_tmem_m64_tied(%C: !llvm.ptr<1>)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %f = arith.constant false
-  %sa = "tcgen05.smem_buffer"() : () -> !sa
   %b = "tcgen05.smem_buffer"() : () -> !tb
   %acc0 = "tcgen05.tmem_buffer"() {name = "acc0"} : () -> !acc
   %acc1 = "tcgen05.tmem_buffer"() {name = "acc1"} : () -> !acc
   %a0 = "tcgen05.tmem_buffer"() {name = "a0"} : () -> !atm
   %a1 = "tcgen05.tmem_buffer"() {name = "a1"} : () -> !atm
-  "tcgen05.cp"(%a0, %sa) {shape = "64x128b", multicast = "warpx2::02_13", column = 0 : i64} : (!atm, !sa) -> ()
-  "tcgen05.cp"(%a0, %sa) {shape = "64x128b", multicast = "warpx2::02_13", column = 4 : i64} : (!atm, !sa) -> ()
-  "tcgen05.cp"(%a0, %sa) {shape = "64x128b", multicast = "warpx2::02_13", column = 8 : i64} : (!atm, !sa) -> ()
-  "tcgen05.cp"(%a0, %sa) {shape = "64x128b", multicast = "warpx2::02_13", column = 12 : i64} : (!atm, !sa) -> ()
-  "tcgen05.cp"(%a1, %sa) {shape = "64x128b", multicast = "warpx2::02_13", column = 0 : i64} : (!atm, !sa) -> ()
-  "tcgen05.cp"(%a1, %sa) {shape = "64x128b", multicast = "warpx2::02_13", column = 4 : i64} : (!atm, !sa) -> ()
-  "tcgen05.cp"(%a1, %sa) {shape = "64x128b", multicast = "warpx2::02_13", column = 8 : i64} : (!atm, !sa) -> ()
-  "tcgen05.cp"(%a1, %sa) {shape = "64x128b", multicast = "warpx2::02_13", column = 12 : i64} : (!atm, !sa) -> ()
   "tcgen05.mma"(%acc0, %a0, %b, %f) {kind = "f16"} : (!acc, !atm, !tb, i1) -> ()
   "tcgen05.mma"(%acc1, %a1, %b, %f) {kind = "f16"} : (!acc, !atm, !tb, i1) -> ()
   %x = "tcgen05.ld"(%acc0, %c0) : (!acc, index) -> !frag
