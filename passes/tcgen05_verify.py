@@ -284,6 +284,23 @@ class Tcgen05Verify(ModulePass):
                            f"(8-, 16- and 32-bit elements only)")
         elif layout == "mn_k" and d.get_int(op, "src_ld") > 0:
             self.check_fill_alignment(op, tile)
+        if info.cta_group == 2:
+            self.check_pair_fill(op)
+
+    def check_pair_fill(self, op) -> None:
+        """In a CTA pair, a tile is the CTA's slice of an MMA operand (M/2 rows of A, N/2
+        of B), and each CTA fills its own rows (docs/cta-pairs.md). A tile no MMA reads
+        as A or B has no such split: a tcgen05.cp.cta_group::2 reads the issuing CTA's
+        tile only and writes the same data into both CTAs (9.7.16.9.2)."""
+        for use in op.operands[1].uses:
+            owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            if d.op_name(owner) == "mma" and use.operand_number in (1, 2):
+                return
+        self.error(op, "in a cta_group::2 kernel a shared-memory tile is filled as this "
+                       "CTA's slice of an MMA operand (rows rank * R .., docs/cta-pairs.md), "
+                       "but no tcgen05.mma reads this tile as A or B, so how the pair "
+                       "splits it is not defined (a tcgen05.cp.cta_group::2 copies the "
+                       "issuing CTA's tile into both CTAs, 9.7.16.9.2)")
 
     def check_fill_alignment(self, op, tile) -> None:
         """A K-contiguous (mn_k) fill reads global memory in 16-byte vectors

@@ -14,6 +14,7 @@ from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
 from tcgen05_lower.lowering.core import Loop, lowers
+from tcgen05_lower.lowering.ldst import cta_in_pair
 
 #: Alignment of every tile: the 128B swizzle pattern repeats every 1024 bytes (Table 41).
 TILE_ALIGNMENT = 1024
@@ -59,7 +60,9 @@ def lower_smem_fill(lowering, op) -> None:
 
     K-contiguous sources copy 16-byte chunks (the swizzle permutes 16-byte units, so a
     chunk stays contiguous); transposed sources copy element by element, consecutive
-    threads reading consecutive global addresses."""
+    threads reading consecutive global addresses. In a cta_group::2 kernel the CTA of
+    rank r (``%cluster_ctarank & 1``) fills rows r * R .. r * R + R - 1 of the source
+    matrix, R being the tile's rows (docs/cta-pairs.md)."""
     source, tile_value, k_offset = (op.operands[i] for i in range(3))
     tile = d.type_info(tile_value.type)
     bits = element_bits(tile.element)
@@ -67,6 +70,12 @@ def lower_smem_fill(lowering, op) -> None:
     ld = d.get_int(op, "src_ld")
     tile_ptr = lowering.values[tile_value]
     k0 = Sym(cast(k_offset, i64()))
+    # In a CTA pair each CTA's tile is its slice of the pair's operand, the rows the MMA
+    # reads from that CTA (docs/cta-pairs.md): rows rank * R .. of the global matrix, R
+    # the tile's rows (M/2 of A, N/2 of B).
+    pair_row = None
+    if lowering.info.cta_group == 2:
+        pair_row = Sym(cast(cta_in_pair(lowering).value, i64())) * tile.rows
     chunk_bytes = 16 if layout == "mn_k" else bits // 8
     row_bytes = tile.k * bits // 8
     per_row = row_bytes // chunk_bytes
@@ -78,11 +87,13 @@ def lower_smem_fill(lowering, op) -> None:
         if layout == "mn_k":
             row, kchunk = c // per_row, c % per_row
             kbyte = kchunk * chunk_bytes
-            global_byte = (row * ld + k0) * (bits // 8) + kbyte
+            source_row = row if pair_row is None else pair_row + row
+            global_byte = (source_row * ld + k0) * (bits // 8) + kbyte
         else:
             row, kidx = c % tile.rows, c // tile.rows
             kbyte = kidx * (bits // 8)
-            global_byte = ((k0 + kidx) * ld + row) * (bits // 8)
+            source_row = row if pair_row is None else pair_row + row
+            global_byte = ((k0 + kidx) * ld + source_row) * (bits // 8)
         smem_byte = addressing.kmajor_offset(row, kbyte, rows=tile.rows, swizzle=tile.swizzle)
         chunk_type = (ir.VectorType.get([4], i32()) if chunk_bytes == 16
                       else ir.IntegerType.get_signless(8 * chunk_bytes))

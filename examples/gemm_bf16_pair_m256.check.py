@@ -1,0 +1,19 @@
+"""Reference for tcgen05-sim --check: gemm_bf16_pair_m256.mlir, a CTA pair computing
+C = A x B (all row-major) for the whole pair: C (256 x 128, f32) = A (256 x 64, bf16) x
+B (64 x 128, bf16). Each CTA fills and stores its own slice (docs/cta-pairs.md), so a
+split that disagreed with the MMA's would leave wrong rows or columns of C."""
+
+import numpy as np
+
+BUFFERS = {
+    "A": ("bfloat16", (256, 64)),
+    "B": ("bfloat16", (64, 128)),
+    "C": ("float32", (256, 128)),
+}
+# f32 accumulation of K = 64 exact bf16 products: |error| <= 64 * 2^-24 * sum |a||b|,
+# and sum |a||b| <= 64 for inputs in [-1, 1): an absolute bound of 2^-18.
+TOLERANCE = (0.0, 64 * 64 * 2.0 ** -24)
+
+
+def reference(inputs):
+    return {"C": inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)}

@@ -1,0 +1,127 @@
+"""Issue 18: in a CTA pair, each CTA's fills and epilogue move the slice of the pair's
+operands and result that the MMA gives that CTA.
+
+The split, written by hand from the ISA and tmem-facts section 1 (docs/cta-pairs.md):
+- Layout A (M = 256, 9.7.16.10.5.1): the CTA of rank r (%cluster_ctarank & 1) holds rows
+  128 r .. 128 r + 127 of D; its A tile is rows 128 r .. of A, its B tile columns
+  N/2 r .. N/2 r + N/2 - 1 of B ("B ... in Shared Memory of the current CTA and
+  optionally in peer CTA", 9.7.16.10: each CTA holds N/2 of the N columns).
+- Layout B (M = 128, dense, 9.7.16.10.5.2): rank r holds rows 64 r .. 64 r + 63 of D (all
+  N columns, folded onto two lane halves); A rows 64 r .., B columns N/2 r .. .
+
+The sets of global elements come from the lowering's own address arithmetic: both pair
+examples are compiled to PTX and run in the simulator (which executes every address
+computation of every thread of both CTAs), and every global load and store is recorded
+with the rank of the thread that made it. Then the pair's C is checked against NumPy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tcgen05_lower.cli.sim import prepare
+from tcgen05_lower.sim import api, ops
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# example -> (rows of A and C per CTA, columns of B per CTA); N = 128, K = 64 in both.
+SPLITS = {"gemm_bf16_pair_m256": (128, 64), "gemm_bf16_pair_m128": (64, 64)}
+N, K = 128, 64
+
+
+def expected(rank: int, rows: int, columns: int) -> dict[str, set]:
+    """The ISA's split, by hand: (row, column) elements of A (M x K), B (K x N) and C
+    (M x N) that the CTA of `rank` reads (A, B) and writes (C)."""
+    own_rows = range(rows * rank, rows * rank + rows)
+    own_columns = range(columns * rank, columns * rank + columns)
+    return {"A": {(m, k) for m in own_rows for k in range(K)},
+            "B": {(k, n) for k in range(K) for n in own_columns},
+            "C": {(m, n) for m in own_rows for n in range(N)}}
+
+
+def _record(monkeypatch, accesses: list):
+    """Wraps the simulator's global load and store to note (rank, address, bytes)."""
+    real_load, real_store = ops.load, ops.store
+
+    def note(m, space, act, addr, nbytes, vec, kind):
+        if space != "global":
+            return
+        ranks = m.rank[m.threads_of(act)]
+        for rank, a in zip(ranks.reshape(-1), np.asarray(addr, np.uint64).reshape(-1)):
+            accesses.append((kind, int(rank), int(a), nbytes * vec))
+
+    def load(m, space, act, addr, nbytes, vec, ins):
+        note(m, space, act, addr, nbytes, vec, "load")
+        return real_load(m, space, act, addr, nbytes, vec, ins)
+
+    def store(m, space, act, addr, nbytes, vec, values, ins):
+        note(m, space, act, addr, nbytes, vec, "store")
+        return real_store(m, space, act, addr, nbytes, vec, values, ins)
+
+    monkeypatch.setattr(ops, "load", load)
+    monkeypatch.setattr(ops, "store", store)
+
+
+@pytest.mark.parametrize("example", sorted(SPLITS))
+def test_each_cta_moves_its_slice(example, monkeypatch):
+    path = ROOT / "examples" / f"{example}.mlir"
+    ptx, manifest, problem, inputs = prepare(str(path), str(path.with_suffix(".check.py")), 0)
+    args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    accesses: list = []
+    _record(monkeypatch, accesses)
+    result = api.simulate(ptx, manifest, args)
+    assert result.ok, (result.races, result.problems)
+
+    arrays = {name: args[name] for name in ("A", "B", "C")}
+    found = {(kind, rank, name): set() for kind in ("load", "store") for rank in (0, 1)
+             for name in arrays}
+    for kind, rank, address, size in accesses:
+        name, offset = _locate(address, arrays)
+        element = arrays[name].itemsize
+        columns = arrays[name].shape[1]
+        for byte in range(offset, offset + size, element):
+            found[(kind, rank, name)].add(divmod(byte // element, columns))
+    rows, columns = SPLITS[example]
+    for rank in (0, 1):
+        want = expected(rank, rows, columns)
+        assert found[("load", rank, "A")] == want["A"], rank
+        assert found[("load", rank, "B")] == want["B"], rank
+        assert found[("store", rank, "C")] == want["C"], rank
+        assert not found[("store", rank, "A")] and not found[("store", rank, "B")]
+        assert not found[("load", rank, "C")]
+
+    # And the pair's product is right (the reference file's bound).
+    for name, want in problem.reference(inputs).items():
+        ok, max_abs, _, bound = problem.tolerance(name, result.outputs[name], want, inputs)
+        assert ok, f"{name}: max abs error {max_abs} ({bound})"
+
+
+def _locate(address: int, arrays: dict) -> tuple[str, int]:
+    """(argument name, byte offset) of a global address, from the base address the
+    simulator gave each bound array (noted by _remember_bases)."""
+    for name, array in arrays.items():
+        base = _BASES.get(id(array))
+        if base is not None and base <= address < base + array.nbytes:
+            return name, address - base
+    raise AssertionError(f"address {address:#x} is in no argument")
+
+
+_BASES: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def _remember_bases(monkeypatch):
+    """Notes the base address the simulator gives each bound array."""
+    from tcgen05_lower.sim import executor
+
+    real_init = executor.Buffer.__init__
+
+    def init(self, name, base, data, raw):
+        real_init(self, name, base, data, raw)
+        _BASES[id(data)] = base
+
+    monkeypatch.setattr(executor.Buffer, "__init__", init)
+    _BASES.clear()
