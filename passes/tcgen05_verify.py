@@ -710,8 +710,10 @@ class Tcgen05Verify(ModulePass):
 
     def check_cp_column_in_buffer(self, op, column: int) -> None:
         """The copy's first column (its taddr, 9.7.16.9.2) must lie inside the destination
-        buffer. (Whether the whole copy fits is the buffer's footprint question of the
-        scale-factor and metadata buffers, which the planner sizes by the MMA's need.)"""
+        buffer. Whether all the columns the copy writes fit is checked by
+        tcgen05-select-layouts, which knows the buffer's footprint (a folded layout holds
+        fewer columns than it declares; a scale-factor or metadata buffer grows to the
+        copies that fill it)."""
         dst = d.type_info(op.operands[0].type)
         try:
             columns = -(-dst.shape[-1] * container_bits(dst.element) // 32)
