@@ -87,12 +87,13 @@ def load_dialect(context: "ir.Context") -> None:
     with context, ir.Location.unknown():
         definition = ir.Module.parse(_irdl_source())
         irdl.load_dialects(definition)
-    # The IRDL definition is kept alive for as long as the process runs: the loaded
-    # dialect's verifiers refer to it.
-    _DEFINITIONS.append(definition)
-
-
-_DEFINITIONS: list = []
+    # The definition is dropped here, on purpose: a Python Module holds its context, so
+    # keeping it anywhere that outlives this call would keep every context alive (Python
+    # cannot collect the cycle through the bindings' objects). Loading copies what the
+    # verifiers need into the context: IRDL builds each constraint from the definition's
+    # ops into objects that hold only context-owned attributes, type IDs and the dialect's
+    # own type definitions (mlir/lib/Dialect/IRDL/IRDLLoading.cpp), never the ops.
+    del definition
 
 
 def make_context() -> "ir.Context":

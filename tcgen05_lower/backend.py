@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcgen05_lower.bindings import llvm
+from tcgen05_lower import bindings
 from tcgen05_lower.isa import targets
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -24,7 +24,7 @@ PTXAS_ENV = "TCGEN05_PTXAS"
 
 def translate_to_llvm_ir(module_op) -> str:
     """LLVM IR text of a module in the LLVM dialect (MLIR's own translation)."""
-    return str(llvm.translate_module_to_llvmir(module_op))
+    return bindings.translate_to_llvm_ir(module_op)
 
 
 @functools.lru_cache(maxsize=None)
