@@ -201,7 +201,12 @@ def _params(values: list[str], count: int, name: str) -> list[str]:
     return values
 
 
-@functools.lru_cache(maxsize=None)
+#: How many distinct type texts _parse_type_text remembers: far more than one kernel has,
+#: and bounded, so that a process compiling many kernels does not keep them all.
+TYPE_CACHE_SIZE = 4096
+
+
+@functools.lru_cache(maxsize=TYPE_CACHE_SIZE)
 def _parse_type_text(text: str):
     match = _TYPE_RE.match(text)
     if not match:
@@ -235,14 +240,6 @@ def is_tmem(value: "ir.Value") -> bool:
 
 def is_smem(value: "ir.Value") -> bool:
     return isinstance(type_info(value.type), SmemType)
-
-
-def tmem_type(shape, element: str) -> "ir.Type":
-    return ir.Type.parse(TmemType(tuple(shape), element).text())
-
-
-def smem_type(shape, element: str, major: str, swizzle: str) -> "ir.Type":
-    return ir.Type.parse(SmemType(tuple(shape), element, major, swizzle).text())
 
 
 def frag_type(shape, element: str) -> "ir.Type":

@@ -27,7 +27,7 @@ def translate_to_llvm_ir(module_op) -> str:
     return bindings.translate_to_llvm_ir(module_op)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=1)  # LLVM's targets are initialised once per process
 def _initialize_llvmlite():
     import llvmlite.binding as binding
 
@@ -50,7 +50,7 @@ def emit_ptx(llvm_ir: str, *, target: str, ptx_version: tuple[int, int],
 
 # ---------------------------------------------------------------------------- ptxas
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=1)  # looked for once per process
 def find_ptxas() -> str | None:
     """Path of ptxas: $TCGEN05_PTXAS, else PATH, else the nvidia-cuda-nvcc wheel."""
     explicit = os.environ.get(PTXAS_ENV)

@@ -16,6 +16,7 @@ import re
 import sys
 import types
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Callable, Iterator
 
 from mlir import ir  # noqa: F401  (re-exported)
@@ -63,12 +64,12 @@ class Diagnostic:
         return text
 
 
-_SEVERITY = {
+_SEVERITY = MappingProxyType({
     ir.DiagnosticSeverity.ERROR: "error",
     ir.DiagnosticSeverity.WARNING: "warning",
     ir.DiagnosticSeverity.NOTE: "note",
     ir.DiagnosticSeverity.REMARK: "remark",
-}
+})
 
 
 #: The buffer name Module.parse gives the text it parses (it takes no source name):
@@ -324,3 +325,9 @@ def installed_bindings_version() -> str | None:
         return metadata.version(MLIR_BINDINGS_DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return None
+
+
+def live_context_count() -> int:
+    """How many MLIR contexts the bindings hold alive in this process (the count upstream
+    MLIR's Python tests use to find leaked contexts)."""
+    return ir.Context._get_live_count()

@@ -1,4 +1,4 @@
-"""Shared fixtures: paths, and a skip for tests that need ptxas when it is absent."""
+"""Shared paths, and a skip for tests that need ptxas when it is absent."""
 
 from pathlib import Path
 
@@ -11,7 +11,3 @@ EXAMPLES = ROOT / "examples"
 
 requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not found")
 
-
-@pytest.fixture
-def examples_dir() -> Path:
-    return EXAMPLES

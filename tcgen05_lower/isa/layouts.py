@@ -26,6 +26,7 @@ N to be divisible by the factor by which the layout folds N into fewer columns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from .errors import IsaRuleError
 
@@ -112,7 +113,7 @@ def _layout(name, m, cta_group, organization, sparse, ws, alignments, descriptio
 # Transcription of the 9.7.16.10.5 table. "Either" sparsity/.ws becomes both values; the
 # ".ws: N/A" of the cta_group::2 rows means .ws does not exist there (Table 39 marks
 # .ws with cta_group 2 invalid), so those rows admit only ws=False.
-LAYOUTS: dict[str, LayoutInfo] = {
+LAYOUTS: Mapping[str, LayoutInfo] = MappingProxyType({
     info.name: info
     for info in (
         _layout("A", 256, 2, "4x1", _BOTH, frozenset({False}), (0,),
@@ -141,7 +142,7 @@ LAYOUTS: dict[str, LayoutInfo] = {
                 "N/4 columns.",
                 confidence="H (no hardware test)"),
     )
-}
+})
 
 # Readings of the uncertain Layout C (tmem-facts section 1, confidence L).
 LAYOUT_C_READINGS = ("F", "B")
@@ -164,11 +165,6 @@ class Footprint:
     columns: int
     lanes: tuple[tuple[int, int], ...]
     copies: int = 1
-
-    def lane_indices(self) -> tuple[int, ...]:
-        """All lanes of the footprint, ascending."""
-        return tuple(lane for first, count in self.lanes
-                     for lane in range(first, first + count))
 
     @property
     def num_lanes(self) -> int:
@@ -502,7 +498,7 @@ def a_tmem_footprint(layout: str, *, m: int, k: int, a_bits: int,
 # Allowed scale-factor IDs, as byte offsets within the 32-bit cell: a byte offset for
 # scale_vec::1X (9.7.16.10.7.2.1), a half-word offset 0 or 2 for 2X (9.7.16.10.7.2.2),
 # 0 for 4X (9.7.16.10.7.2.3).
-SF_IDS = {1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)}
+SF_IDS = MappingProxyType({1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)})
 
 
 def _sf_geometry(rows: int, scale_vec: int, operand: str, layout: str | None):

@@ -20,6 +20,7 @@ or of the CTA pair for cta_group::2 (see ``sync.single_thread_predicate``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
@@ -34,8 +35,9 @@ from tcgen05_lower.lowering.smem import smem_descriptor
 from tcgen05_lower.lowering.sync import single_thread_predicate
 
 #: The dialect's ``scale_vec`` values and the .scale_vectorsize qualifier each names.
-SCALE_VEC_QUALIFIERS = {"1X": "scale_vec::1X", "2X": "scale_vec::2X", "4X": "scale_vec::4X",
-                        "block16": "block16", "block32": "block32"}
+SCALE_VEC_QUALIFIERS = MappingProxyType({"1X": "scale_vec::1X", "2X": "scale_vec::2X",
+                                         "4X": "scale_vec::4X", "block16": "block16",
+                                         "block32": "block32"})
 
 
 @dataclass(frozen=True)

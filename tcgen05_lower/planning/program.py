@@ -42,6 +42,7 @@ value-forwarding ops above is taken to read and write it synchronously.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
@@ -50,12 +51,13 @@ from tcgen05_lower.kernel_ir import mma_operands
 #: Completion class of each asynchronous tcgen05 op: "M" is observed through
 #: commit -> mbarrier (9.7.16.6.2.1.1), "L" through wait::ld and "S" through wait::st
 #: (9.7.16.6.2.1.2).
-ASYNC_CLASS = {"mma": "M", "cp": "M", "shift": "M", "ld": "L", "ld_red": "L", "st": "S"}
+ASYNC_CLASS = MappingProxyType({"mma": "M", "cp": "M", "shift": "M", "ld": "L", "ld_red": "L",
+                                "st": "S"})
 ALL_CLASSES = frozenset("MLS")
 
 #: Ops that only pass TMEM values on (their TMEM operands are not accesses).
-_FORWARDING = {"arith.select", "scf.yield", "scf.condition", "scf.for", "scf.while",
-               "scf.if", "cf.br", "cf.cond_br", "cf.switch", "tcgen05.tmem_stage"}
+_FORWARDING = frozenset({"arith.select", "scf.yield", "scf.condition", "scf.for", "scf.while",
+                         "scf.if", "cf.br", "cf.cond_br", "cf.switch", "tcgen05.tmem_stage"})
 
 
 @dataclass(frozen=True)
