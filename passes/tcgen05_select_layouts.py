@@ -60,11 +60,10 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.element_types import isa_bits, isa_type
+from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
 from tcgen05_lower.isa import fragments, layouts
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op, mma_operands
-from tcgen05_lower.lowering.smem import element_bits
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
 

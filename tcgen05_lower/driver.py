@@ -60,8 +60,6 @@ def mma_feature_keys(op, target: str) -> list[str]:
     """The gated features of one tcgen05.mma (targets.mma_features, and the
     .scale_vectorsize spelling the lowering prints on `target`). Attributes that
     tcgen05-verify would reject contribute nothing: the verifier reports them."""
-    from tcgen05_lower.lowering.mma import SCALE_VEC_QUALIFIERS
-
     try:
         kind = d.get_str(op, "kind")
         sparse, k96 = bool(d.get_int(op, "sparse", 0)), d.get_int(op, "k") == 96
@@ -71,7 +69,7 @@ def mma_feature_keys(op, target: str) -> list[str]:
         vec = d.get_str(op, "scale_vec")
         if vec is not None:
             spellings = shapes.scale_vectorsize_aliases(
-                kind, SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
+                kind, shapes.SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
             chosen = targets.choose_scale_vectorsize(spellings, target)
             keys.append(targets.scale_vectorsize_feature(chosen).key)
     except (IsaRuleError, KeyError, ValueError, TypeError):

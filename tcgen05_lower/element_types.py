@@ -44,3 +44,12 @@ def container_bits(mlir_spelling: str, *, kind: str | None = None) -> int:
     if bits == 6 or (bits == 4 and kind not in ("mxf4", "mxf4nvf4")):
         return 8
     return bits
+
+
+def element_bits(element: str, *, kind: str | None = None) -> int:
+    """Bits an element of `element` (MLIR spelling) occupies in memory, for the
+    lowering and layout selection alike; an unknown type is not supported."""
+    try:
+        return container_bits(element, kind=kind)
+    except KeyError:
+        raise NotImplementedError(f"element type {element} is not supported") from None

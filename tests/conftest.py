@@ -10,4 +10,3 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not found")
-

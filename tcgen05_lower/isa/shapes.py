@@ -653,6 +653,12 @@ def check_scale_vectorsize(
         )
 
 
+#: The ``scale_vec`` attribute values of the dialect's mma and the .scale_vectorsize
+#: qualifier each names (9.7.16.10.9.1).
+SCALE_VEC_QUALIFIERS = MappingProxyType({"1X": "scale_vec::1X", "2X": "scale_vec::2X",
+                                         "4X": "scale_vec::4X", "block16": "block16",
+                                         "block32": "block32"})
+
 # 9.7.16.10.9.1 "Aliased .scale_vectorsize variants": .block16 is .scale_vec::4X for
 # kind::mxf4nvf4 with K = 64 or 128; .block32 is .scale_vec::1X for kind::mxf8f6f4 (all K)
 # and .scale_vec::2X for kind::mxf4 / kind::mxf4nvf4 with K = 64 or 128. With K = 96 the
