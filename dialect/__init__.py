@@ -93,12 +93,13 @@ def load_dialect(context: "ir.Context") -> None:
     with context, ir.Location.unknown():
         definition = ir.Module.parse(_irdl_source())
         irdl.load_dialects(definition)
-    # The IRDL definition is kept alive for as long as the process runs: the loaded
-    # dialect's verifiers refer to it.
-    _DEFINITIONS.append(definition)
-
-
-_DEFINITIONS: list = []
+    # The definition is dropped here, on purpose: a Python Module holds its context, so
+    # keeping it anywhere that outlives this call would keep every context alive (Python
+    # cannot collect the cycle through the bindings' objects). Loading copies what the
+    # verifiers need into the context: IRDL builds each constraint from the definition's
+    # ops into objects that hold only context-owned attributes, type IDs and the dialect's
+    # own type definitions (mlir/lib/Dialect/IRDL/IRDLLoading.cpp), never the ops.
+    del definition
 
 
 def make_context() -> "ir.Context":
@@ -206,7 +207,12 @@ def _params(values: list[str], count: int, name: str) -> list[str]:
     return values
 
 
-@functools.lru_cache(maxsize=None)
+#: How many distinct type texts _parse_type_text remembers: far more than one kernel has,
+#: and bounded, so that a process compiling many kernels does not keep them all.
+TYPE_CACHE_SIZE = 4096
+
+
+@functools.lru_cache(maxsize=TYPE_CACHE_SIZE)
 def _parse_type_text(text: str):
     match = _TYPE_RE.match(text)
     if not match:
@@ -240,14 +246,6 @@ def is_tmem(value: "ir.Value") -> bool:
 
 def is_smem(value: "ir.Value") -> bool:
     return isinstance(type_info(value.type), SmemType)
-
-
-def tmem_type(shape, element: str) -> "ir.Type":
-    return ir.Type.parse(TmemType(tuple(shape), element).text())
-
-
-def smem_type(shape, element: str, major: str, swizzle: str) -> "ir.Type":
-    return ir.Type.parse(SmemType(tuple(shape), element, major, swizzle).text())
 
 
 def frag_type(shape, element: str) -> "ir.Type":

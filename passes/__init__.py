@@ -6,6 +6,9 @@ Each pass lives in the module named like its argument (``tcgen05-plan-tmem`` ->
 
 from __future__ import annotations
 
+from types import MappingProxyType
+from typing import Mapping
+
 from tcgen05_lower.pass_infra import ModulePass
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync
 from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync
@@ -15,7 +18,7 @@ from tcgen05_lower.passes.tcgen05_select_layouts import Tcgen05SelectLayouts
 from tcgen05_lower.passes.tcgen05_verify import Tcgen05Verify
 
 #: Pass argument -> pass class, in pipeline order.
-REGISTRY: dict[str, type[ModulePass]] = {
+REGISTRY: Mapping[str, type[ModulePass]] = MappingProxyType({
     cls.name: cls for cls in (
         Tcgen05Verify,
         Tcgen05SelectLayouts,
@@ -25,4 +28,4 @@ REGISTRY: dict[str, type[ModulePass]] = {
         Tcgen05LowerToLlvm,
         Tcgen05FinalizeKernels,
     )
-}
+})

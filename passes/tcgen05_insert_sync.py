@@ -143,14 +143,14 @@ tcgen05 ops.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, ir
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op, mma_operands
-from tcgen05_lower.pass_infra import ModulePass, Option
+from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 
 STRATEGIES = ("minimal", "conservative")
 
@@ -1812,16 +1812,38 @@ COUNTED = (
 )
 
 
+@dataclass(frozen=True)
+class SyncOp:
+    """An op tcgen05-insert-sync added, as plain data: its name, its ``kind`` attribute
+    (None if it has none) and its ``reason``."""
+
+    name: str
+    kind: str | None
+    reason: str | None
+
+    @classmethod
+    def of(cls, op) -> "SyncOp":
+        return cls(op.name, d.get_str(op, "kind"), d.get_str(op, "reason"))
+
+
 def count_sync_ops(ops) -> dict:
-    """How many inserted ops of each kind (the report's and the benchmark's columns)."""
+    """How many inserted ops of each kind (the report's and the benchmark's columns), of
+    SyncOp records or of the ops themselves."""
     counts = {label: 0 for label, _ in COUNTED}
     for op in ops:
-        kind = d.get_str(op, "kind")
+        kind = op.kind if isinstance(op, SyncOp) else d.get_str(op, "kind")
         for label, matches in COUNTED:
             if matches(op.name, kind):
                 counts[label] += 1
     counts["total"] = sum(counts[label] for label, _ in COUNTED)
     return counts
+
+
+@dataclass
+class InsertSyncResult(PassResult):
+    """Per kernel name, the ops the run added, in program order."""
+
+    inserted: dict[str, list[SyncOp]] = field(default_factory=dict)
 
 
 class Tcgen05InsertSync(ModulePass):
@@ -1833,10 +1855,10 @@ class Tcgen05InsertSync(ModulePass):
         Option("report", bool, False, "print the sync ops added, with their reasons"),
     )
 
+    result_class = InsertSyncResult
+
     def apply(self, module) -> None:
         """Plans and inserts the synchronization of every kernel of `module`."""
-        #: kernel name -> the ops this pass inserted (tests and benchmarks read it).
-        self.inserted: dict = {}
         for kernel in d.kernels(module):
             planner = Planner(kernel, self.option("strategy"))
             try:
@@ -1848,7 +1870,7 @@ class Tcgen05InsertSync(ModulePass):
             name = d.kernel_info(kernel).name
             order = {op: i for i, op in enumerate(d.walk_ops(kernel))}
             added.sort(key=lambda op: order[op])
-            self.inserted[name] = added
+            self.result.inserted[name] = [SyncOp.of(op) for op in added]
             if self.option("report"):
                 barriers = len({a.barrier for a in planner.enabled() if a.barrier is not None})
                 self.print_report(name, added, barriers)

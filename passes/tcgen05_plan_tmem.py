@@ -48,12 +48,13 @@ the JSON report and the SVG picture (``tcgen05-lower --report-json / --report-sv
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, ir
 from tcgen05_lower.isa.layouts import TMEM_COLUMNS
-from tcgen05_lower.pass_infra import ModulePass, Option
+from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.planning import liveness, placement, report
 from tcgen05_lower.planning.program import build_program
 
@@ -94,6 +95,13 @@ def _i64(value: int):
     return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
 
 
+@dataclass
+class PlanTmemResult(PassResult):
+    """The TMEM plan of every kernel the run planned (those with buffers), in order."""
+
+    plans: list[report.KernelPlan] = field(default_factory=list)
+
+
 class Tcgen05PlanTmem(ModulePass):
     """The pass (see the module docstring)."""
     name = "tcgen05-plan-tmem"
@@ -107,21 +115,23 @@ class Tcgen05PlanTmem(ModulePass):
                "search nodes per component before optimal falls back to heuristics"),
     )
 
+    result_class = PlanTmemResult
+
     def apply(self, module) -> None:
         """Plans every kernel of `module`; writes the JSON/SVG reports even if one fails."""
-        self.plans: list[report.KernelPlan] = []
+        plans = self.result.plans
         try:
             for kernel in d.kernels(module):
                 plan = self.plan_kernel(kernel)
                 if plan is not None:
-                    self.plans.append(plan)
+                    plans.append(plan)
                     if self.option("report"):
                         print(report.format_table(plan), file=self.report_stream)
         finally:
             if self.option("json"):
-                Path(self.option("json")).write_text(report.format_json(self.plans))
+                Path(self.option("json")).write_text(report.format_json(plans))
             if self.option("svg"):
-                Path(self.option("svg")).write_text(report.format_svg(self.plans))
+                Path(self.option("svg")).write_text(report.format_svg(plans))
 
     # ------------------------------------------------------------------ kernel
 

@@ -56,16 +56,15 @@ elements to each.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.element_types import isa_bits, isa_type
+from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
 from tcgen05_lower.isa import fragments, layouts
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op, mma_operands
-from tcgen05_lower.lowering.smem import element_bits
-from tcgen05_lower.pass_infra import ModulePass, Option
+from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
 
 
@@ -195,6 +194,74 @@ def column_facts(value, depth: int = 0) -> tuple[int | None, int]:
     return None, 1
 
 
+@dataclass(frozen=True)
+class BufferLayout:
+    """The decision for one TMEM buffer: its layout (and how Layout C was read), role and
+    footprint."""
+
+    label: str
+    rows: int
+    cols: int
+    element: str
+    layout: str
+    layout_c: str
+    role: str
+    columns: int | None
+    half_lanes: bool
+    stages: int
+
+    def text(self) -> str:
+        reading = f" (read as {self.layout_c})" if self.layout == "C" else ""
+        if self.stages > 1:
+            reading += f", {self.stages} stages"
+        return (f"%{self.label} {self.rows}x{self.cols}x{self.element}: Layout "
+                f"{self.layout}{reading}, role {self.role}, {self.columns} columns"
+                f"{', half lanes' if self.half_lanes else ''}")
+
+
+@dataclass(frozen=True)
+class AccessMessages:
+    """The messages chosen for one tcgen05.ld / ld_red / st or load_fragment."""
+
+    op: str
+    where: str
+    width: int
+    messages: str
+    note: str = ""
+
+    def text(self) -> str:
+        return (f"tcgen05.{self.op} at {self.where}: {self.width} columns, {self.messages}"
+                + (f"; {self.note}" if self.note else ""))
+
+
+@dataclass(frozen=True)
+class KernelLayouts:
+    """Everything select-layouts decided in one kernel."""
+
+    kernel: str
+    strategy: str
+    layout_c: str
+    buffers: tuple[BufferLayout, ...]
+    accesses: tuple[AccessMessages, ...]
+    #: The load -> store pairs split to meet the register budget.
+    splits: tuple[str, ...]
+
+    def lines(self) -> list[str]:
+        """The report (``report=true``)."""
+        return ([f"tcgen05-select-layouts: kernel @{self.kernel} strategy={self.strategy} "
+                 f"layout-c={self.layout_c}"]
+                + [f"  {b.text()}" for b in self.buffers]
+                + [f"  {a.text()}" for a in self.accesses]
+                + [f"  split {note}" for note in self.splits])
+
+
+@dataclass
+class SelectLayoutsResult(PassResult):
+    """Per kernel name, the layouts and messages the run chose."""
+
+    layouts: dict[str, KernelLayouts] = field(default_factory=dict)
+
+
 class Tcgen05SelectLayouts(ModulePass):
     name = "tcgen05-select-layouts"
     description = ("Choose the data-path layout of each MMA, the footprint of each TMEM "
@@ -208,6 +275,8 @@ class Tcgen05SelectLayouts(ModulePass):
                layouts.LAYOUT_C_READINGS),
         Option("report", bool, False, "print the layouts and ld/st plans to stderr"),
     )
+
+    result_class = SelectLayoutsResult
 
     def apply(self, module) -> None:
         self.strategy = strategies.parse_strategy(self.option("strategy"))
@@ -256,8 +325,10 @@ class Tcgen05SelectLayouts(ModulePass):
             self.check_global_store(op)
         if not self.failed:
             self.split_for_budget(kernel, accesses, load_fragments)
+        decided = self.kernel_layouts(info, buffers)
+        self.result.layouts[info.name] = decided
         if self.option("report"):
-            self.print_report(info, buffers)
+            print("\n".join(decided.lines()), file=self.report_stream)
 
     # ------------------------------------------------------------------ layouts
 
@@ -698,28 +769,23 @@ class Tcgen05SelectLayouts(ModulePass):
 
     # ------------------------------------------------------------------ report
 
-    def print_report(self, info, buffers) -> None:
-        lines = [f"tcgen05-select-layouts: kernel @{info.name} "
-                 f"strategy={self.strategy.text()} layout-c={self.layout_c}"]
+    def kernel_layouts(self, info, buffers) -> KernelLayouts:
+        """What this kernel's selection decided, as plain data."""
+        chosen = []
         for buffer in buffers:
             binfo = self.buffers.get(buffer)
             if binfo is None:
                 continue
-            label = d.get_str(buffer, "name") or "tmem_buffer"
-            reading = f" (read as {binfo.layout_c})" if binfo.layout == "C" else ""
-            stages = d.type_info(buffer.results[0].type).stages
-            if stages > 1:
-                reading += f", {stages} stages"
-            lines.append(f"  %{label} {binfo.rows}x{binfo.cols}x{binfo.element}: Layout "
-                         f"{binfo.layout}{reading}, role {binfo.role}, "
-                         f"{d.get_int(buffer, 'columns')} columns"
-                         f"{', half lanes' if d.get_int(buffer, 'half_lanes') else ''}")
-        for op, plan in self.plans.items():
-            lines.append(f"  tcgen05.{d.op_name(op)} at {_where(op)}: {plan.access.width} "
-                         f"columns, {plan.access.describe()}"
-                         + (f"; {plan.note}" if plan.note else ""))
-        lines += [f"  split {note}" for note in self.split_notes]
-        print("\n".join(lines), file=self.report_stream)
+            chosen.append(BufferLayout(
+                d.get_str(buffer, "name") or "tmem_buffer", binfo.rows, binfo.cols,
+                binfo.element, binfo.layout, binfo.layout_c, binfo.role,
+                d.get_int(buffer, "columns"), bool(d.get_int(buffer, "half_lanes")),
+                d.type_info(buffer.results[0].type).stages))
+        accesses = tuple(AccessMessages(d.op_name(op), _where(op), plan.access.width,
+                                        plan.access.describe(), plan.note)
+                         for op, plan in self.plans.items())
+        return KernelLayouts(info.name, self.strategy.text(), self.layout_c, tuple(chosen),
+                             accesses, tuple(self.split_notes))
 
 
 _KNOWN_ELEMENTS = {"f32", "f16", "bf16", "i32", "si32", "ui32", "tf32"}

@@ -41,7 +41,8 @@ from tcgen05_lower.element_types import container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import constant_int, defining_op, mma_operands
-from tcgen05_lower.lowering.mma import SCALE_VEC_QUALIFIERS, mma_form, scale_factor_ids
+from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
+from tcgen05_lower.lowering.mma import mma_form, scale_factor_ids
 from tcgen05_lower.pass_infra import ModulePass
 
 SWIZZLES = ("none", "32B", "64B", "128B", "128B_base32B")

@@ -15,7 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from tcgen05_lower.bindings import llvm
+from tcgen05_lower import bindings
 from tcgen05_lower.isa import targets
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
@@ -24,10 +24,10 @@ PTXAS_ENV = "TCGEN05_PTXAS"
 
 def translate_to_llvm_ir(module_op) -> str:
     """LLVM IR text of a module in the LLVM dialect (MLIR's own translation)."""
-    return str(llvm.translate_module_to_llvmir(module_op))
+    return bindings.translate_to_llvm_ir(module_op)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=1)  # LLVM's targets are initialised once per process
 def _initialize_llvmlite():
     import llvmlite.binding as binding
 
@@ -50,7 +50,7 @@ def emit_ptx(llvm_ir: str, *, target: str, ptx_version: tuple[int, int],
 
 # ---------------------------------------------------------------------------- ptxas
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=1)  # looked for once per process
 def find_ptxas() -> str | None:
     """Path of ptxas: $TCGEN05_PTXAS, else PATH, else the nvidia-cuda-nvcc wheel."""
     explicit = os.environ.get(PTXAS_ENV)

@@ -9,10 +9,14 @@ parsed with a file name) live here as small functions.
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import functools
+import os
 import re
 import sys
 import types
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Callable, Iterator
 
 from mlir import ir  # noqa: F401  (re-exported)
@@ -60,33 +64,27 @@ class Diagnostic:
         return text
 
 
-_SEVERITY = {
+_SEVERITY = MappingProxyType({
     ir.DiagnosticSeverity.ERROR: "error",
     ir.DiagnosticSeverity.WARNING: "warning",
     ir.DiagnosticSeverity.NOTE: "note",
     ir.DiagnosticSeverity.REMARK: "remark",
-}
+})
 
 
-# Module.parse names its buffer "-"; diagnostics from such a buffer are reported under the
-# name the caller gave (see parse_module).
+#: The buffer name Module.parse gives the text it parses (it takes no source name):
+#: parse_module renames it to the caller's name.
 _ANONYMOUS_BUFFER = "-"
-_anonymous_source_name: str | None = None
 
 
 def file_location(loc: "ir.Location") -> tuple[str | None, int | None, int | None]:
     """Returns (file, line, column) of a location, looking through name, call-site and
-    fused locations to the first file location; (None, None, None) if there is none.
-    Text parsed from an anonymous buffer is reported under the name given to
-    :func:`parse_module`."""
+    fused locations to the first file location; (None, None, None) if there is none."""
     pending = [loc]
     while pending:
         current = pending.pop(0)
         if current.is_a_file():
-            filename = current.filename
-            if filename == _ANONYMOUS_BUFFER and _anonymous_source_name is not None:
-                filename = _anonymous_source_name
-            return filename, current.start_line, current.start_col
+            return current.filename, current.start_line, current.start_col
         if current.is_a_name():
             pending.append(current.child_loc)
         elif current.is_a_callsite():
@@ -105,7 +103,8 @@ def _convert(diag) -> Diagnostic:
 def error_diagnostics(error: "MLIRError") -> list[Diagnostic]:
     """The diagnostics an MLIRError carries (MLIR routes the diagnostics of a failing
     parse or pass-manager run to the exception, not to the context's handlers)."""
-    return [_convert(x) for x in error.error_diagnostics] or list(getattr(error, "located", []))
+    located = getattr(error, "located", None)
+    return list(located) if located else [_convert(x) for x in error.error_diagnostics]
 
 
 @contextlib.contextmanager
@@ -131,8 +130,6 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
     Raises MLIRError with located diagnostics on failure (``error_diagnostics`` gives
     them, also for the failures the parser reports without any).
     """
-    global _anonymous_source_name
-    _anonymous_source_name = source_name
     abort = _input_the_parser_aborts_on(text, source_name)
     if abort is not None:
         error = MLIRError("Unable to parse module assembly", [])
@@ -145,11 +142,51 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
                 # Operation.parse hands back the op's OpView; callers want the Operation.
                 return op.operation
         # Several top-level ops (or one that is not a module): MLIR's implicit module.
-        return ir.Module.parse(text).operation
+        # Module.parse takes no source name, so its buffer's name is replaced.
+        module = ir.Module.parse(text).operation
     except MLIRError as error:
         if not error.error_diagnostics:
             error.located = [_silent_parse_failure(text, source_name, str(error))]
+        else:
+            error.located = [_renamed(_convert(x), source_name)
+                             for x in error.error_diagnostics]
         raise
+    _name_anonymous_buffer(module, source_name)
+    return module
+
+
+def _renamed(diagnostic: Diagnostic, source_name: str) -> Diagnostic:
+    """`diagnostic` (and its notes) with the anonymous buffer's name replaced."""
+    filename = source_name if diagnostic.filename == _ANONYMOUS_BUFFER \
+        else diagnostic.filename
+    return Diagnostic(diagnostic.severity, filename, diagnostic.line, diagnostic.col,
+                      diagnostic.message,
+                      tuple(_renamed(note, source_name) for note in diagnostic.notes))
+
+
+def _name_anonymous_buffer(module: "ir.Operation", source_name: str) -> None:
+    """Gives every op and block argument that the parser located in the anonymous
+    buffer the same line and column in `source_name` (one walk over the module)."""
+
+    def renamed(loc: "ir.Location"):
+        if loc.is_a_file() and loc.filename == _ANONYMOUS_BUFFER:
+            return ir.Location.file(source_name, loc.start_line, loc.start_col)
+        return None
+
+    def visit(op) -> "ir.WalkResult":
+        new = renamed(op.location)
+        if new is not None:
+            op.location = new
+        for region in op.regions:
+            for block in region.blocks:
+                for argument in block.arguments:
+                    new = renamed(argument.location)
+                    if new is not None:
+                        argument.set_location(new)
+        return ir.WalkResult.ADVANCE
+
+    with module.context:
+        module.walk(visit, ir.WalkOrder.PRE_ORDER)
 
 
 #: A tcgen05 op written in custom syntax (`%d = tcgen05.tmem_buffer() ...`): IRDL ops have
@@ -200,6 +237,79 @@ def _top_level_ops(text: str) -> list[str]:
     return starts
 
 
+class _MlirOperation(ctypes.Structure):
+    """The C API's MlirOperation: one pointer, passed by value."""
+
+    _fields_ = [("ptr", ctypes.c_void_p)]
+
+
+#: The name of the capsule that ``Operation._CAPIPtr`` returns (mlir-c/Bindings/Python).
+_OPERATION_CAPSULE = b"mlir.ir.Operation._CAPIPtr"
+
+
+@functools.lru_cache(maxsize=1)  # the library is loaded once per process anyway
+def _llvm_translation_c_api():
+    """The C functions translate_to_llvm_ir calls (MLIR's C API and LLVM's, through the
+    library the bindings link), or None if this build of the bindings lacks one."""
+    from mlir import _mlir_libs
+
+    for folder in _mlir_libs.__path__:
+        path = os.path.join(folder, "libMLIRPythonCAPI.so")
+        if not os.path.exists(path):
+            continue
+        try:
+            library = ctypes.CDLL(path)
+            translate = library.mlirTranslateModuleToLLVMIR
+            create, dispose = library.LLVMContextCreate, library.LLVMContextDispose
+            to_string, free = library.LLVMPrintModuleToString, library.LLVMDisposeMessage
+            dispose_module = library.LLVMDisposeModule
+        except (OSError, AttributeError):
+            return None
+        translate.argtypes, translate.restype = [_MlirOperation, ctypes.c_void_p], ctypes.c_void_p
+        create.argtypes, create.restype = [], ctypes.c_void_p
+        dispose.argtypes, dispose.restype = [ctypes.c_void_p], None
+        to_string.argtypes, to_string.restype = [ctypes.c_void_p], ctypes.c_void_p
+        free.argtypes, free.restype = [ctypes.c_void_p], None
+        dispose_module.argtypes, dispose_module.restype = [ctypes.c_void_p], None
+        capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+        capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+        capsule_pointer.restype = ctypes.c_void_p
+        return types.SimpleNamespace(translate=translate, create=create, dispose=dispose,
+                                     to_string=to_string, free=free,
+                                     dispose_module=dispose_module,
+                                     capsule_pointer=capsule_pointer)
+    return None
+
+
+def translate_to_llvm_ir(module_op: "ir.Operation") -> str:
+    """LLVM IR text of a module in the LLVM dialect (MLIR's translation).
+
+    The bindings' ``llvm.translate_module_to_llvmir`` never frees the C string it converts
+    to Python (22.1: the printed module, some 25 KiB per kernel, stays allocated for the
+    rest of the process), so the same C API calls are made here through ctypes, freeing
+    the string. Raises MLIRError if the translation fails (its diagnostics go to the
+    context's handlers)."""
+    api = _llvm_translation_c_api()
+    if api is None:  # another build of the bindings: the leaking call still works
+        return str(llvm.translate_module_to_llvmir(module_op))
+    operation = _MlirOperation(api.capsule_pointer(module_op._CAPIPtr, _OPERATION_CAPSULE))
+    llvm_context = api.create()
+    try:
+        llvm_module = api.translate(operation, llvm_context)
+        if not llvm_module:
+            raise MLIRError("translation to LLVM IR failed", [])
+        try:
+            text = api.to_string(llvm_module)
+            try:
+                return ctypes.string_at(text).decode()
+            finally:
+                api.free(text)
+        finally:
+            api.dispose_module(llvm_module)
+    finally:
+        api.dispose(llvm_context)
+
+
 def add_python_pass(pm: "PassManager", run: Callable, name: str, argument: str,
                     description: str) -> None:
     """Adds a Python-defined pass to a module-anchored `pm`. (It is added as an
@@ -215,3 +325,9 @@ def installed_bindings_version() -> str | None:
         return metadata.version(MLIR_BINDINGS_DISTRIBUTION)
     except metadata.PackageNotFoundError:
         return None
+
+
+def live_context_count() -> int:
+    """How many MLIR contexts the bindings hold alive in this process (the count upstream
+    MLIR's Python tests use to find leaked contexts)."""
+    return ir.Context._get_live_count()

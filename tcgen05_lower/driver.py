@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from tcgen05_lower import backend
 from tcgen05_lower import dialect as d
@@ -43,20 +44,22 @@ class CompileResult:
     manifest: dict | None = None
     #: The manifests of every kernel, by entry name.
     manifests: dict[str, dict] = field(default_factory=dict)
+    #: What each tcgen05 pass of the pipeline decided (pass_infra.PassResult, in run
+    #: order: layouts, TMEM plans, sync ops added); plain data, no IR.
+    pass_results: list = field(default_factory=list)
 
 
 #: Features every kernel uses once planned: allocation, fences, commits and waits.
 BASE_FEATURES = ("alloc", "ld", "wait", "fence", "commit")
 #: tcgen05 ops whose use is a gated feature of its own (targets.FEATURES keys).
-OP_FEATURES = {"cp": "cp", "shift": "shift", "st": "st", "ld_red": "ld.red", "ld": "ld"}
+OP_FEATURES = MappingProxyType({"cp": "cp", "shift": "shift", "st": "st", "ld_red": "ld.red",
+                                "ld": "ld"})
 
 
 def mma_feature_keys(op, target: str) -> list[str]:
     """The gated features of one tcgen05.mma (targets.mma_features, and the
     .scale_vectorsize spelling the lowering prints on `target`). Attributes that
     tcgen05-verify would reject contribute nothing: the verifier reports them."""
-    from tcgen05_lower.lowering.mma import SCALE_VEC_QUALIFIERS
-
     try:
         kind = d.get_str(op, "kind")
         sparse, k96 = bool(d.get_int(op, "sparse", 0)), d.get_int(op, "k") == 96
@@ -66,7 +69,7 @@ def mma_feature_keys(op, target: str) -> list[str]:
         vec = d.get_str(op, "scale_vec")
         if vec is not None:
             spellings = shapes.scale_vectorsize_aliases(
-                kind, SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
+                kind, shapes.SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
             chosen = targets.choose_scale_vectorsize(spellings, target)
             keys.append(targets.scale_vectorsize_feature(chosen).key)
     except (IsaRuleError, KeyError, ValueError, TypeError):
@@ -101,11 +104,6 @@ def describe_op(op, source_name: str | None = None) -> str:
         filename = source_name
     where = f" at {filename}:{line}:{col}" if filename is not None else ""
     return f"{op.name}{where}"
-
-
-def kernel_features(module_op, target: str = "sm_100a") -> list[str]:
-    """The gated ISA features a module uses (targets.FEATURES keys), for the PTX version."""
-    return sorted(feature_uses(module_op, target))
 
 
 def ptx_version_for(target: str, uses: dict[str, str]) -> tuple[tuple[int, int], str]:
@@ -227,13 +225,12 @@ def planning_prefix(pipeline: str) -> str:
 
 
 def run_pipeline(module_op, pipeline: str, *, print_ir_after_all: bool = False,
-                 report_stream=None) -> None:
-    """Runs a textual pipeline on a parsed module (inside its context)."""
+                 report_stream=None, results: list | None = None) -> None:
+    """Runs a textual pipeline on a parsed module (inside its context); the tcgen05
+    passes' results are appended to `results`, if given."""
     steps = parse_pipeline(pipeline)
-    for step in steps:
-        if step.tcgen05_pass is not None and report_stream is not None:
-            step.tcgen05_pass.report_stream = report_stream
-    pm = build_pass_manager(steps, print_ir_after_all=print_ir_after_all)
+    pm = build_pass_manager(steps, print_ir_after_all=print_ir_after_all,
+                            report_stream=report_stream, results=results)
     pm.run(module_op)
 
 
@@ -266,7 +263,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
             uses = feature_uses(module, target, source_name)
             signatures = kernel_signatures(module, text)
             run_pipeline(module, pipeline, print_ir_after_all=print_ir_after_all,
-                         report_stream=report_stream)
+                         report_stream=report_stream, results=result.pass_results)
         except MLIRError as error:
             raise CompileFailed(list(diagnostics) + error_diagnostics(error)) from None
         except ValueError as exc:  # bad target or pipeline: no location to point at

@@ -7,19 +7,15 @@ symbolic operands; constants fold at build time.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tcgen05_lower.bindings import ir, llvm, nvvm
 
-_ARITH = {
+_ARITH = MappingProxyType({
     "+": "arith.addi", "-": "arith.subi", "*": "arith.muli", "//": "arith.divui",
     "%": "arith.remui", "<<": "arith.shli", ">>": "arith.shrui", "&": "arith.andi",
     "|": "arith.ori", "^": "arith.xori",
-}
-_FOLD = {
-    "+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b,
-    "//": lambda a, b: a // b, "%": lambda a, b: a % b, "<<": lambda a, b: a << b,
-    ">>": lambda a, b: a >> b, "&": lambda a, b: a & b, "|": lambda a, b: a | b,
-    "^": lambda a, b: a ^ b,
-}
+})
 
 
 def constant(value: int, type_) -> "ir.Value":
@@ -111,12 +107,6 @@ def cast(value: "ir.Value", to_type) -> "ir.Value":
 
 def cmp_eq(a: "ir.Value", b: "ir.Value") -> "ir.Value":
     pred = ir.IntegerAttr.get(i64(), 0)  # arith.cmpi "eq"
-    return ir.Operation.create("arith.cmpi", results=[i1()], operands=[a, b],
-                               attributes={"predicate": pred}).results[0]
-
-
-def cmp_ne(a: "ir.Value", b: "ir.Value") -> "ir.Value":
-    pred = ir.IntegerAttr.get(i64(), 1)  # arith.cmpi "ne"
     return ir.Operation.create("arith.cmpi", results=[i1()], operands=[a, b],
                                attributes={"predicate": pred}).results[0]
 

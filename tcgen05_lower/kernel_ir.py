@@ -75,18 +75,3 @@ def mma_operands(op) -> MmaOperands:
         b_type=dialect.type_info(bv.type),
         unexpected=tuple(aux), **roles,
     )
-
-
-def tmem_operands(op) -> list["ir.Value"]:
-    """The TMEM buffers an op reads or writes."""
-    return [v for v in op.operands if dialect.is_tmem(v)]
-
-
-def enclosing_ops(op, stop) -> list:
-    """The ops enclosing `op` up to (not including) `stop`, innermost first."""
-    chain = []
-    parent = op.parent
-    while parent is not None and parent != stop:
-        chain.append(parent)
-        parent = parent.parent
-    return chain

@@ -1,17 +1,26 @@
-"""What every tcgen05 pass shares: options, diagnostics, and the adapter that runs a pass
-inside an upstream ``PassManager``.
+"""What every tcgen05 pass shares: options, diagnostics, results, and the adapter that runs
+a pass inside an upstream ``PassManager``.
 
 A pass is a subclass of :class:`ModulePass` with a kebab-case ``name`` (the pass argument,
 the registry key, the module name with ``_`` and the lit test folder), a ``description``,
 declared ``options`` and an ``apply(module)`` method. ``apply`` reports bad input with
 :meth:`ModulePass.error`, which emits a located MLIR diagnostic; any diagnostic makes the
 pass fail, so the tool exits with status 1 and never reaches later stages.
+
+A pass object is a value: it holds its options, fixed when it is made, and nothing else,
+so one object can run on any number of modules (and a pipeline can be built once and run
+many times). Each run makes a fresh *run* of the pass (an instance of ``cls.Run``, the
+pass class with :class:`PassRun` mixed in) that holds the run's working state, the
+stream reports go to, and the :class:`PassResult` the run returns: whether it succeeded and
+what it decided per kernel (``result_class`` says which fields a pass fills in). Results
+hold plain data only, never IR, so they outlive the module and its context.
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable, ClassVar
 
 from tcgen05_lower.bindings import ir
@@ -51,23 +60,48 @@ class Option:
         return value
 
 
+@dataclass
+class PassResult:
+    """What one run of a pass found and decided. It is truthy when the pass succeeded, so
+    ``assert pass_.run_on(module)`` reads as before."""
+
+    #: The pass argument (``tcgen05-plan-tmem``).
+    name: str
+    ok: bool = True
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
 class ModulePass:
     """Base class of the tcgen05 passes (they run on the whole module)."""
 
     name: ClassVar[str] = ""
     description: ClassVar[str] = ""
     options: ClassVar[tuple[Option, ...]] = ()
+    #: What a run returns; passes that decide something per kernel subclass PassResult.
+    result_class: ClassVar[type[PassResult]] = PassResult
+    #: The run class of this pass (made for every subclass, see __init_subclass__).
+    Run: ClassVar[type]
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if issubclass(cls, PassRun):
+            return  # a run class itself
+        # The pass's own methods run on a PassRun instance, which may hold state.
+        cls.Run = type(f"{cls.__name__}Run", (PassRun, cls), {"__module__": cls.__module__})
 
     def __init__(self, **values: Any):
         known = {opt.name: opt for opt in self.options}
         for key in values:
             if key not in known:
                 raise ValueError(f"pass '{self.name}' has no option '{key}'")
-        self.option_values = {opt.name: values.get(opt.name, opt.default)
-                              for opt in self.options}
-        self.failed = False
-        #: Where reports go (the CLI may redirect it).
-        self.report_stream = sys.stderr
+        object.__setattr__(self, "option_values", MappingProxyType(
+            {opt.name: values.get(opt.name, opt.default) for opt in self.options}))
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"pass '{self.name}' holds only its options, fixed when it is "
+                             f"made (cannot set '{name}'); a run's state lives on its run")
 
     def option(self, name: str) -> Any:
         return self.option_values[name]
@@ -91,7 +125,7 @@ class ModulePass:
     # ------------------------------------------------------------ diagnostics
 
     def error(self, where, message: str) -> None:
-        """Emits an error at `where` (an op or a location) and marks the pass failed."""
+        """Emits an error at `where` (an op or a location) and marks the run failed."""
         location = where if isinstance(where, ir.Location) else where.location
         location.emit_error(message)
         self.failed = True
@@ -103,9 +137,50 @@ class ModulePass:
 
     # ------------------------------------------------------------ running
 
-    def run_on(self, module: "ir.Operation") -> bool:
-        """Runs the pass; returns False if it reported an error."""
+    def run_on(self, module: "ir.Operation", report_stream=None) -> PassResult:
+        """Runs the pass on `module` (reports go to `report_stream`, by default stderr);
+        returns the run's result, which is falsy if the pass reported an error."""
+        return self.Run(self, report_stream).execute(module)
+
+    def as_callable(self, report_stream=None,
+                    results: list[PassResult] | None = None) -> Callable:
+        """The ``(op, pass_)`` callable that ``PassManager.add`` expects. Every run's
+        result is appended to `results`, if given."""
+
+        def run(op, pass_) -> None:
+            result = self.result_class(self.name, ok=False)
+            try:
+                result = self.run_on(op, report_stream)
+            except Exception as exc:  # an internal error: report it, do not crash
+                op.location.emit_error(
+                    f"internal error in {self.name}: {type(exc).__name__}: {exc}")
+            if results is not None:
+                results.append(result)
+            if not result.ok:
+                pass_.signal_pass_failure()
+
+        run.__name__ = self.name.replace("-", "_")
+        return run
+
+
+class PassRun:
+    """One run of a pass on one module, mixed into the pass class as ``cls.Run``: it has
+    the pass's options and methods, and holds what the run works on (``failed``, the
+    ``report_stream``, the ``result`` and whatever the pass's methods keep on ``self``)."""
+
+    def __init__(self, pass_: ModulePass, report_stream=None):
+        self.option_values = pass_.option_values
         self.failed = False
+        #: Where reports go (the CLI may redirect it).
+        self.report_stream = report_stream if report_stream is not None else sys.stderr
+        self.result = self.result_class(self.name)
+
+    # Runs hold state (the pass object itself does not).
+    __setattr__ = object.__setattr__
+
+    def execute(self, module: "ir.Operation") -> PassResult:
+        """Applies the pass; a located CompileError or an ISA rule broken deep inside an
+        encoder becomes a diagnostic and a failed result."""
         try:
             self.apply(module)
         except CompileError as exc:
@@ -115,20 +190,5 @@ class ModulePass:
             # A rule checked deep inside an encoder without an op at hand.
             module.location.emit_error(str(exc))
             self.failed = True
-        return not self.failed
-
-    def as_callable(self) -> Callable:
-        """The ``(op, pass_)`` callable that ``PassManager.add`` expects."""
-
-        def run(op, pass_) -> None:
-            try:
-                ok = self.run_on(op)
-            except Exception as exc:  # an internal error: report it, do not crash
-                op.location.emit_error(
-                    f"internal error in {self.name}: {type(exc).__name__}: {exc}")
-                ok = False
-            if not ok:
-                pass_.signal_pass_failure()
-
-        run.__name__ = self.name.replace("-", "_")
-        return run
+        self.result.ok = not self.failed
+        return self.result

@@ -87,14 +87,17 @@ def parse_pipeline(text: str) -> list[Step]:
     return steps
 
 
-def build_pass_manager(steps: list[Step], *, print_ir_after_all: bool = False) -> PassManager:
-    """A module-anchored PassManager running `steps` in order (call inside a context)."""
+def build_pass_manager(steps: list[Step], *, print_ir_after_all: bool = False,
+                       report_stream=None, results: list | None = None) -> PassManager:
+    """A module-anchored PassManager running `steps` in order (call inside a context).
+    The tcgen05 passes print their reports to `report_stream` (default stderr) and append
+    the result of every run to `results`, if given."""
     pm = PassManager("builtin.module")
     for step in steps:
         if step.tcgen05_pass is not None:
             p = step.tcgen05_pass
-            add_python_pass(pm, p.as_callable(), name=p.name, argument=p.name,
-                            description=p.description)
+            add_python_pass(pm, p.as_callable(report_stream, results), name=p.name,
+                            argument=p.name, description=p.description)
         else:
             try:
                 pm.add(step.text)

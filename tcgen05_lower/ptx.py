@@ -7,6 +7,8 @@ results first, then inputs). Qualifier order follows the syntax blocks of PTX IS
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tcgen05_lower.isa.errors import IsaRuleError
 
 
@@ -118,7 +120,8 @@ def mma(cta_group: int, kind: str, d: str, a: str, b: str, idesc: str, enable_in
 #: .shape of tcgen05.cp, and the .multicast each shape requires (9.7.16.9.2: ".64x128b
 #: requires .warpx2::02_13 or .warpx2::01_23", ".32x128b requires .warpx4").
 CP_SHAPES = ("128x256b", "4x256b", "128x128b", "64x128b", "32x128b")
-CP_MULTICAST = {"64x128b": ("warpx2::02_13", "warpx2::01_23"), "32x128b": ("warpx4",)}
+CP_MULTICAST = MappingProxyType({"64x128b": ("warpx2::02_13", "warpx2::01_23"),
+                                 "32x128b": ("warpx4",)})
 #: .src_fmt of the optional decompression (to .dst_fmt .b8x16, 9.7.16.9.1).
 CP_SOURCE_FORMATS = ("b6x16_p32", "b4x16_p64")
 

@@ -1,4 +1,4 @@
-"""Shared fixtures: paths, and a skip for tests that need ptxas when it is absent."""
+"""Shared paths, and a skip for tests that need ptxas when it is absent."""
 
 from pathlib import Path
 
@@ -10,8 +10,3 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
 requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not found")
-
-
-@pytest.fixture
-def examples_dir() -> Path:
-    return EXAMPLES

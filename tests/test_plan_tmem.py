@@ -42,15 +42,16 @@ def run_planner(text: str, strategy: str = "first-fit", pipeline: str | None = N
     context = d.make_context()
     with context, capture_diagnostics(context) as diagnostics:
         module = parse_module(text, "test.mlir")
-        planner, ok = None, True
+        plans, ok = None, True
         for step in parse_pipeline(pipeline):
+            result = step.tcgen05_pass.run_on(module)
             if step.tcgen05_pass.name == "tcgen05-plan-tmem":
-                planner = step.tcgen05_pass
-            ok = step.tcgen05_pass.run_on(module)
+                plans = result.plans
+            ok = result.ok
             if not ok:
                 break
         errors = [x.message for x in diagnostics if x.severity == "error"]
-        return planner.plans, (str(module) if ok else None), errors
+        return plans, (str(module) if ok else None), errors
 
 
 def intervals(plan) -> dict:

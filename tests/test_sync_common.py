@@ -64,13 +64,13 @@ def plan(path: Path, strategy: str) -> Planned:
             found = list(diagnostics) + error_diagnostics(error)
             pytest.skip("planning rejects it: " +
                         "; ".join(x.message for x in found if x.severity == "error")[:300])
-        insert = Tcgen05InsertSync(strategy=strategy)
-        ok = insert.run_on(module)
+        result = Tcgen05InsertSync(strategy=strategy).run_on(module)
+        ok = result.ok
         errors = [x.format() for x in diagnostics if x.severity == "error"]
         if not ok and all("not supported yet" in e for e in errors):
             pytest.skip("insert-sync does not support it (a located error): " + errors[0])
         assert ok, errors
-        counts = {name: count_sync_ops(ops) for name, ops in insert.inserted.items()}
+        counts = {name: count_sync_ops(ops) for name, ops in result.inserted.items()}
         return Planned(module.get_asm(enable_debug_info=True), counts, str(path))
 
 

@@ -56,12 +56,12 @@ def measure(path: Path, strategy: str) -> dict:
         except MLIRError as error:
             return {"skip": "planning rejects it: " +
                     reason_of(list(diagnostics) + error_diagnostics(error))}
-        insert = Tcgen05InsertSync(strategy=strategy)
         start = time.perf_counter()
-        if not insert.run_on(module):
+        inserted = Tcgen05InsertSync(strategy=strategy).run_on(module)
+        if not inserted:
             return {"skip": "insert-sync: " + reason_of(diagnostics)}
         seconds = time.perf_counter() - start
-        added = [op for ops in insert.inserted.values() for op in ops]
+        added = [op for ops in inserted.inserted.values() for op in ops]
         counts = count_sync_ops(added)
         barriers = sum(1 for kernel in d.kernels(module) for op in d.walk_ops(kernel)
                        if d.op_name(op) == "alloc_mbarrier")

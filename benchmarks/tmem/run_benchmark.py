@@ -88,8 +88,8 @@ class Outcome:
 
 def run_once(text: str, name: str, pipeline: str, strategy: str, json_path: str | None):
     """Parses and runs the pipeline (writing the JSON report to `json_path`, if given);
-    returns (plan pass, module text or None, errors, seconds spent in the planning
-    pass)."""
+    returns (the planning pass's result, module text or None, errors, seconds spent in
+    the planning pass)."""
     context = d.make_context()
     with context, capture_diagnostics(context) as diagnostics:
         module = parse_module(text, name)
@@ -101,12 +101,12 @@ def run_once(text: str, name: str, pipeline: str, strategy: str, json_path: str 
         for step in steps:
             p = step.tcgen05_pass
             if p.name == PLAN:
-                planner = p
                 start = time.perf_counter()
-                ok = p.run_on(module)
+                planner = p.run_on(module)
                 seconds = time.perf_counter() - start
+                ok = planner.ok
             else:
-                ok = p.run_on(module)
+                ok = p.run_on(module).ok
             if not ok:
                 break
         errors = [x.format() for x in diagnostics if x.severity == "error"]

@@ -22,13 +22,15 @@ import runpy
 import sys
 import time
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
 from tcgen05_lower.cli.common import guarded_main, print_diagnostics
 
-_DTYPES = {"bf16": "bfloat16", "f16": "float16", "f32": "float32", "f64": "float64",
-           "i8": "int8", "i32": "int32", "tf32": "float32"}
+_DTYPES = MappingProxyType({"bf16": "bfloat16", "f16": "float16", "f32": "float32",
+                            "f64": "float64", "i8": "int8", "i32": "int32",
+                            "tf32": "float32"})
 
 
 def numpy_dtype(name: str) -> np.dtype:

@@ -10,14 +10,15 @@ character, the one the compiler emits.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from . import fragments, layouts
 from .errors import IsaRuleError
 
 #: Swizzle width W in bytes of each mode (Table 40 / Table 53).
-SWIZZLE_WIDTH = {"none": 16, "32B": 32, "64B": 64, "128B": 128}
+SWIZZLE_WIDTH = MappingProxyType({"none": 16, "32B": 32, "64B": 64, "128B": 128})
 #: The B of CuTe's Swizzle<B, 4, 3> for each mode (9.7.16.3.3): log2(W / 16).
-SWIZZLE_BITS = {"none": 0, "32B": 1, "64B": 2, "128B": 3}
+SWIZZLE_BITS = MappingProxyType({"none": 0, "32B": 1, "64B": 2, "128B": 3})
 #: Bytes per core-matrix row: 16 bytes (one 128-bit element, 9.7.16.3.3's T units).
 CORE_ROW_BYTES = 16
 #: Rows per core matrix / swizzle atom.
@@ -94,7 +95,7 @@ def kmajor_strides(*, rows: int, swizzle: str) -> tuple[int, int]:
 # 16-31 the next ones.
 
 #: The shapes a warpgroup access may use, by datapath kind and instruction.
-ACCESS_SHAPES = {
+ACCESS_SHAPES = MappingProxyType({
     ("full", "ld"): ("32x32b", "16x32bx2", "16x64b", "16x128b", "16x256b"),
     ("full", "st"): ("32x32b", "16x32bx2", "16x64b", "16x128b", "16x256b"),
     ("half", "ld"): ("16x32bx2", "16x64b", "16x128b", "16x256b"),
@@ -102,7 +103,7 @@ ACCESS_SHAPES = {
     # 9.7.16.8.3: tcgen05.ld.red has .shape3 = .32x32b and .shape4 = .16x32bx2 only.
     ("full", "ld_red"): ("32x32b", "16x32bx2"),
     ("half", "ld_red"): ("16x32bx2",),
-}
+})
 WARPS = 4
 LANES_PER_WARP = 32
 
@@ -225,10 +226,6 @@ class WarpgroupAccess:
         """How many warps of the warpgroup take part."""
         return self.blocks * self.warps_per_block if self.fold > 1 else WARPS
 
-    @property
-    def elements_per_register(self) -> int:
-        return 2 if self.pack16 else 1
-
     def describe(self) -> str:
         """``.32x32b.x32, 1 message x 4 warps, 32 registers per thread``."""
         pack = (".unpack::16b" if self.op == "st" else ".pack::16b") if self.pack16 else ""
@@ -245,13 +242,13 @@ def _verb(op: str) -> str:
 # The fragment of each shape (tmem-facts section 2), as (dl, dc, access): register r of
 # thread l holds lane taddr.lane + dl, column taddr.column + dc + access * immHalfSplitoff.
 # `l` may be symbolic, `r` is always an int.
-_OFFSETS = {
+_OFFSETS = MappingProxyType({
     "32x32b": lambda l, r: (l, r, 0),
     "16x64b": lambda l, r: (l // 4 + 8 * (l % 2), (l // 2) % 2 + 2 * r, 0),
     "16x128b": lambda l, r: (l // 4 + 8 * (r % 2), l % 4 + 4 * (r // 2), 0),
     "16x256b": lambda l, r: (l // 4 + 8 * ((r // 2) % 2), r % 2 + 2 * (l % 4) + 8 * (r // 4), 0),
     "16x32bx2": lambda l, r: (l % 16, r, l // 16),
-}
+})
 
 
 def warp_block(access: WarpgroupAccess, warp):

@@ -164,7 +164,7 @@ def _reverse(rule: str, name: str, code: int, codes: Mapping[str, int], context:
 # ---------------------------------------------------------------------------------------
 
 # Table 42: .kind::tf32, .kind::f16, .kind::f8f6f4 and .kind::i8.
-_TABLE42_FIELDS = {
+_TABLE42_FIELDS = MappingProxyType({
     "sparsity_selector": _Field(0, 2),
     "sparse": _Field(2, 1),
     "saturate": _Field(3, 1),
@@ -178,17 +178,17 @@ _TABLE42_FIELDS = {
     "n": _Field(17, 6),  # N >> 3
     "m": _Field(24, 5),  # M >> 4
     "max_shift": _Field(30, 2),
-}
-_TABLE42_RESERVED = {
+})
+_TABLE42_RESERVED = MappingProxyType({
     "reserved bit 6": (_Field(6, 1), 0),
     "reserved bit 23": (_Field(23, 1), 0),
     "reserved bit 29": (_Field(29, 1), 0),
-}
+})
 
 # Table 43: .kind::mxf8f6f4.  The sparsity selector, saturate and max-shift fields of
 # Table 42 do not exist; the freed bits carry the scale-factor IDs and scale type, and M
 # moves to bits 27-28 in units of 128.
-_TABLE43_FIELDS = {
+_TABLE43_FIELDS = MappingProxyType({
     "sparse": _Field(2, 1),
     "scale_b_id": _Field(4, 2),
     "a_type": _Field(7, 3),
@@ -201,30 +201,30 @@ _TABLE43_FIELDS = {
     "scale_type": _Field(23, 1),
     "m": _Field(27, 2),  # M >> 7
     "scale_a_id": _Field(29, 2),
-}
-_TABLE43_RESERVED = {
+})
+_TABLE43_RESERVED = MappingProxyType({
     "reserved bits 0-1": (_Field(0, 2), 0),
     "reserved bit 3": (_Field(3, 1), 0),
     "reserved bit 6": (_Field(6, 1), 0),
     "reserved bits 24-26": (_Field(24, 3), 0),
     "reserved bit 31": (_Field(31, 1), 0),
-}
+})
 
 # Table 44: .kind::mxf4 and .kind::mxf4nvf4.  As Table 43, except that btype shrinks to
 # two bits (bit 12 becomes reserved) and bit 31 selects K = 96.
-_TABLE44_FIELDS = {
+_TABLE44_FIELDS = MappingProxyType({
     **_TABLE43_FIELDS,
     "b_type": _Field(10, 2),
     "k96": _Field(31, 1),
-}
-_TABLE44_RESERVED = {
-    name: entry for name, entry in _TABLE43_RESERVED.items() if name != "reserved bit 31"
-}
-_TABLE44_RESERVED["reserved bit 12"] = (_Field(12, 1), 0)
+})
+_TABLE44_RESERVED = MappingProxyType({
+    **{name: entry for name, entry in _TABLE43_RESERVED.items() if name != "reserved bit 31"},
+    "reserved bit 12": (_Field(12, 1), 0),
+})
 
 # Type codes of the atype/btype fields.  E2M1 has a different code in the two families:
 # 5 in Tables 42/43, 1 in Table 44.
-_F8F6F4_CODES = {"e4m3": 0, "e5m2": 1, "e2m3": 3, "e3m2": 4, "e2m1": 5}
+_F8F6F4_CODES = MappingProxyType({"e4m3": 0, "e5m2": 1, "e2m3": 3, "e3m2": 4, "e2m1": 5})
 
 # Bits 15/16 select MN-major (CUTLASS's a_major/b_major = MN) when set; Table 52 allows that
 # only for 8-, 16- and 32-bit types, so the 6- and 4-bit types must stay K-major.
@@ -232,11 +232,11 @@ _SUB_BYTE_TYPES = frozenset({"e2m3", "e3m2", "e2m1"})
 
 # Table 43/44, bit 23.  The bit means UE8M0 = 1 / UE4M3 = 0 in both tables; which scale
 # types a kind may use comes from Tables 39 and 55: only mxf4nvf4 takes UE4M3.
-_SCALE_TYPE_CODES = {"ue8m0": 1, "ue4m3": 0}
+_SCALE_TYPE_CODES = MappingProxyType({"ue8m0": 1, "ue4m3": 0})
 
 # Bits 30-31 of Table 42 hold the maximum B-reuse shift of .ws in columns.
-_MAX_SHIFT_CODES = {0: 0, 8: 1, 16: 2, 32: 3}
-_MAX_SHIFT_BY_CODE = {code: shift for shift, code in _MAX_SHIFT_CODES.items()}
+_MAX_SHIFT_CODES = MappingProxyType({0: 0, 8: 1, 16: 2, 32: 3})
+_MAX_SHIFT_BY_CODE = MappingProxyType({code: shift for shift, code in _MAX_SHIFT_CODES.items()})
 
 _K96 = 96
 
@@ -256,6 +256,13 @@ class _KindSpec:
     negate: bool  # Table 49
     saturate: bool  # Table 42 bit 3: integer kinds only
 
+    def __post_init__(self):
+        # Read-only all the way down: one table serves every compile of the process.
+        for name in ("ab_codes", "d_codes"):
+            codes = getattr(self, name)
+            if codes is not None and not isinstance(codes, MappingProxyType):
+                object.__setattr__(self, name, MappingProxyType(dict(codes)))
+
     @property
     def block_scaled(self) -> bool:
         return bool(self.scale_types)
@@ -266,7 +273,7 @@ class _KindSpec:
         return 7 if self.block_scaled else 4
 
 
-_KINDS = {
+_KINDS = MappingProxyType({
     "tf32": _KindSpec("Table 42", _TABLE42_FIELDS, _TABLE42_RESERVED,
                       ab_codes={"tf32": 2}, d_codes={"f32": 1}, scale_types=(),
                       dense_k=8, transpose=True, negate=True, saturate=False),
@@ -288,7 +295,7 @@ _KINDS = {
     "mxf4nvf4": _KindSpec("Table 44", _TABLE44_FIELDS, _TABLE44_RESERVED,
                           ab_codes={"e2m1": 1}, d_codes=None, scale_types=("ue8m0", "ue4m3"),
                           dense_k=64, transpose=False, negate=True, saturate=False),
-}
+})
 
 
 def _kind_spec(kind: object) -> _KindSpec:
@@ -513,22 +520,22 @@ def decode_instr_desc(value: int, *, kind: str) -> dict:
 
 _TABLE40 = "Table 40"
 
-_SMEM_FIELDS = {
+_SMEM_FIELDS = MappingProxyType({
     "start_address": _Field(0, 14),
     "lbo": _Field(16, 14),
     "sbo": _Field(32, 14),
     "base_offset": _Field(49, 3),
     "lbo_mode": _Field(52, 1),
     "swizzle": _Field(61, 3),
-}
-_SMEM_FIXED = {
+})
+_SMEM_FIXED = MappingProxyType({
     # Table 40 leaves bits 14-15 and 30-31 out; they are kept zero.
     "bits 14-15": (_Field(14, 2), 0),
     "bits 30-31": (_Field(30, 2), 0),
     "bits 46-48": (_Field(46, 3), 0b001),  # "Fixed constant value of 0b001"
     # The table prints this constant as "0xb00000000", an evident typo for 0b00000000.
     "bits 53-60": (_Field(53, 8), 0),
-}
+})
 
 #: Table 40, bits 61-63.  Codes 3, 5 and 7 are invalid.  "128B_base32B" is the
 #: 128-byte swizzle with 32-byte atomicity; "128B" is the usual 16-byte-atomic one.
@@ -540,7 +547,7 @@ SWIZZLE_CODES: Mapping[str, int] = MappingProxyType({
     "32B": 6,
 })
 
-_LBO_MODE_CODES = {"relative": 0, "absolute": 1}  # Table 40 bit 52
+_LBO_MODE_CODES = MappingProxyType({"relative": 0, "absolute": 1})  # Table 40 bit 52
 
 # matrix-descriptor-encode keeps bits 4-17 of an address or offset.
 _SMEM_OFFSET_MASK = 0x3FFFF
@@ -663,15 +670,16 @@ def decode_smem_desc(value: int) -> dict:
 # instead (1024/512 for the same tile).  The two disagree, so a kernel whose shared-memory
 # layout was produced by the other convention must pass its own strides.
 
-_TABLE53_ROWS = {"128B_base32B": 4}  # MN-major atom rows (Table 53: 8x4); others have 8
-_SWIZZLE_WIDTH = {"128B_base32B": 128, "128B": 128, "64B": 64, "32B": 32}
+# MN-major atom rows (Table 53: 8x4); others have 8.
+_TABLE53_ROWS = MappingProxyType({"128B_base32B": 4})
+_SWIZZLE_WIDTH = MappingProxyType({"128B_base32B": 128, "128B": 128, "64B": 64, "32B": 32})
 
 # Element widths for Table 52's type-size rules.
-_TYPE_BITS = {
+_TYPE_BITS = MappingProxyType({
     "f32": 32, "tf32": 32, "f16": 16, "bf16": 16,
     "e4m3": 8, "e5m2": 8, "s8": 8, "u8": 8,
     "e2m3": 6, "e3m2": 6, "e2m1": 4,
-}
+})
 
 # Bits each element takes up in shared-memory addressing.  6-bit types exist only in the
 # f8f6f4 kinds, which store them "contiguously packed along with padding" (9.7.16.10.4.4):
@@ -680,7 +688,7 @@ _TYPE_BITS = {
 # E2M1 is padded like the 6-bit types and should be described with an 8-bit type name.
 # Only the tile_k checks depend on this: sub-byte types are K-major only, and K-major
 # strides do not depend on the element width.
-_SMEM_BITS = {**_TYPE_BITS, "e2m3": 8, "e3m2": 8}
+_SMEM_BITS = MappingProxyType({**_TYPE_BITS, "e2m3": 8, "e3m2": 8})
 
 
 def canonical_smem_strides(*, dtype: str, major: str, swizzle: str, tile_mn: int,
@@ -795,22 +803,22 @@ def canonical_smem_strides(*, dtype: str, major: str, swizzle: str, tile_mn: int
 
 _TABLE45 = "Table 45"
 
-_ZCM_FIELDS = {
+_ZCM_FIELDS = MappingProxyType({
     **{f"start_count_{i}": _Field(8 * i, 8) for i in range(4)},
     **{f"first_span_{i}": _Field(32 + i, 1) for i in range(4)},
     "non_zero_mask": _Field(39, 1),
     "skip_span": _Field(40, 8),
     "use_span": _Field(48, 8),
     "column_shift": _Field(56, 6),
-}
-_ZCM_RESERVED = {
+})
+_ZCM_RESERVED = MappingProxyType({
     "reserved bits 36-38": (_Field(36, 3), 0),
     "bits 62-63": (_Field(62, 2), 0),  # beyond the last field of Table 45
-}
+})
 
 _MAX_COLUMN_SHIFT = 32  # Table 45: 32, or 16 for M = 32 (checked by zero_column_masks)
 _MAX_COLUMN_SHIFT_M32 = 16
-_SUB_MASKS = {128: 1, 64: 2, 32: 4}  # Table 45's break-up of the mask by M
+_SUB_MASKS = MappingProxyType({128: 1, 64: 2, 32: 4})  # Table 45's break-up of the mask by M
 
 
 def _four(rule: str, name: str, values: object) -> tuple:

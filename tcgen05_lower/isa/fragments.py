@@ -23,6 +23,8 @@ order of CUTLASS's ``_16b`` copy traits (value bits ``i`` -> TMEM bit
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from .errors import IsaRuleError
 
 __all__ = [
@@ -51,7 +53,7 @@ _RULE_LD = "9.7.16.8.3"
 # Table 47 verbatim: for each .num, the registers per thread for the shape groups
 # (.16x32bx2 / .16x64b / .32x32b), (.16x128b), (.16x256b); None where the table says NA.
 _TABLE_47_GROUPS = (("16x32bx2", "16x64b", "32x32b"), ("16x128b",), ("16x256b",))
-_TABLE_47 = {
+_TABLE_47 = MappingProxyType({
     1: (1, 2, 4),
     2: (2, 4, 8),
     4: (4, 8, 16),
@@ -60,12 +62,14 @@ _TABLE_47 = {
     32: (32, 64, 128),
     64: (64, 128, None),
     128: (128, None, None),
-}
-_GROUP_OF_SHAPE = {shape: g for g, shapes in enumerate(_TABLE_47_GROUPS) for shape in shapes}
+})
+_GROUP_OF_SHAPE = MappingProxyType({shape: g for g, shapes in enumerate(_TABLE_47_GROUPS)
+                                    for shape in shapes})
 
 # Bits of one lane that one repetition (.x1) of the shape moves, i.e. 32-bit columns per
 # repetition (9.7.16.2.3: "lane x size"); .16x32bx2 is two .16x32b accesses (9.7.16.8.3).
-_COLUMNS_PER_REPEAT = {"32x32b": 1, "16x64b": 2, "16x128b": 4, "16x256b": 8, "16x32bx2": 1}
+_COLUMNS_PER_REPEAT = MappingProxyType({"32x32b": 1, "16x64b": 2, "16x128b": 4, "16x256b": 8,
+                                        "16x32bx2": 1})
 
 
 def _check_shape(shape: str) -> None:
@@ -144,13 +148,13 @@ def _cell_16x32bx2(l: int, r: int) -> tuple[int, int, int]:
     return l % 16, r, l // 16
 
 
-_CELL = {
+_CELL = MappingProxyType({
     "32x32b": _cell_32x32b,
     "16x64b": _cell_16x64b,
     "16x128b": _cell_16x128b,
     "16x256b": _cell_16x256b,
     "16x32bx2": _cell_16x32bx2,
-}
+})
 
 
 def _check_access(shape: str, num: int, lane0: int, col0: int,

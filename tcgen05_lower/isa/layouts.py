@@ -26,6 +26,7 @@ N to be divisible by the factor by which the layout folds N into fewer columns.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from .errors import IsaRuleError
 
@@ -116,7 +117,7 @@ def _layout(name, m, cta_group, organization, sparse, ws, alignments, descriptio
 # Transcription of the 9.7.16.10.5 table. "Either" sparsity/.ws becomes both values; the
 # ".ws: N/A" of the cta_group::2 rows means .ws does not exist there (Table 39 marks
 # .ws with cta_group 2 invalid), so those rows admit only ws=False.
-LAYOUTS: dict[str, LayoutInfo] = {
+LAYOUTS: Mapping[str, LayoutInfo] = MappingProxyType({
     info.name: info
     for info in (
         _layout("A", 256, 2, "4x1", _BOTH, frozenset({False}), (0,),
@@ -145,7 +146,7 @@ LAYOUTS: dict[str, LayoutInfo] = {
                 "N/4 columns.",
                 confidence="H (no hardware test)"),
     )
-}
+})
 
 # Readings of the uncertain Layout C (tmem-facts section 1, confidence L).
 LAYOUT_C_READINGS = ("F", "B")
@@ -168,11 +169,6 @@ class Footprint:
     columns: int
     lanes: tuple[tuple[int, int], ...]
     copies: int = 1
-
-    def lane_indices(self) -> tuple[int, ...]:
-        """All lanes of the footprint, ascending."""
-        return tuple(lane for first, count in self.lanes
-                     for lane in range(first, first + count))
 
     @property
     def num_lanes(self) -> int:
@@ -505,11 +501,13 @@ def a_tmem_footprint(layout: str, *, m: int, k: int, a_bits: int,
 
 #: 9.7.16.2.3: each tcgen05.cp shape as (rows, bits per row); a row goes to one lane, its
 #: bits along 32-bit columns.
-CP_SHAPES = {"128x256b": (128, 256), "4x256b": (4, 256), "128x128b": (128, 128),
-             "64x128b": (64, 128), "32x128b": (32, 128)}
+CP_SHAPES = MappingProxyType({"128x256b": (128, 256), "4x256b": (4, 256),
+                               "128x128b": (128, 128), "64x128b": (64, 128),
+                               "32x128b": (32, 128)})
 #: 9.7.16.9.2: ".64x128b requires .warpx2::02_13 or .warpx2::01_23", ".32x128b requires
 #: .warpx4"; the other shapes take no .multicast.
-CP_MULTICAST = {"64x128b": ("warpx2::02_13", "warpx2::01_23"), "32x128b": ("warpx4",)}
+CP_MULTICAST = MappingProxyType({"64x128b": ("warpx2::02_13", "warpx2::01_23"),
+                                  "32x128b": ("warpx4",)})
 _RULE_CP = "9.7.16.9.2"
 
 
@@ -582,7 +580,7 @@ def cp_footprint(shape: str, multicast: str | None = None, *, lane_offset: int =
 # Allowed scale-factor IDs, as byte offsets within the 32-bit cell: a byte offset for
 # scale_vec::1X (9.7.16.10.7.2.1), a half-word offset 0 or 2 for 2X (9.7.16.10.7.2.2),
 # 0 for 4X (9.7.16.10.7.2.3).
-SF_IDS = {1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)}
+SF_IDS = MappingProxyType({1: (0, 1, 2, 3), 2: (0, 2), 4: (0,)})
 
 
 def scale_factor_id_for_k_block(*, k_offset: int, k: int, per_mma: int) -> int:

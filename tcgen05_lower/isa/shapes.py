@@ -22,6 +22,7 @@ a row needed a judgement, the comment above it says which merged cell it inherit
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Iterable, Optional
 
 from .errors import IsaRuleError
@@ -90,7 +91,7 @@ COLLECTOR_BUFFERS_WS = ("b0", "b1", "b2", "b3")
 
 #: Table 42 bits 30-31: "Maximum shift while attempting B matrix reuse in .ws":
 #: no shift = 0, 8 = 1, 16 = 2, 32 = 3. Keyed by the shift amount, valued by the field.
-MAX_SHIFT_VALUES = {0: 0, 8: 1, 16: 2, 32: 3}
+MAX_SHIFT_VALUES = MappingProxyType({0: 0, 8: 1, 16: 2, 32: 3})
 
 _TABLE = "Table 39"
 _MMA = "9.7.16.10.9.1"
@@ -272,7 +273,7 @@ TABLE_39: tuple[ShapeRow, ...] = (
 )
 # fmt: on
 
-_ROWS_BY_KEY = {(r.kind, r.ws, r.cta_group, r.sparse): r for r in TABLE_39}
+_ROWS_BY_KEY = MappingProxyType({(r.kind, r.ws, r.cta_group, r.sparse): r for r in TABLE_39})
 
 
 @dataclass(frozen=True)
@@ -309,11 +310,11 @@ TYPE_ROWS: tuple[TypeRow, ...] = (
 # fmt: on
 
 #: The "X (Scale)" part of the atype/btype column of Table 39 (also Table 55).
-SCALE_TYPES = {
+SCALE_TYPES = MappingProxyType({
     "mxf8f6f4": ("ue8m0",),
     "mxf4": ("ue8m0",),
     "mxf4nvf4": ("ue8m0", "ue4m3"),
-}
+})
 
 
 # --------------------------------------------------------------------------------------
@@ -570,7 +571,7 @@ def check_scale_type(kind: str, scale_type: Optional[str]) -> None:
 # (.scale_vectorsize, kind), the number of scale_A columns (= scale_B rows) for K other
 # than 96, and for K = 96 (None where the table has no K = 96 line).
 # fmt: off
-_TABLE_54 = {
+_TABLE_54 = MappingProxyType({
     ("scale_vec::1X", "mxf8f6f4"): (1, 1),   # "All supported values of K | M x 1"
     ("scale_vec::2X", "mxf4"):     (2, 2),   # "All supported values of K | M x 2"
     ("scale_vec::2X", "mxf4nvf4"): (2, 2),
@@ -579,7 +580,7 @@ _TABLE_54 = {
     ("block32", "mxf4"):           (2, 3),   # "K = 96 | M x 3", else "M x 2"
     ("block32", "mxf4nvf4"):       (2, 3),
     ("block32", "mxf8f6f4"):       (1, None),  # "All supported values of K | M x 1"
-}
+})
 # Table 55: with scale type UE4M3, kind::mxf4nvf4 allows only ".scale_vec::4X / .block16".
 _TABLE_55_UE4M3 = ("scale_vec::4X", "block16")
 # fmt: on
@@ -652,16 +653,22 @@ def check_scale_vectorsize(
         )
 
 
+#: The ``scale_vec`` attribute values of the dialect's mma and the .scale_vectorsize
+#: qualifier each names (9.7.16.10.9.1).
+SCALE_VEC_QUALIFIERS = MappingProxyType({"1X": "scale_vec::1X", "2X": "scale_vec::2X",
+                                         "4X": "scale_vec::4X", "block16": "block16",
+                                         "block32": "block32"})
+
 # 9.7.16.10.9.1 "Aliased .scale_vectorsize variants": .block16 is .scale_vec::4X for
 # kind::mxf4nvf4 with K = 64 or 128; .block32 is .scale_vec::1X for kind::mxf8f6f4 (all K)
 # and .scale_vec::2X for kind::mxf4 / kind::mxf4nvf4 with K = 64 or 128. With K = 96 the
 # .blockN qualifiers have no .scale_vec::NX spelling (Table 54: M x 3 and M x 6).
-_ALIASES = {
+_ALIASES = MappingProxyType({
     ("mxf8f6f4", "block32"): "scale_vec::1X",
     ("mxf4", "block32"): "scale_vec::2X",
     ("mxf4nvf4", "block32"): "scale_vec::2X",
     ("mxf4nvf4", "block16"): "scale_vec::4X",
-}
+})
 
 
 def scale_vectorsize_aliases(kind: str, scale_vectorsize: Optional[str], *,
@@ -718,7 +725,7 @@ def check_scale_input_d(kind: str, scale_input_d: int, *, ws: bool = False) -> N
 
 
 #: 9.7.16.10.9.1 table "Size of the vector disable-output-lane": ::1 -> 4, ::2 -> 8.
-DISABLE_OUTPUT_LANE_SIZE = {1: 4, 2: 8}
+DISABLE_OUTPUT_LANE_SIZE = MappingProxyType({1: 4, 2: 8})
 
 
 def check_disable_output_lane(

@@ -25,6 +25,7 @@ same architecture: a note that lists ``sm_101a`` also covers ``sm_110a``, and th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Iterable, Optional, Union
 
 from .errors import IsaRuleError
@@ -68,7 +69,7 @@ PTX_VERSIONS: tuple[PtxVersion, ...] = ((8, 6), (8, 7), (8, 8), (9, 0))
 
 #: LLVM NVPTX subtarget feature for each PTX ISA version (LLVM names them "ptxMN";
 #: LLVM 22 knows up to ptx90).
-LLVM_PTX_FEATURES = {v: f"+ptx{v[0]}{v[1]}" for v in PTX_VERSIONS}
+LLVM_PTX_FEATURES = MappingProxyType({v: f"+ptx{v[0]}{v[1]}" for v in PTX_VERSIONS})
 
 
 def ptx_version_string(version: PtxVersion) -> str:
@@ -148,7 +149,7 @@ _SPEC_90 = "9.7.16 Target ISA Notes: sm_101 renamed sm_110 from PTX ISA 9.0"
 _OUTSIDE = "PTX ISA release notes (outside section 9.7.16); ptxas and LLVM NVPTX agree"
 
 # fmt: off
-TARGETS: dict[str, Target] = {t.name: t for t in (
+TARGETS: Mapping[str, Target] = MappingProxyType({t.name: t for t in (
     Target("sm_100",  100, "",  "sm_100", 100, (8, 6), _OUTSIDE),
     Target("sm_100a", 100, "a", "sm_100", 100, (8, 6), _SPEC_86),
     Target("sm_100f", 100, "f", "sm_100", 100, (8, 8), _SPEC_88_F),
@@ -165,7 +166,7 @@ TARGETS: dict[str, Target] = {t.name: t for t in (
     Target("sm_110",  110, "",  "sm_110", 110, (9, 0), _SPEC_90),
     Target("sm_110a", 110, "a", "sm_110", 110, (9, 0), _SPEC_90),
     Target("sm_110f", 110, "f", "sm_110", 110, (9, 0), _SPEC_90),
-)}
+)})
 # fmt: on
 
 TargetLike = Union[str, Target]
@@ -297,7 +298,7 @@ def _feature(key, title, section, introduced, supported_on):
 
 
 # fmt: off
-FEATURES: dict[str, Feature] = {f.key: f for f in (
+FEATURES: Mapping[str, Feature] = MappingProxyType({f.key: f for f in (
     # Base instructions: "Introduced in PTX ISA version 8.6" and the list above.
     _feature("alloc",  "tcgen05.alloc / dealloc / relinquish_alloc_permit", "9.7.16.7.1", _PTX_86, _BASE),
     _feature("ld",     "tcgen05.ld",     "9.7.16.8.3",     _PTX_86, _BASE),
@@ -368,7 +369,7 @@ FEATURES: dict[str, Feature] = {f.key: f for f in (
     # 8.8"; ".block16, .block32 requires sm_100f or sm_110f" - read as the two families.
     _feature("blockN", ".block16 / .block32", "9.7.16.10.9.1", _PTX_88, (
         Support("sm_100f", _PTX_88), Support("sm_110f", _PTX_88))),
-)}
+)})
 # fmt: on
 
 FeatureLike = Union[str, Feature]

@@ -1,7 +1,8 @@
 """Lowering of planned tcgen05 ops, one module per instruction family.
 
-Each module registers its handlers with :func:`tcgen05_lower.lowering.core.lowers`;
-importing this package imports them all. ``passes/tcgen05_lower_to_llvm.py`` drives it.
+Each module marks its handlers with :func:`tcgen05_lower.lowering.core.lowers`; this
+package collects them into ``HANDLERS`` (op name -> handler).
+``passes/tcgen05_lower_to_llvm.py`` drives it.
 
 ==============  ==========================================================================
 ``core``        the per-kernel state (thread predicates, value map) and the driver
@@ -15,7 +16,8 @@ importing this package imports them all. ``passes/tcgen05_lower_to_llvm.py`` dri
 ==============  ==========================================================================
 """
 
-# Importing the family modules registers their handlers.
-from tcgen05_lower.lowering import (alloc, datamove, ldst, mma, smem, sync,  # noqa: F401
-                                    views)
-from tcgen05_lower.lowering.core import HANDLERS, KernelLowering, lowers  # noqa: F401
+from tcgen05_lower.lowering import alloc, datamove, ldst, mma, smem, sync, views
+from tcgen05_lower.lowering.core import KernelLowering, handlers, lowers  # noqa: F401
+
+#: tcgen05 op name -> handler(lowering, op), from every family module.
+HANDLERS = handlers(alloc, datamove, ldst, mma, smem, sync, views)

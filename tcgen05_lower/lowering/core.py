@@ -11,6 +11,7 @@ tiles -> shared pointer, fragments -> ``ldst.LoweredFragment``, mbarriers -> sha
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import Callable
 
 from tcgen05_lower import dialect as d
@@ -18,19 +19,26 @@ from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm, nvvm
 from tcgen05_lower.emit import Sym, i32, i64
 
-#: tcgen05 op name -> handler(lowering, op), filled by the family modules.
-HANDLERS: dict[str, Callable] = {}
-
-
 def lowers(*names: str):
-    """Registers the decorated function as the lowering of the named tcgen05 ops."""
+    """Marks the decorated function as the lowering of the named tcgen05 ops; the
+    package collects the marked functions of its family modules into ``HANDLERS``."""
 
     def register(function):
-        for name in names:
-            HANDLERS[name] = function
+        function.lowers_ops = names
         return function
 
     return register
+
+
+def handlers(*families) -> "MappingProxyType[str, Callable]":
+    """tcgen05 op name -> handler(lowering, op), from the functions of `families` (modules)
+    marked with :func:`lowers`; a later family's handler of an op wins."""
+    found = {}
+    for family in families:
+        for function in vars(family).values():
+            for name in getattr(function, "lowers_ops", ()):
+                found[name] = function
+    return MappingProxyType(found)
 
 
 class KernelLowering:
@@ -51,6 +59,10 @@ class KernelLowering:
     # ------------------------------------------------------------------ driver
 
     def run(self) -> None:
+        # The package collects the handlers once its family modules (which import this
+        # one) are loaded.
+        from tcgen05_lower.lowering import HANDLERS
+
         entry = self.kernel.regions[0].blocks[0]
         ops = list(d.walk_ops(self.kernel))
         barriers = [op for op in ops if d.op_name(op) == "alloc_mbarrier"]

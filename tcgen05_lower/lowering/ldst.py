@@ -28,6 +28,7 @@ does not say, and min/max of the two is right either way.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
@@ -247,12 +248,12 @@ def lower_st(lowering, op) -> None:
 
 # -------------------------------------------------------------------------- tcgen05.ld.red
 
-_COMBINE = {
+_COMBINE = MappingProxyType({
     ("min", "f32", False): "arith.minnumf", ("min", "f32", True): "arith.minimumf",
     ("max", "f32", False): "arith.maxnumf", ("max", "f32", True): "arith.maximumf",
     ("min", "s32", False): "arith.minsi", ("max", "s32", False): "arith.maxsi",
     ("min", "u32", False): "arith.minui", ("max", "u32", False): "arith.maxui",
-}
+})
 
 
 def _combine(a, b, red_op: str, type_: str, nan: bool):

@@ -27,15 +27,12 @@ from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.element_types import container_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, i32, i64
 from tcgen05_lower.isa import descriptors, layouts, shapes, targets
+from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import MmaOperands, mma_operands
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.smem import smem_descriptor
 from tcgen05_lower.lowering.sync import single_thread_predicate
-
-#: The dialect's ``scale_vec`` values and the .scale_vectorsize qualifier each names.
-SCALE_VEC_QUALIFIERS = {"1X": "scale_vec::1X", "2X": "scale_vec::2X", "4X": "scale_vec::4X",
-                        "block16": "block16", "block32": "block32"}
 
 
 @dataclass(frozen=True)

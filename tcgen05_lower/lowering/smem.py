@@ -9,8 +9,9 @@ descriptors' base offset is 0. The kernel records the size as
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import element_types, emit
+from tcgen05_lower import emit
 from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
 from tcgen05_lower.lowering.core import Loop, lowers
@@ -20,14 +21,6 @@ from tcgen05_lower.lowering.ldst import cta_in_pair
 TILE_ALIGNMENT = 1024
 #: The dynamic shared-memory array every kernel of a module shares.
 DYNAMIC_SMEM_SYMBOL = "__tcgen05_dynamic_smem"
-
-
-def element_bits(element: str, *, kind: str | None = None) -> int:
-    """Bits an element of `element` (MLIR spelling) occupies in memory."""
-    try:
-        return element_types.container_bits(element, kind=kind)
-    except KeyError:
-        raise NotImplementedError(f"element type {element} is not supported") from None
 
 
 def ensure_dynamic_smem(lowering) -> None:

@@ -51,9 +51,10 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 FULL = 0b11
-HALF_MASK = {0: 0b01, 16: 0b10}
+HALF_MASK = MappingProxyType({0: 0b01, 16: 0b10})
 
 #: Search nodes :func:`optimal` explores per connected component before it falls back to
 #: the best heuristic placement.
@@ -567,11 +568,11 @@ def optimal(items: list[Item], *, node_limit: int = DEFAULT_NODE_LIMIT) -> Place
     return placement
 
 
-STRATEGIES = {
+STRATEGIES = MappingProxyType({
     "first-fit": first_fit,
     "optimal": optimal,
     "no-reuse": no_reuse,
-}
+})
 
 
 def place(strategy: str, items: list[Item], **options) -> Placement:

@@ -42,6 +42,7 @@ value-forwarding ops above is taken to read and write it synchronously.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
@@ -50,12 +51,13 @@ from tcgen05_lower.kernel_ir import mma_operands
 #: Completion class of each asynchronous tcgen05 op: "M" is observed through
 #: commit -> mbarrier (9.7.16.6.2.1.1), "L" through wait::ld and "S" through wait::st
 #: (9.7.16.6.2.1.2).
-ASYNC_CLASS = {"mma": "M", "cp": "M", "shift": "M", "ld": "L", "ld_red": "L", "st": "S"}
+ASYNC_CLASS = MappingProxyType({"mma": "M", "cp": "M", "shift": "M", "ld": "L", "ld_red": "L",
+                                "st": "S"})
 ALL_CLASSES = frozenset("MLS")
 
 #: Ops that only pass TMEM values on (their TMEM operands are not accesses).
-_FORWARDING = {"arith.select", "scf.yield", "scf.condition", "scf.for", "scf.while",
-               "scf.if", "cf.br", "cf.cond_br", "cf.switch", "tcgen05.tmem_stage"}
+_FORWARDING = frozenset({"arith.select", "scf.yield", "scf.condition", "scf.for", "scf.while",
+                         "scf.if", "cf.br", "cf.cond_br", "cf.switch", "tcgen05.tmem_stage"})
 
 
 @dataclass(frozen=True)
@@ -114,19 +116,6 @@ class Program:
     ops: list = field(default_factory=list)
 
 
-_TMEM_VALUES: dict = {}
-
-
-def _is_tmem(value) -> bool:
-    """Whether `value` is a TMEM buffer value. Reading a value's type makes the bindings
-    look for a Python class of the dialect's types (an import lookup), so the answer is
-    kept per value while a program is built (see :func:`build_program`)."""
-    known = _TMEM_VALUES.get(value)
-    if known is None:
-        known = _TMEM_VALUES[value] = isinstance(d.type_info(value.type), d.TmemType)
-    return known
-
-
 def _constant(producer: dict, value):
     """The integer (or bool) value of an ``arith.constant``, or None."""
     op = producer.get(value)
@@ -158,6 +147,8 @@ class _Builder:
     def __init__(self, kernel):
         self.kernel = kernel
         self.ops: list = []
+        #: TMEM-ness of each value asked about (see is_tmem).
+        self.tmem_values: dict = {}
 
         def collect(op):
             self.ops.append(op)
@@ -186,6 +177,14 @@ class _Builder:
     def entry_of(self, block) -> int:
         """The index of the first op of `block`."""
         return self.block_entry[block]
+
+    def is_tmem(self, value) -> bool:
+        """Whether `value` is a TMEM buffer value. Reading a value's type prints it, so
+        the answer is kept per value while this program is built."""
+        known = self.tmem_values.get(value)
+        if known is None:
+            known = self.tmem_values[value] = isinstance(d.type_info(value.type), d.TmemType)
+        return known
 
     def last_of(self, block):
         """The last op of `block`."""
@@ -264,7 +263,7 @@ def _points_to(builder: _Builder, roots: dict) -> tuple[dict, dict]:
         views[value] = views.get(value, False) or view
 
     def flow(dst, src) -> None:
-        if _is_tmem(dst):
+        if builder.is_tmem(dst):
             edges.append((dst, src))
 
     for op in builder.ops[1:]:
@@ -308,15 +307,15 @@ def _points_to(builder: _Builder, roots: dict) -> tuple[dict, dict]:
                 flow(op.results[j], condition.operands[1 + j])
             continue
         if len(op.successors):
-            _branch_flow(op, flow)
+            _branch_flow(op, flow, builder.is_tmem)
             continue
         for result in op.results:
-            if _is_tmem(result):
+            if builder.is_tmem(result):
                 # An op we do not know (with or without regions) may return any buffer.
                 seed(result, everything, True)
     # Block arguments of the kernel itself (not expected, but be safe).
     for argument in builder.kernel.regions[0].blocks[0].arguments:
-        if _is_tmem(argument):
+        if builder.is_tmem(argument):
             seed(argument, everything, True)
     changed = True
     while changed:
@@ -332,7 +331,7 @@ def _points_to(builder: _Builder, roots: dict) -> tuple[dict, dict]:
     return masks, views
 
 
-def _branch_flow(op, flow) -> None:
+def _branch_flow(op, flow, is_tmem) -> None:
     """Values a cf branch passes to its successors' block arguments."""
     successors = list(op.successors)
     operands = list(op.operands)
@@ -351,7 +350,7 @@ def _branch_flow(op, flow) -> None:
     for block in successors:
         for argument in block.arguments:
             for value in operands:
-                if _is_tmem(value):
+                if is_tmem(value):
                     flow(argument, value)
 
 
@@ -368,11 +367,7 @@ def buffer_label(op, asm_state=None) -> str:
 
 def build_program(kernel) -> Program:
     """The flat graph of `kernel` (see the module docstring)."""
-    _TMEM_VALUES.clear()
-    try:
-        return _build(kernel)
-    finally:
-        _TMEM_VALUES.clear()
+    return _build(kernel)
 
 
 def _build(kernel) -> Program:
@@ -433,7 +428,7 @@ def _build(kernel) -> Program:
             node.exit = True
         elif op.name not in _FORWARDING and name not in ("tmem_buffer", "alloc"):
             for value in op.operands:
-                if _is_tmem(value):
+                if builder.is_tmem(value):
                     accesses.append(access(value, reads=True, writes=True, role="other"))
         if name == "tmem_buffer":
             node.defines = 1 << root_index[op]

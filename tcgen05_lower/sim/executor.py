@@ -30,6 +30,7 @@ from __future__ import annotations
 import struct
 import time
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 import numpy as np
 
@@ -37,8 +38,8 @@ from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.state import CtaMemory, SimError
 
 RUN, BAR, MBAR, CBAR, EXIT = 0, 1, 2, 3, 4
-_STATUS_TEXT = {BAR: "barrier.sync", MBAR: "mbarrier wait", CBAR: "barrier.cluster.wait",
-                RUN: "ready"}
+_STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
+                                 CBAR: "barrier.cluster.wait", RUN: "ready"})
 
 #: Shared memory below this address is not handed to the kernel (CUDA reserves 1 KB of
 #: each block's shared memory for the system on sm_80 and later); starting the kernel's
@@ -52,9 +53,9 @@ SMEM_LIMIT = 227 * 1024
 GLOBAL_BASE = 0x7F00_0000_0000
 GLOBAL_STRIDE = 1 << 36
 
-MASK = {8: np.uint64(0xFF), 16: np.uint64(0xFFFF), 32: np.uint64(0xFFFFFFFF),
-        64: np.uint64(0xFFFFFFFFFFFFFFFF)}
-UINT = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+MASK = MappingProxyType({8: np.uint64(0xFF), 16: np.uint64(0xFFFF), 32: np.uint64(0xFFFFFFFF),
+                         64: np.uint64(0xFFFFFFFFFFFFFFFF)})
+UINT = MappingProxyType({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64})
 ALL = slice(None)
 
 

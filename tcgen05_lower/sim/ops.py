@@ -21,10 +21,10 @@ from tcgen05_lower.sim.state import SimError
 
 # Modifiers that change nothing in a single-launch functional model: caching and eviction
 # hints (9.7.10.9), the default .weak memory semantics.
-_CACHE_HINTS = {"ca", "cg", "cs", "lu", "cv", "nc", "wb", "wt", "weak"}
-_INT_CMP = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"}
-_FLOAT_CMP = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu",
-              "num", "nan"}
+_CACHE_HINTS = frozenset({"ca", "cg", "cs", "lu", "cv", "nc", "wb", "wt", "weak"})
+_INT_CMP = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"})
+_FLOAT_CMP = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu",
+                        "geu", "num", "nan"})
 
 
 class Unknown(SimError):
@@ -144,7 +144,8 @@ def _binop(name: str, kind: str, bits: int, a, b, ins: P.Instr):
     raise _unknown(ins)
 
 
-_ALU2 = {"add", "sub", "and", "or", "xor", "min", "max", "shl", "shr", "mul", "div", "rem"}
+_ALU2 = frozenset({"add", "sub", "and", "or", "xor", "min", "max", "shl", "shr", "mul", "div",
+                   "rem"})
 STRAIGHT = _ALU2 | {"mov", "setp", "selp", "not", "cvt", "bfe", "bfi", "neg", "abs", "mad",
                     "ld", "st", "mapa"}
 

@@ -76,8 +76,8 @@ class Race(SimError):
 
 
 #: 9.7.16.6.2: (earlier kind, later kind) pairs executed in issue order.
-PIPELINED = {("mma", "mma"), ("cp", "mma"), ("shift", "mma"), ("shift", "cp4x256b"),
-             ("mma", "shift")}
+PIPELINED = frozenset({("mma", "mma"), ("cp", "mma"), ("shift", "mma"), ("shift", "cp4x256b"),
+                       ("mma", "shift")})
 
 
 @dataclass

@@ -24,8 +24,8 @@ from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.executor import MASK, Machine
 from tcgen05_lower.sim.state import Address, SimError
 
-_CTA_GROUP = {"cta_group::1", "cta_group::2"}
-_MMA_QUALIFIERS = (
+_CTA_GROUP = frozenset({"cta_group::1", "cta_group::2"})
+_MMA_QUALIFIERS = frozenset(
     {"ws", "sp", "block_scale", "ashift", "block16", "block32"} | _CTA_GROUP
     | {f"kind::{k}" for k in ("f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4")}
     | {f"scale_vec::{v}" for v in ("1X", "2X", "4X")}
@@ -35,8 +35,8 @@ _MMA_QUALIFIERS = (
 _CP_QUALIFIERS = _CTA_GROUP | {"128x256b", "4x256b", "128x128b", "64x128b", "32x128b",
                                "warpx2::02_13", "warpx2::01_23", "warpx4", "b8x16",
                                "b6x16_p32", "b4x16_p64"}
-_LDST_SHAPES = {"16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"}
-_NUMS = {f"x{n}" for n in (1, 2, 4, 8, 16, 32, 64, 128)}
+_LDST_SHAPES = frozenset({"16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"})
+_NUMS = frozenset({f"x{n}" for n in (1, 2, 4, 8, 16, 32, 64, 128)})
 
 
 def _unknown(ins: P.Instr, why: str = "") -> SimError:

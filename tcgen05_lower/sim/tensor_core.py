@@ -35,6 +35,7 @@ rounding per MMA, which is the tolerance the tests use (|err| <= K * 2^-24 * (|A
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import ml_dtypes
 import numpy as np
@@ -45,9 +46,9 @@ from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemor
 # -- Table 40: the shared-memory descriptor ---------------------------------------------------
 
 #: Table 40, bits 61-63: swizzling mode. 3, 5 and 7 are invalid.
-SWIZZLE_MODES = {0: "none", 1: "128B_base32B", 2: "128B", 4: "64B", 6: "32B"}
+SWIZZLE_MODES = MappingProxyType({0: "none", 1: "128B_base32B", 2: "128B", 4: "64B", 6: "32B"})
 #: 9.7.16.3.3: the swizzle atom's row width in bytes (the n*T stride of 8 rows).
-SWIZZLE_ROW_BYTES = {"none": 16, "32B": 32, "64B": 64, "128B": 128}
+SWIZZLE_ROW_BYTES = MappingProxyType({"none": 16, "32B": 32, "64B": 64, "128B": 128})
 
 
 @dataclass(frozen=True)
@@ -133,11 +134,13 @@ class InstrDescriptor:
     sparse: bool
 
 
-_D_TYPES = {"tf32": {1: "f32"}, "f16": {0: "f16", 1: "f32"}, "f8f6f4": {0: "f16", 1: "f32"},
-            "i8": {2: "s32"}}
-_AB_TYPES = {"tf32": {2: "tf32"}, "f16": {0: "f16", 1: "bf16"},
-             "f8f6f4": {0: "e4m3", 1: "e5m2", 3: "e2m3", 4: "e3m2", 5: "e2m1"},
-             "i8": {0: "u8", 1: "s8"}}
+_D_TYPES = MappingProxyType({kind: MappingProxyType(codes) for kind, codes in {
+    "tf32": {1: "f32"}, "f16": {0: "f16", 1: "f32"}, "f8f6f4": {0: "f16", 1: "f32"},
+    "i8": {2: "s32"}}.items()})
+_AB_TYPES = MappingProxyType({kind: MappingProxyType(codes) for kind, codes in {
+    "tf32": {2: "tf32"}, "f16": {0: "f16", 1: "bf16"},
+    "f8f6f4": {0: "e4m3", 1: "e5m2", 3: "e2m3", 4: "e3m2", 5: "e2m1"},
+    "i8": {0: "u8", 1: "s8"}}.items()})
 
 
 def decode_instr_descriptor(idesc: int, kind: str) -> InstrDescriptor:
@@ -168,8 +171,9 @@ def decode_instr_descriptor(idesc: int, kind: str) -> InstrDescriptor:
 
 #: Bytes of one element in shared memory, and K of one dense MMA (9.7.16.2.1, Table 39:
 #: K is 32 bytes of A for every dense kind here).
-ELEMENT_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "u8": 1, "s8": 1}
-DENSE_K = {"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32}
+ELEMENT_BYTES = MappingProxyType({"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "u8": 1,
+                                  "s8": 1})
+DENSE_K = MappingProxyType({"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32})
 
 
 def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
@@ -364,8 +368,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> MmaOp:
 
 
 #: 9.7.16.2.3: rows and bits per row of each tcgen05.cp shape.
-CP_SHAPES = {"128x256b": (128, 256), "128x128b": (128, 128), "64x128b": (64, 128),
-             "32x128b": (32, 128), "4x256b": (4, 256)}
+CP_SHAPES = MappingProxyType({"128x256b": (128, 256), "128x128b": (128, 128), "64x128b": (64, 128),
+                              "32x128b": (32, 128), "4x256b": (4, 256)})
 
 
 def _cp_lanes(shape: str, multicast: str | None) -> np.ndarray:

@@ -37,6 +37,7 @@ unless an op says ``pack16 = false`` / ``unpack16 = false``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from tcgen05_lower.isa import addressing, fragments, layouts
 from tcgen05_lower.isa.addressing import WarpgroupAccess
@@ -214,10 +215,10 @@ class RegisterBudget(LdStStrategy):
 
 
 #: Strategy name -> factory from the text after ``=`` (None when there is none).
-STRATEGIES = {
+STRATEGIES = MappingProxyType({
     "max-width": lambda arg: MaxWidth() if arg is None else _no_argument("max-width"),
     "register-budget": lambda arg: RegisterBudget(_budget(arg)),
-}
+})
 
 
 def _no_argument(name: str):
