@@ -143,6 +143,8 @@ tcgen05 ops.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
@@ -158,8 +160,8 @@ STRATEGIES = ("minimal", "conservative")
 #: (9.7.16.6.2.1.1), issued by the warpgroup and completed through tcgen05.wait
 #: (9.7.16.6.2.1.2), and generic-proxy shared-memory writes (9.7.16.6.5).
 ISSUER, WARPGROUP, GENERIC = "issuer", "warpgroup", "generic"
-ASYNC_OPS = {"mma": ISSUER, "cp": ISSUER, "shift": ISSUER, "ld": WARPGROUP,
-             "ld_red": WARPGROUP, "st": WARPGROUP, "smem_fill": GENERIC}
+ASYNC_OPS = MappingProxyType({"mma": ISSUER, "cp": ISSUER, "shift": ISSUER, "ld": WARPGROUP,
+             "ld_red": WARPGROUP, "st": WARPGROUP, "smem_fill": GENERIC})
 
 #: Lane halves of a 32-lane quarter: bit 0 = lanes 0-15, bit 1 = lanes 16-31.
 ALL_LANES = 0b11

@@ -55,6 +55,8 @@ elements to each.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import math
 from dataclasses import dataclass, field, replace
 
@@ -70,14 +72,14 @@ from tcgen05_lower.strategies import ldst as strategies
 
 #: Scale factors per row per MMA for each .scale_vectorsize (Table 54; the blockN aliases
 #: are resolved per kind by tcgen05-verify, here the footprint is the same bounding region).
-SCALE_VEC_COUNT = {"1X": 1, "2X": 2, "4X": 4, "block32": 1, "block16": 4}
+SCALE_VEC_COUNT = MappingProxyType({"1X": 1, "2X": 2, "4X": 4, "block32": 1, "block16": 4})
 #: Roles whose declared shape is the MMA's logical matrix rather than their cells: their
 #: footprint grows to cover what the tcgen05.cp ops filling them write.
 GROWN_BY_COPIES = ("scale_a", "scale_b", "metadata")
 #: Columns tcgen05.shift moves: its 32-byte elements (9.7.16.9.3, shape .31x256b).
 SHIFT_COLUMNS = 8
 #: tcgen05.ld.red types (9.7.16.8.3): .f32, .u32, .s32.
-RED_TYPES = {"f32": "f32", "s32": "s32", "u32": "u32"}
+RED_TYPES = MappingProxyType({"f32": "f32", "s32": "s32", "u32": "u32"})
 #: Ops that may sit between a load and the store it feeds without stopping the split:
 #: they neither touch memory nor the tensor memory.
 PURE_PREFIXES = ("arith.", "index.")
@@ -788,7 +790,7 @@ class Tcgen05SelectLayouts(ModulePass):
                              accesses, tuple(self.split_notes))
 
 
-_KNOWN_ELEMENTS = {"f32", "f16", "bf16", "i32", "si32", "ui32", "tf32"}
+_KNOWN_ELEMENTS = frozenset({"f32", "f16", "bf16", "i32", "si32", "ui32", "tf32"})
 
 
 def _where(op) -> str:
@@ -827,7 +829,7 @@ def _offset_index(value, delta: int):
 
 
 #: Attributes tcgen05-select-layouts writes; everything else on an op is the program's.
-_PLANNED = {"shape", "num", "half_split", "pack16", "unpack16"}
+_PLANNED = frozenset({"shape", "num", "half_split", "pack16", "unpack16"})
 
 
 def _user_attributes(op) -> dict:

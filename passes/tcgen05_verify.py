@@ -36,6 +36,8 @@ is described by its logical K; it is stored compressed as M x K/2 (9.7.16.10.8).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tcgen05_lower import dialect as d
 from tcgen05_lower.element_types import container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
@@ -50,17 +52,17 @@ MAJORS = ("K", "MN")
 #: Threads per warpgroup: ld/st are issued by all four warps of a warpgroup (Table 46).
 WARPGROUP_THREADS = 128
 #: Swizzle width in bytes of each mode (Table 40); 16 bytes (a core-matrix row) without.
-SWIZZLE_BYTES = {"none": 16, "32B": 32, "64B": 64, "128B": 128, "128B_base32B": 128}
+SWIZZLE_BYTES = MappingProxyType({"none": 16, "32B": 32, "64B": 64, "128B": 128, "128B_base32B": 128})
 #: Element types of D (Table 39 dtype column), as MLIR spells them.
 ACCUMULATOR_TYPES = ("f32", "f16", "i32")
 #: TMEM allocation: a power of two of columns in [32, 512] (9.7.16.7.1).
 ALLOC_MIN, ALLOC_MAX = 32, 512
 #: tcgen05.cp shapes: (lanes, bits per lane) (9.7.16.2.3).
-CP_SHAPES = {"128x256b": (128, 256), "4x256b": (4, 256), "128x128b": (128, 128),
-             "64x128b": (64, 128), "32x128b": (32, 128)}
+CP_SHAPES = MappingProxyType({"128x256b": (128, 256), "4x256b": (4, 256), "128x128b": (128, 128),
+             "64x128b": (64, 128), "32x128b": (32, 128)})
 #: ".64x128b requires .warpx2::02_13 or .warpx2::01_23; .32x128b requires .warpx4"
 #: (9.7.16.9.2); the other shapes take no .multicast.
-CP_MULTICAST = {"64x128b": ("warpx2::02_13", "warpx2::01_23"), "32x128b": ("warpx4",)}
+CP_MULTICAST = MappingProxyType({"64x128b": ("warpx2::02_13", "warpx2::01_23"), "32x128b": ("warpx4",)})
 CP_DECOMPRESS = ("b6x16_p32", "b4x16_p64")
 #: Bytes of one global load of a K-contiguous (src_layout = "mn_k") smem_fill.
 FILL_VECTOR_BYTES = 16
@@ -71,7 +73,7 @@ LD_RED_TYPES = ("f32", "u32", "s32")
 #: The attribute types of each op (dialect/__init__.py): "int" (an integer or a bool),
 #: "str", "i32s" (array<i32: ...>). tcgen05-verify checks them first so that no later
 #: rule (or pass) reads an attribute of another type.
-ATTRIBUTE_TYPES = {
+ATTRIBUTE_TYPES = MappingProxyType({_op: MappingProxyType(_attrs) for _op, _attrs in {
     "mma": {**{name: "int" for name in (
                 "k_offset", "k", "sparse", "sparsity_selector", "ws", "max_shift",
                 "zero_column_mask", "scale_a_id", "scale_b_id", "ashift", "negate_a",
@@ -92,8 +94,8 @@ ATTRIBUTE_TYPES = {
     "store_fragment": {"ld": "int"},
     "wait": {"kind": "str"},
     "fence": {"kind": "str"},
-}
-_TYPE_NAMES = {"int": "an integer", "str": "a string", "i32s": "an array<i32: ...>"}
+}.items()})
+_TYPE_NAMES = MappingProxyType({"int": "an integer", "str": "a string", "i32s": "an array<i32: ...>"})
 
 
 def _has_type(attr, kind: str) -> bool:
@@ -838,7 +840,7 @@ class Tcgen05Verify(ModulePass):
 #: Ops whose TMEM operands must be single [rows, columns] buffers.
 _INSTRUCTIONS = ("mma", "cp", "shift", "ld", "st", "ld_red")
 
-_CHECKS = {
+_CHECKS = MappingProxyType({
     "tmem_buffer": Tcgen05Verify.check_tmem_buffer,
     "tmem_stage": Tcgen05Verify.check_tmem_stage,
     "smem_buffer": Tcgen05Verify.check_smem_buffer,
@@ -856,4 +858,4 @@ _CHECKS = {
     "alloc": Tcgen05Verify.check_alloc,
     "dealloc": Tcgen05Verify.check_alloc,
     "relinquish_alloc_permit": Tcgen05Verify.check_cta_group,
-}
+})

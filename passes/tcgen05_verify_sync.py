@@ -96,6 +96,8 @@ Apart from the dialect's accessors, this module uses no code of tcgen05-insert-s
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
@@ -125,16 +127,16 @@ ANY_TILE = "any shared-memory tile"
 #: shape but .4x256b writes all four 32-lane quarters: .128x* all 128 lanes, .32x128b
 #: multicast "into all 4 warps", .64x128b "into warp pairs", each warp receiving half of
 #: the 64 rows (9.7.16.9.2).
-COPY_COLUMNS = {"128x256b": 8, "4x256b": 8, "128x128b": 4, "64x128b": 4, "32x128b": 4}
+COPY_COLUMNS = MappingProxyType({"128x256b": 8, "4x256b": 8, "128x128b": 4, "64x128b": 4, "32x128b": 4})
 
 #: 9.7.16.6.2, the pipelined pairs (earlier, later), with the extra condition each needs.
-PIPELINED_PAIRS = {
+PIPELINED_PAIRS = MappingProxyType({
     ("mma", "mma"): "same accumulator and shape",
     ("cp", "mma"): None,
     ("shift", "mma"): None,
     ("shift", "cp"): "cp.4x256b",
     ("mma", "shift"): None,
-}
+})
 
 
 def _meeting(mine: list, theirs: list):
