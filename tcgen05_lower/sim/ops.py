@@ -267,38 +267,28 @@ def _mad(ins: P.Instr):
     return make
 
 
-def _neg(ins: P.Instr):
-    kind, bits = _type_of(ins)
+def _unary(apply):
+    """neg / abs: ``apply`` on the float value (.f types) or the signed value (.s types)."""
+    def handler(ins: P.Instr):
+        kind, bits = _type_of(ins)
 
-    def make(m, ins):
-        d, a = ins.operands
+        def make(m, ins):
+            d, a = ins.operands
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
-            x = m.read(a, act, bits, ins)
-            r = from_float(-to_float(x, bits), bits) if kind == "f" else \
-                from_signed(-to_signed(x, bits), bits)
-            m.write(d.name, act, r, bits, ins)
-            m.advance(idx)
-        return run
-    return make
+            def run(ins, idx):
+                act = m.guarded(ins, idx)
+                x = m.read(a, act, bits, ins)
+                r = from_float(apply(to_float(x, bits)), bits) if kind == "f" else \
+                    from_signed(apply(to_signed(x, bits)), bits)
+                m.write(d.name, act, r, bits, ins)
+                m.advance(idx)
+            return run
+        return make
+    return handler
 
 
-def _abs(ins: P.Instr):
-    kind, bits = _type_of(ins)
-
-    def make(m, ins):
-        d, a = ins.operands
-
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
-            x = m.read(a, act, bits, ins)
-            r = from_float(np.abs(to_float(x, bits)), bits) if kind == "f" else \
-                from_signed(np.abs(to_signed(x, bits)), bits)
-            m.write(d.name, act, r, bits, ins)
-            m.advance(idx)
-        return run
-    return make
+_neg = _unary(np.negative)
+_abs = _unary(np.abs)
 
 
 def _not(ins: P.Instr):

@@ -281,28 +281,22 @@ class OrderingModel:
             if not written.any():
                 continue
             for w in np.unique(writers[written]):
-                if w == thread:
-                    epochs = self.write_epoch[rank][addresses][writers == w]
-                    fences = [f for f in self.proxy_fences[w] if f >= int(epochs.max())]
-                    if not fences:
-                        self._race(f"tcgen05.{op.kind} reads shared memory of CTA {rank} "
-                                   "that its own thread wrote with ordinary stores, with no "
-                                   "fence.proxy.async between (9.7.16.6.5)", line,
-                                   self._write_line(rank, addresses, writers == w))
-                    continue  # program order
-                epochs = self.write_epoch[rank][addresses][writers == w]
-                latest = int(epochs.max())
-                if self.known[thread, w] <= latest:
+                select = writers == w
+                latest = int(self.write_epoch[rank][addresses][select].max())
+                # the issuing thread's own stores are ordered by program order
+                if w != thread and self.known[thread, w] <= latest:
                     self._race(f"tcgen05.{op.kind} reads shared memory of CTA {rank} that "
                                f"thread {w} wrote, and that write is not ordered before it",
-                               line, self._write_line(rank, addresses, writers == w))
+                               line, self._write_line(rank, addresses, select))
                     continue
+                # a fence.proxy.async of the writer after the store, ordered before the
+                # issue (for the issuer itself, any later fence is)
                 fences = [f for f in self.proxy_fences[w] if f >= latest]
                 if not fences or self.known[thread, w] <= fences[0]:
                     self._race(f"tcgen05.{op.kind} reads shared memory of CTA {rank} that "
                                f"thread {w} wrote with ordinary stores, with no "
                                "fence.proxy.async between (9.7.16.6.5)", line,
-                               self._write_line(rank, addresses, writers == w))
+                               self._write_line(rank, addresses, select))
 
     def _write_line(self, rank: int, addresses, select) -> int:
         return int(self.write_line[rank][addresses[select]].max())

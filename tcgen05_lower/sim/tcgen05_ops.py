@@ -149,6 +149,12 @@ def _uniform(values: np.ndarray, what: str) -> int:
     return int(values[0])
 
 
+def _warp_value(values, warp: np.ndarray, what: str) -> int:
+    """The value of an operand every thread of `warp` must give alike (a register read
+    or an address, possibly a scalar when the operand is uniform)."""
+    return _uniform(values * np.ones(len(warp), np.uint64), what)
+
+
 def _alloc(group: int):
     def make(m: Machine, ins: P.Instr):
         dst, ncols = ins.operands
@@ -158,10 +164,8 @@ def _alloc(group: int):
             act = m.guarded(ins, idx)
             for warp in m.warps(act):
                 rank = int(m.rank[warp[0]])
-                addr = _uniform(m.address(dst, warp, ins) * np.ones(len(warp), np.uint64),
-                                "the alloc's [dst] address")
-                cols = _uniform(m.read(ncols, warp, 32, ins) * np.ones(len(warp), np.uint64),
-                                "nCols")
+                addr = _warp_value(m.address(dst, warp, ins), warp, "the alloc's [dst] address")
+                cols = _warp_value(m.read(ncols, warp, 32, ins), warp, "nCols")
                 taddr = m.ordering.alloc(warp, rank, cols, group, ins.line)
                 _write_smem_u32(m, rank, addr, taddr)
                 # the address is written to shared memory like an ordinary store, so
@@ -190,10 +194,8 @@ def _dealloc(group: int):
             act = m.guarded(ins, idx)
             for warp in m.warps(act):
                 rank = int(m.rank[warp[0]])
-                taddr = _uniform(m.read(taddr_op, warp, 32, ins) * np.ones(len(warp), np.uint64),
-                                 "taddr")
-                cols = _uniform(m.read(ncols, warp, 32, ins) * np.ones(len(warp), np.uint64),
-                                "nCols")
+                taddr = _warp_value(m.read(taddr_op, warp, 32, ins), warp, "taddr")
+                cols = _warp_value(m.read(ncols, warp, 32, ins), warp, "nCols")
                 m.ordering.dealloc(warp, rank, taddr, cols, group, ins.line)
             m.advance(idx)
         return run
@@ -315,8 +317,7 @@ def _load(split: bool, red: bool):
             act = m.guarded(ins, idx)
             for warp in m.warps(act):
                 rank = int(m.rank[warp[0]])
-                taddr = _uniform(m.address(taddr_op, warp, ins) * np.ones(len(warp), np.uint64),
-                                 "taddr")
+                taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
                 w = int(m.tid[warp[0]] // 32)
                 values, red_values, tensor_op = m.tc.load(ins.opcode, taddr, w, rank, m.ctas,
                                                           imm)
@@ -354,8 +355,7 @@ def _store(split: bool):
             act = m.guarded(ins, idx)
             for warp in m.warps(act):
                 rank = int(m.rank[warp[0]])
-                taddr = _uniform(m.address(taddr_op, warp, ins) * np.ones(len(warp), np.uint64),
-                                 "taddr")
+                taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
                 w = int(m.tid[warp[0]] // 32)
                 values = np.zeros((32, len(src)), np.uint32)
                 lanes = m.tid[warp] % 32

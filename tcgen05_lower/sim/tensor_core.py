@@ -251,8 +251,8 @@ def _mask(lanes: np.ndarray, cols: np.ndarray) -> np.ndarray:
 # -- tcgen05.mma ---------------------------------------------------------------------------------
 
 @dataclass
-class MmaOp:
-    """One issued tcgen05.mma (TensorOp)."""
+class Operation:
+    """One issued tcgen05.mma, cp, ld or st (the TensorOp protocol of state.py)."""
 
     kind: str
     footprint: Footprint
@@ -288,7 +288,7 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     return _build_mma(kind, cta_group, ws, operands, rank, cluster_size)
 
 
-def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> MmaOp:
+def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
     d_taddr, a_operand, b_desc, idesc = operands[:4]
     rest = list(operands[4:])
     if not isinstance(d_taddr, Address):
@@ -364,7 +364,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> MmaOp:
                         None if disabled is None else lane_bits[lanes + 128 * (r - rank)])
 
     key = (rank, int(d_taddr), info.m, info.n, cta_group)
-    return MmaOp("mma", fp, key, perform)
+    return Operation("mma", fp, key, perform)
 
 
 #: 9.7.16.2.3: rows and bits per row of each tcgen05.cp shape.
@@ -397,11 +397,11 @@ def _cp_lanes(shape: str, multicast: str | None) -> np.ndarray:
 
 
 @dataclass
-class CopyOp(MmaOp):
+class CopyOp(Operation):
     shape: str = ""
 
 
-def _build_cp(parts, operands, rank, cluster_size) -> MmaOp:
+def _build_cp(parts, operands, rank, cluster_size) -> Operation:
     """tcgen05.cp [taddr], s-desc (9.7.16.9.2): source rows from the issuing CTA's shared
     memory through the descriptor (K-major canonical layout, the row's bits along K), each
     row into one lane, its bits little-endian along 32-bit columns from taddr's column;
@@ -545,7 +545,7 @@ def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
     if packed:   # 9.7.16.8.2: two adjacent cells' low 16 bits in one register
         cells = (cells[..., 0] & 0xFFFF) | ((cells[..., 1] & 0xFFFF) << 16)
     fp = Footprint(tmem_reads={rank: _mask(lanes, cols)})
-    return cells.astype(np.uint32), None, MmaOp("ld", fp, None, lambda ctas: None)
+    return cells.astype(np.uint32), None, Operation("ld", fp, None, lambda ctas: None)
 
 
 def store(opcode: str, taddr: int, warp: int, rank: int, values: np.ndarray,
@@ -563,4 +563,4 @@ def store(opcode: str, taddr: int, warp: int, rank: int, values: np.ndarray,
     def perform(ctas: list[CtaMemory]) -> None:
         ctas[rank].tmem[lanes, cols] = values
 
-    return MmaOp("st", fp, None, perform)
+    return Operation("st", fp, None, perform)
