@@ -23,6 +23,8 @@ func.func @k(%A: !llvm.ptr<1>)
 
 
 def run(tool, *args, stdin=None):
+    """The installed console script in a child process: kept for the exit statuses of the
+    real executables; the other tests run the tools in-process (conftest.tool)."""
     return subprocess.run([str(BIN / tool), *args], input=stdin, capture_output=True,
                           text=True)
 
@@ -48,8 +50,8 @@ def test_parse_errors_are_diagnostics_too(tmp_path):
     assert f"{source}:1:" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_every_stage_can_be_printed():
-    proc = run("tcgen05-opt", str(EXAMPLES / "gemm_bf16_128x256.mlir"), "-p",
+def test_every_stage_can_be_printed(tool):
+    proc = tool("tcgen05-opt", str(EXAMPLES / "gemm_bf16_128x256.mlir"), "-p",
                "tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync",
                "--mlir-print-ir-after-all")
     assert proc.returncode == 0, proc.stderr
@@ -59,46 +61,46 @@ def test_every_stage_can_be_printed():
                f"IR Dump After {name.replace('-', '_')}" in proc.stderr, name
 
 
-def test_each_prefix_of_the_pipeline_runs():
+def test_each_prefix_of_the_pipeline_runs(tool):
     passes = ["tcgen05-verify", "tcgen05-select-layouts", "tcgen05-plan-tmem",
               "tcgen05-insert-sync", "tcgen05-lower-to-llvm"]
     for i in range(1, len(passes) + 1):
-        proc = run("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
+        proc = tool("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
                    ",".join(passes[:i]))
         assert proc.returncode == 0, (passes[:i], proc.stderr)
 
 
-def test_upstream_passes_mix_with_ours():
-    proc = run("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
+def test_upstream_passes_mix_with_ours(tool):
+    proc = tool("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
                "builtin.module(tcgen05-verify,canonicalize,tcgen05-select-layouts,cse)")
     assert proc.returncode == 0, proc.stderr
     assert 'layout = "D"' in proc.stdout
 
 
-def test_unknown_option_is_reported():
-    proc = run("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
+def test_unknown_option_is_reported(tool):
+    proc = tool("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
                "tcgen05-plan-tmem{strategy=bogus}")
     assert proc.returncode == 1
     assert "strategy" in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_unknown_pass_name_is_an_error_not_a_crash():
+def test_unknown_pass_name_is_an_error_not_a_crash(tool):
     for name in ("tcgen05-bogus", "no-such-upstream-pass"):
-        proc = run("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p", name)
+        proc = tool("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p", name)
         assert proc.returncode == 1, proc.stderr
         assert f"'{name}' does not refer to a registered pass" in proc.stderr
         assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
-        proc = run("tcgen05-lower", str(EXAMPLES / "gemm_bf16_kloop.mlir"),
+        proc = tool("tcgen05-lower", str(EXAMPLES / "gemm_bf16_kloop.mlir"),
                    "--pipeline", f"tcgen05-verify,{name}")
         assert proc.returncode == 1, proc.stderr
         assert "internal error" not in proc.stderr and "Traceback" not in proc.stderr
 
 
-def test_list_passes_prints_defaults_as_pipeline_text():
+def test_list_passes_prints_defaults_as_pipeline_text(tool):
     """Every default --list-passes shows must be accepted back as an option value."""
     from tcgen05_lower.pipeline import PLANNING
 
-    proc = run("tcgen05-opt", "--list-passes")
+    proc = tool("tcgen05-opt", "--list-passes")
     assert proc.returncode == 0
     assert "report=false" in proc.stdout and "report=False" not in proc.stdout
     for line in proc.stdout.splitlines():
@@ -108,20 +110,20 @@ def test_list_passes_prints_defaults_as_pipeline_text():
             option = line.split()[0]
             pipeline = [f"{x}{{{option}}}" if x == current else x for x in PLANNING]
             assert current in PLANNING or current == "tcgen05-lower-to-llvm", current
-            check = run("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
+            check = tool("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
                         ",".join(pipeline))
             assert check.returncode == 0, (current, option, check.stderr)
 
 
-def test_planned_mlir_is_accepted_back_and_gives_the_same_ptx(tmp_path):
+def test_planned_mlir_is_accepted_back_and_gives_the_same_ptx(tmp_path, tool):
     """--emit=mlir prints an explicit `module {...}`; feeding it back must compile to the
     PTX of the original (the planning passes leave planned IR as it is)."""
     planned = tmp_path / "planned.mlir"
     source = EXAMPLES / "gemm_bf16_128x256.mlir"
-    assert run("tcgen05-lower", str(source), "--emit=mlir", "-o", str(planned)).returncode == 0
+    assert tool("tcgen05-lower", str(source), "--emit=mlir", "-o", str(planned)).returncode == 0
     assert planned.read_text().startswith("module")
-    first = run("tcgen05-lower", str(source))
-    again = run("tcgen05-lower", str(planned))
+    first = tool("tcgen05-lower", str(source))
+    again = tool("tcgen05-lower", str(planned))
     assert again.returncode == 0, again.stderr
     assert first.stdout == again.stdout
 

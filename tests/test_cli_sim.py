@@ -20,20 +20,17 @@ ROOT = Path(__file__).resolve().parent.parent
 GEMM = str(ROOT / "examples/gemm_bf16_128x256.mlir")
 
 
-def tool(*args):
-    return subprocess.run(["tcgen05-sim", *args], capture_output=True, text=True)
-
-
 def test_ptx_without_manifest_is_a_usage_error(tmp_path):
+    """The installed executables, in child processes: their exit statuses."""
     ptx = tmp_path / "k.ptx"
     subprocess.run(["tcgen05-lower", GEMM, "-o", str(ptx)], check=True)
-    proc = tool(str(ptx))
+    proc = subprocess.run(["tcgen05-sim", str(ptx)], capture_output=True, text=True)
     assert proc.returncode == 1 and "needs --manifest" in proc.stderr
     assert "Traceback" not in proc.stderr
 
 
-def test_gemm_check_needs_a_gemm():
-    proc = tool(str(ROOT / "benchmarks/tmem/corpus/13_cta2_m256_kloop.mlir"))
+def test_gemm_check_needs_a_gemm(tool):
+    proc = tool("tcgen05-sim", str(ROOT / "benchmarks/tmem/corpus/13_cta2_m256_kloop.mlir"))
     assert proc.returncode == 1 and "--check gemm needs parameters A, B and C" in proc.stderr
     assert "Traceback" not in proc.stderr
 
@@ -60,8 +57,8 @@ def test_trace_has_one_line_per_warp_and_instruction():
     assert {line.split("\t")[2] for line in lines} == {f"warp {w}" for w in range(4)}
 
 
-def test_full_run_of_the_example(tmp_path):
-    proc = tool(GEMM, "--seed", "3", "--trace", str(tmp_path / "t.txt"))
+def test_full_run_of_the_example(tmp_path, tool):
+    proc = tool("tcgen05-sim", GEMM, "--seed", "3", "--trace", str(tmp_path / "t.txt"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert ": OK" in proc.stdout and "races: none" in proc.stdout
     assert (tmp_path / "t.txt").read_text().count("\n") > 1000

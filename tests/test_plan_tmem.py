@@ -9,7 +9,6 @@ planned kernel is checked by tests/tmem_checker.py, which shares no code with th
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -24,7 +23,6 @@ from tcgen05_lower.pipeline import parse_pipeline
 from tcgen05_lower.planning import placement
 from tcgen05_lower.planning.placement import Item
 
-BIN = Path(sys.executable).parent
 KERNEL = ('attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, '
           'cta_group = 1 : i64}}')
 
@@ -508,14 +506,9 @@ def test_svg_picture_is_well_formed_with_one_colour_per_buffer(tmp_path):
 # ----------------------------------------------------------------------------- CLI
 
 
-def run_tool(*args):
-    return subprocess.run([str(BIN / "tcgen05-lower"), *args], capture_output=True,
-                          text=True)
-
-
-def test_lower_writes_json_and_svg_reports(tmp_path):
+def test_lower_writes_json_and_svg_reports(tmp_path, tool):
     json_path, svg_path = tmp_path / "p.json", tmp_path / "p.svg"
-    proc = run_tool(str(EXAMPLES / "gemm_m64_pair.mlir"), "--emit=mlir", "--report",
+    proc = tool("tcgen05-lower", str(EXAMPLES / "gemm_m64_pair.mlir"), "--emit=mlir", "--report",
                     "--report-json", str(json_path), "--report-svg", str(svg_path),
                     "--pipeline", "tcgen05-select-layouts,tcgen05-plan-tmem{strategy=optimal}")
     assert proc.returncode == 0, proc.stderr
@@ -526,12 +519,12 @@ def test_lower_writes_json_and_svg_reports(tmp_path):
     assert tmem_checker.check_text(proc.stdout, report) == []
 
 
-def test_lower_report_flags_need_the_planner_in_the_pipeline(tmp_path):
-    proc = run_tool(str(EXAMPLES / "gemm_m64_pair.mlir"), "--emit=mlir", "--pipeline",
+def test_lower_report_flags_need_the_planner_in_the_pipeline(tmp_path, tool):
+    proc = tool("tcgen05-lower", str(EXAMPLES / "gemm_m64_pair.mlir"), "--emit=mlir", "--pipeline",
                     "tcgen05-verify", "--report-json", str(tmp_path / "p.json"))
     assert proc.returncode == 1
     assert "need tcgen05-plan-tmem in the pipeline" in proc.stderr
-    proc = run_tool(str(EXAMPLES / "gemm_m64_pair.mlir"), "--emit=mlir", "--report-json",
+    proc = tool("tcgen05-lower", str(EXAMPLES / "gemm_m64_pair.mlir"), "--emit=mlir", "--report-json",
                     str(tmp_path / "a b.json"))
     assert proc.returncode == 1 and "must not contain spaces" in proc.stderr
     assert "Traceback" not in proc.stderr

@@ -16,10 +16,15 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 import tmem_checker
 from test_plan_tmem import run_planner
+
+#: Slow (hypothesis-generated kernels under every planner strategy):
+#: `pytest -m "not slow"` skips it in a quick local run; CI runs everything.
+pytestmark = pytest.mark.slow
 
 #: (rows, columns, layout, half lanes) of the buffers a program may define.
 KINDS = [(128, 32, "D", False), (128, 64, "D", False), (128, 128, "D", False),

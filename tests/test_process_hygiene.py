@@ -75,7 +75,8 @@ def current_rss_bytes() -> int:
 def test_repeated_compiles_do_not_grow_the_process():
     """25 compiles of the example to PTX after a warm-up grow the resident set by less
     than 4 MiB (each compile leaked about 2.4 MiB before contexts were freed, and the
-    LLVM IR text of each kernel, 23 KiB here, before translation freed it)."""
+    LLVM IR text of each kernel, 23 KiB here, before translation freed it). The full
+    measurement, every example 200 times, is benchmarks/compile/memory.py."""
     for _ in range(3):
         driver.compile_source(GEMM, "gemm.mlir")
     gc.collect()
@@ -199,3 +200,22 @@ def test_the_globals_check_finds_mutable_state():
     assert mutable_parts(functools.lru_cache(maxsize=None)(len)) == [" (an unbounded lru_cache)"]
     assert mutable_parts(types.MappingProxyType({"a": (1, frozenset({2}))})) == []
     assert mutable_parts(d.TmemType((128, 256), "f32")) == []
+
+
+# ------------------------------------------------------------------------------ layers
+
+
+def test_only_the_lowering_pass_imports_from_lowering():
+    """What the planning passes and the lowering share (MMA forms, scale-factor IDs, ...)
+    lives below both (kernel_ir, isa, element_types): of the passes, only
+    tcgen05-lower-to-llvm imports ``tcgen05_lower.lowering``."""
+    from pathlib import Path
+
+    from test_sim_independence import imported_modules
+
+    folder = Path(tcgen05_lower.passes.__file__).parent
+    importers = sorted(f.name for f in folder.glob("*.py")
+                       if any(m == "tcgen05_lower.lowering"
+                              or m.startswith("tcgen05_lower.lowering.")
+                              for m in imported_modules(f)))
+    assert importers == ["tcgen05_lower_to_llvm.py"]

@@ -3,7 +3,6 @@ not say (dynamic shared memory, parameter names and MLIR types, cluster shape)."
 
 import json
 import re
-import subprocess
 from pathlib import Path
 
 from tcgen05_lower.driver import compile_source
@@ -42,17 +41,16 @@ def test_manifest_of_a_scalar_parameter_and_a_cta_pair():
     assert ".reqnctapercluster 2, 1, 1" in pair.ptx
 
 
-def test_cli_writes_the_manifest(tmp_path):
+def test_cli_writes_the_manifest(tmp_path, tool):
     out = tmp_path / "gemm.json"
-    subprocess.run(["tcgen05-lower", str(ROOT / "examples/gemm_bf16_128x256.mlir"),
-                    "--manifest", str(out), "-o", str(tmp_path / "gemm.ptx")], check=True)
+    assert tool("tcgen05-lower", ROOT / "examples/gemm_bf16_128x256.mlir", "--manifest", out,
+                "-o", tmp_path / "gemm.ptx").returncode == 0
     written = json.loads(out.read_text())
     assert written == compile_file("examples/gemm_bf16_128x256.mlir").manifest
 
 
-def test_cli_manifest_needs_ptx(tmp_path):
-    proc = subprocess.run(["tcgen05-lower", str(ROOT / "examples/gemm_bf16_128x256.mlir"),
-                           "--emit=mlir", "--manifest", str(tmp_path / "m.json")],
-                          capture_output=True, text=True)
+def test_cli_manifest_needs_ptx(tmp_path, tool):
+    proc = tool("tcgen05-lower", ROOT / "examples/gemm_bf16_128x256.mlir", "--emit=mlir",
+                "--manifest", tmp_path / "m.json")
     assert proc.returncode == 1 and "--manifest needs --emit=ptx" in proc.stderr
     assert "Traceback" not in proc.stderr

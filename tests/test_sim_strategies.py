@@ -13,6 +13,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks" / "sim"))
 from strategies import differential  # noqa: E402
 
+#: Slow (every corpus kernel under twelve strategy combinations):
+#: `pytest -m "not slow"` skips it in a quick local run; CI runs everything.
+pytestmark = pytest.mark.slow
+
 CORPUS = sorted((ROOT / "benchmarks" / "tmem" / "corpus").glob("*.mlir"))
 VERDICTS = {}
 #: Known compiler bugs the simulator exposes; strict, so a fix makes the test say so.

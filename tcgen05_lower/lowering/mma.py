@@ -19,96 +19,19 @@ or of the CTA pair for cta_group::2 (see ``sync.single_thread_predicate``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.element_types import container_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, i32, i64
-from tcgen05_lower.isa import descriptors, layouts, shapes, targets
+from tcgen05_lower.isa import descriptors, shapes, targets
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import MmaOperands, mma_operands
+from tcgen05_lower.kernel_ir import (MmaForm, MmaOperands, mma_form, mma_operands,
+                                     scale_factor_ids, scale_type)
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.smem import smem_descriptor
 from tcgen05_lower.lowering.sync import single_thread_predicate
-
-
-@dataclass(frozen=True)
-class MmaForm:
-    """The static attributes of one tcgen05.mma, read once from the op."""
-
-    kind: str
-    cta_group: int
-    sparse: bool
-    ws: bool
-    k96: bool
-    k: int
-    k_offset: int
-    scale_vec: str | None
-    collector: tuple[str, str] | None
-    ashift: bool
-    disable_output_lane: tuple[int, ...] | None
-    scale_input_d: int | None
-    zero_column_mask: int | None
-
-    @property
-    def block_scaled(self) -> bool:
-        return self.kind in shapes.BLOCK_SCALED_KINDS
-
-
-def mma_form(op, cta_group: int) -> MmaForm:
-    """Reads the attributes of the ``tcgen05.mma`` `op` (defaults as the dialect states)."""
-    kind = d.get_str(op, "kind")
-    sparse = bool(d.get_int(op, "sparse", 0))
-    ws = bool(d.get_int(op, "ws", 0))
-    k96 = d.get_int(op, "k") == 96
-    collector = None
-    if ws and ("collector_b" in op.attributes or "collector_b_op" in op.attributes):
-        # .ws defaults to .collector::b0::discard (9.7.16.10.9.3).
-        collector = (d.get_str(op, "collector_b", "b0"), d.get_str(op, "collector_b_op",
-                                                                   "discard"))
-    elif "collector_a" in op.attributes:
-        collector = ("a", d.get_str(op, "collector_a"))
-    lanes = None
-    if "disable_output_lane" in op.attributes:
-        lanes = tuple(ir.DenseI32ArrayAttr(op.attributes["disable_output_lane"]))
-    return MmaForm(
-        kind=kind, cta_group=cta_group, sparse=sparse, ws=ws, k96=k96,
-        k=shapes.mma_k(kind, sparse=sparse, k96=k96),
-        k_offset=d.get_int(op, "k_offset", 0),
-        scale_vec=d.get_str(op, "scale_vec"),
-        collector=collector,
-        ashift=bool(d.get_int(op, "ashift", 0)),
-        disable_output_lane=lanes,
-        scale_input_d=d.get_int(op, "scale_input_d"),
-        zero_column_mask=d.get_int(op, "zero_column_mask"),
-    )
-
-
-def scale_type(operands: MmaOperands) -> str | None:
-    """The scale type (ue8m0 / ue4m3) of a block-scaled MMA: scale_A's element type."""
-    if operands.scale_a is None:
-        return None
-    return isa_type(d.type_info(operands.scale_a.type).element)
-
-
-def scale_factor_ids(op, form: MmaForm) -> tuple[int, int]:
-    """(scale_A ID, scale_B ID) of a block-scaled MMA: ``scale_a_id`` / ``scale_b_id`` as
-    written, else derived from ``k_offset`` (the K block j of the tiles uses scale factors
-    j * count.. of each row, count from Table 54; ``layouts.scale_factor_id_for_k_block``).
-    Raises IsaRuleError when the derived factors lie past a cell's four bytes."""
-    if not form.block_scaled:
-        return d.get_int(op, "scale_a_id", 0), d.get_int(op, "scale_b_id", 0)
-    per_mma = shapes.scale_factor_columns(
-        form.kind, SCALE_VEC_QUALIFIERS.get(form.scale_vec, form.scale_vec), k96=form.k96)
-    ids = []
-    for name in ("scale_a_id", "scale_b_id"):
-        given = d.get_int(op, name)
-        ids.append(given if given is not None else layouts.scale_factor_id_for_k_block(
-            k_offset=form.k_offset, k=form.k, per_mma=per_mma))
-    return ids[0], ids[1]
 
 
 def instruction_descriptor(op, form: MmaForm, operands: MmaOperands) -> int:
