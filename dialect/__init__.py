@@ -78,6 +78,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from tcgen05_lower.bindings import ir, irdl
+from tcgen05_lower.dialect.attributes import ATTRIBUTES, KERNEL_ENTRIES, KIND_NAMES
 from tcgen05_lower.text import split_top_level
 
 DIALECT = "tcgen05"
@@ -223,15 +224,40 @@ def _parse_type_text(text: str):
     values = _split_params(params or "")
     if name == "tmem":
         values = _params(values, 2, name)
-        return TmemType(_int_list(values[0]), values[1].strip())
+        shape = _shape(values[0], (2, 3), "TMEM buffer shape",
+                       "[rows, columns] or [stages, rows, columns]")
+        return TmemType(shape, values[1].strip())
     if name == "smem":
         values = _params(values, 4, name)
-        return SmemType(_int_list(values[0]), values[1].strip(), values[2].strip().strip('"'),
-                        values[3].strip().strip('"'))
+        shape = _shape(values[0], (2,), "shared-memory tile shape", "[rows, K]")
+        major, swizzle = values[2].strip().strip('"'), values[3].strip().strip('"')
+        if major not in MAJORS:
+            raise TypeParameterError(f"major-ness \"{major}\" is not \"K\" or \"MN\" "
+                                     "(9.7.16.3)")
+        if swizzle not in SWIZZLES:
+            raise TypeParameterError(f"swizzle \"{swizzle}\" is not one of "
+                                     f"{', '.join(SWIZZLES)} (Table 40)")
+        return SmemType(shape, values[1].strip(), major, swizzle)
     if name == "frag":
         values = _params(values, 2, name)
-        return FragType(_int_list(values[0]), values[1].strip())
+        return FragType(_shape(values[0], (2,), "fragment shape", "[rows, columns]"),
+                        values[1].strip())
     return None
+
+
+#: Major-ness of a shared-memory tile (9.7.16.3) and its swizzling modes (Table 40).
+MAJORS = ("K", "MN")
+SWIZZLES = ("none", "32B", "64B", "128B", "128B_base32B")
+
+
+def _shape(text: str, ranks: tuple[int, ...], what: str, form: str) -> tuple[int, ...]:
+    """The integer shape `text` of a type, of one of the `ranks` and positive."""
+    shape = _int_list(text)
+    if len(shape) not in ranks:
+        raise TypeParameterError(f"{what} {list(shape)} must be {form}")
+    if min(shape) <= 0:
+        raise TypeParameterError(f"{what} {list(shape)} must be positive")
+    return shape
 
 
 def type_info(type_: "ir.Type"):
@@ -264,30 +290,80 @@ def op_name(op) -> str | None:
     return name[len(DIALECT) + 1:] if name.startswith(DIALECT + ".") else None
 
 
+class InvalidAttribute(ValueError):
+    """An attribute of an op (or an entry of ``tcgen05.kernel``) of the wrong kind: the
+    passes and the driver report it as a located error at ``op``."""
+
+    def __init__(self, op, message: str):
+        super().__init__(message)
+        self.op = op
+        self.message = message
+
+
+def _known(op, name: str):
+    """The kind of `op`'s attribute `name` in the dialect's table (dialect/attributes.py),
+    or None for an op of another dialect. Reading a name the table does not list is a bug
+    in the reader (a misspelling would silently read the default)."""
+    op_name_ = op_name(op)
+    if op_name_ is None:
+        return None
+    kinds = ATTRIBUTES.get(op_name_)
+    if kinds is None or name not in kinds:
+        raise LookupError(f"tcgen05.{op_name_} has no attribute {name!r} in "
+                          "dialect/attributes.py")
+    return kinds[name]
+
+
+def wrong_kind(name: str, attr, kind: str) -> str | None:
+    """The diagnostic for attribute `name` = `attr` if it is not of `kind`, else None."""
+    ok = {"int": (ir.IntegerAttr, ir.BoolAttr), "str": (ir.StringAttr,),
+          "i32s": (ir.DenseI32ArrayAttr,)}[kind]
+    if isinstance(attr, ok):
+        return None
+    return f"attribute {name} = {attr} must be {KIND_NAMES[kind]}"
+
+
 def get_int(op, name: str, default: int | None = None) -> int | None:
     """An integer (or bool) attribute of `op`, or `default` if absent."""
+    _known(op, name)
     attrs = op.attributes
     if name not in attrs:
         return default
     attr = attrs[name]
     if isinstance(attr, ir.BoolAttr):
         return int(attr.value)
+    if not isinstance(attr, ir.IntegerAttr):
+        raise InvalidAttribute(op, wrong_kind(name, attr, "int"))
     return ir.IntegerAttr(attr).value
 
 
 def get_str(op, name: str, default: str | None = None) -> str | None:
     """A string attribute of `op`, or `default` if absent."""
+    _known(op, name)
     attrs = op.attributes
     if name not in attrs:
         return default
-    return ir.StringAttr(attrs[name]).value
+    attr = attrs[name]
+    if not isinstance(attr, ir.StringAttr):
+        raise InvalidAttribute(op, wrong_kind(name, attr, "str"))
+    return ir.StringAttr(attr).value
+
+
+def declared_str(op, name: str) -> str | None:
+    """The string attribute `name` of `op` if its op declares one in the table (set or
+    not), else None: for code that reads one attribute across several ops, such as the
+    ``kind`` of whichever synchronization op it meets."""
+    kinds = ATTRIBUTES.get(op_name(op) or "", {})
+    return get_str(op, name) if name in kinds else None
 
 
 def set_int(op, name: str, value: int) -> None:
+    _known(op, name)
     op.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
 
 
 def set_str(op, name: str, value: str) -> None:
+    _known(op, name)
     op.attributes[name] = ir.StringAttr.get(value)
 
 
@@ -307,19 +383,35 @@ def is_kernel(op) -> bool:
 
 def kernel_info(func_op) -> KernelInfo:
     """Reads a kernel's ``tcgen05.kernel`` dictionary (defaults: sm_100a, 128 threads,
-    cta_group 1)."""
-    attr = ir.DictAttr(func_op.attributes[KERNEL_ATTR])
+    cta_group 1). Raises InvalidAttribute for anything but a dictionary of the entries
+    ``KERNEL_ENTRIES`` lists, each of its kind."""
+    raw = func_op.attributes[KERNEL_ATTR]
+    if not isinstance(raw, ir.DictAttr):
+        raise InvalidAttribute(func_op, f"{KERNEL_ATTR} = {raw} must be a dictionary such as "
+                                        '{target = "sm_100a", threads = 128 : i64, '
+                                        "cta_group = 1 : i64}")
+    attr = ir.DictAttr(raw)
+    for i in range(len(attr)):
+        key = attr[i].name
+        if key not in KERNEL_ENTRIES:
+            raise InvalidAttribute(func_op, f"{KERNEL_ATTR} has no entry {key!r} (its entries: "
+                                            f"{', '.join(KERNEL_ENTRIES)})")
 
-    def entry(key, default):
+    def entry(key):
+        kind, default = KERNEL_ENTRIES[key]
         if key not in attr:
             return default
         value = attr[key]
-        if isinstance(value, ir.StringAttr):
+        problem = wrong_kind(f"{KERNEL_ATTR}.{key}", value, kind)
+        if problem or isinstance(value, ir.BoolAttr):
+            raise InvalidAttribute(func_op, problem or f"attribute {KERNEL_ATTR}.{key} = "
+                                                       f"{value} must be an integer")
+        if kind == "str":
             return ir.StringAttr(value).value
         return ir.IntegerAttr(value).value
 
     name = ir.StringAttr(func_op.attributes["sym_name"]).value
-    return KernelInfo(name, entry("target", "sm_100a"), entry("threads", 128), entry("cta_group", 1))
+    return KernelInfo(name, entry("target"), entry("threads"), entry("cta_group"))
 
 
 def set_kernel_target(func_op, target: str) -> None:

@@ -890,7 +890,7 @@ class Planner:
                       "barrier"):
             barrier = ("user", op.operands[0]) if name in ("commit", "mbarrier_wait") \
                 else None
-            state = self.effect(name, d.get_str(op, "kind"), barrier, state)
+            state = self.effect(name, d.declared_str(op, "kind"), barrier, state)
         state = self.mark_fragment_uses(op, state)
         self.step += 1
         return self.apply_hooks(op, "after", state)
@@ -1825,7 +1825,7 @@ class SyncOp:
 
     @classmethod
     def of(cls, op) -> "SyncOp":
-        return cls(op.name, d.get_str(op, "kind"), d.get_str(op, "reason"))
+        return cls(op.name, d.declared_str(op, "kind"), d.get_str(op, "reason"))
 
 
 def count_sync_ops(ops) -> dict:
@@ -1833,7 +1833,7 @@ def count_sync_ops(ops) -> dict:
     SyncOp records or of the ops themselves."""
     counts = {label: 0 for label, _ in COUNTED}
     for op in ops:
-        kind = op.kind if isinstance(op, SyncOp) else d.get_str(op, "kind")
+        kind = op.kind if isinstance(op, SyncOp) else d.declared_str(op, "kind")
         for label, matches in COUNTED:
             if matches(op.name, kind):
                 counts[label] += 1
@@ -1886,7 +1886,7 @@ class Tcgen05InsertSync(ModulePass):
                  f"added {counts['total']} ops ({summary or 'none'}), "
                  f"{barriers} mbarriers"]
         for op in added:
-            kind = d.get_str(op, "kind")
+            kind = d.declared_str(op, "kind")
             label = op.name + (f"::{kind}" if kind else "")
             lines.append(f"  {label:36} {d.get_str(op, 'reason')}")
         print("\n".join(lines), file=self.report_stream)

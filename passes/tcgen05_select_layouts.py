@@ -501,11 +501,12 @@ class Tcgen05SelectLayouts(ModulePass):
             return
         if name == "ld_red" and not self.check_reduction(op, info):
             return
-        pack_attr = "unpack16" if name == "st" else "pack16"
+        # tcgen05.ld.red has no .pack::16b (9.7.16.8.3), so ld_red has no pack16.
+        pack_attr = {"st": "unpack16", "ld_red": None}.get(name, "pack16")
         requested_shape = d.get_str(op, "shape")
         if requested_shape is None and self.option("shape") != "auto":
             requested_shape = self.option("shape")
-        pack = d.get_int(op, pack_attr)
+        pack = d.get_int(op, pack_attr) if pack_attr else 0
         request = strategies.AccessRequest(
             info.layout, info.cols, frag.shape[1], isa_bits(frag.element), name,
             info.layout_c, shape=requested_shape, num=d.get_int(op, "num"),
@@ -594,7 +595,7 @@ class Tcgen05SelectLayouts(ModulePass):
             return False
         return True
 
-    def write_plan(self, op, access, pack_attr: str) -> None:
+    def write_plan(self, op, access, pack_attr: str | None) -> None:
         d.set_str(op, "shape", access.shape)
         d.set_int(op, "num", access.num)
         if access.half_split is not None:
@@ -603,7 +604,8 @@ class Tcgen05SelectLayouts(ModulePass):
             del op.attributes["half_split"]
         if access.pack16:
             op.attributes[pack_attr] = ir.BoolAttr.get(True)
-        elif pack_attr in op.attributes and d.get_int(op, pack_attr):
+        elif pack_attr is not None and pack_attr in op.attributes \
+                and d.get_int(op, pack_attr):
             del op.attributes[pack_attr]
 
     # ------------------------------------------------------------------ fragments

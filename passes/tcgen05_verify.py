@@ -39,16 +39,14 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.element_types import container_bits, isa_bits, isa_type
+from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import constant_int, defining_op, mma_operands
+from tcgen05_lower.kernel_ir import (constant_int, defining_op, mma_form, mma_operands,
+                                     scale_factor_ids)
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
-from tcgen05_lower.lowering.mma import mma_form, scale_factor_ids
 from tcgen05_lower.pass_infra import ModulePass
 
-SWIZZLES = ("none", "32B", "64B", "128B", "128B_base32B")
-MAJORS = ("K", "MN")
 #: Threads per warpgroup: ld/st are issued by all four warps of a warpgroup (Table 46).
 WARPGROUP_THREADS = 128
 #: Swizzle width in bytes of each mode (Table 40); 16 bytes (a core-matrix row) without.
@@ -68,43 +66,6 @@ CP_DECOMPRESS = ("b6x16_p32", "b4x16_p64")
 FILL_VECTOR_BYTES = 16
 #: The element types of tcgen05.ld.red (9.7.16.8.3: .f32, .u32, .s32).
 LD_RED_TYPES = ("f32", "u32", "s32")
-
-
-#: The attribute types of each op (dialect/__init__.py): "int" (an integer or a bool),
-#: "str", "i32s" (array<i32: ...>). tcgen05-verify checks them first so that no later
-#: rule (or pass) reads an attribute of another type.
-ATTRIBUTE_TYPES = MappingProxyType({_op: MappingProxyType(_attrs) for _op, _attrs in {
-    "mma": {**{name: "int" for name in (
-                "k_offset", "k", "sparse", "sparsity_selector", "ws", "max_shift",
-                "zero_column_mask", "scale_a_id", "scale_b_id", "ashift", "negate_a",
-                "negate_b", "saturate", "scale_input_d")},
-            **{name: "str" for name in ("collector_b", "collector_b_op", "scale_vec",
-                                        "collector_a")},
-            "disable_output_lane": "i32s"},
-    "cp": {"shape": "str", "multicast": "str", "decompress": "str", "column": "int"},
-    "commit": {"multicast_mask": "int"},
-    "ld": {"shape": "str", "num": "int", "half_split": "int", "pack16": "int"},
-    "st": {"shape": "str", "num": "int", "half_split": "int", "unpack16": "int"},
-    "ld_red": {"op": "str", "abs": "int", "nan": "int", "shape": "str", "num": "int",
-               "half_split": "int"},
-    "alloc": {"columns": "int", "cta_group": "int"},
-    "dealloc": {"columns": "int", "cta_group": "int"},
-    "relinquish_alloc_permit": {"cta_group": "int"},
-    "smem_fill": {"src_layout": "str", "src_ld": "int"},
-    "store_fragment": {"ld": "int"},
-    "wait": {"kind": "str"},
-    "fence": {"kind": "str"},
-}.items()})
-_TYPE_NAMES = MappingProxyType({"int": "an integer", "str": "a string", "i32s": "an array<i32: ...>"})
-
-
-def _has_type(attr, kind: str) -> bool:
-    ir = d.ir
-    if kind == "int":
-        return isinstance(attr, (ir.IntegerAttr, ir.BoolAttr))
-    if kind == "str":
-        return isinstance(attr, ir.StringAttr)
-    return isinstance(attr, ir.DenseI32ArrayAttr)
 
 
 def _element_bits(element: str) -> int | None:
@@ -137,7 +98,11 @@ class Tcgen05Verify(ModulePass):
     # ------------------------------------------------------------------ kernel
 
     def verify_kernel(self, kernel) -> None:
-        info = d.kernel_info(kernel)
+        try:
+            info = d.kernel_info(kernel)
+        except d.InvalidAttribute as exc:
+            self.error(kernel, exc.message)
+            return
         try:
             targets.check_target(info.target)
         except IsaRuleError as exc:
@@ -153,6 +118,12 @@ class Tcgen05Verify(ModulePass):
         ops = list(d.walk_ops(kernel))
         if not self.check_type_parameters(ops):
             return  # every later rule reads these types
+        attributes_ok = True
+        for op in ops:
+            if d.op_name(op) in d.ATTRIBUTES:
+                attributes_ok &= self.check_attribute_types(op)
+        if not attributes_ok:
+            return  # ... and these attributes
         # What each TMEM buffer is to the MMAs that use it, so that a buffer's element type
         # is checked against its role (one pass over the kernel, then one over the ops).
         self.roles = {}
@@ -162,38 +133,55 @@ class Tcgen05Verify(ModulePass):
         for op in ops:
             name = d.op_name(op)
             check = _CHECKS.get(name)
-            if check is None or not self.check_attribute_types(op):
+            if check is None:
                 continue
             if name in _INSTRUCTIONS and not self.check_two_dimensional(op):
                 continue
             check(self, op, info)
 
     def check_type_parameters(self, ops) -> bool:
-        """Every tcgen05 type an op uses has parameters of the dialect's form (its shape a
-        list of integers), so that no rule reads a malformed one."""
+        """Every tcgen05 type an op uses has parameters of the dialect's form (a shape of
+        the type's rank, positive integers; a known major-ness and swizzle), so that no
+        rule reads a malformed one. Each bad type is reported once, at the first op that
+        uses it (normally the buffer that defines it)."""
         ok = True
+        reported = set()
         for op in ops:
             for value in [*op.operands, *op.results]:
                 try:
                     d.type_info(value.type)
                 except d.TypeParameterError as exc:
-                    self.error(op, f"type {value.type}: {exc}")
+                    text = str(value.type)
+                    if text not in reported:
+                        reported.add(text)
+                        self.error(op, f"type {text}: {exc}")
                     ok = False
-                    break
         return ok
 
     def check_attribute_types(self, op) -> bool:
-        """Every attribute the op's rules read has the type the dialect gives it."""
+        """Every attribute of the op is one the dialect lists for it (a name it does not
+        know is a misspelling, which would otherwise be ignored), of the kind it gives
+        (dialect/attributes.py); names with a dot belong to other dialects."""
+        known = d.ATTRIBUTES[d.op_name(op)]
         ok = True
-        for name, kind in ATTRIBUTE_TYPES.get(d.op_name(op), {}).items():
-            if name in op.attributes and not _has_type(op.attributes[name], kind):
-                self.error(op, f"attribute {name} = {op.attributes[name]} must be "
-                               f"{_TYPE_NAMES[kind]}")
+        for i in range(len(op.attributes)):
+            named = op.attributes[i]
+            if "." in named.name:
+                continue
+            if named.name not in known:
+                self.error(op, f"tcgen05.{d.op_name(op)} has no attribute {named.name!r}; "
+                               f"its attributes: {', '.join(sorted(known)) or 'none'}")
+                ok = False
+                continue
+            problem = d.wrong_kind(named.name, named.attr, known[named.name])
+            if problem:
+                self.error(op, problem)
                 ok = False
         return ok
 
     def collect_roles(self, op) -> None:
-        if "sparse" in op.attributes and not _has_type(op.attributes["sparse"], "int"):
+        if d.wrong_kind("sparse", op.attributes["sparse"], "int") \
+                if "sparse" in op.attributes else False:
             return  # reported by check_attribute_types
         operands = mma_operands(op)
         for role, value in (("a", operands.a if operands.a_tmem else None),
@@ -248,10 +236,7 @@ class Tcgen05Verify(ModulePass):
 
     def check_tmem_buffer(self, op, info) -> None:
         t = d.type_info(op.results[0].type)
-        if len(t.shape) not in (2, 3):
-            self.error(op, f"TMEM buffer shape {list(t.shape)} must be [rows, columns] or "
-                           f"[stages, rows, columns]")
-            return
+        # Its shape is [rows, columns] or [stages, rows, columns] (dialect.type_info).
         # Buffers that an MMA reads as A, scale factors or metadata are checked there;
         # the others hold accumulators or data moved by ld/st/cp.
         if op not in self.roles and t.element not in ACCUMULATOR_TYPES:
@@ -259,16 +244,14 @@ class Tcgen05Verify(ModulePass):
                            f"f16 or i32 (Table 39 dtype column)")
 
     def check_smem_buffer(self, op, info) -> None:
+        """A tile holds elements of a type some tcgen05 operand can have (Tables 39 and
+        42-44): anything else has no layout or descriptor (its rank, major-ness and
+        swizzle are the type's own rules, checked by check_type_parameters)."""
         t = d.type_info(op.results[0].type)
-        if len(t.shape) != 2:
-            self.error(op, f"shared-memory tile shape {list(t.shape)} must be [rows, K]")
-        elif t.major not in MAJORS:
-            self.error(op, f"major-ness \"{t.major}\" is not \"K\" or \"MN\" (9.7.16.3)")
-        elif t.swizzle not in SWIZZLES:
-            self.error(op, f"swizzle \"{t.swizzle}\" is not one of "
-                           f"{', '.join(SWIZZLES)} (Table 40)")
-        elif min(t.shape) <= 0:
-            self.error(op, f"shared-memory tile shape {list(t.shape)} must be positive")
+        if _element_bits(t.element) is None:
+            self.error(op, f"shared-memory tile element type {t.element} is not a tcgen05 "
+                           f"operand type (Tables 39, 42-44: "
+                           f"{', '.join(sorted(set(MLIR_TO_ISA.values())))})")
 
     def check_smem_fill(self, op, info) -> None:
         tile = d.type_info(op.operands[1].type)
@@ -842,8 +825,8 @@ _INSTRUCTIONS = ("mma", "cp", "shift", "ld", "st", "ld_red")
 
 _CHECKS = MappingProxyType({
     "tmem_buffer": Tcgen05Verify.check_tmem_buffer,
-    "tmem_stage": Tcgen05Verify.check_tmem_stage,
     "smem_buffer": Tcgen05Verify.check_smem_buffer,
+    "tmem_stage": Tcgen05Verify.check_tmem_stage,
     "smem_fill": Tcgen05Verify.check_smem_fill,
     "mma": Tcgen05Verify.check_mma,
     "cp": Tcgen05Verify.check_cp,

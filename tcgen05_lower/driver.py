@@ -266,6 +266,10 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
                          report_stream=report_stream, results=result.pass_results)
         except MLIRError as error:
             raise CompileFailed(list(diagnostics) + error_diagnostics(error)) from None
+        except d.InvalidAttribute as exc:  # read before the pipeline's tcgen05-verify
+            filename, line, col = file_location(exc.op.location)
+            raise CompileFailed(list(diagnostics) + [
+                Diagnostic("error", filename or source_name, line, col, exc.message)]) from None
         except ValueError as exc:  # bad target or pipeline: no location to point at
             raise CompileFailed([Diagnostic("error", source_name, None, None, str(exc))]) \
                 from None

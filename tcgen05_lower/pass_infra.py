@@ -24,6 +24,7 @@ from types import MappingProxyType
 from typing import Any, Callable, ClassVar
 
 from tcgen05_lower.bindings import ir
+from tcgen05_lower.dialect import InvalidAttribute
 from tcgen05_lower.isa.errors import IsaRuleError
 
 
@@ -185,6 +186,10 @@ class PassRun:
             self.apply(module)
         except CompileError as exc:
             exc.location.emit_error(exc.message)
+            self.failed = True
+        except InvalidAttribute as exc:
+            # An attribute of the wrong kind in a pipeline without tcgen05-verify.
+            exc.op.location.emit_error(exc.message)
             self.failed = True
         except IsaRuleError as exc:
             # A rule checked deep inside an encoder without an op at hand.

@@ -20,6 +20,10 @@ from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.state import SimError
 from test_sync_common import inserted_ops, kernel_id, plan, verify
 
+#: Slow (deleting each inserted sync op of every example and simulating):
+#: `pytest -m "not slow"` skips it in a quick local run; CI runs everything.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
 
@@ -32,7 +36,7 @@ def mutants(planned):
         for index in range(len(inserted_ops(module))):
             mutant = module.clone() if hasattr(module, "clone") else module.operation.clone()
             victim = inserted_ops(mutant)[index]
-            kind = d.get_str(victim, "kind")
+            kind = d.declared_str(victim, "kind")
             description = f"{victim.name}{'::' + kind if kind else ''} ({d.get_str(victim, 'reason')})"
             victim.erase()
             yield description, mutant.get_asm(enable_debug_info=True)

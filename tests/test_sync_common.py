@@ -99,7 +99,7 @@ def deletions(planned: Planned):
         for index in range(count):
             mutant = module.clone() if hasattr(module, "clone") else module.operation.clone()
             victim = inserted_ops(mutant)[index]
-            kind = d.get_str(victim, "kind")
+            kind = d.declared_str(victim, "kind")
             description = (f"{victim.name}{'::' + kind if kind else ''} "
                            f"({d.get_str(victim, 'reason')})")
             victim.erase()

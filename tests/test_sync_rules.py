@@ -121,7 +121,7 @@ def between(text: str, last_two: bool = False) -> list[str]:
         out = []
         for op in ops[first + 1:second]:
             if "reason" in op.attributes:
-                kind = d.get_str(op, "kind")
+                kind = d.declared_str(op, "kind")
                 out.append(op.name + (f"::{kind}" if kind else ""))
         return out
 

@@ -691,9 +691,11 @@ func.func @cp_negative_column() attributes {tcgen05.kernel = {target = "sm_100a"
 // -----
 
 // .128x256b copies 128 rows of 256 bits; a tile of an element type the ISA has no width
-// for (f64 is no tcgen05 type) cannot say how many bits its rows hold.
+// for (f64 is no tcgen05 type) cannot say how many bits its rows hold. The tile itself
+// is refused too (type-parameters.mlir).
 func.func @cp_f64_tile() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %t = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  // expected-error @+1 {{shared-memory tile element type f64 is not a tcgen05 operand type}}
   %s = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 4], f64, "K", "none">
   // expected-error @+1 {{source tile element type f64 has no ISA width}}
   "tcgen05.cp"(%t, %s) {shape = "128x256b"}

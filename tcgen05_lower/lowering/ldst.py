@@ -84,16 +84,17 @@ def _buffer(lowering, op, value):
 def plan_of(lowering, op, buffer, width: int, kind: str) -> WarpgroupAccess:
     """The access tcgen05-select-layouts planned for `op` on `buffer` (``kind``: "ld",
     "st" or "ld_red"), from the op's shape/num/half_split/pack attributes (``unpack16``
-    on tcgen05.st, ``pack16`` on the others, load_fragment included)."""
+    on tcgen05.st, ``pack16`` on ld and load_fragment; ld.red never packs)."""
     if "shape" not in op.attributes or "num" not in op.attributes:
         lowering.fail(op, f"tcgen05.{d.op_name(op)} has no message shape: run "
                           f"tcgen05-select-layouts first")
     t = d.type_info(buffer.results[0].type)
-    pack_attr = "unpack16" if d.op_name(op) == "st" else "pack16"
+    pack_attr = {"st": "unpack16", "ld_red": None}.get(d.op_name(op), "pack16")
     try:
         return WarpgroupAccess.create(
             d.get_str(buffer, "layout"), n=t.cols, width=width, shape=d.get_str(op, "shape"),
-            num=d.get_int(op, "num"), pack16=bool(d.get_int(op, pack_attr, 0)),
+            num=d.get_int(op, "num"),
+            pack16=bool(pack_attr and d.get_int(op, pack_attr, 0)),
             half_split=d.get_int(op, "half_split"),
             layout_c=d.get_str(buffer, "layout_c", "F"), op=kind)
     except IsaRuleError as exc:

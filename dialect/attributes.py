@@ -1,0 +1,65 @@
+"""The attributes of every tcgen05 op and of the ``tcgen05.kernel`` dictionary: one table.
+
+IRDL (``tcgen05.irdl.mlir``) declares the attributes an op cannot do without (an MMA's
+``kind``, a copy's ``shape``); the optional ones, and those the planning passes write, are
+listed here with their kind. ``tcgen05-verify`` checks every op against this table (an
+attribute it does not list is a misspelling, one of another kind a located error), and
+the accessors of ``tcgen05_lower.dialect`` (``get_int``, ``get_str``) read only names
+listed here, so a pass cannot silently read a misspelled attribute's default.
+
+Kinds: ``"int"`` an integer attribute (a ``bool`` flag reads as 0 / 1), ``"str"`` a
+string, ``"i32s"`` an ``array<i32: ...>``. Attribute names that contain a dot belong to
+another dialect (MLIR's discardable attributes) and are left alone.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+#: The phrase of each kind in a diagnostic.
+KIND_NAMES = MappingProxyType({"int": "an integer", "str": "a string",
+                               "i32s": "an array<i32: ...>"})
+
+_SYNC = {"reason": "str"}                 # why tcgen05-insert-sync added the op
+_ACCESS = {"shape": "str", "num": "int", "half_split": "int"}   # chosen by select-layouts
+_PLACED = {"layout": "str", "role": "str", "columns": "int", "half_lanes": "int"}
+
+_OPS = {
+    "tmem_buffer": {"name": "str", **_PLACED, "layout_c": "str", "lane_offset": "int",
+                    "column_offset": "int", "stage_layout": "str", "stage_stride": "int"},
+    "tmem_stage": dict(_PLACED),
+    "smem_buffer": {},
+    "smem_fill": {"src_layout": "str", "src_ld": "int"},
+    "mma": {"kind": "str", "k_offset": "int", "k": "int", "sparse": "int",
+            "sparsity_selector": "int", "ws": "int", "collector_a": "str",
+            "collector_b": "str", "collector_b_op": "str", "zero_column_mask": "int",
+            "max_shift": "int", "scale_vec": "str", "scale_a_id": "int", "scale_b_id": "int",
+            "ashift": "int", "negate_a": "int", "negate_b": "int", "saturate": "int",
+            "scale_input_d": "int", "disable_output_lane": "i32s", "layout": "str"},
+    "cp": {"shape": "str", "multicast": "str", "decompress": "str", "column": "int"},
+    "shift": {},
+    "ld": {**_ACCESS, "pack16": "int"},
+    "ld_red": {**_ACCESS, "op": "str", "abs": "int", "nan": "int"},
+    "st": {**_ACCESS, "unpack16": "int"},
+    "store_fragment": {"ld": "int"},
+    "load_fragment": {**_ACCESS, "ld": "int", "pack16": "int"},
+    "alloc_mbarrier": {"count": "int", **_SYNC},
+    "commit": {"multicast_mask": "int", **_SYNC},
+    "mbarrier_wait": dict(_SYNC),
+    "wait": {"kind": "str", **_SYNC},
+    "fence": {"kind": "str", **_SYNC},
+    "fence_proxy_async": dict(_SYNC),
+    "barrier": dict(_SYNC),
+    "alloc": {"columns": "int", "cta_group": "int"},
+    "dealloc": {"columns": "int", "cta_group": "int"},
+    "relinquish_alloc_permit": {"cta_group": "int"},
+}
+
+#: op name (without ``tcgen05.``) -> attribute name -> kind.
+ATTRIBUTES = MappingProxyType({op: MappingProxyType(attrs) for op, attrs in _OPS.items()})
+
+#: The entries of a kernel's ``tcgen05.kernel`` dictionary: name -> (kind, default).
+KERNEL_ENTRIES = MappingProxyType({"target": ("str", "sm_100a"), "threads": ("int", 128),
+                                   "cta_group": ("int", 1)})
+
+del _OPS, _SYNC, _ACCESS, _PLACED
