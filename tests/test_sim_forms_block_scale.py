@@ -429,7 +429,7 @@ PACKED = ("mxf4", "mxf4nvf4")
 
 
 def gemm_kernel(name, kind, a_t, b_t, *, d_t="f32", n=128, row_bytes=64, swizzle="64B",
-                scale_vec=None, sf_t=None, sf_per_mma=False, fill=True):
+                scale_vec=None, sf_t=None, sf_per_mma=False, fill=True, a_in_tmem=False):
     """C (128 x n) = sum over K of A (128 x K) x B (n x K)^T, one CTA, K-major tiles of
     ``row_bytes`` bytes per row filled from global memory with smem_fill (unless
     ``fill`` is false), one MMA per K block of Table 39's K. Block-scaled kernels copy each
@@ -437,11 +437,16 @@ def gemm_kernel(name, kind, a_t, b_t, *, d_t="f32", n=128, row_bytes=64, swizzle
     [128, 16]-byte global array with tcgen05.cp.128x128b (the compiler refuses tcgen05.st
     into a scale buffer: "tcgen05.st of a buffer the MMA uses as its scale_b operand is not
     supported yet"); ``sf_per_mma`` gives every MMA its own buffers (4X uses all four bytes
-    of a cell per MMA)."""
+    of a cell per MMA). With ``a_in_tmem`` A is a tensor-memory buffer that
+    tcgen05.cp.128x256b fills from an i8 tile of its 32 bytes per row (one MMA)."""
     k_elems = row_bytes * 2 if kind in PACKED else row_bytes
     k_mma = K_MMA[kind]
     n_mma = k_elems // k_mma
     ta = f'!tcgen05.smem<[128, {k_elems}], {MLIR_TYPES[a_t]}, "K", "{swizzle}">'
+    staging_a = '!tcgen05.smem<[128, 32], i8, "K", "none">'
+    if a_in_tmem:
+        assert row_bytes == 32
+        ta = f'!tcgen05.tmem<[128, {k_elems}], {MLIR_TYPES[a_t]}>'
     tb = f'!tcgen05.smem<[{n}, {k_elems}], {MLIR_TYPES[b_t]}, "K", "{swizzle}">'
     acc = f'!tcgen05.tmem<[128, {n}], {MLIR_TYPES[d_t]}>'
     frag = f'!tcgen05.frag<[128, 32], {MLIR_TYPES[d_t]}>'
@@ -460,11 +465,18 @@ def gemm_kernel(name, kind, a_t, b_t, *, d_t="f32", n=128, row_bytes=64, swizzle
         f'  %cn = arith.constant {n} : index',
         '  %f = arith.constant false',
         '  %t = arith.constant true',
-        f'  %a = "tcgen05.smem_buffer"() : () -> {ta}',
+        f'  %a = "tcgen05.{"tmem" if a_in_tmem else "smem"}_buffer"() : () -> {ta}',
         f'  %b = "tcgen05.smem_buffer"() : () -> {tb}',
         f'  %acc = "tcgen05.tmem_buffer"() {{name = "acc"}} : () -> {acc}']
+    if a_in_tmem:
+        lines.append(f'  %as = "tcgen05.smem_buffer"() : () -> {staging_a}')
+        lines.append(f'  "tcgen05.smem_fill"(%A, %as, %c0) {{src_layout = "mn_k", src_ld = 32 : '
+                     f'i64}} : (!llvm.ptr<1>, {staging_a}, index) -> ()')
+        lines.append(f'  "tcgen05.cp"(%a, %as) {{shape = "128x256b"}} : ({ta}, {staging_a}) '
+                     '-> ()')
     if fill:
-        for value, tile, param in (("%a", ta, "%A"), ("%b", tb, "%B")):
+        for value, tile, param in ((("%a", ta, "%A"),) if not a_in_tmem else ()) + \
+                (("%b", tb, "%B"),):
             lines.append(f'  "tcgen05.smem_fill"({param}, {value}, %c0) {{src_layout = "mn_k", '
                          f'src_ld = {k_elems} : i64}} : (!llvm.ptr<1>, {tile}, index) -> ()')
     ssf = '!tcgen05.smem<[128, 16], i8, "K", "none">'
@@ -712,3 +724,25 @@ def test_retyped_changes_only_the_mma_opcodes_and_descriptors():
     assert descriptors == [base, base | 2 << 4 | 2 << 29]
     assert all(op == "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X"
                for op, _, _ in _mma_idescs(ptx))
+
+
+@pytest.mark.parametrize("kind, a_t, b_t, scale_vec, scale_type, route", [
+    ("mxf8f6f4", "e5m2", "e4m3", "1X", "ue8m0", "direct"),
+    ("mxf4", "e2m1", "e2m1", "2X", "ue8m0", "retyped"),
+    ("mxf4nvf4", "e2m1", "e2m1", "4X", "ue4m3", "retyped")])
+def test_a_in_tensor_memory(kind, a_t, b_t, scale_vec, scale_type, route):
+    """[a-tmem]: A copied into tensor memory by tcgen05.cp.128x256b, row m on lane m with
+    its 32 bytes little-endian along 8 columns (9.7.16.10.4.5 for packed E2M1; tmem-facts
+    section 1: A placed like D), one MMA (M = 128, N = 64, 32-byte swizzled B).
+    Tolerance: 2^-24 relative to |A * scale_A| @ |B * scale_B|."""
+    n, k = 64, 2 * 32 if kind in PACKED else 32
+    vec = {"1X": 1, "2X": 2, "4X": 4}[scale_vec]
+    a_codes, b_codes, sa, sb, a_eff, b_eff = scaled_case(kind, a_t, b_t, scale_type, vec, k, n)
+    ptx, manifest = compile_route(route, f"{kind}_a_tmem", kind=kind, a_t=a_t, b_t=b_t, n=n,
+                                  row_bytes=32, swizzle="32B", scale_vec=scale_vec,
+                                  sf_t=scale_type, a_in_tmem=True)
+    assert re.search(r"tcgen05\.mma\S* \[%r\d+\], \[%r\d+\]", ptx)
+    args = {"A": operand_bytes(a_codes, a_t, kind), "B": operand_bytes(b_codes, b_t, kind),
+            "SFA0": sf_global(sa, 0), "SFB0": sf_global(sb, 0),
+            "C": np.zeros((128, n), np.float32)}
+    check(run(ptx, manifest, args), a_eff, b_eff, 1)
