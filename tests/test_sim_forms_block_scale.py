@@ -419,6 +419,40 @@ def test_mxf8f6f4_pair_m256_each_cta_scales_its_own_rows():
     assert set(op.footprint.tmem_reads) == {0, 1}
 
 
+def test_mxf4_pair_m128_layout_b_splits_the_b_scales():
+    """cta_group::2, M = 128 (Layout B): each CTA holds 64 rows of A and of D (D row r,
+    column c at lane r + 64 (c div N/2), column c mod N/2), its A scales duplicated in all
+    quarters, and the B scales of n < N/2 in quarters 0 and 1, the others in quarters 2
+    and 3 at n - N/2 (tmem-facts section 3, confidence M)."""
+    n = 16
+    ctas = [CtaMemory(r, np.zeros(1 << 14, np.uint8)) for r in range(2)]
+    a_codes = random_codes("e2m1", (128, 64))
+    b_codes = random_codes("e2m1", (n, 64))
+    sa = RNG.integers(124, 131, (128, 2)).astype(np.uint8)
+    sb = RNG.integers(124, 131, (n, 2)).astype(np.uint8)
+    for r, cta in enumerate(ctas):
+        place_k_major(cta.smem, 0, pack_two_per_byte(a_codes[64 * r:64 * r + 64]), lbo=1024)
+        place_k_major(cta.smem, 8192, pack_two_per_byte(b_codes[8 * r:8 * r + 8]), lbo=128)
+        put_scales(cta.tmem, 300, sa[64 * r:64 * r + 64], byte0=2)
+        put_scales(cta.tmem, 310, sb[:8], quarters=(0, 1))
+        put_scales(cta.tmem, 310, sb[8:], quarters=(2, 3))
+    # Table 44: E2M1 = 1, N 16 >> 3, UE8M0, M 128 >> 7 = 1, scale A ID 2, scale B ID 0
+    idesc = 1 << 7 | 1 << 10 | (n >> 3) << 17 | 1 << 23 | 1 << 27 | 2 << 29
+    op = tc.issue_async("tcgen05.mma.cta_group::2.kind::mxf4.block_scale",    # .block32
+                        [Address(0), smem_descriptor(0, 1024, 128),
+                         smem_descriptor(8192, 128, 128), idesc, Address(300), Address(310),
+                         False], 0, 2)
+    op.perform(ctas)
+    a = values(a_codes, "e2m1") * np.repeat(scale_values(sa, "ue8m0"), 32, axis=1)
+    b = values(b_codes, "e2m1") * np.repeat(scale_values(sb, "ue8m0"), 32, axis=1)
+    want, bound = a @ b.T, 2.0 ** -24 * (np.abs(a) @ np.abs(b).T)
+    rows, cols = np.meshgrid(np.arange(64), np.arange(n), indexing="ij")
+    for r, cta in enumerate(ctas):
+        got = cta.tmem[rows + 64 * (cols // 8), cols % 8].view(np.float32)
+        part = slice(64 * r, 64 * r + 64)
+        assert np.all(np.abs(got - want[part]) <= bound[part])
+
+
 # -- (b) End to end --------------------------------------------------------------------------
 
 MLIR_TYPES = {"e4m3": "f8E4M3FN", "e5m2": "f8E5M2", "e2m3": "f6E2M3FN", "e3m2": "f6E3M2FN",
