@@ -23,12 +23,11 @@ Containers (9.7.16.10.4):
   in Figures 199-201, which neither the text nor tmem-facts transcribes: raises SimError.
 
 Bit order inside packed data (``PACKED_ORDER``): the text says "contiguously packed" and
-gives no order; element i of a group occupies bits [w*i, w*i + w) of the group read as one
-little-endian integer (element 0 in the low nibble of byte 0). This is the order in which
-the ISA numbers bits of every other packed operand (9.7.16.8.2: the lower column in the low
-half of a register; 9.7.16.10.4.3: "the 8-bit containers must be contiguously packed in a
-32-bit Tensor Memory word", container 0 the low byte, as tcgen05.cp writes a row
-little-endian along columns). It is a reading, not a quotation; it is one constant here.
+"two 4-bit elements in a 8-bit container" but gives no order (Figures 199-204 would).
+The model takes element i of a group at bits [w*i, w*i + w) of the group read as one
+little-endian integer, element 0 in the low bits of byte 0: the conventional order of
+packed sub-byte arrays, stated nowhere in the ISA text or tmem-facts. Confidence L, so it
+is one constant here; another order would permute the elements of each group.
 
 Block scaling (9.7.16.10.7)
 ---------------------------
@@ -58,7 +57,9 @@ in quarters 0 and 1 and the others in quarters 2 and 3, at n mod N/2.
 
 Not modelled (SimError): K = 96 (Table 44 bit 31; the block32/block16 K = 96 layouts of
 9.7.16.10.7.2.4-5 are figures only), sparse block-scaled MMAs, MN-major operands, .ws (not
-valid for these kinds, Table 39), sub-byte A in tensor memory for mxf8f6f4.
+valid for these kinds, Table 39), sub-byte A in tensor memory for mxf8f6f4. Collector
+usage qualifiers (syntax 4) are accepted and A is read from its memory, as tensor_core's
+dense MMAs do (9.7.16.10: the memory must not change while the MMA may use it).
 
 Numerics: each element times its scale factor is exact in float64 (at most 4 + 4
 significant bits), each product of two such values too (at most 16 bits, exponents within
