@@ -10,18 +10,26 @@ layouts of 9.7.16.3.3 and the swizzles of 9.7.16.10.6, the data-path layouts of
 What is modelled
 ----------------
 - tcgen05.mma, dense, without block scaling: ``.kind::f16`` (f16 / bf16 inputs, f32 or f16
-  D), ``.kind::tf32`` (inputs truncated to tf32), ``.kind::f8f6f4`` with E4M3 / E5M2
-  inputs, ``.kind::i8`` (s32 D, wrapping or saturating per idesc bit 3); A in shared
-  memory (K-major, every swizzle mode but 128B with 32B atomicity) or in tensor memory;
+  D), ``.kind::tf32`` (inputs truncated to tf32), ``.kind::f8f6f4`` with E4M3 / E5M2 / E2M3 /
+  E3M2 / E2M1 inputs (the 4- and 6-bit ones in shared memory only, 16 packed elements and
+  their padding per 16 bytes, 9.7.16.10.4.4), ``.kind::i8`` (s32 D, wrapping or saturating
+  per idesc bit 3); A in shared memory (K-major, every swizzle mode but 128B with 32B
+  atomicity) or in tensor memory;
   cta_group::1 with Layouts D (M = 128), F (M = 64), and .ws Layouts E (M = 64) and
   G (M = 32); cta_group::2 with Layouts A (M = 256) and B (M = 128); enable-input-d,
   scale-input-d, disable-output-lane, negate A / B.
+- tcgen05.mma with block scaling (``block_scale.py``, 9.7.16.10.7): ``.kind::mxf8f6f4``
+  (every f8f6f4 element type, UE8M0, scale_vec::1X / .block32), ``.kind::mxf4`` (packed
+  E2M1, UE8M0, 2X / .block32), ``.kind::mxf4nvf4`` (packed E2M1, UE8M0 with 2X / 4X, UE4M3
+  with 4X / .block16); instruction descriptors of Tables 43 and 44, scale factors in
+  tensor memory as tmem-facts section 3 places them, selected by the scale-factor IDs;
+  K = 32 / 64, A in shared or tensor memory, Layouts D, A and B, negate A / B.
 - tcgen05.ld / tcgen05.st: every shape, every .num, .pack::16b / .unpack::16b, and the
   access restriction of 9.7.16.8.1.
 
-Everything else (sparse, block-scaled, MN-major operands, cp, shift, ld.red, collector
-buffers as storage) raises SimError saying it is not modelled yet: the simulator never
-guesses.
+Everything else (sparse, MN-major operands, K = 96, 4- and 6-bit A in tensor memory for
+f8f6f4 / mxf8f6f4, cp decompression, shift, ld.red, collector buffers as storage) raises
+SimError saying it is not modelled yet: the simulator never guesses.
 
 Numerics
 --------
@@ -30,6 +38,12 @@ and sums of up to 256 of them are exact or within 2^-40 relative), then added to
 by 2^-scale-input-d) and rounded once to D's type. Hardware may round partial sums
 differently; a GEMM's result therefore agrees with NumPy's float64 reference to f32
 rounding per MMA, which is the tolerance the tests use (|err| <= K * 2^-24 * (|A| @ |B|)).
+Block scaling multiplies each element by its chunk's scale factor before the product; a
+scaled element (at most 8 significant bits: element x UE8M0 power of two, or x UE4M3) and
+the product of two (at most 16 bits) are exact in float64, so block-scaled MMAs are
+modelled with the same single f32 rounding per MMA; the tests bound the error of mxf8f6f4,
+mxf4 and mxf4nvf4 by (MMAs accumulated) * 2^-24 * (|A * scale_A| @ |B * scale_B|), and that
+of f8f6f4 with 4- and 6-bit inputs as of e4m3 (f32 D: 2^-24, f16 D: 2^-11 per MMA).
 """
 
 from __future__ import annotations
@@ -144,8 +158,11 @@ _AB_TYPES = MappingProxyType({kind: MappingProxyType(codes) for kind, codes in {
 
 
 def decode_instr_descriptor(idesc: int, kind: str) -> InstrDescriptor:
-    """Table 42 (tf32, f16, f8f6f4, i8). Block-scaled kinds (Tables 43, 44) are not
-    modelled yet."""
+    """Table 42 (tf32, f16, f8f6f4, i8); the block-scaled kinds (Tables 43, 44) are
+    decoded by block_scale.decode_instr_descriptor."""
+    from tcgen05_lower.sim import block_scale
+    if kind in block_scale.BLOCK_SCALED_KINDS:
+        return block_scale.decode_instr_descriptor(idesc, kind)
     if kind not in _D_TYPES:
         raise SimError(f".kind::{kind} is not modelled yet")
 
@@ -170,18 +187,21 @@ def decode_instr_descriptor(idesc: int, kind: str) -> InstrDescriptor:
 
 
 #: Bytes of one element in shared memory, and K of one dense MMA (9.7.16.2.1, Table 39:
-#: K is 32 bytes of A for every dense kind here).
+#: K is 32 bytes of A for every dense kind here). The 4- and 6-bit types of f8f6f4 take
+#: one byte each on average: 16 packed elements and their padding per 16 bytes
+#: (9.7.16.10.4.4, block_scale.decode_padded).
 ELEMENT_BYTES = MappingProxyType({"f16": 2, "bf16": 2, "tf32": 4, "e4m3": 1, "e5m2": 1, "u8": 1,
-                                  "s8": 1})
+                                  "s8": 1, "e2m3": 1, "e3m2": 1, "e2m1": 1})
 DENSE_K = MappingProxyType({"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32})
 
 
 def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
     """Element values (float64, or int64 for 8-bit integers) of the little-endian bytes
-    ``raw[rows, bytes]``: ``[rows, bytes / element size]`` (9.7.16.10.4 packing: one
-    element per container here)."""
+    ``raw[rows, bytes]``: ``[rows, bytes / element size]``; 4- and 6-bit types in the
+    shared-memory format of .kind::f8f6f4 (9.7.16.10.4.4, block_scale.decode_padded)."""
     if element in ("e2m3", "e3m2", "e2m1"):
-        raise SimError(f"{element} operands of .kind::f8f6f4 are not modelled yet")
+        from tcgen05_lower.sim import block_scale
+        return block_scale.decode_padded(raw, element)
     size = ELEMENT_BYTES[element]
     raw = raw.reshape(raw.shape[0], -1, size)
     words = np.zeros(raw.shape[:-1], np.uint64)
@@ -275,8 +295,7 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
         return _build_cp(parts, operands, rank, cluster_size)
     if parts[0] != "mma":
         raise SimError(f"tcgen05.{parts[0]} is not modelled yet")
-    unsupported = [p for p in parts if p in ("sp", "block_scale") or p.startswith("scale_vec")
-                   or p in ("block16", "block32", "ashift")]
+    unsupported = [p for p in parts if p in ("sp", "ashift")]
     if unsupported:
         raise SimError(f"tcgen05.mma with .{unsupported[0]} is not modelled yet")
     kind = next(p for p in parts if p.startswith("kind::")).split("::")[1]
@@ -285,6 +304,14 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     if cta_group == 2 and rank & 1:
         raise SimError("a cta_group::2 MMA must be issued by the even CTA of the pair "
                        "(9.7.16.5.1)")
+    from tcgen05_lower.sim import block_scale    # block scaling: 9.7.16.10.7
+    scaling = [p for p in parts if p in ("block_scale", "block16", "block32")
+               or p.startswith("scale_vec::")]
+    if kind in block_scale.BLOCK_SCALED_KINDS:
+        return block_scale.build_scaled_mma(parts, kind, cta_group, operands, rank,
+                                            cluster_size)
+    if scaling:
+        raise SimError(f".{scaling[0]} is not valid with .kind::{kind} (9.7.16.10.9.1)")
     return _build_mma(kind, cta_group, ws, operands, rank, cluster_size)
 
 
@@ -323,6 +350,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
     if a_in_tmem:
         if kind == "i8" or info.a_type not in ELEMENT_BYTES:
             raise SimError(f"A in tensor memory for .kind::{kind} is not modelled yet")
+        if info.a_type in ("e2m3", "e3m2", "e2m1"):    # 9.7.16.10.4.3: figures only
+            from tcgen05_lower.sim import block_scale
+            raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
         a_cells = _a_tmem_cells(lanes, rows, int(a_operand), k * ELEMENT_BYTES[info.a_type])
     else:
         a_desc = decode_smem_descriptor(int(a_operand))
