@@ -479,3 +479,225 @@ def test_ws_sparse_is_not_modelled():
         tc.issue_async("tcgen05.mma.ws.sp.cta_group::1.kind::f16",
                        [Address(0), smem_descriptor(0, 16, 128, 0), smem_descriptor(0, 16, 128, 0),
                         Address(8), idesc(1 << 2 | 1 << 4, 64, 64), False], 0, 1)
+
+
+# ---------------------------------------------------------------------------------------
+# (b) End-to-end: compiled kernels in the simulator
+# ---------------------------------------------------------------------------------------
+
+KIND_OF = {"f16": "f16", "bf16": "f16", "tf32": "tf32", "e4m3": "f8f6f4", "e5m2": "f8f6f4",
+           "s8": "i8", "u8": "i8"}
+SWIZZLES = {16: "none", 32: "32B", 64: "64B", 128: "128B"}
+TILE_ALIGNMENT = 1024      # where the compiler places shared tiles (see the module docstring)
+
+
+def gemm_kernel(name, *, a_elt, b_elt, m, n, mmas, cta_group=1, sparse_a=True,
+                selectors=None, meta_by_cp=False, a_major="K", b_major="K",
+                a_swizzle=None, b_swizzle=None):
+    """A kernel computing C (m x n) = A (m x K) x B (K x n) with `mmas` MMAs along K.
+    K-major tiles are filled from global memory (A: rows of the stored A, `src_ld` = K, see
+    the module docstring; B: K x n row-major, transposed by the fill); MN-major tiles are
+    not filled (the test writes them). With `meta_by_cp` the metadata goes global -> a
+    K-major [128, 4] i32 tile -> tcgen05.cp.128x128b -> the metadata buffer."""
+    kind = KIND_OF[a_elt]
+    k = (SPARSE_K if sparse_a else tc.DENSE_K)[kind]
+    k_tile = k * mmas
+    eb = np.dtype(ELEMENTS[a_elt][0]).itemsize
+    a_rows, b_rows = m // cta_group, n // cta_group
+    a_swizzle = a_swizzle or SWIZZLES[min(128, k_tile // (2 if sparse_a else 1) * eb)]
+    b_swizzle = b_swizzle or SWIZZLES[min(128, k_tile * eb)]
+    at = f'!tcgen05.smem<[{a_rows}, {k_tile}], {ELEMENTS[a_elt][1]}, "{a_major}", "{a_swizzle}">'
+    bt = f'!tcgen05.smem<[{b_rows}, {k_tile}], {ELEMENTS[b_elt][1]}, "{b_major}", "{b_swizzle}">'
+    d_elt = "i32" if kind == "i8" else "f32"
+    dt = f"!tcgen05.tmem<[{m}, {n}], {d_elt}>"
+    mt = f"!tcgen05.tmem<[{m}, 2], i32>"
+    st = '!tcgen05.smem<[128, 4], i32, "K", "none">'
+    lines = [
+        f"func.func @{name}(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %MD: !llvm.ptr<1>, "
+        f"%C: !llvm.ptr<1>) attributes {{tcgen05.kernel = {{target = \"sm_100a\", "
+        f"threads = 128 : i64, cta_group = {cta_group} : i64}}}} {{",
+        "  %c0 = arith.constant 0 : index",
+        "  %false = arith.constant false",
+        "  %true = arith.constant true",
+        f'  %a = "tcgen05.smem_buffer"() : () -> {at}',
+        f'  %b = "tcgen05.smem_buffer"() : () -> {bt}',
+        f'  %acc = "tcgen05.tmem_buffer"() {{name = "acc"}} : () -> {dt}',
+    ]
+    if sparse_a:
+        lines.append(f'  %meta = "tcgen05.tmem_buffer"() {{name = "meta"}} : () -> {mt}')
+    if a_major == "K":
+        lines.append(f'  "tcgen05.smem_fill"(%A, %a, %c0) {{src_layout = "mn_k", '
+                     f'src_ld = {k_tile} : i64}} : (!llvm.ptr<1>, {at}, index) -> ()')
+    if b_major == "K":
+        lines.append(f'  "tcgen05.smem_fill"(%B, %b, %c0) {{src_layout = "k_mn", '
+                     f'src_ld = {n} : i64}} : (!llvm.ptr<1>, {bt}, index) -> ()')
+    if meta_by_cp:
+        lines += [f'  %ms = "tcgen05.smem_buffer"() : () -> {st}',
+                  f'  "tcgen05.smem_fill"(%MD, %ms, %c0) {{src_layout = "mn_k", src_ld = 4 : i64}}'
+                  f' : (!llvm.ptr<1>, {st}, index) -> ()',
+                  f'  "tcgen05.cp"(%meta, %ms) {{shape = "128x128b"}} : ({mt}, {st}) -> ()']
+    for i in range(mmas):
+        enable = "%false" if i == 0 else "%true"
+        if sparse_a:
+            sel = "" if selectors is None else f", sparsity_selector = {selectors[i]} : i64"
+            lines.append(f'  "tcgen05.mma"(%acc, %a, %b, {enable}, %meta) {{kind = "{kind}", '
+                         f'sparse = true, k_offset = {i * k} : i64{sel}}} : '
+                         f'({dt}, {at}, {bt}, i1, {mt}) -> ()')
+        else:
+            lines.append(f'  "tcgen05.mma"(%acc, %a, %b, {enable}) {{kind = "{kind}", '
+                         f'k_offset = {i * k} : i64}} : ({dt}, {at}, {bt}, i1) -> ()')
+    ft = f"!tcgen05.frag<[{m}, {n}], {d_elt}>"
+    lines += [f'  %frag = "tcgen05.ld"(%acc, %c0) : ({dt}, index) -> {ft}',
+              f'  "tcgen05.store_fragment"(%frag, %C, %c0) {{ld = {n} : i64}} : '
+              f'({ft}, !llvm.ptr<1>, index) -> ()',
+              "  return", "}"]
+    return "\n".join(lines) + "\n"
+
+
+class InjectMetadata:
+    """The tensor-core module with one addition: just before a tcgen05.mma.sp executes,
+    the metadata images are written at the [sp-meta-tmem] address the compiled MMA passes
+    (used where the compiler cannot fill the metadata buffer; module docstring). Row v of
+    a CTA's image goes to the lane D's row v uses: lane v for Layouts D and A, Layout F's
+    lane 32*(v div 16) + v mod 16 for F and C (tmem-facts sections 1 and 3), both from the
+    address's lane field."""
+
+    def __init__(self, images: dict, half: bool):
+        self.images, self.half = images, half
+        self.injected = 0
+
+    def __getattr__(self, name):
+        return getattr(tc, name)
+
+    def issue_async(self, opcode, operands, rank, cluster_size):
+        op = tc.issue_async(opcode, operands, rank, cluster_size)
+        if ".sp." not in opcode:
+            return op
+        taddr = int(operands[3])
+        inner = op._perform
+
+        def perform(ctas):
+            for r, image in self.images.items():
+                v = np.arange(len(image))
+                lanes = (taddr >> 16) + (layout_f_lane(v) if self.half else v)
+                ctas[r].tmem[lanes[:, None], (taddr & 0xFFFF) + np.arange(2)] = image
+            self.injected += 1
+            inner(ctas)
+
+        op._perform = perform
+        return op
+
+
+def run_kernel(text, name, args, *, schedule="late", tensor_core=None, smem_tiles=None):
+    """Compiles `text` and runs it: through ``simulate``, or, when the test writes shared
+    tiles itself (`smem_tiles`: [(tile index, bytes)] written into every CTA), through the
+    same steps with the tiles written before the run. Returns the outputs; asserts no race
+    and no problem at exit."""
+    result = compile_source(text, name)
+    if not smem_tiles:
+        sim = simulate(result.ptx, result.manifest, args, schedule=schedule,
+                       tensor_core=tensor_core)
+        assert not sim.races, sim.races
+        assert not sim.problems, sim.problems
+        return sim.outputs
+    module = P.parse(result.ptx)
+    entry = module.entry(result.manifest["entry"])
+    machine = Machine(module, entry, launch_of(result.manifest, entry),
+                      bind_arguments(result.manifest, entry, args), OrderingModel,
+                      tensor_core or tc, schedule)
+    base = machine.shared_addr["__tcgen05_dynamic_smem"]
+    for offset, data in smem_tiles:
+        machine.smem[:, base + offset:base + offset + len(data)] = data
+    machine.run()
+    assert not list(machine.ordering.finish(entry.end_line))
+    assert not machine.ordering.races
+    return {p["name"]: args[p["name"]] for p in result.manifest["params"]}
+
+
+def padded_stored(stored, k_tile):
+    """The global A of a sparse kernel: the stored (compressed) A in columns [0, K/2) of
+    an M x K matrix (the compiler's fill copies K columns per row; module docstring)."""
+    out = np.zeros((stored.shape[0], k_tile), stored.dtype)
+    out[:, :stored.shape[1]] = stored
+    return out
+
+
+def sparse_problem(a_elt, b_elt, m, n, mmas):
+    """Random operands: stored A [m, K/2 per MMA ...], dense A, metadata bits per MMA, B
+    [K, n]."""
+    kind = KIND_OF[a_elt]
+    k = SPARSE_K[kind]
+    parts = [sparse_operand(kind, a_elt, m, k) for _ in range(mmas)]
+    stored = np.concatenate([p[0] for p in parts], axis=1)
+    dense = np.concatenate([p[1] for p in parts], axis=1)
+    b = random_values(b_elt, (k * mmas, n))
+    return kind, stored, dense, [p[2] for p in parts], b
+
+
+def check_result(kind, got, dense, b):
+    want = dense @ as_float(b)
+    if kind == "i8":
+        np.testing.assert_array_equal(got, want)
+    else:
+        assert_f32_close(got, want, dense, as_float(b))
+
+
+CP_CASES = [  # (a element, b element, N, MMAs along K (f16 / tf32: selectors 0 and 1))
+    ("f16", "f16", 64, 2), ("tf32", "tf32", 32, 2), ("e4m3", "e5m2", 64, 1),
+    ("s8", "u8", 32, 1)]
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("a_elt, b_elt, n, mmas", CP_CASES)
+def test_sparse_layout_d_with_metadata_copied_by_the_kernel(a_elt, b_elt, n, mmas, schedule):
+    """cta_group::1, M = 128 (Layout D): the kernel fills A, B and the metadata tile from
+    global memory and copies the metadata into tensor memory with tcgen05.cp; f16 and tf32
+    use two MMAs along K reading columns 0 and 1 of one metadata granule (selectors 0
+    and 1)."""
+    m = 128
+    kind, stored, dense, bits, b = sparse_problem(a_elt, b_elt, m, n, mmas)
+    selectors = [0, 1] if mmas == 2 else None
+    image = metadata_image(kind, dict(enumerate(bits)), m)
+    md = np.zeros((128, 4), np.uint32)
+    md[:, :2] = image
+    text = gemm_kernel("sp_d", a_elt=a_elt, b_elt=b_elt, m=m, n=n, mmas=mmas,
+                       selectors=selectors, meta_by_cp=True)
+    c = np.zeros((m, n), np.int32 if kind == "i8" else np.float32)
+    out = run_kernel(text, "sp_d", {"A": padded_stored(stored, dense.shape[1]), "B": b.copy(),
+                                    "MD": md.view(np.int32), "C": c}, schedule=schedule)
+    check_result(kind, out["C"], dense, b)
+
+
+HALF_CASES = [  # (cta_group, M, a element, b element, N, MMAs)
+    (1, 64, "bf16", "bf16", 64, 2),      # Layout F
+    (1, 64, "s8", "s8", 32, 1),          # Layout F
+    (1, 64, "tf32", "tf32", 16, 1),      # Layout F
+    (2, 256, "f16", "f16", 64, 2),       # Layout A
+    (2, 256, "e5m2", "e4m3", 32, 1),     # Layout A
+    (2, 128, "f16", "f16", 64, 2),       # Layout C (read as F)
+    (2, 128, "u8", "s8", 64, 1),         # Layout C (read as F)
+]
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("cta_group, m, a_elt, b_elt, n, mmas", HALF_CASES)
+def test_sparse_layouts_f_a_c_with_metadata_written_by_the_test(cta_group, m, a_elt, b_elt,
+                                                                n, mmas, schedule):
+    """Layouts F (M = 64), A (M = 256, CTA pair) and C (M = 128, CTA pair): the compiled
+    kernel fills A and B and runs the MMAs; the metadata, which the compiler cannot put in
+    tensor memory for these layouts, is written by the test at the MMA's [sp-meta-tmem]
+    (InjectMetadata). In a pair, CTA r holds rows r * M/2 .. of A, D and the metadata."""
+    kind, stored, dense, bits, b = sparse_problem(a_elt, b_elt, m, n, mmas)
+    rows = m // cta_group
+    images = {r: metadata_image(kind, {s: bt[r * rows:(r + 1) * rows] for s, bt in
+                                       enumerate(bits)}, rows) for r in range(cta_group)}
+    selectors = [0, 1] if mmas == 2 else None
+    text = gemm_kernel("sp_half", a_elt=a_elt, b_elt=b_elt, m=m, n=n, mmas=mmas,
+                       cta_group=cta_group, selectors=selectors)
+    injector = InjectMetadata(images, half=rows == 64)
+    c = np.zeros((m, n), np.int32 if kind == "i8" else np.float32)
+    out = run_kernel(text, "sp_half", {"A": padded_stored(stored, dense.shape[1]),
+                                       "B": b.copy(), "MD": np.zeros(4, np.int32), "C": c},
+                     schedule=schedule, tensor_core=injector)
+    assert injector.injected == mmas
+    check_result(kind, out["C"], dense, b)
