@@ -701,3 +701,88 @@ def test_sparse_layouts_f_a_c_with_metadata_written_by_the_test(cta_group, m, a_
                      schedule=schedule, tensor_core=injector)
     assert injector.injected == mmas
     check_result(kind, out["C"], dense, b)
+
+
+def mn_major_tile_bytes(values, swizzle_name, tile_bytes):
+    """The bytes of an MN-major tile holding values[mn, k] (``place_mn_major``), padded to
+    the tile's size."""
+    data = np.zeros(tile_bytes, np.uint8)
+    place_mn_major(data, 0, np.ascontiguousarray(values),
+                   {"none": 0, "32B": 32, "64B": 64, "128B": 128}[swizzle_name])
+    return data
+
+
+def tile_offsets(*sizes):
+    """Offsets of consecutive tiles in dynamic shared memory, each 1024-byte aligned."""
+    offsets, at = [], 0
+    for size in sizes:
+        at = -(-at // TILE_ALIGNMENT) * TILE_ALIGNMENT
+        offsets.append(at)
+        at += size
+    return offsets
+
+
+MN_DENSE_CASES = [  # (element, N, MMAs, A swizzle, B swizzle)
+    ("bf16", 64, 2, "128B", "64B"), ("f16", 32, 1, "none", "32B"),
+    ("s8", 32, 2, "64B", "32B"), ("e4m3", 48, 1, "32B", "none")]
+
+
+@pytest.mark.parametrize("elt, n, mmas, a_swizzle, b_swizzle", MN_DENSE_CASES)
+def test_dense_mma_with_mn_major_a_and_b(elt, n, mmas, a_swizzle, b_swizzle):
+    """Dense MMAs reading MN-major A and B (idesc bits 15 / 16): the kernel is compiled
+    (descriptors, K blocks at k_offset, D, ld, store); the MN-major tiles, which the
+    compiler cannot fill, are written by the test (module docstring). An 8-bit MN-major B
+    takes N of Table 50 (a multiple of 16 here)."""
+    m = 128
+    kind = KIND_OF[elt]
+    k_tile = tc.DENSE_K[kind] * mmas
+    a = random_values(elt, (m, k_tile))
+    b = random_values(elt, (n, k_tile))
+    text = gemm_kernel("mn_dense", a_elt=elt, b_elt=elt, m=m, n=n, mmas=mmas, sparse_a=False,
+                       a_major="MN", b_major="MN", a_swizzle=a_swizzle, b_swizzle=b_swizzle)
+    eb = a.dtype.itemsize
+    a_at, b_at = tile_offsets(m * k_tile * eb, n * k_tile * eb)
+    tiles = [(a_at, mn_major_tile_bytes(a, a_swizzle, m * k_tile * eb)),
+             (b_at, mn_major_tile_bytes(b, b_swizzle, n * k_tile * eb))]
+    c = np.zeros((m, n), np.int32 if kind == "i8" else np.float32)
+    out = run_kernel(text, "mn_dense", {"A": np.zeros(4, np.int32), "B": np.zeros(4, np.int32),
+                                        "MD": np.zeros(4, np.int32), "C": c}, smem_tiles=tiles)
+    check_result(kind, out["C"], as_float(a), b.T)
+
+
+def test_sparse_mma_with_mn_major_compressed_a():
+    """tcgen05.mma.sp with an MN-major A: the stored M x K/2 A in the MN-major canonical
+    layout (written by the test), B filled K-major by the kernel, the metadata copied by
+    the kernel; two MMAs reading K blocks 0 and 1 of the stored A with selectors 0, 1."""
+    m, n, mmas = 128, 32, 2
+    kind, stored, dense, bits, b = sparse_problem("f16", "f16", m, n, mmas)
+    md = np.zeros((128, 4), np.uint32)
+    md[:, :2] = metadata_image(kind, dict(enumerate(bits)), m)
+    text = gemm_kernel("mn_sparse", a_elt="f16", b_elt="f16", m=m, n=n, mmas=mmas,
+                       selectors=[0, 1], meta_by_cp=True, a_major="MN", a_swizzle="128B")
+    k_tile = dense.shape[1]
+    a_bytes = m * k_tile * 2                      # the tile is declared with the dense K
+    (a_at,) = tile_offsets(a_bytes)
+    c = np.zeros((m, n), np.float32)
+    out = run_kernel(text, "mn_sparse",
+                     {"A": np.zeros(4, np.int32), "B": b.copy(), "MD": md.view(np.int32), "C": c},
+                     smem_tiles=[(a_at, mn_major_tile_bytes(stored, "128B", a_bytes))])
+    check_result(kind, out["C"], dense, b)
+
+
+def test_sparse_f8f6f4_mma_with_mn_major_8bit_b():
+    """tcgen05.mma.sp, .kind::f8f6f4, with an N-major E5M2 B (Table 50: N a multiple of 16
+    for cta_group::1) written by the test and a K-major E4M3 A filled by the kernel."""
+    m, n = 128, 64
+    kind, stored, dense, bits, b = sparse_problem("e4m3", "e5m2", m, n, 1)
+    md = np.zeros((128, 4), np.uint32)
+    md[:, :2] = metadata_image(kind, {0: bits[0]}, m)
+    text = gemm_kernel("mn_b8", a_elt="e4m3", b_elt="e5m2", m=m, n=n, mmas=1,
+                       meta_by_cp=True, b_major="MN", b_swizzle="64B")
+    k = dense.shape[1]
+    _, b_at = tile_offsets(m * k, n * k)
+    c = np.zeros((m, n), np.float32)
+    out = run_kernel(text, "mn_b8", {"A": padded_stored(stored, k), "B": np.zeros(4, np.int32),
+                                     "MD": md.view(np.int32), "C": c},
+                     smem_tiles=[(b_at, mn_major_tile_bytes(b.T, "64B", n * k))])
+    check_result(kind, out["C"], dense, b)
