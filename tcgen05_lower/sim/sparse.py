@@ -228,12 +228,14 @@ def positions_of(kind: str, row_bits: np.ndarray, chunks: int) -> np.ndarray:
         row, chunk = map(int, np.argwhere(bad)[0])
         value = int(nibbles[row, chunk])
         section = "9.7.16.10.8.1" if kind == "tf32" else "9.7.16.10.8.2"
-        why = ("its two indices are descending and the text does not say which stored "
-               "element goes to which position; not modelled") if value == 0b0110 \
-            and kind != "tf32" else "the ISA lists it among none of the meaningful values: " \
-            "undefined behavior"
-        raise SimError(f"sparse metadata of row {row}, chunk {chunk} (.kind::{kind}) is "
-                       f"{value:#06b}: {why} ({section})")
+        if value == 0b0110 and kind != "tf32":
+            raise SimError(f"sparse metadata value 0b0110 is not modelled yet (row {row}, "
+                           f"chunk {chunk}, .kind::{kind}): its two indices are descending "
+                           "and the text does not say which stored element goes to which "
+                           f"position ({section})")
+        raise SimError(f"sparse metadata with undefined behavior: row {row}, chunk {chunk} "
+                       f"(.kind::{kind}) is {value:#06b}, none of the meaningful values "
+                       f"({section}: \"Rest of the values result in undefined behavior\")")
     base = (width * np.arange(chunks)).reshape(1, chunks, 1)
     return (placed + base).reshape(rows, chunks * nonzeros)
 
