@@ -27,6 +27,10 @@ Where the compiler cannot produce a form's data, the test supplies it and says s
   in the canonical MN-major layout (9.7.16.3.3 with tmem-facts section 4's LBO/SBO
   convention), at the place the compiler gives the tile (``__tcgen05_dynamic_smem`` plus
   the tiles before it, each 1024-byte aligned, in declaration order).
+- the compiler's smem_fill of a tile that a sparse MMA reads as A copies the tile's
+  logical K elements per row, not the K/2 it stores (and the tile takes M x K bytes): a
+  compressed M x K/2 source is read out of bounds. The global A of these kernels is
+  therefore M x K with the stored A in columns [0, K/2) (``padded_stored``).
 Everything else (fills of the K-major operands, descriptors, the metadata address, D's
 placement, ld, stores) is the compiled kernel's.
 

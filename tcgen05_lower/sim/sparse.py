@@ -135,7 +135,8 @@ def half_datapath(cta_group: int, m: int) -> bool:
 
 class Metadata:
     """The sparsity metadata of one ``.sp`` MMA in one CTA's tensor memory: which cells
-    it occupies (``lanes``, ``columns``: [cells]) and how the stored A is expanded.
+    it occupies (``lanes``, ``columns``: [rows, 2], the two cells each row's bits come
+    from) and how the stored A is expanded.
 
     ``row_lanes[v]`` is the lane D's row v uses in this CTA (the ``rows`` rows the CTA
     holds); ``d_lane_field`` the lane field of d-tmem."""
