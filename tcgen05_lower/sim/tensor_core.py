@@ -13,11 +13,19 @@ What is modelled
   D), ``.kind::tf32`` (inputs truncated to tf32), ``.kind::f8f6f4`` with E4M3 / E5M2 / E2M3 /
   E3M2 / E2M1 inputs (the 4- and 6-bit ones in shared memory only, 16 packed elements and
   their padding per 16 bytes, 9.7.16.10.4.4), ``.kind::i8`` (s32 D, wrapping or saturating
-  per idesc bit 3); A in shared memory (K-major, every swizzle mode but 128B with 32B
-  atomicity) or in tensor memory;
-  cta_group::1 with Layouts D (M = 128), F (M = 64), and .ws Layouts E (M = 64) and
-  G (M = 32); cta_group::2 with Layouts A (M = 256) and B (M = 128); enable-input-d,
-  scale-input-d, disable-output-lane, negate A / B.
+  per idesc bit 3); A in shared memory or in tensor memory; cta_group::1 with Layouts D
+  (M = 128), F (M = 64), and .ws Layouts E (M = 64) and G (M = 32); cta_group::2 with
+  Layouts A (M = 256) and B (M = 128); enable-input-d, scale-input-d, disable-output-lane,
+  negate A / B.
+- Shared-memory operands A and B K-major or MN-major (idesc bits 15 / 16, the canonical
+  layouts of 9.7.16.3.3 and swizzles of 9.7.16.10.6: ``k_major_addresses``,
+  ``mn_major_addresses``), every swizzle mode but 128B with 32B atomicity (so no MN-major
+  tf32, which Table 52 allows only with that mode).
+- tcgen05.mma.sp (``sparse.py``): ``.kind::f16``, ``.kind::tf32``, ``.kind::f8f6f4``
+  (E4M3 / E5M2) and ``.kind::i8`` with the metadata in tensor memory (tmem-facts section
+  3) and the sparsity selector of idesc bits 0-1; cta_group::1 with Layouts D (M = 128)
+  and F (M = 64), cta_group::2 with Layouts A (M = 256) and C (M = 128, read as the PTX
+  text describes it, like F; CUTLASS's Layout-B reading is a SimError).
 - tcgen05.mma with block scaling (``block_scale.py``, 9.7.16.10.7): ``.kind::mxf8f6f4``
   (every f8f6f4 element type, UE8M0, scale_vec::1X / .block32), ``.kind::mxf4`` (packed
   E2M1, UE8M0, 2X / .block32), ``.kind::mxf4nvf4`` (packed E2M1, UE8M0 with 2X / 4X, UE4M3
@@ -27,8 +35,8 @@ What is modelled
 - tcgen05.ld / tcgen05.st: every shape, every .num, .pack::16b / .unpack::16b, and the
   access restriction of 9.7.16.8.1.
 
-Everything else (sparse, MN-major operands, K = 96, 4- and 6-bit A in tensor memory for
-f8f6f4 / mxf8f6f4, cp decompression, shift, ld.red, collector buffers as storage) raises
+Everything else (.ws.sp, sparse block-scaled kinds, K = 96, 4- and 6-bit A in tensor
+memory for f8f6f4 / mxf8f6f4, cp, shift, ld.red, collector buffers as storage) raises
 SimError saying it is not modelled yet: the simulator never guesses.
 
 Numerics
@@ -54,6 +62,7 @@ from types import MappingProxyType
 import ml_dtypes
 import numpy as np
 
+from tcgen05_lower.sim import sparse
 from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory, Footprint,
                                      SimError)
 
@@ -128,6 +137,61 @@ def k_major_addresses(desc: SmemDescriptor, rows: int, k_bytes: int) -> np.ndarr
         mask = row_bytes // 16 - 1
         address = address ^ (((address >> 7) & mask) << 4)
     return address
+
+
+def mn_major_addresses(desc: SmemDescriptor, rows: int, k: int, element_bytes: int) -> np.ndarray:
+    """Shared-memory byte address of every (row of M or N, byte of K) of an MN-major
+    (transposed, idesc bit 15 / 16) operand, in the [rows, k * element_bytes] arrangement
+    of ``k_major_addresses`` (column kk * element_bytes + i is byte i of element kk).
+
+    The canonical MN-major layouts of 9.7.16.3.3, with T elements = 16 bytes:
+    ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)) without swizzle: MN runs contiguously in 16-byte
+    units SBO apart, each of the 8 K rows of a core matrix 16 bytes on, 8-row groups of K
+    LBO apart; ((T,n,m),(8,k)):((1,T,LBO),(nT,SBO)) with a 32/64/128-byte swizzle
+    (n = 2/4/8): MN runs contiguously along a 16n-byte swizzle row, the next 16n bytes of
+    MN LBO on, each of the 8 K rows 16n bytes on, 8-row groups of K SBO apart (the strides
+    as 9.7.16.3.1 and 9.7.16.3.2 define them for MN-major). The swizzle is the K-major one,
+    Swizzle<1|2|3, 4, 3> on the byte address (9.7.16.10.6)."""
+    if desc.swizzle == "128B_base32B":
+        raise SimError("MN-major operands with 128-byte swizzle and 32-byte atomicity are not "
+                       "modelled yet: 9.7.16.3.3 gives no canonical layout for them")
+    if desc.base_offset:
+        raise SimError(f"a matrix base offset of {desc.base_offset} (Table 40) is not "
+                       "modelled yet: the simulator needs the pattern aligned (Table 41)")
+    if desc.leading_absolute:
+        raise SimError("the absolute leading-dimension address mode is only for K-major "
+                       "operands (9.7.16.3.1.2.1)")
+    row_bytes = SWIZZLE_ROW_BYTES[desc.swizzle]
+    mn = (np.arange(rows).reshape(rows, 1, 1) * element_bytes
+          + np.arange(element_bytes).reshape(1, 1, element_bytes))
+    kk = np.arange(k).reshape(1, k, 1)
+    if desc.swizzle == "none":
+        offset = mn % 16 + (mn // 16) * desc.stride_offset + (kk % 8) * 16 \
+            + (kk // 8) * desc.leading_offset
+    else:
+        offset = mn % row_bytes + (mn // row_bytes) * desc.leading_offset \
+            + (kk % 8) * row_bytes + (kk // 8) * desc.stride_offset
+    address = (desc.start + offset).reshape(rows, k * element_bytes)
+    if desc.swizzle != "none":
+        mask = row_bytes // 16 - 1
+        address = address ^ (((address >> 7) & mask) << 4)
+    return address
+
+
+def operand_addresses(desc: SmemDescriptor, rows: int, k: int, element: str,
+                      mn_major: bool) -> np.ndarray:
+    """[rows, k * element bytes] addresses of an A or B operand in shared memory: K-major,
+    or MN-major when its transpose bit is set (9.7.16.10.6). Table 52: MN-major 8- and
+    16-bit operands take every swizzle but 128B with 32B atomicity, 32-bit (tf32) ones only
+    that one (not modelled, see ``mn_major_addresses``)."""
+    size = ELEMENT_BYTES[element]
+    if not mn_major:
+        return k_major_addresses(desc, rows, k * size)
+    if (size == 4) != (desc.swizzle == "128B_base32B"):
+        raise SimError(f"an MN-major (transposed) {8 * size}-bit operand with swizzle "
+                       f"{desc.swizzle}: Table 52 allows 128B swizzling with 32B atomicity "
+                       f"{'only' if size == 4 else 'never'} for {8 * size}-bit types")
+    return mn_major_addresses(desc, rows, k, size)
 
 
 # -- Table 42: the instruction descriptor (.kind::tf32, f16, f8f6f4, i8) ---------------------
@@ -295,7 +359,7 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
         return _build_cp(parts, operands, rank, cluster_size)
     if parts[0] != "mma":
         raise SimError(f"tcgen05.{parts[0]} is not modelled yet")
-    unsupported = [p for p in parts if p in ("sp", "ashift")]
+    unsupported = [p for p in parts if p == "ashift"]
     if unsupported:
         raise SimError(f"tcgen05.mma with .{unsupported[0]} is not modelled yet")
     kind = next(p for p in parts if p.startswith("kind::")).split("::")[1]
@@ -312,10 +376,12 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
                                             cluster_size)
     if scaling:
         raise SimError(f".{scaling[0]} is not valid with .kind::{kind} (9.7.16.10.9.1)")
-    return _build_mma(kind, cta_group, ws, operands, rank, cluster_size)
+    return _build_mma(kind, cta_group, ws, operands, rank, cluster_size, "sp" in parts)
 
 
-def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
+def _build_mma(kind, cta_group, ws, operands, rank, cluster_size, is_sparse=False) -> Operation:
+    operands = list(operands)
+    meta_taddr = operands.pop(3) if is_sparse else None   # [sp-meta-tmem] (9.7.16.10.9.2)
     d_taddr, a_operand, b_desc, idesc = operands[:4]
     rest = list(operands[4:])
     if not isinstance(d_taddr, Address):
@@ -332,20 +398,33 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
     if rest:
         raise SimError(".ws zero-column masks and collector buffers are not modelled yet")
     info = decode_instr_descriptor(int(idesc), kind)
-    if info.transpose_a or info.transpose_b:
-        raise SimError("MN-major (transposed) operands are not modelled yet")
-    if info.sparse:
-        raise SimError("sparse MMAs (idesc bit 2) are not modelled yet")
-    k = DENSE_K[kind]
+    if info.sparse != is_sparse:    # Table 42, bit 2: Dense = 0, Sparse = 1
+        raise SimError(f"instruction descriptor {int(idesc):#010x}: the sparsity bit (bit 2) "
+                       f"is {int(info.sparse)} for tcgen05.mma{'.sp' if is_sparse else ''} "
+                       "(Table 42)")
+    if is_sparse:                   # 9.7.16.10.8: A is M x K, stored as M x K/2
+        sparse.check_form(kind, ws, cta_group, info.m)
+        k = sparse.SPARSE_K[kind]
+    else:
+        k = DENSE_K[kind]
+    a_k = k // 2 if is_sparse else k
     ranks = [rank, rank + 1] if cta_group == 2 else [rank]
     if cta_group == 2 and cluster_size < 2:
         raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
-    lanes, cols, rows = d_cells(info.m, info.n, cta_group, ws, int(d_taddr))
+    if is_sparse and cta_group == 2 and info.m == 128:
+        lanes, cols, rows = sparse.layout_c_cells(info.n, int(d_taddr))
+    else:
+        lanes, cols, rows = d_cells(info.m, info.n, cta_group, ws, int(d_taddr))
     fp = Footprint()
     a_desc = b = None
     b_desc_d = decode_smem_descriptor(int(b_desc))
     b_rows = info.n // cta_group                    # each CTA of a pair holds N/2 rows of B
-    b_addresses = k_major_addresses(b_desc_d, b_rows, k * ELEMENT_BYTES[info.b_type])
+    if info.transpose_b and ELEMENT_BYTES[info.b_type] == 1 and (
+            info.n % (16 * cta_group) or info.n < 16 * cta_group):
+        raise SimError(f"N = {info.n} with an 8-bit transposed B: Table 50 allows "
+                       f"{16 * cta_group} <= N <= 256 in steps of {16 * cta_group} for "
+                       f"cta_group::{cta_group}")
+    b_addresses = operand_addresses(b_desc_d, b_rows, k, info.b_type, info.transpose_b)
     a_in_tmem = isinstance(a_operand, Address)
     if a_in_tmem:
         if kind == "i8" or info.a_type not in ELEMENT_BYTES:
@@ -353,10 +432,18 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
         if info.a_type in ("e2m3", "e3m2", "e2m1"):    # 9.7.16.10.4.3: figures only
             from tcgen05_lower.sim import block_scale
             raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
-        a_cells = _a_tmem_cells(lanes, rows, int(a_operand), k * ELEMENT_BYTES[info.a_type])
+        if info.transpose_a:
+            raise SimError("Transpose A with A in tensor memory: A in tensor memory is "
+                           "row-major (Table 51)")
+        if is_sparse:
+            sparse.check_a_tmem_alignment(int(a_operand), int(d_taddr), cta_group, info.m)
+        a_cells = _a_tmem_cells(lanes, rows, int(a_operand), a_k * ELEMENT_BYTES[info.a_type])
     else:
         a_desc = decode_smem_descriptor(int(a_operand))
-        a_addresses = k_major_addresses(a_desc, rows, k * ELEMENT_BYTES[info.a_type])
+        a_addresses = operand_addresses(a_desc, rows, a_k, info.a_type, info.transpose_a)
+    meta = None if not is_sparse else sparse.Metadata(
+        kind, int(idesc), int(meta_taddr), lanes[:, 0], int(d_taddr) >> 16,
+        sparse.half_datapath(cta_group, info.m))
     d_mask = _mask(lanes, cols)
     if disabled is not None:
         lane_bits = np.array([(disabled[i // 32] >> (i % 32)) & 1 for i in range(32 * len(disabled))],
@@ -369,6 +456,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
         reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
         if a_in_tmem:
             reads[a_cells[0], a_cells[1]] = True
+        if meta is not None:
+            reads[meta.cells()] = True
         if reads.any():
             fp.tmem_reads[r] = reads
         smem = [b_addresses.reshape(-1)]
@@ -387,6 +476,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
                 a_matrix = decode_elements(_tmem_bytes(cta, *a_cells, rows), info.a_type)
             else:
                 a_matrix = decode_elements(cta.smem[a_addresses], info.a_type)  # [rows, K]
+            if meta is not None:      # [rows, K/2] stored -> [rows, K] (9.7.16.10.8)
+                a_matrix = meta.expand(cta.tmem, a_matrix)
             if info.negate_a:
                 a_matrix = -a_matrix
             product = a_matrix @ b_matrix.T                     # [rows, N]
