@@ -212,7 +212,12 @@ class OrderingModel:
     def _perform(self, record: InFlight) -> None:
         if not record.performed:
             record.performed = True
-            record.op.perform(self.ctas)
+            try:
+                record.op.perform(self.ctas)
+            except SimError as err:   # name the op's line, not the one that completed it
+                if err.ptx_line is None:
+                    err.ptx_line = record.line
+                raise
 
     def _ordered(self, thread: int, record: InFlight, kind: str, op, cp4: bool) -> bool:
         if self.tc_known[thread, record.agent] >= record.seq:

@@ -40,6 +40,7 @@ from types import MappingProxyType
 import ml_dtypes
 import numpy as np
 
+from tcgen05_lower.sim import datamove
 from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory, Footprint,
                                      SimError)
 
@@ -273,6 +274,8 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     parts = _qualifiers(opcode)
     if parts[0] == "cp":
         return _build_cp(parts, operands, rank, cluster_size)
+    if parts[0] == "shift":
+        return Operation("shift", *datamove.shift(parts, operands, rank, cluster_size))
     if parts[0] != "mma":
         raise SimError(f"tcgen05.{parts[0]} is not modelled yet")
     unsupported = [p for p in parts if p in ("sp", "block_scale") or p.startswith("scale_vec")
@@ -285,10 +288,12 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     if cta_group == 2 and rank & 1:
         raise SimError("a cta_group::2 MMA must be issued by the even CTA of the pair "
                        "(9.7.16.5.1)")
-    return _build_mma(kind, cta_group, ws, operands, rank, cluster_size)
+    return _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
+                      collector=datamove.collector_usage(parts, ws))
 
 
-def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
+def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
+               collector: datamove.CollectorUsage) -> Operation:
     d_taddr, a_operand, b_desc, idesc = operands[:4]
     rest = list(operands[4:])
     if not isinstance(d_taddr, Address):
@@ -302,9 +307,17 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
         scale_input_d = int(rest.pop(0))
         if not 0 <= scale_input_d <= 15:
             raise SimError(f"scale-input-d = {scale_input_d} is outside [0, 15] (9.7.16.10.9.1)")
+    zero_mask = rest.pop(0) if rest and ws else None   # .ws: zero-column-mask-desc
     if rest:
-        raise SimError(".ws zero-column masks and collector buffers are not modelled yet")
+        raise SimError(f"tcgen05.mma: {len(rest)} unexpected trailing operand(s)")
     info = decode_instr_descriptor(int(idesc), kind)
+    if zero_mask is not None:
+        zero_mask = datamove.zero_column_mask(int(zero_mask), info.m, info.n)
+    column_shift = zero_mask.shift if zero_mask is not None else 0
+    if ws and int(idesc) >> 30 and collector.op != "discard":
+        raise SimError("a .ws MMA with a maximum B-reuse shift (Table 42 bits 30-31) and "
+                       f"{collector} is not modelled: the ISA does not say which B columns "
+                       "the collector then holds")
     if info.transpose_a or info.transpose_b:
         raise SimError("MN-major (transposed) operands are not modelled yet")
     if info.sparse:
@@ -318,7 +331,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
     a_desc = b = None
     b_desc_d = decode_smem_descriptor(int(b_desc))
     b_rows = info.n // cta_group                    # each CTA of a pair holds N/2 rows of B
-    b_addresses = k_major_addresses(b_desc_d, b_rows, k * ELEMENT_BYTES[info.b_type])
+    # Table 45's column shift: MMA column c reads B's column c + shift
+    b_addresses = k_major_addresses(b_desc_d, b_rows + column_shift,
+                                    k * ELEMENT_BYTES[info.b_type])[column_shift:]
     a_in_tmem = isinstance(a_operand, Address)
     if a_in_tmem:
         if kind == "i8" or info.a_type not in ELEMENT_BYTES:
@@ -347,16 +362,21 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size) -> Operation:
         fp.smem_reads[r] = np.unique(np.concatenate(smem)).astype(np.int64)
 
     def perform(ctas: list[CtaMemory]) -> None:
-        b_parts = [decode_elements(ctas[r].smem[b_addresses], info.b_type) for r in ranks]
+        b_raw = [ctas[r].smem[b_addresses] for r in ranks]
+        if ws:   # the collector holds B for .ws, A otherwise (9.7.16.10)
+            b_raw = [datamove.through_collector(ctas[rank], collector, b_raw[0], "B")]
+        b_parts = [decode_elements(raw, info.b_type) for raw in b_raw]
         b_matrix = np.concatenate(b_parts, axis=0)            # [N, K]
         if info.negate_b:
             b_matrix = -b_matrix
+        if zero_mask is not None:   # 9.7.16.4.3: "0s must be used for the entire column"
+            b_matrix[zero_mask.zero] = 0
         for r in ranks:
             cta = ctas[r]
-            if a_in_tmem:
-                a_matrix = decode_elements(_tmem_bytes(cta, *a_cells, rows), info.a_type)
-            else:
-                a_matrix = decode_elements(cta.smem[a_addresses], info.a_type)  # [rows, K]
+            a_raw = _tmem_bytes(cta, *a_cells, rows) if a_in_tmem else cta.smem[a_addresses]
+            if not ws:
+                a_raw = datamove.through_collector(cta, collector, a_raw, "A")
+            a_matrix = decode_elements(a_raw, info.a_type)          # [rows, K]
             if info.negate_a:
                 a_matrix = -a_matrix
             product = a_matrix @ b_matrix.T                     # [rows, N]
@@ -383,6 +403,8 @@ def _cp_lanes(shape: str, multicast: str | None) -> np.ndarray:
     r = np.arange(rows)
     if shape in ("128x256b", "128x128b"):
         return r.reshape(1, rows)
+    if shape == "4x256b" and multicast is None:
+        return datamove.cp_4x256b_lanes()
     if shape == "32x128b" and multicast == "warpx4":
         return np.stack([32 * w + r for w in range(4)])
     if shape == "64x128b" and multicast in ("warpx2::02_13", "warpx2::01_23"):
@@ -406,8 +428,7 @@ def _build_cp(parts, operands, rank, cluster_size) -> Operation:
     memory through the descriptor (K-major canonical layout, the row's bits along K), each
     row into one lane, its bits little-endian along 32-bit columns from taddr's column;
     with cta_group::2 into the tensor memory of both CTAs of the pair."""
-    if any(p in ("b8x16", "b6x16_p32", "b4x16_p64") for p in parts):
-        raise SimError("tcgen05.cp with decompression is not modelled yet")
+    source_format = datamove.decompression(parts)   # 9.7.16.9.1
     shape = next(p for p in parts if p in CP_SHAPES)
     multicast = next((p for p in parts if p.startswith("warpx")), None)
     cta_group = int(next(p for p in parts if p.startswith("cta_group::"))[-1])
@@ -431,7 +452,10 @@ def _build_cp(parts, operands, rank, cluster_size) -> Operation:
                    smem_reads={rank: np.unique(source).astype(np.int64)})
 
     def perform(ctas: list[CtaMemory]) -> None:
-        data = np.ascontiguousarray(ctas[rank].smem[source]).view(np.uint32)  # [rows, words]
+        raw = ctas[rank].smem[source]
+        if source_format is not None:
+            raw = datamove.decompress(raw, source_format)
+        data = np.ascontiguousarray(raw).view(np.uint32)                    # [rows, words]
         for r in ranks:
             ctas[r].tmem[lane_grid, col_grid] = np.broadcast_to(data, lane_grid.shape)
 
@@ -538,14 +562,16 @@ def _ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None):
 def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
          imm: int | None):
     """tcgen05.ld by warp ``warp`` (index in the CTA): the registers of its 32 threads."""
-    if _qualifiers(opcode)[1] == "red":
-        raise SimError("tcgen05.ld.red is not modelled yet")
+    parts = _qualifiers(opcode)
+    reduction = datamove.load_reduction(parts) if parts[1] == "red" else None
     lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
     cells = ctas[rank].tmem[lanes, cols]
     if packed:   # 9.7.16.8.2: two adjacent cells' low 16 bits in one register
         cells = (cells[..., 0] & 0xFFFF) | ((cells[..., 1] & 0xFFFF) << 16)
     fp = Footprint(tmem_reads={rank: _mask(lanes, cols)})
-    return cells.astype(np.uint32), None, Operation("ld", fp, None, lambda ctas: None)
+    cells = cells.astype(np.uint32)
+    red = None if reduction is None else datamove.reduce_loaded(cells, reduction)
+    return cells, red, Operation("ld", fp, None, lambda ctas: None)
 
 
 def store(opcode: str, taddr: int, warp: int, rank: int, values: np.ndarray,
