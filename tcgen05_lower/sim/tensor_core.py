@@ -16,12 +16,24 @@ What is modelled
   cta_group::1 with Layouts D (M = 128), F (M = 64), and .ws Layouts E (M = 64) and
   G (M = 32); cta_group::2 with Layouts A (M = 256) and B (M = 128); enable-input-d,
   scale-input-d, disable-output-lane, negate A / B.
+- collector buffers (datamove.py): .collector::a::* without .ws, ::b0-::b3::* with .ws;
+  per CTA what each buffer holds; ::use / ::lastuse without a valid ::fill is an error,
+  and so is one whose buffer and memory hold different matrices (reuse is opportunistic).
+- .ws zero-column-mask-desc (Table 45, spans as its examples give them): zeroed columns
+  of B and the column shift. A maximum B-reuse shift (Table 42 bits 30-31) with a collector
+  fill / use is not modelled.
+- tcgen05.cp: .128x256b, .128x128b, .4x256b (one row per lane quarter, datamove.py),
+  .64x128b.warpx2::*, .32x128b.warpx4, with cta_group::1 / ::2, and decompression
+  .b8x16.b6x16_p32 / .b8x16.b4x16_p64 (element placement in the 8-bit container: an
+  assumption, see datamove.DECOMPRESSED_BIT_OFFSET).
+- tcgen05.shift.down, cta_group::1 / ::2 (datamove.py).
 - tcgen05.ld / tcgen05.st: every shape, every .num, .pack::16b / .unpack::16b, and the
-  access restriction of 9.7.16.8.1.
+  access restriction of 9.7.16.8.1; tcgen05.ld.red (.min / .max of each thread's loaded
+  values; .abs, .NaN; .f32, .u32, .s32).
 
-Everything else (sparse, block-scaled, MN-major operands, cp, shift, ld.red, collector
-buffers as storage) raises SimError saying it is not modelled yet: the simulator never
-guesses.
+Everything else (sparse, block-scaled, MN-major operands, .ashift, the 128B swizzle with
+32B atomicity, whose address pattern the ISA gives only in Figure 219) raises SimError
+saying it is not modelled yet: the simulator never guesses.
 
 Numerics
 --------
@@ -275,7 +287,8 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     if parts[0] == "cp":
         return _build_cp(parts, operands, rank, cluster_size)
     if parts[0] == "shift":
-        return Operation("shift", *datamove.shift(parts, operands, rank, cluster_size))
+        footprint, perform = datamove.shift(parts, operands, rank, cluster_size)
+        return Operation("shift", footprint, None, perform)
     if parts[0] != "mma":
         raise SimError(f"tcgen05.{parts[0]} is not modelled yet")
     unsupported = [p for p in parts if p in ("sp", "block_scale") or p.startswith("scale_vec")
