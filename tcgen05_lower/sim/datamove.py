@@ -13,6 +13,19 @@ Like the rest of the simulator, nothing here comes from the compiler's models. W
 shows a fact only in a figure (which the text does not carry), the fact used is named, with
 its source and confidence, beside the code that uses it; facts of low confidence sit in one
 table each so that they can be changed in one place.
+
+Limits
+------
+- Collector state changes when an MMA is performed, in the order the ordering model
+  performs them: issue order for one issuing thread (the case the ISA's collector text
+  describes, a sequence of MMAs). A ::fill by one thread and a ::use by another are not
+  checked for ordering (no race is reported on the collector itself).
+- The maximum B-reuse shift of .ws (Table 42 bits 30-31) together with a collector
+  ::fill / ::use / ::lastuse is an error (not modelled): the text does not say which B
+  columns the collector then holds.
+- The 128B swizzle with 32B atomicity (descriptor swizzle code 1) is not modelled: Table 53
+  gives its atom only for an M/N leading dimension ("-" for K) and its address pattern only
+  in Figure 219; tcgen05.cp reads its source K-major, so a cp with it is an error too.
 """
 
 from __future__ import annotations
