@@ -695,6 +695,44 @@ def test_e2e_collector_use_without_fill_is_reported_at_the_mma(schedule):
     assert caught.value.ptx_line == line
 
 
+WS_USE_OTHER_K = """
+!acc = !tcgen05.tmem<[64, 64], f32>
+!at = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!fr = !tcgen05.frag<[64, 64], f32>
+func.func @ws_use_other_k(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %t = arith.constant true
+  %a = "tcgen05.smem_buffer"() : () -> !at
+  %b = "tcgen05.smem_buffer"() : () -> !at
+  %d = "tcgen05.tmem_buffer"() : () -> !acc
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !at, index) -> ()
+  "tcgen05.smem_fill"(%B, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !at, index) -> ()
+  "tcgen05.mma"(%d, %a, %b, %f) {kind = "f16", ws = true, collector_b = "b1", collector_b_op = "fill"} : (!acc, !at, !at, i1) -> ()
+  "tcgen05.mma"(%d, %a, %b, %t) {kind = "f16", ws = true, k_offset = 16 : i64, collector_b = "b1", collector_b_op = "use"} : (!acc, !at, !at, i1) -> ()
+  %g = "tcgen05.ld"(%d, %c0) : (!acc, index) -> !fr
+  "tcgen05.store_fragment"(%g, %C, %c0) {ld = 64 : i64} : (!fr, !llvm.ptr<1>, index) -> ()
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_e2e_collector_use_of_another_b_is_an_error(schedule):
+    # The pipeline accepts a ::use whose B (here the next K block of the tile) is not the
+    # one ::b1 was filled with (as lit_tests/forms/mma-ws.mlir writes it); the tensor core
+    # may multiply either (9.7.16.10), so the simulator reports it at the ::use.
+    result = compiled("ws_use_other_k", WS_USE_OTHER_K)
+    line = next(i + 1 for i, text in enumerate(result.ptx.splitlines())
+                if "collector::b1::use" in text)
+    with pytest.raises(SimError, match="holds a different B") as caught:
+        simulate(result.ptx, result.manifest, {"A": bf16((64, 64)), "B": bf16((64, 64)),
+                                               "C": np.zeros((64, 64), np.float32)},
+                 schedule=schedule)
+    assert caught.value.ptx_line == line
+
+
 SHIFT_REFRESH = """
 !t = !tcgen05.tmem<[128, 32], f32>
 !f = !tcgen05.frag<[128, 32], f32>
@@ -736,6 +774,37 @@ def test_e2e_shift_then_cp_4x256b(schedule):
     for i in range(4):
         refreshed[32 * i, :8] = rows[i].view(np.uint32)
     np.testing.assert_array_equal(out["refreshed"].view(np.uint32), refreshed)
+
+
+SHIFT_PAIR = """
+!t = !tcgen05.tmem<[256, 32], f32>
+!f = !tcgen05.frag<[256, 32], f32>
+func.func @shift_pair(%src: !llvm.ptr<1>, %dst: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %buf = "tcgen05.tmem_buffer"() {layout = "A"} : () -> !t
+  %in = "tcgen05.load_fragment"(%src, %c0) {ld = 32 : i64} : (!llvm.ptr<1>, index) -> !f
+  "tcgen05.st"(%buf, %c0, %in) : (!t, index, !f) -> ()
+  "tcgen05.shift"(%buf) : (!t) -> ()
+  %out = "tcgen05.ld"(%buf, %c0) : (!t, index) -> !f
+  "tcgen05.store_fragment"(%out, %dst, %c0) {ld = 32 : i64} : (!f, !llvm.ptr<1>, index) -> ()
+  return
+}
+"""
+
+
+@pytest.mark.parametrize("schedule", SCHEDULES)
+def test_e2e_shift_cta_group_2_shifts_both_ctas(schedule):
+    # A CTA pair holds rows 0..127 (rank 0) and 128..255 (rank 1) of a Layout A buffer
+    # (tmem-facts section 1); one thread's tcgen05.shift.cta_group::2 shifts lanes 0..31,
+    # columns 0..7 in both CTAs' tensor memory (9.7.16.9.3).
+    src = RNG.standard_normal((256, 32)).astype(np.float32)
+    out = run("shift_pair", SHIFT_PAIR, {"src": src, "dst": np.zeros((256, 32), np.float32)},
+              schedule)
+    want = src.view(np.uint32).copy()
+    for base in (0, 128):
+        want[base + 1:base + 32, :8] = src.view(np.uint32)[base:base + 31, :8]
+    np.testing.assert_array_equal(out["dst"].view(np.uint32), want)
 
 
 CP_DECOMPRESS = """
