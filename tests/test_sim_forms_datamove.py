@@ -247,6 +247,16 @@ def test_collector_use_of_a_changed_matrix_is_an_error():
         ws_mma(cta, a_desc, b_desc, ".collector::b0::use")
 
 
+def test_collector_use_with_another_element_type_is_an_error():
+    # the same bytes read as f16 (Table 42 btype 0) are not the bf16 matrix ::fill stored
+    cta, a, b, a_desc, b_desc = ws_setup(64, 32, 32, 32)
+    ws_mma(cta, a_desc, b_desc, ".collector::b0::fill")
+    f16_b = idesc_bf16_f32(64, 32) & ~(1 << 10)
+    with pytest.raises(SimError, match=r"holds a different B .*bf16"):
+        tc.issue_async("tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::use",
+                       [Address(0), a_desc, b_desc, f16_b, False], 0, 1).perform([cta])
+
+
 def test_collector_a_without_ws_holds_a():
     m, n = 128, 32
     cta, a, b, a_desc, b_desc = ws_setup(m, n, 32, n)

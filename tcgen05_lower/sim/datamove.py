@@ -35,7 +35,8 @@ from types import MappingProxyType
 
 import numpy as np
 
-from tcgen05_lower.sim.state import TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory, Footprint, SimError
+from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory, Footprint,
+                                     SimError)
 
 # -- collector buffers ------------------------------------------------------------------------
 
@@ -78,9 +79,10 @@ def collector_usage(parts: list[str], ws: bool) -> CollectorUsage:
 
 
 def through_collector(cta: CtaMemory, usage: CollectorUsage, operand: np.ndarray,
-                      what: str) -> np.ndarray:
+                      what: str, element: str) -> np.ndarray:
     """The bytes of the operand an MMA multiplies (``operand``: what its memory holds now,
-    [rows, bytes]) after its collector usage, updating the CTA's collector state.
+    [rows, bytes] of ``element`` values) after its collector usage, updating the CTA's
+    collector state.
 
     - ::fill: "the A [B] matrix read from the memory should be filled in collector buffer";
       the buffer holds the operand from now on.
@@ -99,12 +101,12 @@ def through_collector(cta: CtaMemory, usage: CollectorUsage, operand: np.ndarray
     here too (the simulator does not pick one)."""
     buffers = cta.collectors
     if usage.op == "fill":
-        buffers[usage.buffer] = np.array(operand, copy=True)
+        buffers[usage.buffer] = (element, np.array(operand, copy=True))
         return operand
     if usage.op == "discard":
         buffers.pop(usage.buffer, None)
         return operand
-    held = buffers.get(usage.buffer)
+    held_element, held = buffers.get(usage.buffer, (None, None))
     if held is None:
         rule = ("This requires a previous fill to the collector buffer to be still valid"
                 if usage.op == "use" else "This requires a previous fill to the collector "
@@ -113,9 +115,11 @@ def through_collector(cta: CtaMemory, usage: CollectorUsage, operand: np.ndarray
                        f"::{usage.buffer} of CTA {cta.rank}, which holds nothing valid (no "
                        f"::fill since it was last discarded): \"{rule}\" (9.7.16.10.9.1, "
                        "9.7.16.10.9.3)")
-    if held.shape != np.shape(operand) or not np.array_equal(held, operand):
+    if held_element != element or held.shape != np.shape(operand) or \
+            not np.array_equal(held, operand):
         raise SimError(f"tcgen05.mma{usage}: collector buffer ::{usage.buffer} of CTA "
-                       f"{cta.rank} holds a different {what} from the one its operand now "
+                       f"{cta.rank} holds a different {what} ({held.shape[0]} x "
+                       f"{held.shape[1]} bytes of {held_element}) from the one its operand now "
                        "describes in memory; reuse is opportunistic (\"the TensorCore may "
                        "reload a matrix even when it has permission to reuse that matrix\", "
                        "9.7.16.10), so the result would depend on whether it reloads")

@@ -377,7 +377,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     def perform(ctas: list[CtaMemory]) -> None:
         b_raw = [ctas[r].smem[b_addresses] for r in ranks]
         if ws:   # the collector holds B for .ws, A otherwise (9.7.16.10)
-            b_raw = [datamove.through_collector(ctas[rank], collector, b_raw[0], "B")]
+            b_raw = [datamove.through_collector(ctas[rank], collector, b_raw[0], "B",
+                                                 info.b_type)]
         b_parts = [decode_elements(raw, info.b_type) for raw in b_raw]
         b_matrix = np.concatenate(b_parts, axis=0)            # [N, K]
         if info.negate_b:
@@ -388,7 +389,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
             cta = ctas[r]
             a_raw = _tmem_bytes(cta, *a_cells, rows) if a_in_tmem else cta.smem[a_addresses]
             if not ws:
-                a_raw = datamove.through_collector(cta, collector, a_raw, "A")
+                a_raw = datamove.through_collector(cta, collector, a_raw, "A", info.a_type)
             a_matrix = decode_elements(a_raw, info.a_type)          # [rows, K]
             if info.negate_a:
                 a_matrix = -a_matrix
