@@ -399,6 +399,14 @@ def test_cp_128x256b_decompresses_every_row(fmt, bits, offset):
     assert op.footprint.smem_reads[0].size == 128 * 32
 
 
+def test_cp_with_the_128b_swizzle_of_32b_atomicity_is_not_modelled():
+    # Table 40 swizzle code 1; Table 53 gives its atom for an M/N leading dimension only
+    # and its address pattern only in Figure 219, so the simulator refuses it
+    with pytest.raises(SimError, match="not modelled"):
+        tc.issue_async("tcgen05.cp.cta_group::1.128x256b",
+                       [Address(0), smem_descriptor(0, 16, 1024, swizzle_code=1)], 0, 1)
+
+
 def test_cp_decompression_needs_both_formats():
     with pytest.raises(SimError, match="together"):
         tc.issue_async("tcgen05.cp.cta_group::1.128x128b.b6x16_p32",
