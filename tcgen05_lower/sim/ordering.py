@@ -212,7 +212,12 @@ class OrderingModel:
     def _perform(self, record: InFlight) -> None:
         if not record.performed:
             record.performed = True
-            record.op.perform(self.ctas)
+            try:
+                record.op.perform(self.ctas)
+            except SimError as err:   # name the op's line, not the one that completed it
+                if err.ptx_line is None:
+                    err.ptx_line = record.line
+                raise
 
     def _ordered(self, thread: int, record: InFlight, kind: str, op, cp4: bool) -> bool:
         if self.tc_known[thread, record.agent] >= record.seq:
@@ -276,6 +281,11 @@ class OrderingModel:
     def _check_async_smem_reads(self, thread: int, op: TensorOp, line: int) -> None:
         """9.7.16.6.5: ordinary stores read by the async proxy need fence.proxy.async."""
         for rank, addresses in op.footprint.smem_reads.items():
+            size = self.writer[rank].size
+            if addresses.size and (addresses.min() < 0 or addresses.max() >= size):
+                raise SimError(f"tcgen05.{op.kind} reads shared-memory bytes "
+                               f"{int(addresses.min()):#x}-{int(addresses.max()):#x} of CTA "
+                               f"{rank}, past its {size} bytes of shared memory", line)
             writers = self.writer[rank][addresses]
             written = writers >= 0
             if not written.any():

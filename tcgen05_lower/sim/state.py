@@ -59,6 +59,9 @@ class CtaMemory:
     smem: np.ndarray  # uint8[bytes]
     tmem: np.ndarray = field(
         default_factory=lambda: np.zeros((TMEM_LANES, TMEM_COLUMNS), dtype=np.uint32))
+    # the tensor core's collector buffers (9.7.16.10): buffer name ("a", "b0".."b3") ->
+    # (element type, operand bytes) its last ::fill stored, while valid (datamove.py)
+    collectors: dict = field(default_factory=dict)
 
 
 @dataclass

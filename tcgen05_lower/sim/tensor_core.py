@@ -32,12 +32,25 @@ What is modelled
   with 4X / .block16); instruction descriptors of Tables 43 and 44, scale factors in
   tensor memory as tmem-facts section 3 places them, selected by the scale-factor IDs;
   K = 32 / 64, A in shared or tensor memory, Layouts D, A and B, negate A / B.
+- collector buffers (datamove.py): .collector::a::* without .ws, ::b0-::b3::* with .ws;
+  per CTA what each buffer holds; ::use / ::lastuse without a valid ::fill is an error,
+  and so is one whose buffer and memory hold different matrices (reuse is opportunistic).
+- .ws zero-column-mask-desc (Table 45, spans as its examples give them): zeroed columns
+  of B and the column shift. A maximum B-reuse shift (Table 42 bits 30-31) with a collector
+  fill / use is not modelled.
+- tcgen05.cp: .128x256b, .128x128b, .4x256b (one row per lane quarter, datamove.py),
+  .64x128b.warpx2::*, .32x128b.warpx4, with cta_group::1 / ::2, and decompression
+  .b8x16.b6x16_p32 / .b8x16.b4x16_p64 (element placement in the 8-bit container: an
+  assumption, see datamove.DECOMPRESSED_BIT_OFFSET).
+- tcgen05.shift.down, cta_group::1 / ::2 (datamove.py).
 - tcgen05.ld / tcgen05.st: every shape, every .num, .pack::16b / .unpack::16b, and the
-  access restriction of 9.7.16.8.1.
+  access restriction of 9.7.16.8.1; tcgen05.ld.red (.min / .max of each thread's loaded
+  values; .abs, .NaN; .f32, .u32, .s32).
 
 Everything else (.ws.sp, sparse block-scaled kinds, K = 96, 4- and 6-bit A in tensor
-memory for f8f6f4 / mxf8f6f4, cp, shift, ld.red, collector buffers as storage) raises
-SimError saying it is not modelled yet: the simulator never guesses.
+memory for f8f6f4 / mxf8f6f4, .ashift, the 128B swizzle with 32B atomicity, whose address
+pattern the ISA gives only in Figure 219) raises SimError saying it is not modelled yet:
+the simulator never guesses.
 
 Numerics
 --------
@@ -62,7 +75,7 @@ from types import MappingProxyType
 import ml_dtypes
 import numpy as np
 
-from tcgen05_lower.sim import sparse
+from tcgen05_lower.sim import datamove, sparse
 from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory, Footprint,
                                      SimError)
 
@@ -357,6 +370,9 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     parts = _qualifiers(opcode)
     if parts[0] == "cp":
         return _build_cp(parts, operands, rank, cluster_size)
+    if parts[0] == "shift":
+        footprint, perform = datamove.shift(parts, operands, rank, cluster_size)
+        return Operation("shift", footprint, None, perform)
     if parts[0] != "mma":
         raise SimError(f"tcgen05.{parts[0]} is not modelled yet")
     unsupported = [p for p in parts if p == "ashift"]
@@ -376,10 +392,12 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
                                             cluster_size)
     if scaling:
         raise SimError(f".{scaling[0]} is not valid with .kind::{kind} (9.7.16.10.9.1)")
-    return _build_mma(kind, cta_group, ws, operands, rank, cluster_size, "sp" in parts)
+    return _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
+                      collector=datamove.collector_usage(parts, ws), is_sparse="sp" in parts)
 
 
-def _build_mma(kind, cta_group, ws, operands, rank, cluster_size, is_sparse=False) -> Operation:
+def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
+               collector: datamove.CollectorUsage, is_sparse: bool = False) -> Operation:
     operands = list(operands)
     meta_taddr = operands.pop(3) if is_sparse else None   # [sp-meta-tmem] (9.7.16.10.9.2)
     d_taddr, a_operand, b_desc, idesc = operands[:4]
@@ -395,13 +413,21 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size, is_sparse=Fals
         scale_input_d = int(rest.pop(0))
         if not 0 <= scale_input_d <= 15:
             raise SimError(f"scale-input-d = {scale_input_d} is outside [0, 15] (9.7.16.10.9.1)")
+    zero_mask = rest.pop(0) if rest and ws else None   # .ws: zero-column-mask-desc
     if rest:
-        raise SimError(".ws zero-column masks and collector buffers are not modelled yet")
+        raise SimError(f"tcgen05.mma: {len(rest)} unexpected trailing operand(s)")
     info = decode_instr_descriptor(int(idesc), kind)
     if info.sparse != is_sparse:    # Table 42, bit 2: Dense = 0, Sparse = 1
         raise SimError(f"instruction descriptor {int(idesc):#010x}: the sparsity bit (bit 2) "
                        f"is {int(info.sparse)} for tcgen05.mma{'.sp' if is_sparse else ''} "
                        "(Table 42)")
+    if zero_mask is not None:
+        zero_mask = datamove.zero_column_mask(int(zero_mask), info.m, info.n)
+    column_shift = zero_mask.shift if zero_mask is not None else 0
+    if ws and int(idesc) >> 30 and collector.op != "discard":
+        raise SimError("a .ws MMA with a maximum B-reuse shift (Table 42 bits 30-31) and "
+                       f"{collector} is not modelled: the ISA does not say which B columns "
+                       "the collector then holds")
     if is_sparse:                   # 9.7.16.10.8: A is M x K, stored as M x K/2
         sparse.check_form(kind, ws, cta_group, info.m)
         k = sparse.SPARSE_K[kind]
@@ -424,7 +450,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size, is_sparse=Fals
         raise SimError(f"N = {info.n} with an 8-bit transposed B: Table 50 allows "
                        f"{16 * cta_group} <= N <= 256 in steps of {16 * cta_group} for "
                        f"cta_group::{cta_group}")
-    b_addresses = operand_addresses(b_desc_d, b_rows, k, info.b_type, info.transpose_b)
+    # Table 45's column shift: MMA column c reads B's column c + shift
+    b_addresses = operand_addresses(b_desc_d, b_rows + column_shift, k, info.b_type,
+                                    info.transpose_b)[column_shift:]
     a_in_tmem = isinstance(a_operand, Address)
     if a_in_tmem:
         if kind == "i8" or info.a_type not in ELEMENT_BYTES:
@@ -466,16 +494,22 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size, is_sparse=Fals
         fp.smem_reads[r] = np.unique(np.concatenate(smem)).astype(np.int64)
 
     def perform(ctas: list[CtaMemory]) -> None:
-        b_parts = [decode_elements(ctas[r].smem[b_addresses], info.b_type) for r in ranks]
+        b_raw = [ctas[r].smem[b_addresses] for r in ranks]
+        if ws:   # the collector holds B for .ws, A otherwise (9.7.16.10)
+            b_raw = [datamove.through_collector(ctas[rank], collector, b_raw[0], "B",
+                                                 info.b_type)]
+        b_parts = [decode_elements(raw, info.b_type) for raw in b_raw]
         b_matrix = np.concatenate(b_parts, axis=0)            # [N, K]
         if info.negate_b:
             b_matrix = -b_matrix
+        if zero_mask is not None:   # 9.7.16.4.3: "0s must be used for the entire column"
+            b_matrix[zero_mask.zero] = 0
         for r in ranks:
             cta = ctas[r]
-            if a_in_tmem:
-                a_matrix = decode_elements(_tmem_bytes(cta, *a_cells, rows), info.a_type)
-            else:
-                a_matrix = decode_elements(cta.smem[a_addresses], info.a_type)  # [rows, K]
+            a_raw = _tmem_bytes(cta, *a_cells, rows) if a_in_tmem else cta.smem[a_addresses]
+            if not ws:
+                a_raw = datamove.through_collector(cta, collector, a_raw, "A", info.a_type)
+            a_matrix = decode_elements(a_raw, info.a_type)          # [rows, K]
             if meta is not None:      # [rows, K/2] stored -> [rows, K] (9.7.16.10.8)
                 a_matrix = meta.expand(cta.tmem, a_matrix)
             if info.negate_a:
@@ -504,6 +538,8 @@ def _cp_lanes(shape: str, multicast: str | None) -> np.ndarray:
     r = np.arange(rows)
     if shape in ("128x256b", "128x128b"):
         return r.reshape(1, rows)
+    if shape == "4x256b" and multicast is None:
+        return datamove.cp_4x256b_lanes()
     if shape == "32x128b" and multicast == "warpx4":
         return np.stack([32 * w + r for w in range(4)])
     if shape == "64x128b" and multicast in ("warpx2::02_13", "warpx2::01_23"):
@@ -527,8 +563,7 @@ def _build_cp(parts, operands, rank, cluster_size) -> Operation:
     memory through the descriptor (K-major canonical layout, the row's bits along K), each
     row into one lane, its bits little-endian along 32-bit columns from taddr's column;
     with cta_group::2 into the tensor memory of both CTAs of the pair."""
-    if any(p in ("b8x16", "b6x16_p32", "b4x16_p64") for p in parts):
-        raise SimError("tcgen05.cp with decompression is not modelled yet")
+    source_format = datamove.decompression(parts)   # 9.7.16.9.1
     shape = next(p for p in parts if p in CP_SHAPES)
     multicast = next((p for p in parts if p.startswith("warpx")), None)
     cta_group = int(next(p for p in parts if p.startswith("cta_group::"))[-1])
@@ -552,7 +587,10 @@ def _build_cp(parts, operands, rank, cluster_size) -> Operation:
                    smem_reads={rank: np.unique(source).astype(np.int64)})
 
     def perform(ctas: list[CtaMemory]) -> None:
-        data = np.ascontiguousarray(ctas[rank].smem[source]).view(np.uint32)  # [rows, words]
+        raw = ctas[rank].smem[source]
+        if source_format is not None:
+            raw = datamove.decompress(raw, source_format)
+        data = np.ascontiguousarray(raw).view(np.uint32)                    # [rows, words]
         for r in ranks:
             ctas[r].tmem[lane_grid, col_grid] = np.broadcast_to(data, lane_grid.shape)
 
@@ -659,14 +697,16 @@ def _ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None):
 def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
          imm: int | None):
     """tcgen05.ld by warp ``warp`` (index in the CTA): the registers of its 32 threads."""
-    if _qualifiers(opcode)[1] == "red":
-        raise SimError("tcgen05.ld.red is not modelled yet")
+    parts = _qualifiers(opcode)
+    reduction = datamove.load_reduction(parts) if parts[1] == "red" else None
     lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
     cells = ctas[rank].tmem[lanes, cols]
     if packed:   # 9.7.16.8.2: two adjacent cells' low 16 bits in one register
         cells = (cells[..., 0] & 0xFFFF) | ((cells[..., 1] & 0xFFFF) << 16)
     fp = Footprint(tmem_reads={rank: _mask(lanes, cols)})
-    return cells.astype(np.uint32), None, Operation("ld", fp, None, lambda ctas: None)
+    cells = cells.astype(np.uint32)
+    red = None if reduction is None else datamove.reduce_loaded(cells, reduction)
+    return cells, red, Operation("ld", fp, None, lambda ctas: None)
 
 
 def store(opcode: str, taddr: int, warp: int, rank: int, values: np.ndarray,
