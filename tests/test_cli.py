@@ -134,3 +134,22 @@ def test_a_diagnostic_without_line_names_only_the_file():
     assert Diagnostic("error", "k.mlir", None, None, "m").format() == "k.mlir: error: m"
     assert Diagnostic("error", "k.mlir", 3, 5, "m").format() == "k.mlir:3:5: error: m"
     assert Diagnostic("error", None, None, None, "m").format() == "error: m"
+
+
+def test_version_names_the_package_and_the_tools_it_found(tool):
+    """--version on every tool: the installed package's version (importlib.metadata), the
+    MLIR bindings, llvmlite's LLVM and the ptxas the project found, then exit 0."""
+    from importlib import metadata
+
+    from tcgen05_lower.backend import find_ptxas
+
+    for name in ("tcgen05-lower", "tcgen05-opt", "tcgen05-sim"):
+        proc = tool(name, "--version")
+        assert proc.returncode == 0, proc.stderr
+        lines = proc.stdout.splitlines()
+        assert lines[0] == f"{name} {metadata.version('tcgen05-lower')}"
+        assert "xtc-mlir-python-bindings " + metadata.version("xtc-mlir-python-bindings") \
+            in proc.stdout
+        assert "llvmlite: " + metadata.version("llvmlite") in proc.stdout
+        ptxas = find_ptxas()
+        assert (f"ptxas: {ptxas} (" if ptxas else "ptxas: not found") in proc.stdout

@@ -220,6 +220,18 @@ FORMS = [
          lambda a: nvvm.Tcgen05MMABlockScaleOp(
              nvvm.MMABlockScaleKind.MXF4, C1, a["d"], a["adesc"], a["bdesc"], a["idesc"],
              a["en"], a["sa"], a["sb"], blockScale=nvvm.Tcgen05MMABlockScale.BLOCK32)),
+    # Without scale_vec: the ISA's default size (.block32 for mxf4, 9.7.16.10.9.1), which
+    # upstream's DEFAULT block scale prints as no qualifier at all.
+    *[Form(f"mma {kind} default block scale", "tcgen05.mma",
+           mma_kernel(d=D128, a=a, b=b, aux=(s, s),
+                      attrs=f'kind = "{kind}", collector_a = "discard"'),
+           lambda args, kind=kind: nvvm.Tcgen05MMABlockScaleOp(
+               getattr(nvvm.MMABlockScaleKind, kind.upper()), C1, args["d"], args["adesc"],
+               args["bdesc"], args["idesc"], args["en"], args["sa"], args["sb"],
+               blockScale=nvvm.Tcgen05MMABlockScale.DEFAULT))
+      for kind, a, b, s in (("mxf4", AF4, BF4, S2),
+                            ("mxf8f6f4", smem(128, 128, "f8E4M3FN"),
+                             smem(64, 128, "f8E4M3FN"), S1))],
     Form("mma mxf4nvf4 block16, A in TMEM, cta_group::2", "tcgen05.mma",
          mma_kernel(d=tmem(256, 64, "f32"), a=tmem(256, 256, "f4E2M1FN"),
                     b=smem(32, 256, "f4E2M1FN"), aux=(tmem(256, 4, "f8E4M3"),) * 2, cta=2,

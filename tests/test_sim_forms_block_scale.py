@@ -472,7 +472,9 @@ def gemm_kernel(name, kind, a_t, b_t, *, d_t="f32", n=128, row_bytes=64, swizzle
     into a scale buffer: "tcgen05.st of a buffer the MMA uses as its scale_b operand is not
     supported yet"); ``sf_per_mma`` gives every MMA its own buffers (4X uses all four bytes
     of a cell per MMA). With ``a_in_tmem`` A is a tensor-memory buffer that
-    tcgen05.cp.128x256b fills from an i8 tile of its 32 bytes per row (one MMA)."""
+    tcgen05.cp.128x256b fills from an i8 tile of its 32 bytes per row (one MMA). A
+    block-scaled kind with ``scale_vec`` None leaves the attribute out (the ISA's default
+    size, 9.7.16.10.9.1)."""
     k_elems = row_bytes * 2 if kind in PACKED else row_bytes
     k_mma = K_MMA[kind]
     n_mma = k_elems // k_mma
@@ -484,7 +486,7 @@ def gemm_kernel(name, kind, a_t, b_t, *, d_t="f32", n=128, row_bytes=64, swizzle
     tb = f'!tcgen05.smem<[{n}, {k_elems}], {MLIR_TYPES[b_t]}, "K", "{swizzle}">'
     acc = f'!tcgen05.tmem<[128, {n}], {MLIR_TYPES[d_t]}>'
     frag = f'!tcgen05.frag<[128, 32], {MLIR_TYPES[d_t]}>'
-    scaled = scale_vec is not None
+    scaled = kind.startswith("mx")    # block-scaled kinds; scale_vec None: the default size
     n_sf = (n_mma if sf_per_mma else 1) if scaled else 0
     params = ["%A: !llvm.ptr<1>", "%B: !llvm.ptr<1>"]
     params += [f"%SFA{i}: !llvm.ptr<1>" for i in range(n_sf)]
@@ -533,7 +535,8 @@ def gemm_kernel(name, kind, a_t, b_t, *, d_t="f32", n=128, row_bytes=64, swizzle
             i = j if sf_per_mma else 0
             operands += f", %sfA{i}, %sfB{i}"
             types += f", {sf}, {sf}"
-            attrs += f', scale_vec = "{scale_vec}"'
+            if scale_vec is not None:     # None: the ISA's default size (.block32)
+                attrs += f', scale_vec = "{scale_vec}"'
             if sf_per_mma:
                 attrs += ", scale_a_id = 0 : i64, scale_b_id = 0 : i64"
         lines.append(f'  "tcgen05.mma"({operands}) {{{attrs}}} : ({types}) -> ()')
@@ -679,11 +682,12 @@ def scaled_case(kind, a_t, b_t, scale_type, vec, k, n, rng=RNG):
     return a_codes, b_codes, sa, sb, a_eff, b_eff
 
 
-@pytest.mark.parametrize("a_t, b_t, route", [
-    ("e4m3", "e5m2", "direct"),                   # 8-bit operands: compiles as written
-    ("e2m3", "e2m1", "retyped"),
-    pytest.param("e2m3", "e2m1", "direct", marks=ROUTES[1].marks)])
-def test_mxf8f6f4_scale_vec_1x(a_t, b_t, route):
+@pytest.mark.parametrize("a_t, b_t, route, scale_vec", [
+    ("e4m3", "e5m2", "direct", "1X"),             # 8-bit operands: compiles as written
+    ("e4m3", "e5m2", "direct", None),             # no scale_vec: .block_scale alone
+    ("e2m3", "e2m1", "retyped", "1X"),
+    pytest.param("e2m3", "e2m1", "direct", "1X", marks=ROUTES[1].marks)])
+def test_mxf8f6f4_scale_vec_1x(a_t, b_t, route, scale_vec):
     """.kind::mxf8f6f4.block_scale.scale_vec::1X, M = N = 128, K = 128 (four MMAs of
     K = 32, 128-byte swizzle), UE8M0 factors 2^-9 .. 2^8, one per row and K block, the
     compiler's scale-factor IDs 0-3 selecting byte j of the cells for K block j.
@@ -692,8 +696,10 @@ def test_mxf8f6f4_scale_vec_1x(a_t, b_t, route):
     a_codes, b_codes, sa, sb, a_eff, b_eff = scaled_case("mxf8f6f4", a_t, b_t, "ue8m0", 1,
                                                          k, n)
     ptx, manifest = compile_route(route, "mxf8f6f4_1x", kind="mxf8f6f4", a_t=a_t, b_t=b_t,
-                                  n=n, row_bytes=k, swizzle="128B", scale_vec="1X",
+                                  n=n, row_bytes=k, swizzle="128B", scale_vec=scale_vec,
                                   sf_t="ue8m0")
+    if scale_vec is None:   # 9.7.16.10.9.1's default size: the PTX names none
+        assert "kind::mxf8f6f4.block_scale [" in ptx
     args = {"A": operand_bytes(a_codes, a_t, "mxf8f6f4"),
             "B": operand_bytes(b_codes, b_t, "mxf8f6f4"), "SFA0": sf_global(sa, 0),
             "SFB0": sf_global(sb, 0), "C": np.zeros((128, n), np.float32)}
@@ -702,6 +708,7 @@ def test_mxf8f6f4_scale_vec_1x(a_t, b_t, route):
 
 @pytest.mark.parametrize("scale_vec, route, schedule", [
     ("2X", "retyped", "late"), ("2X", "retyped", "eager"), ("block32", "retyped", "late"),
+    (None, "retyped", "late"),    # no scale_vec: "defaults to .block32" (9.7.16.10.9.1)
     pytest.param("2X", "direct", "late", marks=ROUTES[1].marks)])
 def test_mxf4_scale_vec_2x(scale_vec, route, schedule):
     """.kind::mxf4 with .scale_vec::2X (and its alias .block32), M = N = 128, K = 128 (two

@@ -137,14 +137,31 @@ func.func @sparse_d_type() attributes {tcgen05.kernel = {target = "sm_100a", thr
 
 // ------------------------------------------------------------------ operand roles
 
-// 9.7.16.10.7: block-scaled kinds take scale_A and scale_B; the attribute scale_vec names them.
-func.func @mxf4_without_scale_vec() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+// 9.7.16.10.7: block-scaled kinds take scale_A and scale_B (with or without scale_vec).
+func.func @mxf4_without_scale_operands() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %p = arith.constant true
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 256], f4E2M1FN, "K", "128B">
   %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 256], f4E2M1FN, "K", "128B">
   %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
-  // expected-error @+1 {{kind::mxf4 is block-scaled (9.7.16.10.7): it needs scale_vec and the scale_A and scale_B operands}}
+  // expected-error @+1 {{a block-scaled MMA takes the scale_A and scale_B TMEM operands after enable_input_d}}
   "tcgen05.mma"(%d, %a, %b, %p) {kind = "mxf4"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 256], f4E2M1FN, "K", "128B">, !tcgen05.smem<[64, 256], f4E2M1FN, "K", "128B">, i1) -> ()
+  return
+}
+
+// -----
+
+// 9.7.16.10.9.1: "For .kind::mxf4nvf4, the qualifier .scale_vectorsize must be explicitly
+// specified" (mxf4 defaults to .block32, and mxf8f6f4 has the one size 1X = .block32:
+// mma-block-scale-default.mlir in forms/ compiles both).
+func.func @mxf4nvf4_without_scale_vec() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant true
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 128], f4E2M1FN, "K", "64B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %sa = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 4], f8E4M3>
+  %sb = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 4], f8E4M3>
+  // expected-error @+1 {{kind::mxf4nvf4 needs an explicit scale_vec (9.7.16.10.9.1: "For .kind::mxf4nvf4, the qualifier .scale_vectorsize must be explicitly specified"; mxf4 and mxf8f6f4 default to .block32)}}
+  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb) {kind = "mxf4nvf4"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">, !tcgen05.smem<[64, 128], f4E2M1FN, "K", "64B">, i1, !tcgen05.tmem<[128, 4], f8E4M3>, !tcgen05.tmem<[128, 4], f8E4M3>) -> ()
   return
 }
 

@@ -3,6 +3,7 @@ diagnostics, and turning internal errors into one line instead of a traceback.""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import traceback
@@ -27,6 +28,25 @@ def write_output(path: str | None, data: str | bytes) -> None:
             sys.stdout.write(data if data.endswith("\n") else data + "\n")
         return
     Path(path).write_bytes(data) if isinstance(data, bytes) else Path(path).write_text(data)
+
+
+class _PrintVersions(argparse.Action):
+    """``--version``: the package version and the MLIR, LLVM and ptxas it found (looked
+    up when asked, not when the parser is built), then exit 0."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from tcgen05_lower.backend import versions
+
+        found = versions()
+        print(f"{parser.prog} {found.pop('tcgen05-lower')}")
+        for name, value in found.items():
+            print(f"  {name}: {value}")
+        parser.exit(0)
+
+
+def add_version_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--version", action=_PrintVersions, nargs=0,
+                        help="print the version and the MLIR, LLVM and ptxas in use, and exit")
 
 
 def print_diagnostics(diagnostics) -> None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tcgen05_lower.cli.common import (guarded_main, print_diagnostics, read_input,
-                                      write_output)
+from tcgen05_lower.cli.common import (add_version_option, guarded_main, print_diagnostics,
+                                      read_input, write_output)
 from tcgen05_lower.driver import EMIT_KINDS, CompileFailed, compile_source
 from tcgen05_lower.isa import targets
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE
@@ -20,6 +20,7 @@ from tcgen05_lower.pipeline import DEFAULT_PIPELINE
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tcgen05-lower", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version_option(parser)
     parser.add_argument("input", help="input .mlir file (- for stdin)")
     parser.add_argument("--arch", default=None,
                         help="target (default: the kernel's tcgen05.kernel target, else "

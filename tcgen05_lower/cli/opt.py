@@ -14,8 +14,8 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import (MLIRError, capture_diagnostics, error_diagnostics,
                                     parse_module)
 from tcgen05_lower.cli import verify_diagnostics
-from tcgen05_lower.cli.common import (guarded_main, print_diagnostics, read_input,
-                                      write_output)
+from tcgen05_lower.cli.common import (add_version_option, guarded_main, print_diagnostics,
+                                      read_input, write_output)
 from tcgen05_lower.passes import REGISTRY
 from tcgen05_lower.pipeline import PipelineError, build_pass_manager, parse_pipeline
 
@@ -41,6 +41,7 @@ def split_chunks(text: str, split: bool) -> list[tuple[str, int]]:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tcgen05-opt", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version_option(parser)
     parser.add_argument("input", nargs="?", default="-", help="input .mlir file (- for stdin)")
     parser.add_argument("-p", "--pass-pipeline", default="",
                         help="textual pipeline mixing tcgen05 and upstream passes")

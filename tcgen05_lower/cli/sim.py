@@ -26,7 +26,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from tcgen05_lower.cli.common import guarded_main, print_diagnostics
+from tcgen05_lower.cli.common import add_version_option, guarded_main, print_diagnostics
 
 _DTYPES = MappingProxyType({"bf16": "bfloat16", "f16": "float16", "f32": "float32",
                             "f64": "float64", "i8": "int8", "i32": "int32",
@@ -45,6 +45,7 @@ def numpy_dtype(name: str) -> np.dtype:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="tcgen05-sim", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_version_option(parser)
     parser.add_argument("input", help="kernel: .mlir (compiled with the default pipeline) "
                                       "or .ptx (with --manifest)")
     parser.add_argument("--arch", default=None, help="target for a .mlir kernel")

@@ -102,8 +102,9 @@ def a_tmem_address(lowering, operands: MmaOperands, form: MmaForm) -> "ir.Value"
 
 def scale_vectorsize(form: MmaForm, target: str) -> str | None:
     """The .scale_vectorsize qualifier to print: the one the IR names if the target has
-    it, else its alias (9.7.16.10.9.1 "Aliased .scale_vectorsize variants")."""
-    if form.scale_vec is None:
+    it, else its alias (9.7.16.10.9.1 "Aliased .scale_vectorsize variants"); none when the
+    IR leaves it to its default."""
+    if form.scale_vec is None or not form.scale_vec_written:
         return None
     spellings = shapes.scale_vectorsize_aliases(
         form.kind, SCALE_VEC_QUALIFIERS.get(form.scale_vec, form.scale_vec), k96=form.k96)
