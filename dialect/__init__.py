@@ -24,7 +24,8 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
                            scale_b (with ``scale_vec``) and metadata (with ``sparse``)
 ``cp``                     tcgen05.cp shared tile -> TMEM (``shape``, ``multicast``,
                            ``decompress``)
-``shift``                  tcgen05.shift.down of a TMEM buffer
+``shift``                  tcgen05.shift.down of every 32-lane quarter of a TMEM buffer, all
+                           its columns (one instruction per quarter and 8 columns)
 ``ld``                     warpgroup load of a TMEM column slice into a ``!tcgen05.frag``;
                            optional ``pack16``; planned: ``shape``, ``num``, ``half_split``
 ``ld_red``                 ld with a min/max reduction per row (``op``, ``abs``, ``nan``)

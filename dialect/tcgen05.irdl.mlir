@@ -126,7 +126,10 @@ irdl.dialect @tcgen05 {
     irdl.attributes { "shape" = %str }
   }
 
-  // tcgen05.shift.down: shifts the rows of a TMEM buffer down by one lane (9.7.16.9.3).
+  // tcgen05.shift.down: shifts the rows of each 32-lane quarter of a TMEM buffer down by
+  // one lane, across all its columns (9.7.16.9.3: one instruction moves one 32-byte
+  // element of the 32 lanes from its address; the lowering issues one per quarter and per
+  // 8 columns). Row 32q + 31 does not move into the next quarter.
   irdl.operation @shift {
     %t = irdl.base @tcgen05::@tmem
     irdl.operands(buffer: %t)

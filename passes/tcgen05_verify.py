@@ -386,6 +386,22 @@ class Tcgen05Verify(ModulePass):
             return False
         return True
 
+    @staticmethod
+    def zero_column_shift(op) -> int:
+        """The Column Shift field (bits 56-61) of a .ws MMA's zero-column mask (Table 45):
+        "Shifts column by specified amount. Thus allows MMA on non-0 starting column" --
+        the MMA reads B's rows (its N columns) from that row of the tile on."""
+        if not _bool(op, "ws") or "zero_column_mask" not in op.attributes:
+            return 0
+        mask = d.get_int(op, "zero_column_mask") & 0xFFFFFFFFFFFFFFFF
+        operands = mma_operands(op)
+        try:
+            descriptors.zero_column_masks(mask, m=operands.d_type.rows,
+                                          n=operands.d_type.cols)
+            return descriptors.decode_zero_column_mask(mask)["column_shift"]
+        except IsaRuleError:
+            return 0   # a malformed mask: check_mma_ws reports it
+
     def check_mma_tiles(self, op, kind, operands, info, k, k96) -> bool:
         """Operand shapes (per CTA for tiles), the K block, Tables 49, 50 and 52."""
         dt, bt, cta = operands.d_type, operands.b_type, info.cta_group
@@ -402,10 +418,15 @@ class Tcgen05Verify(ModulePass):
                 self.error(op, f"A in tensor memory has shape {list(a.shape)}; expected "
                                f"[{m}, K] (M = {m} rows, 9.7.16.10.5)")
                 ok = False
-        if bt.rows != n // cta:
+        shift = self.zero_column_shift(op)
+        if (bt.rows != n // cta) if not shift else (bt.rows < n // cta + shift):
             self.error(op, f"B tile has {bt.rows} rows but the accumulator has N = {n}"
                            + (f" (each CTA of the pair holds N/2 = {n // 2})"
-                              if cta == 2 else ""))
+                              if cta == 2 else "")
+                           + (f" and the zero-column mask shifts B's columns by {shift} "
+                              f"(Table 45: the MMA reads B columns {shift} to "
+                              f"{n // cta + shift - 1}, so the tile needs at least "
+                              f"{n // cta + shift} rows)" if shift else ""))
             ok = False
         a_k = operands.a_type.shape[-1]
         if a_k != bt.k:

@@ -777,16 +777,19 @@ func.func @shift_refresh(%src: !llvm.ptr<1>, %rows: !llvm.ptr<1>, %shifted: !llv
 
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_e2e_shift_then_cp_4x256b(schedule):
-    # tcgen05.shift at the buffer's base (lane 0, column 0) moves lanes 0..30 of columns
-    # 0..7 to lanes 1..31 (9.7.16.9.3); then .4x256b writes the 4 source rows (32 bytes
-    # each) into lanes 0, 32, 64, 96, columns 0..7.
+    # One tcgen05.shift moves lanes 0..30 of 8 columns (a 32-byte element) to lanes 1..31
+    # from its 32-aligned address (9.7.16.9.3); the dialect's shift is one per quarter and
+    # per 8 columns, so every quarter's rows move down one lane within the quarter, in
+    # all 32 columns. Then .4x256b writes the 4 source rows (32 bytes each) into lanes 0,
+    # 32, 64, 96, columns 0..7.
     src = RNG.standard_normal((128, 32)).astype(np.float32)
     rows = RNG.integers(0, 256, (4, 32)).astype(np.uint8)
     args = {"src": src, "rows": rows, "shifted": np.zeros((128, 32), np.float32),
             "refreshed": np.zeros((128, 32), np.float32)}
     out = run("shift_refresh", SHIFT_REFRESH, args, schedule)
     shifted = src.view(np.uint32).copy()
-    shifted[1:32, :8] = src.view(np.uint32)[0:31, :8]
+    for q in range(4):
+        shifted[32 * q + 1:32 * q + 32] = src.view(np.uint32)[32 * q:32 * q + 31]
     np.testing.assert_array_equal(out["shifted"].view(np.uint32), shifted)
     refreshed = shifted.copy()
     for i in range(4):
@@ -814,14 +817,15 @@ func.func @shift_pair(%src: !llvm.ptr<1>, %dst: !llvm.ptr<1>)
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_e2e_shift_cta_group_2_shifts_both_ctas(schedule):
     # A CTA pair holds rows 0..127 (rank 0) and 128..255 (rank 1) of a Layout A buffer
-    # (tmem-facts section 1); one thread's tcgen05.shift.cta_group::2 shifts lanes 0..31,
-    # columns 0..7 in both CTAs' tensor memory (9.7.16.9.3).
+    # (tmem-facts section 1); the even CTA's tcgen05.shift.cta_group::2 instructions (one
+    # per quarter and 8 columns) shift every quarter's rows in both CTAs' tensor memory
+    # (9.7.16.9.3).
     src = RNG.standard_normal((256, 32)).astype(np.float32)
     out = run("shift_pair", SHIFT_PAIR, {"src": src, "dst": np.zeros((256, 32), np.float32)},
               schedule)
     want = src.view(np.uint32).copy()
-    for base in (0, 128):
-        want[base + 1:base + 32, :8] = src.view(np.uint32)[base:base + 31, :8]
+    for base in range(0, 256, 32):
+        want[base + 1:base + 32] = src.view(np.uint32)[base:base + 31]
     np.testing.assert_array_equal(out["dst"].view(np.uint32), want)
 
 

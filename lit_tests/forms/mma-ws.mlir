@@ -21,6 +21,7 @@
 !acc32 = !tcgen05.tmem<[32, 128], f32>
 !a32 = !tcgen05.smem<[32, 64], f16, "K", "128B">
 !b128 = !tcgen05.smem<[128, 64], f16, "K", "128B">
+!b136 = !tcgen05.smem<[136, 64], f16, "K", "128B">
 !acc64 = !tcgen05.tmem<[64, 64], f32>
 !a64 = !tcgen05.smem<[64, 64], f16, "K", "128B">
 !b64 = !tcgen05.smem<[64, 64], f16, "K", "128B">
@@ -37,6 +38,8 @@
 // 0x01020100; first spans {fs3..fs0} = {0, 0, 1, 1} -> bits 32-35 0b0011; non-zero mask
 // bit 39; skip span 2 (bits 40-47), use span 3 (bits 48-55), shift 2 (bits 56-61):
 // 0x0203028301020100 = 144962374686867712. The mask is the last operand.
+// The second MMA's mask shifts B's columns by 2 (Table 45, bits 56-61), so it reads B rows
+// 2..129: its tile has 136 rows (tcgen05-verify asks for at least N + 2).
 // CHECK-LABEL: .entry ws_m32(
 // CHECK: tcgen05.mma.ws.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%r[0-9]+}}, {{%p[0-9]+}};
 // CHECK: mov.b64 [[MASK:%rd[0-9]+]], 144962374686867712;
@@ -45,9 +48,10 @@ func.func @ws_m32() attributes {tcgen05.kernel = {target = "sm_100a", threads = 
   %p = arith.constant true
   %a = "tcgen05.smem_buffer"() : () -> !a32
   %b = "tcgen05.smem_buffer"() : () -> !b128
+  %bs = "tcgen05.smem_buffer"() : () -> !b136
   %d = "tcgen05.tmem_buffer"() : () -> !acc32
   "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true} : (!acc32, !a32, !b128, i1) -> ()
-  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, k_offset = 16 : i64, collector_b = "b0", collector_b_op = "fill", zero_column_mask = 144962374686867712 : i64} : (!acc32, !a32, !b128, i1) -> ()
+  "tcgen05.mma"(%d, %a, %bs, %p) {kind = "f16", ws = true, k_offset = 16 : i64, collector_b = "b0", collector_b_op = "fill", zero_column_mask = 144962374686867712 : i64} : (!acc32, !a32, !b136, i1) -> ()
   return
 }
 

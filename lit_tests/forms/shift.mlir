@@ -18,18 +18,27 @@
 !t = !tcgen05.tmem<[128, 64], f32>
 !t2 = !tcgen05.tmem<[256, 64], f32>
 
+// One tcgen05.shift moves one 32-byte element (8 columns) of the 32 lanes from its address
+// (9.7.16.9.3, the implicit .31x256b shape of 9.7.16.2.3), so shifting the rows of each
+// quarter of a [128, 64] buffer is 4 quarters x 8 column groups = 32 instructions, at
+// lanes 0, 32, 64, 96 (lane << 16 in the address) and columns 0, 8, ..., 56.
 // CHECK-LABEL: .entry shift_cta1(
 // CHECK: setp.eq.b32 [[LEADER:%p[0-9]+]], {{%r[0-9]+}}, 0;
-// CHECK: @[[LEADER]] tcgen05.shift.cta_group::1.down [{{%r[0-9]+}}];
+// CHECK-COUNT-32: @[[LEADER]] tcgen05.shift.cta_group::1.down [{{%r[0-9]+}}];
+// CHECK-NOT: tcgen05.shift
+// CHECK: ret;
 func.func @shift_cta1() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %t = "tcgen05.tmem_buffer"() : () -> !t
   "tcgen05.shift"(%t) : (!t) -> ()
   return
 }
 
+// A CTA pair: each CTA holds 128 of the 256 rows, shifted in both CTAs by the even CTA's
+// 32 instructions.
 // CHECK-LABEL: .entry shift_cta2(
 // CHECK: .reqnctapercluster 2, 1, 1
-// CHECK: tcgen05.shift.cta_group::2.down [{{%r[0-9]+}}];
+// CHECK-COUNT-32: tcgen05.shift.cta_group::2.down [{{%r[0-9]+}}];
+// CHECK-NOT: tcgen05.shift
 func.func @shift_cta2() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
   %t = "tcgen05.tmem_buffer"() {layout = "A"} : () -> !t2
   "tcgen05.shift"(%t) : (!t2) -> ()

@@ -812,3 +812,17 @@ func.func @saturate_f16() attributes {tcgen05.kernel = {target = "sm_100a", thre
   "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", saturate = true} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
   return
 }
+
+// -----
+
+// Table 45, Column Shift: "Shifts column by specified amount. Thus allows MMA on non-0
+// starting column": with a shift of 2 the MMA reads B rows 2..N+1, past a tile of N rows.
+func.func @zero_mask_shift_past_the_tile() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[32, 16], bf16, "K", "32B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 16], bf16, "K", "32B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[32, 64], f32>
+  // expected-error @+1 {{B tile has 64 rows but the accumulator has N = 64 and the zero-column mask shifts B's columns by 2 (Table 45: the MMA reads B columns 2 to 65, so the tile needs at least 66 rows)}}
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, zero_column_mask = 144115188075855872 : i64} : (!tcgen05.tmem<[32, 64], f32>, !tcgen05.smem<[32, 16], bf16, "K", "32B">, !tcgen05.smem<[64, 16], bf16, "K", "32B">, i1) -> ()
+  return
+}

@@ -4,8 +4,11 @@ tcgen05.shift.down (9.7.16.9.3).
 ``cp`` copies a shared-memory tile into a TMEM buffer, at the buffer's address plus the
 op's ``column``. The tile is described to the hardware by the same canonical K-major
 matrix descriptor as an MMA operand (Table 40, 9.7.16.3.3): its rows are the rows the
-copy shape moves, its K extent their bits. ``shift`` shifts the rows of a buffer down by
-one lane; its address must sit on a 32-lane boundary, which the plan decides, so the check
+copy shape moves, its K extent their bits. ``shift`` shifts the rows of every 32-lane
+quarter of a buffer down by one lane, across all its columns: one tcgen05.shift moves one
+32-byte element (8 columns) of the 32 lanes from its address (9.7.16.9.3, the implicit
+.31x256b shape of 9.7.16.2.3), so the op is one instruction per quarter and per 8
+columns; its address must sit on a 32-lane boundary, which the plan decides, so the check
 is made here.
 """
 
@@ -59,5 +62,23 @@ def lower_shift(lowering, op) -> None:
     if lane is not None and lane % 32:
         lowering.fail(op, f"tcgen05.shift needs a buffer at a lane that is a multiple of "
                           f"32, but this one was placed at lane {lane} (9.7.16.9.3)")
-    emit.ptx(ptx.shift_down(lowering.info.cta_group, "$0"), [lowering.values[buffer]],
-             predicate=single_thread_predicate(lowering))
+    owner = defining_op(buffer)
+    if owner is not None and d.op_name(owner) == "tmem_stage":
+        owner = defining_op(owner.operands[0])
+    columns = d.get_int(owner, "columns") if owner is not None else None
+    if columns is None:
+        lowering.fail(op, "tcgen05.shift of a buffer without a planned footprint: run "
+                          "tcgen05-select-layouts first")
+    # The buffer covers all four quarters of its CTA's 128 lanes (a half-lane buffer is
+    # refused by tcgen05-select-layouts) and `columns` columns from its address.
+    predicate = single_thread_predicate(lowering)
+    base = Sym(lowering.values[buffer])
+    for quarter in range(4):
+        for column in range(0, columns, SHIFT_COLUMNS):
+            taddr = as_value(base + ((32 * quarter) << 16) + column, i32())
+            emit.ptx(ptx.shift_down(lowering.info.cta_group, "$0"), [taddr],
+                     predicate=predicate)
+
+
+#: Columns one tcgen05.shift moves: a 32-byte element of 32-bit cells (9.7.16.9.3).
+SHIFT_COLUMNS = 8
