@@ -19,7 +19,8 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
                            must be multiples of 16 bytes (tcgen05-verify), the source pointer
                            and a run-time K offset must keep that alignment (unchecked); in
                            a cta_group::2 kernel each CTA fills its slice of the pair's
-                           operand (docs/cta-pairs.md)
+                           operand (docs/cta-pairs.md); a tile a sparse MMA reads as A is
+                           filled from the compressed M x K/2 matrix (9.7.16.10.8)
 ``mma``                    D (+)= A x B; attributes below; trailing TMEM operands scale_a,
                            scale_b (with ``scale_vec``) and metadata (with ``sparse``)
 ``cp``                     tcgen05.cp shared tile -> TMEM (``shape``, ``multicast``,
@@ -177,7 +178,10 @@ _TYPE_RE = re.compile(r"^!tcgen05\.(\w+)(?:<(.*)>)?$")
 
 def _split_params(text: str) -> list[str]:
     """Splits a type's parameter list at top-level commas."""
-    return split_top_level(text, "[<(", "]>)")
+    try:
+        return split_top_level(text, "[<(", "]>)")
+    except ValueError as exc:   # unbalanced brackets
+        raise TypeParameterError(str(exc)) from None
 
 
 class TypeParameterError(ValueError):

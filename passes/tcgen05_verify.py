@@ -39,11 +39,14 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower.bindings import file_location
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (constant_int, defining_op, effective_scale_vec,
-                                     mma_form, mma_operands, scale_factor_ids)
+from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, constant_int, defining_op,
+                                     effective_scale_vec, mbarrier_count_error, mma_form,
+                                     mma_operands, planned_buffer_problem,
+                                     scale_factor_ids)
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.pass_infra import ModulePass
 
@@ -66,6 +69,41 @@ CP_DECOMPRESS = ("b6x16_p32", "b4x16_p64")
 FILL_VECTOR_BYTES = 16
 #: The element types of tcgen05.ld.red (9.7.16.8.3: .f32, .u32, .s32).
 LD_RED_TYPES = ("f32", "u32", "s32")
+
+
+#: What a collector buffer holds when it is known to hold nothing valid.
+_RELEASED = "released"
+
+
+def _collector_written(op) -> bool:
+    return any(n in op.attributes for n in ("collector_a", "collector_b", "collector_b_op"))
+
+
+def _collector_usage(op):
+    """(buffer, operation, (operand, k_offset)) of an MMA's collector usage: .ws MMAs use
+    ``collector::b0..b3`` for B, others ``collector::a`` for A; the default operation is
+    ``discard`` (9.7.16.10.9.1, 9.7.16.10.9.3)."""
+    k_offset = d.get_int(op, "k_offset", 0)
+    if _bool(op, "ws"):
+        return (d.get_str(op, "collector_b", "b0"), d.get_str(op, "collector_b_op", "discard"),
+                (op.operands[2], k_offset))
+    return "a", d.get_str(op, "collector_a", "discard"), (op.operands[1], k_offset)
+
+
+def _collected(name: str) -> str:
+    return "A" if name == "a" else "B"
+
+
+def _describe(filled, used) -> str:
+    (fv, fk), (uv, uk) = filled, used
+    if fv != uv:
+        return "another tile or buffer"
+    return f"k_offset = {fk}; this MMA's is {uk}"
+
+
+def _line(op) -> str:
+    _, line, _ = file_location(op.location)
+    return "?" if line is None else str(line)
 
 
 def _element_bits(element: str) -> int | None:
@@ -138,6 +176,57 @@ class Tcgen05Verify(ModulePass):
             if name in _INSTRUCTIONS and not self.check_two_dimensional(op):
                 continue
             check(self, op, info)
+        if not self.failed:
+            self.check_collectors(kernel.regions[0].blocks[0], entry=True)
+
+    # ------------------------------------------------------------------ collectors
+
+    def check_collectors(self, block, *, entry: bool) -> None:
+        """9.7.16.10.9.1: ``::use`` "requires a previous fill to the collector buffer to be
+        still valid", ``::lastuse`` one "valid till the collector buffer is read", and an
+        MMA without a collector qualifier is ``::discard``. A use must also read the matrix
+        that was filled: reuse is opportunistic (9.7.16.10: "the TensorCore may reload a
+        matrix even when it has permission to reuse that matrix"), so a use of another
+        matrix reads either. Checked in program order within each block, where the state
+        at the block's start is known only for the kernel's entry block (nothing filled);
+        after a nested loop or branch it is unknown again. One walk, linear."""
+        default = _RELEASED if entry else None
+        state: dict = {}
+        for op in block.operations:
+            op = op.operation
+            if len(op.regions) and d.op_name(op) is None:
+                for region in op.regions:
+                    for inner in region.blocks:
+                        self.check_collectors(inner, entry=False)
+                state, default = {}, None
+                continue
+            if d.op_name(op) != "mma":
+                continue
+            name, action, key = _collector_usage(op)
+            held = state.get(name, default)
+            if action in ("use", "lastuse") and held is not None:
+                problem = None
+                if held == _RELEASED or held[0] == _RELEASED:
+                    problem = ("nothing fills it earlier in the kernel" if held == _RELEASED
+                               else f"the MMA at line {_line(held[1])} released it "
+                                    f"({held[2]})")
+                elif held[0] != key:
+                    problem = (f"it holds the {_collected(name)} filled at line "
+                               f"{_line(held[1])} ({_describe(held[0], key)}), which "
+                               f"is not the matrix this MMA reads; reuse is opportunistic "
+                               f"(9.7.16.10), so the result would depend on whether the "
+                               f"tensor core reloads it")
+                if problem:
+                    self.error(op, f"collector::{name}::{action} needs a previous "
+                                   f"collector::{name}::fill still valid (9.7.16.10.9.1), "
+                                   f"but {problem}")
+            if action == "fill":
+                state[name] = (key, op, "fill")
+            elif action in ("lastuse", "discard"):
+                how = (f"collector::{name}::{action}" if action == "lastuse"
+                       or _collector_written(op) else
+                       f"no collector qualifier means collector::{name}::discard")
+                state[name] = (_RELEASED, op, how)
 
     def check_type_parameters(self, ops) -> bool:
         """Every tcgen05 type an op uses has parameters of the dialect's form (a shape of
@@ -236,6 +325,11 @@ class Tcgen05Verify(ModulePass):
 
     def check_tmem_buffer(self, op, info) -> None:
         t = d.type_info(op.results[0].type)
+        if len(op.operands):
+            problem = planned_buffer_problem(op)
+            if problem:
+                self.error(op, problem)
+                return
         # Its shape is [rows, columns] or [stages, rows, columns] (dialect.type_info).
         # Buffers that an MMA reads as A, scale factors or metadata are checked there;
         # the others hold accumulators or data moved by ld/st/cp.
@@ -692,6 +786,11 @@ class Tcgen05Verify(ModulePass):
             wanted = " or ".join("." + x for x in allowed) if allowed else "no .multicast"
             self.error(op, f".{shape} requires {wanted}, got "
                            f"{'.' + multicast if multicast else 'none'} (9.7.16.9.2)")
+        source = d.type_info(op.operands[1].type)
+        if isinstance(source, d.SmemType) and source.swizzle == "128B_base32B":
+            self.error(op, "tcgen05.cp from a tile with 128-byte swizzling of 32-byte "
+                           "atomicity is not supported yet (its address pattern is given only "
+                           "as a figure, 9.7.16.10.6; Table 53)")
         decompress = d.get_str(op, "decompress")
         if decompress is not None and decompress not in CP_DECOMPRESS:
             self.error(op, f"decompress = \"{decompress}\" is not one of "
@@ -809,6 +908,11 @@ class Tcgen05Verify(ModulePass):
 
     # ------------------------------------------------------------------ sync, allocation
 
+    def check_alloc_mbarrier(self, op, info) -> None:
+        count = d.get_int(op, "count", 1)
+        if not 1 <= count < MBARRIER_MAX_COUNT:
+            self.error(op, mbarrier_count_error(count))
+
     def check_wait(self, op, info) -> None:
         kind = d.get_str(op, "kind")
         if kind not in ("ld", "st"):
@@ -858,6 +962,7 @@ _CHECKS = MappingProxyType({
     "ld_red": Tcgen05Verify.check_ld_red,
     "store_fragment": Tcgen05Verify.check_store_fragment,
     "wait": Tcgen05Verify.check_wait,
+    "alloc_mbarrier": Tcgen05Verify.check_alloc_mbarrier,
     "fence": Tcgen05Verify.check_fence,
     "commit": Tcgen05Verify.check_commit,
     "alloc": Tcgen05Verify.check_alloc,

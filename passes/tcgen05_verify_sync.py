@@ -102,8 +102,9 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, ir
-from tcgen05_lower.kernel_ir import defining_op, mma_operands
-from tcgen05_lower.pass_infra import ModulePass, Option
+from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
+                                     mma_operands)
+from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
 
 #: Lanes of the CTA's tensor memory; lane sets are 128-bit masks.
 LANES = 128
@@ -675,7 +676,10 @@ class Run:
         elif name == "dealloc":
             self.check_dealloc(op)
         elif name == "alloc_mbarrier":
-            self.mbarriers[op.results[0]] = MbarrierState(d.get_int(op, "count", 1))
+            count = d.get_int(op, "count", 1)
+            if not 1 <= count < MBARRIER_MAX_COUNT:
+                raise CompileError(op.location, mbarrier_count_error(count))
+            self.mbarriers[op.results[0]] = MbarrierState(count)
         elif name == "commit":
             self.commit(op)
         elif name == "mbarrier_wait":

@@ -210,17 +210,36 @@ def _silent_parse_failure(text: str, source_name: str, message: str) -> Diagnost
 
 
 def _input_the_parser_aborts_on(text: str, source_name: str) -> Diagnostic | None:
-    """The MLIR 22.1 bindings abort the process (an assertion on unhandled captured errors)
-    when a dialect type is directly followed by a `.` (`!b = !tcgen05.tmem<...>.`). No
-    valid input has a `>` directly followed by `.` outside strings and comments, so such
-    input is refused here, located, before the parser sees it."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        code = _STRING.sub(lambda m: " " * len(m.group(0)), line).split("//", 1)[0]
-        at = code.find(">.")
-        if at >= 0:
-            return Diagnostic("error", source_name, number, at + 2,
-                              "unexpected '.' after a type")
+    """Input on which the MLIR 22.1 bindings abort the process rather than report an
+    error, refused here, located, before the parser sees it:
+
+    - a dialect type directly followed by a `.` (`!b = !tcgen05.tmem<...>.`, or with
+      blanks between): an assertion on unhandled captured errors. No valid input has a
+      `>` followed by `.` outside strings and comments.
+    - an ``scf.index_switch`` case value of 2^63 - 1 or -2^63, the empty and tombstone
+      keys of the LLVM DenseMap the op's verifier puts its cases in (an assertion)."""
+    lines = [_STRING.sub(lambda m: " " * len(m.group(0)), line).split("//", 1)[0]
+             for line in text.splitlines()]
+    code = "\n".join(lines)
+    for pattern, message in _PARSER_ABORTS:
+        for match in pattern.finditer(code):
+            if message is _DENSEMAP_KEY and int(match.group(1)) not in _DENSEMAP_KEYS:
+                continue
+            at = match.end() - 1 if message is not _DENSEMAP_KEY else match.start(1)
+            number = code.count("\n", 0, at) + 1
+            column = at - (code.rfind("\n", 0, at) + 1) + 1
+            return Diagnostic("error", source_name, number, column,
+                              message if message is not _DENSEMAP_KEY else
+                              f"scf.index_switch case value {match.group(1)} is the "
+                              "empty or tombstone key of LLVM's DenseMap, on which the MLIR "
+                              "parser aborts: use another value")
     return None
+
+
+_DENSEMAP_KEY = "densemap key"
+_DENSEMAP_KEYS = (2 ** 63 - 1, -2 ** 63)
+_PARSER_ABORTS = ((re.compile(r">\s*\."), "unexpected '.' after a type"),
+                  (re.compile(r"\bcase\s+(-?\d+)"), _DENSEMAP_KEY))
 
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"')

@@ -41,6 +41,8 @@ class CompileResult:
     ptx_version: tuple[int, int] = (8, 6)
     ptx_version_reason: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: Warnings of the driver itself (a renamed target), also in ``diagnostics``.
+    warnings: list[Diagnostic] = field(default_factory=list)
     #: The launch manifest of the first kernel (see launch_manifest), once PTX is emitted.
     manifest: dict | None = None
     #: The manifests of every kernel, by entry name.
@@ -163,18 +165,23 @@ PTX_IDENTIFIER = re.compile(r"[a-zA-Z][a-zA-Z0-9_$]*|[_$%][a-zA-Z0-9_$]+")
 
 
 def unspellable_kernel_names(module_op) -> list[Diagnostic]:
-    """Located errors for kernels whose MLIR symbol PTX cannot spell as an `.entry` name
-    (MLIR allows `@b.ranch`; ptxas rejects `.entry b.ranch(`)."""
+    """Located errors for functions whose MLIR symbol PTX cannot spell as an `.entry` or
+    `.func` name (MLIR allows `@b.ranch`; ptxas rejects `.entry b.ranch(`). Every
+    function of the module is emitted, kernels as entries, the others as functions."""
     found = []
-    for kernel in d.kernels(module_op):
-        name = ir.StringAttr(kernel.attributes["sym_name"]).value
+    for op in module_op.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name not in ("func.func", "llvm.func") or "sym_name" not in op.attributes:
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
         if PTX_IDENTIFIER.fullmatch(name) is None:
-            filename, line, col = file_location(kernel.location)
+            what = "kernel" if d.is_kernel(op) else "function"
+            filename, line, col = file_location(op.location)
             found.append(Diagnostic(
                 "error", filename, line, col,
-                f"kernel name @{name} is not a PTX identifier (letters, digits, _ and $, "
+                f"{what} name @{name} is not a PTX identifier (letters, digits, _ and $, "
                 "starting with a letter, or with _, $ or % and one more character; PTX ISA "
-                "4.4): rename the kernel"))
+                f"4.4): rename the {what}"))
     return found
 
 
@@ -257,10 +264,20 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
                 raise CompileFailed(list(diagnostics) + stray)
             try:
                 target = module_target(module, arch)
-                targets.check_target(target)
+                renamed = targets.check_target(target).renamed_to
             except (ValueError, IsaRuleError) as exc:
                 raise CompileFailed(list(diagnostics) + [
                     target_diagnostic(module, arch, str(exc), source_name)]) from None
+            if renamed:
+                # sm_101a / sm_101f are sm_110a / sm_110f from PTX ISA 9.0, and the
+                # ptxas this project uses (CUDA 13) knows only the new names.
+                note = target_diagnostic(
+                    module, arch, f"target {target} is called {renamed} from PTX ISA 9.0 "
+                    f"(9.7.16 Target ISA Notes) and ptxas from CUDA 13 knows only that "
+                    f"name: compiling for {renamed}", source_name)
+                result.warnings.append(Diagnostic("warning", note.filename, note.line,
+                                                  note.col, note.message))
+                target = renamed
             for kernel in d.kernels(module):
                 d.set_kernel_target(kernel, target)
             result.target = target
@@ -281,7 +298,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
                 from None
         if any(x.severity == "error" for x in diagnostics):
             raise CompileFailed(list(diagnostics))
-        result.diagnostics = list(diagnostics)
+        result.diagnostics = result.warnings + list(diagnostics)
         if emit == "mlir":
             result.mlir = str(module)
             return result

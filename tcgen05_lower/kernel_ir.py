@@ -173,3 +173,48 @@ def scale_factor_ids(op, form: MmaForm) -> tuple[int, int]:
         ids.append(given if given is not None else layouts.scale_factor_id_for_k_block(
             k_offset=form.k_offset, k=form.k, per_mma=per_mma))
     return ids[0], ids[1]
+
+
+def stored_k(tile_value: "ir.Value") -> int:
+    """Elements per row a shared-memory tile stores: its K, or K/2 when a sparse MMA
+    reads it as A ("A is stored compressed as M x K/2", 9.7.16.10.8); the tile's type
+    names the logical K that the MMAs' ``k_offset`` counts."""
+    tile = dialect.type_info(tile_value.type)
+    for use in tile_value.uses:
+        owner = use.owner
+        owner = owner.operation if hasattr(owner, "operation") else owner
+        if (dialect.op_name(owner) == "mma" and use.operand_number == 1
+                and dialect.get_int(owner, "sparse", 0)):
+            return tile.k // 2
+    return tile.k
+
+
+#: mbarrier.init's arrival count lies in [1, 2^20 - 1] (PTX ISA, mbarrier.init).
+MBARRIER_MAX_COUNT = 2 ** 20
+
+
+def mbarrier_count_error(count: int) -> str:
+    return (f"alloc_mbarrier count = {count} is outside [1, {MBARRIER_MAX_COUNT - 1}], the "
+            "arrival counts mbarrier.init takes (PTX ISA, mbarrier.init)")
+
+
+def planned_buffer_problem(op) -> str | None:
+    """What is wrong with a planned ``tcgen05.tmem_buffer`` (one with the allocation base
+    as operand), or None: the base must be a ``tcgen05.alloc`` result, and
+    ``lane_offset`` / ``column_offset`` (written by tcgen05-plan-tmem) must place the
+    buffer inside tensor memory (128 lanes x 512 columns, 9.7.16.7.1)."""
+    owner = defining_op(op.operands[0])
+    if owner is None or dialect.op_name(owner) != "alloc":
+        return ("a planned tcgen05.tmem_buffer takes the result of a tcgen05.alloc as its "
+                "base (tcgen05-plan-tmem writes both)")
+    missing = [n for n in ("lane_offset", "column_offset") if n not in op.attributes]
+    if missing:
+        return (f"a planned tcgen05.tmem_buffer needs {' and '.join(missing)} (written by "
+                "tcgen05-plan-tmem)")
+    lane, column = dialect.get_int(op, "lane_offset"), dialect.get_int(op, "column_offset")
+    if not 0 <= lane < 128 or lane % 16:
+        return (f"lane_offset = {lane} is not a lane offset of tensor memory (0 to 112 in "
+                "steps of 16: a buffer starts at a lane quarter or half, 9.7.16.10.5)")
+    if not 0 <= column < 512:
+        return f"column_offset = {column} is outside tensor memory's 512 columns (9.7.16.7.1)"
+    return None

@@ -14,11 +14,14 @@ Tolerance of the MMA results: bf16 products are exact in float64 and the simulat
 once to f32 per MMA, so |C - A @ B| <= K * 2^-24 * (|A| @ |B|), as tests/test_sim_examples.py
 uses. Data movement and integer reductions are compared bit for bit."""
 
+import re
+
 import ml_dtypes
 import numpy as np
 import pytest
 
-from tcgen05_lower.driver import compile_source
+from tcgen05_lower.driver import CompileFailed, compile_source
+from tcgen05_lower.pipeline import DEFAULT_PIPELINE
 from tcgen05_lower.sim import datamove
 from tcgen05_lower.sim import tensor_core as tc
 from tcgen05_lower.sim.api import simulate
@@ -515,10 +518,20 @@ def test_mma_then_shift_of_its_accumulator_is_pipelined():
 _COMPILED = {}
 
 
-def compiled(name, text):
+def compiled(name, text, pipeline=None):
     if name not in _COMPILED:
-        _COMPILED[name] = compile_source(text, name)
+        _COMPILED[name] = compile_source(text, name, **(
+            {"pipeline": pipeline} if pipeline else {}))
     return _COMPILED[name]
+
+
+def compiled_past_the_verifier(name, text, rule):
+    """A kernel tcgen05-verify refuses (the diagnostic must contain `rule`), compiled by
+    the default pipeline without tcgen05-verify: PTX whose fault the simulator must find
+    on its own."""
+    with pytest.raises(CompileFailed, match=re.escape(rule)):
+        compile_source(text, name)
+    return compiled(name, text, DEFAULT_PIPELINE.replace("tcgen05-verify,", "", 1))
 
 
 def run(name, text, args, schedule):
@@ -703,7 +716,9 @@ func.func @ws_use_first(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
 
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_e2e_collector_use_without_fill_is_reported_at_the_mma(schedule):
-    result = compiled("ws_use_first", WS_USE_FIRST)
+    result = compiled_past_the_verifier("ws_use_first", WS_USE_FIRST,
+                                        "collector::b3::use needs a previous "
+                                        "collector::b3::fill still valid")
     line = next(i + 1 for i, text in enumerate(result.ptx.splitlines())
                 if "collector::b3::use" in text)
     with pytest.raises(SimError, match="holds nothing valid") as caught:
@@ -738,10 +753,11 @@ func.func @ws_use_other_k(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
 
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_e2e_collector_use_of_another_b_is_an_error(schedule):
-    # The pipeline accepts a ::use whose B (here the next K block of the tile) is not the
-    # one ::b1 was filled with (as lit_tests/forms/mma-ws.mlir writes it); the tensor core
-    # may multiply either (9.7.16.10), so the simulator reports it at the ::use.
-    result = compiled("ws_use_other_k", WS_USE_OTHER_K)
+    # A ::use whose B (here the next K block of the tile) is not the one ::b1 was filled
+    # with: the tensor core may multiply either (9.7.16.10). tcgen05-verify refuses it;
+    # compiled without the verifier, the simulator reports it at the ::use on its own.
+    result = compiled_past_the_verifier("ws_use_other_k", WS_USE_OTHER_K,
+                                        "it holds the B filled at line")
     line = next(i + 1 for i, text in enumerate(result.ptx.splitlines())
                 if "collector::b1::use" in text)
     with pytest.raises(SimError, match="holds a different B") as caught:

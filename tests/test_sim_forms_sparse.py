@@ -27,10 +27,10 @@ Where the compiler cannot produce a form's data, the test supplies it and says s
   in the canonical MN-major layout (9.7.16.3.3 with tmem-facts section 4's LBO/SBO
   convention), at the place the compiler gives the tile (``__tcgen05_dynamic_smem`` plus
   the tiles before it, each 1024-byte aligned, in declaration order).
-- the compiler's smem_fill of a tile that a sparse MMA reads as A copies the tile's
-  logical K elements per row, not the K/2 it stores (and the tile takes M x K bytes): a
-  compressed M x K/2 source is read out of bounds. The global A of these kernels is
-  therefore M x K with the stored A in columns [0, K/2) (``padded_stored``).
+- (fixed) the compiler's smem_fill of a tile that a sparse MMA reads as A copied the
+  tile's logical K elements per row, reading a compressed M x K/2 source out of bounds; it
+  now copies the K/2 stored elements (kernel_ir.stored_k), and the global A of these
+  kernels is the compressed matrix itself (src_ld = K/2).
 Everything else (fills of the K-major operands, descriptors, the metadata address, D's
 placement, ld, stores) is the compiled kernel's.
 
@@ -499,8 +499,8 @@ def gemm_kernel(name, *, a_elt, b_elt, m, n, mmas, cta_group=1, sparse_a=True,
                 selectors=None, meta_by_cp=False, a_major="K", b_major="K",
                 a_swizzle=None, b_swizzle=None):
     """A kernel computing C (m x n) = A (m x K) x B (K x n) with `mmas` MMAs along K.
-    K-major tiles are filled from global memory (A: rows of the stored A, `src_ld` = K, see
-    the module docstring; B: K x n row-major, transposed by the fill); MN-major tiles are
+    K-major tiles are filled from global memory (A: the stored, compressed A, `src_ld` =
+    K/2 for a sparse A; B: K x n row-major, transposed by the fill); MN-major tiles are
     not filled (the test writes them). With `meta_by_cp` the metadata goes global -> a
     K-major [128, 4] i32 tile -> tcgen05.cp.128x128b -> the metadata buffer."""
     kind = KIND_OF[a_elt]
@@ -530,8 +530,9 @@ def gemm_kernel(name, *, a_elt, b_elt, m, n, mmas, cta_group=1, sparse_a=True,
     if sparse_a:
         lines.append(f'  %meta = "tcgen05.tmem_buffer"() {{name = "meta"}} : () -> {mt}')
     if a_major == "K":
+        a_ld = k_tile // 2 if sparse_a else k_tile
         lines.append(f'  "tcgen05.smem_fill"(%A, %a, %c0) {{src_layout = "mn_k", '
-                     f'src_ld = {k_tile} : i64}} : (!llvm.ptr<1>, {at}, index) -> ()')
+                     f'src_ld = {a_ld} : i64}} : (!llvm.ptr<1>, {at}, index) -> ()')
     if b_major == "K":
         lines.append(f'  "tcgen05.smem_fill"(%B, %b, %c0) {{src_layout = "k_mn", '
                      f'src_ld = {n} : i64}} : (!llvm.ptr<1>, {bt}, index) -> ()')
@@ -618,12 +619,10 @@ def run_kernel(text, name, args, *, schedule="late", tensor_core=None, smem_tile
     return {p["name"]: args[p["name"]] for p in result.manifest["params"]}
 
 
-def padded_stored(stored, k_tile):
-    """The global A of a sparse kernel: the stored (compressed) A in columns [0, K/2) of
-    an M x K matrix (the compiler's fill copies K columns per row; module docstring)."""
-    out = np.zeros((stored.shape[0], k_tile), stored.dtype)
-    out[:, :stored.shape[1]] = stored
-    return out
+def compressed_a(stored, k_tile):
+    """The global A of a sparse kernel: the stored (compressed) M x K/2 matrix itself."""
+    assert stored.shape[1] * 2 == k_tile, (stored.shape, k_tile)
+    return np.ascontiguousarray(stored)
 
 
 def sparse_problem(a_elt, b_elt, m, n, mmas):
@@ -667,7 +666,7 @@ def test_sparse_layout_d_with_metadata_copied_by_the_kernel(a_elt, b_elt, n, mma
     text = gemm_kernel("sp_d", a_elt=a_elt, b_elt=b_elt, m=m, n=n, mmas=mmas,
                        selectors=selectors, meta_by_cp=True)
     c = np.zeros((m, n), np.int32 if kind == "i8" else np.float32)
-    out = run_kernel(text, "sp_d", {"A": padded_stored(stored, dense.shape[1]), "B": b.copy(),
+    out = run_kernel(text, "sp_d", {"A": compressed_a(stored, dense.shape[1]), "B": b.copy(),
                                     "MD": md.view(np.int32), "C": c}, schedule=schedule)
     check_result(kind, out["C"], dense, b)
 
@@ -700,7 +699,7 @@ def test_sparse_layouts_f_a_c_with_metadata_written_by_the_test(cta_group, m, a_
                        cta_group=cta_group, selectors=selectors)
     injector = InjectMetadata(images, half=rows == 64)
     c = np.zeros((m, n), np.int32 if kind == "i8" else np.float32)
-    out = run_kernel(text, "sp_half", {"A": padded_stored(stored, dense.shape[1]),
+    out = run_kernel(text, "sp_half", {"A": compressed_a(stored, dense.shape[1]),
                                        "B": b.copy(), "MD": np.zeros(4, np.int32), "C": c},
                      schedule=schedule, tensor_core=injector)
     assert injector.injected == mmas
@@ -786,7 +785,7 @@ def test_sparse_f8f6f4_mma_with_mn_major_8bit_b():
     k = dense.shape[1]
     _, b_at = tile_offsets(m * k, n * k)
     c = np.zeros((m, n), np.float32)
-    out = run_kernel(text, "mn_b8", {"A": padded_stored(stored, k), "B": np.zeros(4, np.int32),
+    out = run_kernel(text, "mn_b8", {"A": compressed_a(stored, k), "B": np.zeros(4, np.int32),
                                      "MD": md.view(np.int32), "C": c},
                      smem_tiles=[(b_at, mn_major_tile_bytes(b.T, "64B", n * k))])
     check_result(kind, out["C"], dense, b)

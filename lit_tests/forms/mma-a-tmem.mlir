@@ -24,9 +24,10 @@
 !b8 = !tcgen05.smem<[64, 64], f8E4M3FN, "K", "64B">
 !s1 = !tcgen05.tmem<[128, 1], f8E8M0FNU>
 
-// A K-loop over A in TMEM: the first MMA overwrites D (enable-input-d false), the others
-// accumulate while A goes through the collector buffer. The operand after [d-tmem] is in
-// brackets: a TMEM address, not a matrix descriptor.
+// A in TMEM: the first MMA overwrites D (enable-input-d false), the others accumulate the
+// K block 16 again while A goes through the collector buffer (fill, use, lastuse of the
+// block they all read: 9.7.16.10.9.1, checked by tcgen05-verify). The operand after
+// [d-tmem] is in brackets: a TMEM address, not a matrix descriptor.
 // CHECK-LABEL: .entry a_in_tmem(
 // CHECK: tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%r[0-9]+}}, {{%p[0-9]+}};
 // CHECK: tcgen05.mma.cta_group::1.kind::f16.collector::a::fill [{{%r[0-9]+}}], [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%r[0-9]+}}, {{%p[0-9]+}};
@@ -36,6 +37,8 @@
 // CHECK-SAME: {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}}, {{%p[0-9]+}};
 // .ashift with the default collector usage spelled out: the syntax puts .ashift first.
 // CHECK: tcgen05.mma.cta_group::1.kind::f16.ashift.collector::a::discard [{{%r[0-9]+}}], [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%r[0-9]+}}, {{%p[0-9]+}};
+// .ashift takes no ::fill (9.7.16.10.9.1), so an MMA without it fills what it then uses.
+// CHECK: tcgen05.mma.cta_group::1.kind::f16.collector::a::fill
 // CHECK: tcgen05.mma.cta_group::1.kind::f16.ashift.collector::a::lastuse
 func.func @a_in_tmem() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %false = arith.constant false
@@ -45,9 +48,10 @@ func.func @a_in_tmem() attributes {tcgen05.kernel = {target = "sm_100a", threads
   %d = "tcgen05.tmem_buffer"() : () -> !acc
   "tcgen05.mma"(%d, %a, %b, %false) {kind = "f16"} : (!acc, !at, !b, i1) -> ()
   "tcgen05.mma"(%d, %a, %b, %true) {kind = "f16", k_offset = 16 : i64, collector_a = "fill"} : (!acc, !at, !b, i1) -> ()
-  "tcgen05.mma"(%d, %a, %b, %true) {kind = "f16", k_offset = 32 : i64, collector_a = "use"} : (!acc, !at, !b, i1) -> ()
-  "tcgen05.mma"(%d, %a, %b, %true) {kind = "f16", k_offset = 48 : i64, collector_a = "lastuse", disable_output_lane = array<i32: 1, 0, 0, -2147483648>} : (!acc, !at, !b, i1) -> ()
+  "tcgen05.mma"(%d, %a, %b, %true) {kind = "f16", k_offset = 16 : i64, collector_a = "use"} : (!acc, !at, !b, i1) -> ()
+  "tcgen05.mma"(%d, %a, %b, %true) {kind = "f16", k_offset = 16 : i64, collector_a = "lastuse", disable_output_lane = array<i32: 1, 0, 0, -2147483648>} : (!acc, !at, !b, i1) -> ()
   "tcgen05.mma"(%d, %a, %b, %true) {kind = "f16", ashift = true, collector_a = "discard"} : (!acc, !at, !b, i1) -> ()
+  "tcgen05.mma"(%d, %a, %b, %true) {kind = "f16", collector_a = "fill"} : (!acc, !at, !b, i1) -> ()
   "tcgen05.mma"(%d, %a, %b, %true) {kind = "f16", ashift = true, collector_a = "lastuse"} : (!acc, !at, !b, i1) -> ()
   return
 }

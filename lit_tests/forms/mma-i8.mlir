@@ -35,6 +35,7 @@ func.func @kind_i8() attributes {tcgen05.kernel = {target = "sm_100a", threads =
 // 9.7.16.10.8.4.6), .ws with a collector buffer, and .ws.sp.
 // CHECK-LABEL: .entry i8_forms(
 // CHECK: tcgen05.mma.sp.cta_group::1.kind::i8 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [{{%r[0-9]+}}], {{%r[0-9]+}}, {{%p[0-9]+}};
+// CHECK: tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::fill
 // CHECK: tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::lastuse [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%r[0-9]+}}, {{%p[0-9]+}};
 // CHECK: tcgen05.mma.ws.sp.cta_group::1.kind::i8 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [{{%r[0-9]+}}], {{%r[0-9]+}}, {{%p[0-9]+}};
 !accws = !tcgen05.tmem<[64, 64], i32>
@@ -56,6 +57,7 @@ func.func @i8_forms() attributes {tcgen05.kernel = {target = "sm_100a", threads 
   %bw = "tcgen05.smem_buffer"() : () -> !bws
   %dw = "tcgen05.tmem_buffer"() : () -> !accws
   %mw = "tcgen05.tmem_buffer"() : () -> !meta64
+  "tcgen05.mma"(%dw, %aw, %bw, %p) {kind = "i8", ws = true, collector_b = "b3", collector_b_op = "fill"} : (!accws, !aws, !bws, i1) -> ()
   "tcgen05.mma"(%dw, %aw, %bw, %p) {kind = "i8", ws = true, collector_b = "b3", collector_b_op = "lastuse"} : (!accws, !aws, !bws, i1) -> ()
   %asp = "tcgen05.smem_buffer"() : () -> !awsp
   "tcgen05.mma"(%dw, %asp, %bw, %p, %mw) {kind = "i8", ws = true, sparse = true} : (!accws, !awsp, !bws, i1, !meta64) -> ()

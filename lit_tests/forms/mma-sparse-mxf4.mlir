@@ -46,6 +46,7 @@ func.func @sparse_mxf4() attributes {tcgen05.kernel = {target = "sm_100a", threa
 // written on every target: 0x08100484 = 135267460.
 // CHECK-LABEL: .entry sparse_mxf4nvf4(
 // CHECK: mov.b32 [[IDESC:%r[0-9]+]], 135267460;
+// CHECK: tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.block_scale.block16.collector::a::fill
 // CHECK: tcgen05.mma.sp.cta_group::1.kind::mxf4nvf4.block_scale.block16.collector::a::lastuse
 // CHECK-SAME: [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [{{%r[0-9]+}}], [[IDESC]], [{{%r[0-9]+}}], [{{%r[0-9]+}}], {{%p[0-9]+}};
 func.func @sparse_mxf4nvf4() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
@@ -56,6 +57,7 @@ func.func @sparse_mxf4nvf4() attributes {tcgen05.kernel = {target = "sm_100a", t
   %sa = "tcgen05.tmem_buffer"() : () -> !s4
   %sb = "tcgen05.tmem_buffer"() : () -> !s4
   %m = "tcgen05.tmem_buffer"() : () -> !s4
+  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf4nvf4", sparse = true, scale_vec = "block16", collector_a = "fill"} : (!acc, !a, !b, i1, !s4, !s4, !s4) -> ()
   "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf4nvf4", sparse = true, scale_vec = "block16", collector_a = "lastuse"} : (!acc, !a, !b, i1, !s4, !s4, !s4) -> ()
   return
 }

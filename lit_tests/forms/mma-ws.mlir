@@ -55,12 +55,16 @@ func.func @ws_m32() attributes {tcgen05.kernel = {target = "sm_100a", threads = 
   return
 }
 
-// M = 64 (Layout E): each collector buffer with each operation.
+// M = 64 (Layout E): each collector buffer with each operation. A use or lastuse reads
+// the B block its buffer was filled with (9.7.16.10.9.1: "This requires a previous fill to
+// the collector buffer to be still valid"; tcgen05-verify checks it).
 // CHECK-LABEL: .entry ws_m64_collectors(
 // CHECK: tcgen05.mma.ws.cta_group::1.kind::f16.collector::b1::fill [
 // CHECK: tcgen05.mma.ws.cta_group::1.kind::f16.collector::b1::use [
+// CHECK: tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::fill [
 // CHECK: tcgen05.mma.ws.cta_group::1.kind::f16.collector::b2::lastuse [
 // CHECK: tcgen05.mma.ws.cta_group::1.kind::f16.collector::b3::discard [
+// CHECK: tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::fill [
 // CHECK: tcgen05.mma.ws.cta_group::1.kind::f16.collector::b0::use [
 func.func @ws_m64_collectors() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %p = arith.constant true
@@ -68,11 +72,14 @@ func.func @ws_m64_collectors() attributes {tcgen05.kernel = {target = "sm_100a",
   %b = "tcgen05.smem_buffer"() : () -> !b64
   %d = "tcgen05.tmem_buffer"() : () -> !acc64
   "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b = "b1", collector_b_op = "fill"} : (!acc64, !a64, !b64, i1) -> ()
-  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b = "b1", collector_b_op = "use", k_offset = 16 : i64} : (!acc64, !a64, !b64, i1) -> ()
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b = "b1", collector_b_op = "use"} : (!acc64, !a64, !b64, i1) -> ()
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b = "b2", collector_b_op = "fill", k_offset = 32 : i64} : (!acc64, !a64, !b64, i1) -> ()
   "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b = "b2", collector_b_op = "lastuse", k_offset = 32 : i64} : (!acc64, !a64, !b64, i1) -> ()
   "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b = "b3", collector_b_op = "discard", k_offset = 48 : i64} : (!acc64, !a64, !b64, i1) -> ()
-  // collector_b_op alone: the buffer defaults to ::b0 (9.7.16.10.9.3).
-  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b_op = "use"} : (!acc64, !a64, !b64, i1) -> ()
+  // collector_b alone, or collector_b_op alone: the other defaults to ::b0 / ::discard
+  // (9.7.16.10.9.3).
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b_op = "fill", k_offset = 16 : i64} : (!acc64, !a64, !b64, i1) -> ()
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16", ws = true, collector_b_op = "use", k_offset = 16 : i64} : (!acc64, !a64, !b64, i1) -> ()
   return
 }
 

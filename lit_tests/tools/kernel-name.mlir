@@ -6,3 +6,9 @@
 func.func @b.ranch() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   return
 }
+
+// Every function of the module is emitted (the others as .func), so the rule is theirs too.
+// CHECK: kernel-name.mlir:[[@LINE+1]]:1: error: function name @helper.fn is not a PTX identifier
+func.func @helper.fn() {
+  return
+}

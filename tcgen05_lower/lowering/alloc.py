@@ -11,6 +11,7 @@ that no CTA exits while its peer still deallocates.
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower import kernel_ir
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import llvm
 from tcgen05_lower.emit import Sym, as_value, i32
@@ -70,6 +71,9 @@ def lower_tmem_buffer(lowering, op) -> None:
     """A planned buffer's TMEM address: base + (lane_offset << 16) + column_offset."""
     if len(op.operands) == 0:
         lowering.fail(op, "TMEM buffer is not planned: run tcgen05-plan-tmem first")
+    problem = kernel_ir.planned_buffer_problem(op)
+    if problem:
+        lowering.fail(op, problem)
     base = Sym(lowering.values[op.operands[0]])
     offset = (d.get_int(op, "lane_offset") << 16) | d.get_int(op, "column_offset")
     lowering.values[op.results[0]] = as_value(base + offset, i32())

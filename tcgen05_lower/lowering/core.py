@@ -65,6 +65,7 @@ class KernelLowering:
 
         entry = self.kernel.regions[0].blocks[0]
         ops = list(d.walk_ops(self.kernel))
+        self.check_values_stay_in_tcgen05_ops(ops)
         barriers = [op for op in ops if d.op_name(op) == "alloc_mbarrier"]
         # mbarriers that some wait names without a phase: their phase is counted at run
         # time (see lowering.sync).
@@ -95,6 +96,26 @@ class KernelLowering:
             op.erase()
         self.end_blocks_after_regions(entry)
         d.set_int(self.kernel, "tcgen05.dynamic_smem_bytes", self.smem_bytes)
+
+    def check_values_stay_in_tcgen05_ops(self, ops) -> None:
+        """The lowering replaces each tcgen05 value (a buffer's TMEM address, an mbarrier's
+        shared-memory address) where tcgen05 ops use it, then erases its definition. A
+        value that also flows through another op (an scf.yield of a branch or loop, a
+        select, a call) would outlive its definition, which MLIR aborts on: such kernels
+        are refused here, at that op, before anything is lowered."""
+        for op in ops:
+            name = d.op_name(op)
+            if name is None:
+                continue
+            for result in op.results:
+                for use in result.uses:
+                    owner = use.owner
+                    owner = owner.operation if hasattr(owner, "operation") else owner
+                    if d.op_name(owner) is None:
+                        self.fail(owner, f"{owner.name} takes the {result.type} made by "
+                                         f"tcgen05.{name}: tcgen05 values that flow through "
+                                         f"other ops (branch and loop results, selects, "
+                                         f"calls) cannot be lowered yet")
 
     def end_blocks_after_regions(self, entry) -> None:
         """Ends the kernel's block right after each region op (an smem_fill's copy loop,

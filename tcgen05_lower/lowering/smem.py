@@ -14,6 +14,7 @@ from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
+from tcgen05_lower.kernel_ir import stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
 from tcgen05_lower.lowering.ldst import cta_in_pair
 
@@ -70,7 +71,9 @@ def lower_smem_fill(lowering, op) -> None:
     if lowering.info.cta_group == 2:
         pair_row = Sym(cast(cta_in_pair(lowering).value, i64())) * tile.rows
     chunk_bytes = 16 if layout == "mn_k" else bits // 8
-    row_bytes = tile.k * bits // 8
+    # A sparse MMA's A is stored compressed: the fill copies its K/2 stored elements per
+    # row from a source of that width (kernel_ir.stored_k).
+    row_bytes = stored_k(tile_value) * bits // 8
     per_row = row_bytes // chunk_bytes
     total = tile.rows * per_row
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
