@@ -87,14 +87,15 @@ DIALECT = "tcgen05"
 KERNEL_ATTR = "tcgen05.kernel"
 
 
-def _irdl_source() -> str:
+def irdl_source() -> str:
+    """The text of the IRDL definition (tcgen05.irdl.mlir)."""
     return resources.files(__package__).joinpath("tcgen05.irdl.mlir").read_text()
 
 
 def load_dialect(context: "ir.Context") -> None:
     """Registers the tcgen05 dialect (from its IRDL definition) in `context`."""
     with context, ir.Location.unknown():
-        definition = ir.Module.parse(_irdl_source())
+        definition = ir.Module.parse(irdl_source())
         irdl.load_dialects(definition)
     # The definition is dropped here, on purpose: a Python Module holds its context, so
     # keeping it anywhere that outlives this call would keep every context alive (Python

@@ -58,8 +58,28 @@ _OPS = {
 #: op name (without ``tcgen05.``) -> attribute name -> kind.
 ATTRIBUTES = MappingProxyType({op: MappingProxyType(attrs) for op, attrs in _OPS.items()})
 
+_FLAGS_OFF = {"sparse": 0, "ws": 0, "ashift": 0, "negate_a": 0, "negate_b": 0, "saturate": 0}
+_DEFAULTS = {
+    # 9.7.16.10.9: no qualifier means the first K block, dense, no .ws, collector ::discard
+    # (::b0::discard with .ws, 9.7.16.10.9.3), no negation or saturation, no B-reuse shift.
+    "mma": {**_FLAGS_OFF, "k_offset": 0, "sparsity_selector": 0, "collector_a": "discard",
+            "collector_b": "b0", "collector_b_op": "discard", "max_shift": 0},
+    "cp": {"column": 0},
+    "ld": {"pack16": 0},
+    "load_fragment": {"pack16": 0},
+    "st": {"unpack16": 0},
+    "ld_red": {"abs": 0, "nan": 0},
+    "alloc_mbarrier": {"count": 1},
+    "tmem_buffer": {"half_lanes": 0},
+    "tmem_stage": {"half_lanes": 0},
+}
+
+#: op name -> attribute name -> the value an absent attribute means (attributes without
+#: one read as None when absent: their absence is itself meaningful, e.g. ``scale_vec``).
+DEFAULTS = MappingProxyType({op: MappingProxyType(values) for op, values in _DEFAULTS.items()})
+
 #: The entries of a kernel's ``tcgen05.kernel`` dictionary: name -> (kind, default).
 KERNEL_ENTRIES = MappingProxyType({"target": ("str", "sm_100a"), "threads": ("int", 128),
                                    "cta_group": ("int", 1)})
 
-del _OPS, _SYNC, _ACCESS, _PLACED
+del _OPS, _SYNC, _ACCESS, _PLACED, _DEFAULTS, _FLAGS_OFF

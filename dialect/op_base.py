@@ -1,0 +1,176 @@
+"""What every typed tcgen05 op class shares (the classes themselves are generated from the
+IRDL definition into ``ops.py``; see ``generate.py``).
+
+A class wraps a generic ``ir.Operation`` of its op: ``MmaOp(op).k_offset`` reads the
+attribute with the default the dialect gives it (``attributes.DEFAULTS``), ``MmaOp(op).d``
+the operand by its IRDL name; ``.operation`` is the wrapped operation. ``MmaOp.matches(op)`` tests an operation, and
+``MmaOp.build(d=..., a=..., kind="f16", ...)`` creates exactly the generic op the parser
+would make from its text, at the current insertion point and location.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from tcgen05_lower.bindings import ir
+from tcgen05_lower.dialect.attributes import ATTRIBUTES, DEFAULTS, KIND_NAMES
+
+DIALECT = "tcgen05"
+
+
+class Attribute:
+    """A data descriptor for one attribute: reads it as a Python value (int, str or a tuple
+    of ints), or its default when absent; ``None`` when it has no default."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __set_name__(self, owner, name):
+        self.owner = owner
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        return instance.get(self.name)
+
+
+class Tcgen05Op:
+    """Base of the generated op classes."""
+
+    NAME: ClassVar[str] = ""
+    #: (name, variadicity) of each operand / result group, as IRDL declares them.
+    OPERANDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    RESULTS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    #: Attributes IRDL requires (the others are optional).
+    REQUIRED: ClassVar[tuple[str, ...]] = ()
+
+    __slots__ = ("operation",)
+
+    def __init__(self, op):
+        op = op.operation if hasattr(op, "operation") else op
+        if op.name != self.full_name():
+            raise TypeError(f"{type(self).__name__} wraps {self.full_name()}, not {op.name}")
+        self.operation = op
+
+    # -- matching ---------------------------------------------------------------------------
+
+    @classmethod
+    def full_name(cls) -> str:
+        return f"{DIALECT}.{cls.NAME}"
+
+    @classmethod
+    def matches(cls, op) -> bool:
+        op = op.operation if hasattr(op, "operation") else op
+        return op.name == cls.full_name()
+
+    # -- attributes -------------------------------------------------------------------------
+
+    @classmethod
+    def attribute_kinds(cls):
+        return ATTRIBUTES[cls.NAME]
+
+    def has(self, name: str) -> bool:
+        """Whether the attribute is written on the op (not just defaulted)."""
+        self._check_name(name)
+        return name in self.operation.attributes
+
+    def get(self, name: str) -> Any:
+        """The attribute's value, its default when absent, None without a default."""
+        self._check_name(name)
+        attrs = self.operation.attributes
+        if name not in attrs:
+            return DEFAULTS.get(self.NAME, {}).get(name)
+        return _python_value(attrs[name])
+
+    def _check_name(self, name: str) -> None:
+        if name not in ATTRIBUTES[self.NAME]:
+            raise LookupError(f"{self.full_name()} has no attribute {name!r} in "
+                              "dialect/attributes.py")
+
+    # -- operands and results ---------------------------------------------------------------
+
+    def _group(self, groups, values, index: int):
+        """The values of group `index`: one value for a single group, a list for a variadic
+        one, the value or None for an optional one (at most one non-single group here)."""
+        fixed = sum(1 for _, v in groups if v == "single")
+        extra = len(values) - fixed
+        position = 0
+        for i, (_, variadicity) in enumerate(groups):
+            size = 1 if variadicity == "single" else extra
+            if i == index:
+                chunk = [values[j] for j in range(position, position + size)]
+                if variadicity == "single":
+                    return chunk[0]
+                if variadicity == "optional":
+                    return chunk[0] if chunk else None
+                return chunk
+            position += size
+        raise IndexError(index)
+
+    def operand(self, index: int):
+        return self._group(self.OPERANDS, self.operation.operands, index)
+
+    def result(self, index: int):
+        return self._group(self.RESULTS, self.operation.results, index)
+
+    # -- building ---------------------------------------------------------------------------
+
+    @classmethod
+    def build(cls, *, result_types=(), **fields) -> "ir.Operation":
+        """The generic op with the operands named by IRDL (a variadic group takes a list,
+        an optional one a value or None), the attributes given as Python values (checked
+        against the dialect's table; an attribute left at None is not written), and
+        `result_types`, at the current insertion point and location."""
+        operands = []
+        for name, variadicity in cls.OPERANDS:
+            value = fields.pop(name, None if variadicity != "single" else _MISSING)
+            if value is _MISSING:
+                raise TypeError(f"{cls.full_name()} needs operand {name}")
+            if variadicity == "variadic":
+                operands.extend(value or ())
+            elif value is not None:
+                operands.append(value)
+        attributes = {}
+        kinds = ATTRIBUTES[cls.NAME]
+        for name, value in fields.items():
+            if name not in kinds:
+                raise TypeError(f"{cls.full_name()} has no operand or attribute {name!r} "
+                                f"(attributes: {', '.join(sorted(kinds)) or 'none'})")
+            if value is not None:
+                attributes[name] = _attribute(name, value, kinds[name])
+        missing = [name for name in cls.REQUIRED if name not in attributes]
+        if missing:
+            raise TypeError(f"{cls.full_name()} needs attribute {', '.join(missing)}")
+        return ir.Operation.create(cls.full_name(), results=list(result_types),
+                                   operands=operands, attributes=attributes)
+
+
+class _MISSING:
+    """Marks an operand not given to build()."""
+
+
+def _python_value(attr):
+    if isinstance(attr, ir.BoolAttr):
+        return bool(attr.value)
+    if isinstance(attr, ir.IntegerAttr):
+        return attr.value
+    if isinstance(attr, ir.StringAttr):
+        return attr.value
+    if isinstance(attr, ir.DenseI32ArrayAttr):
+        return tuple(attr)
+    return attr
+
+
+def _attribute(name: str, value, kind: str):
+    """The MLIR attribute the parser makes from the text a user writes: ``true`` for a
+    bool, ``N : i64`` for an integer, a string, ``array<i32: ...>``."""
+    if kind == "int":
+        if isinstance(value, bool):
+            return ir.BoolAttr.get(value)
+        if isinstance(value, int):
+            return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+    elif kind == "str" and isinstance(value, str):
+        return ir.StringAttr.get(value)
+    elif kind == "i32s" and all(isinstance(v, int) for v in value):
+        return ir.DenseI32ArrayAttr.get(list(value))
+    raise TypeError(f"attribute {name} = {value!r} must be {KIND_NAMES[kind]}")
