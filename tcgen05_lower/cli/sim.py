@@ -61,6 +61,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="when asynchronous tcgen05 operations take effect")
     parser.add_argument("--trace", default=None, metavar="FILE",
                         help="write a per-warp instruction trace")
+    parser.add_argument("--backend", default="sim", choices=["sim", "cuda"],
+                        help="where the kernel runs: the simulator, or a Blackwell GPU "
+                             "through the CUDA driver API (the 'cuda' extra; never run here, "
+                             "see tcgen05_lower/gpu.py)")
     return parser
 
 
@@ -276,6 +280,8 @@ def run(argv=None) -> int:
         print(f"tcgen05-sim: error: {exc}", file=sys.stderr)
         return 1
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    if args.backend == "cuda":
+        return run_on_gpu(ptx, manifest, problem, inputs, originals)
     trace = open(args.trace, "w") if args.trace else None
     start = time.perf_counter()
     try:
@@ -291,6 +297,20 @@ def run(argv=None) -> int:
     return report(problem, manifest, originals, result, args.schedule, elapsed)
 
 
+def run_on_gpu(ptx, manifest, problem, inputs, originals) -> int:
+    """The same inputs and check on a GPU (tcgen05_lower.gpu)."""
+    from tcgen05_lower import gpu
+    from tcgen05_lower.sim.api import SimResult
+
+    try:
+        ran = gpu.launch(ptx, manifest, inputs)
+    except gpu.GpuUnavailable as exc:
+        print(f"tcgen05-sim: error: {exc}", file=sys.stderr)
+        return 1
+    result = SimResult(outputs=ran["outputs"], seconds=ran["seconds"])
+    return report(problem, manifest, originals, result, "cuda", ran["seconds"])
+
+
 def output_names(problem: Problem, manifest: dict, seed: int) -> set[str]:
     """The buffers the reference produces (it is called once on throw-away inputs)."""
     probe = make_inputs(problem, manifest, set(), seed)
@@ -299,10 +319,11 @@ def output_names(problem: Problem, manifest: dict, seed: int) -> set[str]:
 
 def report(problem, manifest, inputs, result, schedule, elapsed) -> int:
     cluster = int(np.prod(manifest.get("cluster", [1])))
+    where = "on the GPU" if schedule == "cuda" else f"schedule {schedule}"
     print(f"tcgen05-sim: {manifest['entry']} ({manifest.get('target', '?')}, "
           f"{manifest['threads']} threads x {cluster} CTA, "
           f"{manifest.get('dynamic_smem_bytes', 0)} B dynamic shared memory), "
-          f"{problem.description}, schedule {schedule}")
+          f"{problem.description}, {where}")
     expected = problem.reference(inputs)
     failed = False
     for name, want in expected.items():
@@ -316,19 +337,31 @@ def report(problem, manifest, inputs, result, schedule, elapsed) -> int:
         print(f"  race: {race}")
     for problem_text in result.problems:
         print(f"  at exit: {problem_text}")
-    if not result.races:
+    if schedule != "cuda" and not result.races:
         print("  races: none")
-    if not result.problems:
+    if schedule != "cuda" and not result.problems:
         print("  at exit: no TMEM left allocated, nothing left in flight")
-    rate = result.warp_instructions / result.seconds if result.seconds else 0.0
-    print(f"  executed {result.warp_instructions} warp instructions in {elapsed:.2f} s "
-          f"({rate:,.0f} warp instructions/s simulated)")
+    if schedule == "cuda":
+        print(f"  ran on the GPU in {elapsed * 1e3:.3f} ms (launch to synchronize)")
+    else:
+        rate = result.warp_instructions / result.seconds if result.seconds else 0.0
+        print(f"  executed {result.warp_instructions} warp instructions in {elapsed:.2f} s "
+              f"({rate:,.0f} warp instructions/s simulated)")
     return 1 if failed or result.races or result.problems else 0
 
 
 def main() -> None:
     """The console-script entry point."""
     sys.exit(guarded_main("tcgen05-sim", run))
+
+
+def main_run() -> None:
+    """``tcgen05-run``: the same tool, on the GPU by default (``--backend sim`` for the
+    simulator)."""
+    argv = sys.argv[1:]
+    if not any(a == "--backend" or a.startswith("--backend=") for a in argv):
+        argv = [*argv, "--backend", "cuda"]
+    sys.exit(guarded_main("tcgen05-run", lambda: run(argv)))
 
 
 if __name__ == "__main__":
