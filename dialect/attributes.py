@@ -82,4 +82,26 @@ DEFAULTS = MappingProxyType({op: MappingProxyType(values) for op, values in _DEF
 KERNEL_ENTRIES = MappingProxyType({"target": ("str", "sm_100a"), "threads": ("int", 128),
                                    "cta_group": ("int", 1)})
 
-del _OPS, _SYNC, _ACCESS, _PLACED, _DEFAULTS, _FLAGS_OFF
+_SELECT, _PLAN, _SYNC_PASS = "tcgen05-select-layouts", "tcgen05-plan-tmem", "tcgen05-insert-sync"
+_ACCESS_PLAN = {"shape": _SELECT, "num": _SELECT, "half_split": _SELECT}
+
+#: The pass that writes each attribute of the planned level, by op (the others are the
+#: user's: the logical level). Documentation (docs/ops.md); tcgen05-plan-tmem also adds
+#: the alloc / dealloc / relinquish_alloc_permit ops, tcgen05-insert-sync the sync ops.
+WRITTEN_BY = MappingProxyType({op: MappingProxyType(attrs) for op, attrs in {
+    "tmem_buffer": {"layout": _SELECT, "role": _SELECT, "columns": _SELECT,
+                    "half_lanes": _SELECT, "layout_c": _SELECT, "lane_offset": _PLAN,
+                    "column_offset": _PLAN, "stage_layout": _PLAN, "stage_stride": _PLAN},
+    "tmem_stage": {"layout": _PLAN, "role": _PLAN, "columns": _PLAN, "half_lanes": _PLAN},
+    "mma": {"layout": _SELECT},
+    "ld": {**_ACCESS_PLAN, "pack16": _SELECT},
+    "ld_red": dict(_ACCESS_PLAN),
+    "st": {**_ACCESS_PLAN, "unpack16": _SELECT},
+    "load_fragment": {**_ACCESS_PLAN, "pack16": _SELECT},
+    **{op: {"reason": _SYNC_PASS} for op in ("alloc_mbarrier", "commit", "mbarrier_wait",
+                                            "wait", "fence", "fence_proxy_async", "barrier")},
+    **{op: {name: _PLAN for name in _OPS[op]} for op in ("alloc", "dealloc",
+                                                         "relinquish_alloc_permit")},
+}.items()})
+
+del _OPS, _SYNC, _ACCESS, _PLACED, _DEFAULTS, _FLAGS_OFF, _SELECT, _PLAN, _SYNC_PASS, _ACCESS_PLAN

@@ -94,9 +94,9 @@ irdl.dialect @tcgen05 {
   // D (+)= A x B on the tensor core, issued by one thread (Table 46). D is a TMEM buffer,
   // A a shared-memory tile or a TMEM buffer, B a shared-memory tile. M and N come from D's
   // shape, K from the kind (Table 39). Trailing TMEM operands, in this order and only when
-  // the attributes ask for them: scale_a and scale_b (attribute scale_vec, block-scaled
-  // kinds), then the sparsity metadata (attribute sparse). Everything else of the
-  // instruction is an attribute (dialect/__init__.py lists them).
+  // the kind and attributes ask for them: scale_a and scale_b (the block-scaled kinds
+  // mxf8f6f4, mxf4 and mxf4nvf4), then the sparsity metadata (attribute sparse).
+  // Everything else of the instruction is an attribute (docs/ops.md lists them).
   // Known limitation: IRDL binds every value of a variadic group to one type, so the
   // trailing operands of one MMA must currently have the same type (e.g. scale_a and
   // scale_b of equal shape). Separate optional operands would lift this at the cost of

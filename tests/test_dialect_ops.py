@@ -114,3 +114,14 @@ def test_build_refuses_what_the_dialect_does_not_have():
                                           result_types=[d.mbarrier_type()])
             wait = ops.WaitOp.build(kind="st", reason="st -> ld")
             assert str(wait) == '"tcgen05.wait"() {kind = "st", reason = "st -> ld"} : () -> ()'
+
+
+def test_the_op_reference_lists_every_op_with_every_attribute():
+    """docs/ops.md (generated; the --check above keeps it current) has a section per op of
+    the IRDL file, and in it every attribute the verifier knows."""
+    text = (ROOT / "docs" / "ops.md").read_text()
+    sections = {s.split("`", 2)[1]: s for s in text.split("\n## ")[1:]}
+    assert set(sections) == {f"tcgen05.{name}" for name in ATTRIBUTES}
+    for name, kinds in ATTRIBUTES.items():
+        for attr in kinds:
+            assert f"| `{attr}` |" in sections[f"tcgen05.{name}"], (name, attr)
