@@ -238,19 +238,24 @@ def planning_prefix(pipeline: str) -> str:
 
 
 def run_pipeline(module_op, pipeline: str, *, print_ir_after_all: bool = False,
-                 report_stream=None, results: list | None = None) -> None:
+                 report_stream=None, results: list | None = None,
+                 instrumentation=None) -> None:
     """Runs a textual pipeline on a parsed module (inside its context); the tcgen05
     passes' results are appended to `results`, if given."""
     steps = parse_pipeline(pipeline)
     pm = build_pass_manager(steps, print_ir_after_all=print_ir_after_all,
-                            report_stream=report_stream, results=results)
+                            report_stream=report_stream, results=results,
+                            instrumentation=instrumentation)
     pm.run(module_op)
 
 
 def compile_source(text: str, source_name: str = "<input>", *, arch: str | None = None,
                    emit: str = "ptx", pipeline: str = DEFAULT_PIPELINE,
-                   print_ir_after_all: bool = False, report_stream=None) -> CompileResult:
-    """Compiles tcgen05 MLIR text to `emit` ("mlir" stops after planning)."""
+                   print_ir_after_all: bool = False, report_stream=None,
+                   instrumentation=None) -> CompileResult:
+    """Compiles tcgen05 MLIR text to `emit` ("mlir" stops after planning);
+    `instrumentation` (pipeline.Instrumentation) turns on mlir-opt's IR printing, timing
+    and statistics."""
     if emit not in EMIT_KINDS:
         raise ValueError(f"--emit must be one of {', '.join(EMIT_KINDS)}")
     context = d.make_context()
@@ -286,7 +291,8 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
             uses = feature_uses(module, target, source_name)
             signatures = kernel_signatures(module, text)
             run_pipeline(module, pipeline, print_ir_after_all=print_ir_after_all,
-                         report_stream=report_stream, results=result.pass_results)
+                         report_stream=report_stream, results=result.pass_results,
+                         instrumentation=instrumentation)
         except MLIRError as error:
             raise CompileFailed(list(diagnostics) + error_diagnostics(error)) from None
         except d.InvalidAttribute as exc:  # read before the pipeline's tcgen05-verify

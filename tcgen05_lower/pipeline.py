@@ -87,8 +87,25 @@ def parse_pipeline(text: str) -> list[Step]:
     return steps
 
 
+@dataclass(frozen=True)
+class Instrumentation:
+    """mlir-opt's pass-manager flags, as far as the Python bindings reach
+    (``PassManager.enable_ir_printing`` / ``enable_timing`` / ``enable_statistics``):
+    ``--mlir-print-ir-before-all``, ``--mlir-print-ir-after-all``,
+    ``--mlir-print-ir-after-change``, ``--mlir-timing``, ``--mlir-pass-statistics``. The
+    bindings print IR before or after every pass, not one pass (``--mlir-print-ir-before=``
+    has no equivalent), and write to stderr."""
+
+    print_ir_before_all: bool = False
+    print_ir_after_all: bool = False
+    print_ir_after_change: bool = False
+    timing: bool = False
+    statistics: bool = False
+
+
 def build_pass_manager(steps: list[Step], *, print_ir_after_all: bool = False,
-                       report_stream=None, results: list | None = None) -> PassManager:
+                       report_stream=None, results: list | None = None,
+                       instrumentation: Instrumentation | None = None) -> PassManager:
     """A module-anchored PassManager running `steps` in order (call inside a context).
     The tcgen05 passes print their reports to `report_stream` (default stderr) and append
     the result of every run to `results`, if given."""
@@ -103,6 +120,36 @@ def build_pass_manager(steps: list[Step], *, print_ir_after_all: bool = False,
                 pm.add(step.text)
             except ValueError as exc:
                 raise PipelineError(f"'{step.text}': {exc}") from None
-    if print_ir_after_all:
-        pm.enable_ir_printing(print_after_all=True, print_module_scope=True)
+    flags = instrumentation or Instrumentation(print_ir_after_all=print_ir_after_all)
+    if print_ir_after_all and not flags.print_ir_after_all:
+        flags = Instrumentation(**{**vars(flags), "print_ir_after_all": True})
+    if flags.print_ir_before_all or flags.print_ir_after_all or flags.print_ir_after_change:
+        pm.enable_ir_printing(print_before_all=flags.print_ir_before_all,
+                              print_after_all=flags.print_ir_after_all,
+                              print_after_change=flags.print_ir_after_change,
+                              print_module_scope=True)
+    if flags.timing:
+        pm.enable_timing()
+    if flags.statistics:
+        pm.enable_statistics()
     return pm
+
+
+def pipeline_text(text: str) -> str:
+    """A pipeline as ``--dump-pass-pipeline`` prints it: anchored on builtin.module."""
+    return f"builtin.module({','.join(split_top_level(strip_module_anchor(text)))})"
+
+
+def override_options(pipeline: str, overrides: list[str]) -> str:
+    """`pipeline` with each pass named in `overrides` (``name{options}``) replaced by that
+    element, the rest kept: ``--pass-option 'tcgen05-plan-tmem{strategy=optimal}'``."""
+    elements = split_top_level(strip_module_anchor(pipeline))
+    for override in overrides:
+        name = override.split("{", 1)[0].strip()
+        matches = [i for i, e in enumerate(elements) if e.split("{", 1)[0].strip() == name]
+        if not matches:
+            raise PipelineError(f"--pass-option '{override}': {name} is not in the pipeline "
+                                f"({', '.join(e.split('{', 1)[0] for e in elements)})")
+        for i in matches:
+            elements[i] = override.strip()
+    return ",".join(elements)

@@ -49,6 +49,32 @@ def add_version_option(parser: argparse.ArgumentParser) -> None:
                         help="print the version and the MLIR, LLVM and ptxas in use, and exit")
 
 
+def add_instrumentation_options(parser: argparse.ArgumentParser) -> None:
+    """mlir-opt's pass-manager flags (pipeline.Instrumentation) and --dump-pass-pipeline."""
+    parser.add_argument("--mlir-print-ir-after-all", action="store_true",
+                        help="print the IR after every pass (to stderr)")
+    parser.add_argument("--mlir-print-ir-before-all", action="store_true",
+                        help="print the IR before every pass (to stderr)")
+    parser.add_argument("--mlir-print-ir-after-change", action="store_true",
+                        help="with --mlir-print-ir-after-all: only after passes that "
+                             "changed it")
+    parser.add_argument("--mlir-timing", action="store_true",
+                        help="print the time of every pass (to stderr)")
+    parser.add_argument("--mlir-pass-statistics", action="store_true",
+                        help="print the passes' statistics (to stderr)")
+    parser.add_argument("--dump-pass-pipeline", action="store_true",
+                        help="print the pipeline that runs, as pipeline text (to stderr)")
+
+
+def instrumentation_of(args):
+    from tcgen05_lower.pipeline import Instrumentation
+
+    return Instrumentation(print_ir_before_all=args.mlir_print_ir_before_all,
+                           print_ir_after_all=args.mlir_print_ir_after_all,
+                           print_ir_after_change=args.mlir_print_ir_after_change,
+                           timing=args.mlir_timing, statistics=args.mlir_pass_statistics)
+
+
 def print_diagnostics(diagnostics) -> None:
     for diagnostic in diagnostics:
         print(diagnostic.format(), file=sys.stderr)

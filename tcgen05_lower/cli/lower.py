@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tcgen05_lower.cli.common import (add_version_option, guarded_main, print_diagnostics,
+from tcgen05_lower.cli.common import (add_instrumentation_options, add_version_option,
+                                      guarded_main, instrumentation_of, print_diagnostics,
                                       read_input, write_output)
 from tcgen05_lower.driver import EMIT_KINDS, CompileFailed, compile_source
 from tcgen05_lower.isa import targets
-from tcgen05_lower.pipeline import DEFAULT_PIPELINE
+from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options, pipeline_text
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,8 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "--emit=ptx or cubin")
     parser.add_argument("--explain-ptx-version", action="store_true",
                         help="say which feature or target set the PTX ISA version")
-    parser.add_argument("--mlir-print-ir-after-all", action="store_true",
-                        help="print the IR after every pass (to stderr)")
+    parser.add_argument("--pass-option", action="append", default=[], metavar="PASS{OPTIONS}",
+                        help="replace one pass of the pipeline, options and all, keeping the "
+                             "rest, e.g. 'tcgen05-plan-tmem{strategy=optimal}' (repeatable)")
+    add_instrumentation_options(parser)
     return parser
 
 
@@ -101,16 +104,19 @@ def run(argv=None) -> int:
         print("tcgen05-lower: error: --manifest needs --emit=ptx or --emit=cubin "
               "(the manifest describes the emitted PTX entry)", file=sys.stderr)
         return 1
-    pipeline = with_reports(args.pipeline) if args.report else args.pipeline
     try:
+        pipeline = override_options(args.pipeline, args.pass_option)
+        pipeline = with_reports(pipeline) if args.report else pipeline
         pipeline = with_plan_files(pipeline, args.report_json, args.report_svg)
     except ValueError as exc:
         print(f"tcgen05-lower: error: {exc}", file=sys.stderr)
         return 1
+    if args.dump_pass_pipeline:
+        print(f"Pass Manager: {pipeline_text(pipeline)}", file=sys.stderr)
     try:
         result = compile_source(text, source_name, arch=args.arch, emit=args.emit,
                                 pipeline=pipeline,
-                                print_ir_after_all=args.mlir_print_ir_after_all,
+                                instrumentation=instrumentation_of(args),
                                 report_stream=sys.stderr)
     except CompileFailed as failure:
         print_diagnostics(failure.diagnostics)

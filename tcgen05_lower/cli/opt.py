@@ -14,10 +14,12 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import (MLIRError, capture_diagnostics, error_diagnostics,
                                     parse_module)
 from tcgen05_lower.cli import verify_diagnostics
-from tcgen05_lower.cli.common import (add_version_option, guarded_main, print_diagnostics,
+from tcgen05_lower.cli.common import (add_instrumentation_options, add_version_option,
+                                      guarded_main, instrumentation_of, print_diagnostics,
                                       read_input, write_output)
 from tcgen05_lower.passes import REGISTRY
-from tcgen05_lower.pipeline import PipelineError, build_pass_manager, parse_pipeline
+from tcgen05_lower.pipeline import (PipelineError, build_pass_manager, parse_pipeline,
+                                    pipeline_text)
 
 SPLIT_MARKER = "// -----"
 
@@ -50,8 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="process each '// -----' chunk as a separate module")
     parser.add_argument("--verify-diagnostics", action="store_true",
                         help="check diagnostics against expected-* annotations")
-    parser.add_argument("--mlir-print-ir-after-all", action="store_true",
-                        help="print the IR after every pass (to stderr)")
+    add_instrumentation_options(parser)
     parser.add_argument("--mlir-print-op-generic", action="store_true",
                         help="print every op in generic form")
     parser.add_argument("--list-passes", action="store_true", help="list the tcgen05 passes")
@@ -84,7 +85,7 @@ def process_chunk(text: str, first_line: int, source_name: str, args) -> tuple[b
     padded = "\n" * (first_line - 1) + text
     with context, capture_diagnostics(context) as diagnostics:
         steps = parse_pipeline(args.pass_pipeline) if args.pass_pipeline else []
-        pm = build_pass_manager(steps, print_ir_after_all=args.mlir_print_ir_after_all)
+        pm = build_pass_manager(steps, instrumentation=instrumentation_of(args))
         try:
             module = parse_module(padded, source_name)
             pm.run(module)
@@ -105,6 +106,8 @@ def run(argv=None) -> int:
         print(list_passes())
         return 0
     text, source_name = read_input(args.input)
+    if args.dump_pass_pipeline:
+        print(f"Pass Manager: {pipeline_text(args.pass_pipeline)}", file=sys.stderr)
     outputs, status, problems = [], 0, []
     try:
         for chunk, first_line in split_chunks(text, args.split_input_file):
