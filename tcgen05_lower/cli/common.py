@@ -75,9 +75,18 @@ def instrumentation_of(args):
                            timing=args.mlir_timing, statistics=args.mlir_pass_statistics)
 
 
-def print_diagnostics(diagnostics) -> None:
+def print_diagnostics(diagnostics, source: tuple[str, str] | None = None) -> None:
+    """Each diagnostic on stderr; with `source` (name, text), followed as MLIR prints them
+    by the line it points at and a caret under its column."""
+    lines = source[1].splitlines() if source else []
     for diagnostic in diagnostics:
         print(diagnostic.format(), file=sys.stderr)
+        if (source and diagnostic.filename == source[0] and diagnostic.line
+                and 0 < diagnostic.line <= len(lines)):
+            line = lines[diagnostic.line - 1]
+            column = max(1, min(diagnostic.col or 1, len(line) + 1))
+            print(line, file=sys.stderr)
+            print(" " * (column - 1) + "^", file=sys.stderr)
 
 
 def guarded_main(tool: str, main: Callable[[], int]) -> int:

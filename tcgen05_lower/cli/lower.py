@@ -119,9 +119,9 @@ def run(argv=None) -> int:
                                 instrumentation=instrumentation_of(args),
                                 report_stream=sys.stderr)
     except CompileFailed as failure:
-        print_diagnostics(failure.diagnostics)
+        print_diagnostics(failure.diagnostics, (source_name, text))
         return 1
-    print_diagnostics(result.diagnostics)
+    print_diagnostics(result.diagnostics, (source_name, text))
     if args.explain_ptx_version and args.emit != "mlir":
         version = targets.ptx_version_string(result.ptx_version)
         print(f"tcgen05-lower: PTX ISA {version} for {result.target}: "

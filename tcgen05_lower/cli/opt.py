@@ -117,7 +117,7 @@ def run(argv=None) -> int:
                 expected = verify_diagnostics.parse_expectations(chunk, first_line)
                 problems += verify_diagnostics.check(expected, diagnostics, source_name)
             else:
-                print_diagnostics(diagnostics)
+                print_diagnostics(diagnostics, (source_name, text))
                 if not ok:
                     status = 1
             if ok:
