@@ -217,7 +217,15 @@ def _input_the_parser_aborts_on(text: str, source_name: str) -> Diagnostic | Non
       blanks between): an assertion on unhandled captured errors. No valid input has a
       `>` followed by `.` outside strings and comments.
     - an ``scf.index_switch`` case value of 2^63 - 1 or -2^63, the empty and tombstone
-      keys of the LLVM DenseMap the op's verifier puts its cases in (an assertion)."""
+      keys of the LLVM DenseMap the op's verifier puts its cases in (an assertion).
+    - a generic op name that ends at the dialect's dot (``"tcgen05."(...)``, ``"arith."``):
+      "created with unregistered dialect", a fatal LLVM error."""
+    for match in _EMPTY_OP_NAME.finditer(text):
+        number = text.count("\n", 0, match.start()) + 1
+        column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
+        return Diagnostic("error", source_name, number, column,
+                          f"op name {match.group(0)} names no op after the dialect "
+                          f"'{match.group(1)}'")
     lines = [_STRING.sub(lambda m: " " * len(m.group(0)), line).split("//", 1)[0]
              for line in text.splitlines()]
     code = "\n".join(lines)
@@ -236,6 +244,7 @@ def _input_the_parser_aborts_on(text: str, source_name: str) -> Diagnostic | Non
     return None
 
 
+_EMPTY_OP_NAME = re.compile(r'"([A-Za-z_][\w$]*)\."(?=\s*\()')
 _DENSEMAP_KEY = "densemap key"
 _DENSEMAP_KEYS = (2 ** 63 - 1, -2 ** 63)
 _PARSER_ABORTS = ((re.compile(r">\s*\."), "unexpected '.' after a type"),

@@ -185,6 +185,39 @@ def unspellable_kernel_names(module_op) -> list[Diagnostic]:
     return found
 
 
+def unreachable_blocks(module_op) -> list[Diagnostic]:
+    """Located errors for blocks of a function that no branch from its entry reaches:
+    upstream's lift-cf-to-scf aborts the process on them ("Cannot destroy a value that
+    still has uses")."""
+    found = []
+    for op in module_op.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name != "func.func" or not len(op.regions[0].blocks):
+            continue
+        blocks = list(op.regions[0].blocks)
+        reached, pending = {0}, [blocks[0]]
+        while pending:
+            block = pending.pop()
+            operations = list(block.operations)
+            if not operations:
+                continue
+            for successor in operations[-1].operation.successors:
+                index = next(i for i, b in enumerate(blocks) if b == successor)
+                if index not in reached:
+                    reached.add(index)
+                    pending.append(successor)
+        for index, block in enumerate(blocks):
+            if index not in reached and len(block.operations):
+                first = block.operations[0].operation
+                filename, line, col = file_location(first.location)
+                found.append(Diagnostic(
+                    "error", filename, line, col,
+                    f"this block of @{ir.StringAttr(op.attributes['sym_name']).value} is "
+                    "unreachable from its entry: delete it (lift-cf-to-scf, which structures "
+                    "cf branches, cannot handle unreachable blocks)"))
+    return found
+
+
 def tcgen05_type_in(types) -> bool:
     """Whether any of `types` is a tcgen05 type (or holds one, as a function type does)."""
     return any("!tcgen05." in str(t) for t in types)
@@ -264,7 +297,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
         try:
             module = parse_module(text, source_name)
             stray = stray_tcgen05(module, inside_kernels_too=False) \
-                + unspellable_kernel_names(module)
+                + unspellable_kernel_names(module) + unreachable_blocks(module)
             if stray:
                 raise CompileFailed(list(diagnostics) + stray)
             try:

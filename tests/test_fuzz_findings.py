@@ -134,3 +134,31 @@ def test_a_renamed_target_compiles_for_its_new_name():
     assert warning.line == 1 and "target sm_101f is called sm_110f from PTX ISA 9.0" in \
         warning.message
     assert backend.run_ptxas(result.ptx, arch=result.target).ok
+
+
+ABORTED_TOO = [
+    # "tcgen05."(...): "created with unregistered dialect", a fatal LLVM error.
+    ("op name without op", kernel('  %x = "tcgen05."() : () -> i32'), 2,
+     'op name "tcgen05." names no op after the dialect \'tcgen05\''),
+    # An unreachable block: lift-cf-to-scf asserts ("Cannot destroy a value that still
+    # has uses").
+    ("unreachable block", KERNEL.format(
+        args="%flag: i1", body="  cf.br ^bb2\n^bb1:\n  cf.cond_br %flag, ^bb1, ^bb2\n^bb2:")
+        .replace("\n  return\n}", "\n  return\n}"), 4,
+     "this block of @k is unreachable from its entry"),
+]
+
+
+@pytest.mark.parametrize("name, text, line, message", ABORTED_TOO,
+                         ids=[x[0] for x in ABORTED_TOO])
+@pytest.mark.parametrize("tool_args", [["tcgen05-lower"], ["tcgen05-opt", "-p", "lift-cf-to-scf"]],
+                         ids=["lower", "opt"])
+def test_more_input_that_aborted_is_refused_by_both_tools(tmp_path, tool_args, name, text,
+                                                           line, message):
+    source = tmp_path / "f.mlir"
+    source.write_text(text)
+    executable = str(Path(sys.executable).parent / tool_args[0])
+    proc = subprocess.run([executable, str(source), *tool_args[1:]], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 1, (proc.returncode, proc.stderr)
+    assert f"{source}:{line}:" in proc.stderr and message in proc.stderr, proc.stderr
