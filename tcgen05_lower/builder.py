@@ -104,11 +104,13 @@ class KernelBuilder:
 
     # -- buffers ----------------------------------------------------------------------------
 
-    def tmem(self, shape: Iterable[int], element: str, *, name: str | None = None) -> "ir.Value":
-        """A logical TMEM buffer ``!tcgen05.tmem<shape, element>``."""
+    def tmem(self, shape: Iterable[int], element: str, *, name: str | None = None,
+             **attributes) -> "ir.Value":
+        """A logical TMEM buffer ``!tcgen05.tmem<shape, element>`` (other attributes, such
+        as a ``role``, by keyword)."""
         with self._at_end():
             t = ir.Type.parse(d.TmemType(tuple(shape), element).text())
-            return ops.TmemBufferOp.build(result_types=[t], name=name).results[0]
+            return ops.TmemBufferOp.build(result_types=[t], name=name, **attributes).results[0]
 
     def smem(self, shape: Iterable[int], element: str, *, major: str = "K",
              swizzle: str = "128B") -> "ir.Value":

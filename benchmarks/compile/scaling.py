@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tcgen05_lower import backend, driver
+from tcgen05_lower.builder import KernelBuilder
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import capture_diagnostics, parse_module
 from tcgen05_lower.pipeline import (LOWERING, PLANNING, STRUCTURING, build_pass_manager,
@@ -53,64 +54,53 @@ SUPERLINEAR = 2.6
 #: Below this many milliseconds at the largest size, noise hides the growth.
 TOO_SMALL_MS = 5.0
 
-HEADER = '''!acc = !tcgen05.tmem<[128, 128], f32>
-!ta = !tcgen05.smem<[128, 64], bf16, "K", "128B">
-!tb = !tcgen05.smem<[128, 64], bf16, "K", "128B">
-!frag = !tcgen05.frag<[128, 32], f32>
-func.func @scaling(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
-    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  %f = arith.constant false
-  %t = arith.constant true
-  %a = "tcgen05.smem_buffer"() : () -> !ta
-  %b = "tcgen05.smem_buffer"() : () -> !tb
-  %acc0 = "tcgen05.tmem_buffer"() {name = "acc0", role = "d"} : () -> !acc
-  %acc1 = "tcgen05.tmem_buffer"() {name = "acc1", role = "d"} : () -> !acc
-'''
-
-
 # ------------------------------------------------------------------------- kernels
+# Built with tcgen05_lower.builder (no MLIR text is written here).
 
 
-def tile(i: int, kloop: bool) -> list[str]:
-    """Tile `i`: fill A and B, an MMA into accumulator i % 2 (in a K-loop of 4 iterations
-    if `kloop`), then load the accumulator and store the fragment."""
-    acc = f"%acc{i % 2}"
-    lines = [f'"tcgen05.smem_fill"(%A, %{x}, %c0) {{src_layout = "mn_k", '
-             f'src_ld = 64 : i64}} : (!llvm.ptr<1>, !t{x}, index) -> ()' for x in "ab"]
-    mma = f'"tcgen05.mma"({acc}, %a, %b, {"%t" if kloop else "%f"}) {{kind = "f16"}} : ' \
-          f'(!acc, !ta, !tb, i1) -> ()'
-    if kloop:
-        lines += [f"scf.for %k{i} = %c0 to %c4 step %c1 {{", "  " + mma, "}"]
+def build(n: int, *, kloop: bool = False, one_loop: bool = False) -> str:
+    """`n` tiles, each: fill A and B, an MMA into accumulator i % 2 (in a K-loop of 4
+    iterations if `kloop`), then load the accumulator and store the fragment; with
+    `one_loop` all tiles sit in the body of one scf.for of 4 iterations."""
+    k = KernelBuilder("scaling", params={"A": "!llvm.ptr<1>", "C": "!llvm.ptr<1>"})
+    a = k.smem([128, 64], "bf16")
+    b = k.smem([128, 64], "bf16")
+    accs = [k.tmem([128, 128], "f32", name=f"acc{j}", role="d") for j in range(2)]
+
+    def tile(i: int) -> None:
+        for x in (a, b):
+            k.fill("A", x, src_layout="mn_k", src_ld=64)
+        acc = accs[i % 2]
+        if kloop:
+            with k.loop(0, 4, 1):
+                k.mma(acc, a, b, True, kind="f16")
+        else:
+            k.mma(acc, a, b, False, kind="f16")
+        k.store_fragment(k.ld(acc, 0, 32), "C", 0, ld=128)
+
+    if one_loop:
+        with k.loop(0, 4, 1):
+            for i in range(n):
+                tile(i)
     else:
-        lines.append(mma)
-    lines += [f'%x{i} = "tcgen05.ld"({acc}, %c0) : (!acc, index) -> !frag',
-              f'"tcgen05.store_fragment"(%x{i}, %C, %c0) {{ld = 128 : i64}} : '
-              f'(!frag, !llvm.ptr<1>, index) -> ()']
-    return lines
-
-
-def kernel(body: list[str]) -> str:
-    """The kernel text: HEADER, `body` (indented one level), and the return."""
-    return HEADER + "".join(f"  {line}\n" for line in body) + "  return\n}\n"
+        for i in range(n):
+            tile(i)
+    return k.text()
 
 
 def straight_kernel(n: int) -> str:
     """`n` straight-line tiles."""
-    return kernel([line for i in range(n) for line in tile(i, kloop=False)])
+    return build(n)
 
 
 def kloop_kernel(n: int) -> str:
     """`n` tiles, each MMA in its own scf.for of 4 iterations."""
-    return kernel([line for i in range(n) for line in tile(i, kloop=True)])
+    return build(n, kloop=True)
 
 
 def loop_body_kernel(n: int) -> str:
     """One scf.for of 4 iterations whose body holds `n` straight-line tiles."""
-    body = [line for i in range(n) for line in tile(i, kloop=False)]
-    return kernel(["scf.for %i = %c0 to %c4 step %c1 {"] + [f"  {x}" for x in body] + ["}"])
+    return build(n, one_loop=True)
 
 
 #: name: (generator, what it is).
