@@ -444,7 +444,7 @@ def test_json_report_has_exactly_the_documented_schema(tmp_path):
     plans, planned, errors = run_planner(text, "optimal", json_path=str(path))
     assert not errors
     report = json.loads(path.read_text())
-    assert list(report) == ["kernels"]
+    assert list(report) == ["schema_version", "kernels"] and report["schema_version"] == 1
     (k,) = report["kernels"]
     assert list(k) == ["name", "strategy", "allocation_columns", "peak_columns",
                        "lower_bound_columns", "buffers"]

@@ -3,7 +3,8 @@ document and an SVG picture.
 
 JSON (``--report-json FILE``, pass option ``json=FILE``)::
 
-    {"kernels": [{"name", "strategy", "allocation_columns", "peak_columns",
+    {"schema_version": 1,
+     "kernels": [{"name", "strategy", "allocation_columns", "peak_columns",
                   "lower_bound_columns",
                   "buffers": [{"name", "loc", "shape", "element_type", "layout",
                                "lane_offset", "lanes", "columns": [start, end),
@@ -18,6 +19,8 @@ JSON (``--report-json FILE``, pass option ``json=FILE``)::
 - A multi-buffered buffer (``[stages, rows, cols]``) has one entry per stage, named
   ``%acc[i]``, with the stage's shape ``[rows, cols]``.
 - ``allocation_columns`` is null when the kernel does not fit (the pass reports an error).
+- ``schema_version`` changes when a field changes meaning or goes away (new fields may be
+  added without it).
 
 SVG (``--report-svg FILE``, pass option ``svg=FILE``): per kernel, the cells of every
 buffer (lanes down, columns across; buffers that reuse cells at different times overlap),
@@ -167,7 +170,12 @@ def kernel_json(plan: KernelPlan) -> dict:
 
 def format_json(plans: list[KernelPlan]) -> str:
     """The JSON report of several kernels."""
-    return json.dumps({"kernels": [kernel_json(p) for p in plans]}, indent=2) + "\n"
+    return json.dumps({"schema_version": JSON_SCHEMA_VERSION,
+                       "kernels": [kernel_json(p) for p in plans]}, indent=2) + "\n"
+
+
+#: The version of the JSON report's schema (the module docstring).
+JSON_SCHEMA_VERSION = 1
 
 
 # ----------------------------------------------------------------------------- SVG
