@@ -113,11 +113,13 @@ def _stderr_frames(stderr: str) -> list[tuple[str, str]]:
 
 def _last_words(stderr: str) -> str:
     """LLVM's or MLIR's own account of a crash, if stderr has one."""
+    lines = [x for x in stderr.splitlines() if not x.startswith("Fatal Python error")]
     for pattern in (r"Assertion [`'].*", r"LLVM ERROR:.*", r"UNREACHABLE executed.*",
-                    r"terminate called.*", r"error:.*"):
-        m = re.search(pattern, stderr)
-        if m:
-            return m.group(0)
+                    r"terminate called.*", r"\berror:.*"):
+        for line in lines:
+            m = re.search(pattern, line)
+            if m:
+                return m.group(0)
     return ""
 
 
@@ -132,16 +134,19 @@ def signature_of(cls: str, answer: dict) -> str | None:
             sig += f" @ {_project_frame([tuple(f) for f in reversed(answer['frames'])])}"
         return sig
     if cls == "ptxas":
-        errors = [x for x in message.splitlines() if "error" in x.lower()] or [message]
-        first = re.sub(r"^ptxas\s+[^,]*,\s*line\s+\d+;\s*", "", errors[0].strip())
+        lines = message.splitlines()
+        errors = [x for x in lines if re.search(r"error|fatal", x, re.I)] or lines or [""]
+        first = re.sub(r"^ptxas\s+([^,]*,\s*line\s+\d+;\s*)?", "", errors[0].strip())
         return f"ptxas: {normalise(first)}"
     if cls in ("signal", "hang"):
         stderr = answer.get("stderr", "")
-        where = _project_frame(_stderr_frames(stderr)) if _stderr_frames(stderr) else "?"
-        head = answer.get("signal_name", "") if cls == "signal" else ""
-        sig = f"{cls}: {head + ' ' if head else ''}@ {where}"
+        frames = _stderr_frames(stderr)
+        where = _project_frame(frames) if frames else "?"
+        if cls == "hang":
+            return f"hang: in {where}"
+        sig = f"signal: {answer.get('signal_name', '?')} in {where}"
         words = _last_words(stderr)
-        if words and cls == "signal":
+        if words:
             sig += f" | {normalise(words)}"
         return sig
     return f"{cls}: {normalise(message)}"
@@ -209,11 +214,15 @@ class _Child:
             return line
         return None
 
-    def send(self, key, text: str, *, name: str, timeout: float, ptxas: bool) -> None:
+    def send(self, key, text: str | dict, *, name: str, timeout: float,
+             ptxas: bool) -> None:
+        """Sends one mutant's text (or a dict of job fields, e.g. a worker self-test)."""
         self.job = (key, text)
         self.started = time.monotonic()
         self.deadline = self.started + timeout
-        payload = json.dumps({"text": text, "name": name, "timeout": timeout, "ptxas": ptxas})
+        job = {"text": "", "name": name, "timeout": timeout, "ptxas": ptxas}
+        job.update(text if isinstance(text, dict) else {"text": text})
+        payload = json.dumps(job)
         self.proc.stdin.write(payload.encode() + b"\n")
         self.proc.stdin.flush()
 

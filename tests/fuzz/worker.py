@@ -19,6 +19,7 @@ import faulthandler
 import json
 import os
 import re
+import signal
 import sys
 import time
 import traceback
@@ -51,11 +52,27 @@ def main() -> int:
         if timeout > 2:
             faulthandler.dump_traceback_later(timeout - 1.5, exit=False, file=sys.stderr)
         start = time.perf_counter()
+        if job.get("selftest"):
+            selftest(job["selftest"])
         answer = compile_one(job, compile_source, CompileFailed, run_ptxas)
         faulthandler.cancel_dump_traceback_later()
         answer["seconds"] = round(time.perf_counter() - start, 4)
         answers.write(json.dumps(answer) + "\n")
     return 0
+
+
+def selftest(what: str) -> None:
+    """Misbehaves on request, so that the parent's handling of crashes and hangs can be
+    tested without a compiler bug: "segv", "abort", "exit" or "hang"."""
+    if what == "segv":
+        os.kill(os.getpid(), signal.SIGSEGV)
+    elif what == "abort":
+        os.abort()
+    elif what == "exit":
+        os._exit(3)
+    elif what == "hang":
+        while True:
+            time.sleep(0.05)
 
 
 def _frames(exc: BaseException) -> list[list[str]]:
