@@ -22,7 +22,7 @@ from fuzz.mutate import Mutator, statements
 from fuzz.run import BAD, Pool, normalise, run_campaign
 
 FUZZ_SEED = 12
-FUZZ_MUTANTS = 500
+FUZZ_MUTANTS = 1000
 
 #: Failure signatures of today's compiler that this campaign finds -> why they happen.
 KNOWN: dict[str, str] = {}

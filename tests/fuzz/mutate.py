@@ -264,8 +264,8 @@ class Mutator:
             (self.op_int_literal, 14), (self.op_constant, 8), (self.op_shape, 10),
             (self.op_element_type, 8), (self.op_string_enum, 12), (self.op_target, 4),
             (self.op_kernel_dict, 6), (self.op_delete_stmt, 8), (self.op_duplicate_stmt, 6),
-            (self.op_swap_stmt, 6), (self.op_loop_bounds, 5), (self.op_attr_name, 8),
-            (self.op_attr_kind, 6), (self.op_raw_chars, 6), (self.op_int_suffix, 3),
+            (self.op_swap_stmt, 6), (self.op_loop_bounds, 8), (self.op_attr_name, 8),
+            (self.op_attr_kind, 6), (self.op_raw_chars, 6), (self.op_int_suffix, 3), (self.op_replace_use, 6),
         ]
         self.weights = [w for _, w in self.operators]
 
@@ -577,6 +577,33 @@ class Mutator:
         if m.group(5):
             new += f" : {ty}"
         return _replace_span(text, m.start(), m.end(), new), f"loop at line {line}: {what}"
+
+    def op_replace_use(self, text, rng):
+        """One use of an SSA value replaced by another value defined in the text (most
+        type-check only when the two share a type: two buffers of one tile type, two
+        index constants)."""
+        lines = text.split("\n")
+        type_of: dict[str, str] = {}
+        for s in statements(text):
+            if len(s.results) == 1 and not s.region:
+                body = " ".join(x.strip() for x in lines[s.start:s.end])
+                cut = max(body.rfind("->"), body.rfind(":"))
+                type_of[s.results[0]] = body[cut:].lstrip("->: ").strip() if cut >= 0 else ""
+        defined = sorted({name for s in statements(text) for name in s.results})
+        if len(defined) < 2:
+            return None
+        uses = [m for m in re.finditer(r"%[\w$.-]+", text)
+                if m.group(0) in defined and not re.match(r"\s*(,\s*%[\w$.-]+\s*)*[=:]",
+                                                          text[m.end():m.end() + 40])]
+        if not uses:
+            return None
+        m = rng.choice(uses)
+        alike = [d for d in defined if d != m.group(0) and d in type_of
+                 and type_of[d] == type_of.get(m.group(0))]
+        new = rng.choice(alike if alike and rng.random() < 0.8
+                         else [d for d in defined if d != m.group(0)])
+        return (_replace_span(text, m.start(), m.end(), new),
+                f"use of {m.group(0)} -> {new} (line {_line_of(text, m.start())})")
 
     # -- attributes ------------------------------------------------------------------------
 

@@ -82,7 +82,7 @@ def normalise(message: str) -> str:
     text = re.sub(r"(?<![\w])[%@^#][\w$.-]+", lambda m: m.group(0)[0] + "_", text)
     text = _ELEMENT.sub("T", text)
     text = re.sub(r"0x[0-9a-fA-F]+", "N", text)
-    text = re.sub(r"\d+", "N", text)
+    text = re.sub(r"\d+", "N", text.replace("tcgen05", "\0")).replace("\0", "tcgen05")
     text = re.sub(r"\s+", " ", text).strip()
     return text[:160]
 
@@ -436,6 +436,7 @@ def operator_of(description: str) -> str:
                          ("tcgen05.kernel", "kernel dictionary"),
                          ("deleted line", "op deleted"), ("duplicated line", "op duplicated"),
                          ("swapped lines", "ops swapped"), ("loop at", "loop bounds"),
+                         ("use of", "use replaced"),
                          ("deleted", "raw characters"), ("inserted", "raw characters"),
                          ("replaced", "raw characters"), ("duplicated", "raw characters"),
                          ("transposed", "raw characters")):
