@@ -294,6 +294,9 @@ class Mutator:
 
     def op_int_literal(self, text, rng):
         matches = list(_INT.finditer(text))
+        if rng.random() < 0.85:  # a type's dimensions: op_shape changes every occurrence
+            in_types = [range(*m.span()) for m in re.finditer(r"![\w.]+<[^>]*>", text)]
+            matches = [m for m in matches if not any(m.start() in r for r in in_types)]
         if not matches:
             return None
         m = rng.choice(matches)
@@ -331,7 +334,7 @@ class Mutator:
 
     def _retype(self, text, rng, old: str, new: str, what: str):
         positions = [m.start() for m in re.finditer(re.escape(old), text)]
-        if rng.random() < 0.75:
+        if rng.random() < 0.9:
             out = text.replace(old, new)
             where = "everywhere"
         else:
@@ -436,7 +439,7 @@ class Mutator:
             return None
         m = rng.choice(matches)
         entries = _split_entries(m.group(1)[1:-1])
-        choice = rng.randrange(9)
+        choice = rng.choices(range(9), (3, 3, 3, 2, 1, 1, 1, 1, 3))[0]
         what = ""
         if choice == 0 and entries:
             gone = entries.pop(rng.randrange(len(entries)))
@@ -520,12 +523,16 @@ class Mutator:
         by_parent: dict[int, list[Statement]] = {}
         for s in stmts:
             by_parent.setdefault(s.parent, []).append(s)
+        lines = text.split("\n")
+        terminators = ("return", "scf.yield", "scf.condition", "cf.br", "cf.cond_br",
+                       "func.return")
         for siblings in by_parent.values():
-            pairs.extend(zip(siblings, siblings[1:]))
+            pairs.extend((a, b) for a, b in zip(siblings, siblings[1:])
+                         if not lines[b.start].strip().startswith(terminators)
+                         or rng.random() < 0.1)
         if not pairs:
             return None
         first, second = rng.choice(pairs)
-        lines = text.split("\n")
         a, between, b = (lines[first.start:first.end], lines[first.end:second.start],
                          lines[second.start:second.end])
         lines[first.start:second.end] = b + between + a
@@ -612,7 +619,7 @@ class Mutator:
 
     def op_attr_name(self, text, rng):
         dicts = self._attr_dicts(text)
-        choice = rng.randrange(4)
+        choice = rng.choices(range(4), (4, 3, 1, 3))[0]
         if choice == 3 or not dicts:
             # an attribute added to an op, with a dictionary or without one
             ops = list(re.finditer(r'"tcgen05\.\w+"\([^()]*\)(\s*\{[^{}\n]*\})?', text))
