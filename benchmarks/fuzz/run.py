@@ -4,7 +4,7 @@ lists the classes); the report gives the counts per class and, per distinct fail
 signature, the smallest reproducer found (then shrunk by deleting lines) and its message.
 
     python benchmarks/fuzz/run.py --mutants N --seed S [--jobs J] [--timeout T]
-                                  [-o benchmarks/fuzz/REPORT.md]
+                                  [-o benchmarks/fuzz/REPORT.md] [--json FINDINGS.json]
     python benchmarks/fuzz/run.py --seed S --show K     # print mutant K of campaign S
 
 Run long campaigns with ``nice -n 10``. The report is rewritten every --checkpoint
@@ -15,6 +15,7 @@ mutants (without minimisation), so a stopped run leaves what it found. The exit 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import time
@@ -53,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--show", type=int, metavar="K",
                         help="print mutant K of the campaign (its mutations and text) and exit")
     parser.add_argument("-o", "--output", type=Path, help="write the Markdown report here")
+    parser.add_argument("--json", type=Path,
+                        help="also write the findings (signature, class, count, reproducer, "
+                             "message) as JSON here")
     args = parser.parse_args(argv)
 
     mutator = Mutator(load_seeds())
@@ -90,6 +94,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {args.output}", file=sys.stderr)
     else:
         print(report)
+    if args.json:
+        args.json.write_text(json.dumps(
+            [{"signature": f.signature, "class": f.cls, "count": f.count, "mutant": f.index,
+              "seed": f.seed_name, "mutations": f.mutations, "minimised": f.minimised,
+              "reproducer": f.text, "message": f.message}
+             for f in sorted(campaign.findings.values(), key=lambda f: f.signature)],
+            indent=1) + "\n")
     for finding in sorted(campaign.findings.values(), key=lambda f: f.signature):
         print(f"{finding.count:6d}  {finding.signature}", file=sys.stderr)
     return 1 if campaign.findings else 0

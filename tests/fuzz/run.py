@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from .corpus import ROOT, load_seeds
-from .mutate import Mutant, Mutator
+from .mutate import Mutant, Mutator, statements
 
 WORKER = Path(__file__).resolve().parent / "worker.py"
 
@@ -485,12 +485,28 @@ def run_campaign(mutants: int, seed: int, *, jobs: int = 1, timeout: float = DEF
     return campaign
 
 
+def _first_hit(pool: Pool, candidates: list[str], signature: str,
+               deadline: float) -> tuple[int | None, Outcome | None]:
+    """The first candidate (in order) with `signature`, tried a few at a time."""
+    step = 2 * pool.jobs
+    for base in range(0, len(candidates), step):
+        if time.monotonic() >= deadline:
+            break
+        chunk = candidates[base:base + step]
+        results = dict(pool.run(enumerate(chunk)))
+        for k in range(len(chunk)):
+            if results[k].signature == signature:
+                return base + k, results[k]
+    return None, None
+
+
 def minimise(pool: Pool, text: str, signature: str,
              budget: float) -> tuple[str, Outcome | None]:
-    """Deletes chunks of lines (halves, quarters, ... single lines) while the signature
-    stays the same, for at most `budget` seconds; the first success in line order wins,
-    so the result does not depend on the number of workers. Returns the text and its
-    outcome (None if no line could go)."""
+    """Shrinks `text` while its signature stays the same, for at most `budget` seconds:
+    first chunks of lines (halves, quarters, ... single lines), then whole statements
+    (an op with its continuation lines or its regions) and single lines until none can
+    go. The first success in text order wins, so the result does not depend on the
+    number of workers. Returns the text and its outcome (None if nothing could go)."""
     lines = text.split("\n")
     kept = None
     deadline = time.monotonic() + budget
@@ -499,17 +515,25 @@ def minimise(pool: Pool, text: str, signature: str,
         size = math.ceil(len(lines) / parts)
         candidates = ["\n".join(lines[:k] + lines[k + size:])
                       for k in range(0, len(lines), size)]
-        results = dict(pool.run(enumerate(candidates)))
-        hit = next((k for k in range(len(candidates))
-                    if results[k].signature == signature), None)
+        hit, outcome = _first_hit(pool, candidates, signature, deadline)
         if hit is not None:
             lines = candidates[hit].split("\n")
-            kept = results[hit]
+            kept = outcome
             parts = max(parts - 1, 2)
         elif size == 1:
             break
         else:
             parts = min(parts * 2, len(lines))
+    while len(lines) > 1 and time.monotonic() < deadline:
+        current = "\n".join(lines)
+        spans = sorted({(s.start, s.end) for s in statements(current) if s.end - s.start > 1}
+                       | {(k, k + 1) for k in range(len(lines))})
+        candidates = ["\n".join(lines[:a] + lines[b:]) for a, b in spans]
+        hit, outcome = _first_hit(pool, candidates, signature, deadline)
+        if hit is None:
+            break
+        lines = candidates[hit].split("\n")
+        kept = outcome
     return "\n".join(lines), kept
 
 
