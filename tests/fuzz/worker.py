@@ -36,6 +36,7 @@ def main() -> int:
 
     from tcgen05_lower.backend import find_ptxas, run_ptxas
     from tcgen05_lower.driver import CompileFailed, compile_source
+    _record_pass_tracebacks()
 
     answers.write(json.dumps({"ready": True, "ptxas": find_ptxas()}) + "\n")
     for line in sys.stdin:
@@ -61,6 +62,28 @@ def main() -> int:
     return 0
 
 
+#: [file, function] frames of the last exception that escaped a tcgen05 pass (which
+#: pass_infra turns into an "internal error" diagnostic, without its traceback).
+PASS_EXCEPTION: list[list[str]] = []
+
+
+def _record_pass_tracebacks() -> None:
+    """Wraps ModulePass.run_on so that an exception escaping a pass leaves its frames in
+    PASS_EXCEPTION on its way to pass_infra's handler (which still reports it)."""
+    from tcgen05_lower import pass_infra
+
+    run_on = pass_infra.ModulePass.run_on
+
+    def recording_run_on(self, *args, **kwargs):
+        try:
+            return run_on(self, *args, **kwargs)
+        except Exception as exc:
+            PASS_EXCEPTION[:] = _frames(exc)
+            raise
+
+    pass_infra.ModulePass.run_on = recording_run_on
+
+
 def selftest(what: str) -> None:
     """Misbehaves on request, so that the parent's handling of crashes and hangs can be
     tested without a compiler bug: "segv", "abort", "exit" or "hang"."""
@@ -82,6 +105,7 @@ def _frames(exc: BaseException) -> list[list[str]]:
 
 def compile_one(job: dict, compile_source, CompileFailed, run_ptxas) -> dict:
     text, name = job["text"], job.get("name", "mutant.mlir")
+    PASS_EXCEPTION.clear()
     try:
         result = compile_source(text, name, emit="ptx")
     except CompileFailed as exc:
@@ -91,7 +115,7 @@ def compile_one(job: dict, compile_source, CompileFailed, run_ptxas) -> dict:
                     or any("internal error" in n.message for n in x.notes)]
         if internal:
             return {"cls": "internal", "message": internal[0].message,
-                    "diagnostics": formatted}
+                    "diagnostics": formatted, "frames": PASS_EXCEPTION[-6:]}
         unlocated = [x for x in diags if x.line is None]
         if not diags:
             return {"cls": "unlocated", "message": "CompileFailed without a diagnostic: "
