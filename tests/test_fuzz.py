@@ -1,0 +1,107 @@
+"""A bounded, seeded mutation-fuzzing campaign (issues 12 and 25; tests/fuzz/).
+
+Mutants of every shipped .mlir are compiled to PTX in a worker process with a time limit;
+each must compile to PTX that ptxas accepts or fail with diagnostics that all have a
+line. Any signal, hang, internal error, ptxas rejection or diagnostic without a location
+fails the test, unless its signature is one of KNOWN below: those are compiler bugs found
+by the fuzzer and not fixed yet, and make the test xfail with their names. A NEW
+signature fails it. When a known bug is fixed, delete its entry.
+
+The long run is ``benchmarks/fuzz/run.py`` (benchmarks/fuzz/REPORT.md).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from fuzz.corpus import load_seeds
+from fuzz.mutate import Mutator, statements
+from fuzz.run import BAD, Pool, normalise, run_campaign
+
+FUZZ_SEED = 12
+FUZZ_MUTANTS = 1000
+
+#: Failure signatures of today's compiler that this campaign finds -> why they happen.
+KNOWN: dict[str, str] = {}
+
+
+@pytest.fixture(scope="module")
+def mutator():
+    return Mutator(load_seeds())
+
+
+def _describe(finding) -> str:
+    return (f"{finding.signature}\n  ({finding.count} mutant(s); shortest: #{finding.index} "
+            f"of {finding.seed_name}: {'; '.join(finding.mutations)})\n"
+            f"  message: {finding.message.strip()[:400]}\n"
+            + "\n".join("    | " + line for line in finding.text.splitlines()))
+
+
+def test_fuzz_campaign_finds_no_new_failure(mutator):
+    start = time.monotonic()
+    campaign = run_campaign(FUZZ_MUTANTS, FUZZ_SEED, jobs=1, mutator=mutator)
+    elapsed = time.monotonic() - start
+    assert sum(campaign.counts.values()) == FUZZ_MUTANTS
+    # The mutations must reach the back end, not only the parser.
+    assert campaign.counts["ok"] >= FUZZ_MUTANTS // 20, campaign.counts
+    new = [f for s, f in sorted(campaign.findings.items()) if s not in KNOWN]
+    assert not new, (f"{len(new)} new failure signature(s) in {elapsed:.0f} s:\n\n"
+                     + "\n\n".join(_describe(f) for f in new))
+    known = sorted(s for s in campaign.findings if s in KNOWN)
+    if known:
+        pytest.xfail("known compiler bugs found by the fuzzer: "
+                     + "; ".join(f"[{s}] {KNOWN[s]}" for s in known))
+
+
+def test_mutants_are_deterministic(mutator):
+    first = [mutator.mutant(7, k) for k in range(40)]
+    again = [mutator.mutant(7, k) for k in reversed(range(40))][::-1]
+    assert [(m.text, m.mutations) for m in first] == [(m.text, m.mutations) for m in again]
+    assert len({m.text for m in first}) > 30
+    assert all(m.mutations for m in first)
+
+
+def test_every_operator_applies_to_an_example(mutator):
+    text = next(s.text for s in mutator.seeds if s.name == "examples/gemm_bf16_kloop.mlir")
+    for op, _ in mutator.operators:
+        rng = random.Random(op.__name__)
+        results = [op(text, rng) for _ in range(20)]
+        changed = [r for r in results if r is not None and r[0] != text]
+        assert changed, op.__name__
+
+
+def test_statements_of_a_kernel(mutator):
+    text = next(s.text for s in mutator.seeds if s.name == "examples/gemm_bf16_kloop.mlir")
+    lines = text.split("\n")
+    stmts = statements(text)
+    kernel = stmts[0]
+    assert kernel.region and lines[kernel.start].startswith("func.func")
+    loops = [s for s in stmts if lines[s.start].strip().startswith("scf.for")]
+    assert len(loops) == 2 and all(s.parent == 0 for s in loops)
+    mmas = [s for s in stmts if '"tcgen05.mma"' in lines[s.start]]
+    assert len(mmas) == 4 and all(s.end - s.start == 3 for s in mmas)
+
+
+def test_signatures_strip_particulars():
+    assert normalise("m.mlir:3:5: tcgen05.mma %acc0 of 'x' has N = 250, f16") == \
+        normalise("m.mlir:9:1: tcgen05.mma %d of 'yy' has N = 7, bf16")
+
+
+def test_worker_crashes_and_hangs_are_classified():
+    """The pool records a worker killed by a signal, one that exits and one past its time
+    limit against the job in flight, and goes on with a new worker."""
+    jobs = [("segv", {"selftest": "segv"}), ("exit", {"selftest": "exit"}),
+            ("hang", {"selftest": "hang"}),
+            ("fine", 'func.func @k() attributes {tcgen05.kernel = {target = "sm_100a", '
+                     'threads = 128 : i64, cta_group = 1 : i64}} {\n  return\n}\n')]
+    with Pool(1, timeout=3.0) as pool:
+        got = dict(pool.run(jobs))
+        assert pool.restarts == 3
+    assert got["segv"].cls == "signal" and "SIGSEGV" in got["segv"].signature
+    assert got["exit"].cls == "signal" and "exit 3" in got["exit"].signature
+    assert got["hang"].cls == "hang" and "selftest" in got["hang"].signature
+    assert got["fine"].cls == "ok", got["fine"].message
+    assert {o.cls for o in got.values()} - {"ok"} <= BAD
