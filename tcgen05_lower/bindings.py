@@ -219,7 +219,8 @@ def _input_the_parser_aborts_on(text: str, source_name: str) -> Diagnostic | Non
     - an ``scf.index_switch`` case value of 2^63 - 1 or -2^63, the empty and tombstone
       keys of the LLVM DenseMap the op's verifier puts its cases in (an assertion).
     - a generic op name that ends at the dialect's dot (``"tcgen05."(...)``, ``"arith."``):
-      "created with unregistered dialect", a fatal LLVM error."""
+      "created with unregistered dialect", a fatal LLVM error.
+    - a string left open at the end of its line (``"tcgen``): unhandled captured errors."""
     for match in _EMPTY_OP_NAME.finditer(text):
         number = text.count("\n", 0, match.start()) + 1
         column = match.start() - (text.rfind("\n", 0, match.start()) + 1) + 1
@@ -228,6 +229,10 @@ def _input_the_parser_aborts_on(text: str, source_name: str) -> Diagnostic | Non
                           f"'{match.group(1)}'")
     lines = [_STRING.sub(lambda m: " " * len(m.group(0)), line).split("//", 1)[0]
              for line in text.splitlines()]
+    for number, line in enumerate(lines, start=1):
+        if '"' in line:   # a string that does not end on its line: the parser aborts
+            return Diagnostic("error", source_name, number, line.index('"') + 1,
+                              "unterminated string (a string ends on its line)")
     code = "\n".join(lines)
     for pattern, message in _PARSER_ABORTS:
         for match in pattern.finditer(code):
