@@ -164,8 +164,10 @@ class Tcgen05Op:
     def build(cls, *, result_types=(), **fields) -> "ir.Operation":
         """The generic op with the operands named by IRDL (a variadic group takes a list,
         an optional one a value or None), the attributes given as Python values (checked
-        against the dialect's table; an attribute left at None is not written), and
-        `result_types`, at the current insertion point and location."""
+        against the dialect's table; an attribute left at None is not written) or as MLIR
+        attributes (kept as they are, e.g. copied from another op; so are other dialects'
+        attributes, whose names contain a dot), and `result_types`, at the current
+        insertion point and location."""
         operands = []
         for name, variadicity in cls.OPERANDS:
             value = fields.pop(name, None if variadicity != "single" else _MISSING)
@@ -178,6 +180,9 @@ class Tcgen05Op:
         attributes = {}
         kinds = ATTRIBUTES[cls.NAME]
         for name, value in fields.items():
+            if "." in name and isinstance(value, ir.Attribute):
+                attributes[name] = value   # another dialect's (discardable) attribute
+                continue
             if name not in kinds:
                 raise TypeError(f"{cls.full_name()} has no operand or attribute {name!r} "
                                 f"(attributes: {', '.join(sorted(kinds)) or 'none'})")
@@ -208,7 +213,10 @@ def _python_value(attr):
 
 def _attribute(name: str, value, kind: str):
     """The MLIR attribute the parser makes from the text a user writes: ``true`` for a
-    bool, ``N : i64`` for an integer, a string, ``array<i32: ...>``."""
+    bool, ``N : i64`` for an integer, a string, ``array<i32: ...>``; an MLIR attribute as
+    it is (copied from another op: tcgen05-verify checks its kind)."""
+    if isinstance(value, ir.Attribute):
+        return value
     if kind == "int":
         if isinstance(value, bool):
             return ir.BoolAttr.get(value)

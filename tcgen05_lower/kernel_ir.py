@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from tcgen05_lower import dialect
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import AllocOp, MmaOp, TmemBufferOp
+from tcgen05_lower.dialect.ops import AllocOp, LdRedOp, MmaOp, StOp, TmemBufferOp
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import layouts, shapes
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
@@ -187,6 +187,23 @@ def stored_k(tile_value: "ir.Value") -> int:
                 and MmaOp(owner).sparse):
             return tile.k // 2
     return tile.k
+
+
+def pack_attribute(access):
+    """The attribute of the typed tcgen05.ld, st, ld_red or load_fragment `access` that asks
+    for 16-bit packing: ``unpack16`` on st, ``pack16`` on ld and load_fragment, None on
+    ld_red (tcgen05.ld.red has no .pack::16b, 9.7.16.8.3)."""
+    if isinstance(access, StOp):
+        return StOp.unpack16
+    if isinstance(access, LdRedOp):
+        return None
+    return type(access).pack16
+
+
+def packs16(access) -> bool:
+    """Whether the typed access `access` packs (or unpacks) 16-bit pairs."""
+    attribute = pack_attribute(access)
+    return bool(attribute is not None and access.get(attribute))
 
 
 #: mbarrier.init's arrival count lies in [1, 2^20 - 1] (PTX ISA, mbarrier.init).

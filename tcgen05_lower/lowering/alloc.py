@@ -10,7 +10,6 @@ that no CTA exits while its peer still deallocates.
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import AllocOp, DeallocOp, RelinquishAllocPermitOp, TmemBufferOp, wrap
 from tcgen05_lower import kernel_ir
 from tcgen05_lower import emit, ptx

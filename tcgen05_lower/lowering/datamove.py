@@ -14,7 +14,6 @@ is made here.
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import CpOp, ShiftOp, TmemBufferOp, TmemStageOp, wrap
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.emit import Sym, as_value, i32

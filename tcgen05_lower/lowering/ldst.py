@@ -33,13 +33,14 @@ from types import MappingProxyType
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm, nvvm
-from tcgen05_lower.dialect.ops import (LdOp, LdRedOp, LoadFragmentOp, StOp, StoreFragmentOp, TmemBufferOp, TmemStageOp, wrap)
+from tcgen05_lower.dialect.ops import (LdOp, LdRedOp, LoadFragmentOp, StOp, StoreFragmentOp,
+                                       TmemBufferOp, TmemStageOp, wrap)
 from tcgen05_lower.element_types import isa_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op
+from tcgen05_lower.kernel_ir import defining_op, packs16
 from tcgen05_lower.lowering.core import lowers
 
 #: arith.cmpi predicate "ult".
@@ -87,32 +88,21 @@ def plan_of(lowering, op, buffer, width: int, kind: str) -> WarpgroupAccess:
     """The access tcgen05-select-layouts planned for `op` on `buffer` (``kind``: "ld",
     "st" or "ld_red"), from the op's shape/num/half_split/pack attributes (``unpack16``
     on tcgen05.st, ``pack16`` on ld and load_fragment; ld.red never packs)."""
-    access = wrap(op)
-    if not access.has(type(access).shape) or not access.has(type(access).num):
+    typed = wrap(op)
+    if not typed.has(LdOp.shape) or not typed.has(LdOp.num):
         lowering.fail(op, f"tcgen05.{d.op_name(op)} has no message shape: run "
                           f"tcgen05-select-layouts first")
     buffer = TmemBufferOp(buffer)
     t = d.type_info(buffer.buffer.type)
     try:
         return WarpgroupAccess.create(
-            buffer.layout, n=t.cols, width=width, shape=access.shape,
-            num=access.num,
-            pack16=packs16(access),
-            half_split=access.half_split,
+            buffer.layout, n=t.cols, width=width, shape=typed.shape,
+            num=typed.num,
+            pack16=packs16(typed),
+            half_split=typed.half_split,
             layout_c=buffer.layout_c if buffer.layout_c is not None else "F", op=kind)
     except IsaRuleError as exc:
         lowering.fail(op, f"tcgen05.{d.op_name(op)}: {exc}")
-
-
-def packs16(access) -> bool:
-    """Whether the ld, st or load_fragment `access` (a typed op) packs or unpacks 16-bit
-    pairs: ``unpack16`` on tcgen05.st, ``pack16`` on ld and load_fragment; ld.red never
-    packs."""
-    if isinstance(access, StOp):
-        return bool(access.unpack16)
-    if isinstance(access, LdRedOp):
-        return False
-    return bool(access.pack16)
 
 
 def _index_operand(value):

@@ -15,7 +15,6 @@ be ordered before it.
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp, MbarrierWaitOp, WaitOp
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, nvvm

@@ -18,7 +18,6 @@ stage addresses cells of other buffers, like any out-of-bounds access).
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import TmemBufferOp, TmemStageOp
 from tcgen05_lower.emit import Sym, as_value, cast, i32
 from tcgen05_lower.kernel_ir import defining_op
