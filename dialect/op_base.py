@@ -95,6 +95,12 @@ class Tcgen05Op:
     def attribute_kinds(cls):
         return ATTRIBUTES[cls.NAME]
 
+    @classmethod
+    def declares(cls, name: "str | Attribute") -> bool:
+        """Whether the dialect's table lists the attribute for this op (written or not):
+        for code that reads one attribute across several ops."""
+        return (name.name if isinstance(name, Attribute) else name) in ATTRIBUTES[cls.NAME]
+
     def has(self, name: "str | Attribute") -> bool:
         """Whether the attribute is written on the op (not just defaulted)."""
         name = self._check_name(name)
@@ -161,13 +167,14 @@ class Tcgen05Op:
     # -- building ---------------------------------------------------------------------------
 
     @classmethod
-    def build(cls, *, result_types=(), **fields) -> "ir.Operation":
+    def build(cls, *, result_types=(), attributes=None, **fields) -> "ir.Operation":
         """The generic op with the operands named by IRDL (a variadic group takes a list,
         an optional one a value or None), the attributes given as Python values (checked
-        against the dialect's table; an attribute left at None is not written) or as MLIR
-        attributes (kept as they are, e.g. copied from another op; so are other dialects'
-        attributes, whose names contain a dot), and `result_types`, at the current
-        insertion point and location."""
+        against the dialect's table; an attribute left at None is not written; an MLIR
+        attribute is written as it is), and `result_types`, at the current insertion point
+        and location. `attributes` (name -> MLIR attribute) are written as they are before
+        the fields: those of an op this one replaces, which may include other dialects'
+        attributes (names with a dot)."""
         operands = []
         for name, variadicity in cls.OPERANDS:
             value = fields.pop(name, None if variadicity != "single" else _MISSING)
@@ -177,12 +184,9 @@ class Tcgen05Op:
                 operands.extend(value or ())
             elif value is not None:
                 operands.append(value)
-        attributes = {}
+        attributes = dict(attributes or {})
         kinds = ATTRIBUTES[cls.NAME]
         for name, value in fields.items():
-            if "." in name and isinstance(value, ir.Attribute):
-                attributes[name] = value   # another dialect's (discardable) attribute
-                continue
             if name not in kinds:
                 raise TypeError(f"{cls.full_name()} has no operand or attribute {name!r} "
                                 f"(attributes: {', '.join(sorted(kinds)) or 'none'})")

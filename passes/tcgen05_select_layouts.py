@@ -869,18 +869,9 @@ def _user_attributes(op) -> dict:
 
 
 def _build_like(cls, like, *, result_types=(), **operands):
-    """A new `cls` op (at the insertion point) with `operands` and the attributes of `like`
-    that a chunk keeps (_user_attributes), as they are: the dialect's through build(),
-    any other (a name the table does not list, in a pipeline without tcgen05-verify)
-    copied after it."""
-    kinds = cls.attribute_kinds()
-    kept = _user_attributes(like)
-    new = cls.build(result_types=result_types, **operands,
-                    **{name: attr for name, attr in kept.items() if name in kinds or "." in name})
-    for name, attr in kept.items():
-        if name not in kinds and "." not in name:
-            new.attributes[name] = attr
-    return new
+    """A new `cls` op (at the insertion point) with `operands` and, as they are, the
+    attributes of `like` that a chunk keeps (_user_attributes)."""
+    return cls.build(result_types=result_types, attributes=_user_attributes(like), **operands)
 
 
 def _uses(value) -> list:
