@@ -374,7 +374,7 @@ def build_program(kernel) -> Program:
 def _build(kernel) -> Program:
     builder = _Builder(kernel)
     succ = builder.successors()
-    root_ops = [op for op in builder.ops[1:] if op.name == "tcgen05.tmem_buffer"]
+    root_ops = [op for op in builder.ops[1:] if TmemBufferOp.matches(op)]
     root_index = {op: i for i, op in enumerate(root_ops)}
     masks, views = _points_to(builder, root_index)
     asm_state = ir.AsmState(kernel) if any(not TmemBufferOp(op).name for op in root_ops) \
