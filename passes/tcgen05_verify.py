@@ -42,8 +42,8 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
                                        FenceOp, LdOp, LdRedOp, MmaOp, RelinquishAllocPermitOp,
-                                       ShiftOp, SmemBufferOp, SmemFillOp, StOp, StoreFragmentOp,
-                                       TmemBufferOp, TmemStageOp, WaitOp, wrap)
+                                       ShiftOp, SmemBufferOp, SmemFillOp, StOp,
+                                       StoreFragmentOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError

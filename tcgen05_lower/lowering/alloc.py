@@ -10,10 +10,11 @@ that no CTA exits while its peer still deallocates.
 
 from __future__ import annotations
 
-from tcgen05_lower.dialect.ops import AllocOp, DeallocOp, RelinquishAllocPermitOp, TmemBufferOp, wrap
 from tcgen05_lower import kernel_ir
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import llvm
+from tcgen05_lower.dialect.ops import (AllocOp, DeallocOp, RelinquishAllocPermitOp,
+                                       TmemBufferOp, wrap)
 from tcgen05_lower.emit import Sym, as_value, i32
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.sync import cta_barrier

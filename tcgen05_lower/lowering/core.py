@@ -15,9 +15,9 @@ from types import MappingProxyType
 from typing import Callable
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.dialect.ops import AllocMbarrierOp, MbarrierWaitOp
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm, nvvm
+from tcgen05_lower.dialect.ops import AllocMbarrierOp, MbarrierWaitOp
 from tcgen05_lower.emit import Sym, i32, i64
 
 def lowers(*names):

@@ -14,8 +14,8 @@ is made here.
 
 from __future__ import annotations
 
-from tcgen05_lower.dialect.ops import CpOp, ShiftOp, TmemBufferOp, TmemStageOp, wrap
 from tcgen05_lower import emit, ptx
+from tcgen05_lower.dialect.ops import CpOp, ShiftOp, TmemBufferOp, TmemStageOp, wrap
 from tcgen05_lower.emit import Sym, as_value, i32
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op

@@ -20,9 +20,9 @@ or of the CTA pair for cta_group::2 (see ``sync.single_thread_predicate``).
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.dialect.ops import MmaOp
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.dialect.ops import MmaOp
 from tcgen05_lower.element_types import container_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, i32, i64
 from tcgen05_lower.isa import descriptors, shapes, targets

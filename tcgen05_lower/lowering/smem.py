@@ -9,9 +9,9 @@ descriptors' base offset is 0. The kernel records the size as
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp
 from tcgen05_lower import emit
 from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors

@@ -15,9 +15,10 @@ be ordered before it.
 
 from __future__ import annotations
 
-from tcgen05_lower.dialect.ops import BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp, MbarrierWaitOp, WaitOp
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, nvvm
+from tcgen05_lower.dialect.ops import (BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp,
+                                       MbarrierWaitOp, WaitOp)
 from tcgen05_lower.emit import i32
 from tcgen05_lower.lowering.core import lowers
 

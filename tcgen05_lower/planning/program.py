@@ -46,7 +46,8 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp, WaitOp
+from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp,
+                                       WaitOp)
 from tcgen05_lower.kernel_ir import mma_operands
 
 #: Completion class of each asynchronous tcgen05 op: "M" is observed through
