@@ -429,7 +429,7 @@ class Tcgen05SelectLayouts(ModulePass):
         typed.layout = use.layout
         if use.layout == "C":
             typed.layout_c = self.layout_c
-        typed.columns = use.footprint.columns
+        typed.columns = int(use.footprint.columns)
         typed.half_lanes = all(count == layouts.HALF_LANES for _, count in use.footprint.lanes)
         self.buffers[buffer] = BufferInfo(buffer, use.role, use.layout, self.layout_c,
                                           t.rows, t.cols, t.element)
@@ -463,7 +463,7 @@ class Tcgen05SelectLayouts(ModulePass):
         if copy.end_column <= columns:
             return
         if info.role in GROWN_BY_COPIES:
-            buffer.columns = copy.end_column
+            buffer.columns = int(copy.end_column)
             return
         self.error(op, f"tcgen05.cp.{shape} at column {copy.first_column} writes columns "
                        f"[{copy.first_column}, {copy.end_column}) of its destination "
