@@ -21,7 +21,9 @@ from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.attributes import ATTRIBUTES, DEFAULTS
 from tcgen05_lower.dialect.op_base import Tcgen05Op
 
-OUTPUT = Path(__file__).with_name("ops.py")
+def output_path() -> Path:
+    """The generated file, ``ops.py`` beside this one."""
+    return Path(__file__).with_name("ops.py")
 
 
 def read_definitions() -> list[dict]:
@@ -70,6 +72,8 @@ def render(definitions: list[dict]) -> str:
         "",
         "from __future__ import annotations",
         "",
+        "from types import MappingProxyType",
+        "",
         "from tcgen05_lower.dialect.op_base import DIALECT, Attribute, Tcgen05Op",
         "",
     ]
@@ -104,7 +108,8 @@ def render(definitions: list[dict]) -> str:
                                                  else "")
             lines.append(f'    {attr} = Attribute("{attr}"){comment}')
     lines += ["", "", "#: Every op class by op name (without ``tcgen05.``).",
-              "OPS = {cls.NAME: cls for cls in (", *[f"    {c}," for c in names], ")}",
+              "OPS = MappingProxyType({cls.NAME: cls for cls in (",
+              *[f"    {c}," for c in names], ")})",
               "", "",
               "def wrap(op):",
               '    """The typed view of `op` (an instance of its op\'s class), or None for an op of',
@@ -125,12 +130,12 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     text = render(read_definitions())
     if args.check:
-        if OUTPUT.read_text() != text:
-            print(f"{OUTPUT} is out of date: run python -m tcgen05_lower.dialect.generate",
+        if output_path().read_text() != text:
+            print(f"{output_path()} is out of date: run python -m tcgen05_lower.dialect.generate",
                   file=sys.stderr)
             return 1
         return 0
-    OUTPUT.write_text(text)
+    output_path().write_text(text)
     return 0
 
 

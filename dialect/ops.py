@@ -7,6 +7,8 @@ op_base.py."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tcgen05_lower.dialect.op_base import DIALECT, Attribute, Tcgen05Op
 
 
@@ -524,7 +526,7 @@ class RelinquishAllocPermitOp(Tcgen05Op):
 
 
 #: Every op class by op name (without ``tcgen05.``).
-OPS = {cls.NAME: cls for cls in (
+OPS = MappingProxyType({cls.NAME: cls for cls in (
     TmemBufferOp,
     TmemStageOp,
     SmemBufferOp,
@@ -547,7 +549,7 @@ OPS = {cls.NAME: cls for cls in (
     AllocOp,
     DeallocOp,
     RelinquishAllocPermitOp,
-)}
+)})
 
 
 def wrap(op):
