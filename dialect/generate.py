@@ -24,6 +24,7 @@ from tcgen05_lower.dialect.attributes import ATTRIBUTES, DEFAULTS, KIND_NAMES, W
 from tcgen05_lower.dialect.op_base import Tcgen05Op
 
 def output_path() -> Path:
+    """The generated file, ``ops.py`` beside this one."""
     return Path(__file__).with_name("ops.py")
 
 
@@ -75,7 +76,7 @@ def render(definitions: list[dict]) -> str:
         "",
         "from types import MappingProxyType",
         "",
-        "from tcgen05_lower.dialect.op_base import Attribute, Tcgen05Op",
+        "from tcgen05_lower.dialect.op_base import DIALECT, Attribute, Tcgen05Op",
         "",
     ]
     names = []
@@ -110,7 +111,17 @@ def render(definitions: list[dict]) -> str:
             lines.append(f'    {attr} = Attribute("{attr}"){comment}')
     lines += ["", "", "#: Every op class by op name (without ``tcgen05.``).",
               "OPS = MappingProxyType({cls.NAME: cls for cls in (",
-              *[f"    {c}," for c in names], ")})", ""]
+              *[f"    {c}," for c in names], ")})",
+              "", "",
+              "def wrap(op):",
+              '    """The typed view of `op` (an instance of its op\'s class), or None for an op of',
+              '    another dialect: for code that reads one attribute across several ops."""',
+              "    op = op.operation if hasattr(op, \"operation\") else op",
+              "    name = op.name",
+              "    prefix = DIALECT + \".\"",
+              "    cls = OPS.get(name[len(prefix):]) if name.startswith(prefix) else None",
+              "    return cls(op) if cls is not None else None",
+              ""]
     return "\n".join(lines)
 
 

@@ -3,9 +3,23 @@ IRDL definition into ``ops.py``; see ``generate.py``).
 
 A class wraps a generic ``ir.Operation`` of its op: ``MmaOp(op).k_offset`` reads the
 attribute with the default the dialect gives it (``attributes.DEFAULTS``), ``MmaOp(op).d``
-the operand by its IRDL name; ``.operation`` is the wrapped operation. ``MmaOp.matches(op)`` tests an operation, and
-``MmaOp.build(d=..., a=..., kind="f16", ...)`` creates exactly the generic op the parser
-would make from its text, at the current insertion point and location.
+the operand by its IRDL name; ``.operation`` is the wrapped operation. ``MmaOp.matches(op)``
+tests an operation, and ``MmaOp.build(d=..., a=..., kind="f16", ...)`` creates exactly the
+generic op the parser would make from its text, at the current insertion point and
+location.
+
+Writing: ``TmemBufferOp(op).layout = "D"`` writes the attribute as the kind the table gives
+it (an integer as ``N : i64``, a Python bool as ``true`` / ``false``, a string, an
+``array<i32: ...>``), ``del LdOp(op).half_split`` removes it. The methods ``has``, ``get``,
+``set`` and ``remove`` take an attribute by name or by its class member
+(``op.has(MmaOp.scale_vec)``), so that code outside the dialect names attributes only
+through the classes.
+
+Reading an integer attribute through its property gives an ``int``: a flag written as
+``true`` reads as 1, as the table's kinds say (``attributes.py``); ``get`` gives the value
+as written (``True``), which ``build`` turns back into the same attribute. An attribute of
+the wrong kind raises ``InvalidAttribute`` (a located error), as the dialect's accessors
+do.
 """
 
 from __future__ import annotations
@@ -13,6 +27,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tcgen05_lower.bindings import ir
+from tcgen05_lower.dialect import InvalidAttribute, wrong_kind
 from tcgen05_lower.dialect.attributes import ATTRIBUTES, DEFAULTS, KIND_NAMES
 
 DIALECT = "tcgen05"
@@ -31,7 +46,18 @@ class Attribute:
     def __get__(self, instance, owner=None):
         if instance is None:
             return self
-        return instance.get(self.name)
+        value = instance.get(self.name)
+        # An "int" attribute reads as an int (a flag written as ``true`` as 1).
+        return int(value) if isinstance(value, bool) else value
+
+    def __set__(self, instance, value):
+        instance.set(self.name, value)
+
+    def __delete__(self, instance):
+        instance.remove(self.name)
+
+    def __repr__(self):
+        return f"<attribute {self.name} of {getattr(self, 'owner', Tcgen05Op).full_name()}>"
 
 
 class Tcgen05Op:
@@ -69,23 +95,48 @@ class Tcgen05Op:
     def attribute_kinds(cls):
         return ATTRIBUTES[cls.NAME]
 
-    def has(self, name: str) -> bool:
+    @classmethod
+    def declares(cls, name: "str | Attribute") -> bool:
+        """Whether the dialect's table lists the attribute for this op (written or not):
+        for code that reads one attribute across several ops."""
+        return (name.name if isinstance(name, Attribute) else name) in ATTRIBUTES[cls.NAME]
+
+    def has(self, name: "str | Attribute") -> bool:
         """Whether the attribute is written on the op (not just defaulted)."""
-        self._check_name(name)
+        name = self._check_name(name)
         return name in self.operation.attributes
 
-    def get(self, name: str) -> Any:
-        """The attribute's value, its default when absent, None without a default."""
-        self._check_name(name)
+    def get(self, name: "str | Attribute") -> Any:
+        """The attribute's value as written (a flag as a bool), its default when absent,
+        None without a default. Raises InvalidAttribute for one of the wrong kind."""
+        name = self._check_name(name)
         attrs = self.operation.attributes
         if name not in attrs:
             return DEFAULTS.get(self.NAME, {}).get(name)
-        return _python_value(attrs[name])
+        attr = attrs[name]
+        problem = wrong_kind(name, attr, ATTRIBUTES[self.NAME][name])
+        if problem:
+            raise InvalidAttribute(self.operation, problem)
+        return _python_value(attr)
 
-    def _check_name(self, name: str) -> None:
+    def set(self, name: "str | Attribute", value) -> None:
+        """Writes the attribute as the kind the table gives it: an int as ``N : i64``, a
+        bool as ``true`` / ``false``, a str, a sequence of ints as ``array<i32: ...>``."""
+        name = self._check_name(name)
+        self.operation.attributes[name] = _attribute(name, value, ATTRIBUTES[self.NAME][name])
+
+    def remove(self, name: "str | Attribute") -> None:
+        """Removes the attribute if it is written (it then reads as its default)."""
+        name = self._check_name(name)
+        if name in self.operation.attributes:
+            del self.operation.attributes[name]
+
+    def _check_name(self, name: "str | Attribute") -> str:
+        name = name.name if isinstance(name, Attribute) else name
         if name not in ATTRIBUTES[self.NAME]:
             raise LookupError(f"{self.full_name()} has no attribute {name!r} in "
                               "dialect/attributes.py")
+        return name
 
     # -- operands and results ---------------------------------------------------------------
 
@@ -116,11 +167,14 @@ class Tcgen05Op:
     # -- building ---------------------------------------------------------------------------
 
     @classmethod
-    def build(cls, *, result_types=(), **fields) -> "ir.Operation":
+    def build(cls, *, result_types=(), attributes=None, **fields) -> "ir.Operation":
         """The generic op with the operands named by IRDL (a variadic group takes a list,
         an optional one a value or None), the attributes given as Python values (checked
-        against the dialect's table; an attribute left at None is not written), and
-        `result_types`, at the current insertion point and location."""
+        against the dialect's table; an attribute left at None is not written; an MLIR
+        attribute is written as it is), and `result_types`, at the current insertion point
+        and location. `attributes` (name -> MLIR attribute) are written as they are before
+        the fields: those of an op this one replaces, which may include other dialects'
+        attributes (names with a dot)."""
         operands = []
         for name, variadicity in cls.OPERANDS:
             value = fields.pop(name, None if variadicity != "single" else _MISSING)
@@ -130,7 +184,7 @@ class Tcgen05Op:
                 operands.extend(value or ())
             elif value is not None:
                 operands.append(value)
-        attributes = {}
+        attributes = dict(attributes or {})
         kinds = ATTRIBUTES[cls.NAME]
         for name, value in fields.items():
             if name not in kinds:
@@ -163,7 +217,10 @@ def _python_value(attr):
 
 def _attribute(name: str, value, kind: str):
     """The MLIR attribute the parser makes from the text a user writes: ``true`` for a
-    bool, ``N : i64`` for an integer, a string, ``array<i32: ...>``."""
+    bool, ``N : i64`` for an integer, a string, ``array<i32: ...>``; an MLIR attribute as
+    it is (copied from another op: tcgen05-verify checks its kind)."""
+    if isinstance(value, ir.Attribute):
+        return value
     if kind == "int":
         if isinstance(value, bool):
             return ir.BoolAttr.get(value)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from tcgen05_lower.dialect.op_base import Attribute, Tcgen05Op
+from tcgen05_lower.dialect.op_base import DIALECT, Attribute, Tcgen05Op
 
 
 
@@ -550,3 +550,13 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     DeallocOp,
     RelinquishAllocPermitOp,
 )})
+
+
+def wrap(op):
+    """The typed view of `op` (an instance of its op's class), or None for an op of
+    another dialect: for code that reads one attribute across several ops."""
+    op = op.operation if hasattr(op, "operation") else op
+    name = op.name
+    prefix = DIALECT + "."
+    cls = OPS.get(name[len(prefix):]) if name.startswith(prefix) else None
+    return cls(op) if cls is not None else None

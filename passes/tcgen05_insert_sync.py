@@ -149,6 +149,9 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, ir
+from tcgen05_lower.dialect.ops import (OPS, AllocMbarrierOp, BarrierOp, CpOp, LdOp, LdRedOp,
+                                       MbarrierWaitOp, MmaOp, ShiftOp, SmemFillOp, StOp,
+                                       TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op, mma_operands
@@ -160,8 +163,11 @@ STRATEGIES = ("minimal", "conservative")
 #: (9.7.16.6.2.1.1), issued by the warpgroup and completed through tcgen05.wait
 #: (9.7.16.6.2.1.2), and generic-proxy shared-memory writes (9.7.16.6.5).
 ISSUER, WARPGROUP, GENERIC = "issuer", "warpgroup", "generic"
-ASYNC_OPS = MappingProxyType({"mma": ISSUER, "cp": ISSUER, "shift": ISSUER, "ld": WARPGROUP,
-             "ld_red": WARPGROUP, "st": WARPGROUP, "smem_fill": GENERIC})
+ASYNC_OPS = MappingProxyType({MmaOp.NAME: ISSUER, CpOp.NAME: ISSUER, ShiftOp.NAME: ISSUER,
+                              LdOp.NAME: WARPGROUP, LdRedOp.NAME: WARPGROUP,
+                              StOp.NAME: WARPGROUP, SmemFillOp.NAME: GENERIC})
+#: The ops whose completion tcgen05.wait::ld waits for (9.7.16.8.5).
+LOADS = (LdOp.NAME, LdRedOp.NAME)
 
 #: Lane halves of a 32-lane quarter: bit 0 = lanes 0-15, bit 1 = lanes 16-31.
 ALL_LANES = 0b11
@@ -331,10 +337,10 @@ class Buffers:
                 continue
             seen.add(value)
             op = defining_op(value)
-            if op is not None and d.op_name(op) == "tmem_stage" and \
-                    "column_offset" not in op.attributes:
-                todo.append(op.operands[0])  # a stage view counts as the whole buffer
-            elif op is not None and "column_offset" in op.attributes:
+            if op is not None and TmemStageOp.matches(op):
+                todo.append(TmemStageOp(op).buffer)  # a stage view counts as the whole buffer
+            elif op is not None and TmemBufferOp.matches(op) \
+                    and TmemBufferOp(op).has(TmemBufferOp.column_offset):
                 if op not in out:
                     out.append(op)
             else:
@@ -380,11 +386,12 @@ def _terminator(region):
 
 def _leaf_cells(op) -> tuple[int, int, int, bool]:
     """(first column, columns, lanes, slices are exact) of a planned buffer or stage."""
-    start = d.get_int(op, "column_offset")
-    columns = d.get_int(op, "columns", 0)
-    half = bool(d.get_int(op, "half_lanes", 0))
-    lanes = (0b01 if d.get_int(op, "lane_offset", 0) == 0 else 0b10) if half else ALL_LANES
-    stages = d.type_info(op.results[0].type).stages
+    buffer = TmemBufferOp(op)
+    start = buffer.column_offset
+    columns = buffer.columns or 0
+    half = bool(buffer.half_lanes)
+    lanes = (0b01 if (buffer.lane_offset or 0) == 0 else 0b10) if half else ALL_LANES
+    stages = d.type_info(buffer.buffer.type).stages
     if stages > 1:
         # A multi-buffered buffer's footprint is one stage's: its stages sit side by side,
         # or in pairs on the two lane halves. Count every stage on both halves.
@@ -408,14 +415,14 @@ def copy_cells(op, buffers: Buffers) -> Cells:
     destination's column plus the op's ``column``, on every lane of the four quarters
     (.4x256b: its 4 lanes, counted as their lane half); the whole destination, on every
     lane, when the destination may be several buffers or a stage."""
-    start, columns, lanes, exact, choices = buffers.cells(op.operands[0])
+    cp = CpOp(op)
+    start, columns, lanes, exact, choices = buffers.cells(cp.dest)
     bound = (start, start + columns)
     try:
-        copy = layouts.cp_footprint(d.get_str(op, "shape"), d.get_str(op, "multicast"),
-                                    column=d.get_int(op, "column", 0))
+        copy = layouts.cp_footprint(cp.shape, cp.multicast, column=cp.column)
     except IsaRuleError:
         return Cells(start, start + columns, ALL_LANES, None, bound)
-    leaves = buffers.leaves(op.operands[0]) if choices is not None else None
+    leaves = buffers.leaves(cp.dest) if choices is not None else None
     if not leaves or len(leaves) != 1 or d.type_info(leaves[0].results[0].type).stages > 1:
         return Cells(start, max(start + columns, start + copy.end_column), ALL_LANES, None,
                      bound)
@@ -455,33 +462,33 @@ def access_of(op, buffers: Buffers | None = None) -> Access | None:
     if cls is None:
         return None
     buffers = buffers or Buffers()
-    if name == "mma":
+    if name == MmaOp.NAME:
         operands = mma_operands(op)
+        mma = MmaOp(op)
         dcells = whole_buffer(operands.d, buffers)
         reads = [whole_buffer(v, buffers) for v in
                  (operands.a if operands.a_tmem is not None else None, operands.scale_a,
                   operands.scale_b, operands.metadata) if v is not None]
         smem = tuple(v for v in (operands.a, operands.b) if d.is_smem(v))
-        shape = (operands.d_type.rows, operands.d_type.cols, d.get_str(op, "kind"),
-                 d.get_int(op, "sparse", 0), d.get_int(op, "k", 0))
+        shape = (operands.d_type.rows, operands.d_type.cols, mma.kind, mma.sparse, mma.k or 0)
         # The buffers the accumulator may be (none known: never pipelined).
         choices = buffers.cells(operands.d)[4]
         key = (choices, shape) if choices is not None else ()
         return Access(op, name, cls, reads=tuple(reads) + (dcells,), writes=(dcells,),
                       smem_reads=smem, pipeline_key=key)
-    if name == "cp":
+    if name == CpOp.NAME:
         return Access(op, name, cls, writes=(copy_cells(op, buffers),),
-                      smem_reads=(op.operands[1],),
-                      pipeline_key=(d.get_str(op, "shape"),))
-    if name == "shift":
+                      smem_reads=(CpOp(op).source,),
+                      pipeline_key=(CpOp(op).shape,))
+    if name == ShiftOp.NAME:
         cells = whole_buffer(op.operands[0], buffers)
         return Access(op, name, cls, reads=(cells,), writes=(cells,))
-    if name in ("ld", "ld_red"):
+    if name in LOADS:
         width = d.type_info(op.results[0].type).shape[1]
         return Access(op, name, cls, reads=(buffer_slice(op.operands[0], op.operands[1],
                                                           width, buffers),),
                       fragment=op.results[0])
-    if name == "st":
+    if name == StOp.NAME:
         width = d.type_info(op.operands[2].type).shape[1]
         return Access(op, name, cls, writes=(buffer_slice(op.operands[0], op.operands[1],
                                                            width, buffers),))
@@ -766,7 +773,7 @@ def _completion_kind(access: Access) -> tuple:
     wait::ld every earlier ld, one wait::st every earlier st, one proxy fence every
     earlier generic write."""
     if access.cls == WARPGROUP:
-        return (WARPGROUP, access.name == "st")
+        return (WARPGROUP, access.name == StOp.NAME)
     return (access.cls,)
 
 
@@ -890,7 +897,7 @@ class Planner:
                       "barrier"):
             barrier = ("user", op.operands[0]) if name in ("commit", "mbarrier_wait") \
                 else None
-            state = self.effect(name, d.declared_str(op, "kind"), barrier, state)
+            state = self.effect(name, _kind(op), barrier, state)
         state = self.mark_fragment_uses(op, state)
         self.step += 1
         return self.apply_hooks(op, "after", state)
@@ -1184,7 +1191,7 @@ class Planner:
         """(status, level, dependence) for every in-flight op that `op` depends on."""
         out = []
         for key, status in state.items():
-            if key == op and access.name in ("ld", "ld_red"):
+            if key == op and access.name in LOADS:
                 # 9.7.16.6.4.5: this load writes the same registers again.
                 if not status.complete and not status.consumed:
                     out.append((status, NEED_COMPLETE,
@@ -1253,7 +1260,7 @@ class Planner:
 
         new = dict(state)
         group: list = []  # (name, kind, reason, barrier)
-        for kind, names in (("st", ("st",)), ("ld", ("ld", "ld_red"))):
+        for kind, names in (("st", (StOp.NAME,)), ("ld", LOADS)):
             pending = [s for s in statuses if s.access.name in names and not s.complete]
             if pending:
                 group.append(("wait", kind, reason("completion of", pending), None))
@@ -1441,7 +1448,7 @@ class Planner:
             steps = [("commit", None, barrier), ("mbarrier_wait", None, barrier),
                      ("fence", "after_thread_sync", None)]
         elif access.cls == WARPGROUP:
-            steps = [("wait", "st" if access.name == "st" else "ld", None)]
+            steps = [("wait", "st" if access.name == StOp.NAME else "ld", None)]
         else:
             steps = [("fence_proxy_async", None, None), ("barrier", None, None)]
         for name, kind, barrier in steps:
@@ -1507,7 +1514,7 @@ class Planner:
         changed = None
         for operand in op.operands:
             owner = defining_op(operand)
-            if owner is None or d.op_name(owner) not in ("ld", "ld_red"):
+            if owner is None or not isinstance(wrap(owner), (LdOp, LdRedOp)):
                 continue
             status = state.get(owner)
             if status is not None and not status.consumed:
@@ -1686,6 +1693,14 @@ def _dominates(value, anchor, side) -> bool:
     return False
 
 
+def _kind(op) -> str | None:
+    """The ``kind`` of a tcgen05 op whose op has one (wait, fence; mma), else None."""
+    typed = wrap(op)
+    if typed is None or not typed.declares(WaitOp.kind):
+        return None
+    return typed.get(WaitOp.kind)
+
+
 def _const(value: int, type_):
     return ir.Operation.create("arith.constant", results=[type_],
                                attributes={"value": ir.IntegerAttr.get(type_, value)}
@@ -1711,10 +1726,8 @@ def materialize(kernel, planner: Planner) -> list:
         for b in used:
             site = planner.sites[b]
             with ir.InsertionPoint(first), site.anchor.location:
-                barriers[b] = ir.Operation.create(
-                    "tcgen05.alloc_mbarrier", results=[d.mbarrier_type()],
-                    attributes={"count": ir.IntegerAttr.get(
-                        ir.IntegerType.get_signless(64), 1)}).results[0]
+                barriers[b] = AllocMbarrierOp(AllocMbarrierOp.build(
+                    result_types=[d.mbarrier_type()], count=1)).barrier
     commits = {a.barrier: a for a in actions if a.name == "commit"}
     phases = Phases(kernel, actions)
     groups: dict = {}
@@ -1726,18 +1739,16 @@ def materialize(kernel, planner: Planner) -> list:
             ir.InsertionPoint.after(anchor)
         with point, anchor.location:
             for action in group:
-                operands = []
-                if action.barrier is not None:
-                    operands.append(barriers[action.barrier])
-                if action.name == "mbarrier_wait":
-                    parity = phases.parity(action, commits[action.barrier])
-                    if parity is not None:  # else: the phase is tracked at run time
-                        operands.append(parity)
-                attrs = {"reason": ir.StringAttr.get(action.reason)}
-                if action.kind is not None:
-                    attrs["kind"] = ir.StringAttr.get(action.kind)
-                added.append(ir.Operation.create(f"tcgen05.{action.name}",
-                                                 operands=operands, attributes=attrs))
+                cls = OPS[action.name]
+                fields = dict(reason=action.reason)
+                if action.barrier is not None:   # commit, mbarrier_wait
+                    fields.update(barrier=barriers[action.barrier])
+                if cls is MbarrierWaitOp:
+                    # None: the phase is tracked at run time
+                    fields.update(phase=phases.parity(action, commits[action.barrier]))
+                if action.kind is not None:      # wait, fence
+                    fields.update(kind=action.kind)
+                added.append(cls.build(**fields))
     return added
 
 
@@ -1788,10 +1799,9 @@ def separate_phases(kernel) -> list:
             elif name == "commit" and op.operands[0] in waited:
                 if insert:
                     with ir.InsertionPoint(op), op.location:
-                        added.append(ir.Operation.create("tcgen05.barrier", attributes={
-                            "reason": ir.StringAttr.get(
-                                f"every thread has passed its wait on this mbarrier "
-                                f"before {describe(op)} completes its next phase")}))
+                        added.append(BarrierOp.build(
+                            reason=f"every thread has passed its wait on this mbarrier "
+                                   f"before {describe(op)} completes its next phase"))
                 waited = frozenset()
         return waited
 
@@ -1825,7 +1835,7 @@ class SyncOp:
 
     @classmethod
     def of(cls, op) -> "SyncOp":
-        return cls(op.name, d.declared_str(op, "kind"), d.get_str(op, "reason"))
+        return cls(op.name, _kind(op), wrap(op).reason)
 
 
 def count_sync_ops(ops) -> dict:
@@ -1833,7 +1843,7 @@ def count_sync_ops(ops) -> dict:
     SyncOp records or of the ops themselves."""
     counts = {label: 0 for label, _ in COUNTED}
     for op in ops:
-        kind = op.kind if isinstance(op, SyncOp) else d.declared_str(op, "kind")
+        kind = op.kind if isinstance(op, SyncOp) else _kind(op)
         for label, matches in COUNTED:
             if matches(op.name, kind):
                 counts[label] += 1
@@ -1886,7 +1896,7 @@ class Tcgen05InsertSync(ModulePass):
                  f"added {counts['total']} ops ({summary or 'none'}), "
                  f"{barriers} mbarriers"]
         for op in added:
-            kind = d.declared_str(op, "kind")
+            kind = _kind(op)
             label = op.name + (f"::{kind}" if kind else "")
-            lines.append(f"  {label:36} {d.get_str(op, 'reason')}")
+            lines.append(f"  {label:36} {wrap(op).reason}")
         print("\n".join(lines), file=self.report_stream)

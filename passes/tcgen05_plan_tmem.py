@@ -53,6 +53,8 @@ from pathlib import Path
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, ir
+from tcgen05_lower.dialect.ops import (AllocOp, DeallocOp, MmaOp, RelinquishAllocPermitOp,
+                                       TmemBufferOp, TmemStageOp, wrap)
 from tcgen05_lower.isa.layouts import TMEM_COLUMNS
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.planning import liveness, placement, report
@@ -91,8 +93,9 @@ def location_text(location) -> str:
     return f"{filename}:{line}:{column}" if filename else f"{line}:{column}"
 
 
-def _i64(value: int):
-    return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
+def _role(buffer) -> str:
+    """A TMEM buffer's role (written by tcgen05-select-layouts; "d" without one)."""
+    return buffer.role if buffer.role is not None else "d"
 
 
 @dataclass
@@ -142,7 +145,7 @@ class Tcgen05PlanTmem(ModulePass):
         program = build_program(kernel)
         ops = program.ops[1:]
         self.check_cta_groups(ops, info)
-        buffers = [op for op in ops if d.op_name(op) == "tmem_buffer"]
+        buffers = [op for op in ops if TmemBufferOp.matches(op)]
         planned = [op for op in buffers if len(op.operands)]
         if planned and len(planned) == len(buffers):
             # Planned already (by an earlier run, or by hand): only check the allocations.
@@ -152,12 +155,13 @@ class Tcgen05PlanTmem(ModulePass):
             self.fail(planned[0], "this TMEM buffer is planned (it has a base address) but "
                                   "others in the kernel are not: plan all or none")
         for op in buffers:
-            if "layout" not in op.attributes or "columns" not in op.attributes:
+            if not TmemBufferOp(op).has(TmemBufferOp.layout) \
+                    or not TmemBufferOp(op).has(TmemBufferOp.columns):
                 self.fail(op, "TMEM buffer has no layout: run tcgen05-select-layouts first")
         if not buffers:
             self.check_allocations(program, None)
             return None
-        hand_allocs = [op for op in ops if d.op_name(op) == "alloc"]
+        hand_allocs = [op for op in ops if AllocOp.matches(op)]
         live = liveness.analyze(program)
         items, ties_note = self.build_items(program, live)
         plan = report.KernelPlan(info.name, self.option("strategy"), info.cta_group)
@@ -196,9 +200,11 @@ class Tcgen05PlanTmem(ModulePass):
     def check_cta_groups(self, ops, info) -> None:
         """9.7.16.7.1: all tcgen05 instructions of a kernel use the same .cta_group."""
         for op in ops:
-            if d.op_name(op) is None or "cta_group" not in op.attributes:
+            typed = wrap(op)
+            if typed is None or not typed.declares(AllocOp.cta_group) \
+                    or not typed.has(AllocOp.cta_group):
                 continue
-            group = d.get_int(op, "cta_group")
+            group = typed.cta_group
             if group != info.cta_group:
                 self.fail(op, f"{op.name} uses cta_group::{group} but kernel @{info.name} is "
                               f"cta_group::{info.cta_group}: all tcgen05 instructions of a "
@@ -212,8 +218,8 @@ class Tcgen05PlanTmem(ModulePass):
         sizes = {0: planner_columns} if planner_columns else {}
         for node in nodes[1:]:
             op = program.ops[node.index]
-            if d.op_name(op) == "alloc":
-                columns = d.get_int(op, "columns")
+            if AllocOp.matches(op):
+                columns = AllocOp(op).columns
                 if not is_legal_allocation(columns):
                     self.fail(op, f"tcgen05.alloc of {columns} columns: the count must be a "
                                   f"power of two in [32, 512] (9.7.16.7.1)")
@@ -268,7 +274,7 @@ class Tcgen05PlanTmem(ModulePass):
         for node in program.nodes:
             if node.async_kind != "mma":
                 continue
-            if d.get_str(program.ops[node.index], "layout") not in HALF_DATAPATH_LAYOUTS:
+            if MmaOp(program.ops[node.index]).layout not in HALF_DATAPATH_LAYOUTS:
                 continue
             members = []
             for a in node.accesses:
@@ -285,14 +291,14 @@ class Tcgen05PlanTmem(ModulePass):
         items = []
         note = ""
         for root in roots:
-            op = root.op
-            t = d.type_info(op.results[0].type)
-            half = bool(d.get_int(op, "half_lanes", 0))
-            layout = d.get_str(op, "layout")
-            role = d.get_str(op, "role", "d")
+            buffer = TmemBufferOp(root.op)
+            t = d.type_info(buffer.buffer.type)
+            half = bool(buffer.half_lanes)
+            layout = buffer.layout
+            role = _role(buffer)
             offsets = (0, 16) if half and layout in HALF_DATAPATH_LAYOUTS \
                 and role in ALIGNED_ROLES else (0,)
-            variants = placement.item_variants(columns=d.get_int(op, "columns"),
+            variants = placement.item_variants(columns=buffer.columns,
                                                half_lanes=half, stages=t.stages,
                                                lane_offsets=offsets)
             if t.stages > 1 and root.index in tied:
@@ -305,17 +311,18 @@ class Tcgen05PlanTmem(ModulePass):
                 root.index, root.label, first, last, variants,
                 align=METADATA_COLUMN_ALIGN if role == "metadata" else 1,
                 tie=find(root.index) if root.index in tied else -1,
-                columns=d.get_int(op, "columns"), stages=t.stages))
+                columns=buffer.columns, stages=t.stages))
         return items, note
 
     def planned_buffer(self, op, label, interval) -> report.PlannedBuffer:
         """The report's view of a root buffer."""
-        t = d.type_info(op.results[0].type)
+        buffer = TmemBufferOp(op)
+        t = d.type_info(buffer.buffer.type)
         return report.PlannedBuffer(
             label=label, loc=location_text(op.location), shape=t.shape, element=t.element,
-            layout=d.get_str(op, "layout"), role=d.get_str(op, "role", "d"),
-            columns=d.get_int(op, "columns"), stages=t.stages,
-            half_lanes=bool(d.get_int(op, "half_lanes", 0)),
+            layout=buffer.layout, role=_role(buffer),
+            columns=buffer.columns, stages=t.stages,
+            half_lanes=bool(buffer.half_lanes),
             start=interval[0], end=interval[1])
 
     # ------------------------------------------------------------------ diagnostics
@@ -380,52 +387,48 @@ class Tcgen05PlanTmem(ModulePass):
         entry = kernel.regions[0].blocks[0]
         first = entry.operations[0]
         with ir.InsertionPoint(first), kernel.location:
-            alloc = ir.Operation.create(
-                "tcgen05.alloc", results=[ir.IntegerType.get_signless(32)],
-                attributes={"columns": _i64(columns),
-                            "cta_group": _i64(info.cta_group)})
+            alloc = AllocOp.build(result_types=[ir.IntegerType.get_signless(32)],
+                                  columns=int(columns), cta_group=int(info.cta_group))
             if relinquish:
-                ir.Operation.create("tcgen05.relinquish_alloc_permit",
-                                    attributes={"cta_group": _i64(info.cta_group)})
+                RelinquishAllocPermitOp.build(cta_group=int(info.cta_group))
         for block in kernel.regions[0].blocks:
             last = block.operations[len(block.operations) - 1].operation
             if last.name == "func.return":
                 with ir.InsertionPoint(last), last.location:
-                    ir.Operation.create("tcgen05.dealloc", operands=[alloc.results[0]],
-                                        attributes={"columns": _i64(columns),
-                                                    "cta_group": _i64(info.cta_group)})
+                    DeallocOp.build(address=AllocOp(alloc).address, columns=int(columns),
+                                    cta_group=int(info.cta_group))
         return alloc
 
     def rewrite_buffers(self, program, alloc, plan) -> None:
         """Gives every root buffer its base address and placement, and every stage view
         its buffer's layout and footprint."""
-        base = alloc.results[0]
-        stage_ops = [op for op in program.ops if d.op_name(op) == "tmem_stage"]
+        base = AllocOp(alloc).address
+        stage_ops = [op for op in program.ops if TmemStageOp.matches(op)]
         for root, buffer in zip(program.roots, plan.buffers):
             old = root.op
             attrs = {name: old.attributes[name] for name in old.attributes}
             variant = buffer.variant
             lane, column = placement.stage_spot(variant, buffer.column, buffer.columns, 0)
-            attrs["lane_offset"] = _i64(lane)
-            attrs["column_offset"] = _i64(column)
-            if buffer.stages > 1 or len(buffer.shape) == 3:
-                attrs["stage_layout"] = ir.StringAttr.get(
-                    "lane_pairs" if variant.name == "lane_pairs" else "column_blocks")
-                attrs["stage_stride"] = _i64(buffer.columns)
+            staged = buffer.stages > 1 or len(buffer.shape) == 3
             with ir.InsertionPoint(old), old.location:
-                new = ir.Operation.create("tcgen05.tmem_buffer",
-                                          results=[old.results[0].type],
-                                          operands=[base], attributes=attrs)
+                new = TmemBufferOp.build(
+                    base=base, result_types=[old.results[0].type], attributes=attrs,
+                    lane_offset=int(lane), column_offset=int(column),
+                    stage_layout=(("lane_pairs" if variant.name == "lane_pairs"
+                                   else "column_blocks") if staged else None),
+                    stage_stride=int(buffer.columns) if staged else None)
             old.results[0].replace_all_uses_with(new.results[0])
             old.erase()
             root.op = new
         for op in stage_ops:
             # A view carries its buffer's layout and footprint, so that loads and stores
             # of a stage lower like loads of a buffer (tcgen05_lower.lowering.views).
-            source = op.operands[0].owner
+            view = TmemStageOp(op)
+            source = view.buffer.owner
             source = source.operation if hasattr(source, "operation") else source
-            if not isinstance(source, ir.Operation) or d.op_name(source) != "tmem_buffer":
+            if not isinstance(source, ir.Operation) or not TmemBufferOp.matches(source):
                 continue
-            for name in ("layout", "role", "columns", "half_lanes"):
-                if name in source.attributes:
-                    op.attributes[name] = source.attributes[name]
+            for attr in (TmemStageOp.layout, TmemStageOp.role, TmemStageOp.columns,
+                         TmemStageOp.half_lanes):
+                if TmemBufferOp(source).has(attr):
+                    view.set(attr, source.attributes[attr.name])   # as it is written

@@ -62,11 +62,15 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
+from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp, ShiftOp,
+                                       StOp, StoreFragmentOp, TmemBufferOp, TmemStageOp,
+                                       WaitOp, wrap)
 from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
 from tcgen05_lower.isa import fragments, layouts, shapes
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
-from tcgen05_lower.kernel_ir import defining_op, effective_scale_vec, mma_operands
+from tcgen05_lower.kernel_ir import (defining_op, effective_scale_vec, mma_operands,
+                                     pack_attribute)
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
 
@@ -159,9 +163,9 @@ def root_buffer(value):
     per-stage footprint tcgen05-plan-tmem reads and copies onto every view); None for
     anything else (a function argument, a block argument)."""
     owner = defining_op(value)
-    if owner is not None and d.op_name(owner) == "tmem_stage":
-        owner = defining_op(owner.operands[0])
-    if owner is None or d.op_name(owner) != "tmem_buffer":
+    if owner is not None and TmemStageOp.matches(owner):
+        owner = defining_op(TmemStageOp(owner).buffer)
+    if owner is None or not TmemBufferOp.matches(owner):
         return None
     return owner
 
@@ -293,24 +297,24 @@ class Tcgen05SelectLayouts(ModulePass):
         chosen: dict = {}  # tmem_buffer op -> Use (role, layout, footprint, mma op)
         buffers, accesses, load_fragments, store_fragments, copies = [], [], [], [], []
         for op in d.walk_ops(kernel):
-            name = d.op_name(op)
-            if name == "tmem_buffer":
+            typed = wrap(op)
+            if isinstance(typed, TmemBufferOp):
                 buffers.append(op)
-            elif name in ("ld", "ld_red", "st"):
+            elif isinstance(typed, (LdOp, LdRedOp, StOp)):
                 accesses.append(op)
-            elif name == "load_fragment":
+            elif isinstance(typed, LoadFragmentOp):
                 load_fragments.append(op)
-            elif name == "store_fragment":
+            elif isinstance(typed, StoreFragmentOp):
                 store_fragments.append(op)
-            elif name in ("cp", "shift"):
+            elif isinstance(typed, (CpOp, ShiftOp)):
                 copies.append(op)
-            elif name == "mma":
+            elif isinstance(typed, MmaOp):
                 self.select_for_mma(op, info, chosen)
         self.buffers: dict = {}
         for buffer in buffers:
             self.record_footprint(buffer, chosen.get(buffer), info)
         for op in copies:
-            if d.op_name(op) == "cp":
+            if CpOp.matches(op):
                 self.fit_copy(op)
             else:
                 self.fit_shift(op)
@@ -321,7 +325,7 @@ class Tcgen05SelectLayouts(ModulePass):
         for op in load_fragments:
             self.plan_load_fragment(op)
         for op in accesses:
-            if d.op_name(op) == "st":
+            if StOp.matches(op):
                 self.check_stored_fragment(op)
         for op in store_fragments:
             self.check_global_store(op)
@@ -344,15 +348,16 @@ class Tcgen05SelectLayouts(ModulePass):
             return None
         try:
             return shapes.scale_factor_columns(kind, SCALE_VEC_QUALIFIERS.get(vec, vec),
-                                               k96=d.get_int(op, "k") == 96)
+                                               k96=MmaOp(op).k == 96)
         except IsaRuleError:
             return None
 
     def select_for_mma(self, op, info, chosen) -> None:
         operands = mma_operands(op)
-        kind = d.get_str(op, "kind")
-        sparse = bool(d.get_int(op, "sparse", 0))
-        ws = bool(d.get_int(op, "ws", 0))
+        mma = MmaOp(op)
+        kind = mma.kind
+        sparse = bool(mma.sparse)
+        ws = bool(mma.ws)
         m, n = operands.d_type.rows, operands.d_type.cols
         lc = self.layout_c
         try:
@@ -360,7 +365,7 @@ class Tcgen05SelectLayouts(ModulePass):
         except IsaRuleError as exc:
             self.error(op, str(exc))
             return
-        d.set_str(op, "layout", layout)
+        mma.layout = layout
         uses = [("d", operands.d, lambda: layouts.d_footprint(layout, n, layout_c=lc))]
         if operands.a_tmem is not None:
             a = operands.a_tmem
@@ -398,8 +403,9 @@ class Tcgen05SelectLayouts(ModulePass):
             chosen.setdefault(owner, use)
 
     def record_footprint(self, buffer, use, info) -> None:
-        t = d.type_info(buffer.results[0].type)
-        requested = d.get_str(buffer, "layout")
+        typed = TmemBufferOp(buffer)
+        t = d.type_info(typed.buffer.type)
+        requested = typed.layout
         if use is not None and requested is not None and requested != use.layout:
             self.error(buffer, f"this buffer asks for Layout {requested} but the MMA at "
                                f"{_where(use.mma)} uses it with Layout {use.layout}")
@@ -419,13 +425,12 @@ class Tcgen05SelectLayouts(ModulePass):
             except IsaRuleError as exc:
                 self.error(buffer, f"layout = \"{layout}\": {exc}" if requested else str(exc))
                 return
-        d.set_str(buffer, "role", use.role)
-        d.set_str(buffer, "layout", use.layout)
+        typed.role = use.role
+        typed.layout = use.layout
         if use.layout == "C":
-            d.set_str(buffer, "layout_c", self.layout_c)
-        d.set_int(buffer, "columns", use.footprint.columns)
-        buffer.attributes["half_lanes"] = ir.BoolAttr.get(
-            all(count == layouts.HALF_LANES for _, count in use.footprint.lanes))
+            typed.layout_c = self.layout_c
+        typed.columns = int(use.footprint.columns)
+        typed.half_lanes = all(count == layouts.HALF_LANES for _, count in use.footprint.lanes)
         self.buffers[buffer] = BufferInfo(buffer, use.role, use.layout, self.layout_c,
                                           t.rows, t.cols, t.element)
 
@@ -439,24 +444,26 @@ class Tcgen05SelectLayouts(ModulePass):
         reads on 16 lanes of each quarter (Layouts F and C read as F) is an error: every
         copy shape but .4x256b writes whole quarters, and none places the operand's rows
         on the lanes such an MMA reads."""
-        owner = root_buffer(op.operands[0])
+        cp = CpOp(op)
+        owner = root_buffer(cp.dest)
         info = self.buffers.get(owner) if owner is not None else None
         if info is None:
             return  # an untraced destination or a buffer already reported
-        shape, multicast = d.get_str(op, "shape"), d.get_str(op, "multicast")
+        shape, multicast = cp.shape, cp.multicast
         try:
-            copy = layouts.cp_footprint(shape, multicast, column=d.get_int(op, "column", 0))
+            copy = layouts.cp_footprint(shape, multicast, column=cp.column)
         except IsaRuleError as exc:
             self.error(op, str(exc))
             return
-        if d.get_int(owner, "half_lanes", 0):
+        buffer = TmemBufferOp(owner)
+        if buffer.half_lanes:
             self.error(op, _half_lane_copy_message(shape, multicast, info))
             return
-        columns = d.get_int(owner, "columns")
+        columns = buffer.columns
         if copy.end_column <= columns:
             return
         if info.role in GROWN_BY_COPIES:
-            d.set_int(owner, "columns", copy.end_column)
+            buffer.columns = int(copy.end_column)
             return
         self.error(op, f"tcgen05.cp.{shape} at column {copy.first_column} writes columns "
                        f"[{copy.first_column}, {copy.end_column}) of its destination "
@@ -469,18 +476,18 @@ class Tcgen05SelectLayouts(ModulePass):
         aligned to 32 (9.7.16.2.3 ".31x256b (implicit)", 9.7.16.9.3): it touches 8 columns
         on both lane halves of a quarter, so its buffer must have 8 columns and not be a
         half-lane one (the other half may hold another buffer)."""
-        owner = root_buffer(op.operands[0])
+        owner = root_buffer(ShiftOp(op).buffer)
         info = self.buffers.get(owner) if owner is not None else None
         if info is None:
             return  # an untraced buffer or one already reported
-        if d.get_int(owner, "half_lanes", 0):
+        if TmemBufferOp(owner).half_lanes:
             self.error(op, f"tcgen05.shift shifts the 32 lanes from its 32-aligned taddr "
                            f"(9.7.16.9.3), both halves of a quarter, but Layout "
                            f"{info.layout} holds this buffer on 16 lanes of each quarter "
                            f"(9.7.16.10.5): the shift would move the other half, which the "
                            f"plan may give to another buffer")
             return
-        columns = d.get_int(owner, "columns")
+        columns = TmemBufferOp(owner).columns
         if columns < SHIFT_COLUMNS:
             self.error(op, f"tcgen05.shift moves {SHIFT_COLUMNS} columns (32-byte elements, "
                            f"9.7.16.9.3) but its buffer has {columns}: it would move cells "
@@ -506,24 +513,26 @@ class Tcgen05SelectLayouts(ModulePass):
 
     def plan_access(self, op) -> None:
         name = d.op_name(op)
-        frag_value = op.operands[2] if name == "st" else op.results[0]
+        typed = wrap(op)
+        frag_value = typed.fragment
         info = self.access_buffer(op, 0)
         if info is None:
             return
         frag = d.type_info(frag_value.type)
         if not self.check_fragment_type(op, info, frag):
             return
-        if name == "ld_red" and not self.check_reduction(op, info):
+        if isinstance(typed, LdRedOp) and not self.check_reduction(op, info):
             return
         # tcgen05.ld.red has no .pack::16b (9.7.16.8.3), so ld_red has no pack16.
-        pack_attr = {"st": "unpack16", "ld_red": None}.get(name, "pack16")
-        requested_shape = d.get_str(op, "shape")
+        pack_attr = pack_attribute(typed)
+        requested_shape = typed.shape
         if requested_shape is None and self.option("shape") != "auto":
             requested_shape = self.option("shape")
-        pack = d.get_int(op, pack_attr) if pack_attr else 0
+        # Without the attribute the strategy decides (None), unlike pack16 = false.
+        pack = (typed.get(pack_attr) if typed.has(pack_attr) else None) if pack_attr else 0
         request = strategies.AccessRequest(
             info.layout, info.cols, frag.shape[1], isa_bits(frag.element), name,
-            info.layout_c, shape=requested_shape, num=d.get_int(op, "num"),
+            info.layout_c, shape=requested_shape, num=typed.num,
             pack16=None if pack is None else bool(pack))
         try:
             access = self.strategy.access(request)
@@ -532,7 +541,7 @@ class Tcgen05SelectLayouts(ModulePass):
             return
         if not self.check_column(op, op.operands[1], access):
             return
-        self.write_plan(op, access, pack_attr)
+        self.write_plan(op, access)
         self.plans[op] = Planned(op, info, access, request)
 
     def check_fragment_type(self, op, info: BufferInfo, frag) -> bool:
@@ -557,12 +566,13 @@ class Tcgen05SelectLayouts(ModulePass):
         return True
 
     def check_reduction(self, op, info: BufferInfo) -> bool:
-        reduced = d.type_info(op.results[1].type)
+        red = LdRedOp(op)
+        reduced = d.type_info(red.reduced.type)
         if tuple(reduced.shape) != (info.rows, 1) or reduced.element != info.element:
             self.error(op, f"tcgen05.ld_red: the per-row result must be a "
                            f"!tcgen05.frag<[{info.rows}, 1], {info.element}>")
             return False
-        red_op = d.get_str(op, "op")
+        red_op = red.op
         if red_op not in ("min", "max"):
             self.error(op, f"tcgen05.ld_red: op = \"{red_op}\" is not \"min\" or \"max\" "
                            f"(9.7.16.8.3 .redOp)")
@@ -574,9 +584,9 @@ class Tcgen05SelectLayouts(ModulePass):
             self.error(op, f"tcgen05.ld_red reduces .f32, .u32 or .s32 data, not "
                            f"{info.element} (9.7.16.8.3)")
             return False
-        for flag in ("abs", "nan"):
-            if d.get_int(op, flag, 0) and red_type != "f32":
-                self.error(op, f"tcgen05.ld_red: {flag} = true is only for .f32 data, not "
+        for flag in (LdRedOp.abs, LdRedOp.nan):
+            if red.get(flag) and red_type != "f32":
+                self.error(op, f"tcgen05.ld_red: {flag.name} = true is only for .f32 data, not "
                                f".{red_type} (9.7.16.8.3)")
                 return False
         return True
@@ -609,18 +619,22 @@ class Tcgen05SelectLayouts(ModulePass):
             return False
         return True
 
-    def write_plan(self, op, access, pack_attr: str | None) -> None:
-        d.set_str(op, "shape", access.shape)
-        d.set_int(op, "num", access.num)
+    def write_plan(self, op, access) -> None:
+        """Writes the planned access on the ld, st, ld_red or load_fragment `op`: its
+        message shape, .num and immHalfSplitoff, and pack16 (unpack16 on st) when it
+        packs; a pack request the access does not honour is dropped."""
+        typed = wrap(op)
+        pack_attr = pack_attribute(typed)
+        typed.shape = access.shape
+        typed.num = int(access.num)
         if access.half_split is not None:
-            d.set_int(op, "half_split", access.half_split)
-        elif "half_split" in op.attributes:
-            del op.attributes["half_split"]
+            typed.half_split = int(access.half_split)
+        else:
+            del typed.half_split
         if access.pack16:
-            op.attributes[pack_attr] = ir.BoolAttr.get(True)
-        elif pack_attr is not None and pack_attr in op.attributes \
-                and d.get_int(op, pack_attr):
-            del op.attributes[pack_attr]
+            typed.set(pack_attr, True)
+        elif pack_attr is not None and typed.has(pack_attr) and typed.get(pack_attr):
+            typed.remove(pack_attr)
 
     # ------------------------------------------------------------------ fragments
 
@@ -629,7 +643,7 @@ class Tcgen05SelectLayouts(ModulePass):
         that stores it; every st it feeds must want the same layout."""
         stores = [use.owner for use in op.results[0].uses]
         stores = [s.operation if hasattr(s, "operation") else s for s in stores]
-        tmem_stores = [s for s in stores if d.op_name(s) == "st"]
+        tmem_stores = [s for s in stores if StOp.matches(s)]
         if not tmem_stores:
             self.error(op, "a fragment loaded from global memory must be stored to tensor "
                            "memory with tcgen05.st: the store decides its register layout")
@@ -653,20 +667,20 @@ class Tcgen05SelectLayouts(ModulePass):
                                       f"column block it is stored to, so the store's column "
                                       f"must be a constant or the load_fragment's own column")
                     return
-        self.write_plan(op, first.access, "pack16")
+        self.write_plan(op, first.access)
         self.plans[op] = Planned(op, first.buffer, first.access, first.request)
 
     def check_stored_fragment(self, store) -> None:
         plan = self.plans.get(store)
-        producer = defining_op(store.operands[2])
-        name = d.op_name(producer) if producer is not None else None
-        if plan is None or name == "load_fragment":
+        producer = defining_op(StOp(store).fragment)
+        typed = wrap(producer) if producer is not None else None
+        if plan is None or isinstance(typed, LoadFragmentOp):
             return
-        if name not in ("ld", "ld_red"):
+        if not isinstance(typed, (LdOp, LdRedOp)):
             self.error(store, "the fragment stored by tcgen05.st must come from tcgen05.ld, "
                               "tcgen05.ld_red or tcgen05.load_fragment")
             return
-        if store.operands[2] != producer.results[0]:
+        if StOp(store).fragment != typed.fragment:
             self.error(store, "the per-row result of tcgen05.ld_red cannot be stored to "
                               "tensor memory")
             return
@@ -688,8 +702,8 @@ class Tcgen05SelectLayouts(ModulePass):
                               f"the fragment")
 
     def check_global_store(self, op) -> None:
-        producer = defining_op(op.operands[0])
-        if producer is None or d.op_name(producer) not in ("ld", "ld_red", "load_fragment"):
+        producer = defining_op(StoreFragmentOp(op).fragment)
+        if producer is None or not isinstance(wrap(producer), (LdOp, LdRedOp, LoadFragmentOp)):
             self.error(op, "the fragment of tcgen05.store_fragment must come from "
                            "tcgen05.ld, tcgen05.ld_red or tcgen05.load_fragment")
 
@@ -701,14 +715,14 @@ class Tcgen05SelectLayouts(ModulePass):
         positions = BlockPositions(kernel)
         for op in accesses + load_fragments:
             plan = self.plans.get(op)
-            if plan is None or d.op_name(op) == "st":
+            if plan is None or StOp.matches(op):
                 continue
             try:
                 chunk = self.strategy.chunk_width(replace(plan.request, op=plan.access.op))
             except IsaRuleError as exc:
                 self.error(op, str(exc))
                 continue
-            if d.op_name(op) == "ld_red":
+            if LdRedOp.matches(op):
                 chunk = plan.access.width
             if chunk == plan.access.width:
                 if isinstance(self.strategy, strategies.RegisterBudget) and \
@@ -721,7 +735,7 @@ class Tcgen05SelectLayouts(ModulePass):
                 plan.note = (f"kept whole: {plan.access.registers} registers per thread "
                              f"({why})")
                 continue
-            if d.op_name(op) == "load_fragment":
+            if LoadFragmentOp.matches(op):
                 self.split_prologue(op, consumer, plan, chunk)
             else:
                 self.split_epilogue(op, consumer, plan, chunk)
@@ -741,16 +755,14 @@ class Tcgen05SelectLayouts(ModulePass):
             for k in range(count):
                 with load.location:
                     col = _offset_index(column, k * chunk)
-                    new_load = ir.Operation.create(
-                        "tcgen05.ld", results=[chunk_type], operands=[buffer, col],
-                        attributes=_user_attributes(load))
-                self.write_plan(new_load, access, "pack16")
+                    new_load = _build_like(LdOp, load, source=buffer, column=col,
+                                           result_types=[chunk_type])
+                self.write_plan(new_load, access)
                 with store.location:
                     dcol = col if dest_column == column else _offset_index(dest_column,
                                                                            k * chunk)
-                    ir.Operation.create(
-                        "tcgen05.store_fragment", operands=[new_load.results[0], dest, dcol],
-                        attributes=_user_attributes(store))
+                    _build_like(StoreFragmentOp, store, fragment=LdOp(new_load).fragment,
+                                dest=dest, column=dcol)
         self.split_notes.append(f"tcgen05.ld at {_where(load)}: {plan.access.width} columns "
                                 f"-> {count} ld/store_fragment pairs of {chunk} columns, "
                                 f"{access.describe()}")
@@ -765,18 +777,17 @@ class Tcgen05SelectLayouts(ModulePass):
         with ir.InsertionPoint(store):
             for k in range(count):
                 with load.location:
-                    new_load = ir.Operation.create(
-                        "tcgen05.load_fragment", results=[chunk_type],
-                        operands=[source, _offset_index(source_column, k * chunk)],
-                        attributes=_user_attributes(load))
-                self.write_plan(new_load, access, "pack16")
+                    new_load = _build_like(
+                        LoadFragmentOp, load, source=source,
+                        column=_offset_index(source_column, k * chunk),
+                        result_types=[chunk_type])
+                self.write_plan(new_load, access)
                 with store.location:
-                    col = (new_load.operands[1] if column == source_column
+                    col = (LoadFragmentOp(new_load).column if column == source_column
                            else _offset_index(column, k * chunk))
-                    new_store = ir.Operation.create(
-                        "tcgen05.st", operands=[buffer, col, new_load.results[0]],
-                        attributes=_user_attributes(store))
-                self.write_plan(new_store, access, "unpack16")
+                    new_store = _build_like(StOp, store, dest=buffer, column=col,
+                                            fragment=LoadFragmentOp(new_load).fragment)
+                self.write_plan(new_store, access)
         self.split_notes.append(f"tcgen05.st at {_where(store)}: {plan.access.width} columns "
                                 f"-> {count} load_fragment/st pairs of {chunk} columns, "
                                 f"{access.describe()}")
@@ -794,11 +805,12 @@ class Tcgen05SelectLayouts(ModulePass):
             binfo = self.buffers.get(buffer)
             if binfo is None:
                 continue
+            typed = TmemBufferOp(buffer)
             chosen.append(BufferLayout(
-                d.get_str(buffer, "name") or "tmem_buffer", binfo.rows, binfo.cols,
+                typed.name or "tmem_buffer", binfo.rows, binfo.cols,
                 binfo.element, binfo.layout, binfo.layout_c, binfo.role,
-                d.get_int(buffer, "columns"), bool(d.get_int(buffer, "half_lanes")),
-                d.type_info(buffer.results[0].type).stages))
+                typed.columns, bool(typed.half_lanes),
+                d.type_info(typed.buffer.type).stages))
         accesses = tuple(AccessMessages(d.op_name(op), _where(op), plan.access.width,
                                         plan.access.describe(), plan.note)
                          for op, plan in self.plans.items())
@@ -845,14 +857,21 @@ def _offset_index(value, delta: int):
 
 
 #: Attributes tcgen05-select-layouts writes; everything else on an op is the program's.
-_PLANNED = frozenset({"shape", "num", "half_split", "pack16", "unpack16"})
+_PACK = frozenset(a.name for a in (LdOp.pack16, StOp.unpack16))
+_PLANNED = frozenset(a.name for a in (LdOp.shape, LdOp.num, LdOp.half_split)) | _PACK
 
 
 def _user_attributes(op) -> dict:
     """The attributes of `op` that a chunk of it keeps: the program's own, and its
     pack16/unpack16 request."""
     return {name: op.attributes[name] for name in op.attributes
-            if name not in _PLANNED or name in ("pack16", "unpack16")}
+            if name not in _PLANNED or name in _PACK}
+
+
+def _build_like(cls, like, *, result_types=(), **operands):
+    """A new `cls` op (at the insertion point) with `operands` and, as they are, the
+    attributes of `like` that a chunk keeps (_user_attributes)."""
+    return cls.build(result_types=result_types, attributes=_user_attributes(like), **operands)
 
 
 def _uses(value) -> list:
@@ -868,7 +887,7 @@ def _reorders(op) -> bool:
     anything but arith/index ops and tcgen05.wait (which only orders earlier accesses)."""
     if op.name.startswith(PURE_PREFIXES):
         return False
-    return not (d.op_name(op) == "wait" and not op.regions)
+    return not (WaitOp.matches(op) and not op.regions)
 
 
 class BlockPositions:
@@ -901,8 +920,8 @@ class BlockPositions:
 def _only_consumer(load, positions: BlockPositions):
     """(the single store the load feeds, "") when the pair may be split, else (None,
     reason)."""
-    users = _uses(load.results[0])
-    want = "store_fragment" if d.op_name(load) == "ld" else "st"
+    users = _uses(wrap(load).fragment)
+    want = (StoreFragmentOp if LdOp.matches(load) else StOp).NAME
     if len(users) != 1 or d.op_name(users[0]) != want:
         return None, f"its fragment is used by {len(users)} ops, not by one tcgen05.{want}"
     store = users[0]
@@ -913,6 +932,6 @@ def _only_consumer(load, positions: BlockPositions):
 
 
 def _why_whole(op) -> str:
-    if d.op_name(op) == "ld_red":
+    if LdRedOp.matches(op):
         return "tcgen05.ld_red reduces all its columns in one op"
     return "it is as narrow as its messages allow"

@@ -40,6 +40,10 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
+                                       FenceOp, LdOp, LdRedOp, MmaOp, RelinquishAllocPermitOp,
+                                       ShiftOp, SmemBufferOp, SmemFillOp, StOp,
+                                       StoreFragmentOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
@@ -76,18 +80,19 @@ _RELEASED = "released"
 
 
 def _collector_written(op) -> bool:
-    return any(n in op.attributes for n in ("collector_a", "collector_b", "collector_b_op"))
+    mma = MmaOp(op)
+    return any(mma.has(a) for a in (MmaOp.collector_a, MmaOp.collector_b, MmaOp.collector_b_op))
 
 
 def _collector_usage(op):
     """(buffer, operation, (operand, k_offset)) of an MMA's collector usage: .ws MMAs use
     ``collector::b0..b3`` for B, others ``collector::a`` for A; the default operation is
     ``discard`` (9.7.16.10.9.1, 9.7.16.10.9.3)."""
-    k_offset = d.get_int(op, "k_offset", 0)
-    if _bool(op, "ws"):
-        return (d.get_str(op, "collector_b", "b0"), d.get_str(op, "collector_b_op", "discard"),
-                (op.operands[2], k_offset))
-    return "a", d.get_str(op, "collector_a", "discard"), (op.operands[1], k_offset)
+    mma = MmaOp(op)
+    k_offset = mma.k_offset
+    if mma.ws:
+        return mma.collector_b, mma.collector_b_op, (mma.b, k_offset)
+    return "a", mma.collector_a, (mma.a, k_offset)
 
 
 def _collected(name: str) -> str:
@@ -106,16 +111,17 @@ def _line(op) -> str:
     return "?" if line is None else str(line)
 
 
+def _or_zero(value: int | None) -> int:
+    """An attribute without a default read as 0 when absent."""
+    return 0 if value is None else value
+
+
 def _element_bits(element: str) -> int | None:
     """Bits of an element type the ISA knows, else None."""
     try:
         return isa_bits(element)
     except KeyError:
         return None
-
-
-def _bool(op, name: str) -> bool:
-    return bool(d.get_int(op, name, 0))
 
 
 class Tcgen05Verify(ModulePass):
@@ -166,7 +172,7 @@ class Tcgen05Verify(ModulePass):
         # is checked against its role (one pass over the kernel, then one over the ops).
         self.roles = {}
         for op in ops:
-            if d.op_name(op) == "mma":
+            if MmaOp.matches(op):
                 self.collect_roles(op)
         for op in ops:
             name = d.op_name(op)
@@ -200,7 +206,7 @@ class Tcgen05Verify(ModulePass):
                         self.check_collectors(inner, entry=False)
                 state, default = {}, None
                 continue
-            if d.op_name(op) != "mma":
+            if not MmaOp.matches(op):
                 continue
             name, action, key = _collector_usage(op)
             held = state.get(name, default)
@@ -269,15 +275,16 @@ class Tcgen05Verify(ModulePass):
         return ok
 
     def collect_roles(self, op) -> None:
-        if d.wrong_kind("sparse", op.attributes["sparse"], "int") \
-                if "sparse" in op.attributes else False:
+        try:
+            MmaOp(op).sparse
+        except d.InvalidAttribute:
             return  # reported by check_attribute_types
         operands = mma_operands(op)
         for role, value in (("a", operands.a if operands.a_tmem else None),
                             ("scale_a", operands.scale_a), ("scale_b", operands.scale_b),
                             ("metadata", operands.metadata)):
             owner = defining_op(value) if value is not None else None
-            if owner is not None and d.op_name(owner) == "tmem_stage":
+            if owner is not None and TmemStageOp.matches(owner):
                 owner = defining_op(owner.operands[0])  # the multi-buffered buffer
             if owner is not None:
                 self.roles.setdefault(owner, role)
@@ -307,7 +314,7 @@ class Tcgen05Verify(ModulePass):
         return True
 
     def check_cta_group(self, op, info) -> None:
-        group = d.get_int(op, "cta_group")
+        group = wrap(op).cta_group
         if group is not None and group != info.cta_group:
             self.error(op, f"cta_group = {group} differs from the kernel's cta_group = "
                            f"{info.cta_group}: all tcgen05 instructions of a kernel use the "
@@ -348,21 +355,22 @@ class Tcgen05Verify(ModulePass):
                            f"{', '.join(sorted(set(MLIR_TO_ISA.values())))})")
 
     def check_smem_fill(self, op, info) -> None:
-        tile = d.type_info(op.operands[1].type)
-        layout = d.get_str(op, "src_layout")
+        fill = SmemFillOp(op)
+        tile = d.type_info(fill.tile.type)
+        layout = fill.src_layout
         if layout not in ("mn_k", "k_mn"):
             self.error(op, f"src_layout = \"{layout}\" is not \"mn_k\" or \"k_mn\"")
         if tile.major != "K":
             self.error(op, "filling an MN-major tile is not supported yet (K-major only)")
-        if d.get_int(op, "src_ld") <= 0:
-            self.error(op, f"src_ld = {d.get_int(op, 'src_ld')} must be positive")
+        if fill.src_ld <= 0:
+            self.error(op, f"src_ld = {fill.src_ld} must be positive")
         if tile.swizzle == "128B_base32B":
             self.error(op, "filling a tile with 128B swizzle of 32B atomicity is not "
                            "supported yet")
         elif _element_bits(tile.element) not in (8, 16, 32):
             self.error(op, f"filling a tile of {isa_type(tile.element)} is not supported yet "
                            f"(8-, 16- and 32-bit elements only)")
-        elif layout == "mn_k" and d.get_int(op, "src_ld") > 0:
+        elif layout == "mn_k" and fill.src_ld > 0:
             self.check_fill_alignment(op, tile)
         if info.cta_group == 2:
             self.check_pair_fill(op)
@@ -372,9 +380,9 @@ class Tcgen05Verify(ModulePass):
         of B), and each CTA fills its own rows (docs/cta-pairs.md). A tile no MMA reads
         as A or B has no such split: a tcgen05.cp.cta_group::2 reads the issuing CTA's
         tile only and writes the same data into both CTAs (9.7.16.9.2)."""
-        for use in op.operands[1].uses:
+        for use in SmemFillOp(op).tile.uses:
             owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
-            if d.op_name(owner) == "mma" and use.operand_number in (1, 2):
+            if MmaOp.matches(owner) and use.operand_number in (1, 2):
                 return
         self.error(op, "in a cta_group::2 kernel a shared-memory tile is filled as this "
                        "CTA's slice of an MMA operand (rows rank * R .., docs/cta-pairs.md), "
@@ -388,15 +396,16 @@ class Tcgen05Verify(ModulePass):
         (src_ld elements apart) and the K offset must be whole multiples of 16 bytes. A
         K offset known only at run time and the source pointer are the caller's to keep
         aligned (see the dialect's smem_fill)."""
+        fill = SmemFillOp(op)
         element_bytes = _element_bits(tile.element) // 8
-        row_bytes = d.get_int(op, "src_ld") * element_bytes
+        row_bytes = fill.src_ld * element_bytes
         if row_bytes % FILL_VECTOR_BYTES:
-            self.error(op, f"src_ld = {d.get_int(op, 'src_ld')} {isa_type(tile.element)} "
+            self.error(op, f"src_ld = {fill.src_ld} {isa_type(tile.element)} "
                            f"elements is {row_bytes} bytes, not a multiple of the "
                            f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = \"mn_k\": "
                            f"every other row would start misaligned")
             return
-        k_offset = constant_int(op.operands[2])
+        k_offset = constant_int(fill.k_offset)
         if k_offset is not None and k_offset * element_bytes % FILL_VECTOR_BYTES:
             self.error(op, f"K offset {k_offset} {isa_type(tile.element)} elements is "
                            f"{k_offset * element_bytes} bytes, not a multiple of the "
@@ -405,7 +414,8 @@ class Tcgen05Verify(ModulePass):
     # ------------------------------------------------------------------ mma
 
     def check_mma(self, op, info) -> None:
-        kind = d.get_str(op, "kind")
+        mma = MmaOp(op)
+        kind = mma.kind
         if kind not in shapes.KINDS:
             self.error(op, f"kind::{kind} is not an MMA kind (one of "
                            f"{', '.join(shapes.KINDS)}; 9.7.16.10.9.1)")
@@ -417,8 +427,8 @@ class Tcgen05Verify(ModulePass):
             return
         if not self.check_mma_operand_roles(op, kind, operands):
             return
-        sparse, ws = _bool(op, "sparse"), _bool(op, "ws")
-        k_attr = d.get_int(op, "k")
+        sparse, ws = bool(mma.sparse), bool(mma.ws)
+        k_attr = mma.k
         k96 = k_attr == 96
         dt, at, bt = operands.d_type, operands.a_type, operands.b_type
         m, n = dt.rows, dt.cols
@@ -436,7 +446,7 @@ class Tcgen05Verify(ModulePass):
             self.rule(op, exc)
             return
         features = targets.mma_features(kind, sparse=sparse, ws=ws, k96=k96,
-                                        scale_input_d="scale_input_d" in op.attributes)
+                                        scale_input_d=mma.has(MmaOp.scale_input_d))
         for feature in features:
             if not self.check_feature(op, feature.key, info):
                 return
@@ -465,7 +475,7 @@ class Tcgen05Verify(ModulePass):
                            f".kind::mxf4nvf4, the qualifier .scale_vectorsize must be "
                            f"explicitly specified\"; mxf4 and mxf8f6f4 default to .block32)")
             return False
-        if not block_scaled and "scale_vec" in op.attributes:
+        if not block_scaled and MmaOp(op).has(MmaOp.scale_vec):
             self.error(op, f"scale_vec needs .block_scale, which kind::{kind} does not take "
                            f"(block-scaled kinds: {', '.join(shapes.BLOCK_SCALED_KINDS)}; "
                            f"9.7.16.10.9.1)")
@@ -474,7 +484,7 @@ class Tcgen05Verify(ModulePass):
             self.error(op, "a block-scaled MMA takes the scale_A and scale_B TMEM operands "
                            "after enable_input_d")
             return False
-        if _bool(op, "sparse") and operands.metadata is None:
+        if MmaOp(op).sparse and operands.metadata is None:
             self.error(op, "a sparse MMA (.sp) takes the sparsity metadata TMEM operand "
                            "after the scale operands (9.7.16.10.9.2)")
             return False
@@ -485,9 +495,10 @@ class Tcgen05Verify(ModulePass):
         """The Column Shift field (bits 56-61) of a .ws MMA's zero-column mask (Table 45):
         "Shifts column by specified amount. Thus allows MMA on non-0 starting column" --
         the MMA reads B's rows (its N columns) from that row of the tile on."""
-        if not _bool(op, "ws") or "zero_column_mask" not in op.attributes:
+        mma = MmaOp(op)
+        if not mma.ws or not mma.has(MmaOp.zero_column_mask):
             return 0
-        mask = d.get_int(op, "zero_column_mask") & 0xFFFFFFFFFFFFFFFF
+        mask = mma.zero_column_mask & 0xFFFFFFFFFFFFFFFF
         operands = mma_operands(op)
         try:
             descriptors.zero_column_masks(mask, m=operands.d_type.rows,
@@ -529,12 +540,12 @@ class Tcgen05Verify(ModulePass):
             ok = False
         if not ok:
             return False
-        k_offset = d.get_int(op, "k_offset", 0)
+        k_offset = MmaOp(op).k_offset
         if k_offset % k != 0 or k_offset < 0 or k_offset + k > bt.k:
             self.error(op, f"k_offset = {k_offset} does not select a K = {k} block of the "
                            f"{bt.k}-wide tiles (kind::{kind}, Table 39)")
             return False
-        sparse = _bool(op, "sparse")
+        sparse = bool(MmaOp(op).sparse)
         for which, tile in (("A", operands.a_smem), ("B", bt)):
             stored = tile.k // 2 if tile is not None and sparse and which == "A" \
                 else (tile.k if tile is not None else 0)
@@ -637,9 +648,10 @@ class Tcgen05Verify(ModulePass):
         return False
 
     def check_mma_sparsity(self, op, kind, operands, info, k96) -> None:
-        selector = d.get_int(op, "sparsity_selector", 0)
-        if not _bool(op, "sparse"):
-            if "sparsity_selector" in op.attributes:
+        mma = MmaOp(op)
+        selector = mma.sparsity_selector
+        if not mma.sparse:
+            if mma.has(MmaOp.sparsity_selector):
                 self.error(op, "sparsity_selector is only meaningful with sparse "
                                "(Table 42: \"if Sparsity is enabled\")")
             return
@@ -658,9 +670,9 @@ class Tcgen05Verify(ModulePass):
 
     def check_mma_block_scale(self, op, kind, operands, info, k96) -> None:
         if kind not in shapes.BLOCK_SCALED_KINDS:
-            for name in ("scale_a_id", "scale_b_id"):
-                if name in op.attributes:
-                    self.error(op, f"{name} needs block scaling, which kind::{kind} does not "
+            for attr in (MmaOp.scale_a_id, MmaOp.scale_b_id):
+                if MmaOp(op).has(attr):
+                    self.error(op, f"{attr.name} needs block scaling, which kind::{kind} does not "
                                    f"have (9.7.16.10.7)")
             return
         value = effective_scale_vec(op)
@@ -696,7 +708,8 @@ class Tcgen05Verify(ModulePass):
         """Without scale_a_id / scale_b_id, the IDs follow k_offset: K block j of the
         tiles uses scale factors j * count.. of each row (9.7.16.10.7.2); blocks past the
         four bytes of a cell cannot be selected by an ID."""
-        if "scale_a_id" in op.attributes and "scale_b_id" in op.attributes:
+        mma = MmaOp(op)
+        if mma.has(MmaOp.scale_a_id) and mma.has(MmaOp.scale_b_id):
             return  # both as written (their allowed values: check_instr_desc)
         try:
             scale_factor_ids(op, mma_form(op, info.cta_group))
@@ -705,52 +718,56 @@ class Tcgen05Verify(ModulePass):
                            f"scale_a_id and scale_b_id ({exc.rule})")
 
     def check_mma_ws(self, op, kind, operands, info, k96) -> None:
-        ws = _bool(op, "ws")
-        ws_only = ("collector_b", "collector_b_op", "zero_column_mask", "max_shift")
+        mma = MmaOp(op)
+        ws = bool(mma.ws)
+        ws_only = (MmaOp.collector_b, MmaOp.collector_b_op, MmaOp.zero_column_mask,
+                   MmaOp.max_shift)
         if not ws:
-            for name in ws_only:
-                if name in op.attributes:
-                    self.error(op, f"{name} belongs to tcgen05.mma.ws (9.7.16.10.9.3); this "
-                                   f"MMA is not .ws")
+            for attr in ws_only:
+                if mma.has(attr):
+                    self.error(op, f"{attr.name} belongs to tcgen05.mma.ws (9.7.16.10.9.3); "
+                                   f"this MMA is not .ws")
             return
         try:
-            buffer = d.get_str(op, "collector_b", "b0")
-            usage = d.get_str(op, "collector_b_op", "discard")
+            buffer = mma.collector_b
+            usage = mma.collector_b_op
             shapes.check_collector_usage(f"{buffer}::{usage}", ws=True)
-            shapes.check_max_shift(d.get_int(op, "max_shift", 0), kind=kind)
-            if "zero_column_mask" in op.attributes:
-                mask = d.get_int(op, "zero_column_mask") & 0xFFFFFFFFFFFFFFFF
+            shapes.check_max_shift(mma.max_shift, kind=kind)
+            if mma.has(MmaOp.zero_column_mask):
+                mask = mma.zero_column_mask & 0xFFFFFFFFFFFFFFFF
                 descriptors.zero_column_masks(mask, m=operands.d_type.rows,
                                               n=operands.d_type.cols)
         except IsaRuleError as exc:
             self.rule(op, exc)
-        if "collector_a" in op.attributes:
+        if mma.has(MmaOp.collector_a):
             self.error(op, "tcgen05.mma.ws keeps B in its collector buffers ::b0-::b3; "
                            "collector_a is for tcgen05.mma (9.7.16.10.9.3)")
 
     def check_mma_qualifiers(self, op, kind, operands, info, k96) -> None:
-        ws = _bool(op, "ws")
+        mma = MmaOp(op)
+        ws = bool(mma.ws)
         collector = None
         try:
-            if "collector_a" in op.attributes:
-                collector = f"a::{d.get_str(op, 'collector_a')}"
+            if mma.has(MmaOp.collector_a):
+                collector = f"a::{mma.collector_a}"
                 shapes.check_collector_usage(collector, ws=False)
-            if _bool(op, "ashift"):
+            if mma.ashift:
                 shapes.check_ashift(m=operands.d_type.rows, a_in_tmem=operands.a_tmem is not None,
                                     collector=collector, kind=kind, ws=ws)
-            if "disable_output_lane" in op.attributes:
-                words = list(d.ir.DenseI32ArrayAttr(op.attributes["disable_output_lane"]))
+            if mma.has(MmaOp.disable_output_lane):
+                words = list(mma.disable_output_lane)
                 shapes.check_disable_output_lane(info.cta_group, len(words), kind=kind, ws=ws)
-            if "scale_input_d" in op.attributes:
-                shapes.check_scale_input_d(kind, d.get_int(op, "scale_input_d"), ws=ws)
+            if mma.has(MmaOp.scale_input_d):
+                shapes.check_scale_input_d(kind, mma.scale_input_d, ws=ws)
         except IsaRuleError as exc:  # (the dialect has already made it an array<i32>)
             self.rule(op, exc)
 
     def check_instr_desc(self, op, kind, operands, k96) -> None:
         """The remaining per-kind fields of Tables 42-44 (negate, saturate, scale-factor
         IDs), as the encoder the lowering uses sees them."""
+        mma = MmaOp(op)
         dt, at, bt = operands.d_type, operands.a_type, operands.b_type
-        if _bool(op, "negate_a") and kind == "i8" or _bool(op, "negate_b") and kind == "i8":
+        if mma.negate_a and kind == "i8" or mma.negate_b and kind == "i8":
             self.error(op, "negate is not supported for kind::i8 (Table 49)")
             return
         scale = None
@@ -761,12 +778,12 @@ class Tcgen05Verify(ModulePass):
                 kind=kind, a_type=isa_type(at.element), b_type=isa_type(bt.element),
                 d_type=isa_type(dt.element), m=dt.rows, n=dt.cols,
                 transpose_a=operands.a_smem is not None and operands.a_smem.major == "MN",
-                transpose_b=bt.major == "MN", negate_a=_bool(op, "negate_a"),
-                negate_b=_bool(op, "negate_b"), sparse=_bool(op, "sparse"),
-                sparsity_selector=d.get_int(op, "sparsity_selector", 0),
-                saturate=_bool(op, "saturate"), max_shift=d.get_int(op, "max_shift", 0),
-                scale_type=scale, scale_a_id=d.get_int(op, "scale_a_id", 0),
-                scale_b_id=d.get_int(op, "scale_b_id", 0), k=96 if k96 else None)
+                transpose_b=bt.major == "MN", negate_a=bool(mma.negate_a),
+                negate_b=bool(mma.negate_b), sparse=bool(mma.sparse),
+                sparsity_selector=mma.sparsity_selector,
+                saturate=bool(mma.saturate), max_shift=mma.max_shift,
+                scale_type=scale, scale_a_id=_or_zero(mma.scale_a_id),
+                scale_b_id=_or_zero(mma.scale_b_id), k=96 if k96 else None)
         except IsaRuleError as exc:
             self.rule(op, exc)
 
@@ -775,31 +792,32 @@ class Tcgen05Verify(ModulePass):
     def check_cp(self, op, info) -> None:
         if not self.check_feature(op, "cp", info):
             return
-        shape = d.get_str(op, "shape")
+        cp = CpOp(op)
+        shape = cp.shape
         if shape not in CP_SHAPES:
             self.error(op, f"tcgen05.cp shape .{shape} is not one of "
                            f"{', '.join(CP_SHAPES)} (9.7.16.9.2)")
             return
-        multicast = d.get_str(op, "multicast")
+        multicast = cp.multicast
         allowed = CP_MULTICAST.get(shape, ())
         if multicast not in (allowed or (None,)):
             wanted = " or ".join("." + x for x in allowed) if allowed else "no .multicast"
             self.error(op, f".{shape} requires {wanted}, got "
                            f"{'.' + multicast if multicast else 'none'} (9.7.16.9.2)")
-        source = d.type_info(op.operands[1].type)
+        source = d.type_info(cp.source.type)
         if isinstance(source, d.SmemType) and source.swizzle == "128B_base32B":
             self.error(op, "tcgen05.cp from a tile with 128-byte swizzling of 32-byte "
                            "atomicity is not supported yet (its address pattern is given only "
                            "as a figure, 9.7.16.10.6; Table 53)")
-        decompress = d.get_str(op, "decompress")
+        decompress = cp.decompress
         if decompress is not None and decompress not in CP_DECOMPRESS:
             self.error(op, f"decompress = \"{decompress}\" is not one of "
                            f"{', '.join(CP_DECOMPRESS)} (9.7.16.9.1)")
-        column = d.get_int(op, "column", 0)
+        column = cp.column
         if column < 0:
             self.error(op, f"column = {column} must not be negative")
         self.check_cp_column_in_buffer(op, column)
-        tile = d.type_info(op.operands[1].type)
+        tile = d.type_info(cp.source.type)
         lanes, bits = CP_SHAPES[shape]
         if tile.major != "K":
             self.error(op, "the source tile of tcgen05.cp must be K-major: its rows are the "
@@ -821,7 +839,7 @@ class Tcgen05Verify(ModulePass):
         tcgen05-select-layouts, which knows the buffer's footprint (a folded layout holds
         fewer columns than it declares; a scale-factor or metadata buffer grows to the
         copies that fill it)."""
-        dst = d.type_info(op.operands[0].type)
+        dst = d.type_info(CpOp(op).dest.type)
         try:
             columns = -(-dst.shape[-1] * container_bits(dst.element) // 32)
         except KeyError:
@@ -849,10 +867,11 @@ class Tcgen05Verify(ModulePass):
         if frag.element != src.element:
             self.error(op, f"fragment element type {frag.element} differs from the "
                            f"buffer's {src.element}")
-        if "shape" not in op.attributes:
+        access = wrap(op)
+        if access.shape is None:
             return
-        shape, num = d.get_str(op, "shape"), d.get_int(op, "num")
-        table = "Table 48" if d.op_name(op) == "st" else "Table 47"
+        shape, num = access.shape, access.num
+        table = "Table 48" if StOp.matches(op) else "Table 47"
         if num is None:
             # A shape-only request: tcgen05-select-layouts chooses .num (and
             # immHalfSplitoff) for it, so only the shape's name can be checked here.
@@ -866,7 +885,7 @@ class Tcgen05Verify(ModulePass):
         except IsaRuleError as exc:
             self.error(op, f"{exc.message} ({table})")
             return
-        if (shape == "16x32bx2") != ("half_split" in op.attributes):
+        if (shape == "16x32bx2") != access.has(type(access).half_split):
             self.error(op, "immHalfSplitoff (half_split) is given exactly with .16x32bx2 "
                            "(9.7.16.8.3)")
 
@@ -883,18 +902,19 @@ class Tcgen05Verify(ModulePass):
             return
         frag = d.type_info(op.results[0].type)
         self.check_fragment_access(op, info, 0, frag)
-        red = d.get_str(op, "op")
+        red_op = LdRedOp(op)
+        red = red_op.op
         if red not in ("min", "max"):
             self.error(op, f"op = \"{red}\" is not \"min\" or \"max\" (.redOp, 9.7.16.8.3)")
         elt = {"i32": "s32", "si32": "s32", "ui32": "u32", "f32": "f32"}.get(frag.element)
         if elt not in LD_RED_TYPES:
             self.error(op, f"tcgen05.ld.red reduces f32, u32 or s32, not "
                            f"{isa_type(frag.element)} (9.7.16.8.3)")
-        elif elt != "f32" and (_bool(op, "abs") or _bool(op, "nan")):
+        elif elt != "f32" and (red_op.abs or red_op.nan):
             self.error(op, f".abs and .NaN are only for f32 reductions, not {elt} "
                            f"(9.7.16.8.3)")
-        if "shape" in op.attributes:
-            shape, num = d.get_str(op, "shape"), d.get_int(op, "num")
+        if red_op.shape is not None:
+            shape, num = red_op.shape, red_op.num
             if shape not in ("32x32b", "16x32bx2"):
                 self.error(op, f"tcgen05.ld.red takes .32x32b or .16x32bx2, not .{shape} "
                                f"(9.7.16.8.3)")
@@ -903,31 +923,33 @@ class Tcgen05Verify(ModulePass):
                                f"(9.7.16.8.3)")
 
     def check_store_fragment(self, op, info) -> None:
-        if d.get_int(op, "ld") <= 0:
-            self.error(op, f"ld = {d.get_int(op, 'ld')} must be positive")
+        store = StoreFragmentOp(op)
+        if store.ld <= 0:
+            self.error(op, f"ld = {store.ld} must be positive")
 
     # ------------------------------------------------------------------ sync, allocation
 
     def check_alloc_mbarrier(self, op, info) -> None:
-        count = d.get_int(op, "count", 1)
+        count = AllocMbarrierOp(op).count
         if not 1 <= count < MBARRIER_MAX_COUNT:
             self.error(op, mbarrier_count_error(count))
 
     def check_wait(self, op, info) -> None:
-        kind = d.get_str(op, "kind")
+        kind = WaitOp(op).kind
         if kind not in ("ld", "st"):
             self.error(op, f"wait kind \"{kind}\" is not \"ld\" or \"st\" (9.7.16.8.5)")
 
     def check_fence(self, op, info) -> None:
-        kind = d.get_str(op, "kind")
+        kind = FenceOp(op).kind
         if kind not in ("before_thread_sync", "after_thread_sync"):
             self.error(op, f"fence kind \"{kind}\" is not \"before_thread_sync\" or "
                            f"\"after_thread_sync\" (9.7.16.11.1)")
 
     def check_commit(self, op, info) -> None:
-        if "multicast_mask" not in op.attributes:
+        commit = CommitOp(op)
+        if not commit.has(CommitOp.multicast_mask):
             return
-        mask = d.get_int(op, "multicast_mask")
+        mask = commit.multicast_mask
         # A cta_group::2 kernel is launched as a cluster of the CTA pair; otherwise each
         # CTA is a cluster of one (%cluster_ctarank 0).
         cluster = 2 if info.cta_group == 2 else 1
@@ -940,32 +962,32 @@ class Tcgen05Verify(ModulePass):
 
     def check_alloc(self, op, info) -> None:
         self.check_cta_group(op, info)
-        columns = d.get_int(op, "columns")
+        columns = wrap(op).columns
         if not (ALLOC_MIN <= columns <= ALLOC_MAX and columns & (columns - 1) == 0):
             self.error(op, f"nCols = {columns} is not a power of two in [{ALLOC_MIN}, "
                            f"{ALLOC_MAX}] (9.7.16.7.1)")
 
 
 #: Ops whose TMEM operands must be single [rows, columns] buffers.
-_INSTRUCTIONS = ("mma", "cp", "shift", "ld", "st", "ld_red")
+_INSTRUCTIONS = tuple(cls.NAME for cls in (MmaOp, CpOp, ShiftOp, LdOp, StOp, LdRedOp))
 
-_CHECKS = MappingProxyType({
-    "tmem_buffer": Tcgen05Verify.check_tmem_buffer,
-    "smem_buffer": Tcgen05Verify.check_smem_buffer,
-    "tmem_stage": Tcgen05Verify.check_tmem_stage,
-    "smem_fill": Tcgen05Verify.check_smem_fill,
-    "mma": Tcgen05Verify.check_mma,
-    "cp": Tcgen05Verify.check_cp,
-    "shift": Tcgen05Verify.check_shift,
-    "ld": Tcgen05Verify.check_ld,
-    "st": Tcgen05Verify.check_st,
-    "ld_red": Tcgen05Verify.check_ld_red,
-    "store_fragment": Tcgen05Verify.check_store_fragment,
-    "wait": Tcgen05Verify.check_wait,
-    "alloc_mbarrier": Tcgen05Verify.check_alloc_mbarrier,
-    "fence": Tcgen05Verify.check_fence,
-    "commit": Tcgen05Verify.check_commit,
-    "alloc": Tcgen05Verify.check_alloc,
-    "dealloc": Tcgen05Verify.check_alloc,
-    "relinquish_alloc_permit": Tcgen05Verify.check_cta_group,
-})
+_CHECKS = MappingProxyType({cls.NAME: check for cls, check in (
+    (TmemBufferOp, Tcgen05Verify.check_tmem_buffer),
+    (SmemBufferOp, Tcgen05Verify.check_smem_buffer),
+    (TmemStageOp, Tcgen05Verify.check_tmem_stage),
+    (SmemFillOp, Tcgen05Verify.check_smem_fill),
+    (MmaOp, Tcgen05Verify.check_mma),
+    (CpOp, Tcgen05Verify.check_cp),
+    (ShiftOp, Tcgen05Verify.check_shift),
+    (LdOp, Tcgen05Verify.check_ld),
+    (StOp, Tcgen05Verify.check_st),
+    (LdRedOp, Tcgen05Verify.check_ld_red),
+    (StoreFragmentOp, Tcgen05Verify.check_store_fragment),
+    (WaitOp, Tcgen05Verify.check_wait),
+    (AllocMbarrierOp, Tcgen05Verify.check_alloc_mbarrier),
+    (FenceOp, Tcgen05Verify.check_fence),
+    (CommitOp, Tcgen05Verify.check_commit),
+    (AllocOp, Tcgen05Verify.check_alloc),
+    (DeallocOp, Tcgen05Verify.check_alloc),
+    (RelinquishAllocPermitOp, Tcgen05Verify.check_cta_group),
+)})

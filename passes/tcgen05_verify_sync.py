@@ -102,6 +102,8 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, ir
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CpOp, FenceOp, LdOp, LdRedOp, MmaOp,
+                                       ShiftOp, StOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
@@ -111,8 +113,10 @@ LANES = 128
 FULL_LANES = (1 << LANES) - 1
 #: Columns of tensor memory (9.7.16.1).
 TMEM_COLUMNS = 512
-SINGLE_THREAD_OPS = ("mma", "cp", "shift")
-WARPGROUP_OPS = ("ld", "ld_red", "st")
+SINGLE_THREAD_OPS = (MmaOp.NAME, CpOp.NAME, ShiftOp.NAME)
+#: Loads (completed by tcgen05.wait::ld) and the ops issued by the warpgroup.
+LOADS = (LdOp.NAME, LdRedOp.NAME)
+WARPGROUP_OPS = LOADS + (StOp.NAME,)
 #: Loops run in full up to this many iterations; longer ones run 4 or 5 (same parity).
 FULL_RUN_ITERATIONS = 8
 STEP_BUDGET = 2_000_000
@@ -147,6 +151,13 @@ def _meeting(mine: list, theirs: list):
     hits = [m for m in mine if any(m.meets(t) for t in theirs)]
     partial = [m for m in hits if any(m.meets(t) and m != t for t in theirs)]
     return (partial or hits or [None])[0]
+
+
+def _placed(op) -> bool:
+    """Whether `op` (or None) is a tcgen05.tmem_buffer the planner placed: it has its
+    column_offset."""
+    return op is not None and TmemBufferOp.matches(op) \
+        and TmemBufferOp(op).has(TmemBufferOp.column_offset)
 
 
 def _lanes(lane_offset: int, half: bool) -> int:
@@ -474,8 +485,8 @@ class Run:
         op = defining_op(value)
         if op is None or len(op.regions):
             return True
-        if d.op_name(op) == "tmem_stage" and "column_offset" not in op.attributes:
-            return self.varies(op.operands[0])
+        if TmemStageOp.matches(op):   # (the planner places the buffer, not the stage)
+            return self.varies(TmemStageOp(op).buffer)
         return False
 
     # ---------------------------------------------------------------- control flow
@@ -676,7 +687,7 @@ class Run:
         elif name == "dealloc":
             self.check_dealloc(op)
         elif name == "alloc_mbarrier":
-            count = d.get_int(op, "count", 1)
+            count = AllocMbarrierOp(op).count
             if not 1 <= count < MBARRIER_MAX_COUNT:
                 raise CompileError(op.location, mbarrier_count_error(count))
             self.mbarriers[op.results[0]] = MbarrierState(count)
@@ -685,13 +696,13 @@ class Run:
         elif name == "mbarrier_wait":
             self.wait_phase(op)
         elif name == "wait":
-            kind = d.get_str(op, "kind")
-            names = ("st",) if kind == "st" else ("ld", "ld_red")
+            kind = WaitOp(op).kind
+            names = (StOp.NAME,) if kind == "st" else LOADS
             for inst in self.live:
                 if inst.name in names:
                     inst.complete = True
         elif name == "fence":
-            if d.get_str(op, "kind") == "before_thread_sync":
+            if FenceOp(op).kind == "before_thread_sync":
                 for inst in self.live:
                     if inst.warpgroup and inst.complete:
                         inst.released = True
@@ -799,7 +810,7 @@ class Run:
                     bound.append(operand)  # a region result or block argument
                     continue
                 owner = defining_op(operand)
-                if d.op_name(owner) in ("ld", "ld_red"):
+                if isinstance(wrap(owner), (LdOp, LdRedOp)):
                     loads.append(owner)
             known = self.loads_read[op] = (loads, bound)
         loads, bound = known
@@ -808,7 +819,7 @@ class Run:
             for operand in bound:
                 for value in self.roots(operand):
                     owner = defining_op(value)
-                    if owner is not None and d.op_name(owner) in ("ld", "ld_red"):
+                    if owner is not None and isinstance(wrap(owner), (LdOp, LdRedOp)):
                         loads.append(owner)
         for owner in loads:
             for inst in self.live:
@@ -831,19 +842,19 @@ class Run:
     def buffer_cells(self, value) -> list:
         """[(cells, linear)] of one buffer value."""
         op = defining_op(value)
-        if op is not None and d.op_name(op) == "tmem_stage" and \
-                "column_offset" not in op.attributes:
-            # A stage the planner did not place: the staged buffer's cells (which may
-            # itself be bound at run time), none of them linear.
-            return [(cells, False) for cells, _ in self.cells(op.operands[0])]
-        if op is None or "column_offset" not in op.attributes:
+        if op is not None and TmemStageOp.matches(op):
+            # A stage (the planner places its buffer): the staged buffer's cells (which
+            # may itself be bound at run time), none of them linear.
+            return [(cells, False) for cells, _ in self.cells(TmemStageOp(op).buffer)]
+        if not _placed(op):
             # Not a placed buffer (e.g. a region result no way bound): every cell.
             return [(Footprint(0, TMEM_COLUMNS, FULL_LANES, known=False), False)]
-        first = d.get_int(op, "column_offset")
-        columns = d.get_int(op, "columns", 0)
-        half = bool(d.get_int(op, "half_lanes", 0))
-        lanes = _lanes(d.get_int(op, "lane_offset", 0), half)
-        stages = d.type_info(op.results[0].type).shape
+        buffer = TmemBufferOp(op)
+        first = buffer.column_offset
+        columns = buffer.columns or 0
+        half = bool(buffer.half_lanes)
+        lanes = _lanes(buffer.lane_offset or 0, half)
+        stages = d.type_info(buffer.buffer.type).shape
         if len(stages) == 3:
             # `columns` is one stage's footprint; where each stage sits (side by side, or
             # paired on lane halves) is the planner's: take all of them on every lane.
@@ -858,21 +869,22 @@ class Run:
         on the lanes COPY_LANES gives (all 128 for every shape but .4x256b, whose 4 lanes
         start at the buffer's lane offset). A destination that is not a placed buffer
         keeps the buffer's own cells."""
-        shape = d.get_str(op, "shape")
+        cp = CpOp(op)
+        shape = cp.shape
         width = COPY_COLUMNS.get(shape)
-        column = d.get_int(op, "column", 0)
+        column = cp.column
         found = []
-        for root in self.roots(op.operands[0]):
+        for root in self.roots(cp.dest):
             owner = defining_op(root)
             for cells, linear in self.buffer_cells(root):
-                placed = owner is not None and "column_offset" in owner.attributes and \
+                placed = _placed(owner) and \
                     len(d.type_info(owner.results[0].type).shape) == 2
                 if width is None or not placed or not cells.known:
                     found.append(cells)
                     continue
                 lanes = FULL_LANES
                 if shape == "4x256b":
-                    lanes = ((1 << 4) - 1) << d.get_int(owner, "lane_offset", 0)
+                    lanes = ((1 << 4) - 1) << (TmemBufferOp(owner).lane_offset or 0)
                 first = cells.lo + column
                 found.append(Footprint(first, first + width, lanes))
         return found
@@ -897,7 +909,7 @@ class Run:
                     if not isinstance(v.type, (ir.IndexType, ir.IntegerType)))
             if not varying:
                 self.static[op] = fixed
-        if name not in ("ld", "ld_red", "st"):
+        if name not in WARPGROUP_OPS:
             return Instance(op, name, list(fixed.tmem_reads), list(fixed.tmem_writes),
                             fixed.tiles_read, fixed.tiles_written, fixed.shape_key)
         buffers, column, width = fixed
@@ -907,33 +919,34 @@ class Run:
             if linear and start is not None:
                 whole = Footprint(whole.lo + start, whole.lo + start + width, whole.lanes)
             cells.append(whole)
-        if name == "st":
+        if name == StOp.NAME:
             return Instance(op, name, [], cells, [], [])
         return Instance(op, name, cells, [], [], [])
 
     def fixed_instance(self, op, name: str):
         """The parts of an instance of `op` that are the same in every execution with
         the same bindings."""
-        if name in ("ld", "ld_red", "st"):
-            frag = op.results[0] if name != "st" else op.operands[2]
+        if name in WARPGROUP_OPS:
+            frag = wrap(op).fragment
             width = d.type_info(frag.type).shape[1]
             return self.cells(op.operands[0]), op.operands[1], width
-        if name == "mma":
+        if name == MmaOp.NAME:
             operands = mma_operands(op)
+            mma = MmaOp(op)
             accumulators = [cells for cells, _ in self.cells(operands.d)]
             reads = [cells for v in (operands.a, operands.scale_a, operands.scale_b,
                                      operands.metadata)
                      if v is not None and d.is_tmem(v) for cells, _ in self.cells(v)]
-            shape = (operands.d_type.rows, operands.d_type.cols, d.get_str(op, "kind"),
-                     d.get_int(op, "sparse", 0), d.get_int(op, "k", 0))
+            shape = (operands.d_type.rows, operands.d_type.cols, mma.kind, mma.sparse,
+                     mma.k or 0)
             tiles = [t for v in (operands.a, operands.b) if d.is_smem(v)
                      for t in self.tiles(v)]
             return Instance(op, name, reads + accumulators, list(accumulators), tiles, [],
                             shape)
-        if name == "cp":
-            return Instance(op, name, [], self.copy_cells(op), self.tiles(op.operands[1]),
-                            [], (d.get_str(op, "shape"),))
-        if name == "shift":
+        if name == CpOp.NAME:
+            return Instance(op, name, [], self.copy_cells(op), self.tiles(CpOp(op).source),
+                            [], (CpOp(op).shape,))
+        if name == ShiftOp.NAME:
             cells = [cells for cells, _ in self.cells(op.operands[0])]
             return Instance(op, name, cells, list(cells), [], [])
         return Instance(op, name, [], [], [], self.tiles(op.operands[1]))  # smem_fill
@@ -944,7 +957,7 @@ class Run:
         """Reports every earlier instance `later` depends on without the ordering it needs."""
         for earlier in self.live:
             self.checked += 1
-            if earlier.op == op and later.name in ("ld", "ld_red"):
+            if earlier.op == op and later.name in LOADS:
                 if not earlier.complete and not earlier.registers_read:
                     self.problem(op, ("registers",),
                                  f"{op.name} writes its destination registers again while "

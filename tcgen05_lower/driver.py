@@ -14,6 +14,7 @@ from tcgen05_lower import backend
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, ir,
                                     error_diagnostics, file_location, parse_module)
+from tcgen05_lower.dialect.ops import CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import effective_scale_vec
@@ -55,8 +56,8 @@ class CompileResult:
 #: Features every kernel uses once planned: allocation, fences, commits and waits.
 BASE_FEATURES = ("alloc", "ld", "wait", "fence", "commit")
 #: tcgen05 ops whose use is a gated feature of its own (targets.FEATURES keys).
-OP_FEATURES = MappingProxyType({"cp": "cp", "shift": "shift", "st": "st", "ld_red": "ld.red",
-                                "ld": "ld"})
+OP_FEATURES = MappingProxyType({CpOp.NAME: "cp", ShiftOp.NAME: "shift", StOp.NAME: "st",
+                                LdRedOp.NAME: "ld.red", LdOp.NAME: "ld"})
 
 
 def mma_feature_keys(op, target: str) -> list[str]:
@@ -64,12 +65,13 @@ def mma_feature_keys(op, target: str) -> list[str]:
     .scale_vectorsize spelling the lowering prints on `target`). Attributes that
     tcgen05-verify would reject contribute nothing: the verifier reports them."""
     try:
-        kind = d.get_str(op, "kind")
-        sparse, k96 = bool(d.get_int(op, "sparse", 0)), d.get_int(op, "k") == 96
+        mma = MmaOp(op)
+        kind = mma.kind
+        sparse, k96 = bool(mma.sparse), mma.k == 96
         keys = [f.key for f in targets.mma_features(
-            kind, sparse=sparse, ws=bool(d.get_int(op, "ws", 0)), k96=k96,
-            scale_input_d="scale_input_d" in op.attributes)]
-        vec = d.get_str(op, "scale_vec")
+            kind, sparse=sparse, ws=bool(mma.ws), k96=k96,
+            scale_input_d=mma.has(MmaOp.scale_input_d))]
+        vec = mma.scale_vec
         if vec is not None:
             spellings = shapes.scale_vectorsize_aliases(
                 kind, shapes.SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
@@ -93,7 +95,7 @@ def feature_uses(module_op, target: str = "sm_100a",
     for kernel in d.kernels(module_op):
         for op in d.walk_ops(kernel):
             name = d.op_name(op)
-            if name == "mma":
+            if name == MmaOp.NAME:
                 keys = mma_feature_keys(op, target)
             elif name in OP_FEATURES:
                 keys = [OP_FEATURES[name]]

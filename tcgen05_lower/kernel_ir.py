@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from tcgen05_lower import dialect
 from tcgen05_lower.bindings import ir
+from tcgen05_lower.dialect.ops import AllocOp, LdRedOp, MmaOp, StOp, TmemBufferOp
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import layouts, shapes
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
@@ -61,15 +62,15 @@ def mma_operands(op) -> MmaOperands:
     """The operands of the ``tcgen05.mma`` op `op`, with the trailing TMEM operands
     named by role: scale_a and scale_b for a block-scaled kind (or when ``scale_vec`` is
     set), then the metadata when ``sparse`` is set."""
-    dv, av, bv, en = (op.operands[i] for i in range(4))
-    aux = [op.operands[i] for i in range(4, len(op.operands))]
+    mma = MmaOp(op)
+    dv, av, bv, en = mma.d, mma.a, mma.b, mma.enable_input_d
+    aux = mma.aux
     a_info = dialect.type_info(av.type)
     roles = {}
-    if "scale_vec" in op.attributes \
-            or dialect.get_str(op, "kind") in shapes.BLOCK_SCALED_KINDS:
+    if mma.has(MmaOp.scale_vec) or mma.kind in shapes.BLOCK_SCALED_KINDS:
         roles["scale_a"] = aux.pop(0) if aux else None
         roles["scale_b"] = aux.pop(0) if aux else None
-    if dialect.get_int(op, "sparse", 0):
+    if mma.sparse:
         roles["metadata"] = aux.pop(0) if aux else None
     return MmaOperands(
         d=dv, a=av, b=bv, enable_input_d=en,
@@ -111,31 +112,29 @@ class MmaForm:
 
 def mma_form(op, cta_group: int) -> MmaForm:
     """Reads the attributes of the ``tcgen05.mma`` `op` (defaults as the dialect states)."""
-    kind = dialect.get_str(op, "kind")
-    sparse = bool(dialect.get_int(op, "sparse", 0))
-    ws = bool(dialect.get_int(op, "ws", 0))
-    k96 = dialect.get_int(op, "k") == 96
+    mma = MmaOp(op)
+    kind = mma.kind
+    sparse = bool(mma.sparse)
+    ws = bool(mma.ws)
+    k96 = mma.k == 96
     collector = None
-    if ws and ("collector_b" in op.attributes or "collector_b_op" in op.attributes):
+    if ws and (mma.has(MmaOp.collector_b) or mma.has(MmaOp.collector_b_op)):
         # .ws defaults to .collector::b0::discard (9.7.16.10.9.3).
-        collector = (dialect.get_str(op, "collector_b", "b0"), dialect.get_str(op, "collector_b_op",
-                                                                   "discard"))
-    elif "collector_a" in op.attributes:
-        collector = ("a", dialect.get_str(op, "collector_a"))
-    lanes = None
-    if "disable_output_lane" in op.attributes:
-        lanes = tuple(ir.DenseI32ArrayAttr(op.attributes["disable_output_lane"]))
+        collector = (mma.collector_b, mma.collector_b_op)
+    elif mma.has(MmaOp.collector_a):
+        collector = ("a", mma.collector_a)
+    lanes = mma.disable_output_lane
     return MmaForm(
         kind=kind, cta_group=cta_group, sparse=sparse, ws=ws, k96=k96,
         k=shapes.mma_k(kind, sparse=sparse, k96=k96),
-        k_offset=dialect.get_int(op, "k_offset", 0),
+        k_offset=mma.k_offset,
         scale_vec=effective_scale_vec(op),
-        scale_vec_written="scale_vec" in op.attributes,
+        scale_vec_written=mma.has(MmaOp.scale_vec),
         collector=collector,
-        ashift=bool(dialect.get_int(op, "ashift", 0)),
+        ashift=bool(mma.ashift),
         disable_output_lane=lanes,
-        scale_input_d=dialect.get_int(op, "scale_input_d"),
-        zero_column_mask=dialect.get_int(op, "zero_column_mask"),
+        scale_input_d=mma.scale_input_d,
+        zero_column_mask=mma.zero_column_mask,
     )
 
 
@@ -145,10 +144,10 @@ def effective_scale_vec(op) -> str | None:
     defaults to .block32" (9.7.16.10.9.1); kind::mxf8f6f4 has one size only (scale_vec::1X,
     alias .block32, Table 54), which is read as its default too; kind::mxf4nvf4 has none
     ("must be explicitly specified") and other kinds take no block scaling: None."""
-    written = dialect.get_str(op, "scale_vec")
-    if written is not None:
-        return written
-    return {"mxf4": "block32", "mxf8f6f4": "block32"}.get(dialect.get_str(op, "kind"))
+    mma = MmaOp(op)
+    if mma.scale_vec is not None:
+        return mma.scale_vec
+    return {"mxf4": "block32", "mxf8f6f4": "block32"}.get(mma.kind)
 
 
 def scale_type(operands: MmaOperands) -> str | None:
@@ -163,13 +162,14 @@ def scale_factor_ids(op, form: MmaForm) -> tuple[int, int]:
     written, else derived from ``k_offset`` (the K block j of the tiles uses scale factors
     j * count.. of each row, count from Table 54; ``layouts.scale_factor_id_for_k_block``).
     Raises IsaRuleError when the derived factors lie past a cell's four bytes."""
+    mma = MmaOp(op)
+    written = (mma.scale_a_id, mma.scale_b_id)
     if not form.block_scaled:
-        return dialect.get_int(op, "scale_a_id", 0), dialect.get_int(op, "scale_b_id", 0)
+        return tuple(0 if given is None else given for given in written)
     per_mma = shapes.scale_factor_columns(
         form.kind, SCALE_VEC_QUALIFIERS.get(form.scale_vec, form.scale_vec), k96=form.k96)
     ids = []
-    for name in ("scale_a_id", "scale_b_id"):
-        given = dialect.get_int(op, name)
+    for given in written:
         ids.append(given if given is not None else layouts.scale_factor_id_for_k_block(
             k_offset=form.k_offset, k=form.k, per_mma=per_mma))
     return ids[0], ids[1]
@@ -183,10 +183,27 @@ def stored_k(tile_value: "ir.Value") -> int:
     for use in tile_value.uses:
         owner = use.owner
         owner = owner.operation if hasattr(owner, "operation") else owner
-        if (dialect.op_name(owner) == "mma" and use.operand_number == 1
-                and dialect.get_int(owner, "sparse", 0)):
+        if (MmaOp.matches(owner) and use.operand_number == 1
+                and MmaOp(owner).sparse):
             return tile.k // 2
     return tile.k
+
+
+def pack_attribute(access):
+    """The attribute of the typed tcgen05.ld, st, ld_red or load_fragment `access` that asks
+    for 16-bit packing: ``unpack16`` on st, ``pack16`` on ld and load_fragment, None on
+    ld_red (tcgen05.ld.red has no .pack::16b, 9.7.16.8.3)."""
+    if isinstance(access, StOp):
+        return StOp.unpack16
+    if isinstance(access, LdRedOp):
+        return None
+    return type(access).pack16
+
+
+def packs16(access) -> bool:
+    """Whether the typed access `access` packs (or unpacks) 16-bit pairs."""
+    attribute = pack_attribute(access)
+    return bool(attribute is not None and access.get(attribute))
 
 
 #: mbarrier.init's arrival count lies in [1, 2^20 - 1] (PTX ISA, mbarrier.init).
@@ -203,15 +220,17 @@ def planned_buffer_problem(op) -> str | None:
     as operand), or None: the base must be a ``tcgen05.alloc`` result, and
     ``lane_offset`` / ``column_offset`` (written by tcgen05-plan-tmem) must place the
     buffer inside tensor memory (128 lanes x 512 columns, 9.7.16.7.1)."""
-    owner = defining_op(op.operands[0])
-    if owner is None or dialect.op_name(owner) != "alloc":
+    buffer = TmemBufferOp(op)
+    owner = defining_op(buffer.base)
+    if owner is None or not AllocOp.matches(owner):
         return ("a planned tcgen05.tmem_buffer takes the result of a tcgen05.alloc as its "
                 "base (tcgen05-plan-tmem writes both)")
-    missing = [n for n in ("lane_offset", "column_offset") if n not in op.attributes]
+    missing = [a.name for a in (TmemBufferOp.lane_offset, TmemBufferOp.column_offset)
+               if not buffer.has(a)]
     if missing:
         return (f"a planned tcgen05.tmem_buffer needs {' and '.join(missing)} (written by "
                 "tcgen05-plan-tmem)")
-    lane, column = dialect.get_int(op, "lane_offset"), dialect.get_int(op, "column_offset")
+    lane, column = buffer.lane_offset, buffer.column_offset
     if not 0 <= lane < 128 or lane % 16:
         return (f"lane_offset = {lane} is not a lane offset of tensor memory (0 to 112 in "
                 "steps of 16: a buffer starts at a lane quarter or half, 9.7.16.10.5)")

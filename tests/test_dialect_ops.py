@@ -125,3 +125,58 @@ def test_the_op_reference_lists_every_op_with_every_attribute():
     for name, kinds in ATTRIBUTES.items():
         for attr in kinds:
             assert f"| `{attr}` |" in sections[f"tcgen05.{name}"], (name, attr)
+
+
+def test_writes_of_the_tables_kind_and_reads_by_class_member():
+    """Writing through a class gives what the dialect's old set_int / set_str / BoolAttr
+    writes gave; has / get / set / remove take a class member as well as a name."""
+    text = (ROOT / "examples/gemm_bf16_128x256.mlir").read_text()
+    context = d.make_context()
+    with context, capture_diagnostics(context):
+        module = parse_module(text, "gemm.mlir")
+        buffer = next(ops.TmemBufferOp(op) for op in d.walk_ops(module)
+                      if ops.TmemBufferOp.matches(op))
+        mma = next(ops.MmaOp(op) for op in d.walk_ops(module) if ops.MmaOp.matches(op))
+        buffer.layout = "D"
+        buffer.columns = 256
+        buffer.half_lanes = False
+        attrs = buffer.operation.attributes
+        assert str(attrs["layout"]) == '"D"'
+        assert str(attrs["columns"]) == "256 : i64"
+        assert str(attrs["half_lanes"]) == "false"
+        assert (buffer.layout, buffer.columns, buffer.half_lanes) == ("D", 256, 0)
+        buffer.set(ops.TmemBufferOp.role, "d")
+        assert buffer.has(ops.TmemBufferOp.role) and buffer.get("role") == "d"
+        # A flag written as true reads as 1 through its property, True through get().
+        mma.sparse = True
+        assert str(mma.operation.attributes["sparse"]) == "true"
+        assert mma.sparse == 1 and type(mma.sparse) is int and mma.get("sparse") is True
+        del mma.sparse
+        assert not mma.has(ops.MmaOp.sparse) and mma.sparse == 0
+        mma.remove(ops.MmaOp.sparse)   # absent: nothing to do
+        # An attribute of the wrong kind is a located error, as get_int's was.
+        mma.operation.attributes["k_offset"] = ir.StringAttr.get("sixteen")
+        with pytest.raises(d.InvalidAttribute, match="k_offset .* must be an integer"):
+            mma.k_offset
+        with pytest.raises(TypeError, match="attribute columns = 'many' must be an integer"):
+            buffer.columns = "many"
+        with pytest.raises(LookupError, match="has no attribute 'colums'"):
+            buffer.set("colums", 1)
+        # An MLIR attribute is written as it is (copied from another op).
+        buffer.set(ops.TmemBufferOp.columns, ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 8))
+        assert str(attrs["columns"]) == "8 : i32"
+        assert ops.WaitOp.declares(ops.MmaOp.kind) and not ops.BarrierOp.declares("kind")
+        assert isinstance(ops.wrap(mma.operation), ops.MmaOp)
+        assert ops.wrap(d.kernels(module)[0]) is None
+
+
+def test_build_writes_copied_attributes_as_they_are():
+    context = d.make_context()
+    with context, ir.Location.unknown():
+        module = ir.Module.create()
+        with ir.InsertionPoint(module.body):
+            copied = {"kind": ir.StringAttr.get("ld"),
+                      "other.note": ir.IntegerAttr.get(ir.IntegerType.get_signless(32), 3)}
+            wait = ops.WaitOp.build(attributes=copied, reason="r")
+            assert str(wait) == ('"tcgen05.wait"() {kind = "ld", other.note = 3 : i32, '
+                                 'reason = "r"} : () -> ()')

@@ -131,15 +131,15 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
         raise UsageError("--check gemm reads the shapes from the MLIR kernel; give the .mlir "
                          "or a --check FILE.py")
     fills, stores = kernel_memory_ops(mlir_text)
-    a = [f for f in fills if f["param"] == "A" and f["layout"] == "mn_k"]
-    b = [f for f in fills if f["param"] == "B" and f["layout"] == "k_mn"]
-    c = [s for s in stores if s["param"] == "C"]
+    a = [f for f in fills if f.param == "A" and f.layout == "mn_k"]
+    b = [f for f in fills if f.param == "B" and f.layout == "k_mn"]
+    c = [s for s in stores if s.param == "C"]
     if not (a and b and c):
         raise UsageError("--check gemm needs parameters A, B and C with an mn_k fill of A, "
                          "a k_mn fill of B and fragment stores to C; use --check FILE.py")
-    m, k = a[0]["rows"], a[0]["ld"]
-    n = b[0]["ld"]
-    if any(s["ld"] != n for s in c):
+    m, k = a[0].rows, a[0].ld
+    n = b[0].ld
+    if any(s.ld != n for s in c):
         raise UsageError(f"the stores to C use a row stride other than N = {n}")
     scalars = {p["name"]: {"M": m, "N": n, "K": k}[p["name"]]
                for p in manifest["params"] if not p["pointer"] and p["name"] in "MNK"}
@@ -147,8 +147,8 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
                if not p["pointer"] and p["name"] not in scalars]
     if unknown:
         raise UsageError(f"no value for scalar parameter(s) {', '.join(unknown)}")
-    buffers = {"A": (a[0]["dtype"], (m, k)), "B": (b[0]["dtype"], (k, n)),
-               "C": (c[0]["dtype"], (m, n))}
+    buffers = {"A": (a[0].dtype, (m, k)), "B": (b[0].dtype, (k, n)),
+               "C": (c[0].dtype, (m, n))}
 
     def reference(inputs):
         return {"C": inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)}
@@ -163,11 +163,24 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
     return Problem(buffers, scalars, reference, tolerance, f"gemm M={m} N={n} K={k}")
 
 
-def kernel_memory_ops(mlir_text: str) -> tuple[list[dict], list[dict]]:
+@dataclass(frozen=True)
+class MemoryOp:
+    """A kernel's smem_fill (`layout` and `rows` set) or store_fragment: the parameter it
+    reads or writes (through llvm.getelementptr), its row stride and element type."""
+
+    param: str | None
+    ld: int
+    dtype: str
+    layout: str | None = None
+    rows: int | None = None
+
+
+def kernel_memory_ops(mlir_text: str) -> tuple[list[MemoryOp], list[MemoryOp]]:
     """The kernel's smem_fill and store_fragment ops: which parameter (through
     llvm.getelementptr), layout, tile rows, row stride and element type."""
     from tcgen05_lower import dialect as d
     from tcgen05_lower.bindings import parse_module
+    from tcgen05_lower.dialect.ops import SmemFillOp, StoreFragmentOp
 
     with d.make_context():
         module = parse_module(mlir_text, "<kernel>")
@@ -175,17 +188,17 @@ def kernel_memory_ops(mlir_text: str) -> tuple[list[dict], list[dict]]:
         names = _source_names(mlir_text, kernel)
         fills, stores = [], []
         for op in d.walk_ops(kernel):
-            name = d.op_name(op)
-            if name == "smem_fill":
-                m = re.search(r"\[(\d+), (\d+)\], (\w+)", str(op.operands[1].type))
-                fills.append({"param": _param_of(op.operands[0], kernel, names),
-                              "layout": d.get_str(op, "src_layout"),
-                              "ld": d.get_int(op, "src_ld"),
-                              "rows": int(m.group(1)), "dtype": m.group(3)})
-            elif name == "store_fragment":
-                m = re.search(r"\[(\d+), (\d+)\], (\w+)", str(op.operands[0].type))
-                stores.append({"param": _param_of(op.operands[1], kernel, names),
-                               "ld": d.get_int(op, "ld"), "dtype": m.group(3)})
+            if SmemFillOp.matches(op):
+                fill = SmemFillOp(op)
+                m = re.search(r"\[(\d+), (\d+)\], (\w+)", str(fill.tile.type))
+                fills.append(MemoryOp(param=_param_of(fill.source, kernel, names),
+                                      layout=fill.src_layout, ld=fill.src_ld,
+                                      rows=int(m.group(1)), dtype=m.group(3)))
+            elif StoreFragmentOp.matches(op):
+                store = StoreFragmentOp(op)
+                m = re.search(r"\[(\d+), (\d+)\], (\w+)", str(store.fragment.type))
+                stores.append(MemoryOp(param=_param_of(store.dest, kernel, names),
+                                       ld=store.ld, dtype=m.group(3)))
     return fills, stores
 
 

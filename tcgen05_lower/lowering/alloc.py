@@ -10,10 +10,11 @@ that no CTA exits while its peer still deallocates.
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
 from tcgen05_lower import kernel_ir
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import llvm
+from tcgen05_lower.dialect.ops import (AllocOp, DeallocOp, RelinquishAllocPermitOp,
+                                       TmemBufferOp, wrap)
 from tcgen05_lower.emit import Sym, as_value, i32
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.sync import cta_barrier
@@ -22,7 +23,9 @@ from tcgen05_lower.lowering.sync import cta_barrier
 def allocation_group(lowering, op) -> int:
     """The op's cta_group, which must be the kernel's ("All tcgen05 instructions within a
     kernel must specify the same value for the .cta_group qualifier", 9.7.16.7.1)."""
-    group = d.get_int(op, "cta_group", lowering.info.cta_group)
+    group = wrap(op).cta_group
+    if group is None:
+        group = lowering.info.cta_group
     if group != lowering.info.cta_group:
         lowering.fail(op, f"cta_group = {group} differs from the kernel's cta_group = "
                           f"{lowering.info.cta_group}: all tcgen05 instructions of a kernel "
@@ -30,12 +33,12 @@ def allocation_group(lowering, op) -> int:
     return group
 
 
-@lowers("alloc")
+@lowers(AllocOp)
 def lower_alloc(lowering, op) -> None:
     """tcgen05.alloc by warp 0 (of each CTA of a pair), then every thread reads the
     address after the fenced barrier."""
     group = allocation_group(lowering, op)
-    columns = emit.constant(d.get_int(op, "columns"), i32())
+    columns = emit.constant(AllocOp(op).columns, i32())
     emit.ptx(ptx.alloc(group, "$0", "$1"), [lowering.tmem_slot, columns],
              predicate=lowering.is_warp0)
     emit.ptx(ptx.fence("before_thread_sync"))
@@ -44,19 +47,19 @@ def lower_alloc(lowering, op) -> None:
     lowering.values[op.results[0]] = llvm.LoadOp(i32(), lowering.tmem_slot, alignment=8).result
 
 
-@lowers("relinquish_alloc_permit")
+@lowers(RelinquishAllocPermitOp)
 def lower_relinquish(lowering, op) -> None:
     """tcgen05.relinquish_alloc_permit by the allocating warp."""
     emit.ptx(ptx.relinquish_alloc_permit(allocation_group(lowering, op)),
              predicate=lowering.is_warp0)
 
 
-@lowers("dealloc")
+@lowers(DeallocOp)
 def lower_dealloc(lowering, op) -> None:
     """tcgen05.dealloc by the allocating warp (then a barrier of the pair for
     cta_group::2)."""
     group = allocation_group(lowering, op)
-    columns = emit.constant(d.get_int(op, "columns"), i32())
+    columns = emit.constant(DeallocOp(op).columns, i32())
     emit.ptx(ptx.dealloc(group, "$0", "$1"),
              [lowering.values[op.operands[0]], columns], predicate=lowering.is_warp0)
     if group == 2:
@@ -66,7 +69,7 @@ def lower_dealloc(lowering, op) -> None:
         cta_barrier(lowering)
 
 
-@lowers("tmem_buffer")
+@lowers(TmemBufferOp)
 def lower_tmem_buffer(lowering, op) -> None:
     """A planned buffer's TMEM address: base + (lane_offset << 16) + column_offset."""
     if len(op.operands) == 0:
@@ -74,6 +77,7 @@ def lower_tmem_buffer(lowering, op) -> None:
     problem = kernel_ir.planned_buffer_problem(op)
     if problem:
         lowering.fail(op, problem)
-    base = Sym(lowering.values[op.operands[0]])
-    offset = (d.get_int(op, "lane_offset") << 16) | d.get_int(op, "column_offset")
+    buffer = TmemBufferOp(op)
+    base = Sym(lowering.values[buffer.base])
+    offset = (buffer.lane_offset << 16) | buffer.column_offset
     lowering.values[op.results[0]] = as_value(base + offset, i32())

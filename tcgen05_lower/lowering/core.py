@@ -17,14 +17,16 @@ from typing import Callable
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm, nvvm
+from tcgen05_lower.dialect.ops import AllocMbarrierOp, MbarrierWaitOp
 from tcgen05_lower.emit import Sym, i32, i64
 
-def lowers(*names: str):
-    """Marks the decorated function as the lowering of the named tcgen05 ops; the
-    package collects the marked functions of its family modules into ``HANDLERS``."""
+def lowers(*names):
+    """Marks the decorated function as the lowering of the given tcgen05 ops (their
+    classes of ``dialect.ops``, or names); the package collects the marked functions of its
+    family modules into ``HANDLERS``."""
 
     def register(function):
-        function.lowers_ops = names
+        function.lowers_ops = tuple(getattr(name, "NAME", name) for name in names)
         return function
 
     return register
@@ -66,11 +68,11 @@ class KernelLowering:
         entry = self.kernel.regions[0].blocks[0]
         ops = list(d.walk_ops(self.kernel))
         self.check_values_stay_in_tcgen05_ops(ops)
-        barriers = [op for op in ops if d.op_name(op) == "alloc_mbarrier"]
+        barriers = [op for op in ops if AllocMbarrierOp.matches(op)]
         # mbarriers that some wait names without a phase: their phase is counted at run
         # time (see lowering.sync).
         tracked = {op.operands[0] for op in ops
-                   if d.op_name(op) == "mbarrier_wait" and len(op.operands) == 1}
+                   if MbarrierWaitOp.matches(op) and len(op.operands) == 1}
         self.phase_counters: dict = {}
         slots_symbol = f"__tcgen05_slots_{self.info.name}"
         with ir.InsertionPoint(self.module.regions[0].blocks[0].operations[0]), \
@@ -83,7 +85,7 @@ class KernelLowering:
             self.setup_entry(slots_symbol, barriers, tracked)
         for op in ops:
             name = d.op_name(op)
-            if name is None or name == "alloc_mbarrier":
+            if name is None or name == AllocMbarrierOp.NAME:
                 continue
             handler = HANDLERS.get(name)
             if handler is None:
@@ -153,7 +155,7 @@ class KernelLowering:
             # One thread initializes every mbarrier, then makes the initialization visible
             # to the async proxy and the other threads before anyone uses them.
             for op in barriers:
-                count = emit.constant(d.get_int(op, "count", 1), i32())
+                count = emit.constant(AllocMbarrierOp(op).count, i32())
                 emit.ptx(ptx.mbarrier_init("$0", "$1"), [self.values[op.results[0]], count],
                          predicate=self.is_leader)
             emit.ptx(ptx.fence_mbarrier_init(), predicate=self.is_leader)

@@ -14,8 +14,8 @@ is made here.
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
+from tcgen05_lower.dialect.ops import CpOp, ShiftOp, TmemBufferOp, TmemStageOp, wrap
 from tcgen05_lower.emit import Sym, as_value, i32
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op
@@ -24,15 +24,15 @@ from tcgen05_lower.lowering.smem import smem_descriptor
 from tcgen05_lower.lowering.sync import single_thread_predicate
 
 
-@lowers("cp")
+@lowers(CpOp)
 def lower_cp(lowering, op) -> None:
     """tcgen05.cp.cta_group.shape{.multicast}{.b8x16.src_fmt} [taddr], s-desc."""
-    dest, source = op.operands[0], op.operands[1]
-    taddr = as_value(Sym(lowering.values[dest]) + d.get_int(op, "column", 0), i32())
+    cp = CpOp(op)
+    dest, source = cp.dest, cp.source
+    taddr = as_value(Sym(lowering.values[dest]) + cp.column, i32())
     try:
-        text = ptx.cp(lowering.info.cta_group, d.get_str(op, "shape"), "$0", "$1",
-                      multicast=d.get_str(op, "multicast"),
-                      source_format=d.get_str(op, "decompress"))
+        text = ptx.cp(lowering.info.cta_group, cp.shape, "$0", "$1",
+                      multicast=cp.multicast, source_format=cp.decompress)
     except IsaRuleError as exc:
         lowering.fail(op, str(exc))
     emit.ptx(text, [taddr, smem_descriptor(lowering, source, 0)],
@@ -44,16 +44,18 @@ def planned_lane(value) -> int | None:
     whose stages pair up on the two lane halves (odd stages sit at lane 16, see
     lowering/views.py), else the buffer's own; None if unknown here."""
     owner = defining_op(value)
-    if owner is not None and d.op_name(owner) == "tmem_stage":
-        owner = defining_op(owner.operands[0])
-        if owner is not None and d.get_str(owner, "stage_layout") == "lane_pairs":
+    if owner is not None and TmemStageOp.matches(owner):
+        owner = defining_op(TmemStageOp(owner).buffer)
+        if owner is not None and TmemBufferOp.matches(owner) \
+                and TmemBufferOp(owner).stage_layout == "lane_pairs":
             return 16
-    if owner is None or "lane_offset" not in owner.attributes:
+    if owner is None or not TmemBufferOp.matches(owner) \
+            or not TmemBufferOp(owner).has(TmemBufferOp.lane_offset):
         return None
-    return d.get_int(owner, "lane_offset")
+    return TmemBufferOp(owner).lane_offset
 
 
-@lowers("shift")
+@lowers(ShiftOp)
 def lower_shift(lowering, op) -> None:
     """tcgen05.shift.cta_group.down [taddr]; "The lane of the address operand taddr must
     be aligned to 32" (9.7.16.9.3)."""
@@ -63,9 +65,10 @@ def lower_shift(lowering, op) -> None:
         lowering.fail(op, f"tcgen05.shift needs a buffer at a lane that is a multiple of "
                           f"32, but this one was placed at lane {lane} (9.7.16.9.3)")
     owner = defining_op(buffer)
-    if owner is not None and d.op_name(owner) == "tmem_stage":
-        owner = defining_op(owner.operands[0])
-    columns = d.get_int(owner, "columns") if owner is not None else None
+    if owner is not None and TmemStageOp.matches(owner):
+        owner = defining_op(TmemStageOp(owner).buffer)
+    typed = wrap(owner) if owner is not None else None
+    columns = typed.columns if typed is not None else None
     if columns is None:
         lowering.fail(op, "tcgen05.shift of a buffer without a planned footprint: run "
                           "tcgen05-select-layouts first")

@@ -33,12 +33,14 @@ from types import MappingProxyType
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm, nvvm
+from tcgen05_lower.dialect.ops import (LdOp, LdRedOp, LoadFragmentOp, StOp, StoreFragmentOp,
+                                       TmemBufferOp, TmemStageOp, wrap)
 from tcgen05_lower.element_types import isa_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op
+from tcgen05_lower.kernel_ir import defining_op, packs16
 from tcgen05_lower.lowering.core import lowers
 
 #: arith.cmpi predicate "ult".
@@ -73,9 +75,10 @@ def _buffer(lowering, op, value):
     (lowering/views.py); its layout, layout_c and [rows, cols] (the last two dimensions of
     the buffer's type) are the buffer's, so the access plans alike."""
     buffer = defining_op(value)
-    if buffer is not None and d.op_name(buffer) == "tmem_stage":
-        buffer = defining_op(buffer.operands[0])
-    if buffer is None or d.op_name(buffer) != "tmem_buffer" or "layout" not in buffer.attributes:
+    if buffer is not None and TmemStageOp.matches(buffer):
+        buffer = defining_op(TmemStageOp(buffer).buffer)
+    if buffer is None or not TmemBufferOp.matches(buffer) \
+            or not TmemBufferOp(buffer).has(TmemBufferOp.layout):
         lowering.fail(op, f"tcgen05.{d.op_name(op)}: the TMEM operand has no layout: run "
                           f"tcgen05-select-layouts first")
     return buffer
@@ -85,18 +88,19 @@ def plan_of(lowering, op, buffer, width: int, kind: str) -> WarpgroupAccess:
     """The access tcgen05-select-layouts planned for `op` on `buffer` (``kind``: "ld",
     "st" or "ld_red"), from the op's shape/num/half_split/pack attributes (``unpack16``
     on tcgen05.st, ``pack16`` on ld and load_fragment; ld.red never packs)."""
-    if "shape" not in op.attributes or "num" not in op.attributes:
+    typed = wrap(op)
+    if not typed.has(LdOp.shape) or not typed.has(LdOp.num):
         lowering.fail(op, f"tcgen05.{d.op_name(op)} has no message shape: run "
                           f"tcgen05-select-layouts first")
-    t = d.type_info(buffer.results[0].type)
-    pack_attr = {"st": "unpack16", "ld_red": None}.get(d.op_name(op), "pack16")
+    buffer = TmemBufferOp(buffer)
+    t = d.type_info(buffer.buffer.type)
     try:
         return WarpgroupAccess.create(
-            d.get_str(buffer, "layout"), n=t.cols, width=width, shape=d.get_str(op, "shape"),
-            num=d.get_int(op, "num"),
-            pack16=bool(pack_attr and d.get_int(op, pack_attr, 0)),
-            half_split=d.get_int(op, "half_split"),
-            layout_c=d.get_str(buffer, "layout_c", "F"), op=kind)
+            buffer.layout, n=t.cols, width=width, shape=typed.shape,
+            num=typed.num,
+            pack16=packs16(typed),
+            half_split=typed.half_split,
+            layout_c=buffer.layout_c if buffer.layout_c is not None else "F", op=kind)
     except IsaRuleError as exc:
         lowering.fail(op, f"tcgen05.{d.op_name(op)}: {exc}")
 
@@ -207,11 +211,11 @@ def _element_bytes(lowering, op, element: str) -> int:
 
 # ------------------------------------------------------------------------------ tcgen05.ld
 
-@lowers("ld")
+@lowers(LdOp)
 def lower_ld(lowering, op) -> None:
     buffer = _buffer(lowering, op, op.operands[0])
     frag = d.type_info(op.results[0].type)
-    access = plan_of(lowering, op, buffer, frag.shape[1], "ld")
+    access = plan_of(lowering, op, buffer, frag.shape[1], LdOp.NAME)
     column = _index_operand(op.operands[1])
     active = taking_part(lowering, access, column)
     registers = []
@@ -226,12 +230,12 @@ def lower_ld(lowering, op) -> None:
 
 # ------------------------------------------------------------------------------ tcgen05.st
 
-@lowers("st")
+@lowers(StOp)
 def lower_st(lowering, op) -> None:
     buffer = _buffer(lowering, op, op.operands[0])
     fragment = lowering.values[op.operands[2]]
     frag = d.type_info(op.operands[2].type)
-    access = plan_of(lowering, op, buffer, frag.shape[1], "st")
+    access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     if fragment.reduced or _mapping(fragment.access) != _mapping(access):
         lowering.fail(op, f"tcgen05.st: the fragment's registers are laid out for "
                           f"{fragment.access.describe()}, not for this store's "
@@ -276,14 +280,15 @@ def _partner(value):
                        emit.constant(0x1F, i32()), nvvm.ShflKind.bfly).result
 
 
-@lowers("ld_red")
+@lowers(LdRedOp)
 def lower_ld_red(lowering, op) -> None:
     buffer = _buffer(lowering, op, op.operands[0])
     frag = d.type_info(op.results[0].type)
-    access = plan_of(lowering, op, buffer, frag.shape[1], "ld_red")
-    red_op = d.get_str(op, "op")
+    access = plan_of(lowering, op, buffer, frag.shape[1], LdRedOp.NAME)
+    red = LdRedOp(op)
+    red_op = red.op
     type_ = "u32" if frag.element == "ui32" else isa_type(frag.element)
-    nan = bool(d.get_int(op, "nan", 0))
+    nan = bool(red.nan)
     column = _index_operand(op.operands[1])
     active = taking_part(lowering, access, column)
     count = access.message_registers
@@ -294,7 +299,7 @@ def lower_ld_red(lowering, op) -> None:
             text = ptx.ld_red(access.shape, access.num, red_op, type_,
                               [f"${i}" for i in range(count)], f"${count}", f"${count + 1}",
                               half_split=access.half_split,
-                              abs_=bool(d.get_int(op, "abs", 0)), nan=nan)
+                              abs_=bool(red.abs), nan=nan)
         except IsaRuleError as exc:
             lowering.fail(op, f"tcgen05.ld_red: {exc}")
         values = _message(text, [taddr], count + 1, active)
@@ -338,12 +343,12 @@ def _elements(lowering, fragment: LoweredFragment):
             yield reg, half, row, col, None
 
 
-@lowers("store_fragment")
+@lowers(StoreFragmentOp)
 def lower_store_fragment(lowering, op) -> None:
     fragment = lowering.values[op.operands[0]]
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
-    ld = d.get_int(op, "ld")
+    ld = StoreFragmentOp(op).ld
     size = _element_bytes(lowering, op, fragment.element)
     elements = list(_elements(lowering, fragment))
     owner = elements[0][4] if elements else None
@@ -365,15 +370,15 @@ def lower_store_fragment(lowering, op) -> None:
     _if(_and(fragment.active, owner), stores)
 
 
-@lowers("load_fragment")
+@lowers(LoadFragmentOp)
 def lower_load_fragment(lowering, op) -> None:
     store = _consumer_store(lowering, op)
     buffer = _buffer(lowering, store, store.operands[0])
     frag = d.type_info(op.results[0].type)
-    access = plan_of(lowering, op, buffer, frag.shape[1], "st")
+    access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     source = op.operands[0]
     column = Sym(cast(op.operands[1], i64()))
-    ld = d.get_int(op, "ld")
+    ld = LoadFragmentOp(op).ld
     size = _element_bytes(lowering, op, frag.element)
     slice_column = _slice_column(lowering, op, store)
     active = taking_part(lowering, access, slice_column)
@@ -408,7 +413,7 @@ def _consumer_store(lowering, op):
     for use in op.results[0].uses:
         user = use.owner
         user = user.operation if hasattr(user, "operation") else user
-        if d.op_name(user) == "st":
+        if StOp.matches(user):
             return user
     lowering.fail(op, "tcgen05.load_fragment: its fragment is not stored with tcgen05.st")
 
@@ -424,9 +429,9 @@ def _slice_column(lowering, load, store):
     if column == load.operands[1]:
         return Sym(cast(column, i32()))
     buffer = _buffer(lowering, store, store.operands[0])
-    access_layout = d.get_str(buffer, "layout")
-    if access_layout in ("B", "E", "G") or (access_layout == "C" and d.get_str(
-            buffer, "layout_c", "F") == "B"):
+    buffer = TmemBufferOp(buffer)
+    access_layout = buffer.layout
+    if access_layout in ("B", "E", "G") or (access_layout == "C" and buffer.layout_c == "B"):
         lowering.fail(store, "tcgen05.st of a folded layout: the column must be a constant "
                              "or the column its fragment was loaded from")
     return 0

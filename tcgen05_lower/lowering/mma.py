@@ -22,6 +22,7 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.dialect.ops import MmaOp
 from tcgen05_lower.element_types import container_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, i32, i64
 from tcgen05_lower.isa import descriptors, shapes, targets
@@ -36,6 +37,7 @@ from tcgen05_lower.lowering.sync import single_thread_predicate
 
 def instruction_descriptor(op, form: MmaForm, operands: MmaOperands) -> int:
     """The 32-bit instruction descriptor (Tables 42-44) of the MMA `op`."""
+    mma = MmaOp(op)
     dt, at, bt = operands.d_type, operands.a_type, operands.b_type
     scale_a_id, scale_b_id = scale_factor_ids(op, form)
     return descriptors.encode_instr_desc(
@@ -45,9 +47,9 @@ def instruction_descriptor(op, form: MmaForm, operands: MmaOperands) -> int:
         # (Table 51), so never transposed.
         transpose_a=operands.a_smem is not None and operands.a_smem.major == "MN",
         transpose_b=bt.major == "MN",
-        negate_a=bool(d.get_int(op, "negate_a", 0)), negate_b=bool(d.get_int(op, "negate_b", 0)),
-        sparse=form.sparse, sparsity_selector=d.get_int(op, "sparsity_selector", 0),
-        saturate=bool(d.get_int(op, "saturate", 0)), max_shift=d.get_int(op, "max_shift", 0),
+        negate_a=bool(mma.negate_a), negate_b=bool(mma.negate_b),
+        sparse=form.sparse, sparsity_selector=mma.sparsity_selector,
+        saturate=bool(mma.saturate), max_shift=mma.max_shift,
         scale_type=scale_type(operands), scale_a_id=scale_a_id, scale_b_id=scale_b_id,
         k=96 if form.k96 else None)
 
@@ -120,7 +122,7 @@ def bits_constant(value: int, width: int) -> "ir.Value":
     return emit.constant(value, i32() if width == 32 else i64())
 
 
-@lowers("mma")
+@lowers(MmaOp)
 def lower_mma(lowering, op) -> None:
     """One tcgen05.mma{.ws}{.sp} instruction, predicated on the issuing thread."""
     operands = mma_operands(op)

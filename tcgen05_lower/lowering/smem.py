@@ -11,6 +11,7 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit
 from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
@@ -37,7 +38,7 @@ def ensure_dynamic_smem(lowering) -> None:
                       addr_space=3, alignment=TILE_ALIGNMENT)
 
 
-@lowers("smem_buffer")
+@lowers(SmemBufferOp)
 def lower_smem_buffer(lowering, op) -> None:
     t = d.type_info(op.results[0].type)
     size = t.rows * t.k * element_bits(t.element) // 8
@@ -48,7 +49,7 @@ def lower_smem_buffer(lowering, op) -> None:
     lowering.values[op.results[0]] = emit.gep_bytes(base, emit.constant(offset, i64()))
 
 
-@lowers("smem_fill")
+@lowers(SmemFillOp)
 def lower_smem_fill(lowering, op) -> None:
     """A cooperative copy: the CTA's threads stride over the tile.
 
@@ -60,8 +61,8 @@ def lower_smem_fill(lowering, op) -> None:
     source, tile_value, k_offset = (op.operands[i] for i in range(3))
     tile = d.type_info(tile_value.type)
     bits = element_bits(tile.element)
-    layout = d.get_str(op, "src_layout")
-    ld = d.get_int(op, "src_ld")
+    layout = SmemFillOp(op).src_layout
+    ld = SmemFillOp(op).src_ld
     tile_ptr = lowering.values[tile_value]
     k0 = Sym(cast(k_offset, i64()))
     # In a CTA pair each CTA's tile is its slice of the pair's operand, the rows the MMA

@@ -15,9 +15,10 @@ be ordered before it.
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, nvvm
+from tcgen05_lower.dialect.ops import (BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp,
+                                       MbarrierWaitOp, WaitOp)
 from tcgen05_lower.emit import i32
 from tcgen05_lower.lowering.core import lowers
 
@@ -52,11 +53,11 @@ def cta_barrier(lowering) -> None:
         emit.ptx(ptx.barrier_sync())
 
 
-@lowers("commit")
+@lowers(CommitOp)
 def lower_commit(lowering, op) -> None:
     """tcgen05.commit by the thread that issued the operations it tracks; with a
     ``multicast_mask`` (or in a cta_group::2 kernel) as .multicast::cluster."""
-    mask = d.get_int(op, "multicast_mask")
+    mask = CommitOp(op).multicast_mask
     if mask is None and lowering.info.cta_group == 2:
         mask = PAIR_MASK
     inputs = [lowering.values[op.operands[0]]]
@@ -82,7 +83,7 @@ def tracked_phase(lowering, op) -> "ir.Value":
     return ((count + 1) & 1).value
 
 
-@lowers("mbarrier_wait")
+@lowers(MbarrierWaitOp)
 def lower_mbarrier_wait(lowering, op) -> None:
     """``while (!try_wait.parity(barrier, phase)) {}``, the loop inside the inline PTX
     (as upstream NVVM's mbarrier.try_wait.parity lowers too): no control flow in the IR,
@@ -93,26 +94,26 @@ def lower_mbarrier_wait(lowering, op) -> None:
     emit.ptx(ptx.mbarrier_wait_parity("$0", "$1"), [barrier, phase])
 
 
-@lowers("wait")
+@lowers(WaitOp)
 def lower_wait(lowering, op) -> None:
     """tcgen05.wait::ld / ::st, executed by every thread that loaded or stored."""
-    emit.ptx(ptx.wait(d.get_str(op, "kind")))
+    emit.ptx(ptx.wait(WaitOp(op).kind))
 
 
-@lowers("fence")
+@lowers(FenceOp)
 def lower_fence(lowering, op) -> None:
     """tcgen05.fence::*, executed by every thread (Table 46: each thread fences its own
     accesses)."""
-    emit.ptx(ptx.fence(d.get_str(op, "kind")))
+    emit.ptx(ptx.fence(FenceOp(op).kind))
 
 
-@lowers("fence_proxy_async")
+@lowers(FenceProxyAsyncOp)
 def lower_fence_proxy_async(lowering, op) -> None:
     """fence.proxy.async.shared::cta, executed by every thread."""
     emit.ptx(ptx.fence_proxy_async())
 
 
-@lowers("barrier")
+@lowers(BarrierOp)
 def lower_barrier(lowering, op) -> None:
     """A barrier of the CTA, of the pair in a cta_group::2 kernel (see the module)."""
     cta_barrier(lowering)

@@ -18,7 +18,7 @@ stage addresses cells of other buffers, like any out-of-bounds access).
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
+from tcgen05_lower.dialect.ops import TmemBufferOp, TmemStageOp
 from tcgen05_lower.emit import Sym, as_value, cast, i32
 from tcgen05_lower.kernel_ir import defining_op
 from tcgen05_lower.lowering.core import lowers
@@ -27,18 +27,20 @@ from tcgen05_lower.lowering.core import lowers
 PAIR_LANE_OFFSET = 16
 
 
-@lowers("tmem_stage")
+@lowers(TmemStageOp)
 def lower_tmem_stage(lowering, op) -> None:
     """The TMEM address of stage `op.operands[1]` of a planned multi-buffered buffer."""
-    buffer = defining_op(op.operands[0])
-    if buffer is None or d.op_name(buffer) != "tmem_buffer" or "stage_layout" not in \
-            buffer.attributes:
+    view = TmemStageOp(op)
+    buffer = defining_op(view.buffer)
+    if buffer is None or not TmemBufferOp.matches(buffer) or \
+            not TmemBufferOp(buffer).has(TmemBufferOp.stage_layout):
         lowering.fail(op, "tcgen05.tmem_stage needs a planned multi-buffered "
                           "tcgen05.tmem_buffer as its operand: run tcgen05-plan-tmem first")
-    base = Sym(lowering.values[op.operands[0]])
-    stage = Sym(cast(op.operands[1], i32()))
-    stride = d.get_int(buffer, "stage_stride")
-    if d.get_str(buffer, "stage_layout") == "lane_pairs":
+    buffer = TmemBufferOp(buffer)
+    base = Sym(lowering.values[view.buffer])
+    stage = Sym(cast(view.stage, i32()))
+    stride = buffer.stage_stride
+    if buffer.stage_layout == "lane_pairs":
         lane = (stage & 1) * PAIR_LANE_OFFSET
         address = base + (lane << 16) + (stage >> 1) * stride
     else:

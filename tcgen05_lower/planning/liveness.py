@@ -65,6 +65,7 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from tcgen05_lower.dialect.ops import LdOp, LdRedOp
 from tcgen05_lower.planning.program import ASYNC_CLASS, Node, Program
 
 
@@ -148,7 +149,7 @@ class _Busy:
         self.certain = [_certain_map(n) for n in program.nodes]
         self.accumulators = [_accumulator(n) for n in program.nodes]
         self.load_records = {i: self.record_of[i] for i, n in enumerate(program.nodes)
-                             if n.async_kind in ("ld", "ld_red")}
+                             if n.async_kind in (LdOp.NAME, LdRedOp.NAME)}
 
     def completed_here(self, node: Node, inflight: frozenset) -> set:
         """Records completed at `node` by rules 1-3."""

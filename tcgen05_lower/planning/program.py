@@ -46,13 +46,15 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
+from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp,
+                                       WaitOp)
 from tcgen05_lower.kernel_ir import mma_operands
 
 #: Completion class of each asynchronous tcgen05 op: "M" is observed through
 #: commit -> mbarrier (9.7.16.6.2.1.1), "L" through wait::ld and "S" through wait::st
 #: (9.7.16.6.2.1.2).
-ASYNC_CLASS = MappingProxyType({"mma": "M", "cp": "M", "shift": "M", "ld": "L", "ld_red": "L",
-                                "st": "S"})
+ASYNC_CLASS = MappingProxyType({MmaOp.NAME: "M", CpOp.NAME: "M", ShiftOp.NAME: "M",
+                                LdOp.NAME: "L", LdRedOp.NAME: "L", StOp.NAME: "S"})
 ALL_CLASSES = frozenset("MLS")
 
 #: Ops that only pass TMEM values on (their TMEM operands are not accesses).
@@ -357,7 +359,7 @@ def _branch_flow(op, flow, is_tmem) -> None:
 def buffer_label(op, asm_state=None) -> str:
     """How reports and diagnostics name a buffer: ``%`` + its ``name`` attribute, else
     its SSA name in the IR as printed before planning."""
-    name = d.get_str(op, "name")
+    name = TmemBufferOp(op).name
     if name:
         return "%" + name
     if asm_state is not None:
@@ -373,10 +375,10 @@ def build_program(kernel) -> Program:
 def _build(kernel) -> Program:
     builder = _Builder(kernel)
     succ = builder.successors()
-    root_ops = [op for op in builder.ops[1:] if op.name == "tcgen05.tmem_buffer"]
+    root_ops = [op for op in builder.ops[1:] if TmemBufferOp.matches(op)]
     root_index = {op: i for i, op in enumerate(root_ops)}
     masks, views = _points_to(builder, root_index)
-    asm_state = ir.AsmState(kernel) if any(not d.get_str(op, "name") for op in root_ops) \
+    asm_state = ir.AsmState(kernel) if any(not TmemBufferOp(op).name for op in root_ops) \
         else None
     roots = [Root(i, buffer_label(op, asm_state), builder.index[op], op)
              for i, op in enumerate(root_ops)]
@@ -410,17 +412,18 @@ def _build(kernel) -> Program:
                     accesses.append(access(value, reads=True, writes=False, role=role))
         elif name == "cp":
             accesses.append(access(op.operands[0], reads=False, writes=True, role="dest"))
-            node.cp_shape = d.get_str(op, "shape")
+            node.cp_shape = CpOp(op).shape
         elif name == "shift":
             accesses.append(access(op.operands[0], reads=True, writes=True, role="buffer"))
-        elif name in ("ld", "ld_red"):
+        elif name in (LdOp.NAME, LdRedOp.NAME):
             accesses.append(access(op.operands[0], reads=True, writes=False, role="source"))
             load_nodes[op] = i
         elif name == "st":
             accesses.append(access(op.operands[0], reads=False, writes=True, role="dest"))
         elif name == "wait":
-            node.completes = frozenset({"L"} if d.get_str(op, "kind") == "ld" else
-                                       {"S"} if d.get_str(op, "kind") == "st" else set())
+            kind = WaitOp(op).kind
+            node.completes = frozenset({"L"} if kind == "ld" else
+                                       {"S"} if kind == "st" else set())
         elif name == "dealloc":
             node.completes = ALL_CLASSES
         elif op.name == "func.return":
