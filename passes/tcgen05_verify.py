@@ -962,6 +962,11 @@ class Tcgen05Verify(ModulePass):
 
     def check_alloc(self, op, info) -> None:
         self.check_cta_group(op, info)
+        if DeallocOp.matches(op):
+            owner = defining_op(op.operands[0])
+            if owner is None or not AllocOp.matches(owner):
+                self.error(op, "tcgen05.dealloc frees the address a tcgen05.alloc returned "
+                               "(9.7.16.7.1); its operand is not a tcgen05.alloc result")
         columns = wrap(op).columns
         if not (ALLOC_MIN <= columns <= ALLOC_MAX and columns & (columns - 1) == 0):
             self.error(op, f"nCols = {columns} is not a power of two in [{ALLOC_MIN}, "

@@ -69,6 +69,11 @@ LOCATED = [
         '!tcgen05.smem<[128, 16], bf16, "K", "128B_base32B">) -> ()'), 4,
      "tcgen05.cp from a tile with 128-byte swizzling of 32-byte atomicity is not supported "
      "yet"),
+    # A dealloc of a value that is no alloc result was a KeyError in the lowering.
+    ("dealloc of a constant", kernel(
+        '  %p1 = arith.constant 1 : i32\n'
+        '  "tcgen05.dealloc"(%p1) {columns = 64 : i64, cta_group = 1 : i64} : (i32) -> ()'),
+     3, "tcgen05.dealloc frees the address a tcgen05.alloc returned"),
     # A function (not a kernel) whose name PTX cannot spell: ptxas rejected `.func b.ranch`.
     ("function name with a dot", "func.func @b.ranch() {\n  return\n}\n", 1,
      "function name @b.ranch is not a PTX identifier"),
@@ -137,6 +142,8 @@ def test_a_renamed_target_compiles_for_its_new_name():
 
 
 ABORTED_TOO = [
+    # A string left open at the end of its line: unhandled captured errors (an assertion).
+    ("unterminated string", kernel('  "tcgen'), 2, "unterminated string"),
     # "tcgen05."(...): "created with unregistered dialect", a fatal LLVM error.
     ("op name without op", kernel('  %x = "tcgen05."() : () -> i32'), 2,
      'op name "tcgen05." names no op after the dialect \'tcgen05\''),

@@ -61,3 +61,12 @@ func.func @cp_from_128b_base32b() attributes {tcgen05.kernel = {target = "sm_100
   "tcgen05.cp"(%t, %s) {shape = "128x256b"} : (!tcgen05.tmem<[128, 8], f32>, !tcgen05.smem<[128, 16], bf16, "K", "128B_base32B">) -> ()
   return
 }
+
+// -----
+
+func.func @dealloc_of_a_constant() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p1 = arith.constant 1 : i32
+  // expected-error @+1 {{tcgen05.dealloc frees the address a tcgen05.alloc returned (9.7.16.7.1); its operand is not a tcgen05.alloc result}}
+  "tcgen05.dealloc"(%p1) {columns = 64 : i64, cta_group = 1 : i64} : (i32) -> ()
+  return
+}

@@ -59,6 +59,9 @@ def lower_dealloc(lowering, op) -> None:
     """tcgen05.dealloc by the allocating warp (then a barrier of the pair for
     cta_group::2)."""
     group = allocation_group(lowering, op)
+    if op.operands[0] not in lowering.values:
+        lowering.fail(op, "tcgen05.dealloc frees the address a tcgen05.alloc returned "
+                          "(9.7.16.7.1); its operand is not a tcgen05.alloc result")
     columns = emit.constant(DeallocOp(op).columns, i32())
     emit.ptx(ptx.dealloc(group, "$0", "$1"),
              [lowering.values[op.operands[0]], columns], predicate=lowering.is_warp0)
