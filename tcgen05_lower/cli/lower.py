@@ -126,12 +126,35 @@ def run(argv=None) -> int:
         version = targets.ptx_version_string(result.ptx_version)
         print(f"tcgen05-lower: PTX ISA {version} for {result.target}: "
               f"{result.ptx_version_reason}", file=sys.stderr)
+    if result.manifests:
+        if args.report:
+            for name, manifest in result.manifests.items():
+                print(f"tcgen05-lower: kernel @{name} dynamic shared memory: "
+                      f"{manifest['dynamic_smem_bytes']} bytes (the launch size, also in "
+                      f"the manifest)", file=sys.stderr)
+        if args.report_json:
+            add_smem_to_json(args.report_json, result.manifests)
     output = {"mlir": result.mlir, "llvm": result.llvm_ir, "ptx": result.ptx,
               "cubin": result.cubin}[args.emit]
     write_output(args.output, output)
     if args.manifest:
         write_manifest(args.manifest, result)
     return 0
+
+
+def add_smem_to_json(path: str, manifests: dict) -> None:
+    """Adds each kernel's dynamic shared-memory bytes (known after lowering) to the plan
+    report tcgen05-plan-tmem wrote."""
+    import json
+
+    with open(path) as f:
+        report = json.load(f)
+    for kernel in report.get("kernels", []):
+        if kernel.get("name") in manifests:
+            kernel["dynamic_smem_bytes"] = manifests[kernel["name"]]["dynamic_smem_bytes"]
+    with open(path, "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
 
 
 def write_manifest(path: str, result) -> None:

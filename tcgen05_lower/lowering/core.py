@@ -54,6 +54,8 @@ class KernelLowering:
         self.values: dict = {}
         self.lowered: list = []
         self.smem_bytes = 0
+        #: (tile op, first byte, bytes) of the shared-memory tiles placed so far.
+        self.smem_tiles: list = []
 
     def fail(self, op, message: str):
         self.pass_.fail(op, message)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit
-from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.bindings import file_location, ir, llvm
 from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
@@ -21,6 +21,10 @@ from tcgen05_lower.lowering.ldst import cta_in_pair
 
 #: Alignment of every tile: the 128B swizzle pattern repeats every 1024 bytes (Table 41).
 TILE_ALIGNMENT = 1024
+#: The most dynamic shared memory one CTA may opt in to: 227 KiB on compute capability
+#: 10.x (CUDA C++ Programming Guide, technical specifications; the figure is not in the
+#: PTX ISA). Applied to every tcgen05 target.
+MAX_DYNAMIC_SMEM = 227 * 1024
 #: The dynamic shared-memory array every kernel of a module shares.
 DYNAMIC_SMEM_SYMBOL = "__tcgen05_dynamic_smem"
 
@@ -44,6 +48,14 @@ def lower_smem_buffer(lowering, op) -> None:
     size = t.rows * t.k * element_bits(t.element) // 8
     offset = -(-lowering.smem_bytes // TILE_ALIGNMENT) * TILE_ALIGNMENT
     lowering.smem_bytes = offset + size
+    lowering.smem_tiles.append((op, offset, size))
+    if lowering.smem_bytes > MAX_DYNAMIC_SMEM:
+        placed = "; ".join(f"line {file_location(t_.location)[1]}: {n} bytes at {o}"
+                           for t_, o, n in lowering.smem_tiles)
+        lowering.fail(op, f"shared-memory tiles need {lowering.smem_bytes} bytes of dynamic "
+                          f"shared memory, over the {MAX_DYNAMIC_SMEM} a CTA may use (227 KiB, "
+                          f"compute capability 10.x); this tile crosses it. Tiles in order: "
+                          f"{placed}")
     ensure_dynamic_smem(lowering)
     base = emit.address_of(DYNAMIC_SMEM_SYMBOL, 3)
     lowering.values[op.results[0]] = emit.gep_bytes(base, emit.constant(offset, i64()))

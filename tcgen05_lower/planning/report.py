@@ -21,6 +21,8 @@ JSON (``--report-json FILE``, pass option ``json=FILE``)::
 - ``allocation_columns`` is null when the kernel does not fit (the pass reports an error).
 - ``schema_version`` changes when a field changes meaning or goes away (new fields may be
   added without it).
+- ``dynamic_smem_bytes`` (per kernel) is added by ``tcgen05-lower --report-json`` when it
+  emits PTX: the dynamic shared memory a launch must give (as in the launch manifest).
 
 SVG (``--report-svg FILE``, pass option ``svg=FILE``): per kernel, the cells of every
 buffer (lanes down, columns across; buffers that reuse cells at different times overlap),
