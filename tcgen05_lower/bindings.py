@@ -216,7 +216,7 @@ def _input_the_parser_aborts_on(text: str, source_name: str) -> Diagnostic | Non
     - a dialect type directly followed by a `.` (`!b = !tcgen05.tmem<...>.`, or with
       blanks between): an assertion on unhandled captured errors. No valid input has a
       `>` followed by `.` outside strings and comments.
-    - an ``scf.index_switch`` case value of 2^63 - 1 or -2^63, the empty and tombstone
+    - an ``scf.index_switch`` case value of 2^63 - 1 or 2^63 - 2, the empty and tombstone
       keys of the LLVM DenseMap the op's verifier puts its cases in (an assertion).
     - a generic op name that ends at the dialect's dot (``"tcgen05."(...)``, ``"arith."``):
       "created with unregistered dialect", a fatal LLVM error.
@@ -251,7 +251,7 @@ def _input_the_parser_aborts_on(text: str, source_name: str) -> Diagnostic | Non
 
 _EMPTY_OP_NAME = re.compile(r'"([A-Za-z_][\w$]*)\."(?=\s*\()')
 _DENSEMAP_KEY = "densemap key"
-_DENSEMAP_KEYS = (2 ** 63 - 1, -2 ** 63)
+_DENSEMAP_KEYS = (2 ** 63 - 1, 2 ** 63 - 2)   # DenseMapInfo<long>: empty, tombstone
 _PARSER_ABORTS = ((re.compile(r">\s*\."), "unexpected '.' after a type"),
                   (re.compile(r"\bcase\s+(-?\d+)"), _DENSEMAP_KEY))
 

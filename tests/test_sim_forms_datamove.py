@@ -630,8 +630,8 @@ func.func @ws_mask(%A0: !llvm.ptr<1>, %A1: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C0: 
 @pytest.mark.parametrize("schedule", SCHEDULES)
 def test_e2e_ws_layout_g_zero_column_mask_and_collector(schedule):
     # M = 32 (Layout G), N = 64: the first MMA fills ::b2 and zeroes the columns of Table
-    # 45's example 4 (its start counts, first spans and spans, without the column shift:
-    # see the compiler note in the module's final report); the second reuses B unmasked.
+    # 45's example 4 (its start counts, first spans and spans, without the column shift,
+    # which would need a B tile of N + shift rows); the second reuses B unmasked.
     desc = zero_mask_desc(**dict(EXAMPLE_4, shift=0))
     text = WS_LAYOUT_G_MASK.replace("MASK", str(desc))
     a0, a1, b = bf16((32, 16)), bf16((32, 16)), bf16((64, 16))      # B: N x K
