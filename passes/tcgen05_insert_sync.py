@@ -154,7 +154,7 @@ from tcgen05_lower.dialect.ops import (OPS, AllocMbarrierOp, BarrierOp, CpOp, Ld
                                        TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op, mma_operands
+from tcgen05_lower.kernel_ir import defining_op, mma_operands, unplanned_buffer
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 
 STRATEGIES = ("minimal", "conservative")
@@ -1872,6 +1872,10 @@ class Tcgen05InsertSync(ModulePass):
     def apply(self, module) -> None:
         """Plans and inserts the synchronization of every kernel of `module`."""
         for kernel in d.kernels(module):
+            unplanned = unplanned_buffer(kernel, self.name)
+            if unplanned:
+                self.error(*unplanned)
+                continue
             planner = Planner(kernel, self.option("strategy"))
             try:
                 planner.run()

@@ -105,7 +105,7 @@ from tcgen05_lower.bindings import file_location, ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CpOp, FenceOp, LdOp, LdRedOp, MmaOp,
                                        ShiftOp, StOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
-                                     mma_operands)
+                                     mma_operands, unplanned_buffer)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
 
 #: Lanes of the CTA's tensor memory; lane sets are 128-bit masks.
@@ -1094,6 +1094,10 @@ class Tcgen05VerifySync(ModulePass):
     def apply(self, module) -> None:
         """Runs every kernel of `module` and reports what is unordered."""
         for kernel in d.kernels(module):
+            unplanned = unplanned_buffer(kernel, self.name)
+            if unplanned:
+                self.error(*unplanned)
+                continue
             run = Run(self, kernel)
             try:
                 run.run()

@@ -237,3 +237,15 @@ def planned_buffer_problem(op) -> str | None:
     if not 0 <= column < 512:
         return f"column_offset = {column} is outside tensor memory's 512 columns (9.7.16.7.1)"
     return None
+
+
+def unplanned_buffer(kernel, pass_name: str) -> tuple | None:
+    """(op, message) for the first TMEM buffer of `kernel` that tcgen05-plan-tmem has not
+    placed (no ``column_offset``), or None: the synchronization passes read every
+    buffer's cells, and an unplanned one would count as all of tensor memory."""
+    for op in dialect.walk_ops(kernel):
+        if TmemBufferOp.matches(op) and not TmemBufferOp(op).has(TmemBufferOp.column_offset):
+            return op, (f"{pass_name} needs planned IR: this TMEM buffer has no place in "
+                        "tensor memory yet; run tcgen05-select-layouts and tcgen05-plan-tmem "
+                        "first (the default pipeline does)")
+    return None
