@@ -165,7 +165,8 @@ class Tcgen05PlanTmem(ModulePass):
         live = liveness.analyze(program)
         items, ties_note = self.build_items(program, live)
         plan = report.KernelPlan(info.name, self.option("strategy"), info.cta_group)
-        plan.buffers = [self.planned_buffer(root.op, root.label, live.intervals[root.index])
+        plan.buffers = [self.planned_buffer(root.op, root.label, live.intervals[root.index],
+                                            program)
                         for root in program.roots]
         plan.lower_bound_columns, plan.lower_bound_point = placement.lower_bound(items)
         if ties_note:
@@ -314,16 +315,23 @@ class Tcgen05PlanTmem(ModulePass):
                 columns=buffer.columns, stages=t.stages))
         return items, note
 
-    def planned_buffer(self, op, label, interval) -> report.PlannedBuffer:
-        """The report's view of a root buffer."""
+    def planned_buffer(self, op, label, interval, program) -> report.PlannedBuffer:
+        """The report's view of a root buffer; its live range also by the source locations
+        of the ops that start and end it."""
         buffer = TmemBufferOp(op)
         t = d.type_info(buffer.buffer.type)
+
+        def where(index: int) -> str:
+            return location_text(program.ops[index].location) \
+                if 0 <= index < len(program.ops) else ""
+
         return report.PlannedBuffer(
             label=label, loc=location_text(op.location), shape=t.shape, element=t.element,
             layout=buffer.layout, role=_role(buffer),
             columns=buffer.columns, stages=t.stages,
             half_lanes=bool(buffer.half_lanes),
-            start=interval[0], end=interval[1])
+            start=interval[0], end=interval[1],
+            start_loc=where(interval[0]), end_loc=where(interval[1]))
 
     # ------------------------------------------------------------------ diagnostics
 

@@ -452,7 +452,7 @@ def test_json_report_has_exactly_the_documented_schema(tmp_path):
             k["lower_bound_columns"]) == ("gemm_m64_pair", "optimal", 128, 128, 128)
     for b in k["buffers"]:
         assert list(b) == ["name", "loc", "shape", "element_type", "layout", "lane_offset",
-                           "lanes", "columns", "live"]
+                           "lanes", "columns", "live", "live_locs"]
     acc0, acc1 = k["buffers"]
     # Two 64 x 128 Layout F accumulators on the two lane halves of columns [0, 128).
     assert (acc0["name"], acc0["shape"], acc0["element_type"], acc0["layout"],

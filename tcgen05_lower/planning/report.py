@@ -8,11 +8,13 @@ JSON (``--report-json FILE``, pass option ``json=FILE``)::
                   "lower_bound_columns",
                   "buffers": [{"name", "loc", "shape", "element_type", "layout",
                                "lane_offset", "lanes", "columns": [start, end),
-                               "live": [first, last]}]}]}
+                               "live": [first, last],
+                               "live_locs": [first op's loc, last op's loc]}]}]}
 
 - ``live`` is inclusive, in the program order of the package docstring (pre-order, the
   ``func.func`` is 0, ops the planner adds are not numbered).
-- ``loc`` is ``file:line:col`` of the buffer's ``tcgen05.tmem_buffer``.
+- ``loc`` is ``file:line:col`` of the buffer's ``tcgen05.tmem_buffer``; ``live_locs`` the
+  locations of the ops at the two ends of ``live``.
 - ``lanes`` lists the lane ranges ``[first, end)`` the buffer occupies in each of the
   columns ``[start, end)``: ``[[0, 128]]`` for a full-datapath buffer, four 16-lane
   ranges for a half-datapath one.
@@ -57,6 +59,9 @@ class PlannedBuffer:
     end: int
     variant: Variant | None = None
     column: int = 0
+    #: ``file:line:col`` of the ops at ``start`` and ``end`` (the live range's ends).
+    start_loc: str = ""
+    end_loc: str = ""
 
     def rectangles(self) -> list[tuple[str, int, int, int, int]]:
         """(name, lane offset, half mask, first column, width) per stage."""
@@ -129,19 +134,28 @@ def format_table(plan: KernelPlan) -> str:
         head += " " + ("optimal: proven" if plan.proven else
                        "optimal: best found within the search limit")
     lines = [head]
-    header = ("buffer", "shape", "layout", "lanes", "columns", "live")
+    header = ("buffer", "shape", "layout", "lanes", "columns", "live", "source lines")
     rows = []
     for b in plan.buffers:
         for name, lane, halves, col, width in b.rectangles():
             shape = "x".join(map(str, b.stage_shape)) + "x" + b.element
             rows.append((name, shape, b.layout, _lanes_text(halves, lane),
-                         f"[{col}, {col + width})", f"[{b.start}, {b.end}]"))
+                         f"[{col}, {col + width})", f"[{b.start}, {b.end}]",
+                         _lines(b.start_loc, b.end_loc)))
     widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
     for row in [header, *rows]:
         lines.append("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
     for note in plan.notes:
         lines.append(f"  note: {note}")
     return "\n".join(lines)
+
+
+def _lines(start_loc: str, end_loc: str) -> str:
+    """``12-30``: the source lines of a live range's ends (``file:line:col`` each)."""
+    def line(loc: str) -> str:
+        parts = loc.rsplit(":", 2)
+        return parts[1] if len(parts) == 3 else "?"
+    return f"{line(start_loc)}-{line(end_loc)}" if start_loc or end_loc else ""
 
 
 def kernel_json(plan: KernelPlan) -> dict:
@@ -159,6 +173,7 @@ def kernel_json(plan: KernelPlan) -> dict:
                 "lanes": lane_ranges(halves),
                 "columns": [col, col + width],
                 "live": [b.start, b.end],
+                "live_locs": [b.start_loc, b.end_loc],
             })
     return {
         "name": plan.kernel,
