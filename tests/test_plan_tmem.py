@@ -515,7 +515,11 @@ def test_lower_writes_json_and_svg_reports(tmp_path, tool):
     assert "tcgen05-plan-tmem: kernel @gemm_m64_pair strategy=optimal peak=128" in proc.stderr
     report = json.loads(json_path.read_text())
     assert report["kernels"][0]["strategy"] == "optimal"
-    assert ET.parse(svg_path).getroot().tag.endswith("svg")
+    root = ET.parse(svg_path).getroot()
+    assert root.tag.endswith("svg")
+    svg = svg_path.read_text()
+    assert '>32</text>' in svg and '>128</text>' in svg           # column ticks
+    assert "(source " in svg and "live from " in svg              # buffers' source locations
     assert tmem_checker.check_text(proc.stdout, report) == []
 
 

@@ -28,8 +28,9 @@ JSON (``--report-json FILE``, pass option ``json=FILE``)::
 
 SVG (``--report-svg FILE``, pass option ``svg=FILE``): per kernel, the cells of every
 buffer (lanes down, columns across; buffers that reuse cells at different times overlap),
-and for each lane half a timeline (columns across, program order down). Plain SVG text,
-no dependencies.
+and for each lane half a timeline (columns across, program order down, each live range
+labelled with its source lines); column ticks every 32 columns; hovering a buffer shows its
+source location. Plain SVG text, no dependencies.
 """
 
 from __future__ import annotations
@@ -150,6 +151,11 @@ def format_table(plan: KernelPlan) -> str:
     return "\n".join(lines)
 
 
+def _source_lines(b: PlannedBuffer) -> str:
+    lines = _lines(b.start_loc, b.end_loc)
+    return f" (lines {lines})" if lines else ""
+
+
 def _lines(start_loc: str, end_loc: str) -> str:
     """``12-30``: the source lines of a live range's ends (``file:line:col`` each)."""
     def line(loc: str) -> str:
@@ -209,6 +215,17 @@ def _colour(i: int) -> str:
     return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
 
 
+def _column_ticks(x0: int, y: int, span: int) -> list[str]:
+    """A tick and its column number every 32 columns (a 32-column allocation granule)."""
+    out = []
+    for column in range(0, span + 1, 32):
+        x = x0 + column * _COLUMN_PX
+        out.append(f'<line x1="{x}" y1="{y}" x2="{x}" y2="{y + 4}" stroke="#555"/>')
+        out.append(f'<text x="{x}" y="{y + 14}" font-size="8" text-anchor="middle">'
+                   f'{column}</text>')
+    return out
+
+
 def _kernel_svg(plan: KernelPlan, top: int) -> tuple[list[str], int]:
     """SVG elements of one kernel starting at y = `top`; returns (elements, height)."""
     span = max(plan.allocation_columns or plan.peak_columns, 32)
@@ -232,7 +249,8 @@ def _kernel_svg(plan: KernelPlan, top: int) -> tuple[list[str], int]:
         colour = _colour(i)
         for name, lane, halves, col, w in b.rectangles():
             title = (f"{name} {'x'.join(map(str, b.stage_shape))}x{b.element} Layout "
-                     f"{b.layout} columns [{col}, {col + w}) live [{b.start}, {b.end}]")
+                     f"{b.layout} columns [{col}, {col + w}) live [{b.start}, {b.end}]"
+                     f" (source {b.loc}; live from {b.start_loc} to {b.end_loc})")
             for first, end in lane_ranges(halves):
                 out.append(f'<rect x="{x0 + col * _COLUMN_PX}" y="{y + first * _LANE_PX}" '
                            f'width="{w * _COLUMN_PX}" height="{(end - first) * _LANE_PX}" '
@@ -241,7 +259,9 @@ def _kernel_svg(plan: KernelPlan, top: int) -> tuple[list[str], int]:
             first = lane_ranges(halves)[0][0]
             out.append(f'<text x="{x0 + col * _COLUMN_PX + 2}" '
                        f'y="{y + first * _LANE_PX + 11}" font-size="10">{escape(name)}</text>')
-    y += 128 * _LANE_PX + 12
+    y += 128 * _LANE_PX
+    out += _column_ticks(x0, y, span)
+    y += 24
     # Panels 2 and 3: one timeline per lane half.
     first_op = min((b.start for b in plan.buffers), default=0)
     last_op = max((b.end for b in plan.buffers), default=0)
@@ -266,8 +286,10 @@ def _kernel_svg(plan: KernelPlan, top: int) -> tuple[list[str], int]:
                            f'fill-opacity="0.8" stroke="#333" stroke-width="0.5">'
                            f'<title>{escape(name)} live [{b.start}, {b.end}]</title></rect>')
                 out.append(f'<text x="{x0 + col * _COLUMN_PX + 2}" y="{top_px + 10:.1f}" '
-                           f'font-size="9">{escape(name)}</text>')
-        y += _TIMELINE_PX + 12
+                           f'font-size="9">{escape(name)}{escape(_source_lines(b))}</text>')
+        y += _TIMELINE_PX
+        out += _column_ticks(x0, y, span)
+        y += 24
     return out, y - top
 
 
