@@ -79,7 +79,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from tcgen05_lower.bindings import ir, irdl
+from tcgen05_lower.bindings import int_value, ir, irdl
 from tcgen05_lower.dialect.attributes import ATTRIBUTES, KERNEL_ENTRIES, KIND_NAMES
 from tcgen05_lower.text import split_top_level
 
@@ -340,7 +340,7 @@ def get_int(op, name: str, default: int | None = None) -> int | None:
         return int(attr.value)
     if not isinstance(attr, ir.IntegerAttr):
         raise InvalidAttribute(op, wrong_kind(name, attr, "int"))
-    return ir.IntegerAttr(attr).value
+    return int_value(attr)
 
 
 def get_str(op, name: str, default: str | None = None) -> str | None:
@@ -414,7 +414,7 @@ def kernel_info(func_op) -> KernelInfo:
                                                        f"{value} must be an integer")
         if kind == "str":
             return ir.StringAttr(value).value
-        return ir.IntegerAttr(value).value
+        return int_value(value)
 
     name = ir.StringAttr(func_op.attributes["sym_name"]).value
     return KernelInfo(name, entry("target"), entry("threads"), entry("cta_group"))
@@ -422,12 +422,11 @@ def kernel_info(func_op) -> KernelInfo:
 
 def set_kernel_target(func_op, target: str) -> None:
     """Rewrites the kernel's target (used by the driver's --arch)."""
-    info = kernel_info(func_op)
-    func_op.attributes[KERNEL_ATTR] = ir.DictAttr.get({
-        "target": ir.StringAttr.get(target),
-        "threads": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), info.threads),
-        "cta_group": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), info.cta_group),
-    })
+    kernel_info(func_op)   # checks the dictionary's form
+    old = ir.DictAttr(func_op.attributes[KERNEL_ATTR])
+    entries = {old[i].name: old[i].attr for i in range(len(old))}
+    entries["target"] = ir.StringAttr.get(target)   # the other entries as written
+    func_op.attributes[KERNEL_ATTR] = ir.DictAttr.get(entries)
 
 
 def kernels(module_op) -> list:

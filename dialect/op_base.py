@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from tcgen05_lower.bindings import ir
+from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect import InvalidAttribute, wrong_kind
 from tcgen05_lower.dialect.attributes import ATTRIBUTES, DEFAULTS, KIND_NAMES
 
@@ -207,7 +207,7 @@ def _python_value(attr):
     if isinstance(attr, ir.BoolAttr):
         return bool(attr.value)
     if isinstance(attr, ir.IntegerAttr):
-        return attr.value
+        return int_value(attr)
     if isinstance(attr, ir.StringAttr):
         return attr.value
     if isinstance(attr, ir.DenseI32ArrayAttr):

@@ -148,7 +148,7 @@ from types import MappingProxyType
 from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import file_location, ir
+from tcgen05_lower.bindings import file_location, int_value, ir
 from tcgen05_lower.dialect.ops import (OPS, AllocMbarrierOp, BarrierOp, CpOp, LdOp, LdRedOp,
                                        MbarrierWaitOp, MmaOp, ShiftOp, SmemFillOp, StOp,
                                        TmemBufferOp, TmemStageOp, WaitOp, wrap)
@@ -264,7 +264,7 @@ def _constant(value) -> int | None:
         return None
     attr = op.attributes["value"]
     if isinstance(attr, ir.IntegerAttr):
-        return ir.IntegerAttr(attr).value
+        return int_value(attr)
     if isinstance(attr, ir.BoolAttr):
         return int(ir.BoolAttr(attr).value)
     return None

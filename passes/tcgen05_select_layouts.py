@@ -61,7 +61,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import ir
+from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp, ShiftOp,
                                        StOp, StoreFragmentOp, TmemBufferOp, TmemStageOp,
                                        WaitOp, wrap)
@@ -188,7 +188,7 @@ def column_facts(value, depth: int = 0) -> tuple[int | None, int]:
                 return None, math.gcd(lower, step)
         return None, 1
     if op.name == "arith.constant":
-        constant = ir.IntegerAttr(op.attributes["value"]).value
+        constant = int_value(op.attributes["value"])
         return constant, constant
     if op.name in ("arith.index_cast", "arith.index_castui", "arith.extui"):
         return column_facts(op.operands[0], depth + 1)
@@ -847,7 +847,7 @@ def _offset_index(value, delta: int):
     index = ir.IndexType.get()
     producer = defining_op(value)
     if producer is not None and producer.name == "arith.constant":
-        constant = ir.IntegerAttr(producer.attributes["value"]).value
+        constant = int_value(producer.attributes["value"])
         return ir.Operation.create("arith.constant", results=[index], attributes={
             "value": ir.IntegerAttr.get(index, constant + delta)}).results[0]
     offset = ir.Operation.create("arith.constant", results=[index], attributes={

@@ -101,7 +101,7 @@ from types import MappingProxyType
 from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import file_location, ir
+from tcgen05_lower.bindings import file_location, int_value, ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CpOp, FenceOp, LdOp, LdRedOp, MmaOp,
                                        ShiftOp, StOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
@@ -326,7 +326,7 @@ class Evaluator:
             if isinstance(attr, ir.BoolAttr):
                 return int(ir.BoolAttr(attr).value)
             if isinstance(attr, ir.IntegerAttr):
-                return ir.IntegerAttr(attr).value
+                return int_value(attr)
             return None
         if name in self.BINARY:
             a = self.value(op.operands[0], depth + 1)
@@ -337,7 +337,7 @@ class Evaluator:
         if name == "arith.cmpi":
             a = self.value(op.operands[0], depth + 1)
             b = self.value(op.operands[1], depth + 1)
-            predicate = ir.IntegerAttr(op.attributes["predicate"]).value
+            predicate = int_value(op.attributes["predicate"])
             return None if a is None or b is None else int(self.COMPARE[predicate](a, b))
         if name == "arith.select":
             c = self.value(op.operands[0], depth + 1)

@@ -77,6 +77,17 @@ _SEVERITY = MappingProxyType({
 _ANONYMOUS_BUFFER = "-"
 
 
+def int_value(attr) -> int:
+    """The value of an integer attribute of any width. ``IntegerAttr.value`` aborts the
+    process (an APInt assertion) for a value past 64 bits, such as ``2^64 : i65``; wider
+    types are read from the attribute's text instead."""
+    attr = ir.IntegerAttr(attr)
+    t = attr.type
+    if isinstance(t, ir.IntegerType) and t.width > 64:
+        return int(str(attr).split(":", 1)[0].strip())
+    return attr.value
+
+
 def file_location(loc: "ir.Location") -> tuple[str | None, int | None, int | None]:
     """Returns (file, line, column) of a location, looking through name, call-site and
     fused locations to the first file location; (None, None, None) if there is none."""

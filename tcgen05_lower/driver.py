@@ -405,13 +405,13 @@ def source_parameter_names(text: str, kernel: str, count: int) -> list[str]:
 def dynamic_smem_bytes(module_op) -> dict[str, int]:
     """The dynamic shared memory of each lowered kernel (the lowering's
     ``tcgen05.dynamic_smem_bytes`` attribute)."""
-    from tcgen05_lower.bindings import ir
+    from tcgen05_lower.bindings import int_value, ir
 
     out = {}
     for op in module_op.regions[0].blocks[0].operations:
         if "tcgen05.dynamic_smem_bytes" in op.attributes and "sym_name" in op.attributes:
             name = ir.StringAttr(op.attributes["sym_name"]).value
-            out[name] = ir.IntegerAttr(op.attributes["tcgen05.dynamic_smem_bytes"]).value
+            out[name] = int_value(op.attributes["tcgen05.dynamic_smem_bytes"])
     return out
 
 

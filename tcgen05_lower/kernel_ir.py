@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tcgen05_lower import dialect
-from tcgen05_lower.bindings import ir
+from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect.ops import AllocOp, LdRedOp, MmaOp, StOp, TmemBufferOp
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import layouts, shapes
@@ -30,7 +30,7 @@ def constant_int(value: "ir.Value") -> int | None:
     if op is None or op.name != "arith.constant":
         return None
     try:
-        return ir.IntegerAttr(op.attributes["value"]).value
+        return int_value(op.attributes["value"])
     except ValueError:
         return None
 

@@ -32,7 +32,7 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
-from tcgen05_lower.bindings import ir, llvm, nvvm
+from tcgen05_lower.bindings import int_value, ir, llvm, nvvm
 from tcgen05_lower.dialect.ops import (LdOp, LdRedOp, LoadFragmentOp, StOp, StoreFragmentOp,
                                        TmemBufferOp, TmemStageOp, wrap)
 from tcgen05_lower.element_types import isa_bits, isa_type
@@ -110,7 +110,7 @@ def _index_operand(value):
     else as an i32 Sym."""
     producer = defining_op(value)
     if producer is not None and producer.name == "arith.constant":
-        return ir.IntegerAttr(producer.attributes["value"]).value
+        return int_value(producer.attributes["value"])
     return Sym(cast(value, i32()))
 
 
@@ -425,7 +425,7 @@ def _slice_column(lowering, load, store):
     column = store.operands[1]
     producer = defining_op(column)
     if producer is not None and producer.name == "arith.constant":
-        return ir.IntegerAttr(producer.attributes["value"]).value
+        return int_value(producer.attributes["value"])
     if column == load.operands[1]:
         return Sym(cast(column, i32()))
     buffer = _buffer(lowering, store, store.operands[0])

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import ir
+from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp,
                                        WaitOp)
 from tcgen05_lower.kernel_ir import mma_operands
@@ -127,7 +127,7 @@ def _constant(producer: dict, value):
     if isinstance(attr, ir.BoolAttr):
         return int(attr.value)
     try:
-        return ir.IntegerAttr(attr).value
+        return int_value(attr)
     except ValueError:
         return None
 
