@@ -62,7 +62,7 @@
 
 // SVG: <svg xmlns="http://www.w3.org/2000/svg"
 // SVG: report: strategy optimal, peak 136, allocation 256, lower bound 136 columns
-// SVG: <title>%sfa 128x4xf8E8M0FNU Layout D columns [128, 132) live [6, 11]</title>
+// SVG: <title>%sfa 128x4xf8E8M0FNU Layout D columns [128, 132) live [6, 11] (source {{.*}}report.mlir:{{[0-9]+}}:{{[0-9]+}}; live from {{.*}}report.mlir:{{[0-9]+}}:{{[0-9]+}} to {{.*}}report.mlir:{{[0-9]+}}:{{[0-9]+}})</title>
 // SVG: </svg>
 func.func @report(%C: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
