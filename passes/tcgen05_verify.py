@@ -301,6 +301,11 @@ class Tcgen05Verify(ModulePass):
             self.error(op, f"a stage of {whole.text()} is "
                            f"{d.TmemType(whole.shape[1:], whole.element).text()}, not "
                            f"{view.text()}")
+        else:
+            stage = constant_int(op.operands[1])
+            if stage is not None and not 0 <= stage < whole.stages:
+                self.error(op, f"stage {stage} of {whole.text()}, which has stages 0 to "
+                               f"{whole.stages - 1}")
 
     def check_two_dimensional(self, op) -> bool:
         """The TMEM operands of an instruction are [rows, columns] buffers: a stage of a

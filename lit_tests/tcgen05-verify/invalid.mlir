@@ -194,6 +194,17 @@ func.func @tmem_stage_shape() attributes {tcgen05.kernel = {target = "sm_100a", 
 
 // -----
 
+// A stage index known at compile time lies among the buffer's stages.
+func.func @stage_out_of_range() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c2 = arith.constant 2 : index
+  %acc = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[2, 128, 128], f32>
+  // expected-error @+1 {{stage 2 of !tcgen05.tmem<[2, 128, 128], f32>, which has stages 0 to 1}}
+  %s = "tcgen05.tmem_stage"(%acc, %c2) : (!tcgen05.tmem<[2, 128, 128], f32>, index) -> !tcgen05.tmem<[128, 128], f32>
+  return
+}
+
+// -----
+
 // tcgen05.tmem_stage picks a stage of a multi-buffered buffer; a [rows, columns] buffer has
 // none.
 func.func @stage_of_2d() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
