@@ -131,10 +131,15 @@ class Tcgen05PlanTmem(ModulePass):
                     if self.option("report"):
                         print(report.format_table(plan), file=self.report_stream)
         finally:
-            if self.option("json"):
-                Path(self.option("json")).write_text(report.format_json(plans))
-            if self.option("svg"):
-                Path(self.option("svg")).write_text(report.format_svg(plans))
+            for option, render in (("json", report.format_json), ("svg", report.format_svg)):
+                path = self.option(option)
+                if not path:
+                    continue
+                try:
+                    Path(path).write_text(render(plans))
+                except OSError as exc:   # a missing directory, no permission
+                    self.error(module, f"{self.name}: cannot write {option}={path}: "
+                                       f"{exc.strerror or exc}")
 
     # ------------------------------------------------------------------ kernel
 
