@@ -9,6 +9,7 @@ added as Python passes; anything else (``canonicalize``, ``func.func(cse)``,
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tcgen05_lower.bindings import PassManager, add_python_pass
@@ -72,6 +73,13 @@ def parse_pipeline(text: str) -> list[Step]:
     """Parses a textual pipeline into steps; raises PipelineError for unknown options."""
     steps = []
     for element in split_top_level(strip_module_anchor(text)):
+        nested = re.match(r"\s*([\w.]+)\((.*)\)\s*$", element, re.S)
+        if nested and any(p.split("{", 1)[0].strip() in REGISTRY
+                          for p in split_top_level(nested.group(2))):
+            raise PipelineError(
+                f"'{element}': the tcgen05 passes run on the whole module (kernels and their "
+                f"allocations together); write them at the top level of the pipeline, not "
+                f"nested in {nested.group(1)}(...)")
         name, _, rest = element.partition("{")
         name = name.strip()
         if name in REGISTRY:
