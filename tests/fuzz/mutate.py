@@ -223,6 +223,18 @@ def _pick_int(rng: random.Random, original: int | None, pool=BOUNDARY_INTS) -> i
     return 2**rng.randrange(0, 64)
 
 
+def _swap_group(text, rng, matches, group, choices, what):
+    """Replaces group `group` of one of `matches` by another of `choices`: the mutant and
+    its description (`what` with {old} and {new}), or None without a match."""
+    if not matches:
+        return None
+    m = rng.choice(matches)
+    new = rng.choice([c for c in choices if c != m.group(group)])
+    start, end = m.span(group)
+    return (_replace_span(text, start, end, new),
+            what.format(old=m.group(group), new=new) + f" (line {_line_of(text, start)})")
+
+
 def _replace_span(text: str, start: int, end: int, new: str) -> str:
     return text[:start] + new + text[end:]
 
@@ -321,14 +333,8 @@ class Mutator:
                 f"constant {m.group(1)} = {value} -> {new} (line {_line_of(text, start)})")
 
     def op_int_suffix(self, text, rng):
-        matches = list(_INT_SUFFIX.finditer(text))
-        if not matches:
-            return None
-        m = rng.choice(matches)
-        new = rng.choice([t for t in INT_TYPES if t != m.group(1)])
-        start, end = m.span(1)
-        return (_replace_span(text, start, end, new),
-                f"integer type {m.group(1)} -> {new} (line {_line_of(text, start)})")
+        return _swap_group(text, rng, list(_INT_SUFFIX.finditer(text)), 1, INT_TYPES,
+                           "integer type {old} -> {new}")
 
     # -- types -----------------------------------------------------------------------------
 
@@ -422,14 +428,8 @@ class Mutator:
         return self._retype(text, rng, old, new, f"tile {key}")
 
     def op_target(self, text, rng):
-        matches = [m for m in _ENUM.finditer(text) if m.group(1) == "target"]
-        if not matches:
-            return None
-        m = rng.choice(matches)
-        new = rng.choice([t for t in TARGETS if t != m.group(2)])
-        start, end = m.span(2)
-        return (_replace_span(text, start, end, new),
-                f'target "{m.group(2)}" -> "{new}" (line {_line_of(text, start)})')
+        targets = [m for m in _ENUM.finditer(text) if m.group(1) == "target"]
+        return _swap_group(text, rng, targets, 2, TARGETS, 'target "{old}" -> "{new}"')
 
     # -- the kernel dictionary -------------------------------------------------------------
 
