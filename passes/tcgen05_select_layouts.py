@@ -69,7 +69,7 @@ from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
 from tcgen05_lower.isa import fragments, layouts, shapes
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
-from tcgen05_lower.kernel_ir import (defining_op, effective_scale_vec, mma_operands,
+from tcgen05_lower.kernel_ir import (OpMap, defining_op, effective_scale_vec, mma_operands,
                                      pack_attribute)
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
@@ -310,7 +310,7 @@ class Tcgen05SelectLayouts(ModulePass):
                 copies.append(op)
             elif isinstance(typed, MmaOp):
                 self.select_for_mma(op, info, chosen)
-        self.buffers: dict = {}
+        self.buffers = OpMap()   # not a dict: an op's hash changes with its attributes
         for buffer in buffers:
             self.record_footprint(buffer, chosen.get(buffer), info)
         for op in copies:

@@ -77,6 +77,20 @@ _SEVERITY = MappingProxyType({
 _ANONYMOUS_BUFFER = "-"
 
 
+def op_pointer(op) -> int:
+    """The address of the C++ operation behind `op` (an Operation or an OpView): a key
+    that stays the same while the op lives, whatever is written on it."""
+    op = op.operation if hasattr(op, "operation") else op
+    return _capsule_pointer(op._CAPIPtr, _OPERATION_CAPSULE)
+
+
+def _capsule_pointer(capsule, name: bytes) -> int:
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.argtypes = [ctypes.py_object, ctypes.c_char_p]
+    get.restype = ctypes.c_void_p
+    return get(capsule, name)
+
+
 def int_value(attr) -> int:
     """The value of an integer attribute of any width. ``IntegerAttr.value`` aborts the
     process (an APInt assertion) for a value past 64 bits, such as ``2^64 : i65``; wider

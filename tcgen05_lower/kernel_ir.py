@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tcgen05_lower import dialect
-from tcgen05_lower.bindings import int_value, ir
+from tcgen05_lower.bindings import int_value, ir, op_pointer
 from tcgen05_lower.dialect.ops import AllocOp, LdRedOp, MmaOp, StOp, TmemBufferOp
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import layouts, shapes
@@ -249,3 +249,31 @@ def unplanned_buffer(kernel, pass_name: str) -> tuple | None:
                         "tensor memory yet; run tcgen05-select-layouts and tcgen05-plan-tmem "
                         "first (the default pipeline does)")
     return None
+
+
+class OpMap:
+    """A dict keyed by operations that survives attribute changes: MLIR 22.1's Python
+    ``Operation.__hash__`` changes when an attribute of the op is written, so a plain dict
+    loses an op whose attributes a pass writes after inserting it. Keys are the ops' C
+    pointers (``bindings.op_pointer``)."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self):
+        self._items: dict[int, tuple] = {}
+
+    def __setitem__(self, op, value) -> None:
+        self._items[op_pointer(op)] = (op, value)
+
+    def get(self, op, default=None):
+        found = self._items.get(op_pointer(op))
+        return default if found is None else found[1]
+
+    def __contains__(self, op) -> bool:
+        return op_pointer(op) in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def values(self):
+        return [value for _, value in self._items.values()]
