@@ -306,20 +306,6 @@ class InvalidAttribute(ValueError):
         self.message = message
 
 
-def _known(op, name: str):
-    """The kind of `op`'s attribute `name` in the dialect's table (dialect/attributes.py),
-    or None for an op of another dialect. Reading a name the table does not list is a bug
-    in the reader (a misspelling would silently read the default)."""
-    op_name_ = op_name(op)
-    if op_name_ is None:
-        return None
-    kinds = ATTRIBUTES.get(op_name_)
-    if kinds is None or name not in kinds:
-        raise LookupError(f"tcgen05.{op_name_} has no attribute {name!r} in "
-                          "dialect/attributes.py")
-    return kinds[name]
-
-
 def wrong_kind(name: str, attr, kind: str) -> str | None:
     """The diagnostic for attribute `name` = `attr` if it is not of `kind`, else None."""
     ok = {"int": (ir.IntegerAttr, ir.BoolAttr), "str": (ir.StringAttr,),
@@ -327,50 +313,6 @@ def wrong_kind(name: str, attr, kind: str) -> str | None:
     if isinstance(attr, ok):
         return None
     return f"attribute {name} = {attr} must be {KIND_NAMES[kind]}"
-
-
-def get_int(op, name: str, default: int | None = None) -> int | None:
-    """An integer (or bool) attribute of `op`, or `default` if absent."""
-    _known(op, name)
-    attrs = op.attributes
-    if name not in attrs:
-        return default
-    attr = attrs[name]
-    if isinstance(attr, ir.BoolAttr):
-        return int(attr.value)
-    if not isinstance(attr, ir.IntegerAttr):
-        raise InvalidAttribute(op, wrong_kind(name, attr, "int"))
-    return int_value(attr)
-
-
-def get_str(op, name: str, default: str | None = None) -> str | None:
-    """A string attribute of `op`, or `default` if absent."""
-    _known(op, name)
-    attrs = op.attributes
-    if name not in attrs:
-        return default
-    attr = attrs[name]
-    if not isinstance(attr, ir.StringAttr):
-        raise InvalidAttribute(op, wrong_kind(name, attr, "str"))
-    return ir.StringAttr(attr).value
-
-
-def declared_str(op, name: str) -> str | None:
-    """The string attribute `name` of `op` if its op declares one in the table (set or
-    not), else None: for code that reads one attribute across several ops, such as the
-    ``kind`` of whichever synchronization op it meets."""
-    kinds = ATTRIBUTES.get(op_name(op) or "", {})
-    return get_str(op, name) if name in kinds else None
-
-
-def set_int(op, name: str, value: int) -> None:
-    _known(op, name)
-    op.attributes[name] = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), int(value))
-
-
-def set_str(op, name: str, value: str) -> None:
-    _known(op, name)
-    op.attributes[name] = ir.StringAttr.get(value)
 
 
 @dataclass(frozen=True)

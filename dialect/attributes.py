@@ -5,9 +5,9 @@ IRDL (``tcgen05.irdl.mlir``) declares the attributes an op cannot do without (an
 listed here with their kind. ``tcgen05-verify`` checks every op against this table (an
 attribute it does not list is a misspelling, one of another kind a located error), the
 typed op classes (``ops.py``, generated from the IRDL file and this table) have one
-property per name listed here, through which the compiler reads and writes them, and the
-accessors of ``tcgen05_lower.dialect`` (``get_int``, ``get_str``) read only names listed
-here, so a pass cannot silently read a misspelled attribute's default.
+property per name listed here, through which the compiler reads and writes them: reading a
+name the table does not list is an error, so a pass cannot silently read a misspelled
+attribute's default.
 
 Kinds: ``"int"`` an integer attribute (a ``bool`` flag reads as 0 / 1), ``"str"`` a
 string, ``"i32s"`` an ``array<i32: ...>``. Attribute names that contain a dot belong to

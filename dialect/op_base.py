@@ -27,10 +27,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from tcgen05_lower.bindings import int_value, ir
-from tcgen05_lower.dialect import InvalidAttribute, wrong_kind
+from tcgen05_lower.dialect import DIALECT, InvalidAttribute, wrong_kind
 from tcgen05_lower.dialect.attributes import ATTRIBUTES, DEFAULTS, KIND_NAMES
-
-DIALECT = "tcgen05"
 
 
 class Attribute:

@@ -81,14 +81,16 @@ def op_pointer(op) -> int:
     """The address of the C++ operation behind `op` (an Operation or an OpView): a key
     that stays the same while the op lives, whatever is written on it."""
     op = op.operation if hasattr(op, "operation") else op
-    return _capsule_pointer(op._CAPIPtr, _OPERATION_CAPSULE)
+    return _capsule_pointer()(op._CAPIPtr, _OPERATION_CAPSULE)
 
 
-def _capsule_pointer(capsule, name: bytes) -> int:
+@functools.lru_cache(maxsize=1)  # typed once per process
+def _capsule_pointer():
+    """CPython's ``PyCapsule_GetPointer``, typed for ctypes."""
     get = ctypes.pythonapi.PyCapsule_GetPointer
     get.argtypes = [ctypes.py_object, ctypes.c_char_p]
     get.restype = ctypes.c_void_p
-    return get(capsule, name)
+    return get
 
 
 def int_value(attr) -> int:
@@ -329,13 +331,9 @@ def _llvm_translation_c_api():
         to_string.argtypes, to_string.restype = [ctypes.c_void_p], ctypes.c_void_p
         free.argtypes, free.restype = [ctypes.c_void_p], None
         dispose_module.argtypes, dispose_module.restype = [ctypes.c_void_p], None
-        capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
-        capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
-        capsule_pointer.restype = ctypes.c_void_p
         return types.SimpleNamespace(translate=translate, create=create, dispose=dispose,
                                      to_string=to_string, free=free,
-                                     dispose_module=dispose_module,
-                                     capsule_pointer=capsule_pointer)
+                                     dispose_module=dispose_module)
     return None
 
 
@@ -350,7 +348,7 @@ def translate_to_llvm_ir(module_op: "ir.Operation") -> str:
     api = _llvm_translation_c_api()
     if api is None:  # another build of the bindings: the leaking call still works
         return str(llvm.translate_module_to_llvmir(module_op))
-    operation = _MlirOperation(api.capsule_pointer(module_op._CAPIPtr, _OPERATION_CAPSULE))
+    operation = _MlirOperation(op_pointer(module_op))
     llvm_context = api.create()
     try:
         llvm_module = api.translate(operation, llvm_context)

@@ -91,12 +91,13 @@ def test_a_pass_without_the_verifier_reports_a_wrong_kind_at_the_op():
 
 def test_reading_an_attribute_the_table_does_not_list_is_a_bug_in_the_reader():
     from tcgen05_lower import dialect as d
+    from tcgen05_lower.dialect.ops import MmaOp
     from tcgen05_lower.bindings import parse_module
 
     with d.make_context():
         module = parse_module(GEMM, "gemm.mlir")
         mma = next(op for op in d.walk_ops(module.operation) if d.op_name(op) == "mma")
-        assert d.get_str(mma, "kind") == "f16"
+        assert MmaOp(mma).get("kind") == "f16"
         with pytest.raises(LookupError, match="tcgen05.mma has no attribute 'colector_a'"):
-            d.get_str(mma, "colector_a")
-        assert d.declared_str(mma, "reason") is None   # not an MMA attribute: None
+            MmaOp(mma).get("colector_a")
+        assert not MmaOp.declares("reason")   # not an MMA attribute

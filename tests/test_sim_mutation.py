@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower.dialect.ops import wrap
 from tcgen05_lower.bindings import capture_diagnostics, parse_module
 from tcgen05_lower.cli.sim import prepare
 from tcgen05_lower.driver import compile_source
@@ -36,8 +37,9 @@ def mutants(planned):
         for index in range(len(inserted_ops(module))):
             mutant = module.clone() if hasattr(module, "clone") else module.operation.clone()
             victim = inserted_ops(mutant)[index]
-            kind = d.declared_str(victim, "kind")
-            description = f"{victim.name}{'::' + kind if kind else ''} ({d.get_str(victim, 'reason')})"
+            typed = wrap(victim)
+            kind = typed.get("kind") if typed.declares("kind") else None
+            description = f"{victim.name}{'::' + kind if kind else ''} ({typed.get('reason')})"
             victim.erase()
             yield description, mutant.get_asm(enable_debug_info=True)
 

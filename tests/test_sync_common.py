@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower.dialect.ops import wrap
 from tcgen05_lower.bindings import MLIRError, capture_diagnostics, error_diagnostics, parse_module
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync, count_sync_ops
 from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync
@@ -99,9 +100,10 @@ def deletions(planned: Planned):
         for index in range(count):
             mutant = module.clone() if hasattr(module, "clone") else module.operation.clone()
             victim = inserted_ops(mutant)[index]
-            kind = d.declared_str(victim, "kind")
+            typed = wrap(victim)
+            kind = typed.get("kind") if typed.declares("kind") else None
             description = (f"{victim.name}{'::' + kind if kind else ''} "
-                           f"({d.get_str(victim, 'reason')})")
+                           f"({typed.get('reason')})")
             victim.erase()
             with capture_diagnostics(context):
                 accepted = Tcgen05VerifySync().run_on(mutant)

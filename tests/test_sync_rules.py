@@ -16,6 +16,7 @@ import pytest
 
 from test_sync_common import ROOT, verify  # noqa: F401  (also sets up the bindings)
 from tcgen05_lower import dialect as d
+from tcgen05_lower.dialect.ops import wrap
 from tcgen05_lower.bindings import capture_diagnostics, parse_module
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync
 
@@ -121,7 +122,9 @@ def between(text: str, last_two: bool = False) -> list[str]:
         out = []
         for op in ops[first + 1:second]:
             if "reason" in op.attributes:
-                kind = d.declared_str(op, "kind")
+                typed = wrap(op)
+                kind = typed.get("kind") if typed is not None and typed.declares("kind") \
+                    else None
                 out.append(op.name + (f"::{kind}" if kind else ""))
         return out
 

@@ -99,7 +99,8 @@ class KernelLowering:
         for op in reversed(barriers + self.lowered):
             op.erase()
         self.end_blocks_after_regions(entry)
-        d.set_int(self.kernel, "tcgen05.dynamic_smem_bytes", self.smem_bytes)
+        self.kernel.attributes["tcgen05.dynamic_smem_bytes"] = ir.IntegerAttr.get(
+            ir.IntegerType.get_signless(64), self.smem_bytes)
 
     def check_values_stay_in_tcgen05_ops(self, ops) -> None:
         """The lowering replaces each tcgen05 value (a buffer's TMEM address, an mbarrier's
