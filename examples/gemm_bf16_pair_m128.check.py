@@ -11,7 +11,7 @@ BUFFERS = {
     "C": ("float32", (128, 128)),
 }
 # f32 accumulation of K = 64 exact bf16 products: |error| <= 64 * 2^-24 * sum |a||b|,
-# and sum |a||b| <= 64 for inputs in [-1, 1): an absolute bound of 2^-18.
+# and sum |a||b| <= 64 for inputs in [-1, 1): an absolute bound of 2^-12.
 TOLERANCE = (0.0, 64 * 64 * 2.0 ** -24)
 
 

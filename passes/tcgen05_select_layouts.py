@@ -70,7 +70,7 @@ from tcgen05_lower.isa import fragments, layouts, shapes
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.kernel_ir import (OpMap, defining_op, effective_scale_vec, mma_operands,
-                                     pack_attribute)
+                                     pack_attribute, root_buffers)
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
 
@@ -157,17 +157,14 @@ def default_layout_for_rows(rows: int, cta_group: int = 1) -> str | None:
     return None
 
 
-def root_buffer(value):
-    """The ``tcgen05.tmem_buffer`` op that holds the TMEM value `value`: its producer, or
-    for a ``tcgen05.tmem_stage`` view the multi-buffered buffer it is a stage of (whose
-    per-stage footprint tcgen05-plan-tmem reads and copies onto every view); None for
-    anything else (a function argument, a block argument)."""
-    owner = defining_op(value)
-    if owner is not None and TmemStageOp.matches(owner):
-        owner = defining_op(TmemStageOp(owner).buffer)
-    if owner is None or not TmemBufferOp.matches(owner):
-        return None
-    return owner
+def traced_buffers(value) -> list | None:
+    """The ``tcgen05.tmem_buffer`` ops the TMEM value `value` may name
+    (``kernel_ir.root_buffers``: its producer, the multi-buffered buffer of a
+    ``tcgen05.tmem_stage`` view, every buffer that reaches a select, a branch or loop
+    result or a block argument); None when a way in is not traced (a kernel argument,
+    an unknown op's result)."""
+    found = root_buffers(value)
+    return found or None
 
 
 def column_facts(value, depth: int = 0) -> tuple[int | None, int]:
@@ -384,23 +381,29 @@ class Tcgen05SelectLayouts(ModulePass):
                          lambda: layouts.sparse_metadata_footprint(layout, m=m, kind=kind,
                                                                    layout_c=lc)))
         for role, value, footprint in uses:
-            owner = root_buffer(value)
-            if owner is None:
-                self.error(op, f"the MMA's {role} operand must be a tcgen05.tmem_buffer result "
-                               f"(or a tcgen05.tmem_stage of one)")
+            owners = traced_buffers(value)
+            if owners is None:
+                self.error(op, f"the MMA's {role} operand must be a tcgen05.tmem_buffer result, "
+                               f"a tcgen05.tmem_stage of one, or a select, branch or loop "
+                               f"value that only such values reach")
                 continue
             try:
                 use = Use(role, layout, footprint(), op)
             except (IsaRuleError, NotImplementedError) as exc:
                 self.error(op, f"{role} operand: {exc}")
                 continue
-            previous = chosen.get(owner)
-            if previous is not None and (previous.role, previous.layout) != (role, layout):
-                self.error(op, f"this buffer is used as {role} with Layout {layout} here but "
-                               f"as {previous.role} with Layout {previous.layout} by an "
-                               f"earlier MMA; one buffer has one role and layout")
-                continue
-            chosen.setdefault(owner, use)
+            # A value chosen at run time: every buffer it may name is used this way.
+            for owner in owners:
+                previous = chosen.get(owner)
+                if previous is not None and \
+                        (previous.role, previous.layout) != (role, layout):
+                    what = "this buffer" if len(owners) == 1 else _buffer_name(owner)
+                    self.error(op, f"{what} is used as {role} with Layout "
+                                   f"{layout} here but as {previous.role} with Layout "
+                                   f"{previous.layout} by an earlier MMA; one buffer has one "
+                                   f"role and layout")
+                    break
+                chosen.setdefault(owner, use)
 
     def record_footprint(self, buffer, use, info) -> None:
         typed = TmemBufferOp(buffer)
@@ -445,41 +448,51 @@ class Tcgen05SelectLayouts(ModulePass):
         copy shape but .4x256b writes whole quarters, and none places the operand's rows
         on the lanes such an MMA reads."""
         cp = CpOp(op)
-        owner = root_buffer(cp.dest)
-        info = self.buffers.get(owner) if owner is not None else None
-        if info is None:
-            return  # an untraced destination or a buffer already reported
         shape, multicast = cp.shape, cp.multicast
-        try:
-            copy = layouts.cp_footprint(shape, multicast, column=cp.column)
-        except IsaRuleError as exc:
-            self.error(op, str(exc))
-            return
+        for owner in traced_buffers(cp.dest) or ():
+            info = self.buffers.get(owner)
+            if info is None:
+                continue  # a buffer already reported
+            try:
+                copy = layouts.cp_footprint(shape, multicast, column=cp.column)
+            except IsaRuleError as exc:
+                self.error(op, str(exc))
+                return
+            if not self.fit_copy_into(op, owner, info, copy, shape, multicast):
+                return
+
+    def fit_copy_into(self, op, owner, info, copy, shape, multicast) -> bool:
+        """Grows or checks one destination buffer of a copy (see fit_copy); False when
+        an error was reported."""
         buffer = TmemBufferOp(owner)
         if buffer.half_lanes:
             self.error(op, _half_lane_copy_message(shape, multicast, info))
-            return
+            return False
         columns = buffer.columns
         if copy.end_column <= columns:
-            return
+            return True
         if info.role in GROWN_BY_COPIES:
             buffer.columns = int(copy.end_column)
-            return
+            return True
         self.error(op, f"tcgen05.cp.{shape} at column {copy.first_column} writes columns "
                        f"[{copy.first_column}, {copy.end_column}) of its destination "
                        f"(9.7.16.2.3: {copy.columns} columns per lane), which has only "
                        f"{columns}: the copy would write cells the plan gives to other "
                        f"buffers")
+        return False
 
     def fit_shift(self, op) -> None:
         """tcgen05.shift moves 32-byte elements down one row within 32 lanes from a lane
         aligned to 32 (9.7.16.2.3 ".31x256b (implicit)", 9.7.16.9.3): it touches 8 columns
         on both lane halves of a quarter, so its buffer must have 8 columns and not be a
         half-lane one (the other half may hold another buffer)."""
-        owner = root_buffer(ShiftOp(op).buffer)
-        info = self.buffers.get(owner) if owner is not None else None
-        if info is None:
-            return  # an untraced buffer or one already reported
+        for owner in traced_buffers(ShiftOp(op).buffer) or ():
+            info = self.buffers.get(owner)
+            if info is not None:  # else a buffer already reported
+                self.fit_shift_into(op, owner, info)
+
+    def fit_shift_into(self, op, owner, info) -> None:
+        """Checks one buffer a tcgen05.shift may move (see fit_shift)."""
         if TmemBufferOp(owner).half_lanes:
             self.error(op, f"tcgen05.shift shifts the 32 lanes from its 32-aligned taddr "
                            f"(9.7.16.9.3), both halves of a quarter, but Layout "
@@ -496,14 +509,26 @@ class Tcgen05SelectLayouts(ModulePass):
     # ------------------------------------------------------------------ accesses
 
     def access_buffer(self, op, operand) -> BufferInfo | None:
-        source = root_buffer(op.operands[operand])
-        if source is None:
+        sources = traced_buffers(op.operands[operand])
+        if sources is None:
             self.error(op, f"tcgen05.{d.op_name(op)} of a TMEM value that is not a "
-                           f"tcgen05.tmem_buffer result is not supported yet")
+                           f"tcgen05.tmem_buffer result, a tcgen05.tmem_stage of one, or a "
+                           f"select, branch or loop value that only such values reach")
             return None
-        info = self.buffers.get(source)
-        if info is None:
+        infos = [self.buffers.get(source) for source in sources]
+        if any(info is None for info in infos):
             return None  # the buffer's own diagnostic was already reported
+        info = infos[0]
+        for other, source in zip(infos[1:], sources[1:]):
+            # One message plan serves every buffer the value may name at run time.
+            if (other.layout, other.layout_c, other.role) != \
+                    (info.layout, info.layout_c, info.role):
+                self.error(op, f"tcgen05.{d.op_name(op)} of a buffer chosen at run time: "
+                               f"{_buffer_name(sources[0])} has Layout {info.layout} (role "
+                               f"{info.role}) but {_buffer_name(source)} has Layout "
+                               f"{other.layout} (role {other.role}); one access is planned "
+                               f"for both, so their layouts must agree")
+                return None
         if info.role != "d":
             self.error(op, f"tcgen05.{d.op_name(op)} of a buffer the MMA uses as its "
                            f"{info.role} operand is not supported yet: only buffers that "
@@ -824,6 +849,13 @@ _KNOWN_ELEMENTS = frozenset({"f32", "f16", "bf16", "i32", "si32", "ui32", "tf32"
 def _where(op) -> str:
     loc = op.location
     return f"line {loc.start_line}" if loc.is_a_file() else "an op"
+
+
+def _buffer_name(buffer) -> str:
+    """How a diagnostic names a tcgen05.tmem_buffer: ``%`` + its ``name``, else where it
+    is defined."""
+    name = TmemBufferOp(buffer).name
+    return f"%{name}" if name else f"the buffer at {_where(buffer)}"
 
 
 def _mapping(access):

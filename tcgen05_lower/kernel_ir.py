@@ -277,3 +277,127 @@ class OpMap:
 
     def values(self):
         return [value for _, value in self._items.values()]
+
+
+# ------------------------------------------------------------------ buffers chosen at run time
+
+#: Ops that pass a TMEM value on unchanged: what they produce is one of their operands,
+#: chosen at run time (a select, a branch or loop result, a block argument).
+FORWARDING_OPS = frozenset({"arith.select", "scf.yield", "scf.condition", "scf.for",
+                            "scf.while", "scf.if", "scf.index_switch", "cf.br",
+                            "cf.cond_br"})
+
+
+def parent_op(block):
+    """The op whose region holds `block` (None for a detached block)."""
+    parent = block.owner
+    return parent.operation if parent is not None and hasattr(parent, "operation") \
+        else parent
+
+
+def terminator(block):
+    """The last op of `block`."""
+    operations = block.operations
+    return operations[len(operations) - 1]
+
+
+def _branch_operands(branch, target) -> list | None:
+    """The operands `branch` (a cf.br or cf.cond_br) passes to block `target`'s
+    arguments, as one list per edge, or None for another terminator."""
+    operands = list(branch.operands)
+    successors = list(branch.successors)
+    if branch.name == "cf.br":
+        return [operands] if successors[0] == target else []
+    if branch.name == "cf.cond_br":
+        n_true = len(successors[0].arguments)
+        edges = []
+        if successors[0] == target:
+            edges.append(operands[1:1 + n_true])
+        if successors[1] == target:
+            edges.append(operands[1 + n_true:])
+        return edges
+    return None if target in successors else []
+
+
+def forwarded_sources(value) -> list | None:
+    """The values that `value` may be at run time when an op of ``FORWARDING_OPS`` made it:
+    both operands of an ``arith.select``; the yielded values of an ``scf.if`` /
+    ``scf.index_switch`` result; the initial and yielded value of an ``scf.for``
+    iteration argument or result; for ``scf.while``, the initial and after-region value
+    of a before-region argument and the condition's value of an after-region argument
+    or result; every value branched to a ``cf`` block argument. ``[value]``'s own
+    definition is not looked at here: None for a value made any other way (an op
+    result that is not forwarded, an argument of the kernel or of an unknown region)."""
+    op = defining_op(value)
+    if op is not None:
+        index = value.result_number if hasattr(value, "result_number") \
+            else list(op.results).index(value)
+        if op.name == "arith.select":
+            return [op.operands[1], op.operands[2]]
+        if op.name in ("scf.if", "scf.index_switch"):
+            return [terminator(region.blocks[0]).operands[index] for region in op.regions
+                    if len(region.blocks)]
+        if op.name == "scf.for":
+            return [op.operands[3 + index],
+                    terminator(op.regions[0].blocks[0]).operands[index]]
+        if op.name == "scf.while":
+            return [terminator(op.regions[0].blocks[0]).operands[1 + index]]
+        return None
+    argument = ir.BlockArgument(value)
+    block = argument.owner
+    parent = parent_op(block)
+    index = argument.arg_number
+    if parent is None:
+        return None
+    if parent.name == "scf.for":
+        if index == 0:
+            return None  # the induction variable
+        return [parent.operands[3 + index - 1],
+                terminator(parent.regions[0].blocks[0]).operands[index - 1]]
+    if parent.name == "scf.while":
+        if block == parent.regions[0].blocks[0]:
+            return [parent.operands[index],
+                    terminator(parent.regions[1].blocks[0]).operands[index]]
+        return [terminator(parent.regions[0].blocks[0]).operands[1 + index]]
+    region = block.region
+    if block == region.blocks[0]:
+        return None  # an entry block's arguments come from its op (the kernel's own)
+    sources = []
+    for other in region.blocks:
+        edges = _branch_operands(terminator(other), block)
+        if edges is None:
+            return None
+        sources.extend(edge[index] for edge in edges)
+    return sources
+
+
+def root_buffers(value, bind: dict | None = None) -> list | None:
+    """The ``tcgen05.tmem_buffer`` ops whose TMEM values can reach `value` (a
+    ``tcgen05.tmem_stage`` view counts as its multi-buffered buffer), in the order first
+    met; None when a way in is not traced (see :func:`forwarded_sources`). `bind` maps
+    values to the value they have in the walk at hand (e.g. a loop's iteration arguments
+    to their initial values in its first iteration)."""
+    from tcgen05_lower.dialect.ops import TmemStageOp
+
+    found: list = []
+    seen: set = set()
+    todo = [value]
+    while todo:
+        value = todo.pop()
+        while bind and value in bind:
+            value = bind[value]
+        if value in seen:
+            continue
+        seen.add(value)
+        op = defining_op(value)
+        if op is not None and TmemStageOp.matches(op):
+            todo.append(TmemStageOp(op).buffer)
+        elif op is not None and TmemBufferOp.matches(op):
+            if op not in found:
+                found.append(op)
+        else:
+            sources = forwarded_sources(value)
+            if sources is None:
+                return None
+            todo.extend(reversed(sources))
+    return found

@@ -18,10 +18,16 @@ hold plain data only, never IR, so they outlive the module and its context.
 
 from __future__ import annotations
 
+import os
 import sys
+import traceback
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any, Callable, ClassVar
+
+#: Set (to anything) in the environment, an internal error of a pass also prints its
+#: Python traceback to stderr, for reports of compiler bugs.
+TRACEBACK_VARIABLE = "TCGEN05_LOWER_TRACEBACK"
 
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect import InvalidAttribute
@@ -153,6 +159,8 @@ class ModulePass:
             try:
                 result = self.run_on(op, report_stream)
             except Exception as exc:  # an internal error: report it, do not crash
+                if os.environ.get(TRACEBACK_VARIABLE):
+                    traceback.print_exc()
                 op.location.emit_error(
                     f"internal error in {self.name}: {type(exc).__name__}: {exc}")
             if results is not None:

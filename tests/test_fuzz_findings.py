@@ -105,8 +105,8 @@ ABORTED = [
         '  } else {\n'
         '    scf.yield %bar2 : !tcgen05.mbarrier\n'
         '  }', args="%flag: i1"), 5,
-     "scf.yield takes the !tcgen05.mbarrier made by tcgen05.alloc_mbarrier: tcgen05 values "
-     "that flow through other ops"),
+     "scf.yield takes the !tcgen05.mbarrier made by tcgen05.alloc_mbarrier: only TMEM "
+     "buffers may flow through selects, branches and loops"),
     # An assertion in the bindings on a type followed by blanks and a dot.
     ("type, blank, dot", "!a = i32\n!b = !tcgen05.tmem<[128, 16], bf16> .\n", 2,
      "unexpected '.' after a type"),

@@ -17,7 +17,11 @@ from pathlib import Path
 import pytest
 
 import tmem_checker
+from conftest import requires_ptxas
 from test_plan_tmem import run_planner
+from tcgen05_lower.backend import run_ptxas
+from tcgen05_lower.driver import compile_source
+from tcgen05_lower.pipeline import DEFAULT_PIPELINE
 
 CORPUS = Path(__file__).resolve().parent.parent / "benchmarks" / "tmem" / "corpus"
 KERNELS = sorted(CORPUS.glob("*.mlir"))
@@ -71,3 +75,32 @@ def test_corpus_kernel(path, tmp_path):
                 assert plan.point_bound_columns == expected
                 assert any("ignores geometry" in note for note in plan.notes)
     assert peaks["optimal"] <= peaks["first-fit"]
+
+
+FITTING_WHOLE_PIPELINE = [p for p in KERNELS
+                          if pipeline_of(p.read_text()) is None
+                          and expectation(p.read_text())[1] <= 512]
+
+
+def test_the_buffers_chosen_at_run_time_need_no_hand_written_footprints():
+    # Issue 12: the kernels whose buffers flow through iteration arguments, block
+    # arguments, arith.select and scf.if results are planned by the default passes.
+    names = {p.stem for p in FITTING_WHOLE_PIPELINE}
+    assert {"04_loop_carried_pingpong", "34_cf_branches_block_args", "35_select_alias",
+            "38_if_yields_buffer"} <= names
+    for name in names:
+        assert "columns = " not in (CORPUS / f"{name}.mlir").read_text(), name
+
+
+@requires_ptxas
+@pytest.mark.parametrize("path", FITTING_WHOLE_PIPELINE,
+                         ids=[p.stem for p in FITTING_WHOLE_PIPELINE])
+def test_corpus_kernel_compiles_to_ptx_that_ptxas_accepts(path):
+    """The whole default pipeline (footprints chosen by tcgen05-select-layouts, not
+    written in the kernel; placement by `optimal`, which fits every such kernel, see
+    EXPECT), then ptxas, an independent tool."""
+    pipeline = DEFAULT_PIPELINE.replace("tcgen05-plan-tmem",
+                                        "tcgen05-plan-tmem{strategy=optimal}")
+    result = compile_source(path.read_text(), path.name, emit="ptx", pipeline=pipeline)
+    assembled = run_ptxas(result.ptx, arch="sm_100a")
+    assert assembled.ok, assembled.stderr

@@ -12,8 +12,8 @@ tcgen05-select-layouts, which are not timed) and, on synthetic kernels of growin
 shows how planning time grows with the kernel.
 
 A kernel runs through ``tcgen05-select-layouts,tcgen05-plan-tmem`` unless its file says
-otherwise in a ``// PIPELINE:`` line (kernels whose buffers carry their footprint
-already, because select-layouts does not yet follow the values they use). Whether
+otherwise in a ``// PIPELINE:`` line (e.g. a kernel whose buffers carry hand-written
+footprints would name ``tcgen05-plan-tmem`` alone; none of the corpus does now). Whether
 ``tcgen05-verify`` accepts each kernel is recorded too.
 
 The exit status is 1 if any check fails: the checker finds a problem, ``optimal`` is

@@ -64,7 +64,7 @@ func.func @pair_128_rows_ambiguous() attributes {tcgen05.kernel = {target = "sm_
 // A load of a TMEM value that is not a buffer of this kernel.
 func.func @ld_of_argument(%buf: !tcgen05.tmem<[128, 64], f32>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{tcgen05.ld of a TMEM value that is not a tcgen05.tmem_buffer result is not supported yet}}
+  // expected-error @+1 {{tcgen05.ld of a TMEM value that is not a tcgen05.tmem_buffer result, a tcgen05.tmem_stage of one, or a select, branch or loop value that only such values reach}}
   %f = "tcgen05.ld"(%buf, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
   return
 }

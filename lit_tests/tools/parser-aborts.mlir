@@ -11,7 +11,7 @@
 // EMPTY: empty-op.mlir:2:8: error: op name "tcgen05." names no op after the dialect 'tcgen05'
 // UNREACHABLE: unreachable.mlir:4:3: error: this block of @k is unreachable from its entry: delete it
 // STRING: open-string.mlir:2:3: error: unterminated string (a string ends on its line)
-// YIELDED: yielded.mlir:5:5: error: scf.yield takes the !tcgen05.mbarrier made by tcgen05.alloc_mbarrier: tcgen05 values that flow through other ops (branch and loop results, selects, calls) cannot be lowered yet
+// YIELDED: yielded.mlir:5:5: error: scf.yield takes the !tcgen05.mbarrier made by tcgen05.alloc_mbarrier: only TMEM buffers may flow through selects, branches and loops, and no tcgen05 value through other ops (calls, unknown ops)
 
 //--- empty-op.mlir
 func.func @k() {

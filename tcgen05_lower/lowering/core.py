@@ -19,6 +19,7 @@ from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm, nvvm
 from tcgen05_lower.dialect.ops import AllocMbarrierOp, MbarrierWaitOp
 from tcgen05_lower.emit import Sym, i32, i64
+from tcgen05_lower.kernel_ir import FORWARDING_OPS
 
 def lowers(*names):
     """Marks the decorated function as the lowering of the given tcgen05 ops (their
@@ -70,6 +71,7 @@ class KernelLowering:
         entry = self.kernel.regions[0].blocks[0]
         ops = list(d.walk_ops(self.kernel))
         self.check_values_stay_in_tcgen05_ops(ops)
+        forwarding, casts = self.retype_chosen_buffers(ops)
         barriers = [op for op in ops if AllocMbarrierOp.matches(op)]
         # mbarriers that some wait names without a phase: their phase is counted at run
         # time (see lowering.sync).
@@ -95,7 +97,8 @@ class KernelLowering:
             with ir.InsertionPoint(op), op.location:
                 handler(self, op)
             self.lowered.append(op)
-        # Users before definitions: every use of a tcgen05 value is a tcgen05 op.
+        self.forward_lowered_buffers(forwarding, casts)
+        # Users before definitions: every use of a tcgen05 value is now a tcgen05 op.
         for op in reversed(barriers + self.lowered):
             op.erase()
         self.end_blocks_after_regions(entry)
@@ -104,10 +107,12 @@ class KernelLowering:
 
     def check_values_stay_in_tcgen05_ops(self, ops) -> None:
         """The lowering replaces each tcgen05 value (a buffer's TMEM address, an mbarrier's
-        shared-memory address) where tcgen05 ops use it, then erases its definition. A
-        value that also flows through another op (an scf.yield of a branch or loop, a
-        select, a call) would outlive its definition, which MLIR aborts on: such kernels
-        are refused here, at that op, before anything is lowered."""
+        shared-memory address) where tcgen05 ops use it, then erases its definition. A TMEM
+        buffer may also flow through selects, branches and loops (``FORWARDING_OPS``):
+        those carry its address instead (see retype_chosen_buffers). Any other tcgen05
+        value that flows through another op (a tile or mbarrier through a branch, any
+        tcgen05 value through a call) would outlive its definition, which MLIR aborts on:
+        such kernels are refused here, at that op, before anything is lowered."""
         for op in ops:
             name = d.op_name(op)
             if name is None:
@@ -116,11 +121,65 @@ class KernelLowering:
                 for use in result.uses:
                     owner = use.owner
                     owner = owner.operation if hasattr(owner, "operation") else owner
-                    if d.op_name(owner) is None:
-                        self.fail(owner, f"{owner.name} takes the {result.type} made by "
-                                         f"tcgen05.{name}: tcgen05 values that flow through "
-                                         f"other ops (branch and loop results, selects, "
-                                         f"calls) cannot be lowered yet")
+                    if d.op_name(owner) is not None:
+                        continue
+                    if owner.name in FORWARDING_OPS and _is_tmem(result):
+                        continue
+                    self.fail(owner, f"{owner.name} takes the {result.type} made by "
+                                     f"tcgen05.{name}: only TMEM buffers may flow through "
+                                     f"selects, branches and loops, and no tcgen05 value "
+                                     f"through other ops (calls, unknown ops)")
+
+    def retype_chosen_buffers(self, ops) -> tuple[list, list]:
+        """A TMEM buffer chosen at run time (a select, an scf.if / scf.index_switch /
+        scf.for / scf.while result, an iteration or block argument) becomes its TMEM
+        address, an i32 (9.7.16.1.1). While the tcgen05 ops are lowered (their handlers
+        read the buffer types), each such value keeps its type and its users get the
+        address through an ``unrealized_conversion_cast`` placed right after the value is
+        defined; forward_lowered_buffers then retypes the value and drops the cast.
+        Returns (the ops that forward TMEM values, (value, cast) pairs)."""
+        forwarding, casts = [], []
+
+        def address_of(value, where) -> None:
+            with where, self.kernel.location:
+                cast = ir.Operation.create("builtin.unrealized_conversion_cast",
+                                           results=[i32()], operands=[value])
+            self.values[value] = cast.results[0]
+            casts.append((value, cast))
+
+        def arguments(block) -> None:
+            for argument in block.arguments:
+                if _is_tmem(argument):
+                    address_of(argument, ir.InsertionPoint.at_block_begin(block))
+
+        for op in ops:
+            if op.name not in FORWARDING_OPS:
+                continue
+            passes_tmem = any(_is_tmem(value) for value in op.operands)
+            for result in op.results:
+                if _is_tmem(result):
+                    address_of(result, ir.InsertionPoint.after(op))
+                    passes_tmem = True
+            for region in op.regions:
+                for block in region.blocks:
+                    arguments(block)
+            if passes_tmem:
+                forwarding.append(op)
+        for block in list(self.kernel.regions[0].blocks)[1:]:
+            arguments(block)  # cf blocks of the kernel
+        return forwarding, casts
+
+    def forward_lowered_buffers(self, forwarding, casts) -> None:
+        """The chosen values become i32 addresses and replace their casts; then every TMEM
+        operand of an op that forwards it becomes the buffer's address."""
+        for value, cast in casts:
+            value.set_type(i32())
+            cast.results[0].replace_all_uses_with(value)
+            cast.erase()
+        for op in forwarding:
+            for i, value in enumerate(op.operands):
+                if _is_tmem(value):
+                    op.operands[i] = self.values[value]
 
     def end_blocks_after_regions(self, entry) -> None:
         """Ends the kernel's block right after each region op (an smem_fill's copy loop,
@@ -166,6 +225,10 @@ class KernelLowering:
         for op in barriers:
             if op.results[0] in tracked:
                 self.phase_counters[op.results[0]] = emit.counter()
+
+
+def _is_tmem(value) -> bool:
+    return isinstance(d.type_info(value.type), d.TmemType)
 
 
 class Loop:

@@ -40,7 +40,7 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op, packs16
+from tcgen05_lower.kernel_ir import defining_op, packs16, root_buffers
 from tcgen05_lower.lowering.core import lowers
 
 #: arith.cmpi predicate "ult".
@@ -71,14 +71,15 @@ class LoweredFragment:
 def _buffer(lowering, op, value):
     """The ``tcgen05.tmem_buffer`` whose layout and footprint describe the TMEM operand
     `value` of `op`: its producer, or for a ``tcgen05.tmem_stage`` view the multi-buffered
-    buffer it is a stage of. A stage is addressed through the view's own lowered address
-    (lowering/views.py); its layout, layout_c and [rows, cols] (the last two dimensions of
-    the buffer's type) are the buffer's, so the access plans alike."""
-    buffer = defining_op(value)
-    if buffer is not None and TmemStageOp.matches(buffer):
-        buffer = defining_op(TmemStageOp(buffer).buffer)
-    if buffer is None or not TmemBufferOp.matches(buffer) \
-            or not TmemBufferOp(buffer).has(TmemBufferOp.layout):
+    buffer it is a stage of, or for a buffer chosen at run time (a select, a branch or
+    loop value) the first buffer that reaches it, whose layout tcgen05-select-layouts
+    checked is every such buffer's. A stage or a chosen buffer is addressed through its
+    own lowered address (lowering/views.py, core.retype_chosen_buffers); its layout,
+    layout_c and [rows, cols] (the last two dimensions of the buffer's type) are the
+    buffer's, so the access plans alike."""
+    buffers = root_buffers(value)
+    buffer = buffers[0] if buffers else None
+    if buffer is None or not TmemBufferOp(buffer).has(TmemBufferOp.layout):
         lowering.fail(op, f"tcgen05.{d.op_name(op)}: the TMEM operand has no layout: run "
                           f"tcgen05-select-layouts first")
     return buffer
