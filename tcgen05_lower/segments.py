@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 #: IRDL's name for the attribute (mlir/lib/Dialect/IRDL/IRDLLoading.cpp).
 SEGMENT_ATTR = "operandSegmentSizes"
@@ -37,12 +38,12 @@ MMA_FIXED = 4
 
 #: Operand count -> the segment sizes of (d, a, b, enable_input_d, scale_a, scale_b,
 #: metadata).
-MMA_SEGMENTS = {
+MMA_SEGMENTS = MappingProxyType({
     4: (1, 1, 1, 1, 0, 0, 0),
     5: (1, 1, 1, 1, 0, 0, 1),
     6: (1, 1, 1, 1, 1, 1, 0),
     7: (1, 1, 1, 1, 1, 1, 1),
-}
+})
 
 
 def mma_segments(count: int) -> tuple[int, ...] | None:
