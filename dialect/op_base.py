@@ -3,7 +3,9 @@ IRDL definition into ``ops.py``; see ``generate.py``).
 
 A class wraps a generic ``ir.Operation`` of its op: ``MmaOp(op).k_offset`` reads the
 attribute with the default the dialect gives it (``attributes.DEFAULTS``), ``MmaOp(op).d``
-the operand by its IRDL name; ``.operation`` is the wrapped operation. ``MmaOp.matches(op)``
+the operand by its IRDL name (an op with several optional groups, such as the MMA's
+scale_a, scale_b and metadata, finds them through its ``operandSegmentSizes``, which
+``build`` writes); ``.operation`` is the wrapped operation. ``MmaOp.matches(op)``
 tests an operation, and ``MmaOp.build(d=..., a=..., kind="f16", ...)`` creates exactly the
 generic op the parser would make from its text, at the current insertion point and
 location.
@@ -29,6 +31,7 @@ from typing import Any, ClassVar
 from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect import DIALECT, InvalidAttribute, wrong_kind
 from tcgen05_lower.dialect.attributes import ATTRIBUTES, DEFAULTS, KIND_NAMES
+from tcgen05_lower.segments import SEGMENT_ATTR
 
 
 class Attribute:
@@ -138,14 +141,17 @@ class Tcgen05Op:
 
     # -- operands and results ---------------------------------------------------------------
 
-    def _group(self, groups, values, index: int):
+    def _group(self, groups, values, index: int, segments=None):
         """The values of group `index`: one value for a single group, a list for a variadic
-        one, the value or None for an optional one (at most one non-single group here)."""
-        fixed = sum(1 for _, v in groups if v == "single")
-        extra = len(values) - fixed
+        one, the value or None for an optional one. With more than one non-single group,
+        `segments` gives each group's size (IRDL's operandSegmentSizes)."""
+        if segments is None:
+            fixed = sum(1 for _, v in groups if v == "single")
+            extra = len(values) - fixed
+            segments = [1 if v == "single" else extra for _, v in groups]
         position = 0
         for i, (_, variadicity) in enumerate(groups):
-            size = 1 if variadicity == "single" else extra
+            size = segments[i]
             if i == index:
                 chunk = [values[j] for j in range(position, position + size)]
                 if variadicity == "single":
@@ -156,8 +162,16 @@ class Tcgen05Op:
             position += size
         raise IndexError(index)
 
+    def operand_segments(self) -> "list[int] | None":
+        """The size of each operand group when the op has several non-single ones (from
+        its operandSegmentSizes, which IRDL has checked), else None."""
+        if sum(1 for _, v in self.OPERANDS if v != "single") < 2:
+            return None
+        return list(ir.DenseI32ArrayAttr(self.operation.attributes[SEGMENT_ATTR]))
+
     def operand(self, index: int):
-        return self._group(self.OPERANDS, self.operation.operands, index)
+        return self._group(self.OPERANDS, self.operation.operands, index,
+                           self.operand_segments())
 
     def result(self, index: int):
         return self._group(self.RESULTS, self.operation.results, index)
@@ -173,16 +187,22 @@ class Tcgen05Op:
         and location. `attributes` (name -> MLIR attribute) are written as they are before
         the fields: those of an op this one replaces, which may include other dialects'
         attributes (names with a dot)."""
-        operands = []
+        operands, segments = [], []
         for name, variadicity in cls.OPERANDS:
             value = fields.pop(name, None if variadicity != "single" else _MISSING)
             if value is _MISSING:
                 raise TypeError(f"{cls.full_name()} needs operand {name}")
             if variadicity == "variadic":
                 operands.extend(value or ())
+                segments.append(len(value or ()))
             elif value is not None:
                 operands.append(value)
+                segments.append(1)
+            else:
+                segments.append(0)
         attributes = dict(attributes or {})
+        if sum(1 for _, v in cls.OPERANDS if v != "single") > 1:
+            attributes[SEGMENT_ATTR] = ir.DenseI32ArrayAttr.get(segments)
         kinds = ATTRIBUTES[cls.NAME]
         for name, value in fields.items():
             if name not in kinds:

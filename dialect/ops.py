@@ -121,7 +121,7 @@ class MmaOp(Tcgen05Op):
     """tcgen05.mma."""
 
     NAME = "mma"
-    OPERANDS = (('d', 'single'), ('a', 'single'), ('b', 'single'), ('enable_input_d', 'single'), ('aux', 'variadic'))
+    OPERANDS = (('d', 'single'), ('a', 'single'), ('b', 'single'), ('enable_input_d', 'single'), ('scale_a', 'optional'), ('scale_b', 'optional'), ('metadata', 'optional'))
     RESULTS = ()
     REQUIRED = ('kind',)
     __slots__ = ()
@@ -147,9 +147,19 @@ class MmaOp(Tcgen05Op):
         return self.operand(3)
 
     @property
-    def aux(self):
-        """The variadic operand aux."""
+    def scale_a(self):
+        """The optional operand scale_a."""
         return self.operand(4)
+
+    @property
+    def scale_b(self):
+        """The optional operand scale_b."""
+        return self.operand(5)
+
+    @property
+    def metadata(self):
+        """The optional operand metadata."""
+        return self.operand(6)
 
     ashift = Attribute("ashift")  # int, default 0
     collector_a = Attribute("collector_a")  # str, default 'discard'

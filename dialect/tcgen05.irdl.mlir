@@ -93,14 +93,17 @@ irdl.dialect @tcgen05 {
 
   // D (+)= A x B on the tensor core, issued by one thread (Table 46). D is a TMEM buffer,
   // A a shared-memory tile or a TMEM buffer, B a shared-memory tile. M and N come from D's
-  // shape, K from the kind (Table 39). Trailing TMEM operands, in this order and only when
+  // shape, K from the kind (Table 39). Optional TMEM operands, in this order and only when
   // the kind and attributes ask for them: scale_a and scale_b (the block-scaled kinds
-  // mxf8f6f4, mxf4 and mxf4nvf4), then the sparsity metadata (attribute sparse).
+  // mxf8f6f4, mxf4 and mxf4nvf4), then the sparsity metadata (attribute sparse), each
+  // with a constraint of its own, so that a sparse block-scaled MMA declares its scale
+  // factors with their element type and its metadata as i32.
   // Everything else of the instruction is an attribute (docs/ops.md lists them).
-  // Known limitation: IRDL binds every value of a variadic group to one type, so the
-  // trailing operands of one MMA must currently have the same type (e.g. scale_a and
-  // scale_b of equal shape). Separate optional operands would lift this at the cost of
-  // an operandSegmentSizes attribute in the generic syntax.
+  // Three optional groups need IRDL's operandSegmentSizes attribute (one entry per group:
+  // 1, 1, 1, 1, then 0 or 1 for scale_a, scale_b and metadata). Nobody has to write it:
+  // the project's parser supplies it from the number of operands (4: none, 5: metadata,
+  // 6: the scale factors, 7: all three), the op classes' build() supplies it, and the
+  // tools leave it out of the IR they print (tcgen05_lower/segments.py).
   irdl.operation @mma {
     %t = irdl.base @tcgen05::@tmem
     %s = irdl.base @tcgen05::@smem
@@ -108,9 +111,12 @@ irdl.dialect @tcgen05 {
     // IRDL loader cannot combine base constraints on dialect types with any_of).
     %a = irdl.any
     %i1 = irdl.is i1
-    %aux = irdl.base @tcgen05::@tmem
+    %scale_a = irdl.base @tcgen05::@tmem
+    %scale_b = irdl.base @tcgen05::@tmem
+    %metadata = irdl.base @tcgen05::@tmem
     %str = irdl.base "#builtin.string"
-    irdl.operands(d: %t, a: %a, b: %s, enable_input_d: %i1, aux: variadic %aux)
+    irdl.operands(d: %t, a: %a, b: %s, enable_input_d: %i1, scale_a: optional %scale_a,
+                  scale_b: optional %scale_b, metadata: optional %metadata)
     irdl.attributes { "kind" = %str }
   }
 

@@ -53,6 +53,7 @@ from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, constant_int, defining_
                                      scale_factor_ids)
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.pass_infra import ModulePass
+from tcgen05_lower.segments import SEGMENT_ATTR
 
 #: Threads per warpgroup: ld/st are issued by all four warps of a warpgroup (Table 46).
 WARPGROUP_THREADS = 128
@@ -60,6 +61,9 @@ WARPGROUP_THREADS = 128
 SWIZZLE_BYTES = MappingProxyType({"none": 16, "32B": 32, "64B": 64, "128B": 128, "128B_base32B": 128})
 #: Element types of D (Table 39 dtype column), as MLIR spells them.
 ACCUMULATOR_TYPES = ("f32", "f16", "i32")
+
+#: The element type of a sparsity metadata buffer (docs/element-types.md: `si32` is `i32`).
+METADATA_ELEMENTS = ("i32", "si32")
 #: TMEM allocation: a power of two of columns in [32, 512] (9.7.16.7.1).
 ALLOC_MIN, ALLOC_MAX = 32, 512
 #: tcgen05.cp shapes: (lanes, bits per lane) (9.7.16.2.3).
@@ -263,6 +267,8 @@ class Tcgen05Verify(ModulePass):
             named = op.attributes[i]
             if "." in named.name:
                 continue
+            if named.name == SEGMENT_ATTR and MmaOp.matches(op):
+                continue  # the MMA's operand groups, checked by IRDL (segments.py)
             if named.name not in known:
                 self.error(op, f"tcgen05.{d.op_name(op)} has no attribute {named.name!r}; "
                                f"its attributes: {', '.join(sorted(known)) or 'none'}")
@@ -469,11 +475,6 @@ class Tcgen05Verify(ModulePass):
 
     def check_mma_operand_roles(self, op, kind, operands) -> bool:
         """The trailing TMEM operands match the attributes that name them."""
-        if operands.unexpected:
-            self.error(op, f"{len(operands.unexpected)} trailing TMEM operand(s) that no "
-                           f"attribute accounts for: scale_a and scale_b come with "
-                           f"scale_vec, the metadata with sparse")
-            return False
         block_scaled = kind in shapes.BLOCK_SCALED_KINDS
         if block_scaled and effective_scale_vec(op) is None:
             self.error(op, f"kind::{kind} needs an explicit scale_vec (9.7.16.10.9.1: \"For "
@@ -492,6 +493,11 @@ class Tcgen05Verify(ModulePass):
         if MmaOp(op).sparse and operands.metadata is None:
             self.error(op, "a sparse MMA (.sp) takes the sparsity metadata TMEM operand "
                            "after the scale operands (9.7.16.10.9.2)")
+            return False
+        if operands.unexpected:
+            self.error(op, f"{len(operands.unexpected)} trailing TMEM operand(s) that no "
+                           f"attribute accounts for: scale_a and scale_b come with "
+                           f"scale_vec, the metadata with sparse")
             return False
         return True
 
@@ -672,6 +678,13 @@ class Tcgen05Verify(ModulePass):
         if len(meta.shape) != 2 or meta.rows != m:
             self.error(op, f"sparsity metadata buffer {meta.text()} must have the M = {m} "
                            f"rows of the MMA (9.7.16.10.8.4)")
+        if meta.element not in METADATA_ELEMENTS:
+            scaled = " (a sparse block-scaled MMA too: the scale factors keep their own " \
+                     "type)" if operands.scale_a is not None else ""
+            self.error(op, f"sparsity metadata buffer {meta.text()} must have element type "
+                           f"i32, not {meta.element}: metadata is 2- and 4-bit indices "
+                           f"packed in 32-bit TMEM cells (9.7.16.10.8.1-9.7.16.10.8.4; "
+                           f"docs/tmem-operands.md){scaled}")
 
     def check_mma_block_scale(self, op, kind, operands, info, k96) -> None:
         if kind not in shapes.BLOCK_SCALED_KINDS:
@@ -686,10 +699,16 @@ class Tcgen05Verify(ModulePass):
                            f"{', '.join(SCALE_VEC_QUALIFIERS)} (9.7.16.10.9.1)")
             return
         sa = d.type_info(operands.scale_a.type)
+        sb = d.type_info(operands.scale_b.type)
         scale = isa_type(sa.element)
+        if sb.element != sa.element:
+            self.error(op, f"scale_B buffer {sb.text()} has element type {sb.element} but "
+                           f"scale_A {sa.text()} has {sa.element}: the instruction "
+                           f"descriptor has one Scale Matrix Type for both (Tables 43 and 44, "
+                           f"bit 23)")
+            return
         try:
-            # One scale type serves both (Table 43, bit 23); the dialect already makes
-            # scale_A and scale_B share a type (one variadic group), so sb needs no check.
+            # One scale type serves both (Tables 43 and 44, bit 23), checked above.
             shapes.check_scale_type(kind, scale)
             qualifier = SCALE_VEC_QUALIFIERS[value]
             shapes.check_scale_vectorsize(kind, qualifier, scale_type=scale, k96=k96)

@@ -23,6 +23,8 @@ from mlir import ir  # noqa: F401  (re-exported)
 from mlir.dialects import arith, func, irdl, llvm, nvvm, scf  # noqa: F401  (re-exported)
 from mlir.passmanager import PassManager  # noqa: F401  (re-exported)
 
+from tcgen05_lower import segments
+
 #: The upstream MLIR release these bindings come from; checked by the test suite against
 #: the installed distribution so that an accidental upgrade is noticed.
 MLIR_BINDINGS_DISTRIBUTION = "xtc-mlir-python-bindings"
@@ -162,6 +164,9 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
         error = MLIRError("Unable to parse module assembly", [])
         error.located = [abort]
         raise error
+    # The MMA's operandSegmentSizes, which nobody writes (tcgen05_lower/segments.py);
+    # `edits` maps the columns the insertions moved back to the user's text.
+    text, edits = segments.supply(text)
     try:
         if len(_top_level_ops(text)) == 1:
             op = ir.Operation.parse(text, source_name=source_name)
@@ -175,28 +180,44 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
         if not error.error_diagnostics:
             error.located = [_silent_parse_failure(text, source_name, str(error))]
         else:
-            error.located = [_renamed(_convert(x), source_name)
+            error.located = [_renamed(_convert(x), source_name, edits)
                              for x in error.error_diagnostics]
         raise
-    _name_anonymous_buffer(module, source_name)
+    _name_anonymous_buffer(module, source_name, edits)
     return module
 
 
-def _renamed(diagnostic: Diagnostic, source_name: str) -> Diagnostic:
-    """`diagnostic` (and its notes) with the anonymous buffer's name replaced."""
-    filename = source_name if diagnostic.filename == _ANONYMOUS_BUFFER \
-        else diagnostic.filename
-    return Diagnostic(diagnostic.severity, filename, diagnostic.line, diagnostic.col,
+def _renamed(diagnostic: Diagnostic, source_name: str,
+             edits: "segments.Edits | None" = None) -> Diagnostic:
+    """`diagnostic` (and its notes) with the anonymous buffer's name replaced, and its
+    column moved back over text that `edits` inserted."""
+    filename = diagnostic.filename
+    col = diagnostic.col
+    if filename in (_ANONYMOUS_BUFFER, source_name):
+        filename = source_name
+        if edits:
+            col = edits.original_column(diagnostic.line, col)
+    return Diagnostic(diagnostic.severity, filename, diagnostic.line, col,
                       diagnostic.message,
-                      tuple(_renamed(note, source_name) for note in diagnostic.notes))
+                      tuple(_renamed(note, source_name, edits) for note in diagnostic.notes))
 
 
-def _name_anonymous_buffer(module: "ir.Operation", source_name: str) -> None:
+def _name_anonymous_buffer(module: "ir.Operation", source_name: str,
+                           edits: "segments.Edits | None" = None) -> None:
     """Gives every op and block argument that the parser located in the anonymous
-    buffer the same line and column in `source_name` (one walk over the module)."""
+    buffer the same line and column in `source_name`, and those after text that `edits`
+    inserted on their line their column in the user's text (one walk over the module)."""
 
     def renamed(loc: "ir.Location"):
-        if loc.is_a_file() and loc.filename == _ANONYMOUS_BUFFER:
+        if not loc.is_a_file():
+            return None
+        if edits and loc.filename in (_ANONYMOUS_BUFFER, source_name) \
+                and loc.start_line in edits.by_line:
+            col = edits.original_column(loc.start_line, loc.start_col)
+            if col != loc.start_col or loc.filename != source_name:
+                return ir.Location.file(source_name, loc.start_line, col)
+            return None
+        if loc.filename == _ANONYMOUS_BUFFER:
             return ir.Location.file(source_name, loc.start_line, loc.start_col)
         return None
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower import segments
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect import ops
 
@@ -129,14 +130,24 @@ class KernelBuilder:
                                  k_offset=self._index(k_offset), src_layout=src_layout,
                                  src_ld=src_ld)
 
-    def mma(self, d_, a, b, enable_input_d, *, kind: str, aux=(), **attributes) -> None:
-        """``tcgen05.mma``: D (+)= A x B; ``enable_input_d`` a bool or an i1 value; other
+    def mma(self, d_, a, b, enable_input_d, *, kind: str, scale_a=None, scale_b=None,
+            metadata=None, aux=(), **attributes) -> None:
+        """``tcgen05.mma``: D (+)= A x B; ``enable_input_d`` a bool or an i1 value; the
+        scale-factor buffers (block scaling) and the metadata buffer (sparse) by keyword,
+        or as ``aux`` in the order of the text (scale_a, scale_b, then metadata); other
         attributes (k_offset, sparse, scale_vec, collector_a, ...) by keyword."""
+        if aux:
+            if segments.mma_segments(segments.MMA_FIXED + len(aux)) is None \
+                    or any(v is not None for v in (scale_a, scale_b, metadata)):
+                raise TypeError("mma takes aux = (metadata,), (scale_a, scale_b) or "
+                                "(scale_a, scale_b, metadata), and not with those keywords")
+            scale_a, scale_b = (aux[0], aux[1]) if len(aux) >= 2 else (None, None)
+            metadata = aux[-1] if len(aux) != 2 else None
         with self._at_end():
             enable = self.constant(enable_input_d, "i1") if isinstance(enable_input_d, bool) \
                 else enable_input_d
-            ops.MmaOp.build(d=d_, a=a, b=b, enable_input_d=enable, aux=list(aux), kind=kind,
-                            **attributes)
+            ops.MmaOp.build(d=d_, a=a, b=b, enable_input_d=enable, scale_a=scale_a,
+                            scale_b=scale_b, metadata=metadata, kind=kind, **attributes)
 
     def ld(self, buffer, column, columns: int, element: str | None = None) -> "ir.Value":
         """``tcgen05.ld`` of `columns` columns from `column`: a ``!tcgen05.frag``."""
@@ -187,7 +198,7 @@ class KernelBuilder:
         """The module as MLIR text, with the locations of the Python lines that built it."""
         module = self.finish()
         with self.context:
-            return module.operation.get_asm(enable_debug_info=True)
+            return segments.strip(module.operation.get_asm(enable_debug_info=True))
 
     def compile(self, **options):
         """Compiles the kernel with ``driver.compile_source`` (options as there: arch,

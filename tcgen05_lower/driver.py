@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from tcgen05_lower import backend
+from tcgen05_lower import backend, segments
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, ir,
                                     error_diagnostics, file_location, parse_module)
@@ -341,7 +341,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
             raise CompileFailed(list(diagnostics))
         result.diagnostics = result.warnings + list(diagnostics)
         if emit == "mlir":
-            result.mlir = str(module)
+            result.mlir = segments.strip(str(module))
             return result
         try:
             result.ptx_version, result.ptx_version_reason = ptx_version_for(target, uses)

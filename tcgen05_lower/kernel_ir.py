@@ -59,26 +59,29 @@ class MmaOperands:
 
 
 def mma_operands(op) -> MmaOperands:
-    """The operands of the ``tcgen05.mma`` op `op`, with the trailing TMEM operands
-    named by role: scale_a and scale_b for a block-scaled kind (or when ``scale_vec`` is
-    set), then the metadata when ``sparse`` is set."""
+    """The operands of the ``tcgen05.mma`` op `op`: scale_a and scale_b when the kind is
+    block-scaled (or ``scale_vec`` is set), the metadata when ``sparse`` is set, each read
+    from its own optional operand; those written without the attribute that asks for
+    them are ``unexpected``."""
     mma = MmaOp(op)
     dv, av, bv, en = mma.d, mma.a, mma.b, mma.enable_input_d
-    aux = mma.aux
     a_info = dialect.type_info(av.type)
-    roles = {}
-    if mma.has(MmaOp.scale_vec) or mma.kind in shapes.BLOCK_SCALED_KINDS:
-        roles["scale_a"] = aux.pop(0) if aux else None
-        roles["scale_b"] = aux.pop(0) if aux else None
-    if mma.sparse:
-        roles["metadata"] = aux.pop(0) if aux else None
+    roles, unexpected = {}, []
+    scaled = mma.has(MmaOp.scale_vec) or mma.kind in shapes.BLOCK_SCALED_KINDS
+    for role, value, wanted in (("scale_a", mma.scale_a, scaled),
+                                ("scale_b", mma.scale_b, scaled),
+                                ("metadata", mma.metadata, bool(mma.sparse))):
+        if wanted:
+            roles[role] = value
+        elif value is not None:
+            unexpected.append(value)
     return MmaOperands(
         d=dv, a=av, b=bv, enable_input_d=en,
         d_type=dialect.type_info(dv.type),
         a_smem=a_info if isinstance(a_info, dialect.SmemType) else None,
         a_tmem=a_info if isinstance(a_info, dialect.TmemType) else None,
         b_type=dialect.type_info(bv.type),
-        unexpected=tuple(aux), **roles,
+        unexpected=tuple(unexpected), **roles,
     )
 
 

@@ -255,7 +255,7 @@ FORMS = [
              collectorOp=COLLECT.USE)),
     Form("mma.sp mxf8f6f4 block32", "tcgen05.mma",
          mma_kernel(d=D128, a=smem(128, 256, "f8E4M3FN"), b=smem(64, 256, "f8E4M3FN"),
-                    aux=(S1, S1, S1),
+                    aux=(S1, S1, META),
                     attrs='kind = "mxf8f6f4", sparse = true, scale_vec = "block32", '
                           'collector_a = "lastuse"'),
          lambda a: nvvm.Tcgen05MMASparseBlockScaleOp(

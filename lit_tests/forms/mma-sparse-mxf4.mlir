@@ -19,6 +19,7 @@
 !b = !tcgen05.smem<[64, 512], f4E2M1FN, "K", "128B">
 !s8 = !tcgen05.tmem<[128, 2], f8E8M0FNU>
 !s4 = !tcgen05.tmem<[128, 4], f8E4M3>
+!meta = !tcgen05.tmem<[128, 2], i32>
 
 // Table 44, kind::mxf4 sparse (K = 128): E2M1 1 << 7 and 1 << 10, sparsity 1 << 2,
 // N 8 << 17, UE8M0 1 << 23, M >> 7 = 1 << 27, and K block 1 (k_offset 128 = 1 x K) with
@@ -37,8 +38,8 @@ func.func @sparse_mxf4() attributes {tcgen05.kernel = {target = "sm_100a", threa
   %d = "tcgen05.tmem_buffer"() : () -> !acc
   %sa = "tcgen05.tmem_buffer"() : () -> !s8
   %sb = "tcgen05.tmem_buffer"() : () -> !s8
-  %m = "tcgen05.tmem_buffer"() : () -> !s8
-  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf4", sparse = true, k_offset = 128 : i64, scale_vec = "2X"} : (!acc, !a, !b, i1, !s8, !s8, !s8) -> ()
+  %m = "tcgen05.tmem_buffer"() : () -> !meta
+  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf4", sparse = true, k_offset = 128 : i64, scale_vec = "2X"} : (!acc, !a, !b, i1, !s8, !s8, !meta) -> ()
   return
 }
 
@@ -56,8 +57,8 @@ func.func @sparse_mxf4nvf4() attributes {tcgen05.kernel = {target = "sm_100a", t
   %d = "tcgen05.tmem_buffer"() : () -> !acc
   %sa = "tcgen05.tmem_buffer"() : () -> !s4
   %sb = "tcgen05.tmem_buffer"() : () -> !s4
-  %m = "tcgen05.tmem_buffer"() : () -> !s4
-  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf4nvf4", sparse = true, scale_vec = "block16", collector_a = "fill"} : (!acc, !a, !b, i1, !s4, !s4, !s4) -> ()
-  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf4nvf4", sparse = true, scale_vec = "block16", collector_a = "lastuse"} : (!acc, !a, !b, i1, !s4, !s4, !s4) -> ()
+  %m = "tcgen05.tmem_buffer"() : () -> !meta
+  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf4nvf4", sparse = true, scale_vec = "block16", collector_a = "fill"} : (!acc, !a, !b, i1, !s4, !s4, !meta) -> ()
+  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf4nvf4", sparse = true, scale_vec = "block16", collector_a = "lastuse"} : (!acc, !a, !b, i1, !s4, !s4, !meta) -> ()
   return
 }

@@ -84,9 +84,8 @@ func.func @sparse_f8f6f4_a_tmem() attributes {tcgen05.kernel = {target = "sm_100
 // 1 << 10, sparsity 1 << 2, N >> 3 = 16 << 17, UE8M0 1 << 23, M >> 7 = 1 << 27, and the
 // scale-factor IDs of K block 1 (k_offset 64 = 1 x K, one factor per MMA with 1X, so byte
 // 1; 9.7.16.10.7.2): scale A ID 1 << 29, scale B ID 1 << 4: 0x28A00494 = 681575572. The
-// metadata follows b-desc, the scale operands follow idesc.
-// (The dialect's trailing operands share one type, so the metadata buffer has the
-// scale buffers' type here.)
+// metadata follows b-desc, the scale operands follow idesc. The metadata buffer is i32
+// like every sparse MMA's, the scale buffers keep their UE8M0 type.
 // CHECK-LABEL: .entry sparse_mxf8f6f4(
 // CHECK: mov.b32 [[IDESC:%r[0-9]+]], 681575572;
 // SM100A: tcgen05.mma.sp.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X
@@ -99,7 +98,7 @@ func.func @sparse_mxf8f6f4() attributes {tcgen05.kernel = {target = "sm_100a", t
   %d = "tcgen05.tmem_buffer"() : () -> !acc128
   %sa = "tcgen05.tmem_buffer"() : () -> !s1
   %sb = "tcgen05.tmem_buffer"() : () -> !s1
-  %m = "tcgen05.tmem_buffer"() : () -> !s1
-  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf8f6f4", sparse = true, scale_vec = "1X", k_offset = 64 : i64} : (!acc128, !a5, !b5, i1, !s1, !s1, !s1) -> ()
+  %m = "tcgen05.tmem_buffer"() : () -> !meta
+  "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb, %m) {kind = "mxf8f6f4", sparse = true, scale_vec = "1X", k_offset = 64 : i64} : (!acc128, !a5, !b5, i1, !s1, !s1, !meta) -> ()
   return
 }

@@ -53,8 +53,9 @@ func.func @sparse_mxf4_on_sm_100f() attributes {tcgen05.kernel = {target = "sm_1
   %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 512], f4E2M1FN, "K", "128B">
   %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
   %s = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 2], f8E8M0FNU>
+  %m = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 2], i32>
   // expected-error @+1 {{tcgen05.mma.sp with kind::mxf4 / kind::mxf4nvf4 is not supported on sm_100f; supported on: sm_100a; sm_101a (renamed sm_110a from PTX ISA 9.0); sm_103a; sm_110a (9.7.16.10.9.2 Target ISA Notes)}}
-  "tcgen05.mma"(%d, %a, %b, %p, %s, %s, %s) {kind = "mxf4", sparse = true, scale_vec = "block32"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 512], f4E2M1FN, "K", "128B">, !tcgen05.smem<[64, 512], f4E2M1FN, "K", "128B">, i1, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], f8E8M0FNU>) -> ()
+  "tcgen05.mma"(%d, %a, %b, %p, %s, %s, %m) {kind = "mxf4", sparse = true, scale_vec = "block32"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 512], f4E2M1FN, "K", "128B">, !tcgen05.smem<[64, 512], f4E2M1FN, "K", "128B">, i1, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], i32>) -> ()
   return
 }
 

@@ -344,8 +344,8 @@ func.func @block_scaled_without_scales() attributes {tcgen05.kernel = {target = 
 // -----
 
 // Table 44 bit 23 is one "Scale Matrix Type, for both scale_A / scale_B", so the two scale
-// operands cannot differ. The IRDL definition gives all trailing TMEM operands one type,
-// so the parser rejects the mix before tcgen05-verify runs.
+// operands cannot differ in element type (each has an IRDL constraint of its own, so the
+// parser accepts the mix and tcgen05-verify reports it).
 func.func @mixed_scale_types() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %p = arith.constant false
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 256], f4E2M1FN, "K", "128B">
@@ -353,11 +353,57 @@ func.func @mixed_scale_types() attributes {tcgen05.kernel = {target = "sm_100a",
   %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
   %sa = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 4], f8E4M3>
   %sb = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
-  // expected-error @+1 {{expected '!tcgen05.tmem<[128, 4], f8E4M3>' but got '!tcgen05.tmem<[128, 4], f8E8M0FNU>'}}
+  // expected-error @+1 {{scale_B buffer !tcgen05.tmem<[128, 4], f8E8M0FNU> has element type f8E8M0FNU but scale_A !tcgen05.tmem<[128, 4], f8E4M3> has f8E4M3: the instruction descriptor has one Scale Matrix Type for both (Tables 43 and 44, bit 23)}}
   "tcgen05.mma"(%d, %a, %b, %p, %sa, %sb) {kind = "mxf4nvf4", scale_vec = "4X"}
       : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 256], f4E2M1FN, "K", "128B">,
          !tcgen05.smem<[64, 256], f4E2M1FN, "K", "128B">, i1,
          !tcgen05.tmem<[128, 4], f8E4M3>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+  return
+}
+
+// -----
+
+// The sparsity metadata is 2- and 4-bit indices packed in 32-bit TMEM cells
+// (9.7.16.10.8.1-9.7.16.10.8.4): its buffer is i32, also in a sparse block-scaled MMA. The
+// spelling that gave it the scale factors' type (when the dialect bound all trailing
+// operands to one type) is refused with the rule and the type.
+func.func @sparse_block_scaled_metadata_of_scale_type() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant true
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 512], f4E2M1FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 512], f4E2M1FN, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %s = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 2], f8E8M0FNU>
+  // expected-error @+1 {{sparsity metadata buffer !tcgen05.tmem<[128, 2], f8E8M0FNU> must have element type i32, not f8E8M0FNU: metadata is 2- and 4-bit indices packed in 32-bit TMEM cells (9.7.16.10.8.1-9.7.16.10.8.4; docs/tmem-operands.md) (a sparse block-scaled MMA too: the scale factors keep their own type)}}
+  "tcgen05.mma"(%d, %a, %b, %p, %s, %s, %s) {kind = "mxf4", sparse = true, scale_vec = "block32"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 512], f4E2M1FN, "K", "128B">, !tcgen05.smem<[64, 512], f4E2M1FN, "K", "128B">, i1, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], f8E8M0FNU>) -> ()
+  return
+}
+
+// -----
+
+// The same rule for a sparse MMA without block scaling.
+func.func @sparse_metadata_f32() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant true
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "64B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %m = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 2], f32>
+  // expected-error @+1 {{sparsity metadata buffer !tcgen05.tmem<[128, 2], f32> must have element type i32, not f32: metadata is 2- and 4-bit indices packed in 32-bit TMEM cells (9.7.16.10.8.1-9.7.16.10.8.4; docs/tmem-operands.md)}}
+  "tcgen05.mma"(%d, %a, %b, %p, %m) {kind = "f16", sparse = true} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "64B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1, !tcgen05.tmem<[128, 2], f32>) -> ()
+  return
+}
+
+// -----
+
+// An MMA has 4 to 7 operands (d, a, b, enable_input_d, then scale_a and scale_b, then the
+// metadata); with more, no operand groups fit and the parser reports the op.
+func.func @mma_with_eight_operands() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant true
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 512], f4E2M1FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 512], f4E2M1FN, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %s = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 2], f8E8M0FNU>
+  // expected-error @+1 {{'operandSegmentSizes' attribute is expected but not provided}}
+  "tcgen05.mma"(%d, %a, %b, %p, %s, %s, %s, %s) {kind = "mxf4", sparse = true} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 512], f4E2M1FN, "K", "128B">, !tcgen05.smem<[64, 512], f4E2M1FN, "K", "128B">, i1, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], f8E8M0FNU>, !tcgen05.tmem<[128, 2], f8E8M0FNU>) -> ()
   return
 }
 

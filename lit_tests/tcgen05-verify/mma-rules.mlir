@@ -85,9 +85,9 @@ func.func @mxf8f6f4_sparse_cta2_m128() attributes {tcgen05.kernel = {target = "s
   %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
   %x0 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 1], f8E8M0FNU>
   %x1 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 1], f8E8M0FNU>
-  %x2 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 1], f8E8M0FNU>
+  %x2 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 2], i32>
   // expected-error @+1 {{M = 128 is not supported for kind::mxf8f6f4, sparse, cta_group::2 (supported: 256) (Table 39)}}
-  "tcgen05.mma"(%d, %a, %b, %p, %x0, %x1, %x2) {kind = "mxf8f6f4", sparse = true, scale_vec = "1X"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[64, 256], f8E4M3FN, "K", "128B">, !tcgen05.smem<[32, 256], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 1], f8E8M0FNU>, !tcgen05.tmem<[128, 1], f8E8M0FNU>, !tcgen05.tmem<[128, 1], f8E8M0FNU>) -> ()
+  "tcgen05.mma"(%d, %a, %b, %p, %x0, %x1, %x2) {kind = "mxf8f6f4", sparse = true, scale_vec = "1X"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[64, 256], f8E4M3FN, "K", "128B">, !tcgen05.smem<[32, 256], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 1], f8E8M0FNU>, !tcgen05.tmem<[128, 1], f8E8M0FNU>, !tcgen05.tmem<[128, 2], i32>) -> ()
   return
 }
 

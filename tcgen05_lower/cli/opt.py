@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower import segments
 from tcgen05_lower.bindings import (MLIRError, capture_diagnostics, error_diagnostics,
                                     parse_module)
 from tcgen05_lower.cli import verify_diagnostics
@@ -102,7 +103,7 @@ def process_chunk(text: str, first_line: int, source_name: str, args) -> tuple[b
             printed = module.get_asm(print_generic_op_form=True)
         else:
             printed = str(module)
-        return True, printed, list(diagnostics)
+        return True, segments.strip(printed), list(diagnostics)
 
 
 def run(argv=None) -> int:
