@@ -70,7 +70,9 @@ only when nothing else is possible. An ``scf.while`` whose condition does not ev
 may exit there: the first such condition and each of the next three are possible exits
 (so exits after 0, 1, 2 and 3 runs of the body when none evaluates), the fourth one is
 taken, and the weakest of those exits is kept the same way; the loop's results are
-every value those exits forward.
+every value those exits forward. A condition that evaluates to true after 8 runs of the
+body counts as not evaluating from then on (exits after 8, 9, 10 and 11 runs): a long
+``scf.while`` is shortened like a long ``scf.for``.
 
 When the ways leave an mbarrier with different numbers of commits or completed phases, a
 wait with a phase operand on it is an error (its parity is right on some ways only). A
@@ -555,6 +557,7 @@ class Run:
         before, after = op.regions[0].blocks[0], op.regions[1].blocks[0]
         carried = [self.meaning(v) for v in op.operands]
         exits = []  # (live, mbarriers, forwarded) at each condition that does not evaluate
+        runs = 0
         while True:
             self.bind(before.arguments, carried)
             self.block(before)
@@ -563,6 +566,13 @@ class Run:
             forwarded = [self.meaning(v) for v in list(condition.operands)[1:]]
             if flag is not None and not flag:
                 break
+            if flag and runs >= FULL_RUN_ITERATIONS:
+                # A long loop: from here on its condition counts as not evaluating, so
+                # that the exits after the next runs stand for the real one (like a long
+                # scf.for, which runs 4 or 5 iterations).
+                flag = None
+                self.truncated = True
+            runs += 1
             if flag is None:
                 if len(exits) == UNKNOWN_TRIPS:
                     break  # the last exit considered: the state as it is

@@ -498,3 +498,46 @@ func.func @explicit_parity_after_uneven_branches(%flag: i1)
   "tcgen05.mbarrier_wait"(%bar, %p0) : (!tcgen05.mbarrier, i32) -> ()
   return
 }
+
+// -----
+
+// The loop of @while_without_wait, 31,763,525 iterations long: after 8 runs of the body its condition counts
+// as not evaluating (exits after 8 to 11 runs), so the pass checks it as quickly as the
+// short loop and reports the same missing wait (it used to run the loop into the
+// 2,000,000-op budget and then give up).
+!acc = !tcgen05.tmem<[128, 64], f32>
+!ta = !tcgen05.smem<[128, 16], bf16, "K", "none">
+!tb = !tcgen05.smem<[64, 16], bf16, "K", "none">
+!frag = !tcgen05.frag<[128, 32], f32>
+func.func @long_while_without_wait(%C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 31763525 : index
+  %t = arith.constant true
+  %bar = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  %base = "tcgen05.alloc"() {columns = 64 : i64, cta_group = 1 : i64} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %acc = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %end = scf.while (%k = %c0) : (index) -> index {
+    %more = arith.cmpi ult, %k, %c2 : index
+    scf.condition(%more) %k : index
+  } do {
+  ^bb0(%j: index):
+    "tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+    "tcgen05.commit"(%bar) : (!tcgen05.mbarrier) -> ()
+    "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+    // expected-error @below {{tcgen05.ld reads TMEM columns [0, 32) that tcgen05.mma at line 528:5 writes, without ordering: missing an mbarrier wait for the phase that the tcgen05.commit at line 529:5 completes -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4)}}
+    %x = "tcgen05.ld"(%acc, %c0) : (!acc, index) -> !frag
+    "tcgen05.store_fragment"(%x, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+    "tcgen05.wait"() {kind = "ld"} : () -> ()
+    "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
+    "tcgen05.barrier"() : () -> ()
+    "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+    %next = arith.addi %j, %c1 : index
+    scf.yield %next : index
+  }
+  return
+}
+
