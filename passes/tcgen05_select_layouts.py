@@ -421,9 +421,10 @@ class Tcgen05SelectLayouts(ModulePass):
                                    f"layout = \"A\"..\"G\" attribute")
                 return
             try:
+                # No MMA uses it: Table 39's N <= 256 does not apply, only TMEM's width.
                 layouts.check_d_shape(layout, m=t.rows, n=t.cols, cta_group=info.cta_group,
-                                      layout_c=self.layout_c)
-                use = Use("d", layout, layouts.d_footprint(layout, t.cols,
+                                      layout_c=self.layout_c, mma=False)
+                use = Use("d", layout, layouts.d_footprint(layout, t.cols, mma=False,
                                                            layout_c=self.layout_c), None)
             except IsaRuleError as exc:
                 self.error(buffer, f"layout = \"{layout}\": {exc}" if requested else str(exc))
