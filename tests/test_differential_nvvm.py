@@ -326,6 +326,11 @@ FORMS = [
                 '  "tcgen05.commit"(%m) {multicast_mask = 3 : i64} : (!tcgen05.mbarrier) -> ()',
                 cta=2),
          lambda a: nvvm.Tcgen05CommitOp(a["bar"], multicastMask=a["mask"], group=C2)),
+    # A pair kernel's plain commit: no mask, the issuing CTA's mbarrier only.
+    Form("commit cta_group::2 without multicast", "tcgen05.commit",
+         kernel('  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier\n'
+                '  "tcgen05.commit"(%m) : (!tcgen05.mbarrier) -> ()', cta=2),
+         lambda a: nvvm.Tcgen05CommitOp(a["bar"], group=C2)),
     # ---- allocation (9.7.16.7.1): the planner's alloc / relinquish / dealloc of an MMA kernel
     *[Form(f"{op} cta_group::{cta}", f"tcgen05.{op}",
            mma_kernel(d=tmem(128 * cta, 64, "f32"), a=A16, b=smem(64 // cta, 64, "bf16"),
