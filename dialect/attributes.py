@@ -102,6 +102,8 @@ WRITTEN_BY = MappingProxyType({op: MappingProxyType(attrs) for op, attrs in {
     "load_fragment": {**_ACCESS_PLAN, "pack16": _SELECT},
     **{op: {"reason": _SYNC_PASS} for op in ("alloc_mbarrier", "commit", "mbarrier_wait",
                                             "wait", "fence", "fence_proxy_async", "barrier")},
+    # On the commits it adds to a cta_group::2 kernel: which CTAs' mbarriers they signal.
+    "commit": {"reason": _SYNC_PASS, "multicast_mask": _SYNC_PASS},
     **{op: {name: _PLAN for name in _OPS[op]} for op in ("alloc", "dealloc",
                                                          "relinquish_alloc_permit")},
 }.items()})

@@ -207,7 +207,10 @@ irdl.dialect @tcgen05 {
   }
 
   // tcgen05.commit.mbarrier::arrive::one: the mbarrier tracks completion of all prior
-  // async tcgen05 operations of the issuing thread (9.7.16.12.1).
+  // async tcgen05 operations of the issuing thread (9.7.16.12.1). With multicast_mask
+  // (.multicast::cluster, bit i = %cluster_ctarank i) it signals the mbarrier at the same
+  // offset in each CTA the mask names; without it, only the issuing CTA's. An
+  // mbarrier_wait runs in the CTAs that the commits to its mbarrier signal.
   irdl.operation @commit {
     %m = irdl.base @tcgen05::@mbarrier
     irdl.operands(barrier: %m)

@@ -149,8 +149,8 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, int_value, ir
-from tcgen05_lower.dialect.ops import (OPS, AllocMbarrierOp, BarrierOp, CpOp, LdOp, LdRedOp,
-                                       MbarrierWaitOp, MmaOp, ShiftOp, SmemFillOp, StOp,
+from tcgen05_lower.dialect.ops import (OPS, AllocMbarrierOp, BarrierOp, CommitOp, CpOp,
+                                       FenceOp, LdOp, LdRedOp, MbarrierWaitOp, MmaOp, ShiftOp, SmemFillOp, StOp,
                                        TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
@@ -1752,6 +1752,80 @@ def materialize(kernel, planner: Planner) -> list:
     return added
 
 
+#: %cluster_ctarank bits of both CTAs of a pair (9.7.16.5.1).
+BOTH_CTAS = 0b11
+#: Ops of a pair kernel that run in both CTAs and may need single-thread work complete.
+_BOTH_CTA_CONSUMERS = (LdOp.NAME, LdRedOp.NAME, StOp.NAME, SmemFillOp.NAME, "dealloc")
+#: Ops the pass inserts around a consumer (the consumer is the next op that is none).
+_SYNC_NAMES = ("commit", "mbarrier_wait", "wait", "fence", "fence_proxy_async", "barrier")
+
+
+def choose_commit_masks(kernel, added: list) -> None:
+    """The ``multicast_mask`` of every commit added to a cta_group::2 kernel: which CTAs'
+    mbarriers it arrives at (9.7.16.12.1), i.e. which CTAs wait for it (lowering.sync).
+
+    Mask 0b11 (both CTAs) unless every wait on the commit's mbarrier serves a
+    single-thread consumer (mma, cp, shift: issued in the even CTA, Table 46) and nothing
+    that runs in both CTAs relies on those waits: then the plain commit, which arrives at
+    the issuing CTA's mbarrier only. The planning walk counts a completion as seen by
+    every thread, so the second condition is checked here, conservatively: each wait sits
+    in the kernel's body (no loop or branch around it), and before any later op that runs
+    in both CTAs there is a commit to both CTAs, a wait on it and
+    tcgen05.fence::after_thread_sync (that commit covers everything the thread issued
+    before, the producers of the narrowed commit included)."""
+    if d.kernel_info(kernel).cta_group != 2:
+        return
+    commits = [op for op in added if CommitOp.matches(op)]
+    waits: dict = {}
+    for op in added:
+        if MbarrierWaitOp.matches(op):
+            waits.setdefault(op.operands[0], []).append(op)
+    body = kernel.regions[0].blocks[0]
+    narrow = {c.operands[0] for c in commits
+              if waits.get(c.operands[0])
+              and all(w.block == body and _serves_single_thread_only(w)
+                      for w in waits[c.operands[0]])}
+    ops = [op.operation for op in body.operations]
+    # Commits to both CTAs: those added and not narrowed, and the program's own whose
+    # mask names both.
+    to_both = {op.operands[0] for op in d.walk_ops(kernel) if CommitOp.matches(op)
+               and (CommitOp(op).multicast_mask or 0) & BOTH_CTAS == BOTH_CTAS}
+    to_both |= {c.operands[0] for c in commits} - narrow
+    unsafe = {b for b in narrow
+              if not all(_both_ctas_ordered_after(w, ops, to_both) for w in waits[b])}
+    for commit in commits:
+        if commit.operands[0] not in narrow - unsafe:
+            CommitOp(commit).multicast_mask = BOTH_CTAS
+
+
+def _serves_single_thread_only(wait) -> bool:
+    """Whether the consumer the wait was inserted for (the next op that is neither
+    inserted nor index arithmetic) is a single-thread op."""
+    found = False
+    for op in wait.block.operations:
+        op = op.operation
+        if found and not _is_trivial(op) and d.op_name(op) not in _SYNC_NAMES:
+            return d.op_name(op) in (MmaOp.NAME, CpOp.NAME, ShiftOp.NAME)
+        found = found or op == wait
+    return False
+
+
+def _both_ctas_ordered_after(wait, ops: list, to_both: set) -> bool:
+    """Whether every op after `wait` in the kernel's body that runs in both CTAs is
+    preceded, after `wait`, by a commit to both CTAs (`to_both`: its mbarriers), a wait
+    on it and a fence::after_thread_sync (see choose_commit_masks)."""
+    waited = False
+    for op in ops[ops.index(wait) + 1:]:
+        name = d.op_name(op)
+        if name == "mbarrier_wait" and op.operands[0] in to_both:
+            waited = True
+        elif name == "fence" and FenceOp(op).kind == "after_thread_sync" and waited:
+            return True
+        if any(d.op_name(x) in _BOTH_CTA_CONSUMERS for x in [op, *d.walk_ops(op)]):
+            return False
+    return True
+
+
 def separate_phases(kernel) -> list:
     """Adds a barrier before every commit that may follow a wait on the same mbarrier
     with no barrier in between (see "mbarriers" in the module docstring). Loops are
@@ -1881,6 +1955,7 @@ class Tcgen05InsertSync(ModulePass):
                 planner.run()
                 added = materialize(kernel, planner)
                 added += separate_phases(kernel)
+                choose_commit_masks(kernel, added)
             except SyncError as exc:
                 self.fail(exc.op, exc.message)
             name = d.kernel_info(kernel).name

@@ -40,7 +40,10 @@ Options:
   store's position, each an ordinary ld/store_fragment (or load_fragment/st), so that
   tcgen05-insert-sync, which runs later, sees every load and its consumer.
 - ``shape``: the message shape of every access (``auto``: .32x32b for full-datapath
-  layouts, .16x32bx2 for half-datapath ones); a ``shape``/``num`` attribute on an op wins.
+  layouts, .16x32bx2 for half-datapath ones); a ``shape``/``num`` attribute on an op wins
+  over this option and over the strategy (a budget splits such an op's pair only into
+  chunks of whole messages of its ``.num``); an op with a ``num`` but no ``shape`` that
+  the option's shape cannot move is a located error naming the option.
 - ``layout-c``: how Layout C places D. ``F`` (default): the PTX ISA's own wording, "4x1
   (1/2 datapath utilized)" with lane alignment 0 or 16, i.e. Layout F's placement in each
   CTA of the pair; the ISA is the authority this project follows. ``B``: CUTLASS's
@@ -421,9 +424,10 @@ class Tcgen05SelectLayouts(ModulePass):
                                    f"layout = \"A\"..\"G\" attribute")
                 return
             try:
+                # No MMA uses it: Table 39's N <= 256 does not apply, only TMEM's width.
                 layouts.check_d_shape(layout, m=t.rows, n=t.cols, cta_group=info.cta_group,
-                                      layout_c=self.layout_c)
-                use = Use("d", layout, layouts.d_footprint(layout, t.cols,
+                                      layout_c=self.layout_c, mma=False)
+                use = Use("d", layout, layouts.d_footprint(layout, t.cols, mma=False,
                                                            layout_c=self.layout_c), None)
             except IsaRuleError as exc:
                 self.error(buffer, f"layout = \"{layout}\": {exc}" if requested else str(exc))
@@ -562,7 +566,12 @@ class Tcgen05SelectLayouts(ModulePass):
         try:
             access = self.strategy.access(request)
         except IsaRuleError as exc:
-            self.error(op, str(exc))
+            conflict = ""
+            if typed.shape is None and self.option("shape") != "auto" and typed.num is not None:
+                conflict = (f" (the shape comes from the pass option shape="
+                            f"{self.option('shape')}, which conflicts with this op's own "
+                            f"num = {typed.num})")
+            self.error(op, str(exc) + conflict)
             return
         if not self.check_column(op, op.operands[1], access):
             return
@@ -744,6 +753,8 @@ class Tcgen05SelectLayouts(ModulePass):
                 continue
             try:
                 chunk = self.strategy.chunk_width(replace(plan.request, op=plan.access.op))
+                if chunk != plan.access.width:  # each chunk must be movable (chunking())
+                    self.strategy.access(replace(plan.request, width=chunk))
             except IsaRuleError as exc:
                 self.error(op, str(exc))
                 continue
@@ -753,7 +764,7 @@ class Tcgen05SelectLayouts(ModulePass):
                 if isinstance(self.strategy, strategies.RegisterBudget) and \
                         plan.access.registers > self.strategy.budget:
                     plan.note = (f"kept whole: {plan.access.registers} registers per thread "
-                                 f"({_why_whole(op)})")
+                                 f"({_why_whole(op, plan, self.strategy)})")
                 continue
             consumer, why = _only_consumer(op, positions)
             if consumer is None:
@@ -790,7 +801,7 @@ class Tcgen05SelectLayouts(ModulePass):
                                 dest=dest, column=dcol)
         self.split_notes.append(f"tcgen05.ld at {_where(load)}: {plan.access.width} columns "
                                 f"-> {count} ld/store_fragment pairs of {chunk} columns, "
-                                f"{access.describe()}")
+                                f"{access.describe()}{_over_budget(plan, self.strategy)}")
         self.plans.pop(load, None)
         store.erase()
         load.erase()
@@ -815,7 +826,7 @@ class Tcgen05SelectLayouts(ModulePass):
                 self.write_plan(new_store, access)
         self.split_notes.append(f"tcgen05.st at {_where(store)}: {plan.access.width} columns "
                                 f"-> {count} load_fragment/st pairs of {chunk} columns, "
-                                f"{access.describe()}")
+                                f"{access.describe()}{_over_budget(plan, self.strategy)}")
         self.plans.pop(load, None)
         self.plans.pop(store, None)
         store.erase()
@@ -963,7 +974,21 @@ def _only_consumer(load, positions: BlockPositions):
     return store, ""
 
 
-def _why_whole(op) -> str:
+def _over_budget(plan: Planned, strategy) -> str:
+    if strategies.num_exceeds_budget(strategy, plan.request) is None:
+        return ""
+    return f" ({_own_num_wins(plan, strategy)})"
+
+
+def _why_whole(op, plan: Planned, strategy) -> str:
     if LdRedOp.matches(op):
         return "tcgen05.ld_red reduces all its columns in one op"
+    if strategies.num_exceeds_budget(strategy, plan.request) is not None:
+        return _own_num_wins(plan, strategy)
     return "it is as narrow as its messages allow"
+
+
+def _own_num_wins(plan: Planned, strategy) -> str:
+    return (f"the op's own num = {plan.request.num} wins over {strategy.text()}: a chunk "
+            f"of whole .{plan.access.shape}.x{plan.request.num} messages holds "
+            f"{strategies.num_exceeds_budget(strategy, plan.request)} registers per thread")

@@ -971,6 +971,7 @@ class Tcgen05Verify(ModulePass):
 
     def check_commit(self, op, info) -> None:
         commit = CommitOp(op)
+        self.check_commit_agreement(op, info)
         if not commit.has(CommitOp.multicast_mask):
             return
         mask = commit.multicast_mask
@@ -983,6 +984,28 @@ class Tcgen05Verify(ModulePass):
         elif mask >> cluster:
             self.error(op, f"multicast_mask = {mask:#x} names CTAs beyond this kernel's "
                            f"cluster of {cluster} (bit i is %cluster_ctarank i, 9.7.16.12.1)")
+
+    @staticmethod
+    def _signalled(commit) -> str:
+        mask = CommitOp(commit).multicast_mask
+        return "the issuing CTA's only (no multicast_mask)" if mask is None else \
+            f"multicast_mask = {mask:#b}"
+
+    def check_commit_agreement(self, op, info) -> None:
+        """A wait runs in the CTAs whose mbarrier the commits to it signal (lowering.sync),
+        so in a pair kernel every commit to one mbarrier must signal the same CTAs."""
+        if info.cta_group != 2:
+            return
+        for use in op.operands[0].uses:
+            other = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            if not CommitOp.matches(other) or other == op:
+                continue
+            if (CommitOp(other).multicast_mask or 1) != (CommitOp(op).multicast_mask or 1):
+                self.error(op, f"this tcgen05.commit signals {self._signalled(op)}, but the "
+                               f"commit at line {_line(other)} to the same mbarrier signals "
+                               f"{self._signalled(other)}: the CTAs waiting on one mbarrier "
+                               f"must be those every commit to it signals (9.7.16.12.1)")
+                return
 
     def check_alloc(self, op, info) -> None:
         self.check_cta_group(op, info)

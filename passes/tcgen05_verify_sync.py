@@ -33,6 +33,13 @@ either way round):
   read since (9.7.16.6.4.5);
 - tcgen05.dealloc: every TMEM access before it ordered as for a single-thread consumer.
 
+CTA pairs (cta_group::2): the single-thread ops are issued in the even CTA, everything
+else runs in both. A commit arrives at the mbarriers of the CTAs its ``multicast_mask``
+names, a plain commit at the issuing CTA's only (9.7.16.12.1), and a wait runs in the
+CTAs its mbarrier's commits arrive at (the lowering). So completion seen through a plain
+commit orders a later single-thread op but not what the odd CTA runs: a warpgroup op,
+smem_fill or dealloc after it needs a commit whose mask names both CTAs (0b11).
+
 And the mbarrier protocol: a wait must name a phase that a commit issued before it
 completes (otherwise it never returns), and a barrier must separate a wait from the next
 commit to the same mbarrier (otherwise the commit may complete the phase after the one a
@@ -104,11 +111,23 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, int_value, ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CpOp, FenceOp, LdOp, LdRedOp, MmaOp,
-                                       ShiftOp, StOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, LdOp,
+                                       LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands, unplanned_buffer)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
+
+#: %cluster_ctarank bits (9.7.16.5.1): the even CTA, which issues the single-thread ops
+#: of a pair (Table 46), and its peer.
+ISSUING_CTA, PEER_CTA = 0b01, 0b10
+
+
+def _arrival_ctas(commit) -> int:
+    """The CTAs whose mbarrier a tcgen05.commit of a pair kernel arrives at: its
+    multicast_mask, or the issuing CTA's alone for the plain commit (9.7.16.12.1)."""
+    mask = CommitOp(commit).multicast_mask
+    return ISSUING_CTA if mask is None else mask
+
 
 #: Lanes of the CTA's tensor memory; lane sets are 128-bit masks.
 LANES = 128
@@ -246,6 +265,12 @@ class Instance:
     synced: bool = False
     acquired: bool = False
     registers_read: bool = False
+    #: A single-thread op of a pair kernel: the odd CTA must see its completion too.
+    needs_peer: bool = False
+    #: Its completion was seen in the odd CTA (a wait on a commit to both CTAs), and
+    #: acquired there (tcgen05.fence::after_thread_sync after that wait).
+    peer_complete: bool = False
+    peer_acquired: bool = False
 
     @property
     def single_thread(self) -> bool:
@@ -259,7 +284,9 @@ class Instance:
 
     def finished(self) -> bool:
         """Nothing a later op could still need from it."""
-        return self.synced if self.name == "smem_fill" else self.acquired
+        if self.name == "smem_fill":
+            return self.synced
+        return self.acquired and (self.peer_acquired or not self.needs_peer)
 
 
 @dataclass
@@ -371,6 +398,7 @@ class Run:
         self.aliases: dict = {}  # region result / block argument -> what it may be now
         self.opaque: dict = {}  # region op not run -> whether tcgen05 ops are inside
         self.kernel_args = set(kernel.regions[0].blocks[0].arguments)
+        self.pair = d.kernel_info(kernel).cta_group == 2
 
     # ---------------------------------------------------------------- driver
 
@@ -690,6 +718,7 @@ class Run:
             return
         if name in SINGLE_THREAD_OPS or name in WARPGROUP_OPS or name == "smem_fill":
             instance = self.instance(op, name)
+            instance.needs_peer = self.pair and name in SINGLE_THREAD_OPS
             self.executions += 1
             instance.serial = self.executions
             self.check(op, instance)
@@ -721,6 +750,7 @@ class Run:
                     if (inst.single_thread and inst.complete) or \
                             (inst.warpgroup and inst.synced):
                         inst.acquired = True
+                    inst.peer_acquired = inst.peer_acquired or inst.peer_complete
         elif name == "fence_proxy_async":
             for inst in self.live:
                 if inst.name == "smem_fill":
@@ -747,7 +777,8 @@ class Run:
         state.commits += 1
         state.commit_ops[index] = op
         for inst in self.live:
-            if inst.single_thread and not inst.complete:
+            if inst.single_thread and not (inst.complete and
+                                           (inst.peer_complete or not inst.needs_peer)):
                 inst.first_commit.setdefault(barrier, index)
 
     def wait_phase(self, op) -> None:
@@ -785,7 +816,10 @@ class Run:
         for inst in self.live:
             index = inst.first_commit.get(barrier)
             if index is not None and index // state.arrivals < state.seen:
-                inst.complete = True
+                # The CTAs that wait are those the commit arrives at (module docstring).
+                ctas = _arrival_ctas(state.commit_ops[index]) if self.pair else ISSUING_CTA
+                inst.complete = inst.complete or bool(ctas & ISSUING_CTA)
+                inst.peer_complete = inst.peer_complete or bool(ctas & PEER_CTA)
 
     def mbarrier(self, op) -> tuple:
         """(the mbarrier `op` names, its state)."""
@@ -987,6 +1021,35 @@ class Run:
                              f"{op.name} {what} that {earlier.op.name} at "
                              f"{_where(earlier.op)} {verb}, without ordering: missing "
                              f"{missing} ({section})")
+            elif not later.single_thread:
+                self.check_peer(op, earlier, f"{what} that {earlier.op.name} at "
+                                             f"{_where(earlier.op)} {verb}", section, need)
+
+    def check_peer(self, op, earlier: Instance, what: str, section: str,
+                   need: str = "acquired") -> None:
+        """In a pair kernel, `op` runs in the odd CTA too: the completion of the
+        single-thread `earlier` must have been seen (and acquired) there (module
+        docstring)."""
+        if not earlier.needs_peer or earlier.peer_acquired or \
+                (need == "complete" and earlier.peer_complete):
+            return
+        if earlier.peer_complete:
+            self.problem(op, (earlier.op, "peer"),
+                         f"{op.name} {what}, and runs in both CTAs of the pair: missing "
+                         f"tcgen05.fence::after_thread_sync after the mbarrier wait "
+                         f"({section})")
+            return
+        barrier, index = next(iter(earlier.first_commit.items()), (None, None))
+        commit = self.mbarriers[barrier].commit_ops.get(index) if barrier is not None \
+            else None
+        seen = (f"the tcgen05.commit at {_where(commit)} arrives only at the mbarrier of "
+                f"CTA mask {_arrival_ctas(commit):#b}" if commit is not None
+                else "its completion is seen in the issuing CTA only")
+        self.problem(op, (earlier.op, "peer"),
+                     f"{op.name} {what}, and runs in both CTAs of the pair, but {seen}: "
+                     f"the odd CTA never waits for it; missing a tcgen05.commit with "
+                     f"multicast_mask = 0b11 -> mbarrier wait -> "
+                     f"tcgen05.fence::after_thread_sync ({section}, 9.7.16.12.1)")
 
     def check_dealloc(self, op) -> None:
         """Reports every TMEM access not ordered before this dealloc."""
@@ -995,12 +1058,15 @@ class Run:
             if earlier.name == "smem_fill":
                 continue
             missing = self.missing(earlier, "acquired")
+            cells = (earlier.tmem_writes or earlier.tmem_reads)[0].text()
             if missing is not None:
-                cells = (earlier.tmem_writes or earlier.tmem_reads)[0].text()
                 self.problem(op, (earlier.op, missing),
                              f"tcgen05.dealloc frees {cells} that {earlier.op.name} at "
                              f"{_where(earlier.op)} accesses, without ordering: missing "
                              f"{missing} (9.7.16.6.4.4)")
+            else:
+                self.check_peer(op, earlier, f"frees {cells} that {earlier.op.name} at "
+                                             f"{_where(earlier.op)} accesses", "9.7.16.6.4.4")
 
     def overlap(self, earlier: Instance, later: Instance):
         """(what `later` does, what `earlier` does) when they conflict, else None."""

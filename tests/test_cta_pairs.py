@@ -125,3 +125,84 @@ def _remember_bases(monkeypatch):
 
     monkeypatch.setattr(executor.Buffer, "__init__", init)
     _BASES.clear()
+
+
+# ---------------------------------------------------------------- commit masks (issue 21)
+
+PAIR_PLAIN_COMMIT = """
+!acc = !tcgen05.tmem<[256, 32], f32>
+!a = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!b = !tcgen05.smem<[16, 64], bf16, "K", "128B">
+!src = !tcgen05.smem<[128, 32], i8, "K", "none">
+!fr = !tcgen05.frag<[256, 32], f32>
+func.func @pair_plain_commit(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %p = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !a
+  %b = "tcgen05.smem_buffer"() : () -> !b
+  %src = "tcgen05.smem_buffer"() : () -> !src
+  %d = "tcgen05.tmem_buffer"() : () -> !acc
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !a, index) -> ()
+  "tcgen05.smem_fill"(%B, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !b, index) -> ()
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16"} : (!acc, !a, !b, i1) -> ()
+  "tcgen05.cp"(%d, %src) {shape = "128x256b"} : (!acc, !src) -> ()
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16"} : (!acc, !a, !b, i1) -> ()
+  %f = "tcgen05.ld"(%d, %c0) : (!acc, index) -> !fr
+  "tcgen05.store_fragment"(%f, %C, %c0) {ld = 32 : i64} : (!fr, !llvm.ptr<1>, index) -> ()
+  return
+}
+"""
+def _pair_inputs():
+    import ml_dtypes
+
+    rng = np.random.default_rng(7)
+    return {"A": rng.standard_normal((256, 64)).astype(ml_dtypes.bfloat16),
+            "B": rng.standard_normal((32, 64)).astype(ml_dtypes.bfloat16),
+            "C": np.zeros((256, 32), np.float32)}
+
+
+def _planned_and_lowered(text: str):
+    from tcgen05_lower.driver import compile_source
+    from tcgen05_lower.pipeline import DEFAULT_PIPELINE
+
+    planned = compile_source(text, "pair.mlir", arch="sm_100a", emit="mlir").mlir
+    lower = DEFAULT_PIPELINE[DEFAULT_PIPELINE.index("tcgen05-lower-to-llvm"):]
+    return planned, lambda mlir: compile_source(mlir, "planned.mlir", arch="sm_100a",
+                                                pipeline=lower)
+
+
+@pytest.mark.parametrize("schedule", ("late", "eager"))
+def test_plain_commit_for_a_consumer_in_the_issuing_cta_runs_race_free(schedule):
+    """The commit whose only consumer is the tcgen05.cp (issued in the even CTA) is the
+    plain one, and the wait on it runs in the even CTA only; the simulator (whose commit
+    and mbarrier semantics come from 9.7.16.12.1: a plain commit arrives at the issuing
+    CTA's mbarrier, a multicast one at each CTA of its ctaMask) runs it race-free and
+    without deadlock, and the odd CTA's load is ordered by the second commit (mask 0b11)."""
+    from tcgen05_lower.driver import compile_source
+
+    result = compile_source(PAIR_PLAIN_COMMIT, "pair.mlir", arch="sm_100a")
+    commits = [line.strip() for line in result.ptx.splitlines() if "tcgen05.commit" in line]
+    assert len(commits) == 2
+    assert "multicast" not in commits[0] and ".multicast::cluster" in commits[1]
+    sim = api.simulate(result.ptx, result.manifest, _pair_inputs(), schedule=schedule)
+    assert not sim.races, sim.races
+    assert not sim.problems, sim.problems
+
+
+def test_plain_commit_before_a_load_of_both_ctas_races_in_the_odd_cta():
+    """The same kernel with the second commit made plain by hand: tcgen05-verify-sync
+    rejects it, and lowered anyway the simulator finds the odd CTA's load racing the MMA
+    (an independent check that the mask matters)."""
+    from tcgen05_lower.driver import CompileFailed, compile_source
+
+    planned, lower = _planned_and_lowered(PAIR_PLAIN_COMMIT)
+    bad = planned.replace("{multicast_mask = 3 : i64, reason", "{reason")
+    assert bad != planned
+    with pytest.raises(CompileFailed, match="the odd CTA never waits for it"):
+        compile_source(bad, "planned.mlir", arch="sm_100a")
+    lowered = lower(bad)
+    # Printed, the planned kernel names its parameters %arg0.. (in the order A, B, C).
+    inputs = {f"arg{i}": v for i, v in enumerate(_pair_inputs().values())}
+    sim = api.simulate(lowered.ptx, lowered.manifest, inputs)
+    assert any("TMEM of CTA 1" in str(race) for race in sim.races), sim.races

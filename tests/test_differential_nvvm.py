@@ -36,6 +36,7 @@ import pytest
 from tcgen05_lower import backend
 from tcgen05_lower.bindings import PassManager, ir, llvm, nvvm
 from tcgen05_lower.driver import compile_source
+from tcgen05_lower.isa import fragments
 
 from conftest import requires_ptxas
 
@@ -48,7 +49,7 @@ UPSTREAM_ARGS = {
     "at": "!llvm.ptr<6>", "meta": "!llvm.ptr<6>", "sa": "!llvm.ptr<6>", "sb": "!llvm.ptr<6>",
     "zcm": "i64", "bar": "!llvm.ptr<3>", "mask": "i16", "dol4": "vector<4xi32>",
     "dol8": "vector<8xi32>", "slot": "!llvm.ptr<3>", "ncols": "i32", "sdesc": "i64",
-    "v32": "vector<32xi32>",
+    "v32": "vector<32xi32>", "v128": "vector<128xi32>",
 }
 
 C1, C2 = nvvm.CTAGroupKind.CTA_1, nvvm.CTAGroupKind.CTA_2
@@ -325,6 +326,11 @@ FORMS = [
                 '  "tcgen05.commit"(%m) {multicast_mask = 3 : i64} : (!tcgen05.mbarrier) -> ()',
                 cta=2),
          lambda a: nvvm.Tcgen05CommitOp(a["bar"], multicastMask=a["mask"], group=C2)),
+    # A pair kernel's plain commit: no mask, the issuing CTA's mbarrier only.
+    Form("commit cta_group::2 without multicast", "tcgen05.commit",
+         kernel('  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier\n'
+                '  "tcgen05.commit"(%m) : (!tcgen05.mbarrier) -> ()', cta=2),
+         lambda a: nvvm.Tcgen05CommitOp(a["bar"], group=C2)),
     # ---- allocation (9.7.16.7.1): the planner's alloc / relinquish / dealloc of an MMA kernel
     *[Form(f"{op} cta_group::{cta}", f"tcgen05.{op}",
            mma_kernel(d=tmem(128 * cta, 64, "f32"), a=A16, b=smem(64 // cta, 64, "bf16"),
@@ -418,6 +424,88 @@ def _source_of(function) -> str:
         return inspect.getsource(function)
     except OSError:
         return ""
+
+
+# ---------------------------------------------------------------------------- widest ld/st
+
+#: The widest message of every shape (the last .num Table 47 allows it; .16x128b.x128 and
+#: .16x256b.x64 are NA there), unpacked on a 512-column f32 buffer and packed
+#: (.pack::16b / .unpack::16b, 9.7.16.8.2) on a 512-column f16 one. Packed, every shape but
+#: .32x32b moves all 512 columns of a lane in one message, so only a buffer as wide as
+#: Tensor Memory (9.7.16.1) can hold it; no MMA uses the buffer, so Table 39's N <= 256 does
+#: not bound it.
+WIDEST = [(shape, packed) for shape in fragments.LD_ST_SHAPES for packed in (False, True)]
+LDST_SHAPES = {"32x32b": nvvm.Tcgen05LdStShape.SHAPE_32X32B,
+               "16x64b": nvvm.Tcgen05LdStShape.SHAPE_16X64B,
+               "16x128b": nvvm.Tcgen05LdStShape.SHAPE_16X128B,
+               "16x256b": nvvm.Tcgen05LdStShape.SHAPE_16X256B,
+               "16x32bx2": nvvm.Tcgen05LdStShape.SHAPE_16X32BX2}
+
+
+def _widest(shape: str, packed: bool) -> tuple[int, int | None]:
+    """(.num, immHalfSplitoff or None) of the widest form: .16x32bx2's second access starts
+    right after the first one's columns (9.7.16.8.3), num columns, twice that packed."""
+    num = fragments.valid_nums(shape)[-1]
+    return num, (num * (2 if packed else 1) if shape == "16x32bx2" else None)
+
+
+def widest_kernel(shape: str, packed: bool) -> str:
+    """A 512-column buffer stored and loaded whole with the widest messages of `shape`."""
+    num, split = _widest(shape, packed)
+    elt = "f16" if packed else "f32"
+    t, f = tmem(128, 512, elt), f"!tcgen05.frag<[128, 512], {elt}>"
+    attrs = f'shape = "{shape}", num = {num} : i64' + (
+        f", half_split = {split} : i64" if split is not None else "")
+    return kernel(
+        f'  %c0 = arith.constant 0 : index\n'
+        f'  %t = "tcgen05.tmem_buffer"() {{layout = "D"}} : () -> {t}\n'
+        f'  %x = "tcgen05.load_fragment"(%S, %c0) {{ld = 512 : i64}} : '
+        f'(!llvm.ptr<1>, index) -> {f}\n'
+        f'  "tcgen05.st"(%t, %c0, %x) {{{attrs}}} : ({t}, index, {f}) -> ()\n'
+        f'  %y = "tcgen05.ld"(%t, %c0) {{{attrs}}} : ({t}, index) -> {f}\n'
+        f'  "tcgen05.store_fragment"(%y, %G, %c0) {{ld = 512 : i64}} : '
+        f'({f}, !llvm.ptr<1>, index) -> ()',
+        args="%S: !llvm.ptr<1>, %G: !llvm.ptr<1>")
+
+
+def widest_upstream(shape: str, packed: bool) -> Callable:
+    """Upstream's nvvm.tcgen05.st and nvvm.tcgen05.ld of the same form."""
+    num, split = _widest(shape, packed)
+    registers = fragments.registers_per_thread(shape, num)
+
+    def build(a):
+        vector = ir.VectorType.get([registers], ir.IntegerType.get_signless(32))
+        offset = (lambda: i64_constant(split)) if split is not None else (lambda: None)
+        nvvm.Tcgen05StOp(LDST_SHAPES[shape], a["d"], a[f"v{registers}"],
+                         unpack=packed or None, offset=offset())
+        nvvm.Tcgen05LdOp(vector, LDST_SHAPES[shape], a["d"], pack=packed or None,
+                         offset=offset())
+    return build
+
+
+@requires_ptxas
+@pytest.mark.parametrize("shape,packed", WIDEST,
+                         ids=[f"{s}{'-packed' if p else ''}" for s, p in WIDEST])
+def test_widest_ld_st_of_a_512_column_buffer(shape, packed):
+    """Every tcgen05.ld and tcgen05.st line of our PTX is upstream's line for the same
+    form, and ptxas accepts our PTX."""
+    ptx = ours(widest_kernel(shape, packed), "sm_100a")
+    theirs_ptx = upstream(widest_upstream(shape, packed), "sm_100a")
+    num, _ = _widest(shape, packed)
+    for mnemonic in ("tcgen05.st", "tcgen05.ld"):
+        mine = instruction_lines(ptx, mnemonic)
+        theirs = instruction_lines(theirs_ptx, mnemonic)
+        assert len(theirs) == 1, theirs
+        assert f".{shape}.x{num}." in theirs[0]
+        # 512 columns per lane; a message moves columns_per_access of them in 16 or 32
+        # lanes, so each warp issues 512 / columns x (32 / lanes) messages.
+        columns = fragments.columns_per_access(shape, num, pack16=packed)
+        per_warp = 512 // columns * (32 // fragments.lanes_per_access(shape))
+        assert len(mine) == per_warp, mine
+        for line in mine:
+            assert split_instruction(line) == split_instruction(theirs[0]), (line, theirs[0])
+    result = backend.run_ptxas(ptx, arch="sm_100a")
+    assert result.ok, result.stderr
 
 
 # ---------------------------------------------------------------------------- differences

@@ -11,6 +11,7 @@ from hypothesis import given, settings, strategies as st
 
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.isa.layouts import (
+    check_d_shape,
     LAYOUTS,
     Footprint,
     a_row_lanes,
@@ -515,3 +516,20 @@ def test_sparse_metadata_rejections():
         sparse_metadata_footprint("D", m=128, kind="f64")
     with pytest.raises(IsaRuleError):
         sparse_metadata_footprint("D", m=128, kind="f16", lane_offset=16)
+
+
+def test_n_bound_of_an_mma_and_of_a_buffer_only_ld_st_touch():
+    # Table 39: no .kind has N > 256, so an MMA's accumulator stops there; a buffer no MMA
+    # uses is bounded only by Tensor Memory's 512 columns (9.7.16.1), after the layout's
+    # fold (B and E put N/2 columns per CTA).
+    with pytest.raises(IsaRuleError, match=r"N=512 is outside 1..256 \(Table 39\)"):
+        check_d_shape("D", m=128, n=512, cta_group=1)
+    with pytest.raises(IsaRuleError, match="Table 39"):
+        d_footprint("D", 512)
+    assert d_footprint("D", 512, mma=False).columns == 512
+    check_d_shape("D", m=128, n=512, cta_group=1, mma=False)
+    assert d_footprint("E", 1024, mma=False).columns == 512
+    with pytest.raises(IsaRuleError, match=r"N=514 takes 514 columns.*\(9.7.16.1\)"):
+        d_footprint("D", 514, mma=False)
+    with pytest.raises(IsaRuleError, match=r"N=1026 takes 513 columns"):
+        d_footprint("E", 1026, mma=False)

@@ -9,7 +9,8 @@ import pytest
 
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.strategies.ldst import (AccessRequest, MaxWidth, RegisterBudget,
-                                           parse_strategy, registers_per_thread)
+                                           num_exceeds_budget, parse_strategy,
+                                           registers_per_thread)
 
 
 def test_parse():
@@ -99,3 +100,23 @@ def test_requests_win_and_impossible_budgets_are_reported():
     assert (access.shape, access.num, access.messages) == ("16x128b", 16, 2)
     with pytest.raises(IsaRuleError, match="no chunk"):
         RegisterBudget(2).chunk_width(AccessRequest("D", 64, 64, shape="16x256b"))
+
+
+def test_an_ops_own_num_wins_over_the_budget():
+    # .32x32b.x64: 64 columns and 64 registers per message (Table 47); Layout D's warps each
+    # move every column, so chunks are whole multiples of 64 columns.
+    own = AccessRequest("D", 256, 256, shape="32x32b", num=64)
+    assert RegisterBudget(32).chunk_width(own) == 64    # one message, over the budget
+    assert RegisterBudget(128).chunk_width(own) == 128  # two messages fit in 128
+    assert num_exceeds_budget(RegisterBudget(32), own) == 64
+    assert num_exceeds_budget(RegisterBudget(64), own) is None
+    assert num_exceeds_budget(MaxWidth(), own) is None
+    # Without a num of its own the budget decides the messages.
+    assert RegisterBudget(32).chunk_width(AccessRequest("D", 256, 256, shape="32x32b")) == 32
+    # .16x256b.x4 moves 32 columns per message in each 16-lane half (8 per repetition,
+    # 9.7.16.2.3) and 16 registers (Table 47); each warp of Layout D needs two messages,
+    # one per 16-lane half of its quarter, so a 32-column chunk holds 32 registers.
+    wide = AccessRequest("D", 64, 64, shape="16x256b", num=4)
+    assert RegisterBudget(16).chunk_width(wide) == 32
+    assert num_exceeds_budget(RegisterBudget(16), wide) == 32
+    assert num_exceeds_budget(RegisterBudget(32), wide) is None

@@ -942,3 +942,32 @@ def test_e2e_ld_red_s32_row_min_16x32bx2(schedule):
     out = run("ld_red_s32", LD_RED_S32, {"src": src, "rowmin": np.zeros((64, 1), np.int32)},
               schedule)
     np.testing.assert_array_equal(out["rowmin"][:, 0], src.min(axis=1))
+
+
+# -- a 512-column buffer with the widest packed messages (9.7.16.1, Table 47, 9.7.16.8.2) ------
+
+WIDE_512 = """
+!t = !tcgen05.tmem<[128, 512], f16>
+!f = !tcgen05.frag<[128, 512], f16>
+func.func @wide_512(%src: !llvm.ptr<1>, %dst: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %buf = "tcgen05.tmem_buffer"() {layout = "D"} : () -> !t
+  %in = "tcgen05.load_fragment"(%src, %c0) {ld = 512 : i64} : (!llvm.ptr<1>, index) -> !f
+  "tcgen05.st"(%buf, %c0, %in) {shape = "16x32bx2", num = 128 : i64, half_split = 256 : i64} : (!t, index, !f) -> ()
+  %out = "tcgen05.ld"(%buf, %c0) {shape = "16x256b", num = 32 : i64} : (!t, index) -> !f
+  "tcgen05.store_fragment"(%out, %dst, %c0) {ld = 512 : i64} : (!f, !llvm.ptr<1>, index) -> ()
+  return
+}
+"""
+
+
+def test_e2e_512_columns_stored_with_one_shape_and_loaded_with_another():
+    # Stored by .16x32bx2.x128.unpack::16b (each half 256 columns, the second at taddr +
+    # 256) and loaded by .16x256b.x32.pack::16b (512 columns per message): the two
+    # mappings agree on every cell only if both place row r, column c of the buffer on lane
+    # r, column c (Layout D), so the copy is exact.
+    src = RNG.standard_normal((128, 512)).astype(np.float16)
+    out = run("wide_512", WIDE_512, {"src": src, "dst": np.zeros((128, 512), np.float16)},
+              "late")
+    np.testing.assert_array_equal(out["dst"].view(np.uint16), src.view(np.uint16))

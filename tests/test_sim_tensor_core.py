@@ -220,6 +220,23 @@ def test_pack_and_unpack_16b_pair_adjacent_columns():
     assert cta.tmem[3, 12] == (3000 + 12) & 0xFFFF and cta.tmem[3, 13] == (3000 + 13) & 0xFFFF
 
 
+def test_packed_16x32bx2_second_access_starts_imm_columns_after_taddr():
+    # 9.7.16.8.3: "the base address of the second access is specified by
+    # taddr+immHalfSplitoff": the offset is added to the address, in columns, and packing
+    # (9.7.16.8.2) pairs columns from that base on. Thread l >= 16, register r: columns
+    # 10 + imm + 2r and 10 + imm + 2r + 1 of lane l - 16.
+    cta = tmem_with_addresses()
+    imm = 4
+    values, _, _ = tc.load("tcgen05.ld.sync.aligned.16x32bx2.x2.pack::16b.b32", 10, 0, 0,
+                           [cta], imm)
+    assert values[0, 1] == ((0 + 12) & 0xFFFF) | (((0 + 13) & 0xFFFF) << 16)
+    assert values[19, 1] == ((3000 + 16) & 0xFFFF) | (((3000 + 17) & 0xFFFF) << 16)
+    op = tc.store("tcgen05.st.sync.aligned.16x32bx2.x2.unpack::16b.b32", 10, 0, 0, values,
+                  imm)
+    assert op.footprint.tmem_writes[0][:16, 10:18].all()
+    assert op.footprint.tmem_writes[0].sum() == 16 * 8
+
+
 def test_cp_128x256b_copies_each_row_into_its_lane_along_8_columns():
     cta = CtaMemory(0, np.zeros(8192, np.uint8))
     rows = RNG.integers(0, 256, (128, 32)).astype(np.uint8)   # 128 rows of 256 bits

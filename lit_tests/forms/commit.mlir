@@ -37,3 +37,18 @@ func.func @commit_multicast() attributes {tcgen05.kernel = {target = "sm_100a", 
   "tcgen05.commit"(%bar) {multicast_mask = 2 : i64} : (!tcgen05.mbarrier) -> ()
   return
 }
+
+// A pair kernel's commit without a mask is the plain form: it signals the issuing CTA's
+// mbarrier only (9.7.16.12.1), and a wait on that mbarrier runs in the even CTA alone.
+// CHECK-LABEL: .entry commit_pair_plain(
+// CHECK: tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [{{%r[0-9]+}}];
+// CHECK-NOT: multicast
+// CHECK: @{{%p[0-9]+}} bra
+// CHECK: mbarrier.try_wait.parity.shared::cta.b64
+func.func @commit_pair_plain() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %bar = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  %p0 = arith.constant 0 : i32
+  "tcgen05.commit"(%bar) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.mbarrier_wait"(%bar, %p0) : (!tcgen05.mbarrier, i32) -> ()
+  return
+}

@@ -3,8 +3,9 @@
 // - tcgen05.alloc / relinquish_alloc_permit / dealloc are issued by warp 0 of each CTA
 //   (Table 46: "Issue from two warps, one in each of the current CTA and its Peer CTA");
 // - tcgen05.mma / cp / commit are issued by one thread of the pair: thread 0 of the even
-//   CTA (%cluster_ctarank ending in 0), and the commit multicasts its mbarrier arrive to
-//   both CTAs (mask 0b11) so that both CTAs' waits complete;
+//   CTA (%cluster_ctarank ending in 0), and the commit tcgen05-insert-sync adds before the
+//   dealloc, which both CTAs run, multicasts its mbarrier arrive to both CTAs (mask 0b11)
+//   so that both CTAs' waits complete;
 // - the CTA barriers become cluster barriers (the MMA reads the peer's memory), and one
 //   follows the dealloc so that neither CTA exits while its peer deallocates;
 // - disable-output-lane has 8 words with cta_group::2 (9.7.16.10.9.1).

@@ -277,3 +277,28 @@ func.func @prologue_unknown_block(%src: !llvm.ptr<1>) attributes {tcgen05.kernel
   }
   return
 }
+
+// -----
+
+// A buffer only tcgen05.ld/st touch may be as wide as Tensor Memory, 512 columns
+// (9.7.16.1), not wider.
+func.func @wider_than_tmem(%dst: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{layout = "D": N=520 takes 520 columns, outside the 1..512 columns of Tensor Memory (9.7.16.1)}}
+  %t = "tcgen05.tmem_buffer"() {layout = "D"} : () -> !tcgen05.tmem<[128, 520], f32>
+  return
+}
+
+// -----
+
+// An MMA's accumulator keeps Table 39's bound N <= 256, although the same buffer without
+// the MMA could have 512 columns.
+func.func @mma_accumulator_n512() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant true
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[512, 64], bf16, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() {layout = "D"} : () -> !tcgen05.tmem<[128, 512], f32>
+  // expected-error @+1 {{d operand: N=512 is outside 1..256 (Table 39)}}
+  "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16"} : (!tcgen05.tmem<[128, 512], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[512, 64], bf16, "K", "128B">, i1) -> ()
+  return
+}

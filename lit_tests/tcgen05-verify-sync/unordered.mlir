@@ -372,3 +372,40 @@ func.func @overlapping_choice(%n: index)
   "tcgen05.mma"(%s, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
   return
 }
+
+// -----
+
+// A CTA pair (issue 21): the MMA is issued in the even CTA, the load runs in both. The
+// plain commit signals the issuing CTA's mbarrier only (9.7.16.12.1), so the odd CTA's
+// load is not ordered after the MMA (and neither is its dealloc); the commit needs
+// multicast_mask = 0b11. The same program with a tcgen05.cp as the only consumer is
+// ordered (lit_tests/tcgen05-insert-sync/pair-commit-masks.mlir).
+!acc = !tcgen05.tmem<[256, 32], f32>
+!ta = !tcgen05.smem<[128, 16], bf16, "K", "none">
+!tb = !tcgen05.smem<[16, 16], bf16, "K", "none">
+!frag = !tcgen05.frag<[256, 32], f32>
+func.func @pair_plain_commit_before_load(%C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %p0 = arith.constant 0 : i32
+  %f = arith.constant false
+  %bar = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  %base = "tcgen05.alloc"() {columns = 32 : i64, cta_group = 2 : i64} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %acc = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 32 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "A"} : (i32) -> !acc
+  "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  "tcgen05.commit"(%bar) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.mbarrier_wait"(%bar, %p0) : (!tcgen05.mbarrier, i32) -> ()
+  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+  // expected-error @below {{tcgen05.ld reads TMEM columns [0, 32) that tcgen05.mma at line 397:3 writes, and runs in both CTAs of the pair, but the tcgen05.commit at line 398:3 arrives only at the mbarrier of CTA mask 0b1: the odd CTA never waits for it; missing a tcgen05.commit with multicast_mask = 0b11 -> mbarrier wait -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4, 9.7.16.12.1)}}
+  %x = "tcgen05.ld"(%acc, %c0) : (!acc, index) -> !frag
+  "tcgen05.store_fragment"(%x, %C, %c0) {ld = 32 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+  "tcgen05.wait"() {kind = "ld"} : () -> ()
+  "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
+  "tcgen05.barrier"() : () -> ()
+  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+  // expected-error @below {{tcgen05.dealloc frees TMEM columns [0, 32) that tcgen05.mma at line 397:3 accesses, and runs in both CTAs of the pair, but the tcgen05.commit at line 398:3}}
+  "tcgen05.dealloc"(%base) {columns = 32 : i64, cta_group = 2 : i64} : (i32) -> ()
+  return
+}

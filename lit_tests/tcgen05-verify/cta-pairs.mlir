@@ -30,3 +30,27 @@ func.func @fill_of_mma_tiles(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>) attributes {tcg
   "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16"} : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
   return
 }
+
+// -----
+
+// A wait runs in the CTAs that the commits to its mbarrier signal, so in a pair kernel all
+// commits to one mbarrier must signal the same CTAs: a plain commit signals the issuing
+// CTA's mbarrier only, mask 0b11 both (9.7.16.12.1).
+func.func @commit_masks_disagree() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %bar = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  // expected-error @below {{this tcgen05.commit signals the issuing CTA's only (no multicast_mask), but the commit at line 44 to the same mbarrier signals multicast_mask = 0b11: the CTAs waiting on one mbarrier must be those every commit to it signals (9.7.16.12.1)}}
+  "tcgen05.commit"(%bar) : (!tcgen05.mbarrier) -> ()
+  // expected-error @below {{this tcgen05.commit signals multicast_mask = 0b11, but the commit at line 42 to the same mbarrier signals the issuing CTA's only (no multicast_mask)}}
+  "tcgen05.commit"(%bar) {multicast_mask = 3 : i64} : (!tcgen05.mbarrier) -> ()
+  return
+}
+
+// -----
+
+// A mask naming the issuing CTA alone (bit 0, the even CTA) is the plain commit's.
+func.func @commit_masks_agree() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %bar = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  "tcgen05.commit"(%bar) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.commit"(%bar) {multicast_mask = 1 : i64} : (!tcgen05.mbarrier) -> ()
+  return
+}

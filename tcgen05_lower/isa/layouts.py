@@ -252,12 +252,15 @@ def geometry(layout: str, layout_c: str = "F") -> Geometry:
 
 
 def check_d_shape(layout: str, *, m: int, n: int, cta_group: int,
-                  layout_c: str = "F") -> Geometry:
+                  layout_c: str = "F", mma: bool = True) -> Geometry:
     """Checks that an M x N buffer of a cta_group::``cta_group`` kernel can have
     ``layout`` (M is the pair's M for cta_group::2), and returns its geometry.
 
     The layout's row of the 9.7.16.10.5 table fixes M and the CTA group; N must fold
-    into whole column blocks. Raises ``IsaRuleError`` naming the rule otherwise.
+    into whole column blocks. ``mma``: an MMA's accumulator, whose N Table 39 bounds by
+    256; a buffer only tcgen05.ld/st/cp touch (``mma=False``) is bounded by the 512
+    columns of Tensor Memory instead (9.7.16.1). Raises ``IsaRuleError`` naming the rule
+    otherwise.
     """
     geo = _geometry(layout, layout_c)
     if cta_group != geo.cta_group:
@@ -265,7 +268,7 @@ def check_d_shape(layout: str, *, m: int, n: int, cta_group: int,
             _RULE, f"Layout {layout} is a layout of cta_group::{geo.cta_group} MMAs; this "
                    f"kernel is cta_group::{cta_group}")
     _check_m(layout, m)
-    _check_n(layout, geo, n)
+    _check_n(layout, geo, n, mma=mma)
     return geo
 
 
@@ -276,10 +279,15 @@ def _check_m(layout: str, m: int) -> LayoutInfo:
     return info
 
 
-def _check_n(layout: str, geo: _Geometry, n: int) -> None:
-    # 256 is the largest N of any .kind (Table 39).
-    if not 1 <= n <= 256:
-        raise IsaRuleError("Table 39", f"N={n} is outside 1..256")
+def _check_n(layout: str, geo: _Geometry, n: int, *, mma: bool = True) -> None:
+    if mma:
+        # 256 is the largest N of any .kind (Table 39).
+        if not 1 <= n <= 256:
+            raise IsaRuleError("Table 39", f"N={n} is outside 1..256")
+    elif not 1 <= -(-n // geo.fold) <= TMEM_COLUMNS:
+        # A buffer no MMA uses: its footprint must fit the 512 columns of Tensor Memory.
+        raise IsaRuleError(_RULE_TMEM, f"N={n} takes {-(-n // geo.fold)} columns, outside "
+                                       f"the 1..{TMEM_COLUMNS} columns of Tensor Memory")
     if n % geo.fold:
         raise IsaRuleError(
             _RULE, f"Layout {layout} folds N into N/{geo.fold} columns, so N={n} must be a "
@@ -334,16 +342,17 @@ def rows_of_cta(layout: str, m: int, cta: int) -> range:
 # ---------------------------------------------------------------------------------------
 
 def d_footprint(layout: str, n: int, *, lane_offset: int = 0,
-                layout_c: str = "F") -> Footprint:
+                layout_c: str = "F", mma: bool = True) -> Footprint:
     """TMEM region the M x N accumulator D of ``layout`` occupies in each CTA.
 
     One 32-bit column per element, also for 16-bit D (9.7.16.10.4.1: sub-word D
     elements are not packed). Columns: N, or N/2 for B and E, N/4 for G (tmem-facts
     section 1). Lanes: all 128, except for F (and C read as F): 16 lanes per quarter
-    starting at ``lane_offset``.
+    starting at ``lane_offset``. ``mma``: as for :func:`check_d_shape` (Table 39's bound on
+    N, or only Tensor Memory's 512 columns for a buffer no MMA uses).
     """
     geo = _geometry(layout, layout_c)
-    _check_n(layout, geo, n)
+    _check_n(layout, geo, n, mma=mma)
     _check_lane_offset(layout, geo, lane_offset)
     if geo.half:
         return Footprint(n, _half_lanes(lane_offset))

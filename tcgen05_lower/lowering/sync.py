@@ -6,9 +6,14 @@ CTA pairs (cta_group::2). Every CTA of the pair runs the kernel's program. The
 single-thread instructions (mma, cp, shift, commit) are issued by thread 0 of the even
 CTA only: "Issue from a single thread from the CTA-Pair would initiate the base
 operation" (Table 46), and the even CTA is the one whose %cluster_ctarank ends in 0
-(9.7.16.5.1). So that both CTAs' mbarriers see the completion, a commit without an
-explicit mask multicasts to both CTAs of the pair (.multicast::cluster, mask 0b11). The
-kernel's CTA barriers become cluster barriers: an MMA issued by the even CTA reads the
+(9.7.16.5.1). A commit's ``multicast_mask`` says which CTAs' mbarriers it arrives at
+(.multicast::cluster with that ctaMask, 9.7.16.12.1); without one it is the plain commit,
+which arrives at the mbarrier its address names: the issuing CTA's own, since every
+mbarrier address is the executing CTA's shared::cta address. tcgen05-insert-sync writes
+mask 0b11 where the waiting consumers run in both CTAs. An mbarrier wait then runs in the
+CTAs the commits to its mbarrier arrive at (all commits to one mbarrier must agree,
+tcgen05-verify checks it): a CTA whose mbarrier no commit signals would wait forever.
+The kernel's CTA barriers become cluster barriers: an MMA issued by the even CTA reads the
 peer CTA's shared memory and tensor memory, so what the peer wrote before a barrier must
 be ordered before it.
 """
@@ -53,13 +58,43 @@ def cta_barrier(lowering) -> None:
         emit.ptx(ptx.barrier_sync())
 
 
+#: The CTA of the pair that issues the single-thread instructions: the even one, rank 0.
+ISSUING_CTA_MASK = 0b01
+
+
+def arrival_mask(commit) -> int:
+    """The %cluster_ctarank bits of the CTAs whose mbarrier a tcgen05.commit arrives at:
+    its multicast_mask, or the issuing CTA's alone for a plain commit (module docstring)."""
+    mask = CommitOp(commit).multicast_mask
+    return ISSUING_CTA_MASK if mask is None else mask
+
+
+def waiting_ctas(lowering, op) -> int:
+    """The CTAs in which an mbarrier wait runs: those that the commits to its mbarrier
+    arrive at (both, for an mbarrier no commit names)."""
+    masks = set()
+    for use in op.operands[0].uses:
+        owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        if CommitOp.matches(owner):
+            masks.add(arrival_mask(owner) & PAIR_MASK)
+    if len(masks) > 1:
+        lowering.fail(op, f"the tcgen05.commit ops to this wait's mbarrier arrive at "
+                          f"different CTAs (masks {', '.join(map(bin, sorted(masks)))}), so "
+                          f"which CTAs wait is ambiguous (9.7.16.12.1)")
+    return masks.pop() if len(masks) == 1 else PAIR_MASK
+
+
+def cta_rank_is(lowering, rank: int) -> "ir.Value":
+    """The i1 ``%cluster_ctarank & 1 == rank``, built where it is needed."""
+    cluster_rank = nvvm.ClusterId(i32()).result
+    return emit.cmp_eq((emit.Sym(cluster_rank) & 1).value, emit.constant(rank, i32()))
+
+
 @lowers(CommitOp)
 def lower_commit(lowering, op) -> None:
     """tcgen05.commit by the thread that issued the operations it tracks; with a
-    ``multicast_mask`` (or in a cta_group::2 kernel) as .multicast::cluster."""
+    ``multicast_mask`` as .multicast::cluster, else the plain commit."""
     mask = CommitOp(op).multicast_mask
-    if mask is None and lowering.info.cta_group == 2:
-        mask = PAIR_MASK
     inputs = [lowering.values[op.operands[0]]]
     if mask is None:
         text = ptx.commit(lowering.info.cta_group, "$0")
@@ -91,7 +126,16 @@ def lower_mbarrier_wait(lowering, op) -> None:
     phase is the one counted at run time."""
     barrier = lowering.values[op.operands[0]]
     phase = op.operands[1] if len(op.operands) > 1 else tracked_phase(lowering, op)
-    emit.ptx(ptx.mbarrier_wait_parity("$0", "$1"), [barrier, phase])
+    ctas = waiting_ctas(lowering, op) if lowering.info.cta_group == 2 else PAIR_MASK
+    if ctas == PAIR_MASK:
+        emit.ptx(ptx.mbarrier_wait_parity("$0", "$1"), [barrier, phase])
+        return
+    # Only the CTA the commits arrive at waits (module docstring).
+    waits = ir.Operation.create("scf.if", results=[], regions=2,
+                                operands=[cta_rank_is(lowering, ctas.bit_length() - 1)])
+    with ir.InsertionPoint(waits.regions[0].blocks.append()):
+        emit.ptx(ptx.mbarrier_wait_parity("$0", "$1"), [barrier, phase])
+        ir.Operation.create("scf.yield")
 
 
 @lowers(WaitOp)

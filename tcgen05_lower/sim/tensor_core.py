@@ -645,26 +645,29 @@ def _accumulate(cta: CtaMemory, lanes, cols, product, info: InstrDescriptor,
 # -- tcgen05.ld / tcgen05.st (9.7.16.8, fragments of 9.7.16.2.3.1) ---------------------------
 
 #: Registers per .num unit and the (lane, column) of register r of thread l, relative to
-#: taddr (tmem-facts section 2, transcribing Figures 183-187).
-def _fragment(shape: str, num: int, imm: int | None) -> tuple[np.ndarray, np.ndarray]:
+#: the base address of its access (tmem-facts section 2, transcribing Figures 183-187),
+#: and that base's column offset from taddr: 0, except for the second .16x32b access of
+#: .16x32bx2, whose base address is taddr + immHalfSplitoff (9.7.16.8.3).
+def _fragment(shape: str, num: int, imm: int | None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray | int]:
     l = np.arange(32).reshape(32, 1)
     if shape == "32x32b":
         r = np.arange(num).reshape(1, num)
-        return l + 0 * r, r + 0 * l
+        return l + 0 * r, r + 0 * l, 0
     if shape == "16x64b":
         r = np.arange(num).reshape(1, num)
-        return l // 4 + 8 * (l % 2) + 0 * r, (l // 2) % 2 + 2 * r
+        return l // 4 + 8 * (l % 2) + 0 * r, (l // 2) % 2 + 2 * r, 0
     if shape == "16x128b":
         r = np.arange(2 * num).reshape(1, 2 * num)
-        return l // 4 + 8 * (r % 2), l % 4 + 4 * (r // 2)
+        return l // 4 + 8 * (r % 2), l % 4 + 4 * (r // 2), 0
     if shape == "16x256b":
         r = np.arange(4 * num).reshape(1, 4 * num)
-        return l // 4 + 8 * ((r // 2) % 2), r % 2 + 2 * (l % 4) + 8 * (r // 4)
+        return l // 4 + 8 * ((r // 2) % 2), r % 2 + 2 * (l % 4) + 8 * (r // 4), 0
     if shape == "16x32bx2":
         if imm is None:
             raise SimError(".16x32bx2 needs immHalfSplitoff (9.7.16.8.3)")
         r = np.arange(num).reshape(1, num)
-        return l % 16 + 0 * r, r + (l // 16) * imm
+        return l % 16 + 0 * r, r + 0 * l, (l // 16) * imm + 0 * r
     raise SimError(f"tcgen05.ld/st shape .{shape} is not one of 9.7.16.2.3's")
 
 
@@ -672,18 +675,21 @@ def _ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None):
     """Lanes and columns of every register of the warp's 32 threads: [32, registers], or
     with .pack::16b / .unpack::16b [32, registers, 2] (the two adjacent 16-bit cells a
     register packs, 9.7.16.8.2: a packed register stands where one 32-bit column stands
-    unpacked, so its two cells are columns 2c and 2c + 1 of the fragment's column c)."""
+    unpacked, so its two cells are columns 2c and 2c + 1 of the fragment's column c,
+    counted from the base address of its access: immHalfSplitoff is added to the address,
+    9.7.16.8.3, and so is not doubled)."""
     parts = _qualifiers(opcode)
     shape = next(p for p in parts if "x" in p and p[0].isdigit())
     num = int(next(p for p in parts if p.startswith("x") and p[1:].isdigit())[1:])
     packed = any(p in ("pack::16b", "unpack::16b") for p in parts)
-    lane_off, col_off = _fragment(shape, num, imm)
+    lane_off, col_off, base_off = _fragment(shape, num, imm)
     lanes = (taddr >> 16) + lane_off
+    base = (taddr & 0xFFFF) + base_off
     if packed:
-        cols = (taddr & 0xFFFF) + np.stack([2 * col_off, 2 * col_off + 1], axis=-1)
+        cols = np.expand_dims(base, -1) + np.stack([2 * col_off, 2 * col_off + 1], axis=-1)
         lanes = np.stack([lanes, lanes], axis=-1)
     else:
-        cols = (taddr & 0xFFFF) + col_off
+        cols = base + col_off
     quarter = warp % 4
     if lanes.min() < 32 * quarter or lanes.max() >= 32 * quarter + 32:
         raise SimError(f"warp {warp} accesses TMEM lanes {int(lanes.min())}-{int(lanes.max())};"

@@ -20,7 +20,8 @@ load -> store pair is split into narrower pairs is this module's decision:
     per-row result needs all columns) keeps its width and is moved with the widest
     messages too -- narrower messages would hold the same registers with more
     instructions; the budget cannot shrink what the program holds, and the pass's report
-    says so.
+    says so. An op's own ``num`` wins over the budget as well: its pair is split only into
+    chunks of whole messages of that ``.num``, however many registers one chunk holds.
 
 The default, ``register-budget=32``, suits an epilogue: it streams a 128 x N f32
 accumulator through 32 registers per thread in .32x32b.x32 messages -- the widest
@@ -176,6 +177,26 @@ class LdStStrategy:
             layout_c=req.layout_c, op=req.op)
 
 
+def _moves_whole_messages(req: AccessRequest, shape: str, pack16: bool, width: int) -> bool:
+    """Whether the op's own ``.num`` (``req.num``) tiles the columns each warp moves of a
+    ``width``-column chunk."""
+    return (req.num in fragments.valid_nums(shape)
+            and _warp_columns(req, width)
+            % fragments.columns_per_access(shape, req.num, pack16=pack16) == 0)
+
+
+def num_exceeds_budget(strategy: "LdStStrategy", req: AccessRequest) -> int | None:
+    """The registers per thread of the narrowest chunk made of whole messages of the op's
+    own ``.num`` when that is more than ``strategy``'s register budget (the op's ``.num``
+    wins), else None."""
+    if req.num is None or not isinstance(strategy, RegisterBudget):
+        return None
+    shape = _shape(req)
+    registers = registers_per_thread(req, strategy.chunk_width(req),
+                                     pack16=_pack(req, shape))
+    return registers if registers > strategy.budget else None
+
+
 class MaxWidth(LdStStrategy):
     """Fewest instructions: the widest message that tiles the slice, no splitting."""
 
@@ -198,16 +219,22 @@ class RegisterBudget(LdStStrategy):
     def chunk_width(self, req: AccessRequest) -> int:
         """The widest chunk that divides the slice, is itself a legal slice (inside one
         column block, or whole blocks, for folded layouts), can be moved by some message
-        and needs at most ``budget`` registers per thread."""
+        and needs at most ``budget`` registers per thread.
+
+        An op's own ``.num`` wins over the budget: each chunk is then moved by whole
+        messages of that ``.num``, and when one such message alone holds more than
+        ``budget`` registers the chunk is one message (``num_exceeds_budget`` says so)."""
         shape = _shape(req)
         pack16 = _pack(req, shape)
-        for width in range(req.width, 0, -1):
-            if req.width % width or not _legal_width(req, width):
-                continue
-            if not _fitting_nums(req, shape, pack16, width):
-                continue
+        movable = [width for width in range(req.width, 0, -1)
+                   if req.width % width == 0 and _legal_width(req, width)
+                   and _fitting_nums(req, shape, pack16, width)
+                   and (req.num is None or _moves_whole_messages(req, shape, pack16, width))]
+        for width in movable:
             if registers_per_thread(req, width, pack16=pack16) <= self.budget:
                 return width
+        if req.num is not None and movable:
+            return movable[-1]
         raise IsaRuleError(
             "Table 47", f"register-budget={self.budget}: no chunk of this "
                         f"{req.width}-column slice fits in {self.budget} registers per "
