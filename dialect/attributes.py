@@ -86,6 +86,16 @@ _DEFAULTS = {
 #: one read as None when absent: their absence is itself meaningful, e.g. ``scale_vec``).
 DEFAULTS = MappingProxyType({op: MappingProxyType(values) for op, values in _DEFAULTS.items()})
 
+#: What the ``dims`` attribute of each op that addresses a global matrix may name, the
+#: leading dimension first (its name is also the attribute that gives it as a constant);
+#: the op's comment in the IRDL file says what each means, kernel_ir.global_matrix reads
+#: them.
+DIMS = MappingProxyType({
+    "smem_fill": ("src_ld", "row_offset", "rows", "k_size"),
+    "store_fragment": ("ld", "row_offset", "column_offset", "rows", "columns"),
+    "load_fragment": ("ld", "row_offset", "column_offset", "rows", "columns"),
+})
+
 #: The entries of a kernel's ``tcgen05.kernel`` dictionary: name -> (kind, default).
 #: ``grid``: how many CTAs a launch has in x, y and z, one string per dimension (at most
 #: three, the others 1), each an integer, the name of an integer kernel argument, or

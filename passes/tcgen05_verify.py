@@ -45,6 +45,7 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp,
                                        RelinquishAllocPermitOp,
                                        ShiftOp, SmemBufferOp, SmemFillOp, StOp,
                                        StoreFragmentOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
+from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
@@ -379,7 +380,7 @@ class Tcgen05Verify(ModulePass):
         matrix = global_matrix(op)
         for problem in matrix.problems:
             self.error(op, problem)
-        ld_name = "src_ld" if SmemFillOp.matches(op) else "ld"
+        ld_name = DIMS[wrap(op).NAME][0]
         ld = matrix.ld if isinstance(matrix.ld, int) or matrix.ld is None \
             else constant_int(matrix.ld)
         if ld is not None and ld <= 0:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from tcgen05_lower import dialect
 from tcgen05_lower.bindings import int_value, ir, op_pointer
 from tcgen05_lower.dialect.ops import AllocOp, LdRedOp, MmaOp, StOp, TmemBufferOp, wrap
+from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import layouts, shapes
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
@@ -244,19 +245,12 @@ def packs16(access) -> bool:
 MBARRIER_MAX_COUNT = 2 ** 20
 
 
-#: What the ``dims`` attribute of each op that addresses a global matrix may name, the
-#: leading dimension first (the op's comment in the IRDL file says what each means).
-DIM_NAMES = {"smem_fill": ("src_ld", "row_offset", "rows", "k_size"),
-             "store_fragment": ("ld", "row_offset", "column_offset", "rows", "columns"),
-             "load_fragment": ("ld", "row_offset", "column_offset", "rows", "columns")}
-
-
 @dataclass(frozen=True)
 class GlobalMatrix:
     """How a ``smem_fill``, ``store_fragment`` or ``load_fragment`` addresses its global
     matrix: the leading dimension (an int from the attribute, or an index value), and the
-    index values its ``dims`` attribute names (None: not given, i.e. offset 0 or no
-    bound). ``problems`` are the verifier's: names dims may not use, a count that does
+    index values its ``dims`` attribute names (``attributes.DIMS``; each field is named
+    after its dims name; None: not given, i.e. offset 0 or no bound). ``problems`` are the verifier's: names dims may not use, a count that does
     not match the operands, an operand that is not an index, a leading dimension given
     twice or not at all."""
 
@@ -278,7 +272,7 @@ def global_matrix(op) -> GlobalMatrix:
     """The view of `op` (a ``tcgen05.smem_fill``, ``store_fragment`` or ``load_fragment``)
     described by GlobalMatrix."""
     typed = wrap(op)
-    allowed = DIM_NAMES[typed.NAME]
+    allowed = DIMS[typed.NAME]
     ld_name = allowed[0]
     names, values = tuple(typed.dims), list(typed.dim_values)
     problems = []
@@ -306,10 +300,9 @@ def global_matrix(op) -> GlobalMatrix:
         if ld is None:
             problems.append(f"no leading dimension: give the attribute {ld_name} = N : i64 "
                             f"or an index operand named \"{ld_name}\" in dims")
-    return GlobalMatrix(ld=ld, row_offset=named.get("row_offset"),
-                        column_offset=named.get("column_offset"), rows=named.get("rows"),
-                        columns=named.get("columns"), k_size=named.get("k_size"),
-                        problems=tuple(problems))
+    fields = {name: value for name, value in named.items()
+              if name in allowed and name != ld_name}
+    return GlobalMatrix(ld=ld, problems=tuple(problems), **fields)
 
 
 def mbarrier_count_error(count: int) -> str:
