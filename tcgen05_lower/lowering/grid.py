@@ -9,16 +9,20 @@ in each grid dimension). The NVVM special-register ops (``nvvm.read.ptx.sreg.cta
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.emit import i32
 
 #: op name -> dimension -> the NVVM op builder.
-_READERS = {
-    "gpu.block_id": {"x": nvvm.read_ptx_sreg_ctaid_x, "y": nvvm.read_ptx_sreg_ctaid_y,
-                     "z": nvvm.read_ptx_sreg_ctaid_z},
-    "gpu.grid_dim": {"x": nvvm.read_ptx_sreg_nctaid_x, "y": nvvm.read_ptx_sreg_nctaid_y,
-                     "z": nvvm.read_ptx_sreg_nctaid_z},
-}
+_READERS = MappingProxyType({
+    "gpu.block_id": MappingProxyType({"x": nvvm.read_ptx_sreg_ctaid_x,
+                                      "y": nvvm.read_ptx_sreg_ctaid_y,
+                                      "z": nvvm.read_ptx_sreg_ctaid_z}),
+    "gpu.grid_dim": MappingProxyType({"x": nvvm.read_ptx_sreg_nctaid_x,
+                                      "y": nvvm.read_ptx_sreg_nctaid_y,
+                                      "z": nvvm.read_ptx_sreg_nctaid_z}),
+})
 
 
 def lower_grid_queries(ops) -> None:
