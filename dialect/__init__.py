@@ -308,6 +308,10 @@ class InvalidAttribute(ValueError):
 
 def wrong_kind(name: str, attr, kind: str) -> str | None:
     """The diagnostic for attribute `name` = `attr` if it is not of `kind`, else None."""
+    if kind == "strs":
+        if isinstance(attr, ir.ArrayAttr) and all(isinstance(x, ir.StringAttr) for x in attr):
+            return None
+        return f"attribute {name} = {attr} must be {KIND_NAMES[kind]}"
     ok = {"int": (ir.IntegerAttr, ir.BoolAttr), "str": (ir.StringAttr,),
           "i32s": (ir.DenseI32ArrayAttr,)}[kind]
     if isinstance(attr, ok):
@@ -323,6 +327,8 @@ class KernelInfo:
     target: str
     threads: int
     cta_group: int
+    #: The launch's grid, one expression per dimension (``attributes.KERNEL_ENTRIES``).
+    grid: tuple = ()
 
 
 def is_kernel(op) -> bool:
@@ -356,10 +362,13 @@ def kernel_info(func_op) -> KernelInfo:
                                                        f"{value} must be an integer")
         if kind == "str":
             return ir.StringAttr(value).value
+        if kind == "strs":
+            return tuple(ir.StringAttr(x).value for x in ir.ArrayAttr(value))
         return int_value(value)
 
     name = ir.StringAttr(func_op.attributes["sym_name"]).value
-    return KernelInfo(name, entry("target"), entry("threads"), entry("cta_group"))
+    return KernelInfo(name, entry("target"), entry("threads"), entry("cta_group"),
+                      entry("grid"))
 
 
 def set_kernel_target(func_op, target: str) -> None:

@@ -10,7 +10,7 @@ name the table does not list is an error, so a pass cannot silently read a missp
 attribute's default.
 
 Kinds: ``"int"`` an integer attribute (a ``bool`` flag reads as 0 / 1), ``"str"`` a
-string, ``"i32s"`` an ``array<i32: ...>``. Attribute names that contain a dot belong to
+string, ``"i32s"`` an ``array<i32: ...>``, ``"strs"`` an array of strings. Attribute names that contain a dot belong to
 another dialect (MLIR's discardable attributes) and are left alone.
 """
 
@@ -20,7 +20,8 @@ from types import MappingProxyType
 
 #: The phrase of each kind in a diagnostic.
 KIND_NAMES = MappingProxyType({"int": "an integer", "str": "a string",
-                               "i32s": "an array<i32: ...>"})
+                               "i32s": "an array<i32: ...>",
+                               "strs": "an array of strings"})
 
 _SYNC = {"reason": "str"}                 # why tcgen05-insert-sync added the op
 _ACCESS = {"shape": "str", "num": "int", "half_split": "int"}   # chosen by select-layouts
@@ -31,7 +32,7 @@ _OPS = {
                     "column_offset": "int", "stage_layout": "str", "stage_stride": "int"},
     "tmem_stage": dict(_PLACED),
     "smem_buffer": {},
-    "smem_fill": {"src_layout": "str", "src_ld": "int"},
+    "smem_fill": {"src_layout": "str", "src_ld": "int", "dims": "strs"},
     "mma": {"kind": "str", "k_offset": "int", "k": "int", "sparse": "int",
             "sparsity_selector": "int", "ws": "int", "collector_a": "str",
             "collector_b": "str", "collector_b_op": "str", "zero_column_mask": "int",
@@ -43,8 +44,8 @@ _OPS = {
     "ld": {**_ACCESS, "pack16": "int"},
     "ld_red": {**_ACCESS, "op": "str", "abs": "int", "nan": "int"},
     "st": {**_ACCESS, "unpack16": "int"},
-    "store_fragment": {"ld": "int"},
-    "load_fragment": {**_ACCESS, "ld": "int", "pack16": "int"},
+    "store_fragment": {"ld": "int", "dims": "strs"},
+    "load_fragment": {**_ACCESS, "ld": "int", "pack16": "int", "dims": "strs"},
     "alloc_mbarrier": {"count": "int", **_SYNC},
     "commit": {"multicast_mask": "int", **_SYNC},
     "mbarrier_wait": dict(_SYNC),
@@ -71,6 +72,11 @@ _DEFAULTS = {
     "load_fragment": {"pack16": 0},
     "st": {"unpack16": 0},
     "ld_red": {"abs": 0, "nan": 0},
+    # No dims operands: the leading dimension is the attribute, the offsets 0 and the
+    # matrix unbounded.
+    "smem_fill": {"dims": ()},
+    "store_fragment": {"dims": ()},
+    "load_fragment": {"dims": ()},
     "alloc_mbarrier": {"count": 1},
     "tmem_buffer": {"half_lanes": 0},
     "tmem_stage": {"half_lanes": 0},
@@ -80,9 +86,23 @@ _DEFAULTS = {
 #: one read as None when absent: their absence is itself meaningful, e.g. ``scale_vec``).
 DEFAULTS = MappingProxyType({op: MappingProxyType(values) for op, values in _DEFAULTS.items()})
 
+#: What the ``dims`` attribute of each op that addresses a global matrix may name, the
+#: leading dimension first (its name is also the attribute that gives it as a constant);
+#: the op's comment in the IRDL file says what each means, kernel_ir.global_matrix reads
+#: them.
+DIMS = MappingProxyType({
+    "smem_fill": ("src_ld", "row_offset", "rows", "k_size"),
+    "store_fragment": ("ld", "row_offset", "column_offset", "rows", "columns"),
+    "load_fragment": ("ld", "row_offset", "column_offset", "rows", "columns"),
+})
+
 #: The entries of a kernel's ``tcgen05.kernel`` dictionary: name -> (kind, default).
+#: ``grid``: how many CTAs a launch has in x, y and z, one string per dimension (at most
+#: three, the others 1), each an integer, the name of an integer kernel argument, or
+#: ``ceildiv(<argument or integer>, <integer>)``; the launch manifest carries it, and
+#: without it a launch is one CTA (or one CTA pair).
 KERNEL_ENTRIES = MappingProxyType({"target": ("str", "sm_100a"), "threads": ("int", 128),
-                                   "cta_group": ("int", 1)})
+                                   "cta_group": ("int", 1), "grid": ("strs", ())})
 
 _SELECT, _PLAN, _SYNC_PASS = "tcgen05-select-layouts", "tcgen05-plan-tmem", "tcgen05-insert-sync"
 _ACCESS_PLAN = {"shape": _SELECT, "num": _SELECT, "half_split": _SELECT}

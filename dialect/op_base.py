@@ -35,8 +35,8 @@ from tcgen05_lower.segments import SEGMENT_ATTR
 
 
 class Attribute:
-    """A data descriptor for one attribute: reads it as a Python value (int, str or a tuple
-    of ints), or its default when absent; ``None`` when it has no default."""
+    """A data descriptor for one attribute: reads it as a Python value (int, str, or a
+    tuple of ints or of strs), or its default when absent; ``None`` when it has no default."""
 
     def __init__(self, name: str):
         self.name = name
@@ -230,6 +230,8 @@ def _python_value(attr):
         return attr.value
     if isinstance(attr, ir.DenseI32ArrayAttr):
         return tuple(attr)
+    if isinstance(attr, ir.ArrayAttr):
+        return tuple(ir.StringAttr(x).value for x in attr)
     return attr
 
 
@@ -248,4 +250,7 @@ def _attribute(name: str, value, kind: str):
         return ir.StringAttr.get(value)
     elif kind == "i32s" and all(isinstance(v, int) for v in value):
         return ir.DenseI32ArrayAttr.get(list(value))
+    elif kind == "strs" and not isinstance(value, str) and all(isinstance(v, str)
+                                                               for v in value):
+        return ir.ArrayAttr.get([ir.StringAttr.get(v) for v in value])
     raise TypeError(f"attribute {name} = {value!r} must be {KIND_NAMES[kind]}")

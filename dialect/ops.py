@@ -93,9 +93,9 @@ class SmemFillOp(Tcgen05Op):
     """tcgen05.smem_fill."""
 
     NAME = "smem_fill"
-    OPERANDS = (('source', 'single'), ('tile', 'single'), ('k_offset', 'single'))
+    OPERANDS = (('source', 'single'), ('tile', 'single'), ('k_offset', 'single'), ('dim_values', 'variadic'))
     RESULTS = ()
-    REQUIRED = ('src_layout', 'src_ld')
+    REQUIRED = ('src_layout',)
     __slots__ = ()
 
     @property
@@ -113,6 +113,12 @@ class SmemFillOp(Tcgen05Op):
         """The single operand k_offset."""
         return self.operand(2)
 
+    @property
+    def dim_values(self):
+        """The variadic operand dim_values."""
+        return self.operand(3)
+
+    dims = Attribute("dims")  # strs, default ()
     src_layout = Attribute("src_layout")  # str
     src_ld = Attribute("src_ld")  # int
 
@@ -258,9 +264,9 @@ class StoreFragmentOp(Tcgen05Op):
     """tcgen05.store_fragment."""
 
     NAME = "store_fragment"
-    OPERANDS = (('fragment', 'single'), ('dest', 'single'), ('column', 'single'))
+    OPERANDS = (('fragment', 'single'), ('dest', 'single'), ('column', 'single'), ('dim_values', 'variadic'))
     RESULTS = ()
-    REQUIRED = ('ld',)
+    REQUIRED = ()
     __slots__ = ()
 
     @property
@@ -278,6 +284,12 @@ class StoreFragmentOp(Tcgen05Op):
         """The single operand column."""
         return self.operand(2)
 
+    @property
+    def dim_values(self):
+        """The variadic operand dim_values."""
+        return self.operand(3)
+
+    dims = Attribute("dims")  # strs, default ()
     ld = Attribute("ld")  # int
 
 
@@ -352,9 +364,9 @@ class LoadFragmentOp(Tcgen05Op):
     """tcgen05.load_fragment."""
 
     NAME = "load_fragment"
-    OPERANDS = (('source', 'single'), ('column', 'single'))
+    OPERANDS = (('source', 'single'), ('column', 'single'), ('dim_values', 'variadic'))
     RESULTS = (('fragment', 'single'),)
-    REQUIRED = ('ld',)
+    REQUIRED = ()
     __slots__ = ()
 
     @property
@@ -368,14 +380,20 @@ class LoadFragmentOp(Tcgen05Op):
         return self.operand(1)
 
     @property
+    def dim_values(self):
+        """The variadic operand dim_values."""
+        return self.operand(2)
+
+    @property
     def fragment(self):
         """The single result fragment."""
         return self.result(0)
 
+    dims = Attribute("dims")  # strs, default ()
     half_split = Attribute("half_split")  # int
     ld = Attribute("ld")  # int
     num = Attribute("num")  # int
-    pack16 = Attribute("pack16")  # int, default 0
+    pack16 = Attribute("pack16")  # int
     shape = Attribute("shape")  # str
 
 

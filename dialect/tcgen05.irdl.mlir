@@ -79,16 +79,21 @@ irdl.dialect @tcgen05 {
   // Cooperative copy of a global matrix into a shared-memory tile in the tile's declared
   // layout (major-ness and swizzle), by all threads of the CTA. src_layout says how the
   // global matrix is stored: "mn_k" (rows of the tile contiguous along K) or "k_mn"
-  // (the transpose); src_ld is its leading dimension in elements; k_offset is the
-  // tile's first K index in the global matrix.
+  // (the transpose); k_offset is the tile's first K index in the global matrix. The
+  // trailing index operands `dim_values` are named, in order, by the attribute dims (any of
+  // "src_ld", "row_offset", "rows", "k_size"): src_ld is the matrix's leading dimension
+  // in elements (an attribute src_ld when it is a constant, else named in dims);
+  // row_offset the tile's first row (M or N index) in the matrix (default 0); rows and
+  // k_size the matrix's extents: elements of the tile outside them are zero-filled and
+  // never read (by default nothing is outside).
   irdl.operation @smem_fill {
     %ptr = irdl.base "!llvm.ptr"
     %s = irdl.base @tcgen05::@smem
     %index = irdl.is index
+    %dim = irdl.any
     %str = irdl.base "#builtin.string"
-    %int = irdl.base "#builtin.integer"
-    irdl.operands(source: %ptr, tile: %s, k_offset: %index)
-    irdl.attributes { "src_layout" = %str, "src_ld" = %int }
+    irdl.operands(source: %ptr, tile: %s, k_offset: %index, dim_values: variadic %dim)
+    irdl.attributes { "src_layout" = %str }
   }
 
   // D (+)= A x B on the tensor core, issued by one thread (Table 46). D is a TMEM buffer,
@@ -152,14 +157,17 @@ irdl.dialect @tcgen05 {
   }
 
   // Stores a fragment to a row-major global matrix: element (r, c) of the fragment goes to
-  // dest[r * ld + column + c].
+  // dest[(row_offset + r) * ld + column_offset + column + c]. The trailing index operands
+  // `dim_values` are named, in order, by the attribute dims (any of "ld", "row_offset",
+  // "column_offset", "rows", "columns"): ld is the row stride in elements (an attribute
+  // ld when it is a constant, else named in dims), the offsets default to 0, and rows
+  // and columns are the matrix's extents: an element outside them is not stored.
   irdl.operation @store_fragment {
     %f = irdl.base @tcgen05::@frag
     %ptr = irdl.base "!llvm.ptr"
     %index = irdl.is index
-    %int = irdl.base "#builtin.integer"
-    irdl.operands(fragment: %f, dest: %ptr, column: %index)
-    irdl.attributes { "ld" = %int }
+    %dim = irdl.any
+    irdl.operands(fragment: %f, dest: %ptr, column: %index, dim_values: variadic %dim)
   }
 
   // Warpgroup load with a reduction across the loaded columns of each lane
@@ -186,15 +194,16 @@ irdl.dialect @tcgen05 {
   }
 
   // Loads a fragment from a row-major global matrix: element (r, c) of the fragment is
-  // source[r * ld + column + c] (the inverse of store_fragment).
+  // source[(row_offset + r) * ld + column_offset + column + c] (the inverse of
+  // store_fragment, with the same dims: an element outside rows x columns reads as 0 and
+  // is not loaded).
   irdl.operation @load_fragment {
     %ptr = irdl.base "!llvm.ptr"
     %index = irdl.is index
+    %dim = irdl.any
     %f = irdl.base @tcgen05::@frag
-    %int = irdl.base "#builtin.integer"
-    irdl.operands(source: %ptr, column: %index)
+    irdl.operands(source: %ptr, column: %index, dim_values: variadic %dim)
     irdl.results(fragment: %f)
-    irdl.attributes { "ld" = %int }
   }
 
   // ---------------------------------------------------------------- synchronization

@@ -1,6 +1,9 @@
 // The K-loop of gemm_bf16_kloop.mlir with K known only at run time, written with cf
 // branches: C (128 x 256, f32) = A (128 x K, bf16, row-major) x B (K x 256, bf16,
-// row-major), K a positive multiple of 64 (a kernel argument).
+// row-major), K a kernel argument: any positive multiple of 8 (so that A's rows, K
+// elements apart, stay 16-byte aligned). K is A's row stride (the fill's src_ld
+// operand) and the K extent of both fills (k_size): the last K block of 64 is
+// zero-filled past K, so its MMAs add zeros.
 // lift-cf-to-scf (the first pass of the default pipeline) turns the loop into an
 // scf.while whose trip count no pass can know, so tcgen05-insert-sync completes the MMAs
 // of each iteration inside it and waits on an mbarrier phase counted at run time.
@@ -23,10 +26,11 @@ func.func @gemm_bf16_kloop_dynamic(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm
   cf.cond_br %more, ^body, ^epilogue
 
 ^body:
-  "tcgen05.smem_fill"(%A, %a, %k) {src_layout = "mn_k", src_ld = 512 : i64}
-      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
-  "tcgen05.smem_fill"(%B, %b, %k) {src_layout = "k_mn", src_ld = 256 : i64}
-      : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.smem_fill"(%A, %a, %k, %K, %K) {src_layout = "mn_k", dims = ["src_ld", "k_size"]}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index, index) -> ()
+  "tcgen05.smem_fill"(%B, %b, %k, %K) {src_layout = "k_mn", src_ld = 256 : i64,
+                                       dims = ["k_size"]}
+      : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, index, index) -> ()
   // The first MMA of the first K-block overwrites the accumulator.
   %not_first = arith.cmpi ne, %k, %c0 : index
   "tcgen05.mma"(%acc, %a, %b, %not_first) {kind = "f16", k_offset = 0 : i64}

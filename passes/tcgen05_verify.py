@@ -41,17 +41,21 @@ from types import MappingProxyType
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
-                                       FenceOp, LdOp, LdRedOp, MmaOp, RelinquishAllocPermitOp,
+                                       FenceOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
+                                       RelinquishAllocPermitOp,
                                        ShiftOp, SmemBufferOp, SmemFillOp, StOp,
                                        StoreFragmentOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
+from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, constant_int, defining_op,
-                                     effective_scale_vec, mbarrier_count_error, mma_form,
+                                     effective_scale_vec, global_matrix, known_residue,
+                                     mbarrier_count_error, mma_form,
                                      mma_operands, planned_buffer_problem,
                                      scale_factor_ids)
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
+from tcgen05_lower.launch import GridError, grid_arguments
 from tcgen05_lower.pass_infra import ModulePass
 from tcgen05_lower.segments import SEGMENT_ATTR
 
@@ -163,6 +167,8 @@ class Tcgen05Verify(ModulePass):
             self.error(kernel, f"threads = {info.threads}: this version lowers kernels of "
                                f"exactly one warpgroup ({WARPGROUP_THREADS} threads)")
             return
+        if info.grid:
+            self.check_grid(kernel, info)
         ops = list(d.walk_ops(kernel))
         if not self.check_type_parameters(ops):
             return  # every later rule reads these types
@@ -188,6 +194,15 @@ class Tcgen05Verify(ModulePass):
             check(self, op, info)
         if not self.failed:
             self.check_collectors(kernel.regions[0].blocks[0], entry=True)
+
+    def check_grid(self, kernel, info) -> None:
+        """The form of the grid entry (tcgen05_lower.launch). Which names are integer
+        arguments only the source text says (parsed block arguments have no names): the
+        driver checks that when it writes the launch manifest."""
+        try:
+            grid_arguments(info.grid)
+        except GridError as exc:
+            self.error(kernel, f"{d.KERNEL_ATTR}.grid: {exc}")
 
     # ------------------------------------------------------------------ collectors
 
@@ -365,6 +380,20 @@ class Tcgen05Verify(ModulePass):
                            f"operand type (Tables 39, 42-44: "
                            f"{', '.join(sorted(set(MLIR_TO_ISA.values())))})")
 
+    def check_global_matrix(self, op) -> int | None:
+        """The dims of an op that addresses a global matrix (kernel_ir.global_matrix); its
+        leading dimension when it is a constant, else None."""
+        matrix = global_matrix(op)
+        for problem in matrix.problems:
+            self.error(op, problem)
+        ld_name = DIMS[wrap(op).NAME][0]
+        ld = matrix.ld if isinstance(matrix.ld, int) or matrix.ld is None \
+            else constant_int(matrix.ld)
+        if ld is not None and ld <= 0:
+            self.error(op, f"{ld_name} = {ld} must be positive")
+            return None
+        return None if matrix.problems else ld
+
     def check_smem_fill(self, op, info) -> None:
         fill = SmemFillOp(op)
         tile = d.type_info(fill.tile.type)
@@ -373,15 +402,15 @@ class Tcgen05Verify(ModulePass):
             self.error(op, f"src_layout = \"{layout}\" is not \"mn_k\" or \"k_mn\"")
         if tile.major != "K":
             self.error(op, "filling an MN-major tile is not supported yet (K-major only)")
-        if fill.src_ld <= 0:
-            self.error(op, f"src_ld = {fill.src_ld} must be positive")
+        matrix_ok = not global_matrix(op).problems
+        self.check_global_matrix(op)
         if tile.swizzle == "128B_base32B":
             self.error(op, "filling a tile with 128B swizzle of 32B atomicity is not "
                            "supported yet")
         elif _element_bits(tile.element) not in (8, 16, 32):
             self.error(op, f"filling a tile of {isa_type(tile.element)} is not supported yet "
                            f"(8-, 16- and 32-bit elements only)")
-        elif layout == "mn_k" and fill.src_ld > 0:
+        elif layout == "mn_k" and matrix_ok:
             self.check_fill_alignment(op, tile)
         if info.cta_group == 2:
             self.check_pair_fill(op)
@@ -404,23 +433,51 @@ class Tcgen05Verify(ModulePass):
     def check_fill_alignment(self, op, tile) -> None:
         """A K-contiguous (mn_k) fill reads global memory in 16-byte vectors
         (ld.global.v4.b32), whose addresses must be 16-byte aligned: every row start
-        (src_ld elements apart) and the K offset must be whole multiples of 16 bytes. A
-        K offset known only at run time and the source pointer are the caller's to keep
-        aligned (see the dialect's smem_fill)."""
+        (src_ld elements apart) and the K offset must be whole multiples of 16 bytes
+        (each vector is one of the 16-byte units the swizzle permutes, Table 41). A
+        value known only at run time is checked when its residue modulo 16 bytes is
+        known (kernel_ir.known_residue: e.g. a loop over K offsets 8, 72, 136, ...);
+        otherwise it, like the source pointer, is the caller's to keep aligned (see the
+        dialect's smem_fill)."""
         fill = SmemFillOp(op)
+        matrix = global_matrix(op)
+        element = isa_type(tile.element)
         element_bytes = _element_bits(tile.element) // 8
-        row_bytes = fill.src_ld * element_bytes
-        if row_bytes % FILL_VECTOR_BYTES:
-            self.error(op, f"src_ld = {fill.src_ld} {isa_type(tile.element)} "
-                           f"elements is {row_bytes} bytes, not a multiple of the "
-                           f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = \"mn_k\": "
-                           f"every other row would start misaligned")
-            return
+        per_vector = FILL_VECTOR_BYTES // element_bytes   # elements in one vector
+        ld = matrix.ld if isinstance(matrix.ld, int) else constant_int(matrix.ld)
+        if ld is not None:
+            row_bytes = ld * element_bytes
+            if row_bytes % FILL_VECTOR_BYTES:
+                self.error(op, f"src_ld = {ld} {element} elements is {row_bytes} bytes, not "
+                               f"a multiple of the {FILL_VECTOR_BYTES}-byte vector loads of "
+                               f"src_layout = \"mn_k\": every other row would start "
+                               f"misaligned")
+                return
+        else:
+            residue = known_residue(matrix.ld, per_vector)
+            if residue:
+                self.error(op, f"src_ld is {residue} modulo {per_vector} {element} elements "
+                               f"({residue * element_bytes} bytes past a multiple of "
+                               f"{FILL_VECTOR_BYTES}) for every value it takes: the "
+                               f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = "
+                               f"\"mn_k\" would start every other row misaligned")
+                return
         k_offset = constant_int(fill.k_offset)
-        if k_offset is not None and k_offset * element_bytes % FILL_VECTOR_BYTES:
-            self.error(op, f"K offset {k_offset} {isa_type(tile.element)} elements is "
-                           f"{k_offset * element_bytes} bytes, not a multiple of the "
-                           f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = \"mn_k\"")
+        if k_offset is not None:
+            if k_offset * element_bytes % FILL_VECTOR_BYTES:
+                self.error(op, f"K offset {k_offset} {element} elements is "
+                               f"{k_offset * element_bytes} bytes, not a multiple of the "
+                               f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = "
+                               f"\"mn_k\"")
+            return
+        residue = known_residue(fill.k_offset, per_vector)
+        if residue:
+            self.error(op, f"the K offset is {residue} modulo {per_vector} {element} "
+                           f"elements ({residue * element_bytes} bytes past a multiple of "
+                           f"{FILL_VECTOR_BYTES}) for every value it takes: not aligned to "
+                           f"the {FILL_VECTOR_BYTES}-byte vector loads of src_layout = "
+                           f"\"mn_k\" (the 16-byte units the {tile.swizzle} swizzle "
+                           f"permutes, Table 41)")
 
     # ------------------------------------------------------------------ mma
 
@@ -947,9 +1004,10 @@ class Tcgen05Verify(ModulePass):
                                f"(9.7.16.8.3)")
 
     def check_store_fragment(self, op, info) -> None:
-        store = StoreFragmentOp(op)
-        if store.ld <= 0:
-            self.error(op, f"ld = {store.ld} must be positive")
+        self.check_global_matrix(op)
+
+    def check_load_fragment(self, op, info) -> None:
+        self.check_global_matrix(op)
 
     # ------------------------------------------------------------------ sync, allocation
 
@@ -1035,6 +1093,7 @@ _CHECKS = MappingProxyType({cls.NAME: check for cls, check in (
     (StOp, Tcgen05Verify.check_st),
     (LdRedOp, Tcgen05Verify.check_ld_red),
     (StoreFragmentOp, Tcgen05Verify.check_store_fragment),
+    (LoadFragmentOp, Tcgen05Verify.check_load_fragment),
     (WaitOp, Tcgen05Verify.check_wait),
     (AllocMbarrierOp, Tcgen05Verify.check_alloc_mbarrier),
     (FenceOp, Tcgen05Verify.check_fence),

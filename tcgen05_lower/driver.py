@@ -263,6 +263,27 @@ def stray_tcgen05(module_op, *, inside_kernels_too: bool) -> list[Diagnostic]:
     return found
 
 
+#: Dialects whose ops LLVM's translation takes.
+_TRANSLATED = ("llvm.", "nvvm.", "builtin.")
+
+
+def unlowered_ops(module_op) -> list[Diagnostic]:
+    """A located error for the first op of each name that the pipeline left in a dialect
+    LLVM's translation does not take (e.g. a ``gpu.thread_id``, which no pass here
+    lowers): the translation reports it from a thread that does not hold the GIL, which
+    aborts the process."""
+    found, seen = [], set()
+    for op in d.walk_ops(module_op):
+        if op.name.startswith(_TRANSLATED) or op.name in seen:
+            continue
+        seen.add(op.name)
+        filename, line, col = file_location(op.location)
+        found.append(Diagnostic("error", filename, line, col,
+                                f"{op.name} is not lowered by this pipeline, so LLVM IR "
+                                f"cannot be made from it"))
+    return found
+
+
 def planning_prefix(pipeline: str) -> str:
     """The part of a pipeline before tcgen05-lower-to-llvm: what --emit=mlir runs."""
     elements = split_top_level(strip_module_anchor(pipeline))
@@ -325,6 +346,9 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
                 pipeline = planning_prefix(pipeline)
             uses = feature_uses(module, target, source_name)
             signatures = kernel_signatures(module, text)
+            misnamed = grid_problems(module, signatures)
+            if misnamed:
+                raise CompileFailed(list(diagnostics) + misnamed)
             run_pipeline(module, pipeline, print_ir_after_all=print_ir_after_all,
                          report_stream=report_stream, results=result.pass_results,
                          instrumentation=instrumentation)
@@ -348,7 +372,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
         except IsaRuleError as exc:  # a pipeline without tcgen05-verify let it through
             raise CompileFailed([Diagnostic("error", source_name, None, None, str(exc))]) \
                 from None
-        stray = stray_tcgen05(module, inside_kernels_too=True)
+        stray = stray_tcgen05(module, inside_kernels_too=True) or unlowered_ops(module)
         if stray:  # the C++ translation would crash on them
             raise CompileFailed(stray)
         smem_bytes = dynamic_smem_bytes(module)
@@ -384,8 +408,28 @@ def kernel_signatures(module_op, text: str) -> dict[str, dict]:
         types = [str(a.type) for a in kernel.regions[0].blocks[0].arguments]
         names = source_parameter_names(text, info.name, len(types))
         out[info.name] = {"entry": info.name, "threads": info.threads, "cta_group": info.cta_group,
-                          "params": list(zip(names, types))}
+                          "params": list(zip(names, types)), "grid": list(info.grid)}
     return out
+
+
+def grid_problems(module_op, signatures: dict) -> list[Diagnostic]:
+    """Located errors for a kernel whose ``grid`` names something other than one of its
+    integer arguments (by the source's parameter names, which only the driver knows;
+    tcgen05-verify checks the entries' form)."""
+    from tcgen05_lower.launch import GridError, grid_arguments
+
+    found = []
+    for kernel in d.kernels(module_op):
+        signature = signatures[d.kernel_info(kernel).name]
+        integers = [name for name, mlir_type in signature["params"]
+                    if re.fullmatch(r"i\d+|index", mlir_type)]
+        try:
+            grid_arguments(signature["grid"], integers)
+        except GridError as exc:
+            filename, line, col = file_location(kernel.location)
+            found.append(Diagnostic("error", filename, line, col,
+                                    f"{d.KERNEL_ATTR}.grid: {exc}"))
+    return found
 
 
 def source_parameter_names(text: str, kernel: str, count: int) -> list[str]:
@@ -431,8 +475,11 @@ def ptx_entry_params(ptx: str, entry: str) -> list[tuple[str, str]]:
 
 def launch_manifest(signature: dict, smem_bytes: int, result: CompileResult) -> dict:
     """What a launch needs beyond the PTX: entry, parameters in order (source name, MLIR
-    type, PTX name and type), threads per CTA, cluster shape, dynamic shared memory,
-    target and PTX version. JSON-serializable."""
+    type, PTX name and type; ``pointer`` false for an integer argument, passed by value),
+    threads per CTA, cluster shape, the grid in CTAs (one string per dimension, an
+    integer or an expression of integer arguments, ``tcgen05_lower.launch``; one cluster
+    when the kernel gives none), dynamic shared memory, target and PTX version.
+    JSON-serializable."""
     from tcgen05_lower.isa import targets as t
 
     entry = signature["entry"]
@@ -448,6 +495,7 @@ def launch_manifest(signature: dict, smem_bytes: int, result: CompileResult) -> 
         "params": params,
         "threads": signature["threads"],
         "cluster": [signature["cta_group"], 1, 1],
+        "grid": signature["grid"] or [str(signature["cta_group"])],
         "dynamic_smem_bytes": smem_bytes,
         "target": result.target,
         "ptx_version": t.ptx_version_string(result.ptx_version),

@@ -9,7 +9,8 @@ so this backend has never launched a kernel; its launch configuration and argume
 marshalling are tested against a recording stand-in of the driver API
 (tests/test_gpu_backend.py), nothing more.
 
-The launch follows the manifest (``tcgen05-lower --manifest``): one cluster of
+The launch follows the manifest (``tcgen05-lower --manifest``): the manifest's grid
+(computed from the integer arguments; one cluster without one) in clusters of
 ``cluster`` CTAs of ``threads`` threads, ``dynamic_smem_bytes`` of dynamic shared memory
 (raised above the 48 KiB default with ``CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES``),
 a pointer parameter per array argument (device copies made before and read back after
@@ -22,6 +23,8 @@ import ctypes
 import time
 
 import numpy as np
+
+from tcgen05_lower.launch import evaluate
 
 #: The 48 KiB a kernel gets without opting in to more dynamic shared memory.
 DEFAULT_DYNAMIC_SMEM = 48 * 1024
@@ -93,7 +96,10 @@ def launch(ptx: str, manifest: dict, args: dict, *, driver=None) -> dict:
             *[ctypes.cast(ctypes.pointer(v), ctypes.c_void_p) for v in values])
         config = api.CUlaunchConfig()
         cluster = list(manifest.get("cluster", [1, 1, 1])) + [1, 1]
-        config.gridDimX, config.gridDimY, config.gridDimZ = cluster[0], cluster[1], cluster[2]
+        grid = evaluate(manifest.get("grid") or [str(cluster[0])],
+                        {p["name"]: args[p["name"]] for p in manifest["params"]
+                         if not p["pointer"]})
+        config.gridDimX, config.gridDimY, config.gridDimZ = grid
         config.blockDimX, config.blockDimY, config.blockDimZ = int(manifest["threads"]), 1, 1
         config.sharedMemBytes = smem
         config.hStream = 0

@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 from tcgen05_lower import dialect
 from tcgen05_lower.bindings import int_value, ir, op_pointer
-from tcgen05_lower.dialect.ops import AllocOp, LdRedOp, MmaOp, StOp, TmemBufferOp
+from tcgen05_lower.dialect.ops import AllocOp, LdRedOp, MmaOp, StOp, TmemBufferOp, wrap
+from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import layouts, shapes
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
@@ -33,6 +34,40 @@ def constant_int(value: "ir.Value") -> int | None:
         return int_value(op.attributes["value"])
     except ValueError:
         return None
+
+
+def known_residue(value: "ir.Value", modulus: int, depth: int = 0) -> int | None:
+    """``value mod modulus`` when every value it can take has the same residue, as far
+    as constants, ``arith.addi`` / ``subi`` / ``muli``, index casts and the induction
+    variable of an ``scf.for`` (its lower bound, when the step is a multiple) show; else
+    None. Wrap-around is ignored: index values of addresses stay far below it."""
+    if depth > 32:
+        return None
+    op = defining_op(value)
+    if op is None:
+        block = value.owner
+        parent = block.owner
+        parent = parent.operation if hasattr(parent, "operation") else parent
+        if parent is not None and parent.name == "scf.for" and \
+                ir.BlockArgument(value).arg_number == 0:
+            step = known_residue(parent.operands[2], modulus, depth + 1)
+            if step == 0:
+                return known_residue(parent.operands[0], modulus, depth + 1)
+        return None
+    if op.name == "arith.constant":
+        constant = constant_int(value)
+        return None if constant is None else constant % modulus
+    if op.name in ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+        return known_residue(op.operands[0], modulus, depth + 1)
+    if op.name in ("arith.addi", "arith.subi", "arith.muli"):
+        a, b = (known_residue(x, modulus, depth + 1) for x in op.operands)
+        if op.name == "arith.muli" and 0 in (a, b):
+            return 0
+        if a is None or b is None:
+            return None
+        return {"arith.addi": a + b, "arith.subi": a - b, "arith.muli": a * b}[op.name] \
+            % modulus
+    return None
 
 
 @dataclass(frozen=True)
@@ -211,6 +246,66 @@ def packs16(access) -> bool:
 
 #: mbarrier.init's arrival count lies in [1, 2^20 - 1] (PTX ISA, mbarrier.init).
 MBARRIER_MAX_COUNT = 2 ** 20
+
+
+@dataclass(frozen=True)
+class GlobalMatrix:
+    """How a ``smem_fill``, ``store_fragment`` or ``load_fragment`` addresses its global
+    matrix: the leading dimension (an int from the attribute, or an index value), and the
+    index values its ``dims`` attribute names (``attributes.DIMS``; each field is named
+    after its dims name; None: not given, i.e. offset 0 or no bound). ``problems`` are the verifier's: names dims may not use, a count that does
+    not match the operands, an operand that is not an index, a leading dimension given
+    twice or not at all."""
+
+    ld: "int | ir.Value | None"
+    row_offset: "ir.Value | None" = None
+    column_offset: "ir.Value | None" = None
+    rows: "ir.Value | None" = None
+    columns: "ir.Value | None" = None
+    k_size: "ir.Value | None" = None
+    problems: tuple = ()
+
+    @property
+    def bounded(self) -> bool:
+        """Whether some element may lie outside the matrix (an extent is given)."""
+        return any(v is not None for v in (self.rows, self.columns, self.k_size))
+
+
+def global_matrix(op) -> GlobalMatrix:
+    """The view of `op` (a ``tcgen05.smem_fill``, ``store_fragment`` or ``load_fragment``)
+    described by GlobalMatrix."""
+    typed = wrap(op)
+    allowed = DIMS[typed.NAME]
+    ld_name = allowed[0]
+    names, values = tuple(typed.dims), list(typed.dim_values)
+    problems = []
+    for name in names:
+        if name not in allowed:
+            problems.append(f"dims names \"{name}\", which is not one of "
+                            f"{', '.join(allowed)}")
+    for name in sorted({n for n in names if names.count(n) > 1}):
+        problems.append(f"dims names \"{name}\" twice")
+    if len(names) != len(values):
+        problems.append(f"dims names {len(names)} operand(s) ({', '.join(names) or 'none'}) "
+                        f"but the op has {len(values)} after its "
+                        f"{len(typed.OPERANDS) - 1} fixed operand(s)")
+    named = dict(zip(names, values))
+    for name, value in named.items():
+        if not isinstance(value.type, ir.IndexType):
+            problems.append(f"{name} has type {value.type}, not index (arith.index_cast "
+                            f"converts an integer kernel argument)")
+    ld = named.get(ld_name)
+    if ld is not None and typed.has(ld_name):
+        problems.append(f"the leading dimension {ld_name} is given twice: as the attribute "
+                        f"{ld_name} = {typed.get(ld_name)} and as an operand named in dims")
+    elif ld is None:
+        ld = typed.get(ld_name)
+        if ld is None:
+            problems.append(f"no leading dimension: give the attribute {ld_name} = N : i64 "
+                            f"or an index operand named \"{ld_name}\" in dims")
+    fields = {name: value for name, value in named.items()
+              if name in allowed and name != ld_name}
+    return GlobalMatrix(ld=ld, problems=tuple(problems), **fields)
 
 
 def mbarrier_count_error(count: int) -> str:

@@ -36,12 +36,21 @@ def test_gemm_check_needs_a_gemm(tool):
 
 
 def test_gemm_shapes_come_from_the_kernel():
-    _, manifest, problem, inputs = prepare(str(ROOT / "examples/gemm_bf16_kloop_dynamic.mlir"))
-    # the comment of the example: C (128 x 256) = A (128 x K) x B (K x 256), K = 512 here
+    _, manifest, problem, inputs = prepare(str(ROOT / "examples/gemm_bf16_kloop.mlir"))
+    # the comment of the example: C (128 x 256) = A (128 x 512, bf16) x B (512 x 256)
     assert inputs["A"].shape == (128, 512) and inputs["B"].shape == (512, 256)
     assert inputs["C"].shape == (128, 256) and np.isnan(inputs["C"]).all()
-    assert inputs["K"] == 512
     assert str(inputs["A"].dtype) == "bfloat16" and inputs["C"].dtype == np.float32
+
+
+def test_a_check_file_takes_its_sizes_from_set():
+    dynamic = ROOT / "examples/gemm_bf16_kloop_dynamic.mlir"
+    check = str(ROOT / "examples/gemm_bf16_kloop_dynamic.check.py")
+    _, _, _, inputs = prepare(str(dynamic), check)
+    assert inputs["K"] == 512 and inputs["A"].shape == (128, 512)   # its SCALARS
+    _, _, _, inputs = prepare(str(dynamic), check, scalars={"K": 192})
+    assert inputs["K"] == 192 and inputs["A"].shape == (128, 192)
+    assert inputs["B"].shape == (192, 256) and np.isnan(inputs["C"]).all()
 
 
 def test_trace_has_one_line_per_warp_and_instruction():

@@ -90,7 +90,9 @@ class FakeDriver:
                 self.memory[value] = args[param["name"]]
             else:
                 args[param["name"]] = value
-        result = simulate(self.ptx, self.manifest, args)
+        # The grid of the launch configuration, not the manifest's.
+        result = simulate(self.ptx, self.manifest, args,
+                          grid=[config.gridDimX, config.gridDimY, config.gridDimZ])
         assert result.ok, (result.races, result.problems)
         for param in self.manifest["params"]:
             if param["pointer"]:
@@ -113,8 +115,11 @@ class FakeDriver:
 
 
 @pytest.mark.parametrize("kernel, check", [
-    ("examples/gemm_bf16_kloop_dynamic.mlir", "gemm"),          # a scalar K, 48 KiB smem
+    # a scalar K, 48 KiB smem
+    ("examples/gemm_bf16_kloop_dynamic.mlir", "examples/gemm_bf16_kloop_dynamic.check.py"),
     ("examples/gemm_bf16_pair_m256.mlir", "examples/gemm_bf16_pair_m256.check.py"),
+    # a grid of ceildiv(512, 256) x ceildiv(256, 128) CTAs (the check file's sizes)
+    ("examples/gemm_bf16_grid.mlir", "examples/gemm_bf16_grid.check.py"),
 ])
 def test_launch_through_the_driver_api_gives_the_reference(kernel, check):
     ptx, manifest, problem, inputs = prepare(kernel, check, seed=5)
@@ -126,7 +131,8 @@ def test_launch_through_the_driver_api_gives_the_reference(kernel, check):
         assert ok, name
     (config,) = [args[0] for name, args in fake.calls if name == "cuLaunchKernelEx"]
     cluster = manifest["cluster"]
-    assert (config.gridDimX, config.gridDimY, config.gridDimZ) == tuple(cluster)
+    grid = (2, 2, 1) if "grid" in kernel else tuple(cluster)
+    assert (config.gridDimX, config.gridDimY, config.gridDimZ) == grid
     assert (config.blockDimX, config.blockDimY, config.blockDimZ) == (manifest["threads"], 1, 1)
     assert config.sharedMemBytes == manifest["dynamic_smem_bytes"]
     if cluster[0] > 1:   # a CTA pair: the cluster dimension attribute

@@ -8,9 +8,15 @@ A .mlir kernel is compiled with the default pipeline; a .ptx kernel needs its la
 manifest (tcgen05-lower --manifest). Inputs are random (--seed). ``--check gemm`` checks
 C = A x B, with M, N, K and the element types read from the kernel's shared-memory fills
 and stores; ``--check FILE.py`` takes a Python file defining ``BUFFERS`` ({name: (dtype,
-shape)}), optionally ``SCALARS`` ({name: int}) and ``TOLERANCE`` ((rtol, atol)), and
-``reference(inputs) -> {output name: expected array}``. Exit status 1 on a mismatch, a
-race, a problem at kernel exit (TMEM still allocated ...) or a simulator error.
+shape)}, or a function of the scalars returning it), optionally ``SCALARS`` ({name:
+int}, the integer arguments; ``--set NAME=VALUE`` overrides them, and a function
+``derived(scalars)`` may return more of them, e.g. leading dimensions from sizes),
+``TOLERANCE`` ((rtol, atol)) or ``bound(name, inputs) -> (array, text)`` (the largest
+error allowed per element), and ``reference(inputs) -> {output name: expected array}``
+(``inputs`` holds the scalars too). The grid is the manifest's, computed from the
+scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs. Exit status 1 on
+a mismatch, a race, a problem at kernel exit (TMEM still allocated ...) or a simulator
+error.
 """
 
 from __future__ import annotations
@@ -57,6 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--check", default="gemm", metavar="gemm|FILE.py",
                         help="the reference: gemm (C = A x B) or a Python file")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="an integer kernel argument (overrides the check file's "
+                             "SCALARS)")
+    parser.add_argument("--grid", default=None, metavar="X[,Y[,Z]]",
+                        help="the grid in CTAs (default: the manifest's)")
     parser.add_argument("--schedule", default="late", choices=["late", "eager"],
                         help="when asynchronous tcgen05 operations take effect")
     parser.add_argument("--trace", default=None, metavar="FILE",
@@ -80,11 +91,12 @@ class Problem:
 
 # -- the kernel ---------------------------------------------------------------------------------
 def prepare(path: str, check: str = "gemm", seed: int = 0, arch: str | None = None,
-            manifest_path: str | None = None):
-    """(PTX, manifest, Problem, inputs) for a kernel file and a --check argument."""
+            manifest_path: str | None = None, scalars: dict | None = None):
+    """(PTX, manifest, Problem, inputs) for a kernel file and a --check argument;
+    `scalars` override the check file's."""
     ptx, manifest, mlir_text = load_kernel(path, arch, manifest_path)
     problem = gemm_problem(mlir_text, manifest) if check == "gemm" \
-        else file_problem(check, manifest)
+        else file_problem(check, manifest, scalars)
     outputs = output_names(problem, manifest, seed)
     return ptx, manifest, problem, make_inputs(problem, manifest, outputs, seed)
 
@@ -137,6 +149,10 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
     if not (a and b and c):
         raise UsageError("--check gemm needs parameters A, B and C with an mn_k fill of A, "
                          "a k_mn fill of B and fragment stores to C; use --check FILE.py")
+    if any(f.ld is None for f in a + b) or any(s.ld is None for s in c) or \
+            any(f.bounded for f in a + b + c):
+        raise UsageError("--check gemm reads M, N and K from constant leading dimensions; "
+                         "this kernel takes them at run time: use --check FILE.py")
     m, k = a[0].rows, a[0].ld
     n = b[0].ld
     if any(s.ld != n for s in c):
@@ -169,10 +185,11 @@ class MemoryOp:
     reads or writes (through llvm.getelementptr), its row stride and element type."""
 
     param: str | None
-    ld: int
+    ld: int | None          # None: an operand (known at run time)
     dtype: str
     layout: str | None = None
     rows: int | None = None
+    bounded: bool = False   # the op names operands in dims (offsets, extents)
 
 
 def kernel_memory_ops(mlir_text: str) -> tuple[list[MemoryOp], list[MemoryOp]]:
@@ -193,12 +210,14 @@ def kernel_memory_ops(mlir_text: str) -> tuple[list[MemoryOp], list[MemoryOp]]:
                 m = re.search(r"\[(\d+), (\d+)\], (\w+)", str(fill.tile.type))
                 fills.append(MemoryOp(param=_param_of(fill.source, kernel, names),
                                       layout=fill.src_layout, ld=fill.src_ld,
-                                      rows=int(m.group(1)), dtype=m.group(3)))
+                                      rows=int(m.group(1)), dtype=m.group(3),
+                                      bounded=bool(fill.dims)))
             elif StoreFragmentOp.matches(op):
                 store = StoreFragmentOp(op)
                 m = re.search(r"\[(\d+), (\d+)\], (\w+)", str(store.fragment.type))
                 stores.append(MemoryOp(param=_param_of(store.dest, kernel, names),
-                                       ld=store.ld, dtype=m.group(3)))
+                                       ld=store.ld, dtype=m.group(3),
+                                       bounded=bool(store.dims)))
     return fills, stores
 
 
@@ -237,19 +256,34 @@ def compare(got, expected, bound, bound_text):
     return ok, max_abs, max_rel, bound_text
 
 
-def file_problem(path: str, manifest: dict) -> Problem:
+def file_problem(path: str, manifest: dict, overrides: dict | None = None) -> Problem:
     spec = runpy.run_path(path)
     if "BUFFERS" not in spec or "reference" not in spec:
         raise UsageError(f"{path} must define BUFFERS and reference(inputs)")
     rtol, atol = spec.get("TOLERANCE", (1e-5, 1e-6))
+    custom_bound = spec.get("bound")
 
     def tolerance(name, got, expected, inputs):
+        if custom_bound is not None:
+            bound, text = custom_bound(name, inputs)
+            return compare(got, expected, bound, text)
         bound = atol + rtol * np.abs(np.asarray(expected, np.float64))
         return compare(got, expected, bound, f"atol {atol:g} + rtol {rtol:g} * |ref|")
 
-    buffers = {k: (v[0], tuple(v[1])) for k, v in spec["BUFFERS"].items()}
-    return Problem(buffers, dict(spec.get("SCALARS", {})), spec["reference"], tolerance,
-                   path)
+    scalars = dict(spec.get("SCALARS", {}))
+    unknown = sorted(set(overrides or {}) - {p["name"] for p in manifest["params"]
+                                             if not p["pointer"]})
+    if unknown:
+        raise UsageError(f"--set {', '.join(unknown)}: not an integer argument of the kernel")
+    scalars.update(overrides or {})
+    if "derived" in spec:
+        scalars.update({k: v for k, v in spec["derived"](dict(scalars)).items()
+                        if k not in scalars})
+    buffers = spec["BUFFERS"](dict(scalars)) if callable(spec["BUFFERS"]) else spec["BUFFERS"]
+    buffers = {k: (v[0], tuple(v[1])) for k, v in buffers.items()}
+    shown = ", ".join(f"{k}={v}" for k, v in scalars.items())
+    return Problem(buffers, scalars, spec["reference"], tolerance,
+                   path + (f" ({shown})" if shown else ""))
 
 
 # -- inputs -----------------------------------------------------------------------------------
@@ -287,8 +321,10 @@ def run(argv=None) -> int:
     from tcgen05_lower.sim.state import SimError
 
     try:
+        scalars = parse_settings(args.set)
+        grid = parse_grid(args.grid)
         ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed,
-                                                 args.arch, args.manifest)
+                                                 args.arch, args.manifest, scalars)
     except (UsageError, OSError) as exc:
         print(f"tcgen05-sim: error: {exc}", file=sys.stderr)
         return 1
@@ -299,7 +335,7 @@ def run(argv=None) -> int:
     start = time.perf_counter()
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule, trace=trace,
-                          progress_stream=sys.stderr)
+                          progress_stream=sys.stderr, grid=grid)
     except SimError as err:
         print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
@@ -308,6 +344,28 @@ def run(argv=None) -> int:
             trace.close()
     elapsed = time.perf_counter() - start
     return report(problem, manifest, originals, result, args.schedule, elapsed)
+
+
+def parse_settings(items) -> dict:
+    """``["M=256", "K=64"]`` -> {"M": 256, "K": 64}."""
+    settings = {}
+    for item in items:
+        name, _, value = item.partition("=")
+        try:
+            settings[name.strip()] = int(value, 0)
+        except ValueError:
+            raise UsageError(f"--set {item}: expected NAME=INTEGER") from None
+    return settings
+
+
+def parse_grid(text: str | None):
+    """``"2,3"`` -> ["2", "3"]; None stays None (the manifest's grid)."""
+    if text is None:
+        return None
+    parts = [p.strip() for p in text.split(",")]
+    if not 1 <= len(parts) <= 3 or not all(p.isdigit() and int(p) > 0 for p in parts):
+        raise UsageError(f"--grid {text}: expected X[,Y[,Z]], positive integers")
+    return parts
 
 
 def run_on_gpu(ptx, manifest, problem, inputs, originals) -> int:
@@ -333,8 +391,10 @@ def output_names(problem: Problem, manifest: dict, seed: int) -> set[str]:
 def report(problem, manifest, inputs, result, schedule, elapsed) -> int:
     cluster = int(np.prod(manifest.get("cluster", [1])))
     where = "on the GPU" if schedule == "cuda" else f"schedule {schedule}"
+    ctas = getattr(result, "ctas", cluster)
+    shape = f"{cluster} CTA" if ctas == cluster else f"{ctas} CTAs"
     print(f"tcgen05-sim: {manifest['entry']} ({manifest.get('target', '?')}, "
-          f"{manifest['threads']} threads x {cluster} CTA, "
+          f"{manifest['threads']} threads x {shape}, "
           f"{manifest.get('dynamic_smem_bytes', 0)} B dynamic shared memory), "
           f"{problem.description}, {where}")
     expected = problem.reference(inputs)

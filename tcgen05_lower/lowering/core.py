@@ -68,7 +68,10 @@ class KernelLowering:
         # one) are loaded.
         from tcgen05_lower.lowering import HANDLERS
 
+        from tcgen05_lower.lowering.grid import lower_grid_queries
+
         entry = self.kernel.regions[0].blocks[0]
+        lower_grid_queries(list(d.walk_ops(self.kernel)))
         ops = list(d.walk_ops(self.kernel))
         self.check_values_stay_in_tcgen05_ops(ops)
         forwarding, casts = self.retype_chosen_buffers(ops)

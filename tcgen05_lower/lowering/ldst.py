@@ -40,7 +40,7 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op, packs16, root_buffers
+from tcgen05_lower.kernel_ir import defining_op, global_matrix, packs16, root_buffers
 from tcgen05_lower.lowering.core import lowers
 
 #: arith.cmpi predicate "ult".
@@ -344,13 +344,49 @@ def _elements(lowering, fragment: LoweredFragment):
             yield reg, half, row, col, None
 
 
+class _Matrix:
+    """Where a store_fragment or load_fragment puts element (row, col) of its slice in
+    the global matrix (kernel_ir.global_matrix): its byte offset, and an i1 that is false
+    where the element lies outside the matrix's extents (None: no extents given)."""
+
+    def __init__(self, op, column, size: int):
+        matrix = global_matrix(op)
+        as_i64 = (lambda v: None if v is None else Sym(cast(v, i64())))
+        self.ld = matrix.ld if isinstance(matrix.ld, int) else as_i64(matrix.ld)
+        self.first_row = as_i64(matrix.row_offset)
+        self.first_column = column if matrix.column_offset is None \
+            else as_i64(matrix.column_offset) + column
+        self.rows, self.columns = as_i64(matrix.rows), as_i64(matrix.columns)
+        self.size = size
+
+    def place(self, row, col):
+        """(byte offset, inside i1 or None) of element (row, col) of the slice."""
+        row = row if self.first_row is None else self.first_row + row
+        column = self.first_column + col
+        inside = None
+        if self.rows is not None:
+            inside = _unsigned_less(row, self.rows)
+        if self.columns is not None:
+            inside = _and(inside, _unsigned_less(column, self.columns))
+        return (row * self.ld + column) * self.size, inside
+
+
+def _unsigned_less(a, b):
+    return ir.Operation.create("arith.cmpi", results=[emit.i1()],
+                               operands=[as_value(a, i64()), as_value(b, i64())],
+                               attributes={"predicate": ir.IntegerAttr.get(i64(), _ULT)}
+                               ).results[0]
+
+
 @lowers(StoreFragmentOp)
 def lower_store_fragment(lowering, op) -> None:
+    """Each element at its place in the matrix (_Matrix), stored only where it lies
+    inside the matrix's extents when they are given."""
     fragment = lowering.values[op.operands[0]]
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
-    ld = StoreFragmentOp(op).ld
     size = _element_bytes(lowering, op, fragment.element)
+    matrix = _Matrix(op, column, size)
     elements = list(_elements(lowering, fragment))
     owner = elements[0][4] if elements else None
 
@@ -363,9 +399,14 @@ def lower_store_fragment(lowering, op) -> None:
                 value = ir.Operation.create("arith.trunci",
                                             results=[ir.IntegerType.get_signless(16)],
                                             operands=[value]).results[0]
-            offset = (row * ld + column + col) * size
-            llvm.StoreOp(value, emit.gep_bytes(dest, as_value(offset, i64())),
-                         alignment=size)
+            offset, inside = matrix.place(row, col)
+            address = emit.gep_bytes(dest, as_value(offset, i64()))
+            if inside is None:
+                llvm.StoreOp(value, address, alignment=size)
+            else:
+                # A predicated st.global, not a branch: the warp stays converged for
+                # the .sync.aligned tcgen05.ld of the next slice.
+                emit.ptx(f"@$2 st.global.b{8 * size} [$0], $1;", [address, value, inside])
         return []
 
     _if(_and(fragment.active, owner), stores)
@@ -379,8 +420,8 @@ def lower_load_fragment(lowering, op) -> None:
     access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     source = op.operands[0]
     column = Sym(cast(op.operands[1], i64()))
-    ld = LoadFragmentOp(op).ld
     size = _element_bytes(lowering, op, frag.element)
+    matrix = _Matrix(op, column, size)
     slice_column = _slice_column(lowering, op, store)
     active = taking_part(lowering, access, slice_column)
     shell = LoweredFragment([None] * access.registers, access, frag.element, slice_column,
@@ -391,15 +432,23 @@ def lower_load_fragment(lowering, op) -> None:
     def loads():
         registers = [None] * access.registers
         for reg, half, row, col, _ in elements:
-            offset = (row * ld + column + col) * size
+            offset, inside = matrix.place(row, col)
             address = emit.gep_bytes(source, as_value(offset, i64()))
+            element_type = i32() if size == 4 else i16
+            if inside is None:
+                loaded = llvm.LoadOp(element_type, address, alignment=size).result
+            else:
+                # An element outside the matrix reads as 0 and is not read: a predicated
+                # ld.global, not a branch, so the warp stays converged for tcgen05.st.
+                loaded = emit.ptx(f"mov.b{8 * size} $0, 0;\n@$2 ld.global.b{8 * size} $0, "
+                                  f"[$1];", [address, inside], [element_type])[0]
             if size == 4:
-                registers[reg] = llvm.LoadOp(i32(), address, alignment=4).result
+                registers[reg] = loaded
                 continue
             # 16-bit data: zero-extended into the low half, or packed two per register
             # (low half = lower column, fragments module docstring).
-            value = Sym(ir.Operation.create("arith.extui", results=[i32()], operands=[
-                llvm.LoadOp(i16, address, alignment=2).result]).results[0])
+            value = Sym(ir.Operation.create("arith.extui", results=[i32()],
+                                            operands=[loaded]).results[0])
             if half:
                 value = Sym(registers[reg]) | (value << 16)
             registers[reg] = value.value

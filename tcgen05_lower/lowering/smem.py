@@ -15,9 +15,12 @@ from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
-from tcgen05_lower.kernel_ir import stored_k
+from tcgen05_lower.kernel_ir import global_matrix, stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
-from tcgen05_lower.lowering.ldst import cta_in_pair
+from tcgen05_lower.lowering.ldst import _and, _if, cta_in_pair
+
+#: arith.cmpi predicates "ult" and "uge".
+_ULT, _UGE = 6, 9
 
 #: Alignment of every tile: the 128B swizzle pattern repeats every 1024 bytes (Table 41).
 TILE_ALIGNMENT = 1024
@@ -67,50 +70,114 @@ def lower_smem_fill(lowering, op) -> None:
 
     K-contiguous sources copy 16-byte chunks (the swizzle permutes 16-byte units, so a
     chunk stays contiguous); transposed sources copy element by element, consecutive
-    threads reading consecutive global addresses. In a cta_group::2 kernel the CTA of
-    rank r (``%cluster_ctarank & 1``) fills rows r * R .. r * R + R - 1 of the source
-    matrix, R being the tile's rows (docs/cta-pairs.md)."""
-    source, tile_value, k_offset = (op.operands[i] for i in range(3))
+    threads reading consecutive global addresses. Tile row r is row row_offset + r of
+    the source matrix (the dims of the op, kernel_ir.global_matrix); in a cta_group::2
+    kernel the CTA of rank q (``%cluster_ctarank & 1``) fills rows row_offset + q * R ..,
+    R being the tile's rows (docs/cta-pairs.md). With the matrix's extents given (rows,
+    k_size), an element outside them is written as zero and not read: a chunk that lies
+    partly outside is copied element by element."""
+    fill = SmemFillOp(op)
+    source, tile_value, k_offset = fill.source, fill.tile, fill.k_offset
     tile = d.type_info(tile_value.type)
     bits = element_bits(tile.element)
-    layout = SmemFillOp(op).src_layout
-    ld = SmemFillOp(op).src_ld
+    element_bytes = bits // 8
+    layout = fill.src_layout
+    matrix = global_matrix(op)
+    ld = matrix.ld if isinstance(matrix.ld, int) else _i64(matrix.ld)
     tile_ptr = lowering.values[tile_value]
-    k0 = Sym(cast(k_offset, i64()))
+    k0 = _i64(k_offset)
+    first_row = 0 if matrix.row_offset is None else _i64(matrix.row_offset)
     # In a CTA pair each CTA's tile is its slice of the pair's operand, the rows the MMA
     # reads from that CTA (docs/cta-pairs.md): rows rank * R .. of the global matrix, R
     # the tile's rows (M/2 of A, N/2 of B).
-    pair_row = None
     if lowering.info.cta_group == 2:
-        pair_row = Sym(cast(cta_in_pair(lowering).value, i64())) * tile.rows
-    chunk_bytes = 16 if layout == "mn_k" else bits // 8
+        first_row = first_row + Sym(cast(cta_in_pair(lowering).value, i64())) * tile.rows
+    rows = None if matrix.rows is None else _i64(matrix.rows)
+    k_size = None if matrix.k_size is None else _i64(matrix.k_size)
+    chunk_bytes = 16 if layout == "mn_k" else element_bytes
     # A sparse MMA's A is stored compressed: the fill copies its K/2 stored elements per
     # row from a source of that width (kernel_ir.stored_k).
-    row_bytes = stored_k(tile_value) * bits // 8
+    row_bytes = stored_k(tile_value) * element_bytes
     per_row = row_bytes // chunk_bytes
     total = tile.rows * per_row
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
                 emit.constant(lowering.info.threads, index()))
+    element_type = ir.IntegerType.get_signless(bits)
     with ir.InsertionPoint(loop.body):
         c = Sym(cast(loop.induction_variable, i64()))
         if layout == "mn_k":
             row, kchunk = c // per_row, c % per_row
             kbyte = kchunk * chunk_bytes
-            source_row = row if pair_row is None else pair_row + row
-            global_byte = (source_row * ld + k0) * (bits // 8) + kbyte
+            source_row = first_row + row
+            k = k0 + kchunk * (chunk_bytes // element_bytes)
+            global_byte = (source_row * ld + k0) * element_bytes + kbyte
         else:
             row, kidx = c % tile.rows, c // tile.rows
-            kbyte = kidx * (bits // 8)
-            source_row = row if pair_row is None else pair_row + row
-            global_byte = ((k0 + kidx) * ld + source_row) * (bits // 8)
+            kbyte = kidx * element_bytes
+            source_row = first_row + row
+            k = k0 + kidx
+            global_byte = (k * ld + source_row) * element_bytes
         smem_byte = addressing.kmajor_offset(row, kbyte, rows=tile.rows, swizzle=tile.swizzle)
-        chunk_type = (ir.VectorType.get([4], i32()) if chunk_bytes == 16
-                      else ir.IntegerType.get_signless(8 * chunk_bytes))
+        chunk_type = (ir.VectorType.get([4], i32()) if chunk_bytes == 16 else element_type)
         src = emit.gep_bytes(source, as_value(global_byte, i64()))
-        value = llvm.LoadOp(chunk_type, src, alignment=chunk_bytes).result
-        dst = emit.gep_bytes(tile_ptr, as_value(smem_byte, i64()))
-        llvm.StoreOp(value, dst, alignment=chunk_bytes)
+        in_rows = None if rows is None else _less(source_row, rows)
+
+        def copy_chunk():
+            value = llvm.LoadOp(chunk_type, src, alignment=chunk_bytes).result
+            dst = emit.gep_bytes(tile_ptr, as_value(smem_byte, i64()))
+            llvm.StoreOp(value, dst, alignment=chunk_bytes)
+
+        def copy_elements():
+            # Element by element, each read only where it lies inside the matrix.
+            dst = emit.gep_bytes(tile_ptr, as_value(smem_byte, i64()))
+            for j in range(chunk_bytes // element_bytes):
+                inside = _and(in_rows, None if k_size is None else _less(k + j, k_size))
+                address = emit.gep_bytes(src, emit.constant(j * element_bytes, i64()))
+                value = _if(inside, lambda: [llvm.LoadOp(element_type, address,
+                                                         alignment=element_bytes).result],
+                            [element_type])[0]
+                llvm.StoreOp(value, emit.gep_bytes(dst, emit.constant(j * element_bytes,
+                                                                     i64())),
+                             alignment=element_bytes)
+
+        if rows is None and k_size is None:
+            copy_chunk()
+        elif chunk_bytes == element_bytes:
+            copy_elements()
+        else:
+            whole = _and(in_rows, None if k_size is None else
+                         _not_less(k_size, k + chunk_bytes // element_bytes))
+            _if_else(whole, copy_chunk, copy_elements)
         ir.Operation.create("scf.yield")
+
+
+def _i64(value) -> Sym:
+    return Sym(cast(value, i64()))
+
+
+def _less(a, b):
+    """``a < b`` (unsigned) of two i64 Syms or ints, as an i1."""
+    return ir.Operation.create("arith.cmpi", results=[emit.i1()],
+                               operands=[as_value(a, i64()), as_value(b, i64())],
+                               attributes={"predicate": ir.IntegerAttr.get(i64(), _ULT)}
+                               ).results[0]
+
+
+def _not_less(a, b):
+    """``a >= b`` (unsigned), as an i1."""
+    return ir.Operation.create("arith.cmpi", results=[emit.i1()],
+                               operands=[as_value(a, i64()), as_value(b, i64())],
+                               attributes={"predicate": ir.IntegerAttr.get(i64(), _UGE)}
+                               ).results[0]
+
+
+def _if_else(condition, then_build, else_build) -> None:
+    """``scf.if condition { then_build() } else { else_build() }`` without results."""
+    op = ir.Operation.create("scf.if", results=[], operands=[condition], regions=2)
+    for region, build in zip(op.regions, (then_build, else_build)):
+        with ir.InsertionPoint(region.blocks.append()):
+            build()
+            ir.Operation.create("scf.yield")
 
 
 def smem_descriptor(lowering, tile_value, kbyte: int) -> "ir.Value":

@@ -1,13 +1,20 @@
 """``simulate()``: launch a PTX kernel from its manifest on NumPy arrays.
 
 The manifest is the JSON the compiler writes beside the PTX (``tcgen05-lower --manifest``):
-entry name, parameters in order, threads per CTA, cluster shape, dynamic shared-memory
-bytes, target and PTX version.
+entry name, parameters in order, threads per CTA, cluster shape, the grid, dynamic
+shared-memory bytes, target and PTX version.
+
+Every CTA of the grid runs, one cluster after another (x fastest, then y, then z), on the
+same global arrays: CTAs of different clusters cannot synchronize with each other, so a
+kernel whose result depends on their order is wrong anyway. What is checked per CTA
+(bounds, races, state at exit) is checked for each; races between CTAs through global
+memory are not looked for.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -25,6 +32,7 @@ class SimResult:
     counts: dict[str, int] = field(default_factory=dict)  # warp instructions per opcode
     warp_instructions: int = 0
     seconds: float = 0.0
+    ctas: int = 1                            # CTAs of the grid that ran
 
     @property
     def ok(self) -> bool:
@@ -44,6 +52,45 @@ def launch_of(manifest: dict, entry: P.Entry) -> Launch:
     if size not in (1, 2):
         raise SimError(f"clusters of {size} CTAs are not simulated (1 or 2)")
     return Launch(int(threads), size, int(manifest.get("dynamic_smem_bytes", 0)))
+
+
+_NAME = r"[A-Za-z_][\w$.-]*"
+
+
+def grid_of(manifest: dict, args: dict, cluster: int, grid=None) -> tuple[int, int, int]:
+    """The grid in CTAs: `grid` if given, else the manifest's (one string per dimension:
+    an integer, an integer argument's name, or ceildiv(<name or integer>, <integer>),
+    computed from `args`), else one cluster."""
+    if grid is None:
+        grid = manifest.get("grid") or [cluster]
+
+    def value(token: str) -> int:
+        if re.fullmatch(r"\d+", token):
+            return int(token)
+        if token not in args or isinstance(args[token], np.ndarray):
+            raise SimError(f"the grid uses {token}, which is not an integer argument given")
+        return int(args[token])
+
+    dims = []
+    for item in grid:
+        text = str(item).strip()
+        m = re.fullmatch(rf"ceildiv\(\s*(\d+|{_NAME})\s*,\s*(\d+)\s*\)", text)
+        if m:
+            dims.append(-(-value(m.group(1)) // int(m.group(2))))
+        elif re.fullmatch(rf"\d+|{_NAME}", text):
+            dims.append(value(text))
+        else:
+            raise SimError(f"grid dimension {text!r} is not an integer, an argument name or "
+                           f"ceildiv(a, b)")
+    if len(dims) > 3:
+        raise SimError(f"a grid has at most three dimensions, not {len(dims)}")
+    dims += [1] * (3 - len(dims))
+    if min(dims) < 1:
+        raise SimError(f"the grid {tuple(dims)} has no CTA")
+    if dims[0] % cluster:
+        raise SimError(f"the grid's x dimension {dims[0]} is not a multiple of the cluster's "
+                       f"{cluster} CTAs")
+    return tuple(dims)
 
 
 def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
@@ -68,11 +115,13 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
 
 def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              schedule: str = "late", *, trace=None, progress_stream=None,
-             ordering_factory=None, tensor_core=None) -> SimResult:
-    """Runs the kernel of ``ptx`` once with ``args`` (arrays are modified in place and also
-    returned in ``outputs``). Raises SimError for what the ISA forbids (out-of-bounds
-    access, deadlock, unknown instruction ...); races are collected in the result when the
-    ordering model reports them without stopping, else raised."""
+             ordering_factory=None, tensor_core=None, grid=None) -> SimResult:
+    """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
+    the manifest's, else one cluster; see grid_of), one cluster after another; arrays are
+    modified in place and also returned in ``outputs``. Raises SimError for what the ISA
+    forbids (out-of-bounds access, deadlock, unknown instruction ...), naming the CTA in
+    a grid of several; races are collected in the result when the ordering model reports
+    them without stopping, else raised."""
     manifest = manifest or {}
     args = args or {}
     if schedule not in ("late", "eager"):
@@ -81,18 +130,41 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     entry = module.entry(manifest.get("entry"))
     launch = launch_of(manifest, entry)
     bound = bind_arguments(manifest, entry, args)
+    dims = grid_of(manifest, args, launch.cluster, grid)
+    launch = replace(launch, grid=dims)
     if ordering_factory is None:
         from tcgen05_lower.sim.ordering import OrderingModel
         ordering_factory = OrderingModel
     if tensor_core is None:
         from tcgen05_lower.sim import tensor_core
-    machine = Machine(module, entry, launch, bound, ordering_factory, tensor_core, schedule,
-                      trace=trace, progress_stream=progress_stream)
-    stats = machine.run()
-    problems = list(machine.ordering.finish(entry.end_line))
-    races = list(getattr(machine.ordering, "races", []))
+    clusters = [(x, y, z) for z in range(dims[2]) for y in range(dims[1])
+                for x in range(dims[0] // launch.cluster)]
+    several = len(clusters) > 1
+    races, problems, counts = [], [], {}
+    warp_instructions, seconds = 0, 0.0
+    for cluster_id in clusters:
+        where = "CTA " + (f"({cluster_id[0] * launch.cluster}, {cluster_id[1]}, "
+                          f"{cluster_id[2]})" if launch.cluster == 1 else
+                          f"pair of ctaid ({cluster_id[0] * launch.cluster}, "
+                          f"{cluster_id[1]}, {cluster_id[2]})")
+        try:
+            machine = Machine(module, entry, replace(launch, cluster_id=cluster_id), bound,
+                              ordering_factory, tensor_core, schedule, trace=trace,
+                              progress_stream=progress_stream)
+            stats = machine.run()
+        except SimError as err:
+            if several:
+                err.message = f"{where}: {err.message}"
+            raise
+        prefix = f"{where}: " if several else ""
+        problems += [prefix + p for p in machine.ordering.finish(entry.end_line)]
+        races += list(getattr(machine.ordering, "races", []))
+        for opcode, n in stats.counts.items():
+            counts[opcode] = counts.get(opcode, 0) + n
+        warp_instructions += stats.warp_instructions
+        seconds += stats.seconds
     names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
              for mp, pp in zip(manifest.get("params") or entry.params, entry.params)}
     outputs = {names[b.name]: b.data for b in machine.buffers}
-    return SimResult(outputs, races, problems, dict(stats.counts), stats.warp_instructions,
-                     stats.seconds)
+    return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
+                     ctas=dims[0] * dims[1] * dims[2])

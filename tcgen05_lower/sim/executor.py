@@ -61,10 +61,18 @@ ALL = slice(None)
 
 @dataclass
 class Launch:
-    """How the kernel is launched: threads per CTA, CTAs in the cluster, dynamic smem."""
+    """How the kernel is launched: threads per CTA, CTAs in the cluster (along x),
+    dynamic smem, the grid in CTAs (x, y, z; x a multiple of the cluster) and which
+    cluster of it a Machine runs (its %clusterid)."""
     threads: int
     cluster: int = 1
     dynamic_smem: int = 0
+    grid: tuple = (0, 1, 1)   # x = 0: one cluster
+    cluster_id: tuple = (0, 0, 0)
+
+    @property
+    def grid_ctas(self) -> tuple:
+        return (self.grid[0] or self.cluster, self.grid[1], self.grid[2])
 
 
 @dataclass
@@ -225,20 +233,26 @@ class Machine:
                     .to_bytes(nbytes, "little")
 
     def _special_registers(self) -> None:
+        """PTX ISA 10 (Special Registers): %ctaid is the CTA's index in the grid and
+        %nctaid the grid's size in CTAs per dimension; %clusterid / %nclusterid the same
+        for clusters, %cluster_ctaid the CTA's index in its cluster. Clusters here are
+        ``cluster`` CTAs along x, so %ctaid.x = %clusterid.x * cluster + the rank."""
         L = self.launch
         u = lambda a: np.asarray(a, dtype=np.uint64) * np.ones(self.nthreads, np.uint64)
+        gx, gy, gz = L.grid_ctas
+        cx, cy, cz = L.cluster_id
         specials = {
             "%tid.x": self.tid, "%tid.y": 0, "%tid.z": 0,
             "%ntid.x": L.threads, "%ntid.y": 1, "%ntid.z": 1,
             "%laneid": self.tid % 32, "%warpid": self.tid // 32,
             "%nwarpid": self.warps_per_cta,
-            "%ctaid.x": self.rank, "%ctaid.y": 0, "%ctaid.z": 0,
-            "%nctaid.x": L.cluster, "%nctaid.y": 1, "%nctaid.z": 1,
+            "%ctaid.x": cx * L.cluster + self.rank, "%ctaid.y": cy, "%ctaid.z": cz,
+            "%nctaid.x": gx, "%nctaid.y": gy, "%nctaid.z": gz,
             "%cluster_ctarank": self.rank, "%cluster_nctarank": L.cluster,
             "%cluster_ctaid.x": self.rank, "%cluster_ctaid.y": 0, "%cluster_ctaid.z": 0,
             "%cluster_nctaid.x": L.cluster, "%cluster_nctaid.y": 1, "%cluster_nctaid.z": 1,
-            "%clusterid.x": 0, "%clusterid.y": 0, "%clusterid.z": 0,
-            "%nclusterid.x": 1, "%nclusterid.y": 1, "%nclusterid.z": 1,
+            "%clusterid.x": cx, "%clusterid.y": cy, "%clusterid.z": cz,
+            "%nclusterid.x": gx // L.cluster, "%nclusterid.y": gy, "%nclusterid.z": gz,
             "%is_explicit_cluster": int("explicitcluster" in self.entry.directives),
             "%smid": 0, "%gridid": 0,
         }

@@ -1,0 +1,41 @@
+"""The CTA's place in the grid: ``gpu.block_id`` and ``gpu.grid_dim``.
+
+Upstream lowers these in ``convert-gpu-to-nvvm``, which works on ``gpu.module`` ops; a
+tcgen05 kernel is a plain ``func.func``, so they are lowered here to the special
+registers they read: ``%ctaid`` (the CTA's index in the grid) and ``%nctaid`` (the CTAs
+in each grid dimension). The NVVM special-register ops (``nvvm.read.ptx.sreg.ctaid.x``
+...) need nothing: LLVM translates them as they are.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from tcgen05_lower.bindings import ir, nvvm
+from tcgen05_lower.emit import i32
+
+#: op name -> dimension -> the NVVM op builder.
+_READERS = MappingProxyType({
+    "gpu.block_id": MappingProxyType({"x": nvvm.read_ptx_sreg_ctaid_x,
+                                      "y": nvvm.read_ptx_sreg_ctaid_y,
+                                      "z": nvvm.read_ptx_sreg_ctaid_z}),
+    "gpu.grid_dim": MappingProxyType({"x": nvvm.read_ptx_sreg_nctaid_x,
+                                      "y": nvvm.read_ptx_sreg_nctaid_y,
+                                      "z": nvvm.read_ptx_sreg_nctaid_z}),
+})
+
+
+def lower_grid_queries(ops) -> None:
+    """Replaces each ``gpu.block_id`` / ``gpu.grid_dim`` of `ops` (an index) by its
+    special register, zero-extended (both are unsigned, PTX ISA 10 Special Registers)."""
+    for op in ops:
+        readers = _READERS.get(op.name)
+        if readers is None:
+            continue
+        dimension = str(op.attributes["dimension"]).rstrip(">").split()[-1]  # #gpu<dim x>
+        with ir.InsertionPoint(op), op.location:
+            register = readers[dimension](i32())
+            index = ir.Operation.create("arith.index_castui", results=[ir.IndexType.get()],
+                                        operands=[register]).results[0]
+        op.results[0].replace_all_uses_with(index)
+        op.erase()
