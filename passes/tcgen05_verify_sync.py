@@ -155,6 +155,22 @@ ANY_TILE = "any shared-memory tile"
 #: the 64 rows (9.7.16.9.2).
 COPY_COLUMNS = MappingProxyType({"128x256b": 8, "4x256b": 8, "128x128b": 4, "64x128b": 4, "32x128b": 4})
 
+#: Bits of one A element's container in tensor memory, per MMA kind (9.7.16.10.4: 16-bit
+#: f16/bf16, 32-bit tf32, 8-bit i8 and f8f6f4 types, 6- and 4-bit types of
+#: .kind::mxf8f6f4 in 8-bit containers; two 4-bit elements per byte for .kind::mxf4 and
+#: .kind::mxf4nvf4).
+A_CONTAINER_BITS = MappingProxyType({"f16": 16, "tf32": 32, "f8f6f4": 8, "i8": 8,
+                                     "mxf8f6f4": 8, "mxf4": 4, "mxf4nvf4": 4})
+#: Bits of A's row one MMA reads: K elements of its container (Table 39: K x bits = 256
+#: for every dense kind; a sparse MMA has twice the K and reads A compressed to K/2,
+#: 9.7.16.10.8; the K = 96 form of the 4-bit kinds reads 96 x 4 = 384).
+A_ROW_BITS = 256
+A_ROW_BITS_K96 = 384
+#: Layouts whose A rows sit on lanes one to one, in consecutive 32-bit columns from the
+#: buffer's address (9.7.16.10.5: D and F, and A of a CTA pair, per CTA); B, E and G
+#: duplicate or fold rows, and their A is counted whole.
+A_LINEAR_LAYOUTS = ("A", "D", "F")
+
 #: 9.7.16.6.2, the pipelined pairs (earlier, later), with the extra condition each needs.
 PIPELINED_PAIRS = MappingProxyType({
     ("mma", "mma"): "same accumulator and shape",
@@ -933,6 +949,33 @@ class Run:
                 found.append(Footprint(first, first + width, lanes))
         return found
 
+    def a_block_cells(self, op, value) -> list:
+        """The cells of A in tensor memory that one MMA reads: in a buffer whose layout
+        puts A's rows on lanes one to one (A_LINEAR_LAYOUTS), the 32-bit columns of its K
+        block, from column k_offset x container bits / 32 of the buffer (k_offset halved
+        for a sparse MMA, whose A is stored compressed, 9.7.16.10.8), A_ROW_BITS / 32
+        wide; any other buffer (a stage, a folded layout, one bound to nothing placed)
+        whole."""
+        mma = MmaOp(op)
+        bits = A_CONTAINER_BITS.get(mma.kind)
+        offset = mma.k_offset or 0
+        if mma.sparse:
+            offset //= 2
+        width = (A_ROW_BITS_K96 if mma.k == 96 else A_ROW_BITS) // 32
+        found = []
+        for root in self.roots(value):
+            owner = defining_op(root)
+            linear = _placed(owner) and bits is not None \
+                and len(d.type_info(owner.results[0].type).shape) == 2 \
+                and TmemBufferOp(owner).layout in A_LINEAR_LAYOUTS
+            for cells, _ in self.buffer_cells(root):
+                if not linear or not cells.known or (offset * bits) % 32:
+                    found.append(cells)
+                    continue
+                first = cells.lo + offset * bits // 32
+                found.append(Footprint(first, first + width, cells.lanes))
+        return found
+
     def tiles(self, value) -> list:
         """The shared-memory tiles `value` may name now; ANY_TILE for one no way bound
         (or a ub.poison)."""
@@ -978,9 +1021,10 @@ class Run:
             operands = mma_operands(op)
             mma = MmaOp(op)
             accumulators = [cells for cells, _ in self.cells(operands.d)]
-            reads = [cells for v in (operands.a, operands.scale_a, operands.scale_b,
-                                     operands.metadata)
+            reads = [cells for v in (operands.scale_a, operands.scale_b, operands.metadata)
                      if v is not None and d.is_tmem(v) for cells, _ in self.cells(v)]
+            if d.is_tmem(operands.a):
+                reads += self.a_block_cells(op, operands.a)
             shape = (operands.d_type.rows, operands.d_type.cols, mma.kind, mma.sparse,
                      mma.k or 0)
             tiles = [t for v in (operands.a, operands.b) if d.is_smem(v)
