@@ -338,6 +338,48 @@ class StOp(Tcgen05Op):
     unpack16 = Attribute("unpack16")  # int, default 0
 
 
+class FragMapOp(Tcgen05Op):
+    """tcgen05.frag_map."""
+
+    NAME = "frag_map"
+    OPERANDS = (('inputs', 'variadic'),)
+    RESULTS = (('mapped', 'single'),)
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def inputs(self):
+        """The variadic operand inputs."""
+        return self.operand(0)
+
+    @property
+    def mapped(self):
+        """The single result mapped."""
+        return self.result(0)
+
+
+class FragReduceOp(Tcgen05Op):
+    """tcgen05.frag_reduce."""
+
+    NAME = "frag_reduce"
+    OPERANDS = (('input', 'single'),)
+    RESULTS = (('reduced', 'single'),)
+    REQUIRED = ('op',)
+    __slots__ = ()
+
+    @property
+    def input(self):
+        """The single operand input."""
+        return self.operand(0)
+
+    @property
+    def reduced(self):
+        """The single result reduced."""
+        return self.result(0)
+
+    op = Attribute("op")  # str
+
+
 class LoadFragmentOp(Tcgen05Op):
     """tcgen05.load_fragment."""
 
@@ -538,6 +580,8 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     StoreFragmentOp,
     LdRedOp,
     StOp,
+    FragMapOp,
+    FragReduceOp,
     LoadFragmentOp,
     AllocMbarrierOp,
     CommitOp,

@@ -179,6 +179,36 @@ irdl.dialect @tcgen05 {
     irdl.operands(dest: %t, column: %index, fragment: %f)
   }
 
+  // Computes a new fragment element by element (the bridge between fragments and the
+  // standard dialects). The body is one block with, for each input fragment, its element
+  // (of the fragment's element type), then the element's row and column in the fragment
+  // (index); it ends with gpu.yield of the result element (gpu.yield because an
+  // IRDL-defined op cannot be a terminator). The body may compute with arith, math and
+  // index ops and read global memory (llvm.getelementptr, llvm.load) with values defined
+  // above; the lowering applies it to every element each thread holds, whatever message
+  // shape tcgen05-select-layouts picked. The inputs have one type (IRDL binds a variadic
+  // group to one type); the result has their shape and the yielded element type.
+  irdl.operation @frag_map {
+    %f = irdl.base @tcgen05::@frag
+    %r = irdl.base @tcgen05::@frag
+    %body = irdl.region
+    irdl.operands(inputs: variadic %f)
+    irdl.results(mapped: %r)
+    irdl.regions(body: %body)
+  }
+
+  // Per-row reduction of a fragment (op = "max", "min" or "sum" over its columns): a
+  // [rows, 1] fragment that tcgen05.frag_map broadcasts along the columns of a fragment
+  // of the same rows.
+  irdl.operation @frag_reduce {
+    %f = irdl.base @tcgen05::@frag
+    %r = irdl.base @tcgen05::@frag
+    %str = irdl.base "#builtin.string"
+    irdl.operands(input: %f)
+    irdl.results(reduced: %r)
+    irdl.attributes { "op" = %str }
+  }
+
   // Loads a fragment from a row-major global matrix: element (r, c) of the fragment is
   // source[r * ld + column + c] (the inverse of store_fragment).
   irdl.operation @load_fragment {

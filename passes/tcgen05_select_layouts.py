@@ -62,7 +62,8 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import int_value, ir
-from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp, ShiftOp,
+from tcgen05_lower.dialect.ops import (CpOp, FragMapOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
+                                       ShiftOp,
                                        StOp, StoreFragmentOp, TmemBufferOp, TmemStageOp,
                                        WaitOp, wrap)
 from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
@@ -728,9 +729,13 @@ class Tcgen05SelectLayouts(ModulePass):
 
     def check_global_store(self, op) -> None:
         producer = defining_op(StoreFragmentOp(op).fragment)
+        while producer is not None and FragMapOp.matches(producer):
+            # A computed fragment is held as its inputs are (lowering.compute).
+            producer = defining_op(producer.operands[0]) if len(producer.operands) else None
         if producer is None or not isinstance(wrap(producer), (LdOp, LdRedOp, LoadFragmentOp)):
             self.error(op, "the fragment of tcgen05.store_fragment must come from "
-                           "tcgen05.ld, tcgen05.ld_red or tcgen05.load_fragment")
+                           "tcgen05.ld, tcgen05.ld_red, tcgen05.load_fragment or a "
+                           "tcgen05.frag_map of them")
 
     # ------------------------------------------------------------------ budget
 

@@ -102,7 +102,8 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, int_value, ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CpOp, FenceOp, LdOp, LdRedOp, MmaOp,
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CpOp, FenceOp, FragMapOp, LdOp, LdRedOp,
+                                       MmaOp,
                                        ShiftOp, StOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands, unplanned_buffer)
@@ -417,7 +418,7 @@ class Run:
             self.switch(op)
         elif name == "scf.while":
             self.while_loop(op)
-        elif len(op.regions):
+        elif len(op.regions) and not FragMapOp.matches(op):  # frag_map: arithmetic only
             inside = self.opaque.get(op)
             if inside is None:
                 inside = self.opaque[op] = any(d.op_name(inner) is not None

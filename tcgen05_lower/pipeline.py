@@ -25,8 +25,10 @@ PLANNING = ("tcgen05-verify", "tcgen05-select-layouts", "tcgen05-plan-tmem",
             "tcgen05-insert-sync", "tcgen05-verify-sync")
 #: From planned tcgen05 IR to the LLVM dialect. convert-nvvm-to-llvm comes first so that
 #: constants feeding inline PTX stay registers (see tcgen05-lower-to-llvm); mem2reg turns
-#: the run-time mbarrier phase counters (see lowering.sync) into registers.
-LOWERING = ("tcgen05-lower-to-llvm", "convert-nvvm-to-llvm", "convert-scf-to-cf",
+#: the run-time mbarrier phase counters (see lowering.sync) into registers;
+#: convert-math-to-llvm lowers the math ops of tcgen05.frag_map bodies (lowering.compute).
+LOWERING = ("tcgen05-lower-to-llvm", "convert-nvvm-to-llvm", "convert-math-to-llvm",
+            "convert-scf-to-cf",
             "convert-arith-to-llvm", "convert-index-to-llvm", "convert-ub-to-llvm",
             "convert-func-to-llvm", "convert-cf-to-llvm", "reconcile-unrealized-casts",
             "mem2reg", "tcgen05-finalize-kernels")

@@ -347,6 +347,9 @@ def _elements(lowering, fragment: LoweredFragment):
 @lowers(StoreFragmentOp)
 def lower_store_fragment(lowering, op) -> None:
     fragment = lowering.values[op.operands[0]]
+    if fragment.registers is None:  # computed by tcgen05.frag_map
+        from tcgen05_lower.lowering.compute import store_computed
+        return store_computed(lowering, op, fragment)
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
     ld = StoreFragmentOp(op).ld
