@@ -22,8 +22,8 @@ LLVM). Those are rewritten here, after the body is cloned:
   NaN stays NaN. The converted value is the low byte (operand b, "the value converted from
   input b is stored in the lower 8 bits of d", cvt in the PTX ISA).
 
-tcgen05-verify admits only what this handles in a body (``BODY_DIALECTS``,
-``MATH_OPS``) and fp8 values only as what the body yields.
+tcgen05-verify admits only what this handles in a body (``tcgen05_lower.computed``) and
+fp8 values only as what the body yields.
 
 In warps that hold no part of the slice (folded layouts, see ``ldst``) the body does not
 run: its loads would read addresses computed from elements the warp does not hold.
@@ -37,25 +37,11 @@ from dataclasses import dataclass
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit
 from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT
 from tcgen05_lower.dialect.ops import FragMapOp, StoreFragmentOp
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.ldst import LoweredFragment, _elements, _mapping
-
-#: Dialects whose ops a frag_map body may hold (tcgen05-verify checks), and the llvm ops.
-BODY_DIALECTS = ("arith.", "index.", "math.")
-BODY_LLVM_OPS = ("llvm.getelementptr", "llvm.load", "llvm.mlir.constant", "llvm.bitcast")
-#: math ops a body may use: those rewritten here and those convert-math-to-llvm lowers to
-#: an NVPTX instruction (abs, copysign, fma, sqrt.rn).
-MATH_OPS = ("math.absf", "math.copysign", "math.exp", "math.exp2", "math.fma", "math.sqrt",
-            "math.tanh")
-#: Element types a frag_map may yield and store_fragment may store.
-COMPUTED_ELEMENTS = ("f32", "f16", "bf16", "f8E4M3FN", "f8E5M2", "i32")
-#: fp8 element type -> the cvt type of two of them.
-FP8_CVT = {"f8E4M3FN": "e4m3x2", "f8E5M2": "e5m2x2"}
-#: Bytes of each computed element type in memory.
-ELEMENT_BYTES = {"f32": 4, "i32": 4, "f16": 2, "bf16": 2, "f8E4M3FN": 1, "f8E5M2": 1}
-
 
 @dataclass
 class ComputedFragment(LoweredFragment):
@@ -239,7 +225,7 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
     ld = StoreFragmentOp(op).ld
-    size = ELEMENT_BYTES.get(fragment.element)
+    size = COMPUTED_ELEMENTS.get(fragment.element)
     if size is None:
         lowering.fail(op, f"tcgen05.store_fragment: {fragment.element} fragments are not "
                           f"supported")
