@@ -19,7 +19,7 @@ from tcgen05_lower.pipeline import DEFAULT_PIPELINE
 from tcgen05_lower.sim.api import simulate
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ["gemm_bf16_out_bias_gelu"]
+EXAMPLES = ["gemm_bf16_out_bias_gelu", "gemm_e4m3_out_scaled"]
 #: select-layouts options: the default budget, the widest messages, and a 16-lane shape
 #: whose threads hold parts of two rows (the body sees rows and columns, not threads).
 STRATEGIES = ["strategy=register-budget=32", "strategy=max-width",
@@ -79,6 +79,13 @@ def test_gelu_tolerance_catches_a_missing_bias():
     want = problem.reference(no_bias)["C"]
     ok, *_ = problem.tolerance("C", sim.outputs["C"], want, inputs)
     assert not ok
+
+
+def test_e4m3_tolerance_catches_a_missing_scale():
+    """Without the scale (scale 1), the reference is outside the fp8 bound."""
+    result, problem, inputs, sim = run("gemm_e4m3_out_scaled", STRATEGIES[0])
+    want = problem.reference(dict(inputs, scale=np.ones_like(inputs["scale"])))["C"]
+    assert not problem.tolerance("C", sim.outputs["C"], want, inputs)[0]
 
 
 def test_eager_schedule_matches_too():
