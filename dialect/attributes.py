@@ -46,7 +46,6 @@ _OPS = {
     "store_fragment": {"ld": "int"},
     "load_fragment": {**_ACCESS, "ld": "int", "pack16": "int"},
     "frag_map": {},
-    "frag_reduce": {"op": "str"},
     "alloc_mbarrier": {"count": "int", **_SYNC},
     "commit": {"multicast_mask": "int", **_SYNC},
     "mbarrier_wait": dict(_SYNC),

@@ -358,28 +358,6 @@ class FragMapOp(Tcgen05Op):
         return self.result(0)
 
 
-class FragReduceOp(Tcgen05Op):
-    """tcgen05.frag_reduce."""
-
-    NAME = "frag_reduce"
-    OPERANDS = (('input', 'single'),)
-    RESULTS = (('reduced', 'single'),)
-    REQUIRED = ('op',)
-    __slots__ = ()
-
-    @property
-    def input(self):
-        """The single operand input."""
-        return self.operand(0)
-
-    @property
-    def reduced(self):
-        """The single result reduced."""
-        return self.result(0)
-
-    op = Attribute("op")  # str
-
-
 class LoadFragmentOp(Tcgen05Op):
     """tcgen05.load_fragment."""
 
@@ -581,7 +559,6 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     LdRedOp,
     StOp,
     FragMapOp,
-    FragReduceOp,
     LoadFragmentOp,
     AllocMbarrierOp,
     CommitOp,

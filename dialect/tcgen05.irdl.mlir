@@ -197,18 +197,6 @@ irdl.dialect @tcgen05 {
     irdl.regions(body: %body)
   }
 
-  // Per-row reduction of a fragment (op = "max", "min" or "sum" over its columns): a
-  // [rows, 1] fragment that tcgen05.frag_map broadcasts along the columns of a fragment
-  // of the same rows.
-  irdl.operation @frag_reduce {
-    %f = irdl.base @tcgen05::@frag
-    %r = irdl.base @tcgen05::@frag
-    %str = irdl.base "#builtin.string"
-    irdl.operands(input: %f)
-    irdl.results(reduced: %r)
-    irdl.attributes { "op" = %str }
-  }
-
   // Loads a fragment from a row-major global matrix: element (r, c) of the fragment is
   // source[r * ld + column + c] (the inverse of store_fragment).
   irdl.operation @load_fragment {
