@@ -801,10 +801,11 @@ class Tcgen05SelectLayouts(ModulePass):
                                                                            k * chunk)
                     _build_like(StoreFragmentOp, store, fragment=fragment,
                                 dest=dest, column=dcol)
-        via = "".join(" -> frag_map" for _ in maps)
+        what = (f"ld{' -> frag_map' * len(maps)}/store_fragment chains" if maps
+                else "ld/store_fragment pairs")
         self.split_notes.append(f"tcgen05.ld at {_where(load)}: {plan.access.width} columns "
-                                f"-> {count} ld{via}/store_fragment chains of {chunk} "
-                                f"columns, {access.describe()}")
+                                f"-> {count} {what} of {chunk} columns, "
+                                f"{access.describe()}")
         self.plans.pop(load, None)
         store.erase()
         for frag_map in reversed(maps):
