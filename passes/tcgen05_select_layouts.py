@@ -801,7 +801,7 @@ class Tcgen05SelectLayouts(ModulePass):
                                                                            k * chunk)
                     _build_like(StoreFragmentOp, store, fragment=fragment,
                                 dest=dest, column=dcol)
-        what = (f"ld{' -> frag_map' * len(maps)}/store_fragment chains" if maps
+        what = (LdOp.NAME + " -> frag_map" * len(maps) + "/store_fragment chains" if maps
                 else "ld/store_fragment pairs")
         self.split_notes.append(f"tcgen05.ld at {_where(load)}: {plan.access.width} columns "
                                 f"-> {count} {what} of {chunk} columns, "
