@@ -10,6 +10,8 @@ opcode or modifier outside this set: an unknown instruction is never a silent no
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
@@ -453,7 +455,8 @@ def _convert(x, dst, src, mods):
 # -- conversions to bf16 and fp8 (9.7.9.21 cvt) -------------------------------------------
 
 #: cvt's packed fp8 destination types -> (NumPy dtype name in ml_dtypes, largest finite).
-_F8X2 = {"e4m3x2": ("float8_e4m3fn", 448.0), "e5m2x2": ("float8_e5m2", 57344.0)}
+_F8X2 = MappingProxyType({"e4m3x2": ("float8_e4m3fn", 448.0),
+                          "e5m2x2": ("float8_e5m2", 57344.0)})
 
 
 def bf16_round(bits32: np.ndarray) -> np.ndarray:
