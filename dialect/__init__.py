@@ -34,6 +34,10 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
                            (optional ``unpack16``; planned like ``ld``)
 ``store_fragment``         fragment -> row-major global matrix (``ld``)
 ``load_fragment``          row-major global matrix -> fragment (``ld``)
+``frag_map``               a fragment computed element by element: a body of arith / math /
+                           index ops (and global loads) on each element, its row and column,
+                           ending in ``gpu.yield`` (``tcgen05_lower.computed`` says what it
+                           may hold)
 ``alloc_mbarrier``         an mbarrier in shared memory (``count``)
 ``commit``                 tcgen05.commit.mbarrier::arrive::one (optional ``multicast_mask``)
 ``mbarrier_wait``          wait for the phase of the given parity (without one: the phase

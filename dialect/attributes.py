@@ -46,6 +46,7 @@ _OPS = {
     "st": {**_ACCESS, "unpack16": "int"},
     "store_fragment": {"ld": "int", "dims": "strs"},
     "load_fragment": {**_ACCESS, "ld": "int", "pack16": "int", "dims": "strs"},
+    "frag_map": {},
     "alloc_mbarrier": {"count": "int", **_SYNC},
     "commit": {"multicast_mask": "int", **_SYNC},
     "mbarrier_wait": dict(_SYNC),

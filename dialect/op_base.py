@@ -179,14 +179,16 @@ class Tcgen05Op:
     # -- building ---------------------------------------------------------------------------
 
     @classmethod
-    def build(cls, *, result_types=(), attributes=None, **fields) -> "ir.Operation":
+    def build(cls, *, result_types=(), attributes=None, regions: int = 0,
+              **fields) -> "ir.Operation":
         """The generic op with the operands named by IRDL (a variadic group takes a list,
         an optional one a value or None), the attributes given as Python values (checked
         against the dialect's table; an attribute left at None is not written; an MLIR
         attribute is written as it is), and `result_types`, at the current insertion point
         and location. `attributes` (name -> MLIR attribute) are written as they are before
         the fields: those of an op this one replaces, which may include other dialects'
-        attributes (names with a dot)."""
+        attributes (names with a dot). `regions`: how many (empty) regions the op gets
+        (tcgen05.frag_map has its body; the caller fills it)."""
         operands, segments = [], []
         for name, variadicity in cls.OPERANDS:
             value = fields.pop(name, None if variadicity != "single" else _MISSING)
@@ -214,7 +216,8 @@ class Tcgen05Op:
         if missing:
             raise TypeError(f"{cls.full_name()} needs attribute {', '.join(missing)}")
         return ir.Operation.create(cls.full_name(), results=list(result_types),
-                                   operands=operands, attributes=attributes)
+                                   operands=operands, attributes=attributes,
+                                   regions=regions)
 
 
 class _MISSING:

@@ -360,6 +360,26 @@ class StOp(Tcgen05Op):
     unpack16 = Attribute("unpack16")  # int, default 0
 
 
+class FragMapOp(Tcgen05Op):
+    """tcgen05.frag_map."""
+
+    NAME = "frag_map"
+    OPERANDS = (('inputs', 'variadic'),)
+    RESULTS = (('mapped', 'single'),)
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def inputs(self):
+        """The variadic operand inputs."""
+        return self.operand(0)
+
+    @property
+    def mapped(self):
+        """The single result mapped."""
+        return self.result(0)
+
+
 class LoadFragmentOp(Tcgen05Op):
     """tcgen05.load_fragment."""
 
@@ -566,6 +586,7 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     StoreFragmentOp,
     LdRedOp,
     StOp,
+    FragMapOp,
     LoadFragmentOp,
     AllocMbarrierOp,
     CommitOp,

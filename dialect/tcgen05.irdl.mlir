@@ -193,6 +193,24 @@ irdl.dialect @tcgen05 {
     irdl.operands(dest: %t, column: %index, fragment: %f)
   }
 
+  // Computes a new fragment element by element (the bridge between fragments and the
+  // standard dialects). The body is one block with, for each input fragment, its element
+  // (of the fragment's element type), then the element's row and column in the fragment
+  // (index); it ends with gpu.yield of the result element (gpu.yield because an
+  // IRDL-defined op cannot be a terminator). The body may compute with arith, math and
+  // index ops and read global memory (llvm.getelementptr, llvm.load) with values defined
+  // above; the lowering applies it to every element each thread holds, whatever message
+  // shape tcgen05-select-layouts picked. The inputs have one type (IRDL binds a variadic
+  // group to one type); the result has their shape and the yielded element type.
+  irdl.operation @frag_map {
+    %f = irdl.base @tcgen05::@frag
+    %r = irdl.base @tcgen05::@frag
+    %body = irdl.region
+    irdl.operands(inputs: variadic %f)
+    irdl.results(mapped: %r)
+    irdl.regions(body: %body)
+  }
+
   // Loads a fragment from a row-major global matrix: element (r, c) of the fragment is
   // source[(row_offset + r) * ld + column_offset + column + c] (the inverse of
   // store_fragment, with the same dims: an element outside rows x columns reads as 0 and

@@ -150,7 +150,8 @@ from dataclasses import dataclass, field, replace
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, int_value, ir
 from tcgen05_lower.dialect.ops import (OPS, AllocMbarrierOp, BarrierOp, CommitOp, CpOp,
-                                       FenceOp, LdOp, LdRedOp, MbarrierWaitOp, MmaOp, ShiftOp, SmemFillOp, StOp,
+                                       FenceOp, FragMapOp, LdOp, LdRedOp, MbarrierWaitOp, MmaOp,
+                                       ShiftOp, SmemFillOp, StOp,
                                        TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
@@ -887,7 +888,9 @@ class Planner:
         self.step += 1
         state = self.apply_hooks(op, "before", state)
         name = d.op_name(op)
-        if len(op.regions):
+        # A tcgen05.frag_map's body is per-element arithmetic, no control flow: the op
+        # reads its input fragments' registers, nothing else.
+        if len(op.regions) and not FragMapOp.matches(op):
             state = self.visit_region_op(op, state)
         elif name in ASYNC_OPS:
             state = self.visit_async(op, state)

@@ -65,7 +65,8 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import int_value, ir
-from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp, ShiftOp,
+from tcgen05_lower.dialect.ops import (CpOp, FragMapOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
+                                       ShiftOp,
                                        StOp, StoreFragmentOp, TmemBufferOp, TmemStageOp,
                                        WaitOp, wrap)
 from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
@@ -737,9 +738,13 @@ class Tcgen05SelectLayouts(ModulePass):
 
     def check_global_store(self, op) -> None:
         producer = defining_op(StoreFragmentOp(op).fragment)
+        while producer is not None and FragMapOp.matches(producer):
+            # A computed fragment is held as its inputs are (lowering.compute).
+            producer = defining_op(producer.operands[0]) if len(producer.operands) else None
         if producer is None or not isinstance(wrap(producer), (LdOp, LdRedOp, LoadFragmentOp)):
             self.error(op, "the fragment of tcgen05.store_fragment must come from "
-                           "tcgen05.ld, tcgen05.ld_red or tcgen05.load_fragment")
+                           "tcgen05.ld, tcgen05.ld_red, tcgen05.load_fragment or a "
+                           "tcgen05.frag_map of them")
 
     # ------------------------------------------------------------------ budget
 
@@ -751,10 +756,15 @@ class Tcgen05SelectLayouts(ModulePass):
             plan = self.plans.get(op)
             if plan is None or StOp.matches(op):
                 continue
+            strategy = self.strategy
+            maps = _maps_after(op) if LdOp.matches(op) else []
+            if maps and isinstance(strategy, strategies.RegisterBudget):
+                # The chunk's computed values are live beside its loaded registers.
+                strategy = strategies.RegisterBudget(_computed_budget(strategy.budget, maps))
             try:
-                chunk = self.strategy.chunk_width(replace(plan.request, op=plan.access.op))
+                chunk = strategy.chunk_width(replace(plan.request, op=plan.access.op))
                 if chunk != plan.access.width:  # each chunk must be movable (chunking())
-                    self.strategy.access(replace(plan.request, width=chunk))
+                    strategy.access(replace(plan.request, width=chunk))
             except IsaRuleError as exc:
                 self.error(op, str(exc))
                 continue
@@ -774,7 +784,7 @@ class Tcgen05SelectLayouts(ModulePass):
             if LoadFragmentOp.matches(op):
                 self.split_prologue(op, consumer, plan, chunk)
             else:
-                self.split_epilogue(op, consumer, plan, chunk)
+                self.split_epilogue(op, consumer, plan, chunk, maps)
 
     def chunking(self, load, plan: Planned, chunk: int):
         """(the access of one chunk, how many chunks, the fragment type of one chunk) of
@@ -783,7 +793,7 @@ class Tcgen05SelectLayouts(ModulePass):
         return (self.strategy.access(replace(plan.request, width=chunk)),
                 plan.access.width // chunk, d.frag_type([frag.shape[0], chunk], frag.element))
 
-    def split_epilogue(self, load, store, plan: Planned, chunk: int) -> None:
+    def split_epilogue(self, load, store, plan: Planned, chunk: int, maps=()) -> None:
         access, count, chunk_type = self.chunking(load, plan, chunk)
         buffer, column = load.operands[0], load.operands[1]
         dest, dest_column = store.operands[1], store.operands[2]
@@ -794,16 +804,23 @@ class Tcgen05SelectLayouts(ModulePass):
                     new_load = _build_like(LdOp, load, source=buffer, column=col,
                                            result_types=[chunk_type])
                 self.write_plan(new_load, access)
+                fragment = LdOp(new_load).fragment
+                for frag_map in maps:
+                    fragment = _map_chunk(frag_map, fragment, k * chunk, chunk)
                 with store.location:
                     dcol = col if dest_column == column else _offset_index(dest_column,
                                                                            k * chunk)
-                    _build_like(StoreFragmentOp, store, fragment=LdOp(new_load).fragment,
+                    _build_like(StoreFragmentOp, store, fragment=fragment,
                                 dest=dest, column=dcol)
+        what = (LdOp.NAME + " -> frag_map" * len(maps) + "/store_fragment chains" if maps
+                else "ld/store_fragment pairs")
         self.split_notes.append(f"tcgen05.ld at {_where(load)}: {plan.access.width} columns "
-                                f"-> {count} ld/store_fragment pairs of {chunk} columns, "
+                                f"-> {count} {what} of {chunk} columns, "
                                 f"{access.describe()}{_over_budget(plan, self.strategy)}")
         self.plans.pop(load, None)
         store.erase()
+        for frag_map in reversed(maps):
+            frag_map.erase()
         load.erase()
 
     def split_prologue(self, load, store, plan: Planned, chunk: int) -> None:
@@ -927,8 +944,10 @@ def _uses(value) -> list:
 
 def _reorders(op) -> bool:
     """Whether moving a load (or a store) across `op` could change what the program does:
-    anything but arith/index ops and tcgen05.wait (which only orders earlier accesses)."""
-    if op.name.startswith(PURE_PREFIXES):
+    anything but arith/index ops, tcgen05.frag_map (registers in, registers out; its body
+    at most reads global memory, tcgen05-verify checks) and tcgen05.wait (which only
+    orders earlier accesses)."""
+    if op.name.startswith(PURE_PREFIXES) or FragMapOp.matches(op):
         return False
     return not (WaitOp.matches(op) and not op.regions)
 
@@ -960,10 +979,52 @@ class BlockPositions:
         return b1 == b2 and i1 < i2 and self.fences[b1][i2] - self.fences[b1][i1 + 1] == 0
 
 
+def _maps_after(load) -> list:
+    """The tcgen05.frag_map ops, each of one input, that the load's fragment flows
+    through one after another as their only use (ld -> frag_map -> ... -> store)."""
+    maps, value = [], wrap(load).fragment
+    while True:
+        users = _uses(value)
+        if len(users) != 1 or not FragMapOp.matches(users[0]) or \
+                len(users[0].operands) != 1:
+            return maps
+        maps.append(users[0])
+        value = users[0].results[0]
+
+
+def _computed_budget(budget: int, maps) -> int:
+    """The registers a chunk's loaded data may take when each of its elements also
+    gives a computed value (of the widest result element of `maps`) live until it is
+    stored: loaded + computed registers stay within `budget`."""
+    bits = max(element_bits(d.type_info(m.results[0].type).element) for m in maps)
+    return max(1, budget * 32 // (32 + bits))
+
+
+def _map_chunk(frag_map, fragment, offset: int, chunk: int):
+    """A copy of `frag_map` (at the insertion point) on the chunk `fragment` that
+    starts `offset` columns into the original's: its result has `chunk` columns and its
+    body sees the original's column numbers (column argument + offset)."""
+    result = d.type_info(frag_map.results[0].type)
+    copy = frag_map.clone()
+    copy.operands[0] = fragment
+    copy.results[0].set_type(d.frag_type([result.shape[0], chunk], result.element))
+    if offset:
+        block = copy.regions[0].blocks[0]
+        column = block.arguments[len(block.arguments) - 1]
+        uses = [(use.owner, use.operand_number) for use in column.uses]
+        with ir.InsertionPoint.at_block_begin(block), frag_map.location:
+            shifted = _offset_index(column, offset)
+        for owner, number in uses:
+            owner = owner.operation if hasattr(owner, "operation") else owner
+            owner.operands[number] = shifted
+    return copy.results[0]
+
+
 def _only_consumer(load, positions: BlockPositions):
     """(the single store the load feeds, "") when the pair may be split, else (None,
-    reason)."""
-    users = _uses(wrap(load).fragment)
+    reason); the load may feed the store through frag_maps (_maps_after)."""
+    maps = _maps_after(load) if LdOp.matches(load) else []
+    users = _uses(maps[-1].results[0] if maps else wrap(load).fragment)
     want = (StoreFragmentOp if LdOp.matches(load) else StOp).NAME
     if len(users) != 1 or d.op_name(users[0]) != want:
         return None, f"its fragment is used by {len(users)} ops, not by one tcgen05.{want}"

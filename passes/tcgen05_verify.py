@@ -40,9 +40,10 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
+from tcgen05_lower.computed import frag_map_problems
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
-                                       FenceOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
-                                       RelinquishAllocPermitOp,
+                                       FenceOp, FragMapOp, LdOp, LdRedOp, LoadFragmentOp,
+                                       MmaOp, RelinquishAllocPermitOp,
                                        ShiftOp, SmemBufferOp, SmemFillOp, StOp,
                                        StoreFragmentOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.dialect.attributes import DIMS
@@ -1003,6 +1004,17 @@ class Tcgen05Verify(ModulePass):
                 self.error(op, f"with .red, .num must be at least .x2, got .x{num} "
                                f"(9.7.16.8.3)")
 
+    def check_frag_map(self, op, info) -> None:
+        for where, message in frag_map_problems(op):
+            self.error(where, message)
+        for value in op.operands:
+            producer = defining_op(value)
+            if producer is not None and LdRedOp.matches(producer) and \
+                    value == LdRedOp(producer).reduced:
+                self.error(op, "tcgen05.frag_map of the per-row result of tcgen05.ld_red is "
+                               "not supported: it holds one value per row, not the "
+                               "fragment's elements")
+
     def check_store_fragment(self, op, info) -> None:
         self.check_global_matrix(op)
 
@@ -1094,6 +1106,7 @@ _CHECKS = MappingProxyType({cls.NAME: check for cls, check in (
     (LdRedOp, Tcgen05Verify.check_ld_red),
     (StoreFragmentOp, Tcgen05Verify.check_store_fragment),
     (LoadFragmentOp, Tcgen05Verify.check_load_fragment),
+    (FragMapOp, Tcgen05Verify.check_frag_map),
     (WaitOp, Tcgen05Verify.check_wait),
     (AllocMbarrierOp, Tcgen05Verify.check_alloc_mbarrier),
     (FenceOp, Tcgen05Verify.check_fence),

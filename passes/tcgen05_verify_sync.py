@@ -111,8 +111,9 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, int_value, ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, LdOp,
-                                       LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, FragMapOp,
+                                       LdOp, LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp,
+                                       TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands, unplanned_buffer)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
@@ -463,7 +464,7 @@ class Run:
             self.switch(op)
         elif name == "scf.while":
             self.while_loop(op)
-        elif len(op.regions):
+        elif len(op.regions) and not FragMapOp.matches(op):  # frag_map: arithmetic only
             inside = self.opaque.get(op)
             if inside is None:
                 inside = self.opaque[op] = any(d.op_name(inner) is not None

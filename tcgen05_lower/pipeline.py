@@ -28,9 +28,11 @@ PLANNING = ("tcgen05-verify", "tcgen05-select-layouts", "tcgen05-plan-tmem",
 #: indices, lane offsets), and merging what is computed twice before the conversions
 #: leaves them, and LLVM's NVPTX backend, about a third of the IR for the same PTX
 #: (benchmarks/compile). convert-nvvm-to-llvm comes next so that constants feeding inline
-#: PTX stay registers (see tcgen05-lower-to-llvm); mem2reg turns the run-time mbarrier
+#: PTX stay registers (see tcgen05-lower-to-llvm); convert-math-to-llvm lowers the math
+#: ops of tcgen05.frag_map bodies (lowering.compute); mem2reg turns the run-time mbarrier
 #: phase counters (see lowering.sync) into registers.
-LOWERING = ("tcgen05-lower-to-llvm", "cse", "convert-nvvm-to-llvm", "convert-scf-to-cf",
+LOWERING = ("tcgen05-lower-to-llvm", "cse", "convert-nvvm-to-llvm", "convert-math-to-llvm",
+            "convert-scf-to-cf",
             "convert-arith-to-llvm", "convert-index-to-llvm", "convert-ub-to-llvm",
             "convert-func-to-llvm", "convert-cf-to-llvm", "reconcile-unrealized-casts",
             "mem2reg", "tcgen05-finalize-kernels")

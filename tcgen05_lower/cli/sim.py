@@ -35,6 +35,7 @@ import numpy as np
 from tcgen05_lower.cli.common import add_version_option, guarded_main, print_diagnostics
 
 _DTYPES = MappingProxyType({"bf16": "bfloat16", "f16": "float16", "f32": "float32",
+                            "f8E4M3FN": "float8_e4m3fn", "f8E5M2": "float8_e5m2",
                             "f64": "float64", "i8": "int8", "i32": "int32",
                             "tf32": "float32"})
 
@@ -42,9 +43,9 @@ _DTYPES = MappingProxyType({"bf16": "bfloat16", "f16": "float16", "f32": "float3
 def numpy_dtype(name: str) -> np.dtype:
     """A NumPy dtype from a name ("bfloat16", "float32", "bf16" ...)."""
     name = _DTYPES.get(name, name)
-    if name == "bfloat16":
+    if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
         import ml_dtypes
-        return np.dtype(ml_dtypes.bfloat16)
+        return np.dtype(getattr(ml_dtypes, name))
     return np.dtype(name)
 
 

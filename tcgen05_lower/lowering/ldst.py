@@ -383,6 +383,9 @@ def lower_store_fragment(lowering, op) -> None:
     """Each element at its place in the matrix (_Matrix), stored only where it lies
     inside the matrix's extents when they are given."""
     fragment = lowering.values[op.operands[0]]
+    if fragment.registers is None:  # computed by tcgen05.frag_map
+        from tcgen05_lower.lowering.compute import store_computed
+        return store_computed(lowering, op, fragment)
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
     size = _element_bytes(lowering, op, fragment.element)

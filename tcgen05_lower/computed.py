@@ -1,0 +1,131 @@
+"""What a ``tcgen05.frag_map`` may compute: the rules tcgen05-verify checks and the
+lowering (``lowering/compute.py``) relies on. No pass logic, only the op's structure.
+
+- The inputs are fragments of one type (IRDL binds a variadic group to one type) whose
+  element type a warpgroup load gives (f32, i32, f16, bf16) or a computed one; the result
+  has their shape.
+- The body is one block: the element of each input, then its row and column (index);
+  it ends with ``gpu.yield`` of one value of the result's element type
+  (``COMPUTED_ELEMENTS``: what store_fragment can store).
+- Its ops are arith, index, the math ops of ``MATH_OPS`` and the llvm ops that read
+  memory or make constants (``BODY_LLVM_OPS``): the body runs once per element, in an
+  order the compiler picks, in every thread that holds one, so it must not write memory
+  or hold control flow or tcgen05 ops.
+- A conversion to fp8 is ``arith.truncf`` from f32 (``cvt.rn.satfinite.{e4m3x2,e5m2x2}
+  .f32``, the f32 form PTX has); an fp8 value may only be yielded. Other narrow float
+  types (f8E4M3, f6, f4) have no conversion here.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from tcgen05_lower import dialect as d
+from tcgen05_lower.bindings import ir
+
+#: Dialect prefixes of the ops a body may hold, and the llvm ops it may use.
+BODY_DIALECTS = ("arith.", "index.")
+BODY_LLVM_OPS = ("llvm.getelementptr", "llvm.load", "llvm.mlir.constant", "llvm.bitcast")
+#: The math ops a body may use: exp and tanh (rewritten by the lowering into ex2.approx
+#: and a division), and those convert-math-to-llvm lowers to one NVPTX instruction.
+MATH_OPS = ("math.absf", "math.copysign", "math.exp", "math.exp2", "math.fma", "math.sqrt",
+            "math.tanh")
+#: Element types of the fragments a warpgroup load gives.
+LOADED_ELEMENTS = ("f32", "i32", "si32", "ui32", "f16", "bf16")
+#: Element types a frag_map may yield (store_fragment stores them) -> bytes in memory.
+COMPUTED_ELEMENTS = MappingProxyType({"f32": 4, "i32": 4, "f16": 2, "bf16": 2,
+                                      "f8E4M3FN": 1, "f8E5M2": 1})
+#: fp8 element types -> the cvt destination type of two of them (PTX cvt, .f8x2type).
+FP8_CVT = MappingProxyType({"f8E4M3FN": "e4m3x2", "f8E5M2": "e5m2x2"})
+#: Narrow float types with no conversion from f32 here.
+NO_CONVERSION = ("f8E4M3", "f8E4M3FNUZ", "f8E5M2FNUZ", "f8E4M3B11FNUZ", "f8E3M4",
+                 "f8E8M0FNU", "f6E2M3FN", "f6E3M2FN", "f4E2M1FN")
+
+
+def _walk(block):
+    for op in block.operations:
+        op = op.operation
+        yield op
+        for region in op.regions:
+            for inner in region.blocks:
+                yield from _walk(inner)
+
+
+def frag_map_problems(op) -> list[tuple[object, str]]:
+    """(op, message) of every rule `op` (a tcgen05.frag_map) breaks (module docstring);
+    the op is the map itself or the op of its body at fault."""
+    what = "tcgen05.frag_map"
+    inputs = list(op.operands)
+    if not inputs:
+        return [(op, f"{what} needs at least one input fragment")]
+    frag = d.type_info(inputs[0].type)
+    result = d.type_info(op.results[0].type)
+    problems = []
+    if tuple(result.shape) != tuple(frag.shape):
+        problems.append((op, f"{what}: the result is a [{result.shape[0]}, "
+                             f"{result.shape[1]}] fragment but its inputs are "
+                             f"[{frag.shape[0]}, {frag.shape[1]}]: the map keeps the shape"))
+    if result.element not in COMPUTED_ELEMENTS:
+        problems.append((op, f"{what}: a computed fragment of {result.element} is not "
+                             f"supported (f32, i32, f16, bf16, f8E4M3FN or f8E5M2)"))
+    if frag.element not in LOADED_ELEMENTS:
+        problems.append((op, f"{what}: inputs of {frag.element} are not supported (f32, "
+                             f"i32, f16 or bf16: PTX has no fp8 arithmetic)"))
+    region = op.regions[0]
+    if len(region.blocks) != 1:
+        return problems + [(op, f"{what}: the body must be one block, not "
+                                f"{len(region.blocks)}")]
+    block = region.blocks[0]
+    want = [str(ir.Type.parse(frag.element))] * len(inputs) + ["index", "index"]
+    have = [str(a.type) for a in block.arguments]
+    if have != want:
+        problems.append((op, f"{what}: the body's arguments must be ({', '.join(want)}): "
+                             f"the element of each of the {len(inputs)} inputs, then its "
+                             f"row and column; they are ({', '.join(have)})"))
+    ops = list(block.operations)
+    terminator = ops[-1].operation if ops else None
+    if terminator is None or terminator.name != "gpu.yield" or \
+            len(terminator.operands) != 1:
+        return problems + [(terminator or op, f"{what}: the body must end with gpu.yield "
+                                              f"of one value (the result element)")]
+    yielded = str(terminator.operands[0].type)
+    if yielded != str(ir.Type.parse(result.element)):
+        problems.append((terminator, f"{what}: the body yields {yielded} but the result "
+                                     f"is a fragment of {result.element}"))
+    for inner in _walk(block):
+        if inner == terminator:
+            continue
+        problems += _body_op_problems(inner, terminator)
+    return problems
+
+
+def _body_op_problems(op, terminator) -> list[tuple[object, str]]:
+    name = op.name
+    if not (name.startswith(BODY_DIALECTS) or name in BODY_LLVM_OPS or name in MATH_OPS):
+        why = ("a math op the NVPTX backend has no instruction for (it would need "
+               "libdevice)" if name.startswith("math.") else
+               "the body may compute (arith, index, math) and read global memory "
+               "(llvm.getelementptr, llvm.load); it runs once per element in an order the "
+               "compiler picks")
+        return [(op, f"tcgen05.frag_map: {name} in the body: {why}")]
+    problems = []
+    if name == "arith.truncf":
+        source, target = str(op.operands[0].type), str(op.results[0].type)
+        if target in FP8_CVT and source != "f32":
+            problems.append((op, f"arith.truncf {source} -> {target}: PTX converts to fp8 "
+                                 f"from f32 (cvt.rn.satfinite.{FP8_CVT[target]}.f32); "
+                                 f"extend to f32 first"))
+        elif target in NO_CONVERSION:
+            problems.append((op, f"arith.truncf {source} -> {target}: no PTX conversion to "
+                                 f"{target} is supported in a frag_map body (fp8 is "
+                                 f"f8E4M3FN or f8E5M2)"))
+    for result in op.results:
+        if str(result.type) in FP8_CVT or str(result.type) in NO_CONVERSION:
+            for use in result.uses:
+                owner = use.owner
+                owner = owner.operation if hasattr(owner, "operation") else owner
+                if owner != terminator:
+                    problems.append((owner, f"{owner.name} of an {result.type} value: in a "
+                                            f"frag_map body an fp8 value can only be "
+                                            f"yielded (PTX has no fp8 arithmetic)"))
+    return problems

@@ -1,0 +1,246 @@
+"""Fragments as values: tcgen05.frag_map, and stores of computed fragments.
+
+A fragment in registers (``ldst.LoweredFragment``) holds, in each thread, the elements
+``addressing.element`` names for the access that loaded it. ``tcgen05.frag_map`` applies
+its body to each of them: the body is cloned once per element the thread holds, with the
+element's value (for every input), its row and its column in the fragment as the block
+arguments, so the program sees (row, column) and never which thread holds what. The
+result is a ``ComputedFragment``: one scalar SSA value per element, in the order of
+``ldst._elements``, with the access of the input (the same threads hold the same
+elements).
+
+Values in the body are lowered by the upstream conversions, except where the NVPTX
+backend has no instruction (it has no exp, tanh or fp8 conversion; a libcall would abort
+LLVM). Those are rewritten here, after the body is cloned:
+
+- ``math.exp(x)`` -> ``math.exp2(x * log2(e))``, which becomes ``ex2.approx.f32``;
+- ``math.tanh(x)`` -> ``copysign((1 - t) / (1 + t), x)`` with ``t = exp2(-2 |x| log2(e))``
+  (no cancellation for large |x|; t <= 1, so nothing overflows);
+- ``arith.truncf`` to ``f8E4M3FN`` / ``f8E5M2`` -> ``cvt.rn.satfinite.e4m3x2.f32`` /
+  ``.e5m2x2.f32`` (the only f32 -> fp8 conversion PTX has): round to nearest even, finite
+  values beyond the format's largest saturate to it (where arith.truncf would give NaN),
+  NaN stays NaN. The converted value is the low byte (operand b, "the value converted from
+  input b is stored in the lower 8 bits of d", cvt in the PTX ISA).
+
+tcgen05-verify admits only what this handles in a body (``tcgen05_lower.computed``) and
+fp8 values only as what the body yields.
+
+In warps that hold no part of the slice (folded layouts, see ``ldst``) the body does not
+run: its loads would read addresses computed from elements the warp does not hold.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from tcgen05_lower import dialect as d
+from tcgen05_lower import emit
+from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT
+from tcgen05_lower.dialect.ops import FragMapOp, StoreFragmentOp
+from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
+from tcgen05_lower.lowering.core import lowers
+from tcgen05_lower.lowering.ldst import LoweredFragment, _elements, _mapping
+
+@dataclass
+class ComputedFragment(LoweredFragment):
+    """A fragment computed by tcgen05.frag_map: ``values`` holds one scalar per element
+    (``ldst._elements`` order of ``access``); ``registers`` is unused (None)."""
+
+    values: list = None
+
+
+# ------------------------------------------------------------------------------ helpers
+
+def _index(x):
+    """An int or i64 Sym as an index value."""
+    return cast(as_value(x, i64()), ir.IndexType.get())
+
+
+def _create(name: str, result_type, operands, attributes=None):
+    return ir.Operation.create(name, results=[result_type] if result_type else [],
+                               operands=list(operands), attributes=attributes or {})
+
+
+def _float_constant(value: float, type_):
+    return _create("arith.constant", type_, [],
+                   {"value": ir.FloatAttr.get(type_, value)}).results[0]
+
+
+def element_scalars(fragment, elements, element_type) -> list:
+    """The value of each element of `fragment` (an input of a frag_map), as a scalar of
+    `element_type`, in the order of `elements` (``ldst._elements`` of its access)."""
+    if isinstance(fragment, ComputedFragment):
+        return list(fragment.values)
+    i16 = ir.IntegerType.get_signless(16)
+    bits = 16 if fragment.element in ("f16", "bf16") else 32
+    scalars = []
+    for reg, half, *_ in elements:
+        value = fragment.registers[reg]
+        if bits == 16:
+            if half:
+                value = as_value(Sym(value) >> 16, i32())
+            value = _create("arith.trunci", i16, [value]).results[0]
+        if value.type != element_type:
+            value = _create("arith.bitcast", element_type, [value]).results[0]
+        scalars.append(value)
+    return scalars
+
+
+def _same_column(a, b) -> bool:
+    """Whether two slice columns (ints or i32 Syms) are the same value."""
+    if isinstance(a, Sym) or isinstance(b, Sym):
+        return isinstance(a, Sym) and isinstance(b, Sym) and a.value == b.value
+    return a == b
+
+
+def _scf_if(condition, build, result_types):
+    """``scf.if condition`` yielding build()'s values, else poison; None: build()."""
+    if condition is None:
+        return build()
+    op = ir.Operation.create("scf.if", results=list(result_types), operands=[condition],
+                             regions=2)
+    with ir.InsertionPoint(op.regions[0].blocks.append()):
+        ir.Operation.create("scf.yield", operands=list(build()))
+    with ir.InsertionPoint(op.regions[1].blocks.append()):
+        ir.Operation.create("scf.yield", operands=[
+            ir.Operation.create("ub.poison", results=[t]).results[0] for t in result_types])
+    return list(op.results)
+
+
+# ------------------------------------------------------------------------------ the body
+
+def apply_body(lowering, op, arguments: list):
+    """Clones the body of frag_map `op` at the insertion point with `arguments` for its
+    block arguments, rewrites what NVPTX cannot lower (module docstring) and returns the
+    yielded value."""
+    clone = op.clone()  # at the insertion point; only its body is kept
+    block = clone.regions[0].blocks[0]
+    for argument, value in zip(block.arguments, arguments):
+        argument.replace_all_uses_with(value)
+    inner = [o.operation for o in block.operations]
+    terminator = inner[-1]
+    yielded = terminator.operands[0]
+    where = ir.InsertionPoint(clone)
+    for o in inner[:-1]:
+        o.detach_from_parent()
+        where.insert(o)
+    clone.erase()
+    for o in inner[:-1]:
+        yielded = _rewrite_tree(o, yielded)
+    return yielded
+
+
+def _rewrite_tree(op, yielded):
+    """Rewrites `op` and the ops nested in it (module docstring); returns `yielded`, or
+    its replacement if `op` defined it."""
+    for region in op.regions:
+        for block in region.blocks:
+            for inner in list(block.operations):
+                _rewrite_tree(inner.operation, None)
+    replacement = _rewrite(op)
+    if replacement is None:
+        return yielded
+    result = op.results[0]
+    result.replace_all_uses_with(replacement)
+    op.erase()
+    return replacement if yielded == result else yielded
+
+
+def _rewrite(op):
+    """The value replacing `op`'s result, built before `op`, or None to keep `op`."""
+    name = op.name
+    if name not in ("math.exp", "math.tanh", "arith.truncf"):
+        return None
+    type_ = op.results[0].type
+    with ir.InsertionPoint(op), op.location:
+        if name == "arith.truncf":
+            fp8 = FP8_CVT.get(str(type_))
+            if fp8 is None:
+                return None
+            i16 = ir.IntegerType.get_signless(16)
+            zero = _float_constant(0.0, ir.F32Type.get())
+            # d = {cvt(a) upper byte, cvt(b) lower byte}: the element is b.
+            (pair,) = emit.ptx(f"cvt.rn.satfinite.{fp8}.f32 $0, $1, $2;",
+                               [zero, op.operands[0]], [i16])
+            byte = _create("arith.trunci", ir.IntegerType.get_signless(8), [pair]).results[0]
+            return _create("builtin.unrealized_conversion_cast", type_, [byte]).results[0]
+        x = op.operands[0]
+        log2e = _float_constant(1.0 / math.log(2.0), type_)
+        if name == "math.exp":
+            scaled = _create("arith.mulf", type_, [x, log2e]).results[0]
+            return _create("math.exp2", type_, [scaled]).results[0]
+        # tanh(x) = sign(x) (1 - t) / (1 + t), t = e^(-2|x|) = 2^(-2 log2(e) |x|)
+        magnitude = _create("math.absf", type_, [x]).results[0]
+        factor = _float_constant(-2.0 / math.log(2.0), type_)
+        t = _create("math.exp2", type_, [
+            _create("arith.mulf", type_, [magnitude, factor]).results[0]]).results[0]
+        one = _float_constant(1.0, type_)
+        numerator = _create("arith.subf", type_, [one, t]).results[0]
+        denominator = _create("arith.addf", type_, [one, t]).results[0]
+        ratio = _create("arith.divf", type_, [numerator, denominator]).results[0]
+        return _create("math.copysign", type_, [ratio, x]).results[0]
+
+
+# ------------------------------------------------------------------------------ frag_map
+
+@lowers(FragMapOp)
+def lower_frag_map(lowering, op) -> None:
+    inputs = [lowering.values[v] for v in op.operands]
+    first = inputs[0]
+    for other in inputs[1:]:
+        if _mapping(other.access) != _mapping(first.access) or \
+                not _same_column(other.column, first.column):
+            lowering.fail(op, f"tcgen05.frag_map: its inputs are held as "
+                              f"{first.access.describe()} and {other.access.describe()} "
+                              f"(or for different columns): the same threads must hold the "
+                              f"same elements of each")
+    result = d.type_info(op.results[0].type)
+    shell = LoweredFragment([None] * first.access.registers, first.access, first.element,
+                            first.column, first.active)
+    elements = list(_elements(lowering, shell))
+    block = op.regions[0].blocks[0]
+    input_types = [block.arguments[i].type for i in range(len(inputs))]
+    result_type = block.operations[len(block.operations) - 1].operation.operands[0].type
+
+    def compute():
+        scalars = [element_scalars(f, elements, t) for f, t in zip(inputs, input_types)]
+        values = []
+        for i, (_, _, row, col, _) in enumerate(elements):
+            arguments = [s[i] for s in scalars] + [_index(row), _index(col)]
+            values.append(apply_body(lowering, op, arguments))
+        return values
+
+    values = _scf_if(first.active, compute, [result_type] * len(elements))
+    lowering.values[op.results[0]] = ComputedFragment(
+        None, first.access, result.element, first.column, first.active, values=values)
+
+
+# ------------------------------------------------------------------------- store_fragment
+
+def store_computed(lowering, op, fragment: ComputedFragment) -> None:
+    """store_fragment of a computed fragment: each element to dest[row * ld + column +
+    col], as its type's bytes (fp8 as one byte)."""
+    dest = op.operands[1]
+    column = Sym(cast(op.operands[2], i64()))
+    ld = StoreFragmentOp(op).ld
+    size = COMPUTED_ELEMENTS.get(fragment.element)
+    if size is None:
+        lowering.fail(op, f"tcgen05.store_fragment: {fragment.element} fragments are not "
+                          f"supported")
+    shell = LoweredFragment([None] * fragment.access.registers, fragment.access,
+                            fragment.element, fragment.column, fragment.active)
+    elements = list(_elements(lowering, shell))
+
+    def stores():
+        for (_, _, row, col, _), value in zip(elements, fragment.values):
+            if size == 1:
+                value = _create("builtin.unrealized_conversion_cast",
+                                ir.IntegerType.get_signless(8), [value]).results[0]
+            offset = (row * ld + column + col) * size
+            llvm.StoreOp(value, emit.gep_bytes(dest, as_value(offset, i64())),
+                         alignment=size)
+        return []
+
+    _scf_if(fragment.active, stores, [])
