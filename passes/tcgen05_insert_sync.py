@@ -155,7 +155,7 @@ from tcgen05_lower.dialect.ops import (OPS, AllocMbarrierOp, BarrierOp, CommitOp
                                        TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op, mma_operands, unplanned_buffer
+from tcgen05_lower.kernel_ir import a_tmem_k_block, defining_op, mma_operands, unplanned_buffer
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 
 STRATEGIES = ("minimal", "conservative")
@@ -434,6 +434,29 @@ def copy_cells(op, buffers: Buffers) -> Cells:
                  (start, max(start + columns, start + copy.end_column)))
 
 
+#: Layouts that keep A's rows on lanes one to one, in consecutive 32-bit columns from the
+#: buffer's address (9.7.16.10.5); B, E and G duplicate or fold them.
+A_ROWS_ON_LANES = ("A", "D", "F")
+
+
+def a_block_cells(op, value, buffers: Buffers) -> Cells:
+    """The cells of A in tensor memory that the MMA `op` reads: the columns of its K block
+    (``kernel_ir.a_tmem_k_block``, as the lowering addresses it) when `value` is one
+    placed buffer whose layout keeps A's rows on lanes one to one; else the whole
+    buffer(s)."""
+    start, columns, lanes, _, choices = buffers.cells(value)
+    whole = Cells(start, start + columns, lanes, None, (start, start + columns))
+    leaves = buffers.leaves(value) if choices is not None else None
+    if not leaves or len(leaves) != 1:
+        return whole
+    buffer = TmemBufferOp(leaves[0])
+    if buffer.layout not in A_ROWS_ON_LANES or \
+            d.type_info(buffer.buffer.type).stages > 1:
+        return whole
+    first, width = a_tmem_k_block(op)
+    return Cells(start + first, start + first + width, lanes, None, whole.bound)
+
+
 def buffer_slice(value, column, width: int, buffers: Buffers) -> Cells:
     """Columns [column, column + width) of buffer `value` (column: an index value)."""
     start, columns, lanes, exact, _ = buffers.cells(value)
@@ -468,8 +491,9 @@ def access_of(op, buffers: Buffers | None = None) -> Access | None:
         mma = MmaOp(op)
         dcells = whole_buffer(operands.d, buffers)
         reads = [whole_buffer(v, buffers) for v in
-                 (operands.a if operands.a_tmem is not None else None, operands.scale_a,
-                  operands.scale_b, operands.metadata) if v is not None]
+                 (operands.scale_a, operands.scale_b, operands.metadata) if v is not None]
+        if operands.a_tmem is not None:
+            reads.append(a_block_cells(op, operands.a, buffers))
         smem = tuple(v for v in (operands.a, operands.b) if d.is_smem(v))
         shape = (operands.d_type.rows, operands.d_type.cols, mma.kind, mma.sparse, mma.k or 0)
         # The buffers the accumulator may be (none known: never pipelined).

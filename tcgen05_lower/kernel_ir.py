@@ -227,6 +227,23 @@ def stored_k(tile_value: "ir.Value") -> int:
     return tile.k
 
 
+def a_tmem_k_block(op) -> tuple[int, int]:
+    """(first column, columns), relative to A's buffer, of the K block that the
+    ``tcgen05.mma`` `op` with A in tensor memory reads: A is row-major in TMEM (Table 51),
+    its elements packed in 32-bit columns (9.7.16.10.4.3, 9.7.16.10.4.5), and a sparse
+    MMA's A is stored compressed as M x K/2 (9.7.16.10.8); K is the MMA's (Table 39)."""
+    from tcgen05_lower.element_types import container_bits
+
+    mma = MmaOp(op)
+    a_type = dialect.type_info(mma.a.type)
+    bits = container_bits(a_type.element, kind=mma.kind)
+    sparse = bool(mma.sparse)
+    k = shapes.mma_k(mma.kind, sparse=sparse, k96=mma.k == 96)
+    offset = mma.k_offset // 2 if sparse else mma.k_offset
+    stored_k = k // 2 if sparse else k
+    return offset * bits // 32, stored_k * bits // 32
+
+
 def pack_attribute(access):
     """The attribute of the typed tcgen05.ld, st, ld_red or load_fragment `access` that asks
     for 16-bit packing: ``unpack16`` on st, ``pack16`` on ld and load_fragment, None on

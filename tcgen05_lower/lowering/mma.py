@@ -28,7 +28,8 @@ from tcgen05_lower.emit import Sym, as_value, i32, i64
 from tcgen05_lower.isa import descriptors, shapes, targets
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (MmaForm, MmaOperands, mma_form, mma_operands,
+from tcgen05_lower.kernel_ir import (MmaForm, MmaOperands, a_tmem_k_block, mma_form,
+                                     mma_operands,
                                      scale_factor_ids, scale_type)
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.smem import smem_descriptor
@@ -94,11 +95,10 @@ def operand_descriptor(lowering, tile_value, form: MmaForm, *, operand: str) -> 
     return as_value(((address & 0x3FFFF) >> 4) | constant_part, i64())
 
 
-def a_tmem_address(lowering, operands: MmaOperands, form: MmaForm) -> "ir.Value":
+def a_tmem_address(lowering, op, operands: MmaOperands) -> "ir.Value":
     """[a-tmem] of this MMA's K block: A is row-major in TMEM (Table 51), its elements
     packed in 32-bit columns (9.7.16.10.4.3, 9.7.16.10.4.5)."""
-    bits = container_bits(operands.a_tmem.element, kind=form.kind)
-    column = stored_k_offset(form, operand="A") * bits // 32
+    column, _ = a_tmem_k_block(op)
     return as_value(Sym(lowering.values[operands.a]) + column, i32())
 
 
@@ -137,7 +137,7 @@ def lower_mma(lowering, op) -> None:
     d_name = next(names)
     a_tmem = operands.a_tmem is not None
     if a_tmem:
-        inputs.append(a_tmem_address(lowering, operands, form))
+        inputs.append(a_tmem_address(lowering, op, operands))
     else:
         inputs.append(operand_descriptor(lowering, operands.a, form, operand="A"))
     a_name = next(names)
