@@ -865,15 +865,22 @@ class Planner:
         # Sites stay: a state computed by a discarded walk may still name their mbarriers
         # (the loop's fixed-point check decides whether the final walk commits to them).
         n_actions, = snap
+        # Only the positions of the forgotten actions hold their indices (an action is
+        # hooked, if at all, at its own position): the cost is what is forgotten, not
+        # the plan so far.
+        forgotten = range(n_actions, len(self.actions))
+        keys = {(self.actions[i].anchor, self.actions[i].side) for i in forgotten}
+        self.disabled.difference_update(forgotten)
         del self.actions[n_actions:]
         for table in (self.hooks, self.positions):
-            for key in list(table):
+            for key in keys:
+                if key not in table:
+                    continue
                 kept = [i for i in table[key] if i < n_actions]
                 if kept:
                     table[key] = kept
                 else:
                     del table[key]
-        self.disabled = {i for i in self.disabled if i < n_actions}
 
     def enabled(self) -> list[Action]:
         """The planned actions still in the plan."""
