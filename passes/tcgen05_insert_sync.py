@@ -145,7 +145,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, int_value, ir
@@ -283,21 +283,30 @@ class Buffers:
 
     def __init__(self):
         self.bind: dict = {}  # block argument -> the value it has in the walk at hand
-        self.memo: dict = {}  # value -> cells (cleared when `bind` changes)
+        self.memo: dict = {}  # value -> cells, under `bind`
+        self.accesses: dict = {}  # op -> its Access (access_of), under `bind`
+        self.loops: tuple = ()  # the loops whose first iteration `bind` is
+        #: loops -> (bind, memo, accesses): the walks of a kernel bind the same loops
+        #: again and again, and the IR does not change while they run.
+        self.scopes: dict = {(): (self.bind, self.memo, self.accesses)}
 
     def bound(self, loop, walk):
         """Runs `walk()` with the iteration arguments of scf.for `loop` bound to their
         initial values (its first iteration)."""
-        args = list(loop.regions[0].blocks[0].arguments)[1:]
-        saved = self.bind
-        self.bind = dict(saved)
-        for arg, init in zip(args, list(loop.operands)[3:]):
-            self.bind[arg] = init
-        self.memo = {}
+        saved = (self.loops, self.bind, self.memo, self.accesses)
+        self.loops = saved[0] + (loop,)
+        scope = self.scopes.get(self.loops)
+        if scope is None:
+            bind = dict(saved[1])
+            args = list(loop.regions[0].blocks[0].arguments)[1:]
+            for arg, init in zip(args, list(loop.operands)[3:]):
+                bind[arg] = init
+            scope = self.scopes[self.loops] = (bind, {}, {})
+        self.bind, self.memo, self.accesses = scope
         try:
             return walk()
         finally:
-            self.bind, self.memo = saved, {}
+            self.loops, self.bind, self.memo, self.accesses = saved
 
     def cells(self, value) -> tuple:
         """(first column, columns, lanes, slices are exact, choices) of what `value`
@@ -486,6 +495,17 @@ def access_of(op, buffers: Buffers | None = None) -> Access | None:
     if cls is None:
         return None
     buffers = buffers or Buffers()
+    # The walks of a loop body see each op many times; the IR does not change while
+    # they run, and what the op touches depends only on the bindings in `buffers`.
+    access = buffers.accesses.get(op)
+    if access is None:
+        access = _access(op, name, cls, buffers)
+        buffers.accesses[op] = access
+    return access
+
+
+def _access(op, name: str, cls: str, buffers: Buffers) -> Access:
+    """access_of, computed."""
     if name == MmaOp.NAME:
         operands = mma_operands(op)
         mma = MmaOp(op)
@@ -563,6 +583,15 @@ class Status:
     acquired: bool = False  # fence::after_thread_sync after completion / sync
     consumed: bool = False  # ld: its registers were read
     also: tuple = ()  # earlier ops with the same access that this one stands for
+
+    def evolve(self, **changes) -> "Status":
+        """A copy with `changes` (``dataclasses.replace`` without its per-call field
+        introspection: the walk makes a new status for most ops it visits)."""
+        copy = object.__new__(Status)
+        fields = copy.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        return copy
 
     def done(self) -> bool:
         """Nothing any later op could need from it."""
@@ -789,7 +818,7 @@ def _first_needs(op, statuses, buffers: Buffers) -> bool:
         return True
     access = access_of(op, buffers)
     return access is not None and any(
-        conflict(replace(s, carried_by=UNKNOWN_LOOP), access) is not None
+        conflict(s.evolve(carried_by=UNKNOWN_LOOP), access) is not None
         and requirement(s.access, access) is not None for s in statuses)
 
 
@@ -837,6 +866,7 @@ class Planner:
         self.strategy = strategy
         self.actions: list[Action] = []
         self.sites: list[Site] = []
+        self.site_of: dict = {}  # anchor -> its site's mbarrier (sites are never dropped)
         self.hooks: dict = {}  # (anchor, side) -> [action index], applied when walked
         self.positions: dict = {}  # (anchor, side) -> [action index], every action
         self.disabled: set = set()
@@ -860,15 +890,22 @@ class Planner:
         # Sites stay: a state computed by a discarded walk may still name their mbarriers
         # (the loop's fixed-point check decides whether the final walk commits to them).
         n_actions, = snap
+        # Only the positions of the forgotten actions hold their indices (an action is
+        # hooked, if at all, at its own position): the cost is what is forgotten, not
+        # the plan so far.
+        forgotten = range(n_actions, len(self.actions))
+        keys = {(self.actions[i].anchor, self.actions[i].side) for i in forgotten}
+        self.disabled.difference_update(forgotten)
         del self.actions[n_actions:]
         for table in (self.hooks, self.positions):
-            for key in list(table):
+            for key in keys:
+                if key not in table:
+                    continue
                 kept = [i for i in table[key] if i < n_actions]
                 if kept:
                     table[key] = kept
                 else:
                     del table[key]
-        self.disabled = {i for i in self.disabled if i < n_actions}
 
     def enabled(self) -> list[Action]:
         """The planned actions still in the plan."""
@@ -1048,7 +1085,7 @@ class Planner:
                 # (Stamps stay: the ops of an earlier iteration are older than the next
                 # walk of the blocks, and ops of this while run in the enclosing body's
                 # current iteration.)
-                again = {op: replace(s, carried_by=UNKNOWN_LOOP)
+                again = {op: s.evolve(carried_by=UNKNOWN_LOOP)
                          for op, s in self.walk_block(after, exit_state, None).items()}
                 if all(op in carried and s.at_least(carried[op]) for op, s in again.items()):
                     break
@@ -1062,18 +1099,18 @@ class Planner:
                 self.walk_block(after, exit_state, None)
         finally:
             self.inside_while -= 1
-        return {op: (replace(s, carried_by=UNKNOWN_LOOP) if s.stamp > entry_step else s)
+        return {op: (s.evolve(carried_by=UNKNOWN_LOOP) if s.stamp > entry_step else s)
                 for op, s in exit_state.items()}
 
     def after_loop(self, loop, state: dict, entry_step) -> dict:
         """After the loop, nothing relates its ops to its induction variable any more."""
-        return {op: (replace(s, carried_by=UNKNOWN_LOOP)
+        return {op: (s.evolve(carried_by=UNKNOWN_LOOP)
                      if _same(s.carried_by, loop) or s.stamp > entry_step else s)
                 for op, s in state.items()}
 
     def back_edge(self, end: dict, loop) -> dict:
         """The body's ops still unordered at its end, as the next iteration sees them."""
-        return {op: replace(s, carried_by=loop, stamp=-1.0)
+        return {op: s.evolve(carried_by=loop, stamp=-1.0)
                 for op, s in end.items() if _inside(op, loop)}
 
     # ---------------------------------------------------------------- checking
@@ -1108,7 +1145,7 @@ class Planner:
     def next_iteration(self, end: dict, loop) -> dict:
         """The state at the start of the next iteration, from `end`, the state at the end
         of the body: the body's ops are an earlier iteration's."""
-        return {op: (replace(s, carried_by=loop, stamp=-1.0) if _inside(op, loop) else s)
+        return {op: (s.evolve(carried_by=loop, stamp=-1.0) if _inside(op, loop) else s)
                 for op, s in end.items()}
 
     def loop_exit(self, loop, pre: dict, end: dict, trips) -> dict:
@@ -1377,7 +1414,7 @@ class Planner:
         state = dict(state)
         for op in covered:
             status = state[op]
-            state[op] = replace(status, covered=status.covered | {barrier})
+            state[op] = status.evolve(covered=status.covered | {barrier})
         waits = [(barrier, [s for s in issuer if s.access.op in covered])]
         remaining = [s for s in issuer if s.access.op not in covered]
         while remaining:  # the fewest mbarriers whose commits cover the rest
@@ -1415,8 +1452,8 @@ class Planner:
             carried = True
         barrier = self.site_at(anchor)
         text = reason("completion of", [s for s in pending if s.access.op in covered])
-        if not any(a.anchor == anchor and a.side == "after" and a.name == "commit"
-                   and a.barrier == barrier for a in self.actions):
+        if not any(self.actions[i].name == "commit" and self.actions[i].barrier == barrier
+                   for i in self.positions.get((anchor, "after"), ())):
             index = self.add((anchor, "after"), "commit", None, text, barrier)
             if carried:  # the walk reaches it later in this iteration
                 self.hooks.setdefault((anchor, "after"), []).append(index)
@@ -1447,11 +1484,12 @@ class Planner:
 
     def site_at(self, anchor) -> int:
         """The mbarrier of the commit site right after `anchor` (made on first use)."""
-        for site in self.sites:
-            if site.anchor == anchor:
-                return site.barrier
-        self.sites.append(Site(len(self.sites), anchor))
-        return len(self.sites) - 1
+        barrier = self.site_of.get(anchor)
+        if barrier is None:
+            barrier = len(self.sites)
+            self.sites.append(Site(barrier, anchor))
+            self.site_of[anchor] = barrier
+        return barrier
 
     def block_order(self, block) -> dict:
         """Position of each op of `block`."""
@@ -1514,22 +1552,22 @@ class Planner:
                 continue
             cls = s.access.cls
             if name == "commit" and cls == ISSUER:
-                s = replace(s, covered=s.covered | {barrier})
+                s = s.evolve(covered=s.covered | {barrier})
             elif name == "mbarrier_wait" and barrier in s.covered:
-                s = replace(s, complete=True)
+                s = s.evolve(complete=True)
             elif name == "wait" and cls == WARPGROUP and \
                     (s.access.name == "st") == (kind == "st"):
-                s = replace(s, complete=True)
+                s = s.evolve(complete=True)
             elif name == "fence" and kind == "before_thread_sync" and cls == WARPGROUP \
                     and s.complete:
-                s = replace(s, released=True)
+                s = s.evolve(released=True)
             elif name == "fence_proxy_async" and cls == GENERIC:
-                s = replace(s, proxied=True)
+                s = s.evolve(proxied=True)
             elif name == "barrier" and (s.released or s.proxied):
-                s = replace(s, synced=True)
+                s = s.evolve(synced=True)
             elif name == "fence" and kind == "after_thread_sync" and \
                     (cls == ISSUER and s.complete or cls == WARPGROUP and s.synced):
-                s = replace(s, acquired=True)
+                s = s.evolve(acquired=True)
             new[op] = s
         if self.checking:
             new = {op: s for op, s in new.items() if not s.done()}
@@ -1541,12 +1579,10 @@ class Planner:
         changed = None
         for operand in op.operands:
             owner = defining_op(operand)
-            if owner is None or not isinstance(wrap(owner), (LdOp, LdRedOp)):
-                continue
-            status = state.get(owner)
-            if status is not None and not status.consumed:
+            status = state.get(owner) if owner is not None else None
+            if status is not None and not status.consumed and status.access.name in LOADS:
                 changed = changed if changed is not None else dict(state)
-                changed[owner] = replace(status, consumed=True)
+                changed[owner] = status.evolve(consumed=True)
         return changed if changed is not None else state
 
 
