@@ -122,16 +122,44 @@ def count_ops(module) -> int:
     return sum(1 for _ in d.walk_ops(module))
 
 
-def compile_once(text: str) -> tuple[dict[str, float], int, int]:
-    """Compiles `text` to PTX step by step: seconds per step (STEPS), and the op counts
-    of the parsed and of the lowered module. Raises RuntimeError if a step reports an
-    error."""
+#: The clock every step is timed with: the CPU time of this process (all steps run in
+#: it), which other processes on a shared machine do not inflate as they do wall time.
+CLOCK = time.process_time
+
+
+def llvm_instructions(llvm_ir: str) -> int:
+    """Instructions of LLVM IR text: the lines inside function bodies that are not
+    labels, braces or comments."""
+    count, inside = 0, False
+    for line in llvm_ir.splitlines():
+        stripped = line.strip()
+        if line.startswith("define "):
+            inside = True
+        elif line.startswith("}"):
+            inside = False
+        elif inside and stripped and not stripped.endswith(":") \
+                and not stripped.startswith(";"):
+            count += 1
+    return count
+
+
+def ptx_instructions(ptx: str) -> int:
+    """Instructions of PTX text: statements ending in ';' that are not directives
+    (lines starting with '.') or comments."""
+    return sum(1 for line in ptx.splitlines()
+               if line.strip().endswith(";") and not line.strip().startswith((".", "//")))
+
+
+def compile_once(text: str) -> tuple[dict[str, float], int, int, int, int]:
+    """Compiles `text` to PTX step by step: seconds per step (STEPS), the op counts of
+    the parsed and of the lowered module, and the instructions of the LLVM IR and of the
+    PTX. Raises RuntimeError if a step reports an error."""
     seconds = {}
     context = d.make_context()
     with context, capture_diagnostics(context) as diagnostics:
-        start = time.perf_counter()
+        start = CLOCK()
         module = parse_module(text, "scaling.mlir")
-        seconds["parse"] = time.perf_counter() - start
+        seconds["parse"] = CLOCK() - start
         ops_in = count_ops(module)
         target = driver.module_target(module, None)
         ptx_version, _ = driver.ptx_version_for(target, driver.feature_uses(module, target))
@@ -139,23 +167,23 @@ def compile_once(text: str) -> tuple[dict[str, float], int, int]:
         for name in PASSES:
             manager = build_pass_manager(parse_pipeline(name))
             manager.enable_verifier(False)
-            start = time.perf_counter()
+            start = CLOCK()
             manager.run(module)
-            seconds[name] = time.perf_counter() - start
-            start = time.perf_counter()
+            seconds[name] = CLOCK() - start
+            start = CLOCK()
             module.verify()
-            seconds["verifier"] += time.perf_counter() - start
+            seconds["verifier"] += CLOCK() - start
         errors = [x.format() for x in diagnostics if x.severity == "error"]
         if errors:
             raise RuntimeError("\n".join(errors))
         ops_out = count_ops(module)
-        start = time.perf_counter()
+        start = CLOCK()
         llvm_ir = backend.translate_to_llvm_ir(module)
-        seconds["translate-to-llvm-ir"] = time.perf_counter() - start
-    start = time.perf_counter()
-    backend.emit_ptx(llvm_ir, target=target, ptx_version=ptx_version)
-    seconds["emit-ptx"] = time.perf_counter() - start
-    return seconds, ops_in, ops_out
+        seconds["translate-to-llvm-ir"] = CLOCK() - start
+    start = CLOCK()
+    ptx = backend.emit_ptx(llvm_ir, target=target, ptx_version=ptx_version)
+    seconds["emit-ptx"] = CLOCK() - start
+    return seconds, ops_in, ops_out, llvm_instructions(llvm_ir), ptx_instructions(ptx)
 
 
 @dataclass
@@ -166,6 +194,8 @@ class Measurement:
     tiles: int
     ops_in: int
     ops_out: int
+    llvm_instructions: int
+    ptx_instructions: int
     medians: dict[str, float]
 
 
@@ -179,11 +209,11 @@ def measure_shape(generate, sizes: list[int], repeats: int) -> list[Measurement]
     counts = {}
     for _ in range(repeats):
         for n in sizes:
-            seconds, ops_in, ops_out = compile_once(texts[n])
+            seconds, *counted = compile_once(texts[n])
             seconds.update({total: sum(seconds[s] for s in steps)
                             for total, steps in TOTALS.items()})
             runs[n].append(seconds)
-            counts[n] = (ops_in, ops_out)
+            counts[n] = counted
     return [Measurement(n, *counts[n], {key: statistics.median(r[key] for r in runs[n])
                                         for key in runs[n][0]})
             for n in sizes]
@@ -238,6 +268,13 @@ def shape_section(shape: str, measurements: list[Measurement]) -> tuple[list[str
              "|---|" + "---|" * len(sizes),
              "| ops in | " + " | ".join(str(m.ops_in) for m in measurements) + " |",
              "| ops lowered | " + " | ".join(str(m.ops_out) for m in measurements) + " |",
+             "| LLVM IR instructions | " + " | ".join(str(m.llvm_instructions)
+                                                    for m in measurements) + " |",
+             "| PTX instructions | " + " | ".join(str(m.ptx_instructions)
+                                                for m in measurements) + " |",
+             "| LLVM IR per PTX instruction | " + " | ".join(
+                 f"{m.llvm_instructions / max(1, m.ptx_instructions):.2f}"
+                 for m in measurements) + " |",
              "| pipeline ms | " + " | ".join(f"{m.medians['pipeline'] * 1e3:.1f}"
                                             for m in measurements) + " |",
              "", "Median milliseconds per step:", "",
@@ -265,7 +302,9 @@ def introduction(repeats: int) -> str:
     return ("Each kernel is parsed, run through the default pipeline one pass at a time "
             "(`STRUCTURING + PLANNING + LOWERING` of `tcgen05_lower.pipeline`), "
             "translated to LLVM IR and compiled to PTX by LLVM's NVPTX backend, as "
-            "`tcgen05-lower` does; each step is timed on its own, median of "
+            "`tcgen05-lower` does; each step is timed on its own in CPU time of the "
+            "process (`time.process_time`, which other processes on a shared machine do "
+            "not inflate as they do wall time), median of "
             f"{repeats} runs on a freshly parsed module. The passes run with MLIR's "
             "verifier off; *verifier* is the verification a PassManager does after every "
             "pass (`Operation.verify()` after each), summed over the passes. *growth* is "
