@@ -401,8 +401,6 @@ class Tcgen05Verify(ModulePass):
         layout = fill.src_layout
         if layout not in ("mn_k", "k_mn"):
             self.error(op, f"src_layout = \"{layout}\" is not \"mn_k\" or \"k_mn\"")
-        if tile.major != "K":
-            self.error(op, "filling an MN-major tile is not supported yet (K-major only)")
         matrix_ok = not global_matrix(op).problems
         self.check_global_matrix(op)
         if tile.swizzle == "128B_base32B":
@@ -411,8 +409,10 @@ class Tcgen05Verify(ModulePass):
         elif _element_bits(tile.element) not in (8, 16, 32):
             self.error(op, f"filling a tile of {isa_type(tile.element)} is not supported yet "
                            f"(8-, 16- and 32-bit elements only)")
-        elif layout == "mn_k" and matrix_ok:
+        elif tile.major == "K" and layout == "mn_k" and matrix_ok:
             self.check_fill_alignment(op, tile)
+        elif tile.major == "MN" and layout == "k_mn" and matrix_ok:
+            self.check_fill_alignment(op, tile, along_mn=True)
         if info.cta_group == 2:
             self.check_pair_fill(op)
 
@@ -431,27 +431,30 @@ class Tcgen05Verify(ModulePass):
                        "splits it is not defined (a tcgen05.cp.cta_group::2 copies the "
                        "issuing CTA's tile into both CTAs, 9.7.16.9.2)")
 
-    def check_fill_alignment(self, op, tile) -> None:
-        """A K-contiguous (mn_k) fill reads global memory in 16-byte vectors
-        (ld.global.v4.b32), whose addresses must be 16-byte aligned: every row start
-        (src_ld elements apart) and the K offset must be whole multiples of 16 bytes
-        (each vector is one of the 16-byte units the swizzle permutes, Table 41). A
-        value known only at run time is checked when its residue modulo 16 bytes is
-        known (kernel_ir.known_residue: e.g. a loop over K offsets 8, 72, 136, ...);
-        otherwise it, like the source pointer, is the caller's to keep aligned (see the
-        dialect's smem_fill)."""
+    def check_fill_alignment(self, op, tile, along_mn: bool = False) -> None:
+        """A fill that reads global memory in 16-byte vectors (ld.global.v4.b32) needs
+        16-byte aligned addresses: every source row start (src_ld elements apart) and the
+        offset along the contiguous dimension must be whole multiples of 16 bytes (each
+        vector is one of the 16-byte units the swizzle permutes, Table 41). That dimension
+        is K for a K-contiguous (mn_k) fill of a K-major tile, and M/N (the row offset)
+        for an MN-contiguous (k_mn) fill of an MN-major tile (`along_mn`). A value known
+        only at run time is checked when its residue modulo 16 bytes is known
+        (kernel_ir.known_residue: e.g. a loop over K offsets 8, 72, 136, ...); otherwise
+        it, like the source pointer, is the caller's to keep aligned (see the dialect's
+        smem_fill)."""
         fill = SmemFillOp(op)
         matrix = global_matrix(op)
         element = isa_type(tile.element)
         element_bytes = _element_bits(tile.element) // 8
         per_vector = FILL_VECTOR_BYTES // element_bytes   # elements in one vector
+        source = "k_mn" if along_mn else "mn_k"
         ld = matrix.ld if isinstance(matrix.ld, int) else constant_int(matrix.ld)
         if ld is not None:
             row_bytes = ld * element_bytes
             if row_bytes % FILL_VECTOR_BYTES:
                 self.error(op, f"src_ld = {ld} {element} elements is {row_bytes} bytes, not "
                                f"a multiple of the {FILL_VECTOR_BYTES}-byte vector loads of "
-                               f"src_layout = \"mn_k\": every other row would start "
+                               f"src_layout = \"{source}\": every other row would start "
                                f"misaligned")
                 return
         else:
@@ -461,23 +464,27 @@ class Tcgen05Verify(ModulePass):
                                f"({residue * element_bytes} bytes past a multiple of "
                                f"{FILL_VECTOR_BYTES}) for every value it takes: the "
                                f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = "
-                               f"\"mn_k\" would start every other row misaligned")
+                               f"\"{source}\" would start every other row misaligned")
                 return
-        k_offset = constant_int(fill.k_offset)
-        if k_offset is not None:
-            if k_offset * element_bytes % FILL_VECTOR_BYTES:
-                self.error(op, f"K offset {k_offset} {element} elements is "
-                               f"{k_offset * element_bytes} bytes, not a multiple of the "
+        offset_value = matrix.row_offset if along_mn else fill.k_offset
+        what = "row offset" if along_mn else "K offset"
+        if offset_value is None:
+            return  # no row offset: the tile starts at the matrix's first row
+        offset = constant_int(offset_value)
+        if offset is not None:
+            if offset * element_bytes % FILL_VECTOR_BYTES:
+                self.error(op, f"{what} {offset} {element} elements is "
+                               f"{offset * element_bytes} bytes, not a multiple of the "
                                f"{FILL_VECTOR_BYTES}-byte vector loads of src_layout = "
-                               f"\"mn_k\"")
+                               f"\"{source}\"")
             return
-        residue = known_residue(fill.k_offset, per_vector)
+        residue = known_residue(offset_value, per_vector)
         if residue:
-            self.error(op, f"the K offset is {residue} modulo {per_vector} {element} "
+            self.error(op, f"the {what} is {residue} modulo {per_vector} {element} "
                            f"elements ({residue * element_bytes} bytes past a multiple of "
                            f"{FILL_VECTOR_BYTES}) for every value it takes: not aligned to "
                            f"the {FILL_VECTOR_BYTES}-byte vector loads of src_layout = "
-                           f"\"mn_k\" (the 16-byte units the {tile.swizzle} swizzle "
+                           f"\"{source}\" (the 16-byte units the {tile.swizzle} swizzle "
                            f"permutes, Table 41)")
 
     # ------------------------------------------------------------------ mma

@@ -265,11 +265,13 @@ func.func @fill_bad_src_layout(%A: !llvm.ptr<1>) attributes {tcgen05.kernel = {t
 
 // -----
 
-func.func @fill_mn_major(%A: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+// An MN-major tile filled from an MN-contiguous source (k_mn) reads 16-byte vectors
+// along M/N: K rows 100 bf16 = 200 bytes apart would leave every other row misaligned.
+func.func @fill_mn_major_misaligned_rows(%A: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "MN", "128B">
-  // expected-error @+1 {{filling an MN-major tile is not supported yet (K-major only)}}
-  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+  // expected-error @+1 {{src_ld = 100 bf16 elements is 200 bytes, not a multiple of the 16-byte vector loads of src_layout = "k_mn": every other row would start misaligned}}
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "k_mn", src_ld = 100 : i64}
       : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "MN", "128B">, index) -> ()
   return
 }

@@ -50,6 +50,30 @@ def kmajor_offset(row, kbyte, *, rows: int, swizzle: str):
     return linear ^ ((linear >> 3) & mask)
 
 
+def mnmajor_offset(mnbyte, k, *, mn_bytes: int, swizzle: str):
+    """Byte offset of byte `mnbyte` (along M or N) of K row `k` in an MN-major canonical
+    tile whose MN extent is `mn_bytes` bytes (9.7.16.3.3, the canonical MN-major layouts,
+    T = 16 bytes), swizzle applied.
+
+    Without swizzle, ((T,1,m),(8,k)):((1,T,SBO),(1T,LBO)): MN runs in 16-byte units SBO =
+    128 bytes apart, each of the 8 K rows of a core matrix 16 bytes on, 8-row groups of K
+    LBO = 8 * mn_bytes apart. With a W-byte swizzle (W = 32, 64, 128),
+    ((T,W/16,m),(8,k)):((1,T,LBO),(W/16 T,SBO)): MN runs along a W-byte swizzle row, the
+    next W bytes of MN LBO = 8W on, each of the 8 K rows W bytes on, 8-row groups of K
+    SBO = 8 * mn_bytes apart; then Swizzle<B, 4, 3> as for K-major tiles. These are the
+    strides ``descriptors.canonical_smem_strides(major="MN")`` gives the MMA's
+    descriptor. The 4-row atom of 128B with 32B atomicity is not covered."""
+    if swizzle == "none":
+        return ((mnbyte // CORE_ROW_BYTES) * (CORE_ROWS * CORE_ROW_BYTES)
+                + (k % CORE_ROWS) * CORE_ROW_BYTES + (k // CORE_ROWS) * (CORE_ROWS * mn_bytes)
+                + mnbyte % CORE_ROW_BYTES)
+    width = SWIZZLE_WIDTH[swizzle]
+    linear = ((mnbyte // width) * (CORE_ROWS * width) + (k % CORE_ROWS) * width
+              + (k // CORE_ROWS) * (CORE_ROWS * mn_bytes) + mnbyte % width)
+    mask = ((1 << SWIZZLE_BITS[swizzle]) - 1) << 4
+    return linear ^ ((linear >> 3) & mask)
+
+
 def kmajor_block_start(kbyte: int, *, rows: int, swizzle: str) -> int:
     """The (unswizzled) start address offset an MMA descriptor uses for the K block that
     begins at byte `kbyte` of every row: the hardware applies the swizzle itself, so the

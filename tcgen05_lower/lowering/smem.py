@@ -94,6 +94,10 @@ def lower_smem_fill(lowering, op) -> None:
         first_row = first_row + Sym(cast(cta_in_pair(lowering).value, i64())) * tile.rows
     rows = None if matrix.rows is None else _i64(matrix.rows)
     k_size = None if matrix.k_size is None else _i64(matrix.k_size)
+    if tile.major == "MN":
+        _fill_mn_major(lowering, op, tile, source, tile_ptr, layout, ld, k0, first_row, rows,
+                       k_size)
+        return
     chunk_bytes = 16 if layout == "mn_k" else element_bytes
     # A sparse MMA's A is stored compressed: the fill copies its K/2 stored elements per
     # row from a source of that width (kernel_ir.stored_k).
@@ -147,6 +151,72 @@ def lower_smem_fill(lowering, op) -> None:
         else:
             whole = _and(in_rows, None if k_size is None else
                          _not_less(k_size, k + chunk_bytes // element_bytes))
+            _if_else(whole, copy_chunk, copy_elements)
+        ir.Operation.create("scf.yield")
+
+
+def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, first_row,
+                   rows, k_size) -> None:
+    """The cooperative copy into an MN-major tile (``addressing.mnmajor_offset``): tile
+    element (mn, k) is source element (first_row + mn, k0 + k). From an MN-contiguous
+    source (``k_mn``: element (mn, k) at k * ld + mn) the threads copy 16-byte chunks
+    along MN, which the MN-major layout keeps contiguous under every swizzle (the swizzle
+    permutes 16-byte units, Table 41); a chunk that lies partly outside the matrix's
+    extents is copied element by element. From a K-contiguous source (``mn_k``) they copy
+    element by element, consecutive threads reading consecutive K."""
+    bits = element_bits(tile.element)
+    element_bytes = bits // 8
+    mn_bytes = tile.rows * element_bytes
+    depth = stored_k(SmemFillOp(op).tile)
+    chunk_bytes = 16 if layout == "k_mn" else element_bytes
+    per_k = mn_bytes // chunk_bytes
+    element_type = ir.IntegerType.get_signless(bits)
+    loop = Loop(cast(lowering.tid.value, index()), emit.constant(depth * per_k, index()),
+                emit.constant(lowering.info.threads, index()))
+    with ir.InsertionPoint(loop.body):
+        c = Sym(cast(loop.induction_variable, i64()))
+        if layout == "k_mn":
+            kk, mnchunk = c // per_k, c % per_k
+        else:
+            mnchunk, kk = c // depth, c % depth
+        mnbyte = mnchunk * chunk_bytes
+        mn = mnbyte // element_bytes
+        k = k0 + kk
+        source_row = first_row + mn
+        if layout == "k_mn":
+            global_byte = (k * ld + source_row) * element_bytes
+        else:
+            global_byte = (source_row * ld + k) * element_bytes
+        smem_byte = addressing.mnmajor_offset(mnbyte, kk, mn_bytes=mn_bytes,
+                                              swizzle=tile.swizzle)
+        src = emit.gep_bytes(source, as_value(global_byte, i64()))
+        dst = emit.gep_bytes(tile_ptr, as_value(smem_byte, i64()))
+        in_k = None if k_size is None else _less(k, k_size)
+        per_chunk = chunk_bytes // element_bytes
+
+        def copy_chunk():
+            chunk_type = ir.VectorType.get([4], i32()) if chunk_bytes == 16 else element_type
+            value = llvm.LoadOp(chunk_type, src, alignment=chunk_bytes).result
+            llvm.StoreOp(value, dst, alignment=chunk_bytes)
+
+        def copy_elements():
+            for j in range(per_chunk):
+                inside = _and(in_k, None if rows is None else _less(source_row + j, rows))
+                address = emit.gep_bytes(src, emit.constant(j * element_bytes, i64()))
+                value = _if(inside, lambda: [llvm.LoadOp(element_type, address,
+                                                         alignment=element_bytes).result],
+                            [element_type])[0]
+                llvm.StoreOp(value, emit.gep_bytes(dst, emit.constant(j * element_bytes,
+                                                                     i64())),
+                             alignment=element_bytes)
+
+        if rows is None and k_size is None:
+            copy_chunk()
+        elif per_chunk == 1:
+            copy_elements()
+        else:
+            whole = _and(in_k, None if rows is None else
+                         _not_less(rows, source_row + per_chunk))
             _if_else(whole, copy_chunk, copy_elements)
         ir.Operation.create("scf.yield")
 
