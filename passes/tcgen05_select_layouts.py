@@ -65,7 +65,7 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import int_value, ir
-from tcgen05_lower.dialect.ops import (CpOp, FragMapOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
+from tcgen05_lower.dialect.ops import (CpOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
                                        ShiftOp,
                                        StOp, StoreFragmentOp, TmemBufferOp, TmemStageOp,
                                        WaitOp, wrap)
@@ -298,6 +298,7 @@ class Tcgen05SelectLayouts(ModulePass):
         info = d.kernel_info(kernel)
         chosen: dict = {}  # tmem_buffer op -> Use (role, layout, footprint, mma op)
         buffers, accesses, load_fragments, store_fragments, copies = [], [], [], [], []
+        row_ops = []  # frag_reduce, frag_broadcast: check_rows_per_thread
         for op in d.walk_ops(kernel):
             typed = wrap(op)
             if isinstance(typed, TmemBufferOp):
@@ -312,6 +313,8 @@ class Tcgen05SelectLayouts(ModulePass):
                 copies.append(op)
             elif isinstance(typed, MmaOp):
                 self.select_for_mma(op, info, chosen)
+            elif isinstance(typed, (FragReduceOp, FragBroadcastOp)):
+                row_ops.append(op)
         self.buffers = OpMap()   # not a dict: an op's hash changes with its attributes
         for buffer in buffers:
             self.record_footprint(buffer, chosen.get(buffer), info)
@@ -331,6 +334,8 @@ class Tcgen05SelectLayouts(ModulePass):
                 self.check_stored_fragment(op)
         for op in store_fragments:
             self.check_global_store(op)
+        for op in row_ops:
+            self.check_rows_per_thread(op)
         if not self.failed:
             self.split_for_budget(kernel, accesses, load_fragments)
         decided = self.kernel_layouts(info, buffers)
@@ -825,6 +830,37 @@ class Tcgen05SelectLayouts(ModulePass):
                               f"address the same column block (the same column value, or "
                               f"constants in the same block), so that the same warps hold "
                               f"the fragment")
+
+    def check_rows_per_thread(self, op) -> None:
+        """tcgen05.frag_reduce reduces in each thread the columns it holds of its row, and
+        tcgen05.frag_broadcast gives each element of `like` the value its thread holds
+        for its row: both need the fragment (`like`) held one row per thread, all of the
+        row's columns of the slice in that thread: .32x32b of a full-datapath layout
+        that does not fold columns onto other lanes (thread l of warp w holds lane
+        32w + l, tmem-facts section 2). Another message shape spreads a row over 4 or 2
+        threads; reducing across them is not supported yet."""
+        value = op.operands[0] if FragReduceOp.matches(op) else op.operands[1]
+        producer = defining_op(value)
+        while producer is not None and FragMapOp.matches(producer) and producer.operands:
+            producer = defining_op(producer.operands[0])
+        if producer is None or not isinstance(wrap(producer), (LdOp, LdRedOp)):
+            self.error(op, f"{op.name}: the fragment must come from tcgen05.ld or "
+                           f"tcgen05.ld_red, or a tcgen05.frag_map of them")
+            return
+        plan = self.plans.get(producer)
+        if plan is None:
+            return
+        access = plan.access
+        if access.shape != "32x32b" or access.fold != 1:
+            why = ("a 16-lane message spreads each row over several threads"
+                   if access.shape != "32x32b" else
+                   f"Layout {access.layout} puts the columns of a row beyond the first "
+                   f"{access.block} on other lanes")
+            self.error(op, f"{op.name} needs the fragment held one row per thread (.32x32b "
+                           f"of a layout that keeps a row on one lane); the load at "
+                           f"{_where(producer)} holds it as {access.describe()} (Layout "
+                           f"{access.layout}): {why}, and a reduction across threads is "
+                           f"not supported yet")
 
     def check_global_store(self, op) -> None:
         producer = defining_op(StoreFragmentOp(op).fragment)

@@ -37,8 +37,9 @@ from dataclasses import dataclass
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
-from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT
-from tcgen05_lower.dialect.ops import FragMapOp, StOp, StoreFragmentOp, TmemBufferOp
+from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT, REDUCE_KINDS
+from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, StOp,
+                                       StoreFragmentOp, TmemBufferOp)
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
@@ -333,3 +334,62 @@ def store_a_operand(lowering, op, buffer, fragment) -> None:
         text = ptx.st(access.shape, access.num, "$0", [f"${i + 1}" for i in range(count)])
         _message(text, [taddr] + registers[m * count:(m + 1) * count], 0, None)
 
+
+
+# ------------------------------------------------------------- per-row values
+
+def _one_row_per_thread(access) -> bool:
+    """Whether each thread holds all columns of the slice of one row (.32x32b of a layout
+    that keeps rows on lanes: register r of thread l of warp w is element (32w + l, r))."""
+    return access.shape == "32x32b" and access.fold == 1
+
+
+@lowers(FragReduceOp)
+def lower_frag_reduce(lowering, op) -> None:
+    """Each thread combines the elements it holds, in column order (tcgen05-select-layouts
+    checked that they are all of its row's): no shuffle. The result is held like
+    tcgen05.ld_red's per-row result (one register per thread, ``reduced``)."""
+    fragment = lowering.values[op.operands[0]]
+    if fragment.reduced or not _one_row_per_thread(fragment.access):
+        lowering.fail(op, f"tcgen05.frag_reduce: the fragment is held as "
+                          f"{fragment.access.describe()}, not one row per thread")
+    f32 = ir.F32Type.get()
+    combine = REDUCE_KINDS[FragReduceOp(op).kind]
+    shell = LoweredFragment([None] * fragment.access.registers, fragment.access,
+                            fragment.element, fragment.column, fragment.active)
+    elements = list(_elements(lowering, shell))
+
+    def compute():
+        scalars = element_scalars(fragment, elements, f32)
+        total = scalars[0]
+        for value in scalars[1:]:
+            total = _create(combine, f32, [total, value]).results[0]
+        return [_create("arith.bitcast", i32(), [total]).results[0]]
+
+    (register,) = _scf_if(fragment.active, compute, [i32()])
+    lowering.values[op.results[0]] = LoweredFragment(
+        [register], fragment.access, "f32", fragment.column, fragment.active, reduced=True)
+
+
+@lowers(FragBroadcastOp)
+def lower_frag_broadcast(lowering, op) -> None:
+    """Every element `like` holds in a thread gets the thread's per-row value: both are
+    held one row per thread, the same row (tcgen05-select-layouts checked `like`'s
+    load; a per-row result of a .32x32b access is the thread's own row)."""
+    rows = lowering.values[op.operands[0]]
+    like = lowering.values[op.operands[1]]
+    if not rows.reduced or not _one_row_per_thread(rows.access) or \
+            not _one_row_per_thread(like.access):
+        lowering.fail(op, f"tcgen05.frag_broadcast: the row vector is held as "
+                          f"{rows.access.describe()} and the fragment as "
+                          f"{like.access.describe()}, not both one row per thread")
+    element = d.type_info(op.results[0].type).element
+    value = rows.registers[0]
+    element_type = ir.Type.parse(element)
+    if element_type != i32():
+        value = _create("arith.bitcast", element_type, [value]).results[0]
+    shell = LoweredFragment([None] * like.access.registers, like.access, like.element,
+                            like.column, like.active)
+    count = len(list(_elements(lowering, shell)))
+    lowering.values[op.results[0]] = ComputedFragment(
+        None, like.access, element, like.column, like.active, values=[value] * count)
