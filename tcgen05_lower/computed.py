@@ -144,19 +144,24 @@ REDUCE_KINDS = MappingProxyType({"max": "arith.maxnumf", "sum": "arith.addf"})
 def is_row_vector(value) -> bool:
     """Whether `value` is a per-row result: of tcgen05.frag_reduce or the reduced result
     of tcgen05.ld_red."""
-    owner = value.owner
-    owner = owner.operation if hasattr(owner, "operation") else owner
-    name = getattr(owner, "name", None)
-    if name == "tcgen05.frag_reduce":
+    from tcgen05_lower.dialect.ops import FragReduceOp, LdRedOp
+    from tcgen05_lower.kernel_ir import defining_op
+
+    owner = defining_op(value)
+    if owner is None:
+        return False
+    if FragReduceOp.matches(owner):
         return True
-    return name == "tcgen05.ld_red" and len(owner.results) > 1 and value == owner.results[1]
+    return LdRedOp.matches(owner) and value == LdRedOp(owner).reduced
 
 
 def frag_reduce_problems(op) -> list[str]:
     """The rules a tcgen05.frag_reduce `op` breaks (module docstring)."""
     frag = d.type_info(op.operands[0].type)
     result = d.type_info(op.results[0].type)
-    kind = op.attributes["kind"].value if "kind" in op.attributes else None
+    from tcgen05_lower.dialect.ops import FragReduceOp
+
+    kind = FragReduceOp(op).kind
     problems = []
     if kind not in REDUCE_KINDS:
         problems.append(f"tcgen05.frag_reduce: kind = {kind!r} is not \"max\" or \"sum\"")
