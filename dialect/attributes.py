@@ -47,6 +47,8 @@ _OPS = {
     "store_fragment": {"ld": "int", "dims": "strs"},
     "load_fragment": {**_ACCESS, "ld": "int", "pack16": "int", "dims": "strs"},
     "frag_map": {},
+    "frag_reduce": {"kind": "str"},
+    "frag_broadcast": {},
     "alloc_mbarrier": {"count": "int", **_SYNC},
     "commit": {"multicast_mask": "int", **_SYNC},
     "mbarrier_wait": dict(_SYNC),

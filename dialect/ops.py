@@ -380,6 +380,53 @@ class FragMapOp(Tcgen05Op):
         return self.result(0)
 
 
+class FragReduceOp(Tcgen05Op):
+    """tcgen05.frag_reduce."""
+
+    NAME = "frag_reduce"
+    OPERANDS = (('fragment', 'single'),)
+    RESULTS = (('reduced', 'single'),)
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def fragment(self):
+        """The single operand fragment."""
+        return self.operand(0)
+
+    @property
+    def reduced(self):
+        """The single result reduced."""
+        return self.result(0)
+
+    kind = Attribute("kind")  # str
+
+
+class FragBroadcastOp(Tcgen05Op):
+    """tcgen05.frag_broadcast."""
+
+    NAME = "frag_broadcast"
+    OPERANDS = (('rows', 'single'), ('like', 'single'))
+    RESULTS = (('broadcast', 'single'),)
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def rows(self):
+        """The single operand rows."""
+        return self.operand(0)
+
+    @property
+    def like(self):
+        """The single operand like."""
+        return self.operand(1)
+
+    @property
+    def broadcast(self):
+        """The single result broadcast."""
+        return self.result(0)
+
+
 class LoadFragmentOp(Tcgen05Op):
     """tcgen05.load_fragment."""
 
@@ -587,6 +634,8 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     LdRedOp,
     StOp,
     FragMapOp,
+    FragReduceOp,
+    FragBroadcastOp,
     LoadFragmentOp,
     AllocMbarrierOp,
     CommitOp,

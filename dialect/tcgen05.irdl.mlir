@@ -211,6 +211,29 @@ irdl.dialect @tcgen05 {
     irdl.regions(body: %body)
   }
 
+  // Reduces each row of a fragment over its columns: kind = "max" (maxNum: a NaN is
+  // skipped unless every element is NaN) or "sum" (in column order), f32. The result is a
+  // [rows, 1] fragment, held by the threads that hold the rows. The fragment must be held
+  // one row per thread (.32x32b of a full-datapath layout that does not fold its columns);
+  // a reduction across the threads of a row is not supported yet.
+  irdl.operation @frag_reduce {
+    %f = irdl.base @tcgen05::@frag
+    %r = irdl.base @tcgen05::@frag
+    irdl.operands(fragment: %f)
+    irdl.results(reduced: %r)
+  }
+
+  // A [rows, 1] fragment (a per-row value: frag_reduce's or ld_red's result) repeated
+  // along the columns of `like` ([rows, N]), held as `like` is, so that a frag_map can
+  // take it beside `like`: the result has like's shape and the row vector's element type.
+  irdl.operation @frag_broadcast {
+    %v = irdl.base @tcgen05::@frag
+    %f = irdl.base @tcgen05::@frag
+    %r = irdl.base @tcgen05::@frag
+    irdl.operands(rows: %v, like: %f)
+    irdl.results(broadcast: %r)
+  }
+
   // Loads a fragment from a row-major global matrix: element (r, c) of the fragment is
   // source[(row_offset + r) * ld + column_offset + column + c] (the inverse of
   // store_fragment, with the same dims: an element outside rows x columns reads as 0 and

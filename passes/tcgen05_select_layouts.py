@@ -65,12 +65,13 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import int_value, ir
-from tcgen05_lower.dialect.ops import (CpOp, FragMapOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
+from tcgen05_lower.dialect.ops import (CpOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
                                        ShiftOp,
                                        StOp, StoreFragmentOp, TmemBufferOp, TmemStageOp,
                                        WaitOp, wrap)
 from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
 from tcgen05_lower.isa import fragments, layouts, shapes
+from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.kernel_ir import (OpMap, defining_op, effective_scale_vec, mma_operands,
@@ -297,6 +298,7 @@ class Tcgen05SelectLayouts(ModulePass):
         info = d.kernel_info(kernel)
         chosen: dict = {}  # tmem_buffer op -> Use (role, layout, footprint, mma op)
         buffers, accesses, load_fragments, store_fragments, copies = [], [], [], [], []
+        row_ops = []  # frag_reduce, frag_broadcast: check_rows_per_thread
         for op in d.walk_ops(kernel):
             typed = wrap(op)
             if isinstance(typed, TmemBufferOp):
@@ -311,6 +313,8 @@ class Tcgen05SelectLayouts(ModulePass):
                 copies.append(op)
             elif isinstance(typed, MmaOp):
                 self.select_for_mma(op, info, chosen)
+            elif isinstance(typed, (FragReduceOp, FragBroadcastOp)):
+                row_ops.append(op)
         self.buffers = OpMap()   # not a dict: an op's hash changes with its attributes
         for buffer in buffers:
             self.record_footprint(buffer, chosen.get(buffer), info)
@@ -330,6 +334,8 @@ class Tcgen05SelectLayouts(ModulePass):
                 self.check_stored_fragment(op)
         for op in store_fragments:
             self.check_global_store(op)
+        for op in row_ops:
+            self.check_rows_per_thread(op)
         if not self.failed:
             self.split_for_budget(kernel, accesses, load_fragments)
         decided = self.kernel_layouts(info, buffers)
@@ -534,10 +540,13 @@ class Tcgen05SelectLayouts(ModulePass):
                                f"{other.layout} (role {other.role}); one access is planned "
                                f"for both, so their layouts must agree")
                 return None
+        if info.role == "a" and StOp.matches(op):
+            return info  # plan_a_store
         if info.role != "d":
             self.error(op, f"tcgen05.{d.op_name(op)} of a buffer the MMA uses as its "
                            f"{info.role} operand is not supported yet: only buffers that "
-                           f"hold one 32-bit column per element (accumulators) are")
+                           f"hold one 32-bit column per element (accumulators) are, and "
+                           f"tcgen05.st into a 16-bit A operand")
             return None
         return info
 
@@ -549,6 +558,9 @@ class Tcgen05SelectLayouts(ModulePass):
         if info is None:
             return
         frag = d.type_info(frag_value.type)
+        if info.role == "a":
+            self.plan_a_store(op, info, frag)
+            return
         if not self.check_fragment_type(op, info, frag):
             return
         if isinstance(typed, LdRedOp) and not self.check_reduction(op, info):
@@ -578,6 +590,68 @@ class Tcgen05SelectLayouts(ModulePass):
             return
         self.write_plan(op, access)
         self.plans[op] = Planned(op, info, access, request)
+
+    def plan_a_store(self, op, info: BufferInfo, frag) -> None:
+        """A tcgen05.st into a buffer an MMA reads as its A operand. A is row-major in
+        tensor memory with its 16-bit elements packed two to a 32-bit column, the lower K
+        index in the low half (9.7.16.10.4; tmem-facts section 1: Layout D places row r
+        on lane r). The op's column and the fragment's columns count K elements; the
+        message moves packed registers, so it is planned on the buffer's TMEM columns:
+        .32x32b (thread l of warp w writes lane 32w + l, which is row 32w + l) with
+        .num = half the fragment's width (or the largest power of two dividing it), no
+        .unpack::16b (which would put one element in each column, the packing of D,
+        9.7.16.8.2). The fragment must be held one row per thread the same way
+        (check_a_fragment)."""
+        typed = StOp(op)
+        what = "tcgen05.st into an A operand"
+        if info.layout != "D":
+            self.error(op, f"{what} of Layout {info.layout} is not supported yet: only "
+                           f"Layout D (M = 128, cta_group::1), whose A rows are lanes "
+                           f"0-127, one per thread of a .32x32b message")
+            return
+        if info.element not in ("f16", "bf16"):
+            self.error(op, f"{what}: {info.element} elements are not supported yet (16-bit "
+                           f"f16 or bf16, two per 32-bit column, 9.7.16.10.4)")
+            return
+        if not self.check_fragment_type(op, info, frag):
+            return
+        width = frag.shape[1]
+        if width % 2:
+            self.error(op, f"{what}: a fragment of {width} K elements; A packs two per "
+                           f"32-bit column (9.7.16.10.4), so the width must be even")
+            return
+        if (typed.shape not in (None, "32x32b")) or typed.unpack16:
+            self.error(op, f"{what} is stored with .32x32b messages of packed registers; "
+                           f"{'.unpack::16b' if typed.unpack16 else '.' + typed.shape} "
+                           f"cannot store it (.unpack::16b puts one element in each "
+                           f"column, 9.7.16.8.2)")
+            return
+        constant, multiple = column_facts(op.operands[1])
+        if constant is not None and not (constant % 2 == 0 and
+                                         0 <= constant <= info.cols - width):
+            self.error(op, f"{what}: column {constant} (a K element) must be even and the "
+                           f"slice [{constant}, {constant + width}) inside the buffer's "
+                           f"{info.cols} K elements, since A packs two per 32-bit column")
+            return
+        if constant is None and multiple % 2:
+            self.error(op, f"{what}: this column (a K element) cannot be shown to be even "
+                           f"(use a constant or a multiple of 2); A packs two elements per "
+                           f"32-bit column (9.7.16.10.4)")
+            return
+        num = typed.num if typed.num is not None else math.gcd(width // 2, 128)
+        request = strategies.AccessRequest(info.layout, info.cols // 2, width // 2, 32, "st",
+                                           info.layout_c, shape="32x32b", num=num,
+                                           pack16=False)
+        try:
+            access = WarpgroupAccess.create(info.layout, n=info.cols // 2, width=width // 2,
+                                            shape="32x32b", num=num, op="st")
+        except IsaRuleError as exc:
+            self.error(op, f"{what}: {exc}")
+            return
+        self.write_plan(op, access)
+        self.plans[op] = Planned(op, info, access, request,
+                                 note=f"A operand: {width} K elements packed in {width // 2} "
+                                      f"columns")
 
     def check_fragment_type(self, op, info: BufferInfo, frag) -> bool:
         what = f"tcgen05.{d.op_name(op)}"
@@ -707,20 +781,41 @@ class Tcgen05SelectLayouts(ModulePass):
 
     def check_stored_fragment(self, store) -> None:
         plan = self.plans.get(store)
-        producer = defining_op(StOp(store).fragment)
+        value = StOp(store).fragment
+        producer = defining_op(value)
+        while producer is not None and FragMapOp.matches(producer) and producer.operands:
+            # A computed fragment is held as its (first) input is (lowering.compute).
+            value = producer.operands[0]
+            producer = defining_op(value)
         typed = wrap(producer) if producer is not None else None
-        if plan is None or isinstance(typed, LoadFragmentOp):
+        if plan is None:
+            return
+        if isinstance(typed, LoadFragmentOp):
+            if plan.buffer.role == "a":
+                self.error(store, "tcgen05.st into an A operand: a fragment loaded from "
+                                  "global memory is not supported there yet; fill the A "
+                                  "tile in shared memory instead")
             return
         if not isinstance(typed, (LdOp, LdRedOp)):
             self.error(store, "the fragment stored by tcgen05.st must come from tcgen05.ld, "
-                              "tcgen05.ld_red or tcgen05.load_fragment")
+                              "tcgen05.ld_red or tcgen05.load_fragment, or a tcgen05.frag_map "
+                              "of them")
             return
-        if StOp(store).fragment != typed.fragment:
+        if value != typed.fragment:
             self.error(store, "the per-row result of tcgen05.ld_red cannot be stored to "
                               "tensor memory")
             return
         source = self.plans.get(producer)
         if source is None:
+            return
+        if plan.buffer.role == "a":
+            access = source.access
+            if access.layout != "D" or access.shape != "32x32b" or access.pack16:
+                self.error(store, f"tcgen05.st into an A operand packs the K elements each "
+                                  f"thread holds of its row, so the fragment must be held one "
+                                  f"row per thread, as .32x32b of a Layout D buffer without "
+                                  f".pack::16b leaves it; the load at {_where(producer)} "
+                                  f"left it as {access.describe()} (Layout {access.layout})")
             return
         if _mapping(source.access) != _mapping(plan.access):
             self.error(store, f"this tcgen05.st would need the fragment's registers as "
@@ -735,6 +830,37 @@ class Tcgen05SelectLayouts(ModulePass):
                               f"address the same column block (the same column value, or "
                               f"constants in the same block), so that the same warps hold "
                               f"the fragment")
+
+    def check_rows_per_thread(self, op) -> None:
+        """tcgen05.frag_reduce reduces in each thread the columns it holds of its row, and
+        tcgen05.frag_broadcast gives each element of `like` the value its thread holds
+        for its row: both need the fragment (`like`) held one row per thread, all of the
+        row's columns of the slice in that thread: .32x32b of a full-datapath layout
+        that does not fold columns onto other lanes (thread l of warp w holds lane
+        32w + l, tmem-facts section 2). Another message shape spreads a row over 4 or 2
+        threads; reducing across them is not supported yet."""
+        value = op.operands[0] if FragReduceOp.matches(op) else op.operands[1]
+        producer = defining_op(value)
+        while producer is not None and FragMapOp.matches(producer) and producer.operands:
+            producer = defining_op(producer.operands[0])
+        if producer is None or not isinstance(wrap(producer), (LdOp, LdRedOp)):
+            self.error(op, f"{op.name}: the fragment must come from tcgen05.ld or "
+                           f"tcgen05.ld_red, or a tcgen05.frag_map of them")
+            return
+        plan = self.plans.get(producer)
+        if plan is None:
+            return
+        access = plan.access
+        if access.shape != "32x32b" or access.fold != 1:
+            why = ("a 16-lane message spreads each row over several threads"
+                   if access.shape != "32x32b" else
+                   f"Layout {access.layout} puts the columns of a row beyond the first "
+                   f"{access.block} on other lanes")
+            self.error(op, f"{op.name} needs the fragment held one row per thread (.32x32b "
+                           f"of a layout that keeps a row on one lane); the load at "
+                           f"{_where(producer)} holds it as {access.describe()} (Layout "
+                           f"{access.layout}): {why}, and a reduction across threads is "
+                           f"not supported yet")
 
     def check_global_store(self, op) -> None:
         producer = defining_op(StoreFragmentOp(op).fragment)

@@ -40,9 +40,10 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
-from tcgen05_lower.computed import frag_map_problems
+from tcgen05_lower.computed import (frag_broadcast_problems, frag_map_problems,
+                                    frag_reduce_problems, is_row_vector)
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
-                                       FenceOp, FragMapOp, LdOp, LdRedOp, LoadFragmentOp,
+                                       FenceOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp,
                                        MmaOp, RelinquishAllocPermitOp,
                                        ShiftOp, SmemBufferOp, SmemFillOp, StOp,
                                        StoreFragmentOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
@@ -1016,11 +1017,19 @@ class Tcgen05Verify(ModulePass):
             self.error(where, message)
         for value in op.operands:
             producer = defining_op(value)
-            if producer is not None and LdRedOp.matches(producer) and \
-                    value == LdRedOp(producer).reduced:
-                self.error(op, "tcgen05.frag_map of the per-row result of tcgen05.ld_red is "
-                               "not supported: it holds one value per row, not the "
-                               "fragment's elements")
+            if is_row_vector(value):
+                self.error(op, f"tcgen05.frag_map of the per-row result of "
+                               f"{producer.name} is not supported: it holds one value per "
+                               f"row, not the fragment's elements (tcgen05.frag_broadcast "
+                               f"repeats it along a fragment's columns)")
+
+    def check_frag_reduce(self, op, info) -> None:
+        for message in frag_reduce_problems(op):
+            self.error(op, message)
+
+    def check_frag_broadcast(self, op, info) -> None:
+        for message in frag_broadcast_problems(op):
+            self.error(op, message)
 
     def check_store_fragment(self, op, info) -> None:
         self.check_global_matrix(op)
@@ -1114,6 +1123,8 @@ _CHECKS = MappingProxyType({cls.NAME: check for cls, check in (
     (StoreFragmentOp, Tcgen05Verify.check_store_fragment),
     (LoadFragmentOp, Tcgen05Verify.check_load_fragment),
     (FragMapOp, Tcgen05Verify.check_frag_map),
+    (FragReduceOp, Tcgen05Verify.check_frag_reduce),
+    (FragBroadcastOp, Tcgen05Verify.check_frag_broadcast),
     (WaitOp, Tcgen05Verify.check_wait),
     (AllocMbarrierOp, Tcgen05Verify.check_alloc_mbarrier),
     (FenceOp, Tcgen05Verify.check_fence),

@@ -11,6 +11,11 @@ lowering (``lowering/compute.py``) relies on. No pass logic, only the op's struc
   memory or make constants (``BODY_LLVM_OPS``): the body runs once per element, in an
   order the compiler picks, in every thread that holds one, so it must not write memory
   or hold control flow or tcgen05 ops.
+- ``tcgen05.frag_reduce`` reduces each row of an f32 fragment over its columns (``max``
+  or ``sum``) into a [rows, 1] fragment; ``tcgen05.frag_broadcast`` repeats a [rows, 1]
+  fragment (frag_reduce's or ld_red's per-row result) along the columns of a [rows, N]
+  one, so that a frag_map can take it beside that fragment (a map's inputs have one
+  type). A [rows, 1] row vector is an input of nothing else here.
 - A conversion to fp8 is ``arith.truncf`` from f32 (``cvt.rn.satfinite.{e4m3x2,e5m2x2}
   .f32``, the f32 form PTX has); an fp8 value may only be yielded. Other narrow float
   types (f8E4M3, f6, f4) have no conversion here.
@@ -128,4 +133,67 @@ def _body_op_problems(op, terminator) -> list[tuple[object, str]]:
                     problems.append((owner, f"{owner.name} of an {result.type} value: in a "
                                             f"frag_map body an fp8 value can only be "
                                             f"yielded (PTX has no fp8 arithmetic)"))
+    return problems
+
+
+#: tcgen05.frag_reduce kinds -> the arith op combining two f32 values (maxnumf: a NaN is
+#: skipped, as PTX max.f32 does).
+REDUCE_KINDS = MappingProxyType({"max": "arith.maxnumf", "sum": "arith.addf"})
+
+
+def is_row_vector(value) -> bool:
+    """Whether `value` is a per-row result: of tcgen05.frag_reduce or the reduced result
+    of tcgen05.ld_red."""
+    from tcgen05_lower.dialect.ops import FragReduceOp, LdRedOp
+    from tcgen05_lower.kernel_ir import defining_op
+
+    owner = defining_op(value)
+    if owner is None:
+        return False
+    if FragReduceOp.matches(owner):
+        return True
+    return LdRedOp.matches(owner) and value == LdRedOp(owner).reduced
+
+
+def frag_reduce_problems(op) -> list[str]:
+    """The rules a tcgen05.frag_reduce `op` breaks (module docstring)."""
+    frag = d.type_info(op.operands[0].type)
+    result = d.type_info(op.results[0].type)
+    from tcgen05_lower.dialect.ops import FragReduceOp
+
+    kind = FragReduceOp(op).kind
+    problems = []
+    if kind not in REDUCE_KINDS:
+        problems.append(f"tcgen05.frag_reduce: kind = {kind!r} is not \"max\" or \"sum\"")
+    if frag.element != "f32" or result.element != "f32":
+        problems.append(f"tcgen05.frag_reduce reduces f32 fragments into f32, not "
+                        f"{frag.element} into {result.element}")
+    if tuple(result.shape) != (frag.shape[0], 1):
+        problems.append(f"tcgen05.frag_reduce: the result must be a [{frag.shape[0]}, 1] "
+                        f"fragment (one value per row), not [{result.shape[0]}, "
+                        f"{result.shape[1]}]")
+    if is_row_vector(op.operands[0]):
+        problems.append("tcgen05.frag_reduce of a per-row result: it is already reduced")
+    return problems
+
+
+def frag_broadcast_problems(op) -> list[str]:
+    """The rules a tcgen05.frag_broadcast `op` breaks (module docstring)."""
+    rows = d.type_info(op.operands[0].type)
+    like = d.type_info(op.operands[1].type)
+    result = d.type_info(op.results[0].type)
+    problems = []
+    if rows.shape[1] != 1 or rows.shape[0] != like.shape[0]:
+        problems.append(f"tcgen05.frag_broadcast: the row vector must be a "
+                        f"[{like.shape[0]}, 1] fragment, not [{rows.shape[0]}, "
+                        f"{rows.shape[1]}]")
+    elif not is_row_vector(op.operands[0]):
+        problems.append("tcgen05.frag_broadcast: the row vector must be the result of "
+                        "tcgen05.frag_reduce or the per-row result of tcgen05.ld_red")
+    if is_row_vector(op.operands[1]):
+        problems.append("tcgen05.frag_broadcast: `like` must be a fragment of elements, not "
+                        "a per-row result")
+    if tuple(result.shape) != tuple(like.shape) or result.element != rows.element:
+        problems.append(f"tcgen05.frag_broadcast: the result must be a "
+                        f"[{like.shape[0]}, {like.shape[1]}] fragment of {rows.element}")
     return problems

@@ -198,7 +198,7 @@ func.func @ld_red_rows(%C: !llvm.ptr<1>)
   %x = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 32], f32>
   %f, %m = "tcgen05.ld_red"(%acc, %c0) {op = "max"}
       : (!tcgen05.tmem<[128, 32], f32>, index) -> (!tcgen05.frag<[128, 32], f32>, !tcgen05.frag<[128, 1], f32>)
-  // expected-error @+1 {{tcgen05.frag_map of the per-row result of tcgen05.ld_red is not supported: it holds one value per row, not the fragment's elements}}
+  // expected-error @+1 {{tcgen05.frag_map of the per-row result of tcgen05.ld_red is not supported: it holds one value per row, not the fragment's elements (tcgen05.frag_broadcast repeats it along a fragment's columns)}}
   %y = "tcgen05.frag_map"(%m) ({
   ^bb0(%e: f32, %r: index, %c: index):
     gpu.yield %e : f32

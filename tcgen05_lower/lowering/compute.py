@@ -35,13 +35,17 @@ import math
 from dataclasses import dataclass
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import emit
+from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
-from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT
-from tcgen05_lower.dialect.ops import FragMapOp, StoreFragmentOp
+from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT, REDUCE_KINDS
+from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, StOp,
+                                       StoreFragmentOp, TmemBufferOp)
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
+from tcgen05_lower.isa.addressing import WarpgroupAccess
+from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.ldst import LoweredFragment, _elements, _mapping
+from tcgen05_lower.lowering.ldst import (LoweredFragment, _elements, _index_operand, _mapping,
+                                         _message, message_taddrs)
 
 @dataclass
 class ComputedFragment(LoweredFragment):
@@ -244,3 +248,148 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
         return []
 
     _scf_if(fragment.active, stores, [])
+
+
+# ------------------------------------------------------------------------- tcgen05.st
+
+def _bits16(value):
+    """The 16-bit pattern of an f16/bf16/i16 scalar, zero-extended to i32."""
+    i16 = ir.IntegerType.get_signless(16)
+    if value.type != i16:
+        value = _create("arith.bitcast", i16, [value]).results[0]
+    return _create("arith.extui", i32(), [value]).results[0]
+
+
+def _bits32(value):
+    if value.type != i32():
+        value = _create("arith.bitcast", i32(), [value]).results[0]
+    return value
+
+
+def computed_registers(lowering, fragment: ComputedFragment) -> LoweredFragment:
+    """The registers a tcgen05.st of the computed `fragment` into a D-like buffer sends:
+    the access of its input holds the same elements, each 32-bit value in its register,
+    a 16-bit one zero-extended into the low half or, with .unpack::16b, the lower column
+    in the low half (the fragment packing of 9.7.16.8.2)."""
+    shell = LoweredFragment([None] * fragment.access.registers, fragment.access,
+                            fragment.element, fragment.column, fragment.active)
+    elements = list(_elements(lowering, shell))
+    wide = COMPUTED_ELEMENTS.get(fragment.element) == 4
+
+    def build():
+        registers = [None] * fragment.access.registers
+        for (reg, half, *_), value in zip(elements, fragment.values):
+            bits = Sym(_bits32(value) if wide else _bits16(value))
+            if half:
+                bits = Sym(registers[reg]) | (bits << 16)
+            registers[reg] = as_value(bits, i32())
+        return registers
+
+    registers = _scf_if(fragment.active, build, [i32()] * fragment.access.registers)
+    return LoweredFragment(registers, fragment.access, fragment.element, fragment.column,
+                           fragment.active)
+
+
+def store_a_operand(lowering, op, buffer, fragment) -> None:
+    """tcgen05.st of a fragment into a buffer an MMA reads as A (16-bit elements, Layout
+    D; tcgen05-select-layouts ``plan_a_store``): K elements 2j and 2j + 1 of a row go to
+    the low and high half of TMEM column column/2 + j on the row's lane (9.7.16.10.4,
+    little-endian within the 32-bit word, as the MMA reads it). The fragment is held one
+    row per thread (.32x32b of Layout D: register r of thread l of warp w is element
+    (32w + l, r) of the slice), and so is the .32x32b store of the packed registers: the
+    pairs are packed in the thread that holds them."""
+    source = fragment.access
+    if source.layout != "D" or source.shape != "32x32b" or source.pack16 or \
+            fragment.reduced:
+        lowering.fail(op, f"tcgen05.st into an A operand: the fragment is held as "
+                          f"{source.describe()}, not one row per thread (.32x32b of Layout D)")
+    frag = d.type_info(op.operands[2].type)
+    width = frag.shape[1]
+    typed = StOp(op)
+    n = d.type_info(TmemBufferOp(buffer).buffer.type).cols // 2
+    try:
+        access = WarpgroupAccess.create("D", n=n, width=width // 2, shape=typed.shape,
+                                        num=typed.num, op="st")
+    except IsaRuleError as exc:
+        lowering.fail(op, f"tcgen05.st: {exc}")
+    shell = LoweredFragment([None] * source.registers, source, fragment.element,
+                            fragment.column, fragment.active)
+    elements = list(_elements(lowering, shell))
+    if isinstance(fragment, ComputedFragment):
+        scalars = list(fragment.values)
+    else:
+        scalars = element_scalars(fragment, elements, ir.IntegerType.get_signless(16))
+    by_column = {col: value for (_, _, _, col, _), value in zip(elements, scalars)}
+    if sorted(by_column) != list(range(width)):
+        lowering.fail(op, "tcgen05.st into an A operand: each thread must hold every "
+                          "column of its row")
+    registers = [as_value(Sym(_bits16(by_column[2 * j])) |
+                          (Sym(_bits16(by_column[2 * j + 1])) << 16), i32())
+                 for j in range(width // 2)]
+    column = _index_operand(op.operands[1])
+    column = column // 2 if isinstance(column, int) else column >> 1
+    count = access.message_registers
+    taddrs = message_taddrs(lowering, access, lowering.values[op.operands[0]], column)
+    for m, taddr in enumerate(taddrs):
+        text = ptx.st(access.shape, access.num, "$0", [f"${i + 1}" for i in range(count)])
+        _message(text, [taddr] + registers[m * count:(m + 1) * count], 0, None)
+
+
+
+# ------------------------------------------------------------- per-row values
+
+def _one_row_per_thread(access) -> bool:
+    """Whether each thread holds all columns of the slice of one row (.32x32b of a layout
+    that keeps rows on lanes: register r of thread l of warp w is element (32w + l, r))."""
+    return access.shape == "32x32b" and access.fold == 1
+
+
+@lowers(FragReduceOp)
+def lower_frag_reduce(lowering, op) -> None:
+    """Each thread combines the elements it holds, in column order (tcgen05-select-layouts
+    checked that they are all of its row's): no shuffle. The result is held like
+    tcgen05.ld_red's per-row result (one register per thread, ``reduced``)."""
+    fragment = lowering.values[op.operands[0]]
+    if fragment.reduced or not _one_row_per_thread(fragment.access):
+        lowering.fail(op, f"tcgen05.frag_reduce: the fragment is held as "
+                          f"{fragment.access.describe()}, not one row per thread")
+    f32 = ir.F32Type.get()
+    combine = REDUCE_KINDS[FragReduceOp(op).kind]
+    shell = LoweredFragment([None] * fragment.access.registers, fragment.access,
+                            fragment.element, fragment.column, fragment.active)
+    elements = list(_elements(lowering, shell))
+
+    def compute():
+        scalars = element_scalars(fragment, elements, f32)
+        total = scalars[0]
+        for value in scalars[1:]:
+            total = _create(combine, f32, [total, value]).results[0]
+        return [_create("arith.bitcast", i32(), [total]).results[0]]
+
+    (register,) = _scf_if(fragment.active, compute, [i32()])
+    lowering.values[op.results[0]] = LoweredFragment(
+        [register], fragment.access, "f32", fragment.column, fragment.active, reduced=True)
+
+
+@lowers(FragBroadcastOp)
+def lower_frag_broadcast(lowering, op) -> None:
+    """Every element `like` holds in a thread gets the thread's per-row value: both are
+    held one row per thread, the same row (tcgen05-select-layouts checked `like`'s
+    load; a per-row result of a .32x32b access is the thread's own row)."""
+    rows = lowering.values[op.operands[0]]
+    like = lowering.values[op.operands[1]]
+    if not rows.reduced or not _one_row_per_thread(rows.access) or \
+            not _one_row_per_thread(like.access):
+        lowering.fail(op, f"tcgen05.frag_broadcast: the row vector is held as "
+                          f"{rows.access.describe()} and the fragment as "
+                          f"{like.access.describe()}, not both one row per thread")
+    element = d.type_info(op.results[0].type).element
+    value = rows.registers[0]
+    element_type = ir.Type.parse(element)
+    if element_type != i32():
+        value = _create("arith.bitcast", element_type, [value]).results[0]
+    shell = LoweredFragment([None] * like.access.registers, like.access, like.element,
+                            like.column, like.active)
+    count = len(list(_elements(lowering, shell)))
+    lowering.values[op.results[0]] = ComputedFragment(
+        None, like.access, element, like.column, like.active, values=[value] * count)

@@ -236,7 +236,13 @@ def lower_st(lowering, op) -> None:
     buffer = _buffer(lowering, op, op.operands[0])
     fragment = lowering.values[op.operands[2]]
     frag = d.type_info(op.operands[2].type)
+    if TmemBufferOp(buffer).role == "a":
+        from tcgen05_lower.lowering.compute import store_a_operand
+        return store_a_operand(lowering, op, buffer, fragment)
     access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
+    if fragment.registers is None:  # computed by tcgen05.frag_map
+        from tcgen05_lower.lowering.compute import computed_registers
+        fragment = computed_registers(lowering, fragment)
     if fragment.reduced or _mapping(fragment.access) != _mapping(access):
         lowering.fail(op, f"tcgen05.st: the fragment's registers are laid out for "
                           f"{fragment.access.describe()}, not for this store's "
