@@ -16,11 +16,15 @@ the two verdicts are tabulated side by side.
 Inputs: an example runs on its check file's inputs (``tcgen05-sim --check``, seed 0), and
 its unmutated run must also match the check file's reference. A corpus kernel has no
 reference: every pointer argument is 1 MiB of random bf16 values and every integer
-argument is 1 (as benchmarks/sim/strategies.py does); since most corpus kernels never
+argument is 1 (as benchmarks/sim/strategies.py does), and, for a kernel with integer
+arguments, also 0 and then 3 (a flag both ways, a loop run 0 or 3 times; SCALARS); since most corpus kernels never
 fill shared memory from global memory, each CTA's shared memory starts with random bytes
 in [0x38, 0x40) (finite, of moderate size read as bf16, f16, e4m3, e5m2, e2m1 or a
 ue4m3 scale; tiny as a ue8m0 scale), so that the MMAs compute numbers that depend on
-the order of the copies and MMAs. The simulator shares no code with the passes.
+the order of the copies and MMAs; where the unmutated kernel cannot run on those (scale
+factors must be the same in every lane quarter, sparse metadata meaningful), every byte
+is 0x44, else zero (FILLS; the report says which). The simulator shares no code with
+the passes.
 """
 
 from __future__ import annotations
@@ -62,6 +66,8 @@ class KernelResult:
     skip: str | None = None
     deletions: list = field(default_factory=list)
     seconds: float = 0.0
+    fill: str = ""  # how shared memory started (FILLS)
+    inputs: str = ""  # the values of the integer arguments, one run each (SCALARS)
 
 
 # ------------------------------------------------------------------------------ planning
@@ -138,22 +144,38 @@ def verify_accepts(text: str, source_name: str) -> bool:
 
 # ------------------------------------------------------------------------------ simulator
 
-def random_shared_memory(seed: int):
+#: How a run's shared memory starts, tried in this order until the unmutated kernel runs
+#: clean: random bytes in [0x38, 0x40); every byte 0x44 (scale factors the same in every
+#: lane quarter, as the ISA requires, and sparse metadata whose 4-bit indices are all
+#: 0b0100, a meaningful value: random bytes give neither); zeros (the simulator's own).
+FILLS = ("random", "0x44", "zero")
+
+
+def shared_memory(fill: str):
     """An ordering-model factory for `simulate` that first fills every CTA's shared
-    memory with random bytes in [0x38, 0x40) (the same bytes on every run of a kernel)."""
+    memory as `fill` says (the same bytes on every run of a kernel)."""
     import numpy as np
     from tcgen05_lower.sim.ordering import OrderingModel
 
     def factory(ctas, threads, schedule):
-        rng = np.random.default_rng(seed)
+        rng = np.random.default_rng(0)
         for cta in ctas:
-            cta.smem[:] = rng.integers(0x38, 0x40, size=cta.smem.shape, dtype=np.uint8)
+            if fill == "random":
+                cta.smem[:] = rng.integers(0x38, 0x40, size=cta.smem.shape, dtype=np.uint8)
+            elif fill == "0x44":
+                cta.smem[:] = 0x44
         return OrderingModel(ctas, threads, schedule)
     return factory
 
 
-def corpus_inputs(manifest: dict, seed: int = 0) -> dict:
-    """Random bf16 values in every pointer argument, 1 in every integer argument."""
+#: The values every integer argument of a corpus kernel takes, one run each (a flag both
+#: ways, a trip count of 0, 1 and 3); an input set the unmutated kernel does not run
+#: clean on is dropped. Examples run on their check file's scalars only.
+SCALARS = (1, 0, 3)
+
+
+def corpus_inputs(manifest: dict, scalar: int = 1, seed: int = 0) -> dict:
+    """Random bf16 values in every pointer argument, `scalar` in every integer one."""
     import ml_dtypes
     import numpy as np
 
@@ -161,7 +183,7 @@ def corpus_inputs(manifest: dict, seed: int = 0) -> dict:
     args = {}
     for param in manifest["params"]:
         if not param.get("pointer"):
-            args[param["name"]] = 1
+            args[param["name"]] = scalar
             continue
         values = rng.uniform(-1, 1, BUFFER_BYTES // 2).astype(ml_dtypes.bfloat16)
         args[param["name"]] = values.view(np.uint8).copy()
@@ -208,6 +230,7 @@ class Runner:
                                 pipeline=self.lowering)
         printed = [p["name"] for p in result.manifest["params"]]
         self.problem = None
+        self.more: list = []  # (label, inputs): further input sets (SCALARS)
         if path.parent.name == "examples":
             from tcgen05_lower.cli.sim import prepare
             check = path.with_suffix(".check.py")
@@ -220,9 +243,23 @@ class Runner:
         else:
             self.names = dict(zip(printed, printed))
             self.inputs = corpus_inputs(result.manifest)
+            if any(not p.get("pointer") for p in result.manifest["params"]):
+                self.more = [(f"integer arguments {v}", corpus_inputs(result.manifest, v))
+                             for v in SCALARS[1:]]
         self.copy = lambda v: v.copy() if isinstance(v, np.ndarray) else v
+        self.fill = FILLS[0]
 
-    def run(self, text: str) -> tuple[str | None, dict]:
+    def baseline(self, planned: str) -> tuple[str | None, dict]:
+        """The unmutated run, under the first fill of FILLS it runs clean with (which
+        the mutants then get too)."""
+        for fill in FILLS:
+            self.fill = fill
+            found = self.run(planned)
+            if found[0] is None:
+                break
+        return found
+
+    def run(self, text: str, inputs: dict | None = None) -> tuple[str | None, dict]:
         import numpy as np
         from tcgen05_lower.driver import CompileFailed, compile_source
         from tcgen05_lower.sim.api import simulate
@@ -233,10 +270,10 @@ class Runner:
                                     pipeline=self.lowering)
         except CompileFailed as failure:
             return "does not lower: " + first_error(failure.diagnostics), {}
-        args = {name: self.copy(value) for name, value in self.inputs.items()}
+        args = {name: self.copy(value) for name, value in (inputs or self.inputs).items()}
         try:
             run = simulate(result.ptx, result.manifest, args, schedule="late",
-                           ordering_factory=random_shared_memory(0))
+                           ordering_factory=shared_memory(self.fill))
         except SimError as error:
             message = error.message.splitlines()[0]
             kind = "deadlock" if "deadlock" in message else "simulator error"
@@ -274,7 +311,7 @@ def measure(path: Path) -> KernelResult:
         return KernelResult(name, skip=why)
     try:
         runner = Runner(path, planned)
-        base, base_buffers = runner.run(planned)
+        base, base_buffers = runner.baseline(planned)
     except Exception as error:  # noqa: BLE001 - a kernel the simulator cannot run
         return KernelResult(name, skip=f"cannot run: {type(error).__name__}: "
                                        f"{str(error).splitlines()[0][:140]}")
@@ -283,13 +320,24 @@ def measure(path: Path) -> KernelResult:
     wrong = runner.check_reference(base_buffers)
     if wrong:
         return KernelResult(name, skip=wrong)
-    result = KernelResult(name)
-    for description, text in mutants(planned, str(path)):
-        verdict, buffers = runner.run(text)
+    sets = [("", runner.inputs, base_buffers)]
+    for label, inputs in runner.more:
+        verdict, buffers = runner.run(planned, inputs)
         if verdict is None:
-            changed = sorted(n for n in base_buffers if buffers.get(n) != base_buffers[n])
-            if changed:
-                verdict = "different numbers in " + ", ".join(changed)
+            sets.append((label, inputs, buffers))
+    result = KernelResult(name, fill=runner.fill,
+                          inputs=", ".join(["1"] + [x[0].split()[-1] for x in sets[1:]])
+                          if runner.more else "")
+    for description, text in mutants(planned, str(path)):
+        for label, inputs, expected in sets:
+            verdict, buffers = runner.run(text, inputs)
+            if verdict is None:
+                changed = sorted(n for n in expected if buffers.get(n) != expected[n])
+                if changed:
+                    verdict = "different numbers in " + ", ".join(changed)
+            if verdict is not None:
+                verdict += f" ({label})" if label else ""
+                break
         result.deletions.append(Deletion(description, verdict,
                                          verify_accepts(text, str(path))))
     result.seconds = time.perf_counter() - start
@@ -320,8 +368,8 @@ def report(results: list[KernelResult], command: str) -> str:
         "simulator shares no code with the passes (module docstring: inputs).",
         "",
         "| kernel | added | needed | redundant | race | numbers | deadlock | error / exit "
-        "| verify rejects | verify accepts | agree | seconds |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "| verify rejects | verify accepts | agree | shared memory | seconds |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|",
     ]
     totals = [0] * 10
     skipped, redundant_ops, disagreements = [], [], []
@@ -339,13 +387,14 @@ def report(results: list[KernelResult], command: str) -> str:
                sum((x.simulator is None) == x.verify_accepts for x in r.deletions)]
         totals = [a + b for a, b in zip(totals, row)]
         lines.append(f"| {r.name} | " + " | ".join(str(x) for x in row) +
-                     f" | {r.seconds:.1f} |")
+                     f" | {r.fill}{'; integers ' + r.inputs if r.inputs else ''} | "
+                     f"{r.seconds:.1f} |")
         for x in r.deletions:
             if x.simulator is None:
                 redundant_ops.append((r.name, x))
             if (x.simulator is None) != x.verify_accepts:
                 disagreements.append((r.name, x))
-    lines.append("| **total** | " + " | ".join(f"**{x}**" for x in totals) + " | |")
+    lines.append("| **total** | " + " | ".join(f"**{x}**" for x in totals) + " | | |")
     lines += ["", "## Deletions the simulator finds redundant", ""]
     if redundant_ops:
         lines += [f"- {name}: {x.description}; verify-sync "
