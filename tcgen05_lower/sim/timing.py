@@ -725,7 +725,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
                 w.st_done = max(w.st_done, done)
             if dur:
                 events.append({"track": f"CTA {rank} TMEM port {port[1]}",
-                               "name": f"{w.name}: {step.text.split()[0]}",
+                               "name": f"{w.name}: {(step.text.split() or [k])[0]}",
                                "start": begin, "end": begin + dur, "cat": "tmem"})
             end = max(end, done)
         for thread, arank, akind, cost in step.asyncs:
@@ -774,7 +774,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
         w.run_count += 1
         if k in ("tmem_ld", "mbar_wait", "barrier", "commit", "async", "wait_ld", "wait_st"):
             flush_run(w)
-            events.append({"track": w.name, "name": step.text.split(";")[0][:60],
+            events.append({"track": w.name, "name": step.text.split(";")[0][:60] or k,
                            "start": t, "end": t + 1, "cat": "sync"})
         w.pc += 1
         w.done_at = w.next_issue
