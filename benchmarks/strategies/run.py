@@ -49,7 +49,7 @@ def main(argv=None) -> int:
         "kernels the simulator cannot run (sparse metadata never written, forms not "
         "modelled) show why in the note.", "",
         f"{len(rows)} rows in {seconds:.0f} s with {args.jobs} processes.", ""]
-    text = "\n".join(head) + format_rows(rows, "markdown")
+    text = "\n".join(head) + "\n" + format_rows(rows, "markdown")
     if args.output:
         Path(args.output).write_text(text)
     else:
