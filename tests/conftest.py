@@ -21,7 +21,7 @@ requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not foun
 
 #: Console-script name -> module whose ``run(argv)`` the script calls through guarded_main.
 TOOLS = {"tcgen05-lower": "tcgen05_lower.cli.lower", "tcgen05-opt": "tcgen05_lower.cli.opt",
-         "tcgen05-sim": "tcgen05_lower.cli.sim"}
+         "tcgen05-sim": "tcgen05_lower.cli.sim", "tcgen05-compare": "tcgen05_lower.cli.compare"}
 
 
 @dataclass

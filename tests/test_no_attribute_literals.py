@@ -87,6 +87,8 @@ ALLOWED = {
         "a parameter's name in the launch manifest: " + _MANIFEST,
     ("tcgen05_lower/cli/sim.py", "file_problem", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,
+    ("tcgen05_lower/cli/compare.py", "kernel_inputs", "name"):
+        "a parameter's name in the launch manifest: " + _MANIFEST,
     ("tcgen05_lower/gpu.py", "launch", "name"):
         "a parameter's name in the launch manifest the GPU backend launches from: "
         + _MANIFEST,

@@ -73,6 +73,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="when asynchronous tcgen05 operations take effect")
     parser.add_argument("--trace", default=None, metavar="FILE",
                         help="write a per-warp instruction trace")
+    parser.add_argument("--timing", action="store_true",
+                        help="also estimate the run's cycles with the timing model "
+                             "(tcgen05_lower/sim/timing.py; for comparing strategies, not "
+                             "absolute cycles): cycles, utilisation, stalls per warp")
+    parser.add_argument("--timing-trace", default=None, metavar="FILE.json",
+                        help="with --timing: write a Chrome trace-event JSON (Perfetto), one "
+                             "track per warp and per hardware unit")
     parser.add_argument("--backend", default="sim", choices=["sim", "cuda"],
                         help="where the kernel runs: the simulator, or a Blackwell GPU "
                              "through the CUDA driver API (the 'cuda' extra; never run here, "
@@ -336,7 +343,8 @@ def run(argv=None) -> int:
     start = time.perf_counter()
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule, trace=trace,
-                          progress_stream=sys.stderr, grid=grid)
+                          progress_stream=sys.stderr, grid=grid,
+                          timing=bool(args.timing or args.timing_trace))
     except SimError as err:
         print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
@@ -344,7 +352,14 @@ def run(argv=None) -> int:
         if trace:
             trace.close()
     elapsed = time.perf_counter() - start
-    return report(problem, manifest, originals, result, args.schedule, elapsed)
+    status = report(problem, manifest, originals, result, args.schedule, elapsed)
+    if result.timing is not None:
+        print(result.timing.summary())
+        if args.timing_trace:
+            result.timing.write_chrome_trace(args.timing_trace)
+            print(f"  timing trace: {args.timing_trace} (chrome://tracing or "
+                  "https://ui.perfetto.dev)")
+    return status
 
 
 def parse_settings(items) -> dict:

@@ -33,6 +33,7 @@ class SimResult:
     warp_instructions: int = 0
     seconds: float = 0.0
     ctas: int = 1                            # CTAs of the grid that ran
+    timing: object = None                    # timing.TimingResult with simulate(timing=...)
 
     @property
     def ok(self) -> bool:
@@ -115,13 +116,17 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
 
 def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              schedule: str = "late", *, trace=None, progress_stream=None,
-             ordering_factory=None, tensor_core=None, grid=None) -> SimResult:
+             ordering_factory=None, tensor_core=None, grid=None, timing=None) -> SimResult:
     """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
     the manifest's, else one cluster; see grid_of), one cluster after another; arrays are
     modified in place and also returned in ``outputs``. Raises SimError for what the ISA
     forbids (out-of-bounds access, deadlock, unknown instruction ...), naming the CTA in
     a grid of several; races are collected in the result when the ordering model reports
-    them without stopping, else raised."""
+    them without stopping, else raised.
+
+    ``timing``: True, or a dict of parameter overrides (``timing.PARAMETERS``), also runs
+    the timing model (``tcgen05_lower.sim.timing``); its estimate is ``result.timing``. The
+    functional run is the same either way."""
     manifest = manifest or {}
     args = args or {}
     if schedule not in ("late", "eager"):
@@ -137,6 +142,12 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         ordering_factory = OrderingModel
     if tensor_core is None:
         from tcgen05_lower.sim import tensor_core
+    machine_class, timings = Machine, []
+    if timing:
+        from tcgen05_lower.sim import timing as timing_model
+        if ordering_factory.__name__ != "OrderingModel":
+            raise ValueError("the timing model records through the default ordering model")
+        machine_class = timing_model.RecordingMachine
     clusters = [(x, y, z) for z in range(dims[2]) for y in range(dims[1])
                 for x in range(dims[0] // launch.cluster)]
     several = len(clusters) > 1
@@ -148,7 +159,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
                           f"pair of ctaid ({cluster_id[0] * launch.cluster}, "
                           f"{cluster_id[1]}, {cluster_id[2]})")
         try:
-            machine = Machine(module, entry, replace(launch, cluster_id=cluster_id), bound,
+            machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
                               ordering_factory, tensor_core, schedule, trace=trace,
                               progress_stream=progress_stream)
             stats = machine.run()
@@ -163,8 +174,16 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             counts[opcode] = counts.get(opcode, 0) + n
         warp_instructions += stats.warp_instructions
         seconds += stats.seconds
+        if timing:
+            timings.append(timing_model.replay(machine.recorder.trace, _overrides(timing)))
     names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
              for mp, pp in zip(manifest.get("params") or entry.params, entry.params)}
     outputs = {names[b.name]: b.data for b in machine.buffers}
+    estimate = timing_model.combine(timings, launch.cluster, _overrides(timing)) \
+        if timing else None
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
-                     ctas=dims[0] * dims[1] * dims[2])
+                     ctas=dims[0] * dims[1] * dims[2], timing=estimate)
+
+
+def _overrides(timing) -> dict | None:
+    return timing if isinstance(timing, dict) else None

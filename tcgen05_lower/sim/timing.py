@@ -1,0 +1,911 @@
+"""A timing model of one SM running the simulated CTA (or, for a CTA pair, two SMs):
+an estimate for comparing strategies, not a prediction of absolute cycles.
+
+How it works (two passes, so the functional simulator is untouched)
+-------------------------------------------------------------------
+1. Recording. The functional run (``simulate(..., timing=True)``) uses
+   ``RecordingMachine`` and ``RecordingOrdering``, subclasses of the executor's Machine and
+   of the ordering model that only watch: for every warp they record each warp
+   instruction it issued (its PTX instruction, the threads of the warp that were active)
+   and, from the ordering model, the synchronization it took part in: which mbarrier
+   phase each arrival, commit and successful ``mbarrier.try_wait`` belonged to, and which
+   instance of ``barrier.sync`` a warp arrived at. A ``try_wait`` that failed is not
+   recorded (the spin loop is the functional schedule's, not the machine's). The values
+   computed, the races found and the instruction counts are those of a run without
+   ``timing``.
+2. Replay. ``replay(trace)`` runs the recorded per-warp instruction streams through an
+   event-driven model with the resources and latencies of ``PARAMETERS``:
+   - four warp schedulers per SM (warp w on scheduler w mod 4), each issuing one warp
+     instruction per cycle; a warp issues in order, when the registers it reads are ready
+     (a scoreboard: each destination is ready ``latency`` cycles after issue);
+   - the tensor pipe (one per SM; a cta_group::2 MMA holds both SMs' pipes): MMAs, copies
+     and shifts run one after another in issue order, each for the longer of its math time
+     (FLOPs over the rate of its kind) and the time to read its shared-memory operands,
+     and complete ``mma_latency`` cycles after that; ``tcgen05.commit`` arrives on its
+     mbarrier when every asynchronous op its thread issued before it has completed;
+   - one TMEM port per lane quarter (per warp of the warpgroup) for tcgen05.ld / st;
+   - the SM's share of DRAM bandwidth (every global access is a DRAM access: caches are
+     not modelled) and the shared-memory pipe for ld/st.shared;
+   - an mbarrier wait stalls its warp until the phase it waited for in the functional run
+     has completed in model time (all arrivals of that phase); ``barrier.sync`` until every
+     warp of the CTA arrived; ``wait::ld`` / ``wait::st`` until the warp's tcgen05.ld / st
+     completed.
+   A CTA of a grid is replayed on its own SM; the clusters of a grid run in waves of
+   ``sms`` SMs, one wave after another.
+
+What it reports: cycles and microseconds at ``clock_ghz``, the busy fraction of the tensor
+pipe, of the TMEM ports and of the SM's DRAM share, each warp's stall cycles by reason
+(mbarrier wait, barrier, wait::ld, wait::st, register dependency, issue slot), and a
+Chrome trace-event JSON (chrome://tracing, https://ui.perfetto.dev) with one track per
+warp and one per hardware unit.
+
+Not modelled: caches (L1, L2), bank conflicts, instruction fetch, the register file's
+ports, dual issue, other CTAs sharing the SM, clock changes, the tensor pipe's internal
+pipelining beyond "one op at a time, then a fixed latency". TMA is not emitted by the
+compiler; its parameter is in the table for when it is.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import numpy as np
+
+from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.executor import Machine
+from tcgen05_lower.sim.ordering import OrderingModel
+
+
+# -- the parameters ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of the model: its value, unit, and where the figure comes from."""
+    value: float
+    unit: str
+    source: str
+
+
+_NVIDIA_B200 = ("NVIDIA HGX/DGX B200 datasheet, dense tensor throughput per GPU "
+                "(as tabulated at https://glennklockwood.com/garden/processors/B200 and "
+                "https://hmc-tech.com/gpus/nvidia-b200-vs-nvidia-b100)")
+_PER_SM = "divided by 148 SMs and 1.86 GHz"
+_MICRO = ("A. Jarmusch, S. Chandrasekaran, 'Microbenchmarking NVIDIA's Blackwell "
+          "Architecture: An in-depth Architectural Analysis', arXiv:2512.02189")
+_SEMI = ("K. Chen, D. Patel, 'Dissecting Nvidia Blackwell - Tensor Cores, PTX Instructions, "
+         "SASS ...', SemiAnalysis, 2026 (public summary)")
+_ASSUMED = "assumption: no public figure found"
+
+#: Every parameter of the model, with its unit and public source. Where no public figure
+#: exists the source says so and gives the reasoning behind the assumed value.
+PARAMETERS = MappingProxyType({
+    "clock_ghz": Parameter(1.86, "GHz", "B200 tensor clock as listed by "
+                           "hmc-tech.com (1.98 GHz boost); 148 SMs x 8192 FLOP/cycle x "
+                           "1.86 GHz = 2.25 PFLOP/s, NVIDIA's dense BF16 figure"),
+    "sms": Parameter(148, "SMs", "B200 SM count (hmc-tech.com spec listing)"),
+    "schedulers": Parameter(4, "warp schedulers per SM",
+                            "four SM sub-partitions, as in every NVIDIA SM since Volta"),
+    "issue_per_cycle": Parameter(1, "warp instructions per scheduler per cycle",
+                                 "assumption: single issue"),
+    # tensor pipe: FLOP per cycle per SM of dense MMAs, by kind
+    "mma_flops_f16": Parameter(8192, "FLOP/cycle/SM", f"2.25 PFLOP/s dense FP16/BF16, "
+                               f"{_NVIDIA_B200}, {_PER_SM}"),
+    "mma_flops_tf32": Parameter(4096, "FLOP/cycle/SM", f"1.1 PFLOP/s dense TF32, "
+                                f"{_NVIDIA_B200}, {_PER_SM} (3996; half the f16 rate taken)"),
+    "mma_flops_f8f6f4": Parameter(16384, "FLOP/cycle/SM", f"4.5 PFLOP/s dense FP8 (FP6 "
+                                  f"alike), {_NVIDIA_B200}, {_PER_SM}"),
+    "mma_flops_i8": Parameter(16384, "OP/cycle/SM", f"4.5 POPS dense INT8, {_NVIDIA_B200}, "
+                              f"{_PER_SM}"),
+    "mma_flops_mxf8f6f4": Parameter(16384, "FLOP/cycle/SM", f"4.5 PFLOP/s dense FP8/FP6, "
+                                    f"{_NVIDIA_B200}, {_PER_SM}"),
+    "mma_flops_mxf4": Parameter(32768, "FLOP/cycle/SM", f"9 PFLOP/s dense FP4, "
+                                f"{_NVIDIA_B200}, {_PER_SM}"),
+    "mma_flops_mxf4nvf4": Parameter(32768, "FLOP/cycle/SM", f"9 PFLOP/s dense FP4, "
+                                    f"{_NVIDIA_B200}, {_PER_SM}"),
+    "mma_min_rows": Parameter(128, "rows per CTA", "assumption: an MMA of M < 128 rows per "
+                              "CTA (M = 64; cta_group::2 M = 128) takes the time of 128 rows "
+                              "(the ISA's layout figures: '1/2 datapath utilized'); sparse "
+                              "MMAs run at twice the dense rate (NVIDIA's sparse figures)"),
+    "smem_bytes_per_cycle": Parameter(128, "B/cycle/SM", f"{_SEMI}: SS MMAs with N < 128 are "
+                                      "shared-memory bound at ~128 B/cycle; also used for "
+                                      "ld/st.shared"),
+    "mma_issue_latency": Parameter(8, "cycles", f"{_ASSUMED}; issue to the tensor pipe"),
+    "mma_latency": Parameter(128, "cycles", f"{_ASSUMED}; from an MMA's last cycle in the "
+                             "pipe to its result in TMEM (pipeline drain)"),
+    "commit_latency": Parameter(16, "cycles", f"{_ASSUMED}; completion to mbarrier arrival"),
+    "tmem_ld_latency": Parameter(32, "cycles", f"{_ASSUMED}; tcgen05.ld issue to registers, "
+                                 "besides the transfer; comparable to ld.shared"),
+    "tmem_bytes_per_cycle": Parameter(128, "B/cycle per lane quarter", f"{_ASSUMED}: one "
+                                      "32-bit register for each of 32 lanes per cycle, a "
+                                      "warp's register write width (512 B/cycle/SM). "
+                                      f"{_MICRO} reports 16 TB/s read, 8 TB/s write for "
+                                      "TMEM; as a per-SM rate (8.6 KB/cycle) it exceeds "
+                                      "what registers can take, so it is not used"),
+    "tmem_st_latency": Parameter(32, "cycles", f"{_ASSUMED}; as tcgen05.ld"),
+    "global_latency": Parameter(420, "cycles", f"{_MICRO}: B200 global-memory latency of a "
+                                "cache miss (every access is one here)"),
+    "dram_bytes_per_cycle": Parameter(8e12 / 148 / 1.86e9, "B/cycle/SM",
+                                      "8 TB/s HBM3e (NVIDIA B200) shared by 148 SMs at "
+                                      "1.86 GHz"),
+    "global_loads_in_flight": Parameter(8, "global loads per warp", f"{_ASSUMED}. The model "
+                                        "runs the PTX in order, as emitted; ptxas unrolls the "
+                                        "fill loops and hoists their loads. A global load's "
+                                        "latency is counted from the issue of the warp's load "
+                                        "this many loads earlier, as if hoisted that far"),
+    "shared_latency": Parameter(30, "cycles", f"{_ASSUMED} for B200; ld.shared latency of "
+                                "recent SMs is about 30 cycles"),
+    "param_latency": Parameter(30, "cycles", f"{_ASSUMED}; ld.param (constant bank)"),
+    "alu_latency": Parameter(4, "cycles", f"{_ASSUMED}; dependent-issue latency of integer "
+                             "and FP32 arithmetic on recent SMs"),
+    "mufu_latency": Parameter(20, "cycles", f"{_ASSUMED}; ex2, sqrt, rcp (special function "
+                              "unit)"),
+    "barrier_latency": Parameter(20, "cycles", f"{_ASSUMED}; last arrival to release of "
+                                 "barrier.sync"),
+    "mbarrier_wait_latency": Parameter(20, "cycles", f"{_ASSUMED}; phase completion to the "
+                                       "successful try_wait"),
+    "mbarrier_arrive_latency": Parameter(10, "cycles", f"{_ASSUMED}"),
+    "fence_proxy_latency": Parameter(20, "cycles", f"{_ASSUMED}; fence.proxy.async"),
+    "alloc_latency": Parameter(50, "cycles", f"{_ASSUMED}; tcgen05.alloc (dealloc: the same)"),
+    "tma_latency": Parameter(420, "cycles", "not used yet (no TMA emitted): a TMA load is "
+                             "modelled as one DRAM round trip (global_latency) plus its bytes "
+                             "at dram_bytes_per_cycle; no public per-tile figure found"),
+})
+
+
+def param(name: str, overrides: dict | None = None) -> float:
+    if overrides and name in overrides:
+        return float(overrides[name])
+    return float(PARAMETERS[name].value)
+
+
+#: Elements per byte of MMA operands in shared memory, by kind (f8f6f4 keeps 6- and 4-bit
+#: elements in a byte each; mxf4 packs two per byte).
+_OPERAND_BYTES = MappingProxyType({"f16": 2, "tf32": 4, "f8f6f4": 1, "i8": 1, "mxf8f6f4": 1,
+                                   "mxf4": 0.5, "mxf4nvf4": 0.5})
+_DENSE_K = MappingProxyType({"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32, "mxf8f6f4": 32,
+                             "mxf4": 64, "mxf4nvf4": 64})
+_LDST_BYTES = MappingProxyType({"32x32b": 128, "16x64b": 128, "16x128b": 256, "16x256b": 512,
+                                "16x32bx2": 128})
+
+
+@dataclass(frozen=True)
+class MmaCost:
+    """What the tensor pipe needs to know of one MMA."""
+    kind: str
+    m: int
+    n: int
+    cta_group: int = 1
+    sparse: bool = False
+    a_in_tmem: bool = False
+
+
+def mma_cycles(mma: MmaCost, overrides: dict | None = None) -> tuple[float, float]:
+    """(cycles in the tensor pipe, of which math): the longer of the math time (FLOPs per
+    CTA over the kind's rate, at least ``mma_min_rows`` rows) and the time to read the
+    shared-memory operands (A unless in TMEM, B; each CTA of a pair reads its half)."""
+    k = _DENSE_K[mma.kind]
+    rows = max(mma.m // mma.cta_group, int(param("mma_min_rows", overrides)))
+    flops = 2.0 * rows * mma.n * k
+    math = flops / param(f"mma_flops_{mma.kind}", overrides)
+    elem = _OPERAND_BYTES[mma.kind]
+    # a sparse MMA has twice the dense K at the same time (NVIDIA's sparse rates): its A
+    # is stored at half width, its B has 2K rows
+    a_bytes = 0 if mma.a_in_tmem else (mma.m // mma.cta_group) * k * elem
+    b_bytes = (mma.n // mma.cta_group) * k * elem * (2 if mma.sparse else 1)
+    smem = (a_bytes + b_bytes) / param("smem_bytes_per_cycle", overrides)
+    return max(math, smem), math
+
+
+# -- the trace --------------------------------------------------------------------------------
+
+@dataclass
+class Step:
+    """One warp instruction as the replay sees it."""
+    kind: str                       # see _classify
+    line: int = 0
+    text: str = ""
+    srcs: tuple = ()
+    dsts: tuple = ()
+    nbytes: int = 0                 # memory bytes the warp moves
+    asyncs: list = field(default_factory=list)   # [(thread, rank, "mma"|"cp"|"shift", MmaCost|None)]
+    commits: list = field(default_factory=list)  # [(thread, [(rank, addr, generation, phase)])]
+    arrivals: list = field(default_factory=list)  # [(rank, addr, generation, phase)]
+    wait: tuple | None = None       # (rank, addr, generation, phase) of an mbarrier wait
+    barrier: int = -1               # the instance of barrier.sync (or cluster barrier)
+    rank: int = 0
+
+
+@dataclass
+class ClusterTrace:
+    """The recorded run of one CTA or CTA pair: per warp, its steps."""
+    warps_per_cta: int
+    ctas: int
+    warps: list = field(default_factory=list)  # list[list[Step]]
+
+
+# -- recording ----------------------------------------------------------------------------------
+
+_BLOCKING_ALWAYS = frozenset({"st", "bra", "ret", "exit", "barrier", "bar", "fence"})
+
+
+def _regs_of(op) -> list[str]:
+    if isinstance(op, P.Reg):
+        return [op.name]
+    if isinstance(op, P.Vec):
+        return [r for item in op.items for r in _regs_of(item)]
+    if isinstance(op, P.Addr) and isinstance(op.base, P.Reg):
+        return [op.base.name]
+    return []
+
+
+def classify(ins: P.Instr) -> tuple[str, tuple, tuple, int]:
+    """(kind, source registers, destination registers, bytes per active thread)."""
+    parts = ins.parts
+    base = parts[0]
+    ops = list(ins.operands)
+    has_dest = not (base in _BLOCKING_ALWAYS or
+                    (base == "tcgen05" and parts[1] not in ("ld",)) or
+                    (base == "mbarrier" and parts[1] in ("init", "expect_tx")))
+    dsts = tuple(_regs_of(ops[0])) if has_dest and ops and \
+        isinstance(ops[0], (P.Reg, P.Vec)) else ()
+    rest = ops[1:] if dsts else ops
+    srcs = tuple(r for op in rest for r in _regs_of(op))
+    if ins.guard:
+        srcs += (ins.guard,)
+    width = 0
+    for p in parts:
+        if p[:1] in "busf" and p[1:].isdigit():
+            width = int(p[1:]) // 8
+    vec = next((int(p[1:]) for p in parts if p in ("v2", "v4", "v8")), 1)
+    nbytes = width * vec
+    if base in ("ld", "st"):
+        space = "global" if "global" in parts else "shared" if any(
+            p.startswith("shared") for p in parts) else "param" if "param" in parts else "local"
+        if base == "ld":
+            kind = {"global": "ld_global", "shared": "ld_shared"}.get(space, "ld_param")
+        else:
+            kind = {"global": "st_global", "shared": "st_shared"}.get(space, "alu")
+        return kind, srcs, dsts, nbytes
+    if base == "tcgen05":
+        op = parts[1]
+        if op in ("ld", "st"):
+            shape = next(p for p in parts if p in _LDST_BYTES)
+            num = int(next(p for p in parts if p[:1] == "x" and p[1:].isdigit())[1:])
+            return ("tmem_" + op), srcs, dsts, _LDST_BYTES[shape] * num
+        if op in ("mma", "cp", "shift"):
+            return "async", srcs, dsts, 0
+        if op == "commit":
+            return "commit", srcs, dsts, 0
+        if op in ("wait::ld", "wait::st"):
+            return "wait_" + op[-2:], srcs, dsts, 0
+        if op in ("alloc", "dealloc"):
+            return "alloc", srcs, dsts, 0
+        return "alu", srcs, dsts, 0   # fences, relinquish: ordering only
+    if base in ("barrier", "bar"):
+        if parts[1] == "cluster":
+            return ("cluster_" + parts[2]), srcs, dsts, 0
+        return "barrier", srcs, dsts, 0
+    if base == "mbarrier":
+        if parts[1] == "try_wait":
+            return "mbar_wait", srcs, dsts, 0
+        if parts[1].startswith("arrive"):
+            return "mbar_arrive", srcs, dsts, 0
+        return "alu", srcs, dsts, 0
+    if base == "fence" and "proxy" in ".".join(parts):
+        return "fence_proxy", srcs, dsts, 0
+    if base in ("ex2", "sqrt", "rcp", "div", "lg2", "sin", "cos", "rsqrt", "tanh"):
+        return "mufu", srcs, dsts, 0
+    if base in ("ret", "exit"):
+        return "exit", srcs, dsts, 0
+    return "alu", srcs, dsts, 0
+
+
+class Recorder:
+    """Collects the steps of every warp during a functional run."""
+
+    def __init__(self, nwarps: int, warps_per_cta: int, ctas: int):
+        self.trace = ClusterTrace(warps_per_cta, ctas, [[] for _ in range(nwarps)])
+        self.current: dict[int, Step] = {}         # warp -> the step it is executing
+        self.mma_info: dict[int, MmaCost] = {}     # thread -> its MMA being issued
+        self.generation: dict[tuple, int] = {}     # (rank, addr) -> mbarrier.init count
+        self.barriers = [0] * nwarps               # barrier.sync steps per warp
+        self.cluster_arrivals = [0] * nwarps
+        self.cluster_waits = [0] * nwarps
+        self.pending_waits: list[tuple[int, Step]] = []
+
+    def flush_waits(self) -> None:
+        """Appends the try_wait steps that succeeded (their wait is set)."""
+        for w, step in self.pending_waits:
+            if step.wait is not None:
+                self.trace.warps[w].append(step)
+        self.pending_waits = []
+
+    def step_of_thread(self, thread: int) -> Step | None:
+        return self.current.get(thread // 32)
+
+
+class RecordingOrdering(OrderingModel):
+    """The ordering model, unchanged, telling the recorder what each warp synchronized on."""
+
+    recorder: Recorder | None = None
+
+    def _tag(self, rank: int, address: int) -> tuple:
+        bar = self.mbarriers[(rank, address)]
+        return (rank, address, self.recorder.generation.get((rank, address), 0), bar.phase)
+
+    def mbarrier_init(self, thread, rank, address, count, line):
+        super().mbarrier_init(thread, rank, address, count, line)
+        key = (rank, address)
+        self.recorder.generation[key] = self.recorder.generation.get(key, 0) + 1
+
+    def issue(self, thread, op, line):
+        super().issue(thread, op, line)
+        if op.kind in ("mma", "cp", "shift"):
+            step = self.recorder.step_of_thread(thread)
+            if step is not None:
+                rank = thread // self.threads_per_cta
+                step.asyncs.append((thread, rank, op.kind,
+                                    self.recorder.mma_info.pop(thread, None)))
+
+    def commit(self, thread, rank, mbarrier, cta_mask, line):
+        event = (thread, [])
+        step = self.recorder.step_of_thread(thread)
+        if step is not None:
+            step.commits.append(event)
+        self._event = event
+        before = len(self.pending_commits)
+        super().commit(thread, rank, mbarrier, cta_mask, line)
+        if len(self.pending_commits) > before:
+            self._commit_events[id(self.pending_commits[-1])] = event
+        self._event = None
+
+    _event = None
+
+    @property
+    def _commit_events(self) -> dict:
+        if "_events" not in self.__dict__:
+            self.__dict__["_events"] = {}
+        return self.__dict__["_events"]
+
+    def _complete_commit(self, entry):
+        event = self._commit_events.pop(id(entry), None) or self._event
+        if event is not None:
+            _, _, mbarrier, targets, *_ = entry
+            event[1].extend(self._tag(r, mbarrier) for r in targets)
+        super()._complete_commit(entry)
+
+    def mbarrier_arrive(self, thread, rank, address, count, line):
+        tag = self._tag(rank, address) if (rank, address) in self.mbarriers else None
+        token = super().mbarrier_arrive(thread, rank, address, count, line)
+        step = self.recorder.step_of_thread(thread)
+        if step is not None and tag is not None:
+            step.arrivals.append(tag)
+        return token
+
+    def mbarrier_try_wait_parity(self, thread, rank, address, parity, line):
+        ok = super().mbarrier_try_wait_parity(thread, rank, address, parity, line)
+        if ok:
+            step = self.recorder.step_of_thread(thread)
+            if step is not None and step.wait is None:
+                bar = self.mbarriers[(rank, address)]
+                step.wait = (rank, address, self.recorder.generation.get((rank, address), 0),
+                             bar.phase - 1)
+        return ok
+
+
+class RecordingMachine(Machine):
+    """The executor, unchanged, recording each warp instruction it runs."""
+
+    def __init__(self, module, entry, launch, args, ordering_factory, tensor_core,
+                 schedule="late", trace=None, progress_stream=None):
+        warps_per_cta = -(-launch.threads // 32)
+        recorder = Recorder(warps_per_cta * launch.cluster, warps_per_cta, launch.cluster)
+
+        def factory(ctas, threads, schedule_):
+            ordering = RecordingOrdering(ctas, threads, schedule_)
+            ordering.recorder = recorder
+            return ordering
+
+        self.recorder = recorder
+        super().__init__(module, entry, launch, args, factory, tensor_core, schedule,
+                         trace=trace, progress_stream=progress_stream)
+        self._static = [classify(ins) for ins in entry.instructions]
+        self._index = {id(ins): i for i, ins in enumerate(entry.instructions)}
+
+    def _count(self, ins, idx) -> None:
+        super()._count(ins, idx)
+        rec = self.recorder
+        rec.flush_waits()
+        kind, srcs, dsts, nbytes = self._static[self._index[id(ins)]]
+        act = self.guarded(ins, idx)
+        threads = self.threads_of(idx)
+        active = np.zeros(self.nthreads, bool)
+        active[act] = True
+        rec.current = {}
+        for w in np.unique(self.warp_of[threads]):
+            w = int(w)
+            mine = threads[self.warp_of[threads] == w]
+            n_active = int(active[mine].sum())
+            rank = w // self.warps_per_cta
+            step = Step(kind, ins.line, ins.text.strip(), srcs, dsts,
+                        nbytes * (n_active if kind.startswith(("ld_", "st_")) else
+                                  (1 if n_active and kind.startswith("tmem") else 0)),
+                        rank=rank)
+            if kind == "mbar_wait":
+                rec.current[w] = step   # appended if the wait succeeds (flush_waits)
+                rec.pending_waits.append((w, step))
+                continue
+            if kind == "barrier" and n_active:
+                step.barrier = rec.barriers[w]
+                rec.barriers[w] += 1
+            elif kind == "cluster_arrive" and n_active:
+                step.barrier = rec.cluster_arrivals[w]
+                rec.cluster_arrivals[w] += 1
+            elif kind == "cluster_wait" and n_active:
+                step.barrier = rec.cluster_waits[w]
+                rec.cluster_waits[w] += 1
+            rec.trace.warps[w].append(step)
+            rec.current[w] = step
+        if kind == "async" and ins.parts[1] == "mma":
+            for g in self.threads_of(act):
+                rec.mma_info[int(g)] = self._mma_cost(ins, int(g))
+
+    def _mma_cost(self, ins, g: int) -> MmaCost | None:
+        from tcgen05_lower.sim import block_scale, tensor_core
+        parts = ins.parts
+        kind = next(p for p in parts if p.startswith("kind::")).split("::")[1]
+        group = int(next(p for p in parts if p.startswith("cta_group::"))[-1])
+        sparse = "sp" in parts
+        ops = ins.operands
+        try:
+            op = ops[4 if sparse else 3]
+            idesc = int(self.read(op, np.array([g]), 32, ins).reshape(-1)[0]) \
+                if isinstance(op, P.Reg) else self.imm_bits(op, 32)
+            decode = block_scale.decode_instr_descriptor if kind in \
+                block_scale.BLOCK_SCALED_KINDS else tensor_core.decode_instr_descriptor
+            info = decode(idesc, kind)
+        except Exception:   # the functional model reports a bad descriptor itself
+            return None
+        return MmaCost(kind, info.m, info.n, group, sparse, isinstance(ops[1], P.Addr))
+
+    def run(self):
+        stats = super().run()
+        self.recorder.flush_waits()
+        return stats
+
+
+# -- the replay -----------------------------------------------------------------------------
+
+STALLS = ("mbarrier wait", "barrier", "wait::ld", "wait::st", "register dependency",
+          "issue slot")
+
+
+@dataclass
+class ClusterTiming:
+    cycles: float
+    tensor_busy: float          # cycles the tensor pipe(s) were occupied, summed over SMs
+    tensor_math: float          # of which math at the kind's peak rate
+    tmem_busy: float            # TMEM port cycles, summed over ports
+    dram_bytes: float
+    dram_busy: float
+    stalls: dict                # "CTA r warp w" -> {reason: cycles}
+    events: list                # Chrome trace events (cycles)
+    ctas: int
+    warp_instructions: int
+    stall_lines: dict = field(default_factory=dict)   # (PTX line, reason) -> cycles, all warps
+
+
+@dataclass
+class TimingResult:
+    """The model's estimate for a launch."""
+    cycles: float
+    clock_ghz: float
+    utilisation: dict           # unit -> fraction of the time busy
+    stalls: dict                # warp -> {reason: cycles} (the first cluster's warps)
+    clusters: list              # ClusterTiming per cluster of the grid
+    waves: int
+
+    @property
+    def microseconds(self) -> float:
+        return self.cycles / (self.clock_ghz * 1e3)
+
+    def summary(self) -> str:
+        util = ", ".join(f"{k} {v:.1%}" for k, v in self.utilisation.items())
+        lines = [f"  timing (model, for comparing strategies): {self.cycles:,.0f} cycles = "
+                 f"{self.microseconds:.3f} us at {self.clock_ghz} GHz"
+                 + (f", {len(self.clusters)} CTAs in {self.waves} wave(s)"
+                    if len(self.clusters) > 1 else ""),
+                 f"  utilisation: {util}"]
+        for warp, reasons in self.stalls.items():
+            shown = ", ".join(f"{r} {c:,.0f}" for r, c in reasons.items() if c)
+            lines.append(f"  stalls {warp}: {shown or 'none'}")
+        return "\n".join(lines)
+
+    def chrome_trace(self) -> dict:
+        """Chrome trace-event JSON: one process per cluster, one thread (track) per warp
+        and per hardware unit; times in microseconds at clock_ghz."""
+        scale = 1.0 / (self.clock_ghz * 1e3)
+        events = []
+        for c, cluster in enumerate(self.clusters):
+            names = {}
+            for ev in cluster.events:
+                tid = names.setdefault(ev["track"], len(names))
+                events.append({"name": ev["name"], "ph": "X", "pid": c, "tid": tid,
+                               "ts": ev["start"] * scale,
+                               "dur": max(ev["end"] - ev["start"], 0.0) * scale,
+                               "cat": ev.get("cat", "")})
+            events.append({"name": "process_name", "ph": "M", "pid": c, "tid": 0,
+                           "args": {"name": f"cluster {c}"}})
+            for track, tid in names.items():
+                events.append({"name": "thread_name", "ph": "M", "pid": c, "tid": tid,
+                               "args": {"name": track}})
+                events.append({"name": "thread_sort_index", "ph": "M", "pid": c, "tid": tid,
+                               "args": {"sort_index": tid}})
+        return {"traceEvents": events, "displayTimeUnit": "ns",
+                "otherData": {"clock_ghz": self.clock_ghz, "cycles": self.cycles}}
+
+    def write_chrome_trace(self, path) -> None:
+        with open(path, "w") as f:
+            json.dump(self.chrome_trace(), f)
+
+
+class _Warp:
+    def __init__(self, index: int, steps: list, scheduler: tuple, name: str):
+        self.index, self.steps, self.scheduler, self.name = index, steps, scheduler, name
+        self.pc = 0
+        self.next_issue = 0.0       # earliest issue of the next step (in-order, 1/cycle)
+        self.ready: dict[str, tuple[float, str]] = {}   # register -> (time, producer kind)
+        self.ld_done = 0.0
+        self.st_done = 0.0
+        self.gate: tuple | None = None   # ("bar", rank, k) or ("cbar", k)
+        self.stalls = dict.fromkeys(STALLS, 0.0)
+        self.done_at = 0.0
+        self.run_start: float | None = None
+        self.run_end = 0.0
+        self.run_count = 0
+        self.global_loads: list[float] = []   # issue times of the warp's global loads
+
+
+def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
+    """Runs the recorded warps through the model (see the module docstring)."""
+    p = lambda name: param(name, overrides)   # noqa: E731
+    wpc = trace.warps_per_cta
+    warps = [_Warp(i, steps, (i // wpc, i % wpc % int(p("schedulers"))),
+                   f"CTA {i // wpc} warp {i % wpc}")
+             for i, steps in enumerate(trace.warps)]
+    events: list[dict] = []
+    # how many arrivals each mbarrier phase gets, and which warps take part in each barrier
+    expected: dict[tuple, int] = {}
+    participants: dict[tuple, int] = {}
+    for w in warps:
+        for s in w.steps:
+            for tag in s.arrivals:
+                expected[tag] = expected.get(tag, 0) + 1
+            for _, tags in s.commits:
+                for tag in tags:
+                    expected[tag] = expected.get(tag, 0) + 1
+            if s.kind == "barrier" and s.barrier >= 0:
+                key = ("bar", s.rank, s.barrier)
+                participants[key] = participants.get(key, 0) + 1
+            if s.kind == "cluster_arrive" and s.barrier >= 0:
+                key = ("cbar", s.barrier)
+                participants[key] = participants.get(key, 0) + 1
+    arrived: dict[tuple, list] = {}      # tag or barrier key -> [count, latest time]
+    slots: dict[tuple, set] = {}
+    tensor_free = [0.0] * trace.ctas
+    tmem_free: dict[tuple, float] = {}
+    dram_free = [0.0] * trace.ctas
+    smem_free = [0.0] * trace.ctas
+    async_done: dict[int, float] = {}    # thread -> completion of its latest async op
+    tensor_busy = tensor_math = tmem_busy = dram_bytes = dram_busy = 0.0
+    end = 0.0
+    instructions = 0
+
+    def arrive(key, t):
+        entry = arrived.setdefault(key, [0, 0.0])
+        entry[0] += 1
+        entry[1] = max(entry[1], t)
+
+    def complete(key, need) -> float | None:
+        entry = arrived.get(key)
+        if need is None or entry is None or entry[0] < need:
+            return None
+        return entry[1]
+
+    def earliest(w: _Warp) -> tuple[float, str] | None:
+        """When w's next step can issue and what held it, or None while blocked on an
+        event not yet known."""
+        step = w.steps[w.pc]
+        t, why = w.next_issue, "issue slot"
+        if w.gate is not None:
+            need = participants.get(w.gate)
+            released = complete(w.gate, need)
+            if released is None:
+                return None
+            released += p("barrier_latency")
+            if released > t:
+                t, why = released, "barrier"
+        if step.wait is not None:
+            # phase -1: a wait on the parity of the phase before the first, which succeeds
+            # at once (the mbarrier's initial state)
+            done = 0.0 if step.wait[3] < 0 else complete(step.wait, expected.get(step.wait))
+            if done is None:
+                return None
+            done += p("mbarrier_wait_latency")
+            if done > t:
+                t, why = done, "mbarrier wait"
+        if step.kind == "wait_ld" and w.ld_done > t:
+            t, why = w.ld_done, "wait::ld"
+        if step.kind == "wait_st" and w.st_done > t:
+            t, why = w.st_done, "wait::st"
+        for r in step.srcs:
+            ready = w.ready.get(r)
+            if ready is not None and ready[0] > t:
+                t, why = ready[0], "register dependency"
+        return t, why
+
+    def flush_run(w: _Warp) -> None:
+        if w.run_count:
+            events.append({"track": w.name, "name": f"{w.run_count} instructions",
+                           "start": w.run_start, "end": w.run_end, "cat": "issue"})
+        w.run_start, w.run_count = None, 0
+
+    stall_lines: dict[tuple, float] = {}
+    live = [w for w in warps if w.steps]
+    while live:
+        best = None
+        for w in live:
+            got = earliest(w)
+            if got is not None and (best is None or got[0] < best[1]):
+                best = (w, got[0], got[1])
+        if best is None:
+            where = "; ".join(f"{w.name} at line {w.steps[w.pc].line}" for w in live)
+            raise RuntimeError(f"timing replay: no warp can proceed ({where})")
+        w, t, why = best
+        slot = slots.setdefault(w.scheduler, set())
+        t = float(np.ceil(t))
+        start = t
+        while t in slot:
+            t += 1
+        if t > start and why == "issue slot":
+            pass
+        slot.add(t)
+        stall = t - w.next_issue
+        if stall > 0:
+            reason = why if t == start else "issue slot"
+            w.stalls[reason] += stall
+            key = (w.steps[w.pc].line, reason)
+            stall_lines[key] = stall_lines.get(key, 0.0) + stall
+            if reason != "issue slot":
+                flush_run(w)
+                events.append({"track": w.name, "name": reason, "start": w.next_issue,
+                               "end": t, "cat": "stall"})
+        step = w.steps[w.pc]
+        w.gate = None
+        instructions += 1
+        latency, blocking = _execute(step, p)
+        w.next_issue = t + 1
+        # per-kind effects
+        k = step.kind
+        rank = step.rank
+        if k == "ld_global" or k == "st_global":
+            # the SM's share of DRAM serves requests one after another: a load's data comes
+            # back global_latency after its (hoisted) issue, at the earliest, and after the
+            # data of the requests before it; a store only occupies the share
+            dur = step.nbytes / p("dram_bytes_per_cycle")
+            if k == "ld_global":
+                w.global_loads.append(t)
+                ahead = int(p("global_loads_in_flight"))
+                hoisted = w.global_loads[max(len(w.global_loads) - 1 - ahead, 0)]
+                begin = max(hoisted + p("global_latency"), dram_free[rank])
+                latency = begin + dur - t
+            else:
+                begin = max(t, dram_free[rank])
+                latency = 0
+            dram_free[rank] = begin + dur
+            dram_bytes += step.nbytes
+            dram_busy += dur
+            if dur:
+                events.append({"track": f"CTA {rank} DRAM share", "name": k.replace("_", "."),
+                               "start": begin, "end": begin + dur, "cat": "memory"})
+        elif k in ("ld_shared", "st_shared"):
+            begin = max(t, smem_free[rank])
+            dur = step.nbytes / p("smem_bytes_per_cycle")
+            smem_free[rank] = begin + dur
+            latency = (begin + dur - t) + p("shared_latency") if k == "ld_shared" else 0
+        elif k in ("tmem_ld", "tmem_st"):
+            port = (rank, w.index % wpc % 4)
+            begin = max(t, tmem_free.get(port, 0.0))
+            dur = step.nbytes / p("tmem_bytes_per_cycle")
+            tmem_free[port] = begin + dur
+            tmem_busy += dur
+            done = begin + dur + p("tmem_ld_latency" if k == "tmem_ld" else "tmem_st_latency")
+            if k == "tmem_ld":
+                w.ld_done = max(w.ld_done, done)
+                latency = done - t
+            else:
+                w.st_done = max(w.st_done, done)
+            if dur:
+                events.append({"track": f"CTA {rank} TMEM port {port[1]}",
+                               "name": f"{w.name}: {(step.text.split() or [k])[0]}",
+                               "start": begin, "end": begin + dur, "cat": "tmem"})
+            end = max(end, done)
+        for thread, arank, akind, cost in step.asyncs:
+            ranks = [arank, arank + 1] if cost is not None and cost.cta_group == 2 \
+                and arank + 1 < trace.ctas else [arank]
+            begin = max([t + p("mma_issue_latency")] + [tensor_free[r] for r in ranks])
+            if akind == "mma" and cost is not None:
+                dur, math = mma_cycles(cost, overrides)
+                label = (f"mma.{cost.kind} M{cost.m} N{cost.n}"
+                         f"{' cta_group::2' if cost.cta_group == 2 else ''}")
+            else:   # cp / shift: a shared-memory read (cp) or a TMEM shift
+                dur, math = (4096 / p("smem_bytes_per_cycle"), 0.0) if akind == "cp" \
+                    else (16.0, 0.0)
+                label = akind
+            for r in ranks:
+                tensor_free[r] = begin + dur
+                tensor_busy += dur
+                tensor_math += math
+                events.append({"track": f"CTA {r} tensor pipe", "name": label,
+                               "start": begin, "end": begin + dur, "cat": "tensor"})
+            done = begin + dur + p("mma_latency")
+            async_done[thread] = max(async_done.get(thread, 0.0), done)
+            end = max(end, done)
+        for thread, tags in step.commits:
+            at = max(t, async_done.get(thread, 0.0)) + p("commit_latency")
+            for tag in tags:
+                arrive(tag, at)
+            end = max(end, at)
+        for tag in step.arrivals:
+            arrive(tag, t + p("mbarrier_arrive_latency"))
+        if k == "barrier" and step.barrier >= 0:
+            key = ("bar", rank, step.barrier)
+            arrive(key, t)
+            w.gate = key
+        elif k == "cluster_arrive" and step.barrier >= 0:
+            arrive(("cbar", step.barrier), t)
+        elif k == "cluster_wait" and step.barrier >= 0:
+            w.gate = ("cbar", step.barrier)
+        if blocking:
+            w.next_issue = t + latency
+        for d in step.dsts:
+            w.ready[d] = (t + latency, k)
+        if w.run_start is None:
+            w.run_start = t
+        w.run_end = t + 1
+        w.run_count += 1
+        if k in ("tmem_ld", "mbar_wait", "barrier", "commit", "async", "wait_ld", "wait_st"):
+            flush_run(w)
+            events.append({"track": w.name, "name": step.text.split(";")[0][:60] or k,
+                           "start": t, "end": t + 1, "cat": "sync"})
+        w.pc += 1
+        w.done_at = w.next_issue
+        end = max(end, w.next_issue)
+        if w.pc >= len(w.steps):
+            flush_run(w)
+            live.remove(w)
+    ctas = trace.ctas
+    return ClusterTiming(cycles=end, tensor_busy=tensor_busy, tensor_math=tensor_math,
+                         tmem_busy=tmem_busy, dram_bytes=dram_bytes, dram_busy=dram_busy,
+                         stalls={w.name: {r: c for r, c in w.stalls.items()} for w in warps},
+                         events=events, ctas=ctas, warp_instructions=instructions,
+                         stall_lines=stall_lines)
+
+
+_LATENCY = MappingProxyType({"alu": ("alu_latency", False), "mufu": ("mufu_latency", False),
+                             "ld_param": ("param_latency", False),
+                             "fence_proxy": ("fence_proxy_latency", True),
+                             "alloc": ("alloc_latency", True),
+                             "mbar_arrive": ("mbarrier_arrive_latency", False)})
+
+
+def _execute(step: Step, p) -> tuple[float, bool]:
+    """(latency of the step's results, whether the warp waits for them before issuing
+    again) by kind; memory kinds are refined by the caller."""
+    name, blocking = _LATENCY.get(step.kind, (None, False))
+    return (p(name) if name else 1.0), blocking
+
+
+def combine(clusters: list[ClusterTiming], sms_per_cluster: int = 1,
+            overrides: dict | None = None) -> TimingResult:
+    """The launch: clusters run in waves of (sms / CTAs per cluster); each wave takes its
+    slowest cluster's cycles."""
+    per_wave = max(int(param("sms", overrides)) // max(sms_per_cluster, 1), 1)
+    cycles = 0.0
+    waves = 0
+    for i in range(0, len(clusters), per_wave):
+        cycles += max(c.cycles for c in clusters[i:i + per_wave])
+        waves += 1
+    total_sm_cycles = sum(c.cycles * c.ctas for c in clusters) or 1.0
+    ports = sum(c.cycles * c.ctas * 4 for c in clusters) or 1.0
+    util = {
+        "tensor pipe": sum(c.tensor_busy for c in clusters) / total_sm_cycles,
+        "tensor math": sum(c.tensor_math for c in clusters) / total_sm_cycles,
+        "TMEM ports": sum(c.tmem_busy for c in clusters) / ports,
+        "DRAM share": sum(c.dram_busy for c in clusters) / total_sm_cycles,
+    }
+    return TimingResult(cycles=cycles, clock_ghz=param("clock_ghz", overrides),
+                        utilisation=util, stalls=clusters[0].stalls if clusters else {},
+                        clusters=clusters, waves=waves)
+
+
+# -- calibration ------------------------------------------------------------------------------
+
+def single_warp(steps: list[Step]) -> ClusterTrace:
+    """A trace of one CTA whose warp 0 runs ``steps`` (for calibration and tests)."""
+    return ClusterTrace(warps_per_cta=1, ctas=1, warps=[steps])
+
+
+def calibration(overrides: dict | None = None) -> list[dict]:
+    """The model's figures for single operations beside the published figures they were
+    calibrated on (README's "Timing model" and docs/timing.md print this table)."""
+    rows = []
+    largest = [("f16", 128, 256, 1), ("tf32", 128, 256, 1), ("f8f6f4", 128, 256, 1),
+               ("i8", 128, 256, 1), ("mxf8f6f4", 128, 256, 1), ("mxf4", 128, 256, 1),
+               ("mxf4nvf4", 128, 256, 1), ("f16", 256, 256, 2)]
+    published = {"f16": "2.25 PFLOP/s dense", "tf32": "1.1 PFLOP/s dense",
+                 "f8f6f4": "4.5 PFLOP/s dense", "i8": "4.5 POPS dense",
+                 "mxf8f6f4": "4.5 PFLOP/s dense", "mxf4": "9 PFLOP/s dense",
+                 "mxf4nvf4": "9 PFLOP/s dense"}
+    clock = param("clock_ghz", overrides)
+    sms = param("sms", overrides)
+    for kind, m, n, group in largest:
+        cost = MmaCost(kind, m, n, group)
+        pipe, _ = mma_cycles(cost, overrides)
+        flops = 2.0 * m * n * _DENSE_K[kind]
+        rate = flops / pipe * (sms / group) * clock * 1e9    # per GPU, all SMs busy
+        single = replay(single_warp([Step("async", asyncs=[(0, 0, "mma", cost)]),
+                                     Step("alu")]) if group == 1 else
+                        ClusterTrace(1, 2, [[Step("async", asyncs=[(0, 0, "mma", cost)])],
+                                            []]), overrides).cycles
+        rows.append({"operation": f"tcgen05.mma.cta_group::{group}.kind::{kind} "
+                                  f"M={m} N={n} K={_DENSE_K[kind]}",
+                     "model": f"{pipe:.0f} cycles in the pipe ({rate / 1e15:.2f} PFLOP/s "
+                              f"over {sms:.0f} SMs); {single:.0f} cycles issue to result",
+                     "published": published[kind] + (" (2 SMs per MMA)" if group == 2 else ""),
+                     "source": "NVIDIA B200 datasheet [1]; 148 SMs, 1.86 GHz [2]"
+                               + ("; 2-SM MMA scaling [4]" if group == 2 else "")})
+    for shape, num in (("32x32b", 128), ("16x64b", 128), ("16x128b", 64), ("16x256b", 32),
+                       ("16x32bx2", 128)):
+        nbytes = _LDST_BYTES[shape] * num
+        cyc = replay(single_warp([Step("tmem_ld", nbytes=nbytes, dsts=("%r1",)),
+                                  Step("wait_ld")]), overrides).cycles
+        rows.append({"operation": f"tcgen05.ld.{shape}.x{num} ({nbytes} B per warp)",
+                     "model": f"{cyc:.0f} cycles to wait::ld",
+                     "published": "none per instruction (TMEM 16 TB/s read [3], unit unclear)",
+                     "source": "assumption: 128 B/cycle per lane quarter, 32-cycle latency"})
+    tile = 128 * 64 * 2
+    tma = param("tma_latency", overrides) + tile / param("dram_bytes_per_cycle", overrides)
+    rows.append({"operation": "TMA load of a 128x64 bf16 tile (16 KiB), for later",
+                 "model": f"{tma:.0f} cycles (parameter, not emitted)",
+                 "published": "no per-tile figure; 420-cycle miss latency [3], 8 TB/s [1]",
+                 "source": "global_latency + 16 KiB at the SM's DRAM share"})
+    # today's path: smem_fill, 128 threads x 8 ld.global.v4 (16 B) then st.shared.v4
+    steps = [[Step("ld_global", nbytes=32 * 16, dsts=(f"%r{i}",)) for i in range(8)] +
+             [Step("st_shared", nbytes=32 * 16, srcs=(f"%r{i}",)) for i in range(8)]
+             for _ in range(4)]
+    fill = replay(ClusterTrace(4, 1, steps), overrides).cycles
+    rows.append({"operation": "the same tile by smem_fill (4 warps x 8 ld.global.v4 + "
+                              "st.shared.v4, the path emitted today)",
+                 "model": f"{fill:.0f} cycles", "published": "420-cycle miss latency [3], "
+                 "8 TB/s [1]", "source": "global_latency, DRAM share, 8 loads in flight"})
+    return rows
+
+
+def calibration_markdown(overrides: dict | None = None) -> str:
+    lines = ["| operation | model | published figure | source |", "|---|---|---|---|"]
+    for row in calibration(overrides):
+        lines.append(f"| {row['operation']} | {row['model']} | {row['published']} | "
+                     f"{row['source']} |")
+    return "\n".join(lines)
+
+
+def parameters_markdown() -> str:
+    lines = ["| parameter | value | unit | source |", "|---|---:|---|---|"]
+    for name, prm in PARAMETERS.items():
+        value = f"{prm.value:.2f}" if isinstance(prm.value, float) and \
+            prm.value != int(prm.value) else f"{prm.value:g}"
+        lines.append(f"| `{name}` | {value} | {prm.unit} | {prm.source} |")
+    return "\n".join(lines)
