@@ -339,7 +339,9 @@ def _llvm_translation_c_api():
         if not os.path.exists(path):
             continue
         try:
-            library = ctypes.CDLL(path)
+            # PyDLL, not CDLL: the call keeps the GIL, because a diagnostic the
+            # translation emits runs the context's Python handlers.
+            library = ctypes.PyDLL(path)
             translate = library.mlirTranslateModuleToLLVMIR
             create, dispose = library.LLVMContextCreate, library.LLVMContextDispose
             to_string, free = library.LLVMPrintModuleToString, library.LLVMDisposeMessage

@@ -319,6 +319,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
     with context, capture_diagnostics(context) as diagnostics:
         try:
             module = parse_module(text, source_name)
+            record_parameter_names(module, text)
             stray = stray_tcgen05(module, inside_kernels_too=False) \
                 + unspellable_kernel_names(module) + unreachable_blocks(module)
             if stray:
@@ -397,16 +398,65 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
 MANIFEST_VERSION = 1
 
 
+#: The argument attribute that keeps a kernel parameter's source name in printed IR.
+PARAMETER_NAME_ATTR = "tcgen05.name"
+
+
+def record_parameter_names(module_op, text: str) -> None:
+    """Writes each parameter's source name as the argument attribute
+    ``tcgen05.name`` of every kernel whose ``grid`` names parameters: block arguments
+    lose their names once parsed, and printed IR (``tcgen05-opt`` output fed to
+    ``tcgen05-lower``) spells them ``%argN``, so the grid's names must travel with the
+    IR. A name already recorded stays."""
+    from tcgen05_lower.bindings import ir
+
+    for kernel in d.kernels(module_op):
+        info = d.kernel_info(kernel)
+        if not info.grid:
+            continue
+        count = len(kernel.regions[0].blocks[0].arguments)
+        names = source_parameter_names(text, info.name, count)
+        existing = ir.ArrayAttr(kernel.attributes["arg_attrs"]) \
+            if "arg_attrs" in kernel.attributes else None
+        dicts = []
+        for i, name in enumerate(names):
+            entries = {}
+            if existing is not None:
+                old = ir.DictAttr(existing[i])
+                for j in range(len(old)):
+                    entries[old[j].name] = old[j].attr
+            entries.setdefault(PARAMETER_NAME_ATTR, ir.StringAttr.get(name))
+            dicts.append(ir.DictAttr.get(entries))
+        kernel.attributes["arg_attrs"] = ir.ArrayAttr.get(dicts)
+
+
+def recorded_parameter_names(kernel) -> list[str] | None:
+    """The names record_parameter_names wrote on `kernel`'s arguments, or None."""
+    from tcgen05_lower.bindings import ir
+
+    if "arg_attrs" not in kernel.attributes:
+        return None
+    names = []
+    for entry in ir.ArrayAttr(kernel.attributes["arg_attrs"]):
+        entry = ir.DictAttr(entry)
+        if PARAMETER_NAME_ATTR not in entry:
+            return None
+        names.append(ir.StringAttr(entry[PARAMETER_NAME_ATTR]).value)
+    return names
+
+
 def kernel_signatures(module_op, text: str) -> dict[str, dict]:
     """Per kernel (before lowering): its parameters' source names and MLIR types, threads
     per CTA and cta_group. Block arguments carry no names once parsed, so the names are
-    read from the kernel's signature in the source text (``%A: !llvm.ptr<1>``); a kernel
-    built in Python gets ``arg0, arg1, ...``."""
+    the ones recorded on the arguments (record_parameter_names), else read from the
+    kernel's signature in the source text (``%A: !llvm.ptr<1>``); a kernel built in
+    Python gets ``arg0, arg1, ...``."""
     out = {}
     for kernel in d.kernels(module_op):
         info = d.kernel_info(kernel)
         types = [str(a.type) for a in kernel.regions[0].blocks[0].arguments]
-        names = source_parameter_names(text, info.name, len(types))
+        names = recorded_parameter_names(kernel) or \
+            source_parameter_names(text, info.name, len(types))
         out[info.name] = {"entry": info.name, "threads": info.threads, "cta_group": info.cta_group,
                           "params": list(zip(names, types)), "grid": list(info.grid)}
     return out
