@@ -411,7 +411,10 @@ def record_parameter_names(module_op, text: str) -> None:
     from tcgen05_lower.bindings import ir
 
     for kernel in d.kernels(module_op):
-        info = d.kernel_info(kernel)
+        try:
+            info = d.kernel_info(kernel)
+        except ValueError:
+            continue  # a malformed kernel attribute: tcgen05-verify reports it
         if not info.grid:
             continue
         count = len(kernel.regions[0].blocks[0].arguments)

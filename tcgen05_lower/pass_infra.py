@@ -26,8 +26,9 @@ from types import MappingProxyType
 from typing import Any, Callable, ClassVar
 
 #: Set (to anything) in the environment, an internal error of a pass also prints its
-#: Python traceback to stderr, for reports of compiler bugs.
-TRACEBACK_VARIABLE = "TCGEN05_LOWER_TRACEBACK"
+#: Python traceback to stderr, for reports of compiler bugs (the tools' own internal
+#: errors honour the same variable, cli.common.DEBUG_ENV).
+TRACEBACK_VARIABLE = "TCGEN05_DEBUG"
 
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect import InvalidAttribute

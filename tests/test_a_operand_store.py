@@ -18,6 +18,7 @@ from tcgen05_lower.cli.sim import file_problem, make_inputs, output_names
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE
 from tcgen05_lower.sim.api import simulate
+from sim_checks import assert_matches
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAIN = "gemm_chain_p_tmem"
@@ -49,15 +50,6 @@ def run_chain(select: str, schedule: str = "late"):
         _RUNS[key] = run(text, CHAIN, ROOT / "examples" / f"{CHAIN}.check.py", select,
                          schedule)
     return _RUNS[key]
-
-
-def assert_matches(problem, inputs, sim):
-    assert not sim.races, sim.races
-    assert not sim.problems, sim.problems
-    for output, want in problem.reference(inputs).items():
-        ok, max_abs, max_rel, bound = problem.tolerance(output, sim.outputs[output], want,
-                                                        inputs)
-        assert ok, f"{output}: max abs error {max_abs}, max rel error {max_rel} ({bound})"
 
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])

@@ -11,7 +11,8 @@ import numpy as np
 import pytest
 
 from tcgen05_lower.backend import find_ptxas
-from test_a_operand_store import assert_matches, run
+from sim_checks import assert_matches
+from test_a_operand_store import run
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "attention_fwd_bf16_one_block"

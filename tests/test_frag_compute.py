@@ -17,6 +17,7 @@ from tcgen05_lower.cli.sim import file_problem, make_inputs, output_names
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE
 from tcgen05_lower.sim.api import simulate
+from sim_checks import assert_matches
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ["gemm_bf16_out_bias_gelu", "gemm_e4m3_out_scaled"]
@@ -54,12 +55,7 @@ def run(name: str, select: str, schedule: str = "late"):
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example_matches_numpy_race_free(name, select):
     result, problem, inputs, sim = run(name, select)
-    assert not sim.races, sim.races
-    assert not sim.problems, sim.problems
-    for output, want in problem.reference(inputs).items():
-        ok, max_abs, max_rel, bound = problem.tolerance(output, sim.outputs[output], want,
-                                                        inputs)
-        assert ok, f"{output}: max abs error {max_abs}, max rel error {max_rel} ({bound})"
+    assert_matches(problem, inputs, sim)
 
 
 @pytest.mark.parametrize("name", EXAMPLES)

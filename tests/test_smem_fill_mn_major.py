@@ -21,6 +21,7 @@ from tcgen05_lower.driver import compile_source
 from tcgen05_lower.sim.api import simulate
 
 from conftest import requires_ptxas
+from sim_checks import assert_matches
 
 M, N, K = 128, 128, 64
 
@@ -109,13 +110,7 @@ def test_gemm_with_mn_major_tiles_matches_numpy(tmp_path, a_major, b_major, a_sr
     assert assembled.ok, assembled.stderr
     ptx, manifest, problem, inputs = prepare(str(path), str(check), 0)
     args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
-    result = simulate(ptx, manifest, args, schedule="late")
-    assert not result.races, result.races
-    assert not result.problems, result.problems
-    for name, want in problem.reference(inputs).items():
-        ok, max_abs, max_rel, bound = problem.tolerance(name, result.outputs[name], want,
-                                                        inputs)
-        assert ok, f"{name}: max abs error {max_abs} ({bound})"
+    assert_matches(problem, inputs, simulate(ptx, manifest, args, schedule="late"))
 
 
 def test_a_row_major_b_is_copied_in_16_byte_vectors():

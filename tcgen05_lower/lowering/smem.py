@@ -132,17 +132,10 @@ def lower_smem_fill(lowering, op) -> None:
             llvm.StoreOp(value, dst, alignment=chunk_bytes)
 
         def copy_elements():
-            # Element by element, each read only where it lies inside the matrix.
             dst = emit.gep_bytes(tile_ptr, as_value(smem_byte, i64()))
-            for j in range(chunk_bytes // element_bytes):
-                inside = _and(in_rows, None if k_size is None else _less(k + j, k_size))
-                address = emit.gep_bytes(src, emit.constant(j * element_bytes, i64()))
-                value = _if(inside, lambda: [llvm.LoadOp(element_type, address,
-                                                         alignment=element_bytes).result],
-                            [element_type])[0]
-                llvm.StoreOp(value, emit.gep_bytes(dst, emit.constant(j * element_bytes,
-                                                                     i64())),
-                             alignment=element_bytes)
+            _copy_elements(src, dst, element_type, chunk_bytes // element_bytes,
+                           lambda j: _and(in_rows, None if k_size is None
+                                          else _less(k + j, k_size)))
 
         if rows is None and k_size is None:
             copy_chunk()
@@ -200,15 +193,9 @@ def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, fi
             llvm.StoreOp(value, dst, alignment=chunk_bytes)
 
         def copy_elements():
-            for j in range(per_chunk):
-                inside = _and(in_k, None if rows is None else _less(source_row + j, rows))
-                address = emit.gep_bytes(src, emit.constant(j * element_bytes, i64()))
-                value = _if(inside, lambda: [llvm.LoadOp(element_type, address,
-                                                         alignment=element_bytes).result],
-                            [element_type])[0]
-                llvm.StoreOp(value, emit.gep_bytes(dst, emit.constant(j * element_bytes,
-                                                                     i64())),
-                             alignment=element_bytes)
+            _copy_elements(src, dst, element_type, per_chunk,
+                           lambda j: _and(in_k, None if rows is None
+                                          else _less(source_row + j, rows)))
 
         if rows is None and k_size is None:
             copy_chunk()
@@ -219,6 +206,19 @@ def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, fi
                          _not_less(rows, source_row + per_chunk))
             _if_else(whole, copy_chunk, copy_elements)
         ir.Operation.create("scf.yield")
+
+
+def _copy_elements(src, dst, element_type, count: int, inside) -> None:
+    """Copies `count` elements from `src` to `dst` one by one; element j is read only
+    where ``inside(j)`` (an i1, or None: always) holds, else written as zero."""
+    size = element_type.width // 8
+    for j in range(count):
+        address = emit.gep_bytes(src, emit.constant(j * size, i64()))
+        value = _if(inside(j), lambda: [llvm.LoadOp(element_type, address,
+                                                    alignment=size).result],
+                    [element_type])[0]
+        llvm.StoreOp(value, emit.gep_bytes(dst, emit.constant(j * size, i64())),
+                     alignment=size)
 
 
 def _i64(value) -> Sym:
