@@ -64,8 +64,8 @@ _MANIFEST = "a key of the launch manifest (JSON, driver.launch_manifest), not an
 ALLOWED = {
     ("passes/tcgen05_verify.py", "Tcgen05Verify.check_ld", "ld"): _FEATURE,
     ("passes/tcgen05_verify.py", "Tcgen05Verify.check_wait", "ld"): _WAIT_KIND,
-    ("passes/tcgen05_insert_sync.py", "Planner.resolve", "ld"): _WAIT_KIND,
-    ("passes/tcgen05_insert_sync.py", "Planner.plan_completion", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/synchronization/planner.py", "Planner.resolve", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/synchronization/planner.py", "Planner.plan_completion", "ld"): _WAIT_KIND,
     ("passes/tcgen05_insert_sync.py", "", "ld"):
         "COUNTED, the report's wait::ld column: " + _WAIT_KIND,
     ("tcgen05_lower/planning/program.py", "_build", "ld"): _WAIT_KIND,

@@ -109,7 +109,7 @@ def whole_a_total(path: Path) -> int | None:
     """The minimal total when insert-sync reads an MMA's A in tensor memory as its whole
     buffer (as before issue 19), not the columns of its K block: ``a_block_cells``
     replaced for the one run. None when the kernel does not plan."""
-    from tcgen05_lower.passes import tcgen05_insert_sync as sync
+    from tcgen05_lower.synchronization import accesses as sync
 
     def whole(op, value, buffers):
         start, columns, lanes, _, _ = buffers.cells(value)
