@@ -15,6 +15,7 @@ import pytest
 
 from tcgen05_lower.cli.sim import prepare
 from tcgen05_lower.sim.api import simulate
+from sim_checks import assert_matches
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.mlir"))
@@ -37,10 +38,4 @@ def test_example_matches_numpy(example, schedule, prepared):
         prepared[example] = prepare(str(ROOT / "examples" / example), check_of(example), 0)
     ptx, manifest, problem, inputs = prepared[example]
     args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
-    result = simulate(ptx, manifest, args, schedule=schedule)
-    assert not result.races, result.races
-    assert not result.problems, result.problems  # TMEM leak, ops never waited for
-    for name, want in problem.reference(inputs).items():
-        ok, max_abs, max_rel, bound = problem.tolerance(name, result.outputs[name], want,
-                                                        inputs)
-        assert ok, f"{name}: max abs error {max_abs}, max rel error {max_rel} ({bound})"
+    assert_matches(problem, inputs, simulate(ptx, manifest, args, schedule=schedule))
