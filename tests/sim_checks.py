@@ -1,6 +1,48 @@
-"""What the simulator tests check of a run against a check file's reference."""
+"""What the simulator tests share: compiling a kernel under select-layouts options,
+running it on a check file's inputs, and checking the run against the reference."""
 
 from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from tcgen05_lower.cli.sim import file_problem, make_inputs, output_names
+from tcgen05_lower.driver import compile_source
+from tcgen05_lower.pipeline import DEFAULT_PIPELINE
+from tcgen05_lower.sim.api import simulate
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def compile_with(text: str, name: str, select: str):
+    """`text` through the default pipeline, tcgen05-select-layouts given `select`."""
+    pipeline = DEFAULT_PIPELINE.replace("tcgen05-select-layouts",
+                                        f"tcgen05-select-layouts{{{select}}}")
+    return compile_source(text, f"{name}.mlir", pipeline=pipeline)
+
+
+def run(text: str, name: str, check: Path, select: str, schedule: str = "late"):
+    """(compile result, check problem, the inputs as given, simulation) of `text` on the
+    inputs of `check` (seed 0)."""
+    result = compile_with(text, name, select)
+    problem = file_problem(str(check), result.manifest)
+    inputs = make_inputs(problem, result.manifest, output_names(problem, result.manifest, 0), 0)
+    originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    sim = simulate(result.ptx, result.manifest, inputs, schedule=schedule)
+    return result, problem, originals, sim
+
+
+_EXAMPLE_RUNS: dict = {}
+
+
+def run_example(name: str, select: str, schedule: str = "late"):
+    """`run` of examples/NAME.mlir with examples/NAME.check.py, once per test session."""
+    key = (name, select, schedule)
+    if key not in _EXAMPLE_RUNS:
+        _EXAMPLE_RUNS[key] = run((EXAMPLES / f"{name}.mlir").read_text(), name,
+                                 EXAMPLES / f"{name}.check.py", select, schedule)
+    return _EXAMPLE_RUNS[key]
 
 
 def assert_matches(problem, inputs, sim) -> None:

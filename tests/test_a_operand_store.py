@@ -14,42 +14,15 @@ import numpy as np
 import pytest
 
 from tcgen05_lower.backend import find_ptxas
-from tcgen05_lower.cli.sim import file_problem, make_inputs, output_names
-from tcgen05_lower.driver import compile_source
-from tcgen05_lower.pipeline import DEFAULT_PIPELINE
-from tcgen05_lower.sim.api import simulate
-from sim_checks import assert_matches
+from sim_checks import assert_matches, run, run_example
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAIN = "gemm_chain_p_tmem"
 STRATEGIES = ["strategy=register-budget=32", "strategy=max-width"]
 
 
-def compile_text(text: str, name: str, select: str):
-    pipeline = DEFAULT_PIPELINE.replace("tcgen05-select-layouts",
-                                        f"tcgen05-select-layouts{{{select}}}")
-    return compile_source(text, f"{name}.mlir", pipeline=pipeline)
-
-
-def run(text: str, name: str, check: Path, select: str, schedule: str = "late"):
-    result = compile_text(text, name, select)
-    problem = file_problem(str(check), result.manifest)
-    inputs = make_inputs(problem, result.manifest, output_names(problem, result.manifest, 0), 0)
-    originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
-    sim = simulate(result.ptx, result.manifest, inputs, schedule=schedule)
-    return result, problem, originals, sim
-
-
-_RUNS = {}
-
-
 def run_chain(select: str, schedule: str = "late"):
-    key = (select, schedule)
-    if key not in _RUNS:
-        text = (ROOT / "examples" / f"{CHAIN}.mlir").read_text()
-        _RUNS[key] = run(text, CHAIN, ROOT / "examples" / f"{CHAIN}.check.py", select,
-                         schedule)
-    return _RUNS[key]
+    return run_example(CHAIN, select, schedule)
 
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])

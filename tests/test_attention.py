@@ -11,22 +11,15 @@ import numpy as np
 import pytest
 
 from tcgen05_lower.backend import find_ptxas
-from sim_checks import assert_matches
-from test_a_operand_store import run
+from sim_checks import assert_matches, run_example
+from test_a_operand_store import STRATEGIES
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "attention_fwd_bf16_one_block"
-STRATEGIES = ["strategy=register-budget=32", "strategy=max-width"]
-_RUNS = {}
 
 
 def run_attention(select: str, schedule: str = "late"):
-    key = (select, schedule)
-    if key not in _RUNS:
-        text = (ROOT / "examples" / f"{NAME}.mlir").read_text()
-        _RUNS[key] = run(text, NAME, ROOT / "examples" / f"{NAME}.check.py", select,
-                         schedule)
-    return _RUNS[key]
+    return run_example(NAME, select, schedule)
 
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])

@@ -13,11 +13,8 @@ import numpy as np
 import pytest
 
 from tcgen05_lower.backend import find_ptxas
-from tcgen05_lower.cli.sim import file_problem, make_inputs, output_names
 from tcgen05_lower.driver import compile_source
-from tcgen05_lower.pipeline import DEFAULT_PIPELINE
-from tcgen05_lower.sim.api import simulate
-from sim_checks import assert_matches
+from sim_checks import assert_matches, compile_with, run_example
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ["gemm_bf16_out_bias_gelu", "gemm_e4m3_out_scaled"]
@@ -27,40 +24,20 @@ STRATEGIES = ["strategy=register-budget=32", "strategy=max-width",
               "strategy=register-budget=32 shape=16x256b"]
 
 
-def compile_with(name: str, select: str):
-    text = (ROOT / "examples" / f"{name}.mlir").read_text()
-    pipeline = DEFAULT_PIPELINE.replace("tcgen05-select-layouts",
-                                        f"tcgen05-select-layouts{{{select}}}")
-    return compile_source(text, f"{name}.mlir", pipeline=pipeline)
-
-
-_RUNS = {}
-
-
-def run(name: str, select: str, schedule: str = "late"):
-    key = (name, select, schedule)
-    if key not in _RUNS:
-        result = compile_with(name, select)
-        problem = file_problem(str(ROOT / "examples" / f"{name}.check.py"), result.manifest)
-        inputs = make_inputs(problem, result.manifest,
-                             output_names(problem, result.manifest, 0), 0)
-        originals = {k: (v.copy() if isinstance(v, np.ndarray) else v)
-                     for k, v in inputs.items()}
-        sim = simulate(result.ptx, result.manifest, inputs, schedule=schedule)
-        _RUNS[key] = (result, problem, originals, sim)
-    return _RUNS[key]
+def compile_example(name: str, select: str):
+    return compile_with((ROOT / "examples" / f"{name}.mlir").read_text(), name, select)
 
 
 @pytest.mark.parametrize("select", STRATEGIES)
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_example_matches_numpy_race_free(name, select):
-    result, problem, inputs, sim = run(name, select)
+    result, problem, inputs, sim = run_example(name, select)
     assert_matches(problem, inputs, sim)
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_strategies_agree_bit_for_bit(name):
-    outputs = [run(name, select)[3].outputs for select in STRATEGIES]
+    outputs = [run_example(name, select)[3].outputs for select in STRATEGIES]
     for other in outputs[1:]:
         for key, value in outputs[0].items():
             assert np.array_equal(np.asarray(value).view(np.uint8),
@@ -70,7 +47,7 @@ def test_strategies_agree_bit_for_bit(name):
 def test_gelu_tolerance_catches_a_missing_bias():
     """The bound is tight enough to see the epilogue: a reference without the bias (the
     kernel's C minus what bias adds) is outside it."""
-    result, problem, inputs, sim = run("gemm_bf16_out_bias_gelu", STRATEGIES[0])
+    result, problem, inputs, sim = run_example("gemm_bf16_out_bias_gelu", STRATEGIES[0])
     no_bias = dict(inputs, bias=np.zeros_like(inputs["bias"]))
     want = problem.reference(no_bias)["C"]
     ok, *_ = problem.tolerance("C", sim.outputs["C"], want, inputs)
@@ -79,13 +56,13 @@ def test_gelu_tolerance_catches_a_missing_bias():
 
 def test_e4m3_tolerance_catches_a_missing_scale():
     """Without the scale (scale 1), the reference is outside the fp8 bound."""
-    result, problem, inputs, sim = run("gemm_e4m3_out_scaled", STRATEGIES[0])
+    result, problem, inputs, sim = run_example("gemm_e4m3_out_scaled", STRATEGIES[0])
     want = problem.reference(dict(inputs, scale=np.ones_like(inputs["scale"])))["C"]
     assert not problem.tolerance("C", sim.outputs["C"], want, inputs)[0]
 
 
 def test_eager_schedule_matches_too():
-    result, problem, inputs, sim = run("gemm_bf16_out_bias_gelu", STRATEGIES[0], "eager")
+    result, problem, inputs, sim = run_example("gemm_bf16_out_bias_gelu", STRATEGIES[0], "eager")
     assert not sim.races and not sim.problems
     want = problem.reference(inputs)["C"]
     assert problem.tolerance("C", sim.outputs["C"], want, inputs)[0]
@@ -95,7 +72,7 @@ def test_register_budget_counts_computed_values():
     """Under register-budget=32 a 32-column ld -> frag_map(f32 -> bf16) -> store_fragment
     keeps 32 * 32 / (32 + 16) = 21 registers of loaded data at most: 16-column chunks,
     each with its own copy of the map, whose body sees the original column numbers."""
-    mlir = compile_with("gemm_bf16_out_bias_gelu", STRATEGIES[0])
+    mlir = compile_example("gemm_bf16_out_bias_gelu", STRATEGIES[0])
     text = compile_source((ROOT / "examples" / "gemm_bf16_out_bias_gelu.mlir").read_text(),
                           "k.mlir", emit="mlir").mlir
     assert text.count('"tcgen05.ld"') == 2 and text.count('"tcgen05.frag_map"') == 2
@@ -106,7 +83,7 @@ def test_register_budget_counts_computed_values():
 @pytest.mark.skipif(find_ptxas() is None, reason="ptxas not found")
 @pytest.mark.parametrize("name", EXAMPLES)
 def test_ptxas_accepts_without_spills(name, tmp_path):
-    result = compile_with(name, STRATEGIES[0])
+    result = compile_example(name, STRATEGIES[0])
     ptx = tmp_path / f"{name}.ptx"
     ptx.write_text(result.ptx)
     out = subprocess.run([find_ptxas(), f"-arch={result.target}", "-v", str(ptx), "-o",
