@@ -8,7 +8,6 @@ register counts and spills from ptxas."""
 
 import re
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,7 +15,6 @@ import pytest
 from tcgen05_lower.backend import find_ptxas
 from sim_checks import assert_matches, run, run_example
 
-ROOT = Path(__file__).resolve().parent.parent
 CHAIN = "gemm_chain_p_tmem"
 STRATEGIES = ["strategy=register-budget=32", "strategy=max-width"]
 

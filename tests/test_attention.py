@@ -5,7 +5,6 @@ Expected values: NumPy (the .check.py reference, which states its bound) through
 simulator, which imports nothing of the compiler; spills: ptxas."""
 
 import subprocess
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +13,6 @@ from tcgen05_lower.backend import find_ptxas
 from sim_checks import assert_matches, run_example
 from test_a_operand_store import STRATEGIES
 
-ROOT = Path(__file__).resolve().parent.parent
 NAME = "attention_fwd_bf16_one_block"
 
 
