@@ -11,9 +11,10 @@ from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import CpOp, MmaOp, ShiftOp, StOp, TmemBufferOp, TmemStageOp
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import a_tmem_k_block, defining_op, mma_operands
+from tcgen05_lower.kernel_ir import (a_tmem_k_block, defining_op, forwarded_sources,
+                                     mma_operands, parent_op)
 from tcgen05_lower.synchronization.common import (ALL_LANES, ASYNC_OPS, EVERYWHERE, LOADS,
-                                                  block_owner, constant_value)
+                                                  constant_value)
 
 
 @dataclass(frozen=True, eq=False)
@@ -72,13 +73,13 @@ def _is_induction_variable(value) -> bool:
     owner = value.owner
     if not isinstance(owner, ir.Block):
         return False
-    parent = block_owner(owner)
+    parent = parent_op(owner)
     return parent is not None and parent.name == "scf.for" and \
         value == owner.arguments[0]
 
 
 def loop_of_induction_variable(value):
-    return block_owner(value.owner)
+    return parent_op(value.owner)
 
 
 class Buffers:
@@ -171,37 +172,22 @@ class Buffers:
         return out
 
 
+#: What a TMEM value is followed through here: scf results and iteration arguments (what
+#: lift-cf-to-scf leaves). kernel_ir.forwarded_sources also follows arith.select and cf
+#: block arguments; to this pass those name every cell.
+_FOLLOWED_RESULTS = ("scf.if", "scf.index_switch", "scf.for", "scf.while")
+_FOLLOWED_ARGUMENTS = ("scf.for", "scf.while")
+
+
 def _sources(value, op) -> list | None:
     """The values an iteration argument or region result takes: initial values and
     yielded ones (None for anything else)."""
     if op is not None:  # a region result
-        index = list(op.results).index(value)
-        if op.name in ("scf.if", "scf.index_switch"):
-            return [_terminator(region).operands[index] for region in op.regions
-                    if len(region.blocks)]
-        if op.name == "scf.for":
-            return [op.operands[3 + index],
-                    _terminator(op.regions[0]).operands[index]]
-        if op.name == "scf.while":
-            return [_terminator(op.regions[0]).operands[1 + index]]
-        return None
-    block = value.owner
-    parent = block_owner(block)
-    index = list(block.arguments).index(value)
-    if parent is None:
-        return None
-    if parent.name == "scf.for" and index > 0:
-        return [parent.operands[3 + index - 1],
-                _terminator(parent.regions[0]).operands[index - 1]]
-    if parent.name == "scf.while":
-        if block == parent.regions[0].blocks[0]:
-            return [parent.operands[index], _terminator(parent.regions[1]).operands[index]]
-        return [_terminator(parent.regions[0]).operands[1 + index]]
-    return None
-
-
-def _terminator(region):
-    return list(region.blocks[0].operations)[-1]
+        followed = op.name in _FOLLOWED_RESULTS
+    else:
+        parent = parent_op(value.owner)
+        followed = parent is not None and parent.name in _FOLLOWED_ARGUMENTS
+    return forwarded_sources(value) if followed else None
 
 
 def _leaf_cells(op) -> tuple[int, int, int, bool]:

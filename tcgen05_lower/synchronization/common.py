@@ -89,10 +89,3 @@ class SyncError(Exception):
         super().__init__(message)
         self.op = op
         self.message = message
-
-
-def block_owner(block):
-    """The op whose region holds `block` (None for a detached block)."""
-    parent = block.owner
-    return parent.operation if parent is not None and hasattr(parent, "operation") \
-        else parent
