@@ -126,7 +126,7 @@ class KernelLowering:
                     owner = owner.operation if hasattr(owner, "operation") else owner
                     if d.op_name(owner) is not None:
                         continue
-                    if owner.name in FORWARDING_OPS and _is_tmem(result):
+                    if owner.name in FORWARDING_OPS and d.is_tmem(result):
                         continue
                     self.fail(owner, f"{owner.name} takes the {result.type} made by "
                                      f"tcgen05.{name}: only TMEM buffers may flow through "
@@ -152,15 +152,15 @@ class KernelLowering:
 
         def arguments(block) -> None:
             for argument in block.arguments:
-                if _is_tmem(argument):
+                if d.is_tmem(argument):
                     address_of(argument, ir.InsertionPoint.at_block_begin(block))
 
         for op in ops:
             if op.name not in FORWARDING_OPS:
                 continue
-            passes_tmem = any(_is_tmem(value) for value in op.operands)
+            passes_tmem = any(d.is_tmem(value) for value in op.operands)
             for result in op.results:
-                if _is_tmem(result):
+                if d.is_tmem(result):
                     address_of(result, ir.InsertionPoint.after(op))
                     passes_tmem = True
             for region in op.regions:
@@ -181,7 +181,7 @@ class KernelLowering:
             cast.erase()
         for op in forwarding:
             for i, value in enumerate(op.operands):
-                if _is_tmem(value):
+                if d.is_tmem(value):
                     op.operands[i] = self.values[value]
 
     def end_blocks_after_regions(self, entry) -> None:
@@ -228,10 +228,6 @@ class KernelLowering:
         for op in barriers:
             if op.results[0] in tracked:
                 self.phase_counters[op.results[0]] = emit.counter()
-
-
-def _is_tmem(value) -> bool:
-    return isinstance(d.type_info(value.type), d.TmemType)
 
 
 class Loop:
