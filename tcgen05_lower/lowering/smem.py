@@ -122,29 +122,16 @@ def lower_smem_fill(lowering, op) -> None:
             k = k0 + kidx
             global_byte = (k * ld + source_row) * element_bytes
         smem_byte = addressing.kmajor_offset(row, kbyte, rows=tile.rows, swizzle=tile.swizzle)
-        chunk_type = (ir.VectorType.get([4], i32()) if chunk_bytes == 16 else element_type)
         src = emit.gep_bytes(source, as_value(global_byte, i64()))
         in_rows = None if rows is None else _less(source_row, rows)
-
-        def copy_chunk():
-            value = llvm.LoadOp(chunk_type, src, alignment=chunk_bytes).result
-            dst = emit.gep_bytes(tile_ptr, as_value(smem_byte, i64()))
-            llvm.StoreOp(value, dst, alignment=chunk_bytes)
-
-        def copy_elements():
-            dst = emit.gep_bytes(tile_ptr, as_value(smem_byte, i64()))
-            _copy_elements(src, dst, element_type, chunk_bytes // element_bytes,
-                           lambda j: _and(in_rows, None if k_size is None
+        count = chunk_bytes // element_bytes
+        _copy_chunk(src, lambda: emit.gep_bytes(tile_ptr, as_value(smem_byte, i64())),
+                    element_type, count,
+                    whole=None if rows is None and k_size is None else
+                    lambda: _and(in_rows, None if k_size is None else
+                                 _not_less(k_size, k + count)),
+                    inside=lambda j: _and(in_rows, None if k_size is None
                                           else _less(k + j, k_size)))
-
-        if rows is None and k_size is None:
-            copy_chunk()
-        elif chunk_bytes == element_bytes:
-            copy_elements()
-        else:
-            whole = _and(in_rows, None if k_size is None else
-                         _not_less(k_size, k + chunk_bytes // element_bytes))
-            _if_else(whole, copy_chunk, copy_elements)
         ir.Operation.create("scf.yield")
 
 
@@ -183,42 +170,47 @@ def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, fi
         smem_byte = addressing.mnmajor_offset(mnbyte, kk, mn_bytes=mn_bytes,
                                               swizzle=tile.swizzle)
         src = emit.gep_bytes(source, as_value(global_byte, i64()))
-        dst = emit.gep_bytes(tile_ptr, as_value(smem_byte, i64()))
         in_k = None if k_size is None else _less(k, k_size)
-        per_chunk = chunk_bytes // element_bytes
-
-        def copy_chunk():
-            chunk_type = ir.VectorType.get([4], i32()) if chunk_bytes == 16 else element_type
-            value = llvm.LoadOp(chunk_type, src, alignment=chunk_bytes).result
-            llvm.StoreOp(value, dst, alignment=chunk_bytes)
-
-        def copy_elements():
-            _copy_elements(src, dst, element_type, per_chunk,
-                           lambda j: _and(in_k, None if rows is None
+        count = chunk_bytes // element_bytes
+        _copy_chunk(src, lambda: emit.gep_bytes(tile_ptr, as_value(smem_byte, i64())),
+                    element_type, count,
+                    whole=None if rows is None and k_size is None else
+                    lambda: _and(in_k, None if rows is None else
+                                 _not_less(rows, source_row + count)),
+                    inside=lambda j: _and(in_k, None if rows is None
                                           else _less(source_row + j, rows)))
-
-        if rows is None and k_size is None:
-            copy_chunk()
-        elif per_chunk == 1:
-            copy_elements()
-        else:
-            whole = _and(in_k, None if rows is None else
-                         _not_less(rows, source_row + per_chunk))
-            _if_else(whole, copy_chunk, copy_elements)
         ir.Operation.create("scf.yield")
 
 
-def _copy_elements(src, dst, element_type, count: int, inside) -> None:
-    """Copies `count` elements from `src` to `dst` one by one; element j is read only
-    where ``inside(j)`` (an i1, or None: always) holds, else written as zero."""
+def _copy_chunk(src, dst, element_type, count: int, *, whole, inside) -> None:
+    """Copies one chunk of `count` consecutive elements from global `src` to the shared
+    address `dst()`: with one (16-byte vector) load and store when `whole` is None (no
+    extents given); else so where `whole()` holds and element by element elsewhere (and
+    always for a one-element chunk), element j read only where ``inside(j)`` (an i1, or
+    None: always) holds and written as zero where not."""
     size = element_type.width // 8
-    for j in range(count):
-        address = emit.gep_bytes(src, emit.constant(j * size, i64()))
-        value = _if(inside(j), lambda: [llvm.LoadOp(element_type, address,
-                                                    alignment=size).result],
-                    [element_type])[0]
-        llvm.StoreOp(value, emit.gep_bytes(dst, emit.constant(j * size, i64())),
-                     alignment=size)
+
+    def at_once():
+        chunk_type = ir.VectorType.get([4], i32()) if count * size == 16 else element_type
+        value = llvm.LoadOp(chunk_type, src, alignment=count * size).result
+        llvm.StoreOp(value, dst(), alignment=count * size)
+
+    def elements():
+        target = dst()
+        for j in range(count):
+            address = emit.gep_bytes(src, emit.constant(j * size, i64()))
+            value = _if(inside(j), lambda: [llvm.LoadOp(element_type, address,
+                                                        alignment=size).result],
+                        [element_type])[0]
+            llvm.StoreOp(value, emit.gep_bytes(target, emit.constant(j * size, i64())),
+                         alignment=size)
+
+    if whole is None:
+        at_once()
+    elif count == 1:
+        elements()
+    else:
+        _if_else(whole(), at_once, elements)
 
 
 def _i64(value) -> Sym:
