@@ -184,6 +184,9 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
                              for x in error.error_diagnostics]
         raise
     _name_anonymous_buffer(module, source_name, edits)
+    # Kernel parameters' source names, which printed IR would lose (the grid names them).
+    from tcgen05_lower.kernel_ir import record_parameter_names
+    record_parameter_names(module, text)
     return module
 
 

@@ -17,7 +17,8 @@ from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, 
 from tcgen05_lower.dialect.ops import CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import effective_scale_vec
+from tcgen05_lower.kernel_ir import (effective_scale_vec, recorded_parameter_names,
+                                     source_parameter_names)
 from tcgen05_lower.pipeline import (DEFAULT_PIPELINE, build_pass_manager, parse_pipeline,
                                    split_top_level, strip_module_anchor)
 
@@ -319,7 +320,6 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
     with context, capture_diagnostics(context) as diagnostics:
         try:
             module = parse_module(text, source_name)
-            record_parameter_names(module, text)
             stray = stray_tcgen05(module, inside_kernels_too=False) \
                 + unspellable_kernel_names(module) + unreachable_blocks(module)
             if stray:
@@ -398,60 +398,11 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
 MANIFEST_VERSION = 1
 
 
-#: The argument attribute that keeps a kernel parameter's source name in printed IR.
-PARAMETER_NAME_ATTR = "tcgen05.name"
-
-
-def record_parameter_names(module_op, text: str) -> None:
-    """Writes each parameter's source name as the argument attribute
-    ``tcgen05.name`` of every kernel whose ``grid`` names parameters: block arguments
-    lose their names once parsed, and printed IR (``tcgen05-opt`` output fed to
-    ``tcgen05-lower``) spells them ``%argN``, so the grid's names must travel with the
-    IR. A name already recorded stays."""
-    from tcgen05_lower.bindings import ir
-
-    for kernel in d.kernels(module_op):
-        try:
-            info = d.kernel_info(kernel)
-        except ValueError:
-            continue  # a malformed kernel attribute: tcgen05-verify reports it
-        if not info.grid:
-            continue
-        count = len(kernel.regions[0].blocks[0].arguments)
-        names = source_parameter_names(text, info.name, count)
-        existing = ir.ArrayAttr(kernel.attributes["arg_attrs"]) \
-            if "arg_attrs" in kernel.attributes else None
-        dicts = []
-        for i, name in enumerate(names):
-            entries = {}
-            if existing is not None:
-                old = ir.DictAttr(existing[i])
-                for j in range(len(old)):
-                    entries[old[j].name] = old[j].attr
-            entries.setdefault(PARAMETER_NAME_ATTR, ir.StringAttr.get(name))
-            dicts.append(ir.DictAttr.get(entries))
-        kernel.attributes["arg_attrs"] = ir.ArrayAttr.get(dicts)
-
-
-def recorded_parameter_names(kernel) -> list[str] | None:
-    """The names record_parameter_names wrote on `kernel`'s arguments, or None."""
-    from tcgen05_lower.bindings import ir
-
-    if "arg_attrs" not in kernel.attributes:
-        return None
-    names = []
-    for entry in ir.ArrayAttr(kernel.attributes["arg_attrs"]):
-        entry = ir.DictAttr(entry)
-        if PARAMETER_NAME_ATTR not in entry:
-            return None
-        names.append(ir.StringAttr(entry[PARAMETER_NAME_ATTR]).value)
-    return names
-
-
 def kernel_signatures(module_op, text: str) -> dict[str, dict]:
     """Per kernel (before lowering): its parameters' source names and MLIR types, threads
     per CTA and cta_group. Block arguments carry no names once parsed, so the names are
-    the ones recorded on the arguments (record_parameter_names), else read from the
+    the ones parsing recorded on the arguments (kernel_ir.record_parameter_names), else
+    read from the
     kernel's signature in the source text (``%A: !llvm.ptr<1>``); a kernel built in
     Python gets ``arg0, arg1, ...``."""
     out = {}
@@ -483,20 +434,6 @@ def grid_problems(module_op, signatures: dict) -> list[Diagnostic]:
             found.append(Diagnostic("error", filename, line, col,
                                     f"{d.KERNEL_ATTR}.grid: {exc}"))
     return found
-
-
-def source_parameter_names(text: str, kernel: str, count: int) -> list[str]:
-    """The names of a kernel's parameters as the source spells them, else argN."""
-    m = re.search(r"func\.func\s+(?:\w+\s+)?@" + re.escape(kernel) + r"\s*\(", text)
-    if m:
-        depth, i = 1, m.end()
-        while i < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
-            i += 1
-        names = re.findall(r"%([\w$.-]+)\s*:", text[m.end():i - 1])
-        if len(names) == count and len(set(names)) == count:
-            return names
-    return [f"arg{i}" for i in range(count)]
 
 
 def dynamic_smem_bytes(module_op) -> dict[str, int]:

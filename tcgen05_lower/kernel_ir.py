@@ -6,6 +6,7 @@ operand added to an op in the IRDL definition is handled in one place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from tcgen05_lower import dialect
@@ -516,3 +517,65 @@ def root_buffers(value, bind: dict | None = None) -> list | None:
                 return None
             todo.extend(reversed(sources))
     return found
+
+
+# ------------------------------------------------------------------ parameter names
+
+#: The argument attribute that keeps a kernel parameter's source name in printed IR.
+PARAMETER_NAME_ATTR = "tcgen05.name"
+
+
+def record_parameter_names(module_op, text: str) -> None:
+    """Writes each parameter's source name as the argument attribute
+    ``tcgen05.name`` of every kernel whose ``grid`` names parameters: block arguments
+    lose their names once parsed, and printed IR (``tcgen05-opt`` output fed to
+    ``tcgen05-lower``) spells them ``%argN``, so the grid's names must travel with the
+    IR. `bindings.parse_module` calls it on every parse. A name already recorded stays."""
+    for kernel in dialect.kernels(module_op):
+        try:
+            info = dialect.kernel_info(kernel)
+        except ValueError:
+            continue  # a malformed kernel attribute: tcgen05-verify reports it
+        if not info.grid:
+            continue
+        count = len(kernel.regions[0].blocks[0].arguments)
+        names = source_parameter_names(text, info.name, count)
+        existing = ir.ArrayAttr(kernel.attributes["arg_attrs"]) \
+            if "arg_attrs" in kernel.attributes else None
+        dicts = []
+        for i, name in enumerate(names):
+            entries = {}
+            if existing is not None:
+                old = ir.DictAttr(existing[i])
+                for j in range(len(old)):
+                    entries[old[j].name] = old[j].attr
+            entries.setdefault(PARAMETER_NAME_ATTR, ir.StringAttr.get(name))
+            dicts.append(ir.DictAttr.get(entries))
+        kernel.attributes["arg_attrs"] = ir.ArrayAttr.get(dicts)
+
+
+def recorded_parameter_names(kernel) -> list[str] | None:
+    """The names record_parameter_names wrote on `kernel`'s arguments, or None."""
+    if "arg_attrs" not in kernel.attributes:
+        return None
+    names = []
+    for entry in ir.ArrayAttr(kernel.attributes["arg_attrs"]):
+        entry = ir.DictAttr(entry)
+        if PARAMETER_NAME_ATTR not in entry:
+            return None
+        names.append(ir.StringAttr(entry[PARAMETER_NAME_ATTR]).value)
+    return names
+
+
+def source_parameter_names(text: str, kernel: str, count: int) -> list[str]:
+    """The names of a kernel's parameters as the source spells them, else argN."""
+    m = re.search(r"func\.func\s+(?:\w+\s+)?@" + re.escape(kernel) + r"\s*\(", text)
+    if m:
+        depth, i = 1, m.end()
+        while i < len(text) and depth:
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+        names = re.findall(r"%([\w$.-]+)\s*:", text[m.end():i - 1])
+        if len(names) == count and len(set(names)) == count:
+            return names
+    return [f"arg{i}" for i in range(count)]

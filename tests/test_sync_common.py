@@ -18,7 +18,6 @@ import pytest
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import wrap
-from tcgen05_lower.driver import record_parameter_names
 from tcgen05_lower.bindings import MLIRError, capture_diagnostics, error_diagnostics, parse_module
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync, count_sync_ops
 from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync
@@ -61,7 +60,6 @@ def plan(path: Path, strategy: str) -> Planned:
     with context, capture_diagnostics(context) as diagnostics:
         try:
             module = parse_module(text, str(path))
-            record_parameter_names(module, text)  # as the tools do: printed IR keeps them
             build_pass_manager(parse_pipeline(planning_pipeline(text))).run(module)
         except MLIRError as error:
             found = list(diagnostics) + error_diagnostics(error)

@@ -196,7 +196,7 @@ def with_source_names(printed: str, source: str) -> str:
     the kernel's parameters named as in `source`, which the launch manifest and a grid
     attribute (``grid = ["M", ...]``) refer to. Nested regions' block arguments are
     printed with higher numbers, so only the first names change."""
-    from tcgen05_lower.driver import source_parameter_names
+    from tcgen05_lower.kernel_ir import source_parameter_names
 
     kernels = re.findall(r"func\.func\s+(?:\w+\s+)?@([\w$.-]+)", printed)
     if len(kernels) != 1:

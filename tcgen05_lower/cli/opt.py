@@ -18,7 +18,7 @@ from tcgen05_lower.cli import verify_diagnostics
 from tcgen05_lower.cli.common import (add_instrumentation_options, add_version_option,
                                       guarded_main, instrumentation_of, print_diagnostics,
                                       read_input, write_output)
-from tcgen05_lower.driver import record_parameter_names, unreachable_blocks
+from tcgen05_lower.driver import unreachable_blocks
 from tcgen05_lower.passes import REGISTRY
 from tcgen05_lower.pipeline import (PipelineError, build_pass_manager, parse_pipeline,
                                     pipeline_text)
@@ -90,7 +90,6 @@ def process_chunk(text: str, first_line: int, source_name: str, args) -> tuple[b
         pm = build_pass_manager(steps, instrumentation=instrumentation_of(args))
         try:
             module = parse_module(padded, source_name)
-            record_parameter_names(module, padded)
             if "lift-cf-to-scf" in args.pass_pipeline:
                 unreachable = unreachable_blocks(module)   # the pass would abort on them
                 if unreachable:
