@@ -271,9 +271,9 @@ class GlobalMatrix:
     """How a ``smem_fill``, ``store_fragment`` or ``load_fragment`` addresses its global
     matrix: the leading dimension (an int from the attribute, or an index value), and the
     index values its ``dims`` attribute names (``attributes.DIMS``; each field is named
-    after its dims name; None: not given, i.e. offset 0 or no bound). ``problems`` are the verifier's: names dims may not use, a count that does
-    not match the operands, an operand that is not an index, a leading dimension given
-    twice or not at all."""
+    after its dims name; None: not given, i.e. offset 0 or no bound). ``problems`` are
+    the verifier's: names dims may not use, a count that does not match the operands, an
+    operand that is not an index, a leading dimension given twice or not at all."""
 
     ld: "int | ir.Value | None"
     row_offset: "ir.Value | None" = None
