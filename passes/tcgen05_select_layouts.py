@@ -460,15 +460,18 @@ class Tcgen05SelectLayouts(ModulePass):
         on the lanes such an MMA reads."""
         cp = CpOp(op)
         shape, multicast = cp.shape, cp.multicast
-        for owner in traced_buffers(cp.dest) or ():
-            info = self.buffers.get(owner)
-            if info is None:
-                continue  # a buffer already reported
-            try:
-                copy = layouts.cp_footprint(shape, multicast, column=cp.column)
-            except IsaRuleError as exc:
-                self.error(op, str(exc))
-                return
+        # The buffers the destination may be (one reported already has no info).
+        owners = [(owner, self.buffers.get(owner))
+                  for owner in traced_buffers(cp.dest) or ()]
+        owners = [(owner, info) for owner, info in owners if info is not None]
+        if not owners:
+            return
+        try:
+            copy = layouts.cp_footprint(shape, multicast, column=cp.column)
+        except IsaRuleError as exc:
+            self.error(op, str(exc))
+            return
+        for owner, info in owners:
             if not self.fit_copy_into(op, owner, info, copy, shape, multicast):
                 return
 
