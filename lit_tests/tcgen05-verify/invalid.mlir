@@ -794,3 +794,35 @@ func.func @bad_fence() attributes {tcgen05.kernel = {target = "sm_100a", threads
   "tcgen05.fence"() {kind = "before"} : () -> ()
   return
 }
+
+// -----
+
+// An MN-major tile filled from an MN-contiguous source reads 16-byte vectors along M/N, so
+// the tile's first row (its M/N offset in the matrix) must start a vector: 4 bf16 = 8
+// bytes does not.
+func.func @fill_mn_major_misaligned_row_offset(%A: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "MN", "128B">
+  // expected-error @+1 {{row offset 4 bf16 elements is 8 bytes, not a multiple of the 16-byte vector loads of src_layout = "k_mn"}}
+  "tcgen05.smem_fill"(%A, %a, %c0, %c4) {src_layout = "k_mn", src_ld = 256 : i64, dims = ["row_offset"]}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "MN", "128B">, index, index) -> ()
+  return
+}
+
+// -----
+
+// The same with a row offset known only at run time, but to be 4 modulo 8 bf16 elements
+// (8 bytes past a multiple of 16) whatever it is.
+func.func @fill_mn_major_misaligned_runtime_row_offset(%A: !llvm.ptr<1>, %t: index) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  %c128 = arith.constant 128 : index
+  %base = arith.muli %t, %c128 : index
+  %m0 = arith.addi %base, %c4 : index
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "MN", "128B">
+  // expected-error @+1 {{the row offset is 4 modulo 8 bf16 elements (8 bytes past a multiple of 16) for every value it takes: not aligned to the 16-byte vector loads of src_layout = "k_mn"}}
+  "tcgen05.smem_fill"(%A, %a, %c0, %m0) {src_layout = "k_mn", src_ld = 256 : i64, dims = ["row_offset"]}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "MN", "128B">, index, index) -> ()
+  return
+}
