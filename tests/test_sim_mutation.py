@@ -11,15 +11,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tcgen05_lower import dialect as d
-from tcgen05_lower.dialect.ops import wrap
-from tcgen05_lower.bindings import capture_diagnostics, parse_module
 from tcgen05_lower.cli.sim import prepare
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import LOWERING
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.state import SimError
-from test_sync_common import inserted_ops, kernel_id, plan, verify
+from test_sync_common import deletion_mutants, kernel_id, plan, verify
 
 #: Slow (deleting each inserted sync op of every example and simulating):
 #: `pytest -m "not slow"` skips it in a quick local run; CI runs everything.
@@ -27,21 +24,6 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.mlir"))
-
-
-def mutants(planned):
-    """(description, mutant text) for each op insert-sync added, deleted in turn."""
-    context = d.make_context()
-    with context, capture_diagnostics(context):
-        module = parse_module(planned.text, planned.source_name)
-        for index in range(len(inserted_ops(module))):
-            mutant = module.clone() if hasattr(module, "clone") else module.operation.clone()
-            victim = inserted_ops(mutant)[index]
-            typed = wrap(victim)
-            kind = typed.get("kind") if typed.declares("kind") else None
-            description = f"{victim.name}{'::' + kind if kind else ''} ({typed.get('reason')})"
-            victim.erase()
-            yield description, mutant.get_asm(enable_debug_info=True)
 
 
 def simulator_verdict(text: str, source_name: str, problem, inputs,
@@ -76,7 +58,7 @@ def test_every_inserted_op_is_needed_in_the_simulator_and_in_verify_sync(path):
     # the unmutated program runs clean, so every verdict below is about its deletion
     assert simulator_verdict(planned.text, planned.source_name, problem, inputs, names) is None
     rows = []
-    for description, text in mutants(planned):
+    for description, text in deletion_mutants(planned.text, planned.source_name):
         sim = simulator_verdict(text, planned.source_name, problem, inputs, names)
         rejected = bool(verify(text, planned.source_name))
         rows.append((description, sim, rejected))

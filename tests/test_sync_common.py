@@ -108,3 +108,19 @@ def deletions(planned: Planned):
             with capture_diagnostics(context):
                 accepted = Tcgen05VerifySync().run_on(mutant)
             yield description, accepted
+
+
+def deletion_mutants(text: str, source_name: str):
+    """(description, mutant text) for each op tcgen05-insert-sync added to the planned
+    kernel `text`, deleted in turn (printed with locations)."""
+    context = d.make_context()
+    with context, capture_diagnostics(context):
+        module = parse_module(text, source_name)
+        for index in range(len(inserted_ops(module))):
+            mutant = module.clone() if hasattr(module, "clone") else module.operation.clone()
+            victim = inserted_ops(mutant)[index]
+            typed = wrap(victim)
+            kind = typed.get("kind") if typed.declares("kind") else None
+            description = f"{victim.name}{'::' + kind if kind else ''} ({typed.get('reason')})"
+            victim.erase()
+            yield description, mutant.get_asm(enable_debug_info=True)

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
 BUFFER_BYTES = 1 << 20
 
 
@@ -101,34 +102,6 @@ def plan(path: Path) -> tuple[str | None, str]:
 def first_error(diagnostics) -> str:
     errors = [x.message.splitlines()[0] for x in diagnostics if x.severity == "error"]
     return (errors[0] if errors else "unknown")[:160]
-
-
-def mutants(planned: str, source_name: str):
-    """(description, mutant text) for each op insert-sync added, deleted in turn."""
-    from tcgen05_lower import dialect as d
-    from tcgen05_lower.bindings import capture_diagnostics, parse_module
-    from tcgen05_lower.dialect.ops import wrap
-
-    context = d.make_context()
-    with context, capture_diagnostics(context):
-        module = parse_module(planned, source_name)
-        count = len(added(module))
-        for index in range(count):
-            mutant = module.operation.clone() if hasattr(module, "operation") \
-                else module.clone()
-            victim = added(mutant)[index]
-            typed = wrap(victim)
-            kind = typed.get("kind") if typed.declares("kind") else None
-            description = f"{victim.name}{'::' + kind if kind else ''} ({typed.get('reason')})"
-            victim.erase()
-            yield description, mutant.get_asm(enable_debug_info=True)
-
-
-def added(module) -> list:
-    """The ops tcgen05-insert-sync added (each carries a ``reason``), in program order."""
-    from tcgen05_lower import dialect as d
-    return [op for kernel in d.kernels(module) for op in d.walk_ops(kernel)
-            if "reason" in op.attributes]
 
 
 def verify_accepts(text: str, source_name: str) -> bool:
@@ -330,7 +303,9 @@ def measure(path: Path) -> KernelResult:
                           staged='"tcgen05.tmem_stage"' in path.read_text(),
                           inputs=", ".join(["1"] + [x[0].split()[-1] for x in sets[1:]])
                           if runner.more else "")
-    for description, text in mutants(planned, str(path)):
+    from test_sync_common import deletion_mutants  # tests/: the mutants the tests use
+
+    for description, text in deletion_mutants(planned, str(path)):
         for label, inputs, expected in sets:
             verdict, buffers = runner.run(text, inputs)
             if verdict is None:
