@@ -21,6 +21,12 @@ from tcgen05_lower.synchronization.state import (Status, UNKNOWN_LOOP, conflict,
                                                  same_state, satisfied)
 
 
+def is_user_barrier(barrier) -> bool:
+    """Whether a planned wait's barrier is a user-written commit's mbarrier
+    (``("user", value)``) rather than one of the pass's commit sites (an index)."""
+    return isinstance(barrier, tuple) and barrier[:1] == ("user",)
+
+
 @dataclass
 class Action:
     """One op to insert at (anchor, side); actions at one position keep their order."""
@@ -205,6 +211,8 @@ class Planner:
             if action.name == "commit" and action.barrier not in waited:
                 self.disabled.add(i)
         committed = {a.barrier for a in self.enabled() if a.name == "commit"}
+        # A wait for the completion a user-written commit signals waits on its mbarrier.
+        committed |= {b for b in waited if is_user_barrier(b)}
         if not waited <= committed:
             raise SyncError(self.kernel, "internal: a planned wait has no commit")
 
