@@ -11,10 +11,11 @@
 // bytes of both tiles on %full (mbarrier_expect_tx: 16384 + 32768 bytes, computed from the
 // tiles that follow) and issues both loads; every thread waits for %full's phase before
 // the MMAs read the tiles; the MMAs' commit to %empty is waited for before the next
-// K-block's loads overwrite the tiles. tcgen05-insert-sync adds the rest: the barrier
-// before the commit (every thread has left its waits on %full and %empty before the
-// next phases can complete), and the wait + fence::after_thread_sync before the
-// epilogue reads the accumulator.
+// K-block's loads overwrite the tiles. The barrier after the wait on %empty has every
+// thread leave its waits on %full and %empty of the previous K-block before this one's
+// arrivals can complete their next phases (tcgen05-verify-sync requires it).
+// tcgen05-insert-sync adds the rest: the wait + fence::after_thread_sync before the
+// epilogue reads the accumulator, and what the dealloc needs.
 func.func @gemm_bf16_tma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
     %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "128B"}},
@@ -37,6 +38,7 @@ func.func @gemm_bf16_tma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
   scf.for %k = %c0 to %c512 step %c64 {
     // The previous K-block's MMAs have read the tiles (a fresh %empty: nothing to wait for).
     "tcgen05.mbarrier_wait"(%empty) : (!tcgen05.mbarrier) -> ()
+    "tcgen05.barrier"() : () -> ()
     "tcgen05.mbarrier_expect_tx"(%full) : (!tcgen05.mbarrier) -> ()
     // Coordinates innermost first: {k, row}.
     "tcgen05.tma_load"(%tmA, %a, %full, %k, %c0)
