@@ -219,7 +219,10 @@ class Tcgen05Verify(ModulePass):
                 written = tma.written_bytes(op)
                 loads = covered.loads.get(op, [])
                 want = covered.expected_bytes(op)
-                if written is not None and written != want:
+                if written is not None and written >= 1 << 20:
+                    self.error(op, f"bytes = {written} exceeds the transaction count range "
+                                   f"of an mbarrier (2^20 - 1, PTX ISA 9.7.13.15.1)")
+                elif written is not None and written != want:
                     self.error(op, f"bytes = {written} is not the {want} bytes of the "
                                    f"{len(loads)} tcgen05.tma_load op(s) that follow it on "
                                    f"this mbarrier in its block: a phase completes when its "
@@ -228,9 +231,6 @@ class Tcgen05Verify(ModulePass):
                     self.error(op, "no tcgen05.tma_load follows this mbarrier_expect_tx on "
                                    "its mbarrier in its block, so its byte count cannot be "
                                    "computed: write bytes = N")
-                elif written is not None and written >= 1 << 20:
-                    self.error(op, f"bytes = {written} exceeds the transaction count range "
-                                   f"of an mbarrier (2^20 - 1, PTX ISA 9.7.13.15.1)")
 
     def check_tma_load(self, op, info, covered) -> None:
         load = TmaLoadOp(op)

@@ -447,9 +447,10 @@ def tensor_map_problems(module_op, signatures: dict) -> list[Diagnostic]:
     found = []
     for kernel in d.kernels(module_op):
         signature = signatures[d.kernel_info(kernel).name]
-        pointers = [name for name, mlir_type in signature["params"]
-                    if mlir_type.startswith("!llvm.ptr")]
-        for index, spec in signature.get("tensor_maps", {}).items():
+        maps = signature.get("tensor_maps", {})
+        pointers = [name for i, (name, mlir_type) in enumerate(signature["params"])
+                    if mlir_type.startswith("!llvm.ptr") and i not in maps]
+        for index, spec in maps.items():
             if spec.tensor is None or spec.tensor in pointers:
                 continue
             own = signature["params"][index][0]
@@ -457,8 +458,9 @@ def tensor_map_problems(module_op, signatures: dict) -> list[Diagnostic]:
             found.append(Diagnostic(
                 "error", filename, line, col,
                 f"tcgen05.tensor_map of parameter {own}: tensor = \"{spec.tensor}\" is not "
-                f"a pointer parameter of the kernel ({', '.join(pointers) or 'none'}); it "
-                f"names the array the map was encoded for (docs/tma.md)"))
+                f"an array (pointer) parameter of the kernel "
+                f"({', '.join(pointers) or 'none'}); it names the array the map was encoded "
+                f"for (docs/tma.md)"))
     return found
 
 
