@@ -20,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import int_value, ir
+from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (CommitOp, MbarrierExpectTxOp, MbarrierWaitOp,
                                        TmaLoadOp)
 from tcgen05_lower.element_types import element_bits
@@ -182,6 +182,4 @@ def cover(kernel) -> Cover:
 
 def written_bytes(expect_op) -> int | None:
     """The ``bytes`` attribute of an mbarrier_expect_tx, or None when not written."""
-    if "bytes" not in expect_op.attributes:
-        return None
-    return int_value(expect_op.attributes["bytes"])
+    return MbarrierExpectTxOp(expect_op).bytes
