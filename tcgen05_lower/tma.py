@@ -18,6 +18,7 @@ each block (``cover``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
@@ -28,7 +29,7 @@ from tcgen05_lower.element_types import element_bits
 #: The argument attribute of a tensor-map parameter.
 TENSOR_MAP_ATTR = "tcgen05.tensor_map"
 #: Swizzle mode -> bytes of one swizzled row (the span whose 16-byte chunks it permutes).
-SWIZZLE_SPAN = {"32B": 32, "64B": 64, "128B": 128}
+SWIZZLE_SPAN = MappingProxyType({"32B": 32, "64B": 64, "128B": 128})
 #: A box dimension is at most 256 elements (cuTensorMapEncodeTiled's boxDim limit).
 MAX_BOX = 256
 

@@ -24,6 +24,7 @@ mbarrier (``ordering.OrderingModel.tma_load``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 
@@ -35,7 +36,7 @@ from tcgen05_lower.sim.state import SimError
 TENSOR_MAP_BASE = 0x7E00_0000_0000
 TENSOR_MAP_BYTES = 128
 #: Swizzle mode -> bytes of a swizzle row (the span whose 16-byte chunks it permutes).
-SWIZZLE_SPAN = {"none": None, "32B": 32, "64B": 64, "128B": 128}
+SWIZZLE_SPAN = MappingProxyType({"none": None, "32B": 32, "64B": 64, "128B": 128})
 
 
 @dataclass(frozen=True)
