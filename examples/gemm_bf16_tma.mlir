@@ -6,16 +6,15 @@
 // the host encoded for A and B (their argument attributes say for which array, box and
 // swizzle; tcgen05-verify checks them against the tiles).
 //
-// The TMA synchronization is written here (tcgen05-insert-sync does not order TMA loads
-// yet; tcgen05-verify-sync checks it): per K-block, the issuing thread announces the
-// bytes of both tiles on %full (mbarrier_expect_tx: 16384 + 32768 bytes, computed from the
-// tiles that follow) and issues both loads; every thread waits for %full's phase before
-// the MMAs read the tiles; the MMAs' commit to %empty is waited for before the next
-// K-block's loads overwrite the tiles. The barrier after the wait on %empty has every
-// thread leave its waits on %full and %empty of the previous K-block before this one's
-// arrivals can complete their next phases (tcgen05-verify-sync requires it).
-// tcgen05-insert-sync adds the rest: the wait + fence::after_thread_sync before the
-// epilogue reads the accumulator, and what the dealloc needs.
+// The TMA synchronization is the kernel's (tcgen05-insert-sync does not add it yet;
+// tcgen05-verify-sync checks it): per K-block, the issuing thread announces the bytes of
+// both tiles on %full (mbarrier_expect_tx: 16384 + 32768 bytes, computed from the tiles
+// that follow) and issues both loads; every thread waits for %full's phase before the MMAs
+// read the tiles; the barrier after that wait keeps every thread's wait apart from the
+// next K-block's arrival on %full. tcgen05-insert-sync adds the rest: the MMAs' commit and
+// its wait before the next K-block's loads overwrite the tiles (the refill), the wait and
+// fence::after_thread_sync before the epilogue reads the accumulator, and what the
+// dealloc needs.
 func.func @gemm_bf16_tma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
     %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "128B"}},
@@ -33,12 +32,8 @@ func.func @gemm_bf16_tma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
   %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
   %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 256], f32>
   %full = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
-  %empty = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
 
   scf.for %k = %c0 to %c512 step %c64 {
-    // The previous K-block's MMAs have read the tiles (a fresh %empty: nothing to wait for).
-    "tcgen05.mbarrier_wait"(%empty) : (!tcgen05.mbarrier) -> ()
-    "tcgen05.barrier"() : () -> ()
     "tcgen05.mbarrier_expect_tx"(%full) : (!tcgen05.mbarrier) -> ()
     // Coordinates innermost first: {k, row}.
     "tcgen05.tma_load"(%tmA, %a, %full, %k, %c0)
@@ -48,6 +43,7 @@ func.func @gemm_bf16_tma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
         : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, !tcgen05.mbarrier,
            index, index) -> ()
     "tcgen05.mbarrier_wait"(%full) : (!tcgen05.mbarrier) -> ()
+    "tcgen05.barrier"() : () -> ()
     // The first MMA of the first K-block overwrites the accumulator.
     %not_first = arith.cmpi ne, %k, %c0 : index
     "tcgen05.mma"(%acc, %a, %b, %not_first) {kind = "f16", k_offset = 0 : i64}
@@ -62,7 +58,6 @@ func.func @gemm_bf16_tma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 48 : i64}
         : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
            !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
-    "tcgen05.commit"(%empty) : (!tcgen05.mbarrier) -> ()
   }
 
   scf.for %col = %c0 to %c256 step %c32 {

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
-from tcgen05_lower.dialect.ops import FragMapOp, StOp
+from tcgen05_lower.dialect.ops import FragMapOp, StOp, TmaLoadOp
 from tcgen05_lower.kernel_ir import defining_op
-from tcgen05_lower.synchronization.accesses import Access, Buffers, access_of
+from tcgen05_lower.synchronization.accesses import Access, Buffers, access_of, tma_access
 from tcgen05_lower.synchronization.common import (ASYNC_OPS, GENERIC, ISSUER, LOADS,
                                                   NEED_ACQUIRED, NEED_COMPLETE, SyncError,
                                                   TRIVIAL_DIALECTS, TRIVIAL_OPS, WARPGROUP,
@@ -238,6 +238,9 @@ class Planner:
             state = self.visit_region_op(op, state)
         elif name in ASYNC_OPS:
             state = self.visit_async(op, state)
+        elif name == TmaLoadOp.NAME:
+            # A refill: the reads of its tile in flight complete first (9.7.16.6.5).
+            state = self.resolve(op, state, self.needs(state, tma_access(op), op))
         elif name == "dealloc":
             state = self.resolve(op, state, self.dealloc_needs(state))
         elif name in ("commit", "mbarrier_wait", "wait", "fence", "fence_proxy_async",
@@ -563,6 +566,8 @@ class Planner:
                 items = self.dealloc_needs(state)
             elif name in ASYNC_OPS:
                 items = self.needs(state, access_of(inner, self.buffers), inner)
+            elif name == TmaLoadOp.NAME:
+                items = self.needs(state, tma_access(inner), inner)
             else:
                 continue
             for status, level, dependence in items:
