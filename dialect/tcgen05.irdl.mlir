@@ -115,7 +115,7 @@ irdl.dialect @tcgen05 {
   }
 
   // mbarrier.arrive.expect_tx.shared::cta.b64 by one thread: one arrival on the mbarrier
-  // plus the transaction bytes the phase waits for (PTX ISA 9.7.13.15.11-12). bytes
+  // plus the transaction bytes the phase waits for (PTX ISA 9.7.13.15.11 and .13). bytes
   // defaults to the tiles of the tcgen05.tma_load ops that follow it on the same mbarrier
   // in its block, up to the next expect_tx, wait or commit on that mbarrier; written, it
   // must equal them (tcgen05-verify).

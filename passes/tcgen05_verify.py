@@ -221,7 +221,7 @@ class Tcgen05Verify(ModulePass):
                 want = covered.expected_bytes(op)
                 if written is not None and written >= 1 << 20:
                     self.error(op, f"bytes = {written} exceeds the transaction count range "
-                                   f"of an mbarrier (2^20 - 1, PTX ISA 9.7.13.15.1)")
+                                   f"of an mbarrier (2^20 - 1, PTX ISA 9.7.13.15.2)")
                 elif written is not None and written != want:
                     self.error(op, f"bytes = {written} is not the {want} bytes of the "
                                    f"{len(loads)} tcgen05.tma_load op(s) that follow it on "

@@ -286,7 +286,7 @@ def tma_load_2d(dst: str, tensor_map: str, c0: str, c1: str, mbar: str) -> str:
 
 def mbarrier_arrive_expect_tx(mbar: str, nbytes: str) -> str:
     """mbarrier.arrive.expect_tx.shared::cta.b64 _, [mbar], txCount (PTX ISA
-    9.7.13.15.12): expect-tx of txCount bytes, then one arrive-on, the state discarded."""
+    9.7.13.15.13): expect-tx of txCount bytes, then one arrive-on, the state discarded."""
     return f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [{mbar}], {nbytes};"
 
 

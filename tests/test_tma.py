@@ -1,5 +1,5 @@
 """TMA loads (docs/tma.md): the simulator's copy of a box against hand derivations from
-the PTX ISA (5.5 tensors: tile mode, zero fill out of bounds; 5.5.6 tensor swizzling
+the PTX ISA (5.5 tensors: tiled mode, zero fill out of bounds; 5.5.6 tensor swizzling
 modes), the example run against NumPy, and the simulator catching deleted
 synchronization in the example's PTX (a race, a deadlock) and tensor maps it was not
 given."""
@@ -62,7 +62,7 @@ def test_swizzled_box_matches_the_isa_pattern(swizzle, span):
 
 
 def test_box_outside_the_tensor_is_zero_filled():
-    """Tile mode (5.5.4): box elements whose coordinates lie outside the tensor read as
+    """Tiled mode (5.5.3): box elements whose coordinates lie outside the tensor read as
     zero. Box {64, 8} at (c0, c1) = (40, 12) of a 16 x 96 tensor: columns 96..103 and
     rows 16..19 are outside; also a negative first coordinate."""
     array = labelled(16, 96)

@@ -2,7 +2,7 @@
 // expect_tx lines of the PTX, then ptxas for sm_100a, sm_103a and sm_110a.
 // Expected by hand: the syntax of cp.async.bulk.tensor (PTX ISA 9.7.9.25.5.1, the line
 // upstream's nvvm.cp.async.bulk.tensor.shared.cluster.global lowers to, see
-// tests/test_differential_nvvm.py) and of mbarrier.arrive.expect_tx (9.7.13.15.12);
+// tests/test_differential_nvvm.py) and of mbarrier.arrive.expect_tx (9.7.13.15.13);
 // 49152 bytes = 128 x 64 x 2 (A's tile) + 256 x 64 x 2 (B's tile).
 // REQUIRES: ptxas
 // RUN: tcgen05-lower %examples/gemm_bf16_tma.mlir --arch sm_100a -o %t.ptx

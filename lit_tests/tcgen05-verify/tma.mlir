@@ -227,7 +227,7 @@ func.func @too_many_bytes(%A: !llvm.ptr<1>,
   %c0 = arith.constant 0 : index
   %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
   %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
-  // expected-error @+1 {{bytes = 1048576 exceeds the transaction count range of an mbarrier (2^20 - 1, PTX ISA 9.7.13.15.1)}}
+  // expected-error @+1 {{bytes = 1048576 exceeds the transaction count range of an mbarrier (2^20 - 1, PTX ISA 9.7.13.15.2)}}
   "tcgen05.mbarrier_expect_tx"(%m) {bytes = 1048576 : i64} : (!tcgen05.mbarrier) -> ()
   return
 }
