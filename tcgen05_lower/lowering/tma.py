@@ -2,8 +2,8 @@
 (tcgen05_lower.tma, docs/tma.md).
 
 Both are issued by one thread (the one that issues mma and commit, Table 46's rule for
-single-thread ops applied to them): ``cp.async.bulk.tensor`` is a non-bulk-collective
-instruction whose one copy is the whole box (PTX ISA 9.7.9.25.5.1), and one
+single-thread ops applied to them): each thread that executes ``cp.async.bulk.tensor``
+starts its own copy of the whole box (PTX ISA 9.7.9.25.5.1), and one
 ``mbarrier.arrive.expect_tx`` is the one arrival an mbarrier of count 1 expects per phase.
 The tensor map is the kernel's ``!llvm.ptr<1>`` parameter, converted to the generic
 address the instruction takes (``cvta.global``).
@@ -11,9 +11,8 @@ address the instruction takes (``cvta.global``).
 
 from __future__ import annotations
 
-from tcgen05_lower import emit, ptx
-from tcgen05_lower import tma
-from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower import emit, ptx, tma
+from tcgen05_lower.bindings import llvm
 from tcgen05_lower.dialect.ops import MbarrierExpectTxOp, TmaLoadOp
 from tcgen05_lower.emit import i32
 from tcgen05_lower.lowering.core import lowers
