@@ -194,3 +194,14 @@ def test_tensor_name_must_be_an_array_parameter():
     text = EXAMPLE.read_text().replace('tensor = "B"', 'tensor = "C2"')
     with pytest.raises(CompileFailed, match='tensor = "C2" is not an array'):
         compile_source(text, "gemm_bf16_tma.mlir")
+
+
+def test_cli_binds_tensor_maps_from_the_manifest(tool, tmp_path):
+    """tcgen05-sim on the PTX and its manifest: the manifest's tensor_map entries name
+    the arrays, so the command line needs no more than for any other kernel."""
+    ptx, manifest = tmp_path / "k.ptx", tmp_path / "k.json"
+    assert tool("tcgen05-lower", str(EXAMPLE), "-o", str(ptx), "--manifest",
+                str(manifest)).returncode == 0
+    run = tool("tcgen05-sim", str(ptx), "--manifest", str(manifest), "--check", str(CHECK))
+    assert run.returncode == 0, run.stderr
+    assert "races: none" in run.stdout and "OK" in run.stdout
