@@ -102,9 +102,10 @@ irdl.dialect @tcgen05 {
   // (!llvm.ptr<1>, the global address of a 64-byte aligned CUtensorMap) that carries the
   // argument attribute tcgen05.tensor_map = {tensor = "<array parameter>", box = array<i64:
   // inner, outer>, swizzle = "128B"|"64B"|"32B"} (docs/tma.md); the box must be the tile
-  // (K elements innermost, then its rows) and the swizzle the tile's. coordinates are the
-  // element coordinates of the box's first element, innermost dimension first as PTX orders
-  // them ({k, row} for a K-major tile of a row-major matrix). The copy signals complete_tx
+  // ({K, rows} for a K-major tile, {rows, K} for an MN-major one) and the swizzle the
+  // tile's. coordinates are the element coordinates of the box's first element, innermost
+  // dimension first as PTX orders them ({k, row} for a K-major tile of a K-contiguous
+  // matrix, {row, k} for an MN-major tile of an M- or N-contiguous one). The copy signals complete_tx
   // of the tile's bytes on barrier, whose phase must expect them (mbarrier_expect_tx).
   irdl.operation @tma_load {
     %ptr = irdl.base "!llvm.ptr"

@@ -257,9 +257,10 @@ class Tcgen05Verify(ModulePass):
         tile = d.type_info(load.tile.type)
         want = tma.tile_box(load.tile)
         if spec.box is not None and spec.box != want:
+            order = (f"K = {tile.k}, rows = {tile.rows}" if tile.major == "K" else
+                     f"rows = {tile.rows}, K = {tile.k}: the tile is MN-major")
             self.error(op, f"the tensor map's box {list(spec.box)} is not the tile's "
-                           f"{list(want)} (innermost first: K = {tile.k}, rows = "
-                           f"{tile.rows})")
+                           f"{list(want)} (innermost first: {order})")
         if spec.box is not None and any(not 1 <= b <= tma.MAX_BOX for b in spec.box):
             self.error(op, f"box {list(spec.box)}: every box dimension must be 1 to "
                            f"{tma.MAX_BOX} elements (cuTensorMapEncodeTiled)")

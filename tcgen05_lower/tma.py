@@ -5,10 +5,11 @@ A ``tcgen05.tma_load`` names a kernel parameter (``!llvm.ptr<1>``: the global ad
 ``tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}``
 says what the map describes: the array parameter it was encoded for, the box (innermost
 dimension first, as ``cuTensorMapEncodeTiled`` and PTX order them) and the swizzle mode.
-The box is a whole tile: a K-major tile of R rows and K elements is the box {K, R}, and
-only tiles whose rows are exactly one swizzle span (K * element bytes = 32, 64 or 128)
-are loaded that way, since then the tile's layout (Table 41, 9.7.16.4) is the layout TMA
-writes for that box and swizzle mode (PTX ISA 5.5.6, tensor swizzling modes).
+The box is a whole tile: a K-major tile of R rows and K elements is the box {K, R}, an
+MN-major one {R, K}; only tiles whose contiguous extent is exactly one swizzle span (32,
+64 or 128 bytes) are loaded that way, since then the tile's layout (9.7.16.3.3, Table 41)
+is the layout TMA writes for that box and swizzle mode (PTX ISA 5.5.6, tensor swizzling
+modes).
 
 An ``mbarrier_expect_tx`` covers the tma_loads that follow it on the same mbarrier in its
 block, up to the next expect_tx, mbarrier_wait or commit on that mbarrier: one walk of
@@ -120,26 +121,32 @@ def tile_bytes(tile_value) -> int:
 
 
 def tile_box(tile_value) -> tuple[int, int]:
-    """The box that is exactly the tile, innermost first: {K, rows} of a K-major tile."""
+    """The box that is exactly the tile, innermost first: {K, rows} of a K-major tile,
+    {rows, K} of an MN-major one (its M or N elements are the contiguous ones)."""
     t = d.type_info(tile_value.type)
-    return (t.k, t.rows)
+    return (t.k, t.rows) if t.major == "K" else (t.rows, t.k)
 
 
 def tile_problem(tile_value) -> str | None:
-    """Why TMA cannot write this tile's layout in one box, or None."""
+    """Why TMA cannot write this tile's layout in one box, or None. The tile's layout is
+    one box's when its contiguous extent (K of a K-major tile, M or N of an MN-major one)
+    is one swizzle span: then the canonical layout (9.7.16.3.3; addressing.kmajor_offset
+    and mnmajor_offset) puts line j of that extent at j * span bytes, swizzled, which is
+    how TMA lays out the box's lines."""
     t = d.type_info(tile_value.type)
-    if t.major != "K":
-        return (f"the tile is {t.major}-major; TMA loads fill K-major tiles only "
-                "(docs/tma.md)")
     span = SWIZZLE_SPAN.get(t.swizzle)
     if span is None:
         return (f"the tile's swizzle is \"{t.swizzle}\"; a TMA box writes the tile's layout "
                 "only for \"128B\", \"64B\" or \"32B\" (docs/tma.md)")
-    row = t.k * element_bits(t.element) // 8
-    if row != span:
-        return (f"a row of the tile is {row} bytes (K = {t.k} of {t.element}); one TMA box "
-                f"writes the {t.swizzle}-swizzled K-major layout only when a row is one "
-                f"{span}-byte swizzle span")
+    bits = element_bits(t.element)
+    if t.major == "K":
+        line, what = t.k * bits // 8, f"a row of the tile is {t.k * bits // 8} bytes (K = {t.k}"
+    else:
+        line, what = t.rows * bits // 8, (f"a K row of the MN-major tile is "
+                                          f"{t.rows * bits // 8} bytes (MN = {t.rows}")
+    if line != span:
+        return (f"{what} of {t.element}); one TMA box writes the {t.swizzle}-swizzled "
+                f"{t.major}-major layout only when that is one {span}-byte swizzle span")
     return None
 
 

@@ -1,8 +1,8 @@
 // Diagnostics of tcgen05-verify on TMA loads (tcgen05.tma_load, tcgen05.mbarrier_expect_tx;
 // tcgen05_lower/tma.py, docs/tma.md). Expected by hand from the rules: the tensor map's box
-// is the tile ({K, rows}, innermost first) and its swizzle the tile's (PTX ISA 5.5.6,
-// Table 41); one box writes a K-major tile whose rows are one 32/64/128-byte swizzle
-// span; a box dimension is 1..256 elements; an expect_tx expects exactly the bytes of the
+// is the tile ({K, rows} K-major, {rows, K} MN-major, innermost first) and its swizzle
+// the tile's (PTX ISA 5.5.6, Table 41); one box writes a tile whose contiguous extent (K,
+// or M / N of an MN-major tile) is one 32/64/128-byte swizzle span; a box dimension is 1..256 elements; an expect_tx expects exactly the bytes of the
 // loads that follow it on its mbarrier (9.7.13.15): 128 x 64 x 2 = 16384 here.
 // RUN: tcgen05-opt %s -p tcgen05-verify --split-input-file --verify-diagnostics | FileCheck %s
 
@@ -54,13 +54,13 @@ func.func @swizzle_mismatch(%A: !llvm.ptr<1>,
 // -----
 
 func.func @mn_major(%A: !llvm.ptr<1>,
-    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 128, 64>, swizzle = "128B"}})
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "MN", "128B">
   %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
   "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
-  // expected-error @+1 {{the tile is MN-major; TMA loads fill K-major tiles only (docs/tma.md)}}
+  // expected-error @+1 {{a K row of the MN-major tile is 256 bytes (MN = 128 of bf16); one TMA box writes the 128B-swizzled MN-major layout only when that is one 128-byte swizzle span}}
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "MN", "128B">, !tcgen05.mbarrier, index, index) -> ()
   return
 }
@@ -88,7 +88,7 @@ func.func @row_wider_than_span(%A: !llvm.ptr<1>,
   %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 128], bf16, "K", "128B">
   %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
   "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
-  // expected-error @+1 {{a row of the tile is 256 bytes (K = 128 of bf16); one TMA box writes the 128B-swizzled K-major layout only when a row is one 128-byte swizzle span}}
+  // expected-error @+1 {{a row of the tile is 256 bytes (K = 128 of bf16); one TMA box writes the 128B-swizzled K-major layout only when that is one 128-byte swizzle span}}
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
   return
 }
@@ -243,5 +243,37 @@ func.func @pair(%A: !llvm.ptr<1>,
   "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
   // expected-error @+1 {{tcgen05.tma_load in a cta_group::2 kernel is not supported yet (each CTA's slice of the pair's operand, docs/tma.md)}}
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  return
+}
+
+// -----
+
+// An MN-major tile whose MN extent is one swizzle span (64 bf16 = 128 bytes): the box is
+// {MN, K} = {64, 32}.
+// CHECK-LABEL: func.func @mn_major_valid
+// CHECK: "tcgen05.tma_load"
+func.func @mn_major_valid(%A: !llvm.ptr<1>,
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 32>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 32], bf16, "MN", "128B">
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) {bytes = 4096 : i64} : (!tcgen05.mbarrier) -> ()
+  "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[64, 32], bf16, "MN", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  return
+}
+
+// -----
+
+// The same tile with the K-major order of the box.
+func.func @mn_major_box(%A: !llvm.ptr<1>,
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 32, 64>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 32], bf16, "MN", "128B">
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
+  // expected-error @+1 {{the tensor map's box [32, 64] is not the tile's [64, 32] (innermost first: rows = 64, K = 32: the tile is MN-major)}}
+  "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[64, 32], bf16, "MN", "128B">, !tcgen05.mbarrier, index, index) -> ()
   return
 }
