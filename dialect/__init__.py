@@ -21,6 +21,12 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
                            a cta_group::2 kernel each CTA fills its slice of the pair's
                            operand (docs/cta-pairs.md); a tile a sparse MMA reads as A is
                            filled from the compressed M x K/2 matrix (9.7.16.10.8)
+``tma_load``               TMA copy of a box of a global tensor into a tile (one thread,
+                           async proxy, complete_tx on an mbarrier); operands tensor map
+                           parameter, tile, mbarrier, coordinates (innermost first);
+                           docs/tma.md
+``mbarrier_expect_tx``     mbarrier.arrive.expect_tx by one thread (``bytes``, default: the
+                           tiles of the tma_loads that follow it on that mbarrier)
 ``mma``                    D (+)= A x B; attributes below; trailing TMEM operands scale_a,
                            scale_b (with ``scale_vec``) and metadata (with ``sparse``)
 ``cp``                     tcgen05.cp shared tile -> TMEM (``shape``, ``multicast``,

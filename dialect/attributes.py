@@ -33,6 +33,8 @@ _OPS = {
     "tmem_stage": dict(_PLACED),
     "smem_buffer": {},
     "smem_fill": {"src_layout": "str", "src_ld": "int", "dims": "strs"},
+    "tma_load": {},
+    "mbarrier_expect_tx": {"bytes": "int", **_SYNC},
     "mma": {"kind": "str", "k_offset": "int", "k": "int", "sparse": "int",
             "sparsity_selector": "int", "ws": "int", "collector_a": "str",
             "collector_b": "str", "collector_b_op": "str", "zero_column_mask": "int",

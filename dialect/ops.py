@@ -123,6 +123,54 @@ class SmemFillOp(Tcgen05Op):
     src_ld = Attribute("src_ld")  # int
 
 
+class TmaLoadOp(Tcgen05Op):
+    """tcgen05.tma_load."""
+
+    NAME = "tma_load"
+    OPERANDS = (('tensor_map', 'single'), ('tile', 'single'), ('barrier', 'single'), ('coordinates', 'variadic'))
+    RESULTS = ()
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def tensor_map(self):
+        """The single operand tensor_map."""
+        return self.operand(0)
+
+    @property
+    def tile(self):
+        """The single operand tile."""
+        return self.operand(1)
+
+    @property
+    def barrier(self):
+        """The single operand barrier."""
+        return self.operand(2)
+
+    @property
+    def coordinates(self):
+        """The variadic operand coordinates."""
+        return self.operand(3)
+
+
+class MbarrierExpectTxOp(Tcgen05Op):
+    """tcgen05.mbarrier_expect_tx."""
+
+    NAME = "mbarrier_expect_tx"
+    OPERANDS = (('barrier', 'single'),)
+    RESULTS = ()
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def barrier(self):
+        """The single operand barrier."""
+        return self.operand(0)
+
+    bytes = Attribute("bytes")  # int
+    reason = Attribute("reason")  # str
+
+
 class MmaOp(Tcgen05Op):
     """tcgen05.mma."""
 
@@ -626,6 +674,8 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     TmemStageOp,
     SmemBufferOp,
     SmemFillOp,
+    TmaLoadOp,
+    MbarrierExpectTxOp,
     MmaOp,
     CpOp,
     ShiftOp,

@@ -96,6 +96,35 @@ irdl.dialect @tcgen05 {
     irdl.attributes { "src_layout" = %str }
   }
 
+  // TMA load: copies a box of a global tensor into a shared-memory tile through the async
+  // proxy, issued by one thread: cp.async.bulk.tensor.2d.shared::cluster.global.tile
+  // .mbarrier::complete_tx::bytes (PTX ISA 9.7.9.25.5.1). tensor_map is a kernel parameter
+  // (!llvm.ptr<1>, the global address of a 64-byte aligned CUtensorMap) that carries the
+  // argument attribute tcgen05.tensor_map = {tensor = "<array parameter>", box = array<i64:
+  // inner, outer>, swizzle = "128B"|"64B"|"32B"} (docs/tma.md); the box must be the tile
+  // ({K, rows} for a K-major tile, {rows, K} for an MN-major one) and the swizzle the
+  // tile's. coordinates are the element coordinates of the box's first element, innermost
+  // dimension first as PTX orders them ({k, row} for a K-major tile of a K-contiguous
+  // matrix, {row, k} for an MN-major tile of an M- or N-contiguous one). The copy signals complete_tx
+  // of the tile's bytes on barrier, whose phase must expect them (mbarrier_expect_tx).
+  irdl.operation @tma_load {
+    %ptr = irdl.base "!llvm.ptr"
+    %s = irdl.base @tcgen05::@smem
+    %m = irdl.base @tcgen05::@mbarrier
+    %index = irdl.is index
+    irdl.operands(tensor_map: %ptr, tile: %s, barrier: %m, coordinates: variadic %index)
+  }
+
+  // mbarrier.arrive.expect_tx.shared::cta.b64 by one thread: one arrival on the mbarrier
+  // plus the transaction bytes the phase waits for (PTX ISA 9.7.13.15.11 and .13). bytes
+  // defaults to the tiles of the tcgen05.tma_load ops that follow it on the same mbarrier
+  // in its block, up to the next expect_tx, wait or commit on that mbarrier; written, it
+  // must equal them (tcgen05-verify).
+  irdl.operation @mbarrier_expect_tx {
+    %m = irdl.base @tcgen05::@mbarrier
+    irdl.operands(barrier: %m)
+  }
+
   // D (+)= A x B on the tensor core, issued by one thread (Table 46). D is a TMEM buffer,
   // A a shared-memory tile or a TMEM buffer, B a shared-memory tile. M and N come from D's
   // shape, K from the kind (Table 39). Optional TMEM operands, in this order and only when

@@ -29,12 +29,20 @@ ld/st -> ld/st            wait::ld / wait::st (same warp)                       
 ld/st -> issuer op        wait::ld/st -> fence::before_thread_sync -> barrier     .6.4.4 ex 1
                           -> fence::after_thread_sync
 smem_fill -> mma/cp       fence.proxy.async -> barrier                            9.7.16.6.5
+issuer op -> tma_load     commit -> mbarrier wait (the refill of a tile: its       9.7.16.6.5
+                          async-proxy reads end before the TMA writes begin)
 ld -> ld again            wait::ld first, unless the registers it wrote were      .6.4.5
                           read in between (true register dependencies are
                           respected; only an overwrite races the load)
 anything -> dealloc       as for an issuer-op consumer (every access complete
                           and ordered before warp 0 frees the columns)
 ========================  =====================================================  ==========
+
+TMA loads (``tma_load``, docs/tma.md) are consumers only: the pass orders the reads of
+their tile still in flight before them, and keeps the kernel's own TMA protocol
+(``mbarrier_expect_tx``, the wait on its mbarrier before the tile is read) as written,
+adding nothing for it; tcgen05-verify-sync checks that protocol. A planned wait may wait
+on a commit the kernel wrote (on its mbarrier, phase tracked at run time).
 
 Pattern 9.7.16.6.4.3 (pipelined pair, different issuing threads) cannot arise: one
 thread issues every mma, cp and shift, so a pipelined pair is always pattern .6.4.1.

@@ -39,14 +39,16 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower import tma
 from tcgen05_lower.bindings import file_location
 from tcgen05_lower.computed import (frag_broadcast_problems, frag_map_problems,
                                     frag_reduce_problems, is_row_vector)
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
                                        FenceOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp,
-                                       MmaOp, RelinquishAllocPermitOp,
+                                       MbarrierExpectTxOp, MmaOp, RelinquishAllocPermitOp,
                                        ShiftOp, SmemBufferOp, SmemFillOp, StOp,
-                                       StoreFragmentOp, TmemBufferOp, TmemStageOp, WaitOp, wrap)
+                                       StoreFragmentOp, TmaLoadOp, TmemBufferOp, TmemStageOp,
+                                       WaitOp, wrap)
 from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
@@ -194,8 +196,86 @@ class Tcgen05Verify(ModulePass):
             if name in _INSTRUCTIONS and not self.check_two_dimensional(op):
                 continue
             check(self, op, info)
+        if any(TmaLoadOp.matches(op) or MbarrierExpectTxOp.matches(op) for op in ops):
+            self.check_tma(kernel, ops, info)
         if not self.failed:
             self.check_collectors(kernel.regions[0].blocks[0], entry=True)
+
+    # ------------------------------------------------------------------ TMA
+
+    def check_tma(self, kernel, ops, info) -> None:
+        """TMA loads (tcgen05_lower.tma, docs/tma.md): the tensor-map parameter's box and
+        swizzle are the tile's, the tile's layout is one TMA box, coordinates are one per
+        box dimension, every load's bytes are expected by an mbarrier_expect_tx before it
+        on its mbarrier (9.7.13.15: a phase completes when its pending arrivals and its
+        transaction count are both zero, so bytes not expected complete the phase early
+        or underflow it), and an expect_tx that writes ``bytes`` expects exactly the
+        bytes of the loads it covers."""
+        covered = tma.cover(kernel)
+        for op in ops:
+            if TmaLoadOp.matches(op):
+                self.check_tma_load(op, info, covered)
+            elif MbarrierExpectTxOp.matches(op):
+                written = tma.written_bytes(op)
+                loads = covered.loads.get(op, [])
+                want = covered.expected_bytes(op)
+                if written is not None and written >= 1 << 20:
+                    self.error(op, f"bytes = {written} exceeds the transaction count range "
+                                   f"of an mbarrier (2^20 - 1, PTX ISA 9.7.13.15.2)")
+                elif written is not None and written != want:
+                    self.error(op, f"bytes = {written} is not the {want} bytes of the "
+                                   f"{len(loads)} tcgen05.tma_load op(s) that follow it on "
+                                   f"this mbarrier in its block: a phase completes when its "
+                                   f"transaction count reaches zero (PTX ISA 9.7.13.15)")
+                elif written is None and not loads:
+                    self.error(op, "no tcgen05.tma_load follows this mbarrier_expect_tx on "
+                                   "its mbarrier in its block, so its byte count cannot be "
+                                   "computed: write bytes = N")
+
+    def check_tma_load(self, op, info, covered) -> None:
+        load = TmaLoadOp(op)
+        if info.cta_group != 1:
+            self.error(op, "tcgen05.tma_load in a cta_group::2 kernel is not supported yet "
+                           "(each CTA's slice of the pair's operand, docs/tma.md)")
+            return
+        spec = tma.tensor_map_of(load.tensor_map)
+        if spec is None:
+            self.error(op, f"the tensor map of tcgen05.tma_load must be a kernel parameter "
+                           f"with the argument attribute {tma.TENSOR_MAP_ATTR} = {{tensor = "
+                           f"\"<array parameter>\", box = array<i64: ...>, swizzle = ...}} "
+                           f"(docs/tma.md)")
+            return
+        if str(load.tensor_map.type) != "!llvm.ptr<1>":
+            self.error(op, f"the tensor-map parameter is {load.tensor_map.type}; it must be "
+                           f"!llvm.ptr<1>, the global address of the CUtensorMap "
+                           f"(docs/tma.md)")
+        for problem in spec.problems:
+            self.error(op, f"tensor-map parameter: {problem}")
+        problem = tma.tile_problem(load.tile)
+        if problem:
+            self.error(op, problem)
+        tile = d.type_info(load.tile.type)
+        want = tma.tile_box(load.tile)
+        if spec.box is not None and spec.box != want:
+            order = (f"K = {tile.k}, rows = {tile.rows}" if tile.major == "K" else
+                     f"rows = {tile.rows}, K = {tile.k}: the tile is MN-major")
+            self.error(op, f"the tensor map's box {list(spec.box)} is not the tile's "
+                           f"{list(want)} (innermost first: {order})")
+        if spec.box is not None and any(not 1 <= b <= tma.MAX_BOX for b in spec.box):
+            self.error(op, f"box {list(spec.box)}: every box dimension must be 1 to "
+                           f"{tma.MAX_BOX} elements (cuTensorMapEncodeTiled)")
+        if spec.swizzle is not None and spec.swizzle != tile.swizzle:
+            self.error(op, f"the tensor map's swizzle \"{spec.swizzle}\" is not the "
+                           f"tile's \"{tile.swizzle}\" (PTX ISA 5.5.6, Table 41)")
+        coordinates = len(op.operands) - 3
+        if spec.box is not None and coordinates != len(spec.box):
+            self.error(op, f"{coordinates} coordinate(s) for a {len(spec.box)}-dimensional "
+                           f"tensor map: one per dimension, innermost first")
+        if covered.of_load.get(op) is None:
+            self.error(op, "no tcgen05.mbarrier_expect_tx on this mbarrier precedes the "
+                           "tma_load in its block (after the last wait or commit on it): "
+                           "the phase would complete before the copy lands, or never "
+                           "(PTX ISA 9.7.13.15)")
 
     def check_grid(self, kernel, info) -> None:
         """The form of the grid entry (tcgen05_lower.launch). Which names are integer

@@ -40,6 +40,19 @@ CTAs its mbarrier's commits arrive at (the lowering). So completion seen through
 commit orders a later single-thread op but not what the odd CTA runs: a warpgroup op,
 smem_fill or dealloc after it needs a commit whose mask names both CTAs (0b11).
 
+TMA loads (``tma_load``, issued by one thread, writing a tile through the async proxy)
+complete on their mbarrier: the ``mbarrier_expect_tx`` before them is one arrival (like a
+commit) whose phase also waits for their bytes (PTX ISA 9.7.13.15), so a load is complete
+once a wait observes the phase of the most recent expect_tx on its mbarrier before it; a
+load with no expect_tx in the current phase of its mbarrier (none since the last wait) is
+an error. What a TMA load needs, and needs to be after:
+
+- tma_load -> mma/cp reading the tile, smem_fill or another tma_load writing it: an
+  mbarrier wait for the phase its expect_tx arrives in (complete_tx, 9.7.9.25.5.1);
+- mma/cp reading the tile -> tma_load overwriting it: completion, commit -> mbarrier
+  wait (the async-proxy reads end before the async-proxy writes begin);
+- an expect_tx follows the barrier rule of a commit below.
+
 And the mbarrier protocol: a wait must name a phase that a commit issued before it
 completes (otherwise it never returns), and a barrier must separate a wait from the next
 commit to the same mbarrier (otherwise the commit may complete the phase after the one a
@@ -117,6 +130,9 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp,
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands, unplanned_buffer)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
+
+#: The TMA ops (module docstring).
+TMA_LOAD, EXPECT_TX = "tma_load", "mbarrier_expect_tx"
 
 #: %cluster_ctarank bits (9.7.16.5.1): the even CTA, which issues the single-thread ops
 #: of a pair (Table 46), and its peer.
@@ -303,6 +319,8 @@ class Instance:
         """Nothing a later op could still need from it."""
         if self.name == "smem_fill":
             return self.synced
+        if self.name == TMA_LOAD:
+            return self.complete
         return self.acquired and (self.peer_acquired or not self.needs_peer)
 
 
@@ -314,6 +332,9 @@ class MbarrierState:
     commits: int = 0  # commits issued so far (each one arrival)
     seen: int = 0  # phases the threads know to be complete
     commit_ops: dict = field(default_factory=dict)  # commit index -> op
+    # The arrival index of the mbarrier_expect_tx whose phase a tma_load joins (None:
+    # no expect_tx since the last wait or commit on the mbarrier).
+    open_expect: object = None
     last_wait: object = None  # a wait not yet separated by a barrier from a commit
     # A region op whose ways left different commit counts or phases: a wait with a
     # phase operand is then right on some ways only.
@@ -733,13 +754,18 @@ class Run:
         name = d.op_name(op)
         if name is None:
             return
-        if name in SINGLE_THREAD_OPS or name in WARPGROUP_OPS or name == "smem_fill":
+        if name in SINGLE_THREAD_OPS or name in WARPGROUP_OPS or name in ("smem_fill",
+                                                                          TMA_LOAD):
             instance = self.instance(op, name)
             instance.needs_peer = self.pair and name in SINGLE_THREAD_OPS
             self.executions += 1
             instance.serial = self.executions
             self.check(op, instance)
+            if name == TMA_LOAD:
+                self.tma_phase(op, instance)
             self.live.append(instance)
+        elif name == EXPECT_TX:
+            self.expect_tx(op)
         elif name == "dealloc":
             self.check_dealloc(op)
         elif name == "alloc_mbarrier":
@@ -780,9 +806,43 @@ class Run:
                 state.last_wait = None
         self.live = [inst for inst in self.live if not inst.finished()]
 
+    def expect_tx(self, op) -> None:
+        """mbarrier_expect_tx: one arrival on the mbarrier, whose phase the tma_loads after
+        it join (module docstring)."""
+        barrier, state = self.mbarrier(op)
+        self.separated(op, state, "tcgen05.mbarrier_expect_tx")
+        index = state.commits
+        state.commits += 1
+        state.commit_ops[index] = op
+        state.open_expect = index
+
+    def tma_phase(self, op, instance: Instance) -> None:
+        """A tma_load completes with the phase of the open expect_tx of its mbarrier."""
+        barrier, state = self.mbarrier(op, 2)
+        if state.open_expect is None:
+            self.problem(op, ("expect_tx",),
+                         f"tcgen05.tma_load signals complete_tx on an mbarrier with no "
+                         f"tcgen05.mbarrier_expect_tx in its current phase (none since the "
+                         f"last wait or commit on it): the phase completes without its "
+                         f"bytes, or its bytes land in a later phase (PTX ISA 9.7.13.15)")
+            instance.complete = True  # reported: nothing further to say about it
+            return
+        instance.first_commit[barrier] = state.open_expect
+
+    def separated(self, op, state: MbarrierState, what: str) -> None:
+        """An arrival must not follow a wait on its mbarrier without a barrier between."""
+        if state.last_wait is not None:
+            self.problem(op, ("phase", state.last_wait),
+                         f"{what} to the mbarrier that the wait at "
+                         f"{_where(state.last_wait)} waits on, with no barrier between "
+                         f"them: a thread still in that wait could see this arrival "
+                         f"complete the next phase too and then wait for a phase that "
+                         f"never completes")
+
     def commit(self, op) -> None:
         """tcgen05.commit: the mbarrier's next arrival comes when every earlier single-thread op completes."""
         barrier, state = self.mbarrier(op)
+        state.open_expect = None
         if state.last_wait is not None:
             self.problem(op, ("phase", state.last_wait),
                          f"tcgen05.commit to the mbarrier that the wait at "
@@ -830,6 +890,7 @@ class Run:
             else:
                 state.seen += 1
         state.last_wait = op
+        state.open_expect = None
         for inst in self.live:
             index = inst.first_commit.get(barrier)
             if index is not None and index // state.arrivals < state.seen:
@@ -838,9 +899,9 @@ class Run:
                 inst.complete = inst.complete or bool(ctas & ISSUING_CTA)
                 inst.peer_complete = inst.peer_complete or bool(ctas & PEER_CTA)
 
-    def mbarrier(self, op) -> tuple:
-        """(the mbarrier `op` names, its state)."""
-        names = self.roots(op.operands[0])
+    def mbarrier(self, op, position: int = 0) -> tuple:
+        """(the mbarrier `op` names (operand `position`), its state)."""
+        names = self.roots(op.operands[position])
         if len(names) > 1:
             raise Unsupported(op, "tcgen05-verify-sync cannot check this op: its mbarrier "
                                   "may be one of several (the ways into it yield "
@@ -1038,7 +1099,8 @@ class Run:
         if name == ShiftOp.NAME:
             cells = [cells for cells, _ in self.cells(op.operands[0])]
             return Instance(op, name, cells, list(cells), [], [])
-        return Instance(op, name, [], [], [], self.tiles(op.operands[1]))  # smem_fill
+        # smem_fill and tma_load: the tile is operand 1
+        return Instance(op, name, [], [], [], self.tiles(op.operands[1]))
 
     # ---------------------------------------------------------------- checks
 
@@ -1100,7 +1162,7 @@ class Run:
         """Reports every TMEM access not ordered before this dealloc."""
         for earlier in self.live:
             self.checked += 1
-            if earlier.name == "smem_fill":
+            if earlier.name in ("smem_fill", TMA_LOAD):
                 continue
             missing = self.missing(earlier, "acquired")
             cells = (earlier.tmem_writes or earlier.tmem_reads)[0].text()
@@ -1124,6 +1186,10 @@ class Run:
         mine = _meeting(later.tmem_writes, earlier.tmem_reads)
         if mine is not None:
             return f"writes {mine.text()}", "reads"
+        if earlier.name == TMA_LOAD and _tiles_meet(later.tiles_read + later.tiles_written,
+                                                    earlier.tiles_written):
+            return ("reads a shared-memory tile" if later.tiles_read else
+                    "overwrites a shared-memory tile"), "writes through the async proxy (TMA)"
         if _tiles_meet(later.tiles_read, earlier.tiles_written):
             return "reads a shared-memory tile", "writes through the generic proxy"
         if _tiles_meet(later.tiles_written, earlier.tiles_read):
@@ -1132,6 +1198,8 @@ class Run:
 
     def need(self, earlier: Instance, later: Instance) -> tuple:
         """(what `earlier` must have reached, the ISA section) for a conflicting pair."""
+        if earlier.name == TMA_LOAD:
+            return "complete", "PTX ISA 9.7.9.25.5.1, complete_tx"
         if earlier.single_thread:
             if later.single_thread:
                 if self.pipelined(earlier, later):
@@ -1169,6 +1237,13 @@ class Run:
 
     def missing(self, earlier: Instance, need: str) -> str | None:
         """The mechanism still missing for `earlier` to reach `need`, or None."""
+        if earlier.name == TMA_LOAD:
+            if earlier.complete:
+                return None
+            barrier, index = next(iter(earlier.first_commit.items()))
+            expect = self.mbarriers[barrier].commit_ops[index]
+            return (f"an mbarrier wait for the phase that the tcgen05.mbarrier_expect_tx at "
+                    f"{_where(expect)} arrives in")
         if earlier.name == "smem_fill":
             if earlier.synced:
                 return None

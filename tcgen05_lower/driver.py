@@ -347,7 +347,8 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
                 pipeline = planning_prefix(pipeline)
             uses = feature_uses(module, target, source_name)
             signatures = kernel_signatures(module, text)
-            misnamed = grid_problems(module, signatures)
+            misnamed = grid_problems(module, signatures) + \
+                tensor_map_problems(module, signatures)
             if misnamed:
                 raise CompileFailed(list(diagnostics) + misnamed)
             run_pipeline(module, pipeline, print_ir_after_all=print_ir_after_all,
@@ -411,8 +412,11 @@ def kernel_signatures(module_op, text: str) -> dict[str, dict]:
         types = [str(a.type) for a in kernel.regions[0].blocks[0].arguments]
         names = recorded_parameter_names(kernel) or \
             source_parameter_names(text, info.name, len(types))
+        from tcgen05_lower.tma import kernel_tensor_maps
+
         out[info.name] = {"entry": info.name, "threads": info.threads, "cta_group": info.cta_group,
-                          "params": list(zip(names, types)), "grid": list(info.grid)}
+                          "params": list(zip(names, types)), "grid": list(info.grid),
+                          "tensor_maps": kernel_tensor_maps(kernel)}
     return out
 
 
@@ -433,6 +437,30 @@ def grid_problems(module_op, signatures: dict) -> list[Diagnostic]:
             filename, line, col = file_location(kernel.location)
             found.append(Diagnostic("error", filename, line, col,
                                     f"{d.KERNEL_ATTR}.grid: {exc}"))
+    return found
+
+
+def tensor_map_problems(module_op, signatures: dict) -> list[Diagnostic]:
+    """Located errors for a tensor-map parameter whose ``tensor`` is not the name of one of
+    the kernel's pointer parameters (names are the source's, which only the driver knows;
+    tcgen05-verify checks the rest of the attribute against the tiles)."""
+    found = []
+    for kernel in d.kernels(module_op):
+        signature = signatures[d.kernel_info(kernel).name]
+        maps = signature.get("tensor_maps", {})
+        pointers = [name for i, (name, mlir_type) in enumerate(signature["params"])
+                    if mlir_type.startswith("!llvm.ptr") and i not in maps]
+        for index, spec in maps.items():
+            if spec.tensor is None or spec.tensor in pointers:
+                continue
+            own = signature["params"][index][0]
+            filename, line, col = file_location(kernel.location)
+            found.append(Diagnostic(
+                "error", filename, line, col,
+                f"tcgen05.tensor_map of parameter {own}: tensor = \"{spec.tensor}\" is not "
+                f"an array (pointer) parameter of the kernel "
+                f"({', '.join(pointers) or 'none'}); it names the array the map was encoded "
+                f"for (docs/tma.md)"))
     return found
 
 
@@ -468,7 +496,8 @@ def launch_manifest(signature: dict, smem_bytes: int, result: CompileResult) -> 
     type, PTX name and type; ``pointer`` false for an integer argument, passed by value),
     threads per CTA, cluster shape, the grid in CTAs (one string per dimension, an
     integer or an expression of integer arguments, ``tcgen05_lower.launch``; one cluster
-    when the kernel gives none), dynamic shared memory, target and PTX version.
+    when the kernel gives none), dynamic shared memory, target and PTX version. A
+    tensor-map parameter's entry also has ``tensor_map``: {tensor, box, swizzle}.
     JSON-serializable."""
     from tcgen05_lower.isa import targets as t
 
@@ -479,6 +508,10 @@ def launch_manifest(signature: dict, smem_bytes: int, result: CompileResult) -> 
         ptx_name, ptx_type = ptx_params[i] if i < len(ptx_params) else ("", "")
         params.append({"name": pname, "mlir_type": mlir_type, "ptx_name": ptx_name,
                        "ptx_type": ptx_type, "pointer": mlir_type.startswith("!llvm.ptr")})
+        spec = signature.get("tensor_maps", {}).get(i)
+        if spec is not None:
+            # The array it describes, its box (innermost first) and swizzle (docs/tma.md).
+            params[-1]["tensor_map"] = spec.as_manifest()
     return {
         "manifest_version": MANIFEST_VERSION,
         "entry": entry,

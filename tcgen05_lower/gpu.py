@@ -68,6 +68,12 @@ def launch(ptx: str, manifest: dict, args: dict, *, driver=None) -> dict:
     """Runs the manifest's entry once on device 0 with ``args`` ({parameter name: NumPy
     array or int}); returns {name: array after the run} for the array arguments (the
     arrays passed in are updated too) and ``seconds``, the launch-to-synchronize time."""
+    maps = [p["name"] for p in manifest["params"] if "tensor_map" in p]
+    if maps:
+        # The CUtensorMap would come from cuTensorMapEncodeTiled with the arguments
+        # docs/tma.md lists, copied to a 64-byte aligned device buffer; not done yet.
+        raise GpuUnavailable(f"the CUDA backend does not encode tensor maps yet (parameters "
+                             f"{', '.join(maps)}); docs/tma.md shows the host side")
     cu = _Driver(driver if driver is not None else load_driver())
     api = cu.api
     cu("cuInit", 0)

@@ -527,16 +527,18 @@ PARAMETER_NAME_ATTR = "tcgen05.name"
 
 def record_parameter_names(module_op, text: str) -> None:
     """Writes each parameter's source name as the argument attribute
-    ``tcgen05.name`` of every kernel whose ``grid`` names parameters: block arguments
-    lose their names once parsed, and printed IR (``tcgen05-opt`` output fed to
-    ``tcgen05-lower``) spells them ``%argN``, so the grid's names must travel with the
-    IR. `bindings.parse_module` calls it on every parse. A name already recorded stays."""
+    ``tcgen05.name`` of every kernel whose ``grid`` names parameters, or that has
+    tensor-map parameters (whose ``tensor`` names one, tcgen05_lower.tma): block
+    arguments lose their names once parsed, and printed IR (``tcgen05-opt`` output fed
+    to ``tcgen05-lower``) spells them ``%argN``, so the names must travel with the IR. `bindings.parse_module` calls it on every parse. A name already recorded stays."""
     for kernel in dialect.kernels(module_op):
         try:
             info = dialect.kernel_info(kernel)
         except ValueError:
             continue  # a malformed kernel attribute: tcgen05-verify reports it
-        if not info.grid:
+        tensor_maps = "arg_attrs" in kernel.attributes and \
+            "tcgen05.tensor_map" in str(kernel.attributes["arg_attrs"])
+        if not info.grid and not tensor_maps:
             continue
         count = len(kernel.regions[0].blocks[0].arguments)
         names = source_parameter_names(text, info.name, count)

@@ -273,6 +273,23 @@ def mbarrier_wait_parity(mbar: str, parity: str) -> str:
             "@!tcgen05_done bra tcgen05_wait; }")
 
 
+def tma_load_2d(dst: str, tensor_map: str, c0: str, c1: str, mbar: str) -> str:
+    """cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+    [dstMem], [tensorMap, {c0, c1}], [mbar] (PTX ISA 9.7.9.25.5.1): the box of the tensor
+    map at element coordinates (c0, c1), innermost first, into shared memory, signalling
+    complete_tx of its bytes on the mbarrier. A shared::cta address of the executing CTA
+    is a valid shared::cluster address; the tensor map is a generic address."""
+    return (f"cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+            f".mbarrier::complete_tx::bytes [{dst}], [{tensor_map}, {{{c0}, {c1}}}], "
+            f"[{mbar}];")
+
+
+def mbarrier_arrive_expect_tx(mbar: str, nbytes: str) -> str:
+    """mbarrier.arrive.expect_tx.shared::cta.b64 _, [mbar], txCount (PTX ISA
+    9.7.13.15.13): expect-tx of txCount bytes, then one arrive-on, the state discarded."""
+    return f"mbarrier.arrive.expect_tx.shared::cta.b64 _, [{mbar}], {nbytes};"
+
+
 def fence_proxy_async() -> str:
     return "fence.proxy.async.shared::cta;"
 

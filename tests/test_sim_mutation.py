@@ -33,7 +33,7 @@ def simulator_verdict(text: str, source_name: str, problem, inputs,
     result = compile_source(text, source_name, pipeline=",".join(LOWERING))
     printed = [p["name"] for p in result.manifest["params"]]
     args = {new: (inputs[old].copy() if isinstance(inputs[old], np.ndarray) else inputs[old])
-            for new, old in zip(printed, names)}
+            for new, old in zip(printed, names) if old in inputs}  # not: tensor maps
     try:
         run = simulate(result.ptx, result.manifest, args, schedule="late")
     except SimError as error:

@@ -303,6 +303,8 @@ def make_inputs(problem: Problem, manifest: dict, reference_names, seed: int) ->
     args = {}
     for param in manifest["params"]:
         name = param["name"]
+        if "tensor_map" in param:
+            continue  # bound by the simulator to the array it names (sim/tma.py)
         if not param["pointer"]:
             if name not in problem.scalars:
                 raise UsageError(f"no value for scalar parameter {name}")

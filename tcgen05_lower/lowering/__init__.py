@@ -13,12 +13,13 @@ package collects them into ``HANDLERS`` (op name -> handler).
 ``ldst``        warpgroup tcgen05.ld / ld.red / st and fragments to and from global memory
 ``compute``     tcgen05.frag_map (fragments as values) and stores of computed fragments
 ``sync``        commit, mbarrier waits, tcgen05.wait, fences, barriers
+``tma``         TMA loads (cp.async.bulk.tensor) and mbarrier expect_tx arrivals
 ``views``       addresses of the stages of multi-buffered TMEM buffers (tcgen05.tmem_stage)
 ==============  ==========================================================================
 """
 
-from tcgen05_lower.lowering import alloc, compute, datamove, ldst, mma, smem, sync, views
+from tcgen05_lower.lowering import alloc, compute, datamove, ldst, mma, smem, sync, tma, views
 from tcgen05_lower.lowering.core import KernelLowering, handlers, lowers  # noqa: F401
 
 #: tcgen05 op name -> handler(lowering, op), from every family module.
-HANDLERS = handlers(alloc, compute, datamove, ldst, mma, smem, sync, views)
+HANDLERS = handlers(alloc, compute, datamove, ldst, mma, smem, sync, tma, views)

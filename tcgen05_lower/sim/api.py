@@ -95,22 +95,41 @@ def grid_of(manifest: dict, args: dict, cluster: int, grid=None) -> tuple[int, i
 
 
 def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
-    """Maps the manifest's parameter names (or the PTX's) to the entry's PTX parameters."""
+    """Maps the manifest's parameter names (or the PTX's) to the entry's PTX parameters.
+
+    A tensor-map parameter (sim/tma.py) takes a ``TensorMap``; when none is given, the
+    manifest's ``tensor_map`` entry ({tensor, box, swizzle}) makes one for the whole
+    array argument it names (dims and strides from the array). Its ``tensor`` is then
+    the PTX name of that array's parameter."""
+    from tcgen05_lower.sim.tma import TensorMap
+
     params = manifest.get("params")
     if params is None:
         return dict(args)
     if len(params) != len(entry.params):
         raise SimError(f"the manifest lists {len(params)} parameters, the PTX entry "
                        f"{entry.name} has {len(entry.params)}")
+    ptx_name = {mp["name"]: pp.name for mp, pp in zip(params, entry.params)}
     bound = {}
     for mp, pp in zip(params, entry.params):
         name = mp["name"]
+        described = mp.get("tensor_map")
         if name in args:
             bound[pp.name] = args[name]
         elif pp.name in args:
             bound[pp.name] = args[pp.name]
+        elif described is not None:
+            array = args.get(described["tensor"])
+            if not isinstance(array, np.ndarray):
+                raise SimError(f"the tensor map {name} describes {described['tensor']}, "
+                               f"which is not an array argument given")
+            bound[pp.name] = TensorMap.of_array(described["tensor"], array,
+                                                described["box"], described["swizzle"])
         else:
             raise SimError(f"no value given for kernel parameter {name}")
+        if isinstance(bound[pp.name], TensorMap):
+            tensor = bound[pp.name].tensor
+            bound[pp.name] = replace(bound[pp.name], tensor=ptx_name.get(tensor, tensor))
     return bound
 
 

@@ -209,12 +209,22 @@ class Machine:
     def _bind_args(self, args: dict) -> None:
         """Each array argument gets a fake global address; every parameter's bytes are
         what ld.param reads."""
+        from tcgen05_lower.sim.tma import TENSOR_MAP_BASE, TENSOR_MAP_BYTES, TensorMap
+
         self.buffers: list[Buffer] = []
         self.param_bytes: dict[str, bytes] = {}
+        #: made-up tensor-map address -> (TensorMap, the Buffer it describes): sim/tma.py
+        self.tensor_maps: dict[int, tuple] = {}
+        maps = []
         for i, param in enumerate(self.entry.params):
             if param.name not in args:
                 raise SimError(f"no value for kernel parameter {param.name}")
             value = args[param.name]
+            if isinstance(value, TensorMap):
+                address = TENSOR_MAP_BASE + len(maps) * TENSOR_MAP_BYTES
+                maps.append((param.name, address, value))
+                self.param_bytes[param.name] = struct.pack("<Q", address)
+                continue
             if isinstance(value, np.ndarray):
                 if not value.flags.c_contiguous:
                     raise SimError(f"the array for {param.name} must be C-contiguous")
@@ -231,6 +241,22 @@ class Machine:
             else:
                 self.param_bytes[param.name] = (int(value) & ((1 << (8 * nbytes)) - 1)) \
                     .to_bytes(nbytes, "little")
+        self._bind_tensor_maps(maps)
+
+    def _bind_tensor_maps(self, maps) -> None:
+        """Each tensor map to the array parameter it names (bound above)."""
+        by_name = {b.name: b for b in self.buffers}
+        for param, address, tmap in maps:
+            buffer = by_name.get(tmap.tensor)
+            if buffer is None:
+                raise SimError(f"the tensor map for {param} describes {tmap.tensor}, which "
+                               f"is not an array argument of the launch")
+            tmap.check(buffer.data.itemsize)
+            self.tensor_maps[address] = (tmap, buffer)
+
+    def describe_tensor_maps(self) -> str:
+        return ", ".join(f"{a:#x} ({t.tensor})" for a, (t, _) in self.tensor_maps.items()) \
+            or "none"
 
     def _special_registers(self) -> None:
         """PTX ISA 10 (Special Registers): %ctaid is the CTA's index in the grid and

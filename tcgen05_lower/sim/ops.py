@@ -76,7 +76,7 @@ def _handler_for(ins: P.Instr):
         "bra": _bra, "ret": _ret, "exit": _ret, "barrier": _barrier, "bar": _barrier,
         "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
         "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
-        "sqrt": _sqrt,
+        "sqrt": _sqrt, "cp": _cp,
     }
     if base not in table:
         raise _unknown(ins)
@@ -886,7 +886,27 @@ def _mapa(ins: P.Instr):
 
 
 def _cvta(ins: P.Instr):
-    raise _unknown(ins, "generic addresses are not modelled")
+    """cvta.global.u64 only (the tensor-map operand of cp.async.bulk.tensor is a generic
+    address): the simulator's generic window onto global memory is the identity, so the
+    generic address of a global address is itself. Ordinary generic loads and stores stay
+    unmodelled (``_memory_form``)."""
+    if ins.parts[1:] != ["global", "u64"]:
+        raise _unknown(ins, "generic addresses are not modelled (only cvta.global.u64)")
+
+    def make(m, ins):
+        d, a = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            m.write(d.name, act, m.read(a, act, 64, ins), 64, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _cp(ins: P.Instr):
+    from tcgen05_lower.sim import tma
+    return tma.handler(ins)
 
 
 # -- control flow --------------------------------------------------------------------------

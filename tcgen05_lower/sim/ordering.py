@@ -55,6 +55,16 @@ Not tracked: races between ordinary accesses of different threads (no tcgen05 op
 involved), and a byte read by several in-flight async ops of different issuers is
 checked against the latest one only.
 
+TMA loads (``cp.async.bulk.tensor``, ``tma_load``) write shared memory through the async
+proxy. Each issuing thread has a stream agent of its TMA completions; a load's bytes are
+marked as being written by it from its issue on, and its completion (its data lands, then
+complete_tx of its bytes on its mbarrier, which releases the load's completion to the
+phase) happens at the latest moment (``"late"``: when no thread can run, in issue order
+with the commits) or at once (``"eager"``). A tcgen05 op, or an ordinary access, that
+touches those bytes must know the completion (from a wait on the phase that the
+complete_tx completed): otherwise a race. A TMA load into bytes that an unfinished
+tcgen05 op reads is a race too (its completion, e.g. commit -> wait, must come first).
+
 mbarriers follow PTX's mbarrier semantics: init sets the expected arrival count and phase
 0; a phase completes when its pending arrivals reach zero (and its transaction count is
 zero); ``try_wait.parity P`` succeeds once the phase of parity P has completed, i.e. while
@@ -94,6 +104,19 @@ class InFlight:
 
 
 @dataclass
+class TmaInFlight:
+    """A TMA load issued and not yet complete (see the module docstring)."""
+    thread: int
+    seq: int
+    rank: int
+    addresses: np.ndarray
+    write: object      # callable: lands the data in shared memory
+    nbytes: int
+    mbarrier: int
+    line: int
+
+
+@dataclass
 class Mbarrier:
     expected: int
     pending: int
@@ -119,8 +142,10 @@ class OrderingModel:
         t = self.nthreads = threads_per_cta * len(ctas)
         w = self.nwarps = -(-t // 32)
         # agents: threads [0, t), issued [t, 2t), completed [2t, 3t), ld [3t, 3t+w), st
+        # [3t+w, 3t+2w), TMA loads completed [3t+2w, 4t+2w)
         self.ISSUED, self.DONE, self.LD, self.ST = t, 2 * t, 3 * t, 3 * t + w
-        agents = 3 * t + 2 * w
+        self.TMA = 3 * t + 2 * w
+        agents = 4 * t + 2 * w
         self.known = np.zeros((t, agents), np.int64)
         self.known[np.arange(t), np.arange(t)] = 1
         self.tc_known = self.known.copy()
@@ -128,7 +153,8 @@ class OrderingModel:
         self.released = self.known.copy()
         self.seq = np.zeros(agents, np.int64)       # last sequence number per stream agent
         self.inflight: list[InFlight] = []
-        self.pending_commits: list[tuple[int, int, int, int, int]] = []  # order kept
+        # commits and TMA loads (TmaInFlight) to complete, in issue order
+        self.pending_commits: list = []
         self.mbarriers: dict[tuple[int, int], Mbarrier] = {}
         self.races: list[Race] = []
         self._race_keys: set = set()
@@ -148,6 +174,11 @@ class OrderingModel:
         self.reader_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.reader_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.proxy_fences: list[list[int]] = [[] for _ in range(t)]
+        # shared memory written by TMA loads: the issuing thread, the load's sequence
+        # number in its TMA stream, its line
+        self.tma_writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
+        self.tma_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        self.tma_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
 
     # -- helpers --------------------------------------------------------------------------
     def _race(self, message: str, line: int, other: int) -> None:
@@ -279,13 +310,16 @@ class OrderingModel:
                                line, int(lines.max()))
 
     def _check_async_smem_reads(self, thread: int, op: TensorOp, line: int) -> None:
-        """9.7.16.6.5: ordinary stores read by the async proxy need fence.proxy.async."""
+        """9.7.16.6.5: ordinary stores read by the async proxy need fence.proxy.async;
+        bytes a TMA load writes need its completion observed."""
         for rank, addresses in op.footprint.smem_reads.items():
             size = self.writer[rank].size
             if addresses.size and (addresses.min() < 0 or addresses.max() >= size):
                 raise SimError(f"tcgen05.{op.kind} reads shared-memory bytes "
                                f"{int(addresses.min()):#x}-{int(addresses.max()):#x} of CTA "
                                f"{rank}, past its {size} bytes of shared memory", line)
+            self._check_tma_written(np.full(addresses.shape, thread), rank, addresses,
+                                    f"tcgen05.{op.kind} by thread {thread} reads", line)
             writers = self.writer[rank][addresses]
             written = writers >= 0
             if not written.any():
@@ -383,6 +417,8 @@ class OrderingModel:
             sel = ranks == r
             byte = (addresses[sel].reshape(-1, 1) + np.arange(size)).reshape(-1)
             who = np.repeat(threads[sel], size)
+            self._check_tma_written(who, r, byte, ("st.shared" if write else "ld.shared") +
+                                    " accesses", line)
             if not write:
                 writers = self.writer[r][byte]
                 other = (writers >= 0) & (writers != who)
@@ -413,6 +449,76 @@ class OrderingModel:
                 self.writer[r][byte] = who
                 self.write_epoch[r][byte] = self.known[who, who]
                 self.write_line[r][byte] = line
+
+    # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
+    def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
+                           what: str, line: int) -> None:
+        """Races of accesses by threads `who` (one per byte) to bytes a TMA load writes
+        whose completion they have not observed."""
+        writers = self.tma_writer[rank][addresses]
+        busy = writers >= 0
+        if not busy.any():
+            return
+        seen = self.known[who[busy], self.TMA + writers[busy]]
+        late = seen < self.tma_seq[rank][addresses][busy]
+        if late.any():
+            first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
+            self._race(f"{what} shared memory of CTA {rank} (byte {addresses[first]:#x}) "
+                       f"that a TMA load (cp.async.bulk.tensor of thread {writers[first]}) "
+                       f"writes, and its completion (the complete_tx phase of its mbarrier, "
+                       f"observed by a wait) is not ordered before", line,
+                       int(self.tma_line[rank][addresses[first]]))
+
+    def tma_load(self, thread: int, rank: int, addresses: np.ndarray, write, nbytes: int,
+                 mbarrier: int, line: int) -> None:
+        """cp.async.bulk.tensor by `thread`: writes `addresses` of CTA `rank` (``write()``
+        lands the data), then complete_tx of `nbytes` on `mbarrier` (module docstring)."""
+        self._mbar(rank, mbarrier, line, thread)
+        readers = self.reader[rank][addresses]
+        busy = readers >= 0
+        if busy.any():
+            known = self.known[thread, self.DONE + readers[busy]]
+            late = known < self.reader_seq[rank][addresses][busy]
+            if late.any():
+                first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
+                self._race(f"a TMA load (cp.async.bulk.tensor of thread {thread}) "
+                           f"overwrites shared memory of CTA {rank} (byte "
+                           f"{addresses[first]:#x}) that a tcgen05 op of thread "
+                           f"{readers[first]} still reads (its completion is not observed)",
+                           line, int(self.reader_line[rank][addresses[first]]))
+        self._check_tma_written(np.full(addresses.shape, thread), rank, addresses,
+                                f"a TMA load of thread {thread} also writes", line)
+        self.seq[self.TMA + thread] += 1
+        seq = int(self.seq[self.TMA + thread])
+        self.tma_writer[rank][addresses] = thread
+        self.tma_seq[rank][addresses] = seq
+        self.tma_line[rank][addresses] = line
+        # the bytes are the TMA load's now: earlier ordinary writes are overwritten
+        self.writer[rank][addresses] = -1
+        entry = TmaInFlight(thread, seq, rank, addresses, write, nbytes, mbarrier, line)
+        if self.schedule == "eager":
+            self._complete_tma(entry)
+        else:
+            self.pending_commits.append(entry)
+
+    def _complete_tma(self, entry: TmaInFlight) -> None:
+        """The load's data lands; complete_tx of its bytes on its mbarrier releases its
+        completion to the phase that completes."""
+        entry.write()
+        bar = self._mbar(entry.rank, entry.mbarrier, entry.line)
+        generic = np.zeros(self.known.shape[1], np.int64)
+        generic[self.TMA + entry.thread] = entry.seq
+        bar.known = generic.copy() if bar.known is None else np.maximum(bar.known, generic)
+        bar.tc_known = generic.copy() if bar.tc_known is None else \
+            np.maximum(bar.tc_known, generic)
+        bar.tx -= entry.nbytes
+        self._maybe_complete(bar)
+
+    def _complete_pending(self, entry) -> None:
+        if isinstance(entry, TmaInFlight):
+            self._complete_tma(entry)
+        else:
+            self._complete_commit(entry)
 
     # -- thread synchronization -----------------------------------------------------------
     def barrier(self, threads: np.ndarray, line: int) -> None:
@@ -542,12 +648,12 @@ class OrderingModel:
     def progress(self) -> bool:
         if not self.pending_commits:
             return False
-        self._complete_commit(self.pending_commits.pop(0))
+        self._complete_pending(self.pending_commits.pop(0))
         return True
 
     def finish(self, line: int) -> list[str]:
         while self.pending_commits:
-            self._complete_commit(self.pending_commits.pop(0))
+            self._complete_pending(self.pending_commits.pop(0))
         problems = []
         for record in self.inflight:
             if not record.performed:

@@ -54,6 +54,14 @@ class Vec:
     items: tuple
 
 
+@dataclass(frozen=True)
+class TensorAddr:
+    """The tensor operand ``[tensorMap, {c0, c1, ...}]`` of cp.async.bulk.tensor: the
+    tensor map's address and the coordinates (PTX ISA 9.7.9.25.5.1)."""
+    base: Addr
+    coordinates: Vec
+
+
 @dataclass
 class Instr:
     """One instruction: ``@guard opcode operands;`` at PTX line ``line``."""
@@ -422,7 +430,14 @@ def _operand(text: str, resolve):
     if t.startswith("["):
         if not t.endswith("]"):
             raise ValueError(f"unbalanced address operand '{t}'")
-        return _address(t[1:-1].strip(), resolve)
+        inner = t[1:-1].strip()
+        if "{" in inner:
+            items = split_top(inner)
+            if len(items) != 2 or not items[1].strip().startswith("{"):
+                raise ValueError(f"cannot read tensor operand '{t}'")
+            coordinates = _operand(items[1], resolve)
+            return TensorAddr(_address(items[0].strip(), resolve), coordinates)
+        return _address(inner, resolve)
     value = parse_int(t)
     if value is not None:
         return Imm(value)

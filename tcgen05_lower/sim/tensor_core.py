@@ -147,8 +147,7 @@ def k_major_addresses(desc: SmemDescriptor, rows: int, k_bytes: int) -> np.ndarr
         + (b // 16) * unit_stride + b % 16
     address = desc.start + offset
     if desc.swizzle != "none":
-        mask = row_bytes // 16 - 1
-        address = address ^ (((address >> 7) & mask) << 4)
+        address = swizzled_address(address, row_bytes)
     return address
 
 
@@ -186,9 +185,17 @@ def mn_major_addresses(desc: SmemDescriptor, rows: int, k: int, element_bytes: i
             + (kk % 8) * row_bytes + (kk // 8) * desc.stride_offset
     address = (desc.start + offset).reshape(rows, k * element_bytes)
     if desc.swizzle != "none":
-        mask = row_bytes // 16 - 1
-        address = address ^ (((address >> 7) & mask) << 4)
+        address = swizzled_address(address, row_bytes)
     return address
+
+
+def swizzled_address(address, row_bytes: int):
+    """Where the byte at unswizzled shared-memory `address` lives under the 32/64/128-byte
+    swizzle (`row_bytes`): its 16-byte unit index (address bits 4..) XORed with the
+    128-byte row index (address bits 7..), Swizzle<1|2|3, 4, 3> (9.7.16.10.6). The TMA
+    unit writes the same pattern (tensor swizzling modes), sim/tma.py."""
+    mask = row_bytes // 16 - 1
+    return address ^ (((address >> 7) & mask) << 4)
 
 
 def operand_addresses(desc: SmemDescriptor, rows: int, k: int, element: str,

@@ -336,6 +336,18 @@ def _access(op, name: str, cls: str, buffers: Buffers) -> Access:
     return Access(op, name, cls, smem_writes=(op.operands[1],))  # smem_fill
 
 
+#: The class of a TMA load's access: a write of its tile through the async proxy, which
+#: insert-sync orders after the reads of that tile still in flight (commit -> wait), but
+#: does not track as in flight itself (its completion is the kernel's mbarrier protocol,
+#: docs/tma.md).
+TMA = "tma"
+
+
+def tma_access(op) -> Access:
+    """The access of a tcgen05.tma_load: it writes its tile (operand 1)."""
+    return Access(op, "tma_load", TMA, smem_writes=(op.operands[1],))
+
+
 def pipelined(earlier: Access, later: Access) -> bool:
     """9.7.16.6.2: pairs the tensor core executes in issue order (same thread and
     cta_group hold for every issuer op of a kernel)."""

@@ -10,7 +10,8 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, BarrierOp, CommitOp, CpO
                                        SmemFillOp, StOp)
 from tcgen05_lower.synchronization.common import constant_trip_count
 from tcgen05_lower.synchronization.phases import Phases
-from tcgen05_lower.synchronization.planner import Planner, describe, is_trivial
+from tcgen05_lower.synchronization.planner import (Planner, describe, is_trivial,
+                                                  is_user_barrier)
 
 
 def materialize(kernel, planner: Planner) -> list:
@@ -18,8 +19,11 @@ def materialize(kernel, planner: Planner) -> list:
     program order of creation."""
     entry = kernel.regions[0].blocks[0]
     actions = planner.enabled()
-    used = sorted({a.barrier for a in actions if a.barrier is not None})
-    barriers = {}
+    used = sorted({a.barrier for a in actions
+                   if a.barrier is not None and not is_user_barrier(a.barrier)})
+    # A wait for a user-written commit waits on that commit's mbarrier, for the phase of
+    # the most recent commit to it (tracked at run time: the commits are the user's).
+    barriers = {a.barrier: a.barrier[1] for a in actions if is_user_barrier(a.barrier)}
     if used:
         first = entry.operations[0]
         for b in used:
@@ -44,7 +48,8 @@ def materialize(kernel, planner: Planner) -> list:
                     fields.update(barrier=barriers[action.barrier])
                 if cls is MbarrierWaitOp:
                     # None: the phase is tracked at run time
-                    fields.update(phase=phases.parity(action, commits[action.barrier]))
+                    fields.update(phase=None if is_user_barrier(action.barrier) else
+                                  phases.parity(action, commits[action.barrier]))
                 if action.kind is not None:      # wait, fence
                     fields.update(kind=action.kind)
                 added.append(cls.build(**fields))

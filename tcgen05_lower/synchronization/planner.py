@@ -8,9 +8,9 @@ from dataclasses import dataclass
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
-from tcgen05_lower.dialect.ops import FragMapOp, StOp
+from tcgen05_lower.dialect.ops import FragMapOp, StOp, TmaLoadOp
 from tcgen05_lower.kernel_ir import defining_op
-from tcgen05_lower.synchronization.accesses import Access, Buffers, access_of
+from tcgen05_lower.synchronization.accesses import Access, Buffers, access_of, tma_access
 from tcgen05_lower.synchronization.common import (ASYNC_OPS, GENERIC, ISSUER, LOADS,
                                                   NEED_ACQUIRED, NEED_COMPLETE, SyncError,
                                                   TRIVIAL_DIALECTS, TRIVIAL_OPS, WARPGROUP,
@@ -19,6 +19,12 @@ from tcgen05_lower.synchronization.common import (ASYNC_OPS, GENERIC, ISSUER, LO
 from tcgen05_lower.synchronization.state import (Status, UNKNOWN_LOOP, conflict, join,
                                                  level_rank, requirement, same_loop,
                                                  same_state, satisfied)
+
+
+def is_user_barrier(barrier) -> bool:
+    """Whether a planned wait's barrier is a user-written commit's mbarrier
+    (``("user", value)``) rather than one of the pass's commit sites (an index)."""
+    return isinstance(barrier, tuple) and barrier[:1] == ("user",)
 
 
 @dataclass
@@ -205,6 +211,8 @@ class Planner:
             if action.name == "commit" and action.barrier not in waited:
                 self.disabled.add(i)
         committed = {a.barrier for a in self.enabled() if a.name == "commit"}
+        # A wait for the completion a user-written commit signals waits on its mbarrier.
+        committed |= {b for b in waited if is_user_barrier(b)}
         if not waited <= committed:
             raise SyncError(self.kernel, "internal: a planned wait has no commit")
 
@@ -230,6 +238,9 @@ class Planner:
             state = self.visit_region_op(op, state)
         elif name in ASYNC_OPS:
             state = self.visit_async(op, state)
+        elif name == TmaLoadOp.NAME:
+            # A refill: the reads of its tile in flight complete first (9.7.16.6.5).
+            state = self.resolve(op, state, self.needs(state, tma_access(op), op))
         elif name == "dealloc":
             state = self.resolve(op, state, self.dealloc_needs(state))
         elif name in ("commit", "mbarrier_wait", "wait", "fence", "fence_proxy_async",
@@ -555,6 +566,8 @@ class Planner:
                 items = self.dealloc_needs(state)
             elif name in ASYNC_OPS:
                 items = self.needs(state, access_of(inner, self.buffers), inner)
+            elif name == TmaLoadOp.NAME:
+                items = self.needs(state, tma_access(inner), inner)
             else:
                 continue
             for status, level, dependence in items:

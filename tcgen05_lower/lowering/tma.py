@@ -1,0 +1,48 @@
+"""TMA loads into shared-memory tiles and the expect_tx arrivals that await them
+(tcgen05_lower.tma, docs/tma.md).
+
+Both are issued by one thread (the one that issues mma and commit, Table 46's rule for
+single-thread ops applied to them): each thread that executes ``cp.async.bulk.tensor``
+starts its own copy of the whole box (PTX ISA 9.7.9.25.5.1), and one
+``mbarrier.arrive.expect_tx`` is the one arrival an mbarrier of count 1 expects per phase.
+The tensor map is the kernel's ``!llvm.ptr<1>`` parameter, converted to the generic
+address the instruction takes (``cvta.global``).
+"""
+
+from __future__ import annotations
+
+from tcgen05_lower import emit, ptx, tma
+from tcgen05_lower.bindings import llvm
+from tcgen05_lower.dialect.ops import MbarrierExpectTxOp, TmaLoadOp
+from tcgen05_lower.emit import i32
+from tcgen05_lower.lowering.core import lowers
+from tcgen05_lower.lowering.sync import single_thread_predicate
+
+
+@lowers(TmaLoadOp)
+def lower_tma_load(lowering, op) -> None:
+    load = TmaLoadOp(op)
+    generic = llvm.AddrSpaceCastOp(emit.ptr_type(0), lowering.values.get(
+        load.tensor_map, load.tensor_map)).result
+    c0, c1 = (emit.cast(op.operands[3 + i], i32()) for i in range(2))
+    emit.ptx(ptx.tma_load_2d("$0", "$1", "$2", "$3", "$4"),
+             [lowering.values[load.tile], generic, c0, c1, lowering.values[load.barrier]],
+             predicate=single_thread_predicate(lowering))
+
+
+@lowers(MbarrierExpectTxOp)
+def lower_mbarrier_expect_tx(lowering, op) -> None:
+    nbytes = tma.written_bytes(op)
+    if nbytes is None:
+        covered = getattr(lowering, "tma_cover", None)
+        if covered is None:
+            covered = lowering.tma_cover = tma.cover(lowering.kernel)
+        nbytes = covered.expected_bytes(op)
+    barrier = op.operands[0]
+    emit.ptx(ptx.mbarrier_arrive_expect_tx("$0", "$1"),
+             [lowering.values[barrier], emit.constant(nbytes, i32())],
+             predicate=single_thread_predicate(lowering))
+    counter = lowering.phase_counters.get(barrier)
+    if counter is not None:
+        # The arrival completes a phase (with the bytes): counted like a commit's.
+        emit.store((emit.Sym(emit.load_i32(counter)) + 1).value, counter)

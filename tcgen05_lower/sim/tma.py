@@ -1,0 +1,173 @@
+"""TMA loads in the simulator: tensor maps bound at launch, and
+``cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes``.
+
+A CUtensorMap's 128 bytes are driver-defined, so the simulator does not read them: a
+tensor-map kernel parameter is bound at launch to a ``TensorMap`` (the array it
+describes, its dimensions and strides, the box and the swizzle mode), and the parameter's
+value is an address the simulator made up for it. ``cp.async.bulk.tensor`` looks the
+address up; an address that was not given (a pointer to an array, a computed address)
+is a SimError.
+
+The copy (PTX ISA 9.7.9.25.5.1, 5.5 "Tensors"): the box of ``box[0] x box[1]`` elements
+(innermost first) at element coordinates ``(c0, c1)`` is read from the tensor (element
+(i, j) at byte ``j * strides[0] + i * element bytes``; elements outside
+``[0, dims)`` in any dimension are written as zero, the tiled mode's out-of-bound
+fill), and written to shared memory as ``box[1]`` rows of ``box[0] * element bytes``
+bytes from the destination address on; with a swizzle mode, the 16-byte chunks of that
+image move as the tensor swizzling modes (5.5.6) define, the same 16-byte-chunk XOR on
+the shared-memory address that the tensor core's operand layouts use: the simulator's own
+model, ``tensor_core.swizzled_address``. The bytes are written through the async proxy
+when the copy completes, which also performs complete_tx of the box's bytes on the
+mbarrier (``ordering.OrderingModel.tma_load``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+
+import numpy as np
+
+from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.state import SimError
+
+#: Where the made-up tensor-map addresses start (apart from the arrays' addresses), and
+#: the bytes of each (a CUtensorMap is 128 bytes, 64-byte aligned).
+TENSOR_MAP_BASE = 0x7E00_0000_0000
+TENSOR_MAP_BYTES = 128
+#: Swizzle mode -> bytes of a swizzle row (the span whose 16-byte chunks it permutes).
+SWIZZLE_SPAN = MappingProxyType({"none": None, "32B": 32, "64B": 64, "128B": 128})
+
+
+@dataclass(frozen=True)
+class TensorMap:
+    """What ``cuTensorMapEncodeTiled`` was given, for a 2-D tensor: ``tensor`` names the
+    array parameter (the global address), ``dims`` its extents in elements and
+    ``strides`` its byte strides of the dimensions after the first (innermost first, as
+    the driver API orders them); ``box`` the box in elements, ``swizzle`` "none", "32B",
+    "64B" or "128B". Element strides are 1, interleave none, out-of-bound fill zero."""
+    tensor: str
+    dims: tuple
+    strides: tuple
+    box: tuple
+    swizzle: str
+
+    @staticmethod
+    def of_array(tensor: str, array: np.ndarray, box, swizzle: str) -> "TensorMap":
+        """The map of a whole C-contiguous 2-D array (rows x columns: dims {columns,
+        rows}, strides {row bytes})."""
+        if array.ndim != 2:
+            raise SimError(f"a tensor map of {tensor} needs a 2-D array, not {array.ndim}-D")
+        rows, columns = array.shape
+        return TensorMap(tensor, (columns, rows), (array.strides[0],), tuple(box), swizzle)
+
+    def check(self, itemsize: int) -> None:
+        """The encoding rules cuTensorMapEncodeTiled enforces that the copy relies on."""
+        if len(self.dims) != 2 or len(self.box) != 2 or len(self.strides) != 1:
+            raise SimError(f"tensor map of {self.tensor}: only 2-D maps are simulated")
+        if self.swizzle not in SWIZZLE_SPAN:
+            raise SimError(f"tensor map of {self.tensor}: swizzle {self.swizzle!r} is not "
+                           f"none, 32B, 64B or 128B")
+        if any(not 1 <= b <= 256 for b in self.box):
+            raise SimError(f"tensor map of {self.tensor}: box {self.box} has a dimension "
+                           f"outside 1..256")
+        if self.strides[0] % 16:
+            raise SimError(f"tensor map of {self.tensor}: stride {self.strides[0]} is not "
+                           f"a multiple of 16 bytes")
+        inner = self.box[0] * itemsize
+        if inner % 16:
+            raise SimError(f"tensor map of {self.tensor}: the box's inner dimension is "
+                           f"{inner} bytes, not a multiple of 16")
+        span = SWIZZLE_SPAN[self.swizzle]
+        if span is not None and inner > span:
+            raise SimError(f"tensor map of {self.tensor}: the box's inner dimension is "
+                           f"{inner} bytes, more than the {self.swizzle} swizzle span")
+
+
+def box_image(tmap: TensorMap, raw: np.ndarray, itemsize: int, c0: int, c1: int) -> np.ndarray:
+    """The box at element coordinates (c0, c1) as ``box[1]`` rows of bytes, elements
+    outside the tensor zero (module docstring)."""
+    b0, b1 = tmap.box
+    i = c0 + np.arange(b0).reshape(1, b0)
+    j = c1 + np.arange(b1).reshape(b1, 1)
+    inside = (i >= 0) & (i < tmap.dims[0]) & (j >= 0) & (j < tmap.dims[1])
+    start = np.where(inside, j * tmap.strides[0] + i * itemsize, 0)
+    offsets = start[..., None] + np.arange(itemsize)
+    image = raw[offsets]
+    image[~inside] = 0
+    return image.reshape(b1, b0 * itemsize)
+
+
+def destination_addresses(tmap: TensorMap, dst: int, itemsize: int) -> np.ndarray:
+    """The shared-memory byte address of every byte of the box image (module docstring)."""
+    from tcgen05_lower.sim.tensor_core import swizzled_address
+
+    b0, b1 = tmap.box
+    row = b0 * itemsize
+    dense = dst + np.arange(b1 * row, dtype=np.int64).reshape(b1, row)
+    span = SWIZZLE_SPAN[tmap.swizzle]
+    return dense if span is None else swizzled_address(dense, span)
+
+
+def handler(ins: P.Instr):
+    """cp.async.bulk.tensor, 2-D tile mode, global -> shared::cluster with
+    mbarrier::complete_tx::bytes; other forms are not simulated."""
+    form = ["cp", "async", "bulk", "tensor", "2d", "shared::cluster", "global", "tile",
+            "mbarrier::complete_tx::bytes"]
+    if ins.parts != form:
+        from tcgen05_lower.sim.ops import _unknown
+        raise _unknown(ins, "only cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+                            ".mbarrier::complete_tx::bytes")
+
+    def make(m, ins):
+        dst, tensor, mbar = ins.operands
+        if not isinstance(tensor, P.TensorAddr) or len(tensor.coordinates.items) != 2:
+            raise SimError("cp.async.bulk.tensor.2d needs [tensorMap, {c0, c1}]", ins.line,
+                           ins.text)
+
+        def run(ins, idx):
+            from tcgen05_lower.sim.ops import _check_mbarrier_address, _shared_target
+
+            act = m.guarded(ins, idx)
+            threads = m.threads_of(act)
+            if threads.size:
+                dsts = m.address(dst, act, ins) * np.ones(threads.size, np.uint64)
+                maps = m.address(tensor.base, act, ins) * np.ones(threads.size, np.uint64)
+                bars = m.address(mbar, act, ins) * np.ones(threads.size, np.uint64)
+                coords = [m.read(c, act, 32, ins).astype(np.int64) * np.ones(threads.size,
+                                                                             np.int64)
+                          for c in tensor.coordinates.items]
+                for n, g in enumerate(threads):
+                    bound = m.tensor_maps.get(int(maps[n]))
+                    if bound is None:
+                        raise SimError(f"cp.async.bulk.tensor: the tensor map at address "
+                                       f"{int(maps[n]):#x} was not given at launch (bound "
+                                       f"tensor maps: {m.describe_tensor_maps()})",
+                                       ins.line, ins.text)
+                    tmap, buffer = bound
+                    itemsize = buffer.data.itemsize
+                    c0, c1 = (int(np.int32(np.uint32(c[n] & 0xFFFFFFFF))) for c in coords)
+                    if int(dsts[n]) % 128:
+                        raise SimError(f"cp.async.bulk.tensor: shared-memory destination "
+                                       f"{int(dsts[n]):#x} is not 128-byte aligned",
+                                       ins.line, ins.text)
+                    addresses = destination_addresses(tmap, int(dsts[n]), itemsize)
+                    nbytes = addresses.size
+                    g_arr = np.array([g])
+                    rank, _ = _shared_target(m, "shared::cluster", g_arr,
+                                             np.uint64(int(dsts[n])), nbytes,
+                                             "cp.async.bulk.tensor write", ins)
+                    rank = int(np.asarray(rank).reshape(-1)[0])
+                    _check_mbarrier_address(m, int(bars[n]))
+
+                    def write(tmap=tmap, buffer=buffer, itemsize=itemsize, c0=c0, c1=c1,
+                              addresses=addresses, rank=rank):
+                        image = box_image(tmap, buffer.raw, itemsize, c0, c1)
+                        m.smem[rank, addresses.reshape(-1)] = image.reshape(-1)
+
+                    m.ordering.tma_load(int(g), rank, addresses.reshape(-1), write, nbytes,
+                                        int(bars[n]), ins.line)
+                m.epoch += 1
+            m.advance(idx)
+        return run
+    return make
