@@ -41,7 +41,7 @@ from types import MappingProxyType
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
 from tcgen05_lower.computed import (frag_broadcast_problems, frag_map_problems,
-                                    frag_reduce_problems, is_row_vector)
+                                    frag_reduce_problems)
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
                                        FenceOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp,
                                        MmaOp, RelinquishAllocPermitOp,
@@ -1015,13 +1015,6 @@ class Tcgen05Verify(ModulePass):
     def check_frag_map(self, op, info) -> None:
         for where, message in frag_map_problems(op):
             self.error(where, message)
-        for value in op.operands:
-            producer = defining_op(value)
-            if is_row_vector(value):
-                self.error(op, f"tcgen05.frag_map of the per-row result of "
-                               f"{producer.name} is not supported: it holds one value per "
-                               f"row, not the fragment's elements (tcgen05.frag_broadcast "
-                               f"repeats it along a fragment's columns)")
 
     def check_frag_reduce(self, op, info) -> None:
         for message in frag_reduce_problems(op):

@@ -15,7 +15,13 @@ lowering (``lowering/compute.py``) relies on. No pass logic, only the op's struc
   or ``sum``) into a [rows, 1] fragment; ``tcgen05.frag_broadcast`` repeats a [rows, 1]
   fragment (frag_reduce's or ld_red's per-row result) along the columns of a [rows, N]
   one, so that a frag_map can take it beside that fragment (a map's inputs have one
-  type). A [rows, 1] row vector is an input of nothing else here.
+  type). A per-row result is a *row vector*, and so is a frag_map whose first input is
+  one: a map of [rows, 1] fragments (row vectors, one-column loads, maps of them)
+  computes per row, once per thread (the online softmax's running max and sum), and a
+  map whose result is a row vector yields f32 or i32 (it is held in one 32-bit
+  register). frag_broadcast takes any [rows, 1] fragment held one row per thread (what
+  tcgen05-select-layouts checks); frag_reduce and frag_broadcast's `like` take no row
+  vector.
 - A conversion to fp8 is ``arith.truncf`` from f32 (``cvt.rn.satfinite.{e4m3x2,e5m2x2}
   .f32``, the f32 form PTX has); an fp8 value may only be yielded. Other narrow float
   types (f8E4M3, f6, f4) have no conversion here.
@@ -76,6 +82,10 @@ def frag_map_problems(op) -> list[tuple[object, str]]:
     if frag.element not in LOADED_ELEMENTS:
         problems.append((op, f"{what}: inputs of {frag.element} are not supported (f32, "
                              f"i32, f16 or bf16: PTX has no fp8 arithmetic)"))
+    if is_row_vector(inputs[0]) and result.element not in ("f32", "i32"):
+        problems.append((op, f"{what}: a map of a per-row result is a per-row result, "
+                             f"held in one 32-bit register per row: it yields f32 or i32, "
+                             f"not {result.element}"))
     region = op.regions[0]
     if len(region.blocks) != 1:
         return problems + [(op, f"{what}: the body must be one block, not "
@@ -142,12 +152,16 @@ REDUCE_KINDS = MappingProxyType({"max": "arith.maxnumf", "sum": "arith.addf"})
 
 
 def is_row_vector(value) -> bool:
-    """Whether `value` is a per-row result: of tcgen05.frag_reduce or the reduced result
-    of tcgen05.ld_red."""
-    from tcgen05_lower.dialect.ops import FragReduceOp, LdRedOp
+    """Whether `value` is a per-row result: of tcgen05.frag_reduce, the reduced result of
+    tcgen05.ld_red, or a tcgen05.frag_map whose first input is one (it is held as its
+    first input is). Follows the chain of first inputs: linear in its length."""
+    from tcgen05_lower.dialect.ops import FragMapOp, FragReduceOp, LdRedOp
     from tcgen05_lower.kernel_ir import defining_op
 
     owner = defining_op(value)
+    while owner is not None and FragMapOp.matches(owner) and len(owner.operands):
+        value = owner.operands[0]
+        owner = defining_op(value)
     if owner is None:
         return False
     if FragReduceOp.matches(owner):
@@ -187,9 +201,6 @@ def frag_broadcast_problems(op) -> list[str]:
         problems.append(f"tcgen05.frag_broadcast: the row vector must be a "
                         f"[{like.shape[0]}, 1] fragment, not [{rows.shape[0]}, "
                         f"{rows.shape[1]}]")
-    elif not is_row_vector(op.operands[0]):
-        problems.append("tcgen05.frag_broadcast: the row vector must be the result of "
-                        "tcgen05.frag_reduce or the per-row result of tcgen05.ld_red")
     if is_row_vector(op.operands[1]):
         problems.append("tcgen05.frag_broadcast: `like` must be a fragment of elements, not "
                         "a per-row result")
