@@ -64,6 +64,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower.computed import is_row_vector
 from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect.ops import (CpOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
                                        ShiftOp,
@@ -315,6 +316,8 @@ class Tcgen05SelectLayouts(ModulePass):
                 self.select_for_mma(op, info, chosen)
             elif isinstance(typed, (FragReduceOp, FragBroadcastOp)):
                 row_ops.append(op)
+            elif isinstance(typed, FragMapOp) and any(map(is_row_vector, op.operands)):
+                row_ops.append(op)  # a map of per-row values
         self.buffers = OpMap()   # not a dict: an op's hash changes with its attributes
         for buffer in buffers:
             self.record_footprint(buffer, chosen.get(buffer), info)
@@ -842,7 +845,30 @@ class Tcgen05SelectLayouts(ModulePass):
         that does not fold columns onto other lanes (thread l of warp w holds lane
         32w + l, tmem-facts section 2). Another message shape spreads a row over 4 or 2
         threads; reducing across them is not supported yet."""
+        if FragMapOp.matches(op):
+            for value in op.operands:
+                self.check_row_held(op, value)
+            return
+        if FragBroadcastOp.matches(op):
+            self.check_row_held(op, op.operands[0])
         value = op.operands[0] if FragReduceOp.matches(op) else op.operands[1]
+        self.check_held(op, value)
+
+    def check_row_held(self, op, value) -> None:
+        """A [rows, 1] operand of a per-row computation (the row vector of a
+        frag_broadcast, an input of a map of per-row values) is held one row per thread:
+        a per-row result of frag_reduce (checked at the reduction) or of ld_red, or a
+        one-column load, through the first inputs of frag_maps. Each check follows one
+        chain of first inputs (as check_stored_fragment does)."""
+        producer = defining_op(value)
+        while producer is not None and FragMapOp.matches(producer) and producer.operands:
+            value = producer.operands[0]
+            producer = defining_op(value)
+        if producer is not None and FragReduceOp.matches(producer):
+            return
+        self.check_held(op, value)
+
+    def check_held(self, op, value) -> None:
         producer = defining_op(value)
         while producer is not None and FragMapOp.matches(producer) and producer.operands:
             producer = defining_op(producer.operands[0])
