@@ -83,7 +83,7 @@ func.func @attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<
         : (!tcgen05.tmem<[128, 2], f32>, index) -> !tcgen05.frag<[128, 1], f32>
     %m_new = "tcgen05.frag_map"(%m_old, %mj) ({
     ^bb0(%a: f32, %b: f32, %row: index, %c: index):
-      %mx = arith.maximumf %a, %b : f32
+      %mx = arith.maxnumf %a, %b : f32
       %y = arith.select %first, %b, %mx : f32
       gpu.yield %y : f32
     }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>

@@ -1,5 +1,6 @@
-"""Issue 16: per-row reductions (tcgen05.frag_reduce, tcgen05.frag_broadcast) and the
-attention example over one KV block (plain softmax), P through tensor memory.
+"""Issue 16: per-row reductions (tcgen05.frag_reduce, tcgen05.frag_broadcast), the
+attention example over one KV block (plain softmax), P through tensor memory, and the one
+over several KV blocks with online softmax (per-row maps of the running max and sum).
 
 Expected values: NumPy (the .check.py reference, which states its bound) through the
 simulator, which imports nothing of the compiler; spills: ptxas."""
@@ -60,6 +61,77 @@ def test_rows_are_reduced_in_registers():
 @pytest.mark.parametrize("select", STRATEGIES)
 def test_ptxas_no_spills(select, tmp_path):
     result, *_ = run_attention(select)
+    ptx = tmp_path / "k.ptx"
+    ptx.write_text(result.ptx)
+    out = subprocess.run([find_ptxas(), "-arch=sm_100a", "-v", str(ptx), "-o",
+                          str(tmp_path / "k.cubin")], capture_output=True, text=True,
+                         check=True).stderr
+    assert "0 bytes spill stores, 0 bytes spill loads" in out, out
+
+
+# ------------------------------------------------------------------ several KV blocks
+# examples/attention_fwd_bf16.mlir: online softmax over 4 blocks of 64 keys (an scf.for),
+# the running max and sum in tensor memory, O rescaled in tensor memory.
+
+ONLINE = "attention_fwd_bf16"
+#: register-budget=32 (the default), max-width, and register-budget=16 (the O loads of
+#: the rescale and the epilogue in 16-column messages).
+ONLINE_STRATEGIES = STRATEGIES + ["strategy=register-budget=16"]
+
+
+def run_online(select: str, schedule: str = "late"):
+    return run_example(ONLINE, select, schedule)
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("select", ONLINE_STRATEGIES)
+def test_online_attention_matches_numpy_race_free(select, schedule):
+    _, problem, inputs, sim = run_online(select, schedule)
+    assert_matches(problem, inputs, sim)
+
+
+def test_online_strategies_agree_bit_for_bit():
+    outputs = [run_online(select)[3].outputs["O"] for select in ONLINE_STRATEGIES]
+    assert np.array_equal(outputs[0].view(np.uint32), outputs[1].view(np.uint32))
+
+
+def test_online_output_is_softmax_attention():
+    """Independently of the recurrence the check file follows: the output is within the
+    same bound of plain float64 softmax(Q K^T / 8) V (nothing rounded; the bf16 rounding
+    of P is inside the bound's 2^-8 (p |V|) / l), and the keys of every block count:
+    attention over the first block alone, or without the rescale by alpha, is outside."""
+    _, problem, inputs, sim = run_online(ONLINE_STRATEGIES[0])
+    spec = problem.reference.__globals__
+    got = sim.outputs["O"]
+    assert problem.tolerance("O", got, spec["reference_plain"](inputs), inputs)[0]
+    q, k, v = (inputs[n].astype(np.float64) for n in ("Q", "K", "V"))
+    s = q @ k.T
+    first = np.exp((s[:, :64] - s[:, :64].max(axis=1, keepdims=True)) / 8.0)
+    wrong = first @ v[:64] / first.sum(axis=1, keepdims=True)
+    assert not problem.tolerance("O", got, wrong, inputs)[0]
+    # No rescale: every block's p relative to its own block max, summed as they are.
+    o, l = 0.0, 0.0
+    for j in range(0, 256, 64):
+        p = np.exp((s[:, j:j + 64] - s[:, j:j + 64].max(axis=1, keepdims=True)) / 8.0)
+        o, l = o + spec["bf16_round"](p) @ v[j:j + 64], l + p.sum(axis=1, keepdims=True)
+    assert not problem.tolerance("O", got, o / l, inputs)[0]
+
+
+def test_online_rows_are_reduced_and_rescaled_in_registers():
+    """Per block: a max.f32 and an add.f32 tree of each thread's 64 registers (no
+    shuffle), and the m, l and O rescale round trips through tensor memory as one-column
+    and 32-column .32x32b messages."""
+    result, *_ = run_online(ONLINE_STRATEGIES[0])
+    assert "shfl" not in result.ptx
+    assert "tcgen05.st.sync.aligned.32x32b.x1.b32" in result.ptx
+    assert "tcgen05.ld.sync.aligned.32x32b.x1.b32" in result.ptx
+    assert result.ptx.count("max.f32") >= 63 + 1
+
+
+@pytest.mark.skipif(find_ptxas() is None, reason="needs ptxas")
+@pytest.mark.parametrize("select", ONLINE_STRATEGIES)
+def test_online_ptxas_no_spills(select, tmp_path):
+    result, *_ = run_online(select)
     ptx = tmp_path / "k.ptx"
     ptx.write_text(result.ptx)
     out = subprocess.run([find_ptxas(), "-arch=sm_100a", "-v", str(ptx), "-o",
