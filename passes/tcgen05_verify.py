@@ -174,6 +174,7 @@ class Tcgen05Verify(ModulePass):
         ops = list(d.walk_ops(kernel))
         if not self.check_type_parameters(ops):
             return  # every later rule reads these types
+        self.check_fragments_stay(ops)
         attributes_ok = True
         for op in ops:
             if d.op_name(op) in d.ATTRIBUTES:
@@ -196,6 +197,25 @@ class Tcgen05Verify(ModulePass):
             check(self, op, info)
         if not self.failed:
             self.check_collectors(kernel.regions[0].blocks[0], entry=True)
+
+    def check_fragments_stay(self, ops) -> None:
+        """A fragment is registers of each thread whose mapping to (row, column) the
+        tcgen05 op that makes it decides (tcgen05-select-layouts plans it, the lowering
+        follows it from op to op): it is an operand of tcgen05 ops only. A select, branch,
+        loop (iteration argument, yield or result) or call of one is refused here, at
+        that op, before any plan depends on it."""
+        for op in ops:
+            if d.op_name(op) is not None:
+                continue
+            for value in op.operands:
+                if isinstance(d.type_info(value.type), d.FragType):
+                    self.error(op, f"{op.name} takes a {value.type}: a fragment is an "
+                                   f"operand of tcgen05 ops only, it cannot flow through "
+                                   f"selects, branches, loops or calls yet (a per-row value "
+                                   f"carried across loop iterations can stay in a "
+                                   f"one-column TMEM buffer, as in "
+                                   f"examples/attention_fwd_bf16.mlir)")
+                    break
 
     def check_grid(self, kernel, info) -> None:
         """The form of the grid entry (tcgen05_lower.launch). Which names are integer
