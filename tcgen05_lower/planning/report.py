@@ -163,7 +163,8 @@ def sharing_lines(plan: KernelPlan) -> list[str]:
     that shares names one it shares with (their live ranges are disjoint), and one that
     does not names a buffer live at the same time on the same lanes, if any. Linear in
     the number of buffers: each cell (column, lane half) keeps the first two buffers
-    placed in it, and the live ranges are swept in order of their starts."""
+    placed in it, and the live ranges are swept in order of their starts. A buffer that
+    shares no cells and is live alone gets no line."""
     rects = []  # (name, start, end, first column, end column, halves, buffer)
     for b in plan.buffers:
         for name, _, halves, col, width in b.rectangles():
@@ -213,8 +214,6 @@ def sharing_lines(plan: KernelPlan) -> list[str]:
             lines.append(f"{name} shares no columns: live [{start}, {end}] overlaps "
                          f"{o[0]}'s [{o[1]}, {o[2]}] (buffers live at the same time on "
                          f"the same lanes never share columns)")
-        else:
-            lines.append(f"{name} shares no columns: no other buffer needed them")
     return lines
 
 
