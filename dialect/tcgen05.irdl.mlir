@@ -205,7 +205,10 @@ irdl.dialect @tcgen05 {
   // A map of [rows, 1] fragments of which the first is a per-row value (frag_reduce's
   // or ld_red's result, or a map of one) computes per row, once per thread, beside
   // per-row values and one-column loads held one row per thread (an online softmax's
-  // running max and sum); its result is again a per-row value, of f32 or i32.
+  // running max and sum); its result is again a per-row value, of f32 or i32. A map of
+  // no input with a [128, 1] result is a per-row value computed from the row alone (its
+  // body's arguments are the row and column 0), such as a running max's initial -inf.
+  // An scf.for may carry per-row values as iteration arguments.
   irdl.operation @frag_map {
     %f = irdl.base @tcgen05::@frag
     %r = irdl.base @tcgen05::@frag

@@ -20,18 +20,17 @@
 // registers across the loop (64 more live registers per thread beside S and p) and read
 // every block's product out of TMEM anyway.
 //
-// The running row max m and row sum l stay in tensor memory between blocks, in the two
-// columns of the buffer ML (fragments cannot be scf.for iteration arguments yet): each
-// block loads them ([128, 1] fragments, one register per thread), and stores the updated
-// values back. At the first block nothing is stored there yet: the frag_map bodies select
-// the first block's own values (%first) and never use what was loaded; O is overwritten
-// by the first P V (its first MMA does not accumulate) and not rescaled.
+// The running max m and row sum l are per-row values ([128, 1] fragments, one register
+// per thread: thread 32 w + l holds row 32 w + l) that the scf.for carries as iteration
+// arguments, from -inf and 0 (frag_maps of no input: values computed from the row alone)
+// to the values each block yields. At the first block alpha = exp(-inf) = 0 and l is
+// p's row sum; O is overwritten by the first P V (its first MMA does not accumulate) and
+// not rescaled, since O holds nothing yet (0 times what is there could be NaN).
 // The reference is examples/attention_fwd_bf16.check.py.
 func.func @attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<1>,
                               %O: !llvm.ptr<1>)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index          // keys: 4 blocks of 64
@@ -44,13 +43,25 @@ func.func @attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<
   %s = "tcgen05.tmem_buffer"() {name = "S"} : () -> !tcgen05.tmem<[128, 64], f32>
   %p = "tcgen05.tmem_buffer"() {name = "P"} : () -> !tcgen05.tmem<[128, 64], bf16>
   %o = "tcgen05.tmem_buffer"() {name = "O"} : () -> !tcgen05.tmem<[128, 64], f32>
-  %ml = "tcgen05.tmem_buffer"() {name = "ML"} : () -> !tcgen05.tmem<[128, 2], f32>
 
   "tcgen05.smem_fill"(%Q, %q, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
       : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
 
-  scf.for %key = %c0 to %c256 step %c64 {
-    %first = arith.cmpi eq, %key, %c0 : index
+  // The running max starts at -inf and the running sum at 0: per-row values computed
+  // from the row alone (a frag_map of no input), carried by the loop.
+  %m_init = "tcgen05.frag_map"() ({
+  ^bb0(%row: index, %c: index):
+    %ninf = arith.constant 0xFF800000 : f32
+    gpu.yield %ninf : f32
+  }) : () -> !tcgen05.frag<[128, 1], f32>
+  %l_init = "tcgen05.frag_map"() ({
+  ^bb0(%row: index, %c: index):
+    %zero = arith.constant 0.0 : f32
+    gpu.yield %zero : f32
+  }) : () -> !tcgen05.frag<[128, 1], f32>
+  %stats:2 = scf.for %key = %c0 to %c256 step %c64
+      iter_args(%m_old = %m_init, %l_old = %l_init)
+      -> (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) {
     %not_first = arith.cmpi ne, %key, %c0 : index
     "tcgen05.smem_fill"(%K, %k, %c0, %key) {src_layout = "mn_k", src_ld = 64 : i64,
                                             dims = ["row_offset"]}
@@ -77,25 +88,18 @@ func.func @attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<
         : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
     %mj = "tcgen05.frag_reduce"(%sf) {kind = "max"}
         : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 1], f32>
-    %m_old = "tcgen05.ld"(%ml, %c0)
-        : (!tcgen05.tmem<[128, 2], f32>, index) -> !tcgen05.frag<[128, 1], f32>
-    %l_old = "tcgen05.ld"(%ml, %c1)
-        : (!tcgen05.tmem<[128, 2], f32>, index) -> !tcgen05.frag<[128, 1], f32>
     %m_new = "tcgen05.frag_map"(%m_old, %mj) ({
     ^bb0(%a: f32, %b: f32, %row: index, %c: index):
       %mx = arith.maxnumf %a, %b : f32
-      %y = arith.select %first, %b, %mx : f32
-      gpu.yield %y : f32
+      gpu.yield %mx : f32
     }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
     %alpha = "tcgen05.frag_map"(%m_old, %m_new) ({
     ^bb0(%a: f32, %b: f32, %row: index, %c: index):
       %d = arith.subf %a, %b : f32
       %scale = arith.constant 0.125 : f32        // 1 / sqrt(64)
       %t = arith.mulf %d, %scale : f32
-      %e = math.exp %t : f32
-      %zero = arith.constant 0.0 : f32
-      %y = arith.select %first, %zero, %e : f32
-      gpu.yield %y : f32
+      %e = math.exp %t : f32                     // 0 at the first block: m = -inf
+      gpu.yield %e : f32
     }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
     %mb = "tcgen05.frag_broadcast"(%m_new, %sf)
         : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], f32>
@@ -113,14 +117,9 @@ func.func @attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<
     ^bb0(%l: f32, %a: f32, %b: f32, %row: index, %c: index):
       %r = arith.mulf %l, %a : f32
       %y = arith.addf %r, %b : f32
-      %z = arith.select %first, %b, %y : f32
-      gpu.yield %z : f32
+      gpu.yield %y : f32
     }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>)
       -> !tcgen05.frag<[128, 1], f32>
-    "tcgen05.st"(%ml, %c0, %m_new)
-        : (!tcgen05.tmem<[128, 2], f32>, index, !tcgen05.frag<[128, 1], f32>) -> ()
-    "tcgen05.st"(%ml, %c1, %l_new)
-        : (!tcgen05.tmem<[128, 2], f32>, index, !tcgen05.frag<[128, 1], f32>) -> ()
     %pb = "tcgen05.frag_map"(%pf) ({
     ^bb0(%x: f32, %row: index, %c: index):
       %y = arith.truncf %x : f32 to bf16
@@ -159,15 +158,14 @@ func.func @attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<
     "tcgen05.mma"(%o, %p, %v, %accumulate) {kind = "f16", k_offset = 48 : i64}
         : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>,
            !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+    scf.yield %m_new, %l_new : !tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>
   }
 
   // O / l
-  %l = "tcgen05.ld"(%ml, %c1)
-      : (!tcgen05.tmem<[128, 2], f32>, index) -> !tcgen05.frag<[128, 1], f32>
   scf.for %col = %c0 to %c64 step %c32 {
     %of = "tcgen05.ld"(%o, %col)
         : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
-    %lb = "tcgen05.frag_broadcast"(%l, %of)
+    %lb = "tcgen05.frag_broadcast"(%stats#1, %of)
         : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
     %out = "tcgen05.frag_map"(%of, %lb) ({
     ^bb0(%x: f32, %sum: f32, %row: index, %c: index):

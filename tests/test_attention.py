@@ -1,17 +1,19 @@
 """Issue 16: per-row reductions (tcgen05.frag_reduce, tcgen05.frag_broadcast), the
 attention example over one KV block (plain softmax), P through tensor memory, and the one
-over several KV blocks with online softmax (per-row maps of the running max and sum).
+over several KV blocks with online softmax (per-row maps of the running max and sum,
+carried by the loop or kept in tensor memory).
 
 Expected values: NumPy (the .check.py reference, which states its bound) through the
 simulator, which imports nothing of the compiler; spills: ptxas."""
 
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from tcgen05_lower.backend import find_ptxas
-from sim_checks import assert_matches, run_example
+from sim_checks import EXAMPLES, assert_matches, run, run_example
 from test_a_operand_store import STRATEGIES
 
 NAME = "attention_fwd_bf16_one_block"
@@ -70,10 +72,14 @@ def test_ptxas_no_spills(select, tmp_path):
 
 
 # ------------------------------------------------------------------ several KV blocks
-# examples/attention_fwd_bf16.mlir: online softmax over 4 blocks of 64 keys (an scf.for),
-# the running max and sum in tensor memory, O rescaled in tensor memory.
+# examples/attention_fwd_bf16.mlir: online softmax over 4 blocks of 64 keys (an scf.for
+# carrying the running max and sum as per-row iteration arguments), O rescaled in tensor
+# memory; tests/kernels/attention_stats_in_tmem.mlir: the same with the running max and
+# sum kept in a two-column TMEM buffer between blocks.
 
 ONLINE = "attention_fwd_bf16"
+ONLINE_CHECK = EXAMPLES / f"{ONLINE}.check.py"
+STATS_IN_TMEM = Path(__file__).resolve().parent / "kernels" / "attention_stats_in_tmem.mlir"
 #: register-budget=32 (the default), max-width, and register-budget=16 (the O loads of
 #: the rescale and the epilogue in 16-column messages).
 ONLINE_STRATEGIES = STRATEGIES + ["strategy=register-budget=16"]
@@ -83,6 +89,17 @@ def run_online(select: str, schedule: str = "late"):
     return run_example(ONLINE, select, schedule)
 
 
+_STATS_RUNS: dict = {}
+
+
+def run_stats_in_tmem(select: str, schedule: str = "late"):
+    key = (select, schedule)
+    if key not in _STATS_RUNS:
+        _STATS_RUNS[key] = run(STATS_IN_TMEM.read_text(), STATS_IN_TMEM.stem, ONLINE_CHECK,
+                               select, schedule)
+    return _STATS_RUNS[key]
+
+
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 @pytest.mark.parametrize("select", ONLINE_STRATEGIES)
 def test_online_attention_matches_numpy_race_free(select, schedule):
@@ -90,9 +107,19 @@ def test_online_attention_matches_numpy_race_free(select, schedule):
     assert_matches(problem, inputs, sim)
 
 
-def test_online_strategies_agree_bit_for_bit():
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+def test_stats_in_tmem_matches_numpy_race_free(schedule):
+    _, problem, inputs, sim = run_stats_in_tmem(STRATEGIES[0], schedule)
+    assert_matches(problem, inputs, sim)
+
+
+def test_online_strategies_and_the_stats_in_tmem_agree_bit_for_bit():
+    """Every strategy, and the running max and sum through TMEM instead of the loop's
+    registers: the same f32 operations in the same order."""
     outputs = [run_online(select)[3].outputs["O"] for select in ONLINE_STRATEGIES]
-    assert np.array_equal(outputs[0].view(np.uint32), outputs[1].view(np.uint32))
+    outputs.append(run_stats_in_tmem(STRATEGIES[0])[3].outputs["O"])
+    for other in outputs[1:]:
+        assert np.array_equal(outputs[0].view(np.uint32), other.view(np.uint32))
 
 
 def test_online_output_is_softmax_attention():
@@ -117,24 +144,38 @@ def test_online_output_is_softmax_attention():
     assert not problem.tolerance("O", got, o / l, inputs)[0]
 
 
-def test_online_rows_are_reduced_and_rescaled_in_registers():
-    """Per block: a max.f32 and an add.f32 tree of each thread's 64 registers (no
-    shuffle), and the m, l and O rescale round trips through tensor memory as one-column
-    and 32-column .32x32b messages."""
+def test_online_statistics_stay_in_registers():
+    """The running max and sum are loop-carried registers: no one-column TMEM message, no
+    shuffle; per block a max.f32 chain over each thread's 64 loaded registers plus one
+    for the running max."""
     result, *_ = run_online(ONLINE_STRATEGIES[0])
     assert "shfl" not in result.ptx
+    assert ".32x32b.x1." not in result.ptx
+    assert result.ptx.count("max.f32") >= 63 + 1
+
+
+def test_stats_in_tmem_use_one_column_messages():
+    result, *_ = run_stats_in_tmem(STRATEGIES[0])
     assert "tcgen05.st.sync.aligned.32x32b.x1.b32" in result.ptx
     assert "tcgen05.ld.sync.aligned.32x32b.x1.b32" in result.ptx
-    assert result.ptx.count("max.f32") >= 63 + 1
+
+
+def _spills(ptx_text: str, tmp_path) -> str:
+    ptx = tmp_path / "k.ptx"
+    ptx.write_text(ptx_text)
+    return subprocess.run([find_ptxas(), "-arch=sm_100a", "-v", str(ptx), "-o",
+                           str(tmp_path / "k.cubin")], capture_output=True, text=True,
+                          check=True).stderr
 
 
 @pytest.mark.skipif(find_ptxas() is None, reason="needs ptxas")
 @pytest.mark.parametrize("select", ONLINE_STRATEGIES)
 def test_online_ptxas_no_spills(select, tmp_path):
-    result, *_ = run_online(select)
-    ptx = tmp_path / "k.ptx"
-    ptx.write_text(result.ptx)
-    out = subprocess.run([find_ptxas(), "-arch=sm_100a", "-v", str(ptx), "-o",
-                          str(tmp_path / "k.cubin")], capture_output=True, text=True,
-                         check=True).stderr
+    out = _spills(run_online(select)[0].ptx, tmp_path)
+    assert "0 bytes spill stores, 0 bytes spill loads" in out, out
+
+
+@pytest.mark.skipif(find_ptxas() is None, reason="needs ptxas")
+def test_stats_in_tmem_ptxas_no_spills(tmp_path):
+    out = _spills(run_stats_in_tmem(STRATEGIES[0])[0].ptx, tmp_path)
     assert "0 bytes spill stores, 0 bytes spill loads" in out, out

@@ -1,18 +1,19 @@
 // Attention with online softmax over 4 KV blocks (examples/attention_fwd_bf16.mlir): the
 // planned IR (after tcgen05-select-layouts, tcgen05-plan-tmem and tcgen05-insert-sync)
 // shows, inside the loop over the blocks,
+// - the running max and sum carried by the loop as per-row iteration arguments (from
+//   frag_maps of no input), updated by per-row maps;
 // - P stored with tcgen05.st into the A buffer of the P V MMA (64 K elements packed in 32
-//   columns, .32x32b.x32), after the per-row maps of the running max and sum, which go
-//   back to their one-column TMEM slots (.32x32b.x1);
+//   columns, .32x32b.x32);
 // - O rescaled in tensor memory (ld, frag_map, st) after the first block;
 // - the ordering before the P V MMA (9.7.16.6.4: the stores' completion, tcgen05.wait::st,
 //   then fence::before_thread_sync, a barrier and fence::after_thread_sync, since thread
 //   0 issues the MMA for all four warps);
-// - S, P, O and ML planned together: four disjoint column ranges, and the report says why
+// - S, P and O planned together: three disjoint column ranges, and the report says why
 //   S and P share no columns (both are live across the loop).
 // The expected column ranges are the first-fit placement by hand: S 64 columns at 0, P
-// (64 bf16 K elements, two per 32-bit column, 9.7.16.10.4) 32 at 64, O 64 at 96, ML 2 at
-// 160; the allocation is the power of two above 162 (256).
+// (64 bf16 K elements, two per 32-bit column, 9.7.16.10.4) 32 at 64, O 64 at 96; the
+// allocation is the power of two at or above 160 (256).
 // REQUIRES: ptxas
 // RUN: tcgen05-lower %examples/attention_fwd_bf16.mlir --emit=mlir --report -o %t.mlir 2> %t.report
 // RUN: FileCheck %s --input-file %t.mlir
@@ -23,15 +24,12 @@
 // RUN: %ptxas -arch=sm_100a %t.ptx -o %t.cubin
 
 // REPORT: %P 128x64xbf16: Layout D, role a, 32 columns
-// REPORT: %ML 128x2xf32: Layout D, role d, 2 columns
-// REPORT: tcgen05.st at line {{[0-9]+}}: 1 columns, .32x32b.x1, 1 message x 4 warps, 1 register per thread
 // REPORT: tcgen05.st at line {{[0-9]+}}: 32 columns, .32x32b.x32, 1 message x 4 warps, 32 registers per thread; A operand: 64 K elements packed in 32 columns
-// REPORT: tcgen05-plan-tmem: kernel @attention_fwd_bf16 strategy=first-fit peak=162 columns allocation=256 columns
+// REPORT: tcgen05-plan-tmem: kernel @attention_fwd_bf16 strategy=first-fit peak=160 columns allocation=256 columns
 // REPORT-NEXT: buffer
 // REPORT-NEXT: %S      128x64xf32   D       0-127  [0, 64)
 // REPORT-NEXT: %P      128x64xbf16  D       0-127  [64, 96)
 // REPORT-NEXT: %O      128x64xf32   D       0-127  [96, 160)
-// REPORT-NEXT: %ML     128x2xf32    D       0-127  [160, 162)
 // REPORT-NEXT: sharing: %S shares no columns: live [[S:\[[0-9]+, [0-9]+\]]] overlaps %P's [[P:\[[0-9]+, [0-9]+\]]] (buffers live at the same time on the same lanes never share columns)
 // REPORT-NEXT: sharing: %P shares no columns: live [[P]] overlaps %S's [[S]]
 // REPORT: tcgen05-verify-sync: kernel @attention_fwd_bf16: {{.*}}: ordered
@@ -40,13 +38,13 @@
 // CHECK: %[[S:.*]] = "tcgen05.tmem_buffer"(%{{.*}}) {column_offset = 0 : i64, columns = 64 : i64, {{.*}}name = "S", role = "d"}
 // CHECK: %[[P:.*]] = "tcgen05.tmem_buffer"(%{{.*}}) {column_offset = 64 : i64, columns = 32 : i64, {{.*}}name = "P", role = "a"}
 // CHECK: %[[O:.*]] = "tcgen05.tmem_buffer"(%{{.*}}) {column_offset = 96 : i64, columns = 64 : i64, {{.*}}name = "O", role = "d"}
-// CHECK: %[[ML:.*]] = "tcgen05.tmem_buffer"(%{{.*}}) {column_offset = 160 : i64, columns = 2 : i64, {{.*}}name = "ML", role = "d"}
-// CHECK: scf.for
+// CHECK: %[[MINIT:.*]] = "tcgen05.frag_map"() ({
+// CHECK: %[[LINIT:.*]] = "tcgen05.frag_map"() ({
+// CHECK: scf.for %{{.*}} iter_args(%[[M:.*]] = %[[MINIT]], %[[L:.*]] = %[[LINIT]]) -> (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>)
 // CHECK: "tcgen05.ld"(%[[S]], %{{.*}}) {num = 64 : i64, shape = "32x32b"}
-// CHECK: "tcgen05.frag_reduce"
-// CHECK: %[[MOLD:.*]] = "tcgen05.ld"(%[[ML]], %{{.*}}) {num = 1 : i64, shape = "32x32b"}
-// CHECK: %[[MNEW:.*]] = "tcgen05.frag_map"(%[[MOLD]], %{{.*}})
-// CHECK: "tcgen05.st"(%[[ML]], %{{.*}}, %[[MNEW]]) {num = 1 : i64, shape = "32x32b"}
+// CHECK: %[[MJ:.*]] = "tcgen05.frag_reduce"
+// CHECK: %[[MNEW:.*]] = "tcgen05.frag_map"(%[[M]], %[[MJ]])
+// CHECK: %[[LNEW:.*]] = "tcgen05.frag_map"(%[[L]], %{{.*}}, %{{.*}})
 // CHECK: %[[PF:[0-9]+]] = "tcgen05.frag_map"(%{{[0-9]+}}) ({
 // CHECK-NEXT: ^bb0
 // CHECK-NEXT: arith.truncf
@@ -61,12 +59,13 @@
 // CHECK-NEXT: "tcgen05.barrier"()
 // CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
 // CHECK-NEXT: "tcgen05.mma"(%[[O]], %[[P]], %{{.*}}, %{{.*}}) {k_offset = 0 : i64
+// CHECK: scf.yield %[[MNEW]], %[[LNEW]] : !tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>
 
-// The per-row values travel as one register per thread, read and written back with
-// one-column messages, then P goes to its A buffer:
-// PTX: tcgen05.ld.sync.aligned.32x32b.x1.b32
-// PTX: tcgen05.st.sync.aligned.32x32b.x1.b32
+// The running max and sum are loop-carried registers (no one-column TMEM message); P
+// goes to its A buffer:
+// PTX-NOT: .32x32b.x1.
 // PTX: tcgen05.st.sync.aligned.32x32b.x32.b32
+// PTX-NOT: .32x32b.x1.
 // The ordering before the P V MMA (the block stands apart from the stores in the PTX's
 // block layout):
 // SYNC: tcgen05.wait::st.sync.aligned;

@@ -88,3 +88,24 @@ func.func @rows_held() attributes {tcgen05.kernel = {target = "sm_103a", threads
   }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
   return
 }
+// -----
+// A row vector an scf.for carries is held alike at its start and where it is yielded:
+// one register per row, in the thread of the row.
+func.func @carried_held_otherwise() attributes {tcgen05.kernel = {target = "sm_103a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %s = "tcgen05.tmem_buffer"() {layout = "D"} : () -> !tcgen05.tmem<[128, 64], f32>
+  %m0 = "tcgen05.frag_map"() ({
+  ^bb0(%row: index, %c: index):
+    %ninf = arith.constant 0xFF800000 : f32
+    gpu.yield %ninf : f32
+  }) : () -> !tcgen05.frag<[128, 1], f32>
+  %m = scf.for %i = %c0 to %c4 step %c1 iter_args(%r = %m0) -> (!tcgen05.frag<[128, 1], f32>) {
+    %f, %red = "tcgen05.ld_red"(%s, %c0) {op = "max", shape = "16x32bx2"}
+        : (!tcgen05.tmem<[128, 64], f32>, index) -> (!tcgen05.frag<[128, 32], f32>, !tcgen05.frag<[128, 1], f32>)
+    // expected-error-re @+1 {{scf.yield needs the fragment held one row per thread {{.*}} holds it as .16x32bx2.x16{{.*}}: a 16-lane message spreads each row over several threads{{.*}}}}
+    scf.yield %red : !tcgen05.frag<[128, 1], f32>
+  }
+  return
+}

@@ -1,8 +1,9 @@
 // Diagnostics of tcgen05-verify on fragments: the shapes a tcgen05.st and a
 // tcgen05.frag_broadcast need (a warpgroup access moves whole columns of a buffer of its
 // element type; a row vector is [rows, 1] with the rows of the fragment it is broadcast
-// beside), and fragments kept out of loops and branches (their register mapping is
-// planned op by op: a fragment is an operand of tcgen05 ops only).
+// beside), and fragments kept out of branches and selects (their register mapping is
+// planned op by op: a fragment is an operand of tcgen05 ops), except per-row values an
+// scf.for carries from an initial to a yielded per-row value.
 // RUN: tcgen05-opt %s -p tcgen05-verify --split-input-file --verify-diagnostics
 
 func.func @st_shapes() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
@@ -44,22 +45,41 @@ func.func @broadcast_shapes() attributes {tcgen05.kernel = {target = "sm_100a", 
 
 // -----
 
-// A running max as an iteration argument: refused at the loop and at its yield.
-func.func @loop_carried() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+// An scf.for carries per-row values only: a fragment of several columns is held in
+// registers the message shapes planned for it decide.
+func.func @loop_carried_columns() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %acc = "tcgen05.tmem_buffer"() {layout = "D"} : () -> !tcgen05.tmem<[128, 32], f32>
+  %x = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+  // expected-error @+1 {{scf.for: iteration argument #0 is a !tcgen05.frag<[128, 32], f32>: an scf.for carries per-row values ([rows, 1], one register per row) only, not fragments of several columns, whose registers the message shapes planned for them decide}}
+  %y = scf.for %i = %c0 to %c4 step %c1 iter_args(%r = %x) -> (!tcgen05.frag<[128, 32], f32>) {
+    // expected-error @+1 {{scf.yield: iteration argument #0 is a !tcgen05.frag<[128, 32], f32>}}
+    scf.yield %r : !tcgen05.frag<[128, 32], f32>
+  }
+  return
+}
+
+// -----
+
+// The initial value and the value yielded must both be per-row values (held alike, one
+// register per row): a one-column load is held as its message is.
+func.func @loop_carried_held_otherwise() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
   %acc = "tcgen05.tmem_buffer"() {layout = "D"} : () -> !tcgen05.tmem<[128, 32], f32>
   %x = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 32], f32>
   %m0 = "tcgen05.frag_reduce"(%x) {kind = "max"} : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 1], f32>
-  // expected-error @+1 {{scf.for takes a !tcgen05.frag<[128, 1], f32>: a fragment is an operand of tcgen05 ops only, it cannot flow through selects, branches, loops or calls yet (a per-row value carried across loop iterations can stay in a one-column TMEM buffer, as in examples/attention_fwd_bf16.mlir)}}
+  %one = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 1], f32>
   %m = scf.for %i = %c0 to %c4 step %c1 iter_args(%r = %m0) -> (!tcgen05.frag<[128, 1], f32>) {
-    %n = "tcgen05.frag_map"(%r) ({
-    ^bb0(%e: f32, %row: index, %c: index):
-      gpu.yield %e : f32
-    }) : (!tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
-    // expected-error @+1 {{scf.yield takes a !tcgen05.frag<[128, 1], f32>}}
-    scf.yield %n : !tcgen05.frag<[128, 1], f32>
+    // expected-error @+1 {{scf.yield: the value yielded for iteration argument #0 is not a per-row value (a frag_reduce or ld_red result, a frag_map of no input or whose first input is one, or an iteration argument starting from one): the initial and the yielded value must be held alike, one register per row in the thread of the row}}
+    scf.yield %one : !tcgen05.frag<[128, 1], f32>
+  }
+  // expected-error @+1 {{scf.for: the initial value of iteration argument #0 is not a per-row value}}
+  %n = scf.for %i = %c0 to %c4 step %c1 iter_args(%r = %one) -> (!tcgen05.frag<[128, 1], f32>) {
+    scf.yield %m0 : !tcgen05.frag<[128, 1], f32>
   }
   return
 }
@@ -72,7 +92,7 @@ func.func @branch(%flag: i1) attributes {tcgen05.kernel = {target = "sm_100a", t
   %acc = "tcgen05.tmem_buffer"() {layout = "D"} : () -> !tcgen05.tmem<[128, 64], f32>
   %x = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
   %y = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
-  // expected-error @+1 {{arith.select takes a !tcgen05.frag<[128, 32], f32>: a fragment is an operand of tcgen05 ops only}}
+  // expected-error @+1 {{arith.select takes a !tcgen05.frag<[128, 32], f32>: a fragment is an operand of tcgen05 ops only, it cannot flow through selects, branches, loops or calls (an scf.for may carry a per-row value as an iteration argument)}}
   %z = arith.select %flag, %x, %y : !tcgen05.frag<[128, 32], f32>
   return
 }

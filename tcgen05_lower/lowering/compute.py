@@ -192,6 +192,8 @@ def _rewrite(op):
 @lowers(FragMapOp)
 def lower_frag_map(lowering, op) -> None:
     inputs = [lowering.values[v] for v in op.operands]
+    if not inputs:
+        return lower_row_map_of_nothing(lowering, op)
     first = inputs[0]
     if any(f.reduced for f in inputs):
         return lower_per_row_map(lowering, op, inputs)
@@ -236,6 +238,19 @@ def _per_row_elements(lowering, fragment):
                             fragment.column, fragment.active, reduced=fragment.reduced)
     elements = list(_elements(lowering, shell))
     return elements if len(elements) == 1 else None
+
+
+def lower_row_map_of_nothing(lowering, op) -> None:
+    """A frag_map of no input, [128, 1]: a per-row value computed from its row alone,
+    held as a per-row result is, one register in the thread of the row: thread l of warp
+    w holds row 32 w + l (.32x32b of Layout D)."""
+    access = WarpgroupAccess.create("D", n=1, width=1, shape="32x32b", num=1, op="ld")
+    element = d.type_info(op.results[0].type).element
+    shell = LoweredFragment([None], access, element, 0, None, reduced=True)
+    (_, _, row, _, _), = _elements(lowering, shell)
+    value = apply_body(lowering, op, [_index(row), _index(0)])
+    lowering.values[op.results[0]] = LoweredFragment(
+        [_bits32(value)], access, element, 0, None, reduced=True)
 
 
 def lower_per_row_map(lowering, op, inputs) -> None:
