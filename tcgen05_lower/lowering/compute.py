@@ -38,7 +38,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT, REDUCE_KINDS
-from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, StOp,
+from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, StOp,
                                        StoreFragmentOp, TmemBufferOp)
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa.addressing import WarpgroupAccess
@@ -244,7 +244,8 @@ def lower_row_map_of_nothing(lowering, op) -> None:
     """A frag_map of no input, [128, 1]: a per-row value computed from its row alone,
     held as a per-row result is, one register in the thread of the row: thread l of warp
     w holds row 32 w + l (.32x32b of Layout D)."""
-    access = WarpgroupAccess.create("D", n=1, width=1, shape="32x32b", num=1, op="ld")
+    access = WarpgroupAccess.create("D", n=1, width=1, shape="32x32b", num=1,
+                                    op=LdOp.NAME)
     element = d.type_info(op.results[0].type).element
     shell = LoweredFragment([None], access, element, 0, None, reduced=True)
     (_, _, row, _, _), = _elements(lowering, shell)
