@@ -231,6 +231,13 @@ irdl.dialect @tcgen05 {
   // above; the lowering applies it to every element each thread holds, whatever message
   // shape tcgen05-select-layouts picked. The inputs have one type (IRDL binds a variadic
   // group to one type); the result has their shape and the yielded element type.
+  // A map of [rows, 1] fragments of which the first is a per-row value (frag_reduce's
+  // or ld_red's result, or a map of one) computes per row, once per thread, beside
+  // per-row values and one-column loads held one row per thread (an online softmax's
+  // running max and sum); its result is again a per-row value, of f32 or i32. A map of
+  // no input with a [128, 1] result is a per-row value computed from the row alone (its
+  // body's arguments are the row and column 0), such as a running max's initial -inf.
+  // An scf.for may carry per-row values as iteration arguments.
   irdl.operation @frag_map {
     %f = irdl.base @tcgen05::@frag
     %r = irdl.base @tcgen05::@frag
@@ -252,9 +259,10 @@ irdl.dialect @tcgen05 {
     irdl.results(reduced: %r)
   }
 
-  // A [rows, 1] fragment (a per-row value: frag_reduce's or ld_red's result) repeated
-  // along the columns of `like` ([rows, N]), held as `like` is, so that a frag_map can
-  // take it beside `like`: the result has like's shape and the row vector's element type.
+  // A [rows, 1] fragment (a per-row value: frag_reduce's or ld_red's result, a one-column
+  // load, or a frag_map of them) repeated along the columns of `like` ([rows, N]), held
+  // as `like` is, so that a frag_map can take it beside `like`: the result has like's
+  // shape and the row vector's element type. Both must be held one row per thread.
   irdl.operation @frag_broadcast {
     %v = irdl.base @tcgen05::@frag
     %f = irdl.base @tcgen05::@frag

@@ -64,6 +64,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower.computed import is_row_vector, row_vector_root
 from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect.ops import (CpOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp, MmaOp,
                                        ShiftOp,
@@ -75,7 +76,7 @@ from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.kernel_ir import (OpMap, defining_op, effective_scale_vec, mma_operands,
-                                     pack_attribute, root_buffers)
+                                     pack_attribute, root_buffers, terminator)
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
 
@@ -299,6 +300,8 @@ class Tcgen05SelectLayouts(ModulePass):
         chosen: dict = {}  # tmem_buffer op -> Use (role, layout, footprint, mma op)
         buffers, accesses, load_fragments, store_fragments, copies = [], [], [], [], []
         row_ops = []  # frag_reduce, frag_broadcast: check_rows_per_thread
+        #: value -> how it is held (computed.row_vector_root), shared by the checks.
+        self.row_memo: dict = {}
         for op in d.walk_ops(kernel):
             typed = wrap(op)
             if isinstance(typed, TmemBufferOp):
@@ -315,6 +318,12 @@ class Tcgen05SelectLayouts(ModulePass):
                 self.select_for_mma(op, info, chosen)
             elif isinstance(typed, (FragReduceOp, FragBroadcastOp)):
                 row_ops.append(op)
+            elif isinstance(typed, FragMapOp) and any(
+                    is_row_vector(value, self.row_memo) for value in op.operands):
+                row_ops.append(op)  # a map of per-row values
+            elif op.name == "scf.for" and any(
+                    isinstance(d.type_info(r.type), d.FragType) for r in op.results):
+                row_ops.append(op)  # carries row vectors
         self.buffers = OpMap()   # not a dict: an op's hash changes with its attributes
         for buffer in buffers:
             self.record_footprint(buffer, chosen.get(buffer), info)
@@ -842,7 +851,37 @@ class Tcgen05SelectLayouts(ModulePass):
         that does not fold columns onto other lanes (thread l of warp w holds lane
         32w + l, tmem-facts section 2). Another message shape spreads a row over 4 or 2
         threads; reducing across them is not supported yet."""
+        if FragMapOp.matches(op):
+            for value in op.operands:
+                self.check_row_held(op, value)
+            return
+        if op.name == "scf.for":
+            # A carried row vector is one register per row: its initial value and the
+            # value yielded for it are held alike, one row per thread.
+            yield_op = terminator(op.regions[0].blocks[0])
+            for i, result in enumerate(op.results):
+                if isinstance(d.type_info(result.type), d.FragType):
+                    self.check_row_held(op, op.operands[3 + i])
+                    self.check_row_held(yield_op, yield_op.operands[i])
+            return
+        if FragBroadcastOp.matches(op):
+            self.check_row_held(op, op.operands[0])
         value = op.operands[0] if FragReduceOp.matches(op) else op.operands[1]
+        self.check_held(op, value)
+
+    def check_row_held(self, op, value) -> None:
+        """A [rows, 1] operand of a per-row computation (the row vector of a
+        frag_broadcast, an input of a map of per-row values) is held one row per thread:
+        a per-row result of frag_reduce (checked at the reduction) or of ld_red, or a
+        one-column load, through the first inputs of frag_maps. Each check follows one
+        chain of first inputs (as check_stored_fragment does)."""
+        value, producer = row_vector_root(value, self.row_memo)
+        if producer is not None and (FragReduceOp.matches(producer) or
+                                     FragMapOp.matches(producer)):
+            return  # the reduction is checked itself; a map of no input is per row
+        self.check_held(op, value)
+
+    def check_held(self, op, value) -> None:
         producer = defining_op(value)
         while producer is not None and FragMapOp.matches(producer) and producer.operands:
             producer = defining_op(producer.operands[0])

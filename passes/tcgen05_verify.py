@@ -176,6 +176,9 @@ class Tcgen05Verify(ModulePass):
         ops = list(d.walk_ops(kernel))
         if not self.check_type_parameters(ops):
             return  # every later rule reads these types
+        #: value -> how it is held (computed.row_vector_root), shared by the checks.
+        self.row_memo: dict = {}
+        self.check_fragments_stay(ops)
         attributes_ok = True
         for op in ops:
             if d.op_name(op) in d.ATTRIBUTES:
@@ -276,6 +279,51 @@ class Tcgen05Verify(ModulePass):
                            "tma_load in its block (after the last wait or commit on it): "
                            "the phase would complete before the copy lands, or never "
                            "(PTX ISA 9.7.13.15)")
+
+    def check_fragments_stay(self, ops) -> None:
+        """A fragment is registers of each thread whose mapping to (row, column) the
+        tcgen05 op that makes it decides (tcgen05-select-layouts plans it, the lowering
+        follows it from op to op): it is an operand of tcgen05 ops, and an scf.for may
+        carry a per-row value (a row vector: one register per row, held by the thread of
+        the row) as an iteration argument, from an initial value to the value yielded for
+        the next iteration, both row vectors (held alike). Any other select, branch, loop
+        or call of a fragment is refused here, at that op, before any plan depends on
+        it."""
+        for op in ops:
+            if d.op_name(op) is not None:
+                continue
+            for index, value in enumerate(op.operands):
+                if not isinstance(d.type_info(value.type), d.FragType):
+                    continue
+                problem = self.carried_fragment_problem(op, index, value)
+                if problem:
+                    self.error(op, problem)
+                    break
+
+    def carried_fragment_problem(self, op, index: int, value) -> str | None:
+        """What is wrong with fragment operand `index` of the non-tcgen05 `op` (None: an
+        iteration argument's initial or yielded row vector)."""
+        kind = d.type_info(value.type)
+        parent = op.parent.operation if op.name == "scf.yield" else None
+        if op.name == "scf.for" and index >= 3 or \
+                op.name == "scf.yield" and parent is not None and parent.name == "scf.for":
+            where = index - 3 if op.name == "scf.for" else index
+            what = "initial value of" if op.name == "scf.for" else "value yielded for"
+            if kind.shape[1] != 1:
+                return (f"{op.name}: iteration argument #{where} is a {value.type}: an "
+                        f"scf.for carries per-row values ([rows, 1], one register per row) "
+                        f"only, not fragments of several columns, whose registers the "
+                        f"message shapes planned for them decide")
+            if not is_row_vector(value, self.row_memo):
+                return (f"{op.name}: the {what} iteration argument #{where} is not a "
+                        f"per-row value (a frag_reduce or ld_red result, a frag_map of no "
+                        f"input or whose first input is one, or an iteration argument "
+                        f"starting from one): the initial and the yielded value must be "
+                        f"held alike, one register per row in the thread of the row")
+            return None
+        return (f"{op.name} takes a {value.type}: a fragment is an operand of tcgen05 ops "
+                f"only, it cannot flow through selects, branches, loops or calls (an scf.for "
+                f"may carry a per-row value as an iteration argument)")
 
     def check_grid(self, kernel, info) -> None:
         """The form of the grid entry (tcgen05_lower.launch). Which names are integer
@@ -1093,22 +1141,15 @@ class Tcgen05Verify(ModulePass):
                                f"(9.7.16.8.3)")
 
     def check_frag_map(self, op, info) -> None:
-        for where, message in frag_map_problems(op):
+        for where, message in frag_map_problems(op, self.row_memo):
             self.error(where, message)
-        for value in op.operands:
-            producer = defining_op(value)
-            if is_row_vector(value):
-                self.error(op, f"tcgen05.frag_map of the per-row result of "
-                               f"{producer.name} is not supported: it holds one value per "
-                               f"row, not the fragment's elements (tcgen05.frag_broadcast "
-                               f"repeats it along a fragment's columns)")
 
     def check_frag_reduce(self, op, info) -> None:
-        for message in frag_reduce_problems(op):
+        for message in frag_reduce_problems(op, self.row_memo):
             self.error(op, message)
 
     def check_frag_broadcast(self, op, info) -> None:
-        for message in frag_broadcast_problems(op):
+        for message in frag_broadcast_problems(op, self.row_memo):
             self.error(op, message)
 
     def check_store_fragment(self, op, info) -> None:

@@ -82,3 +82,10 @@ func.func @report(%C: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_1
   "tcgen05.wait"() {kind = "ld"} : () -> ()
   return
 }
+
+// The table goes on (here, at the end, so that the locations above stay): whether each
+// buffer shares columns, and why (the live ranges of the table).
+// TABLE-NEXT: sharing: %acc shares columns [0, 8) with %late: live [5, 12] and [13, 15] do not overlap
+// TABLE-NEXT: sharing: %sfa shares no columns: live [6, 11] overlaps %acc's [5, 12] (buffers live at the same time on the same lanes never share columns)
+// TABLE-NEXT: sharing: %sfb shares no columns: live [7, 11] overlaps %acc's [5, 12]
+// TABLE-NEXT: sharing: %late shares columns [0, 8) with %acc: live [13, 15] and [5, 12] do not overlap

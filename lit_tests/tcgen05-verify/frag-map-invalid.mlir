@@ -181,12 +181,29 @@ func.func @no_inputs(%C: !llvm.ptr<1>)
   %c0 = arith.constant 0 : index
   %acc = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 32], f32>
   %x = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 32], f32>
-  // expected-error @+1 {{tcgen05.frag_map needs at least one input fragment}}
+  // expected-error @+1 {{tcgen05.frag_map needs at least one input fragment, or a [128, 1] result (a per-row value computed from its row alone, one row per thread), not [128, 32]}}
   %y = "tcgen05.frag_map"() ({
   ^bb0(%r: index, %c: index):
     %z = arith.constant 0.0 : f32
     gpu.yield %z : f32
   }) : () -> !tcgen05.frag<[128, 32], f32>
+  // A per-row value from its row alone (an initial running max) is one 32-bit register.
+  %m = "tcgen05.frag_map"() ({
+  ^bb0(%r: index, %c: index):
+    %ninf = arith.constant 0xFF800000 : f32
+    gpu.yield %ninf : f32
+  }) : () -> !tcgen05.frag<[128, 1], f32>
+  // expected-error @+1 {{tcgen05.frag_map: a per-row value is held in one 32-bit register per row: it yields f32 or i32, not bf16}}
+  %h = "tcgen05.frag_map"() ({
+  ^bb0(%r: index, %c: index):
+    %z = arith.constant 0.0 : bf16
+    gpu.yield %z : bf16
+  }) : () -> !tcgen05.frag<[128, 1], bf16>
+  // expected-error @+1 {{tcgen05.frag_map: the body's arguments must be (index, index): the row and column (0) of the value; they are (f32, index, index)}}
+  %w = "tcgen05.frag_map"() ({
+  ^bb0(%e: f32, %r: index, %c: index):
+    gpu.yield %e : f32
+  }) : () -> !tcgen05.frag<[128, 1], f32>
   return
 }
 // -----
@@ -198,11 +215,21 @@ func.func @ld_red_rows(%C: !llvm.ptr<1>)
   %x = "tcgen05.ld"(%acc, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 32], f32>
   %f, %m = "tcgen05.ld_red"(%acc, %c0) {op = "max"}
       : (!tcgen05.tmem<[128, 32], f32>, index) -> (!tcgen05.frag<[128, 32], f32>, !tcgen05.frag<[128, 1], f32>)
-  // expected-error @+1 {{tcgen05.frag_map of the per-row result of tcgen05.ld_red is not supported: it holds one value per row, not the fragment's elements (tcgen05.frag_broadcast repeats it along a fragment's columns)}}
+  // A map of per-row values computes per row (the online softmax's running max and sum).
   %y = "tcgen05.frag_map"(%m) ({
   ^bb0(%e: f32, %r: index, %c: index):
     gpu.yield %e : f32
   }) : (!tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+  // Its result is again a per-row value, one 32-bit register per row.
+  // expected-error @+1 {{tcgen05.frag_map: a map of a per-row result is a per-row result, held in one 32-bit register per row: it yields f32 or i32, not bf16}}
+  %z = "tcgen05.frag_map"(%y) ({
+  ^bb0(%e: f32, %r: index, %c: index):
+    %h = arith.truncf %e : f32 to bf16
+    gpu.yield %h : bf16
+  }) : (!tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], bf16>
+  // A per-row value is reduced already.
+  // expected-error @+1 {{tcgen05.frag_reduce of a per-row result: it is already reduced}}
+  %w = "tcgen05.frag_reduce"(%y) {kind = "max"} : (!tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
   return
 }
 // -----

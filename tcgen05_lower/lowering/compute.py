@@ -38,7 +38,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT, REDUCE_KINDS
-from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, StOp,
+from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, StOp,
                                        StoreFragmentOp, TmemBufferOp)
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa.addressing import WarpgroupAccess
@@ -192,7 +192,11 @@ def _rewrite(op):
 @lowers(FragMapOp)
 def lower_frag_map(lowering, op) -> None:
     inputs = [lowering.values[v] for v in op.operands]
+    if not inputs:
+        return lower_row_map_of_nothing(lowering, op)
     first = inputs[0]
+    if any(f.reduced for f in inputs):
+        return lower_per_row_map(lowering, op, inputs)
     for other in inputs[1:]:
         if _mapping(other.access) != _mapping(first.access) or \
                 not _same_column(other.column, first.column):
@@ -219,6 +223,71 @@ def lower_frag_map(lowering, op) -> None:
     values = _scf_if(first.active, compute, [result_type] * len(elements))
     lowering.values[op.results[0]] = ComputedFragment(
         None, first.access, result.element, first.column, first.active, values=values)
+
+
+def _per_row_elements(lowering, fragment):
+    """The one element a thread holds of a per-row fragment ([rows, 1]: a per-row result,
+    a one-column load, or a frag_map of them), held one row per thread; None if it is
+    held otherwise."""
+    if not _one_row_per_thread(fragment.access):
+        return None
+    registers = fragment.registers
+    if registers is None:  # computed
+        registers = [None] * len(fragment.values)
+    shell = LoweredFragment([None] * len(registers), fragment.access, fragment.element,
+                            fragment.column, fragment.active, reduced=fragment.reduced)
+    elements = list(_elements(lowering, shell))
+    return elements if len(elements) == 1 else None
+
+
+def lower_row_map_of_nothing(lowering, op) -> None:
+    """A frag_map of no input, [128, 1]: a per-row value computed from its row alone,
+    held as a per-row result is, one register in the thread of the row: thread l of warp
+    w holds row 32 w + l (.32x32b of Layout D)."""
+    access = WarpgroupAccess.create("D", n=1, width=1, shape="32x32b", num=1,
+                                    op=LdOp.NAME)
+    element = d.type_info(op.results[0].type).element
+    shell = LoweredFragment([None], access, element, 0, None, reduced=True)
+    (_, _, row, _, _), = _elements(lowering, shell)
+    value = apply_body(lowering, op, [_index(row), _index(0)])
+    lowering.values[op.results[0]] = LoweredFragment(
+        [_bits32(value)], access, element, 0, None, reduced=True)
+
+
+def lower_per_row_map(lowering, op, inputs) -> None:
+    """A frag_map of per-row values (one of them a per-row result: tcgen05-verify admits
+    no other input beside one): each thread holds one element of each, its own row's, so
+    the body runs once per thread. The result is held as the first input is: a per-row
+    result (one register, ``reduced``) or, after a one-column load, a computed fragment
+    of one value."""
+    held = [_per_row_elements(lowering, f) for f in inputs]
+    for fragment, elements in zip(inputs, held):
+        if elements is None:
+            lowering.fail(op, f"tcgen05.frag_map of per-row values: an input is held as "
+                              f"{fragment.access.describe()}, not one row per thread "
+                              f"(.32x32b), so its rows are not the other inputs' rows")
+    first = inputs[0]
+    block = op.regions[0].blocks[0]
+    input_types = [block.arguments[i].type for i in range(len(inputs))]
+    result = d.type_info(op.results[0].type)
+    result_type = block.operations[len(block.operations) - 1].operation.operands[0].type
+    (_, _, row, _, _), = held[0]
+
+    def compute():
+        scalars = [element_scalars(f, e, t)[0]
+                   for f, e, t in zip(inputs, held, input_types)]
+        value = apply_body(lowering, op, scalars + [_index(row), _index(0)])
+        if first.reduced:
+            value = _bits32(value)
+        return [value]
+
+    values = _scf_if(first.active, compute, [i32() if first.reduced else result_type])
+    if first.reduced:
+        lowering.values[op.results[0]] = LoweredFragment(
+            values, first.access, result.element, first.column, first.active, reduced=True)
+    else:
+        lowering.values[op.results[0]] = ComputedFragment(
+            None, first.access, result.element, first.column, first.active, values=values)
 
 
 # ------------------------------------------------------------------------- store_fragment
@@ -378,16 +447,14 @@ def lower_frag_broadcast(lowering, op) -> None:
     load; a per-row result of a .32x32b access is the thread's own row)."""
     rows = lowering.values[op.operands[0]]
     like = lowering.values[op.operands[1]]
-    if not rows.reduced or not _one_row_per_thread(rows.access) or \
-            not _one_row_per_thread(like.access):
+    held = _per_row_elements(lowering, rows)
+    if held is None or like.reduced or not _one_row_per_thread(like.access):
         lowering.fail(op, f"tcgen05.frag_broadcast: the row vector is held as "
                           f"{rows.access.describe()} and the fragment as "
                           f"{like.access.describe()}, not both one row per thread")
     element = d.type_info(op.results[0].type).element
-    value = rows.registers[0]
     element_type = ir.Type.parse(element)
-    if element_type != i32():
-        value = _create("arith.bitcast", element_type, [value]).results[0]
+    (value,) = element_scalars(rows, held, element_type)
     shell = LoweredFragment([None] * like.access.registers, like.access, like.element,
                             like.column, like.active)
     count = len(list(_elements(lowering, shell)))

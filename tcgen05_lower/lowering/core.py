@@ -90,8 +90,12 @@ class KernelLowering:
                           addr_space=3, alignment=8)
         with ir.InsertionPoint(entry.operations[0]), self.kernel.location:
             self.setup_entry(slots_symbol, barriers, tracked)
+        #: (scf.for, index, argument cast, result cast) of each row vector a loop carries.
+        self.carried: list = []
         for op in ops:
             name = d.op_name(op)
+            if name is None and op.name == "scf.for":
+                self.carry_row_vectors(op)
             if name is None or name == AllocMbarrierOp.NAME:
                 continue
             handler = HANDLERS.get(name)
@@ -101,6 +105,7 @@ class KernelLowering:
                 handler(self, op)
             self.lowered.append(op)
         self.forward_lowered_buffers(forwarding, casts)
+        self.finish_carried_row_vectors()
         # Users before definitions: every use of a tcgen05 value is now a tcgen05 op.
         for op in reversed(barriers + self.lowered):
             op.erase()
@@ -128,6 +133,9 @@ class KernelLowering:
                         continue
                     if owner.name in FORWARDING_OPS and d.is_tmem(result):
                         continue
+                    if owner.name in ("scf.for", "scf.yield") and \
+                            isinstance(d.type_info(result.type), d.FragType):
+                        continue  # a row vector a loop carries (carry_row_vectors)
                     self.fail(owner, f"{owner.name} takes the {result.type} made by "
                                      f"tcgen05.{name}: only TMEM buffers may flow through "
                                      f"selects, branches and loops, and no tcgen05 value "
@@ -171,6 +179,64 @@ class KernelLowering:
         for block in list(self.kernel.regions[0].blocks)[1:]:
             arguments(block)  # cf blocks of the kernel
         return forwarding, casts
+
+    def carry_row_vectors(self, loop) -> None:
+        """An scf.for that carries row vectors (tcgen05-verify admits per-row values only
+        as fragment iteration arguments): each such argument and result is its one
+        register, an i32 (the thread's row's value), held as the initial value is. While
+        the tcgen05 ops are lowered their users read it through an
+        ``unrealized_conversion_cast``; finish_carried_row_vectors retypes the argument
+        and result, and passes the registers of the initial and yielded values."""
+        from tcgen05_lower.lowering.ldst import LoweredFragment
+
+        body = loop.regions[0].blocks[0]
+        for i, result in enumerate(loop.results):
+            if not isinstance(d.type_info(result.type), d.FragType):
+                continue
+            initial = self.values[loop.operands[3 + i]]
+            if not _held_per_row(initial):
+                self.fail(loop, f"scf.for: the initial value of iteration argument #{i} is "
+                                f"held as {initial.access.describe()}, not one register per "
+                                f"row in the thread of the row")
+            argument = body.arguments[1 + i]
+            with ir.InsertionPoint.at_block_begin(body), self.kernel.location:
+                argument_cast = ir.Operation.create("builtin.unrealized_conversion_cast",
+                                                    results=[i32()], operands=[argument])
+            with ir.InsertionPoint.after(loop), self.kernel.location:
+                result_cast = ir.Operation.create("builtin.unrealized_conversion_cast",
+                                                  results=[i32()], operands=[result])
+            for value, cast in ((argument, argument_cast), (result, result_cast)):
+                self.values[value] = LoweredFragment(
+                    [cast.results[0]], initial.access, initial.element, initial.column,
+                    initial.active, reduced=True)
+            self.carried.append((loop, i, argument_cast, result_cast))
+
+    def finish_carried_row_vectors(self) -> None:
+        """The carried row vectors become i32 iteration arguments and results, started
+        from the initial value's register and continued with the yielded value's; the
+        yielded value must be held as the initial one is (the same row in each thread)."""
+        from tcgen05_lower.kernel_ir import terminator
+
+        for loop, i, argument_cast, result_cast in self.carried:
+            body = loop.regions[0].blocks[0]
+            yield_op = terminator(body)
+            initial = self.values[loop.operands[3 + i]]
+            yielded = self.values[yield_op.operands[i]]
+            if not _held_per_row(yielded) or \
+                    _row_key(yielded.access) != _row_key(initial.access):
+                self.fail(yield_op, f"scf.yield: iteration argument #{i} starts held as "
+                                    f"{initial.access.describe()} (one register per row) "
+                                    f"but the value yielded for it is held as "
+                                    f"{yielded.access.describe()}"
+                                    f"{'' if yielded.reduced else ', one register per element'}:"
+                                    f" both must hold the same row in each thread")
+            loop.operands[3 + i] = initial.registers[0]
+            yield_op.operands[i] = yielded.registers[0]
+            for value, cast in ((argument_cast.operands[0], argument_cast),
+                                (result_cast.operands[0], result_cast)):
+                value.set_type(i32())
+                cast.results[0].replace_all_uses_with(value)
+                cast.erase()
 
     def forward_lowered_buffers(self, forwarding, casts) -> None:
         """The chosen values become i32 addresses and replace their casts; then every TMEM
@@ -228,6 +294,18 @@ class KernelLowering:
         for op in barriers:
             if op.results[0] in tracked:
                 self.phase_counters[op.results[0]] = emit.counter()
+
+
+def _held_per_row(fragment) -> bool:
+    """Whether a lowered fragment is a row vector held one register per row, in the
+    thread of the row (.32x32b of a layout that keeps a row on one lane)."""
+    return fragment.reduced and len(fragment.registers) == 1 and \
+        fragment.access.shape == "32x32b" and fragment.access.fold == 1
+
+
+def _row_key(access) -> tuple:
+    """What decides the row a thread holds in a .32x32b access: the layout."""
+    return access.layout, access.layout_c
 
 
 class Loop:

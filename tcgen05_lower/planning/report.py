@@ -148,7 +148,73 @@ def format_table(plan: KernelPlan) -> str:
         lines.append("  " + "  ".join(str(c).ljust(w) for c, w in zip(row, widths)).rstrip())
     for note in plan.notes:
         lines.append(f"  note: {note}")
+    lines += [f"  sharing: {line}" for line in sharing_lines(plan)]
     return "\n".join(lines)
+
+
+def _halves(halves: int) -> tuple[int, ...]:
+    """The lane halves (HALF_MASK values) a rectangle's half mask covers."""
+    return tuple(h for h in (HALF_MASK[0], HALF_MASK[16]) if halves & h)
+
+
+def sharing_lines(plan: KernelPlan) -> list[str]:
+    """Whether each buffer (stage) shares TMEM cells with another and why: cells are
+    shared only by buffers live at different times (the placement's rule), so a buffer
+    that shares names one it shares with (their live ranges are disjoint), and one that
+    does not names a buffer live at the same time on the same lanes, if any. Linear in
+    the number of buffers: each cell (column, lane half) keeps the first two buffers
+    placed in it, and the live ranges are swept in order of their starts. A buffer that
+    shares no cells and is live alone gets no line."""
+    rects = []  # (name, start, end, first column, end column, halves, buffer)
+    for b in plan.buffers:
+        for name, _, halves, col, width in b.rectangles():
+            rects.append((name, b.start, b.end, col, col + width, _halves(halves)))
+    cells: dict = {}
+    for i, (_, _, _, first, end, halves) in enumerate(rects):
+        for column in range(first, end):
+            for half in halves:
+                held = cells.setdefault((column, half), [])
+                if len(held) < 2:
+                    held.append(i)
+    # The live range that overlaps each one's, on a common lane half: among those that
+    # start earlier, the one ending last (per half); else the next to start.
+    order = sorted(range(len(rects)), key=lambda i: (rects[i][1], i))
+    witness: dict = {}
+    latest: dict = {}  # half -> index of the earlier range ending last
+    for position, i in enumerate(order):
+        _, start, end, _, _, halves = rects[i]
+        for half in halves:
+            j = latest.get(half)
+            if j is not None and rects[j][2] >= start:
+                witness.setdefault(i, j)
+        for j in order[position + 1:position + 2]:
+            if rects[j][1] <= end and set(rects[j][5]) & set(halves):
+                witness.setdefault(i, j)
+        for half in halves:
+            j = latest.get(half)
+            if j is None or rects[j][2] < end:
+                latest[half] = i
+    lines = []
+    for i, (name, start, end, first, end_col, halves) in enumerate(rects):
+        other = None
+        for column in range(first, end_col):
+            for half in halves:
+                other = next((j for j in cells[(column, half)] if j != i), None)
+                if other is not None:
+                    break
+            if other is not None:
+                break
+        if other is not None:
+            o = rects[other]
+            lo, hi = max(first, o[3]), min(end_col, o[4])
+            lines.append(f"{name} shares columns [{lo}, {hi}) with {o[0]}: live "
+                         f"[{start}, {end}] and [{o[1]}, {o[2]}] do not overlap")
+        elif i in witness:
+            o = rects[witness[i]]
+            lines.append(f"{name} shares no columns: live [{start}, {end}] overlaps "
+                         f"{o[0]}'s [{o[1]}, {o[2]}] (buffers live at the same time on "
+                         f"the same lanes never share columns)")
+    return lines
 
 
 def _source_lines(b: PlannedBuffer) -> str:
