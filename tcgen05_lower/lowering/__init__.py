@@ -14,11 +14,13 @@ package collects them into ``HANDLERS`` (op name -> handler).
 ``compute``     tcgen05.frag_map (fragments as values) and stores of computed fragments
 ``sync``        commit, mbarrier waits, tcgen05.wait, fences, barriers
 ``views``       addresses of the stages of multi-buffered TMEM buffers (tcgen05.tmem_stage)
+``partitions``  warp roles: one scf.if per role, the role's threads, the joining barrier
 ==============  ==========================================================================
 """
 
-from tcgen05_lower.lowering import alloc, compute, datamove, ldst, mma, smem, sync, views
+from tcgen05_lower.lowering import (alloc, compute, datamove, ldst, mma, partitions, smem,
+                                    sync, views)
 from tcgen05_lower.lowering.core import KernelLowering, handlers, lowers  # noqa: F401
 
 #: tcgen05 op name -> handler(lowering, op), from every family module.
-HANDLERS = handlers(alloc, compute, datamove, ldst, mma, smem, sync, views)
+HANDLERS = handlers(alloc, compute, datamove, ldst, mma, partitions, smem, sync, views)
