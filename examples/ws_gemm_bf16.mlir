@@ -8,8 +8,11 @@
 // Per stage s, two mbarriers (9.7.16.6.4 canonical patterns):
 //   full_s  (count 32): each thread of the load warp arrives after its fill, behind
 //           fence.proxy.async (the MMA reads shared memory through the async proxy); the
-//           MMA warp waits for phase i of iteration i (parity i & 1), then
-//           tcgen05.fence::after_thread_sync before its MMAs.
+//           MMA warp waits for phase i of iteration i (parity i & 1), then issues its
+//           MMAs. What crosses this wait is shared memory only (generic-proxy writes,
+//           async-proxy reads), which the proxy fence and the mbarrier's release and
+//           acquire order (9.7.16.6.5), as tcgen05-insert-sync orders smem_fill -> mma;
+//           no TMEM access of another thread precedes the MMAs.
 //   empty_s (count 1):  tcgen05.commit of the MMA warp after the stage's MMAs; the load
 //           warp waits before refilling the stage in iteration i for the phase of
 //           iteration i - 1 (parity (i + 1) & 1; in iteration 0 that is the phase before
@@ -80,7 +83,6 @@ func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
         // The first MMA of the first K block overwrites the accumulator.
         %not_first = arith.cmpi ne, %k, %c0 : index
         "tcgen05.mbarrier_wait"(%full0, %full_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         "tcgen05.mma"(%acc, %a0, %b0, %not_first) {kind = "f16", k_offset = 0 : i64}
             : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
         "tcgen05.mma"(%acc, %a0, %b0, %true) {kind = "f16", k_offset = 16 : i64}
@@ -91,7 +93,6 @@ func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
             : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
         "tcgen05.commit"(%empty0) : (!tcgen05.mbarrier) -> ()
         "tcgen05.mbarrier_wait"(%full1, %full_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         "tcgen05.mma"(%acc, %a1, %b1, %true) {kind = "f16", k_offset = 0 : i64}
             : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
         "tcgen05.mma"(%acc, %a1, %b1, %true) {kind = "f16", k_offset = 16 : i64}
