@@ -253,6 +253,10 @@ class Tcgen05Verify(ModulePass):
         if not ok:
             return False
         warpgroup_kernel = info.threads == WARPGROUP_THREADS
+        # mbarriers that a role signals: a wait outside the roles counts its phase at run
+        # time from the commits of its own program, which a role's are not part of.
+        signalled_in_roles = {op.operands[0] for op in ops if op in self.role_of
+                              and d.op_name(op) in ("commit", "mbarrier_arrive")}
         for op in ops:
             name = d.op_name(op)
             owner = self.role_of.get(op)
@@ -273,6 +277,14 @@ class Tcgen05Verify(ModulePass):
                                    f"so its role must be whole aligned warpgroups (first_warp "
                                    f"and warps multiples of 4)")
             if role is None:
+                if name == MbarrierWaitOp.NAME and len(op.operands) < 2 \
+                        and op.operands[0] in signalled_in_roles:
+                    ok = False
+                    self.error(op, "tcgen05.mbarrier_wait without a phase on an mbarrier "
+                                   "that a tcgen05.role signals: the run-time phase count "
+                                   "follows the commits of the waiting thread's own "
+                                   "program, which the role's are not part of; give the "
+                                   "parity as an operand")
                 continue
             if name in ("alloc", "dealloc", "relinquish_alloc_permit"):
                 ok = False

@@ -347,3 +347,106 @@ func.func @arrive_count_of_the_role() attributes {tcgen05.kernel = {target = "sm
   }) : () -> ()
   return
 }
+
+// -----
+
+func.func @wait_without_phase_after_the_roles() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      "tcgen05.commit"(%m) : (!tcgen05.mbarrier) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  // expected-error @+1 {{tcgen05.mbarrier_wait without a phase on an mbarrier that a tcgen05.role signals}}
+  "tcgen05.mbarrier_wait"(%m) : (!tcgen05.mbarrier) -> ()
+  return
+}
+
+// -----
+
+// Each role's tcgen05.barrier is a named barrier 1..15 (barrier 0 is the CTA's).
+func.func @sixteen_roles() attributes {tcgen05.kernel = {target = "sm_100a", threads = 512 : i64, cta_group = 1 : i64}} {
+  // expected-error @+1 {{tcgen05.partitions has 16 roles: each role's tcgen05.barrier is a named barrier 1..15 (barrier 0 is the CTA's), so at most 15}}
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r0", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r1", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r2", first_warp = 2 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r3", first_warp = 3 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r4", first_warp = 4 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r5", first_warp = 5 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r6", first_warp = 6 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r7", first_warp = 7 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r8", first_warp = 8 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r9", first_warp = 9 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r10", first_warp = 10 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r11", first_warp = 11 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r12", first_warp = 12 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r13", first_warp = 13 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r14", first_warp = 14 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "r15", first_warp = 15 : i64, warps = 1 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// A role ends in gpu.yield (another terminator would leave the role some other way).
+func.func @role_without_yield() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  "tcgen05.partitions"() ({
+    // expected-error @+1 {{the region of role 'x' ends in gpu.yield}}
+    "tcgen05.role"() ({
+      llvm.unreachable
+    }) {name = "x", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @partitions_without_yield() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  // expected-error @+1 {{the body of tcgen05.partitions ends in gpu.yield}}
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      "gpu.yield"() : () -> ()
+    }) {name = "x", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    // expected-error @+1 {{llvm.unreachable in the body of tcgen05.partitions}}
+    llvm.unreachable
+  }) : () -> ()
+  return
+}
