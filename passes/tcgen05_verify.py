@@ -342,7 +342,8 @@ class Tcgen05Verify(ModulePass):
         placed, names = [], {}
         for index, role_op in enumerate(roles):
             role = RoleOp(role_op)
-            missing = [a for a in ("name", "first_warp", "warps") if getattr(role, a) is None]
+            missing = [a.name for a in (RoleOp.name, RoleOp.first_warp, RoleOp.warps)
+                       if not role.has(a)]
             if missing:
                 ok = False
                 self.error(role_op, f"tcgen05.role needs name (a string), first_warp and "

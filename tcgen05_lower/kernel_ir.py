@@ -590,8 +590,16 @@ WARP_THREADS = 32
 #: Ops that every warp of a warpgroup executes, each at its own lane quarter (Table 46 and
 #: 9.7.16.8: warp w of a warpgroup accesses lanes 32 (w % 4) .. 32 (w % 4) + 31); the
 #: fragment ops work on the registers those loads fill.
-WARPGROUP_OPS = frozenset({"ld", "st", "ld_red", "wait", "store_fragment", "load_fragment",
-                           "frag_map", "frag_reduce", "frag_broadcast"})
+def _warpgroup_ops() -> frozenset:
+    from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp,
+                                           LoadFragmentOp, StoreFragmentOp, WaitOp)
+
+    return frozenset(cls.NAME for cls in (LdOp, StOp, LdRedOp, WaitOp, StoreFragmentOp,
+                                          LoadFragmentOp, FragMapOp, FragReduceOp,
+                                          FragBroadcastOp))
+
+
+WARPGROUP_OPS = _warpgroup_ops()
 
 
 @dataclass(frozen=True)
