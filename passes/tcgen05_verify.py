@@ -317,6 +317,9 @@ class Tcgen05Verify(ModulePass):
         """A partitions body holds one tcgen05.role per role and ends in gpu.yield; each
         role has a name, first_warp and warps, within the CTA and disjoint from the other
         roles', and ends in gpu.yield. Records each role (self.role)."""
+        if not len(op.regions[0].blocks):
+            self.error(op, "tcgen05.partitions has no tcgen05.role (its body is empty)")
+            return False
         body = op.regions[0].blocks[0]
         roles = partition_roles(op)
         ok = True
@@ -349,7 +352,8 @@ class Tcgen05Verify(ModulePass):
                 self.error(role_op, f"tcgen05.role needs name (a string), first_warp and "
                                     f"warps (integers); missing: {', '.join(missing)}")
                 continue
-            if terminator(role_op.regions[0].blocks[0]).name != "gpu.yield":
+            if not len(role_op.regions[0].blocks) or \
+                    terminator(role_op.regions[0].blocks[0]).name != "gpu.yield":
                 ok = False
                 self.error(role_op, f"the region of role '{role.name}' ends in gpu.yield")
             if role.first_warp < 0 or role.warps < 1:

@@ -665,8 +665,10 @@ def enclosing_roles(kernel) -> dict:
 
 def partition_roles(partitions) -> list:
     """The tcgen05.role ops of a tcgen05.partitions, in order."""
-    return [op.operation for op in partitions.regions[0].blocks[0].operations
-            if op.operation.name == ROLE_OP]
+    blocks = partitions.regions[0].blocks
+    if not len(blocks):
+        return []
+    return [op.operation for op in blocks[0].operations if op.operation.name == ROLE_OP]
 
 
 def has_partitions(kernel) -> bool:

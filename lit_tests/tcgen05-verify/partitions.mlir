@@ -450,3 +450,24 @@ func.func @partitions_without_yield() attributes {tcgen05.kernel = {target = "sm
   }) : () -> ()
   return
 }
+
+// -----
+
+func.func @empty_body() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  // expected-error @+1 {{tcgen05.partitions has no tcgen05.role (its body is empty)}}
+  "tcgen05.partitions"() ({
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @empty_role() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  "tcgen05.partitions"() ({
+    // expected-error @+1 {{the region of role 'x' ends in gpu.yield}}
+    "tcgen05.role"() ({
+    }) {name = "x", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
