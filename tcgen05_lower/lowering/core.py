@@ -98,7 +98,7 @@ class KernelLowering:
         with ir.InsertionPoint(entry.operations[0]), self.kernel.location:
             self.setup_entry(slots_symbol, barriers, tracked)
             self.setup_roles(ops)
-        uniform = self.threads_in(None)
+        whole_cta = self.whole_cta()
         for op in ops:
             name = d.op_name(op)
             if name is None or name == AllocMbarrierOp.NAME:
@@ -107,7 +107,7 @@ class KernelLowering:
             if handler is None:
                 self.fail(op, f"tcgen05.{name} cannot be lowered yet")
             owner = role_of.get(op) if role_of else None
-            self.enter(self.role_threads[owner] if owner is not None else uniform)
+            self.enter(self.role_threads[owner] if owner is not None else whole_cta)
             with ir.InsertionPoint(op), op.location:
                 handler(self, op)
             self.lowered.append(op)
@@ -131,8 +131,8 @@ class KernelLowering:
                     self.role_threads[role_op] = role_threads(self,
                                                               role_info(role_op, index))
 
-    def threads_in(self, role):
-        """The RoleThreads of the whole CTA (`role` None)."""
+    def whole_cta(self):
+        """The RoleThreads of the whole CTA: ops outside roles."""
         from tcgen05_lower.lowering.partitions import RoleThreads
 
         return RoleThreads(None, self.is_leader, self.tid, self.info.threads)
