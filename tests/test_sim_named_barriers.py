@@ -120,3 +120,18 @@ def test_a_completed_barrier_is_reused():
 def test_more_threads_than_the_count_at_once_is_an_error():
     with pytest.raises(SimError, match="128 threads arrived, more than the 64 it expects"):
         run("\tbarrier.sync \t1, 64;\n\tret;\n")
+
+
+def test_the_timing_model_matches_each_named_barrier_with_its_own_warps():
+    # Warps 2-3 reach their barrier 2 only after the mbarrier phase that warps 0-1
+    # complete after their barrier 1. An instance of a barrier is the k-th arrival of
+    # each warp at that barrier number; counting barrier.sync steps per warp regardless
+    # of the number would make both first named barriers one instance, which warps 0-1
+    # could then leave only after warps 2-3 arrive: a cycle in the replay.
+    body = GROUPS.replace("\tbar.sync \t2, 64;\n", "").replace(
+        "@!done bra wait; }\n", "@!done bra wait; }\n\tbar.sync \t2, 64;\n")
+    out = np.zeros(256, np.uint32)
+    text = kernel(body, threads=128, extra=SHARED)
+    result = simulate(text, {}, {"k_param_0": out}, timing=True)
+    assert result.timing.cycles > 0
+    assert np.array_equal(out[:128], np.arange(128) ^ 1)
