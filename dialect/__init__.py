@@ -51,7 +51,18 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
 ``wait``                   tcgen05.wait::ld / ::st (``kind``)
 ``fence``                  tcgen05.fence::before_thread_sync / ::after_thread_sync (``kind``)
 ``fence_proxy_async``      fence.proxy.async.shared::cta
-``barrier``                CTA-wide barrier
+``barrier``                CTA-wide barrier; inside a ``role``, the role's named barrier
+                           (``barrier.sync 1 + index, 32 x warps``)
+``mbarrier_arrive``        mbarrier.arrive.release.cta by every thread that runs it (of the
+                           CTA, or of its role): the mbarrier's ``count`` is the arriving
+                           threads x arrivals per phase (docs/partitions.md)
+``partitions``             warp specialization, fork/join: its body holds one ``role`` per
+                           role (then ``gpu.yield``); the roles run concurrently, share the
+                           values defined before it, and are joined by a CTA barrier
+``role``                   one role of a ``partitions``: its region (ending in ``gpu.yield``)
+                           runs on warps ``first_warp`` .. ``first_warp + warps - 1`` only
+                           (``name``); single-thread ops by its first thread, warpgroup ops
+                           only in whole aligned warpgroups (docs/partitions.md)
 ``alloc``, ``dealloc``,    physical TMEM allocation (``columns``, ``cta_group``), added by
 ``relinquish_alloc_permit`` tcgen05-plan-tmem
 =========================  ===================================================================
@@ -79,7 +90,8 @@ instruction-descriptor fields (9.7.16.10.9, Tables 42-45):
 =========================  ===================================================================
 
 A kernel is a ``func.func`` with a ``tcgen05.kernel`` dictionary attribute:
-``{target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}``.
+``{target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}``; one warpgroup, or, in a
+kernel with ``partitions``, whole warps up to 1024 threads.
 """
 
 from __future__ import annotations

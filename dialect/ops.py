@@ -620,6 +620,47 @@ class BarrierOp(Tcgen05Op):
     reason = Attribute("reason")  # str
 
 
+class MbarrierArriveOp(Tcgen05Op):
+    """tcgen05.mbarrier_arrive."""
+
+    NAME = "mbarrier_arrive"
+    OPERANDS = (('barrier', 'single'),)
+    RESULTS = ()
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def barrier(self):
+        """The single operand barrier."""
+        return self.operand(0)
+
+    reason = Attribute("reason")  # str
+
+
+class PartitionsOp(Tcgen05Op):
+    """tcgen05.partitions."""
+
+    NAME = "partitions"
+    OPERANDS = ()
+    RESULTS = ()
+    REQUIRED = ()
+    __slots__ = ()
+
+
+class RoleOp(Tcgen05Op):
+    """tcgen05.role."""
+
+    NAME = "role"
+    OPERANDS = ()
+    RESULTS = ()
+    REQUIRED = ()
+    __slots__ = ()
+
+    first_warp = Attribute("first_warp")  # int
+    name = Attribute("name")  # str
+    warps = Attribute("warps")  # int
+
+
 class AllocOp(Tcgen05Op):
     """tcgen05.alloc."""
 
@@ -694,6 +735,9 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     FenceOp,
     FenceProxyAsyncOp,
     BarrierOp,
+    MbarrierArriveOp,
+    PartitionsOp,
+    RoleOp,
     AllocOp,
     DeallocOp,
     RelinquishAllocPermitOp,

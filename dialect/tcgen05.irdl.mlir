@@ -332,8 +332,41 @@ irdl.dialect @tcgen05 {
   irdl.operation @fence_proxy_async {
   }
 
-  // A CTA-wide execution barrier (barrier.sync 0).
+  // A CTA-wide execution barrier (barrier.sync 0). Inside a tcgen05.role it synchronizes
+  // the warps of that role only: the named barrier of the role (bar.sync id, threads).
   irdl.operation @barrier {
+  }
+
+  // mbarrier.arrive.release.cta by every thread that executes it: in a kernel without
+  // partitions every thread of the CTA, in a tcgen05.role every thread of the role (32 x
+  // its warps). Each arrival counts once towards the phase, so the mbarrier's
+  // alloc_mbarrier count must be the number of arriving threads per phase
+  // (9.7.13.15.13); docs/partitions.md gives the rule tcgen05-verify checks.
+  irdl.operation @mbarrier_arrive {
+    %m = irdl.base @tcgen05::@mbarrier
+    irdl.operands(barrier: %m)
+  }
+
+  // ---------------------------------------------------------------- warp roles
+
+  // Warp specialization: fork/join of concurrently running warp roles. The body holds one
+  // tcgen05.role per role and ends in gpu.yield. Every role's program runs on its own
+  // warps, all roles at once; values defined before the op are shared; the op ends when
+  // every role has finished (a CTA barrier), so what follows runs after every role. See
+  // docs/partitions.md.
+  irdl.operation @partitions {
+    %body = irdl.region
+    irdl.regions(body: %body)
+  }
+
+  // One role of a tcgen05.partitions: a sequential program (its region, ending in
+  // gpu.yield) run by the warps first_warp .. first_warp + warps - 1 only, under the role's
+  // name. Single-thread ops are issued by the role's first thread; warpgroup ops (ld, st,
+  // ld_red, wait, load_fragment, store_fragment) need the role to be whole aligned
+  // warpgroups; tcgen05.barrier is the role's named barrier.
+  irdl.operation @role {
+    %body = irdl.region
+    irdl.regions(body: %body)
   }
 
   // ---------------------------------------------------------------- physical allocation

@@ -144,6 +144,12 @@ of the kernel-level op that holds it (and of the next ones, until the state is w
 was with the op in place): linear in the kernel for bodies of bounded size
 (benchmarks/compile/REPORT.md measures it).
 
+Strategy ``none`` adds nothing and keeps the kernel's own synchronization as written: the
+strategy for warp-specialized kernels (``tcgen05.partitions``) and kernels that arrive on
+mbarriers themselves (``tcgen05.mbarrier_arrive``), which ``minimal`` and ``conservative``
+refuse with a located diagnostic: the dependence walk above is one program order, and
+the roles of a partitions op run concurrently (docs/partitions.md).
+
 Not supported (located diagnostics): kernels with several blocks (run lift-cf-to-scf
 first), and region ops other than scf.for, scf.while, scf.if and scf.index_switch around
 tcgen05 ops.
@@ -155,12 +161,16 @@ from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import wrap
-from tcgen05_lower.kernel_ir import unplanned_buffer
+from tcgen05_lower.kernel_ir import unplanned_buffer, user_synchronized
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
                                                      separate_phases)
 from tcgen05_lower.synchronization.planner import Planner
+
+
+#: The strategy that adds nothing (kernels that write their own synchronization).
+NONE = "none"
 
 
 #: Report columns: label -> predicate on an inserted op.
@@ -215,7 +225,11 @@ class Tcgen05InsertSync(ModulePass):
     description = "Insert the canonical tcgen05 synchronization for every dependence"
     options = (
         Option("strategy", str, "minimal", "sync placement: only what dependences need "
-               "(minimal) or completion after every async op (conservative)", STRATEGIES),
+               "(minimal), completion after every async op (conservative), or none: keep "
+               "the kernel's own synchronization and add nothing (the only strategy for "
+               "kernels with tcgen05.partitions or tcgen05.mbarrier_arrive, whose "
+               "synchronization the kernel writes; docs/partitions.md)",
+               STRATEGIES + (NONE,)),
         Option("report", bool, False, "print the sync ops added, with their reasons"),
     )
 
@@ -227,6 +241,23 @@ class Tcgen05InsertSync(ModulePass):
             unplanned = unplanned_buffer(kernel, self.name)
             if unplanned:
                 self.error(*unplanned)
+                continue
+            name = d.kernel_info(kernel).name
+            if self.option("strategy") == NONE:
+                self.result.inserted[name] = []
+                if self.option("report"):
+                    print(f"tcgen05-insert-sync: kernel @{name} strategy=none added 0 ops: "
+                          f"the kernel's own synchronization is kept as written",
+                          file=self.report_stream)
+                continue
+            refused = user_synchronized(kernel)
+            if refused is not None:
+                self.error(refused, f"tcgen05-insert-sync{{strategy={self.option('strategy')}}}"
+                                    f" does not insert synchronization across concurrently "
+                                    f"running roles, nor around a hand-written "
+                                    f"tcgen05.mbarrier_arrive, yet: write the kernel's "
+                                    f"synchronization by hand (docs/partitions.md) and run "
+                                    f"tcgen05-insert-sync{{strategy=none}}")
                 continue
             planner = Planner(kernel, self.option("strategy"))
             try:

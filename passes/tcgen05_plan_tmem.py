@@ -176,6 +176,14 @@ class Tcgen05PlanTmem(ModulePass):
         plan.lower_bound_columns, plan.lower_bound_point = placement.lower_bound(items)
         if ties_note:
             plan.notes.append(ties_note)
+        for start, _, mask in live.concurrent or ():
+            used = [root.label for root in program.roots if mask >> root.index & 1]
+            plan.notes.append(
+                f"the roles of the tcgen05.partitions at line "
+                f"{file_location(program.ops[start].location)[1] or '?'} "
+                f"run concurrently: every buffer a role uses is live across the whole "
+                f"partitions op, so buffers of different roles never share columns "
+                f"({', '.join(used) or 'no buffer'})")
         if hand_allocs:
             plan.notes.append("the kernel allocates tensor memory itself too: the planner's "
                               "allocation comes first and no permit is relinquished")

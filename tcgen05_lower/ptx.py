@@ -294,8 +294,19 @@ def fence_proxy_async() -> str:
     return "fence.proxy.async.shared::cta;"
 
 
-def barrier_sync(barrier_id: int = 0) -> str:
-    return f"barrier.sync {barrier_id};"
+def barrier_sync(barrier_id: int = 0, threads: int | None = None) -> str:
+    """barrier.sync a{, b} (9.7.13.1): barrier a of the CTA; with b, the b threads (a
+    multiple of the warp size) that take part, else every thread of the CTA."""
+    if threads is None:
+        return f"barrier.sync {barrier_id};"
+    return f"barrier.sync {barrier_id}, {threads};"
+
+
+def mbarrier_arrive(mbar: str) -> str:
+    """mbarrier.arrive with release semantics at CTA scope, state discarded (9.7.13.15.13):
+    one arrival of the executing thread, which also releases its prior memory accesses
+    to a thread that observes the phase complete."""
+    return f"mbarrier.arrive.release.cta.shared::cta.b64 _, [{mbar}];"
 
 
 def cluster_barrier() -> str:

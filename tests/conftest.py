@@ -16,6 +16,31 @@ EXAMPLES = ROOT / "examples"
 
 requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not found")
 
+#: Pass options of the default pipeline that an example needs (README, "Warp-specialized
+#: kernels"): a kernel with warp roles writes its own synchronization, which
+#: tcgen05-insert-sync keeps (strategy=none) and tcgen05-verify-sync does not check yet.
+HAND_SYNCHRONIZED = ("tcgen05-insert-sync{strategy=none}",
+                     "tcgen05-verify-sync{partitions=skip}")
+EXAMPLE_PASS_OPTIONS = {"ws_gemm_bf16": HAND_SYNCHRONIZED}
+
+
+def example_pass_options(path) -> tuple:
+    """The pass options the example at `path` (a path or a file name) needs."""
+    return EXAMPLE_PASS_OPTIONS.get(Path(str(path)).stem, ())
+
+
+def example_pipeline(path, pipeline: str | None = None) -> str:
+    """`pipeline` (the default one if None) with the example's pass options."""
+    from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
+
+    return override_options(pipeline or DEFAULT_PIPELINE, list(example_pass_options(path)))
+
+
+def synchronized_by_the_compiler(paths) -> list:
+    """The examples among `paths` whose synchronization tcgen05-insert-sync writes (the
+    others write their own: tests of inserted sync ops do not apply to them)."""
+    return [p for p in paths if not example_pass_options(p)]
+
 
 # -- the command-line tools, run in-process --------------------------------------------------
 

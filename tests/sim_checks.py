@@ -16,9 +16,12 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def compile_with(text: str, name: str, select: str):
-    """`text` through the default pipeline, tcgen05-select-layouts given `select`."""
-    pipeline = DEFAULT_PIPELINE.replace("tcgen05-select-layouts",
-                                        f"tcgen05-select-layouts{{{select}}}")
+    """`text` through the default pipeline, tcgen05-select-layouts given `select` (and
+    the pass options the example `name` needs, conftest.EXAMPLE_PASS_OPTIONS)."""
+    from conftest import example_pipeline
+
+    pipeline = example_pipeline(name, DEFAULT_PIPELINE.replace(
+        "tcgen05-select-layouts", f"tcgen05-select-layouts{{{select}}}"))
     return compile_source(text, f"{name}.mlir", pipeline=pipeline)
 
 

@@ -7,7 +7,7 @@ from tcgen05_lower.backend import run_ptxas
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.isa import targets
 
-from conftest import EXAMPLES, requires_ptxas
+from conftest import EXAMPLES, example_pipeline, requires_ptxas
 
 EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.glob("*.mlir"))
 # The targets the project is tested on (tcgen05 needs an 'a' or 'f' target).
@@ -27,7 +27,8 @@ def test_example_assembles(example, target):
     # kind::f16 MMAs and the tcgen05 base instructions: allowed on all four targets
     # (9.7.16.10.9.1 Target ISA Notes; family targets from PTX 8.8).
     assert targets.feature_supported("kind::f16", target)
-    result = compile_source(text, example, arch=target, emit="ptx")
+    result = compile_source(text, example, arch=target, emit="ptx",
+                            pipeline=example_pipeline(example))
     assert f".target {target}" in result.ptx
     version = targets.ptx_version_string(result.ptx_version)
     assert f".version {version}" in result.ptx

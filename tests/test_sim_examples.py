@@ -15,6 +15,7 @@ import pytest
 
 from tcgen05_lower.cli.sim import prepare
 from tcgen05_lower.sim.api import simulate
+from conftest import example_pass_options
 from sim_checks import assert_matches
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,7 +36,8 @@ def prepared():
 @pytest.mark.parametrize("example", EXAMPLES)
 def test_example_matches_numpy(example, schedule, prepared):
     if example not in prepared:
-        prepared[example] = prepare(str(ROOT / "examples" / example), check_of(example), 0)
+        prepared[example] = prepare(str(ROOT / "examples" / example), check_of(example), 0,
+                                    pass_options=example_pass_options(example))
     ptx, manifest, problem, inputs = prepared[example]
     args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     assert_matches(problem, inputs, simulate(ptx, manifest, args, schedule=schedule))

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import synchronized_by_the_compiler
 from tcgen05_lower.sim import timing as T
 from tcgen05_lower.sim.timing import ClusterTrace, MmaCost, Step, mma_cycles, replay
 
@@ -167,8 +168,8 @@ def test_double_buffered_accumulator_is_estimated_faster():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("*.mlir")),
-                         ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", synchronized_by_the_compiler(
+    sorted((ROOT / "examples").glob("*.mlir"))), ids=lambda p: p.stem)
 def test_conservative_sync_is_never_estimated_faster(path):
     from tcgen05_lower.cli.compare import pipeline_for
     minimal = _estimate(path, pipeline_for((("tcgen05-insert-sync", "strategy", "minimal"),)))

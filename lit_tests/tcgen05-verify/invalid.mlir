@@ -155,7 +155,7 @@ func.func @cta_group_3() attributes {tcgen05.kernel = {target = "sm_100a", threa
 
 // -----
 
-// expected-error @+1 {{threads = 256: this version lowers kernels of exactly one warpgroup (128 threads)}}
+// expected-error @+1 {{threads = 256: this version lowers kernels without tcgen05.partitions of exactly one warpgroup (128 threads)}}
 func.func @two_warpgroups() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
   return
 }

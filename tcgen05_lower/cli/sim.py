@@ -56,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("input", help="kernel: .mlir (compiled with the default pipeline) "
                                       "or .ptx (with --manifest)")
     parser.add_argument("--arch", default=None, help="target for a .mlir kernel")
+    parser.add_argument("--pass-option", action="append", default=[], metavar="PASS{OPTIONS}",
+                        help="compile a .mlir kernel with this pass of the default pipeline "
+                             "replaced, options and all, as tcgen05-lower --pass-option "
+                             "(repeatable)")
     parser.add_argument("--manifest", default=None, metavar="FILE",
                         help="launch manifest (JSON from tcgen05-lower --manifest)")
     parser.add_argument("--inputs", default="random", choices=["random"],
@@ -99,18 +103,20 @@ class Problem:
 
 # -- the kernel ---------------------------------------------------------------------------------
 def prepare(path: str, check: str = "gemm", seed: int = 0, arch: str | None = None,
-            manifest_path: str | None = None, scalars: dict | None = None):
+            manifest_path: str | None = None, scalars: dict | None = None,
+            pass_options: list | tuple = ()):
     """(PTX, manifest, Problem, inputs) for a kernel file and a --check argument;
-    `scalars` override the check file's."""
-    ptx, manifest, mlir_text = load_kernel(path, arch, manifest_path)
+    `scalars` override the check file's, `pass_options` replace passes of the default
+    pipeline (tcgen05-lower --pass-option)."""
+    ptx, manifest, mlir_text = load_kernel(path, arch, manifest_path, pass_options)
     problem = gemm_problem(mlir_text, manifest) if check == "gemm" \
         else file_problem(check, manifest, scalars)
     outputs = output_names(problem, manifest, seed)
     return ptx, manifest, problem, make_inputs(problem, manifest, outputs, seed)
 
 
-def load_kernel(path: str, arch: str | None = None,
-                manifest_path: str | None = None) -> tuple[str, dict, str | None]:
+def load_kernel(path: str, arch: str | None = None, manifest_path: str | None = None,
+                pass_options: list | tuple = ()) -> tuple[str, dict, str | None]:
     """(PTX text, manifest, MLIR text or None)."""
     text = open(path).read()
     if path.endswith(".ptx"):
@@ -119,8 +125,14 @@ def load_kernel(path: str, arch: str | None = None,
         return text, read_manifest(manifest_path), None
     from tcgen05_lower.driver import CompileFailed, compile_source
 
+    from tcgen05_lower.pipeline import DEFAULT_PIPELINE, PipelineError, override_options
+
     try:
-        result = compile_source(text, path, arch=arch)
+        pipeline = override_options(DEFAULT_PIPELINE, list(pass_options))
+    except PipelineError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        result = compile_source(text, path, arch=arch, pipeline=pipeline)
     except CompileFailed as failure:
         print_diagnostics(failure.diagnostics)
         raise UsageError("the kernel does not compile") from None
@@ -334,7 +346,8 @@ def run(argv=None) -> int:
         scalars = parse_settings(args.set)
         grid = parse_grid(args.grid)
         ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed,
-                                                 args.arch, args.manifest, scalars)
+                                                 args.arch, args.manifest, scalars,
+                                                 args.pass_option)
     except (UsageError, OSError) as exc:
         print(f"tcgen05-sim: error: {exc}", file=sys.stderr)
         return 1

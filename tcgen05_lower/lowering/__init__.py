@@ -15,11 +15,13 @@ package collects them into ``HANDLERS`` (op name -> handler).
 ``sync``        commit, mbarrier waits, tcgen05.wait, fences, barriers
 ``tma``         TMA loads (cp.async.bulk.tensor) and mbarrier expect_tx arrivals
 ``views``       addresses of the stages of multi-buffered TMEM buffers (tcgen05.tmem_stage)
+``partitions``  warp roles: one scf.if per role, the role's threads, the joining barrier
 ==============  ==========================================================================
 """
 
-from tcgen05_lower.lowering import alloc, compute, datamove, ldst, mma, smem, sync, tma, views
+from tcgen05_lower.lowering import (alloc, compute, datamove, ldst, mma, partitions, smem,
+                                    sync, tma, views)
 from tcgen05_lower.lowering.core import KernelLowering, handlers, lowers  # noqa: F401
 
 #: tcgen05 op name -> handler(lowering, op), from every family module.
-HANDLERS = handlers(alloc, compute, datamove, ldst, mma, smem, sync, tma, views)
+HANDLERS = handlers(alloc, compute, datamove, ldst, mma, partitions, smem, sync, tma, views)

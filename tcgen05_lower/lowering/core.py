@@ -3,7 +3,8 @@
 Issue granularity (Table 46) becomes predication: single-thread ops (mma, commit, cp,
 shift) run on thread 0 of the CTA; allocation ops on warp 0 (warp-uniform, as
 ``.sync.aligned`` requires); loads, stores and waits on every warp of the warpgroup, each
-at its own lane quarter.
+at its own lane quarter. Inside a warp role (``tcgen05.role``, lowering.partitions) the
+role's first thread issues the single-thread ops and the role's threads share the fills.
 
 Values of tcgen05 types map to what they become: TMEM buffers -> i32 TMEM address,
 tiles -> shared pointer, fragments -> ``ldst.LoweredFragment``, mbarriers -> shared pointer.
@@ -19,7 +20,8 @@ from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm, nvvm
 from tcgen05_lower.dialect.ops import AllocMbarrierOp, MbarrierWaitOp
 from tcgen05_lower.emit import Sym, i32, i64
-from tcgen05_lower.kernel_ir import FORWARDING_OPS
+from tcgen05_lower.kernel_ir import (FORWARDING_OPS, PARTITIONS_OP, enclosing_roles,
+                                     partition_roles, role_info)
 
 def lowers(*names):
     """Marks the decorated function as the lowering of the given tcgen05 ops (their
@@ -57,6 +59,9 @@ class KernelLowering:
         self.smem_bytes = 0
         #: (tile op, first byte, bytes) of the shared-memory tiles placed so far.
         self.smem_tiles: list = []
+        #: The role whose ops are being lowered (None: the whole CTA), see ``enter``.
+        self.role = None
+        self.threads = self.info.threads
 
     def fail(self, op, message: str):
         self.pass_.fail(op, message)
@@ -88,8 +93,12 @@ class KernelLowering:
             llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{1 + len(barriers)} x i64>"),
                           slots_symbol, ir.Attribute.parse("#llvm.linkage<internal>"),
                           addr_space=3, alignment=8)
+        role_of = enclosing_roles(self.kernel) if any(
+            op.name == PARTITIONS_OP for op in ops) else {}
         with ir.InsertionPoint(entry.operations[0]), self.kernel.location:
             self.setup_entry(slots_symbol, barriers, tracked)
+            self.setup_roles(ops)
+        whole_cta = self.whole_cta()
         #: (scf.for, index, argument cast, result cast) of each row vector a loop carries.
         self.carried: list = []
         for op in ops:
@@ -101,6 +110,8 @@ class KernelLowering:
             handler = HANDLERS.get(name)
             if handler is None:
                 self.fail(op, f"tcgen05.{name} cannot be lowered yet")
+            owner = role_of.get(op) if role_of else None
+            self.enter(self.role_threads[owner] if owner is not None else whole_cta)
             with ir.InsertionPoint(op), op.location:
                 handler(self, op)
             self.lowered.append(op)
@@ -112,6 +123,32 @@ class KernelLowering:
         self.end_blocks_after_regions(entry)
         self.kernel.attributes["tcgen05.dynamic_smem_bytes"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(64), self.smem_bytes)
+
+    def setup_roles(self, ops) -> None:
+        """The threads of every role of the kernel's partitions (lowering.partitions),
+        built at the entry so that they dominate every role."""
+        from tcgen05_lower.lowering.partitions import role_threads
+
+        self.role_threads: dict = {}
+        for op in ops:
+            if op.name == PARTITIONS_OP:
+                for index, role_op in enumerate(partition_roles(op)):
+                    self.role_threads[role_op] = role_threads(self,
+                                                              role_info(role_op, index))
+
+    def whole_cta(self):
+        """The RoleThreads of the whole CTA: ops outside roles."""
+        from tcgen05_lower.lowering.partitions import RoleThreads
+
+        return RoleThreads(None, self.is_leader, self.tid, self.info.threads)
+
+    def enter(self, threads) -> None:
+        """Lowers the next ops as run by `threads` (a RoleThreads): the handlers read
+        ``is_leader``, ``tid``, ``threads`` and ``role``."""
+        self.role = threads.role
+        self.is_leader = threads.leader
+        self.tid = threads.tid
+        self.threads = threads.threads
 
     def check_values_stay_in_tcgen05_ops(self, ops) -> None:
         """The lowering replaces each tcgen05 value (a buffer's TMEM address, an mbarrier's

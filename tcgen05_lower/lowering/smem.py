@@ -105,7 +105,7 @@ def lower_smem_fill(lowering, op) -> None:
     per_row = row_bytes // chunk_bytes
     total = tile.rows * per_row
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
-                emit.constant(lowering.info.threads, index()))
+                emit.constant(lowering.threads, index()))
     element_type = ir.IntegerType.get_signless(bits)
     with ir.InsertionPoint(loop.body):
         c = Sym(cast(loop.induction_variable, i64()))
@@ -152,7 +152,7 @@ def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, fi
     per_k = mn_bytes // chunk_bytes
     element_type = ir.IntegerType.get_signless(bits)
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(depth * per_k, index()),
-                emit.constant(lowering.info.threads, index()))
+                emit.constant(lowering.threads, index()))
     with ir.InsertionPoint(loop.body):
         c = Sym(cast(loop.induction_variable, i64()))
         if layout == "k_mn":

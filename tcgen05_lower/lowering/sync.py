@@ -23,7 +23,7 @@ from __future__ import annotations
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.dialect.ops import (BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp,
-                                       MbarrierWaitOp, WaitOp)
+                                       MbarrierArriveOp, MbarrierWaitOp, WaitOp)
 from tcgen05_lower.emit import i32
 from tcgen05_lower.lowering.core import lowers
 
@@ -159,5 +159,17 @@ def lower_fence_proxy_async(lowering, op) -> None:
 
 @lowers(BarrierOp)
 def lower_barrier(lowering, op) -> None:
-    """A barrier of the CTA, of the pair in a cta_group::2 kernel (see the module)."""
+    """A barrier of the CTA, of the pair in a cta_group::2 kernel (see the module); in a
+    role, the role's named barrier ``barrier.sync id, threads`` (9.7.13.1), which only the
+    role's warps take part in (lowering.partitions)."""
+    if lowering.role is not None:
+        emit.ptx(ptx.barrier_sync(lowering.role.barrier_id, lowering.role.threads))
+        return
     cta_barrier(lowering)
+
+
+@lowers(MbarrierArriveOp)
+def lower_mbarrier_arrive(lowering, op) -> None:
+    """mbarrier.arrive.release.cta by every thread that runs it: the CTA's threads, or a
+    role's (docs/partitions.md)."""
+    emit.ptx(ptx.mbarrier_arrive("$0"), [lowering.values[op.operands[0]]])

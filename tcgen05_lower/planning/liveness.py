@@ -46,6 +46,14 @@ waits for is not known here). Rules 2-4 may end a buffer's live range *earlier* 
 wait that insert-sync will place, never later than the op that needs the result, so the
 planner never asks the sync pass for a wait it would not insert anyway.
 
+Partitions
+----------
+The roles of a ``tcgen05.partitions`` run concurrently (docs/partitions.md): nothing
+orders an op of one role before an op of another except the synchronization the kernel
+writes, which this analysis does not read. So a root that occupies its cells at any op
+inside a partitions op occupies them at every op inside it: it is live across the whole
+op, and two buffers used by different roles never share cells.
+
 Live range
 ----------
 The live range of X is [first, last]: the first and last op indices at which X occupies
@@ -65,7 +73,9 @@ from __future__ import annotations
 import heapq
 from dataclasses import dataclass
 
+from tcgen05_lower.dialect import walk_ops
 from tcgen05_lower.dialect.ops import LdOp, LdRedOp
+from tcgen05_lower.kernel_ir import PARTITIONS_OP
 from tcgen05_lower.planning.program import ASYNC_CLASS, Node, Program
 
 
@@ -89,6 +99,9 @@ class Liveness:
     intervals: list[tuple[int, int]]
     #: Per op: bit mask of the roots occupying their cells there.
     occupancy: list[int]
+    #: Per tcgen05.partitions: (its index, the index of its last nested op, the roots
+    #: live across it because some role touches them), see "Partitions" above.
+    concurrent: list[tuple[int, int, int]] = None
 
 
 def _certain_map(node: Node) -> dict[int, bool]:
@@ -313,6 +326,8 @@ def analyze(program: Program) -> Liveness:
         occ |= busy_roots(busy_in[i]) | busy_roots(busy_out[i])
         occupancy.append(occ)
 
+    concurrent = _concurrent_roles(program, occupancy)
+
     first = [-1] * len(program.roots)
     last = [-1] * len(program.roots)
     for i, occ in enumerate(occupancy):
@@ -329,4 +344,28 @@ def analyze(program: Program) -> Liveness:
             intervals.append((root.definition, root.definition))
         else:
             intervals.append((first[root.index], last[root.index]))
-    return Liveness(intervals, occupancy)
+    return Liveness(intervals, occupancy, concurrent)
+
+
+def _concurrent_roles(program: Program, occupancy: list[int]) -> list:
+    """Partitions (see the module docstring): the roles of a ``tcgen05.partitions`` run
+    at the same time, so a root that occupies its cells anywhere inside one occupies them
+    at every op of it. The flat graph runs the roles one after another; widening the
+    occupancy over the op's whole span makes the intervals cover every role. Each op is
+    visited once (partitions do not nest)."""
+    found = []
+    ops = program.ops
+    i = 1
+    while i < len(ops):
+        if ops[i].name != PARTITIONS_OP:
+            i += 1
+            continue
+        last = i + sum(1 for _ in walk_ops(ops[i]))
+        mask = 0
+        for j in range(i, last + 1):
+            mask |= occupancy[j]
+        for j in range(i, last + 1):
+            occupancy[j] |= mask
+        found.append((i, last, mask))
+        i = last + 1
+    return found

@@ -8,8 +8,9 @@ its own type (``.b/.u/.s 16/32/64``, ``.f32/.f64``) as the PTX ISA's chapter 9 d
 Scheduling: every thread has a program counter. Each step runs together the runnable
 threads with the smallest PC; this reconverges divergent branches of structured code at
 their join point and keeps warp-collective ``.sync.aligned`` instructions warp-converged
-(checked: every live thread of a warp must take part, else SimError). ``barrier.sync``
-blocks a thread until every live thread of its CTA arrives. A thread whose
+(checked: every live thread of a warp must take part, else SimError). ``barrier.sync a``
+blocks a thread until every live thread of its CTA arrives at barrier a; ``barrier.sync
+a, b`` (a named barrier of b threads) until b threads have arrived at it. A thread whose
 ``mbarrier.try_wait`` fails waits in place until some mbarrier changes (an arrive, a
 commit's arrive, an init), then tries again; this is one of the behaviours the ISA allows
 for the potentially-blocking try_wait followed by the spin loop the pipeline emits. When
@@ -178,6 +179,10 @@ class Machine:
         self.status = np.zeros(n, dtype=np.int8)
         self.wait_epoch = np.zeros(n, dtype=np.int64)
         self.cluster_arrivals = np.zeros(n, dtype=np.int64)
+        #: Of a thread waiting in barrier.sync (status BAR): the barrier's number and the
+        #: thread count it expects (0: every live thread of the CTA).
+        self.bar_id = np.zeros(n, dtype=np.int64)
+        self.bar_expected = np.zeros(n, dtype=np.int64)
         self.epoch = 0
         self.stats = RunStats()
         self.handlers = [self._decode(ins) for ins in entry.instructions]
@@ -423,12 +428,26 @@ class Machine:
             pcs = sorted(set(int(p) for p in self.pc[members]))
             places = ", ".join(
                 f"line {self.entry.instructions[p].line} "
-                f"({_STATUS_TEXT.get(int(self.status[members[self.pc[members] == p][0]]), '')}: "
+                f"({self._waiting_text(members[self.pc[members] == p][0])}: "
                 f"{self.entry.instructions[p].text.strip()[:70]})" for p in pcs)
             where.append(f"CTA {w // self.warps_per_cta} warp {w % self.warps_per_cta} "
                          f"waits at {places}")
         return SimError("deadlock: no thread can run and no asynchronous operation is "
                         "pending\n  " + "\n  ".join(where))
+
+    def _waiting_text(self, thread: int) -> str:
+        """What a thread waits in, for the deadlock message: a barrier names its number and
+        how many of the threads it expects have arrived."""
+        status = int(self.status[thread])
+        if status != BAR:
+            return _STATUS_TEXT.get(status, "")
+        barrier, count = int(self.bar_id[thread]), int(self.bar_expected[thread])
+        in_cta = self.rank == self.rank[thread]
+        arrived = int((in_cta & (self.status == BAR) & (self.bar_id == barrier)).sum())
+        if count == 0:
+            count = int((in_cta & (self.status != EXIT)).sum())
+            return f"barrier.sync {barrier}: {arrived} of the CTA's {count} live threads arrived"
+        return f"barrier.sync {barrier}, {count}: {arrived} of {count} threads arrived"
 
     def threads_of(self, idx) -> np.ndarray:
         return np.arange(self.nthreads) if idx is ALL else np.asarray(idx)
@@ -498,14 +517,37 @@ class Machine:
 
     # -- synchronization ------------------------------------------------------------------
     def release_barriers(self, line: int) -> None:
-        """Lets a CTA's threads leave barrier.sync once every live thread has arrived, and
-        a cluster's threads leave barrier.cluster.wait once every live thread arrived."""
+        """Lets a CTA's threads leave barrier.sync a{, b} once the barrier is complete: b
+        threads have arrived at barrier a, or, without b, every live thread of the CTA
+        (bar / barrier, PTX ISA 9.7.13.1: "Operand b specifies the number of threads
+        participating in the barrier ... all threads in the CTA" without it; each CTA has
+        16 barriers, 0-15, and a completed barrier is reinitialized for reuse). Threads of
+        other warps, waiting at other barriers or running, are not involved. A
+        cluster's threads leave barrier.cluster.wait once every live thread arrived."""
         for r in range(self.launch.cluster):
             in_cta = self.rank == r
-            live = in_cta & (self.status != EXIT)
             waiting = in_cta & (self.status == BAR)
-            if waiting.any() and (waiting == live).all():
-                threads = np.flatnonzero(waiting)
+            if not waiting.any():
+                continue
+            live = in_cta & (self.status != EXIT)
+            for barrier in np.unique(self.bar_id[waiting]):
+                at = waiting & (self.bar_id == barrier)
+                expected = set(int(x) for x in self.bar_expected[at])
+                if len(expected) > 1:
+                    raise SimError(f"barrier.sync {barrier}: its threads give different "
+                                   f"thread counts ({', '.join(map(str, sorted(expected)))}, "
+                                   f"0 for every thread of the CTA)")
+                count = expected.pop()
+                arrived = int(at.sum())
+                if count == 0:
+                    if arrived < int(live.sum()):
+                        continue
+                elif arrived < count:
+                    continue
+                elif arrived > count:
+                    raise SimError(f"barrier.sync {barrier}, {count}: {arrived} threads "
+                                   f"arrived, more than the {count} it expects")
+                threads = np.flatnonzero(at)
                 self.ordering.barrier(threads, line)
                 self.status[threads] = RUN
                 self.pc[threads] += 1

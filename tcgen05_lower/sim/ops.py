@@ -955,10 +955,15 @@ def _ret(ins: P.Instr):
 # -- thread synchronization ------------------------------------------------------------------
 def _barrier(ins: P.Instr):
     parts = ins.parts
-    if parts[0] == "bar" and parts[1:] == ["sync"] or parts[1:] in (["sync"], ["sync", "aligned"]):
+    if parts[0] == "bar" and parts[1:] in (["sync"], ["cta", "sync"]) or \
+            parts[1:] in (["sync"], ["sync", "aligned"], ["cta", "sync"],
+                          ["cta", "sync", "aligned"]):
+        # bar{.cta}.sync a{, b} is barrier{.cta}.sync.aligned a{, b} (9.7.13.1): barrier a
+        # (0-15) of the CTA, b threads taking part (a multiple of the warp size), every
+        # thread of the CTA without b.
         def make(m, ins):
-            if ins.operands != [P.Imm(0)]:
-                raise _unknown(ins, "only barrier 0 with every thread of the CTA")
+            if not 1 <= len(ins.operands) <= 2:
+                raise _unknown(ins, "barrier.sync a{, b}")
 
             def run(ins, idx):
                 if "aligned" in ins.parts or ins.parts[0] == "bar":
@@ -968,6 +973,20 @@ def _barrier(ins: P.Instr):
                 skip = np.ones(m.nthreads, bool)
                 skip[act] = False
                 m.pc[threads[skip[threads]]] += 1
+                arriving = m.threads_of(act)
+                if arriving.size:
+                    barrier = _uniform(m, ins, ins.operands[0], act, "barrier number a")
+                    if not 0 <= barrier <= 15:
+                        raise SimError(f"barrier number {barrier} is not in 0..15 (9.7.13.1)")
+                    count = 0
+                    if len(ins.operands) == 2:
+                        count = _uniform(m, ins, ins.operands[1], act, "thread count b")
+                        if count <= 0 or count % 32:
+                            raise SimError(f"barrier.sync {barrier}, {count}: the thread "
+                                           f"count must be a positive multiple of the warp "
+                                           f"size (9.7.13.1)")
+                    m.bar_id[arriving] = barrier
+                    m.bar_expected[arriving] = count
                 m.status[act] = BAR
                 m.release_barriers(ins.line)
             return run
@@ -1001,6 +1020,18 @@ def _barrier(ins: P.Instr):
             return run
         return make
     raise _unknown(ins)
+
+
+def _uniform(m, ins: P.Instr, operand, act, what: str) -> int:
+    """The value of an immediate or register operand that must be the same in every
+    thread of `act`."""
+    if isinstance(operand, P.Imm):
+        return int(operand.value)
+    values = np.unique(np.asarray(m.read(operand, act, 32, ins)).reshape(-1))
+    if values.size != 1:
+        raise SimError(f"the {what} of {ins.opcode} differs between its threads "
+                       f"({', '.join(str(int(v)) for v in values[:4])})")
+    return int(values[0])
 
 
 def _mbarrier(ins: P.Instr):

@@ -310,7 +310,9 @@ class Recorder:
         self.current: dict[int, Step] = {}         # warp -> the step it is executing
         self.mma_info: dict[int, MmaCost] = {}     # thread -> its MMA being issued
         self.generation: dict[tuple, int] = {}     # (rank, addr) -> mbarrier.init count
-        self.barriers = [0] * nwarps               # barrier.sync steps per warp
+        #: barrier.sync steps per (warp, barrier number): the k-th arrival of a warp at
+        #: barrier a is instance k of barrier a (a named barrier's warps are its own).
+        self.barriers: dict = {}
         self.cluster_arrivals = [0] * nwarps
         self.cluster_waits = [0] * nwarps
         self.pending_waits: list[tuple[int, Step]] = []
@@ -438,8 +440,11 @@ class RecordingMachine(Machine):
                 rec.pending_waits.append((w, step))
                 continue
             if kind == "barrier" and n_active:
-                step.barrier = rec.barriers[w]
-                rec.barriers[w] += 1
+                number = ins.operands[0].value if ins.operands and \
+                    isinstance(ins.operands[0], P.Imm) else 0
+                count = rec.barriers.get((w, number), 0)
+                step.barrier = count * 16 + number   # 16 barriers per CTA (9.7.13.1)
+                rec.barriers[(w, number)] = count + 1
             elif kind == "cluster_arrive" and n_active:
                 step.barrier = rec.cluster_arrivals[w]
                 rec.cluster_arrivals[w] += 1
