@@ -100,22 +100,28 @@ def frag_map_problems(op, memo: dict | None = None) -> list[tuple[object, str]]:
         problems.append((op, f"{what}: the body's arguments must be ({', '.join(want)}): "
                              f"the element of each of the {len(inputs)} inputs, then its "
                              f"row and column; they are ({', '.join(have)})"))
+    return problems + _yield_problems(op, block, result, what)
+
+
+
+def _yield_problems(op, block, result, what: str) -> list[tuple[object, str]]:
+    """The body `block` of a frag_map ends with gpu.yield of one value of the result's
+    element type, and each op before it may appear in a body (_body_op_problems)."""
     ops = list(block.operations)
     terminator = ops[-1].operation if ops else None
     if terminator is None or terminator.name != "gpu.yield" or \
             len(terminator.operands) != 1:
-        return problems + [(terminator or op, f"{what}: the body must end with gpu.yield "
-                                              f"of one value (the result element)")]
+        return [(terminator or op, f"{what}: the body must end with gpu.yield of one value "
+                                   f"(the result element)")]
+    problems = []
     yielded = str(terminator.operands[0].type)
     if yielded != str(ir.Type.parse(result.element)):
         problems.append((terminator, f"{what}: the body yields {yielded} but the result "
                                      f"is a fragment of {result.element}"))
     for inner in _walk(block):
-        if inner == terminator:
-            continue
-        problems += _body_op_problems(inner, terminator)
+        if inner != terminator:
+            problems += _body_op_problems(inner, terminator)
     return problems
-
 
 def _row_map_problems(op, result) -> list[tuple[object, str]]:
     """A frag_map of no input: a per-row value computed from its row alone (the running
@@ -139,20 +145,7 @@ def _row_map_problems(op, result) -> list[tuple[object, str]]:
         problems.append((op, f"{what}: the body's arguments must be (index, index): the "
                              f"row and column (0) of the value; they are "
                              f"({', '.join(have)})"))
-    ops = list(block.operations)
-    terminator = ops[-1].operation if ops else None
-    if terminator is None or terminator.name != "gpu.yield" or \
-            len(terminator.operands) != 1:
-        return problems + [(terminator or op, f"{what}: the body must end with gpu.yield "
-                                              f"of one value (the result element)")]
-    yielded = str(terminator.operands[0].type)
-    if yielded != str(ir.Type.parse(result.element)):
-        problems.append((terminator, f"{what}: the body yields {yielded} but the result "
-                                     f"is a fragment of {result.element}"))
-    for inner in _walk(block):
-        if inner != terminator:
-            problems += _body_op_problems(inner, terminator)
-    return problems
+    return problems + _yield_problems(op, block, result, what)
 
 
 def _body_op_problems(op, terminator) -> list[tuple[object, str]]:
