@@ -829,13 +829,14 @@ class Run:
             return
         instance.first_commit[barrier] = state.open_expect
 
-    def separated(self, op, state: MbarrierState, what: str) -> None:
-        """An arrival must not follow a wait on its mbarrier without a barrier between."""
+    def separated(self, op, state: MbarrierState, what: str, arrival: str = "arrival") -> None:
+        """An arrival (`what`, an `arrival` of the mbarrier) must not follow a wait on its
+        mbarrier without a barrier between."""
         if state.last_wait is not None:
             self.problem(op, ("phase", state.last_wait),
                          f"{what} to the mbarrier that the wait at "
                          f"{_where(state.last_wait)} waits on, with no barrier between "
-                         f"them: a thread still in that wait could see this arrival "
+                         f"them: a thread still in that wait could see this {arrival} "
                          f"complete the next phase too and then wait for a phase that "
                          f"never completes")
 
@@ -843,13 +844,7 @@ class Run:
         """tcgen05.commit: the mbarrier's next arrival comes when every earlier single-thread op completes."""
         barrier, state = self.mbarrier(op)
         state.open_expect = None
-        if state.last_wait is not None:
-            self.problem(op, ("phase", state.last_wait),
-                         f"tcgen05.commit to the mbarrier that the wait at "
-                         f"{_where(state.last_wait)} waits on, with no barrier between "
-                         f"them: a thread still in that wait could see this commit "
-                         f"complete the next phase too and then wait for a phase that "
-                         f"never completes")
+        self.separated(op, state, "tcgen05.commit", "commit")
         index = state.commits
         state.commits += 1
         state.commit_ops[index] = op
