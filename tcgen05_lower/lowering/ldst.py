@@ -148,13 +148,13 @@ def taking_part(lowering, access: WarpgroupAccess, column):
 
 def _message(text: str, inputs: list, results: int, active) -> list:
     """One message as nvvm.inline_ptx. A warp that does not take part skips it through a
-    guard predicate in the text (``@$k``), passed as the last input: the op's own
+    guard in the text (emit.guarded), whose register is the last input: the op's own
     predicate operand numbers its ``$k`` without counting the results in MLIR 22.1's
     convert-nvvm-to-llvm, so it cannot guard an instruction that has any."""
     if active is None:
         return emit.ptx(text, inputs, [i32()] * results)
-    guard = f"@${results + len(inputs)} "
-    return emit.ptx(guard + text, list(inputs) + [active], [i32()] * results)
+    return emit.ptx(emit.guarded(text, results + len(inputs)),
+                    list(inputs) + [emit.guard_operand(active)], [i32()] * results)
 
 
 def message_taddrs(lowering, access: WarpgroupAccess, base, column) -> list:
