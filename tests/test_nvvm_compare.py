@@ -116,9 +116,21 @@ def test_ptxas_accepts_both(both):
 
 def test_report_on_tiny_sizes(tmp_path):
     output = tmp_path / "NVVM.md"
-    assert nc.main(["--tiles", "1,3", "--repeats", "1", "-o", str(output)]) == 0
+    assert nc.main(["--tiles", "1,3", "--repeats", "1", "--scf-max-tiles", "1", "-o",
+                    str(output)]) == 0
     text = output.read_text()
     assert text.startswith("# Compile time against the same kernel hand-written")
     assert "--tiles 1,3 --repeats 1" in text and "do not edit by hand" in text
     assert "| LLVM IR per PTX instruction |" in text and "| peak RSS, median MiB |" in text
-    assert "| convert-scf-to-cf |" in text
+    assert "| convert-scf-to-cf |" in text and "| tcgen05 / nvvm-cf |" in text
+
+
+def test_the_block_form_is_fair_too(both):
+    """The same kernel with blocks and branches instead of scf (to_blocks) has the
+    hand-derived counts; ptxas accepts it when it is found."""
+    _, _, blocks = nc.compile_nvvm(nc.nvvm_kernel(TILES, "cf"))
+    assert "scf." not in nc.nvvm_kernel(TILES, "cf")
+    assert dict(nc.sync_counts(blocks)) == expected_counts(TILES)
+    nc.check_fair(both[0], blocks)
+    if backend.find_ptxas() is not None:
+        assert backend.run_ptxas(blocks, arch="sm_100a").ok

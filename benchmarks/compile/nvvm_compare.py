@@ -113,8 +113,47 @@ def _fill(lines: list[str], t: str, base: int) -> None:
         "    }"]
 
 
-def nvvm_kernel(n: int) -> str:
-    """`n` tiles of scaling.straight_kernel, by hand in upstream NVVM ops."""
+#: How the hand-written kernel spells its loops and conditions (--control): "scf"
+#: (scf.for, scf.if) or "cf" (llvm.br / llvm.cond_br between blocks).
+CONTROL = ("scf", "cf")
+
+
+def to_blocks(text: str) -> str:
+    """The kernel text with its scf.for and scf.if (as nvvm_kernel writes them, one
+    level deep) replaced by blocks and llvm.br / llvm.cond_br: what a kernel written
+    directly in the LLVM dialect looks like."""
+    out, stack = [], []
+    for number, line in enumerate(text.splitlines()):
+        loop = re.match(r"\s*scf\.for (%\w+) = (%\w+) to (%\w+) step (%\w+) : i32 \{$", line)
+        cond = re.match(r"\s*scf\.if (%\w+) \{$", line)
+        if loop:
+            iv, lb, ub, step = loop.groups()
+            k = f"L{number}"
+            out += [f"    llvm.br ^h{k}({lb} : i32)", f"  ^h{k}({iv}: i32):",
+                    f"    %lt{k} = arith.cmpi ult, {iv}, {ub} : i32",
+                    f"    llvm.cond_br %lt{k}, ^b{k}, ^x{k}", f"  ^b{k}:"]
+            stack.append(("for", k, iv, step))
+        elif cond:
+            k = f"L{number}"
+            out += [f"    llvm.cond_br {cond.group(1)}, ^t{k}, ^e{k}", f"  ^t{k}:"]
+            stack.append(("if", k, None, None))
+        elif line.strip() == "}" and stack and line.startswith("    }"):
+            kind, k, iv, step = stack.pop()
+            if kind == "for":
+                out += [f"    %n{k} = arith.addi {iv}, {step} : i32",
+                        f"    llvm.br ^h{k}(%n{k} : i32)", f"  ^x{k}:"]
+            else:
+                out += [f"    llvm.br ^e{k}", f"  ^e{k}:"]
+        else:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def nvvm_kernel(n: int, control: str = "scf") -> str:
+    """`n` tiles of scaling.straight_kernel, by hand in upstream NVVM ops; `control`
+    (CONTROL) picks scf loops and conditions or blocks and branches."""
+    if control == "cf":
+        return to_blocks(nvvm_kernel(n))
     bars = n
     lines = [
         "module {",
@@ -329,8 +368,11 @@ def compile_nvvm(text: str) -> tuple[dict[str, float], str, str]:
     return seconds, llvm_ir, ptx
 
 
+#: name: (kernel generator, compile). "nvvm" writes loops and conditions in scf,
+#: "nvvm-cf" as blocks and branches (to_blocks).
 SIDES = {"tcgen05": (scaling.straight_kernel, compile_tcgen05),
-         "nvvm": (nvvm_kernel, compile_nvvm)}
+         "nvvm": (nvvm_kernel, compile_nvvm),
+         "nvvm-cf": (lambda n: nvvm_kernel(n, "cf"), compile_nvvm)}
 
 
 # ------------------------------------------------------------------------- counting
@@ -452,22 +494,26 @@ def run_worker(side: str, tiles: int, ptx_out: str | None = None) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
-def measure(tiles: list[int], repeats: int, workdir: Path) -> dict:
-    """For every size, `repeats` interleaved pairs of compiles (tcgen05 first in odd
-    pairs, nvvm first in even ones), each in its own process; the first pair of each size
-    also writes its PTX, which must pass check_fair. Returns {tiles: {side: [results]}}."""
-    runs = {n: {side: [] for side in SIDES} for n in tiles}
+def measure(tiles: list[int], repeats: int, workdir: Path, scf_max_tiles: int) -> dict:
+    """For every size, `repeats` interleaved rounds of one compile per side (the order
+    of the sides reversed every other round), each in its own process; the "nvvm" side
+    only up to `scf_max_tiles` tiles. The first round of each size also writes the PTX,
+    which must pass check_fair for every NVVM side. Returns {tiles: {side: [results]}}."""
+    runs = {n: {side: [] for side in SIDES if side != "nvvm" or n <= scf_max_tiles}
+            for n in tiles}
     for repeat in range(repeats):
         for n in tiles:
-            order = list(SIDES) if repeat % 2 == 0 else list(reversed(SIDES))
+            order = list(runs[n]) if repeat % 2 == 0 else list(reversed(runs[n]))
             for side in order:
                 out = str(workdir / f"{side}-{n}.ptx") if repeat == 0 else None
-                print(f"  {n} tiles, pair {repeat + 1}/{repeats}: {side}", file=sys.stderr,
+                print(f"  {n} tiles, round {repeat + 1}/{repeats}: {side}", file=sys.stderr,
                       flush=True)
                 runs[n][side].append(run_worker(side, n, out))
             if repeat == 0:
-                check_fair((workdir / f"tcgen05-{n}.ptx").read_text(),
-                           (workdir / f"nvvm-{n}.ptx").read_text())
+                for side in runs[n]:
+                    if side != "tcgen05":
+                        check_fair((workdir / f"tcgen05-{n}.ptx").read_text(),
+                                   (workdir / f"{side}-{n}.ptx").read_text())
     return runs
 
 
@@ -481,81 +527,143 @@ def median(results: list[dict], key) -> float:
 
 
 def size_section(n: int, sides: dict) -> list[str]:
-    """The Markdown section of one size."""
-    first = {side: results[0] for side, results in sides.items()}
-    ours, theirs = sides["tcgen05"], sides["nvvm"]
-    ratios = [a["total"] / b["total"] for a, b in zip(ours, theirs)]
-    t_ours = median(ours, lambda r: r["total"])
-    t_theirs = median(theirs, lambda r: r["total"])
-    per = {side: first[side]["llvm_instructions"] / max(1, first[side]["ptx_instructions"])
-           for side in SIDES}
-    lines = [
-        f"## {first['tcgen05']['tcgen05_instructions']} tcgen05 instructions ({n} tiles)", "",
-        "| | tcgen05 | nvvm | ratio |", "|---|---|---|---|",
-        f"| parse to PTX, median s | {t_ours:.2f} | {t_theirs:.2f} | "
-        f"**{t_ours / t_theirs:.2f}** |",
-        f"| median of the pairs' ratios | | | {statistics.median(ratios):.2f} |",
-        f"| LLVM IR instructions | {first['tcgen05']['llvm_instructions']} | "
-        f"{first['nvvm']['llvm_instructions']} | "
-        f"{first['tcgen05']['llvm_instructions'] / first['nvvm']['llvm_instructions']:.2f} |",
-        f"| PTX instructions | {first['tcgen05']['ptx_instructions']} | "
-        f"{first['nvvm']['ptx_instructions']} | "
-        f"{first['tcgen05']['ptx_instructions'] / first['nvvm']['ptx_instructions']:.2f} |",
-        f"| LLVM IR per PTX instruction | {per['tcgen05']:.2f} | {per['nvvm']:.2f} | "
-        f"**{per['tcgen05'] / per['nvvm']:.2f}** |",
-        f"| peak RSS, median MiB | {median(ours, lambda r: r['peak_rss']) / MIB:.0f} | "
-        f"{median(theirs, lambda r: r['peak_rss']) / MIB:.0f} | "
-        f"{median(ours, lambda r: r['peak_rss']) / median(theirs, lambda r: r['peak_rss']):.2f}"
-        " |",
-        f"| peak RSS before the compile, MiB | "
-        f"{median(ours, lambda r: r['peak_rss_before']) / MIB:.0f} | "
-        f"{median(theirs, lambda r: r['peak_rss_before']) / MIB:.0f} | |",
-        "", "Median CPU milliseconds per step (a step the other side does not run is -):", "",
-        "| step | tcgen05 | nvvm |", "|---|---|---|"]
-    steps = list(dict.fromkeys(list(ours[0]["seconds"]) + list(theirs[0]["seconds"])))
+    """The Markdown section of one size: every side, and tcgen05 / each NVVM side."""
+    names = list(sides)
+    others = [x for x in names if x != "tcgen05"]
+    first = {x: sides[x][0] for x in names}
+    total = {x: median(sides[x], lambda r: r["total"]) for x in names}
+    per = {x: first[x]["llvm_instructions"] / max(1, first[x]["ptx_instructions"])
+           for x in names}
+    rss = {x: median(sides[x], lambda r: r["peak_rss"]) for x in names}
+
+    def row(label, values, ratios, bold=False):
+        cells = [values[x] for x in names]
+        cells += [(f"**{r:.2f}**" if bold else f"{r:.2f}") for r in ratios]
+        return f"| {label} | " + " | ".join(cells) + " |"
+
+    lines = [f"## {first['tcgen05']['tcgen05_instructions']} tcgen05 instructions "
+             f"({n} tiles)", "",
+             "| | " + " | ".join(names) + " | " +
+             " | ".join(f"tcgen05 / {x}" for x in others) + " |",
+             "|---|" + "---|" * (len(names) + len(others)),
+             row("parse to PTX, median s", {x: f"{total[x]:.2f}" for x in names},
+                 [total["tcgen05"] / total[x] for x in others], True),
+             row("median of the pairs' ratios", {x: "" for x in names},
+                 [statistics.median(a["total"] / b["total"]
+                                    for a, b in zip(sides["tcgen05"], sides[x]))
+                  for x in others]),
+             row("LLVM IR instructions",
+                 {x: str(first[x]["llvm_instructions"]) for x in names},
+                 [first["tcgen05"]["llvm_instructions"] / first[x]["llvm_instructions"]
+                  for x in others]),
+             row("PTX instructions", {x: str(first[x]["ptx_instructions"]) for x in names},
+                 [first["tcgen05"]["ptx_instructions"] / first[x]["ptx_instructions"]
+                  for x in others]),
+             row("LLVM IR per PTX instruction", {x: f"{per[x]:.2f}" for x in names},
+                 [per["tcgen05"] / per[x] for x in others], True),
+             row("peak RSS, median MiB", {x: f"{rss[x] / MIB:.0f}" for x in names},
+                 [rss["tcgen05"] / rss[x] for x in others]),
+             row("peak RSS before the compile, MiB",
+                 {x: f"{median(sides[x], lambda r: r['peak_rss_before']) / MIB:.0f}"
+                  for x in names}, []) + " |" * len(others),
+             "", "Median CPU milliseconds per step (a step a side does not run is -):", "",
+             "| step | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+    steps = list(dict.fromkeys(k for x in names for k in sides[x][0]["seconds"]))
     steps.remove("verifier")
     steps.insert(len(steps) - 2, "verifier")
     for step in steps:
-        cells = []
-        for results in (ours, theirs):
-            cells.append(f"{median(results, lambda r: r['seconds'][step]) * 1e3:.1f}"
-                         if step in results[0]["seconds"] else "-")
+        cells = [f"{median(sides[x], lambda r: r['seconds'][step]) * 1e3:.1f}"
+                 if step in sides[x][0]["seconds"] else "-" for x in names]
         lines.append(f"| {step} | " + " | ".join(cells) + " |")
-    lines.append(f"| **parse to PTX** | {t_ours * 1e3:.1f} | {t_theirs * 1e3:.1f} |")
+    lines.append("| **parse to PTX** | " + " | ".join(f"{total[x] * 1e3:.1f}"
+                                                     for x in names) + " |")
     return lines + [""]
 
 
-def build_report(runs: dict, repeats: int, command: str, note: str) -> str:
+def before_section(path: str) -> list[str]:
+    """The summary table (and per-size totals) of an earlier report of this script, e.g.
+    one generated before a change, quoted as it is."""
+    text = Path(path).read_text().splitlines()
+    start = next(i for i, line in enumerate(text) if line.startswith("| tcgen05 instructions |"))
+    end = next((i for i in range(start, len(text)) if not text[i].startswith("|")), len(text))
+    generated = next((line for line in text if line.startswith("Generated by")), "")
+    table = ["| size | parse to PTX s, tcgen05 | nvvm | ratio | LLVM IR per PTX, tcgen05 "
+             "| nvvm | peak RSS MiB, tcgen05 | nvvm |", "|---|---|---|---|---|---|---|---|"]
+    cells = {}
+    for line in text:
+        if line.startswith("## ") and "tcgen05 instructions" in line:
+            cells = {"size": line[3:]}
+            table.append(cells)
+        for key in ("| parse to PTX, median s", "| LLVM IR per PTX instruction",
+                    "| peak RSS, median MiB"):
+            if line.startswith(key) and cells:
+                cells[key] = [c.strip().strip("*") for c in line.split("|")[2:5]]
+    rows = [r if isinstance(r, str) else
+            f"| {r['size']} | " + " | ".join(
+                r["| parse to PTX, median s"] + r["| LLVM IR per PTX instruction"][:2]
+                + r["| peak RSS, median MiB"][:2]) + " |" for r in table]
+    return [f"## Before: `{path}`", "", f"{generated}", "", *rows, ""]
+
+
+def commit() -> str:
+    """The checked-out commit (with "+changes" when the work tree differs from it)."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                              capture_output=True, text=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    except OSError:
+        return "unknown"
+    return (head or "unknown") + ("+changes" if dirty else "")
+
+
+def build_report(runs: dict, repeats: int, command: str, note: str,
+                 before: str | None = None) -> str:
     import platform
     lines = [
         "# Compile time against the same kernel hand-written in upstream NVVM ops", "",
-        f"Generated by `{command}` (do not edit by hand), on {platform.machine()}, "
+        f"Generated by `{command}` (do not edit by hand) at commit {commit()}, on "
+        f"{platform.machine()}, "
         f"{os.cpu_count()} CPUs, Python {platform.python_version()}.", "",
         "The kernel is `scaling.py`'s *straight* shape (N tiles: two smem_fills, an MMA "
         "into one of two accumulators in turn, a tcgen05.ld, a store_fragment), once in the "
-        "tcgen05 dialect through the default pipeline and once hand-written in upstream "
-        "MLIR 22.1 NVVM ops lowered by upstream passes "
-        f"({', '.join(UPSTREAM)}); both are translated to LLVM IR and compiled to PTX by "
-        "the same LLVM NVPTX backend (llvmlite). Both PTX files hold identical counts of "
-        "every tcgen05 and synchronization instruction (checked on every size, "
-        "`check_fair`). Each compile runs in a process of its own; times are the CPU time "
-        "of that process (`time.process_time`) from parsing the text to the PTX, "
-        f"medians of {repeats} interleaved pairs; *ratio* is tcgen05 / nvvm. Peak RSS is "
-        "the process's VmHWM after the compile (Python, MLIR and LLVM included; the row "
-        "below it is the same before the compile).", ""]
+        "tcgen05 dialect through the default pipeline (*tcgen05*) and hand-written in "
+        "upstream MLIR 22.1 NVVM ops with arith/llvm address arithmetic, lowered by "
+        f"upstream passes ({', '.join(UPSTREAM)}): *nvvm* writes its loops and conditions "
+        "as scf.for / scf.if, *nvvm-cf* as blocks and llvm.br / llvm.cond_br (the same "
+        "kernel otherwise). All are translated to LLVM IR and compiled to PTX by the same "
+        "LLVM NVPTX backend (llvmlite). Every PTX file holds the same count of every "
+        "tcgen05 and synchronization instruction (checked at every size, `check_fair`). "
+        "Each compile runs in a process of its own; times are the CPU time of that process "
+        "(`time.process_time`) from parsing the text to the PTX, medians of "
+        f"{repeats} interleaved rounds (one compile per side each); *ratio* is tcgen05 / "
+        "the NVVM side. Peak RSS is the process's VmHWM after the compile (Python, MLIR "
+        "and LLVM included; the row below it is the same before the compile). The "
+        "scf-written kernel is not compiled above `--scf-max-tiles`: upstream's lowering of "
+        "it grew past 12 GB at 1,817 tiles (10,000 tcgen05 instructions) before it was "
+        "stopped.", ""]
     if note:
         lines += [note, ""]
-    lines += ["| tcgen05 instructions | tiles | ratio (parse to PTX) | LLVM IR per PTX, "
-              "tcgen05 / nvvm |", "|---|---|---|---|"]
+    others = [x for x in SIDES if x != "tcgen05"]
+    lines += ["| tcgen05 instructions | tiles | " + " | ".join(
+                  f"ratio to {x} (parse to PTX)" for x in others) + " | " + " | ".join(
+                  f"LLVM IR per PTX, tcgen05 / {x}" for x in others) + " |",
+              "|---|---|" + "---|" * (2 * len(others))]
     for n, sides in runs.items():
-        ours, theirs = sides["tcgen05"], sides["nvvm"]
-        ratio = median(ours, lambda r: r["total"]) / median(theirs, lambda r: r["total"])
-        per = [s[0]["llvm_instructions"] / s[0]["ptx_instructions"] for s in (ours, theirs)]
-        lines.append(f"| {ours[0]['tcgen05_instructions']} | {n} | {ratio:.2f} | "
-                     f"{per[0] / per[1]:.2f} |")
+        ours = sides["tcgen05"]
+        t = median(ours, lambda r: r["total"])
+        per = ours[0]["llvm_instructions"] / ours[0]["ptx_instructions"]
+        ratios = [f"{t / median(sides[x], lambda r: r['total']):.2f}" if x in sides
+                  else "not measured" for x in others]
+        pers = [f"{per / (sides[x][0]['llvm_instructions'] / sides[x][0]['ptx_instructions']):.2f}"
+                if x in sides else "-" for x in others]
+        lines.append(f"| {ours[0]['tcgen05_instructions']} | {n} | " +
+                     " | ".join(ratios + pers) + " |")
     lines.append("")
     for n, sides in runs.items():
         lines += size_section(n, sides)
+    if before:
+        lines += before_section(before)
     return "\n".join(lines)
 
 
@@ -568,6 +676,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5,
                         help="interleaved pairs per size (default: %(default)s)")
     parser.add_argument("--note", default="", help="a sentence the report prints")
+    parser.add_argument("--scf-max-tiles", type=int, default=400,
+                        help="largest size the scf-written NVVM kernel is compiled at "
+                             "(default: %(default)s; its upstream lowering needs more than "
+                             "12 GB at 1,817 tiles)")
+    parser.add_argument("--before", help="an earlier report of this script whose "
+                        "summary the report quotes (a before/after comparison)")
     parser.add_argument("-o", dest="output", help="write the report here")
     parser.add_argument("--worker", nargs=2, metavar=("SIDE", "TILES"),
                         help=argparse.SUPPRESS)
@@ -586,9 +700,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("sizes must be comma-separated integers")
     import tempfile
     with tempfile.TemporaryDirectory() as workdir:
-        runs = measure(tiles, args.repeats, Path(workdir))
+        runs = measure(tiles, args.repeats, Path(workdir), args.scf_max_tiles)
     command = "python " + shlex.join(["benchmarks/compile/nvvm_compare.py"] + argv)
-    text = build_report(runs, args.repeats, command, args.note)
+    text = build_report(runs, args.repeats, command, args.note, args.before)
     if args.output:
         Path(args.output).write_text(text)
     print(text)
