@@ -111,10 +111,37 @@ def cmp_eq(a: "ir.Value", b: "ir.Value") -> "ir.Value":
                                attributes={"predicate": pred}).results[0]
 
 
+#: The predicate register a guarded inline-PTX instruction declares for its guard.
+GUARD = "tcgen05_guard"
+
+
+def guarded(code: str, operand: int) -> str:
+    """`code` with its first instruction guarded by operand `operand`, an i32 that is
+    nonzero where it runs: the guard predicate is set inside the inline PTX from that
+    register, in a scope of its own."""
+    return f"{{ .reg .pred {GUARD}; setp.ne.b32 {GUARD}, ${operand}, 0; @{GUARD} {code} }}"
+
+
+def guard_operand(predicate: "ir.Value") -> "ir.Value":
+    """The i32 (0 or 1) a guarded() instruction takes for an i1 `predicate`."""
+    return ir.Operation.create("arith.extui", results=[i32()], operands=[predicate]
+                               ).results[0]
+
+
 def ptx(code: str, inputs=(), results=(), predicate=None) -> list["ir.Value"]:
     """An ``nvvm.inline_ptx``: `$0..` name the results, then the inputs; `predicate`
-    (an i1) guards the instruction (convert-nvvm-to-llvm prefixes ``@$n``)."""
-    op = nvvm.InlinePtxOp(list(results), list(inputs), [], code, predicate=predicate)
+    (an i1) guards the first instruction of `code`.
+
+    The guard reaches the inline PTX as an i32 register and becomes a predicate inside
+    it (guarded()), not as an i1 operand (a ``b`` constraint, what the op's own
+    predicate operand gives): one i1 such as "thread 0" used by inline PTX in many
+    blocks makes LLVM's CodeGenPrepare take time that grows faster than the kernel
+    (benchmarks/compile/NVVM.md), an i32 does not."""
+    inputs = list(inputs)
+    if predicate is not None:
+        code = guarded(code, len(results) + len(inputs))
+        inputs.append(guard_operand(predicate))
+    op = nvvm.InlinePtxOp(list(results), inputs, [], code)
     return list(op.operation.results)
 
 

@@ -58,3 +58,18 @@ def test_growth_per_doubling():
 def test_sizes_must_increase():
     with pytest.raises(SystemExit):
         scaling.main(["--sizes", "8,4"])
+
+
+def test_fills_ask_for_a_tiles_stored_k_once(monkeypatch):
+    """kernel_ir.stored_k walks every use of a tile; the fills' lowering asks once per
+    tile, not once per fill (which grows with the square of the kernel): the straight
+    kernel of 6 tiles has two tiles and 12 fills."""
+    from tcgen05_lower import kernel_ir
+    from tcgen05_lower.lowering import smem
+
+    calls = []
+    real = kernel_ir.stored_k
+    monkeypatch.setattr(smem, "stored_k", lambda tile: calls.append(tile) or real(tile))
+    result = compile_source(scaling.straight_kernel(6), "straight.mlir")
+    assert result.ptx is not None
+    assert len(calls) == 2

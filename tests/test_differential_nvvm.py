@@ -141,6 +141,9 @@ def instruction_lines(ptx: str, mnemonic: str) -> list[str]:
     found = []
     for line in ptx.splitlines():
         text = line.strip()
+        # A guarded instruction: its own predicate scope (emit.guarded) or a guard.
+        text = re.sub(r"^\{ \.reg \.pred (\w+); setp\.ne\.b32 \1, %r\d+, 0; @\1 (.*) \}$",
+                      r"\2", text)
         text = re.sub(r"^@!?%p\d+\s+", "", text)
         if not re.match(re.escape(mnemonic) + r"[.;\s]", text):
             continue

@@ -48,8 +48,10 @@ def _mma_descriptors(ptx: str) -> list[int]:
                  for m in re.finditer(r"mov\.b32\s+(%r\d+), (-?\d+);", ptx)}
     found = []
     for line in ptx.splitlines():
-        if "tcgen05.mma" in line:
-            operands = line.split(None, 2)[-1].split(", ")
+        # The instruction, inside its guard's scope (emit.guarded) when it has one.
+        instruction = re.search(r"tcgen05\.mma\S*\s+([^;]*);", line)
+        if instruction:
+            operands = instruction.group(1).split(", ")
             found.append(constants[operands[3]])
     return found
 

@@ -17,7 +17,7 @@
 // RUN: %ptxas -arch=sm_110a %t.110a.ptx -o %t.110a.cubin
 
 // CHECK-LABEL: .entry commit_cta1(
-// CHECK: @[[LEADER:%p[0-9]+]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [{{%r[0-9]+}}];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [{{%r[0-9]+}}];
 // CHECK: tcgen05.fence::before_thread_sync;
 // CHECK: tcgen05.fence::after_thread_sync;
 func.func @commit_cta1() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {

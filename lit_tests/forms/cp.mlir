@@ -28,14 +28,14 @@
 // and 4-bit elements sit in 8-bit containers (16 elements and their padding per 16
 // bytes, 9.7.16.9.1).
 // CHECK-LABEL: .entry cp_forms(
-// CHECK: @[[ISSUER:%p[0-9]+]] tcgen05.cp.cta_group::1.128x256b [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.cp.cta_group::1.4x256b [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.cp.cta_group::1.128x128b [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.cp.cta_group::1.128x128b.b8x16.b6x16_p32 [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b4x16_p64 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.cp.cta_group::1.128x256b [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.cp.cta_group::1.4x256b [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.cp.cta_group::1.128x128b [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.cp.cta_group::1.128x128b.b8x16.b6x16_p32 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.cp.cta_group::1.32x128b.warpx4 [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b4x16_p64 [{{%r[0-9]+}}], {{%rd[0-9]+}};
 func.func @cp_forms() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %t = "tcgen05.tmem_buffer"() : () -> !t
   %a = "tcgen05.smem_buffer"() : () -> !s256

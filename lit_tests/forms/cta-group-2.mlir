@@ -38,16 +38,16 @@
 // CHECK: .explicitcluster
 // CHECK-NEXT: .reqnctapercluster 2, 1, 1
 // CHECK: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
-// CHECK: @[[WARP0:%p[0-9]+]] tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], {{%r[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[WARP0:%r[0-9]+]], 0; @tcgen05_guard tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], {{%r[0-9]+}};
 // CHECK: tcgen05.fence::before_thread_sync;
 // CHECK: barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;
 // CHECK: tcgen05.fence::after_thread_sync;
-// CHECK: @[[WARP0]] tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
-// CHECK: @[[ISSUER:%p[0-9]+]] tcgen05.mma.cta_group::2.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%r[0-9]+}},
+// CHECK: setp.ne.b32 tcgen05_guard, [[WARP0]], 0; @tcgen05_guard tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.mma.cta_group::2.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%r[0-9]+}},
 // CHECK-SAME: {{[{]}}{{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}, {{%r[0-9]+}}}, {{%p[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64
-// CHECK: @[[WARP0]] tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, {{%r[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[WARP0]], 0; @tcgen05_guard tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, {{%r[0-9]+}};
 // CHECK-NEXT: // end inline asm
 // CHECK-NEXT: // begin inline asm
 // CHECK-NEXT: barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;
@@ -65,8 +65,8 @@ func.func @pair_m256() attributes {tcgen05.kernel = {target = "sm_100a", threads
 // both CTAs' tensor memory.
 // CHECK-LABEL: .entry pair_m128_and_cp(
 // CHECK: .reqnctapercluster 2, 1, 1
-// CHECK: @[[ISSUER:%p[0-9]+]] tcgen05.cp.cta_group::2.128x256b [{{%r[0-9]+}}], {{%rd[0-9]+}};
-// CHECK: @[[ISSUER]] tcgen05.mma.cta_group::2.kind::tf32 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%r[0-9]+}}, {{%p[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.cp.cta_group::2.128x256b [{{%r[0-9]+}}], {{%rd[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.mma.cta_group::2.kind::tf32 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%r[0-9]+}}, {{%p[0-9]+}};
 func.func @pair_m128_and_cp() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
   %p = arith.constant true
   %src = "tcgen05.smem_buffer"() : () -> !src

@@ -41,7 +41,7 @@
 // N >> 3 = 8 << 17, M >> 4 = 8 << 24: 0x08104490 = 135283856.
 // CHECK-LABEL: .entry kind_f16(
 // CHECK: mov.b32 [[IDESC:%r[0-9]+]], 135283856;
-// CHECK: @{{%p[0-9]+}} tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], {{%p[0-9]+}};
+// CHECK: setp.ne.b32 tcgen05_guard, {{%r[0-9]+}}, 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], {{%p[0-9]+}};
 func.func @kind_f16() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %p = arith.constant true
   %a = "tcgen05.smem_buffer"() : () -> !a16

@@ -23,8 +23,8 @@
 // quarter of a [128, 64] buffer is 4 quarters x 8 column groups = 32 instructions, at
 // lanes 0, 32, 64, 96 (lane << 16 in the address) and columns 0, 8, ..., 56.
 // CHECK-LABEL: .entry shift_cta1(
-// CHECK: setp.eq.b32 [[LEADER:%p[0-9]+]], {{%r[0-9]+}}, 0;
-// CHECK-COUNT-32: @[[LEADER]] tcgen05.shift.cta_group::1.down [{{%r[0-9]+}}];
+// CHECK: setp.eq.b32 {{%p[0-9]+}}, {{%r[0-9]+}}, 0;
+// CHECK-COUNT-32: setp.ne.b32 tcgen05_guard, [[LEADER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.shift.cta_group::1.down [{{%r[0-9]+}}];
 // CHECK-NOT: tcgen05.shift
 // CHECK: ret;
 func.func @shift_cta1() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {

@@ -29,7 +29,7 @@
 // The slice in block 1: only the warps with (w >> 1) - 1 < 1 (unsigned) take part, at
 // the block's TMEM column 32 mod 32 = 0, i.e. the same taddr; the others skip the message
 // and the stores.
-// PTX: @[[PART:%p[0-9]+]] tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T0]]];
+// PTX: setp.ne.b32 tcgen05_guard, [[PART:%r[0-9]+]], 0; @tcgen05_guard tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T0]]];
 // PTX-NEXT: // end inline asm
 // PTX-NEXT: @%p{{[0-9]+}} bra
 func.func @layout_b(%src: !llvm.ptr<1>, %dst: !llvm.ptr<1>, %half: !llvm.ptr<1>)

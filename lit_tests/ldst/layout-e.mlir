@@ -26,16 +26,16 @@
 // PTX-LABEL: .entry layout_e(
 // PTX: shl.b32 [[LANE:%r[0-9]+]], %r{{[0-9]+}}, 21;
 // PTX-NEXT: add.s32 [[T0:%r[0-9]+]], %r{{[0-9]+}}, [[LANE]];
-// PTX: @[[BLOCK0:%p[0-9]+]] tcgen05.st.sync.aligned.32x32b.x32.b32 [[[T0]]], {
+// PTX: setp.ne.b32 tcgen05_guard, [[BLOCK0:%r[0-9]+]], 0; @tcgen05_guard tcgen05.st.sync.aligned.32x32b.x32.b32 [[[T0]]], {
 // PTX: add.s32 [[T32:%r[0-9]+]], [[T0]], 32;
-// PTX: @[[BLOCK0]] tcgen05.st.sync.aligned.32x32b.x32.b32 [[[T32]]], {
-// PTX: @[[BLOCK1:%p[0-9]+]] tcgen05.st.sync.aligned.32x32b.x32.b32 [[[T0]]], {
-// PTX: @[[BLOCK1]] tcgen05.st.sync.aligned.32x32b.x32.b32 [[[T32]]], {
+// PTX: setp.ne.b32 tcgen05_guard, [[BLOCK0]], 0; @tcgen05_guard tcgen05.st.sync.aligned.32x32b.x32.b32 [[[T32]]], {
+// PTX: setp.ne.b32 tcgen05_guard, [[BLOCK1:%r[0-9]+]], 0; @tcgen05_guard tcgen05.st.sync.aligned.32x32b.x32.b32 [[[T0]]], {
+// PTX: setp.ne.b32 tcgen05_guard, [[BLOCK1]], 0; @tcgen05_guard tcgen05.st.sync.aligned.32x32b.x32.b32 [[[T32]]], {
 // PTX: tcgen05.wait::st.sync.aligned;
-// PTX: @[[BLOCK0]] tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T0]]];
-// PTX: @[[BLOCK0]] tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T32]]];
-// PTX: @[[BLOCK1]] tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T0]]];
-// PTX: @[[BLOCK1]] tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T32]]];
+// PTX: setp.ne.b32 tcgen05_guard, [[BLOCK0]], 0; @tcgen05_guard tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T0]]];
+// PTX: setp.ne.b32 tcgen05_guard, [[BLOCK0]], 0; @tcgen05_guard tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T32]]];
+// PTX: setp.ne.b32 tcgen05_guard, [[BLOCK1]], 0; @tcgen05_guard tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T0]]];
+// PTX: setp.ne.b32 tcgen05_guard, [[BLOCK1]], 0; @tcgen05_guard tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T32]]];
 func.func @layout_e(%src: !llvm.ptr<1>, %dst: !llvm.ptr<1>)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index

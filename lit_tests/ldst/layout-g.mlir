@@ -25,7 +25,7 @@
 // PTX: tcgen05.ld.sync.aligned.32x32b.x32.b32 {{[{].*[}]}}, [[[T0]]];
 // The slice: warp 2 alone ((w - 2) < 1 unsigned), at TMEM column 72 mod 32 = 8.
 // PTX: add.s32 [[T8:%r[0-9]+]], [[T0]], 8;
-// PTX: @{{%p[0-9]+}} tcgen05.ld.sync.aligned.32x32b.x8.b32 {{[{].*[}]}}, [[[T8]]];
+// PTX: setp.ne.b32 tcgen05_guard, {{%r[0-9]+}}, 0; @tcgen05_guard tcgen05.ld.sync.aligned.32x32b.x8.b32 {{[{].*[}]}}, [[[T8]]];
 func.func @layout_g(%src: !llvm.ptr<1>, %dst: !llvm.ptr<1>, %part: !llvm.ptr<1>)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index

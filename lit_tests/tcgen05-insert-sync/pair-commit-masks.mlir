@@ -25,13 +25,13 @@
 // (%cluster_ctarank & 1 != 0); the second commit multicasts to both and both wait.
 // PTX-LABEL: .entry pair_plain_commit(
 // PTX: mov.u32 [[RANK:%r[0-9]+]], %cluster_ctarank;
-// PTX: @[[ISSUER:%p[0-9]+]] tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [[[BAR:%r[0-9]+]]];
+// PTX: setp.ne.b32 tcgen05_guard, [[ISSUER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64 [[[BAR:%r[0-9]+]]];
 // PTX-NEXT: // end inline asm
 // PTX-NEXT: @[[ODD:%p[0-9]+]] bra [[SKIP:\$L__BB0_[0-9]+]];
 // PTX: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[BAR]]]
 // PTX: [[SKIP]]:
 // PTX: tcgen05.cp.cta_group::2.128x256b
-// PTX: @[[ISSUER]] tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
+// PTX: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64 [{{%r[0-9]+}}], {{%rs[0-9]+}};
 // PTX-NEXT: // end inline asm
 // PTX-NOT: bra
 // PTX: mbarrier.try_wait.parity

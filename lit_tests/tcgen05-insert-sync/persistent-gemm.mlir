@@ -11,17 +11,17 @@
 // The generated code: both mbarriers are initialized by one thread, made visible with
 // fence.mbarrier_init and a barrier before any use; each gets its commits from the
 // thread that issues the MMAs, and every thread waits on it with try_wait.parity.
-// PTX: setp.eq.b32 [[LEADER:%p[0-9]+]], {{%r[0-9]+}}, 0;
-// PTX: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[B0:%r[0-9]+]]], {{%r[0-9]+}};
-// PTX: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[B1:%r[0-9]+]]], {{%r[0-9]+}};
-// PTX: @[[LEADER]] fence.mbarrier_init.release.cluster;
+// PTX: setp.eq.b32 {{%p[0-9]+}}, {{%r[0-9]+}}, 0;
+// PTX: setp.ne.b32 tcgen05_guard, [[LEADER:%r[0-9]+]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[B0:%r[0-9]+]]], {{%r[0-9]+}};
+// PTX: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[B1:%r[0-9]+]]], {{%r[0-9]+}};
+// PTX: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard fence.mbarrier_init.release.cluster;
 // PTX-NEXT: // end inline asm
 // PTX: barrier.sync 0;
 // PTX: tcgen05.alloc
-// PTX: @[[ISSUER:%p[0-9]+]] tcgen05.mma.cta_group::1.kind::f16
-// PTX: @[[ISSUER]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[B0]]];
+// PTX: setp.ne.b32 tcgen05_guard, [[ISSUER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
+// PTX: setp.ne.b32 tcgen05_guard, [[ISSUER]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[B0]]];
 // PTX: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[B0]]],
-// PTX: @{{%p[0-9]+}} tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[B1]]];
+// PTX: setp.ne.b32 tcgen05_guard, {{%r[0-9]+}}, 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[B1]]];
 // PTX: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[B1]]],
 // PTX: tcgen05.dealloc
 //

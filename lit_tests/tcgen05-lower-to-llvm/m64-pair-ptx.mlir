@@ -11,13 +11,13 @@
 
 // One allocation of 128 columns by warp 0; its address comes back through shared memory.
 // CHECK: mov.b32 [[NCOLS:%r[0-9]+]], 128;
-// CHECK: @[[WARP0:%p[0-9]+]] tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[NCOLS]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[WARP0:%r[0-9]+]], 0; @tcgen05_guard tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[NCOLS]];
 // CHECK-NOT: tcgen05.alloc
 // CHECK: ld.shared.b32 [[ACC0:%r[0-9]+]], [__tcgen05_slots_gemm_m64_pair];
 // acc1 sits at lane 16 of the same columns: TMEM address = lane << 16 | column
 // (9.7.16.1.1), and 16 << 16 = 1048576.
 // CHECK-NEXT: add.s32 [[ACC1:%r[0-9]+]], [[ACC0]], 1048576;
-// CHECK: @[[WARP0]] tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+// CHECK: setp.ne.b32 tcgen05_guard, [[WARP0]], 0; @tcgen05_guard tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 
 // The instruction descriptor (Table 42, kind::f16): dtype F32 = 1 at bits 4-5, atype and
 // btype BF16 = 1 at bits 7-9 and 10-12, N >> 3 = 16 at bits 17-22, M >> 4 = 4 at bits
@@ -27,24 +27,24 @@
 // CHECK: mov.b32 [[IDESC:%r[0-9]+]], 69207184;
 // Eight MMAs by one thread, alternating between the two accumulators; the first one of
 // each overwrites (enable-input-d false), the others accumulate.
-// CHECK: @[[LEADER:%p[0-9]+]] tcgen05.mma.cta_group::1.kind::f16 [[[ACC0]]],
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [[[ACC0]]],
 // CHECK-SAME: {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [[OVERWRITE:%p[0-9]+]];
-// CHECK: @[[LEADER]] tcgen05.mma.cta_group::1.kind::f16 [[[ACC1]]],
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [[[ACC1]]],
 // CHECK-SAME: {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [[OVERWRITE]];
-// CHECK: @[[LEADER]] tcgen05.mma.cta_group::1.kind::f16 [[[ACC0]]],
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [[[ACC0]]],
 // CHECK-SAME: {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [[ACCUMULATE:%p[0-9]+]];
-// CHECK: @[[LEADER]] tcgen05.mma.cta_group::1.kind::f16 [[[ACC1]]],
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [[[ACC1]]],
 // CHECK-SAME: {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [[ACCUMULATE]];
-// CHECK: @[[LEADER]] tcgen05.mma.cta_group::1.kind::f16 [[[ACC0]]],
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [[[ACC0]]],
 // CHECK-SAME: {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [[ACCUMULATE]];
-// CHECK: @[[LEADER]] tcgen05.mma.cta_group::1.kind::f16 [[[ACC1]]],
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [[[ACC1]]],
 // CHECK-SAME: {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [[ACCUMULATE]];
-// CHECK: @[[LEADER]] tcgen05.mma.cta_group::1.kind::f16 [[[ACC0]]],
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [[[ACC0]]],
 // CHECK-SAME: {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [[ACCUMULATE]];
-// CHECK: @[[LEADER]] tcgen05.mma.cta_group::1.kind::f16 [[[ACC1]]],
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [[[ACC1]]],
 // CHECK-SAME: {{%rd[0-9]+}}, {{%rd[0-9]+}}, [[IDESC]], [[ACCUMULATE]];
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[LEADER]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64
 // CHECK: tcgen05.fence::after_thread_sync;
 
@@ -74,5 +74,5 @@
 // CHECK: barrier.sync 0;
 // CHECK: tcgen05.fence::after_thread_sync;
 // CHECK: mov.b32 [[DCOLS:%r[0-9]+]], 128;
-// CHECK: @[[WARP0]] tcgen05.dealloc.cta_group::1.sync.aligned.b32 [[ACC0]], [[DCOLS]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[WARP0]], 0; @tcgen05_guard tcgen05.dealloc.cta_group::1.sync.aligned.b32 [[ACC0]], [[DCOLS]];
 // CHECK: ret;

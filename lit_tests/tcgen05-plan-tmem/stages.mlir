@@ -40,9 +40,9 @@
 // ADDR-DAG: [[C128:%.+]] = arith.constant 128 : i32
 // ADDR: [[F3ADDR:%.+]] = llvm.load
 // ADDR: [[S2:%.+]] = arith.addi [[F3ADDR]], [[C128]] : i32
-// ADDR: nvvm.inline_ptx "tcgen05.mma{{.*}}" ro([[S2]],
+// ADDR: nvvm.inline_ptx "{{.*}}tcgen05.mma{{.*}}" ro([[S2]],
 // ADDR: [[S1:%.+]] = arith.addi [[F3ADDR]], [[C320]] : i32
-// ADDR: nvvm.inline_ptx "tcgen05.mma{{.*}}" ro([[S1]],
+// ADDR: nvvm.inline_ptx "{{.*}}tcgen05.mma{{.*}}" ro([[S1]],
 // ADDR: [[I:%.+]] = arith.index_castui %arg0 : index to i32
 // ADDR: [[ODD:%.+]] = arith.andi [[I]], {{%.+}} : i32
 // ADDR: [[LANE:%.+]] = arith.muli [[ODD]], {{%.+}} : i32
@@ -51,7 +51,7 @@
 // ADDR: [[PAIR:%.+]] = arith.shrui [[I]], {{%.+}} : i32
 // ADDR: [[STEP:%.+]] = arith.muli [[PAIR]], [[C128]] : i32
 // ADDR: [[SI:%.+]] = arith.addi [[WITHLANE]], [[STEP]] : i32
-// ADDR: nvvm.inline_ptx "tcgen05.mma{{.*}}" ro([[SI]],
+// ADDR: nvvm.inline_ptx "{{.*}}tcgen05.mma{{.*}}" ro([[SI]],
 
 // PTX-LABEL: .visible .entry stages(
 // PTX: tcgen05.mma.cta_group::1.kind::f16 [{{%r[0-9]+}}]

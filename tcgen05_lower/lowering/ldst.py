@@ -27,6 +27,7 @@ does not say, and min/max of the two is right either way.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -148,13 +149,13 @@ def taking_part(lowering, access: WarpgroupAccess, column):
 
 def _message(text: str, inputs: list, results: int, active) -> list:
     """One message as nvvm.inline_ptx. A warp that does not take part skips it through a
-    guard predicate in the text (``@$k``), passed as the last input: the op's own
+    guard in the text (emit.guarded), whose register is the last input: the op's own
     predicate operand numbers its ``$k`` without counting the results in MLIR 22.1's
     convert-nvvm-to-llvm, so it cannot guard an instruction that has any."""
     if active is None:
         return emit.ptx(text, inputs, [i32()] * results)
-    guard = f"@${results + len(inputs)} "
-    return emit.ptx(guard + text, list(inputs) + [active], [i32()] * results)
+    return emit.ptx(emit.guarded(text, results + len(inputs)),
+                    list(inputs) + [emit.guard_operand(active)], [i32()] * results)
 
 
 def message_taddrs(lowering, access: WarpgroupAccess, base, column) -> list:
@@ -384,6 +385,61 @@ def _unsigned_less(a, b):
                                ).results[0]
 
 
+@functools.lru_cache(maxsize=256)
+def _element_steps(access: WarpgroupAccess, half_geometry: bool, pair: bool):
+    """(row, column) of every element a thread's fragment holds (in _elements' order)
+    relative to its first element, when that is the same for every thread of the
+    warpgroup (and both CTAs of a pair); None when it differs between threads. Worked
+    out on the concrete thread numbers (tmem-facts sections 1-2 through
+    addressing.element), once per access. `half_geometry` keys the cache on what the
+    access's equality leaves out."""
+    del half_geometry
+    if access.fold != 1:
+        return None  # the columns depend on the run-time slice column
+    halves = (0, 1) if access.pack16 else (None,)
+    regs = [(reg, half) for reg in range(access.registers) for half in halves]
+    steps = None
+    for cta in ((0, 1) if pair else (0,)):
+        for warp in range(addressing.WARPS):
+            for thread in range(addressing.LANES_PER_WARP):
+                places = [addressing.element(access, warp=warp, thread=thread, reg=reg,
+                                             half=half or 0, cta=cta)
+                          for reg, half in regs]
+                row0, col0 = places[0]
+                found = tuple((row - row0, col - col0) for row, col in places)
+                if steps is None:
+                    steps = found
+                elif found != steps:
+                    return None
+    return steps
+
+
+def _byte_steps(lowering, fragment: LoweredFragment, matrix: "_Matrix"):
+    """The byte offset of every element of `fragment` in the matrix relative to its first
+    element, when those are compile-time constants, the same in every thread; None
+    otherwise (or when the matrix has extents, whose checks are per element). The offset
+    (row * ld + column) * size is linear in the row and column, so the difference of two
+    elements is (drow * ld + dcol) * size; with a run-time ld only elements of one row
+    qualify."""
+    if fragment.reduced or matrix.rows is not None or matrix.columns is not None:
+        return None
+    access = fragment.access
+    steps = _element_steps(access, bool(access.geometry.half), lowering.info.cta_group == 2)
+    if steps is None or len(steps) != len(fragment.registers) * (2 if access.pack16 else 1):
+        return None
+    if any(drow for drow, _ in steps) and not isinstance(matrix.ld, int):
+        return None
+    return [(drow * (matrix.ld if drow else 0) + dcol) * matrix.size for drow, dcol in steps]
+
+
+def _gep_constant(base: "ir.Value", offset: int) -> "ir.Value":
+    """``base + offset`` bytes, the offset a constant of the GEP itself."""
+    if offset == 0:
+        return base
+    return llvm.GEPOp(base.type, base, [], ir.DenseI32ArrayAttr.get([offset]),
+                      ir.TypeAttr.get(ir.IntegerType.get_signless(8)), None).result
+
+
 @lowers(StoreFragmentOp)
 def lower_store_fragment(lowering, op) -> None:
     """Each element at its place in the matrix (_Matrix), stored only where it lies
@@ -396,11 +452,21 @@ def lower_store_fragment(lowering, op) -> None:
     column = Sym(cast(op.operands[2], i64()))
     size = _element_bytes(lowering, op, fragment.element)
     matrix = _Matrix(op, column, size)
-    elements = list(_elements(lowering, fragment))
+    steps = _byte_steps(lowering, fragment, matrix)
+    if steps is None:
+        elements = list(_elements(lowering, fragment))
+    else:
+        # Only the first element's place is built; the others are steps from it.
+        first = next(_elements(lowering, fragment))
+        halves = (0, 1) if fragment.access.pack16 else (None,)
+        elements = [first] + [(reg, half, None, None, first[4])
+                              for reg in range(len(fragment.registers))
+                              for half in halves][1:]
     owner = elements[0][4] if elements else None
 
     def stores():
-        for reg, half, row, col, _ in elements:
+        base = None
+        for i, (reg, half, row, col, _) in enumerate(elements):
             value = fragment.registers[reg]
             if size == 2:
                 if half:
@@ -408,6 +474,14 @@ def lower_store_fragment(lowering, op) -> None:
                 value = ir.Operation.create("arith.trunci",
                                             results=[ir.IntegerType.get_signless(16)],
                                             operands=[value]).results[0]
+            if steps is not None:
+                # One address computed for the first element; the others are constant
+                # byte steps from it, the same in every thread.
+                if base is None:
+                    offset, _ = matrix.place(row, col)
+                    base = emit.gep_bytes(dest, as_value(offset, i64()))
+                llvm.StoreOp(value, _gep_constant(base, steps[i]), alignment=size)
+                continue
             offset, inside = matrix.place(row, col)
             address = emit.gep_bytes(dest, as_value(offset, i64()))
             if inside is None:

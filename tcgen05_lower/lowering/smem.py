@@ -64,6 +64,18 @@ def lower_smem_buffer(lowering, op) -> None:
     lowering.values[op.results[0]] = emit.gep_bytes(base, emit.constant(offset, i64()))
 
 
+def _stored_k(lowering, tile_value) -> int:
+    """kernel_ir.stored_k of a tile, worked out once per tile in a lowering: it looks at
+    every use of the tile, and a kernel's fills of one tile are as many as its tiles'
+    uses, so asking at every fill would grow with the square of the kernel."""
+    cache = getattr(lowering, "smem_stored_k", None)
+    if cache is None:
+        cache = lowering.smem_stored_k = {}
+    if tile_value not in cache:
+        cache[tile_value] = stored_k(tile_value)
+    return cache[tile_value]
+
+
 @lowers(SmemFillOp)
 def lower_smem_fill(lowering, op) -> None:
     """A cooperative copy: the CTA's threads stride over the tile.
@@ -101,7 +113,7 @@ def lower_smem_fill(lowering, op) -> None:
     chunk_bytes = 16 if layout == "mn_k" else element_bytes
     # A sparse MMA's A is stored compressed: the fill copies its K/2 stored elements per
     # row from a source of that width (kernel_ir.stored_k).
-    row_bytes = stored_k(tile_value) * element_bytes
+    row_bytes = _stored_k(lowering, tile_value) * element_bytes
     per_row = row_bytes // chunk_bytes
     total = tile.rows * per_row
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
@@ -147,7 +159,7 @@ def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, fi
     bits = element_bits(tile.element)
     element_bytes = bits // 8
     mn_bytes = tile.rows * element_bytes
-    depth = stored_k(SmemFillOp(op).tile)
+    depth = _stored_k(lowering, SmemFillOp(op).tile)
     chunk_bytes = 16 if layout == "k_mn" else element_bytes
     per_k = mn_bytes // chunk_bytes
     element_type = ir.IntegerType.get_signless(bits)
