@@ -17,17 +17,19 @@
 // The tensor maps are the fourth and fifth parameters: global addresses of CUtensorMaps.
 // CHECK-DAG: ld.param.b64 [[TMB:%rd[0-9]+]], [gemm_bf16_tma_param_4];
 // CHECK-DAG: ld.param.b64 [[TMA:%rd[0-9]+]], [gemm_bf16_tma_param_3];
-// CHECK: setp.eq.b32 [[LEADER:%p[0-9]+]], {{%r[0-9]+}}, 0;
+// Thread 0 leads; single-thread instructions take that as an i32 guard.
+// CHECK: setp.eq.b32 [[IS0:%p[0-9]+]], {{%r[0-9]+}}, 0;
+// CHECK: selp.b32 [[LEADER:%r[0-9]+]], 1, 0, [[IS0]];
 
 // Per K-block: one thread arrives on the full mbarrier expecting both tiles' bytes, then
 // issues both loads, at coordinates {k, 0}, signalling that mbarrier.
 // CHECK: mov.b32 [[BYTES:%r[0-9]+]], 49152;
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL:%r[0-9]+]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL:%r[0-9]+]]], [[BYTES]];
 // CHECK: cvta.global.u64 [[GA:%rd[0-9]+]], [[TMA]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK-SAME: [{{%r[0-9]+}}], [[[GA]], {[[K:%r[0-9]+]], [[ROW:%r[0-9]+]]}], [[[FULL]]];
 // CHECK: cvta.global.u64 [[GB:%rd[0-9]+]], [[TMB]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes
 // CHECK-SAME: [{{%r[0-9]+}}], [[[GB]], {[[K]], [[ROW]]}], [[[FULL]]];
 // CHECK-NOT: cp.async.bulk.tensor
 // Every thread waits for the full mbarrier's phase before the MMAs read the tiles.

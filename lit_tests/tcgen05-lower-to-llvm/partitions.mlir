@@ -1,6 +1,7 @@
 // Warp roles lowered (lowering/partitions.py): one scf.if per role on its warp range
 // ((warp - first_warp) <u warps, built at the kernel's entry), the role's ops inside it
-// with the role's first thread issuing single-thread ops (thread 32 for the MMA role on
+// with the role's first thread issuing single-thread ops (their guard, an i32 of the
+// role's leader predicate; thread 32 for the MMA role on
 // warp 1), smem_fill strided over the role's 32 threads, tcgen05.barrier as the role's
 // named barrier (barrier.sync 1 + role index, 32 x warps threads: 3, 128 for the third
 // role), then the joining barrier.sync 0 before what follows (the dealloc).
@@ -31,8 +32,10 @@
 // CHECK:         "mbarrier.arrive.release.cta.shared::cta.b64 _, [$0];"
 // CHECK:       scf.if [[IN_MMA]] {
 // CHECK:         mbarrier.try_wait.parity
-// CHECK:         "tcgen05.mma.cta_group::1.kind::f16 {{.*}}predicate = [[MMA_LEADER]]
-// CHECK:         "tcgen05.commit.{{.*}}predicate = [[MMA_LEADER]]
+// CHECK:         [[MMA_GUARD:%.+]] = arith.extui [[MMA_LEADER]] : i1 to i32
+// CHECK-NEXT:    @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 {{.*}}, [[MMA_GUARD]] :
+// CHECK:         [[COMMIT_GUARD:%.+]] = arith.extui [[MMA_LEADER]] : i1 to i32
+// CHECK-NEXT:    @tcgen05_guard tcgen05.commit.{{.*}}, [[COMMIT_GUARD]] :
 // CHECK:       scf.if [[IN_EPI]] {
 // CHECK:         mbarrier.try_wait.parity
 // CHECK:         "tcgen05.ld.sync.aligned.32x32b
