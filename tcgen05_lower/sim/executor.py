@@ -351,10 +351,10 @@ class Machine:
         """The per-thread value of a ``[base+offset]`` operand."""
         if not isinstance(op, P.Addr):
             raise SimError("expected an address operand [..]", ins.line, ins.text)
-        if op.base is None:
-            base = np.uint64(0)
-        elif isinstance(op.base, P.Sym):
-            base = np.uint64(self.symbol_address(op.base.name, ins))
+        if op.base is None or isinstance(op.base, P.Sym):
+            # [imm] or [symbol+imm]: the same address in every thread of `idx`.
+            value = 0 if op.base is None else self.symbol_address(op.base.name, ins)
+            base = np.full(self.pc[idx].shape, value, dtype=np.uint64)
         else:
             base = self.read(op.base, idx, 64, ins)
         return (np.asarray(base, dtype=np.uint64) + np.uint64(op.offset & 0xFFFFFFFFFFFFFFFF))
