@@ -756,6 +756,8 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
             else:
                 begin = max(t, dram_free[rank])
                 latency = 0
+                # the kernel has not finished before its stores have reached memory
+                end = max(end, begin + dur)
             dram_free[rank] = begin + dur
             dram_bytes += step.nbytes
             dram_busy += dur
