@@ -1,5 +1,4 @@
-"""Reference for tcgen05-sim --check: ws_gemm_bf16_tma_4stage.mlir (and, with K from the
-kernel's name, ws_gemm_bf16_tma_k4096.mlir of benchmarks/strategies), C (128 x 256, f32) =
+"""Reference for tcgen05-sim --check: ws_gemm_bf16_tma_4stage.mlir, C (128 x 256, f32) =
 A x B^T, A (128 x K, bf16) and B (256 x K, bf16) row-major; the tensor maps tmA and tmB
 are bound by the simulator to A and B:
 
