@@ -195,3 +195,10 @@ def test_compare_runs_hand_synchronized_kernels(tool):
     rows = json.loads(out.stdout)
     assert [r["combination"] for r in rows] == ["none / partitions=skip"]
     assert rows[0]["compiled"] and rows[0]["same"] == "yes" and rows[0]["cycles"] > 0
+
+
+def test_docs_tables_are_the_models():
+    """docs/timing.md shows the parameter and calibration tables the code produces."""
+    text = (ROOT / "docs" / "timing.md").read_text()
+    assert T.parameters_markdown() in text
+    assert T.calibration_markdown() in text
