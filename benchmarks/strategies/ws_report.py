@@ -159,7 +159,8 @@ def report() -> str:
         f"{ideal['bubbles']:,.0f} cycles of the K loop go unused between MMAs, and after "
         f"the last MMA leaves the pipe the kernel runs {ideal['tail']:,.0f} cycles more "
         "(the MMA drain, the commit, then the epilogue's tcgen05.ld and the stores of "
-        "128 KiB, not overlapped with any MMA since there is no next tile). A persistent "
+        "128 KiB, not overlapped with any MMA since there is no next tile): together "
+        f"{pct((ideal['first'] + ideal['tail']) / ideal['cycles'])} of the run. A persistent "
         "kernel with a double-buffered accumulator (as `examples/persistent_gemm_bf16.mlir` "
         "is for a uniform kernel) would overlap that epilogue with the next tile's MMAs "
         "and pay the prologue once per CTA, not once per tile.",
