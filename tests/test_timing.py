@@ -133,10 +133,11 @@ def test_timing_leaves_the_functional_run_unchanged(tmp_path):
     assert plain.counts == timed.counts and plain.ok and timed.ok
     for name in plain.outputs:
         assert np.array_equal(plain.outputs[name], timed.outputs[name], equal_nan=True)
-    # every warp instruction of the functional run is replayed, but failed try_waits
+    # every warp instruction of the functional run is replayed, but failed try_waits and
+    # the branch back of their spin loop
     replayed = timed.timing.clusters[0].warp_instructions
     spins = timed.counts.get("mbarrier.try_wait.parity.shared::cta.b64", 0)
-    assert plain.warp_instructions - spins <= replayed <= plain.warp_instructions
+    assert plain.warp_instructions - 2 * spins <= replayed <= plain.warp_instructions
     # the Chrome trace has a track per warp and per unit
     trace_file = tmp_path / "t.json"
     timed.timing.write_chrome_trace(trace_file)

@@ -1,5 +1,5 @@
 """Regenerates benchmarks/strategies/REPORT.md: tcgen05-compare's default grid over every
-example and TMEM-corpus kernel.
+example, the warp-specialized TMA pipeline of tests/kernels and every TMEM-corpus kernel.
 
     python benchmarks/strategies/run.py -o benchmarks/strategies/REPORT.md [--jobs N]
 """
@@ -16,6 +16,8 @@ from tcgen05_lower.cli.compare import (DEFAULT_GRID, combinations, compare, form
 from tcgen05_lower.sim.timing import PARAMETERS
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The 4-stage warp-specialized TMA pipeline (tests/test_timing_ws.py ranks it).
+WS_PIPELINE = ROOT / "tests" / "kernels" / "ws_gemm_bf16_tma_4stage.mlir"
 
 
 def main(argv=None) -> int:
@@ -24,7 +26,7 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=len(os.sched_getaffinity(0)))
     args = parser.parse_args(argv)
     kernels = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "examples").glob("*.mlir")) + \
-        sorted(str(p.relative_to(ROOT)) for p in
+        [str(WS_PIPELINE.relative_to(ROOT))] + sorted(str(p.relative_to(ROOT)) for p in
                (ROOT / "benchmarks" / "tmem" / "corpus").glob("*.mlir"))
     os.chdir(ROOT)
     start = time.perf_counter()
@@ -35,7 +37,9 @@ def main(argv=None) -> int:
         "# Strategies compared: TMEM, sync ops, registers and estimated cycles", "",
         "Regenerate with `python benchmarks/strategies/run.py -o "
         "benchmarks/strategies/REPORT.md` (the default grid of `tcgen05-compare`, over "
-        "every example and TMEM-corpus kernel).", "",
+        "every example, the warp-specialized TMA pipeline of tests/kernels and every "
+        "TMEM-corpus kernel; kernels that write their own synchronization are compiled "
+        "with insert-sync `none` and verify-sync `partitions=skip`).", "",
         f"Grid: {grid} ({len(combinations(DEFAULT_GRID))} combinations; "
         "a combination reads plan-tmem / select-layouts / insert-sync).", "",
         "Columns: TMEM columns allocated; the sync ops tcgen05-insert-sync added, by kind; "

@@ -9,6 +9,12 @@ tcgen05-select-layouts max-width and two register budgets (32, 64) x tcgen05-ins
 minimal and conservative: 18 combinations. ``--grid PASS.OPTION=V1,V2`` (repeatable)
 replaces the default grid by the given axes.
 
+A kernel that writes its own synchronization (warp roles, ``tcgen05.partitions``, or a
+hand-written ``tcgen05.mbarrier_arrive``) is compiled as docs/partitions.md says, with
+``tcgen05-insert-sync{strategy=none}`` and ``tcgen05-verify-sync{partitions=skip}``
+whatever the grid gives those passes: its rows vary the other axes only (the sync column
+reads ``none``).
+
 Each row: TMEM columns allocated, the sync ops tcgen05-insert-sync added by kind, PTX
 instructions, registers and spill bytes from ``ptxas -v``, whether the simulated results
 are bit-identical to the reference combination's (the first that runs; it is also checked
@@ -41,6 +47,12 @@ DEFAULT_GRID = (("tcgen05-plan-tmem", "strategy", ("first-fit", "optimal", "no-r
                 ("tcgen05-select-layouts", "strategy",
                  ("max-width", "register-budget=32", "register-budget=64")),
                 ("tcgen05-insert-sync", "strategy", ("minimal", "conservative")))
+#: The options a kernel that writes its own synchronization needs (docs/partitions.md):
+#: tcgen05-insert-sync keeps it and adds nothing; tcgen05-verify-sync, whose model is one
+#: program order, passes a kernel with partitions on unchecked.
+HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
+                           ("tcgen05-verify-sync", "partitions", "skip"))
+_HAND_SYNC_OP = re.compile(r'^[^/]*"tcgen05\.(partitions|mbarrier_arrive)"', re.MULTILINE)
 SYNC_KINDS = ("commit", "mbarrier_wait", "wait::ld", "wait::st", "fence::before",
               "fence::after", "fence.proxy.async", "barrier")
 
@@ -71,6 +83,28 @@ def combinations(grid) -> list[tuple[tuple[str, str, str], ...]]:
 def label(combo) -> str:
     """``first-fit / max-width / minimal`` for strategies; other options are named."""
     return " / ".join(v if o == "strategy" else f"{o}={v}" for _, o, v in combo)
+
+
+def hand_synchronized(path: str) -> bool:
+    """Whether the kernel at `path` writes its own synchronization (warp roles or a
+    hand-written mbarrier arrive, outside comments), which tcgen05-insert-sync's minimal
+    and conservative strategies refuse."""
+    return bool(_HAND_SYNC_OP.search(Path(path).read_text()))
+
+
+def kernel_combinations(path: str, combos) -> list:
+    """`combos` as `path` can be compiled: for a hand-synchronized kernel, every
+    insert-sync / verify-sync option of a combination replaced by
+    HAND_SYNCHRONIZED_COMBO, duplicates dropped (first kept)."""
+    if not hand_synchronized(path):
+        return list(combos)
+    fixed = {p for p, _, _ in HAND_SYNCHRONIZED_COMBO}
+    out: list = []
+    for combo in combos:
+        kept = tuple(c for c in combo if c[0] not in fixed) + HAND_SYNCHRONIZED_COMBO
+        if kept not in out:
+            out.append(kept)
+    return out
 
 
 def pipeline_for(combo) -> str:
@@ -223,7 +257,7 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int) -> dict:
 
 def compare(paths: list[str], grid, jobs: int, seed: int = 0, progress=sys.stderr) -> list[Row]:
     combos = combinations(grid)
-    tasks = [(p, c) for p in paths for c in combos]
+    tasks = [(p, c) for p in paths for c in kernel_combinations(p, combos)]
     rows: list[Row] = []
     start = time.perf_counter()
 

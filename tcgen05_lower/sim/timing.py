@@ -26,6 +26,12 @@ How it works (two passes, so the functional simulator is untouched)
    - one TMEM port per lane quarter (per warp of the warpgroup) for tcgen05.ld / st;
    - the SM's share of DRAM bandwidth (every global access is a DRAM access: caches are
      not modelled) and the shared-memory pipe for ld/st.shared;
+   - TMA loads (``cp.async.bulk.tensor``): asynchronous; the issuing warp goes on at
+     once, the load's bytes arrive ``tma_latency`` after its issue at the earliest and
+     stream at the SM's DRAM share behind the share's earlier requests; its complete_tx
+     counts towards the mbarrier phase it completed in the functional run when its last
+     byte lands (so a wait on that phase stalls until then, and until the phase's
+     arrivals, ``mbarrier.arrive.expect_tx`` among them, have arrived);
    - an mbarrier wait stalls its warp until the phase it waited for in the functional run
      has completed in model time (all arrivals of that phase); ``barrier.sync`` until every
      warp of the CTA arrived; ``wait::ld`` / ``wait::st`` until the warp's tcgen05.ld / st
@@ -41,8 +47,8 @@ warp and one per hardware unit.
 
 Not modelled: caches (L1, L2), bank conflicts, instruction fetch, the register file's
 ports, dual issue, other CTAs sharing the SM, clock changes, the tensor pipe's internal
-pipelining beyond "one op at a time, then a fixed latency". TMA is not emitted by the
-compiler; its parameter is in the table for when it is.
+pipelining beyond "one op at a time, then a fixed latency", L2 hits of TMA loads (every
+TMA byte is a DRAM byte at the SM's 1/148 share).
 """
 
 from __future__ import annotations
@@ -148,9 +154,12 @@ PARAMETERS = MappingProxyType({
     "mbarrier_arrive_latency": Parameter(10, "cycles", f"{_ASSUMED}"),
     "fence_proxy_latency": Parameter(20, "cycles", f"{_ASSUMED}; fence.proxy.async"),
     "alloc_latency": Parameter(50, "cycles", f"{_ASSUMED}; tcgen05.alloc (dealloc: the same)"),
-    "tma_latency": Parameter(420, "cycles", "not used yet (no TMA emitted): a TMA load is "
-                             "modelled as one DRAM round trip (global_latency) plus its bytes "
-                             "at dram_bytes_per_cycle; no public per-tile figure found"),
+    "tma_latency": Parameter(420, "cycles", f"{_MICRO}: the B200 global-memory latency of a "
+                             "cache miss, taken for a cp.async.bulk.tensor load from its "
+                             "issue to its first bytes (no public per-instruction TMA figure "
+                             "found); its bytes then stream at dram_bytes_per_cycle (the SM's "
+                             "DRAM share, shared with the SM's other loads) and its "
+                             "complete_tx reaches the mbarrier when the last byte lands"),
 })
 
 
@@ -212,6 +221,9 @@ class Step:
     asyncs: list = field(default_factory=list)   # [(thread, rank, "mma"|"cp"|"shift", MmaCost|None)]
     commits: list = field(default_factory=list)  # [(thread, [(rank, addr, generation, phase)])]
     arrivals: list = field(default_factory=list)  # [(rank, addr, generation, phase)]
+    #: TMA loads the step issued: [(thread, rank, bytes, [(rank, addr, generation, phase)])],
+    #: the tag list being the mbarrier phase its complete_tx counted towards
+    tmas: list = field(default_factory=list)
     wait: tuple | None = None       # (rank, addr, generation, phase) of an mbarrier wait
     barrier: int = -1               # the instance of barrier.sync (or cluster barrier)
     rank: int = 0
@@ -283,6 +295,8 @@ def classify(ins: P.Instr) -> tuple[str, tuple, tuple, int]:
         if op in ("alloc", "dealloc"):
             return "alloc", srcs, dsts, 0
         return "alu", srcs, dsts, 0   # fences, relinquish: ordering only
+    if base == "cp" and parts[1:4] == ["async", "bulk", "tensor"]:
+        return "tma", srcs, dsts, 0
     if base in ("barrier", "bar"):
         if parts[1] == "cluster":
             return ("cluster_" + parts[2]), srcs, dsts, 0
@@ -316,12 +330,17 @@ class Recorder:
         self.cluster_arrivals = [0] * nwarps
         self.cluster_waits = [0] * nwarps
         self.pending_waits: list[tuple[int, Step]] = []
+        #: warps whose last try_wait failed: the branch back of their spin loop is the
+        #: functional schedule's too, and is not recorded
+        self.spinning: set[int] = set()
 
     def flush_waits(self) -> None:
         """Appends the try_wait steps that succeeded (their wait is set)."""
         for w, step in self.pending_waits:
             if step.wait is not None:
                 self.trace.warps[w].append(step)
+            else:
+                self.spinning.add(w)
         self.pending_waits = []
 
     def step_of_thread(self, thread: int) -> Step | None:
@@ -378,6 +397,27 @@ class RecordingOrdering(OrderingModel):
             event[1].extend(self._tag(r, mbarrier) for r in targets)
         super()._complete_commit(entry)
 
+    def tma_load(self, thread, rank, addresses, write, nbytes, mbarrier, line):
+        event = (thread, rank, nbytes, [])
+        step = self.recorder.step_of_thread(thread)
+        if step is not None:
+            step.tmas.append(event)
+        self._tma_event = event
+        before = len(self.pending_commits)
+        super().tma_load(thread, rank, addresses, write, nbytes, mbarrier, line)
+        if len(self.pending_commits) > before:
+            self._commit_events[id(self.pending_commits[-1])] = event
+        self._tma_event = None
+
+    _tma_event = None
+
+    def _complete_tma(self, entry):
+        # complete_tx counts towards the mbarrier's current phase (9.7.13.15.2)
+        event = self._commit_events.pop(id(entry), None) or self._tma_event
+        if event is not None:
+            event[3].append(self._tag(entry.rank, entry.mbarrier))
+        super()._complete_tma(entry)
+
     def mbarrier_arrive(self, thread, rank, address, count, line):
         tag = self._tag(rank, address) if (rank, address) in self.mbarriers else None
         token = super().mbarrier_arrive(thread, rank, address, count, line)
@@ -428,6 +468,10 @@ class RecordingMachine(Machine):
         rec.current = {}
         for w in np.unique(self.warp_of[threads]):
             w = int(w)
+            if w in rec.spinning:
+                rec.spinning.discard(w)
+                if ins.parts[0] == "bra":
+                    continue
             mine = threads[self.warp_of[threads] == w]
             n_active = int(active[mine].sum())
             rank = w // self.warps_per_cta
@@ -591,6 +635,9 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
             for _, tags in s.commits:
                 for tag in tags:
                     expected[tag] = expected.get(tag, 0) + 1
+            for *_, tags in s.tmas:
+                for tag in tags:
+                    expected[tag] = expected.get(tag, 0) + 1
             if s.kind == "barrier" and s.barrier >= 0:
                 key = ("bar", s.rank, s.barrier)
                 participants[key] = participants.get(key, 0) + 1
@@ -709,6 +756,8 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
             else:
                 begin = max(t, dram_free[rank])
                 latency = 0
+                # the kernel has not finished before its stores have reached memory
+                end = max(end, begin + dur)
             dram_free[rank] = begin + dur
             dram_bytes += step.nbytes
             dram_busy += dur
@@ -758,6 +807,20 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
             done = begin + dur + p("mma_latency")
             async_done[thread] = max(async_done.get(thread, 0.0), done)
             end = max(end, done)
+        for _, trank, nbytes, tags in step.tmas:
+            # cp.async.bulk.tensor: asynchronous; its first bytes tma_latency after issue,
+            # then its bytes at the SM's DRAM share behind the share's earlier requests;
+            # complete_tx of them on the mbarrier when the last byte has landed
+            dur = nbytes / p("dram_bytes_per_cycle")
+            begin = max(t + p("tma_latency"), dram_free[trank])
+            dram_free[trank] = begin + dur
+            dram_bytes += nbytes
+            dram_busy += dur
+            events.append({"track": f"CTA {trank} DRAM share", "name": f"TMA {nbytes} B",
+                           "start": begin, "end": begin + dur, "cat": "memory"})
+            for tag in tags:
+                arrive(tag, begin + dur)
+            end = max(end, begin + dur)
         for thread, tags in step.commits:
             at = max(t, async_done.get(thread, 0.0)) + p("commit_latency")
             for tag in tags:
@@ -781,7 +844,8 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
             w.run_start = t
         w.run_end = t + 1
         w.run_count += 1
-        if k in ("tmem_ld", "mbar_wait", "barrier", "commit", "async", "wait_ld", "wait_st"):
+        if k in ("tmem_ld", "mbar_wait", "barrier", "commit", "async", "wait_ld", "wait_st",
+                 "tma"):
             flush_run(w)
             events.append({"track": w.name, "name": step.text.split(";")[0][:60] or k,
                            "start": t, "end": t + 1, "cat": "sync"})
@@ -882,11 +946,14 @@ def calibration(overrides: dict | None = None) -> list[dict]:
                      "published": "none per instruction (TMEM 16 TB/s read [3], unit unclear)",
                      "source": "assumption: 128 B/cycle per lane quarter, 32-cycle latency"})
     tile = 128 * 64 * 2
-    tma = param("tma_latency", overrides) + tile / param("dram_bytes_per_cycle", overrides)
-    rows.append({"operation": "TMA load of a 128x64 bf16 tile (16 KiB), for later",
-                 "model": f"{tma:.0f} cycles (parameter, not emitted)",
+    landed, released = tma_tile_cycles(tile, overrides)
+    rows.append({"operation": "TMA load of a 128x64 bf16 tile (16 KiB): mbarrier.arrive."
+                              "expect_tx, cp.async.bulk.tensor, mbarrier.try_wait",
+                 "model": f"{landed:.0f} cycles issue to complete_tx; {released:.0f} to "
+                          f"the successful wait",
                  "published": "no per-tile figure; 420-cycle miss latency [3], 8 TB/s [1]",
-                 "source": "global_latency + 16 KiB at the SM's DRAM share"})
+                 "source": "tma_latency (= the miss latency [3]) + 16 KiB at the SM's "
+                           "1/148 share of 8 TB/s [1]"})
     # today's path: smem_fill, 128 threads x 8 ld.global.v4 (16 B) then st.shared.v4
     steps = [[Step("ld_global", nbytes=32 * 16, dsts=(f"%r{i}",)) for i in range(8)] +
              [Step("st_shared", nbytes=32 * 16, srcs=(f"%r{i}",)) for i in range(8)]
@@ -897,6 +964,20 @@ def calibration(overrides: dict | None = None) -> list[dict]:
                  "model": f"{fill:.0f} cycles", "published": "420-cycle miss latency [3], "
                  "8 TB/s [1]", "source": "global_latency, DRAM share, 8 loads in flight"})
     return rows
+
+
+def tma_tile_cycles(nbytes: int, overrides: dict | None = None) -> tuple[float, float]:
+    """(cycles from issuing a TMA load of ``nbytes`` to its complete_tx on the mbarrier,
+    cycles from that issue to the successful wait on the phase), by replaying one warp that
+    arrives with expect_tx, issues the load and waits."""
+    tag = (0, 0, 1, 0)
+    steps = [Step("mbar_arrive", arrivals=[tag]),
+             Step("tma", tmas=[(0, 0, nbytes, [tag])]),
+             Step("mbar_wait", wait=tag)]
+    timing = replay(single_warp(steps), overrides)
+    landed = max(ev["end"] for ev in timing.events if ev["track"].endswith("DRAM share"))
+    issued = 1.0    # the load is the warp's second instruction, issued at cycle 1
+    return landed - issued, timing.cycles - 1 - issued
 
 
 def calibration_markdown(overrides: dict | None = None) -> str:
