@@ -47,7 +47,7 @@ from tcgen05_lower.dialect.ops import (MbarrierArriveOp, MbarrierWaitOp, RoleOp,
                                        AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
                                        FenceOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp,
                                        MbarrierExpectTxOp, MmaOp, RelinquishAllocPermitOp,
-                                       ShiftOp, SmemBufferOp, SmemFillOp, StOp,
+                                       ShiftOp, SmemBufferOp, SmemFillOp, SmemStageOp, StOp,
                                        StoreFragmentOp, TmaLoadOp, TmemBufferOp, TmemStageOp,
                                        WaitOp, wrap)
 from tcgen05_lower.dialect.attributes import DIMS
@@ -209,6 +209,8 @@ class Tcgen05Verify(ModulePass):
             if check is None:
                 continue
             if name in _INSTRUCTIONS and not self.check_two_dimensional(op):
+                continue
+            if name not in _RING_OPS and not self.check_single_stage(op):
                 continue
             check(self, op, info)
         if any(TmaLoadOp.matches(op) or MbarrierExpectTxOp.matches(op) for op in ops):
@@ -664,6 +666,35 @@ class Tcgen05Verify(ModulePass):
             if stage is not None and not 0 <= stage < whole.stages:
                 self.error(op, f"stage {stage} of {whole.text()}, which has stages 0 to "
                                f"{whole.stages - 1}")
+
+    def check_smem_stage(self, op, info) -> None:
+        """A stage of a multi-stage [stages, rows, K] shared-memory tile is a [rows, K]
+        tile of the same element type, major-ness and swizzle; a constant stage index
+        lies in 0 .. stages - 1 (a run-time one is the kernel's to keep in range)."""
+        whole = d.type_info(op.operands[0].type)
+        view = d.type_info(op.results[0].type)
+        if not whole.staged:
+            self.error(op, f"tcgen05.smem_stage takes a multi-stage [stages, rows, K] "
+                           f"shared-memory tile, not {whole.text()}")
+        elif view != whole.stage():
+            self.error(op, f"a stage of {whole.text()} is {whole.stage().text()}, not "
+                           f"{view.text()}")
+        else:
+            stage = constant_int(op.operands[1])
+            if stage is not None and not 0 <= stage < whole.stages:
+                self.error(op, f"stage {stage} of {whole.text()}, which has stages 0 to "
+                               f"{whole.stages - 1}")
+
+    def check_single_stage(self, op) -> bool:
+        """Every op but smem_buffer and smem_stage uses single [rows, K] shared-memory
+        tiles: a stage of a multi-stage tile is picked with tcgen05.smem_stage."""
+        for value in list(op.operands) + list(op.results):
+            t = d.type_info(value.type)
+            if isinstance(t, d.SmemType) and t.staged:
+                self.error(op, f"{t.text()} has {t.stages} stages: pick one with "
+                               f"tcgen05.smem_stage")
+                return False
+        return True
 
     def check_two_dimensional(self, op) -> bool:
         """The TMEM operands of an instruction are [rows, columns] buffers: a stage of a
@@ -1434,6 +1465,9 @@ class Tcgen05Verify(ModulePass):
                            f"{ALLOC_MAX}] (9.7.16.7.1)")
 
 
+#: The ops that take or make a multi-stage shared-memory tile.
+_RING_OPS = ("smem_buffer", "smem_stage")
+
 #: Ops whose TMEM operands must be single [rows, columns] buffers.
 _INSTRUCTIONS = tuple(cls.NAME for cls in (MmaOp, CpOp, ShiftOp, LdOp, StOp, LdRedOp))
 
@@ -1441,6 +1475,7 @@ _CHECKS = MappingProxyType({cls.NAME: check for cls, check in (
     (TmemBufferOp, Tcgen05Verify.check_tmem_buffer),
     (SmemBufferOp, Tcgen05Verify.check_smem_buffer),
     (TmemStageOp, Tcgen05Verify.check_tmem_stage),
+    (SmemStageOp, Tcgen05Verify.check_smem_stage),
     (SmemFillOp, Tcgen05Verify.check_smem_fill),
     (MmaOp, Tcgen05Verify.check_mma),
     (CpOp, Tcgen05Verify.check_cp),
