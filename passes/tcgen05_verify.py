@@ -203,16 +203,20 @@ class Tcgen05Verify(ModulePass):
         for op in ops:
             if MmaOp.matches(op):
                 self.collect_roles(op)
+        staged_ok = True
         for op in ops:
             name = d.op_name(op)
+            if name is not None and name not in _RING_OPS and not self.check_single_stage(op):
+                staged_ok = False
+                continue
             check = _CHECKS.get(name)
             if check is None:
                 continue
             if name in _INSTRUCTIONS and not self.check_two_dimensional(op):
                 continue
-            if name not in _RING_OPS and not self.check_single_stage(op):
-                continue
             check(self, op, info)
+        if not staged_ok:
+            return  # the TMA rules read single tiles
         if any(TmaLoadOp.matches(op) or MbarrierExpectTxOp.matches(op) for op in ops):
             self.check_tma(kernel, ops, info)
         if not self.failed:
