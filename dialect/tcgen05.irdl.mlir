@@ -82,7 +82,11 @@ irdl.dialect @tcgen05 {
   // One stage of a multi-stage shared-memory tile: operand 0 has shape [stages, rows, K],
   // the result is the [rows, K] tile of stage `stage` (an index, constant or computed at
   // run time), of the same element type, major-ness and swizzle. Its address is the
-  // tile's plus stage * the stage's bytes rounded up to the swizzle's alignment.
+  // tile's plus stage * the stage's bytes rounded up to where the swizzle's pattern
+  // repeats (Table 41: 1024 bytes for 128B, 512 for 64B, 256 for 32B; 16 without), so
+  // every stage's descriptors have base offset 0. A TMA load into a stage has a box of
+  // one stage. tcgen05-insert-sync and tcgen05-verify-sync count a stage as its whole
+  // tile: accesses to different stages are ordered as if they met (never less).
   irdl.operation @smem_stage {
     %t = irdl.base @tcgen05::@smem
     %index = irdl.is index
