@@ -875,6 +875,15 @@ class Tcgen05Verify(ModulePass):
         if not self.check_mma_operand_roles(op, kind, operands):
             return
         sparse, ws = bool(mma.sparse), bool(mma.ws)
+        if sparse and operands.a_smem is not None:
+            owner = defining_op(operands.a)
+            if owner is not None and SmemStageOp.matches(owner):
+                # A fill stores K/2 elements per row in a tile a sparse MMA reads as A
+                # (kernel_ir.stored_k), which it sees through the tile's own uses only.
+                self.error(op, "a sparse MMA reading A from a stage of a multi-stage "
+                               "tile (tcgen05.smem_stage) is not supported yet: give the "
+                               "compressed A (M x K/2, 9.7.16.10.8) its own [rows, K] tile")
+                return
         k_attr = mma.k
         k96 = k_attr == 96
         dt, at, bt = operands.d_type, operands.a_type, operands.b_type

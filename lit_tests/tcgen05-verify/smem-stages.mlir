@@ -144,3 +144,20 @@ func.func @ring_tma_box(%tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", 
   "tcgen05.mbarrier_wait"(%full) : (!tcgen05.mbarrier) -> ()
   return
 }
+
+// -----
+
+// A sparse MMA's A is stored compressed (M x K/2, 9.7.16.10.8), which the fill of a tile
+// learns from the MMAs that read that tile; through stages of a ring it would not.
+func.func @sparse_a_from_a_stage() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %p = arith.constant true
+  %c1 = arith.constant 1 : index
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 64], bf16, "K", "none">
+  %a1 = "tcgen05.smem_stage"(%a, %c1) : (!tcgen05.smem<[2, 128, 64], bf16, "K", "none">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "none">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %m = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 2], i32>
+  // expected-error @+1 {{a sparse MMA reading A from a stage of a multi-stage tile (tcgen05.smem_stage) is not supported yet: give the compressed A (M x K/2, 9.7.16.10.8) its own [rows, K] tile}}
+  "tcgen05.mma"(%d, %a1, %b, %p, %m) {kind = "f16", sparse = true, sparsity_selector = 1 : i64, k_offset = 32 : i64} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "none">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1, !tcgen05.tmem<[128, 2], i32>) -> ()
+  return
+}
