@@ -10,6 +10,8 @@ one after another, each starting on its swizzle's boundary (``stage_bytes``);
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit
 from tcgen05_lower.bindings import file_location, ir, llvm
@@ -51,7 +53,8 @@ def ensure_dynamic_smem(lowering) -> None:
 #: the matrix start address must be 16-byte aligned (9.7.16.4.1, after Table 41). Each
 #: stage of a multi-stage tile starts on its swizzle's boundary, so that its descriptors'
 #: base offset is 0 like a single tile's.
-STAGE_ALIGNMENT = {"128B": 1024, "128B_base32B": 1024, "64B": 512, "32B": 256, "none": 16}
+STAGE_ALIGNMENT = MappingProxyType({"128B": 1024, "128B_base32B": 1024, "64B": 512, "32B": 256,
+                                   "none": 16})
 
 
 def stage_bytes(tile: "d.SmemType") -> int:
