@@ -13,7 +13,10 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
                            ``lane_offset``, ``column_offset``, ``columns``, ``half_lanes``
 ``tmem_stage``             stage `i` ([rows, cols]) of a [stages, rows, cols] TMEM buffer
 ``smem_buffer``            a shared-memory operand tile ``!tcgen05.smem<[rows, k], elt, major,
-                           swizzle>``
+                           swizzle>``, or a multi-stage one ``[stages, rows, k]``
+``smem_stage``             stage `i` ([rows, K]) of a [stages, rows, K] shared-memory tile
+                           (a ring); its address is the tile's + i x the stage's bytes
+                           rounded up to the swizzle's alignment
 ``smem_fill``              cooperative copy global -> shared tile (``src_layout``, ``src_ld``);
                            ``mn_k`` reads 16-byte vectors: src_ld and a constant K offset
                            must be multiples of 16 bytes (tcgen05-verify), the source pointer
@@ -165,23 +168,38 @@ class TmemType:
 
 @dataclass(frozen=True)
 class SmemType:
-    """Parameters of ``!tcgen05.smem<shape, element, major, swizzle>``: rows x K."""
+    """Parameters of ``!tcgen05.smem<shape, element, major, swizzle>``: rows x K, or
+    stages x rows x K for a multi-stage tile (a ring, used through ``smem_stage``)."""
 
-    shape: tuple[int, int]
+    shape: tuple[int, ...]
     element: str
     major: str
     swizzle: str
 
     @property
     def rows(self) -> int:
-        return self.shape[0]
+        return self.shape[-2]
 
     @property
     def k(self) -> int:
-        return self.shape[1]
+        return self.shape[-1]
+
+    @property
+    def stages(self) -> int:
+        """The number of stages: 1 for a [rows, K] tile."""
+        return self.shape[0] if len(self.shape) == 3 else 1
+
+    @property
+    def staged(self) -> bool:
+        """Whether the type is a multi-stage [stages, rows, K] tile."""
+        return len(self.shape) == 3
+
+    def stage(self) -> "SmemType":
+        """The [rows, K] tile of one stage."""
+        return SmemType(self.shape[-2:], self.element, self.major, self.swizzle)
 
     def text(self) -> str:
-        return (f"!tcgen05.smem<[{self.shape[0]}, {self.shape[1]}], {self.element}, "
+        return (f"!tcgen05.smem<[{', '.join(map(str, self.shape))}], {self.element}, "
                 f"\"{self.major}\", \"{self.swizzle}\">")
 
 
@@ -257,7 +275,8 @@ def _parse_type_text(text: str):
         return TmemType(shape, values[1].strip())
     if name == "smem":
         values = _params(values, 4, name)
-        shape = _shape(values[0], (2,), "shared-memory tile shape", "[rows, K]")
+        shape = _shape(values[0], (2, 3), "shared-memory tile shape",
+                       "[rows, K] or [stages, rows, K]")
         major, swizzle = values[2].strip().strip('"'), values[3].strip().strip('"')
         if major not in MAJORS:
             raise TypeParameterError(f"major-ness \"{major}\" is not \"K\" or \"MN\" "

@@ -32,6 +32,7 @@ _OPS = {
                     "column_offset": "int", "stage_layout": "str", "stage_stride": "int"},
     "tmem_stage": dict(_PLACED),
     "smem_buffer": {},
+    "smem_stage": {},
     "smem_fill": {"src_layout": "str", "src_ld": "int", "dims": "strs"},
     "tma_load": {},
     "mbarrier_expect_tx": {"bytes": "int", **_SYNC},

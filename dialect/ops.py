@@ -89,6 +89,31 @@ class SmemBufferOp(Tcgen05Op):
         return self.result(0)
 
 
+class SmemStageOp(Tcgen05Op):
+    """tcgen05.smem_stage."""
+
+    NAME = "smem_stage"
+    OPERANDS = (('tile', 'single'), ('stage', 'single'))
+    RESULTS = (('view', 'single'),)
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def tile(self):
+        """The single operand tile."""
+        return self.operand(0)
+
+    @property
+    def stage(self):
+        """The single operand stage."""
+        return self.operand(1)
+
+    @property
+    def view(self):
+        """The single result view."""
+        return self.result(0)
+
+
 class SmemFillOp(Tcgen05Op):
     """tcgen05.smem_fill."""
 
@@ -714,6 +739,7 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     TmemBufferOp,
     TmemStageOp,
     SmemBufferOp,
+    SmemStageOp,
     SmemFillOp,
     TmaLoadOp,
     MbarrierExpectTxOp,

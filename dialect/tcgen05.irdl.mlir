@@ -24,7 +24,8 @@ irdl.dialect @tcgen05 {
     irdl.parameters(shape: %shape, element: %element)
   }
 
-  // A shared-memory operand tile, rows x K with rows = M (for A) or N (for B):
+  // A shared-memory operand tile, rows x K with rows = M (for A) or N (for B), with an
+  // optional leading stage count ([stages, rows, K], a ring used through smem_stage):
   // !tcgen05.smem<[128, 64], bf16, "K", "128B">. Major-ness is "K" or "MN"; swizzle is
   // one of "none", "32B", "64B", "128B", "128B_base32B" (Table 40).
   irdl.type @smem {
@@ -70,10 +71,28 @@ irdl.dialect @tcgen05 {
     irdl.results(view: %r)
   }
 
-  // A shared-memory operand tile (placed in dynamic shared memory by the lowering).
+  // A shared-memory operand tile (placed in dynamic shared memory by the lowering). A
+  // multi-stage tile !tcgen05.smem<[stages, rows, K], ...> is a ring of `stages` tiles of
+  // [rows, K], each aligned as its swizzle requires; it is used through smem_stage only.
   irdl.operation @smem_buffer {
     %s = irdl.base @tcgen05::@smem
     irdl.results(buffer: %s)
+  }
+
+  // One stage of a multi-stage shared-memory tile: operand 0 has shape [stages, rows, K],
+  // the result is the [rows, K] tile of stage `stage` (an index, constant or computed at
+  // run time), of the same element type, major-ness and swizzle. Its address is the
+  // tile's plus stage * the stage's bytes rounded up to where the swizzle's pattern
+  // repeats (Table 41: 1024 bytes for 128B, 512 for 64B, 256 for 32B; 16 without), so
+  // every stage's descriptors have base offset 0. A TMA load into a stage has a box of
+  // one stage. tcgen05-insert-sync and tcgen05-verify-sync count a stage as its whole
+  // tile: accesses to different stages are ordered as if they met (never less).
+  irdl.operation @smem_stage {
+    %t = irdl.base @tcgen05::@smem
+    %index = irdl.is index
+    %r = irdl.base @tcgen05::@smem
+    irdl.operands(tile: %t, stage: %index)
+    irdl.results(view: %r)
   }
 
   // Cooperative copy of a global matrix into a shared-memory tile in the tile's declared

@@ -47,7 +47,7 @@ from tcgen05_lower.dialect.ops import (MbarrierArriveOp, MbarrierWaitOp, RoleOp,
                                        AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
                                        FenceOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp,
                                        MbarrierExpectTxOp, MmaOp, RelinquishAllocPermitOp,
-                                       ShiftOp, SmemBufferOp, SmemFillOp, StOp,
+                                       ShiftOp, SmemBufferOp, SmemFillOp, SmemStageOp, StOp,
                                        StoreFragmentOp, TmaLoadOp, TmemBufferOp, TmemStageOp,
                                        WaitOp, wrap)
 from tcgen05_lower.dialect.attributes import DIMS
@@ -203,14 +203,20 @@ class Tcgen05Verify(ModulePass):
         for op in ops:
             if MmaOp.matches(op):
                 self.collect_roles(op)
+        staged_ok = True
         for op in ops:
             name = d.op_name(op)
+            if name is not None and name not in _RING_OPS and not self.check_single_stage(op):
+                staged_ok = False
+                continue
             check = _CHECKS.get(name)
             if check is None:
                 continue
             if name in _INSTRUCTIONS and not self.check_two_dimensional(op):
                 continue
             check(self, op, info)
+        if not staged_ok:
+            return  # the TMA rules read single tiles
         if any(TmaLoadOp.matches(op) or MbarrierExpectTxOp.matches(op) for op in ops):
             self.check_tma(kernel, ops, info)
         if not self.failed:
@@ -665,6 +671,35 @@ class Tcgen05Verify(ModulePass):
                 self.error(op, f"stage {stage} of {whole.text()}, which has stages 0 to "
                                f"{whole.stages - 1}")
 
+    def check_smem_stage(self, op, info) -> None:
+        """A stage of a multi-stage [stages, rows, K] shared-memory tile is a [rows, K]
+        tile of the same element type, major-ness and swizzle; a constant stage index
+        lies in 0 .. stages - 1 (a run-time one is the kernel's to keep in range)."""
+        whole = d.type_info(op.operands[0].type)
+        view = d.type_info(op.results[0].type)
+        if not whole.staged:
+            self.error(op, f"tcgen05.smem_stage takes a multi-stage [stages, rows, K] "
+                           f"shared-memory tile, not {whole.text()}")
+        elif view != whole.stage():
+            self.error(op, f"a stage of {whole.text()} is {whole.stage().text()}, not "
+                           f"{view.text()}")
+        else:
+            stage = constant_int(op.operands[1])
+            if stage is not None and not 0 <= stage < whole.stages:
+                self.error(op, f"stage {stage} of {whole.text()}, which has stages 0 to "
+                               f"{whole.stages - 1}")
+
+    def check_single_stage(self, op) -> bool:
+        """Every op but smem_buffer and smem_stage uses single [rows, K] shared-memory
+        tiles: a stage of a multi-stage tile is picked with tcgen05.smem_stage."""
+        for value in list(op.operands) + list(op.results):
+            t = d.type_info(value.type)
+            if isinstance(t, d.SmemType) and t.staged:
+                self.error(op, f"{t.text()} has {t.stages} stages: pick one with "
+                               f"tcgen05.smem_stage")
+                return False
+        return True
+
     def check_two_dimensional(self, op) -> bool:
         """The TMEM operands of an instruction are [rows, columns] buffers: a stage of a
         multi-buffered buffer is picked with tcgen05.tmem_stage."""
@@ -840,6 +875,15 @@ class Tcgen05Verify(ModulePass):
         if not self.check_mma_operand_roles(op, kind, operands):
             return
         sparse, ws = bool(mma.sparse), bool(mma.ws)
+        if sparse and operands.a_smem is not None:
+            owner = defining_op(operands.a)
+            if owner is not None and SmemStageOp.matches(owner):
+                # A fill stores K/2 elements per row in a tile a sparse MMA reads as A
+                # (kernel_ir.stored_k), which it sees through the tile's own uses only.
+                self.error(op, "a sparse MMA reading A from a stage of a multi-stage "
+                               "tile (tcgen05.smem_stage) is not supported yet: give the "
+                               "compressed A (M x K/2, 9.7.16.10.8) its own [rows, K] tile")
+                return
         k_attr = mma.k
         k96 = k_attr == 96
         dt, at, bt = operands.d_type, operands.a_type, operands.b_type
@@ -1434,6 +1478,9 @@ class Tcgen05Verify(ModulePass):
                            f"{ALLOC_MAX}] (9.7.16.7.1)")
 
 
+#: The ops that take or make a multi-stage shared-memory tile.
+_RING_OPS = ("smem_buffer", "smem_stage")
+
 #: Ops whose TMEM operands must be single [rows, columns] buffers.
 _INSTRUCTIONS = tuple(cls.NAME for cls in (MmaOp, CpOp, ShiftOp, LdOp, StOp, LdRedOp))
 
@@ -1441,6 +1488,7 @@ _CHECKS = MappingProxyType({cls.NAME: check for cls, check in (
     (TmemBufferOp, Tcgen05Verify.check_tmem_buffer),
     (SmemBufferOp, Tcgen05Verify.check_smem_buffer),
     (TmemStageOp, Tcgen05Verify.check_tmem_stage),
+    (SmemStageOp, Tcgen05Verify.check_smem_stage),
     (SmemFillOp, Tcgen05Verify.check_smem_fill),
     (MmaOp, Tcgen05Verify.check_mma),
     (CpOp, Tcgen05Verify.check_cp),

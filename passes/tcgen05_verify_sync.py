@@ -125,8 +125,8 @@ from dataclasses import dataclass, field, replace
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, int_value, ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, FragMapOp,
-                                       LdOp, LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp,
-                                       TmemStageOp, WaitOp, wrap)
+                                       LdOp, LdRedOp, MmaOp, ShiftOp, SmemStageOp, StOp,
+                                       TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.kernel_ir import (user_synchronized, MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands, unplanned_buffer)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
@@ -555,6 +555,8 @@ class Run:
             return True
         if TmemStageOp.matches(op):   # (the planner places the buffer, not the stage)
             return self.varies(TmemStageOp(op).buffer)
+        if SmemStageOp.matches(op):   # (a stage counts as its whole tile)
+            return self.varies(SmemStageOp(op).tile)
         return False
 
     # ---------------------------------------------------------------- control flow
@@ -1036,8 +1038,17 @@ class Run:
     def tiles(self, value) -> list:
         """The shared-memory tiles `value` may name now; ANY_TILE for one no way bound
         (or a ub.poison)."""
-        return [ANY_TILE if self.varies(root) or _poison(root) else root
-                for root in self.roots(value)]
+        out = []
+        for root in self.roots(value):
+            owner = defining_op(root)
+            if owner is not None and SmemStageOp.matches(owner):
+                # A stage view counts as its whole multi-stage tile: accesses to different
+                # stages are ordered as if they met (more than needed, never less).
+                found = self.tiles(SmemStageOp(owner).tile)
+            else:
+                found = [ANY_TILE if self.varies(root) or _poison(root) else root]
+            out += [t for t in found if t not in out]
+        return out
 
     def instance(self, op, name: str) -> Instance:
         """A new execution of `op`: its cells (a load's or store's slice from the column

@@ -21,7 +21,8 @@ requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not foun
 #: tcgen05-insert-sync keeps (strategy=none) and tcgen05-verify-sync does not check yet.
 HAND_SYNCHRONIZED = ("tcgen05-insert-sync{strategy=none}",
                      "tcgen05-verify-sync{partitions=skip}")
-EXAMPLE_PASS_OPTIONS = {"ws_gemm_bf16": HAND_SYNCHRONIZED}
+EXAMPLE_PASS_OPTIONS = {"ws_gemm_bf16": HAND_SYNCHRONIZED,
+                        "ws_persistent_gemm_bf16": HAND_SYNCHRONIZED}
 
 
 def example_pass_options(path) -> tuple:

@@ -226,9 +226,10 @@ func.func @tmem_bf16() attributes {tcgen05.kernel = {target = "sm_100a", threads
 
 // -----
 
-func.func @smem_rank_3() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
-  // expected-error @+1 {{shared-memory tile shape [2, 128, 64] must be [rows, K]}}
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 64], bf16, "K", "128B">
+// (A third, leading dimension is a stage count: smem-stages.mlir.)
+func.func @smem_rank_1() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  // expected-error @+1 {{shared-memory tile shape [128] must be [rows, K] or [stages, rows, K]}}
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128], bf16, "K", "128B">
   return
 }
 

@@ -2,16 +2,20 @@
 
 Tiles live in one dynamic shared-memory array, placed in program order, each aligned to
 1024 bytes so that every swizzle pattern starts on its boundary (Table 41) and the
-descriptors' base offset is 0. The kernel records the size as
+descriptors' base offset is 0. A multi-stage tile ``[stages, rows, K]`` holds its stages
+one after another, each starting on its swizzle's boundary (``stage_bytes``);
+``tcgen05.smem_stage`` addresses one. The kernel records the size as
 ``tcgen05.dynamic_smem_bytes``.
 """
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit
 from tcgen05_lower.bindings import file_location, ir, llvm
-from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp
+from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp, SmemStageOp
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
@@ -45,10 +49,46 @@ def ensure_dynamic_smem(lowering) -> None:
                       addr_space=3, alignment=TILE_ALIGNMENT)
 
 
+#: Where the repeating pattern of each swizzling mode starts (Table 41); without a swizzle
+#: the matrix start address must be 16-byte aligned (9.7.16.4.1, after Table 41). Each
+#: stage of a multi-stage tile starts on its swizzle's boundary, so that its descriptors'
+#: base offset is 0 like a single tile's.
+STAGE_ALIGNMENT = MappingProxyType({"128B": 1024, "128B_base32B": 1024, "64B": 512, "32B": 256,
+                                   "none": 16})
+
+
+def stage_bytes(tile: "d.SmemType") -> int:
+    """The distance between consecutive stages of a multi-stage tile (the bytes of one
+    [rows, K] stage rounded up to its swizzle's alignment); for a single tile, its bytes
+    rounded up alike."""
+    size = tile.rows * tile.k * element_bits(tile.element) // 8
+    align = STAGE_ALIGNMENT[tile.swizzle]
+    return -(-size // align) * align
+
+
+def tile_bytes(tile: "d.SmemType") -> int:
+    """The shared memory a tile occupies: its stages, each aligned (``stage_bytes``)."""
+    if not tile.staged:
+        return tile.rows * tile.k * element_bits(tile.element) // 8
+    return tile.stages * stage_bytes(tile)
+
+
+@lowers(SmemStageOp)
+def lower_smem_stage(lowering, op) -> None:
+    """The address of stage `op.operands[1]` of a multi-stage tile: the tile's address plus
+    stage x ``stage_bytes``. The index is a run-time value; the lowering does not check
+    its range (tcgen05-verify checks a constant one), as for tcgen05.tmem_stage."""
+    view = SmemStageOp(op)
+    tile = d.type_info(view.tile.type)
+    offset = Sym(cast(view.stage, i64())) * stage_bytes(tile)
+    lowering.values[op.results[0]] = emit.gep_bytes(lowering.values[view.tile],
+                                                    as_value(offset, i64()))
+
+
 @lowers(SmemBufferOp)
 def lower_smem_buffer(lowering, op) -> None:
     t = d.type_info(op.results[0].type)
-    size = t.rows * t.k * element_bits(t.element) // 8
+    size = tile_bytes(t)
     offset = -(-lowering.smem_bytes // TILE_ALIGNMENT) * TILE_ALIGNMENT
     lowering.smem_bytes = offset + size
     lowering.smem_tiles.append((op, offset, size))

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import CpOp, MmaOp, ShiftOp, StOp, TmemBufferOp, TmemStageOp
+from tcgen05_lower.dialect.ops import (CpOp, MmaOp, ShiftOp, SmemStageOp, StOp, TmemBufferOp,
+                                       TmemStageOp)
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import (a_tmem_k_block, defining_op, forwarded_sources,
@@ -310,7 +311,7 @@ def _access(op, name: str, cls: str, buffers: Buffers) -> Access:
                  (operands.scale_a, operands.scale_b, operands.metadata) if v is not None]
         if operands.a_tmem is not None:
             reads.append(a_block_cells(op, operands.a, buffers))
-        smem = tuple(v for v in (operands.a, operands.b) if d.is_smem(v))
+        smem = tuple(whole_tile(v) for v in (operands.a, operands.b) if d.is_smem(v))
         shape = (operands.d_type.rows, operands.d_type.cols, mma.kind, mma.sparse, mma.k or 0)
         # The buffers the accumulator may be (none known: never pipelined).
         choices = buffers.cells(operands.d)[4]
@@ -319,7 +320,7 @@ def _access(op, name: str, cls: str, buffers: Buffers) -> Access:
                       smem_reads=smem, pipeline_key=key)
     if name == CpOp.NAME:
         return Access(op, name, cls, writes=(copy_cells(op, buffers),),
-                      smem_reads=(CpOp(op).source,),
+                      smem_reads=(whole_tile(CpOp(op).source),),
                       pipeline_key=(CpOp(op).shape,))
     if name == ShiftOp.NAME:
         cells = whole_buffer(op.operands[0], buffers)
@@ -333,7 +334,7 @@ def _access(op, name: str, cls: str, buffers: Buffers) -> Access:
         width = d.type_info(op.operands[2].type).shape[1]
         return Access(op, name, cls, writes=(buffer_slice(op.operands[0], op.operands[1],
                                                            width, buffers),))
-    return Access(op, name, cls, smem_writes=(op.operands[1],))  # smem_fill
+    return Access(op, name, cls, smem_writes=(whole_tile(op.operands[1]),))  # smem_fill
 
 
 #: The class of a TMA load's access: a write of its tile through the async proxy, which
@@ -345,7 +346,19 @@ TMA = "tma"
 
 def tma_access(op) -> Access:
     """The access of a tcgen05.tma_load: it writes its tile (operand 1)."""
-    return Access(op, "tma_load", TMA, smem_writes=(op.operands[1],))
+    return Access(op, "tma_load", TMA, smem_writes=(whole_tile(op.operands[1]),))
+
+
+def whole_tile(value):
+    """The shared-memory tile `value` names for ordering: a ``tcgen05.smem_stage`` view
+    counts as its whole multi-stage tile (every stage), so that an access to one stage is
+    ordered against accesses to any stage of the ring: more synchronization than the
+    stages need, never less."""
+    op = defining_op(value)
+    while op is not None and SmemStageOp.matches(op):
+        value = SmemStageOp(op).tile
+        op = defining_op(value)
+    return value
 
 
 def pipelined(earlier: Access, later: Access) -> bool:
