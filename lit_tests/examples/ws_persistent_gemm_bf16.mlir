@@ -18,22 +18,24 @@
 // RUN: %ptxas -arch=sm_110a %t110.ptx -o %t110.cubin
 
 // CHECK-LABEL: .visible .entry ws_persistent_gemm_bf16(
-// CHECK: setp.eq.b32 [[LEADER:%p[0-9]+]], {{%r[0-9]+}}, 0;
+// Thread 0 leads; single-thread instructions take that as an i32 guard.
+// CHECK: setp.eq.b32 [[IS0:%p[0-9]+]], {{%r[0-9]+}}, 0;
+// CHECK: selp.b32 [[LEADER:%r[0-9]+]], 1, 0, [[IS0]];
 // The mbarriers in the order the kernel allocates them.
 // CHECK: mov.b32 [[ONE:%r[0-9]+]], 1;
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[FULL0:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[FULL1:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[FULL2:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[FULL3:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[EMPTY0:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[EMPTY1:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[EMPTY2:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[EMPTY3:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[ACCF0:%r[0-9]+]]], [[ONE]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[ACCF1:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[FULL0:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[FULL1:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[FULL2:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[FULL3:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[EMPTY0:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[EMPTY1:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[EMPTY2:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[EMPTY3:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[ACCF0:%r[0-9]+]]], [[ONE]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[ACCF1:%r[0-9]+]]], [[ONE]];
 // CHECK: mov.b32 [[N128:%r[0-9]+]], 128;
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[ACCE0:%r[0-9]+]]], [[N128]];
-// CHECK: @[[LEADER]] mbarrier.init.shared::cta.b64 [[[ACCE1:%r[0-9]+]]], [[N128]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[ACCE0:%r[0-9]+]]], [[N128]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[ACCE1:%r[0-9]+]]], [[N128]];
 // CHECK-NOT: mbarrier.init
 
 // Load role, tile %p then tile %p + 1: per K block kb, the wait on ring stage kb's empty
@@ -43,82 +45,83 @@
 // CHECK: ld.param.b64 [[TMA:%rd[0-9]+]], [ws_persistent_gemm_bf16_param_3];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY0]]], {{%r[0-9]+}};
 // CHECK: mov.b32 [[BYTES:%r[0-9]+]], 49152;
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL0]]], [[BYTES]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL0]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY1]]], {{%r[0-9]+}};
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL1]]], [[BYTES]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL1]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY2]]], {{%r[0-9]+}};
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL2]]], [[BYTES]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL2]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY3]]], {{%r[0-9]+}};
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL3]]], [[BYTES]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL3]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY0]]], {{%r[0-9]+}};
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL0]]], [[BYTES]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL0]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY1]]], {{%r[0-9]+}};
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL1]]], [[BYTES]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL1]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY2]]], {{%r[0-9]+}};
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL2]]], [[BYTES]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL2]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY3]]], {{%r[0-9]+}};
-// CHECK: @[[LEADER]] mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL3]]], [[BYTES]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
-// CHECK: @[[LEADER]] cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL3]]], [[BYTES]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
 // CHECK-NOT: cp.async.bulk.tensor
 
 // MMA role (warp 1: thread 32 issues), tile %p into accumulator stage 0, then tile %p + 1
 // into stage 1: the wait on the stage's empty mbarrier and fence::after_thread_sync, per K
 // block the wait on full, four MMAs and the commit to empty, then the commit to the
 // accumulator stage's full mbarrier.
-// CHECK: setp.eq.b32 [[MMA:%p[0-9]+]], {{%r[0-9]+}}, 32;
+// CHECK: setp.eq.b32 [[IS32:%p[0-9]+]], {{%r[0-9]+}}, 32;
+// CHECK: selp.b32 [[MMA:%r[0-9]+]], 1, 0, [[IS32]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[ACCE0]]], {{%r[0-9]+}};
 // CHECK: tcgen05.fence::after_thread_sync;
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL0]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: @[[MMA]] tcgen05.mma.cta_group::1.kind::f16
+// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY0]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY0]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL1]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: @[[MMA]] tcgen05.mma.cta_group::1.kind::f16
+// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY1]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY1]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL2]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: @[[MMA]] tcgen05.mma.cta_group::1.kind::f16
+// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY2]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY2]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL3]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: @[[MMA]] tcgen05.mma.cta_group::1.kind::f16
+// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY3]]];
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[ACCF0]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY3]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[ACCF0]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[ACCE1]]], {{%r[0-9]+}};
 // CHECK: tcgen05.fence::after_thread_sync;
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL0]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: @[[MMA]] tcgen05.mma.cta_group::1.kind::f16
+// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY0]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY0]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL1]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: @[[MMA]] tcgen05.mma.cta_group::1.kind::f16
+// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY1]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY1]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL2]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: @[[MMA]] tcgen05.mma.cta_group::1.kind::f16
+// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY2]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY2]]];
 // CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL3]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: @[[MMA]] tcgen05.mma.cta_group::1.kind::f16
+// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
 // CHECK-NOT: tcgen05.mma
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY3]]];
-// CHECK: @[[MMA]] tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[ACCF1]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY3]]];
+// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[ACCF1]]];
 // CHECK-NOT: tcgen05.mma
 
 // Epilogue (its blocks in LLVM's order): per accumulator stage, the wait on its full
