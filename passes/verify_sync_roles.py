@@ -329,7 +329,7 @@ class Concurrent:
         total, roles = 0, []
         for cursor in self.cursors:
             for event in cursor.trace:
-                if event.barrier is barrier or event.barrier == barrier:
+                if event.barrier is not None and event.barrier == barrier:
                     if event.kind in ("commit", EXPECT_TX):
                         total += 1
                     elif event.kind == "mbarrier_arrive":
