@@ -533,8 +533,14 @@ class Concurrent:
             if cursor.view.rel.get((earlier.role, kind), -1) > earlier.index:
                 return "tcgen05.fence::after_thread_sync after the synchronization", \
                     "9.7.16.6.4.4"
-            sync = "the role's barrier" if same else \
-                f"mbarrier_arrive (role '{self.cursors[earlier.role].name}') -> mbarrier wait"
+            if same:
+                steps = [f"tcgen05.wait::{kind}", "tcgen05.fence::before_thread_sync",
+                         "the role's barrier (tcgen05.barrier)",
+                         "tcgen05.fence::after_thread_sync"]
+                first = 2 if cursor.released[kind] > earlier.index else \
+                    1 if cursor.waited[kind] > earlier.index else 0
+                return " -> ".join(steps[first:]), "9.7.16.6.4.4"
+            sync = f"mbarrier_arrive (role '{self.cursors[earlier.role].name}') -> mbarrier wait"
             return (f"tcgen05.wait::{kind} -> tcgen05.fence::before_thread_sync -> {sync} -> "
                     f"tcgen05.fence::after_thread_sync"), "9.7.16.6.4.4"
         # smem_fill (generic-proxy writes) -> an async-proxy read of the tile
