@@ -86,17 +86,19 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.dialect.ops import AllocMbarrierOp, FenceOp, WaitOp
+from tcgen05_lower.dialect.ops import AllocMbarrierOp, FenceOp, LdOp, StOp, WaitOp
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, has_partitions, partition_roles, role_info
 from tcgen05_lower.passes.tcgen05_verify_sync import (
     LOADS, SINGLE_THREAD_OPS, TMA_LOAD, EXPECT_TX, Run, Unsupported, _where)
 
+#: The two kinds of warpgroup access that tcgen05.wait completes (::ld, ::st).
+LD, ST = LdOp.NAME, StOp.NAME
 #: Ops that access TMEM or a shared-memory tile (an Instance each).
-ACCESSES = SINGLE_THREAD_OPS + LOADS + ("st", "smem_fill", TMA_LOAD)
+ACCESSES = SINGLE_THREAD_OPS + LOADS + (ST, "smem_fill", TMA_LOAD)
 #: What the kernel's own program may do in a kernel with partitions.
 KERNEL_OPS = ("alloc_mbarrier", "fence", "dealloc", "barrier", "smem_buffer", "tmem_buffer",
               "tmem_stage", "alloc", "relinquish_alloc_permit")
-#: Waits per role whose overrun is checked (a bound on the post-check).
+#: The name of the kernel's own program (what precedes and follows the partitions).
 KERNEL = "(kernel)"
 
 
@@ -119,7 +121,7 @@ class View:
 
     vc: dict = field(default_factory=dict)     # role -> events of it ordered before
     know: dict = field(default_factory=dict)   # mbarrier -> phases known complete
-    rel: dict = field(default_factory=dict)    # (role, "ld"|"st") -> released below
+    rel: dict = field(default_factory=dict)    # (role, LD|ST) -> released below
     prox: dict = field(default_factory=dict)   # role -> fills proxy-fenced below
 
     def copy(self) -> "View":
@@ -153,8 +155,8 @@ class Cursor:
     at: int = 0
     view: View = field(default_factory=View)
     acquired: View = field(default_factory=View)  # the view at its last after_thread_sync
-    waited: dict = field(default_factory=lambda: {"ld": -1, "st": -1})
-    released: dict = field(default_factory=lambda: {"ld": -1, "st": -1})
+    waited: dict = field(default_factory=lambda: {LD: -1, ST: -1})
+    released: dict = field(default_factory=lambda: {LD: -1, ST: -1})
     proxied: int = -1
     commits: list = field(default_factory=list)  # event indices of its commits
     commit_at: list = field(default_factory=list)  # (barrier, phase) of each commit
@@ -314,10 +316,10 @@ class Concurrent:
         for index, cursor in enumerate(roles, start=1):
             kernel.view.join(cursor.view)
             kernel.view.vc[index] = cursor.at
-            kernel.view.rel[(index, "ld")] = max(kernel.view.rel.get((index, "ld"), -1),
-                                                 cursor.released["ld"])
-            kernel.view.rel[(index, "st")] = max(kernel.view.rel.get((index, "st"), -1),
-                                                 cursor.released["st"])
+            kernel.view.rel[(index, LD)] = max(kernel.view.rel.get((index, LD), -1),
+                                                 cursor.released[LD])
+            kernel.view.rel[(index, ST)] = max(kernel.view.rel.get((index, ST), -1),
+                                                 cursor.released[ST])
             kernel.view.prox[index] = max(kernel.view.prox.get(index, -1), cursor.proxied)
         self.advance(kernel, len(kernel.trace))
         self.check_overruns()
@@ -391,8 +393,8 @@ class Concurrent:
         elif kind == "fence_proxy_async":
             cursor.proxied = event.index
         elif kind == "barrier":
-            cursor.view.rel[(event.role, "ld")] = cursor.released["ld"]
-            cursor.view.rel[(event.role, "st")] = cursor.released["st"]
+            cursor.view.rel[(event.role, LD)] = cursor.released[LD]
+            cursor.view.rel[(event.role, ST)] = cursor.released[ST]
             cursor.view.prox[event.role] = cursor.proxied
         elif kind == "dealloc":
             self.check_dealloc(cursor, event)
@@ -429,10 +431,10 @@ class Concurrent:
         if event.kind == "mbarrier_arrive":
             # Every thread of the role arrives: what they released or proxy-fenced is
             # synchronized with whoever observes the phase.
-            view.rel[(event.role, "ld")] = max(view.rel.get((event.role, "ld"), -1),
-                                               cursor.released["ld"])
-            view.rel[(event.role, "st")] = max(view.rel.get((event.role, "st"), -1),
-                                               cursor.released["st"])
+            view.rel[(event.role, LD)] = max(view.rel.get((event.role, LD), -1),
+                                               cursor.released[LD])
+            view.rel[(event.role, ST)] = max(view.rel.get((event.role, ST), -1),
+                                               cursor.released[ST])
             view.prox[event.role] = max(view.prox.get(event.role, -1), cursor.proxied)
         arrivals.append(Arrival(event, count, before + count, view))
         return phase
@@ -523,7 +525,7 @@ class Concurrent:
             return ("tcgen05.commit after it -> an mbarrier wait for that commit's phase -> "
                     "tcgen05.fence::after_thread_sync"), section
         if a.warpgroup:
-            kind = "st" if earlier.kind == "st" else "ld"
+            kind = ST if earlier.kind == ST else LD
             if same and b.warpgroup:
                 if cursor.waited[kind] > earlier.index:
                     return None, None
@@ -566,7 +568,7 @@ class Concurrent:
                            "tcgen05.commit after it -> an mbarrier wait for its phase "
                            "before the joining barrier -> tcgen05.fence::after_thread_sync")
             else:
-                kind = "st" if earlier.kind == "st" else "ld"
+                kind = ST if earlier.kind == ST else LD
                 if cursor.acquired.rel.get((earlier.role, kind), -1) > earlier.index:
                     continue
                 missing = ("tcgen05.fence::after_thread_sync after the joining barrier"
