@@ -113,6 +113,11 @@ steps and explicit phase parities that do not evaluate, an op whose mbarrier may
 of several, and kernels that would run more than 2,000,000 ops (an ``scf.while`` whose
 condition stays true runs into that budget).
 
+Kernels with warp roles (``tcgen05.partitions``) or hand-written mbarrier arrivals are not
+one program order: with ``partitions=check`` (the default) they are checked as concurrent
+programs by ``passes/verify_sync_roles.py`` (its docstring and docs/partitions.md);
+``partitions=refuse`` refuses them, ``partitions=skip`` passes them on unchecked.
+
 Apart from the dialect's accessors, this module uses no code of tcgen05-insert-sync.
 """
 

@@ -180,6 +180,10 @@ class RoleTracer(Run):
         self.join_at = None
 
     def trace(self) -> None:
+        if self.pair:
+            raise Unsupported(self.kernel, "tcgen05-verify-sync does not check warp roles or "
+                                           "hand-written mbarrier arrivals in a cta_group::2 "
+                                           "kernel")
         self.start(KERNEL, d.kernel_info(self.kernel).threads)
         self.run()
 
