@@ -89,7 +89,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import AllocMbarrierOp, FenceOp, LdOp, StOp, WaitOp
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, has_partitions, partition_roles, role_info
 from tcgen05_lower.passes.tcgen05_verify_sync import (
-    LOADS, SINGLE_THREAD_OPS, TMA_LOAD, EXPECT_TX, Run, Unsupported, _where)
+    ANY_TILE, LOADS, SINGLE_THREAD_OPS, TMA_LOAD, EXPECT_TX, Run, Unsupported, _where)
 
 #: The two kinds of warpgroup access that tcgen05.wait completes (::ld, ::st).
 LD, ST = LdOp.NAME, StOp.NAME
@@ -281,7 +281,8 @@ class Concurrent:
         self.arrivals: dict = {}  # mbarrier -> [Arrival]
         self.arriving: dict = {}  # mbarrier -> role
         self.waits: list = []  # (event, barrier, phase it must see incomplete)
-        self.history: dict = {}  # (role, op, cells) -> the latest such access
+        self.history: dict = {}  # (role, kind, cells, tiles, ..) -> the latest such access
+        self.index: dict = {}  # (bucket, "r" | "w") -> the history keys there
         self.problems: dict = {}
         self.checked = 0
         self.steps = 0
@@ -371,7 +372,8 @@ class Concurrent:
                 if phase is None:
                     self.problem(event.op, ("expect_tx",),
                                  "tcgen05.tma_load signals complete_tx on an mbarrier with no "
-                                 "tcgen05.mbarrier_expect_tx of its role in the current phase: "
+                                 "tcgen05.mbarrier_expect_tx of its role in the current phase "
+                                 "(none since its role's last wait or commit on it): "
                                  "the phase completes without its bytes, or its bytes land "
                                  "in a later phase (PTX ISA 9.7.13.15)")
                     phase = -1
@@ -379,6 +381,7 @@ class Concurrent:
             self.check(cursor, event)
             self.record(event)
         elif kind == "commit":
+            cursor.open_expect.pop(event.barrier, None)
             phase = self.arrive(cursor, event, 1)
             cursor.commits.append(event.index)
             cursor.commit_at.append((event.barrier, phase))
@@ -387,6 +390,9 @@ class Concurrent:
         elif kind == "mbarrier_arrive":
             self.arrive(cursor, event, cursor.threads)
         elif kind == "mbarrier_wait":
+            # A load after a wait or commit on its mbarrier needs an expect_tx of its own
+            # (as in the one-program verifier).
+            cursor.open_expect.pop(event.barrier, None)
             return self.wait(cursor, event)
         elif kind in ("wait_ld", "wait_st"):
             cursor.waited[kind[5:]] = event.index
@@ -465,14 +471,57 @@ class Concurrent:
 
     # ------------------------------------------------------------------ checks
 
+    @staticmethod
+    def places(inst) -> list:
+        """(bucket, "r" | "w") of what `inst` reads and writes: 32-column granules of TMEM
+        and shared-memory tiles (a tile that may be any is its own bucket, which every
+        tile meets)."""
+        found = []
+        for cells, mode in [(c, "r") for c in inst.tmem_reads] + \
+                [(c, "w") for c in inst.tmem_writes]:
+            for granule in range(cells.lo // 32, max(cells.lo, cells.hi - 1) // 32 + 1):
+                found.append((("tmem", granule), mode))
+        for tiles, mode in ((inst.tiles_read, "r"), (inst.tiles_written, "w")):
+            for tile in tiles:
+                found.append((("tile", ANY_TILE if tile is ANY_TILE else tile), mode))
+        return found
+
     def record(self, event: Event) -> None:
+        """Keeps, per role, the latest access of each kind (op name, and for an MMA its
+        shape, for a TMA load its mbarrier) on the same cells and tiles: an access ordered
+        after it is ordered after the earlier ones too, since what orders it (a commit
+        after it, a tcgen05.wait, a fence, a later phase of the same mbarrier) comes later
+        in the same role's program. So the history stays as large as the kernel's
+        distinct accesses, whatever the loops and unrolling."""
         inst = event.inst
         cells = tuple((c.lo, c.hi, c.lanes) for c in inst.tmem_reads + inst.tmem_writes)
         tiles = tuple(inst.tiles_read) + tuple(inst.tiles_written)
-        self.history[(event.role, event.op, cells, tiles)] = event
+        key = (event.role, event.kind, inst.shape_key, cells, tiles,
+               event.barrier if event.kind == TMA_LOAD else None)
+        if key not in self.history:
+            for bucket, mode in self.places(inst):
+                self.index.setdefault((bucket, mode), {})[key] = None
+                if bucket[0] == "tile":
+                    self.index.setdefault((("tile", "*"), mode), {})[key] = None
+        self.history[key] = event
+
+    def candidates(self, inst) -> list:
+        """The recorded accesses that may conflict with `inst` (one reads what the other
+        writes, or both write), each once."""
+        keys: dict = {}
+        for (kind, what), mode in self.places(inst):
+            wanted = ("w",) if mode == "r" else ("w", "r")
+            buckets = [(kind, what)]
+            if kind == "tile":
+                buckets = [("tile", "*")] if what is ANY_TILE else \
+                    [(kind, what), ("tile", ANY_TILE)]
+            for bucket in buckets:
+                for other in wanted:
+                    keys.update(self.index.get((bucket, other), {}))
+        return [self.history[key] for key in keys]
 
     def check(self, cursor: Cursor, later: Event) -> None:
-        for earlier in list(self.history.values()):
+        for earlier in self.candidates(later.inst):
             self.checked += 1
             conflict = self.tracer.overlap(earlier.inst, later.inst)
             if conflict is None:

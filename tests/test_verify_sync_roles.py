@@ -14,6 +14,7 @@ never completes."""
 
 from __future__ import annotations
 
+import io
 import re
 import time
 from pathlib import Path
@@ -113,6 +114,80 @@ def test_partitions_options_stay_meaningful(tmp_path):
                              "tcgen05-verify-sync{partitions=refuse}")
     with pytest.raises(CompileFailed, match="partitions=refuse"):
         compile_source(EXAMPLE.read_text(), "ws.mlir", pipeline=refuse, emit="mlir")
+
+
+def scaled_kernel(n: int) -> str:
+    """The one-stage protocol of lit_tests/tcgen05-verify-sync/roles-ordered.mlir
+    (@protocol) with n MMAs into one accumulator and n loads of it."""
+    mma = '"tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()'
+    loads = "\n".join(
+        f'      %f{i} = "tcgen05.ld"(%acc, %c0) : (!acc, index) -> !frag\n'
+        f'      "tcgen05.store_fragment"(%f{i}, %C, %c0) {{ld = 64 : i64}} : '
+        f'(!frag, !llvm.ptr<1>, index) -> ()' for i in range(n))
+    mmas = "\n".join("      " + mma for _ in range(n))
+    return f"""
+!acc = !tcgen05.tmem<[128, 64], f32>
+!ta = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!tb = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!frag = !tcgen05.frag<[128, 32], f32>
+!mb = !tcgen05.mbarrier
+func.func @scaled(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {{tcgen05.kernel = {{target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}}}} {{
+  %c0 = arith.constant 0 : index
+  %p0 = arith.constant 0 : i32
+  %t = arith.constant true
+  %base = "tcgen05.alloc"() {{columns = 64 : i64, cta_group = 1 : i64}} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %acc = "tcgen05.tmem_buffer"(%base) {{column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"}} : (i32) -> !acc
+  %full = "tcgen05.alloc_mbarrier"() {{count = 32 : i64}} : () -> !mb
+  %done = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> !mb
+  "tcgen05.partitions"() ({{
+    "tcgen05.role"() ({{
+      "tcgen05.smem_fill"(%A, %a, %c0) {{src_layout = "mn_k", src_ld = 64 : i64}} : (!llvm.ptr<1>, !ta, index) -> ()
+      "tcgen05.smem_fill"(%A, %b, %c0) {{src_layout = "mn_k", src_ld = 64 : i64}} : (!llvm.ptr<1>, !tb, index) -> ()
+      "tcgen05.fence_proxy_async"() : () -> ()
+      "tcgen05.mbarrier_arrive"(%full) : (!mb) -> ()
+      "gpu.yield"() : () -> ()
+    }}) {{name = "load", first_warp = 0 : i64, warps = 1 : i64}} : () -> ()
+    "tcgen05.role"() ({{
+      "tcgen05.mbarrier_wait"(%full, %p0) : (!mb, i32) -> ()
+{mmas}
+      "tcgen05.commit"(%done) : (!mb) -> ()
+      "gpu.yield"() : () -> ()
+    }}) {{name = "mma", first_warp = 1 : i64, warps = 1 : i64}} : () -> ()
+    "tcgen05.role"() ({{
+      "tcgen05.mbarrier_wait"(%done, %p0) : (!mb, i32) -> ()
+      "tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+{loads}
+      "tcgen05.wait"() {{kind = "ld"}} : () -> ()
+      "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+      "gpu.yield"() : () -> ()
+    }}) {{name = "epilogue", first_warp = 4 : i64, warps = 4 : i64}} : () -> ()
+    "gpu.yield"() : () -> ()
+  }}) : () -> ()
+  "tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+  "tcgen05.dealloc"(%base) {{columns = 64 : i64, cta_group = 1 : i64}} : (i32) -> ()
+  return
+}}
+"""
+
+
+def pairs_checked(text: str) -> int:
+    report = io.StringIO()
+    compile_source(text, "scaled.mlir", pipeline="tcgen05-verify-sync{report=true}",
+                   emit="mlir", report_stream=report)
+    found = re.search(r"(\d+) pairs checked: ordered", report.getvalue())
+    assert found, report.getvalue()
+    return int(found.group(1))
+
+
+def test_pairs_checked_grow_linearly_with_the_kernel():
+    """n MMAs into one accumulator and n loads of it: the history keeps one entry per
+    role, kind and cells, so each access is checked against a bounded number of others
+    (the bound: 4x the ops, at most 4.5x the pairs; quadratic growth would be 16x)."""
+    small, large = pairs_checked(scaled_kernel(100)), pairs_checked(scaled_kernel(400))
+    assert large <= 4.5 * small, (small, large)
 
 
 def test_stays_linear_in_the_k_loop():
