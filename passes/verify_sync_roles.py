@@ -74,7 +74,11 @@ threads of a role are taken as passing each point of its program together, as th
 program verifier takes the CTA; conditions, loop bounds and parities must evaluate (loops
 of constant trip count); one ``tcgen05.partitions``, at the top level of the kernel, and no
 TMEM or shared-memory access, commit, arrival or wait outside its roles. Not checked here:
-a load executed again before its registers are read (9.7.16.6.4.5) and ``cta_group::2``.
+a load executed again before its registers are read (9.7.16.6.4.5), two generic-proxy
+fills of one tile by different roles, and ``cta_group::2`` (refused). A TMEM ring
+(``tmem_stage``) is one resource, all stages together (the one-program verifier's cells),
+so an MMA into one stage while another role drains the other is reported: a false report,
+never a missed one.
 
 It shares no code with tcgen05-insert-sync: it reuses the one-program verifier's
 evaluation of values and footprints (``tcgen05_verify_sync.Run``) and nothing else.
@@ -219,10 +223,22 @@ class RoleTracer(Run):
                               "partitions only through conditions it can evaluate: this "
                               "condition does not")
 
+    def loop(self, op) -> None:
+        if self.eval.value(op.operands[1]) is None and op.operands[1] not in self.eval.bound:
+            raise Unsupported(op, "tcgen05-verify-sync checks the loops of a kernel with "
+                                  "partitions only with an upper bound it can evaluate: "
+                                  "the phases one role's loop completes must match the "
+                                  "waits of another's")
+        super().loop(op)
+
+    def while_loop(self, op) -> None:
+        self.in_while = op
+        super().while_loop(op)
+
     def snapshot(self):
-        raise Unsupported(self.kernel, "tcgen05-verify-sync follows the roles of a kernel "
-                                       "with partitions only through scf.while conditions it "
-                                       "can evaluate")
+        raise Unsupported(getattr(self, "in_while", self.kernel),
+                          "tcgen05-verify-sync follows the roles of a kernel with partitions "
+                          "only through scf.while conditions it can evaluate")
 
     def register_reads(self, op) -> None:
         """(Not modeled across roles; see the module docstring.)"""
