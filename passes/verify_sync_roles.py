@@ -75,10 +75,10 @@ program verifier takes the CTA; conditions, loop bounds and parities must evalua
 of constant trip count); one ``tcgen05.partitions``, at the top level of the kernel, and no
 TMEM or shared-memory access, commit, arrival or wait outside its roles. Not checked here:
 a load executed again before its registers are read (9.7.16.6.4.5), two generic-proxy
-fills of one tile by different roles, and ``cta_group::2`` (refused). A TMEM ring
-(``tmem_stage``) is one resource, all stages together (the one-program verifier's cells),
-so an MMA into one stage while another role drains the other is reported: a false report,
-never a missed one.
+fills of one tile by different roles, and ``cta_group::2`` (refused). A stage of a TMEM
+ring (``tmem_stage``) whose index evaluates has its own cells (RoleTracer.buffer_cells), so
+a double-buffered accumulator's MMA into one stage and another role's loads of the other
+do not conflict; otherwise the whole ring counts, as in the one-program verifier.
 
 It shares no code with tcgen05-insert-sync: it reuses the one-program verifier's
 evaluation of values and footprints (``tcgen05_verify_sync.Run``) and nothing else.
@@ -90,10 +90,13 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.dialect.ops import AllocMbarrierOp, FenceOp, LdOp, StOp, WaitOp
-from tcgen05_lower.kernel_ir import PARTITIONS_OP, has_partitions, partition_roles, role_info
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, FenceOp, LdOp, StOp, TmemBufferOp,
+                                       TmemStageOp, WaitOp)
+from tcgen05_lower.kernel_ir import (PARTITIONS_OP, defining_op, has_partitions,
+                                     partition_roles, role_info)
 from tcgen05_lower.passes.tcgen05_verify_sync import (
-    ANY_TILE, LOADS, SINGLE_THREAD_OPS, TMA_LOAD, EXPECT_TX, Run, Unsupported, _where)
+    ANY_TILE, FULL_LANES, LOADS, SINGLE_THREAD_OPS, TMA_LOAD, TMEM_COLUMNS, EXPECT_TX,
+    Footprint, Run, Unsupported, _lanes, _placed, _where)
 
 #: The two kinds of warpgroup access that tcgen05.wait completes (::ld, ::st).
 LD, ST = LdOp.NAME, StOp.NAME
@@ -242,6 +245,45 @@ class RoleTracer(Run):
 
     def register_reads(self, op) -> None:
         """(Not modeled across roles; see the module docstring.)"""
+
+    def varies(self, value) -> bool:
+        """A stage of a TMEM ring is evaluated at each execution (its index may follow
+        a loop counter)."""
+        op = defining_op(value)
+        if op is not None and TmemStageOp.matches(op):
+            return True
+        return super().varies(value)
+
+    def buffer_cells(self, value) -> list:
+        """The cells of stage i of a planned TMEM ring when i evaluates, where the
+        planner put it (``stage_layout``, ``stage_stride``: column_blocks, stage i at
+        ``i * stride`` columns after stage 0; lane_pairs, stages 2j and 2j + 1 at columns
+        ``j * stride`` on lane halves 0 and 16), the address the lowering computes
+        (lowering/views.py, 9.7.16.1.1). An index past the last stage may address any
+        cell. Otherwise (the index does not evaluate) the whole ring, as the
+        one-program verifier takes it."""
+        op = defining_op(value)
+        if op is None or not TmemStageOp.matches(op):
+            return super().buffer_cells(value)
+        view = TmemStageOp(op)
+        index = self.eval.value(view.stage)
+        roots = self.roots(view.buffer)
+        owner = defining_op(roots[0]) if len(roots) == 1 else None
+        if index is None or not _placed(owner) or \
+                not TmemBufferOp(owner).has(TmemBufferOp.stage_layout):
+            return super().buffer_cells(value)
+        buffer = TmemBufferOp(owner)
+        stages = d.type_info(buffer.buffer.type).shape[0]
+        if not 0 <= index < stages:
+            return [(Footprint(0, TMEM_COLUMNS, FULL_LANES, known=False), False)]
+        stride, columns = buffer.stage_stride, buffer.columns or 0
+        if buffer.stage_layout == "lane_pairs":
+            first = buffer.column_offset + (index // 2) * stride
+            lanes = _lanes(16 * (index % 2), True)
+        else:
+            first = buffer.column_offset + index * stride
+            lanes = _lanes(buffer.lane_offset or 0, bool(buffer.half_lanes))
+        return [(Footprint(first, first + columns, lanes), False)]
 
     def tcgen05(self, op) -> None:
         name = d.op_name(op)

@@ -1154,3 +1154,93 @@ func.func @unknown_trips(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1)
   "tcgen05.dealloc"(%base) {columns = 64 : i64, cta_group = 1 : i64} : (i32) -> ()
   return
 }
+
+// -----
+
+// A double-buffered accumulator (tcgen05.tmem_stage of a planned two-stage ring) whose MMA
+// role writes stage 0 where it means stage 1: the epilogue's load of stage 0 in the same
+// round is not ordered after that MMA (its commit is the one to %accf1, which the load
+// does not wait for). Stage cells come from stage_layout and stage_stride.
+!acc = !tcgen05.tmem<[128, 64], f32>
+!ta = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!tb = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!frag = !tcgen05.frag<[128, 32], f32>
+!mb = !tcgen05.mbarrier
+func.func @acc_ring_wrong_stage(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %p0 = arith.constant 0 : i32
+  %p1 = arith.constant 1 : i32
+  %t = arith.constant true
+  %base = "tcgen05.alloc"() {columns = 64 : i64, cta_group = 1 : i64} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %acc = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %full = "tcgen05.alloc_mbarrier"() {count = 32 : i64} : () -> !mb
+  %done = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mb
+  %free = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !mb
+  %false = arith.constant false
+  %rbase = "tcgen05.alloc"() {columns = 128 : i64, cta_group = 1 : i64} : () -> i32
+  %ring = "tcgen05.tmem_buffer"(%rbase) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D", stage_layout = "column_blocks", stage_stride = 64 : i64} : (i32) -> !tcgen05.tmem<[2, 128, 64], f32>
+  %s0 = "tcgen05.tmem_stage"(%ring, %c0) : (!tcgen05.tmem<[2, 128, 64], f32>, index) -> !acc
+  %s1 = "tcgen05.tmem_stage"(%ring, %c1) : (!tcgen05.tmem<[2, 128, 64], f32>, index) -> !acc
+  %accf0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mb
+  %accf1 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mb
+  %acce0 = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !mb
+  %acce1 = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !mb
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !ta, index) -> ()
+      "tcgen05.smem_fill"(%A, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !tb, index) -> ()
+      "tcgen05.fence_proxy_async"() : () -> ()
+      "tcgen05.mbarrier_arrive"(%full) : (!mb) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "tcgen05.mbarrier_wait"(%full, %p0) : (!mb, i32) -> ()
+      scf.for %p = %c0 to %c2 step %c1 {
+        %q1 = arith.addi %p, %c1 : index
+        %pb = arith.andi %q1, %c1 : index
+        %pe = arith.index_cast %pb : index to i32
+        "tcgen05.mbarrier_wait"(%acce0, %pe) : (!mb, i32) -> ()
+        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+        "tcgen05.mma"(%s0, %a, %b, %false) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+        "tcgen05.commit"(%accf0) : (!mb) -> ()
+        "tcgen05.mbarrier_wait"(%acce1, %pe) : (!mb, i32) -> ()
+        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+        "tcgen05.mma"(%s0, %a, %b, %false) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+        "tcgen05.commit"(%accf1) : (!mb) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      scf.for %p = %c0 to %c2 step %c1 {
+        %pa = arith.andi %p, %c1 : index
+        %pf = arith.index_cast %pa : index to i32
+        "tcgen05.mbarrier_wait"(%accf0, %pf) : (!mb, i32) -> ()
+        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+        // expected-error @+1 {{tcgen05.ld in role 'epilogue' reads TMEM columns [0, 64) that tcgen05.mma at line 1213:9 in role 'mma' writes, without ordering between role 'epilogue' and role 'mma': missing tcgen05.commit after it -> an mbarrier wait for that commit's phase -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4)}}
+        %g0 = "tcgen05.ld"(%s0, %c0) : (!acc, index) -> !frag
+        "tcgen05.store_fragment"(%g0, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+        "tcgen05.wait"() {kind = "ld"} : () -> ()
+        "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
+        "tcgen05.mbarrier_arrive"(%acce0) : (!mb) -> ()
+        "tcgen05.mbarrier_wait"(%accf1, %pf) : (!mb, i32) -> ()
+        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+        %g1 = "tcgen05.ld"(%s1, %c0) : (!acc, index) -> !frag
+        "tcgen05.store_fragment"(%g1, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+        "tcgen05.wait"() {kind = "ld"} : () -> ()
+        "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
+        "tcgen05.mbarrier_arrive"(%acce1) : (!mb) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+  "tcgen05.dealloc"(%base) {columns = 64 : i64, cta_group = 1 : i64} : (i32) -> ()
+  "tcgen05.dealloc"(%rbase) {columns = 128 : i64, cta_group = 1 : i64} : (i32) -> ()
+  return
+}
