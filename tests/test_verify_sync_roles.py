@@ -104,7 +104,7 @@ def test_deleting_a_sync_op_is_rejected_with_a_located_diagnostic(position):
     assert re.match(r"mutant\.mlir:[1-9]\d*:[1-9]\d*: error: ", matching[0]), matching[0]
 
 
-def test_partitions_options_stay_meaningful(tmp_path):
+def test_partitions_options_stay_meaningful():
     lines = EXAMPLE.read_text().splitlines()
     del lines[LINES[12]]  # the epilogue's fence::after_thread_sync
     mutant = "\n".join(lines) + "\n"
