@@ -24,7 +24,8 @@
 // kernel's after_thread_sync) follows its loads (9.7.16.6.4.4).
 //
 // Compile with tcgen05-insert-sync{strategy=none} (keeps this synchronization, adds
-// nothing) and without tcgen05-verify-sync, which does not reason about partitions yet.
+// nothing); tcgen05-verify-sync checks it, the roles as concurrent programs
+// (docs/partitions.md, "What tcgen05-verify-sync checks").
 func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index

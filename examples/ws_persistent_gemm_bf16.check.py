@@ -4,7 +4,7 @@ loads K-major tiles of them), computed by one CTA as four 128 x 256 tiles in thr
 roles. The tensor maps tmA and tmB are bound by the simulator to A and B:
 
     tcgen05-sim examples/ws_persistent_gemm_bf16.mlir --check examples/ws_persistent_gemm_bf16.check.py \\
-        --pass-option 'tcgen05-insert-sync{strategy=none}' --pass-option 'tcgen05-verify-sync{partitions=skip}'
+        --pass-option 'tcgen05-insert-sync{strategy=none}'
 """
 
 import numpy as np

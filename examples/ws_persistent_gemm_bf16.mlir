@@ -50,8 +50,8 @@
 // epilogue's last loads before the dealloc tcgen05-plan-tmem adds.
 //
 // Compile with tcgen05-insert-sync{strategy=none} (keeps this synchronization, adds
-// nothing) and tcgen05-verify-sync{partitions=skip}, which does not reason about
-// partitions yet (README, "Warp-specialized kernels").
+// nothing); tcgen05-verify-sync checks it, the roles running concurrently (README,
+// "Warp-specialized kernels").
 func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
     %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "128B"}},

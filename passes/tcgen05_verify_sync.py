@@ -113,6 +113,11 @@ steps and explicit phase parities that do not evaluate, an op whose mbarrier may
 of several, and kernels that would run more than 2,000,000 ops (an ``scf.while`` whose
 condition stays true runs into that budget).
 
+Kernels with warp roles (``tcgen05.partitions``) or hand-written mbarrier arrivals are not
+one program order: with ``partitions=check`` (the default) they are checked as concurrent
+programs by ``passes/verify_sync_roles.py`` (its docstring and docs/partitions.md);
+``partitions=refuse`` refuses them, ``partitions=skip`` passes them on unchecked.
+
 Apart from the dialect's accessors, this module uses no code of tcgen05-insert-sync.
 """
 
@@ -1291,10 +1296,11 @@ class Tcgen05VerifySync(ModulePass):
     options = (
         Option("report", bool, False, "print per kernel how many ops ran, how many pairs "
                "were checked, and the verdict"),
-        Option("partitions", str, "refuse", "kernels with tcgen05.partitions or "
-               "tcgen05.mbarrier_arrive, whose roles run concurrently, are not checked yet: "
-               "refuse them with a diagnostic (refuse), or pass them on unchecked (skip), "
-               "saying so with report=true", ("refuse", "skip")),
+        Option("partitions", str, "check", "kernels with tcgen05.partitions or "
+               "tcgen05.mbarrier_arrive, whose roles run concurrently: check them "
+               "(check, passes/verify_sync_roles.py), refuse them with a diagnostic "
+               "(refuse), or pass them on unchecked (skip), saying so with report=true",
+               ("check", "refuse", "skip")),
     )
 
     def apply(self, module) -> None:
@@ -1306,16 +1312,22 @@ class Tcgen05VerifySync(ModulePass):
                 continue
             concurrent = user_synchronized(kernel)
             if concurrent is not None:
-                if self.option("partitions") == "refuse":
-                    self.error(concurrent, "tcgen05-verify-sync does not check kernels with "
-                                           "concurrently running roles or hand-written "
-                                           "mbarrier arrivals yet (its model is one program "
-                                           "order): run it with partitions=skip to pass the "
-                                           "kernel on unchecked (docs/partitions.md)")
-                elif self.option("report"):
-                    print(f"tcgen05-verify-sync: kernel @{d.kernel_info(kernel).name}: not "
-                          f"checked (tcgen05.partitions, partitions=skip)",
-                          file=self.report_stream)
+                mode = self.option("partitions")
+                if mode == "refuse":
+                    self.error(concurrent, "tcgen05-verify-sync was told not to check "
+                                           "kernels with concurrently running roles or "
+                                           "hand-written mbarrier arrivals "
+                                           "(partitions=refuse): run it with "
+                                           "partitions=check to check the kernel, or "
+                                           "partitions=skip to pass it on unchecked "
+                                           "(docs/partitions.md)")
+                elif mode == "skip":
+                    if self.option("report"):
+                        print(f"tcgen05-verify-sync: kernel @{d.kernel_info(kernel).name}: "
+                              f"not checked (tcgen05.partitions, partitions=skip)",
+                              file=self.report_stream)
+                else:
+                    self.check_concurrent(kernel)
                 continue
             run = Run(self, kernel)
             try:
@@ -1333,3 +1345,21 @@ class Tcgen05VerifySync(ModulePass):
                 print(f"tcgen05-verify-sync: kernel @{info.name}: {run.steps} ops run, "
                       f"{run.checked} pairs checked{note}: {verdict}",
                       file=self.report_stream)
+
+    def check_concurrent(self, kernel) -> None:
+        """A kernel with roles or hand-written arrivals (passes/verify_sync_roles.py)."""
+        from tcgen05_lower.passes.verify_sync_roles import check_roles
+
+        try:
+            problems, steps, checked, truncated = check_roles(self, kernel)
+        except Unsupported as exc:
+            self.error(exc.op, exc.message)
+            return
+        for op, message in problems:
+            self.error(op, message)
+        if self.option("report"):
+            verdict = "ordered" if not problems else f"{len(problems)} unordered"
+            note = " (long loops shortened)" if truncated else ""
+            print(f"tcgen05-verify-sync: kernel @{d.kernel_info(kernel).name}: roles run "
+                  f"concurrently, {steps} events run, {checked} pairs checked{note}: "
+                  f"{verdict}", file=self.report_stream)

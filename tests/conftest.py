@@ -18,9 +18,8 @@ requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not foun
 
 #: Pass options of the default pipeline that an example needs (README, "Warp-specialized
 #: kernels"): a kernel with warp roles writes its own synchronization, which
-#: tcgen05-insert-sync keeps (strategy=none) and tcgen05-verify-sync does not check yet.
-HAND_SYNCHRONIZED = ("tcgen05-insert-sync{strategy=none}",
-                     "tcgen05-verify-sync{partitions=skip}")
+#: tcgen05-insert-sync keeps (strategy=none) and tcgen05-verify-sync checks.
+HAND_SYNCHRONIZED = ("tcgen05-insert-sync{strategy=none}",)
 EXAMPLE_PASS_OPTIONS = {"ws_gemm_bf16": HAND_SYNCHRONIZED,
                         "ws_persistent_gemm_bf16": HAND_SYNCHRONIZED}
 

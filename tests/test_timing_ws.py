@@ -186,14 +186,14 @@ def test_ws_pipeline_is_estimated_faster_than_the_uniform_kernels():
 
 def test_compare_runs_hand_synchronized_kernels(tool):
     """tcgen05-compare compiles a kernel with warp roles with insert-sync none and
-    verify-sync partitions=skip, whatever the grid says of insert-sync."""
+    verify-sync checking its roles, whatever the grid says of insert-sync."""
     import json
     out = tool("tcgen05-compare", str(WS), "--grid",
                "tcgen05-insert-sync.strategy=minimal,conservative", "--format", "json",
                "--jobs", "1")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
-    assert [r["combination"] for r in rows] == ["none / partitions=skip"]
+    assert [r["combination"] for r in rows] == ["none / partitions=check"]
     assert rows[0]["compiled"] and rows[0]["same"] == "yes" and rows[0]["cycles"] > 0
 
 

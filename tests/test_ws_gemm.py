@@ -33,9 +33,17 @@ def sync_lines(text: str) -> list[int]:
     return [i for i, line in enumerate(text.splitlines()) if SYNC.search(line)]
 
 
+#: The mutants are compiled without the static check (tcgen05-verify-sync rejects each
+#: of them, tests/test_verify_sync_roles.py): here the simulator must catch them.
+UNCHECKED = "tcgen05-verify-sync{partitions=skip}"
+
+
 def verdict(text: str, schedule: str = "late") -> str | None:
     """Why the simulator rejects `text` (None: it runs clean and matches NumPy)."""
-    result = compile_source(text, EXAMPLE.name, pipeline=example_pipeline(EXAMPLE))
+    from tcgen05_lower.pipeline import override_options
+
+    pipeline = override_options(example_pipeline(EXAMPLE), [UNCHECKED])
+    result = compile_source(text, EXAMPLE.name, pipeline=pipeline)
     problem = file_problem(str(CHECK), result.manifest)
     inputs = make_inputs(problem, result.manifest,
                          output_names(problem, result.manifest, 0), 0)

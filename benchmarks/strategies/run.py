@@ -39,7 +39,7 @@ def main(argv=None) -> int:
         "benchmarks/strategies/REPORT.md` (the default grid of `tcgen05-compare`, over "
         "every example, the warp-specialized TMA pipeline of tests/kernels and every "
         "TMEM-corpus kernel; kernels that write their own synchronization are compiled "
-        "with insert-sync `none` and verify-sync `partitions=skip`).", "",
+        "with insert-sync `none` and verify-sync checking their roles, `partitions=check`).", "",
         f"Grid: {grid} ({len(combinations(DEFAULT_GRID))} combinations; "
         "a combination reads plan-tmem / select-layouts / insert-sync).", "",
         "Columns: TMEM columns allocated; the sync ops tcgen05-insert-sync added, by kind; "

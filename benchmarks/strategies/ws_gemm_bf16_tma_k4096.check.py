@@ -4,8 +4,7 @@ are bound by the simulator to A and B:
 
     tcgen05-sim benchmarks/strategies/ws_gemm_bf16_tma_k4096.mlir \\
         --check benchmarks/strategies/ws_gemm_bf16_tma_k4096.check.py \\
-        --pass-option 'tcgen05-insert-sync{strategy=none}' \\
-        --pass-option 'tcgen05-verify-sync{partitions=skip}'
+        --pass-option 'tcgen05-insert-sync{strategy=none}'
 """
 
 import numpy as np

@@ -120,8 +120,8 @@ def report() -> str:
         f"last MMA. {k_blocks} K blocks, {base['mmas']} MMAs. It is "
         "`tests/kernels/ws_gemm_bf16_tma_4stage.mlir` with K = 4096 (the tests run "
         "K = 512 and check that the two files differ only there). Compiled with "
-        "`tcgen05-insert-sync{strategy=none}` and `tcgen05-verify-sync{partitions=skip}` "
-        "(hand-written synchronization).", "",
+        "`tcgen05-insert-sync{strategy=none}` (hand-written synchronization, which "
+        "`tcgen05-verify-sync` checks).", "",
         "## Modelled utilisation against CUTLASS", "",
         "| | cycles | time at "
         f"{clock} GHz | tensor pipe busy | DRAM share busy |",

@@ -11,9 +11,9 @@ replaces the default grid by the given axes.
 
 A kernel that writes its own synchronization (warp roles, ``tcgen05.partitions``, or a
 hand-written ``tcgen05.mbarrier_arrive``) is compiled as docs/partitions.md says, with
-``tcgen05-insert-sync{strategy=none}`` and ``tcgen05-verify-sync{partitions=skip}``
-whatever the grid gives those passes: its rows vary the other axes only (the sync column
-reads ``none``).
+``tcgen05-insert-sync{strategy=none}`` (and tcgen05-verify-sync checking its roles,
+``partitions=check``) whatever the grid gives those passes: its rows vary the other axes
+only (the sync column reads ``none``).
 
 Each row: TMEM columns allocated, the sync ops tcgen05-insert-sync added by kind, PTX
 instructions, registers and spill bytes from ``ptxas -v``, whether the simulated results
@@ -48,10 +48,10 @@ DEFAULT_GRID = (("tcgen05-plan-tmem", "strategy", ("first-fit", "optimal", "no-r
                  ("max-width", "register-budget=32", "register-budget=64")),
                 ("tcgen05-insert-sync", "strategy", ("minimal", "conservative")))
 #: The options a kernel that writes its own synchronization needs (docs/partitions.md):
-#: tcgen05-insert-sync keeps it and adds nothing; tcgen05-verify-sync, whose model is one
-#: program order, passes a kernel with partitions on unchecked.
+#: tcgen05-insert-sync keeps it and adds nothing; tcgen05-verify-sync checks it, the roles
+#: running concurrently.
 HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
-                           ("tcgen05-verify-sync", "partitions", "skip"))
+                           ("tcgen05-verify-sync", "partitions", "check"))
 _HAND_SYNC_OP = re.compile(r'^[^/]*"tcgen05\.(partitions|mbarrier_arrive)"', re.MULTILINE)
 SYNC_KINDS = ("commit", "mbarrier_wait", "wait::ld", "wait::st", "fence::before",
               "fence::after", "fence.proxy.async", "barrier")

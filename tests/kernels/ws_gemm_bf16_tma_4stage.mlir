@@ -21,8 +21,8 @@
 // after_thread_sync, loads and stores, then wait::ld and fence::before_thread_sync before
 // the joining barrier and the dealloc (9.7.16.6.4.4).
 //
-// Compile with tcgen05-insert-sync{strategy=none} and tcgen05-verify-sync{partitions=skip}
-// (tests/conftest.py, HAND_SYNCHRONIZED).
+// Compile with tcgen05-insert-sync{strategy=none} (tests/conftest.py, HAND_SYNCHRONIZED);
+// tcgen05-verify-sync checks the roles.
 func.func @ws_gemm_bf16_tma_4stage(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
     %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "128B"}},
