@@ -445,3 +445,66 @@ func.func @acc_ring(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1)
   "tcgen05.dealloc"(%rbase) {columns = 128 : i64, cta_group = 1 : i64} : (i32) -> ()
   return
 }
+
+// -----
+
+// Two stages of one shared-memory ring (smem_stage with constant indices) are two tiles:
+// the load role's second TMA load (stage 1) needs no ordering after its first (stage 0),
+// nor after the MMA that reads stage 0. By hand from the lowering's stage placement
+// (stage i at i times the stage stride, lowering/smem.py: disjoint bytes).
+// CHECK-LABEL: kernel @ring_stages: {{.*}}: ordered
+!acc = !tcgen05.tmem<[128, 64], f32>
+!ring = !tcgen05.smem<[2, 128, 64], bf16, "K", "128B">
+!ra = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!frag = !tcgen05.frag<[128, 32], f32>
+!mb = !tcgen05.mbarrier
+func.func @ring_stages(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>,
+    %tma: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %p0 = arith.constant 0 : i32
+  %f = arith.constant false
+  %t = arith.constant true
+  %base = "tcgen05.alloc"() {columns = 64 : i64, cta_group = 1 : i64} : () -> i32
+  %ring = "tcgen05.smem_buffer"() : () -> !ring
+  %acc = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
+  %full0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mb
+  %full1 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mb
+  %done = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mb
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      %s0 = "tcgen05.smem_stage"(%ring, %c0) : (!ring, index) -> !ra
+      %s1 = "tcgen05.smem_stage"(%ring, %c1) : (!ring, index) -> !ra
+      "tcgen05.mbarrier_expect_tx"(%full0) : (!mb) -> ()
+      "tcgen05.tma_load"(%tma, %s0, %full0, %c0, %c0) : (!llvm.ptr<1>, !ra, !mb, index, index) -> ()
+      "tcgen05.mbarrier_expect_tx"(%full1) : (!mb) -> ()
+      "tcgen05.tma_load"(%tma, %s1, %full1, %c64, %c0) : (!llvm.ptr<1>, !ra, !mb, index, index) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      %s0 = "tcgen05.smem_stage"(%ring, %c0) : (!ring, index) -> !ra
+      %s1 = "tcgen05.smem_stage"(%ring, %c1) : (!ring, index) -> !ra
+      "tcgen05.mbarrier_wait"(%full0, %p0) : (!mb, i32) -> ()
+      "tcgen05.mma"(%acc, %s0, %s0, %f) {kind = "f16"} : (!acc, !ra, !ra, i1) -> ()
+      "tcgen05.mbarrier_wait"(%full1, %p0) : (!mb, i32) -> ()
+      "tcgen05.mma"(%acc, %s1, %s1, %t) {kind = "f16"} : (!acc, !ra, !ra, i1) -> ()
+      "tcgen05.commit"(%done) : (!mb) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "tcgen05.mbarrier_wait"(%done, %p0) : (!mb, i32) -> ()
+      "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+      %x = "tcgen05.ld"(%acc, %c0) : (!acc, index) -> !frag
+      "tcgen05.store_fragment"(%x, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+      "tcgen05.wait"() {kind = "ld"} : () -> ()
+      "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+  "tcgen05.dealloc"(%base) {columns = 64 : i64, cta_group = 1 : i64} : (i32) -> ()
+  return
+}
