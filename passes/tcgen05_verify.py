@@ -666,10 +666,7 @@ class Tcgen05Verify(ModulePass):
                            f"{d.TmemType(whole.shape[1:], whole.element).text()}, not "
                            f"{view.text()}")
         else:
-            stage = constant_int(op.operands[1])
-            if stage is not None and not 0 <= stage < whole.stages:
-                self.error(op, f"stage {stage} of {whole.text()}, which has stages 0 to "
-                               f"{whole.stages - 1}")
+            self.check_stage_index(op, whole)
 
     def check_smem_stage(self, op, info) -> None:
         """A stage of a multi-stage [stages, rows, K] shared-memory tile is a [rows, K]
@@ -684,10 +681,14 @@ class Tcgen05Verify(ModulePass):
             self.error(op, f"a stage of {whole.text()} is {whole.stage().text()}, not "
                            f"{view.text()}")
         else:
-            stage = constant_int(op.operands[1])
-            if stage is not None and not 0 <= stage < whole.stages:
-                self.error(op, f"stage {stage} of {whole.text()}, which has stages 0 to "
-                               f"{whole.stages - 1}")
+            self.check_stage_index(op, whole)
+
+    def check_stage_index(self, op, whole) -> None:
+        """A constant stage index (operand 1 of a stage view) names a stage of `whole`."""
+        stage = constant_int(op.operands[1])
+        if stage is not None and not 0 <= stage < whole.stages:
+            self.error(op, f"stage {stage} of {whole.text()}, which has stages 0 to "
+                           f"{whole.stages - 1}")
 
     def check_single_stage(self, op) -> bool:
         """Every op but smem_buffer and smem_stage uses single [rows, K] shared-memory
