@@ -203,6 +203,26 @@ PIPELINED_PAIRS = MappingProxyType({
 })
 
 
+class OpTable:
+    """A table keyed by MLIR ops. The Python bindings hash an op by its contents (two
+    smem_fills of the same tile with no results hash alike), so a dict keyed by ops
+    probes through every equal-looking op: quadratic in kernel size. This keys by the
+    Python object and keeps it alive (a key object is never reused while stored); a
+    different Python object for the same op is a miss, which only costs recomputing."""
+
+    __slots__ = ("entries",)
+
+    def __init__(self):
+        self.entries: dict = {}
+
+    def get(self, op):
+        entry = self.entries.get(id(op))
+        return entry[1] if entry is not None and entry[0] is op else None
+
+    def __setitem__(self, op, value) -> None:
+        self.entries[id(op)] = (op, value)
+
+
 def _meeting(mine: list, theirs: list):
     """The first footprint of `mine` that shares a cell with one of `theirs`, or None.
     One that differs from a footprint it meets comes first: with buffers chosen at run
@@ -428,6 +448,9 @@ class Run:
         self.eval = Evaluator()
         self.live: list[Instance] = []
         self.mbarriers: dict = {}
+        # The mbarriers whose last_wait may be set (of self.mbarriers' states): what a
+        # barrier clears, without scanning every mbarrier of the kernel at each one.
+        self.waited: dict = {}
         self.problems: dict = {}  # (op, key) -> (op, message), first occurrence first
         self.steps = 0
         self.checked = 0
@@ -435,11 +458,11 @@ class Run:
         self.truncated = False
         self.block_ops: dict = {}
         # op -> (the ld ops whose registers it reads, its operands bound at run time)
-        self.loads_read: dict = {}
-        self.static: dict = {}  # op -> what instance() needs that does not change
-        self.varying: dict = {}  # op -> whether an operand is bound at run time
+        self.loads_read = OpTable()
+        self.static = OpTable()  # op -> what instance() needs that does not change
+        self.varying = OpTable()  # op -> whether an operand is bound at run time
         self.aliases: dict = {}  # region result / block argument -> what it may be now
-        self.opaque: dict = {}  # region op not run -> whether tcgen05 ops are inside
+        self.opaque = OpTable()  # region op not run -> whether tcgen05 ops are inside
         self.kernel_args = set(kernel.regions[0].blocks[0].arguments)
         self.pair = d.kernel_info(kernel).cta_group == 2
 
@@ -664,6 +687,7 @@ class Run:
                 # Each way starts from its own copy (running one changes instances).
                 last = index == len(blocks) - 1
                 self.live, self.mbarriers = saved if last else self.copy(saved)
+                self.find_waited()
             yielded = self.region(block)
             ways.append((self.live, self.mbarriers, yielded))
         self.join(op, ways)
@@ -674,7 +698,13 @@ class Run:
         self.live, self.mbarriers, _ = ways[0]
         for live, bars, _ in ways[1:]:
             self.merge(op, live, bars)
+        self.find_waited()
         self.bind(op.results, self.join_meanings([yielded for _, _, yielded in ways]))
+
+    def find_waited(self) -> None:
+        """Rebuilds self.waited after self.mbarriers was replaced (at region ops only,
+        which copy every mbarrier's state anyway)."""
+        self.waited = {b: s for b, s in self.mbarriers.items() if s.last_wait is not None}
 
     def snapshot(self) -> tuple:
         """A copy of the state (instances, mbarriers) that running a region changes."""
@@ -809,8 +839,9 @@ class Run:
             for inst in self.live:
                 if inst.released or inst.proxied:
                     inst.synced = True
-            for state in self.mbarriers.values():
+            for state in self.waited.values():
                 state.last_wait = None
+            self.waited = {}
         self.live = [inst for inst in self.live if not inst.finished()]
 
     def expect_tx(self, op) -> None:
@@ -892,6 +923,7 @@ class Run:
             else:
                 state.seen += 1
         state.last_wait = op
+        self.waited[barrier] = state
         state.open_expect = None
         for inst in self.live:
             index = inst.first_commit.get(barrier)
