@@ -132,7 +132,7 @@ from tcgen05_lower.bindings import file_location, int_value, ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, FragMapOp,
                                        LdOp, LdRedOp, MmaOp, ShiftOp, SmemStageOp, StOp,
                                        TmemBufferOp, TmemStageOp, WaitOp, wrap)
-from tcgen05_lower.kernel_ir import (user_synchronized, MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
+from tcgen05_lower.kernel_ir import (OpDict, user_synchronized, MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands, unplanned_buffer)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
 
@@ -201,26 +201,6 @@ PIPELINED_PAIRS = MappingProxyType({
     ("shift", "cp"): "cp.4x256b",
     ("mma", "shift"): None,
 })
-
-
-class OpTable:
-    """A table keyed by MLIR ops. The Python bindings hash an op by its contents (two
-    smem_fills of the same tile with no results hash alike), so a dict keyed by ops
-    probes through every equal-looking op: quadratic in kernel size. This keys by the
-    Python object and keeps it alive (a key object is never reused while stored); a
-    different Python object for the same op is a miss, which only costs recomputing."""
-
-    __slots__ = ("entries",)
-
-    def __init__(self):
-        self.entries: dict = {}
-
-    def get(self, op):
-        entry = self.entries.get(id(op))
-        return entry[1] if entry is not None and entry[0] is op else None
-
-    def __setitem__(self, op, value) -> None:
-        self.entries[id(op)] = (op, value)
 
 
 def _meeting(mine: list, theirs: list):
@@ -458,11 +438,12 @@ class Run:
         self.truncated = False
         self.block_ops: dict = {}
         # op -> (the ld ops whose registers it reads, its operands bound at run time)
-        self.loads_read = OpTable()
-        self.static = OpTable()  # op -> what instance() needs that does not change
-        self.varying = OpTable()  # op -> whether an operand is bound at run time
+        # Tables keyed by ops are OpDicts (kernel_ir: a dict keyed by ops is quadratic).
+        self.loads_read = OpDict()
+        self.static = OpDict()  # op -> what instance() needs that does not change
+        self.varying = OpDict()  # op -> whether an operand is bound at run time
         self.aliases: dict = {}  # region result / block argument -> what it may be now
-        self.opaque = OpTable()  # region op not run -> whether tcgen05 ops are inside
+        self.opaque = OpDict()  # region op not run -> whether tcgen05 ops are inside
         self.kernel_args = set(kernel.regions[0].blocks[0].arguments)
         self.pair = d.kernel_info(kernel).cta_group == 2
 
