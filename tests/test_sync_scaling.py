@@ -20,10 +20,9 @@ from __future__ import annotations
 import sys
 
 import pytest
-from mlir import ir
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, parse_module
+from tcgen05_lower.bindings import capture_diagnostics, ir, parse_module
 from tcgen05_lower.pipeline import PLANNING, STRUCTURING, build_pass_manager, parse_pipeline
 from test_compile_scaling import scaling
 
