@@ -161,7 +161,7 @@ from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import wrap
-from tcgen05_lower.kernel_ir import unplanned_buffer, user_synchronized
+from tcgen05_lower.kernel_ir import OpDict, unplanned_buffer, user_synchronized
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
@@ -268,7 +268,7 @@ class Tcgen05InsertSync(ModulePass):
             except SyncError as exc:
                 self.fail(exc.op, exc.message)
             name = d.kernel_info(kernel).name
-            order = {op: i for i, op in enumerate(d.walk_ops(kernel))}
+            order = OpDict((op, i) for i, op in enumerate(d.walk_ops(kernel)))
             added.sort(key=lambda op: order[op])
             self.result.inserted[name] = [SyncOp.of(op) for op in added]
             if self.option("report"):

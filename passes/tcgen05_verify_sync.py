@@ -132,7 +132,7 @@ from tcgen05_lower.bindings import file_location, int_value, ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, FragMapOp,
                                        LdOp, LdRedOp, MmaOp, ShiftOp, SmemStageOp, StOp,
                                        TmemBufferOp, TmemStageOp, WaitOp, wrap)
-from tcgen05_lower.kernel_ir import (user_synchronized, MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
+from tcgen05_lower.kernel_ir import (OpDict, user_synchronized, MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands, unplanned_buffer)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
 
@@ -428,6 +428,9 @@ class Run:
         self.eval = Evaluator()
         self.live: list[Instance] = []
         self.mbarriers: dict = {}
+        # The mbarriers whose last_wait may be set (of self.mbarriers' states): what a
+        # barrier clears, without scanning every mbarrier of the kernel at each one.
+        self.waited: dict = {}
         self.problems: dict = {}  # (op, key) -> (op, message), first occurrence first
         self.steps = 0
         self.checked = 0
@@ -435,11 +438,12 @@ class Run:
         self.truncated = False
         self.block_ops: dict = {}
         # op -> (the ld ops whose registers it reads, its operands bound at run time)
-        self.loads_read: dict = {}
-        self.static: dict = {}  # op -> what instance() needs that does not change
-        self.varying: dict = {}  # op -> whether an operand is bound at run time
+        # Tables keyed by ops are OpDicts (kernel_ir: a dict keyed by ops is quadratic).
+        self.loads_read = OpDict()
+        self.static = OpDict()  # op -> what instance() needs that does not change
+        self.varying = OpDict()  # op -> whether an operand is bound at run time
         self.aliases: dict = {}  # region result / block argument -> what it may be now
-        self.opaque: dict = {}  # region op not run -> whether tcgen05 ops are inside
+        self.opaque = OpDict()  # region op not run -> whether tcgen05 ops are inside
         self.kernel_args = set(kernel.regions[0].blocks[0].arguments)
         self.pair = d.kernel_info(kernel).cta_group == 2
 
@@ -664,6 +668,7 @@ class Run:
                 # Each way starts from its own copy (running one changes instances).
                 last = index == len(blocks) - 1
                 self.live, self.mbarriers = saved if last else self.copy(saved)
+                self.find_waited()
             yielded = self.region(block)
             ways.append((self.live, self.mbarriers, yielded))
         self.join(op, ways)
@@ -674,7 +679,13 @@ class Run:
         self.live, self.mbarriers, _ = ways[0]
         for live, bars, _ in ways[1:]:
             self.merge(op, live, bars)
+        self.find_waited()
         self.bind(op.results, self.join_meanings([yielded for _, _, yielded in ways]))
+
+    def find_waited(self) -> None:
+        """Rebuilds self.waited after self.mbarriers was replaced (at region ops only,
+        which copy every mbarrier's state anyway)."""
+        self.waited = {b: s for b, s in self.mbarriers.items() if s.last_wait is not None}
 
     def snapshot(self) -> tuple:
         """A copy of the state (instances, mbarriers) that running a region changes."""
@@ -809,8 +820,9 @@ class Run:
             for inst in self.live:
                 if inst.released or inst.proxied:
                     inst.synced = True
-            for state in self.mbarriers.values():
+            for state in self.waited.values():
                 state.last_wait = None
+            self.waited = {}
         self.live = [inst for inst in self.live if not inst.finished()]
 
     def expect_tx(self, op) -> None:
@@ -892,6 +904,7 @@ class Run:
             else:
                 state.seen += 1
         state.last_wait = op
+        self.waited[barrier] = state
         state.open_expect = None
         for inst in self.live:
             index = inst.first_commit.get(barrier)

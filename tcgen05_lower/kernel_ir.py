@@ -395,6 +395,74 @@ class OpMap:
         return [value for _, value in self._items.values()]
 
 
+
+def op_key(key):
+    """What an OpDict files `key` under: an op's C pointer; a tuple key element by
+    element; any other key (values, blocks, strings: hashed by identity or contents
+    already) as it is."""
+    if type(key) is tuple:
+        return tuple(op_key(k) for k in key)
+    if isinstance(key, (ir.Operation, ir.OpView)):
+        return op_pointer(key)
+    return key
+
+
+class OpDict:
+    """A dict whose keys are ops (or tuples holding ops), keyed as OpMap keys them. Besides
+    surviving attribute changes, this keeps lookups constant-time: the bindings' hash of
+    an op depends on what is written on it, so equal-looking ops (the smem_fills of one
+    tile in every tile of a kernel) share it and a plain dict keyed by them probes
+    through all of them, quadratic in kernel size."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, pairs=()):
+        self._items: dict = {}
+        for key, value in pairs:
+            self[key] = value
+
+    def __setitem__(self, key, value) -> None:
+        self._items[op_key(key)] = (key, value)
+
+    def __getitem__(self, key):
+        return self._items[op_key(key)][1]
+
+    def __delitem__(self, key) -> None:
+        del self._items[op_key(key)]
+
+    def __contains__(self, key) -> bool:
+        return op_key(key) in self._items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __iter__(self):
+        return (key for key, _ in list(self._items.values()))
+
+    def get(self, key, default=None):
+        found = self._items.get(op_key(key))
+        return default if found is None else found[1]
+
+    def setdefault(self, key, default=None):
+        return self._items.setdefault(op_key(key), (key, default))[1]
+
+    def pop(self, key, *default):
+        found = self._items.pop(op_key(key), None)
+        if found is None:
+            if default:
+                return default[0]
+            raise KeyError(key)
+        return found[1]
+
+    def keys(self) -> list:
+        return [key for key, _ in self._items.values()]
+
+    def values(self) -> list:
+        return [value for _, value in self._items.values()]
+
+    def items(self) -> list:
+        return list(self._items.values())
+
 # ------------------------------------------------------------------ buffers chosen at run time
 
 #: Ops that pass a TMEM value on unchanged: what they produce is one of their operands,

@@ -12,7 +12,7 @@ from tcgen05_lower.dialect.ops import (CpOp, MmaOp, ShiftOp, SmemStageOp, StOp, 
                                        TmemStageOp)
 from tcgen05_lower.isa import layouts
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (a_tmem_k_block, defining_op, forwarded_sources,
+from tcgen05_lower.kernel_ir import (OpDict, a_tmem_k_block, defining_op, forwarded_sources,
                                      mma_operands, parent_op)
 from tcgen05_lower.synchronization.common import (ALL_LANES, ASYNC_OPS, EVERYWHERE, LOADS,
                                                   constant_value)
@@ -96,11 +96,12 @@ class Buffers:
     def __init__(self):
         self.bind: dict = {}  # block argument -> the value it has in the walk at hand
         self.memo: dict = {}  # value -> cells, under `bind`
-        self.accesses: dict = {}  # op -> its Access (access_of), under `bind`
+        # op -> its Access (access_of), under `bind` (an OpDict: kernel_ir)
+        self.accesses = OpDict()
         self.loops: tuple = ()  # the loops whose first iteration `bind` is
         #: loops -> (bind, memo, accesses): the walks of a kernel bind the same loops
         #: again and again, and the IR does not change while they run.
-        self.scopes: dict = {(): (self.bind, self.memo, self.accesses)}
+        self.scopes = OpDict([((), (self.bind, self.memo, self.accesses))])
 
     def bound(self, loop, walk):
         """Runs `walk()` with the iteration arguments of scf.for `loop` bound to their
@@ -113,7 +114,7 @@ class Buffers:
             args = list(loop.regions[0].blocks[0].arguments)[1:]
             for arg, init in zip(args, list(loop.operands)[3:]):
                 bind[arg] = init
-            scope = self.scopes[self.loops] = (bind, {}, {})
+            scope = self.scopes[self.loops] = (bind, {}, OpDict())
         self.bind, self.memo, self.accesses = scope
         try:
             return walk()

@@ -8,6 +8,7 @@ from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, BarrierOp, CommitOp, CpOp, FenceOp,
                                        LdOp, LdRedOp, MbarrierWaitOp, MmaOp, OPS, ShiftOp,
                                        SmemFillOp, StOp)
+from tcgen05_lower.kernel_ir import OpDict
 from tcgen05_lower.synchronization.common import constant_trip_count
 from tcgen05_lower.synchronization.phases import Phases
 from tcgen05_lower.synchronization.planner import (Planner, describe, is_trivial,
@@ -33,7 +34,7 @@ def materialize(kernel, planner: Planner) -> list:
                     result_types=[d.mbarrier_type()], count=1)).barrier
     commits = {a.barrier: a for a in actions if a.name == "commit"}
     phases = Phases(kernel, actions)
-    groups: dict = {}
+    groups = OpDict()  # (anchor, side) -> actions (kernel_ir: why not a dict)
     for action in actions:
         groups.setdefault((action.anchor, action.side), []).append(action)
     added = []

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location
 from tcgen05_lower.dialect.ops import FragMapOp, StOp, TmaLoadOp
-from tcgen05_lower.kernel_ir import defining_op
+from tcgen05_lower.kernel_ir import OpDict, defining_op
 from tcgen05_lower.synchronization.accesses import Access, Buffers, access_of, tma_access
 from tcgen05_lower.synchronization.common import (ASYNC_OPS, GENERIC, ISSUER, LOADS,
                                                   NEED_ACQUIRED, NEED_COMPLETE, SyncError,
@@ -147,16 +147,17 @@ class Planner:
         self.strategy = strategy
         self.actions: list[Action] = []
         self.sites: list[Site] = []
-        self.site_of: dict = {}  # anchor -> its site's mbarrier (sites are never dropped)
-        self.hooks: dict = {}  # (anchor, side) -> [action index], applied when walked
-        self.positions: dict = {}  # (anchor, side) -> [action index], every action
+        # Tables keyed by ops are OpDicts (kernel_ir: a dict keyed by ops is quadratic).
+        self.site_of = OpDict()  # anchor -> its site's mbarrier (sites are never dropped)
+        self.hooks = OpDict()  # (anchor, side) -> [action index], applied when walked
+        self.positions = OpDict()  # (anchor, side) -> [action index], every action
         self.disabled: set = set()
         self.checking = False
         self.step = 0
         self.blocks: list = []  # stack of (block, entry step, loop whose body it is)
         self.order_cache: dict = {}
-        self.tail_cache: dict = {}
-        self.prescan_state: dict = {}  # region op -> state before its pre-scan group
+        self.tail_cache = OpDict()
+        self.prescan_state = OpDict()  # region op -> state before its pre-scan group
         self.inside_while = 0  # scf.while regions around the op being walked
         self.buffers = Buffers()  # what buffer values name (bound in check walks)
 
@@ -483,7 +484,7 @@ class Planner:
         if walked is None:
             return  # not ordered as planned: nothing to drop (run() reports no error)
         reference = [{}] + walked  # the state before each op, and at the end
-        position = {op: i for i, op in enumerate(ops)}
+        position = OpDict((op, i) for i, op in enumerate(ops))
         for index in range(len(self.actions) - 1, -1, -1):
             action = self.actions[index]
             # Only decisions taken on assumptions: a need met right where its consumer is
@@ -783,7 +784,7 @@ class Planner:
         """Position of each op of `block`."""
         order = self.order_cache.get(block)
         if order is None:
-            order = {op.operation: i for i, op in enumerate(block.operations)}
+            order = OpDict((op.operation, i) for i, op in enumerate(block.operations))
             self.order_cache[block] = order
         return order
 
