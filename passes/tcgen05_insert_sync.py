@@ -161,12 +161,13 @@ from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import wrap
-from tcgen05_lower.kernel_ir import unplanned_buffer, user_synchronized
+from tcgen05_lower.kernel_ir import has_partitions, unplanned_buffer, user_synchronized
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
                                                      separate_phases)
 from tcgen05_lower.synchronization.planner import Planner
+from tcgen05_lower.synchronization.roles import plan_roles
 
 
 #: The strategy that adds nothing (kernels that write their own synchronization).
@@ -177,6 +178,7 @@ NONE = "none"
 COUNTED = (
     ("commit", lambda n, k: n == "tcgen05.commit"),
     ("mbarrier_wait", lambda n, k: n == "tcgen05.mbarrier_wait"),
+    ("mbarrier_arrive", lambda n, k: n == "tcgen05.mbarrier_arrive"),
     ("wait::ld", lambda n, k: n == "tcgen05.wait" and k == "ld"),
     ("wait::st", lambda n, k: n == "tcgen05.wait" and k == "st"),
     ("fence::before", lambda n, k: n == "tcgen05.fence" and k == "before_thread_sync"),
@@ -249,6 +251,18 @@ class Tcgen05InsertSync(ModulePass):
                     print(f"tcgen05-insert-sync: kernel @{name} strategy=none added 0 ops: "
                           f"the kernel's own synchronization is kept as written",
                           file=self.report_stream)
+                continue
+            if has_partitions(kernel):
+                try:
+                    added = plan_roles(kernel, self.option("strategy"))
+                except SyncError as exc:
+                    self.fail(exc.op, exc.message)
+                order = {op: i for i, op in enumerate(d.walk_ops(kernel))}
+                added.sort(key=lambda op: order[op])
+                self.result.inserted[name] = [SyncOp.of(op) for op in added]
+                if self.option("report"):
+                    self.print_report(name, added, sum(
+                        1 for op in added if op.name == "tcgen05.alloc_mbarrier"))
                 continue
             refused = user_synchronized(kernel)
             if refused is not None:
