@@ -91,8 +91,9 @@ def _loop_of(op, role_op):
         return parent
     raise SyncError(op, f"tcgen05-insert-sync: {op.name} sits in {parent.name} nested in "
                         f"its role; role planning supports ops in the role's body or in one "
-                        f"scf.for directly in it (write this kernel's synchronization by "
-                        f"hand and use strategy=none)")
+                        f"scf.for directly in it, not yet a K loop in a tile loop (a "
+                        f"persistent kernel) nor a branch: write this kernel's "
+                        f"synchronization by hand and use strategy=none")
 
 
 def _bounds(loop) -> tuple | None:
