@@ -144,11 +144,19 @@ of the kernel-level op that holds it (and of the next ones, until the state is w
 was with the op in place): linear in the kernel for bodies of bounded size
 (benchmarks/compile/REPORT.md measures it).
 
+Warp roles
+----------
+The roles of a ``tcgen05.partitions`` op run concurrently, so the walk above (one program
+order) does not apply to them: a kernel with roles that write no synchronization is
+planned by ``tcgen05_lower/synchronization/roles.py`` (the cross-role producer/consumer
+dependences and the standard full/empty mbarrier protocol, docs/partitions.md,
+"Synchronization that tcgen05-insert-sync writes"); ``minimal`` and ``conservative``
+write the same protocol there (it is already the minimum). A kernel whose roles write
+synchronization of their own, or that arrives on mbarriers itself
+(``tcgen05.mbarrier_arrive``), is refused by both with a located diagnostic.
+
 Strategy ``none`` adds nothing and keeps the kernel's own synchronization as written: the
-strategy for warp-specialized kernels (``tcgen05.partitions``) and kernels that arrive on
-mbarriers themselves (``tcgen05.mbarrier_arrive``), which ``minimal`` and ``conservative``
-refuse with a located diagnostic: the dependence walk above is one program order, and
-the roles of a partitions op run concurrently (docs/partitions.md).
+strategy for kernels that write their synchronization (roles, TMA protocols, rings).
 
 Not supported (located diagnostics): kernels with several blocks (run lift-cf-to-scf
 first), and region ops other than scf.for, scf.while, scf.if and scf.index_switch around
@@ -228,9 +236,9 @@ class Tcgen05InsertSync(ModulePass):
     options = (
         Option("strategy", str, "minimal", "sync placement: only what dependences need "
                "(minimal), completion after every async op (conservative), or none: keep "
-               "the kernel's own synchronization and add nothing (the only strategy for "
-               "kernels with tcgen05.partitions or tcgen05.mbarrier_arrive, whose "
-               "synchronization the kernel writes; docs/partitions.md)",
+               "the kernel's own synchronization and add nothing (the strategy for "
+               "kernels that write their synchronization, e.g. warp roles with "
+               "mbarriers; docs/partitions.md)",
                STRATEGIES + (NONE,)),
         Option("report", bool, False, "print the sync ops added, with their reasons"),
     )
@@ -254,15 +262,14 @@ class Tcgen05InsertSync(ModulePass):
                 continue
             if has_partitions(kernel):
                 try:
-                    added = plan_roles(kernel, self.option("strategy"))
+                    added, mbarriers = plan_roles(kernel, self.option("strategy"))
                 except SyncError as exc:
                     self.fail(exc.op, exc.message)
                 order = {op: i for i, op in enumerate(d.walk_ops(kernel))}
                 added.sort(key=lambda op: order[op])
                 self.result.inserted[name] = [SyncOp.of(op) for op in added]
                 if self.option("report"):
-                    self.print_report(name, added, sum(
-                        1 for op in added if op.name == "tcgen05.alloc_mbarrier"))
+                    self.print_report(name, added, len(mbarriers), mbarriers)
                 continue
             refused = user_synchronized(kernel)
             if refused is not None:
@@ -289,7 +296,8 @@ class Tcgen05InsertSync(ModulePass):
                 barriers = len({a.barrier for a in planner.enabled() if a.barrier is not None})
                 self.print_report(name, added, barriers)
 
-    def print_report(self, name: str, added: list, barriers: int) -> None:
+    def print_report(self, name: str, added: list, barriers: int,
+                     purposes: list = ()) -> None:
         """Prints what was added to one kernel, with the reasons."""
         counts = count_sync_ops(added)
         summary = ", ".join(f"{counts[label]} {label}" for label, _ in COUNTED
@@ -297,6 +305,8 @@ class Tcgen05InsertSync(ModulePass):
         lines = [f"tcgen05-insert-sync: kernel @{name} strategy={self.option('strategy')} "
                  f"added {counts['total']} ops ({summary or 'none'}), "
                  f"{barriers} mbarriers"]
+        for count, purpose in purposes:
+            lines.append(f"  {f'mbarrier (count {count})':36} {purpose}")
         for op in added:
             kind = kind_of(op)
             label = op.name + (f"::{kind}" if kind else "")

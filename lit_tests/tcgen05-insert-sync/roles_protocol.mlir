@@ -13,7 +13,7 @@
 // RUN: tcgen05-opt %examples/ws_gemm_bf16_auto.mlir -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{report=true}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
 // REPORT: kernel @ws_gemm_bf16_auto strategy=minimal added 16 ops (3 commit, 5 mbarrier_wait, 2 mbarrier_arrive, 1 wait::ld, 1 fence::before, 2 fence::after, 2 fence.proxy.async), 5 mbarriers
-// REPORT: tcgen05.alloc_mbarrier full mbarrier of stage smem tile 0 and smem tile 2: each of the 32 threads of role 'load' (warp 0) arrives after its fills
+// REPORT: mbarrier (count 32) full mbarrier of stage smem tile 0 and smem tile 2: each of the 32 threads of role 'load' (warp 0) arrives after its fills
 // REPORT: tcgen05.mbarrier_wait smem_fill of smem tile 0 and smem tile 2 after the MMAs of iteration i - 1 that read them (empty mbarrier, parity (i + 1) & 1
 // REPORT: tcgen05.fence_proxy_async smem_fill of smem tile 0 and smem tile 2 (generic proxy) -> mma reading them (async proxy), 9.7.16.6.5
 // REPORT: tcgen05.commit the MMAs reading smem tile 0 and smem tile 2 release the stage
@@ -21,11 +21,12 @@
 // REPORT: tcgen05.wait::ld the loads of TMEM buffer 'acc' complete before the dealloc
 
 // CHECK-LABEL: func.func @ws_gemm_bf16_auto
-// CHECK: %[[FULL0:.*]] = "tcgen05.alloc_mbarrier"() {count = 32 : i64, reason = "full mbarrier of stage smem tile 0 and smem tile 2
-// CHECK: %[[EMPTY0:.*]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64, reason = "empty mbarrier of stage smem tile 0 and smem tile 2
-// CHECK: %[[FULL1:.*]] = "tcgen05.alloc_mbarrier"() {count = 32 : i64, reason = "full mbarrier of stage smem tile 1 and smem tile 3
-// CHECK: %[[EMPTY1:.*]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64, reason = "empty mbarrier of stage smem tile 1 and smem tile 3
-// CHECK: %[[ACC:.*]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64, reason = "full mbarrier of accumulator TMEM buffer 'acc'
+// CHECK-NOT: "tcgen05.partitions"
+// CHECK: %[[FULL0:.*]] = "tcgen05.alloc_mbarrier"() {count = 32 : i64}
+// CHECK: %[[EMPTY0:.*]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64}
+// CHECK: %[[FULL1:.*]] = "tcgen05.alloc_mbarrier"() {count = 32 : i64}
+// CHECK: %[[EMPTY1:.*]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64}
+// CHECK: %[[ACC:.*]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64}
 // CHECK: "tcgen05.partitions"
 // Load role
 // CHECK: scf.for %[[K:.*]] = %[[LB:.*]] to %{{.*}} step %[[STEP:[^ ]*]]

@@ -118,6 +118,8 @@ class RolePlan:
         self.strategy = strategy
         self.roles = [role_info(op, i) for i, op in enumerate(partition_roles(partitions))]
         self.added: list = []
+        #: (arrival count, what it is) of each mbarrier created, in creation order.
+        self.barriers: list = []
         self.anchor = kernel.regions[0].blocks[0].operations[0]
         self.names = _value_names(kernel)
 
@@ -150,6 +152,7 @@ class RolePlan:
 
     def stages(self, mmas):
         """Runs of consecutive MMAs (in one block) reading the same A and B tiles."""
+        self.next_tcgen05 = _next_tcgen05({op.block for _, op in mmas})
         runs: list = []
         for role, op in mmas:
             mma = MmaOp(op)
@@ -157,7 +160,7 @@ class RolePlan:
             last = runs[-1] if runs else None
             if last is not None and last["key"] == key and last["role"] == role \
                     and last["mmas"][-1].block == op.block \
-                    and _next_mma(last["mmas"][-1]) == op:
+                    and self.next_tcgen05.get(last["mmas"][-1]) == op:
                 last["mmas"].append(op)
             else:
                 runs.append(dict(key=key, role=role, mmas=[op]))
@@ -179,9 +182,8 @@ class RolePlan:
 
     def barrier(self, count: int, reason: str):
         with ir.InsertionPoint(self.anchor), self.partitions.location:
-            op = AllocMbarrierOp.build(result_types=[d.mbarrier_type()], count=count,
-                                       reason=reason)
-        self.added.append(op)
+            op = AllocMbarrierOp.build(result_types=[d.mbarrier_type()], count=count)
+        self.barriers.append((count, reason))
         return op.results[0]
 
     def parity(self, loop, plus: int):
@@ -207,23 +209,29 @@ class RolePlan:
     def run(self) -> list:
         fills, mmas, lds = self.collect()
         runs, owner = self.stages(mmas)
+        by_tile: dict = {}
+        for position, (role, op) in enumerate(fills):
+            by_tile.setdefault(op.operands[1], []).append((position, role, op))
         for s, run in enumerate(runs):
-            self.plan_stage(s, run, [op for r, op in fills
-                                     if op.operands[1] in run["key"]], fills)
+            entries = sorted(e for tile in dict.fromkeys(run["key"])
+                             for e in by_tile.get(tile, ()))
+            self.plan_stage(s, run, [(role, op) for _, role, op in entries])
         self.plan_accumulators(mmas, lds)
         return self.added
 
-    def plan_stage(self, s: int, run, stage_fills, all_fills) -> None:
+    def plan_stage(self, s: int, run, fills) -> None:
+        """`fills`: (role, op) of each fill of the stage's tiles, in program order."""
+        stage_fills = [op for _, op in fills]
         mma_role, first_mma, last_mma = run["role"], run["mmas"][0], run["mmas"][-1]
         tiles = " and ".join(self.names.get(t, "a tile") for t in run["key"])
         if not stage_fills:
             return  # tiles the kernel fills before the partitions
-        fill_roles = {r.op for r, op in all_fills if op in stage_fills}
+        fill_roles = {r.op for r, _ in fills}
         if len(fill_roles) != 1:
             raise SyncError(stage_fills[0], f"tcgen05-insert-sync: the tiles {tiles} are "
                                             f"filled by several roles; role planning needs "
                                             f"one load role per stage")
-        load_role = next(r for r, op in all_fills if op in stage_fills)
+        load_role = fills[0][0]
         if load_role.op == mma_role.op:
             raise SyncError(stage_fills[0], "tcgen05-insert-sync: a role that fills the "
                                             "tiles its own MMAs read is planned as one "
@@ -340,23 +348,27 @@ class RolePlan:
                                  "TMEM accesses (9.7.16.6.4.4)")
 
 
-def _next_mma(op):
-    """The next tcgen05.mma after `op` in its block, skipping ops of other dialects."""
-    found = False
-    for other in op.block.operations:
-        other = other.operation
-        if found and other.name == "tcgen05.mma":
-            return other
-        if found and d.op_name(other) is not None:
-            return None
-        found = found or other == op
-    return None
+def _next_tcgen05(blocks) -> dict:
+    """Each tcgen05 op of `blocks` -> the next tcgen05 op in its block (ops of other
+    dialects skipped); one walk of each block."""
+    following: dict = {}
+    for block in blocks:
+        previous = None
+        for op in block.operations:
+            op = op.operation
+            if d.op_name(op) is None:
+                continue
+            if previous is not None:
+                following[previous] = op
+            previous = op
+    return following
 
 
-def plan_roles(kernel, strategy: str) -> list:
-    """Inserts the protocol of every partitions op of `kernel`; returns the added ops."""
-    partitions = roles_of(kernel)
-    return RolePlan(kernel, partitions, strategy).run()
+def plan_roles(kernel, strategy: str) -> tuple[list, list]:
+    """Inserts the protocol of the partitions op of `kernel`; returns the added sync ops
+    (each with its ``reason``) and the mbarriers created, as (arrival count, purpose)."""
+    plan = RolePlan(kernel, roles_of(kernel), strategy)
+    return plan.run(), plan.barriers
 
 
 def _value_names(kernel) -> dict:
