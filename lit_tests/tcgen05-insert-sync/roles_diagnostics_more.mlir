@@ -266,3 +266,80 @@ func.func @nested_ld(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
   }) : () -> ()
   return
 }
+
+// -----
+
+func.func @not_loaded(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+  %a0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %k = %c0 to %c256 step %c128 {
+        "tcgen05.smem_fill"(%A, %a0, %k) {src_layout = "mn_k", src_ld = 256 : i64}
+            : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+        "tcgen05.smem_fill"(%B, %b0, %k) {src_layout = "mn_k", src_ld = 256 : i64}
+            : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      scf.for %k = %c0 to %c256 step %c128 {
+        "tcgen05.mma"(%acc, %a0, %b0, %true) {kind = "f16", k_offset = 0 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+        // expected-error @+1 {{tcgen05-insert-sync: role planning needs every accumulator the MMAs write in roles to be loaded by another role (its commit and wait also order the dealloc after the join), and this one is not loaded}}
+        "tcgen05.mma"(%acc, %a0, %b0, %true) {kind = "f16", k_offset = 0 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @not_written(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+  %a0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      // expected-error @+1 {{tcgen05-insert-sync: role planning orders the loads of a TMEM buffer after the MMAs of another role that write it, and no MMA in the roles writes this one}}
+      %frag = "tcgen05.ld"(%acc, %c0)
+          : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+      "tcgen05.store_fragment"(%frag, %C, %c0) {ld = 128 : i64}
+          : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}

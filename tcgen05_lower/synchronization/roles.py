@@ -298,10 +298,20 @@ class RolePlan:
         for role, op in lds:
             loads.setdefault(op.operands[0], []).append((role, op))
         tmem_roles = {r.op for r, _ in mmas} | {r.op for r, _ in lds}
+        for acc, readers in loads.items():
+            if acc not in written:
+                raise SyncError(readers[0][1], "tcgen05-insert-sync: role planning orders "
+                                               "the loads of a TMEM buffer after the MMAs "
+                                               "of another role that write it, and no MMA "
+                                               "in the roles writes this one")
         for acc, writers in written.items():
             readers = loads.get(acc, [])
             if not readers:
-                continue
+                raise SyncError(writers[-1][1], "tcgen05-insert-sync: role planning needs "
+                                                "every accumulator the MMAs write in roles "
+                                                "to be loaded by another role (its commit "
+                                                "and wait also order the dealloc after the "
+                                                "join), and this one is not loaded")
             mma_role = writers[0][0]
             ld_role = readers[0][0]
             if len({r.op for r, _ in writers}) != 1 or len({r.op for r, _ in readers}) != 1 \
