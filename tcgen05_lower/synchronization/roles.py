@@ -60,7 +60,8 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp,
                                        FenceProxyAsyncOp, LdOp, MbarrierArriveOp,
-                                       MbarrierWaitOp, MmaOp, SmemFillOp, WaitOp)
+                                       MbarrierWaitOp, MmaOp, SmemBufferOp, SmemFillOp,
+                                       TmemBufferOp, WaitOp)
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, partition_roles, role_info
 from tcgen05_lower.synchronization.common import SyncError, constant_value
 from tcgen05_lower.synchronization.phases import _const, _op
@@ -158,12 +159,12 @@ class RolePlan:
             mma = MmaOp(op)
             key = (mma.a, mma.b)
             last = runs[-1] if runs else None
-            if last is not None and last["key"] == key and last["role"] == role \
+            if last is not None and last["key"] == key and last["issuer"] == role \
                     and last["mmas"][-1].block == op.block \
                     and self.next_tcgen05.get(last["mmas"][-1]) == op:
                 last["mmas"].append(op)
             else:
-                runs.append(dict(key=key, role=role, mmas=[op]))
+                runs.append(dict(key=key, issuer=role, mmas=[op]))
         owner: dict = {}
         for run in runs:
             for tile in run["key"]:
@@ -222,7 +223,7 @@ class RolePlan:
     def plan_stage(self, s: int, run, fills) -> None:
         """`fills`: (role, op) of each fill of the stage's tiles, in program order."""
         stage_fills = [op for _, op in fills]
-        mma_role, first_mma, last_mma = run["role"], run["mmas"][0], run["mmas"][-1]
+        mma_role, first_mma, last_mma = run["issuer"], run["mmas"][0], run["mmas"][-1]
         tiles = " and ".join(self.names.get(t, "a tile") for t in run["key"])
         if not stage_fills:
             return  # tiles the kernel fills before the partitions
@@ -382,17 +383,18 @@ def plan_roles(kernel, strategy: str) -> tuple[list, list]:
 
 
 def _value_names(kernel) -> dict:
-    """Buffer value -> how reasons name it: its ``name`` attribute, else the kind and
-    position of its buffer op in the kernel (``smem tile 0``: the first smem_buffer)."""
+    """Buffer value -> how reasons name it: a TMEM buffer by its ``name`` attribute, else
+    by the kind and position of its buffer op in the kernel (``smem tile 0``: the first
+    smem_buffer)."""
     names, counts = {}, {}
     for op in d.walk_ops(kernel):
-        kind = {"tcgen05.smem_buffer": "smem tile", "tcgen05.tmem_buffer": "TMEM buffer"} \
-            .get(op.name)
-        if kind is None:
+        if SmemBufferOp.matches(op):
+            kind, given = "smem tile", None
+        elif TmemBufferOp.matches(op):
+            kind, given = "TMEM buffer", TmemBufferOp(op).name
+        else:
             continue
         n = counts.get(kind, 0)
         counts[kind] = n + 1
-        given = op.attributes["name"] if "name" in op.attributes else None
-        names[op.results[0]] = f"{kind} '{ir.StringAttr(given).value}'" if given is not None \
-            else f"{kind} {n}"
+        names[op.results[0]] = f"{kind} '{given}'" if given else f"{kind} {n}"
     return names
