@@ -49,9 +49,12 @@ written (it is already the completion of every cross-role dependence; no op is
 removable without a race, see tests/test_ws_gemm_auto.py).
 
 Not yet (located diagnostics): TMA loads, accumulator rings and persistent tile loops
-(an accumulator written in a loop around the K loop), TMEM accesses other than mma and
-ld in roles, and a kernel that writes some synchronization of its own in its roles
-(use strategy=none for it). Cost: one walk of the roles, linear in the kernel.
+(an accumulator written in a loop around the K loop), ops in branches in a role, TMEM
+accesses other than mma and ld in roles, an accumulator no other role loads (or a load
+of a buffer no MMA in the roles writes: the dealloc after the join would be unordered),
+and a kernel that writes some synchronization of its own in its roles (use
+strategy=none for it). Cost: one walk of the roles and of each block holding MMAs, the
+fills indexed by tile: linear in the kernel.
 """
 
 from __future__ import annotations
