@@ -186,7 +186,6 @@ NONE = "none"
 COUNTED = (
     ("commit", lambda n, k: n == "tcgen05.commit"),
     ("mbarrier_wait", lambda n, k: n == "tcgen05.mbarrier_wait"),
-    ("mbarrier_arrive", lambda n, k: n == "tcgen05.mbarrier_arrive"),
     ("wait::ld", lambda n, k: n == "tcgen05.wait" and k == "ld"),
     ("wait::st", lambda n, k: n == "tcgen05.wait" and k == "st"),
     ("fence::before", lambda n, k: n == "tcgen05.fence" and k == "before_thread_sync"),
@@ -210,16 +209,26 @@ class SyncOp:
         return cls(op.name, kind_of(op), wrap(op).reason)
 
 
+#: The arrivals the pass writes for warp roles only (synchronization/roles.py): a column
+#: of the counts when there are any, so the one-program counts keep their columns.
+ARRIVE = "mbarrier_arrive"
+
+
 def count_sync_ops(ops) -> dict:
     """How many inserted ops of each kind (the report's and the benchmark's columns), of
-    SyncOp records or of the ops themselves."""
+    SyncOp records or of the ops themselves; ``mbarrier_arrive`` only when there are
+    arrivals (warp roles)."""
     counts = {label: 0 for label, _ in COUNTED}
+    arrivals = 0
     for op in ops:
         kind = op.kind if isinstance(op, SyncOp) else kind_of(op)
+        arrivals += op.name == "tcgen05." + ARRIVE
         for label, matches in COUNTED:
             if matches(op.name, kind):
                 counts[label] += 1
-    counts["total"] = sum(counts[label] for label, _ in COUNTED)
+    if arrivals:
+        counts[ARRIVE] = arrivals
+    counts["total"] = sum(counts[label] for label, _ in COUNTED) + arrivals
     return counts
 
 
@@ -300,8 +309,9 @@ class Tcgen05InsertSync(ModulePass):
                      purposes: list = ()) -> None:
         """Prints what was added to one kernel, with the reasons."""
         counts = count_sync_ops(added)
-        summary = ", ".join(f"{counts[label]} {label}" for label, _ in COUNTED
-                            if counts[label])
+        labels = [label for label, _ in COUNTED] + [ARRIVE]
+        summary = ", ".join(f"{counts[label]} {label}" for label in labels
+                            if counts.get(label))
         lines = [f"tcgen05-insert-sync: kernel @{name} strategy={self.option('strategy')} "
                  f"added {counts['total']} ops ({summary or 'none'}), "
                  f"{barriers} mbarriers"]

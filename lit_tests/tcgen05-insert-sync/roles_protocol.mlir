@@ -12,7 +12,7 @@
 // RUN: tcgen05-opt %examples/ws_gemm_bf16_auto.mlir -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=conservative}' | FileCheck %s
 // RUN: tcgen05-opt %examples/ws_gemm_bf16_auto.mlir -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{report=true}' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
 
-// REPORT: kernel @ws_gemm_bf16_auto strategy=minimal added 16 ops (3 commit, 5 mbarrier_wait, 2 mbarrier_arrive, 1 wait::ld, 1 fence::before, 2 fence::after, 2 fence.proxy.async), 5 mbarriers
+// REPORT: kernel @ws_gemm_bf16_auto strategy=minimal added 16 ops (3 commit, 5 mbarrier_wait, 1 wait::ld, 1 fence::before, 2 fence::after, 2 fence.proxy.async, 2 mbarrier_arrive), 5 mbarriers
 // REPORT: mbarrier (count 32) full mbarrier of stage smem tile 0 and smem tile 2: each of the 32 threads of role 'load' (warp 0) arrives after its fills
 // REPORT: tcgen05.mbarrier_wait smem_fill of smem tile 0 and smem tile 2 after the MMAs of iteration i - 1 that read them (empty mbarrier, parity (i + 1) & 1
 // REPORT: tcgen05.fence_proxy_async smem_fill of smem tile 0 and smem tile 2 (generic proxy) -> mma reading them (async proxy), 9.7.16.6.5
