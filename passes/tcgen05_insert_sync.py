@@ -144,11 +144,19 @@ of the kernel-level op that holds it (and of the next ones, until the state is w
 was with the op in place): linear in the kernel for bodies of bounded size
 (benchmarks/compile/REPORT.md measures it).
 
+Warp roles
+----------
+The roles of a ``tcgen05.partitions`` op run concurrently, so the walk above (one program
+order) does not apply to them: a kernel with roles that write no synchronization is
+planned by ``tcgen05_lower/synchronization/roles.py`` (the cross-role producer/consumer
+dependences and the standard full/empty mbarrier protocol, docs/partitions.md,
+"Synchronization that tcgen05-insert-sync writes"); ``minimal`` and ``conservative``
+write the same protocol there (it is already the minimum). A kernel whose roles write
+synchronization of their own, or that arrives on mbarriers itself
+(``tcgen05.mbarrier_arrive``), is refused by both with a located diagnostic.
+
 Strategy ``none`` adds nothing and keeps the kernel's own synchronization as written: the
-strategy for warp-specialized kernels (``tcgen05.partitions``) and kernels that arrive on
-mbarriers themselves (``tcgen05.mbarrier_arrive``), which ``minimal`` and ``conservative``
-refuse with a located diagnostic: the dependence walk above is one program order, and
-the roles of a partitions op run concurrently (docs/partitions.md).
+strategy for kernels that write their synchronization (roles, TMA protocols, rings).
 
 Not supported (located diagnostics): kernels with several blocks (run lift-cf-to-scf
 first), and region ops other than scf.for, scf.while, scf.if and scf.index_switch around
@@ -161,12 +169,14 @@ from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import wrap
-from tcgen05_lower.kernel_ir import OpDict, unplanned_buffer, user_synchronized
+from tcgen05_lower.kernel_ir import (OpDict, has_partitions, unplanned_buffer,
+                                     user_synchronized)
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
                                                      separate_phases)
 from tcgen05_lower.synchronization.planner import Planner
+from tcgen05_lower.synchronization.roles import plan_roles
 
 
 #: The strategy that adds nothing (kernels that write their own synchronization).
@@ -200,16 +210,26 @@ class SyncOp:
         return cls(op.name, kind_of(op), wrap(op).reason)
 
 
+#: The arrivals the pass writes for warp roles only (synchronization/roles.py): a column
+#: of the counts when there are any, so the one-program counts keep their columns.
+ARRIVE = "mbarrier_arrive"
+
+
 def count_sync_ops(ops) -> dict:
     """How many inserted ops of each kind (the report's and the benchmark's columns), of
-    SyncOp records or of the ops themselves."""
+    SyncOp records or of the ops themselves; ``mbarrier_arrive`` only when there are
+    arrivals (warp roles)."""
     counts = {label: 0 for label, _ in COUNTED}
+    arrivals = 0
     for op in ops:
         kind = op.kind if isinstance(op, SyncOp) else kind_of(op)
+        arrivals += op.name == "tcgen05." + ARRIVE
         for label, matches in COUNTED:
             if matches(op.name, kind):
                 counts[label] += 1
-    counts["total"] = sum(counts[label] for label, _ in COUNTED)
+    if arrivals:
+        counts[ARRIVE] = arrivals
+    counts["total"] = sum(counts[label] for label, _ in COUNTED) + arrivals
     return counts
 
 
@@ -226,9 +246,9 @@ class Tcgen05InsertSync(ModulePass):
     options = (
         Option("strategy", str, "minimal", "sync placement: only what dependences need "
                "(minimal), completion after every async op (conservative), or none: keep "
-               "the kernel's own synchronization and add nothing (the only strategy for "
-               "kernels with tcgen05.partitions or tcgen05.mbarrier_arrive, whose "
-               "synchronization the kernel writes; docs/partitions.md)",
+               "the kernel's own synchronization and add nothing (the strategy for "
+               "kernels that write their synchronization, e.g. warp roles with "
+               "mbarriers; docs/partitions.md)",
                STRATEGIES + (NONE,)),
         Option("report", bool, False, "print the sync ops added, with their reasons"),
     )
@@ -249,6 +269,17 @@ class Tcgen05InsertSync(ModulePass):
                     print(f"tcgen05-insert-sync: kernel @{name} strategy=none added 0 ops: "
                           f"the kernel's own synchronization is kept as written",
                           file=self.report_stream)
+                continue
+            if has_partitions(kernel):
+                try:
+                    added, mbarriers = plan_roles(kernel, self.option("strategy"))
+                except SyncError as exc:
+                    self.fail(exc.op, exc.message)
+                order = {op: i for i, op in enumerate(d.walk_ops(kernel))}
+                added.sort(key=lambda op: order[op])
+                self.result.inserted[name] = [SyncOp.of(op) for op in added]
+                if self.option("report"):
+                    self.print_report(name, added, len(mbarriers), mbarriers)
                 continue
             refused = user_synchronized(kernel)
             if refused is not None:
@@ -275,14 +306,18 @@ class Tcgen05InsertSync(ModulePass):
                 barriers = len({a.barrier for a in planner.enabled() if a.barrier is not None})
                 self.print_report(name, added, barriers)
 
-    def print_report(self, name: str, added: list, barriers: int) -> None:
+    def print_report(self, name: str, added: list, barriers: int,
+                     purposes: list = ()) -> None:
         """Prints what was added to one kernel, with the reasons."""
         counts = count_sync_ops(added)
-        summary = ", ".join(f"{counts[label]} {label}" for label, _ in COUNTED
-                            if counts[label])
+        labels = [label for label, _ in COUNTED] + [ARRIVE]
+        summary = ", ".join(f"{counts[label]} {label}" for label in labels
+                            if counts.get(label))
         lines = [f"tcgen05-insert-sync: kernel @{name} strategy={self.option('strategy')} "
                  f"added {counts['total']} ops ({summary or 'none'}), "
                  f"{barriers} mbarriers"]
+        for count, purpose in purposes:
+            lines.append(f"  {f'mbarrier (count {count})':36} {purpose}")
         for op in added:
             kind = kind_of(op)
             label = op.name + (f"::{kind}" if kind else "")

@@ -1,6 +1,8 @@
-// Kernels with warp roles (tcgen05.partitions) or hand-written mbarrier arrivals write
-// their own synchronization: strategies minimal and conservative refuse them at the op,
-// telling the user what to run, and strategy none keeps the kernel as written.
+// Kernels with warp roles (tcgen05.partitions) that write synchronization of their own,
+// or hand-written mbarrier arrivals outside roles: strategies minimal and conservative
+// refuse them at the op, telling the user what to run (minimal and conservative plan the
+// whole protocol of a kernel with roles, tcgen05_lower/synchronization/roles.py), and
+// strategy none keeps the kernel as written.
 // RUN: tcgen05-opt %s -p tcgen05-insert-sync --split-input-file --verify-diagnostics
 // RUN: tcgen05-opt %s -p 'tcgen05-insert-sync{strategy=conservative}' --split-input-file --verify-diagnostics
 // RUN: tcgen05-opt %s -p 'tcgen05-insert-sync{strategy=none report=true}' --split-input-file -o - 2>&1 | FileCheck %s --check-prefix=NONE
@@ -13,9 +15,9 @@
 // NONE: return
 func.func @roles() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
   %m = "tcgen05.alloc_mbarrier"() {count = 32 : i64} : () -> !tcgen05.mbarrier
-  // expected-error-re @+1 {{tcgen05-insert-sync{strategy={{minimal|conservative}}} does not insert synchronization across concurrently running roles, nor around a hand-written tcgen05.mbarrier_arrive, yet: write the kernel's synchronization by hand (docs/partitions.md) and run tcgen05-insert-sync{strategy=none}}}
   "tcgen05.partitions"() ({
     "tcgen05.role"() ({
+      // expected-error-re @+1 {{tcgen05-insert-sync{strategy={{minimal|conservative}}} plans all the synchronization of a kernel with warp roles, and tcgen05.mbarrier_arrive is written in role 'producer' (warp 0): remove the kernel's own synchronization, or keep it with strategy=none}}
       "tcgen05.mbarrier_arrive"(%m) : (!tcgen05.mbarrier) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "producer", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
