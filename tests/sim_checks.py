@@ -57,3 +57,29 @@ def assert_matches(problem, inputs, sim) -> None:
         ok, max_abs, max_rel, bound = problem.tolerance(output, sim.outputs[output], want,
                                                         inputs)
         assert ok, f"{output}: max abs error {max_abs}, max rel error {max_rel} ({bound})"
+
+
+def judge(result, check: Path, schedule: str = "late", ptx: str | None = None) -> str | None:
+    """Why the simulator rejects the compiled `result` (its PTX, or `ptx` instead) on the
+    inputs of `check` (seed 0): an error (deadlock, over-arrival, ...), a race, a problem
+    at exit or a wrong output; None when it runs clean and matches the check's NumPy
+    reference within its tolerance."""
+    from tcgen05_lower.sim.state import SimError
+
+    problem = file_problem(str(check), result.manifest)
+    inputs = make_inputs(problem, result.manifest,
+                         output_names(problem, result.manifest, 0), 0)
+    originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    try:
+        sim = simulate(ptx or result.ptx, result.manifest, inputs, schedule=schedule)
+    except SimError as error:
+        return f"error: {error.message.splitlines()[0]}"
+    if sim.races:
+        return f"race: {sim.races[0]}"
+    if sim.problems:
+        return f"at exit: {sim.problems[0]}"
+    for name, want in problem.reference(originals).items():
+        ok, *_ = problem.tolerance(name, sim.outputs[name], want, originals)
+        if not ok:
+            return f"wrong {name}"
+    return None

@@ -17,17 +17,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from conftest import example_pipeline
+from sim_checks import judge
 from test_sync_common import deletion_mutants, plan, verify
 from test_ws_gemm import sync_lines
-from tcgen05_lower.cli.sim import file_problem, make_inputs, output_names
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import LOWERING
-from tcgen05_lower.sim.api import simulate
-from tcgen05_lower.sim.state import SimError
 
 ROOT = Path(__file__).resolve().parent.parent
 AUTO = ROOT / "examples" / "ws_gemm_bf16_auto.mlir"
@@ -48,23 +45,7 @@ def named_parameters(text: str) -> str:
 def simulate_verdict(text: str, pipeline: str, schedule: str = "late") -> str | None:
     """Why the simulator rejects `text` (None: it runs clean and matches NumPy)."""
     result = compile_source(named_parameters(text), AUTO.name, pipeline=pipeline)
-    problem = file_problem(str(CHECK), result.manifest)
-    inputs = make_inputs(problem, result.manifest,
-                         output_names(problem, result.manifest, 0), 0)
-    originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
-    try:
-        run = simulate(result.ptx, result.manifest, inputs, schedule=schedule)
-    except SimError as error:
-        return f"error: {error.message.splitlines()[0]}"
-    if run.races:
-        return f"race: {run.races[0]}"
-    if run.problems:
-        return f"at exit: {run.problems[0]}"
-    for name, want in problem.reference(originals).items():
-        ok, *_ = problem.tolerance(name, run.outputs[name], want, originals)
-        if not ok:
-            return f"wrong {name}"
-    return None
+    return judge(result, CHECK, schedule)
 
 
 def test_the_example_writes_no_synchronization():
