@@ -232,6 +232,17 @@ class Tcgen05Verify(ModulePass):
         transaction count are both zero, so bytes not expected complete the phase early
         or underflow it), and an expect_tx that writes ``bytes`` expects exactly the
         bytes of the loads it covers."""
+        for op in ops:
+            if not TmaLoadOp.matches(op):
+                continue
+            element = d.type_info(TmaLoadOp(op).tile.type).element
+            if _element_bits(element) is None:
+                # The tile's declaration is refused for its element type (check_smem_buffer);
+                # the byte counts below need every tile's element size.
+                if not self.failed:
+                    self.error(op, f"tcgen05.tma_load into a tile of {element}, which is "
+                                   f"no tcgen05 operand type: its box bytes are not defined")
+                return
         covered = tma.cover(kernel)
         for op in ops:
             if TmaLoadOp.matches(op):
