@@ -3,6 +3,7 @@ running it on a check file's inputs, and checking the run against the reference.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -83,3 +84,13 @@ def judge(result, check: Path, schedule: str = "late", ptx: str | None = None) -
         if not ok:
             return f"wrong {name}"
     return None
+
+
+#: The synchronization ops a hand-synchronized kernel writes (one per line of its source).
+SYNC_OP = re.compile(r'"tcgen05\.(mbarrier_wait|mbarrier_arrive|mbarrier_expect_tx|commit|fence|'
+                     r'fence_proxy_async|wait|barrier)"')
+
+
+def sync_lines(text: str) -> list[int]:
+    """The (0-based) lines of `text` that hold a synchronization op."""
+    return [i for i, line in enumerate(text.splitlines()) if SYNC_OP.search(line)]

@@ -24,7 +24,7 @@ import pytest
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.pipeline import STRUCTURING, PLANNING
 
-from test_ws_gemm import sync_lines
+from sim_checks import sync_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "ws_gemm_bf16.mlir"

@@ -8,27 +8,17 @@ compiler: each deleted op is one step of a pattern)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 
 from conftest import example_pipeline
-from sim_checks import judge
+from sim_checks import judge, sync_lines
 from tcgen05_lower.driver import compile_source
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "ws_gemm_bf16.mlir"
 CHECK = ROOT / "examples" / "ws_gemm_bf16.check.py"
-
-#: The synchronization ops of the example (one line each).
-SYNC = re.compile(r'"tcgen05\.(mbarrier_wait|mbarrier_arrive|commit|fence|fence_proxy_async|'
-                  r'wait|barrier)"')
-
-
-def sync_lines(text: str) -> list[int]:
-    return [i for i, line in enumerate(text.splitlines()) if SYNC.search(line)]
-
 
 #: The mutants are compiled without the static check (tcgen05-verify-sync rejects each
 #: of them, tests/test_verify_sync_roles.py): here the simulator must catch them.

@@ -20,9 +20,8 @@ from pathlib import Path
 import pytest
 
 from conftest import example_pipeline
-from sim_checks import judge
+from sim_checks import judge, sync_lines
 from test_sync_common import deletion_mutants, plan, verify
-from test_ws_gemm import sync_lines
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import LOWERING
 

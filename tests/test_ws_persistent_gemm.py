@@ -15,21 +15,12 @@ from pathlib import Path
 import pytest
 
 from conftest import example_pipeline
-from sim_checks import judge
+from sim_checks import SYNC_OP, judge, sync_lines
 from tcgen05_lower.driver import CompileFailed, compile_source
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "ws_persistent_gemm_bf16.mlir"
 CHECK = ROOT / "examples" / "ws_persistent_gemm_bf16.check.py"
-
-#: The synchronization ops of the example (one line each).
-SYNC = re.compile(r'"tcgen05\.(mbarrier_wait|mbarrier_arrive|mbarrier_expect_tx|commit|fence|'
-                  r'fence_proxy_async|wait|barrier)"')
-
-
-def sync_lines(text: str) -> list[int]:
-    return [i for i, line in enumerate(text.splitlines()) if SYNC.search(line)]
-
 
 #: The mutants run in the simulator are compiled without tcgen05-verify-sync's check of
 #: the roles (test_deleting_any_sync_op_is_rejected_by_verify_sync checks that), so that
@@ -58,7 +49,7 @@ def simulated(result, schedule: str = "late", ptx: str | None = None) -> str | N
 
 def test_the_example_has_the_sync_ops_of_its_protocol():
     text = EXAMPLE.read_text()
-    ops = [SYNC.search(text.splitlines()[i]).group(1) for i in sync_lines(text)]
+    ops = [SYNC_OP.search(text.splitlines()[i]).group(1) for i in sync_lines(text)]
     # Two tile bodies (one per accumulator stage) of four K-block positions (one per ring
     # stage). Load: per position a wait on the stage's empty mbarrier and an expect_tx on
     # its full one (8 + 8). MMA: per tile a wait on the accumulator stage's empty mbarrier
