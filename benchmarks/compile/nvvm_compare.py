@@ -295,40 +295,8 @@ CLOCK = time.process_time
 
 def compile_tcgen05(text: str) -> tuple[dict[str, float], str, str]:
     """The tcgen05 kernel to PTX the way ``tcgen05-lower`` does, each pass of the default
-    pipeline timed on its own (scaling.compile_once's steps): (seconds per step, LLVM IR,
-    PTX)."""
-    from tcgen05_lower import backend, driver
-    from tcgen05_lower import dialect as d
-    from tcgen05_lower.bindings import capture_diagnostics, parse_module
-    from tcgen05_lower.pipeline import build_pass_manager, parse_pipeline
-
-    seconds = {}
-    context = d.make_context()
-    with context, capture_diagnostics(context) as diagnostics:
-        start = CLOCK()
-        module = parse_module(text, "tcgen05.mlir")
-        seconds["parse"] = CLOCK() - start
-        target = driver.module_target(module, None)
-        ptx_version, _ = driver.ptx_version_for(target, driver.feature_uses(module, target))
-        seconds["verifier"] = 0.0
-        for name in scaling.PASSES:
-            manager = build_pass_manager(parse_pipeline(name))
-            manager.enable_verifier(False)
-            start = CLOCK()
-            manager.run(module)
-            seconds[name] = CLOCK() - start
-            start = CLOCK()
-            module.verify()
-            seconds["verifier"] += CLOCK() - start
-        errors = [x.format() for x in diagnostics if x.severity == "error"]
-        if errors:
-            raise RuntimeError("\n".join(errors))
-        start = CLOCK()
-        llvm_ir = backend.translate_to_llvm_ir(module)
-        seconds["translate-to-llvm-ir"] = CLOCK() - start
-    start = CLOCK()
-    ptx = backend.emit_ptx(llvm_ir, target=target, ptx_version=ptx_version)
-    seconds["emit-ptx"] = CLOCK() - start
+    pipeline timed on its own (scaling.compile_steps): (seconds per step, LLVM IR, PTX)."""
+    seconds, _, _, llvm_ir, ptx = scaling.compile_steps(text)
     return seconds, llvm_ir, ptx
 
 
