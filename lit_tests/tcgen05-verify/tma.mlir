@@ -342,3 +342,20 @@ func.func @f64_tile(%A: !llvm.ptr<1>,
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[64, 16], f64, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
   return
 }
+
+// -----
+
+// A stage of a ring in a pair: the split is defined when an MMA reads some stage of the
+// ring as A or B (through any smem_stage view); here nothing reads the ring.
+func.func @pair_ring_no_mma_reads(%A: !llvm.ptr<1>,
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %ring = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 64], bf16, "K", "128B">
+  %t = "tcgen05.smem_stage"(%ring, %c0) : (!tcgen05.smem<[2, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
+  // expected-error @+1 {{in a cta_group::2 kernel a shared-memory tile is loaded as this CTA's slice of an MMA operand}}
+  "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  return
+}
