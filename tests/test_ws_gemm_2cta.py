@@ -133,3 +133,48 @@ def test_deleting_any_sync_op_is_caught(line):
     del lines[line]
     found = verdict("\n".join(lines) + "\n")
     assert found is not None, f"deleting line {line + 1} ({deleted}) went unnoticed"
+
+
+def test_compare_compiles_the_pair_with_its_roles_unchecked():
+    """tcgen05-compare replaces a hand-synchronized kernel's insert-sync / verify-sync
+    options: for a pair kernel with partitions=skip (verify-sync would refuse its roles),
+    for a one-CTA kernel with partitions=check."""
+    from tcgen05_lower.cli.compare import (HAND_SYNCHRONIZED_COMBO, PAIR_HAND_SYNCHRONIZED_COMBO,
+                                           kernel_combinations)
+
+    combos = [(("tcgen05-insert-sync", "strategy", "minimal"),)]
+    assert kernel_combinations(str(EXAMPLE), combos) == [PAIR_HAND_SYNCHRONIZED_COMBO]
+    one_cta = ROOT / "examples" / "ws_persistent_gemm_bf16.mlir"
+    assert kernel_combinations(str(one_cta), combos) == [HAND_SYNCHRONIZED_COMBO]
+
+
+def test_timing_replay_of_the_pair():
+    """The timing model replays the cluster of 2: each warp passes each cluster barrier
+    once (an arrive and one wait step per barrier, although a wait that blocks runs
+    again when released), and the estimate exists."""
+    from tcgen05_lower.cli.sim import prepare
+    from tcgen05_lower.sim.api import simulate
+    from tcgen05_lower.sim.timing import RecordingMachine
+
+    from conftest import example_pass_options
+
+    ptx, manifest, _, inputs = prepare(str(EXAMPLE), str(CHECK), 0,
+                                       pass_options=example_pass_options(EXAMPLE))
+    traces = []
+    original = RecordingMachine.__init__
+
+    def keep(self, *args, **kw):
+        original(self, *args, **kw)
+        traces.append(self.recorder.trace)
+
+    RecordingMachine.__init__ = keep
+    try:
+        result = simulate(ptx, manifest, inputs, timing=True)
+    finally:
+        RecordingMachine.__init__ = original
+    assert result.timing is not None and result.timing.cycles > 0
+    for steps in traces[0].warps:
+        arrives = [s.barrier for s in steps if s.kind == "cluster_arrive"]
+        waits = [s.barrier for s in steps if s.kind == "cluster_wait"]
+        # the entry barrier after allocation, the partitions' join, the one after dealloc
+        assert arrives == waits == [0, 1, 2]
