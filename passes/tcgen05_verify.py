@@ -195,6 +195,10 @@ class Tcgen05Verify(ModulePass):
             return  # every later rule reads these types
         #: value -> how it is held (computed.row_vector_root), shared by the checks.
         self.row_memo: dict = {}
+        #: Per kernel: rings an MMA reads (check_pair_tile), mbarriers whose cta = "even"
+        #: arrivals were checked (check_even_arrivals).
+        self.ring_read_by_mma: dict = {}
+        self.even_mbarriers_checked: set = set()
         self.check_fragments_stay(ops)
         attributes_ok = True
         for op in ops:
@@ -574,7 +578,12 @@ class Tcgen05Verify(ModulePass):
         """An mbarrier that ``cta = "even"`` arrivals complete is the even CTA's: every
         arrival on it (by tcgen05.mbarrier_arrive) must go there, and no commit may
         signal it, or the CTAs would count different phases on it and the waits on it
-        (which run in the even CTA only) would not see them (docs/cta-pairs.md)."""
+        (which run in the even CTA only) would not see them (docs/cta-pairs.md). Once
+        per mbarrier, so that the check stays linear in the kernel's ops."""
+        checked = self.even_mbarriers_checked
+        if op.operands[0] in checked:
+            return
+        checked.add(op.operands[0])
         for use in op.operands[0].uses:
             owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
             mixed = (MbarrierArriveOp.matches(owner) and MbarrierArriveOp(owner).cta
@@ -852,7 +861,7 @@ class Tcgen05Verify(ModulePass):
         view = defining_op(tile)
         if view is not None and SmemStageOp.matches(view):
             ring = view.operands[0]
-            memo = self.__dict__.setdefault("ring_read_by_mma", {})
+            memo = self.ring_read_by_mma
             if ring not in memo:
                 memo[ring] = any(
                     SmemStageOp.matches(owner) and _read_by_mma(owner.results[0])
@@ -1521,6 +1530,17 @@ class Tcgen05Verify(ModulePass):
             return
         for use in op.operands[0].uses:
             other = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            if (CommitOp(op).multicast_mask or 1) != 1 and (
+                    d.op_name(other) in ("tma_load", "mbarrier_expect_tx")):
+                # A pair's TMA loads and expect_tx signal the even CTA's mbarrier only,
+                # so waits on it run there (docs/cta-pairs.md).
+                self.error(op, f"this tcgen05.commit signals {self._signalled(op)}, but "
+                               f"the tcgen05.{d.op_name(other)} at line {_line(other)} "
+                               f"signals the same mbarrier in the even CTA only (a CTA "
+                               f"pair's TMA loads complete there, docs/cta-pairs.md): the "
+                               f"CTAs waiting on one mbarrier must be those every signal "
+                               f"reaches (9.7.16.12.1)")
+                return
             if not CommitOp.matches(other) or other == op:
                 continue
             if (CommitOp(other).multicast_mask or 1) != (CommitOp(op).multicast_mask or 1):

@@ -359,3 +359,25 @@ func.func @pair_ring_no_mma_reads(%A: !llvm.ptr<1>,
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
   return
 }
+
+// -----
+
+// A pair's TMA loads and expect_tx signal the even CTA's mbarrier only; a commit that
+// also signals the odd CTA's would leave the CTAs waiting on it ambiguous.
+func.func @pair_tma_and_multicast_commit(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[256, 128], f32>
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.tma_load"(%tmA, %a, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.mbarrier_wait"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.mma"(%d, %a, %b, %false) {kind = "f16"} : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  // expected-error-re @+1 {{this tcgen05.commit signals multicast_mask = 0b11, but the tcgen05.{{(mbarrier_expect_tx|tma_load)}} at line {{[0-9]+}} signals the same mbarrier in the even CTA only (a CTA pair's TMA loads complete there, docs/cta-pairs.md): the CTAs waiting on one mbarrier must be those every signal reaches (9.7.16.12.1)}}
+  "tcgen05.commit"(%m) {multicast_mask = 3 : i64} : (!tcgen05.mbarrier) -> ()
+  return
+}
