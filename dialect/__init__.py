@@ -58,7 +58,9 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
                            (``barrier.sync 1 + index, 32 x warps``)
 ``mbarrier_arrive``        mbarrier.arrive.release.cta by every thread that runs it (of the
                            CTA, or of its role): the mbarrier's ``count`` is the arriving
-                           threads x arrivals per phase (docs/partitions.md)
+                           threads x arrivals per phase (docs/partitions.md); in a
+                           cta_group::2 kernel ``cta = "even"`` arrives at the even CTA's
+                           mbarrier instead (docs/cta-pairs.md)
 ``partitions``             warp specialization, fork/join: its body holds one ``role`` per
                            role (then ``gpu.yield``); the roles run concurrently, share the
                            values defined before it, and are joined by a CTA barrier

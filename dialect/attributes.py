@@ -59,7 +59,7 @@ _OPS = {
     "fence": {"kind": "str", **_SYNC},
     "fence_proxy_async": dict(_SYNC),
     "barrier": dict(_SYNC),
-    "mbarrier_arrive": dict(_SYNC),
+    "mbarrier_arrive": {"cta": "str", **_SYNC},
     "partitions": {},
     "role": {"name": "str", "first_warp": "int", "warps": "int"},
     "alloc": {"columns": "int", "cta_group": "int"},

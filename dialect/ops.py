@@ -659,6 +659,7 @@ class MbarrierArriveOp(Tcgen05Op):
         """The single operand barrier."""
         return self.operand(0)
 
+    cta = Attribute("cta")  # str
     reason = Attribute("reason")  # str
 
 

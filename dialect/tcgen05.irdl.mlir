@@ -360,7 +360,10 @@ irdl.dialect @tcgen05 {
   // partitions every thread of the CTA, in a tcgen05.role every thread of the role (32 x
   // its warps). Each arrival counts once towards the phase, so the mbarrier's
   // alloc_mbarrier count must be the number of arriving threads per phase
-  // (9.7.13.15.13); docs/partitions.md gives the rule tcgen05-verify checks.
+  // (9.7.13.15.13); docs/partitions.md gives the rule tcgen05-verify checks. In a
+  // cta_group::2 kernel, cta = "even" arrives instead at the mbarrier at the same offset in
+  // the even CTA of the pair (mapa, then mbarrier.arrive.release.cluster.shared::cluster),
+  // so that both CTAs' threads count towards one phase there (docs/cta-pairs.md).
   irdl.operation @mbarrier_arrive {
     %m = irdl.base @tcgen05::@mbarrier
     irdl.operands(barrier: %m)

@@ -127,6 +127,15 @@ def _describe(filled, used) -> str:
     return f"k_offset = {fk}; this MMA's is {uk}"
 
 
+def _read_by_mma(tile) -> bool:
+    """Whether a tcgen05.mma reads the shared-memory tile value `tile` as A or B."""
+    for use in tile.uses:
+        owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        if MmaOp.matches(owner) and use.operand_number in (1, 2):
+            return True
+    return False
+
+
 def _line(op) -> str:
     _, line, _ = file_location(op.location)
     return "?" if line is None else str(line)
@@ -186,6 +195,10 @@ class Tcgen05Verify(ModulePass):
             return  # every later rule reads these types
         #: value -> how it is held (computed.row_vector_root), shared by the checks.
         self.row_memo: dict = {}
+        #: Per kernel: rings an MMA reads (check_pair_tile), mbarriers whose cta = "even"
+        #: arrivals were checked (check_even_arrivals).
+        self.ring_read_by_mma: dict = {}
+        self.even_mbarriers_checked: set = set()
         self.check_fragments_stay(ops)
         attributes_ok = True
         for op in ops:
@@ -252,10 +265,13 @@ class Tcgen05Verify(ModulePass):
                     self.error(op, f"bytes = {written} exceeds the transaction count range "
                                    f"of an mbarrier (2^20 - 1, PTX ISA 9.7.13.15.2)")
                 elif written is not None and written != want:
+                    pair = (" in each CTA of the pair (both complete on the even CTA's "
+                            "mbarrier, docs/cta-pairs.md)" if covered.ctas == 2 else "")
                     self.error(op, f"bytes = {written} is not the {want} bytes of the "
                                    f"{len(loads)} tcgen05.tma_load op(s) that follow it on "
-                                   f"this mbarrier in its block: a phase completes when its "
-                                   f"transaction count reaches zero (PTX ISA 9.7.13.15)")
+                                   f"this mbarrier in its block{pair}: a phase completes "
+                                   f"when its transaction count reaches zero (PTX ISA "
+                                   f"9.7.13.15)")
                 elif written is None and not loads:
                     self.error(op, "no tcgen05.tma_load follows this mbarrier_expect_tx on "
                                    "its mbarrier in its block, so its byte count cannot be "
@@ -263,9 +279,7 @@ class Tcgen05Verify(ModulePass):
 
     def check_tma_load(self, op, info, covered) -> None:
         load = TmaLoadOp(op)
-        if info.cta_group != 1:
-            self.error(op, "tcgen05.tma_load in a cta_group::2 kernel is not supported yet "
-                           "(each CTA's slice of the pair's operand, docs/tma.md)")
+        if info.cta_group == 2 and not self.check_pair_tile(op, load.tile, "loaded"):
             return
         spec = tma.tensor_map_of(load.tensor_map)
         if spec is None:
@@ -365,10 +379,6 @@ class Tcgen05Verify(ModulePass):
             self.error(kernel, f"threads = {info.threads}: a kernel with tcgen05.partitions "
                                f"has whole warps, {WARPGROUP_THREADS} to {MAX_THREADS} "
                                f"threads")
-            return False
-        if info.cta_group != 1:
-            self.error(kernel, f"cta_group = {info.cta_group}: tcgen05.partitions in a "
-                               f"cta_group::2 kernel is not supported yet")
             return False
         return True
 
@@ -534,17 +544,58 @@ class Tcgen05Verify(ModulePass):
         owner = self.role_of.get(op)
         role = self.role.get(owner) if owner is not None else None
         threads = role.threads if role is not None else info.threads
+        cta = MbarrierArriveOp(op).cta
+        if cta is not None:
+            if cta != "even":
+                self.error(op, f"cta = \"{cta}\" is not \"even\" (the only CTA of a pair "
+                               f"an mbarrier_arrive may arrive at besides its own, "
+                               f"docs/cta-pairs.md)")
+                return
+            if info.cta_group != 2:
+                self.error(op, f"cta = \"even\" arrives at the even CTA of a CTA pair, but "
+                               f"the kernel has cta_group = {info.cta_group}: only a "
+                               f"cta_group::2 kernel runs as a pair (9.7.16.5.1)")
+                return
+            # Both CTAs' threads arrive at the even CTA's mbarrier.
+            threads *= 2
         barrier = defining_op(op.operands[0])
         if barrier is None or not AllocMbarrierOp.matches(barrier):
             return
         count = AllocMbarrierOp(barrier).count
         if count % threads:
             who = role.describe() if role is not None else "the CTA"
+            if cta is not None:
+                who += " in both CTAs of the pair"
             self.error(op, f"tcgen05.mbarrier_arrive by the {threads} threads of {who} "
                            f"makes {threads} arrivals, but the mbarrier (line "
                            f"{_line(barrier)}) has count = {count}, not a multiple of "
                            f"{threads}: a phase would complete part-way through the "
                            f"arrivals (9.7.13.15.13)")
+        if cta is not None:
+            self.check_even_arrivals(op, barrier)
+
+    def check_even_arrivals(self, op, barrier) -> None:
+        """An mbarrier that ``cta = "even"`` arrivals complete is the even CTA's: every
+        arrival on it (by tcgen05.mbarrier_arrive) must go there, and no commit may
+        signal it, or the CTAs would count different phases on it and the waits on it
+        (which run in the even CTA only) would not see them (docs/cta-pairs.md). Once
+        per mbarrier, so that the check stays linear in the kernel's ops."""
+        checked = self.even_mbarriers_checked
+        if op.operands[0] in checked:
+            return
+        checked.add(op.operands[0])
+        for use in op.operands[0].uses:
+            owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            mixed = (MbarrierArriveOp.matches(owner) and MbarrierArriveOp(owner).cta
+                     != "even") or d.op_name(owner) in ("commit", "mbarrier_expect_tx",
+                                                        "tma_load")
+            if mixed:
+                self.error(op, f"the mbarrier (line {_line(barrier)}) is the even CTA's "
+                               f"for this cta = \"even\" arrival, but tcgen05."
+                               f"{d.op_name(owner)} at line {_line(owner)} signals it "
+                               f"otherwise: one mbarrier's signals must all reach the "
+                               f"same CTAs (docs/cta-pairs.md)")
+                return
 
     def check_grid(self, kernel, info) -> None:
         """The form of the grid entry (tcgen05_lower.launch). Which names are integer
@@ -794,22 +845,36 @@ class Tcgen05Verify(ModulePass):
         elif tile.major == "MN" and layout == "k_mn" and matrix_ok:
             self.check_fill_alignment(op, tile, along_mn=True)
         if info.cta_group == 2:
-            self.check_pair_fill(op)
+            self.check_pair_tile(op, SmemFillOp(op).tile, "filled")
 
-    def check_pair_fill(self, op) -> None:
+    def check_pair_tile(self, op, tile, how: str) -> bool:
         """In a CTA pair, a tile is the CTA's slice of an MMA operand (M/2 rows of A, N/2
-        of B), and each CTA fills its own rows (docs/cta-pairs.md). A tile no MMA reads
-        as A or B has no such split: a tcgen05.cp.cta_group::2 reads the issuing CTA's
-        tile only and writes the same data into both CTAs (9.7.16.9.2)."""
-        for use in SmemFillOp(op).tile.uses:
-            owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
-            if MmaOp.matches(owner) and use.operand_number in (1, 2):
-                return
-        self.error(op, "in a cta_group::2 kernel a shared-memory tile is filled as this "
-                       "CTA's slice of an MMA operand (rows rank * R .., docs/cta-pairs.md), "
-                       "but no tcgen05.mma reads this tile as A or B, so how the pair "
-                       "splits it is not defined (a tcgen05.cp.cta_group::2 copies the "
-                       "issuing CTA's tile into both CTAs, 9.7.16.9.2)")
+        of B), and each CTA fills (or TMA-loads) its own rows (docs/cta-pairs.md). A tile
+        no MMA reads as A or B has no such split: a tcgen05.cp.cta_group::2 reads the
+        issuing CTA's tile only and writes the same data into both CTAs (9.7.16.9.2)."""
+        if _read_by_mma(tile):
+            return True
+        # A stage of a ring (tcgen05.smem_stage): the ring is an MMA operand when an MMA
+        # reads any stage of it (the load role's and the MMA role's stage views are
+        # different values); the split is the stage's rows either way. Memoized per ring,
+        # so that the kernel's fills and loads walk each ring's uses once.
+        view = defining_op(tile)
+        if view is not None and SmemStageOp.matches(view):
+            ring = view.operands[0]
+            memo = self.ring_read_by_mma
+            if ring not in memo:
+                memo[ring] = any(
+                    SmemStageOp.matches(owner) and _read_by_mma(owner.results[0])
+                    for owner in (u.owner.operation if hasattr(u.owner, "operation")
+                                  else u.owner for u in ring.uses))
+            if memo[ring]:
+                return True
+        self.error(op, f"in a cta_group::2 kernel a shared-memory tile is {how} as this "
+                       f"CTA's slice of an MMA operand (rows rank * R .., docs/cta-pairs.md), "
+                       f"but no tcgen05.mma reads this tile as A or B, so how the pair "
+                       f"splits it is not defined (a tcgen05.cp.cta_group::2 copies the "
+                       f"issuing CTA's tile into both CTAs, 9.7.16.9.2)")
+        return False
 
     def check_fill_alignment(self, op, tile, along_mn: bool = False) -> None:
         """A fill that reads global memory in 16-byte vectors (ld.global.v4.b32) needs
@@ -1465,6 +1530,17 @@ class Tcgen05Verify(ModulePass):
             return
         for use in op.operands[0].uses:
             other = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            if (CommitOp(op).multicast_mask or 1) != 1 and (
+                    d.op_name(other) in ("tma_load", "mbarrier_expect_tx")):
+                # A pair's TMA loads and expect_tx signal the even CTA's mbarrier only,
+                # so waits on it run there (docs/cta-pairs.md).
+                self.error(op, f"this tcgen05.commit signals {self._signalled(op)}, but "
+                               f"the tcgen05.{d.op_name(other)} at line {_line(other)} "
+                               f"signals the same mbarrier in the even CTA only (a CTA "
+                               f"pair's TMA loads complete there, docs/cta-pairs.md): the "
+                               f"CTAs waiting on one mbarrier must be those every signal "
+                               f"reaches (9.7.16.12.1)")
+                return
             if not CommitOp.matches(other) or other == op:
                 continue
             if (CommitOp(other).multicast_mask or 1) != (CommitOp(op).multicast_mask or 1):

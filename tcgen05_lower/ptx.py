@@ -284,6 +284,41 @@ def tma_load_2d(dst: str, tensor_map: str, c0: str, c1: str, mbar: str) -> str:
             f"[{mbar}];")
 
 
+def tma_load_2d_pair(dst: str, tensor_map: str, c0: str, c1: str, mbar: str) -> str:
+    """The CTA-pair form of ``tma_load_2d``: ``.cta_group::2`` after the completion
+    mechanism, whose mbarrier may be in the shared memory of the executing CTA or of its
+    peer (PTX ISA 9.7.9.25.5.1); `mbar` is a shared::cluster address (``mapa``). The
+    destination stays the executing CTA's own tile."""
+    return (f"cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+            f".mbarrier::complete_tx::bytes.cta_group::2 [{dst}], "
+            f"[{tensor_map}, {{{c0}, {c1}}}], [{mbar}];")
+
+
+def mapa(dst: str, address: str, rank: str) -> str:
+    """``mapa.shared::cluster.u32 dst, address, rank`` (PTX ISA, "mapa"): the
+    shared::cluster address of the variable at shared::cta `address` in the CTA of
+    cluster rank `rank`."""
+    return f"mapa.shared::cluster.u32 {dst}, {address}, {rank};"
+
+
+def mbarrier_arrive_cluster(mbar: str) -> str:
+    """One arrival of the executing thread on the mbarrier at shared::cluster address
+    `mbar` (from ``mapa``, possibly another CTA's), released at cluster scope
+    (9.7.13.15.13; only the sink ``_`` may take the state of a shared::cluster arrive),
+    so that a thread of the other CTA that observes the phase complete (try_wait with
+    .acquire.cluster) sees what this thread did before."""
+    return f"mbarrier.arrive.release.cluster.shared::cluster.b64 _, [{mbar}];"
+
+
+def mbarrier_wait_parity_cluster(mbar: str, parity: str) -> str:
+    """``mbarrier_wait_parity`` with ``.acquire.cluster`` semantics (9.7.13.15.16): the
+    wait on an mbarrier that threads or copies of the other CTA of a pair complete, so
+    that it acquires what their cluster-scope release published."""
+    return ("{ .reg .pred tcgen05_done; tcgen05_wait: "
+            f"mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 tcgen05_done, "
+            f"[{mbar}], {parity}; @!tcgen05_done bra tcgen05_wait; }}")
+
+
 def mbarrier_arrive_expect_tx(mbar: str, nbytes: str) -> str:
     """mbarrier.arrive.expect_tx.shared::cta.b64 _, [mbar], txCount (PTX ISA
     9.7.13.15.13): expect-tx of txCount bytes, then one arrive-on, the state discarded."""

@@ -155,9 +155,14 @@ class Cover:
     """Which expect_tx covers each tma_load, and the loads each expect_tx covers."""
     of_load: dict
     loads: dict
+    #: CTAs whose loads complete on one mbarrier: 2 in a cta_group::2 kernel, where both
+    #: CTAs of the pair load their own slice of each tile and signal the even CTA's
+    #: mbarrier (docs/cta-pairs.md, "TMA in a CTA pair"), 1 otherwise.
+    ctas: int = 1
 
     def expected_bytes(self, expect_op) -> int:
-        return sum(tile_bytes(TmaLoadOp(x).tile) for x in self.loads.get(expect_op, ()))
+        return self.ctas * sum(tile_bytes(TmaLoadOp(x).tile)
+                               for x in self.loads.get(expect_op, ()))
 
 
 def cover(kernel) -> Cover:
@@ -185,7 +190,11 @@ def cover(kernel) -> Cover:
     for region in kernel.regions:
         for block in region.blocks:
             walk(block)
-    return Cover(of_load, loads)
+    try:
+        ctas = 2 if d.kernel_info(kernel).cta_group == 2 else 1
+    except d.InvalidAttribute:
+        ctas = 1  # tcgen05-verify reports the kernel's attributes
+    return Cover(of_load, loads, ctas)
 
 
 def written_bytes(expect_op) -> int | None:

@@ -631,3 +631,121 @@ def test_tma_both_ways_assemble(target):
                          target, _version(target))):
         assembled = backend.run_ptxas(ptx, arch=target)
         assert assembled.ok, assembled.stderr
+
+
+# ------------------------------------------------- TMA and arrivals in a CTA pair (docs/cta-pairs.md)
+
+PAIR_A, PAIR_B = smem(128, 64, "bf16"), smem(64, 64, "bf16")
+#: A pair kernel whose one role loads both tiles by TMA and multiplies them. Compiled with
+#: its own synchronization (insert-sync strategy=none) and the roles unchecked
+#: (tcgen05-verify-sync does not check a pair's roles or TMA loads, docs/cta-pairs.md).
+PAIR_TMA_KERNEL = kernel(
+    f'  %c0 = arith.constant 0 : index\n'
+    f'  %c64 = arith.constant 64 : index\n'
+    f'  %p0 = arith.constant 0 : i32\n'
+    f'  %false = arith.constant false\n'
+    f'  %a = "tcgen05.smem_buffer"() : () -> {PAIR_A}\n'
+    f'  %b = "tcgen05.smem_buffer"() : () -> {PAIR_B}\n'
+    f'  %d = "tcgen05.tmem_buffer"() : () -> {tmem(256, 128, "f32")}\n'
+    f'  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier\n'
+    f'  "tcgen05.partitions"() ({{\n'
+    f'    "tcgen05.role"() ({{\n'
+    f'      "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()\n'
+    f'      "tcgen05.tma_load"(%tm, %a, %m, %c64, %c0) : '
+    f'(!llvm.ptr<1>, {PAIR_A}, !tcgen05.mbarrier, index, index) -> ()\n'
+    f'      "tcgen05.tma_load"(%tmb, %b, %m, %c64, %c0) : '
+    f'(!llvm.ptr<1>, {PAIR_B}, !tcgen05.mbarrier, index, index) -> ()\n'
+    f'      "tcgen05.mbarrier_wait"(%m, %p0) : (!tcgen05.mbarrier, i32) -> ()\n'
+    f'      "tcgen05.mma"(%d, %a, %b, %false) {{kind = "f16"}} : ({tmem(256, 128, "f32")}, '
+    f'{PAIR_A}, {PAIR_B}, i1) -> ()\n'
+    f'      "gpu.yield"() : () -> ()\n'
+    f'    }}) {{name = "mma", first_warp = 0 : i64, warps = 4 : i64}} : () -> ()\n'
+    f'    "gpu.yield"() : () -> ()\n'
+    f'  }}) : () -> ()',
+    cta=2,
+    args='%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %tm: !llvm.ptr<1> {tcgen05.tensor_map = '
+         '{tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}}, %tmb: !llvm.ptr<1> '
+         '{tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 64>, swizzle = "128B"}}')
+
+
+def ours_pair(text: str, target: str) -> str:
+    """`ours` with the pass options of a pair kernel that writes its own synchronization
+    (tests/conftest.py PAIR_HAND_SYNCHRONIZED)."""
+    from conftest import PAIR_HAND_SYNCHRONIZED
+    from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
+
+    pipeline = override_options(DEFAULT_PIPELINE, list(PAIR_HAND_SYNCHRONIZED))
+    return compile_source(text, "differential.mlir", arch=target, pipeline=pipeline).ptx
+
+
+def _pair_tma_upstream(a):
+    # nvvm.cp.async.bulk.tensor.shared.cluster.global with group = cta_2: the form whose
+    # mbarrier may be in the peer CTA.
+    nvvm.CpAsyncBulkTensorGlobalToSharedClusterOp(a["cluster_dst"], a["tmap"],
+                                                  [a["c0"], a["c1"]], a["bar"], [], group=C2)
+
+
+def test_pair_tma_load_is_upstreams_cta_group_2_form():
+    """tcgen05.tma_load in a cta_group::2 kernel prints the line upstream's
+    nvvm.cp.async.bulk.tensor op with the cta_group::2 group attribute lowers to: same
+    qualifiers (.cta_group::2 after the completion mechanism), same operand order."""
+    mnemonic = "cp.async.bulk.tensor"
+    mine = instruction_lines(ours_pair(PAIR_TMA_KERNEL, "sm_100a"), mnemonic)
+    theirs = instruction_lines(upstream(_pair_tma_upstream, "sm_100a"), mnemonic)
+    assert len(mine) == 2 and len(theirs) == 1, (mine, theirs)
+    for line in mine:
+        assert split_instruction(line) == split_instruction(theirs[0]), (line, theirs)
+    assert split_instruction(mine[0])[0] == [
+        "cp", "async", "bulk", "tensor", "2d", "shared::cluster", "global", "tile",
+        "mbarrier::complete_tx::bytes", "cta_group::2"]
+
+
+def _remote_arrive_upstream(a):
+    # nvvm.mapa to a shared::cluster address, then nvvm.mbarrier.arrive at cluster scope
+    # on it (upstream also passes the count, 1 by default in PTX).
+    remote = nvvm.MapaOp(ir.Type.parse("!llvm.ptr<7>"), a["bar"], a["c0"]).result
+    nvvm.MBarrierArriveOp(None, remote, scope=nvvm.MemScopeKind.CLUSTER)
+
+
+PAIR_ARRIVE_KERNEL = KERNEL.format(
+    name="k", args="", target="sm_100a", cta=2, body=(
+        '  %m = "tcgen05.alloc_mbarrier"() {count = 256 : i64} : () -> !tcgen05.mbarrier\n'
+        '  "tcgen05.partitions"() ({\n'
+        '    "tcgen05.role"() ({\n'
+        '      "tcgen05.mbarrier_arrive"(%m) {cta = "even"} : (!tcgen05.mbarrier) -> ()\n'
+        '      "gpu.yield"() : () -> ()\n'
+        '    }) {name = "epilogue", first_warp = 0 : i64, warps = 4 : i64} : () -> ()\n'
+        '    "gpu.yield"() : () -> ()\n'
+        '  }) : () -> ()'))
+
+
+def test_even_cta_arrive_is_upstreams_mapa_and_cluster_arrive():
+    """mbarrier_arrive with cta = "even" prints the mapa and the arrive that upstream's
+    nvvm.mapa and nvvm.mbarrier.arrive (scope cluster) lower to: ``mapa.shared::cluster``
+    (ours in 32 bits, LLVM's in 64: the register names are replaced) and
+    ``mbarrier.arrive.release.cluster.shared::cluster.b64 _, [addr]``; upstream adds the
+    count operand (1), which PTX makes optional."""
+    mine_ptx = ours_pair(PAIR_ARRIVE_KERNEL, "sm_100a")
+    theirs_ptx = upstream(_remote_arrive_upstream, "sm_100a")
+    mine = instruction_lines(mine_ptx, "mbarrier.arrive")
+    theirs = instruction_lines(theirs_ptx, "mbarrier.arrive")
+    assert len(mine) == 1 and len(theirs) == 1, (mine, theirs)
+    (my_q, my_ops), (their_q, their_ops) = (split_instruction(x) for x in (mine[0], theirs[0]))
+    assert my_q == their_q == ["mbarrier", "arrive", "release", "cluster", "shared::cluster",
+                               "b64"]
+    assert my_ops == ["_", "[R]"] and their_ops == ["_", "[R]", "R"]
+    my_mapa = split_instruction(instruction_lines(mine_ptx, "mapa")[0])
+    their_mapa = split_instruction(instruction_lines(theirs_ptx, "mapa")[0])
+    assert my_mapa[0] == ["mapa", "shared::cluster", "u32"]
+    assert their_mapa[0] == ["mapa", "shared::cluster", "u64"]
+    assert my_mapa[1] == their_mapa[1] == ["R", "R", "R"]
+
+
+@requires_ptxas
+@pytest.mark.parametrize("target", ["sm_100a", "sm_103a", "sm_110a"])
+def test_pair_tma_both_ways_assemble(target):
+    for ptx in (ours_pair(PAIR_TMA_KERNEL, target), ours_pair(PAIR_ARRIVE_KERNEL, target),
+                upstream(_pair_tma_upstream, target, _version(target)),
+                upstream(_remote_arrive_upstream, target, _version(target))):
+        assembled = backend.run_ptxas(ptx, arch=target)
+        assert assembled.ok, assembled.stderr

@@ -191,3 +191,22 @@ func.func @no_barrier(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
   "tcgen05.dealloc"(%base) {columns = 64 : i64, cta_group = 1 : i64} : (i32) -> ()
   return
 }
+
+// -----
+
+// Refused: a TMA load in a cta_group::2 kernel. Each CTA loads its slice and both loads
+// complete on the even CTA's mbarrier, which the odd CTA does not wait on; the
+// one-program model (every CTA sees each wait) would not be sound (docs/cta-pairs.md).
+!pa = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+func.func @pair_tma_load(%A: !llvm.ptr<1>,
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %a = "tcgen05.smem_buffer"() : () -> !pa
+  %full = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%full) : (!tcgen05.mbarrier) -> ()
+  // expected-error @+1 {{tcgen05-verify-sync does not check TMA loads in a cta_group::2 kernel (each CTA's load completes on the even CTA's mbarrier, which the odd CTA does not wait on; docs/cta-pairs.md)}}
+  "tcgen05.tma_load"(%tm, %a, %full, %c0, %c0) : (!llvm.ptr<1>, !pa, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.mbarrier_wait"(%full) : (!tcgen05.mbarrier) -> ()
+  return
+}

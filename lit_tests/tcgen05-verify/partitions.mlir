@@ -296,12 +296,82 @@ func.func @more_than_a_warpgroup_without_roles() attributes {tcgen05.kernel = {t
 
 // -----
 
-// expected-error @+1 {{cta_group = 2: tcgen05.partitions in a cta_group::2 kernel is not supported yet}}
+// Warp roles in a CTA pair (docs/cta-pairs.md): each CTA runs the roles; an arrival with
+// cta = "even" goes to the even CTA's mbarrier, so both CTAs' 128 epilogue threads make
+// its 256 arrivals per phase.
+// CHECK-LABEL: func.func @partitions_in_a_pair_kernel
+// CHECK: "tcgen05.mbarrier_arrive"(%{{.*}}) {cta = "even"}
 func.func @partitions_in_a_pair_kernel() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 2 : i64}} {
+  %m = "tcgen05.alloc_mbarrier"() {count = 256 : i64} : () -> !tcgen05.mbarrier
   "tcgen05.partitions"() ({
     "tcgen05.role"() ({
+      "tcgen05.mbarrier_arrive"(%m) {cta = "even"} : (!tcgen05.mbarrier) -> ()
       "gpu.yield"() : () -> ()
-    }) {name = "x", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// Count 128 is one CTA's arrivals: the even CTA's mbarrier receives both CTAs'.
+func.func @pair_arrive_count_of_one_cta() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 2 : i64}} {
+  %m = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !tcgen05.mbarrier
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      // expected-error @+1 {{tcgen05.mbarrier_arrive by the 256 threads of role 'epilogue' (warps 4-7) in both CTAs of the pair makes 256 arrivals, but the mbarrier (line}}
+      "tcgen05.mbarrier_arrive"(%m) {cta = "even"} : (!tcgen05.mbarrier) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @arrive_cta_not_even() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 2 : i64}} {
+  %m = "tcgen05.alloc_mbarrier"() {count = 256 : i64} : () -> !tcgen05.mbarrier
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      // expected-error @+1 {{cta = "odd" is not "even" (the only CTA of a pair an mbarrier_arrive may arrive at besides its own, docs/cta-pairs.md)}}
+      "tcgen05.mbarrier_arrive"(%m) {cta = "odd"} : (!tcgen05.mbarrier) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+func.func @arrive_even_without_a_pair() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %m = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !tcgen05.mbarrier
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      // expected-error @+1 {{cta = "even" arrives at the even CTA of a CTA pair, but the kernel has cta_group = 1: only a cta_group::2 kernel runs as a pair (9.7.16.5.1)}}
+      "tcgen05.mbarrier_arrive"(%m) {cta = "even"} : (!tcgen05.mbarrier) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// One mbarrier's arrivals all reach the same CTAs: an arrival at each CTA's own mbarrier
+// and one at the even CTA's would count different phases in the two CTAs.
+func.func @pair_arrivals_mixed() attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 2 : i64}} {
+  %m = "tcgen05.alloc_mbarrier"() {count = 256 : i64} : () -> !tcgen05.mbarrier
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      // expected-error-re @+1 {{the mbarrier (line {{[0-9]+}}) is the even CTA's for this cta = "even" arrival, but tcgen05.mbarrier_arrive at line {{[0-9]+}} signals it otherwise: one mbarrier's signals must all reach the same CTAs (docs/cta-pairs.md)}}
+      "tcgen05.mbarrier_arrive"(%m) {cta = "even"} : (!tcgen05.mbarrier) -> ()
+      "tcgen05.mbarrier_arrive"(%m) : (!tcgen05.mbarrier) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
     "gpu.yield"() : () -> ()
   }) : () -> ()
   return

@@ -234,15 +234,63 @@ func.func @too_many_bytes(%A: !llvm.ptr<1>,
 
 // -----
 
-func.func @pair(%A: !llvm.ptr<1>,
+// In a CTA pair, each CTA loads its slice of an MMA operand (docs/cta-pairs.md): a tile no
+// MMA reads as A or B has no such split.
+func.func @pair_tile_no_mma_reads(%A: !llvm.ptr<1>,
     %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
   %c0 = arith.constant 0 : index
   %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
   %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
   "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
-  // expected-error @+1 {{tcgen05.tma_load in a cta_group::2 kernel is not supported yet (each CTA's slice of the pair's operand, docs/tma.md)}}
+  // expected-error @+1 {{in a cta_group::2 kernel a shared-memory tile is loaded as this CTA's slice of an MMA operand (rows rank * R .., docs/cta-pairs.md), but no tcgen05.mma reads this tile as A or B}}
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  return
+}
+
+// -----
+
+// Both CTAs' loads complete on the even CTA's mbarrier, so a written byte count is both
+// CTAs' bytes: 2 x (16384 + 8192) = 49152 here, not one CTA's 24576.
+func.func @pair_expect_tx_one_ctas_bytes(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 64>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[256, 128], f32>
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  // expected-error @+1 {{bytes = 24576 is not the 49152 bytes of the 2 tcgen05.tma_load op(s) that follow it on this mbarrier in its block in each CTA of the pair (both complete on the even CTA's mbarrier, docs/cta-pairs.md)}}
+  "tcgen05.mbarrier_expect_tx"(%m) {bytes = 24576 : i64} : (!tcgen05.mbarrier) -> ()
+  "tcgen05.tma_load"(%tmA, %a, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.tma_load"(%tmB, %b, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.mbarrier_wait"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.mma"(%d, %a, %b, %false) {kind = "f16"} : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  return
+}
+
+// -----
+
+// The same with both CTAs' bytes: accepted.
+// CHECK-LABEL: func.func @pair_expect_tx_both_ctas_bytes
+// CHECK: "tcgen05.mbarrier_expect_tx"(%{{.*}}) {bytes = 49152 : i64}
+func.func @pair_expect_tx_both_ctas_bytes(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 64>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[256, 128], f32>
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) {bytes = 49152 : i64} : (!tcgen05.mbarrier) -> ()
+  "tcgen05.tma_load"(%tmA, %a, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.tma_load"(%tmB, %b, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.mbarrier_wait"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.mma"(%d, %a, %b, %false) {kind = "f16"} : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
   return
 }
 
@@ -292,5 +340,44 @@ func.func @f64_tile(%A: !llvm.ptr<1>,
   %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
   "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[64, 16], f64, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  return
+}
+
+// -----
+
+// A stage of a ring in a pair: the split is defined when an MMA reads some stage of the
+// ring as A or B (through any smem_stage view); here nothing reads the ring.
+func.func @pair_ring_no_mma_reads(%A: !llvm.ptr<1>,
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %ring = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 64], bf16, "K", "128B">
+  %t = "tcgen05.smem_stage"(%ring, %c0) : (!tcgen05.smem<[2, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
+  // expected-error @+1 {{in a cta_group::2 kernel a shared-memory tile is loaded as this CTA's slice of an MMA operand}}
+  "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  return
+}
+
+// -----
+
+// A pair's TMA loads and expect_tx signal the even CTA's mbarrier only; a commit that
+// also signals the odd CTA's would leave the CTAs waiting on it ambiguous.
+func.func @pair_tma_and_multicast_commit(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[256, 128], f32>
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.tma_load"(%tmA, %a, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.mbarrier_wait"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.mma"(%d, %a, %b, %false) {kind = "f16"} : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  // expected-error-re @+1 {{this tcgen05.commit signals multicast_mask = 0b11, but the tcgen05.{{(mbarrier_expect_tx|tma_load)}} at line {{[0-9]+}} signals the same mbarrier in the even CTA only (a CTA pair's TMA loads complete there, docs/cta-pairs.md): the CTAs waiting on one mbarrier must be those every signal reaches (9.7.16.12.1)}}
+  "tcgen05.commit"(%m) {multicast_mask = 3 : i64} : (!tcgen05.mbarrier) -> ()
   return
 }

@@ -52,7 +52,12 @@ DEFAULT_GRID = (("tcgen05-plan-tmem", "strategy", ("first-fit", "optimal", "no-r
 #: running concurrently.
 HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
                            ("tcgen05-verify-sync", "partitions", "check"))
+#: The same for a CTA pair's kernel (cta_group = 2), whose roles tcgen05-verify-sync does
+#: not check (docs/cta-pairs.md): they are passed on unchecked, the simulator checks them.
+PAIR_HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
+                                ("tcgen05-verify-sync", "partitions", "skip"))
 _HAND_SYNC_OP = re.compile(r'^[^/]*"tcgen05\.(partitions|mbarrier_arrive)"', re.MULTILINE)
+_PAIR_KERNEL = re.compile(r'^[^/]*\bcta_group\s*=\s*2\s*:\s*i64', re.MULTILINE)
 SYNC_KINDS = ("commit", "mbarrier_wait", "wait::ld", "wait::st", "fence::before",
               "fence::after", "fence.proxy.async", "barrier")
 
@@ -92,16 +97,23 @@ def hand_synchronized(path: str) -> bool:
     return bool(_HAND_SYNC_OP.search(Path(path).read_text()))
 
 
+def hand_synchronized_combo(path: str) -> tuple:
+    """HAND_SYNCHRONIZED_COMBO, or PAIR_HAND_SYNCHRONIZED_COMBO for a cta_group::2 kernel."""
+    return PAIR_HAND_SYNCHRONIZED_COMBO if _PAIR_KERNEL.search(Path(path).read_text()) \
+        else HAND_SYNCHRONIZED_COMBO
+
+
 def kernel_combinations(path: str, combos) -> list:
     """`combos` as `path` can be compiled: for a hand-synchronized kernel, every
     insert-sync / verify-sync option of a combination replaced by
-    HAND_SYNCHRONIZED_COMBO, duplicates dropped (first kept)."""
+    hand_synchronized_combo(path), duplicates dropped (first kept)."""
     if not hand_synchronized(path):
         return list(combos)
-    fixed = {p for p, _, _ in HAND_SYNCHRONIZED_COMBO}
+    hand = hand_synchronized_combo(path)
+    fixed = {p for p, _, _ in hand}
     out: list = []
     for combo in combos:
-        kept = tuple(c for c in combo if c[0] not in fixed) + HAND_SYNCHRONIZED_COMBO
+        kept = tuple(c for c in combo if c[0] not in fixed) + hand
         if kept not in out:
             out.append(kept)
     return out

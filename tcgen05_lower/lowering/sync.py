@@ -23,7 +23,8 @@ from __future__ import annotations
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.dialect.ops import (BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp,
-                                       MbarrierArriveOp, MbarrierWaitOp, WaitOp)
+                                       MbarrierArriveOp, MbarrierExpectTxOp, MbarrierWaitOp,
+                                       TmaLoadOp, WaitOp)
 from tcgen05_lower.emit import i32
 from tcgen05_lower.lowering.core import lowers
 
@@ -37,17 +38,34 @@ def single_thread_predicate(lowering) -> "ir.Value":
     cta_group::2 (Table 46, 9.7.16.5.1). Built once per kernel, at its entry."""
     if lowering.info.cta_group == 1:
         return lowering.is_leader
-    cached = getattr(lowering, "pair_leader", None)
+    # One predicate per leader: the CTA's thread 0, or each role's first thread.
+    cache = getattr(lowering, "pair_leaders", None)
+    if cache is None:
+        cache = lowering.pair_leaders = {}
+    leader = lowering.is_leader
+    cached = cache.get(leader)
     if cached is not None:
         return cached
-    leader = lowering.is_leader
     with ir.InsertionPoint.after(leader.owner), lowering.kernel.location:
         # nvvm.read.ptx.sreg.cluster.ctarank: %cluster_ctarank.
         rank = nvvm.ClusterId(i32()).result
         even = emit.cmp_eq((emit.Sym(rank) & 1).value, emit.constant(0, i32()))
-        lowering.pair_leader = ir.Operation.create(
+        cache[leader] = ir.Operation.create(
             "arith.andi", results=[leader.type], operands=[leader, even]).results[0]
-    return lowering.pair_leader
+    return cache[leader]
+
+
+def even_cta_rank(lowering) -> "ir.Value":
+    """The i32 %cluster_ctarank of the even CTA of this CTA's pair, ``rank - (rank & 1)``
+    (9.7.16.5.1), read once at the kernel's entry: where a pair's TMA loads and ``cta =
+    "even"`` arrivals signal (docs/cta-pairs.md)."""
+    cached = getattr(lowering, "even_rank", None)
+    if cached is None:
+        entry = lowering.kernel.regions[0].blocks[0]
+        with ir.InsertionPoint(entry.operations[0]), lowering.kernel.location:
+            rank = emit.Sym(nvvm.ClusterId(i32()).result)
+            cached = lowering.even_rank = (rank - (rank & 1)).value
+    return cached
 
 
 def cta_barrier(lowering) -> None:
@@ -69,19 +87,58 @@ def arrival_mask(commit) -> int:
     return ISSUING_CTA_MASK if mask is None else mask
 
 
+def even_cta_address(lowering, address: "ir.Value") -> "ir.Value":
+    """The i32 shared::cluster address of the variable at shared::cta `address` in the
+    even CTA of the pair (``mapa``; the executing CTA's own address there)."""
+    return emit.ptx(ptx.mapa("$0", "$1", "$2"), [address, even_cta_rank(lowering)],
+                    results=[i32()])[0]
+
+
+def signals_even_cta(op) -> bool:
+    """Whether `op`, in a cta_group::2 kernel, signals the even CTA's mbarrier whatever
+    CTA runs it: a TMA load and its expect_tx (both CTAs' loads complete on the even
+    CTA's mbarrier, whose one thread expects their bytes) and an ``mbarrier_arrive`` with
+    ``cta = "even"`` (docs/cta-pairs.md, "Warp roles and TMA in a CTA pair")."""
+    if TmaLoadOp.matches(op) or MbarrierExpectTxOp.matches(op):
+        return True
+    return MbarrierArriveOp.matches(op) and MbarrierArriveOp(op).cta == EVEN_CTA
+
+
+#: The ``cta`` of an mbarrier_arrive that arrives at the even CTA of the pair.
+EVEN_CTA = "even"
+
+
+def _signal_uses(barrier):
+    for use in barrier.uses:
+        owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        yield owner
+
+
 def waiting_ctas(lowering, op) -> int:
     """The CTAs in which an mbarrier wait runs: those that the commits to its mbarrier
-    arrive at (both, for an mbarrier no commit names)."""
+    arrive at, the even CTA alone for an mbarrier that a pair's TMA loads, expect_tx or
+    ``cta = "even"`` arrivals signal (``signals_even_cta``), both for any other."""
     masks = set()
-    for use in op.operands[0].uses:
-        owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+    for owner in _signal_uses(op.operands[0]):
         if CommitOp.matches(owner):
             masks.add(arrival_mask(owner) & PAIR_MASK)
+        elif signals_even_cta(owner):
+            masks.add(ISSUING_CTA_MASK)
     if len(masks) > 1:
-        lowering.fail(op, f"the tcgen05.commit ops to this wait's mbarrier arrive at "
-                          f"different CTAs (masks {', '.join(map(bin, sorted(masks)))}), so "
-                          f"which CTAs wait is ambiguous (9.7.16.12.1)")
+        lowering.fail(op, f"the ops that signal this wait's mbarrier (tcgen05.commit, TMA "
+                          f"loads, arrivals) signal different CTAs (masks "
+                          f"{', '.join(map(bin, sorted(masks)))}), so which CTAs wait is "
+                          f"ambiguous (9.7.16.12.1)")
     return masks.pop() if len(masks) == 1 else PAIR_MASK
+
+
+def completed_across_the_pair(barrier) -> bool:
+    """Whether the other CTA of the pair takes part in completing `barrier`'s phases
+    (a TMA load or a ``cta = "even"`` arrival, which any CTA runs): a wait on it acquires
+    at cluster scope."""
+    return any(TmaLoadOp.matches(owner) or MbarrierArriveOp.matches(owner)
+               and MbarrierArriveOp(owner).cta == EVEN_CTA
+               for owner in _signal_uses(barrier))
 
 
 def cta_rank_is(lowering, rank: int) -> "ir.Value":
@@ -126,15 +183,18 @@ def lower_mbarrier_wait(lowering, op) -> None:
     phase is the one counted at run time."""
     barrier = lowering.values[op.operands[0]]
     phase = op.operands[1] if len(op.operands) > 1 else tracked_phase(lowering, op)
-    ctas = waiting_ctas(lowering, op) if lowering.info.cta_group == 2 else PAIR_MASK
+    pair = lowering.info.cta_group == 2
+    ctas = waiting_ctas(lowering, op) if pair else PAIR_MASK
+    text = (ptx.mbarrier_wait_parity_cluster if pair and completed_across_the_pair(
+        op.operands[0]) else ptx.mbarrier_wait_parity)("$0", "$1")
     if ctas == PAIR_MASK:
-        emit.ptx(ptx.mbarrier_wait_parity("$0", "$1"), [barrier, phase])
+        emit.ptx(text, [barrier, phase])
         return
     # Only the CTA the commits arrive at waits (module docstring).
     waits = ir.Operation.create("scf.if", results=[], regions=2,
                                 operands=[cta_rank_is(lowering, ctas.bit_length() - 1)])
     with ir.InsertionPoint(waits.regions[0].blocks.append()):
-        emit.ptx(ptx.mbarrier_wait_parity("$0", "$1"), [barrier, phase])
+        emit.ptx(text, [barrier, phase])
         ir.Operation.create("scf.yield")
 
 
@@ -171,5 +231,11 @@ def lower_barrier(lowering, op) -> None:
 @lowers(MbarrierArriveOp)
 def lower_mbarrier_arrive(lowering, op) -> None:
     """mbarrier.arrive.release.cta by every thread that runs it: the CTA's threads, or a
-    role's (docs/partitions.md)."""
-    emit.ptx(ptx.mbarrier_arrive("$0"), [lowering.values[op.operands[0]]])
+    role's (docs/partitions.md); with ``cta = "even"`` (a cta_group::2 kernel), an
+    arrival at the mbarrier at the same offset in the even CTA of the pair, released at
+    cluster scope (docs/cta-pairs.md)."""
+    barrier = lowering.values[op.operands[0]]
+    if MbarrierArriveOp(op).cta == EVEN_CTA:
+        emit.ptx(ptx.mbarrier_arrive_cluster("$0"), [even_cta_address(lowering, barrier)])
+        return
+    emit.ptx(ptx.mbarrier_arrive("$0"), [barrier])

@@ -2,7 +2,8 @@
 (tcgen05_lower.tma, docs/tma.md).
 
 Both are issued by one thread (the one that issues mma and commit, Table 46's rule for
-single-thread ops applied to them): each thread that executes ``cp.async.bulk.tensor``
+single-thread ops applied to them; in a cta_group::2 kernel, a load by one thread of each
+CTA and the expect_tx by the even CTA's, see lower_tma_load): each thread that executes ``cp.async.bulk.tensor``
 starts its own copy of the whole box (PTX ISA 9.7.9.25.5.1), and one
 ``mbarrier.arrive.expect_tx`` is the one arrival an mbarrier of count 1 expects per phase.
 The tensor map is the kernel's ``!llvm.ptr<1>`` parameter, converted to the generic
@@ -11,12 +12,14 @@ address the instruction takes (``cvta.global``).
 
 from __future__ import annotations
 
+from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx, tma
 from tcgen05_lower.bindings import llvm
 from tcgen05_lower.dialect.ops import MbarrierExpectTxOp, TmaLoadOp
 from tcgen05_lower.emit import i32
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.sync import single_thread_predicate
+from tcgen05_lower.lowering.ldst import cta_in_pair
+from tcgen05_lower.lowering.sync import even_cta_address, single_thread_predicate
 
 
 @lowers(TmaLoadOp)
@@ -25,6 +28,23 @@ def lower_tma_load(lowering, op) -> None:
     generic = llvm.AddrSpaceCastOp(emit.ptr_type(0), lowering.values.get(
         load.tensor_map, load.tensor_map)).result
     c0, c1 = (emit.cast(op.operands[3 + i], i32()) for i in range(2))
+    if lowering.info.cta_group == 2:
+        # Each CTA loads its own slice, rows r R .. r R + R - 1 of the pair's tile (R the
+        # tile's rows, r = %cluster_ctarank & 1; docs/cta-pairs.md): the row coordinate
+        # is c1 of a K-major tile, c0 of an MN-major one (innermost first). Both CTAs'
+        # loads complete on the even CTA's mbarrier (.cta_group::2, PTX ISA
+        # 9.7.9.25.5.1), where the even CTA's expect_tx announced both.
+        tile = d.type_info(load.tile.type)
+        shift = (cta_in_pair(lowering) * tile.rows).value
+        if tile.major == "K":
+            c1 = (emit.Sym(c1) + emit.Sym(shift)).value
+        else:
+            c0 = (emit.Sym(c0) + emit.Sym(shift)).value
+        even_barrier = even_cta_address(lowering, lowering.values[load.barrier])
+        emit.ptx(ptx.tma_load_2d_pair("$0", "$1", "$2", "$3", "$4"),
+                 [lowering.values[load.tile], generic, c0, c1, even_barrier],
+                 predicate=lowering.is_leader)
+        return
     emit.ptx(ptx.tma_load_2d("$0", "$1", "$2", "$3", "$4"),
              [lowering.values[load.tile], generic, c0, c1, lowering.values[load.barrier]],
              predicate=single_thread_predicate(lowering))

@@ -1045,7 +1045,38 @@ def _mbarrier(ins: P.Instr):
         return _mbarrier_try_wait
     if op == "arrive" and mods <= spaces | {"b64", "release", "cta", "cluster", "expect_tx"}:
         return _mbarrier_arrive
+    if op == "arrive" and mods <= {"shared::cluster", "b64", "release", "cta", "cluster"} \
+            and "shared::cluster" in mods:
+        return _mbarrier_arrive_cluster
     raise _unknown(ins)
+
+
+def _mbarrier_arrive_cluster(m: Machine, ins: P.Instr):
+    """``mbarrier.arrive{.release}{.cta, .cluster}.shared::cluster.b64 _, [addr]``: one
+    arrival on the mbarrier at a shared::cluster address (``mapa``'s, possibly another
+    CTA of the cluster; a shared::cta address names the executing CTA's), releasing the
+    thread's prior accesses to whoever observes the phase complete (9.7.13.15.13). Only
+    the sink ``_`` may take the state of a shared::cluster arrive."""
+    ops_ = ins.operands
+    if len(ops_) != 2 or getattr(ops_[0], "name", None) != "_":
+        raise SimError("mbarrier.arrive.shared::cluster takes the sink _ as its state "
+                       "operand and no count here", ins.line, ins.text)
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, ops_[1], act) * np.ones(threads.size, np.uint64)
+            ranks, local = _shared_target(m, "shared::cluster", act, addrs, 8,
+                                          "mbarrier.arrive", ins)
+            ranks = np.asarray(ranks).reshape(-1) * np.ones(threads.size, np.int64)
+            local = np.asarray(local).reshape(-1) * np.ones(threads.size, np.int64)
+            for g, r, ad in zip(threads, ranks, local):
+                _check_mbarrier_address(m, int(ad))
+                m.ordering.mbarrier_arrive(int(g), int(r), int(ad), 1, ins.line)
+            m.epoch += 1
+        m.advance(idx)
+    return run
 
 
 def _mbar_operand(m, ins, op, act):

@@ -114,6 +114,9 @@ class TmaInFlight:
     nbytes: int
     mbarrier: int
     line: int
+    #: The CTA of the mbarrier (the destination's, or with .cta_group::2 possibly its
+    #: peer's); None: the destination's CTA.
+    mbarrier_rank: int | None = None
 
 
 @dataclass
@@ -470,10 +473,12 @@ class OrderingModel:
                        int(self.tma_line[rank][addresses[first]]))
 
     def tma_load(self, thread: int, rank: int, addresses: np.ndarray, write, nbytes: int,
-                 mbarrier: int, line: int) -> None:
+                 mbarrier: int, line: int, mbarrier_rank: int | None = None) -> None:
         """cp.async.bulk.tensor by `thread`: writes `addresses` of CTA `rank` (``write()``
-        lands the data), then complete_tx of `nbytes` on `mbarrier` (module docstring)."""
-        self._mbar(rank, mbarrier, line, thread)
+        lands the data), then complete_tx of `nbytes` on `mbarrier` of CTA
+        `mbarrier_rank` (default `rank`; module docstring)."""
+        bar_rank = rank if mbarrier_rank is None else mbarrier_rank
+        self._mbar(bar_rank, mbarrier, line, thread)
         readers = self.reader[rank][addresses]
         busy = readers >= 0
         if busy.any():
@@ -495,7 +500,8 @@ class OrderingModel:
         self.tma_line[rank][addresses] = line
         # the bytes are the TMA load's now: earlier ordinary writes are overwritten
         self.writer[rank][addresses] = -1
-        entry = TmaInFlight(thread, seq, rank, addresses, write, nbytes, mbarrier, line)
+        entry = TmaInFlight(thread, seq, rank, addresses, write, nbytes, mbarrier, line,
+                            bar_rank)
         if self.schedule == "eager":
             self._complete_tma(entry)
         else:
@@ -505,7 +511,8 @@ class OrderingModel:
         """The load's data lands; complete_tx of its bytes on its mbarrier releases its
         completion to the phase that completes."""
         entry.write()
-        bar = self._mbar(entry.rank, entry.mbarrier, entry.line)
+        bar_rank = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+        bar = self._mbar(bar_rank, entry.mbarrier, entry.line)
         generic = np.zeros(self.known.shape[1], np.int64)
         generic[self.TMA + entry.thread] = entry.seq
         bar.known = generic.copy() if bar.known is None else np.maximum(bar.known, generic)

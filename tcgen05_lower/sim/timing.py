@@ -328,7 +328,6 @@ class Recorder:
         #: barrier a is instance k of barrier a (a named barrier's warps are its own).
         self.barriers: dict = {}
         self.cluster_arrivals = [0] * nwarps
-        self.cluster_waits = [0] * nwarps
         self.pending_waits: list[tuple[int, Step]] = []
         #: warps whose last try_wait failed: the branch back of their spin loop is the
         #: functional schedule's too, and is not recorded
@@ -397,14 +396,16 @@ class RecordingOrdering(OrderingModel):
             event[1].extend(self._tag(r, mbarrier) for r in targets)
         super()._complete_commit(entry)
 
-    def tma_load(self, thread, rank, addresses, write, nbytes, mbarrier, line):
+    def tma_load(self, thread, rank, addresses, write, nbytes, mbarrier, line,
+                 mbarrier_rank=None):
         event = (thread, rank, nbytes, [])
         step = self.recorder.step_of_thread(thread)
         if step is not None:
             step.tmas.append(event)
         self._tma_event = event
         before = len(self.pending_commits)
-        super().tma_load(thread, rank, addresses, write, nbytes, mbarrier, line)
+        super().tma_load(thread, rank, addresses, write, nbytes, mbarrier, line,
+                         mbarrier_rank=mbarrier_rank)
         if len(self.pending_commits) > before:
             self._commit_events[id(self.pending_commits[-1])] = event
         self._tma_event = None
@@ -415,7 +416,8 @@ class RecordingOrdering(OrderingModel):
         # complete_tx counts towards the mbarrier's current phase (9.7.13.15.2)
         event = self._commit_events.pop(id(entry), None) or self._tma_event
         if event is not None:
-            event[3].append(self._tag(entry.rank, entry.mbarrier))
+            bar_rank = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+            event[3].append(self._tag(bar_rank, entry.mbarrier))
         super()._complete_tma(entry)
 
     def mbarrier_arrive(self, thread, rank, address, count, line):
@@ -493,8 +495,15 @@ class RecordingMachine(Machine):
                 step.barrier = rec.cluster_arrivals[w]
                 rec.cluster_arrivals[w] += 1
             elif kind == "cluster_wait" and n_active:
-                step.barrier = rec.cluster_waits[w]
-                rec.cluster_waits[w] += 1
+                # The wait pairs with the warp's latest arrive. A wait that blocks runs
+                # again when the cluster barrier releases it: one step, not two.
+                instance = rec.cluster_arrivals[w] - 1
+                steps = rec.trace.warps[w]
+                if steps and steps[-1].kind == "cluster_wait" and \
+                        steps[-1].barrier == instance:
+                    rec.current[w] = steps[-1]
+                    continue
+                step.barrier = instance
             rec.trace.warps[w].append(step)
             rec.current[w] = step
         if kind == "async" and ins.parts[1] == "mma":

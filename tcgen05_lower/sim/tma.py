@@ -111,13 +111,24 @@ def destination_addresses(tmap: TensorMap, dst: int, itemsize: int) -> np.ndarra
 
 def handler(ins: P.Instr):
     """cp.async.bulk.tensor, 2-D tile mode, global -> shared::cluster with
-    mbarrier::complete_tx::bytes; other forms are not simulated."""
+    mbarrier::complete_tx::bytes, optionally ``.cta_group::1`` / ``.cta_group::2``; other
+    forms are not simulated.
+
+    The mbarrier operand is a shared::cluster address (a shared::cta address names the
+    executing CTA's). Without ``.cta_group`` and with ``.cta_group::1`` it must be in the
+    CTA whose shared memory the copy writes; with ``.cta_group::2`` it may be in that CTA
+    or in its peer CTA of the pair (%cluster_ctarank differing in bit 0; PTX ISA
+    9.7.9.25.5.1, ".cta_group"): a CTA pair's loads complete on the even CTA's mbarrier
+    (docs/cta-pairs.md). Any other CTA's mbarrier is a SimError."""
     form = ["cp", "async", "bulk", "tensor", "2d", "shared::cluster", "global", "tile",
             "mbarrier::complete_tx::bytes"]
-    if ins.parts != form:
+    group = ins.parts[len(form):]
+    if ins.parts[:len(form)] != form or group not in ([], ["cta_group::1"],
+                                                     ["cta_group::2"]):
         from tcgen05_lower.sim.ops import _unknown
         raise _unknown(ins, "only cp.async.bulk.tensor.2d.shared::cluster.global.tile"
-                            ".mbarrier::complete_tx::bytes")
+                            ".mbarrier::complete_tx::bytes{.cta_group::1, ::2}")
+    pair = group == ["cta_group::2"]
 
     def make(m, ins):
         dst, tensor, mbar = ins.operands
@@ -158,7 +169,21 @@ def handler(ins: P.Instr):
                                              np.uint64(int(dsts[n])), nbytes,
                                              "cp.async.bulk.tensor write", ins)
                     rank = int(np.asarray(rank).reshape(-1)[0])
-                    _check_mbarrier_address(m, int(bars[n]))
+                    bar_rank, bar_local = _shared_target(m, "shared::cluster", g_arr,
+                                                         np.uint64(int(bars[n])), 8,
+                                                         "cp.async.bulk.tensor mbarrier",
+                                                         ins)
+                    bar_rank = int(np.asarray(bar_rank).reshape(-1)[0])
+                    bar_local = int(np.asarray(bar_local).reshape(-1)[0])
+                    if bar_rank != rank and not (pair and bar_rank == rank ^ 1):
+                        raise SimError(
+                            f"cp.async.bulk.tensor{'.cta_group::2' if pair else ''}: the "
+                            f"mbarrier is in CTA {bar_rank}, but the copy writes CTA "
+                            f"{rank}: the mbarrier must be in the destination's CTA"
+                            + (" or its peer" if pair else " (with .cta_group::2, or its "
+                                                           "peer)")
+                            + " (PTX ISA 9.7.9.25.5.1)", ins.line, ins.text)
+                    _check_mbarrier_address(m, bar_local)
 
                     def write(tmap=tmap, buffer=buffer, itemsize=itemsize, c0=c0, c1=c1,
                               addresses=addresses, rank=rank):
@@ -166,7 +191,7 @@ def handler(ins: P.Instr):
                         m.smem[rank, addresses.reshape(-1)] = image.reshape(-1)
 
                     m.ordering.tma_load(int(g), rank, addresses.reshape(-1), write, nbytes,
-                                        int(bars[n]), ins.line)
+                                        bar_local, ins.line, mbarrier_rank=bar_rank)
                 m.epoch += 1
             m.advance(idx)
         return run
