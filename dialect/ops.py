@@ -152,7 +152,7 @@ class TmaLoadOp(Tcgen05Op):
     """tcgen05.tma_load."""
 
     NAME = "tma_load"
-    OPERANDS = (('tensor_map', 'single'), ('tile', 'single'), ('barrier', 'single'), ('coordinates', 'variadic'))
+    OPERANDS = (('tensor_map', 'single'), ('tile', 'single'), ('barrier_or_coordinate', 'single'), ('coordinates', 'variadic'))
     RESULTS = ()
     REQUIRED = ()
     __slots__ = ()
@@ -168,8 +168,8 @@ class TmaLoadOp(Tcgen05Op):
         return self.operand(1)
 
     @property
-    def barrier(self):
-        """The single operand barrier."""
+    def barrier_or_coordinate(self):
+        """The single operand barrier_or_coordinate."""
         return self.operand(2)
 
     @property
@@ -553,6 +553,34 @@ class AllocMbarrierOp(Tcgen05Op):
 
     count = Attribute("count")  # int, default 1
     reason = Attribute("reason")  # str
+    stages = Attribute("stages")  # int
+
+
+class MbarrierStageOp(Tcgen05Op):
+    """tcgen05.mbarrier_stage."""
+
+    NAME = "mbarrier_stage"
+    OPERANDS = (('ring', 'single'), ('stage', 'single'))
+    RESULTS = (('barrier', 'single'),)
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def ring(self):
+        """The single operand ring."""
+        return self.operand(0)
+
+    @property
+    def stage(self):
+        """The single operand stage."""
+        return self.operand(1)
+
+    @property
+    def barrier(self):
+        """The single result barrier."""
+        return self.result(0)
+
+    reason = Attribute("reason")  # str
 
 
 class CommitOp(Tcgen05Op):
@@ -755,6 +783,7 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     FragBroadcastOp,
     LoadFragmentOp,
     AllocMbarrierOp,
+    MbarrierStageOp,
     CommitOp,
     MbarrierWaitOp,
     WaitOp,

@@ -168,6 +168,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower import tma
 from tcgen05_lower.dialect.ops import wrap
 from tcgen05_lower.kernel_ir import (OpDict, has_partitions, unplanned_buffer,
                                      user_synchronized)
@@ -264,6 +265,11 @@ class Tcgen05InsertSync(ModulePass):
                 continue
             name = d.kernel_info(kernel).name
             if self.option("strategy") == NONE:
+                barrierless = tma.barrierless_load(kernel)
+                if barrierless is not None:
+                    self.error(barrierless, f"tcgen05-insert-sync{{strategy=none}} adds no "
+                                            f"synchronization, and {tma.BARRIERLESS}")
+                    continue
                 self.result.inserted[name] = []
                 if self.option("report"):
                     print(f"tcgen05-insert-sync: kernel @{name} strategy=none added 0 ops: "

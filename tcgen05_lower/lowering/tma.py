@@ -24,9 +24,12 @@ def lower_tma_load(lowering, op) -> None:
     load = TmaLoadOp(op)
     generic = llvm.AddrSpaceCastOp(emit.ptr_type(0), lowering.values.get(
         load.tensor_map, load.tensor_map)).result
-    c0, c1 = (emit.cast(op.operands[3 + i], i32()) for i in range(2))
+    barrier = tma.load_barrier(op)
+    if barrier is None:
+        lowering.fail(op, tma.BARRIERLESS)
+    c0, c1 = (emit.cast(c, i32()) for c in tma.load_coordinates(op)[:2])
     emit.ptx(ptx.tma_load_2d("$0", "$1", "$2", "$3", "$4"),
-             [lowering.values[load.tile], generic, c0, c1, lowering.values[load.barrier]],
+             [lowering.values[load.tile], generic, c0, c1, lowering.values[barrier]],
              predicate=single_thread_predicate(lowering))
 
 
