@@ -53,7 +53,7 @@ _OPS = {
     "frag_reduce": {"kind": "str"},
     "frag_broadcast": {},
     "alloc_mbarrier": {"count": "int", "stages": "int", **_SYNC},
-    "mbarrier_stage": dict(_SYNC),
+    "mbarrier_stage": {},
     "commit": {"multicast_mask": "int", **_SYNC},
     "mbarrier_wait": dict(_SYNC),
     "wait": {"kind": "str", **_SYNC},
@@ -130,8 +130,7 @@ WRITTEN_BY = MappingProxyType({op: MappingProxyType(attrs) for op, attrs in {
     "ld_red": dict(_ACCESS_PLAN),
     "st": {**_ACCESS_PLAN, "unpack16": _SELECT},
     "load_fragment": {**_ACCESS_PLAN, "pack16": _SELECT},
-    **{op: {"reason": _SYNC_PASS} for op in ("alloc_mbarrier", "mbarrier_stage", "commit",
-                                            "mbarrier_wait",
+    **{op: {"reason": _SYNC_PASS} for op in ("alloc_mbarrier", "commit", "mbarrier_wait",
                                             "wait", "fence", "fence_proxy_async", "barrier")},
     # On the commits it adds to a cta_group::2 kernel: which CTAs' mbarriers they signal.
     "commit": {"reason": _SYNC_PASS, "multicast_mask": _SYNC_PASS},

@@ -580,8 +580,6 @@ class MbarrierStageOp(Tcgen05Op):
         """The single result barrier."""
         return self.result(0)
 
-    reason = Attribute("reason")  # str
-
 
 class CommitOp(Tcgen05Op):
     """tcgen05.commit."""

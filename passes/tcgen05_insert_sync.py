@@ -211,9 +211,11 @@ class SyncOp:
         return cls(op.name, kind_of(op), wrap(op).reason)
 
 
-#: The arrivals the pass writes for warp roles only (synchronization/roles.py): a column
-#: of the counts when there are any, so the one-program counts keep their columns.
+#: The arrivals the pass writes for warp roles only (synchronization/roles.py, rings.py):
+#: a column of the counts when there are any, so the one-program counts keep their
+#: columns.
 ARRIVE = "mbarrier_arrive"
+EXPECT_TX = "mbarrier_expect_tx"
 
 
 def count_sync_ops(ops) -> dict:
@@ -221,16 +223,19 @@ def count_sync_ops(ops) -> dict:
     SyncOp records or of the ops themselves; ``mbarrier_arrive`` only when there are
     arrivals (warp roles)."""
     counts = {label: 0 for label, _ in COUNTED}
-    arrivals = 0
+    arrivals = expects = 0
     for op in ops:
         kind = op.kind if isinstance(op, SyncOp) else kind_of(op)
         arrivals += op.name == "tcgen05." + ARRIVE
+        expects += op.name == "tcgen05." + EXPECT_TX
         for label, matches in COUNTED:
             if matches(op.name, kind):
                 counts[label] += 1
     if arrivals:
         counts[ARRIVE] = arrivals
-    counts["total"] = sum(counts[label] for label, _ in COUNTED) + arrivals
+    if expects:
+        counts[EXPECT_TX] = expects
+    counts["total"] = sum(counts[label] for label, _ in COUNTED) + arrivals + expects
     return counts
 
 
@@ -316,7 +321,7 @@ class Tcgen05InsertSync(ModulePass):
                      purposes: list = ()) -> None:
         """Prints what was added to one kernel, with the reasons."""
         counts = count_sync_ops(added)
-        labels = [label for label, _ in COUNTED] + [ARRIVE]
+        labels = [label for label, _ in COUNTED] + [ARRIVE, EXPECT_TX]
         summary = ", ".join(f"{counts[label]} {label}" for label in labels
                             if counts.get(label))
         lines = [f"tcgen05-insert-sync: kernel @{name} strategy={self.option('strategy')} "

@@ -21,7 +21,7 @@ requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not foun
 #: tcgen05-insert-sync keeps (strategy=none) and tcgen05-verify-sync checks.
 HAND_SYNCHRONIZED = ("tcgen05-insert-sync{strategy=none}",)
 EXAMPLE_PASS_OPTIONS = {"ws_gemm_bf16": HAND_SYNCHRONIZED,
-                        "ws_persistent_gemm_bf16": HAND_SYNCHRONIZED}
+                        "ws_persistent_gemm_bf16_hand": HAND_SYNCHRONIZED}
 
 
 def example_pass_options(path) -> tuple:

@@ -68,6 +68,7 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp,
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, OpDict, partition_roles, role_info
 from tcgen05_lower.synchronization.common import SyncError, constant_value
 from tcgen05_lower.synchronization.phases import _const, _op
+from tcgen05_lower.synchronization.rings import has_tma_roles, plan_rings
 
 #: Synchronization ops a kernel may write itself (then the roles are not planned here).
 WRITTEN_SYNC = ("mbarrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "commit",
@@ -381,7 +382,11 @@ def _next_tcgen05(blocks) -> OpDict:
 def plan_roles(kernel, strategy: str) -> tuple[list, list]:
     """Inserts the protocol of the partitions op of `kernel`; returns the added sync ops
     (each with its ``reason``) and the mbarriers created, as (arrival count, purpose)."""
-    plan = RolePlan(kernel, roles_of(kernel), strategy)
+    partitions = roles_of(kernel)
+    if has_tma_roles(partitions):
+        # TMA-fed rings, accumulator rings and persistent tile loops: rings.py.
+        return plan_rings(kernel, partitions, strategy, _value_names(kernel))
+    plan = RolePlan(kernel, partitions, strategy)
     return plan.run(), plan.barriers
 
 
