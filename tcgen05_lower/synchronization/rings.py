@@ -120,9 +120,9 @@ class Nest:
         owner = owner.operation if hasattr(owner, "operation") else owner
         while owner != role_op:
             if owner.name != "scf.for":
-                raise SyncError(owner, f"tcgen05-insert-sync: {what} sits in {owner.name} "
-                                       f"inside its role; the ring protocol follows ops in "
-                                       f"scf.for loops of constant bounds only")
+                raise SyncError(owner, f"tcgen05-insert-sync: this {owner.name} holds "
+                                       f"{what} inside its role; the ring protocol follows "
+                                       f"ops in scf.for loops of constant bounds only")
             loops.append(owner)
             owner = owner.block.owner
             owner = owner.operation if hasattr(owner, "operation") else owner
