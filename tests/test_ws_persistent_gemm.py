@@ -32,6 +32,9 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "ws_persistent_gemm_bf16.mlir"
 HAND = ROOT / "tests" / "kernels" / "ws_persistent_gemm_bf16_hand.mlir"
 CHECK = ROOT / "examples" / "ws_persistent_gemm_bf16.check.py"
+#: Six K blocks per tile on the 4-stage ring, three tiles on the 2 accumulator stages.
+WRAPPING = ROOT / "tests" / "kernels" / "ws_persistent_gemm_k384_auto.mlir"
+WRAPPING_CHECK = ROOT / "tests" / "kernels" / "ws_persistent_gemm_k384_auto.check.py"
 
 #: The mutants run in the simulator are compiled without tcgen05-verify-sync's check of
 #: the roles (the verify-sync tests check that separately), so that the simulator must
@@ -159,6 +162,31 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
     for description, text in mutants:
         flagged = verify(text, EXAMPLE.name)
         found = planned_verdict(text)
+        if not flagged or found is None:
+            unnoticed.append((description, flagged, found))
+    assert unnoticed == []
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+def test_a_tile_whose_k_blocks_wrap_around_the_ring_matches_numpy(schedule):
+    """it = 6 t + kb: tile 1 starts at stage 2 of round 1, so a fixed stage per K block
+    (or a parity per tile) would be wrong; the counters make it right."""
+    result = compile_source(WRAPPING.read_text(), WRAPPING.name)
+    assert judge(result, WRAPPING_CHECK, schedule) is None
+
+
+def test_deleting_any_inserted_op_of_the_wrapping_kernel_is_caught():
+    planned = plan(WRAPPING, "minimal")
+    assert planned.counts["ws_persistent_gemm_k384"]["total"] == 13
+    unnoticed = []
+    for description, text in deletion_mutants(planned.text, planned.source_name):
+        flagged = verify(text, WRAPPING.name)
+        try:
+            result = compile_source(named_parameters(text), WRAPPING.name,
+                                    pipeline=AFTER_SYNC)
+            found = judge(result, WRAPPING_CHECK, "late")
+        except CompileFailed as failed:
+            found = str(failed)
         if not flagged or found is None:
             unnoticed.append((description, flagged, found))
     assert unnoticed == []
