@@ -150,8 +150,11 @@ The roles of a ``tcgen05.partitions`` op run concurrently, so the walk above (on
 order) does not apply to them: a kernel with roles that write no synchronization is
 planned by ``tcgen05_lower/synchronization/roles.py`` (the cross-role producer/consumer
 dependences and the standard full/empty mbarrier protocol, docs/partitions.md,
-"Synchronization that tcgen05-insert-sync writes"); ``minimal`` and ``conservative``
-write the same protocol there (it is already the minimum). A kernel whose roles write
+"Synchronization that tcgen05-insert-sync writes"), and when its roles issue TMA loads by
+``tcgen05_lower/synchronization/rings.py`` (TMA-fed shared-memory rings, accumulator
+rings, persistent tile loops: mbarrier rings, expect_tx, parities from the loops' use
+counters, and the TMA loads' mbarrier operand written in); ``minimal`` and
+``conservative`` write the same protocol there (it is already the minimum). A kernel whose roles write
 synchronization of their own, or that arrives on mbarriers itself
 (``tcgen05.mbarrier_arrive``), is refused by both with a located diagnostic.
 

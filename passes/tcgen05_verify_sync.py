@@ -8,7 +8,8 @@ compute them; every execution of an asynchronous op is one instance with its own
 progress, and every sync op advances the instances it applies to. An mbarrier is modeled
 the way ``mbarrier.try_wait.parity`` behaves: a wait returns at once when the parity it
 names is not that of the phase the thread believes is current, so a wait with the wrong
-parity, or one that skips a phase, completes nothing.
+parity, or one that skips a phase, completes nothing. A stage of an mbarrier ring
+(``mbarrier_stage``) is its own mbarrier when its index evaluates (``mbarrier_name``).
 
 Who runs what (Table 46, and the lowering): mma, cp, shift and commit are issued by one
 thread; ld, ld_red, st and wait by each warp of the warpgroup on its own lane quarter

@@ -78,7 +78,9 @@ a load executed again before its registers are read (9.7.16.6.4.5), two generic-
 fills of one tile by different roles, and ``cta_group::2`` (refused). A stage of a TMEM
 ring (``tmem_stage``) whose index evaluates has its own cells (RoleTracer.buffer_cells), so
 a double-buffered accumulator's MMA into one stage and another role's loads of the other
-do not conflict; otherwise the whole ring counts, as in the one-program verifier.
+do not conflict; otherwise the whole ring counts, as in the one-program verifier. A
+stage of an mbarrier ring (``mbarrier_stage``) whose index evaluates is an mbarrier of
+its own, of the ring's count (Run.mbarrier_name); one whose index does not is refused.
 
 It shares no code with tcgen05-insert-sync: it reuses the one-program verifier's
 evaluation of values and footprints (``tcgen05_verify_sync.Run``) and nothing else.
