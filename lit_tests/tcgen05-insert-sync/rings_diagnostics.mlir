@@ -129,7 +129,7 @@ func.func @stage_ignores_k_loop(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.pt
           %k = arith.muli %kb, %c64 : index
           %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[4, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
           %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
-          // expected-error @+1 {{cannot prove that the stage index of the tile of this TMA load (smem tile 0) is the ring's use counter mod 4 in the loops around it [0 to 4 step 1, 0 to 4 step 1]: one iteration of the loop at depth 1 (a counter step of 1) moves the index by 0, not the same mod 4}}
+          // expected-error-re @+1 {{cannot prove that the stage index of the tile of this TMA load (smem tile 0) (the value defined at line {{[0-9]+}}) is the ring's use counter mod 4 in the loops around it [0 to 4 step 1, 0 to 4 step 1]: one iteration of the loop at depth 1 (a counter step of 1) moves the index by 0, not the same mod 4}}
           "tcgen05.tma_load"(%tmA, %as, %k, %c0)
               : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index) -> ()
           "tcgen05.tma_load"(%tmB, %bs, %k, %n)
@@ -604,7 +604,7 @@ func.func @acc_stage_without_remainder(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !
           %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
           // The first MMA of a tile overwrites its accumulator stage.
           %accumulate = arith.cmpi ne, %kb, %c0 : index
-          // expected-error @+1 {{cannot prove that the stage index of the stage of TMEM buffer 'acc' this MMA writes is the ring's use counter mod 2 in the loops around it [0 to 4 step 1]: the uses it counts without a remainder span 4 > 2 stages}}
+          // expected-error-re @+1 {{cannot prove that the stage index of the stage of TMEM buffer 'acc' this MMA writes (the value defined at line {{[0-9]+}}) is the ring's use counter mod 2 in the loops around it [0 to 4 step 1]: the uses it counts without a remainder span 4 > 2 stages}}
           "tcgen05.mma"(%d, %as, %bs, %accumulate) {kind = "f16", k_offset = 0 : i64}
               : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
           "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 16 : i64}

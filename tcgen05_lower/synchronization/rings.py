@@ -237,9 +237,12 @@ def prove_stage(affine: Affine, index_value, stages: int, nest: Nest, user_op,
     loops = {loop.regions[0].blocks[0].arguments[0]: level
              for level, loop in enumerate(nest.loops)}
 
+    defined = defining_op(index_value)
+    where = f" (the value defined at {_where(defined)})" if defined is not None else ""
+
     def fail(detail: str):
         raise SyncError(user_op, f"tcgen05-insert-sync: cannot prove that the stage index "
-                                 f"of {what} is the ring's use counter mod {stages} in the "
+                                 f"of {what}{where} is the ring's use counter mod {stages} in the "
                                  f"loops around it {nest.describe()}: {detail}; write it "
                                  f"as arith.remui(<the linear iteration counter of those "
                                  f"loops>, {stages})")
