@@ -37,8 +37,8 @@
 // CHECK-NEXT: %[[IT:.+]] = arith.addi %[[T4]], %[[KB]] : index
 // CHECK-NEXT: %[[S:.+]] = arith.remui %[[IT]], %c4{{(_[0-9]+)?}} : index
 // CHECK-NEXT: %[[R:.+]] = arith.divui %[[IT]], %c4{{(_[0-9]+)?}} : index
-// CHECK-NEXT: %[[EMPTY_S:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %[[S]])
 // CHECK-NEXT: %[[FULL_S:.+]] = "tcgen05.mbarrier_stage"(%[[FULL]], %[[S]])
+// CHECK-NEXT: %[[EMPTY_S:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %[[S]])
 // CHECK-NEXT: %[[R1:.+]] = arith.addi %[[R]], %c1{{(_[0-9]+)?}} : index
 // CHECK-NEXT: %[[EP:.+]] = arith.andi %[[R1]], %c1{{(_[0-9]+)?}} : index
 // CHECK-NEXT: %[[EP32:.+]] = arith.index_cast %[[EP]] : index to i32
@@ -57,8 +57,8 @@
 // CHECK: %[[D:.+]] = "tcgen05.tmem_stage"
 // CHECK-NEXT: %[[J:.+]] = arith.remui %[[MT]], %c2{{(_[0-9]+)?}} : index
 // CHECK-NEXT: %[[U:.+]] = arith.divui %[[MT]], %c2{{(_[0-9]+)?}} : index
-// CHECK-NEXT: %[[ACCE_J:.+]] = "tcgen05.mbarrier_stage"(%[[ACCE]], %[[J]])
 // CHECK-NEXT: %[[ACCF_J:.+]] = "tcgen05.mbarrier_stage"(%[[ACCF]], %[[J]])
+// CHECK-NEXT: %[[ACCE_J:.+]] = "tcgen05.mbarrier_stage"(%[[ACCE]], %[[J]])
 // CHECK-NEXT: %[[U1:.+]] = arith.addi %[[U]], %c1{{(_[0-9]+)?}} : index
 // CHECK-NEXT: %[[AEP:.+]] = arith.andi %[[U1]], %c1{{(_[0-9]+)?}} : index
 // CHECK-NEXT: %[[AEP32:.+]] = arith.index_cast %[[AEP]] : index to i32

@@ -72,10 +72,13 @@ epilogue's acc_full wait, fence::after_thread_sync, wait::ld, fence::before_thre
 and arrive (the 9.7.16.6.4.3 / .4 patterns step by step). The ``mbarrier_stage`` ops and
 the index arithmetic the pass adds compute addresses, not orderings.
 
-``minimal`` and ``conservative`` write the same protocol: every op above is needed
-(deleting any one is a race, a deadlock or a wrong result,
-tests/test_ws_persistent_gemm.py), and there is no async op in these roles whose
-completion the protocol does not already track.
+``minimal`` and ``conservative`` write the same protocol when every ring is reused: every
+op above is needed (deleting any one is a race, a deadlock or a wrong result,
+tests/test_ws_persistent_gemm.py). Where a release protects nothing, minimal leaves it
+out: a ring whose stages are each used once (uses <= stages) gets no empty protocol, an
+accumulator ring whose stages each hold one tile no acc_empty protocol (the epilogue's
+wait::ld and fence::before_thread_sync stay, for the dealloc); conservative writes the
+whole protocol whatever the trip counts.
 
 Cost: one walk of the roles; the affine form of each index value is computed once
 (memoized), and the ops added are a constant number per block: linear in the kernel.
@@ -541,14 +544,20 @@ class RingPlan:
         rings = "the rings " + " and ".join(self.names.get(r, "?") for r in loaded)
         full = self.ring(1, depth, f"full: stage s of {rings} is loaded (the load "
                                    f"thread's expect_tx and the TMA loads' complete_tx)")
+        # Under minimal, a ring whose stages are each used once is never refilled (no
+        # empty protocol), and an accumulator ring whose stages each hold one tile is
+        # never overwritten (no acc_empty protocol); conservative writes both anyway.
+        conservative = self.strategy == "conservative"
         empty = self.ring(1, depth, f"empty: the MMAs reading stage s of {rings} are "
-                                    f"complete (tcgen05.commit)")
+                                    f"complete (tcgen05.commit)") \
+            if conservative or load_nest.uses > depth else None
         acc_full = self.ring(1, acc_depth, f"acc_full: stage j of {acc_name} holds a "
                                            f"finished tile (tcgen05.commit after its MMAs)")
         acc_empty = self.ring(ld_role.threads, acc_depth,
                               f"acc_empty: stage j of {acc_name} is drained (every one of "
                               f"the {ld_role.threads} threads of {ld_role.describe()} "
-                              f"arrives)")
+                              f"arrives)") \
+            if conservative or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
         self.plan_mmas(mmas, mma_nest, depth, full, empty, rings, load_role)
         self.plan_tiles(k_loop, tile_nest, acc_depth, acc_full, acc_empty, acc_name,
@@ -615,14 +624,14 @@ class RingPlan:
         nbytes = sum(tma.tile_bytes(TmaLoadOp(op).tile) for _, op in loads)
         with ir.InsertionPoint(first), first.location:
             s, r = self.position(nest, depth)
-            empty_s = self.stage(empty, s, "empty mbarrier of the ring stage this K block "
-                                           "loads (stage = use counter mod stages)")
             full_s = self.stage(full, s, "full mbarrier of the ring stage this K block "
-                                         "loads")
-            self.emit(MbarrierWaitOp, barrier=empty_s, phase=self.parity(r, 1),
-                      reason=f"TMA refill of stage s of {rings} after the MMAs in "
-                             f"{mma_role.describe()} of the previous round completed "
-                             f"(empty, parity (round + 1) & 1; 9.7.16.6.5)")
+                                         "loads (stage = use counter mod stages)")
+            if empty is not None:
+                empty_s = self.stage(empty, s, "empty mbarrier of the same stage")
+                self.emit(MbarrierWaitOp, barrier=empty_s, phase=self.parity(r, 1),
+                          reason=f"TMA refill of stage s of {rings} after the MMAs in "
+                                 f"{mma_role.describe()} of the previous round completed "
+                                 f"(empty, parity (round + 1) & 1; 9.7.16.6.5)")
             self.emit(MbarrierExpectTxOp, barrier=full_s, bytes=nbytes,
                       reason=f"the phase of full_s expects the {nbytes} bytes of the "
                              f"stage's {len(loads)} TMA loads (their complete_tx ends it, "
@@ -635,12 +644,14 @@ class RingPlan:
         with ir.InsertionPoint(first), first.location:
             s, r = self.position(nest, depth)
             full_s = self.stage(full, s, "full mbarrier of the ring stage these MMAs read")
-            empty_s = self.stage(empty, s, "empty mbarrier of the ring stage these MMAs "
-                                           "read")
+            empty_s = self.stage(empty, s, "empty mbarrier of the same stage") \
+                if empty is not None else None
             self.emit(MbarrierWaitOp, barrier=full_s, phase=self.parity(r, 0),
                       reason=f"mma reading stage s of {rings} after its TMA loads in "
                              f"{load_role.describe()} landed (full, parity round & 1; "
                              f"TMA and MMA are both async proxy: no proxy fence, 9.7.16.6.5)")
+        if empty_s is None:
+            return   # no refill: nothing waits for these MMAs' reads
         with ir.InsertionPoint.after(last), last.location:
             self.emit(CommitOp, barrier=empty_s,
                       reason=f"the MMAs reading stage s of {rings} release it to the "
@@ -651,17 +662,17 @@ class RingPlan:
                    ld_role) -> None:
         with ir.InsertionPoint(k_loop), k_loop.location:
             j, u = self.position(nest, depth)
-            empty_j = self.stage(acc_empty, j, f"acc_empty mbarrier of the stage of "
-                                               f"{acc_name} this tile writes")
             full_j = self.stage(acc_full, j, f"acc_full mbarrier of the stage of "
                                              f"{acc_name} this tile writes")
-            self.emit(MbarrierWaitOp, barrier=empty_j, phase=self.parity(u, 1),
-                      reason=f"the tile's first MMA overwrites stage j of {acc_name} after "
-                             f"{ld_role.describe()} drained its previous round (acc_empty, "
-                             f"parity (round + 1) & 1)")
-            self.emit(FenceOp, kind="after_thread_sync",
-                      reason=f"the MMAs into stage j of {acc_name} ordered after the "
-                             f"epilogue's loads that the wait observed (9.7.16.6.4.4)")
+            if acc_empty is not None:
+                empty_j = self.stage(acc_empty, j, f"acc_empty mbarrier of the same stage")
+                self.emit(MbarrierWaitOp, barrier=empty_j, phase=self.parity(u, 1),
+                          reason=f"the tile's first MMA overwrites stage j of {acc_name} "
+                                 f"after {ld_role.describe()} drained its previous round "
+                                 f"(acc_empty, parity (round + 1) & 1)")
+                self.emit(FenceOp, kind="after_thread_sync",
+                          reason=f"the MMAs into stage j of {acc_name} ordered after the "
+                                 f"epilogue's loads that the wait observed (9.7.16.6.4.4)")
         with ir.InsertionPoint.after(k_loop), k_loop.location:
             self.emit(CommitOp, barrier=full_j,
                       reason=f"the tile's MMAs into stage j of {acc_name} complete before "
@@ -675,8 +686,8 @@ class RingPlan:
             j, u = self.position(nest, depth)
             full_j = self.stage(acc_full, j, f"acc_full mbarrier of the stage of "
                                              f"{acc_name} this tile reads")
-            empty_j = self.stage(acc_empty, j, f"acc_empty mbarrier of the stage of "
-                                               f"{acc_name} this tile reads")
+            empty_j = self.stage(acc_empty, j, f"acc_empty mbarrier of the same stage") \
+                if acc_empty is not None else None
             self.emit(MbarrierWaitOp, barrier=full_j, phase=self.parity(u, 0),
                       reason=f"tcgen05.ld of stage j of {acc_name} after the tile's MMAs "
                              f"in {mma_role.describe()} (acc_full, parity round & 1)")
@@ -684,12 +695,17 @@ class RingPlan:
                       reason=f"the loads of stage j of {acc_name} ordered after the "
                              f"mbarrier wait (9.7.16.6.4.3)")
         with ir.InsertionPoint.after(last), last.location:
+            after = "the stage is released" if empty_j is not None else \
+                "the join of the roles and the dealloc after it"
             self.emit(WaitOp, kind="ld",
-                      reason=f"the loads of stage j of {acc_name} complete before the "
-                             f"stage is released (9.7.16.6.4.4)")
+                      reason=f"the loads of stage j of {acc_name} complete before "
+                             f"{after} (9.7.16.6.4.4)")
             self.emit(FenceOp, kind="before_thread_sync",
-                      reason=f"the loads of stage j of {acc_name} ordered before the "
-                             f"arrive (9.7.16.6.4.4)")
+                      reason=f"the loads of stage j of {acc_name} ordered before "
+                             f"{'the arrive' if empty_j is not None else after} "
+                             f"(9.7.16.6.4.4)")
+            if empty_j is None:
+                return   # each stage holds one tile: nothing overwrites it
             self.emit(MbarrierArriveOp, barrier=empty_j,
                       reason=f"every thread has drained stage j of {acc_name}: the next "
                              f"tile's MMAs in {mma_role.describe()} may overwrite it "
