@@ -59,7 +59,8 @@ _ARRIVE_OP = re.compile(r'^[^/]*"tcgen05\.mbarrier_arrive"', re.MULTILINE)
 _ROLE_SYNC_OP = re.compile(r'^[^/]*"tcgen05\.(mbarrier_wait|mbarrier_expect_tx|commit|'
                            r'fence|wait|barrier)"', re.MULTILINE)
 SYNC_KINDS = ("commit", "mbarrier_wait", "wait::ld", "wait::st", "fence::before",
-              "fence::after", "fence.proxy.async", "barrier")
+              "fence::after", "fence.proxy.async", "barrier", "mbarrier_arrive",
+              "mbarrier_expect_tx")
 
 
 class UsageError(Exception):
