@@ -25,10 +25,10 @@ CHECK = ROOT / "examples" / "ws_persistent_gemm_bf16.check.py"
 NONE = "tcgen05-insert-sync{strategy=none}"
 
 
-def compile_hand(text: str | None = None, options=(NONE,)):
+def compile_hand(text: str | None = None, options=(NONE,), name: str = HAND.name):
     from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
 
-    return compile_source(text or HAND.read_text(), HAND.name,
+    return compile_source(text or HAND.read_text(), name,
                           pipeline=override_options(DEFAULT_PIPELINE, list(options)))
 
 
@@ -70,3 +70,35 @@ def test_a_wrong_stage_is_caught_by_verify_sync():
     with pytest.raises(CompileFailed) as failed:
         compile_hand(text.replace(old, new))
     assert re.search(r"ws_persistent_gemm_bf16_hand\.mlir:\d+:\d+: error: ", str(failed.value))
+
+
+ONE_PROGRAM = ROOT / "tests" / "kernels" / "ring_tma_mbarrier_ring.mlir"
+ONE_PROGRAM_CHECK = ROOT / "tests" / "kernels" / "ring_tma_mbarrier_ring.check.py"
+
+
+@pytest.mark.parametrize("strategy", ["minimal", "conservative"])
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+def test_one_program_kernel_on_an_mbarrier_ring_matches_numpy(strategy, schedule):
+    """No roles: the TMA loads of stage s complete on stage s of a 2-stage mbarrier ring;
+    tcgen05-insert-sync orders the rest, and the one-program verify-sync (in the default
+    pipeline) accepts it."""
+    result = compile_hand(ONE_PROGRAM.read_text(),
+                          (f"tcgen05-insert-sync{{strategy={strategy}}}",), ONE_PROGRAM.name)
+    assert judge(result, ONE_PROGRAM_CHECK, schedule) is None
+
+
+def test_one_program_wait_on_the_other_stage_is_caught():
+    """The wait names stage (s + 1) mod 2, on which no expect_tx of this K block arrives:
+    the one-program verify-sync, which evaluates the stage, refuses it (a wait on a phase
+    nothing completes), where the load's stage is meant."""
+    text = ONE_PROGRAM.read_text()
+    old = '"tcgen05.mbarrier_wait"(%full_s, %p)'
+    assert text.count(old) == 1
+    text = text.replace(old, '%s1 = arith.addi %s, %c1 : index\n    %s_other = arith.remui '
+                             '%s1, %c2 : index\n    %other = "tcgen05.mbarrier_stage"(%full, '
+                             '%s_other) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier\n'
+                             '    "tcgen05.mbarrier_wait"(%other, %p)')
+    with pytest.raises(CompileFailed) as failed:
+        compile_hand(text, (), ONE_PROGRAM.name)
+    assert re.search(r"ring_tma_mbarrier_ring\.mlir:\d+:\d+: error: .*never returns",
+                     str(failed.value))
