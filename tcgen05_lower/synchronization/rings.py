@@ -80,6 +80,11 @@ accumulator ring whose stages each hold one tile no acc_empty protocol (the epil
 wait::ld and fence::before_thread_sync stay, for the dealloc); conservative writes the
 whole protocol whatever the trip counts.
 
+The rings' depth is the kernel's, or the pass option ``ring_stages`` (N, or auto: the
+deepest that fits the dynamic shared memory): the loaded rings are retyped to that depth
+and each of their stage views takes the stage the pass counts (``RingPlan.choose_depth``,
+``retype_rings``).
+
 Cost: one walk of the roles; the affine form of each index value is computed once
 (memoized), and the ops added are a constant number per block: linear in the kernel.
 """
@@ -93,7 +98,8 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp, LdOp,
                                        MbarrierArriveOp, MbarrierExpectTxOp,
                                        MbarrierStageOp, MbarrierWaitOp, MmaOp, SmemStageOp,
                                        TmaLoadOp, TmemStageOp, WaitOp)
-from tcgen05_lower.kernel_ir import defining_op, partition_roles, role_info
+from tcgen05_lower.kernel_ir import (MBARRIER_RING_MAX_STAGES, defining_op, partition_roles,
+                                     role_info)
 from tcgen05_lower.synchronization.common import SyncError, constant_value
 from tcgen05_lower.synchronization.phases import _const, _op
 
@@ -102,6 +108,20 @@ WRITTEN_SYNC = ("mbarrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "commi
                 "fence", "fence_proxy_async", "wait", "barrier")
 #: Ops in roles this protocol does not order (located diagnostics).
 UNSUPPORTED = ("smem_fill", "cp", "shift", "st", "ld_red")
+#: ``ring_stages`` values: the depth the kernel declares, or the deepest that fits.
+KERNEL_STAGES, AUTO_STAGES = "kernel", "auto"
+
+
+def ring_stages_option(text: str) -> str:
+    """Parses tcgen05-insert-sync's ``ring_stages``: kernel, auto or a number of stages,
+    1 to the most an mbarrier ring has (kernel_ir.MBARRIER_RING_MAX_STAGES)."""
+    if text in (KERNEL_STAGES, AUTO_STAGES) or \
+            (text.isdigit() and 1 <= int(text) <= MBARRIER_RING_MAX_STAGES):
+        return text
+    raise ValueError(f"option 'ring_stages' must be kernel, auto or a number of stages "
+                     f"from 1 to {MBARRIER_RING_MAX_STAGES}, got '{text}'")
+
+
 #: Value ops the stage proof reads through (the index's own type changes).
 CASTS = ("arith.index_cast", "arith.index_castui")
 
@@ -345,7 +365,9 @@ def _blocks_up(op, role_op) -> list:
 class RingPlan:
     """The protocol of one partitions op whose roles issue TMA loads (module docstring)."""
 
-    def __init__(self, kernel, partitions, strategy: str, names: dict):
+    def __init__(self, kernel, partitions, strategy: str, names: dict,
+                 ring_stages: str = KERNEL_STAGES):
+        self.ring_stages = ring_stages
         self.kernel = kernel
         self.partitions = partitions
         self.strategy = strategy
@@ -478,6 +500,13 @@ class RingPlan:
                                          f"must have the same number of stages (they have "
                                          f"{sorted(stages)})")
         depth = stages.pop()
+        if depth > MBARRIER_RING_MAX_STAGES:
+            ring = next(iter(loaded))
+            raise SyncError(defining_op(ring) or loads[0][1],
+                            f"tcgen05-insert-sync: a ring of {depth} stages; the "
+                            f"protocol's mbarrier rings have at most "
+                            f"{MBARRIER_RING_MAX_STAGES} stages (one 8-byte mbarrier per "
+                            f"stage, each initialized at entry)")
         load_nest = Nest(load_block, load_role.op, "the TMA loads")
         mma_nest = Nest(mma_block, mma_role.op, "the MMAs")
         self.same_trips(load_nest, mma_nest, loads[0][1], mmas[0][1],
@@ -490,6 +519,11 @@ class RingPlan:
             for op, index in uses:
                 prove_stage(self.affine, index, depth, mma_nest, op,
                             f"the {self.names.get(ring, 'ring')} stage this MMA reads")
+
+        chosen = self.choose_depth(loaded, depth, load_nest)
+        if chosen != depth:
+            self.retype_rings(loaded, chosen, load_nest, mma_nest, load_block, mma_block)
+            depth = chosen
 
         # The accumulator: the MMAs' tile block holds their K loop.
         k_loop = mma_block.owner
@@ -569,6 +603,75 @@ class RingPlan:
                       reason="the dealloc after the roles' join ordered after their TMEM "
                              "accesses (9.7.16.6.4.4)")
         return self.added
+
+    # -- ring depth (option ring_stages) -----------------------------------------------------
+
+    def choose_depth(self, loaded, depth: int, nest: Nest) -> int:
+        """The rings' depth: the kernel's, the option's number, or (auto) the deepest, at
+        most the rings' uses, whose tiles and the kernel's other shared-memory tiles fit
+        the dynamic shared memory a CTA may use, placed as the lowering places them (in
+        program order, each on a TILE_ALIGNMENT boundary, lowering/smem.py)."""
+        if self.ring_stages == KERNEL_STAGES:
+            return depth
+        if self.ring_stages != AUTO_STAGES:
+            return int(self.ring_stages)
+        from tcgen05_lower.lowering.smem import (MAX_DYNAMIC_SMEM, TILE_ALIGNMENT,
+                                                 stage_bytes, tile_bytes)
+        from tcgen05_lower.dialect.ops import SmemBufferOp
+
+        tiles = [op for op in d.walk_ops(self.kernel) if SmemBufferOp.matches(op)]
+
+        def needed(stages: int) -> int:
+            total = 0
+            for op in tiles:
+                value = op.results[0]
+                t = d.type_info(value.type)
+                size = stages * stage_bytes(t) if value in loaded else tile_bytes(t)
+                total = -(-total // TILE_ALIGNMENT) * TILE_ALIGNMENT + size
+            return total
+
+        per_set = sum(stage_bytes(d.type_info(ring.type)) for ring in loaded)
+        best = 0
+        for stages in range(1, min(nest.uses, MAX_DYNAMIC_SMEM // per_set) + 1):
+            if needed(stages) <= MAX_DYNAMIC_SMEM:
+                best = stages
+        if best == 0:
+            first = next(iter(loaded.values()))[0][0]
+            raise SyncError(first, f"tcgen05-insert-sync{{ring_stages=auto}}: not even one "
+                                   f"stage of the rings fits the {MAX_DYNAMIC_SMEM} bytes "
+                                   f"of dynamic shared memory with the kernel's other "
+                                   f"tiles")
+        return best
+
+    def retype_rings(self, loaded, stages: int, load_nest, mma_nest, load_block,
+                     mma_block) -> None:
+        """Makes every loaded ring `stages` deep and gives each of its smem_stage ops the
+        stage the counters give (the kernel's index, proven for the declared depth, is
+        not the stage of another depth). A stage view outside the block of the loads or
+        of the MMAs is refused."""
+        nests = {id(load_block): load_nest, id(mma_block): mma_nest}
+        blocks = {id(load_block): load_block, id(mma_block): mma_block}
+        for ring in loaded:
+            t = d.type_info(ring.type)
+            ring.set_type(ir.Type.parse(d.SmemType((stages, t.rows, t.k), t.element, t.major,
+                                                   t.swizzle).text()))
+            for use in list(ring.uses):
+                view = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+                if not SmemStageOp.matches(view):
+                    continue
+                key = next((k for k, b in blocks.items() if view.block == b), None)
+                if key is None:
+                    raise SyncError(view, f"tcgen05-insert-sync{{ring_stages="
+                                          f"{self.ring_stages}}}: this stage of "
+                                          f"{self.names.get(ring, 'a ring')} is taken outside "
+                                          f"the block of its TMA loads and of its MMAs, where "
+                                          f"the pass cannot give it the stage of a ring of "
+                                          f"{stages}")
+                with ir.InsertionPoint(view), view.location:
+                    counter = nests[key].counter(self.constant)
+                    stage = _op("arith.remui", [counter, self.constant(stages)],
+                                ir.IndexType.get()) if stages > 1 else self.constant(0)
+                view.operands[1] = stage
 
     # -- insertion ------------------------------------------------------------------------
 
@@ -719,8 +822,10 @@ def _where(op) -> str:
     return f"line {line}" if line is not None else "an unknown line"
 
 
-def plan_rings(kernel, partitions, strategy: str, names: dict) -> tuple[list, list]:
-    """Inserts the ring protocol of `partitions`; returns the added ops (each with its
-    ``reason``) and the mbarrier rings created, as (arrival count, purpose)."""
-    plan = RingPlan(kernel, partitions, strategy, names)
+def plan_rings(kernel, partitions, strategy: str, names: dict,
+               ring_stages: str = KERNEL_STAGES) -> tuple[list, list]:
+    """Inserts the ring protocol of `partitions` (with the rings `ring_stages` deep:
+    ``RingPlan.choose_depth``); returns the added ops (each with its ``reason``) and the
+    mbarrier rings created, as (arrival count, purpose)."""
+    plan = RingPlan(kernel, partitions, strategy, names, ring_stages)
     return plan.run(), plan.barriers

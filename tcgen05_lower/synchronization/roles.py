@@ -384,13 +384,13 @@ def _next_tcgen05(blocks) -> OpDict:
     return following
 
 
-def plan_roles(kernel, strategy: str) -> tuple[list, list]:
+def plan_roles(kernel, strategy: str, ring_stages: str = "kernel") -> tuple[list, list]:
     """Inserts the protocol of the partitions op of `kernel`; returns the added sync ops
     (each with its ``reason``) and the mbarriers created, as (arrival count, purpose)."""
     partitions = roles_of(kernel)
     if has_tma_roles(partitions):
         # TMA-fed rings, accumulator rings and persistent tile loops: rings.py.
-        return plan_rings(kernel, partitions, strategy, _value_names(kernel))
+        return plan_rings(kernel, partitions, strategy, _value_names(kernel), ring_stages)
     plan = RolePlan(kernel, partitions, strategy)
     return plan.run(), plan.barriers
 
