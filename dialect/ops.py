@@ -152,7 +152,7 @@ class TmaLoadOp(Tcgen05Op):
     """tcgen05.tma_load."""
 
     NAME = "tma_load"
-    OPERANDS = (('tensor_map', 'single'), ('tile', 'single'), ('barrier_or_coordinate', 'single'), ('coordinates', 'variadic'))
+    OPERANDS = (('tensor_map', 'single'), ('tile', 'single'), ('barrier', 'single'), ('coordinates', 'variadic'))
     RESULTS = ()
     REQUIRED = ()
     __slots__ = ()
@@ -168,8 +168,8 @@ class TmaLoadOp(Tcgen05Op):
         return self.operand(1)
 
     @property
-    def barrier_or_coordinate(self):
-        """The single operand barrier_or_coordinate."""
+    def barrier(self):
+        """The single operand barrier."""
         return self.operand(2)
 
     @property

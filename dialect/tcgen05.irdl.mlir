@@ -129,10 +129,12 @@ irdl.dialect @tcgen05 {
   // The operands after the tile are the mbarrier, then the coordinates; the mbarrier may
   // be left out (the coordinates follow the tile) in a kernel with warp roles that writes
   // no synchronization: tcgen05-insert-sync then chooses it (the stage's full mbarrier)
-  // and writes it in. Operand 2 is the mbarrier, or without one the first coordinate:
-  // its type says which (tcgen05_lower.tma.load_barrier / load_coordinates), so neither
-  // form needs an operandSegmentSizes attribute (an optional group before a variadic one
-  // would); tcgen05-verify checks its type (IRDL's any_of takes no dialect type here). A
+  // and writes it in. Operand 2 (`barrier`) is the mbarrier, or without one the first
+  // coordinate: its type says which (tcgen05_lower.tma.load_barrier / load_coordinates),
+  // so neither form needs an operandSegmentSizes attribute (an optional group before a
+  // variadic one would), and a load with its mbarrier reads as before (operand 2 its
+  // mbarrier, operands 3.. its coordinates); tcgen05-verify checks its type (IRDL's
+  // any_of takes no dialect type here). A
   // load without an mbarrier is refused where nothing can add one: by tcgen05-verify
   // outside tcgen05.partitions, and by tcgen05-insert-sync{strategy=none},
   // tcgen05-verify-sync and the lowering.
@@ -141,7 +143,7 @@ irdl.dialect @tcgen05 {
     %s = irdl.base @tcgen05::@smem
     %operand = irdl.any
     %index = irdl.is index
-    irdl.operands(tensor_map: %ptr, tile: %s, barrier_or_coordinate: %operand,
+    irdl.operands(tensor_map: %ptr, tile: %s, barrier: %operand,
                   coordinates: variadic %index)
   }
 

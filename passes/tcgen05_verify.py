@@ -264,7 +264,7 @@ class Tcgen05Verify(ModulePass):
 
     def check_tma_load(self, op, info, covered) -> None:
         load = TmaLoadOp(op)
-        first = load.barrier_or_coordinate
+        first = load.barrier
         if str(first.type) not in ("!tcgen05.mbarrier", "index"):
             self.error(op, f"operand 2 of tcgen05.tma_load is its !tcgen05.mbarrier or, "
                            f"without one, its first index coordinate, not {first.type}")

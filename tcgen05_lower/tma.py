@@ -58,14 +58,14 @@ def _is_mbarrier(value) -> bool:
 
 def load_barrier(op):
     """The mbarrier operand of a tcgen05.tma_load, or None when it has none (yet)."""
-    first = TmaLoadOp(op).barrier_or_coordinate
+    first = TmaLoadOp(op).barrier
     return first if _is_mbarrier(first) else None
 
 
 def load_coordinates(op) -> list:
     """The coordinate operands of a tcgen05.tma_load (innermost first)."""
     load = TmaLoadOp(op)
-    first = load.barrier_or_coordinate
+    first = load.barrier
     return list(load.coordinates) if _is_mbarrier(first) else [first, *load.coordinates]
 
 
@@ -76,7 +76,7 @@ def with_barrier(op, barrier) -> "ir.Operation":
     coordinates = load_coordinates(op)
     with ir.InsertionPoint(op), op.location:
         new = TmaLoadOp.build(tensor_map=load.tensor_map, tile=load.tile,
-                              barrier_or_coordinate=barrier, coordinates=coordinates,
+                              barrier=barrier, coordinates=coordinates,
                               attributes={a.name: a.attr for a in op.attributes})
     op.erase()
     return new
