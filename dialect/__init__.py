@@ -26,8 +26,9 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
                            filled from the compressed M x K/2 matrix (9.7.16.10.8)
 ``tma_load``               TMA copy of a box of a global tensor into a tile (one thread,
                            async proxy, complete_tx on an mbarrier); operands tensor map
-                           parameter, tile, mbarrier, coordinates (innermost first);
-                           docs/tma.md
+                           parameter, tile, mbarrier, coordinates (innermost first); the
+                           mbarrier may be left out in roles that write no synchronization
+                           (tcgen05-insert-sync writes it in); docs/tma.md
 ``mbarrier_expect_tx``     mbarrier.arrive.expect_tx by one thread (``bytes``, default: the
                            tiles of the tma_loads that follow it on that mbarrier)
 ``mma``                    D (+)= A x B; attributes below; trailing TMEM operands scale_a,
@@ -47,7 +48,10 @@ Ops (generic syntax, ``"tcgen05.<name>"(...)``):
                            index ops (and global loads) on each element, its row and column,
                            ending in ``gpu.yield`` (``tcgen05_lower.computed`` says what it
                            may hold)
-``alloc_mbarrier``         an mbarrier in shared memory (``count``)
+``alloc_mbarrier``         an mbarrier in shared memory (``count``); with ``stages`` = S a
+                           ring of S mbarriers (stage i at 8 i bytes), used through
+                           ``mbarrier_stage`` only
+``mbarrier_stage``         the mbarrier of stage ``stage`` (an index) of an mbarrier ring
 ``commit``                 tcgen05.commit.mbarrier::arrive::one (optional ``multicast_mask``)
 ``mbarrier_wait``          wait for the phase of the given parity (without one: the phase
                            of the most recent commit, counted at run time)

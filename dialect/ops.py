@@ -553,6 +553,32 @@ class AllocMbarrierOp(Tcgen05Op):
 
     count = Attribute("count")  # int, default 1
     reason = Attribute("reason")  # str
+    stages = Attribute("stages")  # int
+
+
+class MbarrierStageOp(Tcgen05Op):
+    """tcgen05.mbarrier_stage."""
+
+    NAME = "mbarrier_stage"
+    OPERANDS = (('ring', 'single'), ('stage', 'single'))
+    RESULTS = (('barrier', 'single'),)
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def ring(self):
+        """The single operand ring."""
+        return self.operand(0)
+
+    @property
+    def stage(self):
+        """The single operand stage."""
+        return self.operand(1)
+
+    @property
+    def barrier(self):
+        """The single result barrier."""
+        return self.result(0)
 
 
 class CommitOp(Tcgen05Op):
@@ -756,6 +782,7 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     FragBroadcastOp,
     LoadFragmentOp,
     AllocMbarrierOp,
+    MbarrierStageOp,
     CommitOp,
     MbarrierWaitOp,
     WaitOp,

@@ -125,13 +125,26 @@ irdl.dialect @tcgen05 {
   // tile's. coordinates are the element coordinates of the box's first element, innermost
   // dimension first as PTX orders them ({k, row} for a K-major tile of a K-contiguous
   // matrix, {row, k} for an MN-major tile of an M- or N-contiguous one). The copy signals complete_tx
-  // of the tile's bytes on barrier, whose phase must expect them (mbarrier_expect_tx).
+  // of the tile's bytes on its mbarrier, whose phase must expect them (mbarrier_expect_tx).
+  // The operands after the tile are the mbarrier, then the coordinates; the mbarrier may
+  // be left out (the coordinates follow the tile) in a kernel with warp roles that writes
+  // no synchronization: tcgen05-insert-sync then chooses it (the stage's full mbarrier)
+  // and writes it in. Operand 2 (`barrier`) is the mbarrier, or without one the first
+  // coordinate: its type says which (tcgen05_lower.tma.load_barrier / load_coordinates),
+  // so neither form needs an operandSegmentSizes attribute (an optional group before a
+  // variadic one would), and a load with its mbarrier reads as before (operand 2 its
+  // mbarrier, operands 3.. its coordinates); tcgen05-verify checks its type (IRDL's
+  // any_of takes no dialect type here). A
+  // load without an mbarrier is refused where nothing can add one: by tcgen05-verify
+  // outside tcgen05.partitions, and by tcgen05-insert-sync{strategy=none},
+  // tcgen05-verify-sync and the lowering.
   irdl.operation @tma_load {
     %ptr = irdl.base "!llvm.ptr"
     %s = irdl.base @tcgen05::@smem
-    %m = irdl.base @tcgen05::@mbarrier
+    %operand = irdl.any
     %index = irdl.is index
-    irdl.operands(tensor_map: %ptr, tile: %s, barrier: %m, coordinates: variadic %index)
+    irdl.operands(tensor_map: %ptr, tile: %s, barrier: %operand,
+                  coordinates: variadic %index)
   }
 
   // mbarrier.arrive.expect_tx.shared::cta.b64 by one thread: one arrival on the mbarrier
@@ -306,10 +319,28 @@ irdl.dialect @tcgen05 {
   // ---------------------------------------------------------------- synchronization
 
   // An mbarrier in shared memory, initialized at kernel entry with the arrival count
-  // given by attribute "count" (default 1).
+  // given by attribute "count" (default 1). With attribute "stages" = S (1 to 64) it is a
+  // ring of S mbarriers of that count, stage i at 8 i bytes after stage 0 (an mbarrier is
+  // an 8-byte object, PTX ISA 9.7.13.15.1), every stage initialized at entry; a ring is
+  // used only through mbarrier_stage (tcgen05-verify), so that a protocol over an S-stage
+  // shared-memory or TMEM ring can be written in loops.
   irdl.operation @alloc_mbarrier {
     %m = irdl.base @tcgen05::@mbarrier
     irdl.results(barrier: %m)
+  }
+
+  // One stage of an mbarrier ring (an alloc_mbarrier with "stages"): the mbarrier of
+  // stage `stage`, an index constant or computed at run time (a constant one must be in
+  // [0, stages), tcgen05-verify; a computed one is not range-checked at run time, as for
+  // smem_stage). The result is an mbarrier like any other: commit, mbarrier_wait (with
+  // its phase operand), mbarrier_arrive, mbarrier_expect_tx and tma_load take it.
+  // tcgen05-verify-sync takes a stage whose index evaluates as an mbarrier of its own.
+  irdl.operation @mbarrier_stage {
+    %m = irdl.base @tcgen05::@mbarrier
+    %index = irdl.is index
+    %r = irdl.base @tcgen05::@mbarrier
+    irdl.operands(ring: %m, stage: %index)
+    irdl.results(barrier: %r)
   }
 
   // tcgen05.commit.mbarrier::arrive::one: the mbarrier tracks completion of all prior

@@ -150,8 +150,11 @@ The roles of a ``tcgen05.partitions`` op run concurrently, so the walk above (on
 order) does not apply to them: a kernel with roles that write no synchronization is
 planned by ``tcgen05_lower/synchronization/roles.py`` (the cross-role producer/consumer
 dependences and the standard full/empty mbarrier protocol, docs/partitions.md,
-"Synchronization that tcgen05-insert-sync writes"); ``minimal`` and ``conservative``
-write the same protocol there (it is already the minimum). A kernel whose roles write
+"Synchronization that tcgen05-insert-sync writes"), and when its roles issue TMA loads by
+``tcgen05_lower/synchronization/rings.py`` (TMA-fed shared-memory rings, accumulator
+rings, persistent tile loops: mbarrier rings, expect_tx, parities from the loops' use
+counters, and the TMA loads' mbarrier operand written in); ``minimal`` and
+``conservative`` write the same protocol there (it is already the minimum). A kernel whose roles write
 synchronization of their own, or that arrives on mbarriers itself
 (``tcgen05.mbarrier_arrive``), is refused by both with a located diagnostic.
 
@@ -168,6 +171,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower import tma
 from tcgen05_lower.dialect.ops import wrap
 from tcgen05_lower.kernel_ir import (OpDict, has_partitions, unplanned_buffer,
                                      user_synchronized)
@@ -176,6 +180,7 @@ from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
                                                      separate_phases)
 from tcgen05_lower.synchronization.planner import Planner
+from tcgen05_lower.synchronization.rings import KERNEL_STAGES, ring_stages_option
 from tcgen05_lower.synchronization.roles import plan_roles
 
 
@@ -210,9 +215,11 @@ class SyncOp:
         return cls(op.name, kind_of(op), wrap(op).reason)
 
 
-#: The arrivals the pass writes for warp roles only (synchronization/roles.py): a column
-#: of the counts when there are any, so the one-program counts keep their columns.
+#: The arrivals the pass writes for warp roles only (synchronization/roles.py, rings.py):
+#: a column of the counts when there are any, so the one-program counts keep their
+#: columns.
 ARRIVE = "mbarrier_arrive"
+EXPECT_TX = "mbarrier_expect_tx"
 
 
 def count_sync_ops(ops) -> dict:
@@ -220,16 +227,19 @@ def count_sync_ops(ops) -> dict:
     SyncOp records or of the ops themselves; ``mbarrier_arrive`` only when there are
     arrivals (warp roles)."""
     counts = {label: 0 for label, _ in COUNTED}
-    arrivals = 0
+    arrivals = expects = 0
     for op in ops:
         kind = op.kind if isinstance(op, SyncOp) else kind_of(op)
         arrivals += op.name == "tcgen05." + ARRIVE
+        expects += op.name == "tcgen05." + EXPECT_TX
         for label, matches in COUNTED:
             if matches(op.name, kind):
                 counts[label] += 1
     if arrivals:
         counts[ARRIVE] = arrivals
-    counts["total"] = sum(counts[label] for label, _ in COUNTED) + arrivals
+    if expects:
+        counts[EXPECT_TX] = expects
+    counts["total"] = sum(counts[label] for label, _ in COUNTED) + arrivals + expects
     return counts
 
 
@@ -251,6 +261,12 @@ class Tcgen05InsertSync(ModulePass):
                "mbarriers; docs/partitions.md)",
                STRATEGIES + (NONE,)),
         Option("report", bool, False, "print the sync ops added, with their reasons"),
+        Option("ring_stages", ring_stages_option, KERNEL_STAGES,
+               "depth of the shared-memory rings that the TMA loads of a kernel with warp "
+               "roles fill: kernel (as declared), a number N >= 1 (the rings retyped to N "
+               "stages, their stage indices the pass's own), or auto (the deepest, at most "
+               "the rings' uses, that fits the 227 KiB of dynamic shared memory with the "
+               "kernel's other tiles); other kernels keep theirs"),
     )
 
     result_class = InsertSyncResult
@@ -264,6 +280,11 @@ class Tcgen05InsertSync(ModulePass):
                 continue
             name = d.kernel_info(kernel).name
             if self.option("strategy") == NONE:
+                barrierless = tma.barrierless_load(kernel)
+                if barrierless is not None:
+                    self.error(barrierless, f"tcgen05-insert-sync{{strategy=none}} adds no "
+                                            f"synchronization, and {tma.BARRIERLESS}")
+                    continue
                 self.result.inserted[name] = []
                 if self.option("report"):
                     print(f"tcgen05-insert-sync: kernel @{name} strategy=none added 0 ops: "
@@ -272,7 +293,8 @@ class Tcgen05InsertSync(ModulePass):
                 continue
             if has_partitions(kernel):
                 try:
-                    added, mbarriers = plan_roles(kernel, self.option("strategy"))
+                    added, mbarriers = plan_roles(kernel, self.option("strategy"),
+                                                  self.option("ring_stages"))
                 except SyncError as exc:
                     self.fail(exc.op, exc.message)
                 order = {op: i for i, op in enumerate(d.walk_ops(kernel))}
@@ -310,7 +332,7 @@ class Tcgen05InsertSync(ModulePass):
                      purposes: list = ()) -> None:
         """Prints what was added to one kernel, with the reasons."""
         counts = count_sync_ops(added)
-        labels = [label for label, _ in COUNTED] + [ARRIVE]
+        labels = [label for label, _ in COUNTED] + [ARRIVE, EXPECT_TX]
         summary = ", ".join(f"{counts[label]} {label}" for label in labels
                             if counts.get(label))
         lines = [f"tcgen05-insert-sync: kernel @{name} strategy={self.option('strategy')} "

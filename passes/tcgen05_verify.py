@@ -43,7 +43,8 @@ from tcgen05_lower import tma
 from tcgen05_lower.bindings import file_location
 from tcgen05_lower.computed import (frag_broadcast_problems, frag_map_problems,
                                     frag_reduce_problems, is_row_vector)
-from tcgen05_lower.dialect.ops import (MbarrierArriveOp, MbarrierWaitOp, RoleOp,
+from tcgen05_lower.dialect.ops import (MbarrierArriveOp, MbarrierStageOp, MbarrierWaitOp,
+                                       RoleOp,
                                        AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
                                        FenceOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp, LoadFragmentOp,
                                        MbarrierExpectTxOp, MmaOp, RelinquishAllocPermitOp,
@@ -54,7 +55,7 @@ from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
 from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, constant_int, defining_op,
+from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, MBARRIER_RING_MAX_STAGES, constant_int, defining_op,
                                      effective_scale_vec, global_matrix, known_residue,
                                      mbarrier_count_error, mma_form,
                                      mma_operands, planned_buffer_problem,
@@ -279,6 +280,11 @@ class Tcgen05Verify(ModulePass):
 
     def check_tma_load(self, op, info, covered) -> None:
         load = TmaLoadOp(op)
+        first = load.barrier
+        if str(first.type) not in ("!tcgen05.mbarrier", "index"):
+            self.error(op, f"operand 2 of tcgen05.tma_load is its !tcgen05.mbarrier or, "
+                           f"without one, its first index coordinate, not {first.type}")
+            return
         if info.cta_group == 2 and not self.check_pair_tile(op, load.tile, "loaded"):
             return
         spec = tma.tensor_map_of(load.tensor_map)
@@ -310,11 +316,17 @@ class Tcgen05Verify(ModulePass):
         if spec.swizzle is not None and spec.swizzle != tile.swizzle:
             self.error(op, f"the tensor map's swizzle \"{spec.swizzle}\" is not the "
                            f"tile's \"{tile.swizzle}\" (PTX ISA 5.5.6, Table 41)")
-        coordinates = len(op.operands) - 3
+        coordinates = len(tma.load_coordinates(op))
         if spec.box is not None and coordinates != len(spec.box):
             self.error(op, f"{coordinates} coordinate(s) for a {len(spec.box)}-dimensional "
                            f"tensor map: one per dimension, innermost first")
-        if covered.of_load.get(op) is None:
+        if tma.load_barrier(op) is None:
+            if self.role_of.get(op) is None:
+                self.error(op, "this tcgen05.tma_load names no mbarrier and is not in a "
+                               "tcgen05.role: only tcgen05-insert-sync's protocol for warp "
+                               "roles chooses one (docs/tma.md); write the mbarrier operand "
+                               "after the tile")
+        elif covered.of_load.get(op) is None:
             self.error(op, "no tcgen05.mbarrier_expect_tx on this mbarrier precedes the "
                            "tma_load in its block (after the last wait or commit on it): "
                            "the phase would complete before the copy lands, or never "
@@ -559,6 +571,8 @@ class Tcgen05Verify(ModulePass):
             # Both CTAs' threads arrive at the even CTA's mbarrier.
             threads *= 2
         barrier = defining_op(op.operands[0])
+        if barrier is not None and MbarrierStageOp.matches(barrier):
+            barrier = defining_op(barrier.operands[0])   # every stage has the ring's count
         if barrier is None or not AllocMbarrierOp.matches(barrier):
             return
         count = AllocMbarrierOp(barrier).count
@@ -1489,6 +1503,48 @@ class Tcgen05Verify(ModulePass):
         count = AllocMbarrierOp(op).count
         if not 1 <= count < MBARRIER_MAX_COUNT:
             self.error(op, mbarrier_count_error(count))
+        stages = AllocMbarrierOp(op).stages
+        if stages is not None and not 1 <= stages <= MBARRIER_RING_MAX_STAGES:
+            self.error(op, f"alloc_mbarrier stages = {stages} is outside [1, "
+                           f"{MBARRIER_RING_MAX_STAGES}]: a ring has at least one stage, and "
+                           f"every stage is an 8-byte object initialized at kernel entry "
+                           f"(PTX ISA 9.7.13.15.1), which this compiler bounds at "
+                           f"{MBARRIER_RING_MAX_STAGES} per ring")
+        if stages is None:
+            return
+        for use in op.results[0].uses:
+            user = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            if not MbarrierStageOp.matches(user) or use.operand_number != 0:
+                self.error(user, f"the mbarrier ring of line {_line(op)} ({stages} stages) "
+                                 f"is used as a single mbarrier by {user.name}: pick a stage "
+                                 f"with tcgen05.mbarrier_stage")
+
+    def check_mbarrier_stage(self, op, info) -> None:
+        """A stage of an mbarrier ring: operand 0 is a ring (an alloc_mbarrier with
+        stages), a constant index lies in 0 .. stages - 1."""
+        ring = defining_op(op.operands[0])
+        stages = AllocMbarrierOp(ring).stages \
+            if ring is not None and AllocMbarrierOp.matches(ring) else None
+        if stages is None:
+            self.error(op, "tcgen05.mbarrier_stage takes an mbarrier ring (a "
+                           "tcgen05.alloc_mbarrier with stages = S, defined in the kernel), "
+                           "and its operand 0 is not one")
+            return
+        stage = constant_int(op.operands[1])
+        if stage is not None and not 0 <= stage < stages:
+            self.error(op, f"stage {stage} of an mbarrier ring of {stages} stages (line "
+                           f"{_line(ring)}), which has stages 0 to {stages - 1}")
+
+    def check_mbarrier_wait(self, op, info) -> None:
+        """A wait on a stage of a ring names its phase: the run-time phase counter of a
+        phase-less wait counts the commits to one mbarrier value (lowering.sync), and a
+        computed stage is a different mbarrier at each execution."""
+        barrier = defining_op(op.operands[0])
+        if len(op.operands) < 2 and barrier is not None and \
+                MbarrierStageOp.matches(barrier):
+            self.error(op, "an mbarrier_wait on a stage of an mbarrier ring needs its phase "
+                           "operand (the parity of the stage's round): the phase of a "
+                           "phase-less wait is counted per mbarrier value, not per stage")
 
     def check_wait(self, op, info) -> None:
         kind = WaitOp(op).kind
@@ -1588,6 +1644,8 @@ _CHECKS = MappingProxyType({cls.NAME: check for cls, check in (
     (FragBroadcastOp, Tcgen05Verify.check_frag_broadcast),
     (WaitOp, Tcgen05Verify.check_wait),
     (AllocMbarrierOp, Tcgen05Verify.check_alloc_mbarrier),
+    (MbarrierStageOp, Tcgen05Verify.check_mbarrier_stage),
+    (MbarrierWaitOp, Tcgen05Verify.check_mbarrier_wait),
     (FenceOp, Tcgen05Verify.check_fence),
     (CommitOp, Tcgen05Verify.check_commit),
     (MbarrierArriveOp, Tcgen05Verify.check_mbarrier_arrive),

@@ -8,7 +8,8 @@ compute them; every execution of an asynchronous op is one instance with its own
 progress, and every sync op advances the instances it applies to. An mbarrier is modeled
 the way ``mbarrier.try_wait.parity`` behaves: a wait returns at once when the parity it
 names is not that of the phase the thread believes is current, so a wait with the wrong
-parity, or one that skips a phase, completes nothing.
+parity, or one that skips a phase, completes nothing. A stage of an mbarrier ring
+(``mbarrier_stage``) is its own mbarrier when its index evaluates (``mbarrier_name``).
 
 Who runs what (Table 46, and the lowering): mma, cp, shift and commit are issued by one
 thread; ld, ld_red, st and wait by each warp of the warpgroup on its own lane quarter
@@ -129,12 +130,13 @@ from dataclasses import dataclass, field, replace
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import file_location, int_value, ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, FragMapOp,
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, MbarrierStageOp, CommitOp, CpOp, FenceOp, FragMapOp,
                                        LdOp, LdRedOp, MmaOp, ShiftOp, SmemStageOp, StOp,
                                        TmemBufferOp, TmemStageOp, WaitOp, wrap)
 from tcgen05_lower.kernel_ir import (OpDict, user_synchronized, MBARRIER_MAX_COUNT, defining_op, mbarrier_count_error,
                                      mma_operands, unplanned_buffer)
 from tcgen05_lower.pass_infra import CompileError, ModulePass, Option
+from tcgen05_lower.tma import BARRIERLESS, load_barrier
 
 #: The TMA ops (module docstring).
 TMA_LOAD, EXPECT_TX = "tma_load", "mbarrier_expect_tx"
@@ -803,7 +805,8 @@ class Run:
             count = AllocMbarrierOp(op).count
             if not 1 <= count < MBARRIER_MAX_COUNT:
                 raise CompileError(op.location, mbarrier_count_error(count))
-            self.mbarriers[op.results[0]] = MbarrierState(count)
+            for key in self.mbarrier_keys(op):
+                self.mbarriers[key] = MbarrierState(count)
         elif name == "commit":
             self.commit(op)
         elif name == "mbarrier_wait":
@@ -850,6 +853,8 @@ class Run:
 
     def tma_phase(self, op, instance: Instance) -> None:
         """A tma_load completes with the phase of the open expect_tx of its mbarrier."""
+        if load_barrier(op) is None:
+            raise Unsupported(op, BARRIERLESS)
         barrier, state = self.mbarrier(op, 2)
         if state.open_expect is None:
             self.problem(op, ("expect_tx",),
@@ -927,14 +932,40 @@ class Run:
                 inst.complete = inst.complete or bool(ctas & ISSUING_CTA)
                 inst.peer_complete = inst.peer_complete or bool(ctas & PEER_CTA)
 
-    def mbarrier(self, op, position: int = 0) -> tuple:
-        """(the mbarrier `op` names (operand `position`), its state)."""
-        names = self.roots(op.operands[position])
+    @staticmethod
+    def mbarrier_keys(op) -> list:
+        """What identifies each mbarrier an alloc_mbarrier creates: its result, or for a
+        ring of S stages (result, i) for each stage i (the lowering places stage i at
+        8 i bytes, its own 8-byte object: lowering/core.py)."""
+        stages = AllocMbarrierOp(op).stages
+        if stages is None:
+            return [op.results[0]]
+        return [(op.results[0], i) for i in range(max(stages, 0))]
+
+    def mbarrier_name(self, op, value):
+        """The mbarrier `value` (an operand of `op`) is: an alloc_mbarrier's result, or
+        (ring, i) for a stage of a ring whose index i evaluates here (``mbarrier_keys``).
+        A stage whose index does not evaluate, or one outside the ring, is refused."""
+        names = self.roots(value)
         if len(names) > 1:
             raise Unsupported(op, "tcgen05-verify-sync cannot check this op: its mbarrier "
                                   "may be one of several (the ways into it yield "
                                   "different ones)")
-        barrier = names[0]
+        stage = defining_op(names[0])
+        if stage is None or not MbarrierStageOp.matches(stage):
+            return names[0]
+        view = MbarrierStageOp(stage)
+        rings = self.roots(view.ring)
+        index = self.eval.value(view.stage)
+        if len(rings) > 1 or index is None:
+            raise Unsupported(op, "tcgen05-verify-sync cannot tell which stage of an mbarrier "
+                                  "ring this op's mbarrier is: its tcgen05.mbarrier_stage "
+                                  "index does not evaluate here")
+        return (rings[0], index)
+
+    def mbarrier(self, op, position: int = 0) -> tuple:
+        """(the mbarrier `op` names (operand `position`), its state)."""
+        barrier = self.mbarrier_name(op, op.operands[position])
         state = self.mbarriers.get(barrier)
         if state is None:
             raise Unsupported(op, "the mbarrier of this op is not a tcgen05.alloc_mbarrier "

@@ -78,7 +78,9 @@ a load executed again before its registers are read (9.7.16.6.4.5), two generic-
 fills of one tile by different roles, and ``cta_group::2`` (refused). A stage of a TMEM
 ring (``tmem_stage``) whose index evaluates has its own cells (RoleTracer.buffer_cells), so
 a double-buffered accumulator's MMA into one stage and another role's loads of the other
-do not conflict; otherwise the whole ring counts, as in the one-program verifier.
+do not conflict; otherwise the whole ring counts, as in the one-program verifier. A
+stage of an mbarrier ring (``mbarrier_stage``) whose index evaluates is an mbarrier of
+its own, of the ring's count (Run.mbarrier_name); one whose index does not is refused.
 
 It shares no code with tcgen05-insert-sync: it reuses the one-program verifier's
 evaluation of values and footprints (``tcgen05_verify_sync.Run``) and nothing else.
@@ -92,6 +94,7 @@ from dataclasses import dataclass, field
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, FenceOp, LdOp, StOp, TmemBufferOp,
                                        SmemStageOp, TmemStageOp, WaitOp)
+from tcgen05_lower.tma import BARRIERLESS, load_barrier
 from tcgen05_lower.kernel_ir import (PARTITIONS_OP, defining_op, has_partitions,
                                      partition_roles, role_info)
 from tcgen05_lower.passes.tcgen05_verify_sync import (
@@ -103,7 +106,7 @@ LD, ST = LdOp.NAME, StOp.NAME
 #: Ops that access TMEM or a shared-memory tile (an Instance each).
 ACCESSES = SINGLE_THREAD_OPS + LOADS + (ST, "smem_fill", TMA_LOAD)
 #: What the kernel's own program may do in a kernel with partitions.
-KERNEL_OPS = ("alloc_mbarrier", "fence", "dealloc", "barrier", "smem_buffer", "tmem_buffer",
+KERNEL_OPS = ("alloc_mbarrier", "mbarrier_stage", "fence", "dealloc", "barrier", "smem_buffer", "tmem_buffer",
               "tmem_stage", "alloc", "relinquish_alloc_permit")
 #: The name of the kernel's own program (what precedes and follows the partitions).
 KERNEL = "(kernel)"
@@ -317,14 +320,11 @@ class RoleTracer(Run):
         if name in ACCESSES:
             event.inst = self.instance(op, name)
         elif name == "alloc_mbarrier":
-            self.counts[op.results[0]] = AllocMbarrierOp(op).count
+            for key in self.mbarrier_keys(op):
+                self.counts[key] = AllocMbarrierOp(op).count
             return
         elif name in ("commit", "mbarrier_arrive", EXPECT_TX, "mbarrier_wait"):
-            names = self.roots(op.operands[0])
-            if len(names) > 1 or names[0] not in self.counts:
-                raise Unsupported(op, "tcgen05-verify-sync cannot tell which "
-                                      "tcgen05.alloc_mbarrier this op's mbarrier is")
-            event.barrier = names[0]
+            event.barrier = self.known_mbarrier(op, op.operands[0])
             if name == "mbarrier_wait":
                 if len(op.operands) < 2:
                     raise Unsupported(op, "a wait without a phase operand in a kernel with "
@@ -335,16 +335,25 @@ class RoleTracer(Run):
                                           "parity of this wait")
                 event.parity = parity & 1
         if name == TMA_LOAD:
-            names = self.roots(op.operands[2])
-            if len(names) > 1 or names[0] not in self.counts:
-                raise Unsupported(op, "tcgen05-verify-sync cannot tell which "
-                                      "tcgen05.alloc_mbarrier this op's mbarrier is")
-            event.barrier = names[0]
+            barrier = load_barrier(op)
+            if barrier is None:
+                raise Unsupported(op, BARRIERLESS)
+            event.barrier = self.known_mbarrier(op, barrier)
         elif name == "wait":
             event.kind = "wait_" + WaitOp(op).kind
         elif name == "fence":
             event.kind = "fence_" + FenceOp(op).kind
         events.append(event)
+
+
+    def known_mbarrier(self, op, value):
+        """The mbarrier `value` names (a stage of a ring whose index evaluates is one of
+        its own: Run.mbarrier_name), one the kernel allocates."""
+        barrier = self.mbarrier_name(op, value)
+        if barrier not in self.counts:
+            raise Unsupported(op, "tcgen05-verify-sync cannot tell which "
+                                  "tcgen05.alloc_mbarrier this op's mbarrier is")
+        return barrier
 
 
 class Concurrent:

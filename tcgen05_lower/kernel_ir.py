@@ -264,6 +264,10 @@ def packs16(access) -> bool:
 
 #: mbarrier.init's arrival count lies in [1, 2^20 - 1] (PTX ISA, mbarrier.init).
 MBARRIER_MAX_COUNT = 2 ** 20
+#: The most stages an mbarrier ring (alloc_mbarrier stages = S) may have: each stage is an
+#: 8-byte object of static shared memory initialized at kernel entry; 256 bounds a ring at
+#: 2 KiB and its initialization at 256 instructions (a pipeline ring is 2 to 8 deep).
+MBARRIER_RING_MAX_STAGES = 256
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,11 @@ modes).
 An ``mbarrier_expect_tx`` covers the tma_loads that follow it on the same mbarrier in its
 block, up to the next expect_tx, mbarrier_wait or commit on that mbarrier: one walk of
 each block (``cover``).
+
+A load's operands after the tile are its mbarrier, then its coordinates; a kernel with
+warp roles that writes no synchronization leaves the mbarrier out, and
+tcgen05-insert-sync writes it in (``with_barrier``). Operand 2's type says which form an
+op has (``load_barrier``, ``load_coordinates``).
 """
 
 from __future__ import annotations
@@ -45,6 +50,52 @@ class TensorMapSpec:
 
     def as_manifest(self) -> dict:
         return {"tensor": self.tensor, "box": list(self.box or ()), "swizzle": self.swizzle}
+
+
+def _is_mbarrier(value) -> bool:
+    return str(value.type) == "!tcgen05.mbarrier"
+
+
+def load_barrier(op):
+    """The mbarrier operand of a tcgen05.tma_load, or None when it has none (yet)."""
+    first = TmaLoadOp(op).barrier
+    return first if _is_mbarrier(first) else None
+
+
+def load_coordinates(op) -> list:
+    """The coordinate operands of a tcgen05.tma_load (innermost first)."""
+    load = TmaLoadOp(op)
+    first = load.barrier
+    return list(load.coordinates) if _is_mbarrier(first) else [first, *load.coordinates]
+
+
+def with_barrier(op, barrier) -> "ir.Operation":
+    """A tcgen05.tma_load without an mbarrier rewritten with `barrier` (a new op in its
+    place, its attributes and location kept); returns the new op."""
+    load = TmaLoadOp(op)
+    coordinates = load_coordinates(op)
+    with ir.InsertionPoint(op), op.location:
+        new = TmaLoadOp.build(tensor_map=load.tensor_map, tile=load.tile,
+                              barrier=barrier, coordinates=coordinates,
+                              attributes={a.name: a.attr for a in op.attributes})
+    op.erase()
+    return new
+
+
+def barrierless_load(kernel):
+    """The first tcgen05.tma_load of `kernel` that names no mbarrier, else None."""
+    for op in d.walk_ops(kernel):
+        if TmaLoadOp.matches(op) and load_barrier(op) is None:
+            return op
+    return None
+
+
+#: What a pass that needs every TMA load's mbarrier says of one that has none.
+BARRIERLESS = ("this tcgen05.tma_load names no mbarrier: only tcgen05-insert-sync "
+               "(strategy minimal or conservative, in a kernel with warp roles that "
+               "writes no synchronization) chooses one; write the mbarrier operand "
+               "(after the tile) when the kernel writes its own synchronization "
+               "(docs/tma.md)")
 
 
 def _argument_attributes(value):
@@ -177,7 +228,7 @@ def cover(kernel) -> Cover:
                 open_[op.operands[0]] = op
                 loads[op] = []
             elif TmaLoadOp.matches(op):
-                expect = open_.get(op.operands[2])
+                expect = open_.get(load_barrier(op))
                 of_load[op] = expect
                 if expect is not None:
                     loads[expect].append(op)

@@ -24,7 +24,7 @@ HAND_SYNCHRONIZED = ("tcgen05-insert-sync{strategy=none}",)
 #: partitions=check, docs/cta-pairs.md): the simulator checks that kernel.
 PAIR_HAND_SYNCHRONIZED = HAND_SYNCHRONIZED + ("tcgen05-verify-sync{partitions=skip}",)
 EXAMPLE_PASS_OPTIONS = {"ws_gemm_bf16": HAND_SYNCHRONIZED,
-                        "ws_persistent_gemm_bf16": HAND_SYNCHRONIZED,
+                        "ws_persistent_gemm_bf16_hand": HAND_SYNCHRONIZED,
                         "ws_gemm_2cta_bf16": PAIR_HAND_SYNCHRONIZED}
 
 

@@ -1,155 +1,117 @@
-// The persistent warp-specialized GEMM (examples/ws_persistent_gemm_bf16.mlir), end to end:
-// the shape of its full/empty protocol in the PTX, then ptxas for sm_100a, sm_103a and
-// sm_110a. Expected by hand from the example's protocol (its header comment) and the PTX
-// syntax of mbarrier.init / arrive.expect_tx / try_wait.parity / arrive (9.7.13.15),
-// cp.async.bulk.tensor (9.7.9.25.5.1) and tcgen05.commit (9.7.16.12.1): twelve mbarriers,
-// ten of count 1 (full and empty of the four ring stages, full of the two accumulator
-// stages) and two of count 128 (empty of the accumulator stages: the epilogue's threads);
-// 49152 bytes = 128 x 64 x 2 (A's stage) + 256 x 64 x 2 (B's stage); B's stage of a ring
-// slot lies 4 x 16384 = 65536 bytes after A's (A's ring first).
+// The persistent warp-specialized GEMM (examples/ws_persistent_gemm_bf16.mlir), written
+// with no synchronization: the protocol tcgen05-insert-sync writes into the planned IR,
+// then ptxas for sm_100a, sm_103a and sm_110a with the default pipeline. The CHECK lines
+// are written by hand from the protocol (docs/partitions.md, "Synchronization that
+// tcgen05-insert-sync writes"; 9.7.16.6.4.3 / .4, 9.7.13.15): four mbarrier rings, full
+// and empty of the 4 shared-memory stages (count 1: the expect_tx, the commit), acc_full
+// (count 1: the commit) and acc_empty (count 128: the epilogue warpgroup's threads) of
+// the 2 accumulator stages; per K block the use counter it = 4 t + kb (4 K blocks per
+// tile), stage it mod 4 and round it / 4; per tile stage t mod 2 and round t / 2; the
+// waits for parity round & 1 (full, acc_full) and (round + 1) & 1 (empty, acc_empty);
+// 49152 bytes = 128 x 64 x 2 (A's stage) + 256 x 64 x 2 (B's stage). No proxy fence:
+// TMA writes and MMA reads are both async proxy (9.7.16.6.5).
 // REQUIRES: ptxas
-// RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_100a --pass-option 'tcgen05-insert-sync{strategy=none}' --pass-option 'tcgen05-verify-sync{partitions=skip}' -o %t.ptx
-// RUN: FileCheck %s --input-file %t.ptx
-// RUN: FileCheck %s --check-prefix=EPI --input-file %t.ptx
+// RUN: tcgen05-opt %examples/ws_persistent_gemm_bf16.mlir -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync,tcgen05-verify-sync' | FileCheck %s --implicit-check-not=fence_proxy_async
+// RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_100a -o %t.ptx
 // RUN: %ptxas -arch=sm_100a %t.ptx -o %t.cubin
-// RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_103a --pass-option 'tcgen05-insert-sync{strategy=none}' --pass-option 'tcgen05-verify-sync{partitions=skip}' -o %t103.ptx
+// RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_103a -o %t103.ptx
 // RUN: %ptxas -arch=sm_103a %t103.ptx -o %t103.cubin
-// RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_110a --pass-option 'tcgen05-insert-sync{strategy=none}' --pass-option 'tcgen05-verify-sync{partitions=skip}' -o %t110.ptx
+// RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_110a -o %t110.ptx
 // RUN: %ptxas -arch=sm_110a %t110.ptx -o %t110.cubin
 
-// CHECK-LABEL: .visible .entry ws_persistent_gemm_bf16(
-// Thread 0 leads; single-thread instructions take that as an i32 guard.
-// CHECK: setp.eq.b32 [[IS0:%p[0-9]+]], {{%r[0-9]+}}, 0;
-// CHECK: selp.b32 [[LEADER:%r[0-9]+]], 1, 0, [[IS0]];
-// The mbarriers in the order the kernel allocates them.
-// CHECK: mov.b32 [[ONE:%r[0-9]+]], 1;
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[FULL0:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[FULL1:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[FULL2:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[FULL3:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[EMPTY0:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[EMPTY1:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[EMPTY2:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[EMPTY3:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[ACCF0:%r[0-9]+]]], [[ONE]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[ACCF1:%r[0-9]+]]], [[ONE]];
-// CHECK: mov.b32 [[N128:%r[0-9]+]], 128;
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[ACCE0:%r[0-9]+]]], [[N128]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.init.shared::cta.b64 [[[ACCE1:%r[0-9]+]]], [[N128]];
-// CHECK-NOT: mbarrier.init
+// CHECK-LABEL: func.func @ws_persistent_gemm_bf16(
+// The rings, at the kernel's entry, in the order full, empty, acc_full, acc_empty.
+// CHECK: %[[FULL:.+]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64, stages = 4 : i64} : () -> !tcgen05.mbarrier
+// CHECK-NEXT: %[[EMPTY:.+]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64, stages = 4 : i64} : () -> !tcgen05.mbarrier
+// CHECK-NEXT: %[[ACCF:.+]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64, stages = 2 : i64} : () -> !tcgen05.mbarrier
+// CHECK-NEXT: %[[ACCE:.+]] = "tcgen05.alloc_mbarrier"() {count = 128 : i64, stages = 2 : i64} : () -> !tcgen05.mbarrier
 
-// Load role, tile %p then tile %p + 1: per K block kb, the wait on ring stage kb's empty
-// mbarrier, the expect_tx of both stages' bytes on its full one, and the two TMA loads
-// completing on it, A's at {k, 0} and B's at {k, n} into B's stage 65536 bytes on.
-// CHECK: ld.param.b64 [[TMB:%rd[0-9]+]], [ws_persistent_gemm_bf16_param_4];
-// CHECK: ld.param.b64 [[TMA:%rd[0-9]+]], [ws_persistent_gemm_bf16_param_3];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY0]]], {{%r[0-9]+}};
-// CHECK: mov.b32 [[BYTES:%r[0-9]+]], 49152;
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL0]]], [[BYTES]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY1]]], {{%r[0-9]+}};
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL1]]], [[BYTES]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY2]]], {{%r[0-9]+}};
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL2]]], [[BYTES]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY3]]], {{%r[0-9]+}};
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL3]]], [[BYTES]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY0]]], {{%r[0-9]+}};
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL0]]], [[BYTES]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL0]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY1]]], {{%r[0-9]+}};
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL1]]], [[BYTES]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL1]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY2]]], {{%r[0-9]+}};
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL2]]], [[BYTES]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL2]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[EMPTY3]]], {{%r[0-9]+}};
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard mbarrier.arrive.expect_tx.shared::cta.b64 _, [[[FULL3]]], [[BYTES]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[LEADER]], 0; @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[FULL3]]];
-// CHECK-NOT: cp.async.bulk.tensor
+// Load role: per K block, wait for the stage's empty phase of the previous round, expect
+// the stage's bytes on its full mbarrier, and the two TMA loads complete on it.
+// CHECK: "tcgen05.partitions"
+// CHECK: scf.for %[[T:[^ ]+]] = 
+// CHECK: scf.for %[[KB:[^ ]+]] = 
+// CHECK: %[[AS:.+]] = "tcgen05.smem_stage"
+// CHECK-NEXT: %[[BS:.+]] = "tcgen05.smem_stage"
+// CHECK-NEXT: %[[T4:.+]] = arith.muli %[[T]], %c4{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[IT:.+]] = arith.addi %[[T4]], %[[KB]] : index
+// CHECK-NEXT: %[[S:.+]] = arith.remui %[[IT]], %c4{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[R:.+]] = arith.divui %[[IT]], %c4{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[FULL_S:.+]] = "tcgen05.mbarrier_stage"(%[[FULL]], %[[S]])
+// CHECK-NEXT: %[[EMPTY_S:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %[[S]])
+// CHECK-NEXT: %[[R1:.+]] = arith.addi %[[R]], %c1{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[EP:.+]] = arith.andi %[[R1]], %c1{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[EP32:.+]] = arith.index_cast %[[EP]] : index to i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"(%[[EMPTY_S]], %[[EP32]])
+// CHECK-NEXT: "tcgen05.mbarrier_expect_tx"(%[[FULL_S]]) {bytes = 49152 : i64
+// CHECK-NEXT: "tcgen05.tma_load"(%{{[^,]+}}, %[[AS]], %[[FULL_S]], %{{[^,]+}}, %{{[^,]+}})
+// CHECK-NEXT: "tcgen05.tma_load"(%{{[^,]+}}, %[[BS]], %[[FULL_S]], %{{[^,]+}}, %{{[^,]+}})
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK: name = "load"
 
-// MMA role (warp 1: thread 32 issues), tile %p into accumulator stage 0, then tile %p + 1
-// into stage 1: the wait on the stage's empty mbarrier and fence::after_thread_sync, per K
-// block the wait on full, four MMAs and the commit to empty, then the commit to the
-// accumulator stage's full mbarrier.
-// CHECK: setp.eq.b32 [[IS32:%p[0-9]+]], {{%r[0-9]+}}, 32;
-// CHECK: selp.b32 [[MMA:%r[0-9]+]], 1, 0, [[IS32]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[ACCE0]]], {{%r[0-9]+}};
-// CHECK: tcgen05.fence::after_thread_sync;
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL0]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
-// CHECK-NOT: tcgen05.mma
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY0]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL1]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
-// CHECK-NOT: tcgen05.mma
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY1]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL2]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
-// CHECK-NOT: tcgen05.mma
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY2]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL3]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
-// CHECK-NOT: tcgen05.mma
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY3]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[ACCF0]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[ACCE1]]], {{%r[0-9]+}};
-// CHECK: tcgen05.fence::after_thread_sync;
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL0]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
-// CHECK-NOT: tcgen05.mma
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY0]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL1]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
-// CHECK-NOT: tcgen05.mma
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY1]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL2]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
-// CHECK-NOT: tcgen05.mma
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY2]]];
-// CHECK: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[FULL3]]], {{%r[0-9]+}};
-// CHECK-COUNT-4: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
-// CHECK-NOT: tcgen05.mma
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[EMPTY3]]];
-// CHECK: setp.ne.b32 tcgen05_guard, [[MMA]], 0; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [[[ACCF1]]];
-// CHECK-NOT: tcgen05.mma
+// MMA role: per tile, wait until the epilogue drained the accumulator stage's previous
+// round, fence after_thread_sync, the K loop, then commit to acc_full; per K block wait
+// for the stage's full phase of this round, the four MMAs, commit to empty.
+// CHECK: scf.for %[[MT:[^ ]+]] = 
+// CHECK: %[[D:.+]] = "tcgen05.tmem_stage"
+// CHECK-NEXT: %[[J:.+]] = arith.remui %[[MT]], %c2{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[U:.+]] = arith.divui %[[MT]], %c2{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[ACCF_J:.+]] = "tcgen05.mbarrier_stage"(%[[ACCF]], %[[J]])
+// CHECK-NEXT: %[[ACCE_J:.+]] = "tcgen05.mbarrier_stage"(%[[ACCE]], %[[J]])
+// CHECK-NEXT: %[[U1:.+]] = arith.addi %[[U]], %c1{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[AEP:.+]] = arith.andi %[[U1]], %c1{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[AEP32:.+]] = arith.index_cast %[[AEP]] : index to i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"(%[[ACCE_J]], %[[AEP32]])
+// CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
+// CHECK-NEXT: scf.for %[[MKB:[^ ]+]] = 
+// CHECK: %[[MAS:.+]] = "tcgen05.smem_stage"
+// CHECK-NEXT: %[[MBS:.+]] = "tcgen05.smem_stage"
+// CHECK-NEXT: %[[ACCUMULATE:.+]] = arith.cmpi ne, %[[MKB]]
+// CHECK-NEXT: %[[MT4:.+]] = arith.muli %[[MT]], %c4{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[MIT:.+]] = arith.addi %[[MT4]], %[[MKB]] : index
+// CHECK-NEXT: %[[MS:.+]] = arith.remui %[[MIT]], %c4{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[MR:.+]] = arith.divui %[[MIT]], %c4{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[FULL_MS:.+]] = "tcgen05.mbarrier_stage"(%[[FULL]], %[[MS]])
+// CHECK-NEXT: %[[EMPTY_MS:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %[[MS]])
+// CHECK-NEXT: %[[FP:.+]] = arith.andi %[[MR]], %c1{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[FP32:.+]] = arith.index_cast %[[FP]] : index to i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"(%[[FULL_MS]], %[[FP32]])
+// CHECK-NEXT: "tcgen05.mma"(%[[D]], %[[MAS]], %[[MBS]], %[[ACCUMULATE]]) {k_offset = 0 : i64
+// CHECK-NEXT: "tcgen05.mma"(%[[D]], %[[MAS]], %[[MBS]], %{{.+}}) {k_offset = 16 : i64
+// CHECK-NEXT: "tcgen05.mma"(%[[D]], %[[MAS]], %[[MBS]], %{{.+}}) {k_offset = 32 : i64
+// CHECK-NEXT: "tcgen05.mma"(%[[D]], %[[MAS]], %[[MBS]], %{{.+}}) {k_offset = 48 : i64
+// CHECK-NEXT: "tcgen05.commit"(%[[EMPTY_MS]])
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: "tcgen05.commit"(%[[ACCF_J]])
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK: name = "mma"
 
-// Epilogue (its blocks in LLVM's order): per accumulator stage, the wait on its full
-// mbarrier and the arrive of every thread on its empty one; then the joining barrier and
-// the kernel's fence::after_thread_sync before the dealloc.
-// CHECK-DAG: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[ACCF0]]], {{%r[0-9]+}};
-// CHECK-DAG: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[ACCF1]]], {{%r[0-9]+}};
-// CHECK-DAG: mbarrier.arrive.release.cta.shared::cta.b64 _, [[[ACCE0]]];
-// CHECK-DAG: mbarrier.arrive.release.cta.shared::cta.b64 _, [[[ACCE1]]];
-// CHECK: barrier.sync 0;
-// CHECK: tcgen05.fence::after_thread_sync;
-// CHECK: tcgen05.dealloc.cta_group::1.sync.aligned.b32
+// Epilogue: per tile, wait for the accumulator stage's full phase of this round, fence
+// after_thread_sync, the loads and stores, then wait::ld, fence before_thread_sync and
+// every thread's arrive on acc_empty.
+// CHECK: scf.for %[[ET:[^ ]+]] = 
+// CHECK: %[[ED:.+]] = "tcgen05.tmem_stage"
+// CHECK-NEXT: %[[EJ:.+]] = arith.remui %[[ET]], %c2{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[EU:.+]] = arith.divui %[[ET]], %c2{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[EACCF_J:.+]] = "tcgen05.mbarrier_stage"(%[[ACCF]], %[[EJ]])
+// CHECK-NEXT: %[[EACCE_J:.+]] = "tcgen05.mbarrier_stage"(%[[ACCE]], %[[EJ]])
+// CHECK-NEXT: %[[AFP:.+]] = arith.andi %[[EU]], %c1{{(_[0-9]+)?}} : index
+// CHECK-NEXT: %[[AFP32:.+]] = arith.index_cast %[[AFP]] : index to i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"(%[[EACCF_J]], %[[AFP32]])
+// CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: "tcgen05.ld"(%[[ED]],
+// CHECK-NEXT: arith.addi
+// CHECK-NEXT: "tcgen05.store_fragment"
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK-NEXT: "tcgen05.wait"() {kind = "ld"
+// CHECK-NEXT: "tcgen05.fence"() {kind = "before_thread_sync"
+// CHECK-NEXT: "tcgen05.mbarrier_arrive"(%[[EACCE_J]])
+// CHECK-NEXT: {{^ *[}]$}}
+// CHECK: name = "epilogue"
 
-// Each epilogue arrive follows tcgen05.wait::ld and fence::before_thread_sync, and each
-// wait on an accumulator stage's full mbarrier (like the MMA warp's on an empty one) is
-// followed by fence::after_thread_sync.
-// EPI: tcgen05.wait::ld.sync.aligned;
-// EPI-NEXT: // end inline asm
-// EPI-NEXT: // begin inline asm
-// EPI-NEXT: tcgen05.fence::before_thread_sync;
-// EPI-NEXT: // end inline asm
-// EPI-NEXT: // begin inline asm
-// EPI-NEXT: mbarrier.arrive.release.cta.shared::cta.b64 _, [{{%r[0-9]+}}];
-// EPI: tcgen05.wait::ld.sync.aligned;
-// EPI-NEXT: // end inline asm
-// EPI-NEXT: // begin inline asm
-// EPI-NEXT: tcgen05.fence::before_thread_sync;
-// EPI-NEXT: // end inline asm
-// EPI-NEXT: // begin inline asm
-// EPI-NEXT: mbarrier.arrive.release.cta.shared::cta.b64 _, [{{%r[0-9]+}}];
-// EPI-NOT: mbarrier.arrive.release
+// After the join: fence after_thread_sync, then the dealloc.
+// CHECK: }) : () -> ()
+// CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
+// CHECK-NEXT: "tcgen05.dealloc"

@@ -9,8 +9,9 @@ tcgen05-select-layouts max-width and two register budgets (32, 64) x tcgen05-ins
 minimal and conservative: 18 combinations. ``--grid PASS.OPTION=V1,V2`` (repeatable)
 replaces the default grid by the given axes.
 
-A kernel that writes its own synchronization (warp roles, ``tcgen05.partitions``, or a
-hand-written ``tcgen05.mbarrier_arrive``) is compiled as docs/partitions.md says, with
+A kernel that writes its own synchronization (warp roles, ``tcgen05.partitions``, with
+synchronization ops, or a hand-written ``tcgen05.mbarrier_arrive``) is compiled as
+docs/partitions.md says, with
 ``tcgen05-insert-sync{strategy=none}`` (and tcgen05-verify-sync checking its roles,
 ``partitions=check``) whatever the grid gives those passes: its rows vary the other axes
 only (the sync column reads ``none``).
@@ -56,10 +57,15 @@ HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
 #: not check (docs/cta-pairs.md): they are passed on unchecked, the simulator checks them.
 PAIR_HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
                                 ("tcgen05-verify-sync", "partitions", "skip"))
-_HAND_SYNC_OP = re.compile(r'^[^/]*"tcgen05\.(partitions|mbarrier_arrive)"', re.MULTILINE)
 _PAIR_KERNEL = re.compile(r'^[^/]*\bcta_group\s*=\s*2\s*:\s*i64', re.MULTILINE)
+_PARTITIONS_OP = re.compile(r'^[^/]*"tcgen05\.partitions"', re.MULTILINE)
+_ARRIVE_OP = re.compile(r'^[^/]*"tcgen05\.mbarrier_arrive"', re.MULTILINE)
+#: Synchronization a kernel with warp roles writes itself (then insert-sync keeps it).
+_ROLE_SYNC_OP = re.compile(r'^[^/]*"tcgen05\.(mbarrier_wait|mbarrier_expect_tx|commit|'
+                           r'fence|wait|barrier)"', re.MULTILINE)
 SYNC_KINDS = ("commit", "mbarrier_wait", "wait::ld", "wait::st", "fence::before",
-              "fence::after", "fence.proxy.async", "barrier")
+              "fence::after", "fence.proxy.async", "barrier", "mbarrier_arrive",
+              "mbarrier_expect_tx")
 
 
 class UsageError(Exception):
@@ -91,10 +97,14 @@ def label(combo) -> str:
 
 
 def hand_synchronized(path: str) -> bool:
-    """Whether the kernel at `path` writes its own synchronization (warp roles or a
-    hand-written mbarrier arrive, outside comments), which tcgen05-insert-sync's minimal
-    and conservative strategies refuse."""
-    return bool(_HAND_SYNC_OP.search(Path(path).read_text()))
+    """Whether the kernel at `path` writes its own synchronization (outside comments): a
+    hand-written mbarrier arrive, or warp roles with any synchronization op, which
+    tcgen05-insert-sync's minimal and conservative strategies refuse. A kernel with warp
+    roles that writes none (examples/ws_persistent_gemm_bf16.mlir) is theirs to
+    synchronize."""
+    text = Path(path).read_text()
+    return bool(_ARRIVE_OP.search(text) or
+                (_PARTITIONS_OP.search(text) and _ROLE_SYNC_OP.search(text)))
 
 
 def hand_synchronized_combo(path: str) -> tuple:

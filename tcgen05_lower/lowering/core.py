@@ -90,7 +90,8 @@ class KernelLowering:
         with ir.InsertionPoint(self.module.regions[0].blocks[0].operations[0]), \
                 self.kernel.location:
             # Slot 0: the TMEM address written by tcgen05.alloc; slots 1..: mbarriers.
-            llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{1 + len(barriers)} x i64>"),
+            slots = 1 + sum(mbarrier_slots(op) for op in barriers)
+            llvm.GlobalOp(ir.Type.parse(f"!llvm.array<{slots} x i64>"),
                           slots_symbol, ir.Attribute.parse("#llvm.linkage<internal>"),
                           addr_space=3, alignment=8)
         role_of = enclosing_roles(self.kernel) if any(
@@ -317,20 +318,34 @@ class KernelLowering:
         self.warp_in_group = self.warp & 3
         slots = emit.address_of(slots_symbol, 3)
         self.tmem_slot = slots
-        for i, op in enumerate(barriers, start=1):
-            self.values[op.results[0]] = emit.gep_bytes(slots, emit.constant(8 * i, i64()))
+        slot = 1
+        for op in barriers:
+            self.values[op.results[0]] = emit.gep_bytes(slots, emit.constant(8 * slot, i64()))
+            slot += mbarrier_slots(op)
         if barriers:
-            # One thread initializes every mbarrier, then makes the initialization visible
-            # to the async proxy and the other threads before anyone uses them.
+            # One thread initializes every mbarrier (every stage of a ring: stage i is the
+            # 8-byte object at 8 i bytes after stage 0, lowering.sync), then makes the
+            # initialization visible to the async proxy and the other threads before
+            # anyone uses them.
             for op in barriers:
                 count = emit.constant(AllocMbarrierOp(op).count, i32())
-                emit.ptx(ptx.mbarrier_init("$0", "$1"), [self.values[op.results[0]], count],
-                         predicate=self.is_leader)
+                base = self.values[op.results[0]]
+                for stage in range(mbarrier_slots(op)):
+                    address = base if stage == 0 else \
+                        emit.gep_bytes(base, emit.constant(8 * stage, i64()))
+                    emit.ptx(ptx.mbarrier_init("$0", "$1"), [address, count],
+                             predicate=self.is_leader)
             emit.ptx(ptx.fence_mbarrier_init(), predicate=self.is_leader)
             emit.ptx(ptx.barrier_sync())
         for op in barriers:
             if op.results[0] in tracked:
                 self.phase_counters[op.results[0]] = emit.counter()
+
+
+def mbarrier_slots(op) -> int:
+    """The 8-byte slots an alloc_mbarrier takes: one, or one per stage of a ring."""
+    stages = AllocMbarrierOp(op).stages
+    return 1 if stages is None else stages
 
 
 def _held_per_row(fragment) -> bool:

@@ -23,9 +23,9 @@ from __future__ import annotations
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.dialect.ops import (BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp,
-                                       MbarrierArriveOp, MbarrierExpectTxOp, MbarrierWaitOp,
-                                       TmaLoadOp, WaitOp)
-from tcgen05_lower.emit import i32
+                                       MbarrierArriveOp, MbarrierExpectTxOp, MbarrierStageOp,
+                                       MbarrierWaitOp, TmaLoadOp, WaitOp)
+from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.lowering.core import lowers
 
 #: %cluster_ctarank bits of both CTAs of the pair (9.7.16.5.1).
@@ -239,3 +239,19 @@ def lower_mbarrier_arrive(lowering, op) -> None:
         emit.ptx(ptx.mbarrier_arrive_cluster("$0"), [even_cta_address(lowering, barrier)])
         return
     emit.ptx(ptx.mbarrier_arrive("$0"), [barrier])
+
+
+#: Bytes of one mbarrier object (PTX ISA 9.7.13.15.1: a 64-bit object, 8-byte aligned).
+MBARRIER_BYTES = 8
+
+
+@lowers(MbarrierStageOp)
+def lower_mbarrier_stage(lowering, op) -> None:
+    """The address of stage `op.operands[1]` of an mbarrier ring: the ring's address plus
+    8 x stage (lowering.core places a ring's stages one after another and initializes
+    each at entry). The index is a run-time value; a constant one is range-checked by
+    tcgen05-verify, as for smem_stage."""
+    view = MbarrierStageOp(op)
+    offset = Sym(cast(view.stage, i64())) * MBARRIER_BYTES
+    lowering.values[op.results[0]] = emit.gep_bytes(lowering.values[view.ring],
+                                                    as_value(offset, i64()))

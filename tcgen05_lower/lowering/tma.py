@@ -27,7 +27,10 @@ def lower_tma_load(lowering, op) -> None:
     load = TmaLoadOp(op)
     generic = llvm.AddrSpaceCastOp(emit.ptr_type(0), lowering.values.get(
         load.tensor_map, load.tensor_map)).result
-    c0, c1 = (emit.cast(op.operands[3 + i], i32()) for i in range(2))
+    barrier = tma.load_barrier(op)
+    if barrier is None:
+        lowering.fail(op, tma.BARRIERLESS)
+    c0, c1 = (emit.cast(c, i32()) for c in tma.load_coordinates(op)[:2])
     if lowering.info.cta_group == 2:
         # Each CTA loads its own slice, rows r R .. r R + R - 1 of the pair's tile (R the
         # tile's rows, r = %cluster_ctarank & 1; docs/cta-pairs.md): the row coordinate
@@ -40,13 +43,13 @@ def lower_tma_load(lowering, op) -> None:
             c1 = (emit.Sym(c1) + emit.Sym(shift)).value
         else:
             c0 = (emit.Sym(c0) + emit.Sym(shift)).value
-        even_barrier = even_cta_address(lowering, lowering.values[load.barrier])
+        even_barrier = even_cta_address(lowering, lowering.values[barrier])
         emit.ptx(ptx.tma_load_2d_pair("$0", "$1", "$2", "$3", "$4"),
                  [lowering.values[load.tile], generic, c0, c1, even_barrier],
                  predicate=lowering.is_leader)
         return
     emit.ptx(ptx.tma_load_2d("$0", "$1", "$2", "$3", "$4"),
-             [lowering.values[load.tile], generic, c0, c1, lowering.values[load.barrier]],
+             [lowering.values[load.tile], generic, c0, c1, lowering.values[barrier]],
              predicate=single_thread_predicate(lowering))
 
 

@@ -48,11 +48,16 @@ examples/ws_gemm_bf16.mlir. With strategy ``conservative`` the same protocol is
 written (it is already the completion of every cross-role dependence; no op is
 removable without a race, see tests/test_ws_gemm_auto.py).
 
-Not yet (located diagnostics): TMA loads, accumulator rings and persistent tile loops
-(an accumulator written in a loop around the K loop), ops in branches in a role, TMEM
-accesses other than mma and ld in roles, an accumulator no other role loads (or a load
-of a buffer no MMA in the roles writes: the dealloc after the join would be unordered),
-and a kernel that writes some synchronization of its own in its roles (use
+Roles that issue TMA loads are planned by rings.py instead (``plan_roles`` hands them
+over): TMA loads into shared-memory rings, accumulator rings and persistent tile loops,
+with mbarrier rings and stage indices proven against the loops' use counters.
+
+Not yet here (located diagnostics): smem_fill stages of a ring indexed by the loop
+(``smem_stage`` / ``tmem_stage`` rings, an accumulator written in a loop around the K loop:
+rings.py plans those only when the stages are loaded by TMA), ops in branches in a role,
+TMEM accesses other than mma and ld in roles, an accumulator no other role loads (or a
+load of a buffer no MMA in the roles writes: the dealloc after the join would be
+unordered), and a kernel that writes some synchronization of its own in its roles (use
 strategy=none for it). Cost: one walk of the roles and of each block holding MMAs, the
 fills indexed by tile: linear in the kernel.
 """
@@ -68,11 +73,12 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp,
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, OpDict, partition_roles, role_info
 from tcgen05_lower.synchronization.common import SyncError, constant_value
 from tcgen05_lower.synchronization.phases import _const, _op
+from tcgen05_lower.synchronization.rings import has_tma_roles, plan_rings
 
 #: Synchronization ops a kernel may write itself (then the roles are not planned here).
 WRITTEN_SYNC = ("mbarrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "commit",
                 "fence", "fence_proxy_async", "wait", "barrier")
-#: Ops whose presence in a role this module does not plan for yet.
+#: Ops whose presence in a role this module does not plan for yet (tma_load: rings.py).
 UNSUPPORTED = ("tma_load", "cp", "shift", "st", "ld_red")
 
 
@@ -378,10 +384,14 @@ def _next_tcgen05(blocks) -> OpDict:
     return following
 
 
-def plan_roles(kernel, strategy: str) -> tuple[list, list]:
+def plan_roles(kernel, strategy: str, ring_stages: str = "kernel") -> tuple[list, list]:
     """Inserts the protocol of the partitions op of `kernel`; returns the added sync ops
     (each with its ``reason``) and the mbarriers created, as (arrival count, purpose)."""
-    plan = RolePlan(kernel, roles_of(kernel), strategy)
+    partitions = roles_of(kernel)
+    if has_tma_roles(partitions):
+        # TMA-fed rings, accumulator rings and persistent tile loops: rings.py.
+        return plan_rings(kernel, partitions, strategy, _value_names(kernel), ring_stages)
+    plan = RolePlan(kernel, partitions, strategy)
     return plan.run(), plan.barriers
 
 
