@@ -144,7 +144,7 @@ def test_compare_compiles_the_pair_with_its_roles_unchecked():
 
     combos = [(("tcgen05-insert-sync", "strategy", "minimal"),)]
     assert kernel_combinations(str(EXAMPLE), combos) == [PAIR_HAND_SYNCHRONIZED_COMBO]
-    one_cta = ROOT / "examples" / "ws_persistent_gemm_bf16.mlir"
+    one_cta = ROOT / "tests" / "kernels" / "ws_persistent_gemm_bf16_hand.mlir"
     assert kernel_combinations(str(one_cta), combos) == [HAND_SYNCHRONIZED_COMBO]
 
 
