@@ -736,7 +736,12 @@ class Concurrent:
 
 def check_roles(pass_, kernel) -> tuple:
     """(problems [(op, message)], steps, pairs checked, long loops shortened) of a kernel
-    with partitions or hand-written arrivals; raises Unsupported."""
+    with partitions or hand-written arrivals; raises Unsupported. A cta_group::2 kernel
+    runs each program once per CTA of the pair (passes/verify_sync_pairs.py)."""
+    if d.kernel_info(kernel).cta_group == 2:
+        from tcgen05_lower.passes.verify_sync_pairs import check_pair_roles
+
+        return check_pair_roles(pass_, kernel)
     tracer = RoleTracer(pass_, kernel)
     tracer.trace()
     concurrent = Concurrent(tracer)
