@@ -396,7 +396,7 @@ class PairConcurrent(Concurrent):
 
     def load_phase(self, cursor: Cursor, event: PairEvent) -> int:
         """The phase of the even CTA's copy whose complete_tx this TMA load signals
-        (module docstring); -1 when reported."""
+        (module docstring); -1 when reported without an expect_tx."""
         target = event.barrier
         phase = cursor.open_expect.get(target)
         if phase is None and event.cta == EVEN:
@@ -417,7 +417,9 @@ class PairConcurrent(Concurrent):
                              f"its bytes: they then count towards a later phase "
                              f"(missing an mbarrier wait before the load that orders it "
                              f"after the phase's other loads, PTX ISA 9.7.13.15)")
-                return -1
+                # (They land in a later phase: the first the run has not completed.)
+                while self.complete_phase(target, phase):
+                    phase += 1
         found = self.phase(target, phase)
         found.delivered += tma.tile_bytes(event.op.operands[1])
         before = dict(cursor.view.vc)
