@@ -1167,7 +1167,7 @@ func.func @acc_ring_wrong_stage(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x:
         %pf = arith.index_cast %pa : index to i32
         "tcgen05.mbarrier_wait"(%accf0, %pf) : (!mb, i32) -> ()
         "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
-        // expected-error @+1 {{tcgen05.ld in role 'epilogue' reads TMEM columns [0, 64) that tcgen05.mma at line 1213:9 in role 'mma' writes, without ordering between role 'epilogue' and role 'mma': missing tcgen05.commit after it -> an mbarrier wait for that commit's phase -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4)}}
+        // expected-error @+1 {{tcgen05.ld in role 'epilogue' reads TMEM columns [0, 64) that tcgen05.mma at line 1159:9 in role 'mma' writes, without ordering between role 'epilogue' and role 'mma': missing tcgen05.commit after it -> an mbarrier wait for that commit's phase -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4)}}
         %g0 = "tcgen05.ld"(%s0, %c0) : (!acc, index) -> !frag
         "tcgen05.store_fragment"(%g0, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
         "tcgen05.wait"() {kind = "ld"} : () -> ()
@@ -1225,7 +1225,7 @@ func.func @same_stage_twice(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>,
       "tcgen05.mbarrier_expect_tx"(%full0) : (!mb) -> ()
       "tcgen05.tma_load"(%tma, %s0, %full0, %c0, %c0) : (!llvm.ptr<1>, !ra, !mb, index, index) -> ()
       "tcgen05.mbarrier_expect_tx"(%full1) : (!mb) -> ()
-      // expected-error @+1 {{tcgen05.tma_load in role 'load' overwrites a shared-memory tile that tcgen05.tma_load at line 1280:7 in role 'load' writes through the async proxy (TMA), without ordering between role 'load': missing an mbarrier wait for the phase of the tcgen05.mbarrier_expect_tx that the load joined (PTX ISA 9.7.9.25.5.1, complete_tx)}}
+      // expected-error @+1 {{tcgen05.tma_load in role 'load' overwrites a shared-memory tile that tcgen05.tma_load at line 1226:7 in role 'load' writes through the async proxy (TMA), without ordering between role 'load': missing an mbarrier wait for the phase of the tcgen05.mbarrier_expect_tx that the load joined (PTX ISA 9.7.9.25.5.1, complete_tx)}}
       "tcgen05.tma_load"(%tma, %s1, %full1, %c64, %c0) : (!llvm.ptr<1>, !ra, !mb, index, index) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
@@ -1233,7 +1233,7 @@ func.func @same_stage_twice(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>,
       %s0 = "tcgen05.smem_stage"(%ring, %c0) : (!ring, index) -> !ra
       %s1 = "tcgen05.smem_stage"(%ring, %c1) : (!ring, index) -> !ra
       "tcgen05.mbarrier_wait"(%full0, %p0) : (!mb, i32) -> ()
-      // expected-error @+1 {{tcgen05.mma in role 'mma' reads a shared-memory tile that tcgen05.tma_load at line 1283:7 in role 'load' writes through the async proxy (TMA), without ordering between role 'mma' and role 'load': missing an mbarrier wait for the phase of the tcgen05.mbarrier_expect_tx that the load joined (PTX ISA 9.7.9.25.5.1, complete_tx)}}
+      // expected-error @+1 {{tcgen05.mma in role 'mma' reads a shared-memory tile that tcgen05.tma_load at line 1229:7 in role 'load' writes through the async proxy (TMA), without ordering between role 'mma' and role 'load': missing an mbarrier wait for the phase of the tcgen05.mbarrier_expect_tx that the load joined (PTX ISA 9.7.9.25.5.1, complete_tx)}}
       "tcgen05.mma"(%acc, %s0, %s0, %f) {kind = "f16"} : (!acc, !ra, !ra, i1) -> ()
       "tcgen05.mbarrier_wait"(%full1, %p0) : (!mb, i32) -> ()
       "tcgen05.mma"(%acc, %s1, %s1, %t) {kind = "f16"} : (!acc, !ra, !ra, i1) -> ()
