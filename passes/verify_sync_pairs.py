@@ -64,6 +64,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
+from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
 from tcgen05_lower.kernel_ir import defining_op
 from tcgen05_lower.dialect.ops import (CommitOp, MbarrierArriveOp, MbarrierExpectTxOp,
@@ -110,13 +111,8 @@ class PairTracer(RoleTracer):
     """The role tracer, for a pair kernel (each program traced once)."""
 
     def trace(self) -> None:
-        self.start(KERNEL, self.kernel_threads())
+        self.start(KERNEL, d.kernel_info(self.kernel).threads)
         self.run()
-
-    def kernel_threads(self) -> int:
-        from tcgen05_lower import dialect as d
-
-        return d.kernel_info(self.kernel).threads
 
 
 def _signal_uses(barrier):
@@ -147,15 +143,15 @@ class PairConcurrent(Concurrent):
     """Runs every program once per CTA of the pair (module docstring)."""
 
     def __init__(self, tracer: PairTracer):
-        # (Concurrent.__init__ builds one cursor per trace; the pair has two per trace.)
-        self.tracer = tracer
+        # Concurrent.__init__ builds one cursor per trace; the pair has two per trace.
+        super().__init__(tracer)
         self.programs = len(tracer.traces)
         self.cursors = []
-        self.cta_of = []
-        waits_in = {}
+        # A wait's mbarrier operand -> the ranks waits on it run in (one walk of its uses
+        # per operand value, not per wait).
+        waits_in: dict = {}
         for cta in (EVEN, ODD):
-            for program, (name, threads, trace) in enumerate(
-                    zip(tracer.names, tracer.threads, tracer.traces)):
+            for name, threads, trace in zip(tracer.names, tracer.threads, tracer.traces):
                 role = len(self.cursors)
                 label = f"{name} (rank {cta})"
                 events = []
@@ -164,14 +160,6 @@ class PairConcurrent(Concurrent):
                     if clone is not None:
                         events.append(clone)
                 self.cursors.append(Cursor(label, threads, events))
-                self.cta_of.append(cta)
-        self.arrivals: dict = {}
-        self.waits: list = []
-        self.history: dict = {}
-        self.index: dict = {}
-        self.problems: dict = {}
-        self.checked = 0
-        self.steps = 0
         self.cover = tma.cover(tracer.kernel)
         self.phases: dict = {}  # copy -> [Phase]
         self.totals: dict = {}  # copy -> arrivals so far (one-program copies)
@@ -194,9 +182,10 @@ class PairConcurrent(Concurrent):
         if event.barrier is not None:
             b = event.barrier
             if kind == "mbarrier_wait":
-                mask = waits_in.get(event.op)
+                operand = event.op.operands[0]
+                mask = waits_in.get(operand)
                 if mask is None:
-                    mask = waits_in[event.op] = waiting_ctas(event.op)
+                    mask = waits_in[operand] = waiting_ctas(event.op)
                 if not mask & (1 << cta):
                     return None
                 barrier = (b, cta)
