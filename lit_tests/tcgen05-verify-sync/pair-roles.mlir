@@ -373,3 +373,55 @@ func.func @ambiguous(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
   "tcgen05.dealloc"(%base) {columns = 64 : i64, cta_group = 2 : i64} : (i32) -> ()
   return
 }
+
+// -----
+
+// The ordered pair protocol without the MMA's commit: no arrival ever reaches %done, so
+// the epilogue's wait never returns in either CTA, and nothing orders the MMA before
+// the dealloc (9.7.16.6.4.4).
+!acc = !tcgen05.tmem<[256, 64], f32>
+!ta = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!tb = !tcgen05.smem<[32, 64], bf16, "K", "128B">
+!frag = !tcgen05.frag<[256, 32], f32>
+!mb = !tcgen05.mbarrier
+func.func @pair_no_commit(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 2 : i64}} {
+  %c0 = arith.constant 0 : index
+  %p0 = arith.constant 0 : i32
+  %t = arith.constant true
+  %base = "tcgen05.alloc"() {columns = 64 : i64, cta_group = 2 : i64} : () -> i32
+  %a = "tcgen05.smem_buffer"() : () -> !ta
+  %b = "tcgen05.smem_buffer"() : () -> !tb
+  %acc = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "A"} : (i32) -> !acc
+  %full = "tcgen05.alloc_mbarrier"() {count = 64 : i64} : () -> !mb
+  %done = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mb
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !ta, index) -> ()
+      "tcgen05.smem_fill"(%A, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !tb, index) -> ()
+      "tcgen05.fence_proxy_async"() : () -> ()
+      "tcgen05.mbarrier_arrive"(%full) {cta = "even"} : (!mb) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "tcgen05.mbarrier_wait"(%full, %p0) : (!mb, i32) -> ()
+      "tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      // expected-error @+1 {{this wait in role 'epilogue (rank 0)' for parity 0 of the mbarrier (allocated at line 397:11, its copy in the CTA of rank 0) needs phase 0 to complete, but only 0 arrivals reach it in the whole kernel (it needs 1; from: none): it never returns}}
+      "tcgen05.mbarrier_wait"(%done, %p0) : (!mb, i32) -> ()
+      "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+      %f = "tcgen05.ld"(%acc, %c0) : (!acc, index) -> !frag
+      "tcgen05.store_fragment"(%f, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
+      "tcgen05.wait"() {kind = "ld"} : () -> ()
+      "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+  // expected-error @+1 {{tcgen05.dealloc frees TMEM columns [0, 64) that tcgen05.mma at line 408:7 in role 'mma (rank 0)' accesses, without ordering: missing tcgen05.commit after it -> an mbarrier wait for its phase before the joining barrier -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4)}}
+  "tcgen05.dealloc"(%base) {columns = 64 : i64, cta_group = 2 : i64} : (i32) -> ()
+  return
+}
