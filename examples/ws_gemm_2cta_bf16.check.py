@@ -7,8 +7,7 @@ MMA's would leave wrong rows or columns of C. The tensor maps tmA and tmB are bo
 simulator to A and B:
 
     tcgen05-sim examples/ws_gemm_2cta_bf16.mlir --check examples/ws_gemm_2cta_bf16.check.py \\
-        --pass-option 'tcgen05-insert-sync{strategy=none}' \\
-        --pass-option 'tcgen05-verify-sync{partitions=skip}'
+        --pass-option 'tcgen05-insert-sync{strategy=none}'
 """
 
 import numpy as np

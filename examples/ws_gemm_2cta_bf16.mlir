@@ -55,9 +55,9 @@
 // fence::after_thread_sync orders the epilogue's last loads before the dealloc that
 // tcgen05-plan-tmem adds (one warp per CTA).
 //
-// Compile with tcgen05-insert-sync{strategy=none} and tcgen05-verify-sync{partitions=skip}:
-// tcgen05-verify-sync does not check warp roles in a cta_group::2 kernel (it refuses them
-// with partitions=check), so the simulator is this kernel's check (docs/cta-pairs.md).
+// Compile with tcgen05-insert-sync{strategy=none}: tcgen05-verify-sync (partitions=check)
+// runs each role once per CTA of the pair and checks the protocol above; the simulator
+// runs the cluster of 2 (docs/cta-pairs.md).
 func.func @ws_gemm_2cta_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
     %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "128B"}},

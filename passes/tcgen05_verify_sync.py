@@ -116,7 +116,8 @@ condition stays true runs into that budget).
 
 Kernels with warp roles (``tcgen05.partitions``) or hand-written mbarrier arrivals are not
 one program order: with ``partitions=check`` (the default) they are checked as concurrent
-programs by ``passes/verify_sync_roles.py`` (its docstring and docs/partitions.md);
+programs by ``passes/verify_sync_roles.py`` (its docstring and docs/partitions.md; in a
+cta_group::2 kernel once per CTA of the pair, ``passes/verify_sync_pairs.py``);
 ``partitions=refuse`` refuses them, ``partitions=skip`` passes them on unchecked.
 
 Apart from the dialect's accessors, this module uses no code of tcgen05-insert-sync.

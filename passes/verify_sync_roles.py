@@ -74,8 +74,10 @@ threads of a role are taken as passing each point of its program together, as th
 program verifier takes the CTA; conditions, loop bounds and parities must evaluate (loops
 of constant trip count); one ``tcgen05.partitions``, at the top level of the kernel, and no
 TMEM or shared-memory access, commit, arrival or wait outside its roles. Not checked here:
-a load executed again before its registers are read (9.7.16.6.4.5), two generic-proxy
-fills of one tile by different roles, and ``cta_group::2`` (refused). A stage of a TMEM
+a load executed again before its registers are read (9.7.16.6.4.5), and two generic-proxy
+fills of one tile by different roles. A ``cta_group::2`` kernel runs each program once per
+CTA of the pair (passes/verify_sync_pairs.py, which reuses this module's tracer and
+executor). A stage of a TMEM
 ring (``tmem_stage``) whose index evaluates has its own cells (RoleTracer.buffer_cells), so
 a double-buffered accumulator's MMA into one stage and another role's loads of the other
 do not conflict; otherwise the whole ring counts, as in the one-program verifier. A
@@ -745,7 +747,12 @@ class Concurrent:
 
 def check_roles(pass_, kernel) -> tuple:
     """(problems [(op, message)], steps, pairs checked, long loops shortened) of a kernel
-    with partitions or hand-written arrivals; raises Unsupported."""
+    with partitions or hand-written arrivals; raises Unsupported. A cta_group::2 kernel
+    runs each program once per CTA of the pair (passes/verify_sync_pairs.py)."""
+    if d.kernel_info(kernel).cta_group == 2:
+        from tcgen05_lower.passes.verify_sync_pairs import check_pair_roles
+
+        return check_pair_roles(pass_, kernel)
     tracer = RoleTracer(pass_, kernel)
     tracer.trace()
     concurrent = Concurrent(tracer)

@@ -5,12 +5,13 @@ both CTAs' empty and accumulator-full mbarriers, both CTAs' epilogues arriving o
 CTA's accumulator-empty mbarrier, all synchronization written by hand. It runs in the
 simulator as a cluster of 2 and matches NumPy under both schedules
 (tests/test_sim_examples.py; ptxas: tests/test_examples_ptxas.py and
-lit_tests/examples/ws_gemm_2cta_bf16.mlir). tcgen05-verify-sync does not check warp roles
-in a pair (it refuses them with partitions=check, tested here), so each synchronization
-op is shown needed by the simulator: deleting any one gives a race, a deadlock, an
-mbarrier over-arrival or a wrong result. The expected verdicts follow from the protocol
-of the 9.7.16.6.4 canonical patterns and 9.7.13.15 across the pair (docs/cta-pairs.md),
-not from the compiler."""
+lit_tests/examples/ws_gemm_2cta_bf16.mlir). tcgen05-verify-sync checks its roles once per
+CTA of the pair (tests/test_verify_sync_pairs.py); here each synchronization op is shown
+needed by the simulator, independently of the verifier (the mutants are compiled with
+partitions=skip): deleting any one gives a race, a deadlock, an mbarrier over-arrival or
+a wrong result. The expected verdicts follow from the protocol of the 9.7.16.6.4
+canonical patterns and 9.7.13.15 across the pair (docs/cta-pairs.md), not from the
+compiler."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HAND_SYNCHRONIZED, example_pipeline
+from conftest import HAND_SYNCHRONIZED, PAIR_HAND_SYNCHRONIZED
 from sim_checks import SYNC_OP, judge, sync_lines
 from tcgen05_lower.driver import CompileFailed, compile_source
 
@@ -29,10 +30,13 @@ CHECK = ROOT / "examples" / "ws_gemm_2cta_bf16.check.py"
 
 
 def verdict(text: str, schedule: str = "late") -> str | None:
-    """Why `text` is rejected: by the compiler, else by the simulator (None: it runs
-    clean and matches NumPy)."""
+    """Why `text` is rejected: by the compiler (its roles unchecked: partitions=skip),
+    else by the simulator (None: it runs clean and matches NumPy)."""
+    from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
+
+    unchecked = override_options(DEFAULT_PIPELINE, list(PAIR_HAND_SYNCHRONIZED))
     try:
-        result = compile_source(text, EXAMPLE.name, pipeline=example_pipeline(EXAMPLE))
+        result = compile_source(text, EXAMPLE.name, pipeline=unchecked)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
     return judge(result, CHECK, schedule)
@@ -65,17 +69,20 @@ def test_the_example_has_the_sync_ops_of_its_protocol():
     assert text.count('"tcgen05.mbarrier_arrive"(%acc_empty1) {cta = "even"}') == 1
 
 
-def test_verify_sync_refuses_the_pairs_roles_with_partitions_check():
-    """The default tcgen05-verify-sync (partitions=check) does not model both CTAs' roles
-    as concurrent programs: it refuses the kernel with a located diagnostic rather than
-    passing it unchecked."""
+def test_verify_sync_checks_the_pairs_roles_with_partitions_check():
+    """The default tcgen05-verify-sync (partitions=check) runs both CTAs' roles as
+    concurrent programs and finds the kernel ordered (passes/verify_sync_pairs.py)."""
+    import io
+
     from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
 
-    pipeline = override_options(DEFAULT_PIPELINE, list(HAND_SYNCHRONIZED))
-    with pytest.raises(CompileFailed) as failed:
-        compile_source(EXAMPLE.read_text(), EXAMPLE.name, pipeline=pipeline)
-    assert re.search(r"ws_gemm_2cta_bf16\.mlir:\d+:\d+: error: tcgen05-verify-sync does "
-                     r"not check warp roles .* cta_group::2", str(failed.value))
+    pipeline = override_options(DEFAULT_PIPELINE, list(HAND_SYNCHRONIZED) +
+                                ["tcgen05-verify-sync{report=true}"])
+    report = io.StringIO()
+    compile_source(EXAMPLE.read_text(), EXAMPLE.name, pipeline=pipeline, emit="mlir",
+                   report_stream=report)
+    assert re.search(r"kernel @ws_gemm_2cta_bf16: roles run concurrently, \d+ events run, "
+                     r"\d+ pairs checked: ordered", report.getvalue()), report.getvalue()
 
 
 def test_an_off_by_one_empty_phase_deadlocks():
@@ -135,15 +142,14 @@ def test_deleting_any_sync_op_is_caught(line):
     assert found is not None, f"deleting line {line + 1} ({deleted}) went unnoticed"
 
 
-def test_compare_compiles_the_pair_with_its_roles_unchecked():
+def test_compare_compiles_the_pair_with_its_roles_checked():
     """tcgen05-compare replaces a hand-synchronized kernel's insert-sync / verify-sync
-    options: for a pair kernel with partitions=skip (verify-sync would refuse its roles),
-    for a one-CTA kernel with partitions=check."""
-    from tcgen05_lower.cli.compare import (HAND_SYNCHRONIZED_COMBO, PAIR_HAND_SYNCHRONIZED_COMBO,
-                                           kernel_combinations)
+    options with strategy=none and partitions=check, for a pair kernel as for a one-CTA
+    kernel."""
+    from tcgen05_lower.cli.compare import HAND_SYNCHRONIZED_COMBO, kernel_combinations
 
     combos = [(("tcgen05-insert-sync", "strategy", "minimal"),)]
-    assert kernel_combinations(str(EXAMPLE), combos) == [PAIR_HAND_SYNCHRONIZED_COMBO]
+    assert kernel_combinations(str(EXAMPLE), combos) == [HAND_SYNCHRONIZED_COMBO]
     one_cta = ROOT / "tests" / "kernels" / "ws_persistent_gemm_bf16_hand.mlir"
     assert kernel_combinations(str(one_cta), combos) == [HAND_SYNCHRONIZED_COMBO]
 

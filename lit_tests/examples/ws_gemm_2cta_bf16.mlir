@@ -12,13 +12,13 @@
 // scope; the commits multicast to both CTAs (mask 3); the epilogue arrives on the even
 // CTA's mbarrier with release at cluster scope.
 // REQUIRES: ptxas
-// RUN: tcgen05-lower %examples/ws_gemm_2cta_bf16.mlir --arch sm_100a --pass-option 'tcgen05-insert-sync{strategy=none}' --pass-option 'tcgen05-verify-sync{partitions=skip}' -o %t.ptx
+// RUN: tcgen05-lower %examples/ws_gemm_2cta_bf16.mlir --arch sm_100a --pass-option 'tcgen05-insert-sync{strategy=none}' -o %t.ptx
 // RUN: FileCheck %s --input-file %t.ptx
 // RUN: FileCheck %s --check-prefix=COUNT --input-file %t.ptx
 // RUN: %ptxas -arch=sm_100a %t.ptx -o %t.cubin
-// RUN: tcgen05-lower %examples/ws_gemm_2cta_bf16.mlir --arch sm_103a --pass-option 'tcgen05-insert-sync{strategy=none}' --pass-option 'tcgen05-verify-sync{partitions=skip}' -o %t103.ptx
+// RUN: tcgen05-lower %examples/ws_gemm_2cta_bf16.mlir --arch sm_103a --pass-option 'tcgen05-insert-sync{strategy=none}' -o %t103.ptx
 // RUN: %ptxas -arch=sm_103a %t103.ptx -o %t103.cubin
-// RUN: tcgen05-lower %examples/ws_gemm_2cta_bf16.mlir --arch sm_110a --pass-option 'tcgen05-insert-sync{strategy=none}' --pass-option 'tcgen05-verify-sync{partitions=skip}' -o %t110.ptx
+// RUN: tcgen05-lower %examples/ws_gemm_2cta_bf16.mlir --arch sm_110a --pass-option 'tcgen05-insert-sync{strategy=none}' -o %t110.ptx
 // RUN: %ptxas -arch=sm_110a %t110.ptx -o %t110.cubin
 
 // CHECK-LABEL: .visible .entry ws_gemm_2cta_bf16(

@@ -1046,60 +1046,6 @@ func.func @tma_no_wait(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1,
 
 // -----
 
-// Refused: roles in a cta_group::2 kernel.
-!acc = !tcgen05.tmem<[128, 64], f32>
-!ta = !tcgen05.smem<[128, 64], bf16, "K", "128B">
-!tb = !tcgen05.smem<[64, 64], bf16, "K", "128B">
-!frag = !tcgen05.frag<[128, 32], f32>
-!mb = !tcgen05.mbarrier
-// expected-error @+1 {{tcgen05-verify-sync does not check warp roles or hand-written mbarrier arrivals in a cta_group::2 kernel}}
-func.func @pair_roles(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1)
-    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 2 : i64}} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c2 = arith.constant 2 : index
-  %p0 = arith.constant 0 : i32
-  %p1 = arith.constant 1 : i32
-  %t = arith.constant true
-  %base = "tcgen05.alloc"() {columns = 64 : i64, cta_group = 1 : i64} : () -> i32
-  %a = "tcgen05.smem_buffer"() : () -> !ta
-  %b = "tcgen05.smem_buffer"() : () -> !tb
-  %acc = "tcgen05.tmem_buffer"(%base) {column_offset = 0 : i64, columns = 64 : i64, half_lanes = false, lane_offset = 0 : i64, layout = "D"} : (i32) -> !acc
-  %full = "tcgen05.alloc_mbarrier"() {count = 32 : i64} : () -> !mb
-  %done = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mb
-  %free = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !mb
-  "tcgen05.partitions"() ({
-    "tcgen05.role"() ({
-      "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !ta, index) -> ()
-      "tcgen05.smem_fill"(%A, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !tb, index) -> ()
-      "tcgen05.fence_proxy_async"() : () -> ()
-      "tcgen05.mbarrier_arrive"(%full) : (!mb) -> ()
-      "gpu.yield"() : () -> ()
-    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
-    "tcgen05.role"() ({
-      "tcgen05.mbarrier_wait"(%full, %p0) : (!mb, i32) -> ()
-      "tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
-      "tcgen05.commit"(%done) : (!mb) -> ()
-      "gpu.yield"() : () -> ()
-    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
-    "tcgen05.role"() ({
-      "tcgen05.mbarrier_wait"(%done, %p0) : (!mb, i32) -> ()
-      "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
-      %f = "tcgen05.ld"(%acc, %c0) : (!acc, index) -> !frag
-      "tcgen05.store_fragment"(%f, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
-      "tcgen05.wait"() {kind = "ld"} : () -> ()
-      "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
-      "gpu.yield"() : () -> ()
-    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
-    "gpu.yield"() : () -> ()
-  }) : () -> ()
-  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
-  "tcgen05.dealloc"(%base) {columns = 64 : i64, cta_group = 1 : i64} : (i32) -> ()
-  return
-}
-
-// -----
-
 // Refused: a loop whose trip count does not evaluate.
 !acc = !tcgen05.tmem<[128, 64], f32>
 !ta = !tcgen05.smem<[128, 64], bf16, "K", "128B">
@@ -1221,7 +1167,7 @@ func.func @acc_ring_wrong_stage(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x:
         %pf = arith.index_cast %pa : index to i32
         "tcgen05.mbarrier_wait"(%accf0, %pf) : (!mb, i32) -> ()
         "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
-        // expected-error @+1 {{tcgen05.ld in role 'epilogue' reads TMEM columns [0, 64) that tcgen05.mma at line 1213:9 in role 'mma' writes, without ordering between role 'epilogue' and role 'mma': missing tcgen05.commit after it -> an mbarrier wait for that commit's phase -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4)}}
+        // expected-error @+1 {{tcgen05.ld in role 'epilogue' reads TMEM columns [0, 64) that tcgen05.mma at line 1159:9 in role 'mma' writes, without ordering between role 'epilogue' and role 'mma': missing tcgen05.commit after it -> an mbarrier wait for that commit's phase -> tcgen05.fence::after_thread_sync (9.7.16.6.4.4)}}
         %g0 = "tcgen05.ld"(%s0, %c0) : (!acc, index) -> !frag
         "tcgen05.store_fragment"(%g0, %C, %c0) {ld = 64 : i64} : (!frag, !llvm.ptr<1>, index) -> ()
         "tcgen05.wait"() {kind = "ld"} : () -> ()
@@ -1279,7 +1225,7 @@ func.func @same_stage_twice(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>,
       "tcgen05.mbarrier_expect_tx"(%full0) : (!mb) -> ()
       "tcgen05.tma_load"(%tma, %s0, %full0, %c0, %c0) : (!llvm.ptr<1>, !ra, !mb, index, index) -> ()
       "tcgen05.mbarrier_expect_tx"(%full1) : (!mb) -> ()
-      // expected-error @+1 {{tcgen05.tma_load in role 'load' overwrites a shared-memory tile that tcgen05.tma_load at line 1280:7 in role 'load' writes through the async proxy (TMA), without ordering between role 'load': missing an mbarrier wait for the phase of the tcgen05.mbarrier_expect_tx that the load joined (PTX ISA 9.7.9.25.5.1, complete_tx)}}
+      // expected-error @+1 {{tcgen05.tma_load in role 'load' overwrites a shared-memory tile that tcgen05.tma_load at line 1226:7 in role 'load' writes through the async proxy (TMA), without ordering between role 'load': missing an mbarrier wait for the phase of the tcgen05.mbarrier_expect_tx that the load joined (PTX ISA 9.7.9.25.5.1, complete_tx)}}
       "tcgen05.tma_load"(%tma, %s1, %full1, %c64, %c0) : (!llvm.ptr<1>, !ra, !mb, index, index) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
@@ -1287,7 +1233,7 @@ func.func @same_stage_twice(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>,
       %s0 = "tcgen05.smem_stage"(%ring, %c0) : (!ring, index) -> !ra
       %s1 = "tcgen05.smem_stage"(%ring, %c1) : (!ring, index) -> !ra
       "tcgen05.mbarrier_wait"(%full0, %p0) : (!mb, i32) -> ()
-      // expected-error @+1 {{tcgen05.mma in role 'mma' reads a shared-memory tile that tcgen05.tma_load at line 1283:7 in role 'load' writes through the async proxy (TMA), without ordering between role 'mma' and role 'load': missing an mbarrier wait for the phase of the tcgen05.mbarrier_expect_tx that the load joined (PTX ISA 9.7.9.25.5.1, complete_tx)}}
+      // expected-error @+1 {{tcgen05.mma in role 'mma' reads a shared-memory tile that tcgen05.tma_load at line 1229:7 in role 'load' writes through the async proxy (TMA), without ordering between role 'mma' and role 'load': missing an mbarrier wait for the phase of the tcgen05.mbarrier_expect_tx that the load joined (PTX ISA 9.7.9.25.5.1, complete_tx)}}
       "tcgen05.mma"(%acc, %s0, %s0, %f) {kind = "f16"} : (!acc, !ra, !ra, i1) -> ()
       "tcgen05.mbarrier_wait"(%full1, %p0) : (!mb, i32) -> ()
       "tcgen05.mma"(%acc, %s1, %s1, %t) {kind = "f16"} : (!acc, !ra, !ra, i1) -> ()

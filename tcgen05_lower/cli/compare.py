@@ -53,12 +53,6 @@ DEFAULT_GRID = (("tcgen05-plan-tmem", "strategy", ("first-fit", "optimal", "no-r
 #: running concurrently.
 HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
                            ("tcgen05-verify-sync", "partitions", "check"))
-#: The same for a CTA pair's kernel (cta_group = 2), whose roles tcgen05-verify-sync does
-#: not check (docs/cta-pairs.md): they are passed on unchecked, the simulator checks them.
-PAIR_HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
-                                ("tcgen05-verify-sync", "partitions", "skip"))
-_PAIR_KERNEL = re.compile(r'^[^/]*\bcta_group\s*=\s*2\s*:\s*i64', re.MULTILINE)
-_PARTITIONS_OP = re.compile(r'^[^/]*"tcgen05\.partitions"', re.MULTILINE)
 _ARRIVE_OP = re.compile(r'^[^/]*"tcgen05\.mbarrier_arrive"', re.MULTILINE)
 #: Synchronization a kernel with warp roles writes itself (then insert-sync keeps it).
 _ROLE_SYNC_OP = re.compile(r'^[^/]*"tcgen05\.(mbarrier_wait|mbarrier_expect_tx|commit|'
@@ -108,9 +102,9 @@ def hand_synchronized(path: str) -> bool:
 
 
 def hand_synchronized_combo(path: str) -> tuple:
-    """HAND_SYNCHRONIZED_COMBO, or PAIR_HAND_SYNCHRONIZED_COMBO for a cta_group::2 kernel."""
-    return PAIR_HAND_SYNCHRONIZED_COMBO if _PAIR_KERNEL.search(Path(path).read_text()) \
-        else HAND_SYNCHRONIZED_COMBO
+    """HAND_SYNCHRONIZED_COMBO, for a one-CTA kernel as for a CTA pair's (whose roles
+    tcgen05-verify-sync checks once per CTA, docs/cta-pairs.md)."""
+    return HAND_SYNCHRONIZED_COMBO
 
 
 def kernel_combinations(path: str, combos) -> list:
