@@ -19,7 +19,7 @@ from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp, SmemStageOp
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
-from tcgen05_lower.kernel_ir import global_matrix, stored_k
+from tcgen05_lower.kernel_ir import constant_int, global_matrix, stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
 from tcgen05_lower.lowering.ldst import _and, _if, cta_in_pair
 
@@ -135,10 +135,10 @@ def lower_smem_fill(lowering, op) -> None:
     element_bytes = bits // 8
     layout = fill.src_layout
     matrix = global_matrix(op)
-    ld = matrix.ld if isinstance(matrix.ld, int) else _i64(matrix.ld)
+    ld = matrix.ld if isinstance(matrix.ld, int) else _int_or_i64(matrix.ld)
     tile_ptr = lowering.values[tile_value]
-    k0 = _i64(k_offset)
-    first_row = 0 if matrix.row_offset is None else _i64(matrix.row_offset)
+    k0 = _int_or_i64(k_offset)
+    first_row = 0 if matrix.row_offset is None else _int_or_i64(matrix.row_offset)
     # In a CTA pair each CTA's tile is its slice of the pair's operand, the rows the MMA
     # reads from that CTA (docs/cta-pairs.md): rows rank * R .. of the global matrix, R
     # the tile's rows (M/2 of A, N/2 of B).
@@ -159,21 +159,38 @@ def lower_smem_fill(lowering, op) -> None:
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
                 emit.constant(lowering.threads, index()))
     element_type = ir.IntegerType.get_signless(bits)
+    bounded = rows is not None or k_size is not None
     with ir.InsertionPoint(loop.body):
         c = Sym(cast(loop.induction_variable, i64()))
         if layout == "mn_k":
-            row, kchunk = c // per_row, c % per_row
-            kbyte = kchunk * chunk_bytes
-            source_row = first_row + row
-            k = k0 + kchunk * (chunk_bytes // element_bytes)
-            global_byte = (source_row * ld + k0) * element_bytes + kbyte
+            # Row and K of the chunk are computed only where something needs them: when
+            # source rows are ld = row_bytes / element_bytes apart, the chunk's source
+            # byte is (first_row * ld + k0) * element_bytes + c * chunk_bytes, and
+            # kmajor_chunk_offset needs no division for a one-K-block row. Loop bodies
+            # without divisions are what LLVM's loop and straight-line strength
+            # reduction handle in time linear in the kernel (benchmarks/compile/NVVM.md).
+            row = kchunk = None
+            if bounded or not (isinstance(ld, int) and ld * element_bytes == row_bytes):
+                row, kchunk = c // per_row, c % per_row
+            if row is None:
+                global_byte = (first_row * ld + k0) * element_bytes + c * chunk_bytes
+            else:
+                global_byte = ((first_row + row) * ld + k0) * element_bytes \
+                    + kchunk * chunk_bytes
+            if bounded:
+                source_row = first_row + row
+                k = k0 + kchunk * (chunk_bytes // element_bytes)
+            smem_byte = addressing.kmajor_chunk_offset(
+                c, chunk_bytes=chunk_bytes, row_bytes=row_bytes, rows=tile.rows,
+                swizzle=tile.swizzle)
         else:
             row, kidx = c % tile.rows, c // tile.rows
             kbyte = kidx * element_bytes
             source_row = first_row + row
             k = k0 + kidx
             global_byte = (k * ld + source_row) * element_bytes
-        smem_byte = addressing.kmajor_offset(row, kbyte, rows=tile.rows, swizzle=tile.swizzle)
+            smem_byte = addressing.kmajor_offset(row, kbyte, rows=tile.rows,
+                                                 swizzle=tile.swizzle)
         src = emit.gep_bytes(source, as_value(global_byte, i64()))
         in_rows = None if rows is None else _less(source_row, rows)
         count = chunk_bytes // element_bytes
@@ -267,6 +284,13 @@ def _copy_chunk(src, dst, element_type, count: int, *, whole, inside) -> None:
 
 def _i64(value) -> Sym:
     return Sym(cast(value, i64()))
+
+
+def _int_or_i64(value):
+    """The Python int of a constant index or integer value (folded into the address
+    arithmetic at compile time, x + 0 emitting nothing), else the value as an i64 Sym."""
+    known = constant_int(value)
+    return _i64(value) if known is None else known
 
 
 def _less(a, b):
