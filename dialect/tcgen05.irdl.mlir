@@ -209,7 +209,11 @@ irdl.dialect @tcgen05 {
   // `dim_values` are named, in order, by the attribute dims (any of "ld", "row_offset",
   // "column_offset", "rows", "columns"): ld is the row stride in elements (an attribute
   // ld when it is a constant, else named in dims), the offsets default to 0, and rows
-  // and columns are the matrix's extents: an element outside them is not stored.
+  // and columns are the matrix's extents: an element outside them is not stored. When
+  // dest is a kernel argument with llvm.align >= 16 (`%C: !llvm.ptr<1> {llvm.align = 16 :
+  // i64}`, a promise of the caller), ld, column and column_offset are constant multiples
+  // of 4, there are no extents and the elements are 32-bit, each thread's 4 consecutive
+  // columns from a 16-byte boundary go out as one st.global.v4.b32.
   irdl.operation @store_fragment {
     %f = irdl.base @tcgen05::@frag
     %ptr = irdl.base "!llvm.ptr"
