@@ -460,7 +460,10 @@ def promised_alignment(lowering, value) -> int:
     entry = ir.DictAttr(entry)
     if "llvm.align" not in entry:
         return 1
-    return int_value(entry["llvm.align"])
+    try:
+        return int_value(entry["llvm.align"])
+    except (ValueError, TypeError):
+        return 1  # not an integer: no promise this lowering understands
 
 
 @functools.lru_cache(maxsize=256)
