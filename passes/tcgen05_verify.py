@@ -40,7 +40,7 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
-from tcgen05_lower.bindings import file_location
+from tcgen05_lower.bindings import file_location, int_value, ir
 from tcgen05_lower.computed import (frag_broadcast_problems, frag_map_problems,
                                     frag_reduce_problems, is_row_vector)
 from tcgen05_lower.dialect.ops import (MbarrierArriveOp, MbarrierWaitOp, RoleOp,
@@ -182,6 +182,8 @@ class Tcgen05Verify(ModulePass):
             return
         if info.grid:
             self.check_grid(kernel, info)
+        if not self.check_argument_alignment(kernel):
+            return
         if not self.check_type_parameters(ops):
             return  # every later rule reads these types
         #: value -> how it is held (computed.row_vector_root), shared by the checks.
@@ -554,6 +556,28 @@ class Tcgen05Verify(ModulePass):
             grid_arguments(info.grid)
         except GridError as exc:
             self.error(kernel, f"{d.KERNEL_ATTR}.grid: {exc}")
+
+    def check_argument_alignment(self, kernel) -> bool:
+        """The ``llvm.align`` of a kernel argument (the alignment the caller promises,
+        which store_fragment's 16-byte stores rely on) is a power of two, as every LLVM
+        alignment is; LLVM's translation aborts on any other. (MLIR's own verifier has
+        already refused one that is not an integer.)"""
+        if "arg_attrs" not in kernel.attributes:
+            return True
+        ok = True
+        for number, entry in enumerate(ir.ArrayAttr(kernel.attributes["arg_attrs"])):
+            entry = ir.DictAttr(entry)
+            if "llvm.align" not in entry:
+                continue
+            try:
+                align = int_value(entry["llvm.align"])
+            except (ValueError, TypeError):
+                continue
+            if align < 1 or align & (align - 1):
+                self.error(kernel, f"argument {number}: llvm.align = {align} is not a power "
+                                   f"of two (an alignment in bytes, as LLVM's are)")
+                ok = False
+        return ok
 
     # ------------------------------------------------------------------ collectors
 
