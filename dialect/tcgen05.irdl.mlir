@@ -104,7 +104,10 @@ irdl.dialect @tcgen05 {
   // in elements (an attribute src_ld when it is a constant, else named in dims);
   // row_offset the tile's first row (M or N index) in the matrix (default 0); rows and
   // k_size the matrix's extents: elements of the tile outside them are zero-filled and
-  // never read (by default nothing is outside).
+  // never read (by default nothing is outside). A "k_mn" fill of a K-major tile (the
+  // transposing one) reads 16-byte chunks along M/N when the source is a kernel argument
+  // with llvm.align >= 16, src_ld and row_offset are constants that keep every chunk
+  // 16-byte aligned, and no extents are given; otherwise it reads element by element.
   irdl.operation @smem_fill {
     %ptr = irdl.base "!llvm.ptr"
     %s = irdl.base @tcgen05::@smem

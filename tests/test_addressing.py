@@ -67,6 +67,20 @@ def test_kmajor_chunk_offset_is_the_hand_layout_of_the_chunks_first_byte(
             swizzle=swizzle) == hand_swizzled_offset(row, kbyte, rows, swizzle)
 
 
+@pytest.mark.parametrize("swizzle", SWIZZLES)
+@pytest.mark.parametrize("count", [4, 8, 16])
+def test_kmajor_row_offsets_are_the_hand_layout_of_consecutive_rows(swizzle, count):
+    """The transposing fill's offsets of one K byte in `count` consecutive rows
+    (kmajor_row_offsets) against the hand layout, for every group of rows of a 64-row tile
+    two K-blocks wide."""
+    rows, row_bytes = 64, 2 * addressing.SWIZZLE_WIDTH[swizzle]
+    for first in range(0, rows, count):
+        for kbyte in range(row_bytes):
+            assert addressing.kmajor_row_offsets(first, kbyte, count, rows=rows,
+                                                 swizzle=swizzle) == \
+                [hand_swizzled_offset(first + j, kbyte, rows, swizzle) for j in range(count)]
+
+
 def test_kmajor_chunk_offset_refuses_chunks_that_straddle_a_k_block():
     with pytest.raises(ValueError, match="do not tile"):
         # 32-byte chunks of an unswizzled tile span two 16-byte core-matrix columns.

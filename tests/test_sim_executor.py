@@ -539,3 +539,28 @@ def test_misaligned_vector_store_is_an_error():
     out = np.zeros(64 * 8, np.uint32)
     with pytest.raises(SimError, match="misaligned store of 16 bytes"):
         run(kernel(V4_STORE.format(stride=8)), {"k_param_0": out})
+
+
+MOV_VECTOR = """
+	ld.param.b64 	%rd1, [k_param_0];
+	mov.u32 	%r1, %tid.x;
+	mul.lo.s32 	%r2, %r1, 65537;
+	add.s32 	%r2, %r2, 65536;
+	mov.b32 	{%rs1, %rs2}, %r2;
+	mov.b32 	%r3, {%rs2, %rs1};
+	mul.wide.u32 	%rd2, %r1, 4;
+	add.s64 	%rd3, %rd1, %rd2;
+	st.global.b32 	[%rd3], %r3;
+	ret;
+"""
+
+
+def test_mov_unpacks_and_packs_low_part_first():
+    """mov's vector forms (PTX ISA, mov): ``mov.b32 {a, b}, r`` puts r's low 16 bits in a
+    and its high 16 bits in b; ``mov.b32 r, {a, b}`` puts a low. Hand-derived: thread t
+    builds r = 65537 t + 65536 (low half t, high half t + 1), unpacks it and packs the
+    halves swapped: low half t + 1, high half t, i.e. 65536 t + t + 1."""
+    out = np.zeros(64, np.uint32)
+    run(kernel(MOV_VECTOR), {"k_param_0": out})
+    tid = np.arange(64, dtype=np.uint32)
+    assert np.array_equal(out, (tid << 16) + tid + 1)

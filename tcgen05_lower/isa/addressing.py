@@ -54,6 +54,15 @@ def _swizzled(linear, swizzle: str):
     return linear ^ ((linear >> 3) & mask)
 
 
+def kmajor_row_offsets(first_row, kbyte, count: int, *, rows: int, swizzle: str) -> list:
+    """kmajor_offset of byte `kbyte` of the `count` tile rows first_row, first_row + 1,
+    ...: the unswizzled offsets are W bytes apart (row r at r * W in its K-block), so the
+    K-block term is computed once and each row adds j * W before its swizzle."""
+    width = SWIZZLE_WIDTH[swizzle]
+    linear = (kbyte // width) * (rows * width) + first_row * width + kbyte % width
+    return [_swizzled(linear + j * width, swizzle) for j in range(count)]
+
+
 def kmajor_chunk_offset(chunk, *, chunk_bytes: int, row_bytes: int, rows: int, swizzle: str):
     """kmajor_offset of chunk number `chunk` of a K-major tile whose rows of `row_bytes`
     bytes are cut into `chunk_bytes`-byte chunks numbered row by row (row

@@ -122,7 +122,8 @@ def lower_smem_fill(lowering, op) -> None:
 
     K-contiguous sources copy 16-byte chunks (the swizzle permutes 16-byte units, so a
     chunk stays contiguous); transposed sources copy element by element, consecutive
-    threads reading consecutive global addresses. Tile row r is row row_offset + r of
+    threads reading consecutive global addresses, or read 16-byte chunks along M/N where
+    the source promises the alignment (_transposing_chunks). Tile row r is row row_offset + r of
     the source matrix (the dims of the op, kernel_ir.global_matrix); in a cta_group::2
     kernel the CTA of rank q (``%cluster_ctarank & 1``) fills rows row_offset + q * R ..,
     R being the tile's rows (docs/cta-pairs.md). With the matrix's extents given (rows,
@@ -154,6 +155,11 @@ def lower_smem_fill(lowering, op) -> None:
     # A sparse MMA's A is stored compressed: the fill copies its K/2 stored elements per
     # row from a source of that width (kernel_ir.stored_k).
     row_bytes = _stored_k(lowering, tile_value) * element_bytes
+    if layout == "k_mn" and _transposing_chunks(lowering, tile, source, ld, first_row, rows,
+                                                k_size, element_bytes):
+        _fill_transposing_chunks(lowering, tile, source, tile_ptr, ld, k0, first_row,
+                                 row_bytes // element_bytes, element_type_of(bits))
+        return
     per_row = row_bytes // chunk_bytes
     total = tile.rows * per_row
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
@@ -201,6 +207,54 @@ def lower_smem_fill(lowering, op) -> None:
                                  _not_less(k_size, k + count)),
                     inside=lambda j: _and(in_rows, None if k_size is None
                                           else _less(k + j, k_size)))
+        ir.Operation.create("scf.yield")
+
+
+def element_type_of(bits: int) -> "ir.Type":
+    return ir.IntegerType.get_signless(bits)
+
+
+def _transposing_chunks(lowering, tile, source, ld, first_row, rows, k_size,
+                        element_bytes: int) -> bool:
+    """Whether a transposing fill (an MN-contiguous source into a K-major tile) may read
+    its source in 16-byte chunks along M/N: the source argument promises 16-byte
+    alignment (``llvm.align``, as for store_fragment's vector stores), the source rows
+    (src_ld elements apart) and the first row keep every chunk on a 16-byte boundary, the
+    tile's rows are whole chunks, and no extents ask for per-element bounds checks."""
+    from tcgen05_lower.lowering.ldst import VECTOR_BYTES, promised_alignment
+
+    return (rows is None and k_size is None
+            and promised_alignment(lowering, source) >= VECTOR_BYTES
+            and isinstance(ld, int) and ld * element_bytes % VECTOR_BYTES == 0
+            and isinstance(first_row, int) and first_row * element_bytes % VECTOR_BYTES == 0
+            and tile.rows * element_bytes % VECTOR_BYTES == 0)
+
+
+def _fill_transposing_chunks(lowering, tile, source, tile_ptr, ld: int, k0, first_row: int,
+                             depth: int, element_type) -> None:
+    """The transposing fill in 16-byte chunks (see _transposing_chunks): chunk c holds
+    the n = 16 / element_bytes elements of tile rows r0 .. r0 + n - 1 at K index k, r0 =
+    (c % (rows / n)) * n and k = c // (rows / n), consecutive threads reading consecutive
+    16-byte chunks of a source row; one 16-byte load, then each element to its place in
+    the K-major tile (kmajor_row_offsets: the n rows of one K byte)."""
+    element_bytes = element_type.width // 8
+    per_chunk = 16 // element_bytes
+    groups = tile.rows // per_chunk
+    loop = Loop(cast(lowering.tid.value, index()), emit.constant(groups * depth, index()),
+                emit.constant(lowering.threads, index()))
+    with ir.InsertionPoint(loop.body):
+        c = Sym(cast(loop.induction_variable, i64()))
+        first, kidx = (c % groups) * per_chunk, c // groups
+        global_byte = ((k0 + kidx) * ld + first_row + first) * element_bytes
+        src = emit.gep_bytes(source, as_value(global_byte, i64()))
+        vector_type = ir.VectorType.get([per_chunk], element_type)
+        chunk = llvm.LoadOp(vector_type, src, alignment=16).result
+        offsets = addressing.kmajor_row_offsets(first, kidx * element_bytes, per_chunk,
+                                                rows=tile.rows, swizzle=tile.swizzle)
+        for j, offset in enumerate(offsets):
+            value = llvm.ExtractElementOp(chunk, emit.constant(j, i32())).result
+            llvm.StoreOp(value, emit.gep_bytes(tile_ptr, as_value(offset, i64())),
+                         alignment=element_bytes)
         ir.Operation.create("scf.yield")
 
 
