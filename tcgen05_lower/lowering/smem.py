@@ -155,6 +155,9 @@ def lower_smem_fill(lowering, op) -> None:
     # A sparse MMA's A is stored compressed: the fill copies its K/2 stored elements per
     # row from a source of that width (kernel_ir.stored_k).
     row_bytes = _stored_k(lowering, tile_value) * element_bytes
+    if layout == "mn_k" and row_bytes % chunk_bytes:
+        lowering.fail(op, f"the tile's rows are {row_bytes} bytes, not a multiple of the "
+                          f"{chunk_bytes}-byte chunks src_layout = \"mn_k\" copies")
     if layout == "k_mn" and _transposing_chunks(lowering, tile, source, ld, first_row, rows,
                                                 k_size, element_bytes):
         _fill_transposing_chunks(lowering, tile, source, tile_ptr, ld, k0, first_row,
