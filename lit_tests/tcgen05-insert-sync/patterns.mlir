@@ -329,3 +329,47 @@ func.func @no_barrier_between_wait_and_commit(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>
       : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
   return
 }
+
+// -----
+
+// The same kernel with a barrier of its own between the first load and the second MMA:
+// every thread has passed the first wait before the second commit is issued, so the two
+// commits share one mbarrier, phases 0 and 1.
+// CHECK-LABEL: func.func @own_barrier_between_wait_and_commit
+// CHECK: [[MBAR:%.+]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64}
+// CHECK-NOT: "tcgen05.alloc_mbarrier"
+// CHECK: "tcgen05.commit"([[MBAR]])
+// CHECK-NEXT: [[P0:%.+]] = arith.constant 0 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"([[MBAR]], [[P0]])
+// CHECK: "tcgen05.barrier"() : () -> ()
+// CHECK-NEXT: "tcgen05.mma"
+// CHECK-NEXT: "tcgen05.commit"([[MBAR]])
+// CHECK-NEXT: [[P1:%.+]] = arith.constant 1 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"([[MBAR]], [[P1]])
+func.func @own_barrier_between_wait_and_commit(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %acc0 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %acc1 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.smem_fill"(%A, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.mma"(%acc0, %a, %b, %f) {kind = "f16"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  %x = "tcgen05.ld"(%acc0, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
+  "tcgen05.barrier"() : () -> ()
+  "tcgen05.mma"(%acc1, %a, %b, %f) {kind = "f16"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  %y = "tcgen05.ld"(%acc1, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
+  "tcgen05.store_fragment"(%x, %C, %c0) {ld = 64 : i64}
+      : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
+  "tcgen05.store_fragment"(%y, %C, %c0) {ld = 64 : i64}
+      : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
+  return
+}
