@@ -104,7 +104,10 @@ irdl.dialect @tcgen05 {
   // in elements (an attribute src_ld when it is a constant, else named in dims);
   // row_offset the tile's first row (M or N index) in the matrix (default 0); rows and
   // k_size the matrix's extents: elements of the tile outside them are zero-filled and
-  // never read (by default nothing is outside).
+  // never read (by default nothing is outside). A "k_mn" fill of a K-major tile (the
+  // transposing one) reads 16-byte chunks along M/N when the source is a kernel argument
+  // with llvm.align >= 16, src_ld and row_offset are constants that keep every chunk
+  // 16-byte aligned, and no extents are given; otherwise it reads element by element.
   irdl.operation @smem_fill {
     %ptr = irdl.base "!llvm.ptr"
     %s = irdl.base @tcgen05::@smem
@@ -222,7 +225,11 @@ irdl.dialect @tcgen05 {
   // `dim_values` are named, in order, by the attribute dims (any of "ld", "row_offset",
   // "column_offset", "rows", "columns"): ld is the row stride in elements (an attribute
   // ld when it is a constant, else named in dims), the offsets default to 0, and rows
-  // and columns are the matrix's extents: an element outside them is not stored.
+  // and columns are the matrix's extents: an element outside them is not stored. When
+  // dest is a kernel argument with llvm.align >= 16 (`%C: !llvm.ptr<1> {llvm.align = 16 :
+  // i64}`, a promise of the caller), ld, column and column_offset are constant multiples
+  // of 4, there are no extents and the elements are 32-bit, each thread's 4 consecutive
+  // columns from a 16-byte boundary go out as one st.global.v4.b32.
   irdl.operation @store_fragment {
     %f = irdl.base @tcgen05::@frag
     %ptr = irdl.base "!llvm.ptr"

@@ -119,8 +119,13 @@ barrier), then adds the cross-thread steps the dependences still need.
 
 mbarriers
 ---------
-Every commit site has an mbarrier of its own (``alloc_mbarrier {count = 1}``: each
-commit is one arrive::one, so each commit completes one phase). Initialization by one
+Every commit site has an mbarrier (``alloc_mbarrier {count = 1}``: each commit is one
+arrive::one, so each commit completes one phase). Sites share one where their phases are
+known statically (``synchronization/insertion.py``, shared_mbarriers): commits and waits in
+straight-line code of the kernel's entry block, each site's waits before the next site's
+commit with a barrier between, in a cta_group::1 kernel; the wait for the j-th commit of
+such a chain names parity j mod 2 (the straight-line tiles of the compile benchmark use
+one mbarrier in all). Every other site keeps its own. Initialization by one
 thread with fence.mbarrier_init and a barrier is the lowering's. A wait waits for the
 most recent commit to its mbarrier; its parity is (commits executed before it - 1) mod 2,
 computed from the induction variables of the enclosing loops and the trip counts of the

@@ -40,7 +40,7 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
-from tcgen05_lower.bindings import file_location
+from tcgen05_lower.bindings import file_location, int_value, ir
 from tcgen05_lower.computed import (frag_broadcast_problems, frag_map_problems,
                                     frag_reduce_problems, is_row_vector)
 from tcgen05_lower.dialect.ops import (MbarrierArriveOp, MbarrierStageOp, MbarrierWaitOp,
@@ -59,7 +59,7 @@ from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, MBARRIER_RING_MAX_STAGE
                                      effective_scale_vec, global_matrix, known_residue,
                                      mbarrier_count_error, mma_form,
                                      mma_operands, planned_buffer_problem,
-                                     scale_factor_ids)
+                                     scale_factor_ids, stored_k)
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.kernel_ir import (PARTITIONS_OP, ROLE_OP, WARP_THREADS, WARPGROUP_OPS,
                                      enclosing_roles, partition_roles, role_info, terminator)
@@ -192,6 +192,8 @@ class Tcgen05Verify(ModulePass):
             return
         if info.grid:
             self.check_grid(kernel, info)
+        if not self.check_argument_alignment(kernel):
+            return
         if not self.check_type_parameters(ops):
             return  # every later rule reads these types
         #: value -> how it is held (computed.row_vector_root), shared by the checks.
@@ -200,6 +202,9 @@ class Tcgen05Verify(ModulePass):
         #: arrivals were checked (check_even_arrivals).
         self.ring_read_by_mma: dict = {}
         self.even_mbarriers_checked: set = set()
+        #: tile value -> kernel_ir.stored_k, once per tile (it looks at every use of the
+        #: tile, and a kernel fills one tile as often as it has tiles).
+        self.stored_k_memo: dict = {}
         self.check_fragments_stay(ops)
         attributes_ok = True
         for op in ops:
@@ -620,6 +625,28 @@ class Tcgen05Verify(ModulePass):
         except GridError as exc:
             self.error(kernel, f"{d.KERNEL_ATTR}.grid: {exc}")
 
+    def check_argument_alignment(self, kernel) -> bool:
+        """The ``llvm.align`` of a kernel argument (the alignment the caller promises,
+        which store_fragment's 16-byte stores rely on) is a power of two, as every LLVM
+        alignment is; LLVM's translation aborts on any other. (MLIR's own verifier has
+        already refused one that is not an integer.)"""
+        if "arg_attrs" not in kernel.attributes:
+            return True
+        ok = True
+        for number, entry in enumerate(ir.ArrayAttr(kernel.attributes["arg_attrs"])):
+            entry = ir.DictAttr(entry)
+            if "llvm.align" not in entry:
+                continue
+            try:
+                align = int_value(entry["llvm.align"])
+            except (ValueError, TypeError):
+                continue
+            if align < 1 or align & (align - 1):
+                self.error(kernel, f"argument {number}: llvm.align = {align} is not a power "
+                                   f"of two (an alignment in bytes, as LLVM's are)")
+                ok = False
+        return ok
+
     # ------------------------------------------------------------------ collectors
 
     def check_collectors(self, block, *, entry: bool) -> None:
@@ -854,12 +881,38 @@ class Tcgen05Verify(ModulePass):
         elif _element_bits(tile.element) not in (8, 16, 32):
             self.error(op, f"filling a tile of {isa_type(tile.element)} is not supported yet "
                            f"(8-, 16- and 32-bit elements only)")
+        elif not self.check_fill_chunks(op, tile, layout):
+            pass
         elif tile.major == "K" and layout == "mn_k" and matrix_ok:
             self.check_fill_alignment(op, tile)
         elif tile.major == "MN" and layout == "k_mn" and matrix_ok:
             self.check_fill_alignment(op, tile, along_mn=True)
         if info.cta_group == 2:
             self.check_pair_tile(op, SmemFillOp(op).tile, "filled")
+
+    def check_fill_chunks(self, op, tile, layout: str) -> bool:
+        """A fill along the tile's contiguous dimension (mn_k into a K-major tile, k_mn
+        into an MN-major one) copies 16-byte chunks, the units the swizzle permutes (Table
+        41): the tile's extent along that dimension must be whole chunks, or the chunks of
+        one row would run into the next."""
+        along_k = tile.major == "K" and layout == "mn_k"
+        if not along_k and not (tile.major == "MN" and layout == "k_mn"):
+            return True
+        element_bytes = _element_bits(tile.element) // 8
+        if along_k:
+            value = SmemFillOp(op).tile
+            if value not in self.stored_k_memo:
+                self.stored_k_memo[value] = stored_k(value)
+            extent = self.stored_k_memo[value]
+        else:
+            extent = tile.rows
+        if extent * element_bytes % FILL_VECTOR_BYTES == 0:
+            return True
+        what = "K" if along_k else "M/N"
+        self.error(op, f"the tile's {what} extent of {extent} {isa_type(tile.element)} "
+                       f"elements is {extent * element_bytes} bytes, not a multiple of the "
+                       f"{FILL_VECTOR_BYTES}-byte chunks src_layout = \"{layout}\" copies")
+        return False
 
     def check_pair_tile(self, op, tile, how: str) -> bool:
         """In a CTA pair, a tile is the CTA's slice of an MMA operand (M/2 rows of A, N/2

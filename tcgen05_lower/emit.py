@@ -29,6 +29,10 @@ def constant(value: int, type_) -> "ir.Value":
                                ).results[0]
 
 
+#: Operators whose identity element folds on either side (0 + x, 1 * x, ...).
+_COMMUTATIVE = frozenset({"+", "*", "|", "^"})
+
+
 class Sym:
     """An unsigned integer SSA value of a fixed type, with Python operators that emit
     arith ops. Mixing with Python ints folds the int in as a constant; x * 1, x + 0 and
@@ -41,7 +45,7 @@ class Sym:
     def _binary(self, op: str, other, reverse: bool = False):
         if isinstance(other, int):
             identity = {"+": 0, "-": 0, "*": 1, "//": 1, "<<": 0, ">>": 0, "|": 0, "^": 0}
-            if not reverse and identity.get(op) == other:
+            if identity.get(op) == other and (not reverse or op in _COMMUTATIVE):
                 return self
             if op == "*" and other == 0:
                 return 0

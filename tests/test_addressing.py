@@ -50,6 +50,45 @@ def test_kmajor_offset_matches_the_hand_layout_and_is_a_bijection(swizzle, rows,
 
 
 @pytest.mark.parametrize("swizzle", SWIZZLES)
+@pytest.mark.parametrize("rows", [8, 64, 128])
+@pytest.mark.parametrize("atoms_along_k", [1, 2, 3])
+@pytest.mark.parametrize("chunk_bytes", [2, 4, 16])
+def test_kmajor_chunk_offset_is_the_hand_layout_of_the_chunks_first_byte(
+        swizzle, rows, atoms_along_k, chunk_bytes):
+    """The fill's chunk address (kmajor_chunk_offset, written without divisions for a row
+    of one K-block) against the hand layout above of the chunk's row and first byte: chunk
+    c is row c // (row_bytes / chunk_bytes), byte (c % ...) * chunk_bytes."""
+    row_bytes = addressing.SWIZZLE_WIDTH[swizzle] * atoms_along_k
+    per_row = row_bytes // chunk_bytes
+    for chunk in range(rows * per_row):
+        row, kbyte = chunk // per_row, (chunk % per_row) * chunk_bytes
+        assert addressing.kmajor_chunk_offset(
+            chunk, chunk_bytes=chunk_bytes, row_bytes=row_bytes, rows=rows,
+            swizzle=swizzle) == hand_swizzled_offset(row, kbyte, rows, swizzle)
+
+
+@pytest.mark.parametrize("swizzle", SWIZZLES)
+@pytest.mark.parametrize("count", [4, 8, 16])
+def test_kmajor_row_offsets_are_the_hand_layout_of_consecutive_rows(swizzle, count):
+    """The transposing fill's offsets of one K byte in `count` consecutive rows
+    (kmajor_row_offsets) against the hand layout, for every group of rows of a 64-row tile
+    two K-blocks wide."""
+    rows, row_bytes = 64, 2 * addressing.SWIZZLE_WIDTH[swizzle]
+    for first in range(0, rows, count):
+        for kbyte in range(row_bytes):
+            assert addressing.kmajor_row_offsets(first, kbyte, count, rows=rows,
+                                                 swizzle=swizzle) == \
+                [hand_swizzled_offset(first + j, kbyte, rows, swizzle) for j in range(count)]
+
+
+def test_kmajor_chunk_offset_refuses_chunks_that_straddle_a_k_block():
+    with pytest.raises(ValueError, match="do not tile"):
+        # 32-byte chunks of an unswizzled tile span two 16-byte core-matrix columns.
+        addressing.kmajor_chunk_offset(0, chunk_bytes=32, row_bytes=64, rows=8,
+                                       swizzle="none")
+
+
+@pytest.mark.parametrize("swizzle", SWIZZLES)
 def test_kmajor_strides_are_the_canonical_ones(swizzle):
     # 128 rows of 64 bf16: the tile of the GEMM examples (one 128B atom wide).
     tile_k = {"none": 8, "32B": 16, "64B": 32, "128B": 64}[swizzle]

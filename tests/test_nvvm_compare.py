@@ -32,9 +32,10 @@ TILES = 5
 
 
 def expected_counts(n: int) -> dict[str, int]:
-    """By hand, for n tiles: each tile has an MMA, a commit to its own mbarrier (initialized
-    once, count 1), a wait on it, a CTA barrier after its two fills with a proxy fence
-    before it, a tcgen05.ld with an after_thread_sync fence before it. Tiles 2, 4, ...
+    """By hand, for n tiles: each tile has an MMA, a commit to the kernel's one mbarrier
+    (initialized once, count 1; tile i's commit completes its phase i), a wait on it, a CTA
+    barrier after its two fills with a proxy fence before it, a tcgen05.ld with an
+    after_thread_sync fence before it. Tiles 2, 4, ...
     reuse an accumulator whose last tcgen05.ld must complete first: wait::ld and a
     before/after fence pair around their barrier. The kernel adds the alloc (fence pair
     and barrier), the relinquish, the dealloc after a wait::ld and a fence pair and
@@ -43,7 +44,7 @@ def expected_counts(n: int) -> dict[str, int]:
     return {
         "tcgen05.mma.cta_group::1.kind::f16": n,
         "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64": n,
-        "mbarrier.init.shared::cta.b64": n,
+        "mbarrier.init.shared::cta.b64": 1,
         "mbarrier.try_wait.parity.shared::cta.b64": n,
         "fence.proxy.async.shared::cta": n,
         "fence.mbarrier_init.release.cluster": 1,

@@ -503,3 +503,64 @@ def test_special_registers_of_a_cta_pair():
     rank, tid = g // 64, g % 64
     assert np.array_equal(out, 2 * 10000000 + rank * 100000 + tid + (tid // 32) * 1000
                           + tid % 32)
+
+
+# -- vector global stores (st.global.v4.b32, what store_fragment emits under llvm.align) -----
+V4_STORE = """
+	ld.param.b64 	%rd1, [k_param_0];
+	mov.u32 	%r1, %tid.x;
+	mul.lo.s32 	%r2, %r1, 10;
+	add.s32 	%r3, %r2, 1;
+	add.s32 	%r4, %r2, 2;
+	add.s32 	%r5, %r2, 3;
+	mul.wide.u32 	%rd2, %r1, {stride};
+	add.s64 	%rd3, %rd1, %rd2;
+	st.global.v4.b32 	[%rd3+16], {{%r2, %r3, %r4, %r5}};
+	ret;
+"""
+
+
+def test_vector_store_writes_four_words_in_order():
+    """PTX ISA 9.7.9.9 (st): .v4 stores the four registers at consecutive element
+    addresses, the first at the address. Hand-derived: thread t writes 10t, 10t + 1,
+    10t + 2, 10t + 3 to words 8t + 4 .. 8t + 7 (32-byte stride, 16-byte offset)."""
+    out = np.zeros(64 * 8, np.uint32)
+    result = run(kernel(V4_STORE.format(stride=32)), {"k_param_0": out})
+    want = np.zeros(64 * 8, np.uint32)
+    for t in range(64):
+        want[8 * t + 4: 8 * t + 8] = [10 * t, 10 * t + 1, 10 * t + 2, 10 * t + 3]
+    assert np.array_equal(out, want)
+    assert result.counts["st.global.v4.b32"] == 2
+
+
+def test_misaligned_vector_store_is_an_error():
+    """A vector access must be aligned to its whole size (9.7.9.9): with an 8-byte
+    stride every odd thread's 16-byte store is misaligned."""
+    out = np.zeros(64 * 8, np.uint32)
+    with pytest.raises(SimError, match="misaligned store of 16 bytes"):
+        run(kernel(V4_STORE.format(stride=8)), {"k_param_0": out})
+
+
+MOV_VECTOR = """
+	ld.param.b64 	%rd1, [k_param_0];
+	mov.u32 	%r1, %tid.x;
+	mul.lo.s32 	%r2, %r1, 65537;
+	add.s32 	%r2, %r2, 65536;
+	mov.b32 	{%rs1, %rs2}, %r2;
+	mov.b32 	%r3, {%rs2, %rs1};
+	mul.wide.u32 	%rd2, %r1, 4;
+	add.s64 	%rd3, %rd1, %rd2;
+	st.global.b32 	[%rd3], %r3;
+	ret;
+"""
+
+
+def test_mov_unpacks_and_packs_low_part_first():
+    """mov's vector forms (PTX ISA, mov): ``mov.b32 {a, b}, r`` puts r's low 16 bits in a
+    and its high 16 bits in b; ``mov.b32 r, {a, b}`` puts a low. Hand-derived: thread t
+    builds r = 65537 t + 65536 (low half t, high half t + 1), unpacks it and packs the
+    halves swapped: low half t + 1, high half t, i.e. 65536 t + t + 1."""
+    out = np.zeros(64, np.uint32)
+    run(kernel(MOV_VECTOR), {"k_param_0": out})
+    tid = np.arange(64, dtype=np.uint32)
+    assert np.array_equal(out, (tid << 16) + tid + 1)

@@ -20,7 +20,8 @@ store_fragment of them. It is written twice:
   lowered by upstream passes only (``UPSTREAM``) and translated by the same LLVM.
 
 The hand-written kernel carries the synchronization the tcgen05 pipeline inserts for this
-kernel: an mbarrier per tile, a CTA barrier per tile after the fills, a
+kernel: one mbarrier for all tiles (tile i's wait names phase i, parity i mod 2), a
+CTA barrier per tile after the fills, a
 ``tcgen05.wait::ld`` before an accumulator's second MMA and before the dealloc.
 ``sync_counts`` counts every tcgen05 and synchronization instruction of a PTX file; both
 files must give identical counts (``check_fair``), which is what makes the comparison
@@ -154,12 +155,15 @@ def nvvm_kernel(n: int, control: str = "scf") -> str:
     (CONTROL) picks scf loops and conditions or blocks and branches."""
     if control == "cf":
         return to_blocks(nvvm_kernel(n))
-    bars = n
+    # One mbarrier for every tile's commit: tile i's commit completes its phase i, which
+    # the wait names by parity i mod 2; the CTA barrier after each tile's fills keeps
+    # every thread's wait for phase i before the commit of phase i + 1.
+    bars = 1
     lines = [
         "module {",
         "  llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 1024 : i64}"
         " : !llvm.array<0 x i8>",
-        # Slot 0: the TMEM address tcgen05.alloc writes; slots 1..n: the mbarriers.
+        # Slot 0: the TMEM address tcgen05.alloc writes; slot 1: the mbarrier.
         f"  llvm.mlir.global internal @slots() {{addr_space = 3 : i32, alignment = 8 : i64}}"
         f" : !llvm.array<{bars + 1} x i64> {{",
         f"    %u = llvm.mlir.undef : !llvm.array<{bars + 1} x i64>",
@@ -252,7 +256,7 @@ def nvvm_kernel(n: int, control: str = "scf") -> str:
         if reuse:
             lines.append("    nvvm.tcgen05.fence <after>")
         lines += [
-            f"    %bar{t} = llvm.getelementptr %slots[{i + 1}] : (!llvm.ptr<3>) -> "
+            f"    %bar{t} = llvm.getelementptr %slots[1] : (!llvm.ptr<3>) -> "
             f"!llvm.ptr<3>, i64",
             "    scf.if %is_t0 {",
             f"      nvvm.tcgen05.mma %d{i % 2}, %da, %db, %idesc, %false "
@@ -260,7 +264,8 @@ def nvvm_kernel(n: int, control: str = "scf") -> str:
             "(!llvm.ptr<6>, i64, i64, i32, i1)",
             f"      nvvm.tcgen05.commit %bar{t} : !llvm.ptr<3>",
             "    }",
-            f"    nvvm.mbarrier.try_wait.parity %bar{t}, %c0, %ticks : !llvm.ptr<3>, i32, i32",
+            f"    nvvm.mbarrier.try_wait.parity %bar{t}, %c{i % 2}, %ticks : !llvm.ptr<3>, "
+            "i32, i32",
             "    nvvm.tcgen05.fence <after>",
             f"    %frag{t} = nvvm.tcgen05.ld %ld{i % 2} "
             "{shape = #nvvm.tcgen05_ldst_shape<shape_32x32b>} : vector<32xi32>"]

@@ -112,17 +112,24 @@ func.func @independent_accumulators(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>)
 // the generic writes start (commit + mbarrier wait; no tcgen05 op follows, so no
 // fence::after_thread_sync), and the new contents need the proxy fence and a barrier
 // before the next MMA reads them.
-// Each completion point has an mbarrier of its own (both made at kernel entry).
+// The two completion points share one mbarrier (made at kernel entry): both commits and
+// their waits are straight-line code, and the barrier before the second MMA separates the
+// first wait from the second commit, so the first commit completes phase 0 (parity 0)
+// and the second phase 1 (parity 1).
 // CHECK-LABEL: func.func @refill_tile
-// CHECK-COUNT-2: "tcgen05.alloc_mbarrier"() {count = 1 : i64}
+// CHECK: [[MBAR:%.+]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64}
+// CHECK-NOT: "tcgen05.alloc_mbarrier"
 // CHECK: "tcgen05.mma"
-// CHECK-NEXT: "tcgen05.commit"([[MBAR:%[^)]+]]) {reason = "completion of tcgen05.mma at line {{[0-9]+}} before tcgen05.smem_fill
+// CHECK-NEXT: "tcgen05.commit"([[MBAR]]) {reason = "completion of tcgen05.mma at line {{[0-9]+}} before tcgen05.smem_fill
 // CHECK-NEXT: [[PHASE:%.+]] = arith.constant 0 : i32
 // CHECK-NEXT: "tcgen05.mbarrier_wait"([[MBAR]], [[PHASE]])
 // CHECK-NEXT: "tcgen05.smem_fill"
 // CHECK-NEXT: "tcgen05.fence_proxy_async"
 // CHECK-NEXT: "tcgen05.barrier"
 // CHECK-NEXT: "tcgen05.mma"
+// CHECK-NEXT: "tcgen05.commit"([[MBAR]]) {reason = "completion of tcgen05.mma at line {{[0-9]+}}, tcgen05.mma at line {{[0-9]+}} before tcgen05.dealloc
+// CHECK-NEXT: [[PHASE1:%.+]] = arith.constant 1 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"([[MBAR]], [[PHASE1]])
 func.func @refill_tile(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
@@ -275,5 +282,94 @@ func.func @ld_in_flight_at_dealloc()
   %c0 = arith.constant 0 : index
   %buf = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 32], f32>
   %frag = "tcgen05.ld"(%buf, %c0) : (!tcgen05.tmem<[128, 32], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+  return
+}
+
+// -----
+
+// Two MMAs into two accumulators from the same tiles, each loaded after its MMA: the
+// load of the first accumulator waits on the first commit, and no barrier lies between
+// that wait and the second commit (nothing needs one). A thread still in the first wait
+// could then see the second commit complete the next phase too, so the two commits keep
+// an mbarrier each, both waited for with parity 0.
+// CHECK-LABEL: func.func @no_barrier_between_wait_and_commit
+// CHECK-COUNT-2: "tcgen05.alloc_mbarrier"() {count = 1 : i64}
+// CHECK: "tcgen05.commit"([[FIRST:%[^)]+]])
+// CHECK-NEXT: [[P0:%.+]] = arith.constant 0 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"([[FIRST]], [[P0]])
+// CHECK-NOT: "tcgen05.barrier"
+// CHECK: "tcgen05.mma"
+// CHECK-NEXT: "tcgen05.commit"([[SECOND:%[^)]+]])
+// CHECK-NOT: "tcgen05.commit"([[FIRST]])
+// CHECK: [[P1:%.+]] = arith.constant 0 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"([[SECOND]], [[P1]])
+func.func @no_barrier_between_wait_and_commit(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %acc0 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %acc1 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.smem_fill"(%A, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.mma"(%acc0, %a, %b, %f) {kind = "f16"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  %x = "tcgen05.ld"(%acc0, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
+  "tcgen05.mma"(%acc1, %a, %b, %f) {kind = "f16"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  %y = "tcgen05.ld"(%acc1, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
+  "tcgen05.store_fragment"(%x, %C, %c0) {ld = 64 : i64}
+      : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
+  "tcgen05.store_fragment"(%y, %C, %c0) {ld = 64 : i64}
+      : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
+  return
+}
+
+// -----
+
+// The same kernel with a barrier of its own between the first load and the second MMA:
+// every thread has passed the first wait before the second commit is issued, so the two
+// commits share one mbarrier, phases 0 and 1.
+// CHECK-LABEL: func.func @own_barrier_between_wait_and_commit
+// CHECK: [[MBAR:%.+]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64}
+// CHECK-NOT: "tcgen05.alloc_mbarrier"
+// CHECK: "tcgen05.commit"([[MBAR]])
+// CHECK-NEXT: [[P0:%.+]] = arith.constant 0 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"([[MBAR]], [[P0]])
+// CHECK: "tcgen05.barrier"() : () -> ()
+// CHECK-NEXT: "tcgen05.mma"
+// CHECK-NEXT: "tcgen05.commit"([[MBAR]])
+// CHECK-NEXT: [[P1:%.+]] = arith.constant 1 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"([[MBAR]], [[P1]])
+func.func @own_barrier_between_wait_and_commit(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %acc0 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %acc1 = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.smem_fill"(%A, %b, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
+      : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, index) -> ()
+  "tcgen05.mma"(%acc0, %a, %b, %f) {kind = "f16"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  %x = "tcgen05.ld"(%acc0, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
+  "tcgen05.barrier"() : () -> ()
+  "tcgen05.mma"(%acc1, %a, %b, %f) {kind = "f16"}
+      : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
+         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  %y = "tcgen05.ld"(%acc1, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
+  "tcgen05.store_fragment"(%x, %C, %c0) {ld = 64 : i64}
+      : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
+  "tcgen05.store_fragment"(%y, %C, %c0) {ld = 64 : i64}
+      : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
   return
 }

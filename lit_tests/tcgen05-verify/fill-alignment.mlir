@@ -36,3 +36,27 @@ func.func @aligned(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>) attributes {tcgen05.kerne
   "tcgen05.smem_fill"(%B, %a, %c8) {src_layout = "k_mn", src_ld = 100 : i64} : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
   return
 }
+
+// -----
+
+// A K-contiguous fill copies 16-byte chunks along K: a K-major tile of 4 bf16 per row (8
+// bytes) is narrower than one chunk.
+func.func @rows_of_8_bytes(%A: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 4], bf16, "K", "128B">
+  // expected-error @+1 {{the tile's K extent of 4 bf16 elements is 8 bytes, not a multiple of the 16-byte chunks src_layout = "mn_k" copies}}
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64} : (!llvm.ptr<1>, !tcgen05.smem<[128, 4], bf16, "K", "128B">, index) -> ()
+  return
+}
+
+// -----
+
+// An MN-contiguous fill of an MN-major tile copies 16-byte chunks along M/N: 4 rows of
+// bf16 are 8 bytes.
+func.func @mn_extent_of_8_bytes(%A: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[4, 64], bf16, "MN", "128B">
+  // expected-error @+1 {{the tile's M/N extent of 4 bf16 elements is 8 bytes, not a multiple of the 16-byte chunks src_layout = "k_mn" copies}}
+  "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "k_mn", src_ld = 64 : i64} : (!llvm.ptr<1>, !tcgen05.smem<[4, 64], bf16, "MN", "128B">, index) -> ()
+  return
+}

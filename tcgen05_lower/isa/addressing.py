@@ -39,15 +39,52 @@ def kmajor_offset(row, kbyte, *, rows: int, swizzle: str):
     the swizzle pattern (Table 41) for the offset form to be exact.
     """
     width = SWIZZLE_WIDTH[swizzle]
+    # Row r sits at (r // 8) * 8W + (r % 8) * W = r * W inside its K-block: written as the
+    # one product, which is fewer operations for the lowering to emit (the same number).
+    linear = (kbyte // width) * (rows * width) + row * width + kbyte % width
+    return _swizzled(linear, swizzle)
+
+
+def _swizzled(linear, swizzle: str):
+    """Swizzle<B, 4, 3> of a linear offset within its pattern: address bits [7, 7+B) XORed
+    into bits [4, 4+B) (9.7.16.3.3); the identity without swizzle."""
     if swizzle == "none":
-        linear = ((kbyte // CORE_ROW_BYTES) * (rows * CORE_ROW_BYTES)
-                  + (row // CORE_ROWS) * (CORE_ROWS * CORE_ROW_BYTES)
-                  + (row % CORE_ROWS) * CORE_ROW_BYTES + kbyte % CORE_ROW_BYTES)
         return linear
-    linear = ((kbyte // width) * (rows * width) + (row // CORE_ROWS) * (CORE_ROWS * width)
-              + (row % CORE_ROWS) * width + kbyte % width)
     mask = ((1 << SWIZZLE_BITS[swizzle]) - 1) << 4
     return linear ^ ((linear >> 3) & mask)
+
+
+def kmajor_row_offsets(first_row, kbyte, count: int, *, rows: int, swizzle: str) -> list:
+    """kmajor_offset of byte `kbyte` of the `count` tile rows first_row, first_row + 1,
+    ...: the unswizzled offsets are W bytes apart (row r at r * W in its K-block), so the
+    K-block term is computed once and each row adds j * W before its swizzle."""
+    width = SWIZZLE_WIDTH[swizzle]
+    linear = (kbyte // width) * (rows * width) + first_row * width + kbyte % width
+    return [_swizzled(linear + j * width, swizzle) for j in range(count)]
+
+
+def kmajor_chunk_offset(chunk, *, chunk_bytes: int, row_bytes: int, rows: int, swizzle: str):
+    """kmajor_offset of chunk number `chunk` of a K-major tile whose rows of `row_bytes`
+    bytes are cut into `chunk_bytes`-byte chunks numbered row by row (row
+    ``chunk // (row_bytes // chunk_bytes)``, byte ``(chunk % ...) * chunk_bytes`` of it):
+    the cooperative fill's address, with as few operations as the layout allows.
+
+    `chunk_bytes` divides the swizzle width W (16 bytes without swizzle). When a row is
+    exactly one K-block (``row_bytes == W``), row r's byte b is at r * W + b, which is
+    ``chunk * chunk_bytes`` before the swizzle: no division at all. Otherwise the K-block
+    of the chunk's byte selects a block of ``rows * W`` bytes as in kmajor_offset."""
+    width = SWIZZLE_WIDTH[swizzle]
+    if width % chunk_bytes or row_bytes % chunk_bytes:
+        raise ValueError(f"chunks of {chunk_bytes} bytes do not tile rows of {row_bytes} "
+                         f"bytes in {width}-byte K-blocks")
+    if row_bytes == width:
+        return _swizzled(chunk * chunk_bytes, swizzle)
+    per_row = row_bytes // chunk_bytes
+    per_block = width // chunk_bytes
+    row, kchunk = chunk // per_row, chunk % per_row
+    linear = ((kchunk // per_block) * (rows * width) + row * width
+              + (kchunk % per_block) * chunk_bytes)
+    return _swizzled(linear, swizzle)
 
 
 def mnmajor_offset(mnbyte, k, *, mn_bytes: int, swizzle: str):

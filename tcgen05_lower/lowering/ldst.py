@@ -41,7 +41,8 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op, global_matrix, packs16, root_buffers
+from tcgen05_lower.kernel_ir import (constant_int, defining_op, global_matrix, packs16,
+                                     root_buffers)
 from tcgen05_lower.lowering.core import lowers
 
 #: arith.cmpi predicate "ult".
@@ -433,11 +434,109 @@ def _byte_steps(lowering, fragment: LoweredFragment, matrix: "_Matrix"):
 
 
 def _gep_constant(base: "ir.Value", offset: int) -> "ir.Value":
-    """``base + offset`` bytes, the offset a constant of the GEP itself."""
+    """``base + offset`` bytes, the offset a constant of the GEP itself. Built with
+    ``Operation.create``: a fragment stores dozens of elements a tile, and the generated
+    builder's argument handling costs twice the op itself."""
     if offset == 0:
         return base
-    return llvm.GEPOp(base.type, base, [], ir.DenseI32ArrayAttr.get([offset]),
-                      ir.TypeAttr.get(ir.IntegerType.get_signless(8)), None).result
+    return ir.Operation.create(
+        "llvm.getelementptr", results=[base.type], operands=[base],
+        attributes={"rawConstantIndices": ir.DenseI32ArrayAttr.get([offset]),
+                    "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))}).results[0]
+
+
+def _store(value: "ir.Value", address: "ir.Value", alignment: int) -> None:
+    """``llvm.store`` with an alignment (Operation.create, see _gep_constant)."""
+    ir.Operation.create("llvm.store", operands=[value, address],
+                        attributes={"alignment": ir.IntegerAttr.get(i64(), alignment)})
+
+
+#: Bytes of the widest global store the lowering emits (st.global.v4.b32, PTX ISA
+#: 9.7.9.9: a vector access must be aligned to its whole size).
+VECTOR_BYTES = 16
+
+
+def promised_alignment(lowering, value) -> int:
+    """The alignment in bytes a kernel argument promises with the standard ``llvm.align``
+    argument attribute (``%C: !llvm.ptr<1> {llvm.align = 16 : i64}``), 1 for any other
+    value. The promise is the caller's: the lowering relies on it as LLVM does."""
+    owner = value.owner
+    if not isinstance(owner, ir.Block) or owner != lowering.kernel.regions[0].blocks[0]:
+        return 1
+    attributes = lowering.kernel.attributes
+    if "arg_attrs" not in attributes:
+        return 1
+    entry = ir.ArrayAttr(attributes["arg_attrs"])[ir.BlockArgument(value).arg_number]
+    entry = ir.DictAttr(entry)
+    if "llvm.align" not in entry:
+        return 1
+    try:
+        return int_value(entry["llvm.align"])
+    except (ValueError, TypeError):
+        return 1  # not an integer: no promise this lowering understands
+
+
+@functools.lru_cache(maxsize=256)
+def _first_columns(access: WarpgroupAccess, half_geometry: bool, pair: bool,
+                   column: int) -> frozenset:
+    """The columns of the first element of every thread's fragment (all warps, lanes and,
+    in a pair, both CTAs), for a slice at the constant `column` (as _elements places
+    them), worked out on the concrete thread numbers once per access."""
+    del half_geometry
+    return frozenset(
+        addressing.element(access, warp=warp, thread=thread, reg=0, half=0, cta=cta,
+                           column=column)[1]
+        for cta in ((0, 1) if pair else (0,))
+        for warp in range(addressing.WARPS)
+        for thread in range(addressing.LANES_PER_WARP))
+
+
+def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
+                steps: list | None, size: int) -> list | None:
+    """The element indices of `fragment` grouped for 16-byte vector stores, e.g.
+    [[0, 1, 2, 3], [4, 5, 6, 7], ...] (a group of one is a scalar store), or None for
+    one scalar store per element. Vector stores need every group's address 16-byte
+    aligned in every thread: 32-bit elements at constant steps (_byte_steps), the
+    destination's promised alignment (promised_alignment) at least 16, a constant leading
+    dimension and slice columns that keep the first element of every thread on a 16-byte
+    boundary ((row * ld + column) * 4 with ld * 4 and column * 4 multiples of 16), and
+    four elements 4 bytes apart from a multiple of 16 of the first."""
+    if steps is None or size != 4 or fragment.access.pack16:
+        return None
+    if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
+        return None
+    per_vector = VECTOR_BYTES // size
+    matrix_column = global_matrix(op).column_offset
+    columns = [op.operands[2]] + ([] if matrix_column is None else [matrix_column])
+    constants = [constant_int(value) for value in columns]
+    if not isinstance(matrix.ld, int) or matrix.ld % per_vector or \
+            any(c is None or c % per_vector for c in constants) or \
+            not isinstance(fragment.column, int):
+        return None
+    firsts = _first_columns(fragment.access, bool(fragment.access.geometry.half),
+                            lowering.info.cta_group == 2, fragment.column)
+    if any(col % per_vector for col in firsts):
+        return None
+    runs, i = [], 0
+    while i < len(steps):
+        run = steps[i:i + per_vector]
+        if steps[i] % VECTOR_BYTES == 0 and len(run) == per_vector and \
+                all(b - a == size for a, b in zip(run, run[1:])):
+            runs.append(list(range(i, i + per_vector)))
+            i += per_vector
+        else:
+            runs.append([i])
+            i += 1
+    return runs
+
+
+def _vector_of(values: list) -> "ir.Value":
+    """A vector<N x i32> of the i32 `values`."""
+    vector_type = ir.VectorType.get([len(values)], i32())
+    vector = llvm.UndefOp(vector_type).result
+    for j, value in enumerate(values):
+        vector = llvm.InsertElementOp(vector, value, emit.constant(j, i32())).result
+    return vector
 
 
 @lowers(StoreFragmentOp)
@@ -463,8 +562,25 @@ def lower_store_fragment(lowering, op) -> None:
                               for reg in range(len(fragment.registers))
                               for half in halves][1:]
     owner = elements[0][4] if elements else None
+    runs = vector_runs(lowering, op, fragment, matrix, steps, size)
+
+    def vector_stores():
+        # 16-byte stores at constant steps from the first element's address.
+        _, _, row, col, _ = elements[0]
+        offset, _ = matrix.place(row, col)
+        base = emit.gep_bytes(dest, as_value(offset, i64()))
+        for run in runs:
+            address = _gep_constant(base, steps[run[0]])
+            values = [fragment.registers[elements[i][0]] for i in run]
+            if len(run) == 1:
+                llvm.StoreOp(values[0], address, alignment=size)
+            else:
+                llvm.StoreOp(_vector_of(values), address, alignment=VECTOR_BYTES)
+        return []
 
     def stores():
+        if runs is not None:
+            return vector_stores()
         base = None
         for i, (reg, half, row, col, _) in enumerate(elements):
             value = fragment.registers[reg]
@@ -480,7 +596,7 @@ def lower_store_fragment(lowering, op) -> None:
                 if base is None:
                     offset, _ = matrix.place(row, col)
                     base = emit.gep_bytes(dest, as_value(offset, i64()))
-                llvm.StoreOp(value, _gep_constant(base, steps[i]), alignment=size)
+                _store(value, _gep_constant(base, steps[i]), size)
                 continue
             offset, inside = matrix.place(row, col)
             address = emit.gep_bytes(dest, as_value(offset, i64()))

@@ -19,7 +19,7 @@ from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp, SmemStageOp
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
-from tcgen05_lower.kernel_ir import global_matrix, stored_k
+from tcgen05_lower.kernel_ir import constant_int, global_matrix, stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
 from tcgen05_lower.lowering.ldst import _and, _if, cta_in_pair
 
@@ -122,7 +122,8 @@ def lower_smem_fill(lowering, op) -> None:
 
     K-contiguous sources copy 16-byte chunks (the swizzle permutes 16-byte units, so a
     chunk stays contiguous); transposed sources copy element by element, consecutive
-    threads reading consecutive global addresses. Tile row r is row row_offset + r of
+    threads reading consecutive global addresses, or read 16-byte chunks along M/N where
+    the source promises the alignment (_transposing_chunks). Tile row r is row row_offset + r of
     the source matrix (the dims of the op, kernel_ir.global_matrix); in a cta_group::2
     kernel the CTA of rank q (``%cluster_ctarank & 1``) fills rows row_offset + q * R ..,
     R being the tile's rows (docs/cta-pairs.md). With the matrix's extents given (rows,
@@ -135,10 +136,10 @@ def lower_smem_fill(lowering, op) -> None:
     element_bytes = bits // 8
     layout = fill.src_layout
     matrix = global_matrix(op)
-    ld = matrix.ld if isinstance(matrix.ld, int) else _i64(matrix.ld)
+    ld = matrix.ld if isinstance(matrix.ld, int) else _int_or_i64(matrix.ld)
     tile_ptr = lowering.values[tile_value]
-    k0 = _i64(k_offset)
-    first_row = 0 if matrix.row_offset is None else _i64(matrix.row_offset)
+    k0 = _int_or_i64(k_offset)
+    first_row = 0 if matrix.row_offset is None else _int_or_i64(matrix.row_offset)
     # In a CTA pair each CTA's tile is its slice of the pair's operand, the rows the MMA
     # reads from that CTA (docs/cta-pairs.md): rows rank * R .. of the global matrix, R
     # the tile's rows (M/2 of A, N/2 of B).
@@ -154,26 +155,51 @@ def lower_smem_fill(lowering, op) -> None:
     # A sparse MMA's A is stored compressed: the fill copies its K/2 stored elements per
     # row from a source of that width (kernel_ir.stored_k).
     row_bytes = _stored_k(lowering, tile_value) * element_bytes
+    if layout == "mn_k" and row_bytes % chunk_bytes:
+        lowering.fail(op, f"the tile's rows are {row_bytes} bytes, not a multiple of the "
+                          f"{chunk_bytes}-byte chunks src_layout = \"mn_k\" copies")
+    if layout == "k_mn" and _transposing_chunks(lowering, tile, source, ld, first_row, rows,
+                                                k_size, element_bytes):
+        _fill_transposing_chunks(lowering, tile, source, tile_ptr, ld, k0, first_row,
+                                 row_bytes // element_bytes, element_type_of(bits))
+        return
     per_row = row_bytes // chunk_bytes
     total = tile.rows * per_row
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
                 emit.constant(lowering.threads, index()))
     element_type = ir.IntegerType.get_signless(bits)
+    bounded = rows is not None or k_size is not None
     with ir.InsertionPoint(loop.body):
         c = Sym(cast(loop.induction_variable, i64()))
         if layout == "mn_k":
-            row, kchunk = c // per_row, c % per_row
-            kbyte = kchunk * chunk_bytes
-            source_row = first_row + row
-            k = k0 + kchunk * (chunk_bytes // element_bytes)
-            global_byte = (source_row * ld + k0) * element_bytes + kbyte
+            # Row and K of the chunk are computed only where something needs them: when
+            # source rows are ld = row_bytes / element_bytes apart, the chunk's source
+            # byte is (first_row * ld + k0) * element_bytes + c * chunk_bytes, and
+            # kmajor_chunk_offset needs no division for a one-K-block row. Loop bodies
+            # without divisions are what LLVM's loop and straight-line strength
+            # reduction handle in time linear in the kernel (benchmarks/compile/NVVM.md).
+            row = kchunk = None
+            if bounded or not (isinstance(ld, int) and ld * element_bytes == row_bytes):
+                row, kchunk = c // per_row, c % per_row
+            if row is None:
+                global_byte = (first_row * ld + k0) * element_bytes + c * chunk_bytes
+            else:
+                global_byte = ((first_row + row) * ld + k0) * element_bytes \
+                    + kchunk * chunk_bytes
+            if bounded:
+                source_row = first_row + row
+                k = k0 + kchunk * (chunk_bytes // element_bytes)
+            smem_byte = addressing.kmajor_chunk_offset(
+                c, chunk_bytes=chunk_bytes, row_bytes=row_bytes, rows=tile.rows,
+                swizzle=tile.swizzle)
         else:
             row, kidx = c % tile.rows, c // tile.rows
             kbyte = kidx * element_bytes
             source_row = first_row + row
             k = k0 + kidx
             global_byte = (k * ld + source_row) * element_bytes
-        smem_byte = addressing.kmajor_offset(row, kbyte, rows=tile.rows, swizzle=tile.swizzle)
+            smem_byte = addressing.kmajor_offset(row, kbyte, rows=tile.rows,
+                                                 swizzle=tile.swizzle)
         src = emit.gep_bytes(source, as_value(global_byte, i64()))
         in_rows = None if rows is None else _less(source_row, rows)
         count = chunk_bytes // element_bytes
@@ -184,6 +210,54 @@ def lower_smem_fill(lowering, op) -> None:
                                  _not_less(k_size, k + count)),
                     inside=lambda j: _and(in_rows, None if k_size is None
                                           else _less(k + j, k_size)))
+        ir.Operation.create("scf.yield")
+
+
+def element_type_of(bits: int) -> "ir.Type":
+    return ir.IntegerType.get_signless(bits)
+
+
+def _transposing_chunks(lowering, tile, source, ld, first_row, rows, k_size,
+                        element_bytes: int) -> bool:
+    """Whether a transposing fill (an MN-contiguous source into a K-major tile) may read
+    its source in 16-byte chunks along M/N: the source argument promises 16-byte
+    alignment (``llvm.align``, as for store_fragment's vector stores), the source rows
+    (src_ld elements apart) and the first row keep every chunk on a 16-byte boundary, the
+    tile's rows are whole chunks, and no extents ask for per-element bounds checks."""
+    from tcgen05_lower.lowering.ldst import VECTOR_BYTES, promised_alignment
+
+    return (rows is None and k_size is None
+            and promised_alignment(lowering, source) >= VECTOR_BYTES
+            and isinstance(ld, int) and ld * element_bytes % VECTOR_BYTES == 0
+            and isinstance(first_row, int) and first_row * element_bytes % VECTOR_BYTES == 0
+            and tile.rows * element_bytes % VECTOR_BYTES == 0)
+
+
+def _fill_transposing_chunks(lowering, tile, source, tile_ptr, ld: int, k0, first_row: int,
+                             depth: int, element_type) -> None:
+    """The transposing fill in 16-byte chunks (see _transposing_chunks): chunk c holds
+    the n = 16 / element_bytes elements of tile rows r0 .. r0 + n - 1 at K index k, r0 =
+    (c % (rows / n)) * n and k = c // (rows / n), consecutive threads reading consecutive
+    16-byte chunks of a source row; one 16-byte load, then each element to its place in
+    the K-major tile (kmajor_row_offsets: the n rows of one K byte)."""
+    element_bytes = element_type.width // 8
+    per_chunk = 16 // element_bytes
+    groups = tile.rows // per_chunk
+    loop = Loop(cast(lowering.tid.value, index()), emit.constant(groups * depth, index()),
+                emit.constant(lowering.threads, index()))
+    with ir.InsertionPoint(loop.body):
+        c = Sym(cast(loop.induction_variable, i64()))
+        first, kidx = (c % groups) * per_chunk, c // groups
+        global_byte = ((k0 + kidx) * ld + first_row + first) * element_bytes
+        src = emit.gep_bytes(source, as_value(global_byte, i64()))
+        vector_type = ir.VectorType.get([per_chunk], element_type)
+        chunk = llvm.LoadOp(vector_type, src, alignment=16).result
+        offsets = addressing.kmajor_row_offsets(first, kidx * element_bytes, per_chunk,
+                                                rows=tile.rows, swizzle=tile.swizzle)
+        for j, offset in enumerate(offsets):
+            value = llvm.ExtractElementOp(chunk, emit.constant(j, i32())).result
+            llvm.StoreOp(value, emit.gep_bytes(tile_ptr, as_value(offset, i64())),
+                         alignment=element_bytes)
         ir.Operation.create("scf.yield")
 
 
@@ -267,6 +341,13 @@ def _copy_chunk(src, dst, element_type, count: int, *, whole, inside) -> None:
 
 def _i64(value) -> Sym:
     return Sym(cast(value, i64()))
+
+
+def _int_or_i64(value):
+    """The Python int of a constant index or integer value (folded into the address
+    arithmetic at compile time, x + 0 emitting nothing), else the value as an i64 Sym."""
+    known = constant_int(value)
+    return _i64(value) if known is None else known
 
 
 def _less(a, b):

@@ -319,6 +319,9 @@ def _mov(ins: P.Instr):
 
     def make(m, ins):
         d, a = ins.operands
+        if isinstance(d, P.Vec) and isinstance(a, (P.Reg, P.Imm)) or \
+                isinstance(a, P.Vec) and isinstance(d, P.Reg):
+            return _mov_vector(m, ins, d, a, kind, bits)
         if not isinstance(d, P.Reg) or isinstance(a, (P.Vec, P.Addr)):
             raise _unknown(ins, "only scalar register moves")
 
@@ -328,6 +331,37 @@ def _mov(ins: P.Instr):
             m.advance(idx)
         return run
     return make
+
+
+def _mov_vector(m, ins, d, a, kind, bits: int):
+    """The pack and unpack forms of mov (PTX ISA, mov: ``mov.b32 {lo, hi}, %r``
+    splits a .b32 into two .b16, ``mov.b32 %r, {lo, hi}`` joins them; likewise .b64 into
+    two .b32 or four .b16, and .b16 into two 8-bit halves): element 0 of the vector is the
+    least significant part."""
+    vector = d if isinstance(d, P.Vec) else a
+    count = len(vector.items)
+    if kind != "b" or count not in (2, 4) or bits % count:
+        raise _unknown(ins, "a vector mov other than .b16/.b32/.b64 into 2 or 4 parts")
+    part = bits // count
+    mask = np.uint64((1 << part) - 1)
+
+    def unpack(ins, idx):
+        act = m.guarded(ins, idx)
+        x = np.asarray(m.read(a, act, bits, ins), np.uint64)
+        for j, item in enumerate(d.items):
+            if isinstance(item, P.Reg) and item.name != "_":  # "_" discards a part
+                m.write(item.name, act, (x >> np.uint64(j * part)) & mask, part, ins)
+        m.advance(idx)
+
+    def pack(ins, idx):
+        act = m.guarded(ins, idx)
+        x = np.uint64(0)
+        for j, item in enumerate(a.items):
+            x = x | ((np.asarray(m.read(item, act, part, ins), np.uint64) & mask)
+                     << np.uint64(j * part))
+        m.write(d.name, act, x, bits, ins)
+        m.advance(idx)
+    return unpack if isinstance(d, P.Vec) else pack
 
 
 def _selp(ins: P.Instr):

@@ -25,13 +25,18 @@ def materialize(kernel, planner: Planner) -> list:
     # A wait for a user-written commit waits on that commit's mbarrier, for the phase of
     # the most recent commit to it (tracked at run time: the commits are the user's).
     barriers = {a.barrier: a.barrier[1] for a in actions if is_user_barrier(a.barrier)}
+    shared = shared_mbarriers(kernel, actions)
     if used:
         first = entry.operations[0]
         for b in used:
+            if b in shared and shared[b][0] != b:
+                continue
             site = planner.sites[b]
             with ir.InsertionPoint(first), site.anchor.location:
                 barriers[b] = AllocMbarrierOp(AllocMbarrierOp.build(
                     result_types=[d.mbarrier_type()], count=1)).barrier
+        for b, (leader, _) in shared.items():
+            barriers[b] = barriers[leader]
     commits = {a.barrier: a for a in actions if a.name == "commit"}
     phases = Phases(kernel, actions)
     groups = OpDict()  # (anchor, side) -> actions (kernel_ir: why not a dict)
@@ -47,7 +52,11 @@ def materialize(kernel, planner: Planner) -> list:
                 fields = dict(reason=action.reason)
                 if action.barrier is not None:   # commit, mbarrier_wait
                     fields.update(barrier=barriers[action.barrier])
-                if cls is MbarrierWaitOp:
+                if cls is MbarrierWaitOp and action.barrier in shared:
+                    # The commit of this site completes phase `index` of the shared
+                    # mbarrier (shared_mbarriers): parity index mod 2.
+                    fields.update(phase=_i32_constant(shared[action.barrier][1] % 2))
+                elif cls is MbarrierWaitOp:
                     # None: the phase is tracked at run time
                     fields.update(phase=None if is_user_barrier(action.barrier) else
                                   phases.parity(action, commits[action.barrier]))
@@ -55,6 +64,95 @@ def materialize(kernel, planner: Planner) -> list:
                     fields.update(kind=action.kind)
                 added.append(cls.build(**fields))
     return added
+
+
+#: Open chains shared_mbarriers tries for each commit site (the most recently extended
+#: first): a bound that keeps it linear in the kernel.
+_CHAINS_TRIED = 4
+
+
+def shared_mbarriers(kernel, actions: list) -> dict:
+    """Commit sites that can share one mbarrier, one phase each: {site: (the site whose
+    mbarrier it uses, the phase its commit completes, 0, 1, 2, ...)}; sites not in the
+    dict keep an mbarrier of their own.
+
+    A site joins a chain of sites when its commit and its waits are straight-line code of
+    the kernel's entry block (each runs once, in program order, so the commits to the
+    chain's mbarrier before a wait are known: the wait of the chain's site j waits for
+    phase j, parity j mod 2), every wait on the chain's last site comes before its commit,
+    and a barrier (planned, or one the kernel has) lies between the last of those waits
+    and its commit. The barrier is the rule separate_phases keeps for one mbarrier: every
+    thread has passed its wait for phase j before phase j + 1 can complete, so no thread
+    sees two phases complete and waits for a third that never comes (try_wait.parity,
+    PTX ISA 9.7.13.15.16). Only cta_group::1 kernels share: a barrier orders the threads of
+    one CTA, and a pair's commits also signal the peer CTA's mbarriers. Cost: a sort of the
+    sites and, per site, a few chains each checked with a binary search."""
+    import bisect
+
+    if d.kernel_info(kernel).cta_group != 1:
+        return {}
+    entry = kernel.regions[0].blocks[0]
+    position = OpDict((op.operation, i) for i, op in enumerate(entry.operations))
+
+    def key(action, seq):
+        # Program order at the top level of the entry block: the actions before an op,
+        # the op, the actions after it; actions at one position in their order.
+        at = position.get(action.anchor)
+        return None if at is None else (at, 0 if action.side == "before" else 2, seq)
+
+    commit_at, waits_at, barriers = {}, {}, []
+    for seq, action in enumerate(actions):
+        if action.barrier is not None and is_user_barrier(action.barrier):
+            continue
+        where = key(action, seq)
+        if action.name == "commit":
+            # A second commit to one site, or one not in straight-line code: not shared.
+            commit_at[action.barrier] = None if action.barrier in commit_at else where
+        elif action.name == "mbarrier_wait":
+            waits_at.setdefault(action.barrier, []).append(where)
+        elif action.name == "barrier" and where is not None:
+            barriers.append(where)
+    for op in entry.operations:
+        if d.op_name(op.operation) == "barrier":
+            barriers.append((position[op.operation], 1, 0))
+    barriers.sort()
+    sites = sorted((where, b) for b, where in commit_at.items()
+                   if where is not None and waits_at.get(b)
+                   and all(w is not None and w > where for w in waits_at[b]))
+    # Chains are [[sites...], last wait of the last site]; the open ones (at most
+    # _CHAINS_TRIED, the most recently extended first) may still grow.
+    open_chains: list[list] = []
+    closed: list[list] = []
+    for where, b in sites:
+        joined = None
+        for chain in open_chains:
+            if chain[1] >= where:
+                continue
+            after = bisect.bisect_right(barriers, chain[1])
+            if after < len(barriers) and barriers[after] < where:
+                joined = chain
+                break
+        if joined is None:
+            joined = [[], None]
+            if len(open_chains) == _CHAINS_TRIED:
+                closed.append(open_chains.pop())
+        else:
+            open_chains.remove(joined)
+        joined[0].append(b)
+        joined[1] = max(waits_at[b])
+        open_chains.insert(0, joined)
+    shared = {}
+    for members, _ in closed + open_chains:
+        if len(members) > 1:
+            shared.update((b, (members[0], j)) for j, b in enumerate(members))
+    return shared
+
+
+def _i32_constant(value: int):
+    i32 = ir.IntegerType.get_signless(32)
+    return ir.Operation.create("arith.constant", results=[i32],
+                               attributes={"value": ir.IntegerAttr.get(i32, value)}
+                               ).results[0]
 
 
 #: %cluster_ctarank bits of both CTAs of a pair (9.7.16.5.1).

@@ -1,0 +1,23 @@
+// The llvm.align of a kernel argument (the alignment the caller promises; store_fragment
+// writes 16-byte vector stores to a destination promised 16) is a power of two, as every
+// LLVM alignment is.
+// RUN: tcgen05-opt %s -p tcgen05-verify --split-input-file --verify-diagnostics
+
+// expected-error @+1 {{argument 1: llvm.align = 48 is not a power of two (an alignment in bytes, as LLVM's are)}}
+func.func @align_48(%A: !llvm.ptr<1>, %C: !llvm.ptr<1> {llvm.align = 48 : i64}) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0: llvm.align = 0 is not a power of two (an alignment in bytes, as LLVM's are)}}
+func.func @align_0(%C: !llvm.ptr<1> {llvm.align = 0 : i64}) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  return
+}
+
+// -----
+
+// Powers of two are accepted.
+func.func @align_16(%A: !llvm.ptr<1> {llvm.align = 1 : i64}, %C: !llvm.ptr<1> {llvm.align = 16 : i64}) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  return
+}
