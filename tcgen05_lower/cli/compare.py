@@ -53,6 +53,7 @@ DEFAULT_GRID = (("tcgen05-plan-tmem", "strategy", ("first-fit", "optimal", "no-r
 #: running concurrently.
 HAND_SYNCHRONIZED_COMBO = (("tcgen05-insert-sync", "strategy", "none"),
                            ("tcgen05-verify-sync", "partitions", "check"))
+_PARTITIONS_OP = re.compile(r'^[^/]*"tcgen05\.partitions"', re.MULTILINE)
 _ARRIVE_OP = re.compile(r'^[^/]*"tcgen05\.mbarrier_arrive"', re.MULTILINE)
 #: Synchronization a kernel with warp roles writes itself (then insert-sync keeps it).
 _ROLE_SYNC_OP = re.compile(r'^[^/]*"tcgen05\.(mbarrier_wait|mbarrier_expect_tx|commit|'
@@ -271,7 +272,12 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int) -> dict:
             "tensor_pipe": t.utilisation["tensor pipe"]}
 
 
-def compare(paths: list[str], grid, jobs: int, seed: int = 0, progress=sys.stderr) -> list[Row]:
+def compare(paths: list[str], grid, jobs: int, seed: int = 0,
+            progress="stderr") -> list[Row]:
+    """One row per kernel and combination. Progress lines go to `progress` (a stream, the
+    process's stderr at call time by default, or None for none)."""
+    if progress == "stderr":
+        progress = sys.stderr  # looked up now: a stream bound at import may be closed
     combos = combinations(grid)
     tasks = [(p, c) for p in paths for c in kernel_combinations(p, combos)]
     rows: list[Row] = []
