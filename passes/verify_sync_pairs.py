@@ -216,22 +216,7 @@ class PairConcurrent(Concurrent):
             for kernel in kernels:
                 self.advance(kernel, self.tracer.join_at)
             roles = [c for i, c in enumerate(self.cursors) if i % self.programs]
-        progress = True
-        while progress:
-            progress = False
-            for cursor in roles:
-                before = cursor.at
-                self.advance(cursor, len(cursor.trace))
-                progress = progress or cursor.at != before
-        for cursor in roles:
-            if cursor.blocked is not None:
-                event, phase = cursor.blocked
-                self.problem(event.op, ("deadlock",),
-                             f"this wait in role '{cursor.name}' for parity {event.parity} "
-                             f"of the mbarrier {self.named(event.barrier)} needs phase "
-                             f"{phase} to complete, but "
-                             f"{self.deadlock_reason(event.barrier, phase)}: it never "
-                             f"returns")
+        self.run_concurrently(roles)
         if self.tracer.join_at is None:
             self.check_overruns()
             return
@@ -251,6 +236,9 @@ class PairConcurrent(Concurrent):
         for kernel in kernels:
             self.advance(kernel, len(kernel.trace))
         self.check_overruns()
+
+    def barrier_label(self, barrier) -> str:
+        return " " + self.named(barrier)
 
     @staticmethod
     def named(target) -> str:

@@ -377,15 +377,9 @@ class Concurrent:
 
     # ------------------------------------------------------------------ driver
 
-    def run(self) -> None:
-        kernel = self.cursors[0]
-        if self.tracer.join_at is None:
-            roles = [kernel]  # hand-written arrivals in one program: one role
-        else:
-            # (No op before the partitions that the roles could conflict with: see
-            # RoleTracer.tcgen05.)
-            self.advance(kernel, self.tracer.join_at)
-            roles = self.cursors[1:]
+    def run_concurrently(self, roles) -> None:
+        """Advance every role as far as its waits let it, round after round, until none
+        moves; a wait still blocked then never returns (reported)."""
         progress = True
         while progress:
             progress = False
@@ -398,9 +392,25 @@ class Concurrent:
                 event, phase = cursor.blocked
                 self.problem(event.op, ("deadlock",),
                              f"this wait in role '{cursor.name}' for parity {event.parity} "
-                             f"of the mbarrier needs phase {phase} to complete, but "
+                             f"of the mbarrier{self.barrier_label(event.barrier)} needs "
+                             f"phase {phase} to complete, but "
                              f"{self.deadlock_reason(event.barrier, phase)}: it never "
                              f"returns")
+
+    def barrier_label(self, barrier) -> str:
+        """What a deadlock message adds after "the mbarrier" (nothing: one CTA)."""
+        return ""
+
+    def run(self) -> None:
+        kernel = self.cursors[0]
+        if self.tracer.join_at is None:
+            roles = [kernel]  # hand-written arrivals in one program: one role
+        else:
+            # (No op before the partitions that the roles could conflict with: see
+            # RoleTracer.tcgen05.)
+            self.advance(kernel, self.tracer.join_at)
+            roles = self.cursors[1:]
+        self.run_concurrently(roles)
         if self.tracer.join_at is None:
             self.check_overruns()
             return
