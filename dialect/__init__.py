@@ -313,10 +313,33 @@ def _shape(text: str, ranks: tuple[int, ...], what: str, form: str) -> tuple[int
     return shape
 
 
+#: type_info's answers by type object, for the types of one context (_TYPE_CONTEXT):
+#: printing a type costs far more than a lookup, and the passes ask about the same few
+#: types thousands of times. MLIR uniques types within a context, so equal keys are the
+#: same type; the keys keep that context alive, so the memo is emptied when a type of
+#: another context comes (at most one context is kept beyond its use) or when it holds
+#: TYPE_CACHE_SIZE types.
+_TYPE_MEMO: dict = {}
+_TYPE_CONTEXT = None
+
+
 def type_info(type_: "ir.Type"):
     """The parameters of a tcgen05 type (TmemType, SmemType, FragType, "mbarrier"), or
     None for a type of another dialect."""
-    return _parse_type_text(str(type_))
+    global _TYPE_CONTEXT
+    try:
+        return _TYPE_MEMO[type_]
+    except KeyError:
+        pass
+    info = _parse_type_text(str(type_))
+    context = getattr(type_, "context", None)
+    if context is None:
+        return info
+    if context is not _TYPE_CONTEXT or len(_TYPE_MEMO) >= TYPE_CACHE_SIZE:
+        _TYPE_MEMO.clear()
+        _TYPE_CONTEXT = context
+    _TYPE_MEMO[type_] = info
+    return info
 
 
 def is_tmem(value: "ir.Value") -> bool:
