@@ -458,9 +458,16 @@ def kernels(module_op) -> list:
 
 def walk_ops(op):
     """Yields every operation nested in `op` (not `op` itself), in pre-order."""
-    for region in op.regions:
+    yield from _walk_regions(op.regions)
+
+
+def _walk_regions(regions):
+    """walk_ops over `regions`; an op without regions (most of them) costs no generator."""
+    for region in regions:
         for block in region.blocks:
             for inner in block.operations:
                 inner = inner.operation
                 yield inner
-                yield from walk_ops(inner)
+                nested = inner.regions
+                if len(nested):
+                    yield from _walk_regions(nested)

@@ -127,9 +127,8 @@ class Tcgen05Op:
         """The attribute's value as written (a flag as a bool), its default when absent,
         None without a default. Raises InvalidAttribute for one of the wrong kind."""
         name = self._check_name(name)
-        try:
-            attr = self.operation.attributes[name]
-        except KeyError:
+        attr = self.operation.attributes.get(name)
+        if attr is None:
             return DEFAULTS.get(self.NAME, {}).get(name)
         problem = wrong_kind(name, attr, ATTRIBUTES[self.NAME][name])
         if problem:
