@@ -105,6 +105,7 @@ kernel with ``partitions``, whole warps up to 1024 threads.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from dataclasses import dataclass
@@ -313,32 +314,37 @@ def _shape(text: str, ranks: tuple[int, ...], what: str, form: str) -> tuple[int
     return shape
 
 
-#: type_info's answers by type object, for the types of one context (_TYPE_CONTEXT):
-#: printing a type costs far more than a lookup, and the passes ask about the same few
-#: types thousands of times. MLIR uniques types within a context, so equal keys are the
-#: same type; the keys keep that context alive, so the memo is emptied when a type of
-#: another context comes (at most one context is kept beyond its use) or when it holds
-#: TYPE_CACHE_SIZE types.
-_TYPE_MEMO: dict = {}
-_TYPE_CONTEXT = None
+#: The attribute of an ir.Context under which type_memo keeps type_info's answers.
+_MEMO_ATTRIBUTE = "_tcgen05_type_info_memo"
+
+
+@contextlib.contextmanager
+def type_memo(context: "ir.Context"):
+    """While the block runs (a pass run, pass_infra.PassRun.execute), type_info remembers
+    its answers by type object in `context`: printing a type costs far more than a lookup,
+    and a pass asks about the same few types thousands of times. MLIR uniques types within
+    a context, so equal keys are the same type. The memo hangs on the context and is
+    dropped when the outermost block ends (its keys refer to the context: nothing of it
+    outlives the run, and no module-level state is kept)."""
+    if getattr(context, _MEMO_ATTRIBUTE, None) is not None:
+        yield
+        return
+    setattr(context, _MEMO_ATTRIBUTE, {})
+    try:
+        yield
+    finally:
+        delattr(context, _MEMO_ATTRIBUTE)
 
 
 def type_info(type_: "ir.Type"):
     """The parameters of a tcgen05 type (TmemType, SmemType, FragType, "mbarrier"), or
     None for a type of another dialect."""
-    global _TYPE_CONTEXT
-    try:
-        return _TYPE_MEMO[type_]
-    except KeyError:
-        pass
-    info = _parse_type_text(str(type_))
-    context = getattr(type_, "context", None)
-    if context is None:
-        return info
-    if context is not _TYPE_CONTEXT or len(_TYPE_MEMO) >= TYPE_CACHE_SIZE:
-        _TYPE_MEMO.clear()
-        _TYPE_CONTEXT = context
-    _TYPE_MEMO[type_] = info
+    memo = getattr(getattr(type_, "context", None), _MEMO_ATTRIBUTE, None)
+    if memo is None:
+        return _parse_type_text(str(type_))
+    info = memo.get(type_, memo)
+    if info is memo:   # not asked before in this run
+        info = memo[type_] = _parse_type_text(str(type_))
     return info
 
 
