@@ -105,6 +105,7 @@ kernel with ``partitions``, whole warps up to 1024 threads.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from dataclasses import dataclass
@@ -313,10 +314,38 @@ def _shape(text: str, ranks: tuple[int, ...], what: str, form: str) -> tuple[int
     return shape
 
 
+#: The attribute of an ir.Context under which type_memo keeps type_info's answers.
+_MEMO_ATTRIBUTE = "_tcgen05_type_info_memo"
+
+
+@contextlib.contextmanager
+def type_memo(context: "ir.Context"):
+    """While the block runs (a pass run, pass_infra.PassRun.execute), type_info remembers
+    its answers by type object in `context`: printing a type costs far more than a lookup,
+    and a pass asks about the same few types thousands of times. MLIR uniques types within
+    a context, so equal keys are the same type. The memo hangs on the context and is
+    dropped when the outermost block ends (its keys refer to the context: nothing of it
+    outlives the run, and no module-level state is kept)."""
+    if getattr(context, _MEMO_ATTRIBUTE, None) is not None:
+        yield
+        return
+    setattr(context, _MEMO_ATTRIBUTE, {})
+    try:
+        yield
+    finally:
+        delattr(context, _MEMO_ATTRIBUTE)
+
+
 def type_info(type_: "ir.Type"):
     """The parameters of a tcgen05 type (TmemType, SmemType, FragType, "mbarrier"), or
     None for a type of another dialect."""
-    return _parse_type_text(str(type_))
+    memo = getattr(getattr(type_, "context", None), _MEMO_ATTRIBUTE, None)
+    if memo is None:
+        return _parse_type_text(str(type_))
+    info = memo.get(type_, memo)
+    if info is memo:   # not asked before in this run
+        info = memo[type_] = _parse_type_text(str(type_))
+    return info
 
 
 def is_tmem(value: "ir.Value") -> bool:
@@ -435,9 +464,16 @@ def kernels(module_op) -> list:
 
 def walk_ops(op):
     """Yields every operation nested in `op` (not `op` itself), in pre-order."""
-    for region in op.regions:
+    yield from _walk_regions(op.regions)
+
+
+def _walk_regions(regions):
+    """walk_ops over `regions`; an op without regions (most of them) costs no generator."""
+    for region in regions:
         for block in region.blocks:
             for inner in block.operations:
                 inner = inner.operation
                 yield inner
-                yield from walk_ops(inner)
+                nested = inner.regions
+                if len(nested):
+                    yield from _walk_regions(nested)

@@ -71,11 +71,27 @@ class Tcgen05Op:
     #: Attributes IRDL requires (the others are optional).
     REQUIRED: ClassVar[tuple[str, ...]] = ()
 
+    #: Set per class by __init_subclass__ (from NAME and OPERANDS, which never change):
+    #: the full op name, whether the operands need operandSegmentSizes (more than one
+    #: non-single group), and how many operand / result groups before the first
+    #: non-single one are single (group i < that is value i).
+    _FULL_NAME: ClassVar[str] = ""
+    _SEGMENTED: ClassVar[bool] = False
+    _LEADING_SINGLE_OPERANDS: ClassVar[int] = 0
+    _LEADING_SINGLE_RESULTS: ClassVar[int] = 0
+
     __slots__ = ("operation",)
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls._FULL_NAME = f"{DIALECT}.{cls.NAME}"
+        cls._SEGMENTED = sum(1 for _, v in cls.OPERANDS if v != "single") >= 2
+        cls._LEADING_SINGLE_OPERANDS = _leading_singles(cls.OPERANDS)
+        cls._LEADING_SINGLE_RESULTS = _leading_singles(cls.RESULTS)
 
     def __init__(self, op):
         op = op.operation if hasattr(op, "operation") else op
-        if op.name != self.full_name():
+        if op.name != self._FULL_NAME:
             raise TypeError(f"{type(self).__name__} wraps {self.full_name()}, not {op.name}")
         self.operation = op
 
@@ -83,12 +99,12 @@ class Tcgen05Op:
 
     @classmethod
     def full_name(cls) -> str:
-        return f"{DIALECT}.{cls.NAME}"
+        return cls._FULL_NAME or f"{DIALECT}.{cls.NAME}"
 
     @classmethod
     def matches(cls, op) -> bool:
         op = op.operation if hasattr(op, "operation") else op
-        return op.name == cls.full_name()
+        return op.name == cls._FULL_NAME
 
     # -- attributes -------------------------------------------------------------------------
 
@@ -111,10 +127,9 @@ class Tcgen05Op:
         """The attribute's value as written (a flag as a bool), its default when absent,
         None without a default. Raises InvalidAttribute for one of the wrong kind."""
         name = self._check_name(name)
-        attrs = self.operation.attributes
-        if name not in attrs:
+        attr = self.operation.attributes.get(name)
+        if attr is None:
             return DEFAULTS.get(self.NAME, {}).get(name)
-        attr = attrs[name]
         problem = wrong_kind(name, attr, ATTRIBUTES[self.NAME][name])
         if problem:
             raise InvalidAttribute(self.operation, problem)
@@ -165,15 +180,19 @@ class Tcgen05Op:
     def operand_segments(self) -> "list[int] | None":
         """The size of each operand group when the op has several non-single ones (from
         its operandSegmentSizes, which IRDL has checked), else None."""
-        if sum(1 for _, v in self.OPERANDS if v != "single") < 2:
+        if not self._SEGMENTED:
             return None
         return list(ir.DenseI32ArrayAttr(self.operation.attributes[SEGMENT_ATTR]))
 
     def operand(self, index: int):
+        if index < self._LEADING_SINGLE_OPERANDS:  # the operand at position `index`
+            return self.operation.operands[index]
         return self._group(self.OPERANDS, self.operation.operands, index,
                            self.operand_segments())
 
     def result(self, index: int):
+        if index < self._LEADING_SINGLE_RESULTS:
+            return self.operation.results[index]
         return self._group(self.RESULTS, self.operation.results, index)
 
     # -- building ---------------------------------------------------------------------------
@@ -218,6 +237,16 @@ class Tcgen05Op:
         return ir.Operation.create(cls.full_name(), results=list(result_types),
                                    operands=operands, attributes=attributes,
                                    regions=regions)
+
+
+def _leading_singles(groups) -> int:
+    """How many groups come before the first one that is not single."""
+    count = 0
+    for _, variadicity in groups:
+        if variadicity != "single":
+            break
+        count += 1
+    return count
 
 
 class _MISSING:

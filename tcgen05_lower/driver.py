@@ -20,7 +20,8 @@ from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import (effective_scale_vec, recorded_parameter_names,
                                      source_parameter_names)
 from tcgen05_lower.pipeline import (DEFAULT_PIPELINE, build_pass_manager, parse_pipeline,
-                                   split_top_level, strip_module_anchor)
+                                    split_top_level, strip_module_anchor,
+                                    verify_each_default)
 
 EMIT_KINDS = ("mlir", "llvm", "ptx", "cubin")
 
@@ -296,23 +297,30 @@ def planning_prefix(pipeline: str) -> str:
 
 def run_pipeline(module_op, pipeline: str, *, print_ir_after_all: bool = False,
                  report_stream=None, results: list | None = None,
-                 instrumentation=None) -> None:
+                 instrumentation=None, verify_each: bool | None = None) -> None:
     """Runs a textual pipeline on a parsed module (inside its context); the tcgen05
-    passes' results are appended to `results`, if given."""
+    passes' results are appended to `results`, if given. `verify_each` (default:
+    pipeline.verify_each_default()) verifies the module after every pass; without it
+    the module is verified after every tcgen05 pass and after the last pass. Invalid IR
+    raises MLIRError with the verifier's diagnostics."""
+    if verify_each is None:
+        verify_each = verify_each_default()
     steps = parse_pipeline(pipeline)
     pm = build_pass_manager(steps, print_ir_after_all=print_ir_after_all,
                             report_stream=report_stream, results=results,
-                            instrumentation=instrumentation)
+                            instrumentation=instrumentation, verify_each=verify_each)
     pm.run(module_op)
+    if not verify_each and steps and steps[-1].tcgen05_pass is None:
+        module_op.verify()
 
 
 def compile_source(text: str, source_name: str = "<input>", *, arch: str | None = None,
                    emit: str = "ptx", pipeline: str = DEFAULT_PIPELINE,
                    print_ir_after_all: bool = False, report_stream=None,
-                   instrumentation=None) -> CompileResult:
+                   instrumentation=None, verify_each: bool | None = None) -> CompileResult:
     """Compiles tcgen05 MLIR text to `emit` ("mlir" stops after planning);
     `instrumentation` (pipeline.Instrumentation) turns on mlir-opt's IR printing, timing
-    and statistics."""
+    and statistics; `verify_each` verifies the module after every pass (run_pipeline)."""
     if emit not in EMIT_KINDS:
         raise ValueError(f"--emit must be one of {', '.join(EMIT_KINDS)}")
     context = d.make_context()
@@ -353,7 +361,7 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
                 raise CompileFailed(list(diagnostics) + misnamed)
             run_pipeline(module, pipeline, print_ir_after_all=print_ir_after_all,
                          report_stream=report_stream, results=result.pass_results,
-                         instrumentation=instrumentation)
+                         instrumentation=instrumentation, verify_each=verify_each)
         except MLIRError as error:
             raise CompileFailed(list(diagnostics) + error_diagnostics(error)) from None
         except d.InvalidAttribute as exc:  # read before the pipeline's tcgen05-verify

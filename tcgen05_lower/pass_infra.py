@@ -31,7 +31,7 @@ from typing import Any, Callable, ClassVar
 TRACEBACK_VARIABLE = "TCGEN05_DEBUG"
 
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect import InvalidAttribute
+from tcgen05_lower.dialect import InvalidAttribute, type_memo
 from tcgen05_lower.isa.errors import IsaRuleError
 
 
@@ -151,9 +151,13 @@ class ModulePass:
         return self.Run(self, report_stream).execute(module)
 
     def as_callable(self, report_stream=None,
-                    results: list[PassResult] | None = None) -> Callable:
+                    results: list[PassResult] | None = None, *,
+                    verify_after: bool = False) -> Callable:
         """The ``(op, pass_)`` callable that ``PassManager.add`` expects. Every run's
-        result is appended to `results`, if given."""
+        result is appended to `results`, if given. With `verify_after`, a run that
+        succeeded verifies the module itself (for a PassManager whose own verifier is
+        off, pipeline.build_pass_manager): invalid IR fails the pass with the
+        verifier's located errors."""
 
         def run(op, pass_) -> None:
             result = self.result_class(self.name, ok=False)
@@ -164,6 +168,13 @@ class ModulePass:
                     traceback.print_exc()
                 op.location.emit_error(
                     f"internal error in {self.name}: {type(exc).__name__}: {exc}")
+            if result.ok and verify_after:
+                try:
+                    op.verify()
+                except ir.MLIRError as error:
+                    for diagnostic in error.error_diagnostics:
+                        diagnostic.location.emit_error(diagnostic.message)
+                    result.ok = False
             if results is not None:
                 results.append(result)
             if not result.ok:
@@ -192,7 +203,8 @@ class PassRun:
         """Applies the pass; a located CompileError or an ISA rule broken deep inside an
         encoder becomes a diagnostic and a failed result."""
         try:
-            self.apply(module)
+            with type_memo(module.context):
+                self.apply(module)
         except CompileError as exc:
             exc.location.emit_error(exc.message)
             self.failed = True

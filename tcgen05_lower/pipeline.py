@@ -9,6 +9,7 @@ added as Python passes; anything else (``canonicalize``, ``func.func(cse)``,
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 
@@ -37,6 +38,37 @@ LOWERING = ("tcgen05-lower-to-llvm", "cse", "convert-nvvm-to-llvm", "convert-mat
             "convert-func-to-llvm", "convert-cf-to-llvm", "reconcile-unrealized-casts",
             "mem2reg", "tcgen05-finalize-kernels")
 DEFAULT_PIPELINE = ",".join(STRUCTURING + PLANNING + LOWERING)
+
+#: Set to anything but "" or "0" in the environment, a compile (driver.compile_source,
+#: tcgen05-lower) verifies the module after every pass (``--verify-each``); the tests run
+#: so (tests/conftest.py), and tcgen05-opt always does unless told ``--no-verify-each``.
+VERIFY_EACH_VARIABLE = "TCGEN05_VERIFY_EACH"
+
+
+def verify_each_default() -> bool:
+    """Whether a compile verifies after every pass when not told (VERIFY_EACH_VARIABLE).
+
+    By default it does not: it verifies the module after every tcgen05 pass (the Python
+    passes, whose output MLIR has not seen before) and after the last pass of the
+    pipeline, before translation to LLVM IR, so no invalid module goes further. What it
+    leaves out is MLIR's verification after each upstream pass (cse and the conversions
+    to the LLVM dialect of LOWERING): eleven walks of the whole lowered module, 80 of the
+    100 ms of verification in a 1.4 s compile at 1,000 tcgen05 instructions
+    (benchmarks/compile), for IR those passes produce from IR just verified. An upstream pass that made invalid IR would be
+    reported by the next verification instead of by itself."""
+    return os.environ.get(VERIFY_EACH_VARIABLE, "") not in ("", "0")
+
+
+def verified_after(steps: list, verify_each: bool) -> list[bool]:
+    """Per step of a pipeline, whether the module is verified after it: after every step
+    with `verify_each`, else after the tcgen05 passes and the last step (see
+    verify_each_default). `steps` are Step objects or pass names."""
+    def ours(step) -> bool:
+        if isinstance(step, str):
+            return step.split("{", 1)[0].strip() in REGISTRY
+        return step.tcgen05_pass is not None
+
+    return [verify_each or ours(step) or i == len(steps) - 1 for i, step in enumerate(steps)]
 
 
 def before_sync(planning: str | None = None) -> str:
@@ -119,16 +151,23 @@ class Instrumentation:
 
 def build_pass_manager(steps: list[Step], *, print_ir_after_all: bool = False,
                        report_stream=None, results: list | None = None,
-                       instrumentation: Instrumentation | None = None) -> PassManager:
+                       instrumentation: Instrumentation | None = None,
+                       verify_each: bool = True) -> PassManager:
     """A module-anchored PassManager running `steps` in order (call inside a context).
     The tcgen05 passes print their reports to `report_stream` (default stderr) and append
-    the result of every run to `results`, if given."""
+    the result of every run to `results`, if given. With `verify_each` MLIR verifies the
+    module after every pass; without, only the tcgen05 passes verify it after themselves
+    (verify_each_default says why; the caller verifies after the last step when it is
+    an upstream pass, as driver.run_pipeline does)."""
     pm = PassManager("builtin.module")
+    if not verify_each:
+        pm.enable_verifier(False)
     for step in steps:
         if step.tcgen05_pass is not None:
             p = step.tcgen05_pass
-            add_python_pass(pm, p.as_callable(report_stream, results), name=p.name,
-                            argument=p.name, description=p.description)
+            add_python_pass(pm, p.as_callable(report_stream, results,
+                                              verify_after=not verify_each),
+                            name=p.name, argument=p.name, description=p.description)
         else:
             try:
                 pm.add(step.text)

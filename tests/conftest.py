@@ -3,6 +3,7 @@ tools run in-process."""
 
 import importlib
 import io
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +11,11 @@ from pathlib import Path
 import pytest
 
 from tcgen05_lower.backend import find_ptxas
+
+# Every compile of the tests verifies the module after every pass (upstream's default, so
+# that a pass leaving invalid IR is the one named); tests/test_verify_each.py covers the
+# default of the tools, which verifies after the tcgen05 passes and the last pass only.
+os.environ.setdefault("TCGEN05_VERIFY_EACH", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"

@@ -9,8 +9,9 @@ whose MMA sits in a K-loop, and one loop whose body holds all N tiles; the tiles
 turns on two 128-column accumulators, so TMEM demand stays at 256 of the 512 columns
 whatever N is. Each kernel is parsed and run through the default pipeline
 (``tcgen05_lower.pipeline``) one pass at a time, each pass timed on its own (with MLIR's
-verifier off; the verification a PassManager does after every pass is timed as a step
-of its own); then the lowered module is translated to LLVM IR and to PTX the way
+verifier off; the verification the compile does after a pass, after every tcgen05 pass
+and the last one unless TCGEN05_VERIFY_EACH asks for every pass
+(``pipeline.verified_after``), is timed as a step of its own); then the lowered module is translated to LLVM IR and to PTX the way
 ``tcgen05-lower`` does, and those two steps are timed too. The whole compile is repeated
 ``--repeats`` times on a freshly parsed module (the sizes of one shape interleaved, so
 that background load falls on all of them alike) and the median of each step is
@@ -38,12 +39,13 @@ from tcgen05_lower.builder import KernelBuilder
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import capture_diagnostics, parse_module
 from tcgen05_lower.pipeline import (LOWERING, PLANNING, STRUCTURING, build_pass_manager,
-                                    parse_pipeline)
+                                    parse_pipeline, verified_after, verify_each_default)
 
 PASSES = STRUCTURING + PLANNING + LOWERING
 #: The steps after the pipeline, as driver.compile_source runs them for --emit=ptx.
 EMISSION = ("translate-to-llvm-ir", "emit-ptx")
-#: "verifier": the IR verification a PassManager runs after every pass, summed over them.
+#: "verifier": the IR verification the compile runs after passes (pipeline.verified_after),
+#: summed over them.
 PIPELINE_STEPS = PASSES + ("verifier",)
 STEPS = ("parse",) + PIPELINE_STEPS + EMISSION
 #: Sums of steps, reported after them (median over runs of each run's sum).
@@ -165,15 +167,16 @@ def compile_steps(text: str) -> tuple[dict[str, float], int, int, str, str]:
         target = driver.module_target(module, None)
         ptx_version, _ = driver.ptx_version_for(target, driver.feature_uses(module, target))
         seconds["verifier"] = 0.0
-        for name in PASSES:
+        for name, verify in zip(PASSES, verified_after(list(PASSES), verify_each_default())):
             manager = build_pass_manager(parse_pipeline(name))
             manager.enable_verifier(False)
             start = CLOCK()
             manager.run(module)
             seconds[name] = CLOCK() - start
-            start = CLOCK()
-            module.verify()
-            seconds["verifier"] += CLOCK() - start
+            if verify:
+                start = CLOCK()
+                module.verify()
+                seconds["verifier"] += CLOCK() - start
         errors = [x.format() for x in diagnostics if x.severity == "error"]
         if errors:
             raise RuntimeError("\n".join(errors))
@@ -313,8 +316,10 @@ def introduction(repeats: int) -> str:
             "process (`time.process_time`, which other processes on a shared machine do "
             "not inflate as they do wall time), median of "
             f"{repeats} runs on a freshly parsed module. The passes run with MLIR's "
-            "verifier off; *verifier* is the verification a PassManager does after every "
-            "pass (`Operation.verify()` after each), summed over the passes. *growth* is "
+            "verifier off; *verifier* is the verification the compile does after passes "
+            "(`Operation.verify()` after every tcgen05 pass and after the last pass, as "
+            "`tcgen05-lower` does by default; after every pass with TCGEN05_VERIFY_EACH "
+            "set), summed over the passes. *growth* is "
             "the time's growth per doubling of N between two sizes (t(N) / t(N/2) when "
             "the sizes double): about 2 for a step linear in kernel size, about 4 for a "
             "quadratic one. The verdict reads the growth between the two largest sizes: "

@@ -47,6 +47,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pass-option", action="append", default=[], metavar="PASS{OPTIONS}",
                         help="replace one pass of the pipeline, options and all, keeping the "
                              "rest, e.g. 'tcgen05-plan-tmem{strategy=optimal}' (repeatable)")
+    parser.add_argument("--verify-each", action=argparse.BooleanOptionalAction, default=None,
+                        help="verify the module after every pass (default: after every "
+                             "tcgen05 pass and after the last one, or every pass if "
+                             "TCGEN05_VERIFY_EACH is set; README, 'The pipeline')")
     add_instrumentation_options(parser)
     return parser
 
@@ -117,7 +121,7 @@ def run(argv=None) -> int:
         result = compile_source(text, source_name, arch=args.arch, emit=args.emit,
                                 pipeline=pipeline,
                                 instrumentation=instrumentation_of(args),
-                                report_stream=sys.stderr)
+                                report_stream=sys.stderr, verify_each=args.verify_each)
     except CompileFailed as failure:
         print_diagnostics(failure.diagnostics, (source_name, text))
         return 1

@@ -54,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="process each '// -----' chunk as a separate module")
     parser.add_argument("--verify-diagnostics", action="store_true",
                         help="check diagnostics against expected-* annotations")
+    parser.add_argument("--verify-each", action=argparse.BooleanOptionalAction, default=True,
+                        help="verify the module after every pass, as mlir-opt does "
+                             "(default); --no-verify-each verifies after the tcgen05 passes "
+                             "and the last pass only")
     add_instrumentation_options(parser)
     parser.add_argument("--mlir-print-op-generic", action="store_true",
                         help="print every op in generic form")
@@ -87,7 +91,8 @@ def process_chunk(text: str, first_line: int, source_name: str, args) -> tuple[b
     padded = "\n" * (first_line - 1) + text
     with context, capture_diagnostics(context) as diagnostics:
         steps = parse_pipeline(args.pass_pipeline) if args.pass_pipeline else []
-        pm = build_pass_manager(steps, instrumentation=instrumentation_of(args))
+        pm = build_pass_manager(steps, instrumentation=instrumentation_of(args),
+                                verify_each=args.verify_each)
         try:
             module = parse_module(padded, source_name)
             if "lift-cf-to-scf" in args.pass_pipeline:
@@ -95,6 +100,8 @@ def process_chunk(text: str, first_line: int, source_name: str, args) -> tuple[b
                 if unreachable:
                     return False, "", list(diagnostics) + unreachable
             pm.run(module)
+            if not args.verify_each and steps and steps[-1].tcgen05_pass is None:
+                module.verify()
         except MLIRError as error:
             return False, "", list(diagnostics) + error_diagnostics(error)
         if any(x.severity == "error" for x in diagnostics):
