@@ -121,6 +121,15 @@ def _users(value):
         yield owner.operation if hasattr(owner, "operation") else owner
 
 
+def _signalled(barrier):
+    """What a wait's signals are looked up by: the ring of a stage of an mbarrier ring
+    (every stage signalled alike, ``_signal_uses``), else the mbarrier itself; one walk of
+    a ring's uses serves all its waits."""
+    stage = defining_op(barrier)
+    return MbarrierStageOp(stage).ring if stage is not None and \
+        MbarrierStageOp.matches(stage) else barrier
+
+
 def _signal_uses(barrier):
     """The ops that use `barrier`; for a stage of an mbarrier ring (``mbarrier_stage``),
     the ops that use any stage of that ring: the lowering decides where a ring's waits run
@@ -161,8 +170,9 @@ class PairConcurrent(Concurrent):
         super().__init__(tracer)
         self.programs = len(tracer.traces)
         self.cursors = []
-        # A wait's mbarrier operand -> the ranks waits on it run in (one walk of its uses
-        # per operand value, not per wait).
+        # A wait's mbarrier operand (the ring, for a stage of an mbarrier ring) -> the
+        # ranks waits on it run in (one walk of its uses per mbarrier or ring, not per
+        # wait).
         waits_in: dict = {}
         for cta in (EVEN, ODD):
             for name, threads, trace in zip(tracer.names, tracer.threads, tracer.traces):
@@ -196,7 +206,7 @@ class PairConcurrent(Concurrent):
         if event.barrier is not None:
             b = event.barrier
             if kind == "mbarrier_wait":
-                operand = event.op.operands[0]
+                operand = _signalled(event.op.operands[0])
                 mask = waits_in.get(operand)
                 if mask is None:
                     mask = waits_in[operand] = waiting_ctas(event.op)

@@ -101,8 +101,8 @@ threads, the even CTA's)                 epilogue thread of both CTAs (remote ar
 
 The lowering runs each wait in the CTAs its mbarrier's signals reach (lowering/sync.py
 ``waiting_ctas``, which looks through ``mbarrier_stage`` to the ring), so nothing else
-differs: the op count is the one-CTA protocol's. The pass refuses a pair kernel whose
-roles it cannot order this way (``check_pair``).
+differs: the op count is the one-CTA protocol's. A pair kernel whose roles issue no TMA
+load is refused (roles.py ``plan_roles``): the smem_fill protocol there signals one CTA.
 
 ``minimal`` and ``conservative`` write the same protocol when every ring is reused: every
 op above is needed (deleting any one is a race, a deadlock or a wrong result,
