@@ -125,7 +125,7 @@ def _signal_uses(barrier, lowering=None):
     if stage is None or not MbarrierStageOp.matches(stage):
         return list(_users(barrier))
     ring = MbarrierStageOp(stage).ring
-    cache = getattr(lowering, "ring_signals", None) if lowering is not None else None
+    cache = getattr(lowering, "ring_signals", None)
     if cache is None:
         cache = {}
         if lowering is not None:
