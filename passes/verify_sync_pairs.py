@@ -68,7 +68,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
 from tcgen05_lower.kernel_ir import defining_op
 from tcgen05_lower.dialect.ops import (CommitOp, MbarrierArriveOp, MbarrierExpectTxOp,
-                                       TmaLoadOp)
+                                       MbarrierStageOp, TmaLoadOp)
 from tcgen05_lower.passes.tcgen05_verify_sync import (ANY_TILE, EXPECT_TX, SINGLE_THREAD_OPS,
                                                       TMA_LOAD, Unsupported, _where)
 from tcgen05_lower.passes.verify_sync_roles import (KERNEL, LD, ST, Arrival, Concurrent,
@@ -115,10 +115,33 @@ class PairTracer(RoleTracer):
         self.run()
 
 
-def _signal_uses(barrier):
-    for use in barrier.uses:
+def _users(value):
+    for use in value.uses:
         owner = use.owner
         yield owner.operation if hasattr(owner, "operation") else owner
+
+
+def _signalled(barrier):
+    """What a wait's signals are looked up by: the ring of a stage of an mbarrier ring
+    (every stage signalled alike, ``_signal_uses``), else the mbarrier itself; one walk of
+    a ring's uses serves all its waits."""
+    stage = defining_op(barrier)
+    return MbarrierStageOp(stage).ring if stage is not None and \
+        MbarrierStageOp.matches(stage) else barrier
+
+
+def _signal_uses(barrier):
+    """The ops that use `barrier`; for a stage of an mbarrier ring (``mbarrier_stage``),
+    the ops that use any stage of that ring: the lowering decides where a ring's waits run
+    from the whole ring, and every stage of a ring is signalled alike (one pass over the
+    ring's uses per wait operand, memoized by the caller)."""
+    stage = defining_op(barrier)
+    if stage is None or not MbarrierStageOp.matches(stage):
+        yield from _users(barrier)
+        return
+    for view in _users(MbarrierStageOp(stage).ring):
+        if MbarrierStageOp.matches(view):
+            yield from _users(view.results[0])
 
 
 def waiting_ctas(op) -> int:
@@ -147,8 +170,9 @@ class PairConcurrent(Concurrent):
         super().__init__(tracer)
         self.programs = len(tracer.traces)
         self.cursors = []
-        # A wait's mbarrier operand -> the ranks waits on it run in (one walk of its uses
-        # per operand value, not per wait).
+        # A wait's mbarrier operand (the ring, for a stage of an mbarrier ring) -> the
+        # ranks waits on it run in (one walk of its uses per mbarrier or ring, not per
+        # wait).
         waits_in: dict = {}
         for cta in (EVEN, ODD):
             for name, threads, trace in zip(tracer.names, tracer.threads, tracer.traces):
@@ -182,7 +206,7 @@ class PairConcurrent(Concurrent):
         if event.barrier is not None:
             b = event.barrier
             if kind == "mbarrier_wait":
-                operand = event.op.operands[0]
+                operand = _signalled(event.op.operands[0])
                 mask = waits_in.get(operand)
                 if mask is None:
                     mask = waits_in[operand] = waiting_ctas(event.op)
@@ -243,9 +267,13 @@ class PairConcurrent(Concurrent):
     @staticmethod
     def named(target) -> str:
         """The copy `target` as messages name it: its alloc_mbarrier and CTA."""
-        owner = defining_op(target[0])
+        barrier, stage = target[0], None
+        if isinstance(barrier, tuple):   # (ring, stage) of an mbarrier ring
+            barrier, stage = barrier
+        owner = defining_op(barrier)
         where = f"allocated at {_where(owner)}, " if owner is not None else ""
-        return f"({where}its copy in the CTA of rank {target[1]})"
+        which = f"stage {stage} of the ring " if stage is not None else ""
+        return f"({which}{where}its copy in the CTA of rank {target[1]})"
 
     def deadlock_reason(self, target, phase: int) -> str:
         count = self.tracer.counts[target[0]]

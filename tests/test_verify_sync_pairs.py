@@ -1,5 +1,5 @@
 """tcgen05-verify-sync on warp roles in a CTA pair (passes/verify_sync_pairs.py): the
-hand-synchronized warp-specialized TMA GEMM on a pair (examples/ws_gemm_2cta_bf16.mlir) is
+hand-synchronized warp-specialized TMA GEMM on a pair (tests/kernels/ws_gemm_2cta_bf16_hand.mlir) is
 ordered under the default partitions=check, and deleting any one of its 49
 synchronization ops (the mutants tests/test_ws_gemm_2cta.py shows the simulator
 catching) makes the pass reject it with a located diagnostic that names the op it is at
@@ -61,7 +61,7 @@ from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.pipeline import PLANNING, STRUCTURING
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "ws_gemm_2cta_bf16.mlir"
+EXAMPLE = ROOT / "tests" / "kernels" / "ws_gemm_2cta_bf16_hand.mlir"
 #: The planning pipeline up to tcgen05-verify-sync, without tcgen05-verify: the first two
 #: K blocks' expect_tx deletions are refused by tcgen05-verify already (a TMA load with no
 #: expect_tx before it in its block); without it, each verdict here is verify-sync's own.

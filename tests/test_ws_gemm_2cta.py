@@ -1,11 +1,12 @@
-"""The warp-specialized TMA GEMM on a CTA pair (examples/ws_gemm_2cta_bf16.mlir): three warp
-roles in each CTA of a cta_group::2 cluster, TMA loads of each CTA's slices completing on
-the even CTA's full mbarriers, M = 256 MMAs issued by the even CTA, commits multicast to
-both CTAs' empty and accumulator-full mbarriers, both CTAs' epilogues arriving on the even
-CTA's accumulator-empty mbarrier, all synchronization written by hand. It runs in the
-simulator as a cluster of 2 and matches NumPy under both schedules
-(tests/test_sim_examples.py; ptxas: tests/test_examples_ptxas.py and
-lit_tests/examples/ws_gemm_2cta_bf16.mlir). tcgen05-verify-sync checks its roles once per
+"""The warp-specialized TMA GEMM on a CTA pair, synchronized by hand
+(tests/kernels/ws_gemm_2cta_bf16_hand.mlir; examples/ws_gemm_2cta_bf16.mlir is the same
+kernel with no synchronization, which tcgen05-insert-sync writes:
+tests/test_ws_gemm_2cta_auto.py): three warp roles in each CTA of a cta_group::2 cluster,
+TMA loads of each CTA's slices completing on the even CTA's full mbarriers, M = 256 MMAs
+issued by the even CTA, commits multicast to both CTAs' empty and accumulator-full
+mbarriers, both CTAs' epilogues arriving on the even CTA's accumulator-empty mbarrier,
+all synchronization written by hand. It runs in the simulator as a cluster of 2 and
+matches NumPy under both schedules (below). tcgen05-verify-sync checks its roles once per
 CTA of the pair (tests/test_verify_sync_pairs.py); here each synchronization op is shown
 needed by the simulator, independently of the verifier (the mutants are compiled with
 partitions=skip): deleting any one gives a race, a deadlock, an mbarrier over-arrival or
@@ -20,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import HAND_SYNCHRONIZED, PAIR_HAND_SYNCHRONIZED
+from conftest import HAND_SYNCHRONIZED, PAIR_HAND_SYNCHRONIZED, requires_ptxas
 from sim_checks import SYNC_OP, judge, sync_lines
 from tcgen05_lower.driver import CompileFailed, compile_source
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "ws_gemm_2cta_bf16.mlir"
+EXAMPLE = ROOT / "tests" / "kernels" / "ws_gemm_2cta_bf16_hand.mlir"
 CHECK = ROOT / "examples" / "ws_gemm_2cta_bf16.check.py"
 
 
@@ -67,6 +68,29 @@ def test_the_example_has_the_sync_ops_of_its_protocol():
     assert text.count("{multicast_mask = 3 : i64}") == 10
     assert text.count('"tcgen05.mbarrier_arrive"(%acc_empty0) {cta = "even"}') == 1
     assert text.count('"tcgen05.mbarrier_arrive"(%acc_empty1) {cta = "even"}') == 1
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+def test_the_hand_kernel_matches_numpy_race_free(schedule):
+    """The hand protocol runs clean as a cluster of 2 (compiled with its roles checked by
+    tcgen05-verify-sync, conftest.EXAMPLE_PASS_OPTIONS)."""
+    from conftest import example_pipeline
+
+    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name,
+                            pipeline=example_pipeline(EXAMPLE))
+    assert judge(result, CHECK, schedule) is None
+
+
+@requires_ptxas
+@pytest.mark.parametrize("arch", ["sm_100a", "sm_103a", "sm_110a"])
+def test_ptxas_accepts_the_hand_kernel(arch):
+    from conftest import example_pipeline
+    from tcgen05_lower.backend import run_ptxas
+
+    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name, arch=arch,
+                            pipeline=example_pipeline(EXAMPLE))
+    assembled = run_ptxas(result.ptx, arch=arch)
+    assert assembled.ok, assembled.stderr
 
 
 def test_verify_sync_checks_the_pairs_roles_with_partitions_check():

@@ -26,6 +26,7 @@ from tcgen05_lower.dialect.ops import (BarrierOp, CommitOp, FenceOp, FenceProxyA
                                        MbarrierArriveOp, MbarrierExpectTxOp, MbarrierStageOp,
                                        MbarrierWaitOp, TmaLoadOp, WaitOp)
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
+from tcgen05_lower.kernel_ir import defining_op
 from tcgen05_lower.lowering.core import lowers
 
 #: %cluster_ctarank bits of both CTAs of the pair (9.7.16.5.1).
@@ -108,10 +109,33 @@ def signals_even_cta(op) -> bool:
 EVEN_CTA = "even"
 
 
-def _signal_uses(barrier):
-    for use in barrier.uses:
+def _users(value):
+    for use in value.uses:
         owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
         yield owner
+
+
+def _signal_uses(barrier, lowering=None):
+    """The ops that use `barrier`. For a stage of an mbarrier ring (``mbarrier_stage``):
+    the ops that use any stage of the ring, since each of a ring's stages is signalled
+    alike (tcgen05-insert-sync's rings, docs/cta-pairs.md) and a stage's own value is used
+    by one op only. Collected once per ring when `lowering` is given (its cache), so the
+    waits of a ring cost one walk of its uses in all: linear in the kernel."""
+    stage = defining_op(barrier)
+    if stage is None or not MbarrierStageOp.matches(stage):
+        return list(_users(barrier))
+    ring = MbarrierStageOp(stage).ring
+    cache = getattr(lowering, "ring_signals", None)
+    if cache is None:
+        cache = {}
+        if lowering is not None:
+            lowering.ring_signals = cache
+    found = cache.get(ring)
+    if found is None:
+        found = cache[ring] = [user for view in _users(ring)
+                               if MbarrierStageOp.matches(view)
+                               for user in _users(view.results[0])]
+    return found
 
 
 def waiting_ctas(lowering, op) -> int:
@@ -119,7 +143,7 @@ def waiting_ctas(lowering, op) -> int:
     arrive at, the even CTA alone for an mbarrier that a pair's TMA loads, expect_tx or
     ``cta = "even"`` arrivals signal (``signals_even_cta``), both for any other."""
     masks = set()
-    for owner in _signal_uses(op.operands[0]):
+    for owner in _signal_uses(op.operands[0], lowering):
         if CommitOp.matches(owner):
             masks.add(arrival_mask(owner) & PAIR_MASK)
         elif signals_even_cta(owner):
@@ -132,13 +156,13 @@ def waiting_ctas(lowering, op) -> int:
     return masks.pop() if len(masks) == 1 else PAIR_MASK
 
 
-def completed_across_the_pair(barrier) -> bool:
+def completed_across_the_pair(barrier, lowering=None) -> bool:
     """Whether the other CTA of the pair takes part in completing `barrier`'s phases
     (a TMA load or a ``cta = "even"`` arrival, which any CTA runs): a wait on it acquires
     at cluster scope."""
     return any(TmaLoadOp.matches(owner) or MbarrierArriveOp.matches(owner)
                and MbarrierArriveOp(owner).cta == EVEN_CTA
-               for owner in _signal_uses(barrier))
+               for owner in _signal_uses(barrier, lowering))
 
 
 def cta_rank_is(lowering, rank: int) -> "ir.Value":
@@ -186,7 +210,7 @@ def lower_mbarrier_wait(lowering, op) -> None:
     pair = lowering.info.cta_group == 2
     ctas = waiting_ctas(lowering, op) if pair else PAIR_MASK
     text = (ptx.mbarrier_wait_parity_cluster if pair and completed_across_the_pair(
-        op.operands[0]) else ptx.mbarrier_wait_parity)("$0", "$1")
+        op.operands[0], lowering) else ptx.mbarrier_wait_parity)("$0", "$1")
     if ctas == PAIR_MASK:
         emit.ptx(text, [barrier, phase])
         return

@@ -72,6 +72,38 @@ epilogue's acc_full wait, fence::after_thread_sync, wait::ld, fence::before_thre
 and arrive (the 9.7.16.6.4.3 / .4 patterns step by step). The ``mbarrier_stage`` ops and
 the index arithmetic the pass adds compute addresses, not orderings.
 
+A CTA pair (``cta_group = 2``; docs/cta-pairs.md, "Warp roles and TMA in a CTA pair").
+Each CTA runs every role; the single-thread ops (mma, commit) and the expect_tx are
+issued by the even CTA only (Table 46), and the MMAs read both CTAs' stages and write
+both CTAs' accumulator lanes. The same ops, with the signals sent where the waits are:
+
+=======================================  =================================================
+full (count 1, the even CTA's)           the even CTA's expect_tx announces both CTAs'
+                                         bytes: 2 x the stage's loads (each CTA loads its
+                                         own slices, and every load of the pair completes
+                                         on the even CTA's mbarrier with .cta_group::2,
+                                         9.7.9.25.5.1); the MMA warp waits in the even
+                                         CTA, the only one that issues MMAs
+empty (count 1, both CTAs')              commit with ``multicast_mask = 3`` (0b11: both
+                                         CTAs of the pair, %cluster_ctarank bits,
+                                         9.7.16.12.1): each CTA's load thread refills its
+                                         own half of the stage, so each waits on its own
+                                         copy
+acc_full (count 1, both CTAs')           commit with ``multicast_mask = 3``: each CTA's
+                                         epilogue loads its own 128 lanes, which the pair
+                                         MMA wrote, and waits on its own copy
+acc_empty (count 2 x the epilogue's      ``mbarrier_arrive {cta = "even"}`` by every
+threads, the even CTA's)                 epilogue thread of both CTAs (remote arrive,
+                                         release at cluster scope): the MMAs that
+                                         overwrite the stage write both CTAs' lanes, so
+                                         the even CTA's MMA warp waits for both epilogues
+=======================================  =================================================
+
+The lowering runs each wait in the CTAs its mbarrier's signals reach (lowering/sync.py
+``waiting_ctas``, which looks through ``mbarrier_stage`` to the ring), so nothing else
+differs: the op count is the one-CTA protocol's. A pair kernel whose roles issue no TMA
+load is refused (roles.py ``plan_roles``): the smem_fill protocol there signals one CTA.
+
 ``minimal`` and ``conservative`` write the same protocol when every ring is reused: every
 op above is needed (deleting any one is a race, a deadlock or a wrong result,
 tests/test_ws_persistent_gemm.py). Where a release protects nothing, minimal leaves it
@@ -108,6 +140,13 @@ WRITTEN_SYNC = ("mbarrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "commi
                 "fence", "fence_proxy_async", "wait", "barrier")
 #: Ops in roles this protocol does not order (located diagnostics).
 UNSUPPORTED = ("smem_fill", "cp", "shift", "st", "ld_red")
+#: %cluster_ctarank bits of both CTAs of a pair (9.7.16.5.1): a commit with this
+#: multicast_mask arrives at the mbarrier at the same offset in each (9.7.16.12.1).
+BOTH_CTAS = 0b11
+#: The CTAs of a pair whose loads complete on the even CTA's full mbarrier.
+PAIR_CTAS = 2
+#: ``mbarrier_arrive``'s ``cta`` for an arrival at the even CTA's mbarrier.
+EVEN_CTA = "even"
 #: ``ring_stages`` values: the depth the kernel declares, or the deepest that fits.
 KERNEL_STAGES, AUTO_STAGES = "kernel", "auto"
 
@@ -371,6 +410,8 @@ class RingPlan:
         self.kernel = kernel
         self.partitions = partitions
         self.strategy = strategy
+        #: A CTA pair (cta_group::2): the signals go where docs/cta-pairs.md says.
+        self.pair = d.kernel_info(kernel).cta_group == 2
         self.roles = [role_info(op, i) for i, op in enumerate(partition_roles(partitions))]
         self.added: list = []
         self.barriers: list = []
@@ -587,10 +628,12 @@ class RingPlan:
             if conservative or load_nest.uses > depth else None
         acc_full = self.ring(1, acc_depth, f"acc_full: stage j of {acc_name} holds a "
                                            f"finished tile (tcgen05.commit after its MMAs)")
-        acc_empty = self.ring(ld_role.threads, acc_depth,
+        arrivals = ld_role.threads * (PAIR_CTAS if self.pair else 1)
+        acc_empty = self.ring(arrivals, acc_depth,
                               f"acc_empty: stage j of {acc_name} is drained (every one of "
                               f"the {ld_role.threads} threads of {ld_role.describe()} "
-                              f"arrives)") \
+                              + (f"in both CTAs arrives at the even CTA's copy, "
+                                 f"{arrivals} arrivals)" if self.pair else "arrives)")) \
             if conservative or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
         self.plan_mmas(mmas, mma_nest, depth, full, empty, rings, load_role)
@@ -684,6 +727,15 @@ class RingPlan:
                                      f"loop counters give"))
         return op.results[0]
 
+    def both(self):
+        """The commit's ``multicast_mask``: both CTAs of a pair (each waits on its own
+        copy), none (the plain commit, the issuing CTA's) for one CTA."""
+        return BOTH_CTAS if self.pair else None
+
+    def both_reason(self, who: str) -> str:
+        return (f"; multicast 0b11 to both CTAs' copies, each CTA's {who} waits on its "
+                f"own" if self.pair else "")
+
     def emit(self, cls, **fields):
         op = cls.build(**fields)
         self.added.append(op)
@@ -725,6 +777,10 @@ class RingPlan:
     def plan_loads(self, loads, nest, depth, full, empty, rings, mma_role) -> None:
         first = loads[0][1]
         nbytes = sum(tma.tile_bytes(TmaLoadOp(op).tile) for _, op in loads)
+        # In a pair the even CTA's expect_tx announces both CTAs' loads: each CTA loads
+        # its own slices, all completing on the even CTA's full_s (.cta_group::2,
+        # 9.7.9.25.5.1); the odd CTA issues no expect_tx (docs/cta-pairs.md).
+        nbytes *= PAIR_CTAS if self.pair else 1
         with ir.InsertionPoint(first), first.location:
             s, r = self.position(nest, depth)
             full_s = self.stage(full, s, "full mbarrier of the ring stage this K block "
@@ -737,8 +793,11 @@ class RingPlan:
                                  f"(empty, parity (round + 1) & 1; 9.7.16.6.5)")
             self.emit(MbarrierExpectTxOp, barrier=full_s, bytes=nbytes,
                       reason=f"the phase of full_s expects the {nbytes} bytes of the "
-                             f"stage's {len(loads)} TMA loads (their complete_tx ends it, "
-                             f"9.7.13.15); the one arrival of its count 1")
+                             f"stage's {len(loads)} TMA loads"
+                             + (" in each CTA of the pair, issued by the even CTA"
+                                if self.pair else "")
+                             + " (their complete_tx ends it, 9.7.13.15); the one arrival "
+                               "of its count 1")
         for _, op in loads:
             tma.with_barrier(op, full_s)
 
@@ -756,10 +815,10 @@ class RingPlan:
         if empty_s is None:
             return   # no refill: nothing waits for these MMAs' reads
         with ir.InsertionPoint.after(last), last.location:
-            self.emit(CommitOp, barrier=empty_s,
+            self.emit(CommitOp, barrier=empty_s, multicast_mask=self.both(),
                       reason=f"the MMAs reading stage s of {rings} release it to the "
                              f"refill of the next round when they complete (empty, "
-                             f"9.7.16.12.1)")
+                             f"9.7.16.12.1)" + self.both_reason("load thread"))
 
     def plan_tiles(self, k_loop, nest, depth, acc_full, acc_empty, acc_name,
                    ld_role) -> None:
@@ -777,9 +836,10 @@ class RingPlan:
                           reason=f"the MMAs into stage j of {acc_name} ordered after the "
                                  f"epilogue's loads that the wait observed (9.7.16.6.4.4)")
         with ir.InsertionPoint.after(k_loop), k_loop.location:
-            self.emit(CommitOp, barrier=full_j,
+            self.emit(CommitOp, barrier=full_j, multicast_mask=self.both(),
                       reason=f"the tile's MMAs into stage j of {acc_name} complete before "
-                             f"{ld_role.describe()} loads it (acc_full, 9.7.16.6.4.3)")
+                             f"{ld_role.describe()} loads it (acc_full, 9.7.16.6.4.3)"
+                             + self.both_reason("epilogue"))
 
     def plan_epilogue(self, lds, block, nest, depth, acc_full, acc_empty, acc_name,
                       mma_role) -> None:
@@ -810,9 +870,13 @@ class RingPlan:
             if empty_j is None:
                 return   # each stage holds one tile: nothing overwrites it
             self.emit(MbarrierArriveOp, barrier=empty_j,
+                      cta=EVEN_CTA if self.pair else None,
                       reason=f"every thread has drained stage j of {acc_name}: the next "
                              f"tile's MMAs in {mma_role.describe()} may overwrite it "
-                             f"(acc_empty)")
+                             f"(acc_empty)"
+                             + ("; at the even CTA's copy, where the MMA warp waits (the "
+                                "pair's MMAs overwrite both CTAs' lanes)" if self.pair
+                                else ""))
 
 
 def _where(op) -> str:

@@ -389,8 +389,19 @@ def plan_roles(kernel, strategy: str, ring_stages: str = "kernel") -> tuple[list
     (each with its ``reason``) and the mbarriers created, as (arrival count, purpose)."""
     partitions = roles_of(kernel)
     if has_tma_roles(partitions):
-        # TMA-fed rings, accumulator rings and persistent tile loops: rings.py.
+        # TMA-fed rings, accumulator rings and persistent tile loops: rings.py (which
+        # writes the CTA-pair protocol too).
         return plan_rings(kernel, partitions, strategy, _value_names(kernel), ring_stages)
+    if d.kernel_info(kernel).cta_group == 2:
+        # This module's protocol signals the issuing CTA's mbarriers only: in a pair the
+        # odd CTA's roles would wait on copies nothing signals, or read lanes and stages
+        # nothing ordered (docs/cta-pairs.md).
+        raise SyncError(partitions, "tcgen05-insert-sync: the warp roles of this "
+                                    "cta_group::2 kernel issue no TMA load; the CTA-pair "
+                                    "protocol is written for TMA-fed rings only "
+                                    "(tcgen05.tma_load into tcgen05.smem_stage rings, "
+                                    "docs/cta-pairs.md): write the roles' synchronization "
+                                    "by hand and use strategy=none")
     plan = RolePlan(kernel, partitions, strategy)
     return plan.run(), plan.barriers
 
