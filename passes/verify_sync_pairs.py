@@ -462,18 +462,13 @@ class PairConcurrent(Concurrent):
         return [((bucket[0], cta) + bucket[1:], mode) for cta in self.ctas(event)
                 for bucket, mode in self.places(event.inst)]
 
-    def record(self, event: PairEvent) -> None:
-        inst = event.inst
-        cells = tuple((c.lo, c.hi, c.lanes) for c in inst.tmem_reads + inst.tmem_writes)
-        tiles = tuple(inst.tiles_read) + tuple(inst.tiles_written)
-        key = (event.role, event.kind, inst.shape_key, cells, tiles,
-               event.barrier if event.kind == TMA_LOAD else None)
-        if key not in self.history:
-            for bucket, mode in self.pair_places(event):
-                self.index.setdefault((bucket, mode), {})[key] = None
-                if bucket[0] == "tile":
-                    self.index.setdefault((("tile", bucket[1], "*"), mode), {})[key] = None
-        self.history[key] = event
+    def event_places(self, event: PairEvent) -> list:
+        return self.pair_places(event)
+
+    @staticmethod
+    def any_tile(bucket) -> tuple:
+        """Every tile of the CTA of `bucket` (a tile bucket is (tile, cta, ...))."""
+        return ("tile", bucket[1], "*")
 
     def check(self, cursor: Cursor, later: PairEvent) -> None:
         # Concurrent.check takes its candidates from `candidates(inst)`; the pair's

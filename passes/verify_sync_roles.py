@@ -597,11 +597,20 @@ class Concurrent:
         key = (event.role, event.kind, inst.shape_key, cells, tiles,
                event.barrier if event.kind == TMA_LOAD else None)
         if key not in self.history:
-            for bucket, mode in self.places(inst):
+            for bucket, mode in self.event_places(event):
                 self.index.setdefault((bucket, mode), {})[key] = None
                 if bucket[0] == "tile":
-                    self.index.setdefault((("tile", "*"), mode), {})[key] = None
+                    self.index.setdefault((self.any_tile(bucket), mode), {})[key] = None
         self.history[key] = event
+
+    def event_places(self, event: Event) -> list:
+        """The (bucket, mode) places `event` accesses (one CTA: its instruction's)."""
+        return self.places(event.inst)
+
+    @staticmethod
+    def any_tile(bucket) -> tuple:
+        """The bucket standing for every tile of `bucket`'s memory (one CTA: all)."""
+        return ("tile", "*")
 
     def candidates(self, inst) -> list:
         """The recorded accesses that may conflict with `inst` (one reads what the other
