@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, SmemFillOp,
                                        StOp, WaitOp, wrap)
@@ -89,3 +90,24 @@ class SyncError(Exception):
         super().__init__(message)
         self.op = op
         self.message = message
+
+
+#: Ops a kernel writes when it synchronizes its warp roles itself (then tcgen05-insert-sync's
+#: minimal and conservative strategies refuse it; strategy=none keeps it).
+WRITTEN_SYNC = ("mbarrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "commit",
+                "fence", "fence_proxy_async", "wait", "barrier")
+
+
+def role_accesses(roles, producer: str, check):
+    """(producers, mmas, lds): the roles' ops named `producer` (what fills the tiles the
+    MMAs read), their tcgen05.mma and their tcgen05.ld, each as (role, op) in program
+    order. `check(role, op, name)` sees every op first and raises SyncError for one the
+    plan cannot take. One walk of the roles."""
+    found = {producer: [], MmaOp.NAME: [], LdOp.NAME: []}
+    for role in roles:
+        for op in d.walk_ops(role.op):
+            name = d.op_name(op)
+            check(role, op, name)
+            if name in found:
+                found[name].append((role, op))
+    return found[producer], found[MmaOp.NAME], found[LdOp.NAME]

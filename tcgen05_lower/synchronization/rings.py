@@ -132,12 +132,10 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp, LdOp,
                                        TmaLoadOp, TmemStageOp, WaitOp)
 from tcgen05_lower.kernel_ir import (MBARRIER_RING_MAX_STAGES, defining_op, partition_roles,
                                      role_info)
-from tcgen05_lower.synchronization.common import SyncError, constant_value
+from tcgen05_lower.synchronization.common import (WRITTEN_SYNC, SyncError, constant_value,
+                                                  role_accesses)
 from tcgen05_lower.synchronization.phases import _const, _op
 
-#: Ops a kernel writes when it synchronizes its roles itself.
-WRITTEN_SYNC = ("mbarrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "commit",
-                "fence", "fence_proxy_async", "wait", "barrier")
 #: Ops in roles this protocol does not order (located diagnostics).
 UNSUPPORTED = ("smem_fill", "cp", "shift", "st", "ld_red")
 #: %cluster_ctarank bits of both CTAs of a pair (9.7.16.5.1): a commit with this
@@ -423,31 +421,22 @@ class RingPlan:
     # -- analysis -----------------------------------------------------------------------
 
     def collect(self):
-        loads, mmas, lds = [], [], []
-        for role in self.roles:
-            for op in d.walk_ops(role.op):
-                name = d.op_name(op)
-                if name in WRITTEN_SYNC or (name == TmaLoadOp.NAME and
-                                            tma.load_barrier(op) is not None):
-                    raise SyncError(op, f"tcgen05-insert-sync{{strategy={self.strategy}}} "
-                                        f"plans all the synchronization of a kernel with "
-                                        f"warp roles, and {op.name} in {role.describe()} "
-                                        f"writes some (or names its mbarrier): remove the "
-                                        f"kernel's own synchronization, or keep it with "
-                                        f"strategy=none")
-                if name in UNSUPPORTED:
-                    raise SyncError(op, f"tcgen05-insert-sync{{strategy={self.strategy}}}: "
-                                        f"{op.name} in {role.describe()} is not planned in a "
-                                        f"kernel whose roles issue TMA loads yet; write the "
-                                        f"kernel's synchronization by hand and use "
-                                        f"strategy=none")
-                if name == TmaLoadOp.NAME:
-                    loads.append((role, op))
-                elif name == MmaOp.NAME:
-                    mmas.append((role, op))
-                elif name == LdOp.NAME:
-                    lds.append((role, op))
-        return loads, mmas, lds
+        def check(role, op, name):
+            if name in WRITTEN_SYNC or (name == TmaLoadOp.NAME and
+                                        tma.load_barrier(op) is not None):
+                raise SyncError(op, f"tcgen05-insert-sync{{strategy={self.strategy}}} "
+                                    f"plans all the synchronization of a kernel with "
+                                    f"warp roles, and {op.name} in {role.describe()} "
+                                    f"writes some (or names its mbarrier): remove the "
+                                    f"kernel's own synchronization, or keep it with "
+                                    f"strategy=none")
+            if name in UNSUPPORTED:
+                raise SyncError(op, f"tcgen05-insert-sync{{strategy={self.strategy}}}: "
+                                    f"{op.name} in {role.describe()} is not planned in a "
+                                    f"kernel whose roles issue TMA loads yet; write the "
+                                    f"kernel's synchronization by hand and use "
+                                    f"strategy=none")
+        return role_accesses(self.roles, TmaLoadOp.NAME, check)
 
     def one_role(self, entries, what: str):
         roles = {id(role.op): role for role, _ in entries}

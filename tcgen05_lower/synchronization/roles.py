@@ -71,13 +71,11 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp,
                                        MbarrierWaitOp, MmaOp, SmemBufferOp, SmemFillOp,
                                        TmemBufferOp, WaitOp)
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, OpDict, partition_roles, role_info
-from tcgen05_lower.synchronization.common import SyncError, constant_value
+from tcgen05_lower.synchronization.common import (WRITTEN_SYNC, SyncError, constant_value,
+                                                  role_accesses)
 from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.rings import has_tma_roles, plan_rings
 
-#: Synchronization ops a kernel may write itself (then the roles are not planned here).
-WRITTEN_SYNC = ("mbarrier_wait", "mbarrier_arrive", "mbarrier_expect_tx", "commit",
-                "fence", "fence_proxy_async", "wait", "barrier")
 #: Ops whose presence in a role this module does not plan for yet (tma_load: rings.py).
 UNSUPPORTED = ("tma_load", "cp", "shift", "st", "ld_red")
 
@@ -136,29 +134,20 @@ class RolePlan:
     # -- analysis -----------------------------------------------------------------------
 
     def collect(self):
-        fills, mmas, lds = [], [], []
-        for role in self.roles:
-            for op in d.walk_ops(role.op):
-                name = d.op_name(op)
-                if name in WRITTEN_SYNC:
-                    raise SyncError(op, f"tcgen05-insert-sync{{strategy={self.strategy}}} "
-                                        f"plans all the synchronization of a kernel with "
-                                        f"warp roles, and {op.name} is written in "
-                                        f"{role.describe()}: remove the kernel's own "
-                                        f"synchronization, or keep it with "
-                                        f"strategy=none")
-                if name in UNSUPPORTED:
-                    raise SyncError(op, f"tcgen05-insert-sync{{strategy={self.strategy}}}: "
-                                        f"{op.name} in {role.describe()} is not planned "
-                                        f"across roles yet; write the kernel's "
-                                        f"synchronization by hand and use strategy=none")
-                if name == SmemFillOp.NAME:
-                    fills.append((role, op))
-                elif name == MmaOp.NAME:
-                    mmas.append((role, op))
-                elif name == LdOp.NAME:
-                    lds.append((role, op))
-        return fills, mmas, lds
+        def check(role, op, name):
+            if name in WRITTEN_SYNC:
+                raise SyncError(op, f"tcgen05-insert-sync{{strategy={self.strategy}}} "
+                                    f"plans all the synchronization of a kernel with "
+                                    f"warp roles, and {op.name} is written in "
+                                    f"{role.describe()}: remove the kernel's own "
+                                    f"synchronization, or keep it with "
+                                    f"strategy=none")
+            if name in UNSUPPORTED:
+                raise SyncError(op, f"tcgen05-insert-sync{{strategy={self.strategy}}}: "
+                                    f"{op.name} in {role.describe()} is not planned "
+                                    f"across roles yet; write the kernel's "
+                                    f"synchronization by hand and use strategy=none")
+        return role_accesses(self.roles, SmemFillOp.NAME, check)
 
     def stages(self, mmas):
         """Runs of consecutive MMAs (in one block) reading the same A and B tiles."""
