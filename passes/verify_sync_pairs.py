@@ -362,28 +362,10 @@ class PairConcurrent(Concurrent):
                         self.last.get((target, event.role), 0))
         else:
             before = self.totals.get(target, 0)
-            phase = before // per_phase
-            if count > 1 and before % per_phase == 0 and phase >= 1 and \
-                    cursor.view.know.get(target, 0) < phase:
-                self.problem(event.op, ("ahead",),
-                             f"tcgen05.mbarrier_arrive by the {count} threads of role "
-                             f"'{cursor.name}' starts phase {phase} of the mbarrier before "
-                             f"the role knows phase {phase - 1} complete: a thread that "
-                             f"runs ahead arrives in phase {phase - 1} instead (missing "
-                             f"an mbarrier wait between the two arrivals, 9.7.13.15.16)")
-            if (before + count) // per_phase != phase and (before + count) % per_phase \
-                    and count > 1:
-                raise Unsupported(event.op, "the arrivals of this tcgen05.mbarrier_arrive "
-                                            "fall into two phases of its mbarrier")
+            phase = self.arrival_phase(cursor, event, count, target, before, per_phase)
             self.totals[target] = before + count
         self.last[(target, event.role)] = phase
-        view = cursor.view.copy()
-        view.vc[event.role] = event.index + 1
-        if event.kind == "mbarrier_arrive":
-            for kind in (LD, ST):
-                view.rel[(event.role, kind)] = max(view.rel.get((event.role, kind), -1),
-                                                   cursor.released[kind])
-            view.prox[event.role] = max(view.prox.get(event.role, -1), cursor.proxied)
+        view = self.arrival_view(cursor, event)
         found = self.phase(target, phase)
         found.count += count
         found.arrivals.append(Arrival(event, count, found.count, view))

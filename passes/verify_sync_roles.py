@@ -521,6 +521,16 @@ class Concurrent:
         per_phase = self.tracer.counts[barrier]
         arrivals = self.arrivals.setdefault(barrier, [])
         before = arrivals[-1].upto if arrivals else 0
+        phase = self.arrival_phase(cursor, event, count, barrier, before, per_phase)
+        arrivals.append(Arrival(event, count, before + count, self.arrival_view(cursor, event)))
+        return phase
+
+    def arrival_phase(self, cursor: Cursor, event: Event, count: int, barrier, before: int,
+                      per_phase: int) -> int:
+        """The phase `count` arrivals of `event` fall in when `before` arrivals on
+        `barrier` (the mbarrier, or its copy in a CTA) precede them. Reports a role's
+        threads starting a phase before the role knows the previous one complete
+        (9.7.13.15.16); refuses arrivals that would straddle two phases."""
         phase = before // per_phase
         if count > 1 and before % per_phase == 0 and phase >= 1 and \
                 cursor.view.know.get(barrier, 0) < phase:
@@ -534,18 +544,21 @@ class Concurrent:
                 count > 1:
             raise Unsupported(event.op, "the arrivals of this tcgen05.mbarrier_arrive fall "
                                         "into two phases of its mbarrier")
+        return phase
+
+    @staticmethod
+    def arrival_view(cursor: Cursor, event: Event):
+        """What an arrival of `event` publishes: its role's program up to it and, when
+        every thread of the role arrives (mbarrier_arrive), what the role released or
+        proxy-fenced, synchronized with whoever observes the phase."""
         view = cursor.view.copy()
         view.vc[event.role] = event.index + 1
         if event.kind == "mbarrier_arrive":
-            # Every thread of the role arrives: what they released or proxy-fenced is
-            # synchronized with whoever observes the phase.
-            view.rel[(event.role, LD)] = max(view.rel.get((event.role, LD), -1),
-                                               cursor.released[LD])
-            view.rel[(event.role, ST)] = max(view.rel.get((event.role, ST), -1),
-                                               cursor.released[ST])
+            for kind in (LD, ST):
+                view.rel[(event.role, kind)] = max(view.rel.get((event.role, kind), -1),
+                                                   cursor.released[kind])
             view.prox[event.role] = max(view.prox.get(event.role, -1), cursor.proxied)
-        arrivals.append(Arrival(event, count, before + count, view))
-        return phase
+        return view
 
     def wait(self, cursor: Cursor, event: Event) -> bool:
         """mbarrier_wait for a parity, as try_wait.parity behaves (module docstring)."""
