@@ -330,6 +330,33 @@ def global_matrix(op) -> GlobalMatrix:
     return GlobalMatrix(ld=ld, problems=tuple(problems), **fields)
 
 
+def misaligned_arguments(func_op) -> list[tuple[int, int]]:
+    """(argument number, alignment) of every argument of `func_op` (a func.func or
+    llvm.func) whose ``llvm.align`` is not a power of two. Every LLVM alignment is one, and
+    LLVM's translation aborts the process on any other (MLIR's own verifier has already
+    refused one that is not an integer)."""
+    if "arg_attrs" not in func_op.attributes:
+        return []
+    found = []
+    for number, entry in enumerate(ir.ArrayAttr(func_op.attributes["arg_attrs"])):
+        entry = ir.DictAttr(entry)
+        if "llvm.align" not in entry:
+            continue
+        try:
+            align = int_value(entry["llvm.align"])
+        except (ValueError, TypeError):
+            continue
+        if align < 1 or align & (align - 1):
+            found.append((number, align))
+    return found
+
+
+def misaligned_argument_message(number: int, align: int) -> str:
+    """The diagnostic of misaligned_arguments' finding."""
+    return (f"argument {number}: llvm.align = {align} is not a power of two (an alignment "
+            f"in bytes, as LLVM's are)")
+
+
 def mbarrier_count_error(count: int) -> str:
     return (f"alloc_mbarrier count = {count} is outside [1, {MBARRIER_MAX_COUNT - 1}], the "
             "arrival counts mbarrier.init takes (PTX ISA, mbarrier.init)")
