@@ -352,8 +352,14 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
                 raise CompileFailed(list(diagnostics) + stray)
             try:
                 target = module_target(module, arch)
+            except d.InvalidAttribute:
+                raise  # an entry of a kernel's tcgen05.kernel: located at the kernel below
+            except ValueError as exc:  # the kernels disagree: located at a kernel
+                raise CompileFailed(list(diagnostics) + [
+                    target_diagnostic(module, None, str(exc), source_name)]) from None
+            try:
                 renamed = targets.check_target(target).renamed_to
-            except (ValueError, IsaRuleError) as exc:
+            except (ValueError, IsaRuleError) as exc:  # named by --arch or by a kernel
                 raise CompileFailed(list(diagnostics) + [
                     target_diagnostic(module, arch, str(exc), source_name)]) from None
             if renamed:
