@@ -277,7 +277,8 @@ class Tcgen05SelectLayouts(ModulePass):
                    "buffer and the messages of each tcgen05.ld/st")
     options = (
         Option("strategy", _strategy_option, strategies.DEFAULT_STRATEGY,
-               "ld/st messages: max-width | register-budget=R"),
+               "ld/st messages: max-width | register-budget=R",
+               kind="max-width or register-budget=R (R registers per thread)"),
         Option("shape", str, "auto", "message shape of every ld/st (an op's own wins)",
                ("auto",) + fragments.LD_ST_SHAPES),
         Option("layout-c", str, "F", "reading of Layout C: F (PTX wording) or B (CUTLASS)",
