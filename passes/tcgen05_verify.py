@@ -57,8 +57,7 @@ from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, MBARRIER_RING_MAX_STAGES, constant_int, defining_op,
                                      effective_scale_vec, global_matrix, known_residue,
-                                     mbarrier_count_error, misaligned_argument_message,
-                                     misaligned_arguments, mma_form,
+                                     mbarrier_count_error, misaligned_arguments, mma_form,
                                      mma_operands, planned_buffer_problem,
                                      scale_factor_ids, stored_k)
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
@@ -632,8 +631,8 @@ class Tcgen05Verify(ModulePass):
         which store_fragment's 16-byte stores rely on) is a power of two
         (kernel_ir.misaligned_arguments)."""
         found = misaligned_arguments(kernel)
-        for number, align in found:
-            self.error(kernel, misaligned_argument_message(number, align))
+        for _number, message in found:
+            self.error(kernel, message)
         return not found
 
     def check_other_functions(self, module) -> None:
@@ -642,8 +641,8 @@ class Tcgen05Verify(ModulePass):
         for op in module.regions[0].blocks[0].operations:
             op = op.operation
             if op.name in ("func.func", "llvm.func") and not d.is_kernel(op):
-                for number, align in misaligned_arguments(op):
-                    self.error(op, misaligned_argument_message(number, align))
+                for _number, message in misaligned_arguments(op):
+                    self.error(op, message)
 
     # ------------------------------------------------------------------ collectors
 

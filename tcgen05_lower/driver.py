@@ -17,9 +17,8 @@ from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, 
 from tcgen05_lower.dialect.ops import CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (effective_scale_vec, misaligned_argument_message,
-                                     misaligned_arguments, recorded_parameter_names,
-                                     source_parameter_names)
+from tcgen05_lower.kernel_ir import (effective_scale_vec, misaligned_arguments,
+                                     recorded_parameter_names, source_parameter_names)
 from tcgen05_lower.pipeline import (DEFAULT_PIPELINE, build_pass_manager, parse_pipeline,
                                     split_top_level, strip_module_anchor,
                                     verify_each_default)
@@ -199,10 +198,9 @@ def misaligned_function_arguments(module_op) -> list[Diagnostic]:
         op = op.operation
         if op.name not in ("func.func", "llvm.func"):
             continue
-        for number, align in misaligned_arguments(op):
+        for _number, message in misaligned_arguments(op):
             filename, line, col = file_location(op.location)
-            found.append(Diagnostic("error", filename, line, col,
-                                    misaligned_argument_message(number, align)))
+            found.append(Diagnostic("error", filename, line, col, message))
     return found
 
 

@@ -379,11 +379,12 @@ def global_matrix(op) -> GlobalMatrix:
     return GlobalMatrix(ld=ld, problems=tuple(problems), **fields)
 
 
-def misaligned_arguments(func_op) -> list[tuple[int, int]]:
-    """(argument number, alignment) of every argument of `func_op` (a func.func or
-    llvm.func) whose ``llvm.align`` is not a power of two. Every LLVM alignment is one, and
-    LLVM's translation aborts the process on any other (MLIR's own verifier has already
-    refused one that is not an integer)."""
+def misaligned_arguments(func_op) -> list[tuple[int, str]]:
+    """(argument number, diagnostic) of every argument of `func_op` (a func.func or
+    llvm.func) whose ``llvm.align`` LLVM's translation would abort the process on: one
+    that is not a power of two (every LLVM alignment is one), or an integer of a signed or
+    unsigned type (``1 : si32``; the translation reads a signless integer). MLIR's own
+    verifier has already refused one that is not an integer."""
     if "arg_attrs" not in func_op.attributes:
         return []
     found = []
@@ -391,19 +392,20 @@ def misaligned_arguments(func_op) -> list[tuple[int, int]]:
         entry = ir.DictAttr(entry)
         if "llvm.align" not in entry:
             continue
+        attribute = entry["llvm.align"]
         try:
-            align = int_value(entry["llvm.align"])
+            align = int_value(attribute)
         except (ValueError, TypeError):
             continue
-        if align < 1 or align & (align - 1):
-            found.append((number, align))
+        kind = ir.IntegerAttr(attribute).type
+        if isinstance(kind, ir.IntegerType) and not kind.is_signless:
+            found.append((number, f"argument {number}: llvm.align = {attribute} is not a "
+                                  f"signless integer (an alignment in bytes, such as "
+                                  f"{align} : i64)"))
+        elif align < 1 or align & (align - 1):
+            found.append((number, f"argument {number}: llvm.align = {align} is not a power "
+                                  f"of two (an alignment in bytes, as LLVM's are)"))
     return found
-
-
-def misaligned_argument_message(number: int, align: int) -> str:
-    """The diagnostic of misaligned_arguments' finding."""
-    return (f"argument {number}: llvm.align = {align} is not a power of two (an alignment "
-            f"in bytes, as LLVM's are)")
 
 
 def mbarrier_count_error(count: int) -> str:

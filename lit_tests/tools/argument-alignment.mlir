@@ -14,4 +14,9 @@ func.func @helper(%C: !llvm.ptr<1> {llvm.align = 48 : i64}) {
 func.func @k(%C: !llvm.ptr<1> {llvm.align = 3 : i64}) attributes {tcgen05.kernal = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   return
 }
+
+// CHECK: argument-alignment.mlir:[[@LINE+1]]:1: error: argument 0: llvm.align = 8 : si64 is not a signless integer
+func.func @signed(%C: !llvm.ptr<1> {llvm.align = 8 : si64}) {
+  return
+}
 // CHECK-NOT: Traceback
