@@ -379,11 +379,18 @@ def global_matrix(op) -> GlobalMatrix:
     return GlobalMatrix(ld=ld, problems=tuple(problems), **fields)
 
 
+#: LLVM's largest alignment (llvm::Value::MaximumAlignment, 2^MaxAlignmentExponent with
+#: an exponent of 32); its translation refuses a larger one ("huge alignment values are
+#: unsupported").
+LLVM_MAX_ALIGNMENT = 1 << 32
+
+
 def misaligned_arguments(func_op) -> list[tuple[int, str]]:
     """(argument number, diagnostic) of every argument of `func_op` (a func.func or
-    llvm.func) whose ``llvm.align`` LLVM's translation would abort the process on: one
-    that is not a power of two (every LLVM alignment is one), or an integer of a signed or
-    unsigned type (``1 : si32``; the translation reads a signless integer). MLIR's own
+    llvm.func) whose ``llvm.align`` LLVM's translation would abort the process on, or
+    refuse: one that is not a power of two (every LLVM alignment is one), one past
+    LLVM_MAX_ALIGNMENT, or an integer of a signed or unsigned type (``1 : si32``; the
+    translation reads a signless integer). MLIR's own
     verifier has already refused one that is not an integer."""
     if "arg_attrs" not in func_op.attributes:
         return []
@@ -405,6 +412,9 @@ def misaligned_arguments(func_op) -> list[tuple[int, str]]:
         elif align < 1 or align & (align - 1):
             found.append((number, f"argument {number}: llvm.align = {align} is not a power "
                                   f"of two (an alignment in bytes, as LLVM's are)"))
+        elif align > LLVM_MAX_ALIGNMENT:
+            found.append((number, f"argument {number}: llvm.align = {align} is past LLVM's "
+                                  f"largest alignment, 2^32 bytes"))
     return found
 
 

@@ -20,3 +20,11 @@ func.func @signed(%C: !llvm.ptr<1> {llvm.align = 8 : si64}) {
   return
 }
 // CHECK-NOT: Traceback
+
+// 2^33: a power of two past LLVM's largest alignment (2^32), which its translation refused
+// ("huge alignment values are unsupported", an internal error); 2^32 itself is accepted.
+// CHECK: argument-alignment.mlir:[[@LINE+1]]:1: error: argument 0: llvm.align = 8589934592 is past LLVM's largest alignment, 2^32 bytes
+func.func @huge(%C: !llvm.ptr<1> {llvm.align = 8589934592 : i64}, %D: !llvm.ptr<1> {llvm.align = 4294967296 : i64}) {
+  return
+}
+// CHECK-NOT: argument 1
