@@ -5,7 +5,15 @@ Tolerance: C is rounded to bf16 to nearest, which moves a value by at most 2^-8 
 itself (8 significant bits); before that, f32 accumulation of K = 64 exact products of
 inputs in [-1, 1) is off by at most 64 * 2^-24 * 64 = 2^-12 (the GEMM bound), the bias
 add and GELU evaluated in f32 (ex2.approx.f32 and a correctly rounded division for tanh)
-add a few f32 ulps, and GELU's slope is below 1.13. So |C - ref| <= 2^-8 |ref| + 2^-11."""
+add an absolute error of a few f32 ulps of 1 + tanh(u), and GELU's slope is below 1.13.
+So |C - ref| <= 2^-8 |ref| + 2^-11.
+
+That absolute error is not small relative to C where h = A B + bias is well below 0: there
+1 + tanh(u) cancels towards 0 and GELU(h) is tiny (and flushes to 0 below about -5). Measured
+on the inputs of seed 0 (tests/test_frag_compute.py), 1,881 of the 32,768 outputs (5.7 %)
+are one or more bf16 ulps from the correctly rounded bf16 of the exact value, all of them
+at h <= -2.7, where |C| <= 0.0083 and the error is at most 3.1e-5; every output at h >= 0
+is correctly rounded."""
 
 import numpy as np
 

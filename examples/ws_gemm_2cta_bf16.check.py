@@ -3,11 +3,14 @@ A (256 x 256, bf16) and B (512 x 256, bf16) row-major (both K-contiguous, as TMA
 K-major tiles of them), computed by a CTA pair (a cluster of 2) as four 256 x 128 tiles in
 three warp roles per CTA. Each CTA loads, and stores, only its own slice (rows 128 r .. of
 A and C, rows 64 r .. of each tile's B rows), so a split that disagreed with the M = 256
-MMA's would leave wrong rows or columns of C. The tensor maps tmA and tmB are bound by the
-simulator to A and B:
+MMA's would leave wrong rows or columns of C. The kernel writes no synchronization (the
+default pipeline's tcgen05-insert-sync writes it), and the tensor maps tmA and tmB are
+bound by the simulator to A and B:
 
-    tcgen05-sim examples/ws_gemm_2cta_bf16.mlir --check examples/ws_gemm_2cta_bf16.check.py \\
-        --pass-option 'tcgen05-insert-sync{strategy=none}'
+    tcgen05-sim examples/ws_gemm_2cta_bf16.mlir --check examples/ws_gemm_2cta_bf16.check.py
+
+tests/kernels/ws_gemm_2cta_bf16_hand.mlir, the same kernel synchronized by hand, takes it
+with --pass-option 'tcgen05-insert-sync{strategy=none}' (docs/cta-pairs.md).
 """
 
 import numpy as np

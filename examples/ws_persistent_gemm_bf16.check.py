@@ -1,10 +1,10 @@
 """Reference for tcgen05-sim --check: ws_persistent_gemm_bf16.mlir, C (128 x 1024, f32) =
 A x B^T, A (128 x 256, bf16) and B (1024 x 256, bf16) row-major (both K-contiguous, as TMA
 loads K-major tiles of them), computed by one CTA as four 128 x 256 tiles in three warp
-roles. The tensor maps tmA and tmB are bound by the simulator to A and B:
+roles. The kernel writes no synchronization (the default pipeline's tcgen05-insert-sync
+writes it), and the tensor maps tmA and tmB are bound by the simulator to A and B:
 
-    tcgen05-sim examples/ws_persistent_gemm_bf16.mlir --check examples/ws_persistent_gemm_bf16.check.py \\
-        --pass-option 'tcgen05-insert-sync{strategy=none}'
+    tcgen05-sim examples/ws_persistent_gemm_bf16.mlir --check examples/ws_persistent_gemm_bf16.check.py
 """
 
 import numpy as np

@@ -185,7 +185,8 @@ from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
                                                      separate_phases)
 from tcgen05_lower.synchronization.planner import Planner
-from tcgen05_lower.synchronization.rings import KERNEL_STAGES, ring_stages_option
+from tcgen05_lower.synchronization.rings import (KERNEL_STAGES, RING_STAGES_KIND,
+                                                 ring_stages_option)
 from tcgen05_lower.synchronization.roles import plan_roles
 
 
@@ -271,7 +272,7 @@ class Tcgen05InsertSync(ModulePass):
                "roles fill: kernel (as declared), a number N >= 1 (the rings retyped to N "
                "stages, their stage indices the pass's own), or auto (the deepest, at most "
                "the rings' uses, that fits the 227 KiB of dynamic shared memory with the "
-               "kernel's other tiles); other kernels keep theirs"),
+               "kernel's other tiles); other kernels keep theirs", kind=RING_STAGES_KIND),
     )
 
     result_class = InsertSyncResult

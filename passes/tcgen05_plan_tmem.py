@@ -115,7 +115,8 @@ class Tcgen05PlanTmem(ModulePass):
         Option("json", str, "", "write the JSON report of the plans to this file"),
         Option("svg", str, "", "write an SVG picture of the plans to this file"),
         Option("node-limit", int, placement.DEFAULT_NODE_LIMIT,
-               "search nodes per component before optimal falls back to heuristics"),
+               "search nodes per component before optimal falls back to heuristics",
+               minimum=1),
     )
 
     result_class = PlanTmemResult

@@ -75,8 +75,8 @@ from tcgen05_lower.isa import fragments, layouts, shapes
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
-from tcgen05_lower.kernel_ir import (OpMap, defining_op, effective_scale_vec, mma_operands,
-                                     pack_attribute, root_buffers, terminator)
+from tcgen05_lower.kernel_ir import (OpMap, defining_op, effective_scale_vec, index_range,
+                                     mma_operands, pack_attribute, root_buffers, terminator)
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
 
@@ -277,7 +277,8 @@ class Tcgen05SelectLayouts(ModulePass):
                    "buffer and the messages of each tcgen05.ld/st")
     options = (
         Option("strategy", _strategy_option, strategies.DEFAULT_STRATEGY,
-               "ld/st messages: max-width | register-budget=R"),
+               "ld/st messages: max-width | register-budget=R",
+               kind="max-width or register-budget=R (R registers per thread)"),
         Option("shape", str, "auto", "message shape of every ld/st (an op's own wins)",
                ("auto",) + fragments.LD_ST_SHAPES),
         Option("layout-c", str, "F", "reading of Layout C: F (PTX wording) or B (CUTLASS)",
@@ -723,6 +724,8 @@ class Tcgen05SelectLayouts(ModulePass):
             self.error(op, f"{what}: columns [{constant}, {constant + width}) are outside "
                            f"the buffer's {access.n} columns")
             return False
+        if constant is None and not self.check_column_range(op, column, access):
+            return False
         if access.fold == 1:
             return True
         if width <= block:
@@ -739,6 +742,25 @@ class Tcgen05SelectLayouts(ModulePass):
                            f"constant or a multiple of {min(width, block)}) (9.7.16.10.5)")
             return False
         return True
+
+    def check_column_range(self, op, column, access) -> bool:
+        """A column that is not a constant but whose values are known (an induction
+        variable of a loop with constant bounds, and sums and products of it with
+        constants: kernel_ir.index_range) keeps every slice inside the buffer: the bounds
+        of the loop, not only one value, must fit (a slice past the buffer reads or writes
+        the TMEM columns of whatever lies behind it)."""
+        known = index_range(column)
+        if known is None:
+            return True  # nothing known: the run-time value is the caller's promise
+        least, greatest = known
+        if 0 <= least and greatest + access.width <= access.n:
+            return True
+        self.error(op, f"tcgen05.{d.op_name(op)}: the column takes values from {least} to "
+                       f"{greatest} (from the constant bounds of its loop), so the "
+                       f"{access.width}-column slices cover columns [{least}, "
+                       f"{greatest + access.width}), outside the buffer's {access.n} "
+                       f"columns [0, {access.n})")
+        return False
 
     def write_plan(self, op, access) -> None:
         """Writes the planned access on the ld, st, ld_red or load_fragment `op`: its

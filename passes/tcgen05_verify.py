@@ -57,7 +57,7 @@ from tcgen05_lower.isa import descriptors, fragments, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, MBARRIER_RING_MAX_STAGES, constant_int, defining_op,
                                      effective_scale_vec, global_matrix, known_residue,
-                                     mbarrier_count_error, mma_form,
+                                     mbarrier_count_error, misaligned_arguments, mma_form,
                                      mma_operands, planned_buffer_problem,
                                      scale_factor_ids, stored_k)
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
@@ -165,6 +165,7 @@ class Tcgen05Verify(ModulePass):
     def apply(self, module) -> None:
         for kernel in d.kernels(module):
             self.verify_kernel(kernel)
+        self.check_other_functions(module)
 
     def rule(self, op, exc: IsaRuleError) -> None:
         """Reports a broken ISA rule raised by the isa package at `op`."""
@@ -627,25 +628,21 @@ class Tcgen05Verify(ModulePass):
 
     def check_argument_alignment(self, kernel) -> bool:
         """The ``llvm.align`` of a kernel argument (the alignment the caller promises,
-        which store_fragment's 16-byte stores rely on) is a power of two, as every LLVM
-        alignment is; LLVM's translation aborts on any other. (MLIR's own verifier has
-        already refused one that is not an integer.)"""
-        if "arg_attrs" not in kernel.attributes:
-            return True
-        ok = True
-        for number, entry in enumerate(ir.ArrayAttr(kernel.attributes["arg_attrs"])):
-            entry = ir.DictAttr(entry)
-            if "llvm.align" not in entry:
-                continue
-            try:
-                align = int_value(entry["llvm.align"])
-            except (ValueError, TypeError):
-                continue
-            if align < 1 or align & (align - 1):
-                self.error(kernel, f"argument {number}: llvm.align = {align} is not a power "
-                                   f"of two (an alignment in bytes, as LLVM's are)")
-                ok = False
-        return ok
+        which store_fragment's 16-byte stores rely on) is a power of two
+        (kernel_ir.misaligned_arguments)."""
+        found = misaligned_arguments(kernel)
+        for _number, message in found:
+            self.error(kernel, message)
+        return not found
+
+    def check_other_functions(self, module) -> None:
+        """The argument alignments of the module's functions that are not kernels (or
+        whose ``tcgen05.kernel`` is misspelled): LLVM aborts on them just the same."""
+        for op in module.regions[0].blocks[0].operations:
+            op = op.operation
+            if op.name in ("func.func", "llvm.func") and not d.is_kernel(op):
+                for _number, message in misaligned_arguments(op):
+                    self.error(op, message)
 
     # ------------------------------------------------------------------ collectors
 

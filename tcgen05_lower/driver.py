@@ -17,8 +17,8 @@ from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, 
 from tcgen05_lower.dialect.ops import CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (effective_scale_vec, recorded_parameter_names,
-                                     source_parameter_names)
+from tcgen05_lower.kernel_ir import (effective_scale_vec, misaligned_arguments,
+                                     recorded_parameter_names, source_parameter_names)
 from tcgen05_lower.pipeline import (DEFAULT_PIPELINE, build_pass_manager, parse_pipeline,
                                     split_top_level, strip_module_anchor,
                                     verify_each_default)
@@ -189,6 +189,21 @@ def unspellable_kernel_names(module_op) -> list[Diagnostic]:
     return found
 
 
+def misaligned_function_arguments(module_op) -> list[Diagnostic]:
+    """Located errors for arguments of any function of the module (kernel or not) whose
+    ``llvm.align`` is not a power of two: LLVM's translation asserts on them and aborts
+    the process, whatever pipeline ran before (tcgen05-verify reports the same)."""
+    found = []
+    for op in module_op.regions[0].blocks[0].operations:
+        op = op.operation
+        if op.name not in ("func.func", "llvm.func"):
+            continue
+        for _number, message in misaligned_arguments(op):
+            filename, line, col = file_location(op.location)
+            found.append(Diagnostic("error", filename, line, col, message))
+    return found
+
+
 def unreachable_blocks(module_op) -> list[Diagnostic]:
     """Located errors for blocks of a function that no branch from its entry reaches:
     upstream's lift-cf-to-scf aborts the process on them ("Cannot destroy a value that
@@ -329,13 +344,20 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
         try:
             module = parse_module(text, source_name)
             stray = stray_tcgen05(module, inside_kernels_too=False) \
-                + unspellable_kernel_names(module) + unreachable_blocks(module)
+                + unspellable_kernel_names(module) + unreachable_blocks(module) \
+                + misaligned_function_arguments(module)
             if stray:
                 raise CompileFailed(list(diagnostics) + stray)
             try:
                 target = module_target(module, arch)
+            except d.InvalidAttribute:
+                raise  # an entry of a kernel's tcgen05.kernel: located at the kernel below
+            except ValueError as exc:  # the kernels disagree: located at a kernel
+                raise CompileFailed(list(diagnostics) + [
+                    target_diagnostic(module, None, str(exc), source_name)]) from None
+            try:
                 renamed = targets.check_target(target).renamed_to
-            except (ValueError, IsaRuleError) as exc:
+            except (ValueError, IsaRuleError) as exc:  # named by --arch or by a kernel
                 raise CompileFailed(list(diagnostics) + [
                     target_diagnostic(module, arch, str(exc), source_name)]) from None
             if renamed:

@@ -18,14 +18,38 @@ _ARITH = MappingProxyType({
 })
 
 
+class ConstantOutOfRange(ValueError):
+    """A constant, typically address arithmetic folded at build time (Sym), that no
+    integer of its type holds: past the signed and the unsigned range of its width (64
+    for index). The lowering reports it at the op it was lowering (an offset that large
+    is no valid address); LLVM's wrapping arithmetic would silently make it another."""
+
+    def __init__(self, value: int, type_):
+        self.value = value
+        self.type = type_
+        super().__init__(f"{value} does not fit {type_}")
+
+
+def _width(type_) -> int:
+    """Bits of an integer type; index is 64 (the lowering's target)."""
+    return 64 if isinstance(type_, ir.IndexType) else ir.IntegerType(type_).width
+
+
 def constant(value: int, type_) -> "ir.Value":
     """An ``arith.constant`` of integer or index type at the current insertion point.
     Values past the signed range of a signless integer type (a descriptor with bit 63
-    set) are stored as the same bits in two's complement."""
-    if isinstance(type_, ir.IntegerType) and int(value) >> (type_.width - 1) == 1:
-        value = int(value) - (1 << type_.width)
+    set) are stored as the same bits in two's complement; values past both the signed
+    and the unsigned range raise ConstantOutOfRange."""
+    value = int(value)
+    width = _width(type_)
+    if not -(1 << (width - 1)) <= value < (1 << width):
+        raise ConstantOutOfRange(value, type_)
+    if value >> (width - 1) == 1:
+        if isinstance(type_, ir.IndexType):
+            raise ConstantOutOfRange(value, type_)  # index constants are signed
+        value -= 1 << width
     return ir.Operation.create("arith.constant", results=[type_],
-                               attributes={"value": ir.IntegerAttr.get(type_, int(value))}
+                               attributes={"value": ir.IntegerAttr.get(type_, value)}
                                ).results[0]
 
 

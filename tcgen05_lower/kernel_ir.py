@@ -71,6 +71,55 @@ def known_residue(value: "ir.Value", modulus: int, depth: int = 0) -> int | None
     return None
 
 
+#: How deep index_range follows an index expression (each ld/st looks at a bounded
+#: expression, so the check stays linear in the kernel).
+INDEX_RANGE_DEPTH = 8
+
+
+def index_range(value: "ir.Value", depth: int = 0) -> tuple[int, int] | None:
+    """(least, greatest) of the integer values `value` takes, both inclusive, as far as
+    constants, the induction variable of an ``scf.for`` with constant bounds and a positive
+    constant step (lower .. the last lower + k * step below upper), index casts and
+    ``arith.addi`` / ``subi`` / ``muli`` of those show (interval arithmetic); else None.
+    A loop that never runs gives None too: its body reads nothing."""
+    if depth > INDEX_RANGE_DEPTH:
+        return None
+    op = defining_op(value)
+    if op is None:
+        return _induction_range(value, depth)
+    if op.name == "arith.constant":
+        constant = constant_int(value)
+        return None if constant is None else (constant, constant)
+    if op.name in ("arith.index_cast", "arith.index_castui", "arith.extsi", "arith.extui"):
+        return index_range(op.operands[0], depth + 1)
+    if op.name in ("arith.addi", "arith.subi", "arith.muli"):
+        a, b = (index_range(x, depth + 1) for x in op.operands)
+        if a is None or b is None:
+            return None
+        if op.name == "arith.addi":
+            return a[0] + b[0], a[1] + b[1]
+        if op.name == "arith.subi":
+            return a[0] - b[1], a[1] - b[0]
+        corners = [x * y for x in a for y in b]
+        return min(corners), max(corners)
+    return None
+
+
+def _induction_range(value: "ir.Value", depth: int) -> tuple[int, int] | None:
+    """index_range of a block argument: an scf.for's induction variable, else None."""
+    parent = value.owner.owner
+    parent = parent.operation if hasattr(parent, "operation") else parent
+    if parent is None or parent.name != "scf.for" or ir.BlockArgument(value).arg_number:
+        return None
+    bounds = [index_range(parent.operands[i], depth + 1) for i in range(3)]
+    if any(b is None or b[0] != b[1] for b in bounds):
+        return None  # a bound that is not one constant
+    lower, upper, step = (b[0] for b in bounds)
+    if step <= 0 or upper <= lower:
+        return None  # no iteration (or a step scf.for does not define)
+    return lower, lower + (upper - 1 - lower) // step * step
+
+
 @dataclass(frozen=True)
 class MmaOperands:
     """The operands of a ``tcgen05.mma`` and the parameters of their types."""
@@ -328,6 +377,45 @@ def global_matrix(op) -> GlobalMatrix:
     fields = {name: value for name, value in named.items()
               if name in allowed and name != ld_name}
     return GlobalMatrix(ld=ld, problems=tuple(problems), **fields)
+
+
+#: LLVM's largest alignment (llvm::Value::MaximumAlignment, 2^MaxAlignmentExponent with
+#: an exponent of 32); its translation refuses a larger one ("huge alignment values are
+#: unsupported").
+LLVM_MAX_ALIGNMENT = 1 << 32
+
+
+def misaligned_arguments(func_op) -> list[tuple[int, str]]:
+    """(argument number, diagnostic) of every argument of `func_op` (a func.func or
+    llvm.func) whose ``llvm.align`` LLVM's translation would abort the process on, or
+    refuse: one that is not a power of two (every LLVM alignment is one), one past
+    LLVM_MAX_ALIGNMENT, or an integer of a signed or unsigned type (``1 : si32``; the
+    translation reads a signless integer). MLIR's own
+    verifier has already refused one that is not an integer."""
+    if "arg_attrs" not in func_op.attributes:
+        return []
+    found = []
+    for number, entry in enumerate(ir.ArrayAttr(func_op.attributes["arg_attrs"])):
+        entry = ir.DictAttr(entry)
+        if "llvm.align" not in entry:
+            continue
+        attribute = entry["llvm.align"]
+        try:
+            align = int_value(attribute)
+        except (ValueError, TypeError):
+            continue
+        kind = ir.IntegerAttr(attribute).type
+        if isinstance(kind, ir.IntegerType) and not kind.is_signless:
+            found.append((number, f"argument {number}: llvm.align = {attribute} is not a "
+                                  f"signless integer (an alignment in bytes, such as "
+                                  f"{align} : i64)"))
+        elif align < 1 or align & (align - 1):
+            found.append((number, f"argument {number}: llvm.align = {align} is not a power "
+                                  f"of two (an alignment in bytes, as LLVM's are)"))
+        elif align > LLVM_MAX_ALIGNMENT:
+            found.append((number, f"argument {number}: llvm.align = {align} is past LLVM's "
+                                  f"largest alignment, 2^32 bytes"))
+    return found
 
 
 def mbarrier_count_error(count: int) -> str:

@@ -20,6 +20,14 @@ _NAME = r"[A-Za-z_][\w$.-]*"
 _CEILDIV = re.compile(rf"^ceildiv\(\s*(\d+|{_NAME})\s*,\s*(\d+)\s*\)$")
 
 
+#: The most CTAs a grid has along x, y and z: CUDA's maximum grid dimensions for every
+#: compute capability from 3.0 (CUDA C++ Programming Guide, "Technical Specifications per
+#: Compute Capability": 2^31 - 1 along x, 65535 along y and z), which the range of the
+#: special register %nctaid of PTX ISA 10 follows. A launch past them fails.
+GRID_LIMITS = (2**31 - 1, 65535, 65535)
+AXES = ("x", "y", "z")
+
+
 class GridError(ValueError):
     """A grid entry that is not one of the forms above, or names no integer argument."""
 
@@ -41,16 +49,37 @@ def parse_dimension(text: str) -> tuple:
                     f"ceildiv(<argument or integer>, <integer>)")
 
 
+def constant_dimension(parsed: tuple) -> int | None:
+    """The value of a parsed dimension that names no argument, else None."""
+    if parsed[0] == "int":
+        return parsed[1]
+    if parsed[0] == "ceildiv" and isinstance(parsed[1], int):
+        return -(-parsed[1] // parsed[2])
+    return None
+
+
+def check_limit(axis: int, value: int, text: str | None = None) -> None:
+    """GridError if `value` CTAs along `axis` (0, 1, 2: x, y, z) is past GRID_LIMITS."""
+    if value > GRID_LIMITS[axis]:
+        shown = f"\"{text}\" is {value} CTAs" if text is not None and text.strip() != \
+            str(value) else f"{value} CTAs"
+        raise GridError(f"{shown} along {AXES[axis]}, past CUDA's limit of "
+                        f"{GRID_LIMITS[axis]} for grid dimension {AXES[axis]}")
+
+
 def grid_arguments(grid, integer_arguments=None) -> set[str]:
     """The argument names the grid uses; GridError for a malformed entry, more than three,
     or (given the names of the kernel's integer arguments) a name that is not one."""
     if len(grid) > 3:
         raise GridError(f"{len(grid)} dimensions; a grid has at most three (x, y, z)")
     names = set()
-    for text in grid:
+    for axis, text in enumerate(grid):
         parsed = parse_dimension(text)
         if parsed[0] == "int" and parsed[1] <= 0:
             raise GridError(f"\"{text}\": a grid dimension must be positive")
+        constant = constant_dimension(parsed)
+        if constant is not None:
+            check_limit(axis, constant, text)
         for part in parsed[1:]:
             if isinstance(part, str):
                 names.add(part)
@@ -64,16 +93,18 @@ def grid_arguments(grid, integer_arguments=None) -> set[str]:
 
 
 def evaluate(grid, arguments: dict) -> tuple[int, int, int]:
-    """(x, y, z) for the argument values `arguments` (name -> int)."""
+    """(x, y, z) for the argument values `arguments` (name -> int); GridError for a
+    dimension past GRID_LIMITS."""
 
     def value(part):
         return part if isinstance(part, int) else int(arguments[part])
 
     dims = []
-    for text in grid:
+    for axis, text in enumerate(grid):
         parsed = parse_dimension(text)
         if parsed[0] == "ceildiv":
             dims.append(-(-value(parsed[1]) // parsed[2]))
         else:
             dims.append(value(parsed[1]))
+        check_limit(axis, dims[-1], text)
     return tuple(dims + [1] * (3 - len(dims)))

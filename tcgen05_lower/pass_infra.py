@@ -19,6 +19,7 @@ hold plain data only, never IR, so they outlive the module and its context.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import traceback
 from dataclasses import dataclass
@@ -46,26 +47,76 @@ class CompileError(Exception):
 
 @dataclass(frozen=True)
 class Option:
-    """A pass option: ``name=value`` inside the pass's braces in a textual pipeline."""
+    """A pass option: ``name=value`` inside the pass's braces in a textual pipeline.
+
+    `type` is bool, int, str or a parser (a callable from the text to the value that
+    raises ValueError saying what is wrong); `choices` limits the values, `minimum` and
+    `maximum` an int's range, and `kind` says in words what a parser accepts. Every option
+    of every tcgen05 pass is parsed by :func:`parse_option`."""
 
     name: str
     type: type
     default: Any
     help: str
     choices: tuple | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    kind: str | None = None
 
-    def parse(self, text: str) -> Any:
+    def expected(self) -> str:
+        """What the option accepts, in words: "an integer from 1 to 10", "one of a, b"."""
+        if self.type is bool:
+            return "true or false"
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
+        if self.type is int:
+            if self.minimum is not None and self.maximum is not None:
+                return f"an integer from {self.minimum} to {self.maximum}"
+            if self.minimum is not None:
+                return f"an integer >= {self.minimum}"
+            if self.maximum is not None:
+                return f"an integer <= {self.maximum}"
+            return "an integer"
+        if self.kind is not None:
+            return self.kind
+        return "a string"
+
+    def convert(self, text: str) -> Any:
+        """The value of `text`; ValueError (with the reason, if a parser gave one) if the
+        option does not accept it."""
         if self.type is bool:
             if text in ("true", "1", ""):
                 return True
             if text in ("false", "0"):
                 return False
-            raise ValueError(f"option '{self.name}' expects true or false, got '{text}'")
-        value = self.type(text)
+            raise ValueError("")
+        if self.type is int:
+            # Decimal digits with an optional sign only: int() would also take " 1", "1_0".
+            if not re.fullmatch(r"[+-]?[0-9]+", text):
+                raise ValueError("")
+            value = int(text)
+            if (self.minimum is not None and value < self.minimum) or \
+                    (self.maximum is not None and value > self.maximum):
+                raise ValueError("")
+        else:
+            value = self.type(text)
         if self.choices is not None and value not in self.choices:
-            raise ValueError(f"option '{self.name}' must be one of "
-                             f"{', '.join(map(str, self.choices))}, got '{text}'")
+            raise ValueError("")
         return value
+
+
+def parse_option(pass_name: str, option: Option, text: str) -> Any:
+    """The value of `option` of pass `pass_name` written as `text`; a ValueError that
+    names the pass, the option, the value and what the option accepts otherwise
+    (``pass 'tcgen05-plan-tmem' option 'node-limit' expects an integer >= 1, got 'abc'``).
+    The one parser of every option of every tcgen05 pass (ModulePass.from_text)."""
+    try:
+        return option.convert(text)
+    except ValueError as exc:
+        reason = str(exc)
+        raise ValueError(f"pass '{pass_name}' option '{option.name}' expects "
+                         f"{option.expected()}, got '{text}'"
+                         + (f": {reason}" if reason else "")) from None
 
 
 @dataclass
@@ -101,9 +152,12 @@ class ModulePass:
 
     def __init__(self, **values: Any):
         known = {opt.name: opt for opt in self.options}
-        for key in values:
+        for key, value in values.items():
             if key not in known:
                 raise ValueError(f"pass '{self.name}' has no option '{key}'")
+            if known[key].type is int and not isinstance(value, bool):
+                # The same range as in a pipeline's text (node-limit=-1 is no limit).
+                parse_option(self.name, known[key], str(value))
         object.__setattr__(self, "option_values", MappingProxyType(
             {opt.name: values.get(opt.name, opt.default) for opt in self.options}))
 
@@ -124,7 +178,7 @@ class ModulePass:
             if key not in known:
                 raise ValueError(f"pass '{cls.name}' has no option '{key}'"
                                  + (f" (options: {', '.join(known)})" if known else ""))
-            values[key] = known[key].parse(raw)
+            values[key] = parse_option(cls.name, known[key], raw)
         return cls(**values)
 
     def apply(self, module: "ir.Operation") -> None:  # pragma: no cover - interface

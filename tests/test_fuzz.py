@@ -18,7 +18,7 @@ import time
 import pytest
 
 from fuzz.corpus import load_seeds
-from fuzz.mutate import Mutator, statements
+from fuzz.mutate import Mutator, flag_values, split_flags, statements, with_flags
 from fuzz.run import BAD, Pool, normalise, run_campaign
 
 FUZZ_SEED = 12
@@ -105,3 +105,50 @@ def test_worker_crashes_and_hangs_are_classified():
     assert got["hang"].cls == "hang" and "selftest" in got["hang"].signature
     assert got["fine"].cls == "ok", got["fine"].message
     assert {o.cls for o in got.values()} - {"ok"} <= BAD
+
+
+def test_issue34_seeds_are_located_or_named():
+    """The seeds of issue 34's four compiler signatures (tests/fuzz/seeds/issue34.mlir), as
+    the campaign's worker classifies them: an abort (SIGABRT), an internal error, a
+    diagnostic that lost its line and an option error naming neither pass nor option
+    before the fixes; each a located diagnostic, a named flag error or a kernel that
+    compiles now. Expected classes by hand from the seeds' comments."""
+    seeds = [s for s in load_seeds() if s.name.startswith("tests/fuzz/seeds/issue34.mlir")]
+    assert len(seeds) == 6
+    # A misspelled kernel dictionary entry with --arch (signature 3) and a node-limit of
+    # -1 (signature 4, accepted before).
+    arch_seed = seeds[3].text.replace("cta_group = 1 : i64}", "cta_group = 1 : i64, x = 1}")
+    flags, body = split_flags(seeds[4].text)
+    negative = with_flags(body, ["--pass-option", "tcgen05-plan-tmem{node-limit=-1}"])
+    jobs = [(s.name, s.text) for s in seeds] + [("arch", arch_seed), ("negative", negative)]
+    with Pool(1, timeout=60.0) as pool:
+        got = {key: outcome for key, outcome in pool.run(jobs)}
+    classes = {key: (o.cls, o.message.splitlines()[0] if o.message else "")
+               for key, o in got.items()}
+    name = "tests/fuzz/seeds/issue34.mlir#"
+    assert classes[name + "0"] == ("located", "argument 0: llvm.align = 48 is not a power "
+                                   "of two (an alignment in bytes, as LLVM's are)"), classes
+    assert classes[name + "1"][0] == "located", classes
+    assert classes[name + "2"][0] == "located" and "-18446744073709551616" in \
+        classes[name + "2"][1], classes
+    assert classes[name + "3"][0] == "ok", classes
+    assert classes[name + "4"] == ("flag", "pass 'tcgen05-plan-tmem' option 'node-limit' "
+                                   "expects an integer >= 1, got 'abc'"), classes
+    assert classes[name + "5"][0] == "ok", classes
+    assert classes["arch"] == ("located", "tcgen05.kernel has no entry 'x' (its entries: "
+                               "target, threads, cta_group, grid)"), classes
+    assert classes["negative"][0] == "flag", classes
+
+
+def test_flags_line_round_trips():
+    text = "func.func @k() {\n  return\n}\n"
+    flagged = with_flags(text, ["--arch", "sm_103a", "--pass-option",
+                                "tcgen05-plan-tmem{strategy=optimal node-limit=3}"])
+    assert flagged.startswith("// fuzz-flags: --arch sm_103a --pass-option "
+                              "'tcgen05-plan-tmem{strategy=optimal node-limit=3}'\n")
+    flags, body = split_flags(flagged)
+    assert body == text
+    assert flag_values(flags) == ("sm_103a",
+                                  ["tcgen05-plan-tmem{strategy=optimal node-limit=3}"])
+    # An unbalanced quote (a raw-character mutation of the line) is no flags at all.
+    assert split_flags("// fuzz-flags: --arch 'sm_100a\n" + text)[0] == []

@@ -109,6 +109,18 @@ def test_grid_expressions(grid, args, expected):
     assert grid_of({"grid": grid}, args, cluster=1) == expected
 
 
+def test_grid_evaluated_past_cuda_limits_is_refused():
+    # CUDA's maximum grid: 2^31 - 1 CTAs along x, 65535 along y and z (CUDA C++
+    # Programming Guide); ceildiv(8388608, 128) = 65536 (by hand).
+    assert launch.evaluate(["ceildiv(N, 1)", "ceildiv(M, 128)"],
+                           {"N": 2**31 - 1, "M": 65535 * 128}) == (2**31 - 1, 65535, 1)
+    with pytest.raises(launch.GridError, match="65536 CTAs along y, past CUDA's limit "
+                                               "of 65535"):
+        launch.evaluate(["1", "ceildiv(M, 128)"], {"M": 8388608})
+    with pytest.raises(launch.GridError, match="along x, past CUDA's limit of 2147483647"):
+        launch.evaluate(["tiles"], {"tiles": 2**31})
+
+
 @pytest.mark.parametrize("grid, message", [
     (["M / 128"], "is not an integer, an argument name or ceildiv"),
     (["1", "1", "1", "1"], "at most three"),

@@ -7,7 +7,7 @@
 // RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{ring_stages=2},tcgen05-verify-sync' --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: not tcgen05-opt %s -p 'tcgen05-insert-sync{ring_stages=0}' --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 
-// BAD: option 'ring_stages' must be kernel, auto or a number of stages from 1 to 256, got '0'
+// BAD: pass 'tcgen05-insert-sync' option 'ring_stages' expects kernel, auto or a number of stages from 1 to 256, got '0'
 
 // CHECK-LABEL: func.func @two_stages(
 // CHECK: %[[FULL:.+]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64, stages = 2 : i64}

@@ -18,10 +18,10 @@
 // SHAPE-LABEL: func.func @epilogue
 // SHAPE-COUNT-2: "tcgen05.ld"{{.*}} {num = 4 : i64, shape = "16x256b"} {{.*}} -> !tcgen05.frag<[128, 32], f32>
 
-// BOGUS: tcgen05-opt: error: unknown ld/st strategy 'bogus'; the strategies are max-width and register-budget=R
+// BOGUS: tcgen05-opt: error: pass 'tcgen05-select-layouts' option 'strategy' expects max-width or register-budget=R (R registers per thread), got 'bogus': unknown ld/st strategy 'bogus'; the strategies are max-width and register-budget=R
 // BOGUS-NOT: Traceback
-// NOBUDGET: tcgen05-opt: error: register-budget needs a register count, as in register-budget=32{{$}}
-// LAYOUTC: tcgen05-opt: error: option 'layout-c' must be one of F, B, got 'X'
+// NOBUDGET: tcgen05-opt: error: pass 'tcgen05-select-layouts' option 'strategy' expects max-width or register-budget=R (R registers per thread), got 'register-budget': register-budget needs a register count, as in register-budget=32{{$}}
+// LAYOUTC: tcgen05-opt: error: pass 'tcgen05-select-layouts' option 'layout-c' expects one of F, B, got 'X'
 // TOOSMALL: error: register-budget=2: no chunk of this 64-column slice fits in 2 registers per thread with .16x256b messages (Table 47)
 func.func @epilogue(%dst: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index

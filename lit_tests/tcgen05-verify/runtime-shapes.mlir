@@ -201,3 +201,43 @@ func.func @negative_stride_operand(%C: !llvm.ptr<1>)
       : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index, index) -> ()
   return
 }
+
+// -----
+
+// A grid past CUDA's maximum grid dimensions (65535 CTAs along y and z, 2^31 - 1 along x;
+// CUDA C++ Programming Guide, Technical Specifications per Compute Capability) cannot be
+// launched: refused where it is constant (an integer, or ceildiv of an integer).
+// expected-error @+1 {{tcgen05.kernel.grid: 65536 CTAs along y, past CUDA's limit of 65535 for grid dimension y}}
+func.func @grid_y_past_limit(%M: i32)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64,
+                                  grid = ["ceildiv(M, 128)", "65536"]}} {
+  return
+}
+
+// -----
+
+// ceildiv(131071, 2) = 65536 CTAs along z.
+// expected-error @+1 {{tcgen05.kernel.grid: "ceildiv(131071, 2)" is 65536 CTAs along z, past CUDA's limit of 65535 for grid dimension z}}
+func.func @grid_z_past_limit()
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64,
+                                  grid = ["1", "1", "ceildiv(131071, 2)"]}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{tcgen05.kernel.grid: 2147483648 CTAs along x, past CUDA's limit of 2147483647 for grid dimension x}}
+func.func @grid_x_past_limit()
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64,
+                                  grid = ["2147483648"]}} {
+  return
+}
+
+// -----
+
+// At the limits exactly: accepted.
+func.func @grid_at_limits()
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64,
+                                  grid = ["2147483647", "65535", "ceildiv(131070, 2)"]}} {
+  return
+}

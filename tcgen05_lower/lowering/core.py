@@ -20,8 +20,8 @@ from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm, nvvm
 from tcgen05_lower.dialect.ops import AllocMbarrierOp, MbarrierWaitOp
 from tcgen05_lower.emit import Sym, i32, i64
-from tcgen05_lower.kernel_ir import (FORWARDING_OPS, PARTITIONS_OP, enclosing_roles,
-                                     partition_roles, role_info)
+from tcgen05_lower.kernel_ir import (FORWARDING_OPS, PARTITIONS_OP, constant_int,
+                                     enclosing_roles, partition_roles, role_info)
 
 def lowers(*names):
     """Marks the decorated function as the lowering of the given tcgen05 ops (their
@@ -114,7 +114,10 @@ class KernelLowering:
             owner = role_of.get(op) if role_of else None
             self.enter(self.role_threads[owner] if owner is not None else whole_cta)
             with ir.InsertionPoint(op), op.location:
-                handler(self, op)
+                try:
+                    handler(self, op)
+                except emit.ConstantOutOfRange as exc:
+                    self.fail(op, out_of_range_message(op, exc))
             self.lowered.append(op)
         self.forward_lowered_buffers(forwarding, casts)
         self.finish_carried_row_vectors()
@@ -340,6 +343,25 @@ class KernelLowering:
         for op in barriers:
             if op.results[0] in tracked:
                 self.phase_counters[op.results[0]] = emit.counter()
+
+
+#: A constant operand at least this large in magnitude is named by out_of_range_message:
+#: no tile, row or K offset of a real matrix comes near it.
+HUGE_OPERAND = 1 << 32
+
+
+def out_of_range_message(op, exc: "emit.ConstantOutOfRange") -> str:
+    """The diagnostic for address arithmetic of `op` that folded to a constant no 64-bit
+    integer holds (emit.ConstantOutOfRange): the offset is no valid address, and LLVM's
+    wrapping arithmetic would make it another address silently. Names the op's constant
+    operands that are that large, which is where such a value comes from."""
+    huge = [f"operand #{i} = {value}" for i, value in
+            enumerate(constant_int(v) for v in op.operands)
+            if value is not None and abs(value) >= HUGE_OPERAND]
+    return (f"{op.name}: its address arithmetic, folded at compile time, gives {exc.value}, "
+            f"outside the 64-bit range of an address"
+            + (f" ({', '.join(huge)})" if huge else "")
+            + ": an offset this large addresses no valid memory")
 
 
 def mbarrier_slots(op) -> int:

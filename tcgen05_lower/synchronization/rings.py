@@ -149,14 +149,19 @@ EVEN_CTA = "even"
 KERNEL_STAGES, AUTO_STAGES = "kernel", "auto"
 
 
+#: What tcgen05-insert-sync's ``ring_stages`` accepts, in words (pass_infra.Option.kind).
+RING_STAGES_KIND = (f"kernel, auto or a number of stages from 1 to "
+                    f"{MBARRIER_RING_MAX_STAGES}")
+
+
 def ring_stages_option(text: str) -> str:
     """Parses tcgen05-insert-sync's ``ring_stages``: kernel, auto or a number of stages,
-    1 to the most an mbarrier ring has (kernel_ir.MBARRIER_RING_MAX_STAGES)."""
+    1 to the most an mbarrier ring has (kernel_ir.MBARRIER_RING_MAX_STAGES); ValueError
+    otherwise (pass_infra.parse_option names the option and RING_STAGES_KIND)."""
     if text in (KERNEL_STAGES, AUTO_STAGES) or \
             (text.isdigit() and 1 <= int(text) <= MBARRIER_RING_MAX_STAGES):
         return text
-    raise ValueError(f"option 'ring_stages' must be kernel, auto or a number of stages "
-                     f"from 1 to {MBARRIER_RING_MAX_STAGES}, got '{text}'")
+    raise ValueError("")
 
 
 #: Value ops the stage proof reads through (the index's own type changes).

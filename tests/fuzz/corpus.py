@@ -1,9 +1,11 @@
-"""The fuzzer's seeds: every ``.mlir`` the project ships.
+"""The fuzzer's seeds: every ``.mlir`` the project ships, and the fuzzer's own.
 
-``examples/*.mlir``, ``benchmarks/tmem/corpus/*.mlir`` and ``lit_tests/**/*.mlir``, each
-lit file split at ``// -----`` (as ``--split-input-file`` does). Whole-line comments (RUN
-and CHECK lines, expected-error annotations, prose) are dropped: they only lengthen the
-reproducers and waste raw-character mutations.
+``examples/*.mlir``, ``benchmarks/tmem/corpus/*.mlir``, ``lit_tests/**/*.mlir`` and
+``tests/fuzz/seeds/*.mlir`` (inputs that once crashed the compiler, and kernels compiled
+with command-line flags), each file split at ``// -----`` (as ``--split-input-file``
+does). Whole-line comments (RUN and CHECK lines, expected-error annotations, prose) are
+dropped: they only lengthen the reproducers and waste raw-character mutations. A chunk's
+``// fuzz-flags:`` line (FLAGS_PREFIX: the flags it is compiled with) is kept, first.
 """
 
 from __future__ import annotations
@@ -15,7 +17,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 #: The seed files, as globs relative to the repository root, in a fixed order.
-SEED_GLOBS = ("examples/*.mlir", "benchmarks/tmem/corpus/*.mlir", "lit_tests/**/*.mlir")
+SEED_GLOBS = ("examples/*.mlir", "benchmarks/tmem/corpus/*.mlir", "lit_tests/**/*.mlir",
+              "tests/fuzz/seeds/*.mlir")
+
+#: The first line of a seed or mutant that carries the flags it is compiled with
+#: (mutate.split_flags, worker.py).
+FLAGS_PREFIX = "// fuzz-flags:"
 
 _SPLIT = re.compile(r"^// -----\s*$", re.MULTILINE)
 _COMMENT_LINE = re.compile(r"^\s*//.*$")
@@ -30,7 +37,11 @@ class Seed:
 def strip_comments(text: str) -> str:
     """The text without whole-line comments and runs of blank lines."""
     lines = []
+    flags = []
     for line in text.splitlines():
+        if line.startswith(FLAGS_PREFIX):
+            flags = [line.rstrip()]
+            continue
         if _COMMENT_LINE.match(line):
             continue
         if not line.strip() and (not lines or not lines[-1].strip()):
@@ -38,7 +49,9 @@ def strip_comments(text: str) -> str:
         lines.append(line.rstrip())
     while lines and not lines[-1].strip():
         lines.pop()
-    return "\n".join(lines) + "\n"
+    if not lines:
+        return "\n"
+    return "\n".join(flags + lines) + "\n"
 
 
 def seed_files(root: Path = ROOT) -> list[Path]:

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import random
 import re
+import shlex
 from dataclasses import dataclass, field
 
-from .corpus import Seed
+from .corpus import FLAGS_PREFIX, Seed
 
 # -- values ------------------------------------------------------------------------------
 
@@ -68,6 +69,70 @@ ODD_VALUES = ('"1"', '"f16"', '""', "1 : i64", "-1 : i64", "0 : i32", "1 : i1", 
 INT_TYPES = ("i64", "i32", "i16", "i8", "i1", "si64", "ui64", "si32", "ui8", "index")
 
 RAW_ALPHABET = '{}()[]<>,:=%@!"#^-+.x0123456789aAfiz_ \n'
+
+# The first line of a mutant may carry the command-line flags it is compiled with, as
+# tcgen05-lower takes them (corpus.FLAGS_PREFIX; worker.py reads the line, seeds may have
+# one): ``// fuzz-flags: --arch sm_103a --pass-option 'tcgen05-plan-tmem{node-limit=abc}'``.
+
+#: --arch values: the targets, valid and not.
+ARCH_VALUES = TARGETS + ("sm_100a", "sm_103a", "sm_110a", "sm_100f")
+
+#: The options of the tcgen05 passes (without plan-tmem's json= and svg=, which write
+#: files), and an option none of them has.
+PASS_OPTIONS = {
+    "tcgen05-select-layouts": ("strategy", "shape", "layout-c", "report"),
+    "tcgen05-plan-tmem": ("strategy", "report", "node-limit"),
+    "tcgen05-insert-sync": ("strategy", "report", "ring_stages"),
+    "tcgen05-verify-sync": ("report", "partitions"),
+    "tcgen05-verify": (),
+    "tcgen05-lower-to-llvm": (),
+    "tcgen05-bogus": ("x",),
+}
+#: Option values, good and bad, per option; every option also gets OPTION_GARBAGE.
+#: node-limit stays small: a valid limit of millions is a long search on request.
+OPTION_VALUES = {
+    "strategy": ("first-fit", "optimal", "no-reuse", "minimal", "conservative", "none",
+                 "max-width", "register-budget=16", "register-budget", "register-budget=2",
+                 "register-budget=-1"),
+    "shape": ("auto", "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2", "64x64b"),
+    "layout-c": ("F", "B", "C"),
+    "report": ("true", "false", "1", "0", "maybe"),
+    "node-limit": ("1", "2", "100", "0", "-1", "1.5", "abc", "2147483648", "1e3"),
+    "ring_stages": ("kernel", "auto", "1", "2", "3", "4", "256", "257", "0", "-1"),
+    "partitions": ("check", "refuse", "skip", "maybe"),
+}
+OPTION_GARBAGE = ("", "abc", "1.5", "-1", "{", "}", "a=b", "true")
+
+
+def split_flags(text: str) -> tuple[list[str], str]:
+    """The flags of `text`'s FLAGS_PREFIX line (shell words), and the text without it;
+    no flags if the first line is not one or does not split (an unbalanced quote)."""
+    first, newline, rest = text.partition("\n")
+    if not first.startswith(FLAGS_PREFIX):
+        return [], text
+    try:
+        return shlex.split(first[len(FLAGS_PREFIX):]), rest
+    except ValueError:
+        return [], text
+
+
+def with_flags(text: str, flags: list[str]) -> str:
+    """`text` (without a flags line) with a FLAGS_PREFIX line for `flags`, if any."""
+    if not flags:
+        return text
+    return f"{FLAGS_PREFIX} {' '.join(shlex.quote(f) for f in flags)}\n{text}"
+
+
+def flag_values(flags: list[str]) -> tuple[str | None, list[str]]:
+    """(--arch value or None, --pass-option values) of `flags`; other words are ignored."""
+    arch, options = None, []
+    for k, word in enumerate(flags[:-1]):
+        if word == "--arch":
+            arch = flags[k + 1]
+        elif word == "--pass-option":
+            options.append(flags[k + 1])
+    return arch, options
+
 
 # -- lexical helpers -----------------------------------------------------------------------
 
@@ -278,6 +343,7 @@ class Mutator:
             (self.op_kernel_dict, 6), (self.op_delete_stmt, 8), (self.op_duplicate_stmt, 6),
             (self.op_swap_stmt, 6), (self.op_loop_bounds, 8), (self.op_attr_name, 8),
             (self.op_attr_kind, 6), (self.op_raw_chars, 6), (self.op_int_suffix, 3), (self.op_replace_use, 6),
+            (self.op_arch_flag, 2), (self.op_pass_option_flag, 3),
         ]
         self.weights = [w for _, w in self.operators]
 
@@ -301,6 +367,33 @@ class Mutator:
         count = rng.choices((1, 2, 3), (60, 25, 15))[0]
         text, done = self.mutate(origin.text, rng, count)
         return Mutant(index, origin.name, text, done)
+
+    # -- command-line flags -----------------------------------------------------------------
+
+    def op_arch_flag(self, text, rng):
+        """Sets --arch (replacing one given before)."""
+        flags, body = split_flags(text)
+        arch = rng.choice(ARCH_VALUES)
+        kept = []
+        k = 0
+        while k < len(flags):
+            if flags[k] == "--arch":
+                k += 2
+                continue
+            kept.append(flags[k])
+            k += 1
+        return with_flags(body, kept + ["--arch", arch]), f"flag --arch {arch!r}"
+
+    def op_pass_option_flag(self, text, rng):
+        """Adds a --pass-option: a pass's option set to a value, good or bad."""
+        flags, body = split_flags(text)
+        name = rng.choice(sorted(PASS_OPTIONS))
+        options = PASS_OPTIONS[name] + ("bogus",)
+        option = rng.choice(options)
+        value = rng.choice(OPTION_VALUES.get(option, ()) + OPTION_GARBAGE)
+        element = f"{name}{{{option}={value}}}"
+        return (with_flags(body, flags + ["--pass-option", element]),
+                f"flag --pass-option {element!r}")
 
     # -- numbers ---------------------------------------------------------------------------
 

@@ -12,6 +12,9 @@ class      meaning                                                          a bu
 ok         compiled to PTX, and ptxas (``-arch`` = the result's target)
            accepts it
 located    ``CompileFailed``, every diagnostic with a line
+flag       a flag of the mutant's ``// fuzz-flags:`` line (``--arch``,
+           ``--pass-option``) refused by a message naming it (the --arch
+           value, or the pass), every other diagnostic with a line
 unlocated  ``CompileFailed`` with a diagnostic that has no line (or none)   yes
 internal   a diagnostic saying "internal error", or any other exception     yes
            escaping ``compile_source``
@@ -49,12 +52,13 @@ from .mutate import Mutant, Mutator, statements
 
 WORKER = Path(__file__).resolve().parent / "worker.py"
 
-CLASSES = ("ok", "located", "unlocated", "internal", "signal", "hang", "ptxas")
+CLASSES = ("ok", "located", "flag", "unlocated", "internal", "signal", "hang", "ptxas")
 #: The classes that are bugs.
 BAD = frozenset(("unlocated", "internal", "signal", "hang", "ptxas"))
 CLASS_TITLES = {
     "ok": "compiled, ptxas accepts the PTX",
     "located": "diagnostic with a location",
+    "flag": "a command-line flag refused, named",
     "unlocated": "diagnostic without a location",
     "internal": "internal error",
     "signal": "worker died (signal or exit)",
@@ -439,7 +443,9 @@ def operator_of(description: str) -> str:
                          ("use of", "use replaced"),
                          ("deleted", "raw characters"), ("inserted", "raw characters"),
                          ("replaced", "raw characters"), ("duplicated", "raw characters"),
-                         ("transposed", "raw characters")):
+                         ("transposed", "raw characters"),
+                         ("flag --arch", "--arch flag"),
+                         ("flag --pass-option", "--pass-option flag")):
         if description.startswith(prefix):
             return name
     if description.startswith("attribute"):

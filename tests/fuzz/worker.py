@@ -29,6 +29,7 @@ def main() -> int:
     here = os.path.dirname(os.path.abspath(__file__))
     if sys.path and os.path.abspath(sys.path[0] or ".") == here:
         sys.path.pop(0)  # our sibling modules must not shadow anything
+    sys.path.append(os.path.dirname(here))  # the fuzz package itself (mutate's flags)
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
@@ -103,11 +104,31 @@ def _frames(exc: BaseException) -> list[list[str]]:
     return [[f.filename, f.name] for f in traceback.extract_tb(exc.__traceback__)]
 
 
+def flag_error(message: str, arch: str | None, options: list[str]) -> bool:
+    """Whether an error without a line is about a command-line flag and names it: the
+    --arch value, or the pass of a --pass-option (a bad option has no source line)."""
+    if arch is not None and message.startswith(f"--arch {arch}:"):
+        return True
+    return any(option.split("{", 1)[0].strip() in message for option in options)
+
+
 def compile_one(job: dict, compile_source, CompileFailed, run_ptxas) -> dict:
+    from fuzz.mutate import flag_values, split_flags
+    from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options, parse_pipeline
+
     text, name = job["text"], job.get("name", "mutant.mlir")
+    arch, options = flag_values(split_flags(text)[0])
     PASS_EXCEPTION.clear()
+    pipeline = DEFAULT_PIPELINE
+    if options:  # checked as tcgen05-lower checks --pass-option, before the compile
+        try:
+            pipeline = override_options(DEFAULT_PIPELINE, options)
+            parse_pipeline(pipeline)
+        except ValueError as exc:
+            cls = "flag" if flag_error(str(exc), arch, options) else "unlocated"
+            return {"cls": cls, "message": str(exc), "diagnostics": [str(exc)]}
     try:
-        result = compile_source(text, name, emit="ptx")
+        result = compile_source(text, name, emit="ptx", arch=arch, pipeline=pipeline)
     except CompileFailed as exc:
         diags = list(exc.diagnostics)
         formatted = [x.format() for x in diags]
@@ -120,6 +141,8 @@ def compile_one(job: dict, compile_source, CompileFailed, run_ptxas) -> dict:
         if not diags:
             return {"cls": "unlocated", "message": "CompileFailed without a diagnostic: "
                     + str(exc), "diagnostics": []}
+        if unlocated and all(flag_error(x.message, arch, options) for x in unlocated):
+            return {"cls": "flag", "message": unlocated[0].message, "diagnostics": formatted}
         if unlocated:
             return {"cls": "unlocated", "message": unlocated[0].message,
                     "diagnostics": formatted}
