@@ -80,9 +80,11 @@ def test_global_load_latency_and_register_dependency():
     trace = T.single_warp([Step("ld_global", nbytes=512, dsts=("%r1",)),
                            Step("alu", srcs=("%r1",))])
     timing = replay(trace)
-    # the data is back global_latency after issue plus its 512 bytes at the DRAM share;
-    # the add issues on the next whole cycle
-    ready = int(np.ceil(P["global_latency"] + 512 / P["dram_bytes_per_cycle"]))
+    # the data is back global_latency after issue (a miss: nothing else loads it) plus its
+    # 512 bytes at the slower of the SM's L2 port and its DRAM share (the SM alone: all
+    # of the DRAM bandwidth); the add issues on the next whole cycle
+    stream = max(512 / P["l2_sm_bytes_per_cycle"], 512 / P["dram_bytes_per_cycle"])
+    ready = int(np.ceil(P["global_latency"] + stream))
     assert timing.cycles == ready + 1
     assert timing.stalls["CTA 0 warp 0"]["register dependency"] == ready - 1
 
@@ -144,7 +146,7 @@ def test_timing_leaves_the_functional_run_unchanged(tmp_path):
     events = json.loads(trace_file.read_text())["traceEvents"]
     tracks = {e["args"]["name"] for e in events if e["name"] == "thread_name"}
     assert {f"CTA 0 warp {w}" for w in range(4)} | {"CTA 0 tensor pipe",
-                                                    "CTA 0 DRAM share"} <= tracks
+                                                    "CTA 0 memory (L2 port)"} <= tracks
     assert any(e["name"].startswith("mma.f16 M128 N256") for e in events)
 
 
