@@ -215,3 +215,20 @@ $L__BB0_1:
 }
 """
     assert count_instructions(ptx) == 5
+
+
+def test_a_wait_that_lost_the_issue_slot_is_booked_as_a_wait_and_one_slot():
+    """Warp 4 shares scheduler 0 with warp 0, which issues every cycle. Warp 1 arrives
+    at t = 0; the phase completes mbarrier_arrive_latency later and warp 4 may issue
+    mbarrier_wait_latency after that (t = 30), but warp 0 holds that cycle's slot, so
+    warp 4 issues at 31: 30 cycles of mbarrier wait and 1 of issue slot (hand
+    derivation), not 31 of issue slot."""
+    tag = (0, 1032, 1, 0)
+    busy = [Step("alu") for _ in range(100)]
+    arriver = [Step("mbar_arrive", arrivals=[tag])]
+    waiter = [Step("mbar_wait", wait=tag)]
+    timing = replay(ClusterTrace(5, 1, [busy, arriver, [], [], waiter]))
+    ready = P["mbarrier_arrive_latency"] + P["mbarrier_wait_latency"]
+    stalls = timing.stalls["CTA 0 warp 4"]
+    assert stalls["mbarrier wait"] == ready
+    assert stalls["issue slot"] == 1

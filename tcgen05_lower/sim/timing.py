@@ -857,19 +857,21 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
         start = t
         while t in slot:
             t += 1
-        if t > start and why == "issue slot":
-            pass
         slot.add(t)
-        stall = t - w.next_issue
-        if stall > 0:
-            reason = why if t == start else "issue slot"
-            w.stalls[reason] += stall
+        # the cycles until the warp could issue are its reason's (a wait, a dependency);
+        # only the cycles after that, while other warps of its scheduler held the slot,
+        # are the issue slot's
+        held = max(start - w.next_issue, 0.0) if why != "issue slot" else 0.0
+        for reason, cycles in ((why, held), ("issue slot", t - w.next_issue - held)):
+            if cycles <= 0:
+                continue
+            w.stalls[reason] += cycles
             key = (w.steps[w.pc].line, reason)
-            stall_lines[key] = stall_lines.get(key, 0.0) + stall
-            if reason != "issue slot":
-                flush_run(w)
-                events.append({"track": w.name, "name": reason, "start": w.next_issue,
-                               "end": t, "cat": "stall"})
+            stall_lines[key] = stall_lines.get(key, 0.0) + cycles
+        if held > 0:
+            flush_run(w)
+            events.append({"track": w.name, "name": why, "start": w.next_issue,
+                           "end": start, "cat": "stall"})
         step = w.steps[w.pc]
         w.gate = None
         instructions += 1
