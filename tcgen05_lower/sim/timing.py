@@ -252,6 +252,8 @@ class ClusterTrace:
     warps_per_cta: int
     ctas: int
     warps: list = field(default_factory=list)  # list[list[Step]]
+    #: warp index within its CTA -> the name of its role (tcgen05.partitions), if known
+    roles: dict = field(default_factory=dict)
 
 
 # -- recording ----------------------------------------------------------------------------------
@@ -623,14 +625,15 @@ class TimingResult:
         and per hardware unit; times in microseconds at clock_ghz."""
         scale = 1.0 / (self.clock_ghz * 1e3)
         events = []
-        for c, cluster in enumerate(self.clusters):
+        distinct = list({id(cluster): cluster for cluster in self.clusters}.values())
+        for c, cluster in enumerate(distinct):   # a timing-only estimate repeats replays
             names = {}
             for ev in cluster.events:
                 tid = names.setdefault(ev["track"], len(names))
                 events.append({"name": ev["name"], "ph": "X", "pid": c, "tid": tid,
                                "ts": ev["start"] * scale,
                                "dur": max(ev["end"] - ev["start"], 0.0) * scale,
-                               "cat": ev.get("cat", "")})
+                               "cat": ev.get("cat", ""), "args": ev.get("args", {})})
             events.append({"name": "process_name", "ph": "M", "pid": c, "tid": 0,
                            "args": {"name": f"cluster {c}"}})
             for track, tid in names.items():
@@ -704,6 +707,53 @@ class MemoryContext:
                                     "the CTAs recorded, alone on the GPU")
 
 
+def opcode_of(step: Step) -> str:
+    """The step's PTX opcode with its qualifiers (the recorded one; else the first word
+    of its text that is not part of a `{ .reg ...;` preamble), for trace names."""
+    if step.opcode:
+        return step.opcode
+    for part in step.text.replace("{", ";").replace("}", ";").split(";"):
+        words = part.split()
+        while words and (words[0].startswith("@") or words[0].startswith(".")):
+            words = words[1:]
+        if words:
+            return words[0]
+    return step.kind
+
+
+def role_of(steps: list) -> str:
+    """What a warp does, from its instructions (the PTX has no role names): "TMA loads",
+    "MMA" (issues tcgen05.mma), "epilogue" (tcgen05.ld), several joined, or ""."""
+    does = []
+    if any(s.tmas for s in steps):
+        does.append("TMA loads")
+    if any(a[2] == "mma" for s in steps for a in s.asyncs):
+        does.append("MMA")
+    if any(s.kind == "tmem_ld" for s in steps):
+        does.append("epilogue")
+    return ", ".join(does)
+
+
+def step_args(step: Step, role: str) -> dict:
+    """Chrome trace args of a warp's step: its PTX line and text, the warp's role, the
+    mbarrier phase (and parity) it waited for, the bytes it moved or loaded by TMA. The
+    PTX carries no MLIR locations, so none are given."""
+    args = {"PTX line": step.line, "PTX": step.text[:200]}
+    if role:
+        args["role"] = role
+    if step.wait is not None:
+        args["mbarrier"] = f"CTA {step.wait[0]} {step.wait[1]:#x}"
+        args["phase"] = step.wait[3]
+        args["parity"] = step.wait[3] & 1
+    tma_bytes = sum(t[2] for t in step.tmas)
+    if tma_bytes or step.nbytes:
+        args["bytes"] = tma_bytes or step.nbytes
+    keys = [t[4] for t in step.tmas if len(t) > 4 and t[4] is not None]
+    if keys:
+        args["tile"] = ", ".join(f"{k[0]}[{k[1]}, {k[2]}]" for k in keys)
+    return args
+
+
 class _Warp:
     def __init__(self, index: int, steps: list, scheduler: tuple, name: str):
         self.index, self.steps, self.scheduler, self.name = index, steps, scheduler, name
@@ -736,6 +786,9 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
     warps = [_Warp(i, steps, (i // wpc, i % wpc % int(p("schedulers"))),
                    f"CTA {i // wpc} warp {i % wpc}")
              for i, steps in enumerate(trace.warps)]
+    for w in warps:
+        w.role = trace.roles.get(w.index % wpc) or role_of(w.steps)
+        w.track = f"{w.name} ({w.role})" if w.role else w.name
     events: list[dict] = []
     # how many arrivals each mbarrier phase gets, and which warps take part in each barrier
     expected: dict[tuple, int] = {}
@@ -836,7 +889,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
 
     def flush_run(w: _Warp) -> None:
         if w.run_count:
-            events.append({"track": w.name, "name": f"{w.run_count} instructions",
+            events.append({"track": w.track, "name": f"{w.run_count} instructions",
                            "start": w.run_start, "end": w.run_end, "cat": "issue"})
         w.run_start, w.run_count = None, 0
 
@@ -870,7 +923,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
             stall_lines[key] = stall_lines.get(key, 0.0) + cycles
         if held > 0:
             flush_run(w)
-            events.append({"track": w.name, "name": why, "start": w.next_issue,
+            events.append({"track": w.track, "name": why, "start": w.next_issue,
                            "end": start, "cat": "stall"})
         step = w.steps[w.pc]
         w.gate = None
@@ -917,7 +970,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
                 w.st_done = max(w.st_done, done)
             if dur:
                 events.append({"track": f"CTA {rank} TMEM port {port[1]}",
-                               "name": f"{w.name}: {(step.text.split() or [k])[0]}",
+                               "name": f"{w.name}: {opcode_of(step)}",
                                "start": begin, "end": begin + dur, "cat": "tmem"})
             end = max(end, done)
         for thread, arank, akind, cost in step.asyncs:
@@ -975,8 +1028,8 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
         if k in ("tmem_ld", "mbar_wait", "barrier", "commit", "async", "wait_ld", "wait_st",
                  "tma"):
             flush_run(w)
-            events.append({"track": w.name, "name": step.text.split(";")[0][:60] or k,
-                           "start": t, "end": t + 1, "cat": "sync"})
+            events.append({"track": w.track, "name": opcode_of(step), "start": t,
+                           "end": t + 1, "cat": "sync", "args": step_args(step, w.role)})
         w.pc += 1
         w.done_at = w.next_issue
         end = max(end, w.next_issue)
@@ -1155,6 +1208,73 @@ class Recording:
                f"clusters of its wave in the same row (same y) or column (same x) as the "
                f"recorded neighbours show; {len(cache)} distinct replays")
         return combine(all_timings, self.cluster_size, overrides, waves=flat, how=how)
+
+
+def _tuples(value):
+    """JSON lists back to the tuples the replay uses as keys."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _step_to_json(step: Step) -> dict:
+    out = {"kind": step.kind}
+    for name in ("line", "text", "srcs", "dsts", "nbytes", "arrivals", "wait", "barrier",
+                 "rank", "lines", "opcode"):
+        value = getattr(step, name)
+        if value != getattr(_DEFAULT_STEP, name):
+            out[name] = value
+    if step.asyncs:
+        out["asyncs"] = [[t, r, k, None if c is None else
+                          [c.kind, c.m, c.n, c.cta_group, c.sparse, c.a_in_tmem]]
+                         for t, r, k, c in step.asyncs]
+    if step.commits:
+        out["commits"] = step.commits
+    if step.tmas:
+        out["tmas"] = step.tmas
+    return out
+
+
+def _step_from_json(d: dict) -> Step:
+    step = Step(d["kind"], d.get("line", 0), d.get("text", ""), _tuples(d.get("srcs", [])),
+                _tuples(d.get("dsts", [])), d.get("nbytes", 0),
+                arrivals=[_tuples(t) for t in d.get("arrivals", [])],
+                wait=_tuples(d["wait"]) if d.get("wait") is not None else None,
+                barrier=d.get("barrier", -1), rank=d.get("rank", 0),
+                lines=_tuples(d.get("lines", [])), opcode=d.get("opcode", ""))
+    step.asyncs = [(t, r, k, None if c is None else MmaCost(*c))
+                   for t, r, k, c in d.get("asyncs", [])]
+    step.commits = [(t, [_tuples(tag) for tag in tags]) for t, tags in d.get("commits", [])]
+    step.tmas = [(t, r, n, [_tuples(tag) for tag in tags], *(_tuples(k) for k in key))
+                 for t, r, n, tags, *key in d.get("tmas", [])]
+    return step
+
+
+_DEFAULT_STEP = Step("")
+
+
+def save_recording(recording: Recording, path) -> None:
+    """Writes a Recording as gzipped JSON (load_recording reads it back)."""
+    import gzip
+    data = {"grid": recording.grid, "cluster_size": recording.cluster_size,
+            "cluster_ids": recording.cluster_ids,
+            "traces": [{"warps_per_cta": t.warps_per_cta, "ctas": t.ctas,
+                        "roles": t.roles,
+                        "warps": [[_step_to_json(s) for s in w] for w in t.warps]}
+                       for t in recording.traces]}
+    with gzip.open(path, "wt") as f:
+        json.dump(data, f, separators=(",", ":"))
+
+
+def load_recording(path) -> Recording:
+    """A Recording written by save_recording: replay it with ``.replay(overrides)``."""
+    import gzip
+    with gzip.open(path, "rt") as f:
+        data = json.load(f)
+    traces = [ClusterTrace(t["warps_per_cta"], t["ctas"],
+                           [[_step_from_json(s) for s in w] for w in t["warps"]],
+                           roles={int(k): v for k, v in t.get("roles", {}).items()})
+              for t in data["traces"]]
+    return Recording(traces, [tuple(c) for c in data["cluster_ids"]], tuple(data["grid"]),
+                     data["cluster_size"])
 
 
 def check_overrides(overrides: dict | None) -> None:
