@@ -89,8 +89,9 @@ def build_parser() -> argparse.ArgumentParser:
                              "repeatable")
     parser.add_argument("--timing-only", action="store_true",
                         help="estimate the whole grid's time without simulating every CTA: "
-                             "cluster (0, 0, 0) and its neighbours (1, 0, 0) and (0, 1, 0) "
-                             "run, the rest is replayed from them in waves over the SMs "
+                             "cluster (0, 0, 0) runs, and the first instructions of its "
+                             "neighbours (1, 0, 0) and (0, 1, 0) to see which tiles they "
+                             "share; the rest is replayed from them in waves over the SMs "
                              "(docs/timing.md); numerics are not checked")
     parser.add_argument("--backend", default="sim", choices=["sim", "cuda"],
                         help="where the kernel runs: the simulator, or a Blackwell GPU "
@@ -400,7 +401,8 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
     from tcgen05_lower.sim import ptx as P
     from tcgen05_lower.sim.api import grid_of, launch_of, simulate
     from tcgen05_lower.sim.state import SimError
-    from tcgen05_lower.sim.timing import TIMING_ONLY_MAX_CLUSTERS
+    from tcgen05_lower.sim.timing import (TIMING_ONLY_MAX_CLUSTERS,
+                                          TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS)
 
     try:
         launch = launch_of(manifest, P.parse(ptx).entry(manifest.get("entry")))
@@ -421,7 +423,8 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
-                          clusters=clusters)
+                          clusters=clusters,
+                          budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]})
     except SimError as err:
         print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
         return 1

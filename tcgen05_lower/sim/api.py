@@ -136,7 +136,7 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
 def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              schedule: str = "late", *, trace=None, progress_stream=None,
              ordering_factory=None, tensor_core=None, grid=None, timing=None,
-             clusters=None) -> SimResult:
+             clusters=None, budgets=None) -> SimResult:
     """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
     the manifest's, else one cluster; see grid_of), one cluster after another; arrays are
     modified in place and also returned in ``outputs``. Raises SimError for what the ISA
@@ -150,7 +150,10 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     parameters without simulating. The functional run is the same either way.
 
     ``clusters``: run only these clusters of the grid ((x, y, z) in clusters), e.g. for a
-    timing-only estimate (timing.Recording); the outputs are then partial."""
+    timing-only estimate (timing.Recording); the outputs are then partial. ``budgets``
+    ({cluster id: warp instructions}, with ``timing``): record only that many of the
+    cluster's instructions (a prefix, timing.Recording.partial; its end state is not
+    checked)."""
     manifest = manifest or {}
     args = args or {}
     if schedule not in ("late", "eager"):
@@ -186,6 +189,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         timing_model.check_overrides(_overrides(timing))
     several = len(clusters) > 1
     races, problems, counts = [], [], {}
+    partial = []
+    budget_reached = timing_model.BudgetReached if timing else ()
     warp_instructions, seconds = 0, 0.0
     for cluster_id in clusters:
         where = "CTA " + (f"({cluster_id[0] * launch.cluster}, {cluster_id[1]}, "
@@ -196,11 +201,19 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
                               ordering_factory, tensor_core, schedule, trace=trace,
                               progress_stream=progress_stream)
+            if timing and budgets and cluster_id in budgets:
+                machine.budget = budgets[cluster_id]
             stats = machine.run()
         except SimError as err:
             if several:
                 err.message = f"{where}: {err.message}"
             raise
+        except budget_reached:
+            machine.recorder.flush_waits()
+            timings.append(machine.recorder.trace)
+            partial.append(cluster_id)
+            warp_instructions += machine.stats.warp_instructions
+            continue
         prefix = f"{where}: " if several else ""
         problems += [prefix + p for p in machine.ordering.finish(entry.end_line)]
         races += list(getattr(machine.ordering, "races", []))
@@ -216,7 +229,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     estimate = None
     if timing:
         recording = timing_model.Recording(timings, list(clusters), grid_clusters,
-                                           launch.cluster)
+                                           launch.cluster, partial)
         estimate = recording.replay(_overrides(timing))
         estimate.recording = recording
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,

@@ -458,8 +458,16 @@ class RecordingOrdering(OrderingModel):
         return ok
 
 
+class BudgetReached(Exception):
+    """A recording run stopped after its instruction budget (RecordingMachine.budget)."""
+
+
 class RecordingMachine(Machine):
-    """The executor, unchanged, recording each warp instruction it runs."""
+    """The executor, unchanged, recording each warp instruction it runs. With ``budget``
+    set, it stops (BudgetReached) after that many warp instructions: the trace so far is
+    a prefix of the run, enough to see which tiles the CTA loads first."""
+
+    budget: int | None = None
 
     def __init__(self, module, entry, launch, args, ordering_factory, tensor_core,
                  schedule="late", trace=None, progress_stream=None):
@@ -479,6 +487,8 @@ class RecordingMachine(Machine):
 
     def _count(self, ins, idx) -> None:
         super()._count(ins, idx)
+        if self.budget is not None and self.stats.warp_instructions > self.budget:
+            raise BudgetReached()
         rec = self.recorder
         rec.flush_waits()
         kind, srcs, dsts, nbytes = self._static[self._index[id(ins)]]
@@ -1093,6 +1103,9 @@ def combine(clusters: list[ClusterTiming], sms_per_cluster: int = 1,
 #: The largest grid, in clusters, a timing-only estimate walks (its waves are replayed from
 #: a few recorded CTAs, but each cluster's place in its wave is still visited once).
 TIMING_ONLY_MAX_CLUSTERS = 1 << 20
+#: Warp instructions recorded of each neighbour of cluster (0, 0, 0) in a timing-only
+#: estimate: enough for their first loads of every buffer (Recording.key_classes).
+TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS = 50_000
 
 
 @dataclass
@@ -1109,6 +1122,8 @@ class Recording:
     cluster_ids: list
     grid: tuple
     cluster_size: int = 1
+    #: the cluster ids whose trace is a prefix of their run (an instruction budget)
+    partial: list = field(default_factory=list)
 
     @property
     def total_clusters(self) -> int:
@@ -1152,11 +1167,29 @@ class Recording:
 
     def key_classes(self) -> dict:
         """{key: "row" | "column" | "all" | "own"} for the loads of cluster (0, 0, 0):
-        shared with (1, 0, 0) (row), with (0, 1, 0) (column), both, or neither."""
-        keys = {cid: set(memory_keys(t)) for cid, t in zip(self.cluster_ids, self.traces)}
-        own = keys[(0, 0, 0)]
-        along_x = keys.get((1, 0, 0), set())
-        along_y = keys.get((0, 1, 0), set())
+        shared with (1, 0, 0) (row), with (0, 1, 0) (column), both, or neither. A
+        neighbour recorded only in part (``partial``) shows its first loads: a buffer (a
+        TMA load's tensor, an ld.global's array) most of whose bytes among them cluster
+        (0, 0, 0) loads too counts as shared whole, the others as not shared."""
+        loads = {cid: memory_keys(t) for cid, t in zip(self.cluster_ids, self.traces)}
+        own = set(loads[(0, 0, 0)])
+
+        def shared_with(cid) -> set:
+            theirs = loads.get(cid)
+            if theirs is None:
+                return set()
+            if cid not in self.partial:
+                return own & set(theirs)
+            seen: dict = {}
+            for key, (n, nbytes) in theirs.items():
+                entry = seen.setdefault(_buffer_of(key), [0.0, 0.0])
+                entry[0] += nbytes
+                entry[1] += nbytes if key in own else 0.0
+            groups = {g for g, (total, common) in seen.items() if common > total / 2}
+            return {key for key in own if _buffer_of(key) in groups}
+
+        along_x = shared_with((1, 0, 0))
+        along_y = shared_with((0, 1, 0))
         return {key: ("all" if key in along_x and key in along_y else
                       "row" if key in along_x else "column" if key in along_y else "own")
                 for key in own}
@@ -1201,7 +1234,8 @@ class Recording:
         for wave in waves:
             flat.append(list(range(pos, pos + len(wave))))
             pos += len(wave)
-        recorded = ", ".join(str(c) for c in self.cluster_ids)
+        recorded = ", ".join(str(c) + (" (its first instructions)" if c in self.partial
+                                        else "") for c in self.cluster_ids)
         how = (f"timing only: cluster(s) {recorded} simulated, cluster (0, 0, 0) replayed "
                f"for each of the {len(order)} clusters in {len(waves)} wave(s) of "
                f"{per_wave} (launch order, x fastest), its loads shared in L2 with the "
@@ -1255,7 +1289,7 @@ def save_recording(recording: Recording, path) -> None:
     """Writes a Recording as gzipped JSON (load_recording reads it back)."""
     import gzip
     data = {"grid": recording.grid, "cluster_size": recording.cluster_size,
-            "cluster_ids": recording.cluster_ids,
+            "cluster_ids": recording.cluster_ids, "partial": recording.partial,
             "traces": [{"warps_per_cta": t.warps_per_cta, "ctas": t.ctas,
                         "roles": t.roles,
                         "warps": [[_step_to_json(s) for s in w] for w in t.warps]}
@@ -1274,7 +1308,13 @@ def load_recording(path) -> Recording:
                            roles={int(k): v for k, v in t.get("roles", {}).items()})
               for t in data["traces"]]
     return Recording(traces, [tuple(c) for c in data["cluster_ids"]], tuple(data["grid"]),
-                     data["cluster_size"])
+                     data["cluster_size"], [tuple(c) for c in data.get("partial", [])])
+
+
+def _buffer_of(key):
+    """The buffer a load key belongs to: a TMA key's tensor, an ld.global line's array
+    (the simulator places each array argument in its own 2^36-byte window)."""
+    return key[0] if isinstance(key, tuple) else (key * 128) >> 36
 
 
 def check_overrides(overrides: dict | None) -> None:
