@@ -1124,6 +1124,9 @@ class Recording:
     cluster_size: int = 1
     #: the cluster ids whose trace is a prefix of their run (an instruction budget)
     partial: list = field(default_factory=list)
+    #: {buffer: "row" | "column" | "all" | "own"} given instead of recorded neighbours (a
+    #: what-if: the recorded CTA as every tile of a grid); buffers as in _buffer_of
+    buffer_classes: dict = field(default_factory=dict)
 
     @property
     def total_clusters(self) -> int:
@@ -1173,6 +1176,8 @@ class Recording:
         (0, 0, 0) loads too counts as shared whole, the others as not shared."""
         loads = {cid: memory_keys(t) for cid, t in zip(self.cluster_ids, self.traces)}
         own = set(loads[(0, 0, 0)])
+        if self.buffer_classes:
+            return {key: self.buffer_classes.get(_buffer_of(key), "own") for key in own}
 
         def shared_with(cid) -> set:
             theirs = loads.get(cid)
@@ -1236,11 +1241,14 @@ class Recording:
             pos += len(wave)
         recorded = ", ".join(str(c) + (" (its first instructions)" if c in self.partial
                                         else "") for c in self.cluster_ids)
+        shared = ("as given: " + ", ".join(f"{b} by {c}" for b, c in
+                                           sorted(self.buffer_classes.items()))
+                  if self.buffer_classes else "as the recorded neighbours show")
         how = (f"timing only: cluster(s) {recorded} simulated, cluster (0, 0, 0) replayed "
                f"for each of the {len(order)} clusters in {len(waves)} wave(s) of "
                f"{per_wave} (launch order, x fastest), its loads shared in L2 with the "
-               f"clusters of its wave in the same row (same y) or column (same x) as the "
-               f"recorded neighbours show; {len(cache)} distinct replays")
+               f"clusters of its wave in the same row (same y) or column (same x) "
+               f"{shared}; {len(cache)} distinct replays")
         return combine(all_timings, self.cluster_size, overrides, waves=flat, how=how)
 
 
