@@ -24,11 +24,13 @@ How it works (two passes, so the functional simulator is untouched)
      and complete ``mma_latency`` cycles after that; ``tcgen05.commit`` arrives on its
      mbarrier when every asynchronous op its thread issued before it has completed;
    - one TMEM port per lane quarter (per warp of the warpgroup) for tcgen05.ld / st;
-   - the SM's share of DRAM bandwidth (every global access is a DRAM access: caches are
-     not modelled) and the shared-memory pipe for ld/st.shared;
+   - the SM's port to the L2 and its share of DRAM bandwidth (MemoryContext: the SMs
+     active in the wave share both; a tile several loads of the wave read costs DRAM
+     once) and the shared-memory pipe for ld/st.shared;
    - TMA loads (``cp.async.bulk.tensor``): asynchronous; the issuing warp goes on at
-     once, the load's bytes arrive ``tma_latency`` after its issue at the earliest and
-     stream at the SM's DRAM share behind the share's earlier requests; its complete_tx
+     once, the load's bytes arrive ``l2_latency`` (a hit) to ``tma_latency`` (a miss)
+     after its issue at the earliest and stream through the SM's L2 port behind its
+     earlier requests; its complete_tx
      counts towards the mbarrier phase it completed in the functional run when its last
      byte lands (so a wait on that phase stalls until then, and until the phase's
      arrivals, ``mbarrier.arrive.expect_tx`` among them, have arrived);
@@ -37,7 +39,8 @@ How it works (two passes, so the functional simulator is untouched)
      warp of the CTA arrived; ``wait::ld`` / ``wait::st`` until the warp's tcgen05.ld / st
      completed.
    A CTA of a grid is replayed on its own SM; the clusters of a grid run in waves of
-   ``sms`` SMs, one wave after another.
+   ``sms`` SMs, one wave after another (Recording: every cluster recorded, or cluster
+   (0, 0, 0) standing for all of them in a timing-only estimate).
 
 What it reports: cycles and microseconds at ``clock_ghz``, the busy fraction of the tensor
 pipe, of the TMEM ports and of the SM's DRAM share, each warp's stall cycles by reason
@@ -45,10 +48,10 @@ pipe, of the TMEM ports and of the SM's DRAM share, each warp's stall cycles by 
 Chrome trace-event JSON (chrome://tracing, https://ui.perfetto.dev) with one track per
 warp and one per hardware unit.
 
-Not modelled: caches (L1, L2), bank conflicts, instruction fetch, the register file's
+Not modelled: L1, the L2 as a cache (sets, eviction; only shares of bandwidth and reuse
+within a wave), TMA multicast, bank conflicts, instruction fetch, the register file's
 ports, dual issue, other CTAs sharing the SM, clock changes, the tensor pipe's internal
-pipelining beyond "one op at a time, then a fixed latency", L2 hits of TMA loads (every
-TMA byte is a DRAM byte at the SM's 1/148 share).
+pipelining beyond "one op at a time, then a fixed latency".
 """
 
 from __future__ import annotations
