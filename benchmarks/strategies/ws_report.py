@@ -37,7 +37,8 @@ CUTLASS_SOURCE = ("NVIDIA CUTLASS README, section \"Performance\": \"CUTLASS 3.8
                   "https://github.com/NVIDIA/cutlass#performance): about 95 % for "
                   "BF16 x BF16 -> FP32")
 #: A what-if, not a parameter: the SM's DRAM share so large that memory never limits.
-UNBOUNDED_MEMORY = {"dram_bytes_per_cycle": 1e9}
+UNBOUNDED_MEMORY = {"dram_bytes_per_cycle": 1e9, "l2_bytes_per_cycle": 1e9,
+                    "l2_sm_bytes_per_cycle": 1e9}
 
 
 def run(path: Path, overrides: dict | None = None):
@@ -70,7 +71,7 @@ def pipe_profile(timing) -> dict:
                   if e["track"] == "CTA 0 tensor pipe")
     busy = sum(b - a for a, b in mmas)
     first, last = mmas[0][0], mmas[-1][1]
-    dram = [e for e in cluster.events if e["track"] == "CTA 0 DRAM share"]
+    dram = [e for e in cluster.events if e["track"] == "CTA 0 memory (L2 port)"]
     tma = sum(e["end"] - e["start"] for e in dram if e["name"].startswith("TMA"))
     stores = sum(e["end"] - e["start"] for e in dram if e["name"] == "st.global")
     return {"cycles": timing.cycles, "busy": busy, "first": first, "last": last,
