@@ -784,11 +784,19 @@ class _Warp:
         self.global_loads: list[float] = []   # issue times of the warp's global loads
 
 
+class _Discard(list):
+    """An event list that keeps nothing (replays whose Chrome trace nobody reads)."""
+
+    def append(self, item) -> None:
+        pass
+
+
 def replay(trace: ClusterTrace, overrides: dict | None = None,
-           memory: "MemoryContext | None" = None) -> ClusterTiming:
+           memory: "MemoryContext | None" = None, keep_events: bool = True) -> ClusterTiming:
     """Runs the recorded warps through the model (see the module docstring). ``memory``:
     the launch around the trace (SMs active, which bytes hit in L2); by default the trace's
-    CTAs alone on the GPU, each distinct load missing once (MemoryContext.alone)."""
+    CTAs alone on the GPU, each distinct load missing once (MemoryContext.alone).
+    ``keep_events``: False leaves the Chrome trace events out (less memory)."""
     p = lambda name: param(name, overrides)   # noqa: E731
     if memory is None:
         memory = MemoryContext.alone(trace, overrides)
@@ -802,7 +810,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
     for w in warps:
         w.role = trace.roles.get(w.index % wpc) or role_of(w.steps)
         w.track = f"{w.name} ({w.role})" if w.role else w.name
-    events: list[dict] = []
+    events: list[dict] = [] if keep_events else _Discard()
     # how many arrivals each mbarrier phase gets, and which warps take part in each barrier
     expected: dict[tuple, int] = {}
     participants: dict[tuple, int] = {}
@@ -1222,20 +1230,21 @@ class Recording:
             footprint = (len(rows) * bytes_of["row"] + len(cols) * bytes_of["column"]
                          + bytes_of["all"] + len(wave) * bytes_of["own"])
             keep = min(1.0, param("l2_bytes", overrides) / footprint) if footprint else 1.0
-            indices = []
-            for x, y, z in wave:
-                sharers = {"row": rows[(y, z)], "column": cols[(x, z)], "all": len(wave),
-                           "own": 1}
-                sig = (len(wave), sharers["row"], sharers["column"], keep)
-                if sig not in cache:
-                    miss = {}
-                    for key, (n, _) in loads.items():
-                        total = n * sharers[classes[key]]
-                        miss[key] = 1.0 / total + (1.0 - 1.0 / total) * (1.0 - keep)
-                    ctx = MemoryContext(len(wave) * ctas, MappingProxyType(miss), "wave")
-                    cache[sig] = len(timings)
-                    timings.append(replay(base, overrides, ctx))
-                indices.append(cache[sig])
+            # every cluster of the wave is replayed as one with the wave's average
+            # sharing: of a row-shared buffer the wave loads len(rows) distinct tiles for
+            # its len(wave) clusters, so a load of one misses len(rows) / len(wave)
+            sharers = {"row": len(wave) / len(rows), "column": len(wave) / len(cols),
+                       "all": len(wave), "own": 1}
+            sig = (len(wave), len(rows), len(cols), keep)
+            if sig not in cache:
+                miss = {}
+                for key, (n, _) in loads.items():
+                    total = n * sharers[classes[key]]
+                    miss[key] = 1.0 / total + (1.0 - 1.0 / total) * (1.0 - keep)
+                ctx = MemoryContext(len(wave) * ctas, MappingProxyType(miss), "wave")
+                cache[sig] = len(timings)
+                timings.append(replay(base, overrides, ctx, keep_events=not timings))
+            indices = [cache[sig]] * len(wave)
             waves.append(indices)
         all_timings = [timings[i] for wave in waves for i in wave]
         flat, pos = [], 0
@@ -1251,7 +1260,8 @@ class Recording:
                f"for each of the {len(order)} clusters in {len(waves)} wave(s) of "
                f"{per_wave} (launch order, x fastest), its loads shared in L2 with the "
                f"clusters of its wave in the same row (same y) or column (same x) "
-               f"{shared}; {len(cache)} distinct replays")
+               f"{shared}, each wave's clusters replayed as one with the wave's average "
+               f"sharing; {len(cache)} distinct replays")
         return combine(all_timings, self.cluster_size, overrides, waves=flat, how=how)
 
 
