@@ -3,6 +3,7 @@
     tcgen05-sim examples/gemm_bf16_128x256.mlir --check gemm
     tcgen05-sim kernel.mlir --check kernel_check.py --schedule eager --trace trace.txt
     tcgen05-sim kernel.ptx --manifest kernel.json --check kernel_check.py
+    tcgen05-sim kernel.mlir --timing-only --set M=8192 --set N=8192 --set K=8192
 
 A .mlir kernel is compiled with the default pipeline; a .ptx kernel needs its launch
 manifest (tcgen05-lower --manifest). Inputs are random (--seed). ``--check gemm`` checks
@@ -17,6 +18,12 @@ error allowed per element), and ``reference(inputs) -> {output name: expected ar
 scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs. Exit status 1 on
 a mismatch, a race, a problem at kernel exit (TMEM still allocated ...) or a simulator
 error.
+
+``--timing`` adds the timing model's estimate (docs/timing.md; ``--timing-param
+NAME=VALUE`` overrides a parameter); ``--timing-only`` estimates the whole grid from
+cluster (0, 0, 0) and the first loads of its neighbours without simulating the rest and
+without checking numerics. A bad ``--timing-param`` or a grid too large for
+``--timing-only`` is a usage error (exit status 1).
 """
 
 from __future__ import annotations
