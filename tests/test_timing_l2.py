@@ -203,3 +203,31 @@ def test_timing_only_refuses_a_grid_too_large_up_front(tool):
     assert out.returncode == 1
     assert "more than the 1,048,576 a timing-only estimate walks" in out.stderr
     assert "warp instructions" not in out.stderr + out.stdout   # nothing was simulated
+
+
+def test_partial_neighbours_show_which_buffers_a_grid_shares():
+    """examples/gemm_bf16_grid.mlir at M = 256, N = 512, K = 128 (a 2 x 2 grid): cluster
+    (x, y) fills its A tile from rows 128 y.. and its B tile from columns 256 x.. (the
+    kernel's text). Recording (0, 0, 0) whole and its neighbours for their first 3,000 warp
+    instructions, every ld.global line of A that (0, 0, 0) reads counts as shared along
+    its grid row, every line of B along its column."""
+    from tcgen05_lower.cli.sim import prepare
+    from tcgen05_lower.sim.api import simulate
+    from tcgen05_lower.sim.executor import GLOBAL_BASE, GLOBAL_STRIDE
+    path = ROOT / "examples" / "gemm_bf16_grid.mlir"
+    ptx, manifest, _, inputs = prepare(str(path), str(path.with_suffix(".check.py")), 0)
+    neighbours = [(1, 0, 0), (0, 1, 0)]
+    result = simulate(ptx, manifest, inputs, timing=True,
+                      clusters=[(0, 0, 0)] + neighbours,
+                      budgets={c: 3000 for c in neighbours})
+    rec = result.timing.recording
+    assert rec.partial == neighbours and not rec.complete
+    buffer_a, buffer_b = ((GLOBAL_BASE + i * GLOBAL_STRIDE) >> 36 for i in (0, 1))
+    classes = rec.key_classes()
+    by_buffer = {}
+    for key, cls in classes.items():
+        by_buffer.setdefault(T._buffer_of(key), set()).add(cls)
+    assert by_buffer == {buffer_a: {"row"}, buffer_b: {"column"}}
+    # A: 128 rows x 128 K x 2 B, B: 128 K x 256 columns x 2 B, in 128-byte lines
+    assert len(classes) == (128 * 128 * 2 + 128 * 256 * 2) // 128
+    assert "(1, 0, 0) (its first instructions)" in result.timing.how
