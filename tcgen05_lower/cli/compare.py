@@ -22,7 +22,8 @@ are bit-identical to the reference combination's (the first that runs; it is als
 against NumPy where the kernel has a check: a ``KERNEL.check.py`` beside it, or ``gemm``
 when its shapes say so), and the timing model's estimated cycles and tensor-pipe
 utilisation (``tcgen05_lower/sim/timing.py``: for comparing strategies, not absolute
-cycles). A combination that does not compile shows why. Progress goes to stderr;
+cycles; ``--timing-param NAME=VALUE``, repeatable, overrides a parameter of it, and an
+unknown name or a value that is no number is a usage error). A combination that does not compile shows why. Progress goes to stderr;
 combinations run in parallel processes (``--jobs``, default: the cores available).
 """
 
