@@ -231,3 +231,15 @@ def test_partial_neighbours_show_which_buffers_a_grid_shares():
     # A: 128 rows x 128 K x 2 B, B: 128 K x 256 columns x 2 B, in 128-byte lines
     assert len(classes) == (128 * 128 * 2 + 128 * 256 * 2) // 128
     assert "(1, 0, 0) (its first instructions)" in result.timing.how
+
+
+def test_calibration_table_has_sourced_rows():
+    """benchmarks/timing/CALIBRATION.md (calibration.py): at least five rows, each with a
+    public source address and a verdict."""
+    text = (ROOT / "benchmarks" / "timing" / "CALIBRATION.md").read_text()
+    rows = [line for line in text.splitlines()
+            if line.startswith("| ") and not line.startswith("| source")]
+    assert len(rows) >= 5
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split(" | ")]
+        assert "https://" in cells[0] and cells[3], row
