@@ -131,8 +131,11 @@ def test_overrides_are_checked():
         T.parse_timing_params(["l3_bytes=4"])
     with pytest.raises(ValueError, match="l2_latency='fast' is not a number"):
         T.parse_timing_params(["l2_latency=fast"])
-    with pytest.raises(ValueError, match="must be a positive"):
+    with pytest.raises(ValueError, match="must be positive"):
         T.parse_timing_params(["sms=0"])
+    with pytest.raises(ValueError, match="at least 0"):
+        T.parse_timing_params(["l2_latency=-1"])
+    assert T.parse_timing_params(["l2_latency=0"]) == {"l2_latency": 0.0}
     assert T.parse_timing_params(["l2_latency=300", "sms=74"]) == {"l2_latency": 300.0,
                                                                    "sms": 74.0}
 

@@ -1338,6 +1338,11 @@ def _buffer_of(key):
     return key[0] if isinstance(key, tuple) else (key * 128) >> 36
 
 
+#: Parameters a what-if may set to 0: latencies (the rest are rates, counts and capacities
+#: the model divides by).
+_MAY_BE_ZERO = frozenset(name for name in PARAMETERS if name.endswith("latency"))
+
+
 def check_overrides(overrides: dict | None) -> None:
     """ValueError naming the known parameters for an unknown name or a value that is not
     a positive number."""
@@ -1349,9 +1354,12 @@ def check_overrides(overrides: dict | None) -> None:
             number = float(value)
         except (TypeError, ValueError):
             raise ValueError(f"timing parameter {name}={value!r} is not a number") from None
-        if not number > 0 or number != number or number == float("inf"):
-            raise ValueError(f"timing parameter {name}={value!r} must be a positive finite "
-                             f"number")
+        if number != number or number in (float("inf"), float("-inf")) or number < 0:
+            raise ValueError(f"timing parameter {name}={value!r} must be a finite number "
+                             f"of at least 0")
+        if number == 0 and name not in _MAY_BE_ZERO:
+            raise ValueError(f"timing parameter {name}={value!r} must be positive (it is a "
+                             f"rate, a count or a capacity)")
 
 
 def parse_timing_params(items) -> dict:
