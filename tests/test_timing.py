@@ -80,9 +80,11 @@ def test_global_load_latency_and_register_dependency():
     trace = T.single_warp([Step("ld_global", nbytes=512, dsts=("%r1",)),
                            Step("alu", srcs=("%r1",))])
     timing = replay(trace)
-    # the data is back global_latency after issue plus its 512 bytes at the DRAM share;
-    # the add issues on the next whole cycle
-    ready = int(np.ceil(P["global_latency"] + 512 / P["dram_bytes_per_cycle"]))
+    # the data is back global_latency after issue (a miss: nothing else loads it) plus its
+    # 512 bytes at the slower of the SM's L2 port and its DRAM share (the SM alone: all
+    # of the DRAM bandwidth); the add issues on the next whole cycle
+    stream = max(512 / P["l2_sm_bytes_per_cycle"], 512 / P["dram_bytes_per_cycle"])
+    ready = int(np.ceil(P["global_latency"] + stream))
     assert timing.cycles == ready + 1
     assert timing.stalls["CTA 0 warp 0"]["register dependency"] == ready - 1
 
@@ -143,8 +145,11 @@ def test_timing_leaves_the_functional_run_unchanged(tmp_path):
     timed.timing.write_chrome_trace(trace_file)
     events = json.loads(trace_file.read_text())["traceEvents"]
     tracks = {e["args"]["name"] for e in events if e["name"] == "thread_name"}
-    assert {f"CTA 0 warp {w}" for w in range(4)} | {"CTA 0 tensor pipe",
-                                                    "CTA 0 DRAM share"} <= tracks
+    # warp tracks are named by what the warp does (here every warp loads from TMEM)
+    assert {f"CTA 0 warp {w}" for w in range(4)} == {t.split(" (")[0] for t in tracks
+                                                     if " warp " in t}
+    assert all(t.endswith("epilogue)") for t in tracks if " warp " in t)
+    assert {"CTA 0 tensor pipe", "CTA 0 memory (L2 port)"} <= tracks
     assert any(e["name"].startswith("mma.f16 M128 N256") for e in events)
 
 
@@ -213,3 +218,20 @@ $L__BB0_1:
 }
 """
     assert count_instructions(ptx) == 5
+
+
+def test_a_wait_that_lost_the_issue_slot_is_booked_as_a_wait_and_one_slot():
+    """Warp 4 shares scheduler 0 with warp 0, which issues every cycle. Warp 1 arrives
+    at t = 0; the phase completes mbarrier_arrive_latency later and warp 4 may issue
+    mbarrier_wait_latency after that (t = 30), but warp 0 holds that cycle's slot, so
+    warp 4 issues at 31: 30 cycles of mbarrier wait and 1 of issue slot (hand
+    derivation), not 31 of issue slot."""
+    tag = (0, 1032, 1, 0)
+    busy = [Step("alu") for _ in range(100)]
+    arriver = [Step("mbar_arrive", arrivals=[tag])]
+    waiter = [Step("mbar_wait", wait=tag)]
+    timing = replay(ClusterTrace(5, 1, [busy, arriver, [], [], waiter]))
+    ready = P["mbarrier_arrive_latency"] + P["mbarrier_wait_latency"]
+    stalls = timing.stalls["CTA 0 warp 4"]
+    assert stalls["mbarrier wait"] == ready
+    assert stalls["issue slot"] == 1

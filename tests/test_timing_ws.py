@@ -30,6 +30,9 @@ WS = ROOT / "tests" / "kernels" / "ws_gemm_bf16_tma_4stage.mlir"
 WS_CHECK = ROOT / "tests" / "kernels" / "ws_gemm_bf16_tma_4stage.check.py"
 WS_LARGE = ROOT / "benchmarks" / "strategies" / "ws_gemm_bf16_tma_k4096.mlir"
 TAG = (0, 1024, 1, 0)     # (CTA, mbarrier address, generation, phase)
+#: cycles per byte of a load of a lone SM (every byte a miss): the slower of its L2 port and
+#: the DRAM bandwidth, all of it the SM's (docs/timing.md, "Memory")
+STREAM = max(1 / P["l2_sm_bytes_per_cycle"], 1 / P["dram_bytes_per_cycle"])
 
 
 def tma(nbytes: int, tag=TAG) -> Step:
@@ -46,7 +49,7 @@ def test_tma_load_completes_its_phase_after_latency_and_bytes():
     steps = [Step("mbar_arrive", arrivals=[TAG]), tma(16384), Step("alu"),
              Step("mbar_wait", wait=TAG)]
     timing = replay(T.single_warp(steps))
-    landed = 1 + P["tma_latency"] + 16384 / P["dram_bytes_per_cycle"]
+    landed = 1 + P["tma_latency"] + STREAM * 16384
     assert timing.cycles == math.ceil(landed + P["mbarrier_wait_latency"]) + 1
     stalls = timing.stalls["CTA 0 warp 0"]
     # the alu issued at t = 2; only the wait stalled
@@ -59,7 +62,7 @@ def test_tma_loads_queue_at_the_dram_share():
     steps = [Step("mbar_arrive", arrivals=[TAG]), tma(16384), tma(32768),
              Step("mbar_wait", wait=TAG)]
     timing = replay(T.single_warp(steps))
-    landed = 1 + P["tma_latency"] + (16384 + 32768) / P["dram_bytes_per_cycle"]
+    landed = 1 + P["tma_latency"] + STREAM * (16384 + 32768)
     assert timing.cycles == math.ceil(landed + P["mbarrier_wait_latency"]) + 1
 
 
@@ -70,7 +73,7 @@ def test_the_phase_also_waits_for_its_expect_tx_arrival():
     late = [Step("alu") for _ in range(1500)] + [Step("mbar_arrive", arrivals=[TAG])]
     timing = replay(ClusterTrace(2, 1, [loader, late]))
     arrival = 1500 + P["mbarrier_arrive_latency"]
-    assert arrival > P["tma_latency"] + 16384 / P["dram_bytes_per_cycle"]
+    assert arrival > P["tma_latency"] + STREAM * 16384
     assert timing.cycles == arrival + P["mbarrier_wait_latency"] + 1
 
 
@@ -85,7 +88,7 @@ def test_warps_of_different_roles_issue_concurrently():
 
 def test_calibration_row_of_a_tma_tile():
     landed, released = T.tma_tile_cycles(128 * 64 * 2)
-    assert landed == pytest.approx(P["tma_latency"] + 16384 / P["dram_bytes_per_cycle"])
+    assert landed == pytest.approx(P["tma_latency"] + STREAM * 16384)
     assert released == math.ceil(1 + landed + P["mbarrier_wait_latency"]) - 1
     row = next(r for r in T.calibration() if r["operation"].startswith("TMA load"))
     assert row["model"].startswith(f"{landed:.0f} cycles issue to complete_tx")

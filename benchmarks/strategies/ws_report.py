@@ -37,7 +37,8 @@ CUTLASS_SOURCE = ("NVIDIA CUTLASS README, section \"Performance\": \"CUTLASS 3.8
                   "https://github.com/NVIDIA/cutlass#performance): about 95 % for "
                   "BF16 x BF16 -> FP32")
 #: A what-if, not a parameter: the SM's DRAM share so large that memory never limits.
-UNBOUNDED_MEMORY = {"dram_bytes_per_cycle": 1e9}
+UNBOUNDED_MEMORY = {"dram_bytes_per_cycle": 1e9, "l2_bytes_per_cycle": 1e9,
+                    "l2_sm_bytes_per_cycle": 1e9}
 
 
 def run(path: Path, overrides: dict | None = None):
@@ -70,14 +71,14 @@ def pipe_profile(timing) -> dict:
                   if e["track"] == "CTA 0 tensor pipe")
     busy = sum(b - a for a, b in mmas)
     first, last = mmas[0][0], mmas[-1][1]
-    dram = [e for e in cluster.events if e["track"] == "CTA 0 DRAM share"]
+    dram = [e for e in cluster.events if e["track"] == "CTA 0 memory (L2 port)"]
     tma = sum(e["end"] - e["start"] for e in dram if e["name"].startswith("TMA"))
     stores = sum(e["end"] - e["start"] for e in dram if e["name"] == "st.global")
     return {"cycles": timing.cycles, "busy": busy, "first": first, "last": last,
             "bubbles": (last - first) - busy, "tail": timing.cycles - last,
             "mmas": len(mmas), "tma": tma, "stores": stores,
             "util": timing.utilisation["tensor pipe"],
-            "dram": timing.utilisation["DRAM share"]}
+            "dram": timing.utilisation["L2 port"]}
 
 
 def report() -> str:
@@ -89,13 +90,13 @@ def report() -> str:
     ranked = [(path, what, run(ROOT / path)) for path, what in RANKED]
     seconds = time.perf_counter() - start
     clock = PARAMETERS["clock_ghz"].value
-    dram = PARAMETERS["dram_bytes_per_cycle"].value
+    port = PARAMETERS["l2_sm_bytes_per_cycle"].value
     f16 = PARAMETERS["mma_flops_f16"].value
     k_blocks = 4096 // 64
     stage_bytes = (128 + 256) * 64 * 2
     flops_per_block = 2 * 128 * 256 * 64
     intensity = flops_per_block / stage_bytes
-    balance = f16 / dram
+    balance = f16 / port
     bound = base["busy"] / (base["tma"] + base["stores"])
     gap = CUTLASS_FRACTION - base["util"]
 
@@ -124,35 +125,30 @@ def report() -> str:
         "`tcgen05-verify-sync` checks).", "",
         "## Modelled utilisation against CUTLASS", "",
         "| | cycles | time at "
-        f"{clock} GHz | tensor pipe busy | DRAM share busy |",
+        f"{clock} GHz | tensor pipe busy | L2 port busy |",
         "|---|---:|---:|---:|---:|",
         f"| the model (every parameter as in docs/timing.md) | {base['cycles']:,.0f} | "
         f"{base['cycles'] / clock / 1e3:.1f} us | **{pct(base['util'])}** | "
         f"{pct(base['dram'])} |",
-        f"| what-if: memory never limits (`dram_bytes_per_cycle` = 1e9) | "
+        f"| what-if: memory never limits (DRAM and L2 bandwidths = 1e9 B/cycle) | "
         f"{ideal['cycles']:,.0f} | {ideal['cycles'] / clock / 1e3:.1f} us | "
         f"{pct(ideal['util'])} | - |",
         f"| CUTLASS 3.8 sm100 BF16 x BF16 -> FP32 GEMMs (published) | | | "
         f"about {pct(CUTLASS_FRACTION)} of peak | |", "",
         f"Source of the CUTLASS figure: {CUTLASS_SOURCE}.", "",
         f"The gap is {100 * gap:.0f} points. Where it comes from, in the model's numbers:", "",
-        f"1. **Memory (the model's DRAM share; most of the gap).** The model has no L2: "
-        f"every TMA byte is a DRAM byte at the SM's 1/148 share of 8 TB/s "
-        f"({dram:.2f} B/cycle). One K block brings {stage_bytes:,} B for "
-        f"{flops_per_block / 1e6:.2f} MFLOP, {intensity:.1f} FLOP/B, while the SM's "
-        f"balance is {f16:.0f} FLOP/cycle / {dram:.2f} B/cycle = {balance:.0f} FLOP/B. So "
-        f"the DRAM share is busy {base['tma']:,.0f} cycles with TMA loads and "
-        f"{base['stores']:,.0f} with the epilogue's stores, against "
-        f"{base['busy']:,.0f} cycles of MMAs: the pipe can be at most "
-        f"{pct(bound)} busy, and the model finds {pct(base['util'])} (the first load's "
-        f"{PARAMETERS['tma_latency'].value:.0f}-cycle latency and the last stage's MMAs "
-        "sit outside the DRAM-busy time). "
-        "CUTLASS's figure is for GEMMs large enough to fill all 148 SMs, whose CTAs "
-        "share their A and B tiles through L2 (and, for 2-SM MMAs, TMA multicast): per "
-        "SM far less than a tile's bytes comes from DRAM. The kernel here is one tile, "
-        "one CTA: nothing is shared, and the model, which does not model caches, charges "
-        "all of it to DRAM. This is the model's limit, not the kernel's: the what-if row "
-        "removes it.",
+        f"1. **Memory.** The CTA runs alone on the GPU: all of the DRAM bandwidth is its "
+        f"own, and its loads stream through its port to the L2 at {port:.0f} B/cycle "
+        "(`l2_sm_bytes_per_cycle`, an assumption: benchmarks/timing/SENSITIVITY.md). One "
+        f"K block brings {stage_bytes:,} B for {flops_per_block / 1e6:.2f} MFLOP, "
+        f"{intensity:.1f} FLOP/B, while the port's balance is {f16:.0f} FLOP/cycle / "
+        f"{port:.0f} B/cycle = {balance:.0f} FLOP/B. The port is busy {base['tma']:,.0f} "
+        f"cycles with TMA loads and {base['stores']:,.0f} with the epilogue's stores, "
+        f"against {base['busy']:,.0f} cycles of MMAs: memory alone would allow the pipe "
+        f"{pct(min(bound, 1.0))} busy. In a full grid the 148 SMs share the L2's total "
+        "bandwidth and the DRAM, and a tile other CTAs of the wave load costs DRAM once "
+        "(docs/timing.md, \"Memory\"); `benchmarks/timing/CALIBRATION.md` sets that "
+        "estimate beside CUTLASS's figure.",
         f"2. **One tile, prologue and epilogue not amortised (the kernel).** With memory "
         f"never limiting, the pipe is {pct(ideal['util'])} busy: its first MMA starts at "
         f"cycle {ideal['first']:,.0f} (the first stage's TMA latency and issue), "
@@ -172,16 +168,16 @@ def report() -> str:
         "## Ranking on the K-loop problem", "",
         "C (128 x 256) = A (128 x 512) x B (512 x 256), bf16 -> f32, three kernels "
         "(`tests/test_timing_ws.py` asserts the order):", "",
-        "| kernel | how | cycles | tensor pipe busy | DRAM share busy |",
+        "| kernel | how | cycles | tensor pipe busy | L2 port busy |",
         "|---|---|---:|---:|---:|"]
     for path, what, timing in ranked:
         lines.append(f"| `{path}` | {what} | {timing.cycles:,.0f} | "
                      f"{pct(timing.utilisation['tensor pipe'])} | "
-                     f"{pct(timing.utilisation['DRAM share'])} |")
+                     f"{pct(timing.utilisation['L2 port'])} |")
     lines += ["", "The uniform kernels wait for each K block's loads before its MMAs and "
               "for its MMAs before the next loads; the warp-specialized ring keeps up to "
-              "four stages of TMA loads in flight while the MMA warp works, so the DRAM "
-              "share, the model's bottleneck here, stays busy.", ""]
+              "four stages of TMA loads in flight while the MMA warp works, so the SM's "
+              "memory port stays busy while the tensor pipe works.", ""]
     return "\n".join(lines)
 
 

@@ -22,7 +22,8 @@ are bit-identical to the reference combination's (the first that runs; it is als
 against NumPy where the kernel has a check: a ``KERNEL.check.py`` beside it, or ``gemm``
 when its shapes say so), and the timing model's estimated cycles and tensor-pipe
 utilisation (``tcgen05_lower/sim/timing.py``: for comparing strategies, not absolute
-cycles). A combination that does not compile shows why. Progress goes to stderr;
+cycles; ``--timing-param NAME=VALUE``, repeatable, overrides a parameter of it, and an
+unknown name or a value that is no number is a usage error). A combination that does not compile shows why. Progress goes to stderr;
 combinations run in parallel processes (``--jobs``, default: the cores available).
 """
 
@@ -243,7 +244,8 @@ def kernel_inputs(path: str, manifest: dict, seed: int):
         return args, None
 
 
-def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int) -> dict:
+def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int,
+                 timing_params: dict | None = None) -> dict:
     """Runs one PTX with the timing model: outputs' digest, the NumPy check, cycles."""
     import numpy as np
 
@@ -252,7 +254,7 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int) -> dict:
     inputs, problem = kernel_inputs(path, manifest, seed)
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     try:
-        result = simulate(ptx, manifest, inputs, "late", timing=True)
+        result = simulate(ptx, manifest, inputs, "late", timing=timing_params or True)
     except SimError as err:
         return {"error": "simulator: " + err.message.splitlines()[0][:120]}
     if result.races:
@@ -273,9 +275,10 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int) -> dict:
 
 
 def compare(paths: list[str], grid, jobs: int, seed: int = 0,
-            progress="stderr") -> list[Row]:
+            progress="stderr", timing_params: dict | None = None) -> list[Row]:
     """One row per kernel and combination. Progress lines go to `progress` (a stream, the
-    process's stderr at call time by default, or None for none)."""
+    process's stderr at call time by default, or None for none). ``timing_params``: the
+    timing model's parameters to override (timing.PARAMETERS)."""
     if progress == "stderr":
         progress = sys.stderr  # looked up now: a stream bound at import may be closed
     combos = combinations(grid)
@@ -306,7 +309,8 @@ def compare(paths: list[str], grid, jobs: int, seed: int = 0,
         sims = {}
         for i, (key, out) in enumerate(zip(keys, run(
                 simulate_ptx, [unique[k][0] for k in keys], [unique[k][1] for k in keys],
-                [unique[k][2] for k in keys], [seed] * len(keys)))):
+                [unique[k][2] for k in keys], [seed] * len(keys),
+                [timing_params] * len(keys)))):
             sims[key] = out
             note(f"simulated {i + 1}/{len(keys)} distinct PTX: {Path(key[0]).name}")
     finally:
@@ -382,6 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="parallel processes (default: the cores available)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
     parser.add_argument("-o", "--output", metavar="FILE", help="write the table here")
+    parser.add_argument("--timing-param", action="append", default=[], metavar="NAME=VALUE",
+                        help="a timing-model parameter (docs/timing.md), repeatable")
     return parser
 
 
@@ -389,6 +395,7 @@ def run(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         grid = parse_grid(args.grid)
+        timing_params = _timing_params(args.timing_param)
         for combo in combinations(grid):
             pipeline_for(combo)
         for path in args.kernels:
@@ -397,13 +404,22 @@ def run(argv=None) -> int:
     except UsageError as exc:
         print(f"tcgen05-compare: error: {exc}", file=sys.stderr)
         return 1
-    rows = compare(args.kernels, grid, max(args.jobs, 1), args.seed)
+    rows = compare(args.kernels, grid, max(args.jobs, 1), args.seed,
+                   timing_params=timing_params)
     text = format_rows(rows, args.format)
     if args.output:
         Path(args.output).write_text(text)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _timing_params(items) -> dict:
+    from tcgen05_lower.sim.timing import parse_timing_params
+    try:
+        return parse_timing_params(items)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def main() -> None:

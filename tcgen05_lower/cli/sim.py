@@ -3,6 +3,7 @@
     tcgen05-sim examples/gemm_bf16_128x256.mlir --check gemm
     tcgen05-sim kernel.mlir --check kernel_check.py --schedule eager --trace trace.txt
     tcgen05-sim kernel.ptx --manifest kernel.json --check kernel_check.py
+    tcgen05-sim kernel.mlir --timing-only --set M=8192 --set N=8192 --set K=8192
 
 A .mlir kernel is compiled with the default pipeline; a .ptx kernel needs its launch
 manifest (tcgen05-lower --manifest). Inputs are random (--seed). ``--check gemm`` checks
@@ -17,6 +18,12 @@ error allowed per element), and ``reference(inputs) -> {output name: expected ar
 scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs. Exit status 1 on
 a mismatch, a race, a problem at kernel exit (TMEM still allocated ...) or a simulator
 error.
+
+``--timing`` adds the timing model's estimate (docs/timing.md; ``--timing-param
+NAME=VALUE`` overrides a parameter); ``--timing-only`` estimates the whole grid from
+cluster (0, 0, 0) and the first loads of its neighbours without simulating the rest and
+without checking numerics. A bad ``--timing-param`` or a grid too large for
+``--timing-only`` is a usage error (exit status 1).
 """
 
 from __future__ import annotations
@@ -84,6 +91,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timing-trace", default=None, metavar="FILE.json",
                         help="with --timing: write a Chrome trace-event JSON (Perfetto), one "
                              "track per warp and per hardware unit")
+    parser.add_argument("--timing-param", action="append", default=[], metavar="NAME=VALUE",
+                        help="with --timing: a timing-model parameter (docs/timing.md), "
+                             "repeatable")
+    parser.add_argument("--timing-only", action="store_true",
+                        help="estimate the whole grid's time without simulating every CTA: "
+                             "cluster (0, 0, 0) runs, and the first instructions of its "
+                             "neighbours (1, 0, 0) and (0, 1, 0) to see which tiles they "
+                             "share; the rest is replayed from them in waves over the SMs "
+                             "(docs/timing.md); numerics are not checked")
     parser.add_argument("--backend", default="sim", choices=["sim", "cuda"],
                         help="where the kernel runs: the simulator, or a Blackwell GPU "
                              "through the CUDA driver API (the 'cuda' extra; never run here, "
@@ -342,9 +358,14 @@ def run(argv=None) -> int:
     from tcgen05_lower.sim.api import simulate
     from tcgen05_lower.sim.state import SimError
 
+    from tcgen05_lower.sim.timing import parse_timing_params
     try:
         scalars = parse_settings(args.set)
         grid = parse_grid(args.grid)
+        try:
+            timing_params = parse_timing_params(args.timing_param)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed,
                                                  args.arch, args.manifest, scalars,
                                                  args.pass_option)
@@ -354,12 +375,15 @@ def run(argv=None) -> int:
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     if args.backend == "cuda":
         return run_on_gpu(ptx, manifest, problem, inputs, originals)
+    timing = (timing_params or True) if (args.timing or args.timing_trace or
+                                         args.timing_only) else None
+    if args.timing_only:
+        return run_timing_only(args, ptx, manifest, inputs, grid, timing)
     trace = open(args.trace, "w") if args.trace else None
     start = time.perf_counter()
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule, trace=trace,
-                          progress_stream=sys.stderr, grid=grid,
-                          timing=bool(args.timing or args.timing_trace))
+                          progress_stream=sys.stderr, grid=grid, timing=timing)
     except SimError as err:
         print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
@@ -375,6 +399,62 @@ def run(argv=None) -> int:
             print(f"  timing trace: {args.timing_trace} (chrome://tracing or "
                   "https://ui.perfetto.dev)")
     return status
+
+
+def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
+    """--timing-only: the grid's estimate from cluster (0, 0, 0) and its neighbours along
+    x and y (timing.Recording); a grid too large to estimate is refused before anything
+    runs."""
+    from tcgen05_lower.sim import ptx as P
+    from tcgen05_lower.sim.api import grid_of, launch_of, simulate
+    from tcgen05_lower.sim.state import SimError
+    from tcgen05_lower.sim.timing import (TIMING_ONLY_MAX_CLUSTERS,
+                                          TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS)
+
+    try:
+        launch = launch_of(manifest, P.parse(ptx).entry(manifest.get("entry")))
+        dims = grid_of(manifest, inputs, launch.cluster, grid)
+    except SimError as err:
+        print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    gx = dims[0] // launch.cluster
+    total = gx * dims[1] * dims[2]
+    if total > TIMING_ONLY_MAX_CLUSTERS:
+        print(f"tcgen05-sim: error: --timing-only: the grid {dims} has {total:,} clusters, "
+              f"more than the {TIMING_ONLY_MAX_CLUSTERS:,} a timing-only estimate walks",
+              file=sys.stderr)
+        return 1
+    clusters = [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
+        ([(0, 1, 0)] if dims[1] > 1 else [])
+    start = time.perf_counter()
+    try:
+        result = simulate(ptx, manifest, inputs, schedule=args.schedule,
+                          progress_stream=sys.stderr, grid=grid, timing=timing,
+                          clusters=clusters,
+                          budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]})
+    except SimError as err:
+        print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    elapsed = time.perf_counter() - start
+    cluster = launch.cluster
+    print(f"tcgen05-sim: {manifest['entry']} ({manifest.get('target', '?')}, "
+          f"{manifest['threads']} threads x {total * cluster} CTAs, grid {dims}), timing "
+          f"only: {len(clusters)} cluster(s) simulated in {elapsed:.2f} s, numerics not "
+          f"checked")
+    for race in result.races:
+        print(f"  race: {race}")
+    for problem_text in result.problems:
+        print(f"  at exit: {problem_text}")
+    print(result.timing.summary())
+    gpu = sum(c.tensor_busy for c in result.timing.clusters) / \
+        max(result.timing.cycles * result.timing.sms, 1.0)
+    print(f"  the whole GPU's tensor pipes ({result.timing.sms} SMs for the launch's "
+          f"{result.timing.cycles:,.0f} cycles): {gpu:.1%} busy")
+    if args.timing_trace:
+        result.timing.write_chrome_trace(args.timing_trace)
+        print(f"  timing trace: {args.timing_trace} (chrome://tracing or "
+              "https://ui.perfetto.dev)")
+    return 1 if result.races or result.problems else 0
 
 
 def parse_settings(items) -> dict:

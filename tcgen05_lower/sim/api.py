@@ -135,7 +135,8 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
 
 def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              schedule: str = "late", *, trace=None, progress_stream=None,
-             ordering_factory=None, tensor_core=None, grid=None, timing=None) -> SimResult:
+             ordering_factory=None, tensor_core=None, grid=None, timing=None,
+             clusters=None, budgets=None) -> SimResult:
     """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
     the manifest's, else one cluster; see grid_of), one cluster after another; arrays are
     modified in place and also returned in ``outputs``. Raises SimError for what the ISA
@@ -144,8 +145,15 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     them without stopping, else raised.
 
     ``timing``: True, or a dict of parameter overrides (``timing.PARAMETERS``), also runs
-    the timing model (``tcgen05_lower.sim.timing``); its estimate is ``result.timing``. The
-    functional run is the same either way."""
+    the timing model (``tcgen05_lower.sim.timing``); its estimate is ``result.timing``,
+    and ``result.timing.recording.replay(overrides)`` estimates it again under other
+    parameters without simulating. The functional run is the same either way.
+
+    ``clusters``: run only these clusters of the grid ((x, y, z) in clusters), e.g. for a
+    timing-only estimate (timing.Recording); the outputs are then partial. ``budgets``
+    ({cluster id: warp instructions}, with ``timing``): record only that many of the
+    cluster's instructions (a prefix, timing.Recording.partial; its end state is not
+    checked)."""
     manifest = manifest or {}
     args = args or {}
     if schedule not in ("late", "eager"):
@@ -167,10 +175,22 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         if ordering_factory.__name__ != "OrderingModel":
             raise ValueError("the timing model records through the default ordering model")
         machine_class = timing_model.RecordingMachine
-    clusters = [(x, y, z) for z in range(dims[2]) for y in range(dims[1])
-                for x in range(dims[0] // launch.cluster)]
+    grid_clusters = (dims[0] // launch.cluster, dims[1], dims[2])
+    every = [(x, y, z) for z in range(dims[2]) for y in range(dims[1])
+             for x in range(grid_clusters[0])]
+    if clusters is None:
+        clusters = every
+    else:
+        outside = [c for c in clusters if c not in set(every)]
+        if outside:
+            raise SimError(f"cluster {outside[0]} is not in the grid of {grid_clusters} "
+                           f"clusters")
+    if timing:
+        timing_model.check_overrides(_overrides(timing))
     several = len(clusters) > 1
     races, problems, counts = [], [], {}
+    partial = []
+    budget_reached = timing_model.BudgetReached if timing else ()
     warp_instructions, seconds = 0, 0.0
     for cluster_id in clusters:
         where = "CTA " + (f"({cluster_id[0] * launch.cluster}, {cluster_id[1]}, "
@@ -181,11 +201,19 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
                               ordering_factory, tensor_core, schedule, trace=trace,
                               progress_stream=progress_stream)
+            if timing and budgets and cluster_id in budgets:
+                machine.budget = budgets[cluster_id]
             stats = machine.run()
         except SimError as err:
             if several:
                 err.message = f"{where}: {err.message}"
             raise
+        except budget_reached:
+            machine.recorder.flush_waits()
+            timings.append(machine.recorder.trace)
+            partial.append(cluster_id)
+            warp_instructions += machine.stats.warp_instructions
+            continue
         prefix = f"{where}: " if several else ""
         problems += [prefix + p for p in machine.ordering.finish(entry.end_line)]
         races += list(getattr(machine.ordering, "races", []))
@@ -194,12 +222,16 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         warp_instructions += stats.warp_instructions
         seconds += stats.seconds
         if timing:
-            timings.append(timing_model.replay(machine.recorder.trace, _overrides(timing)))
+            timings.append(machine.recorder.trace)
     names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
              for mp, pp in zip(manifest.get("params") or entry.params, entry.params)}
     outputs = {names[b.name]: b.data for b in machine.buffers}
-    estimate = timing_model.combine(timings, launch.cluster, _overrides(timing)) \
-        if timing else None
+    estimate = None
+    if timing:
+        recording = timing_model.Recording(timings, list(clusters), grid_clusters,
+                                           launch.cluster, partial)
+        estimate = recording.replay(_overrides(timing))
+        estimate.recording = recording
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
                      ctas=dims[0] * dims[1] * dims[2], timing=estimate)
 

@@ -24,11 +24,13 @@ How it works (two passes, so the functional simulator is untouched)
      and complete ``mma_latency`` cycles after that; ``tcgen05.commit`` arrives on its
      mbarrier when every asynchronous op its thread issued before it has completed;
    - one TMEM port per lane quarter (per warp of the warpgroup) for tcgen05.ld / st;
-   - the SM's share of DRAM bandwidth (every global access is a DRAM access: caches are
-     not modelled) and the shared-memory pipe for ld/st.shared;
+   - the SM's port to the L2 and its share of DRAM bandwidth (MemoryContext: the SMs
+     active in the wave share both; a tile several loads of the wave read costs DRAM
+     once) and the shared-memory pipe for ld/st.shared;
    - TMA loads (``cp.async.bulk.tensor``): asynchronous; the issuing warp goes on at
-     once, the load's bytes arrive ``tma_latency`` after its issue at the earliest and
-     stream at the SM's DRAM share behind the share's earlier requests; its complete_tx
+     once, the load's bytes arrive ``l2_latency`` (a hit) to ``tma_latency`` (a miss)
+     after its issue at the earliest and stream through the SM's L2 port behind its
+     earlier requests; its complete_tx
      counts towards the mbarrier phase it completed in the functional run when its last
      byte lands (so a wait on that phase stalls until then, and until the phase's
      arrivals, ``mbarrier.arrive.expect_tx`` among them, have arrived);
@@ -37,7 +39,8 @@ How it works (two passes, so the functional simulator is untouched)
      warp of the CTA arrived; ``wait::ld`` / ``wait::st`` until the warp's tcgen05.ld / st
      completed.
    A CTA of a grid is replayed on its own SM; the clusters of a grid run in waves of
-   ``sms`` SMs, one wave after another.
+   ``sms`` SMs, one wave after another (Recording: every cluster recorded, or cluster
+   (0, 0, 0) standing for all of them in a timing-only estimate).
 
 What it reports: cycles and microseconds at ``clock_ghz``, the busy fraction of the tensor
 pipe, of the TMEM ports and of the SM's DRAM share, each warp's stall cycles by reason
@@ -45,10 +48,10 @@ pipe, of the TMEM ports and of the SM's DRAM share, each warp's stall cycles by 
 Chrome trace-event JSON (chrome://tracing, https://ui.perfetto.dev) with one track per
 warp and one per hardware unit.
 
-Not modelled: caches (L1, L2), bank conflicts, instruction fetch, the register file's
+Not modelled: L1, the L2 as a cache (sets, eviction; only shares of bandwidth and reuse
+within a wave), TMA multicast, bank conflicts, instruction fetch, the register file's
 ports, dual issue, other CTAs sharing the SM, clock changes, the tensor pipe's internal
-pipelining beyond "one op at a time, then a fixed latency", L2 hits of TMA loads (every
-TMA byte is a DRAM byte at the SM's 1/148 share).
+pipelining beyond "one op at a time, then a fixed latency".
 """
 
 from __future__ import annotations
@@ -83,6 +86,8 @@ _MICRO = ("A. Jarmusch, S. Chandrasekaran, 'Microbenchmarking NVIDIA's Blackwell
 _SEMI = ("K. Chen, D. Patel, 'Dissecting Nvidia Blackwell - Tensor Cores, PTX Instructions, "
          "SASS ...', SemiAnalysis, 2026 (public summary)")
 _ASSUMED = "assumption: no public figure found"
+_CNC = ("Chips and Cheese, 'Nvidia's B200: Keeping the CUDA Juggernaut Rolling', "
+        "https://chipsandcheese.com/p/nvidias-b200-keeping-the-cuda-juggernaut")
 
 #: Every parameter of the model, with its unit and public source. Where no public figure
 #: exists the source says so and gives the reasoning behind the assumed value.
@@ -132,9 +137,20 @@ PARAMETERS = MappingProxyType({
     "tmem_st_latency": Parameter(32, "cycles", f"{_ASSUMED}; as tcgen05.ld"),
     "global_latency": Parameter(420, "cycles", f"{_MICRO}: B200 global-memory latency of a "
                                 "cache miss (every access is one here)"),
-    "dram_bytes_per_cycle": Parameter(8e12 / 148 / 1.86e9, "B/cycle/SM",
-                                      "8 TB/s HBM3e (NVIDIA B200) shared by 148 SMs at "
-                                      "1.86 GHz"),
+    "dram_bytes_per_cycle": Parameter(8e12 / 1.86e9, "B/cycle (whole GPU)",
+                                      "8 TB/s HBM3e (NVIDIA B200 [1]) at 1.86 GHz; shared "
+                                      "by the SMs active in a wave"),
+    "l2_bytes": Parameter(126e6, "bytes", f"{_CNC}: 126 MB of L2 over the two dies"),
+    "l2_bytes_per_cycle": Parameter(20e12 / 1.86e9, "B/cycle (whole GPU)",
+                                    f"{_ASSUMED} for B200's total L2 bandwidth; 20 TB/s "
+                                    "(2.5x its DRAM bandwidth) taken; shared by the SMs "
+                                    "active in a wave (benchmarks/timing/SENSITIVITY.md)"),
+    "l2_sm_bytes_per_cycle": Parameter(128, "B/cycle/SM", f"{_ASSUMED}: one 128-byte L2 "
+                                       "line per cycle into an SM (TMA and ld.global "
+                                       "alike) (benchmarks/timing/SENSITIVITY.md)"),
+    "l2_latency": Parameter(280, "cycles", f"{_CNC}: L2 hit latency about 150 ns within a "
+                            "die's partition (280 cycles at 1.86 GHz); a request that "
+                            "misses takes global_latency (tma_latency for TMA)"),
     "global_loads_in_flight": Parameter(8, "global loads per warp", f"{_ASSUMED}. The model "
                                         "runs the PTX in order, as emitted; ptxas unrolls the "
                                         "fill loops and hoists their loads. A global load's "
@@ -227,6 +243,10 @@ class Step:
     wait: tuple | None = None       # (rank, addr, generation, phase) of an mbarrier wait
     barrier: int = -1               # the instance of barrier.sync (or cluster barrier)
     rank: int = 0
+    #: ld/st.global: the 128-byte lines the warp's access touches (the L2's unit of reuse)
+    lines: tuple = ()
+    #: the PTX opcode with its qualifiers ("tcgen05.mma.cta_group::1.kind::f16"), for names
+    opcode: str = ""
 
 
 @dataclass
@@ -235,6 +255,8 @@ class ClusterTrace:
     warps_per_cta: int
     ctas: int
     warps: list = field(default_factory=list)  # list[list[Step]]
+    #: warp index within its CTA -> the name of its role (tcgen05.partitions), if known
+    roles: dict = field(default_factory=dict)
 
 
 # -- recording ----------------------------------------------------------------------------------
@@ -398,7 +420,7 @@ class RecordingOrdering(OrderingModel):
 
     def tma_load(self, thread, rank, addresses, write, nbytes, mbarrier, line,
                  mbarrier_rank=None):
-        event = (thread, rank, nbytes, [])
+        event = (thread, rank, nbytes, [], getattr(write, "source", None))
         step = self.recorder.step_of_thread(thread)
         if step is not None:
             step.tmas.append(event)
@@ -439,8 +461,16 @@ class RecordingOrdering(OrderingModel):
         return ok
 
 
+class BudgetReached(Exception):
+    """A recording run stopped after its instruction budget (RecordingMachine.budget)."""
+
+
 class RecordingMachine(Machine):
-    """The executor, unchanged, recording each warp instruction it runs."""
+    """The executor, unchanged, recording each warp instruction it runs. With ``budget``
+    set, it stops (BudgetReached) after that many warp instructions: the trace so far is
+    a prefix of the run, enough to see which tiles the CTA loads first."""
+
+    budget: int | None = None
 
     def __init__(self, module, entry, launch, args, ordering_factory, tensor_core,
                  schedule="late", trace=None, progress_stream=None):
@@ -460,6 +490,8 @@ class RecordingMachine(Machine):
 
     def _count(self, ins, idx) -> None:
         super()._count(ins, idx)
+        if self.budget is not None and self.stats.warp_instructions > self.budget:
+            raise BudgetReached()
         rec = self.recorder
         rec.flush_waits()
         kind, srcs, dsts, nbytes = self._static[self._index[id(ins)]]
@@ -480,7 +512,9 @@ class RecordingMachine(Machine):
             step = Step(kind, ins.line, ins.text.strip(), srcs, dsts,
                         nbytes * (n_active if kind.startswith(("ld_", "st_")) else
                                   (1 if n_active and kind.startswith("tmem") else 0)),
-                        rank=rank)
+                        rank=rank, opcode=ins.opcode)
+            if kind == "ld_global" and n_active:
+                step.lines = self._lines(ins, mine[active[mine]])
             if kind == "mbar_wait":
                 rec.current[w] = step   # appended if the wait succeeds (flush_waits)
                 rec.pending_waits.append((w, step))
@@ -509,6 +543,17 @@ class RecordingMachine(Machine):
         if kind == "async" and ins.parts[1] == "mma":
             for g in self.threads_of(act):
                 rec.mma_info[int(g)] = self._mma_cost(ins, int(g))
+
+    def _lines(self, ins, threads) -> tuple:
+        """The 128-byte lines an ld.global of ``threads`` reads (the L2's unit of reuse)."""
+        addr = next((op for op in ins.operands if isinstance(op, P.Addr)), None)
+        if addr is None:
+            return ()
+        try:
+            where = self.address(addr, threads, ins)
+        except Exception:   # the functional model reports a bad address itself
+            return ()
+        return tuple(int(x) for x in np.unique(np.asarray(where, np.uint64) // 128))
 
     def _mma_cost(self, ins, g: int) -> MmaCost | None:
         from tcgen05_lower.sim import block_scale, tensor_core
@@ -546,13 +591,15 @@ class ClusterTiming:
     tensor_busy: float          # cycles the tensor pipe(s) were occupied, summed over SMs
     tensor_math: float          # of which math at the kind's peak rate
     tmem_busy: float            # TMEM port cycles, summed over ports
-    dram_bytes: float
-    dram_busy: float
+    dram_bytes: float           # bytes that missed in L2
+    dram_busy: float            # cycles of the SM's DRAM share those bytes took
     stalls: dict                # "CTA r warp w" -> {reason: cycles}
     events: list                # Chrome trace events (cycles)
     ctas: int
     warp_instructions: int
     stall_lines: dict = field(default_factory=dict)   # (PTX line, reason) -> cycles, all warps
+    l2_bytes: float = 0.0       # bytes of global loads and stores (through the L2)
+    l2_busy: float = 0.0        # cycles of the SM's L2 port those bytes took
 
 
 @dataclass
@@ -564,6 +611,9 @@ class TimingResult:
     stalls: dict                # warp -> {reason: cycles} (the first cluster's warps)
     clusters: list              # ClusterTiming per cluster of the grid
     waves: int
+    how: str = ""               # how the estimate was made
+    sms: int = 148
+    recording: object = None    # the Recording it was replayed from (Recording.replay)
 
     @property
     def microseconds(self) -> float:
@@ -573,9 +623,11 @@ class TimingResult:
         util = ", ".join(f"{k} {v:.1%}" for k, v in self.utilisation.items())
         lines = [f"  timing (model, for comparing strategies): {self.cycles:,.0f} cycles = "
                  f"{self.microseconds:.3f} us at {self.clock_ghz} GHz"
-                 + (f", {len(self.clusters)} CTAs in {self.waves} wave(s)"
+                 + (f", {len(self.clusters)} clusters in {self.waves} wave(s)"
                     if len(self.clusters) > 1 else ""),
                  f"  utilisation: {util}"]
+        if self.how:
+            lines.insert(1, f"  estimate: {self.how}")
         for warp, reasons in self.stalls.items():
             shown = ", ".join(f"{r} {c:,.0f}" for r, c in reasons.items() if c)
             lines.append(f"  stalls {warp}: {shown or 'none'}")
@@ -586,14 +638,15 @@ class TimingResult:
         and per hardware unit; times in microseconds at clock_ghz."""
         scale = 1.0 / (self.clock_ghz * 1e3)
         events = []
-        for c, cluster in enumerate(self.clusters):
+        distinct = list({id(cluster): cluster for cluster in self.clusters}.values())
+        for c, cluster in enumerate(distinct):   # a timing-only estimate repeats replays
             names = {}
             for ev in cluster.events:
                 tid = names.setdefault(ev["track"], len(names))
                 events.append({"name": ev["name"], "ph": "X", "pid": c, "tid": tid,
                                "ts": ev["start"] * scale,
                                "dur": max(ev["end"] - ev["start"], 0.0) * scale,
-                               "cat": ev.get("cat", "")})
+                               "cat": ev.get("cat", ""), "args": ev.get("args", {})})
             events.append({"name": "process_name", "ph": "M", "pid": c, "tid": 0,
                            "args": {"name": f"cluster {c}"}})
             for track, tid in names.items():
@@ -607,6 +660,111 @@ class TimingResult:
     def write_chrome_trace(self, path) -> None:
         with open(path, "w") as f:
             json.dump(self.chrome_trace(), f)
+
+
+def memory_keys(trace: ClusterTrace) -> dict:
+    """{key: [loads, bytes per load]} of the trace's global loads: a TMA load's key is its
+    tensor and box coordinates, an ld.global's each 128-byte line it touches (its bytes
+    shared equally among them). Loads of unknown identity (hand-built traces) have none."""
+    keys: dict = {}
+    for steps in trace.warps:
+        for step in steps:
+            for _, _, nbytes, _, *key in step.tmas:
+                if key and key[0] is not None:
+                    entry = keys.setdefault(key[0], [0, float(nbytes)])
+                    entry[0] += 1
+            if step.kind == "ld_global" and step.lines:
+                share = step.nbytes / len(step.lines)
+                for line in step.lines:
+                    entry = keys.setdefault(line, [0, share])
+                    entry[0] += 1
+    return keys
+
+
+@dataclass(frozen=True)
+class MemoryContext:
+    """The launch around one replayed CTA (or pair), as its memory requests see it:
+    ``active_sms`` SMs share the DRAM and L2 bandwidth, and ``miss`` maps a load's key
+    (memory_keys) to the fraction of its bytes that comes from DRAM; the rest hit in L2.
+    A key not in ``miss`` misses wholly."""
+    active_sms: int = 1
+    miss: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    how: str = "alone"
+
+    def miss_of(self, key) -> float:
+        return 1.0 if key is None else self.miss.get(key, 1.0)
+
+    def miss_of_lines(self, lines) -> float:
+        if not lines:
+            return 1.0
+        return sum(self.miss.get(line, 1.0) for line in lines) / len(lines)
+
+    @staticmethod
+    def shared(loads: dict, active_sms: int, overrides: dict | None = None,
+               how: str = "") -> "MemoryContext":
+        """``loads``: {key: [loads in the wave, bytes per load]}. A key loaded n times in
+        the wave costs DRAM its bytes once: each load misses 1/n of them. When the
+        wave's distinct bytes U exceed the L2's capacity C, a reload hits only C/U of the
+        time (the rest misses)."""
+        footprint = sum(nbytes for _, nbytes in loads.values())
+        keep = min(1.0, param("l2_bytes", overrides) / footprint) if footprint else 1.0
+        miss = {key: 1.0 / n + (1.0 - 1.0 / n) * (1.0 - keep)
+                for key, (n, _) in loads.items()}
+        return MemoryContext(active_sms, MappingProxyType(miss), how)
+
+    @staticmethod
+    def alone(trace: ClusterTrace, overrides: dict | None = None) -> "MemoryContext":
+        """The trace's CTAs alone on the GPU: only they are active, and a tile they load
+        several times comes from DRAM once."""
+        return MemoryContext.shared(memory_keys(trace), trace.ctas, overrides,
+                                    "the CTAs recorded, alone on the GPU")
+
+
+def opcode_of(step: Step) -> str:
+    """The step's PTX opcode with its qualifiers (the recorded one; else the first word
+    of its text that is not part of a `{ .reg ...;` preamble), for trace names."""
+    if step.opcode:
+        return step.opcode
+    for part in step.text.replace("{", ";").replace("}", ";").split(";"):
+        words = part.split()
+        while words and (words[0].startswith("@") or words[0].startswith(".")):
+            words = words[1:]
+        if words:
+            return words[0]
+    return step.kind
+
+
+def role_of(steps: list) -> str:
+    """What a warp does, from its instructions (the PTX has no role names): "TMA loads",
+    "MMA" (issues tcgen05.mma), "epilogue" (tcgen05.ld), several joined, or ""."""
+    does = []
+    if any(s.tmas for s in steps):
+        does.append("TMA loads")
+    if any(a[2] == "mma" for s in steps for a in s.asyncs):
+        does.append("MMA")
+    if any(s.kind == "tmem_ld" for s in steps):
+        does.append("epilogue")
+    return ", ".join(does)
+
+
+def step_args(step: Step, role: str) -> dict:
+    """Chrome trace args of a warp's step: its PTX line and text, the warp's role, the
+    mbarrier phase (and parity) it waited for, the bytes it moved or loaded by TMA. The
+    PTX carries no MLIR locations, so none are given."""
+    args = {"PTX line": step.line, "PTX": step.text[:200]}
+    if role:
+        args["role"] = role
+    if step.wait is not None:
+        args["mbarrier"] = f"CTA {step.wait[0]} {step.wait[1]:#x}"
+        args["phase"] = step.wait[3]
+        args["parity"] = step.wait[3] & 1
+    tma_bytes = sum(t[2] for t in step.tmas)
+    if tma_bytes or step.nbytes:
+        args["bytes"] = tma_bytes or step.nbytes
+    keys = [t[4] for t in step.tmas if len(t) > 4 and t[4] is not None]
+    if keys:
+        args["tile"] = ", ".join(f"{k[0]}[{k[1]}, {k[2]}]" for k in keys)
+    return args
 
 
 class _Warp:
@@ -626,14 +784,33 @@ class _Warp:
         self.global_loads: list[float] = []   # issue times of the warp's global loads
 
 
-def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
-    """Runs the recorded warps through the model (see the module docstring)."""
+class _Discard(list):
+    """An event list that keeps nothing (replays whose Chrome trace nobody reads)."""
+
+    def append(self, item) -> None:
+        pass
+
+
+def replay(trace: ClusterTrace, overrides: dict | None = None,
+           memory: "MemoryContext | None" = None, keep_events: bool = True) -> ClusterTiming:
+    """Runs the recorded warps through the model (see the module docstring). ``memory``:
+    the launch around the trace (SMs active, which bytes hit in L2); by default the trace's
+    CTAs alone on the GPU, each distinct load missing once (MemoryContext.alone).
+    ``keep_events``: False leaves the Chrome trace events out (less memory)."""
     p = lambda name: param(name, overrides)   # noqa: E731
+    if memory is None:
+        memory = MemoryContext.alone(trace, overrides)
+    active = max(memory.active_sms, trace.ctas)
+    l2_rate = min(p("l2_sm_bytes_per_cycle"), p("l2_bytes_per_cycle") / active)
+    dram_rate = p("dram_bytes_per_cycle") / active
     wpc = trace.warps_per_cta
     warps = [_Warp(i, steps, (i // wpc, i % wpc % int(p("schedulers"))),
                    f"CTA {i // wpc} warp {i % wpc}")
              for i, steps in enumerate(trace.warps)]
-    events: list[dict] = []
+    for w in warps:
+        w.role = trace.roles.get(w.index % wpc) or role_of(w.steps)
+        w.track = f"{w.name} ({w.role})" if w.role else w.name
+    events: list[dict] = [] if keep_events else _Discard()
     # how many arrivals each mbarrier phase gets, and which warps take part in each barrier
     expected: dict[tuple, int] = {}
     participants: dict[tuple, int] = {}
@@ -661,8 +838,32 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
     smem_free = [0.0] * trace.ctas
     async_done: dict[int, float] = {}    # thread -> completion of its latest async op
     tensor_busy = tensor_math = tmem_busy = dram_bytes = dram_busy = 0.0
+    l2_bytes = l2_busy = 0.0
     end = 0.0
     instructions = 0
+
+    def request(rank: int, ready: float, nbytes: float, miss: float, miss_latency: float,
+                name: str) -> tuple[float, float]:
+        """A global access of ``nbytes`` through the SM's L2 port, ``miss`` of them from
+        DRAM: (first byte, last byte). Its first bytes come l2_latency after ``ready`` (a
+        miss: miss_latency), its bytes stream at the slower of the SM's L2 port and, for
+        the missing bytes, its DRAM share, behind the port's earlier requests."""
+        nonlocal dram_bytes, dram_busy, l2_bytes, l2_busy
+        l2_time = nbytes / l2_rate
+        dram_time = nbytes * miss / dram_rate
+        dur = max(l2_time, dram_time)
+        latency = p("l2_latency") + miss * (miss_latency - p("l2_latency"))
+        begin = max(ready + latency, dram_free[rank])
+        dram_free[rank] = begin + dur
+        dram_bytes += nbytes * miss
+        dram_busy += dram_time
+        l2_bytes += nbytes
+        l2_busy += l2_time
+        if dur:
+            events.append({"track": f"CTA {rank} memory (L2 port)", "name": name,
+                           "start": begin, "end": begin + dur, "cat": "memory",
+                           "args": {"bytes": nbytes, "from DRAM": round(nbytes * miss)}})
+        return begin, begin + dur
 
     def arrive(key, t):
         entry = arrived.setdefault(key, [0, 0.0])
@@ -709,7 +910,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
 
     def flush_run(w: _Warp) -> None:
         if w.run_count:
-            events.append({"track": w.name, "name": f"{w.run_count} instructions",
+            events.append({"track": w.track, "name": f"{w.run_count} instructions",
                            "start": w.run_start, "end": w.run_end, "cat": "issue"})
         w.run_start, w.run_count = None, 0
 
@@ -730,19 +931,21 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
         start = t
         while t in slot:
             t += 1
-        if t > start and why == "issue slot":
-            pass
         slot.add(t)
-        stall = t - w.next_issue
-        if stall > 0:
-            reason = why if t == start else "issue slot"
-            w.stalls[reason] += stall
+        # the cycles until the warp could issue are its reason's (a wait, a dependency);
+        # only the cycles after that, while other warps of its scheduler held the slot,
+        # are the issue slot's
+        held = max(start - w.next_issue, 0.0) if why != "issue slot" else 0.0
+        for reason, cycles in ((why, held), ("issue slot", t - w.next_issue - held)):
+            if cycles <= 0:
+                continue
+            w.stalls[reason] += cycles
             key = (w.steps[w.pc].line, reason)
-            stall_lines[key] = stall_lines.get(key, 0.0) + stall
-            if reason != "issue slot":
-                flush_run(w)
-                events.append({"track": w.name, "name": reason, "start": w.next_issue,
-                               "end": t, "cat": "stall"})
+            stall_lines[key] = stall_lines.get(key, 0.0) + cycles
+        if held > 0:
+            flush_run(w)
+            events.append({"track": w.track, "name": why, "start": w.next_issue,
+                           "end": start, "cat": "stall"})
         step = w.steps[w.pc]
         w.gate = None
         instructions += 1
@@ -755,24 +958,20 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
             # the SM's share of DRAM serves requests one after another: a load's data comes
             # back global_latency after its (hoisted) issue, at the earliest, and after the
             # data of the requests before it; a store only occupies the share
-            dur = step.nbytes / p("dram_bytes_per_cycle")
             if k == "ld_global":
                 w.global_loads.append(t)
                 ahead = int(p("global_loads_in_flight"))
                 hoisted = w.global_loads[max(len(w.global_loads) - 1 - ahead, 0)]
-                begin = max(hoisted + p("global_latency"), dram_free[rank])
-                latency = begin + dur - t
+                _, last = request(rank, hoisted, step.nbytes, memory.miss_of_lines(step.lines),
+                                  p("global_latency"), "ld.global")
+                latency = max(last - t, 1.0)
             else:
-                begin = max(t, dram_free[rank])
+                # a store is written back to DRAM (its bytes miss); the kernel has not
+                # finished before its stores have reached memory
+                _, last = request(rank, t - p("l2_latency"), step.nbytes, 1.0,
+                                  p("l2_latency"), "st.global")
                 latency = 0
-                # the kernel has not finished before its stores have reached memory
-                end = max(end, begin + dur)
-            dram_free[rank] = begin + dur
-            dram_bytes += step.nbytes
-            dram_busy += dur
-            if dur:
-                events.append({"track": f"CTA {rank} DRAM share", "name": k.replace("_", "."),
-                               "start": begin, "end": begin + dur, "cat": "memory"})
+                end = max(end, last)
         elif k in ("ld_shared", "st_shared"):
             begin = max(t, smem_free[rank])
             dur = step.nbytes / p("smem_bytes_per_cycle")
@@ -792,7 +991,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
                 w.st_done = max(w.st_done, done)
             if dur:
                 events.append({"track": f"CTA {rank} TMEM port {port[1]}",
-                               "name": f"{w.name}: {(step.text.split() or [k])[0]}",
+                               "name": f"{w.name}: {opcode_of(step)}",
                                "start": begin, "end": begin + dur, "cat": "tmem"})
             end = max(end, done)
         for thread, arank, akind, cost in step.asyncs:
@@ -816,20 +1015,14 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
             done = begin + dur + p("mma_latency")
             async_done[thread] = max(async_done.get(thread, 0.0), done)
             end = max(end, done)
-        for _, trank, nbytes, tags in step.tmas:
-            # cp.async.bulk.tensor: asynchronous; its first bytes tma_latency after issue,
-            # then its bytes at the SM's DRAM share behind the share's earlier requests;
-            # complete_tx of them on the mbarrier when the last byte has landed
-            dur = nbytes / p("dram_bytes_per_cycle")
-            begin = max(t + p("tma_latency"), dram_free[trank])
-            dram_free[trank] = begin + dur
-            dram_bytes += nbytes
-            dram_busy += dur
-            events.append({"track": f"CTA {trank} DRAM share", "name": f"TMA {nbytes} B",
-                           "start": begin, "end": begin + dur, "cat": "memory"})
+        for _, trank, nbytes, tags, *key in step.tmas:
+            # cp.async.bulk.tensor: asynchronous; its bytes through the SM's L2 port
+            # (request), complete_tx of them on the mbarrier when the last byte has landed
+            _, last = request(trank, t, nbytes, memory.miss_of(key[0] if key else None),
+                              p("tma_latency"), f"TMA {nbytes} B")
             for tag in tags:
-                arrive(tag, begin + dur)
-            end = max(end, begin + dur)
+                arrive(tag, last)
+            end = max(end, last)
         for thread, tags in step.commits:
             at = max(t, async_done.get(thread, 0.0)) + p("commit_latency")
             for tag in tags:
@@ -856,8 +1049,8 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
         if k in ("tmem_ld", "mbar_wait", "barrier", "commit", "async", "wait_ld", "wait_st",
                  "tma"):
             flush_run(w)
-            events.append({"track": w.name, "name": step.text.split(";")[0][:60] or k,
-                           "start": t, "end": t + 1, "cat": "sync"})
+            events.append({"track": w.track, "name": opcode_of(step), "start": t,
+                           "end": t + 1, "cat": "sync", "args": step_args(step, w.role)})
         w.pc += 1
         w.done_at = w.next_issue
         end = max(end, w.next_issue)
@@ -869,7 +1062,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None) -> ClusterTiming:
                          tmem_busy=tmem_busy, dram_bytes=dram_bytes, dram_busy=dram_busy,
                          stalls={w.name: {r: c for r, c in w.stalls.items()} for w in warps},
                          events=events, ctas=ctas, warp_instructions=instructions,
-                         stall_lines=stall_lines)
+                         stall_lines=stall_lines, l2_bytes=l2_bytes, l2_busy=l2_busy)
 
 
 _LATENCY = MappingProxyType({"alu": ("alu_latency", False), "mufu": ("mufu_latency", False),
@@ -887,26 +1080,300 @@ def _execute(step: Step, p) -> tuple[float, bool]:
 
 
 def combine(clusters: list[ClusterTiming], sms_per_cluster: int = 1,
-            overrides: dict | None = None) -> TimingResult:
-    """The launch: clusters run in waves of (sms / CTAs per cluster); each wave takes its
-    slowest cluster's cycles."""
-    per_wave = max(int(param("sms", overrides)) // max(sms_per_cluster, 1), 1)
+            overrides: dict | None = None, waves: list | None = None,
+            how: str = "") -> TimingResult:
+    """The launch: clusters run in waves of (sms / CTAs per cluster) in launch order (or
+    ``waves``, lists of indices into ``clusters``); each wave takes its slowest cluster's
+    cycles. Utilisation is over the SMs of each wave for that wave's time."""
+    if waves is None:
+        per_wave = max(int(param("sms", overrides)) // max(sms_per_cluster, 1), 1)
+        waves = [range(i, min(i + per_wave, len(clusters)))
+                 for i in range(0, len(clusters), per_wave)]
     cycles = 0.0
-    waves = 0
-    for i in range(0, len(clusters), per_wave):
-        cycles += max(c.cycles for c in clusters[i:i + per_wave])
-        waves += 1
-    total_sm_cycles = sum(c.cycles * c.ctas for c in clusters) or 1.0
-    ports = sum(c.cycles * c.ctas * 4 for c in clusters) or 1.0
+    sm_cycles = 0.0
+    for wave in waves:
+        slowest = max(clusters[i].cycles for i in wave)
+        cycles += slowest
+        sm_cycles += slowest * sum(clusters[i].ctas for i in wave)
+    sm_cycles = sm_cycles or 1.0
     util = {
-        "tensor pipe": sum(c.tensor_busy for c in clusters) / total_sm_cycles,
-        "tensor math": sum(c.tensor_math for c in clusters) / total_sm_cycles,
-        "TMEM ports": sum(c.tmem_busy for c in clusters) / ports,
-        "DRAM share": sum(c.dram_busy for c in clusters) / total_sm_cycles,
+        "tensor pipe": sum(c.tensor_busy for c in clusters) / sm_cycles,
+        "tensor math": sum(c.tensor_math for c in clusters) / sm_cycles,
+        "TMEM ports": sum(c.tmem_busy for c in clusters) / (4 * sm_cycles),
+        "L2 port": sum(c.l2_busy for c in clusters) / sm_cycles,
+        "DRAM share": sum(c.dram_busy for c in clusters) / sm_cycles,
     }
     return TimingResult(cycles=cycles, clock_ghz=param("clock_ghz", overrides),
                         utilisation=util, stalls=clusters[0].stalls if clusters else {},
-                        clusters=clusters, waves=waves)
+                        clusters=clusters, waves=len(waves), how=how,
+                        sms=int(param("sms", overrides)))
+
+
+# -- record once, replay many -------------------------------------------------------------------
+
+#: The largest grid, in clusters, a timing-only estimate walks (its waves are replayed from
+#: a few recorded CTAs, but each cluster's place in its wave is still visited once).
+TIMING_ONLY_MAX_CLUSTERS = 1 << 20
+#: Warp instructions recorded of each neighbour of cluster (0, 0, 0) in a timing-only
+#: estimate: enough for their first loads of every buffer (Recording.key_classes).
+TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS = 50_000
+
+
+@dataclass
+class Recording:
+    """A recorded launch: the traces of the clusters the functional run simulated (ids
+    ``cluster_ids``, (x, y, z) in clusters) out of a grid of ``grid`` clusters of
+    ``cluster_size`` CTAs. ``replay(overrides)`` estimates the launch under any
+    parameters without simulating again. When only some clusters were recorded
+    (tcgen05-sim --timing-only), cluster (0, 0, 0) stands for every cluster, and its
+    neighbours (1, 0, 0) and (0, 1, 0), when recorded, tell which of its loads other
+    clusters share: a tile it loads that (1, 0, 0) loads too is shared along its row of
+    the grid (same y, z), one (0, 1, 0) loads too along its column (same x, z)."""
+    traces: list
+    cluster_ids: list
+    grid: tuple
+    cluster_size: int = 1
+    #: the cluster ids whose trace is a prefix of their run (an instruction budget)
+    partial: list = field(default_factory=list)
+    #: {buffer: "row" | "column" | "all" | "own"} given instead of recorded neighbours (a
+    #: what-if: the recorded CTA as every tile of a grid); buffers as in _buffer_of
+    buffer_classes: dict = field(default_factory=dict)
+
+    @property
+    def total_clusters(self) -> int:
+        return self.grid[0] * self.grid[1] * self.grid[2]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.traces) == self.total_clusters
+
+    def launch_order(self) -> list:
+        """Cluster ids in the order their CTAs are assumed to start: x fastest, then y,
+        then z (the launch order of a grid; the waves are consecutive runs of it)."""
+        gx, gy, gz = self.grid
+        return [(x, y, z) for z in range(gz) for y in range(gy) for x in range(gx)]
+
+    def replay(self, overrides: dict | None = None) -> TimingResult:
+        """The launch's estimate under ``overrides`` (parameter name -> value)."""
+        check_overrides(overrides)
+        per_wave = max(int(param("sms", overrides)) // max(self.cluster_size, 1), 1)
+        if self.complete:
+            return self._replay_all(per_wave, overrides)
+        return self._replay_representative(per_wave, overrides)
+
+    def _replay_all(self, per_wave: int, overrides) -> TimingResult:
+        timings = []
+        for i in range(0, len(self.traces), per_wave):
+            wave = self.traces[i:i + per_wave]
+            loads: dict = {}
+            for trace in wave:
+                for key, (n, nbytes) in memory_keys(trace).items():
+                    entry = loads.setdefault(key, [0, nbytes])
+                    entry[0] += n
+            ctx = MemoryContext.shared(loads, sum(t.ctas for t in wave), overrides)
+            timings += [replay(trace, overrides, ctx) for trace in wave]
+        how = (f"every one of the {len(self.traces)} clusters simulated and replayed, in "
+               f"waves of {per_wave} sharing L2 and DRAM"
+               if len(self.traces) > 1 else "the CTA" + ("s" if self.cluster_size > 1
+                                                          else "") +
+               " simulated and replayed alone on the GPU")
+        return combine(timings, self.cluster_size, overrides, how=how)
+
+    def key_classes(self) -> dict:
+        """{key: "row" | "column" | "all" | "own"} for the loads of cluster (0, 0, 0):
+        shared with (1, 0, 0) (row), with (0, 1, 0) (column), both, or neither. A
+        neighbour recorded only in part (``partial``) shows its first loads: a buffer (a
+        TMA load's tensor, an ld.global's array) most of whose bytes among them cluster
+        (0, 0, 0) loads too counts as shared whole, the others as not shared."""
+        loads = {cid: memory_keys(t) for cid, t in zip(self.cluster_ids, self.traces)}
+        own = set(loads[(0, 0, 0)])
+        if self.buffer_classes:
+            return {key: self.buffer_classes.get(_buffer_of(key), "own") for key in own}
+
+        def shared_with(cid) -> set:
+            theirs = loads.get(cid)
+            if theirs is None:
+                return set()
+            if cid not in self.partial:
+                return own & set(theirs)
+            seen: dict = {}
+            for key, (n, nbytes) in theirs.items():
+                entry = seen.setdefault(_buffer_of(key), [0.0, 0.0])
+                entry[0] += nbytes
+                entry[1] += nbytes if key in own else 0.0
+            groups = {g for g, (total, common) in seen.items() if common > total / 2}
+            return {key for key in own if _buffer_of(key) in groups}
+
+        along_x = shared_with((1, 0, 0))
+        along_y = shared_with((0, 1, 0))
+        return {key: ("all" if key in along_x and key in along_y else
+                      "row" if key in along_x else "column" if key in along_y else "own")
+                for key in own}
+
+    def _replay_representative(self, per_wave: int, overrides) -> TimingResult:
+        base = self.traces[self.cluster_ids.index((0, 0, 0))]
+        loads = memory_keys(base)
+        classes = self.key_classes()
+        ctas = base.ctas
+        cache: dict = {}
+        timings, waves = [], []
+        order = self.launch_order()
+        bytes_of = {c: sum(n_b[1] for k, n_b in loads.items() if classes[k] == c)
+                    for c in ("row", "column", "all", "own")}
+        for i in range(0, len(order), per_wave):
+            wave = order[i:i + per_wave]
+            rows: dict = {}
+            cols: dict = {}
+            for x, y, z in wave:
+                rows[(y, z)] = rows.get((y, z), 0) + 1
+                cols[(x, z)] = cols.get((x, z), 0) + 1
+            footprint = (len(rows) * bytes_of["row"] + len(cols) * bytes_of["column"]
+                         + bytes_of["all"] + len(wave) * bytes_of["own"])
+            keep = min(1.0, param("l2_bytes", overrides) / footprint) if footprint else 1.0
+            # every cluster of the wave is replayed as one with the wave's average
+            # sharing: of a row-shared buffer the wave loads len(rows) distinct tiles for
+            # its len(wave) clusters, so a load of one misses len(rows) / len(wave)
+            sharers = {"row": len(wave) / len(rows), "column": len(wave) / len(cols),
+                       "all": len(wave), "own": 1}
+            sig = (len(wave), len(rows), len(cols), keep)
+            if sig not in cache:
+                miss = {}
+                for key, (n, _) in loads.items():
+                    total = n * sharers[classes[key]]
+                    miss[key] = 1.0 / total + (1.0 - 1.0 / total) * (1.0 - keep)
+                ctx = MemoryContext(len(wave) * ctas, MappingProxyType(miss), "wave")
+                cache[sig] = len(timings)
+                timings.append(replay(base, overrides, ctx, keep_events=not timings))
+            indices = [cache[sig]] * len(wave)
+            waves.append(indices)
+        all_timings = [timings[i] for wave in waves for i in wave]
+        flat, pos = [], 0
+        for wave in waves:
+            flat.append(list(range(pos, pos + len(wave))))
+            pos += len(wave)
+        recorded = ", ".join(str(c) + (" (its first instructions)" if c in self.partial
+                                        else "") for c in self.cluster_ids)
+        shared = ("as given: " + ", ".join(f"{b} by {c}" for b, c in
+                                           sorted(self.buffer_classes.items()))
+                  if self.buffer_classes else "as the recorded neighbours show")
+        how = (f"timing only: cluster(s) {recorded} simulated, cluster (0, 0, 0) replayed "
+               f"for each of the {len(order)} clusters in {len(waves)} wave(s) of "
+               f"{per_wave} (launch order, x fastest), its loads shared in L2 with the "
+               f"clusters of its wave in the same row (same y) or column (same x) "
+               f"{shared}, each wave's clusters replayed as one with the wave's average "
+               f"sharing; {len(cache)} distinct replays")
+        return combine(all_timings, self.cluster_size, overrides, waves=flat, how=how)
+
+
+def _tuples(value):
+    """JSON lists back to the tuples the replay uses as keys."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _step_to_json(step: Step) -> dict:
+    out = {"kind": step.kind}
+    for name in ("line", "text", "srcs", "dsts", "nbytes", "arrivals", "wait", "barrier",
+                 "rank", "lines", "opcode"):
+        value = getattr(step, name)
+        if value != getattr(_DEFAULT_STEP, name):
+            out[name] = value
+    if step.asyncs:
+        out["asyncs"] = [[t, r, k, None if c is None else
+                          [c.kind, c.m, c.n, c.cta_group, c.sparse, c.a_in_tmem]]
+                         for t, r, k, c in step.asyncs]
+    if step.commits:
+        out["commits"] = step.commits
+    if step.tmas:
+        out["tmas"] = step.tmas
+    return out
+
+
+def _step_from_json(d: dict) -> Step:
+    step = Step(d["kind"], d.get("line", 0), d.get("text", ""), _tuples(d.get("srcs", [])),
+                _tuples(d.get("dsts", [])), d.get("nbytes", 0),
+                arrivals=[_tuples(t) for t in d.get("arrivals", [])],
+                wait=_tuples(d["wait"]) if d.get("wait") is not None else None,
+                barrier=d.get("barrier", -1), rank=d.get("rank", 0),
+                lines=_tuples(d.get("lines", [])), opcode=d.get("opcode", ""))
+    step.asyncs = [(t, r, k, None if c is None else MmaCost(*c))
+                   for t, r, k, c in d.get("asyncs", [])]
+    step.commits = [(t, [_tuples(tag) for tag in tags]) for t, tags in d.get("commits", [])]
+    step.tmas = [(t, r, n, [_tuples(tag) for tag in tags], *(_tuples(k) for k in key))
+                 for t, r, n, tags, *key in d.get("tmas", [])]
+    return step
+
+
+_DEFAULT_STEP = Step("")
+
+
+def save_recording(recording: Recording, path) -> None:
+    """Writes a Recording as gzipped JSON (load_recording reads it back)."""
+    import gzip
+    data = {"grid": recording.grid, "cluster_size": recording.cluster_size,
+            "cluster_ids": recording.cluster_ids, "partial": recording.partial,
+            "traces": [{"warps_per_cta": t.warps_per_cta, "ctas": t.ctas,
+                        "roles": t.roles,
+                        "warps": [[_step_to_json(s) for s in w] for w in t.warps]}
+                       for t in recording.traces]}
+    with gzip.open(path, "wt") as f:
+        json.dump(data, f, separators=(",", ":"))
+
+
+def load_recording(path) -> Recording:
+    """A Recording written by save_recording: replay it with ``.replay(overrides)``."""
+    import gzip
+    with gzip.open(path, "rt") as f:
+        data = json.load(f)
+    traces = [ClusterTrace(t["warps_per_cta"], t["ctas"],
+                           [[_step_from_json(s) for s in w] for w in t["warps"]],
+                           roles={int(k): v for k, v in t.get("roles", {}).items()})
+              for t in data["traces"]]
+    return Recording(traces, [tuple(c) for c in data["cluster_ids"]], tuple(data["grid"]),
+                     data["cluster_size"], [tuple(c) for c in data.get("partial", [])])
+
+
+def _buffer_of(key):
+    """The buffer a load key belongs to: a TMA key's tensor, an ld.global line's array
+    (the simulator places each array argument in its own 2^36-byte window)."""
+    return key[0] if isinstance(key, tuple) else (key * 128) >> 36
+
+
+#: Parameters a what-if may set to 0: latencies (the rest are rates, counts and capacities
+#: the model divides by).
+_MAY_BE_ZERO = frozenset(name for name in PARAMETERS if name.endswith("latency"))
+
+
+def check_overrides(overrides: dict | None) -> None:
+    """ValueError naming the known parameters for an unknown name or a value that is not
+    a positive number."""
+    for name, value in (overrides or {}).items():
+        if name not in PARAMETERS:
+            raise ValueError(f"unknown timing parameter {name!r}; known: "
+                             f"{', '.join(PARAMETERS)}")
+        try:
+            number = float(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"timing parameter {name}={value!r} is not a number") from None
+        if number != number or number in (float("inf"), float("-inf")) or number < 0:
+            raise ValueError(f"timing parameter {name}={value!r} must be a finite number "
+                             f"of at least 0")
+        if number == 0 and name not in _MAY_BE_ZERO:
+            raise ValueError(f"timing parameter {name}={value!r} must be positive (it is a "
+                             f"rate, a count or a capacity)")
+
+
+def parse_timing_params(items) -> dict:
+    """``["l2_latency=300", ...]`` -> {"l2_latency": 300.0}; ValueError (naming the known
+    parameters) for a bad item."""
+    overrides = {}
+    for item in items or ():
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise ValueError(f"--timing-param {item}: expected NAME=VALUE; known: "
+                             f"{', '.join(PARAMETERS)}")
+        overrides[name.strip()] = value.strip()
+    check_overrides(overrides)
+    return {k: float(v) for k, v in overrides.items()}
 
 
 # -- calibration ------------------------------------------------------------------------------
@@ -961,8 +1428,9 @@ def calibration(overrides: dict | None = None) -> list[dict]:
                  "model": f"{landed:.0f} cycles issue to complete_tx; {released:.0f} to "
                           f"the successful wait",
                  "published": "no per-tile figure; 420-cycle miss latency [3], 8 TB/s [1]",
-                 "source": "tma_latency (= the miss latency [3]) + 16 KiB at the SM's "
-                           "1/148 share of 8 TB/s [1]"})
+                 "source": "tma_latency (= the miss latency [3]) + 16 KiB through the "
+                           "SM's L2 port (l2_sm_bytes_per_cycle, an assumption), the SM "
+                           "alone on the GPU"})
     # today's path: smem_fill, 128 threads x 8 ld.global.v4 (16 B) then st.shared.v4
     steps = [[Step("ld_global", nbytes=32 * 16, dsts=(f"%r{i}",)) for i in range(8)] +
              [Step("st_shared", nbytes=32 * 16, srcs=(f"%r{i}",)) for i in range(8)]
@@ -971,7 +1439,7 @@ def calibration(overrides: dict | None = None) -> list[dict]:
     rows.append({"operation": "the same tile by smem_fill (4 warps x 8 ld.global.v4 + "
                               "st.shared.v4, the path emitted today)",
                  "model": f"{fill:.0f} cycles", "published": "420-cycle miss latency [3], "
-                 "8 TB/s [1]", "source": "global_latency, DRAM share, 8 loads in flight"})
+                 "8 TB/s [1]", "source": "global_latency, L2 port, 8 loads in flight"})
     return rows
 
 
@@ -984,7 +1452,7 @@ def tma_tile_cycles(nbytes: int, overrides: dict | None = None) -> tuple[float, 
              Step("tma", tmas=[(0, 0, nbytes, [tag])]),
              Step("mbar_wait", wait=tag)]
     timing = replay(single_warp(steps), overrides)
-    landed = max(ev["end"] for ev in timing.events if ev["track"].endswith("DRAM share"))
+    landed = max(ev["end"] for ev in timing.events if ev["cat"] == "memory")
     issued = 1.0    # the load is the warp's second instruction, issued at cycle 1
     return landed - issued, timing.cycles - 1 - issued
 

@@ -190,6 +190,8 @@ def handler(ins: P.Instr):
                         image = box_image(tmap, buffer.raw, itemsize, c0, c1)
                         m.smem[rank, addresses.reshape(-1)] = image.reshape(-1)
 
+                    # what the load reads, for the timing model's L2 (sim/timing.py)
+                    write.source = (tmap.tensor, c0, c1, nbytes)
                     m.ordering.tma_load(int(g), rank, addresses.reshape(-1), write, nbytes,
                                         bar_local, ins.line, mbarrier_rank=bar_rank)
                 m.epoch += 1
