@@ -73,17 +73,19 @@ def mma_feature_keys(op, target: str) -> list[str]:
         keys = [f.key for f in targets.mma_features(
             kind, sparse=sparse, ws=bool(mma.ws), k96=k96,
             scale_input_d=mma.has(MmaOp.scale_input_d))]
-        vec = mma.scale_vec
+        vec = effective_scale_vec(op)
         if vec is not None:
             spellings = shapes.scale_vectorsize_aliases(
                 kind, shapes.SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
-            chosen = targets.choose_scale_vectorsize(spellings, target)
+            if mma.scale_vec is not None:
+                chosen = targets.choose_scale_vectorsize(spellings, target)
+            else:
+                # What the lowering prints for the default (lowering.mma); printed as
+                # none, ptxas gates it like a written .block32 ("Feature '.block32'
+                # requires PTX ISA .version 8.8 or later").
+                chosen = targets.default_scale_vectorsize_spelling(spellings, target) \
+                    or "block32"
             keys.append(targets.scale_vectorsize_feature(chosen).key)
-        elif effective_scale_vec(op) is not None:
-            # Left out, the size is the default .block32 (9.7.16.10.9.1), and ptxas
-            # gates it like a written .block32 ("Feature '.block32' requires PTX ISA
-            # .version 8.8 or later").
-            keys.append(targets.scale_vectorsize_feature("block32").key)
     except (IsaRuleError, KeyError, ValueError, TypeError):
         return []
     return keys
