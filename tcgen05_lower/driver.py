@@ -413,15 +413,13 @@ def kernel_signatures(module_op, text: str) -> dict[str, dict]:
     """Per kernel (before lowering): its parameters' source names and MLIR types, threads
     per CTA and cta_group. Block arguments carry no names once parsed, so the names are
     the ones parsing recorded on the arguments (kernel_ir.record_parameter_names), else
-    read from the
-    kernel's signature in the source text (``%A: !llvm.ptr<1>``); a kernel built in
-    Python gets ``arg0, arg1, ...``."""
+    those the arguments' locations give (kernel_ir.source_parameter_names: ``%A`` in
+    the source text, or the builder's name locations)."""
     out = {}
     for kernel in d.kernels(module_op):
         info = d.kernel_info(kernel)
         types = [str(a.type) for a in kernel.regions[0].blocks[0].arguments]
-        names = recorded_parameter_names(kernel) or \
-            source_parameter_names(text, info.name, len(types))
+        names = recorded_parameter_names(kernel) or source_parameter_names(kernel, text)
         from tcgen05_lower.tma import kernel_tensor_maps
 
         out[info.name] = {"entry": info.name, "threads": info.threads, "cta_group": info.cta_group,
