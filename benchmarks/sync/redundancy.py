@@ -177,8 +177,8 @@ def with_source_names(printed: str, source: str) -> str:
     if len(kernels) != 1:
         return printed
     with d.make_context():
-        parsed = [k for k in d.kernels(parse_module(source, "<source>"))
-                  if d.kernel_info(k).name == kernels[0]]
+        module = parse_module(source, "<source>")  # kept alive while its ops are read
+        parsed = [k for k in d.kernels(module) if d.kernel_info(k).name == kernels[0]]
         if len(parsed) != 1:
             return printed
         names = source_parameter_names(parsed[0], source)
