@@ -6,6 +6,7 @@ operand added to an op in the IRDL definition is handled in one place.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -673,14 +674,16 @@ def _argument_name(loc: "ir.Location", text: str | None, starts) -> str | None:
     return match.group(1) if match else None
 
 
-def _line_starts(text: str) -> list[int]:
+@functools.lru_cache(maxsize=4)
+def _line_starts(text: str) -> tuple[int, ...]:
     """The offset of every line's first character in `text`, and len(text) + 1 last (a
-    column of the parser's locations is a byte offset within its line, from 1)."""
+    column of the parser's locations is a byte offset within its line, from 1). Cached:
+    every kernel of a module asks for the same text, which is scanned once."""
     starts = [0]
     for match in re.finditer("\n", text):
         starts.append(match.end())
     starts.append(len(text) + 1)
-    return starts
+    return tuple(starts)
 
 
 # ------------------------------------------------------------------ warp roles (partitions)
