@@ -5,9 +5,10 @@ ceildiv(N, 256) x ceildiv(M, 128) CTAs. Sizes from SCALARS or the command line:
     tcgen05-sim examples/gemm_bf16_grid.mlir --check examples/gemm_bf16_grid.check.py \\
         --set M=200 --set N=300 --set K=72
 
-lda and ldb default to K and N; larger ones (--set lda=..., multiples of 8, which keep
-A's rows 16-byte aligned) leave columns of A and B that the reference does not use, so
-a kernel that read them would get a wrong C. C has ldc = N: its every element is
+lda and ldb default to K and N (a K that is not a multiple of 8 leaves A's rows
+unaligned to 16 bytes: the fill then reads A element by element); larger ones
+(--set lda=...) leave columns of A and B that the reference does not use, so a kernel
+that read them would get a wrong C. C has ldc = N: its every element is
 checked, and one the kernel leaves unwritten stays NaN."""
 
 import numpy as np

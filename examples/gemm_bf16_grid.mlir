@@ -1,6 +1,7 @@
 // A whole GEMM with its sizes and strides as kernel arguments:
 //   C (M x N, f32) = A (M x K, bf16) x B (K x N, bf16), all row-major with leading
-//   dimensions lda, ldb and ldc (in elements; lda and ldb keep rows 16-byte aligned).
+//   dimensions lda, ldb and ldc (in elements). A's fill reads 16-byte vectors where A's
+//   pointer and lda keep them aligned (a run-time test) and elements elsewhere.
 // The grid has one CTA per 128 x 256 tile of C: x = ceildiv(N, 256) tiles of columns,
 // y = ceildiv(M, 128) tiles of rows (the grid entry of tcgen05.kernel, which the launch
 // manifest carries). Each CTA reads its tile's place from gpu.block_id, walks K in

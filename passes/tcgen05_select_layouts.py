@@ -1000,8 +1000,11 @@ class Tcgen05SelectLayouts(ModulePass):
                 with store.location:
                     dcol = col if dest_column == column else _offset_index(dest_column,
                                                                            k * chunk)
+                    # The run-time dims (leading dimension, offsets, extents) stay
+                    # the store's: each chunk lands in the same matrix.
                     _build_like(StoreFragmentOp, store, fragment=fragment,
-                                dest=dest, column=dcol)
+                                dest=dest, column=dcol,
+                                dim_values=list(StoreFragmentOp(store).dim_values))
         what = (LdOp.NAME + " -> frag_map" * len(maps) + "/store_fragment chains" if maps
                 else "ld/store_fragment pairs")
         self.split_notes.append(f"tcgen05.ld at {_where(load)}: {plan.access.width} columns "
@@ -1023,6 +1026,7 @@ class Tcgen05SelectLayouts(ModulePass):
                     new_load = _build_like(
                         LoadFragmentOp, load, source=source,
                         column=_offset_index(source_column, k * chunk),
+                        dim_values=list(LoadFragmentOp(load).dim_values),
                         result_types=[chunk_type])
                 self.write_plan(new_load, access)
                 with store.location:

@@ -949,8 +949,8 @@ class Tcgen05Verify(ModulePass):
         for an MN-contiguous (k_mn) fill of an MN-major tile (`along_mn`). A value known
         only at run time is checked when its residue modulo 16 bytes is known
         (kernel_ir.known_residue: e.g. a loop over K offsets 8, 72, 136, ...); otherwise
-        it, like the source pointer, is the caller's to keep aligned (see the dialect's
-        smem_fill)."""
+        the lowering tests it, with the source pointer, at run time and copies element
+        by element where the vectors would be misaligned (lowering.smem._vector_alignment)."""
         fill = SmemFillOp(op)
         matrix = global_matrix(op)
         element = isa_type(tile.element)

@@ -166,7 +166,7 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
         raise error
     # The MMA's operandSegmentSizes, which nobody writes (tcgen05_lower/segments.py);
     # `edits` maps the columns the insertions moved back to the user's text.
-    text, edits = segments.supply(text)
+    source, (text, edits) = text, segments.supply(text)
     try:
         if len(_top_level_ops(text)) == 1:
             op = ir.Operation.parse(text, source_name=source_name)
@@ -184,9 +184,10 @@ def parse_module(text: str, source_name: str) -> "ir.Operation":
                              for x in error.error_diagnostics]
         raise
     _name_anonymous_buffer(module, source_name, edits)
-    # Kernel parameters' source names, which printed IR would lose (the grid names them).
+    # Kernel parameters' source names, which printed IR would lose (the grid names them);
+    # the arguments' locations are in the user's text (_name_anonymous_buffer).
     from tcgen05_lower.kernel_ir import record_parameter_names
-    record_parameter_names(module, text)
+    record_parameter_names(module, source)
     return module
 
 

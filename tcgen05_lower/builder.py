@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import inspect
+import re
 from pathlib import Path
 from typing import Iterable, Mapping
 
@@ -55,7 +56,13 @@ class KernelBuilder:
                                     "target": ir.StringAttr.get(target),
                                     "threads": _i64(threads), "cta_group": _i64(cta_group)})})
             self.function = func
-            self.entry = func.regions[0].blocks.append(*types)
+            # Each parameter's name rides on its block argument's location (a name
+            # location), so the text says %A, not %arg0, and the parser hands the name
+            # back (kernel_ir.source_parameter_names): the launch manifest and a grid
+            # or tensor map refer to the parameters by name.
+            here = self._location()
+            self.entry = func.regions[0].blocks.append(
+                *types, arg_locs=[ir.Location.name(name, childLoc=here) for name in params])
         self.args = dict(zip(params, self.entry.arguments))
         self._blocks = [self.entry]
         self._constants: dict = {}
@@ -195,10 +202,13 @@ class KernelBuilder:
         return self.module
 
     def text(self) -> str:
-        """The module as MLIR text, with the locations of the Python lines that built it."""
+        """The module as MLIR text, with the locations of the Python lines that built it
+        and the parameters under their names (``%A``)."""
         module = self.finish()
         with self.context:
-            return segments.strip(module.operation.get_asm(enable_debug_info=True))
+            text = module.operation.get_asm(enable_debug_info=True,
+                                            use_name_loc_as_prefix=True)
+        return segments.strip(_without_unused_aliases(text))
 
     def compile(self, **options):
         """Compiles the kernel with ``driver.compile_source`` (options as there: arch,
@@ -211,3 +221,17 @@ class KernelBuilder:
 
 def _i64(value: int) -> "ir.IntegerAttr":
     return ir.IntegerAttr.get(ir.IntegerType.get_signless(64), value)
+
+
+def _without_unused_aliases(text: str) -> str:
+    """`text` without the location alias definitions nothing refers to: the printer
+    defines one for each parameter's name location above the module although the
+    signature spells the location out, and lines the builder text does not need would
+    move every later line (which a location the parser gives, e.g. an scf.for's implicit
+    terminator's, names)."""
+    uses: dict[str, int] = {}
+    for alias in re.findall(r"#loc\d*(?![\w])", text):
+        uses[alias] = uses.get(alias, 0) + 1
+    kept = [line for line in text.split("\n")
+            if not ((m := re.match(r"(#loc\d*) = ", line)) and uses[m.group(1)] == 1)]
+    return "\n".join(kept)

@@ -73,17 +73,19 @@ def mma_feature_keys(op, target: str) -> list[str]:
         keys = [f.key for f in targets.mma_features(
             kind, sparse=sparse, ws=bool(mma.ws), k96=k96,
             scale_input_d=mma.has(MmaOp.scale_input_d))]
-        vec = mma.scale_vec
+        vec = effective_scale_vec(op)
         if vec is not None:
             spellings = shapes.scale_vectorsize_aliases(
                 kind, shapes.SCALE_VEC_QUALIFIERS.get(vec, vec), k96=k96)
-            chosen = targets.choose_scale_vectorsize(spellings, target)
+            if mma.scale_vec is not None:
+                chosen = targets.choose_scale_vectorsize(spellings, target)
+            else:
+                # What the lowering prints for the default (lowering.mma); printed as
+                # none, ptxas gates it like a written .block32 ("Feature '.block32'
+                # requires PTX ISA .version 8.8 or later").
+                chosen = targets.default_scale_vectorsize_spelling(spellings, target) \
+                    or "block32"
             keys.append(targets.scale_vectorsize_feature(chosen).key)
-        elif effective_scale_vec(op) is not None:
-            # Left out, the size is the default .block32 (9.7.16.10.9.1), and ptxas
-            # gates it like a written .block32 ("Feature '.block32' requires PTX ISA
-            # .version 8.8 or later").
-            keys.append(targets.scale_vectorsize_feature("block32").key)
     except (IsaRuleError, KeyError, ValueError, TypeError):
         return []
     return keys
@@ -433,15 +435,13 @@ def kernel_signatures(module_op, text: str) -> dict[str, dict]:
     """Per kernel (before lowering): its parameters' source names and MLIR types, threads
     per CTA and cta_group. Block arguments carry no names once parsed, so the names are
     the ones parsing recorded on the arguments (kernel_ir.record_parameter_names), else
-    read from the
-    kernel's signature in the source text (``%A: !llvm.ptr<1>``); a kernel built in
-    Python gets ``arg0, arg1, ...``."""
+    those the arguments' locations give (kernel_ir.source_parameter_names: ``%A`` in
+    the source text, or the builder's name locations)."""
     out = {}
     for kernel in d.kernels(module_op):
         info = d.kernel_info(kernel)
         types = [str(a.type) for a in kernel.regions[0].blocks[0].arguments]
-        names = recorded_parameter_names(kernel) or \
-            source_parameter_names(text, info.name, len(types))
+        names = recorded_parameter_names(kernel) or source_parameter_names(kernel, text)
         from tcgen05_lower.tma import kernel_tensor_maps
 
         out[info.name] = {"entry": info.name, "threads": info.threads, "cta_group": info.cta_group,

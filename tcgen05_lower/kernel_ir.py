@@ -6,6 +6,7 @@ operand added to an op in the IRDL definition is handled in one place.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -700,8 +701,7 @@ def record_parameter_names(module_op, text: str) -> None:
             "tcgen05.tensor_map" in str(kernel.attributes["arg_attrs"])
         if not info.grid and not tensor_maps:
             continue
-        count = len(kernel.regions[0].blocks[0].arguments)
-        names = source_parameter_names(text, info.name, count)
+        names = source_parameter_names(kernel, text)
         existing = ir.ArrayAttr(kernel.attributes["arg_attrs"]) \
             if "arg_attrs" in kernel.attributes else None
         dicts = []
@@ -729,18 +729,49 @@ def recorded_parameter_names(kernel) -> list[str] | None:
     return names
 
 
-def source_parameter_names(text: str, kernel: str, count: int) -> list[str]:
-    """The names of a kernel's parameters as the source spells them, else argN."""
-    m = re.search(r"func\.func\s+(?:\w+\s+)?@" + re.escape(kernel) + r"\s*\(", text)
-    if m:
-        depth, i = 1, m.end()
-        while i < len(text) and depth:
-            depth += {"(": 1, ")": -1}.get(text[i], 0)
-            i += 1
-        names = re.findall(r"%([\w$.-]+)\s*:", text[m.end():i - 1])
-        if len(names) == count and len(set(names)) == count:
-            return names
-    return [f"arg{i}" for i in range(count)]
+def source_parameter_names(kernel, text: str | None) -> list[str]:
+    """The names of `kernel`'s parameters as its source spells them, read from the
+    function op itself: each block argument's location is its ``%name`` in the source
+    (the parser's), or a name location (``loc("A")``, which the Python builder gives).
+    ``arg0, arg1, ...`` when some argument has neither (a location elsewhere, or
+    names that are not distinct). `text` is the source the kernel was parsed from."""
+    arguments = list(kernel.regions[0].blocks[0].arguments)
+    starts = _line_starts(text) if text is not None else None
+    names = [_argument_name(argument.location, text, starts) for argument in arguments]
+    if None in names or len(set(names)) != len(names):
+        return [f"arg{i}" for i in range(len(arguments))]
+    return names
+
+
+#: A parameter's name where its location points: ``%A`` before its ``: type``.
+_PARAMETER_AT = re.compile(r"%([\w$.-]+)\s*:")
+
+
+def _argument_name(loc: "ir.Location", text: str | None, starts) -> str | None:
+    """The name a block argument's location gives it: a name location's name, or the
+    ``%name`` at its line and column of `text`; None otherwise."""
+    if loc.is_a_name():
+        return loc.name_str
+    if text is None or not loc.is_a_file():
+        return None
+    line, col = loc.start_line, loc.start_col
+    if not 1 <= line <= len(starts) - 1 or col < 1:
+        return None  # not a place in this text
+    source_line = text[starts[line - 1]:starts[line]].encode()
+    match = _PARAMETER_AT.match(source_line[col - 1:].decode(errors="replace"))
+    return match.group(1) if match else None
+
+
+@functools.lru_cache(maxsize=4)
+def _line_starts(text: str) -> tuple[int, ...]:
+    """The offset of every line's first character in `text`, and len(text) + 1 last (a
+    column of the parser's locations is a byte offset within its line, from 1). Cached:
+    every kernel of a module asks for the same text, which is scanned once."""
+    starts = [0]
+    for match in re.finditer("\n", text):
+        starts.append(match.end())
+    starts.append(len(text) + 1)
+    return tuple(starts)
 
 
 # ------------------------------------------------------------------ warp roles (partitions)

@@ -184,6 +184,10 @@ def _mma(kind, cta=C1, **kw):
                                        a["en"], **kw)
 
 
+#: (kind, A, B, scale factors) of the block-scaled MMAs compared without scale_vec.
+DEFAULT_BLOCK_SCALE = (("mxf4", AF4, BF4, S2),
+                       ("mxf8f6f4", smem(128, 128, "f8E4M3FN"), smem(64, 128, "f8E4M3FN"), S1))
+
 FORMS = [
     # ---- tcgen05.mma, syntax forms 1, 3, 5 (9.7.16.10.9.1)
     Form("mma f16", "tcgen05.mma",
@@ -240,17 +244,17 @@ FORMS = [
              nvvm.MMABlockScaleKind.MXF4, C1, a["d"], a["adesc"], a["bdesc"], a["idesc"],
              a["en"], a["sa"], a["sb"], blockScale=nvvm.Tcgen05MMABlockScale.BLOCK32)),
     # Without scale_vec: the ISA's default size (.block32 for mxf4, 9.7.16.10.9.1), which
-    # upstream's DEFAULT block scale prints as no qualifier at all.
+    # upstream's DEFAULT block scale prints as no qualifier at all, as we do on sm_100f
+    # (on sm_100a we spell it .scale_vec::NX: test_default_block_scale_spelled_on_sm_100a).
     *[Form(f"mma {kind} default block scale", "tcgen05.mma",
-           mma_kernel(d=D128, a=a, b=b, aux=(s, s),
+           mma_kernel(d=D128, a=a, b=b, aux=(s, s), target="sm_100f",
                       attrs=f'kind = "{kind}", collector_a = "discard"'),
            lambda args, kind=kind: nvvm.Tcgen05MMABlockScaleOp(
                getattr(nvvm.MMABlockScaleKind, kind.upper()), C1, args["d"], args["adesc"],
                args["bdesc"], args["idesc"], args["en"], args["sa"], args["sb"],
-               blockScale=nvvm.Tcgen05MMABlockScale.DEFAULT))
-      for kind, a, b, s in (("mxf4", AF4, BF4, S2),
-                            ("mxf8f6f4", smem(128, 128, "f8E4M3FN"),
-                             smem(64, 128, "f8E4M3FN"), S1))],
+               blockScale=nvvm.Tcgen05MMABlockScale.DEFAULT),
+           target="sm_100f")
+      for kind, a, b, s in DEFAULT_BLOCK_SCALE],
     Form("mma mxf4nvf4 block16, A in TMEM, cta_group::2", "tcgen05.mma",
          mma_kernel(d=tmem(256, 64, "f32"), a=tmem(256, 256, "f4E2M1FN"),
                     b=smem(32, 256, "f4E2M1FN"), aux=(tmem(256, 4, "f8E4M3"),) * 2, cta=2,
@@ -562,6 +566,34 @@ def test_documented_difference_assembles_both_ways(variant, target):
         ptx_theirs = upstream(_mma(nvvm.Tcgen05MMAKind.F16), target, _version(target))
     for ptx in (ptx_ours, ptx_theirs):
         result = backend.run_ptxas(ptx, arch=target)
+        assert result.ok, result.stderr
+
+
+def _default_block_scale_upstream(kind):
+    return lambda a: nvvm.Tcgen05MMABlockScaleOp(
+        getattr(nvvm.MMABlockScaleKind, kind.upper()), C1, a["d"], a["adesc"], a["bdesc"],
+        a["idesc"], a["en"], a["sa"], a["sb"], blockScale=nvvm.Tcgen05MMABlockScale.DEFAULT)
+
+
+@requires_ptxas
+@pytest.mark.parametrize("kind, a, b, s", DEFAULT_BLOCK_SCALE, ids=lambda x: str(x)[:8])
+def test_default_block_scale_spelled_on_sm_100a(kind, a, b, s):
+    """A documented difference: on sm_100a we print the default size as its
+    .scale_vec::NX alias (9.7.16.10.9.1 "Aliased .scale_vectorsize variants"), upstream
+    prints no qualifier; otherwise the lines agree. ptxas takes ours at .version 8.6 and
+    upstream's only from 8.8 (it gates a missing qualifier as .block32)."""
+    text = mma_kernel(d=D128, a=a, b=b, aux=(s, s),
+                      attrs=f'kind = "{kind}", collector_a = "discard"')
+    ptx_ours = ours(text, "sm_100a")
+    ptx_theirs = upstream(_default_block_scale_upstream(kind), "sm_100a")
+    mine = instruction_lines(ptx_ours, "tcgen05.mma")[0]
+    theirs = instruction_lines(ptx_theirs, "tcgen05.mma")[0]
+    alias = {"mxf4": "scale_vec::2X", "mxf8f6f4": "scale_vec::1X"}[kind]
+    (mq, mo), (tq, to) = split_instruction(mine), split_instruction(theirs)
+    assert sorted(mq) == sorted(tq + [alias]) and mo == to
+    assert re.search(r"^\.version 8\.6$", ptx_ours, re.M)
+    for ptx in (ptx_ours, ptx_theirs):
+        result = backend.run_ptxas(ptx, arch="sm_100a")
         assert result.ok, result.stderr
 
 

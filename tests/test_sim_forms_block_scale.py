@@ -698,8 +698,9 @@ def test_mxf8f6f4_scale_vec_1x(a_t, b_t, route, scale_vec):
     ptx, manifest = compile_route(route, "mxf8f6f4_1x", kind="mxf8f6f4", a_t=a_t, b_t=b_t,
                                   n=n, row_bytes=k, swizzle="128B", scale_vec=scale_vec,
                                   sf_t="ue8m0")
-    if scale_vec is None:   # 9.7.16.10.9.1's default size: the PTX names none
-        assert "kind::mxf8f6f4.block_scale [" in ptx
+    if scale_vec is None:   # 9.7.16.10.9.1's default size, spelled out on sm_100a as
+        # its alias .scale_vec::1X (PTX ISA 8.6; tests/test_block_scale_default_version.py)
+        assert "kind::mxf8f6f4.block_scale.scale_vec::1X [" in ptx
     args = {"A": operand_bytes(a_codes, a_t, "mxf8f6f4"),
             "B": operand_bytes(b_codes, b_t, "mxf8f6f4"), "SFA0": sf_global(sa, 0),
             "SFB0": sf_global(sb, 0), "C": np.zeros((128, n), np.float32)}

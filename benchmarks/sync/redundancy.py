@@ -169,18 +169,20 @@ def with_source_names(printed: str, source: str) -> str:
     the kernel's parameters named as in `source`, which the launch manifest and a grid
     attribute (``grid = ["M", ...]``) refer to. Nested regions' block arguments are
     printed with higher numbers, so only the first names change."""
+    from tcgen05_lower import dialect as d
+    from tcgen05_lower.bindings import parse_module
     from tcgen05_lower.kernel_ir import source_parameter_names
 
     kernels = re.findall(r"func\.func\s+(?:\w+\s+)?@([\w$.-]+)", printed)
     if len(kernels) != 1:
         return printed
-    start = printed.index("(", printed.index("@" + kernels[0]))
-    depth, end = 1, start + 1
-    while depth:
-        depth += {"(": 1, ")": -1}.get(printed[end], 0)
-        end += 1
-    count = len(re.findall(r"%arg\d+\s*:", printed[start:end]))
-    names = source_parameter_names(source, kernels[0], count)
+    with d.make_context():
+        module = parse_module(source, "<source>")  # kept alive while its ops are read
+        parsed = [k for k in d.kernels(module) if d.kernel_info(k).name == kernels[0]]
+        if len(parsed) != 1:
+            return printed
+        names = source_parameter_names(parsed[0], source)
+    count = len(names)
     if names == [f"arg{i}" for i in range(count)]:
         return printed
     table = {f"arg{i}": name for i, name in enumerate(names)}

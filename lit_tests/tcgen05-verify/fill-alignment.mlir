@@ -1,7 +1,8 @@
 // A K-contiguous fill (src_layout = "mn_k") reads global memory with 16-byte vector loads
 // (ld.global.v4.b32), whose addresses must be 16-byte aligned: the row stride src_ld and
-// a constant K offset must be whole multiples of 16 bytes. (The source pointer and a
-// K offset known only at run time are the caller's to keep aligned.)
+// a constant K offset must be whole multiples of 16 bytes. (A stride or K offset known
+// only at run time is tested at run time by the lowering, with the source pointer: an
+// unaligned one is copied element by element, tests/test_fill_alignment.py.)
 // RUN: tcgen05-opt %s -p tcgen05-verify --split-input-file --verify-diagnostics
 
 // The issue's input: examples/gemm_bf16_128x256.mlir with src_ld = 100 (bf16): rows are

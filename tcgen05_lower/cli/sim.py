@@ -258,11 +258,9 @@ def kernel_memory_ops(mlir_text: str) -> tuple[list[MemoryOp], list[MemoryOp]]:
 
 
 def _source_names(text: str, kernel) -> list[str]:
-    from tcgen05_lower import dialect as d
-    from tcgen05_lower.kernel_ir import source_parameter_names
+    from tcgen05_lower.kernel_ir import recorded_parameter_names, source_parameter_names
 
-    count = len(kernel.regions[0].blocks[0].arguments)
-    return source_parameter_names(text, d.kernel_info(kernel).name, count)
+    return recorded_parameter_names(kernel) or source_parameter_names(kernel, text)
 
 
 def _param_of(value, kernel, names) -> str | None:

@@ -493,6 +493,30 @@ def scale_vectorsize_feature(scale_vectorsize: str) -> Feature:
     return FEATURES["blockN" if size.startswith("block") else "scale_vec::NX"]
 
 
+def default_scale_vectorsize_spelling(spellings: Iterable[str],
+                                      target: TargetLike) -> Optional[str]:
+    """The qualifier to print for a ``.scale_vectorsize`` the IR leaves to its default
+    (``spellings``: the default's equivalent spellings, ``shapes.scale_vectorsize_aliases``),
+    or None to print none.
+
+    Left out, the qualifier needs what a written ``.block32`` needs: ptxas 13.0 refuses a
+    ``.block_scale`` without one below ``.version 8.8`` ("Feature '.block32' requires PTX
+    ISA .version 8.8 or later"), for kind::mxf8f6f4 too. An equivalent spelling that
+    ``target`` takes from an older version is printed instead: ``.scale_vec::NX`` on
+    sm_100a, 8.6 (9.7.16.10.9.1 PTX ISA Notes: "Introduced in PTX ISA version 8.6",
+    "Qualifiers .block16 and .block32 introduced in PTX ISA version 8.8"; Target ISA Notes:
+    ".scale_vec::1X, .scale_vec::2X, .scale_vec::4X requires sm_100a")."""
+    implicit = FEATURES["blockN"].required_ptx(target)
+    best: Optional[tuple[PtxVersion, str]] = None
+    for spelling in spellings:
+        need = scale_vectorsize_feature(spelling).required_ptx(target)
+        if need is None or (implicit is not None and need >= implicit):
+            continue  # not on this target, or no older than leaving it out
+        if best is None or need < best[0]:
+            best = (need, spelling)
+    return None if best is None else best[1]
+
+
 def choose_scale_vectorsize(spellings: Iterable[str], target: TargetLike) -> str:
     """The first of equivalent ``.scale_vectorsize`` spellings (see
     ``shapes.scale_vectorsize_aliases``) that ``target`` supports; raises the

@@ -45,7 +45,7 @@ from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.ldst import (LoweredFragment, _elements, _index_operand, _mapping,
-                                         _message, message_taddrs)
+                                         _Matrix, _message, message_taddrs)
 
 @dataclass
 class ComputedFragment(LoweredFragment):
@@ -293,15 +293,18 @@ def lower_per_row_map(lowering, op, inputs) -> None:
 # ------------------------------------------------------------------------- store_fragment
 
 def store_computed(lowering, op, fragment: ComputedFragment) -> None:
-    """store_fragment of a computed fragment: each element to dest[row * ld + column +
-    col], as its type's bytes (fp8 as one byte)."""
+    """store_fragment of a computed fragment: each element (row, col) of the slice at
+    its place in the global matrix (``ldst._Matrix``: the run-time ``dims`` row and
+    column offsets and leading dimension as well as the attributes), as its type's bytes
+    (fp8 as one byte), and only where it lies inside the matrix's extents when they are
+    given."""
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
-    ld = StoreFragmentOp(op).ld
     size = COMPUTED_ELEMENTS.get(fragment.element)
     if size is None:
         lowering.fail(op, f"tcgen05.store_fragment: {fragment.element} fragments are not "
                           f"supported")
+    matrix = _Matrix(op, column, size)
     shell = LoweredFragment([None] * fragment.access.registers, fragment.access,
                             fragment.element, fragment.column, fragment.active)
     elements = list(_elements(lowering, shell))
@@ -311,12 +314,31 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
             if size == 1:
                 value = _create("builtin.unrealized_conversion_cast",
                                 ir.IntegerType.get_signless(8), [value]).results[0]
-            offset = (row * ld + column + col) * size
-            llvm.StoreOp(value, emit.gep_bytes(dest, as_value(offset, i64())),
-                         alignment=size)
+            offset, inside = matrix.place(row, col)
+            address = emit.gep_bytes(dest, as_value(offset, i64()))
+            if inside is None:
+                llvm.StoreOp(value, address, alignment=size)
+                continue
+            # A predicated st.global, not a branch (as ldst.lower_store_fragment): the
+            # warp stays converged for the .sync.aligned tcgen05.ld of the next slice.
+            emit.ptx(f"@$2 st.global.b{8 * size} [$0], $1;",
+                     [address, _store_bits(value, size), inside])
         return []
 
     _scf_if(fragment.active, stores, [])
+
+
+def _store_bits(value, size: int):
+    """`value` as the integer register an inline st.global.b{8 size} takes: i32 for 4
+    bytes, i16 for 2 and for 1 (a b8 store writes the low byte of a 16-bit register)."""
+    if size == 4:
+        return _bits32(value)
+    i16 = ir.IntegerType.get_signless(16)
+    if size == 1:
+        return _create("arith.extui", i16, [value]).results[0]
+    if value.type != i16:
+        value = _create("arith.bitcast", i16, [value]).results[0]
+    return value
 
 
 # ------------------------------------------------------------------------- tcgen05.st

@@ -104,12 +104,15 @@ def a_tmem_address(lowering, op, operands: MmaOperands) -> "ir.Value":
 
 def scale_vectorsize(form: MmaForm, target: str) -> str | None:
     """The .scale_vectorsize qualifier to print: the one the IR names if the target has
-    it, else its alias (9.7.16.10.9.1 "Aliased .scale_vectorsize variants"); none when the
-    IR leaves it to its default."""
-    if form.scale_vec is None or not form.scale_vec_written:
+    it, else its alias (9.7.16.10.9.1 "Aliased .scale_vectorsize variants"). When the IR
+    leaves it to its default, an alias of the default that needs an older PTX ISA version
+    than leaving it out (targets.default_scale_vectorsize_spelling), else none."""
+    if form.scale_vec is None:
         return None
     spellings = shapes.scale_vectorsize_aliases(
         form.kind, SCALE_VEC_QUALIFIERS.get(form.scale_vec, form.scale_vec), k96=form.k96)
+    if not form.scale_vec_written:
+        return targets.default_scale_vectorsize_spelling(spellings, target)
     return targets.choose_scale_vectorsize(spellings, target)
 
 

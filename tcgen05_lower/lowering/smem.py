@@ -19,9 +19,9 @@ from tcgen05_lower.dialect.ops import SmemBufferOp, SmemFillOp, SmemStageOp
 from tcgen05_lower.element_types import element_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
-from tcgen05_lower.kernel_ir import constant_int, global_matrix, stored_k
+from tcgen05_lower.kernel_ir import constant_int, global_matrix, known_residue, stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
-from tcgen05_lower.lowering.ldst import _and, _if, cta_in_pair
+from tcgen05_lower.lowering.ldst import VECTOR_BYTES, _and, _if, cta_in_pair
 
 #: arith.cmpi predicates "ult" and "uge".
 _ULT, _UGE = 6, 9
@@ -148,8 +148,11 @@ def lower_smem_fill(lowering, op) -> None:
     rows = None if matrix.rows is None else _i64(matrix.rows)
     k_size = None if matrix.k_size is None else _i64(matrix.k_size)
     if tile.major == "MN":
+        # 16-byte chunks along M/N from a k_mn source: rows ld apart, from the row offset.
+        aligned = _vector_alignment(source, (matrix.ld, matrix.row_offset), element_bytes) \
+            if layout == "k_mn" else None
         _fill_mn_major(lowering, op, tile, source, tile_ptr, layout, ld, k0, first_row, rows,
-                       k_size)
+                       k_size, aligned)
         return
     chunk_bytes = 16 if layout == "mn_k" else element_bytes
     # A sparse MMA's A is stored compressed: the fill copies its K/2 stored elements per
@@ -163,6 +166,9 @@ def lower_smem_fill(lowering, op) -> None:
         _fill_transposing_chunks(lowering, tile, source, tile_ptr, ld, k0, first_row,
                                  row_bytes // element_bytes, element_type_of(bits))
         return
+    # 16-byte chunks along K from an mn_k source: rows ld apart, from the K offset.
+    aligned = _vector_alignment(source, (matrix.ld, k_offset), element_bytes) \
+        if layout == "mn_k" else None
     per_row = row_bytes // chunk_bytes
     total = tile.rows * per_row
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
@@ -209,7 +215,8 @@ def lower_smem_fill(lowering, op) -> None:
                     lambda: _and(in_rows, None if k_size is None else
                                  _not_less(k_size, k + count)),
                     inside=lambda j: _and(in_rows, None if k_size is None
-                                          else _less(k + j, k_size)))
+                                          else _less(k + j, k_size)),
+                    aligned=aligned)
         ir.Operation.create("scf.yield")
 
 
@@ -224,7 +231,7 @@ def _transposing_chunks(lowering, tile, source, ld, first_row, rows, k_size,
     alignment (``llvm.align``, as for store_fragment's vector stores), the source rows
     (src_ld elements apart) and the first row keep every chunk on a 16-byte boundary, the
     tile's rows are whole chunks, and no extents ask for per-element bounds checks."""
-    from tcgen05_lower.lowering.ldst import VECTOR_BYTES, promised_alignment
+    from tcgen05_lower.lowering.ldst import promised_alignment
 
     return (rows is None and k_size is None
             and promised_alignment(lowering, source) >= VECTOR_BYTES
@@ -262,13 +269,14 @@ def _fill_transposing_chunks(lowering, tile, source, tile_ptr, ld: int, k0, firs
 
 
 def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, first_row,
-                   rows, k_size) -> None:
+                   rows, k_size, aligned=None) -> None:
     """The cooperative copy into an MN-major tile (``addressing.mnmajor_offset``): tile
     element (mn, k) is source element (first_row + mn, k0 + k). From an MN-contiguous
     source (``k_mn``: element (mn, k) at k * ld + mn) the threads copy 16-byte chunks
     along MN, which the MN-major layout keeps contiguous under every swizzle (the swizzle
     permutes 16-byte units, Table 41); a chunk that lies partly outside the matrix's
-    extents is copied element by element. From a K-contiguous source (``mn_k``) they copy
+    extents, or whose alignment the run-time test `aligned` refutes (_vector_alignment),
+    is copied element by element. From a K-contiguous source (``mn_k``) they copy
     element by element, consecutive threads reading consecutive K."""
     bits = element_bits(tile.element)
     element_bytes = bits // 8
@@ -304,14 +312,17 @@ def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, fi
                     lambda: _and(in_k, None if rows is None else
                                  _not_less(rows, source_row + count)),
                     inside=lambda j: _and(in_k, None if rows is None
-                                          else _less(source_row + j, rows)))
+                                          else _less(source_row + j, rows)),
+                    aligned=aligned)
         ir.Operation.create("scf.yield")
 
 
-def _copy_chunk(src, dst, element_type, count: int, *, whole, inside) -> None:
+def _copy_chunk(src, dst, element_type, count: int, *, whole, inside,
+                aligned=None) -> None:
     """Copies one chunk of `count` consecutive elements from global `src` to the shared
-    address `dst()`: with one (16-byte vector) load and store when `whole` is None (no
-    extents given); else so where `whole()` holds and element by element elsewhere (and
+    address `dst()`: with one (16-byte vector) load and store when `whole` and `aligned`
+    are None (no extents given, alignment known at compile time); else so where `whole()`
+    and `aligned` (an i1, _vector_alignment) hold and element by element elsewhere (and
     always for a one-element chunk), element j read only where ``inside(j)`` (an i1, or
     None: always) holds and written as zero where not."""
     size = element_type.width // 8
@@ -331,12 +342,35 @@ def _copy_chunk(src, dst, element_type, count: int, *, whole, inside) -> None:
             llvm.StoreOp(value, emit.gep_bytes(target, emit.constant(j * size, i64())),
                          alignment=size)
 
-    if whole is None:
+    if whole is None and aligned is None:
         at_once()
     elif count == 1:
         elements()
     else:
-        _if_else(whole(), at_once, elements)
+        _if_else(aligned if whole is None else _and(aligned, whole()), at_once, elements)
+
+
+def _vector_alignment(source, values, element_bytes: int):
+    """An i1 that holds, at run time, where a fill's 16-byte vector loads are aligned:
+    the source pointer and each of `values` (the leading dimension, and the offset along
+    the contiguous dimension; index values or ints or None) in bytes multiples of 16, so
+    that every vector's address is. None (no test: the vector path always) when each
+    value is known at compile time to keep the alignment (a constant, or a residue that
+    kernel_ir.known_residue derives; tcgen05-verify refuses a misaligned one): the source
+    pointer is then the caller's to align, as documented. A packed source whose rows are
+    not 16-byte multiples (K = 70 bf16 elements) thus takes the element-by-element copy
+    instead of a misaligned vector load, which faults (a vector access must be aligned
+    to its whole size, ldst.VECTOR_BYTES); Triton specializes on divisibility likewise."""
+    per_vector = VECTOR_BYTES // element_bytes
+    unknown = [v for v in values if isinstance(v, ir.Value)
+               and known_residue(v, per_vector) != 0]
+    if not unknown:
+        return None
+    bits = Sym(llvm.PtrToIntOp(i64(), source).result)
+    for value in unknown:
+        bits = bits | _i64(value) * element_bytes
+    return emit.cmp_eq(as_value(bits & (VECTOR_BYTES - 1), i64()),
+                       emit.constant(0, i64()))
 
 
 def _i64(value) -> Sym:

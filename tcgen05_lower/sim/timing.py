@@ -346,9 +346,15 @@ class Recorder:
         self.current: dict[int, Step] = {}         # warp -> the step it is executing
         self.mma_info: dict[int, MmaCost] = {}     # thread -> its MMA being issued
         self.generation: dict[tuple, int] = {}     # (rank, addr) -> mbarrier.init count
-        #: barrier.sync steps per (warp, barrier number): the k-th arrival of a warp at
-        #: barrier a is instance k of barrier a (a named barrier's warps are its own).
+        #: barrier.sync arrivals per (thread, barrier number): the k-th arrival of a
+        #: thread at barrier a is instance k of barrier a (a named barrier's threads are
+        #: its own). Counted per thread, not per warp: a warp whose threads diverged
+        #: arrives in several steps, all at the same instance.
         self.barriers: dict = {}
+        #: (warp, barrier number, instance) of the barrier steps recorded: the first step
+        #: of a warp at an instance is the one the replay waits in; a diverged warp's
+        #: later steps at the same instance are plain instructions.
+        self.barrier_steps: set = set()
         self.cluster_arrivals = [0] * nwarps
         self.pending_waits: list[tuple[int, Step]] = []
         #: warps whose last try_wait failed: the branch back of their spin loop is the
@@ -522,9 +528,13 @@ class RecordingMachine(Machine):
             if kind == "barrier" and n_active:
                 number = ins.operands[0].value if ins.operands and \
                     isinstance(ins.operands[0], P.Imm) else 0
-                count = rec.barriers.get((w, number), 0)
-                step.barrier = count * 16 + number   # 16 barriers per CTA (9.7.13.1)
-                rec.barriers[(w, number)] = count + 1
+                arriving = [int(t) for t in mine[active[mine]]]
+                count = rec.barriers.get((arriving[0], number), 0)
+                for t in arriving:
+                    rec.barriers[(t, number)] = count + 1
+                if (w, number, count) not in rec.barrier_steps:
+                    rec.barrier_steps.add((w, number, count))
+                    step.barrier = count * 16 + number   # 16 barriers per CTA (9.7.13.1)
             elif kind == "cluster_arrive" and n_active:
                 step.barrier = rec.cluster_arrivals[w]
                 rec.cluster_arrivals[w] += 1
