@@ -399,9 +399,10 @@ class Budget:
     start: float = field(default_factory=time.perf_counter)
 
     def _text(self, what: str) -> str:
-        return {"instructions": f"the limit is {self.max_instructions:,} warp instructions "
-                                f"(--max-instructions)",
-                "time": f"the limit is {self.timeout:g} s (--timeout)"}[what]
+        if what == "instructions":
+            return f"the limit is {self.max_instructions:,} warp instructions " \
+                   f"(--max-instructions)"
+        return f"the limit is {self.timeout:g} s (--timeout)"
 
     def refuse_grid(self, nclusters: int, launch: Launch, entry: P.Entry) -> None:
         """Before anything runs: every warp of every cluster executes at least the
