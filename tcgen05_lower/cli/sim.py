@@ -307,7 +307,9 @@ def _definition_line(source: str, name: str) -> int:
 def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
     """C = A x B, all row-major: M and K from the shared-memory fill of A (an "mn_k" fill:
     the tile's rows are M, its source row stride src_ld is K), N from the fill of B (a
-    "k_mn" fill, N = src_ld), element types from the tiles and the stored fragments."""
+    "k_mn" fill, N = src_ld), element types from the tiles and the stored fragments. In a
+    CTA pair each CTA fills its own rows of A (docs/cta-pairs.md): M is the tile's rows
+    times the CTAs of the cluster."""
     if mlir_text is None:
         raise UsageError("--check gemm reads the shapes from the MLIR kernel; give the .mlir "
                          "or a --check FILE.py")
@@ -317,12 +319,14 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
     c = [s for s in stores if s.param == "C"]
     if not (a and b and c):
         raise UsageError("--check gemm needs parameters A, B and C with an mn_k fill of A, "
-                         "a k_mn fill of B and fragment stores to C; use --check FILE.py")
+                         "a k_mn fill of B and fragment stores to C (a kernel that loads "
+                         "through TMA, or takes B transposed, has none); use --check FILE.py")
     if any(f.ld is None for f in a + b) or any(s.ld is None for s in c) or \
             any(f.bounded for f in a + b + c):
         raise UsageError("--check gemm reads M, N and K from constant leading dimensions; "
                          "this kernel takes them at run time: use --check FILE.py")
-    m, k = a[0].rows, a[0].ld
+    ctas = _cluster_ctas(manifest)
+    m, k = a[0].rows * ctas, a[0].ld
     n = b[0].ld
     if any(s.ld != n for s in c):
         raise UsageError(f"the stores to C use a row stride other than N = {n}")
@@ -334,18 +338,47 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
         raise UsageError(f"no value for scalar parameter(s) {', '.join(unknown)}")
     buffers = {"A": (a[0].dtype, (m, k)), "B": (b[0].dtype, (k, n)),
                "C": (c[0].dtype, (m, n))}
+    tf32 = "tf32" in (a[0].dtype, b[0].dtype)
 
     def reference(inputs):
         return {"C": inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)}
 
     def tolerance(name, got, expected, inputs):
+        scale = np.abs(inputs["A"].astype(np.float64)) @ np.abs(inputs["B"].astype(np.float64))
+        if tf32:
+            bound = (TF32_INPUT_ERROR_UNIT + k * F32_SUM_ERROR) * scale + 1e-30
+            return compare(got, expected, bound, f"(2^-9+2^-20+K*2^-24*(1+2^-10)^2)*(|A||B|), tf32 "
+                                    f"inputs, K = {k}")
         # The error bound of summing K products in f32 in any order (gamma_K = K * 2^-24
         # times the sum of |a_ik * b_kj|); bf16 x bf16 products are exact in f32.
-        scale = np.abs(inputs["A"].astype(np.float64)) @ np.abs(inputs["B"].astype(np.float64))
         bound = k * 2.0 ** -24 * scale + 1e-30
         return compare(got, expected, bound, f"K*2^-24*(|A||B|), K = {k}")
 
     return Problem(buffers, scalars, reference, tolerance, f"gemm M={m} N={n} K={k}")
+
+
+def _cluster_ctas(manifest: dict) -> int:
+    cluster = manifest.get("cluster") or [1]
+    count = 1
+    for d in (cluster if isinstance(cluster, list) else [cluster]):
+        count *= int(d)
+    return count
+
+
+#: The bounds of a GEMM with tf32 inputs (.kind::tf32) against the exact product of its
+#: f32 inputs, per unit of sum_k |a_ik b_kj|. An f32 input becomes tf32 (an 11-bit
+#: significand, PTX ISA 5.2.5.1: 10 explicit mantissa bits) by dropping its low 13
+#: mantissa bits, or by rounding them to nearest: a relative error |d| < 2^-10 either way
+#: (one unit in the last place of an 11-bit significand is 2^-10 of its value, at most).
+#: A product of two converted inputs is ab(1 + da)(1 + db), off by at most
+#: (2 * 2^-10 + 2^-20)|ab| = (2^-9 + 2^-20)|ab|, and is itself exact in f32 (11 x 11 =
+#: 22 significand bits <= 24). Summing K such products in f32 in any order adds at most
+#: K * 2^-24 times the sum of their magnitudes, each <= (1 + 2^-10)^2 |ab|. So
+#: |C - A@B| <= (2^-9 + 2^-20 + K * 2^-24 * (1 + 2^-10)^2) * (|A| @ |B|); the first term
+#: is TF32_INPUT_ERROR_UNIT, the factor of K F32_SUM_ERROR. (Subnormal inputs, whose tf32 value
+#: may lose more, do not occur: --check gemm draws them from [-1, 1) and rounds to f32.)
+TF32_INPUT_ERROR_UNIT = 2.0 ** -9 + 2.0 ** -20
+F32_SUM_ERROR = 2.0 ** -24 * (1 + 2.0 ** -10) ** 2
 
 
 @dataclass(frozen=True)
