@@ -77,6 +77,17 @@ def parse_bytes(text: str) -> int:
     return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()]
 
 
+def _seed(text: str) -> int:
+    """An argparse type: NumPy's generators take non-negative seeds."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
 def _limit(kind):
     """An argparse type: a non-negative number, 0 meaning no limit (None)."""
     def convert(text: str):
@@ -106,7 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--inputs", default="random", choices=["random"],
                         help="how inputs are filled (random: uniform in [-1, 1), rounded "
                              "to the element type)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="the random inputs' seed (a non-negative integer)")
     parser.add_argument("--check", default="gemm", metavar="gemm|FILE.py",
                         help="the reference: gemm (C = A x B) or a Python file")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",

@@ -231,6 +231,8 @@ def grid_of(manifest: dict, args: dict, cluster: int, grid=None) -> tuple[int, i
         text = str(item).strip()
         m = re.fullmatch(rf"ceildiv\(\s*(\d+|{_NAME})\s*,\s*(\d+)\s*\)", text)
         if m:
+            if int(m.group(2)) == 0:
+                raise LaunchError(f"grid dimension {text!r} divides by 0")
             dims.append(-(-value(m.group(1)) // int(m.group(2))))
         elif re.fullmatch(rf"\d+|{_NAME}", text):
             dims.append(value(text))
