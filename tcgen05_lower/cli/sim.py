@@ -370,6 +370,7 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
 
 
 def _cluster_ctas(manifest: dict) -> int:
+    """The CTAs of the manifest's cluster (api.check_launch has checked its shape)."""
     cluster = manifest.get("cluster") or [1]
     count = 1
     for d in (cluster if isinstance(cluster, list) else [cluster]):
@@ -774,12 +775,13 @@ def expected_outputs(problem: Problem, manifest: dict, inputs: dict) -> dict:
 
 
 def report(problem, manifest, inputs, result, schedule, elapsed) -> int:
-    cluster = int(np.prod(manifest.get("cluster", [1])))
+    cluster = result.cluster or _cluster_ctas(manifest)
+    threads = result.threads or manifest.get("threads", "?")
     where = "on the GPU" if schedule == "cuda" else f"schedule {schedule}"
     ctas = getattr(result, "ctas", cluster)
     shape = f"{cluster} CTA" if ctas == cluster else f"{ctas} CTAs"
-    print(f"tcgen05-sim: {manifest['entry']} ({manifest.get('target', '?')}, "
-          f"{manifest['threads']} threads x {shape}, "
+    print(f"tcgen05-sim: {manifest.get('entry', '?')} ({manifest.get('target', '?')}, "
+          f"{threads} threads x {shape}, "
           f"{manifest.get('dynamic_smem_bytes', 0)} B dynamic shared memory), "
           f"{problem.description}, {where}")
     expected = expected_outputs(problem, manifest, inputs)

@@ -51,6 +51,8 @@ class SimResult:
     warp_instructions: int = 0
     seconds: float = 0.0
     ctas: int = 1                            # CTAs of the grid that ran
+    threads: int = 0                         # threads per CTA (0: not known)
+    cluster: int = 0                         # CTAs per cluster (0: not known)
     timing: object = None                    # timing.TimingResult with simulate(timing=...)
 
     @property
@@ -378,7 +380,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     estimate = timing_model.combine(timings, launch.cluster, _overrides(timing)) \
         if timing else None
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
-                     ctas=dims[0] * dims[1] * dims[2], timing=estimate)
+                     ctas=dims[0] * dims[1] * dims[2], timing=estimate,
+                     threads=launch.threads, cluster=launch.cluster)
 
 
 _CONTROL = ("bra", "brx", "ret", "exit", "call", "trap")
