@@ -13,7 +13,7 @@ from fuzz.sim_fuzz import BAD, BASES, SimFuzzer, run_sim_campaign
 from fuzz.sim_worker import classify
 
 SMALL = ("gemm_bf16_128x256", "gemm_m64_pair", "gemm_bf16_pair_m128")
-CASES = 24
+CASES = 16
 SEED = 34
 
 
