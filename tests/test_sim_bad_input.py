@@ -333,3 +333,22 @@ def test_bad_limits_are_command_line_errors(tool):
     assert proc.returncode == 2 and "negative" in proc.stderr
     proc = tool("tcgen05-sim", GEMM, "--max-memory", "lots")
     assert proc.returncode == 2 and "not a byte count" in proc.stderr
+
+
+def test_set_with_the_gemm_check_is_refused(tool):
+    # --check gemm reads M, N, K from the kernel: a --set would be silently ignored
+    clean_error(tool("tcgen05-sim", GEMM, "--set", "M=64"),
+                "--set M: --check gemm reads the sizes from the kernel")
+
+
+def test_gemm_check_of_a_pair_whose_manifest_omits_the_cluster(tmp_path, tool):
+    """The launch then takes the PTX's .reqnctapercluster 2, 1, 1, and so does M."""
+    from tcgen05_lower.driver import compile_source
+
+    pair = ROOT / "examples/gemm_bf16_pair_m256.mlir"
+    result = compile_source(pair.read_text(), str(pair))
+    manifest = {k: v for k, v in result.manifest.items() if k != "cluster"}
+    (tmp_path / "m.json").write_text(json.dumps(manifest))
+    proc = tool("tcgen05-sim", str(pair), "--manifest", str(tmp_path / "m.json"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "gemm M=256 N=128 K=64" in proc.stdout   # the example's comment: C 256 x 128

@@ -183,7 +183,10 @@ def prepare(path: str, check: str = "gemm", seed: int = 0, arch: str | None = No
 
     ptx, manifest, mlir_text = load_kernel(path, arch, manifest_path, pass_options)
     entry = check_launch(ptx, manifest)
-    problem = gemm_problem(mlir_text, manifest) if check == "gemm" \
+    if check == "gemm" and scalars:
+        raise UsageError(f"--set {', '.join(scalars)}: --check gemm reads the sizes from the "
+                         f"kernel; --set gives the integer arguments of a --check FILE.py")
+    problem = gemm_problem(mlir_text, manifest, entry) if check == "gemm" \
         else file_problem(check, manifest, scalars, entry)
     check_memory(problem, manifest, max_memory)
     outputs = output_names(problem, manifest, seed)
@@ -316,7 +319,7 @@ def _definition_line(source: str, name: str) -> int:
 
 
 # -- the gemm reference ------------------------------------------------------------------------
-def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
+def gemm_problem(mlir_text: str | None, manifest: dict, entry=None) -> Problem:
     """C = A x B, all row-major: M and K from the shared-memory fill of A (an "mn_k" fill:
     the tile's rows are M, its source row stride src_ld is K), N from the fill of B (a
     "k_mn" fill, N = src_ld), element types from the tiles and the stored fragments. In a
@@ -337,7 +340,7 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
             any(f.bounded for f in a + b + c):
         raise UsageError("--check gemm reads M, N and K from constant leading dimensions; "
                          "this kernel takes them at run time: use --check FILE.py")
-    ctas = _cluster_ctas(manifest)
+    ctas = _cluster_ctas(manifest, entry)
     m, k = a[0].rows * ctas, a[0].ld
     n = b[0].ld
     if any(s.ld != n for s in c):
@@ -369,9 +372,11 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
     return Problem(buffers, scalars, reference, tolerance, f"gemm M={m} N={n} K={k}")
 
 
-def _cluster_ctas(manifest: dict) -> int:
-    """The CTAs of the manifest's cluster (api.check_launch has checked its shape)."""
-    cluster = manifest.get("cluster") or [1]
+def _cluster_ctas(manifest: dict, entry=None) -> int:
+    """The CTAs of the manifest's cluster (api.check_launch has checked its shape), else
+    of the PTX entry's .reqnctapercluster."""
+    cluster = manifest.get("cluster") or \
+        list(entry.directives.get("reqnctapercluster", [1]) if entry is not None else [1])
     count = 1
     for d in (cluster if isinstance(cluster, list) else [cluster]):
         count *= int(d)
