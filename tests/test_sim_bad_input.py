@@ -352,3 +352,19 @@ def test_gemm_check_of_a_pair_whose_manifest_omits_the_cluster(tmp_path, tool):
     proc = tool("tcgen05-sim", str(pair), "--manifest", str(tmp_path / "m.json"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "gemm M=256 N=128 K=64" in proc.stdout   # the example's comment: C 256 x 128
+
+
+def test_a_tensor_map_entry_of_the_wrong_kind(tmp_path, tool):
+    from tcgen05_lower.driver import compile_source
+
+    tma = ROOT / "examples/gemm_bf16_tma.mlir"
+    result = compile_source(tma.read_text(), str(tma))
+    manifest = json.loads(json.dumps(result.manifest))
+    assert manifest["params"][3]["name"] == "tmA"
+    manifest["params"][3]["tensor_map"] = "x"
+    (tmp_path / "k.ptx").write_text(result.ptx)
+    (tmp_path / "m.json").write_text(json.dumps(manifest))
+    clean_error(tool("tcgen05-sim", str(tmp_path / "k.ptx"), "--manifest",
+                     str(tmp_path / "m.json"), "--check",
+                     str(ROOT / "examples/gemm_bf16_tma.check.py")),
+                "LaunchError", "the manifest's parameter tmA has the tensor_map 'x'")

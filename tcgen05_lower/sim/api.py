@@ -144,6 +144,15 @@ def _check_params(params, entry: P.Entry) -> None:
         if "tensor_map" in mp and not mp["pointer"]:
             raise LaunchError(f"the manifest's parameter {name} has a tensor_map but is not "
                               f"a pointer")
+        described = mp.get("tensor_map")
+        if described is not None and not (
+                isinstance(described, dict) and isinstance(described.get("tensor"), str)
+                and isinstance(described.get("box"), list)
+                and all(_is_int(b) for b in described["box"])
+                and isinstance(described.get("swizzle"), str)):
+            raise LaunchError(f"the manifest's parameter {name} has the tensor_map "
+                              f"{described!r}, not {{tensor: name, box: [integers], "
+                              f"swizzle: name}}")
         if not mp["pointer"] and kind_bits[0] not in "bsu":
             raise LaunchError(f"the manifest's parameter {name} is an integer, the PTX's "
                               f"{pp.name} is {pp.ptx_type}")
