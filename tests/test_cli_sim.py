@@ -71,3 +71,56 @@ def test_full_run_of_the_example(tmp_path, tool):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert ": OK" in proc.stdout and "races: none" in proc.stdout
     assert (tmp_path / "t.txt").read_text().count("\n") > 1000
+
+
+# -- --check gemm on CTA pairs and tf32 (issue 33, item 6) ------------------------------------
+@pytest.mark.parametrize("example, m, n, k", [
+    # the examples' own comments and check files: C (256 x 128) = A (256 x 64) x B
+    # (64 x 128), and C (128 x 128) = A (128 x 64) x B (64 x 128), one pair of CTAs each
+    ("gemm_bf16_pair_m256.mlir", 256, 128, 64),
+    ("gemm_bf16_pair_m128.mlir", 128, 128, 64)])
+def test_gemm_check_of_a_cta_pair_counts_both_ctas_rows(example, m, n, k, tool):
+    _, _, problem, inputs = prepare(str(ROOT / "examples" / example))
+    assert inputs["A"].shape == (m, k) and inputs["B"].shape == (k, n)
+    assert inputs["C"].shape == (m, n)
+    proc = tool("tcgen05-sim", str(ROOT / "examples" / example), "--check", "gemm")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f"gemm M={m} N={n} K={k}" in proc.stdout and ": OK" in proc.stdout
+
+
+def test_gemm_check_of_a_tma_pair_kernel_is_a_clear_refusal(tool):
+    # ws_gemm_2cta_bf16 loads A and B through tensor maps and computes A x B^T: its
+    # shapes are not in any fill, and examples/ws_gemm_2cta_bf16.check.py checks it
+    proc = tool("tcgen05-sim", str(ROOT / "examples/ws_gemm_2cta_bf16.mlir"), "--check",
+                "gemm")
+    assert proc.returncode == 1 and "TMA" in proc.stderr and "--check FILE.py" in proc.stderr
+    assert "Traceback" not in proc.stderr and "SimError" not in proc.stderr
+
+
+TF32 = str(ROOT / "tests/kernels/gemm_tf32_128x256.mlir")
+
+
+def test_gemm_check_of_a_tf32_kernel_allows_for_tf32_inputs(tool):
+    """A correct .kind::tf32 GEMM (f32 inputs whose low 13 mantissa bits the MMA does not
+    read) matches within the bound of tf32 inputs (cli/sim.py, TF32_INPUT_ERROR_UNIT: a
+    relative error of at most 2^-9 + 2^-20 per product, derived there)."""
+    proc = tool("tcgen05-sim", TF32, "--check", "gemm")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "gemm M=128 N=256 K=32" in proc.stdout and ": OK" in proc.stdout
+    assert "tf32 inputs" in proc.stdout
+
+
+def test_the_tf32_bound_still_catches_a_wrong_element():
+    _, _, problem, inputs = prepare(TF32)
+    a, b = (inputs[x].astype(np.float64) for x in "AB")
+    exact = a @ b
+    scale = np.abs(a) @ np.abs(b)
+    # what tf32 truncation of the inputs gives (drop the low 13 bits of each f32):
+    # within the bound
+    trunc = [(x.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)).view(np.float32)
+             .astype(np.float64) for x in (a, b)]
+    assert problem.tolerance("C", trunc[0] @ trunc[1], exact, inputs)[0]
+    # one element off by 1 % of sum |a||b| (about 5 times the bound's 2^-9 + 32 * 2^-24)
+    wrong = exact.copy()
+    wrong[5, 7] += 0.01 * scale[5, 7]
+    assert not problem.tolerance("C", wrong, exact, inputs)[0]

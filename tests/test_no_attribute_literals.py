@@ -88,7 +88,7 @@ ALLOWED = {
         "a parameter's name in the launch manifest: " + _MANIFEST,
     ("tcgen05_lower/cli/sim.py", "make_inputs", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,
-    ("tcgen05_lower/cli/sim.py", "file_problem", "name"):
+    ("tcgen05_lower/cli/sim.py", "param_name", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,
     ("tcgen05_lower/cli/compare.py", "kernel_inputs", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,

@@ -15,25 +15,34 @@ int}, the integer arguments; ``--set NAME=VALUE`` overrides them, and a function
 ``TOLERANCE`` ((rtol, atol)) or ``bound(name, inputs) -> (array, text)`` (the largest
 error allowed per element), and ``reference(inputs) -> {output name: expected array}``
 (``inputs`` holds the scalars too). The grid is the manifest's, computed from the
-scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs. Exit status 1 on
-a mismatch, a race, a problem at kernel exit (TMEM still allocated ...) or a simulator
-error.
+scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs.
+
+Every run is bounded (``--max-instructions``, ``--timeout``; a grid that cannot fit them
+is refused before it runs) and so is the memory of its arrays (``--max-memory``).
 
 ``--timing`` adds the timing model's estimate (docs/timing.md; ``--timing-param
 NAME=VALUE`` overrides a parameter); ``--timing-only`` estimates the whole grid from
 cluster (0, 0, 0) and the first loads of its neighbours without simulating the rest and
 without checking numerics. A bad ``--timing-param`` or a grid too large for
 ``--timing-only`` is a usage error (exit status 1).
+
+Exit status: 0 when every output matches; 1 on a mismatch, a race, a problem at kernel
+exit (TMEM still allocated ...), a simulator error, bad input (kernel, manifest, check
+file, --set, --grid, --timing-param; an error in the check file is reported at its
+file:line) or a limit reached; 2 on a malformed command line or an internal error of the
+tool.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import runpy
 import sys
 import time
+import traceback
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -48,12 +57,56 @@ _DTYPES = MappingProxyType({"bf16": "bfloat16", "f16": "float16", "f32": "float3
 
 
 def numpy_dtype(name: str) -> np.dtype:
-    """A NumPy dtype from a name ("bfloat16", "float32", "bf16" ...)."""
-    name = _DTYPES.get(name, name)
+    """A NumPy dtype from a name ("bfloat16", "float32", "bf16" ...); UsageError for a
+    name that is none."""
+    name = _DTYPES.get(name, name) if isinstance(name, str) else name
     if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
         import ml_dtypes
         return np.dtype(getattr(ml_dtypes, name))
-    return np.dtype(name)
+    try:
+        dtype = np.dtype(name)
+    except (TypeError, ValueError, SyntaxError) as exc:
+        raise UsageError(f"unknown element type {name!r} ({exc})") from None
+    if dtype.kind not in "biuf" or dtype.itemsize == 0:
+        raise UsageError(f"unknown element type {name!r} (not a number type)")
+    return dtype
+
+
+#: The default of --max-memory: the bytes the kernel's arrays may take (1 GiB; the
+#: largest shipped example needs less than 1 MiB).
+DEFAULT_MAX_MEMORY = 1 << 30
+
+
+def parse_bytes(text: str) -> int:
+    """``"1G"`` -> 2**30; ``"512M"``, ``"64K"``, ``"1000"`` (bytes)."""
+    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)i?B?\s*", text, re.I)
+    if not m:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a byte count (e.g. 2G, 512M)")
+    return int(m.group(1)) << {"": 0, "K": 10, "M": 20, "G": 30}[m.group(2).upper()]
+
+
+def _seed(text: str) -> int:
+    """An argparse type: NumPy's generators take non-negative seeds."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return value
+
+
+def _limit(kind):
+    """An argparse type: a non-negative number, 0 meaning no limit (None)."""
+    def convert(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value < 0:
+            raise argparse.ArgumentTypeError(f"{text} is negative (0: no limit)")
+        return value or None
+    return convert
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,7 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--inputs", default="random", choices=["random"],
                         help="how inputs are filled (random: uniform in [-1, 1), rounded "
                              "to the element type)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=_seed, default=0,
+                        help="the random inputs' seed (a non-negative integer)")
     parser.add_argument("--check", default="gemm", metavar="gemm|FILE.py",
                         help="the reference: gemm (C = A x B) or a Python file")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
@@ -100,6 +154,21 @@ def build_parser() -> argparse.ArgumentParser:
                              "neighbours (1, 0, 0) and (0, 1, 0) to see which tiles they "
                              "share; the rest is replayed from them in waves over the SMs "
                              "(docs/timing.md); numerics are not checked")
+    from tcgen05_lower.sim.api import DEFAULT_MAX_INSTRUCTIONS, DEFAULT_TIMEOUT
+
+    parser.add_argument("--max-instructions", type=_limit(int),
+                        default=DEFAULT_MAX_INSTRUCTIONS, metavar="N",
+                        help="stop after N warp instructions over the whole grid, and "
+                             "refuse up front a grid that cannot fit them (default "
+                             f"{DEFAULT_MAX_INSTRUCTIONS:,}; 0: no limit)")
+    parser.add_argument("--timeout", type=_limit(float), default=DEFAULT_TIMEOUT,
+                        metavar="SECONDS",
+                        help=f"stop after this long (default {DEFAULT_TIMEOUT:g} s; 0: no "
+                             "limit)")
+    parser.add_argument("--max-memory", type=parse_bytes, default=DEFAULT_MAX_MEMORY,
+                        metavar="BYTES",
+                        help="refuse, before allocating them, arrays that take more than "
+                             "this (default 1G; K, M, G suffixes)")
     parser.add_argument("--backend", default="sim", choices=["sim", "cuda"],
                         help="where the kernel runs: the simulator, or a Blackwell GPU "
                              "through the CUDA driver API (the 'cuda' extra; never run here, "
@@ -115,26 +184,45 @@ class Problem:
     reference: object      # inputs -> {name: expected}
     tolerance: object      # (name, got, expected, inputs) -> (ok, max_abs, max_rel, bound text)
     description: str
+    check_file: object = None  # the CheckFile it comes from (errors at its lines), if any
 
 
 # -- the kernel ---------------------------------------------------------------------------------
 def prepare(path: str, check: str = "gemm", seed: int = 0, arch: str | None = None,
             manifest_path: str | None = None, scalars: dict | None = None,
-            pass_options: list | tuple = ()):
+            pass_options: list | tuple = (), max_memory: int | None = DEFAULT_MAX_MEMORY):
     """(PTX, manifest, Problem, inputs) for a kernel file and a --check argument;
     `scalars` override the check file's, `pass_options` replace passes of the default
-    pipeline (tcgen05-lower --pass-option)."""
+    pipeline (tcgen05-lower --pass-option). UsageError (a CheckFileError for the check
+    file's own) or a LaunchError for bad input; `max_memory` bytes at most for the
+    arrays, checked before any is allocated."""
+    from tcgen05_lower.sim.api import check_launch
+
     ptx, manifest, mlir_text = load_kernel(path, arch, manifest_path, pass_options)
-    problem = gemm_problem(mlir_text, manifest) if check == "gemm" \
-        else file_problem(check, manifest, scalars)
+    entry = check_launch(ptx, manifest)
+    if check == "gemm" and scalars:
+        raise UsageError(f"--set {', '.join(scalars)}: --check gemm reads the sizes from the "
+                         f"kernel; --set gives the integer arguments of a --check FILE.py")
+    problem = gemm_problem(mlir_text, manifest, entry) if check == "gemm" \
+        else file_problem(check, manifest, scalars, entry)
+    check_memory(problem, manifest, max_memory)
     outputs = output_names(problem, manifest, seed)
     return ptx, manifest, problem, make_inputs(problem, manifest, outputs, seed)
+
+
+def _read_text(path: str, what: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: the {what} is not UTF-8 text ({exc.reason} at byte "
+                         f"{exc.start})") from None
 
 
 def load_kernel(path: str, arch: str | None = None, manifest_path: str | None = None,
                 pass_options: list | tuple = ()) -> tuple[str, dict, str | None]:
     """(PTX text, manifest, MLIR text or None)."""
-    text = open(path).read()
+    text = _read_text(path, "kernel")
     if path.endswith(".ptx"):
         if not manifest_path:
             raise UsageError("a .ptx kernel needs --manifest FILE (tcgen05-lower --manifest)")
@@ -157,12 +245,28 @@ def load_kernel(path: str, arch: str | None = None, manifest_path: str | None = 
 
 
 def read_manifest(path: str) -> dict:
-    with open(path) as f:
-        manifest = json.load(f)
+    """The launch manifest of one kernel from a JSON file (a file of several, {entry:
+    manifest}, must hold one); UsageError naming the file, line and column of bad JSON
+    or what is missing. Its agreement with the PTX is api.check_launch's."""
+    text = _read_text(path, "manifest")
+    try:
+        manifest = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") \
+            from None
+    if not isinstance(manifest, dict):
+        raise UsageError(f"{path}: a manifest is a JSON object, not {type(manifest).__name__}")
     if "entry" not in manifest:  # several kernels: {entry: manifest}
         if len(manifest) != 1:
             raise UsageError(f"{path} describes several kernels; the simulator runs one")
         manifest = next(iter(manifest.values()))
+        if not isinstance(manifest, dict):
+            raise UsageError(f"{path}: a kernel's manifest is a JSON object, not "
+                             f"{type(manifest).__name__}")
+    missing = [key for key in ("entry", "params") if key not in manifest]
+    if missing:
+        raise UsageError(f"{path}: the manifest has no {' and no '.join(missing)} "
+                         f"(tcgen05-lower --manifest writes them)")
     return manifest
 
 
@@ -170,11 +274,74 @@ class UsageError(Exception):
     pass
 
 
+class CheckFileError(UsageError):
+    """An error in the user's check file (--check FILE.py), at its file:line."""
+
+
+class CheckFile:
+    """A --check FILE.py: its definitions, and calls into them that report what goes
+    wrong there (an exception, a value of the wrong kind) as the file's error at the line
+    it happened (or at the definition that gave the value), not as the tool's."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.source = _read_text(path, "check file")
+        try:
+            self.spec = runpy.run_path(path)
+        except SyntaxError as exc:
+            raise CheckFileError(f"{exc.filename or path}:{exc.lineno or 0}: "
+                                 f"{type(exc).__name__}: {exc.msg}") from None
+        except (Exception, SystemExit) as exc:
+            raise self.failed(exc, "while it is loaded") from None
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.spec
+
+    def get(self, name: str, default=None):
+        return self.spec.get(name, default)
+
+    def call(self, name: str, *args):
+        """The check file's function `name` called with `args`."""
+        function = self.spec[name]
+        if not callable(function):
+            raise self.wrong(name, f"{name} is not a function")
+        try:
+            return function(*args)
+        except (Exception, SystemExit) as exc:
+            raise self.failed(exc, f"in {name}()") from None
+
+    def failed(self, exc: BaseException, when: str) -> CheckFileError:
+        """The error of an exception raised by the check file's code: at the innermost
+        line of the file in its traceback."""
+        mine = os.path.abspath(self.path)
+        line = next((f.lineno for f in reversed(traceback.extract_tb(exc.__traceback__))
+                     if os.path.abspath(f.filename) == mine), None)
+        if line is None:
+            line = self.definition_line(when.removeprefix("in ").removesuffix("()"))
+        return CheckFileError(f"{self.path}:{line}: {when}: {type(exc).__name__}: {exc}")
+
+    def wrong(self, name: str, message: str) -> CheckFileError:
+        """The error of a value the check file's `name` gives, at its definition."""
+        return CheckFileError(f"{self.path}:{self.definition_line(name)}: {message}")
+
+    def definition_line(self, name: str) -> int:
+        """The line that defines `name` (``def name`` or ``name =``), else 1."""
+        return _definition_line(self.source, name)
+
+
+def _definition_line(source: str, name: str) -> int:
+    m = re.search(rf"^(?:def\s+{re.escape(name)}\b|{re.escape(name)}\s*[:=])", source,
+                  re.M)
+    return source.count("\n", 0, m.start()) + 1 if m else 1
+
+
 # -- the gemm reference ------------------------------------------------------------------------
-def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
+def gemm_problem(mlir_text: str | None, manifest: dict, entry=None) -> Problem:
     """C = A x B, all row-major: M and K from the shared-memory fill of A (an "mn_k" fill:
     the tile's rows are M, its source row stride src_ld is K), N from the fill of B (a
-    "k_mn" fill, N = src_ld), element types from the tiles and the stored fragments."""
+    "k_mn" fill, N = src_ld), element types from the tiles and the stored fragments. In a
+    CTA pair each CTA fills its own rows of A (docs/cta-pairs.md): M is the tile's rows
+    times the CTAs of the cluster."""
     if mlir_text is None:
         raise UsageError("--check gemm reads the shapes from the MLIR kernel; give the .mlir "
                          "or a --check FILE.py")
@@ -184,12 +351,14 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
     c = [s for s in stores if s.param == "C"]
     if not (a and b and c):
         raise UsageError("--check gemm needs parameters A, B and C with an mn_k fill of A, "
-                         "a k_mn fill of B and fragment stores to C; use --check FILE.py")
+                         "a k_mn fill of B and fragment stores to C (a kernel that loads "
+                         "through TMA, or takes B transposed, has none); use --check FILE.py")
     if any(f.ld is None for f in a + b) or any(s.ld is None for s in c) or \
             any(f.bounded for f in a + b + c):
         raise UsageError("--check gemm reads M, N and K from constant leading dimensions; "
                          "this kernel takes them at run time: use --check FILE.py")
-    m, k = a[0].rows, a[0].ld
+    ctas = _cluster_ctas(manifest, entry)
+    m, k = a[0].rows * ctas, a[0].ld
     n = b[0].ld
     if any(s.ld != n for s in c):
         raise UsageError(f"the stores to C use a row stride other than N = {n}")
@@ -201,18 +370,50 @@ def gemm_problem(mlir_text: str | None, manifest: dict) -> Problem:
         raise UsageError(f"no value for scalar parameter(s) {', '.join(unknown)}")
     buffers = {"A": (a[0].dtype, (m, k)), "B": (b[0].dtype, (k, n)),
                "C": (c[0].dtype, (m, n))}
+    tf32 = "tf32" in (a[0].dtype, b[0].dtype)
 
     def reference(inputs):
         return {"C": inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64)}
 
     def tolerance(name, got, expected, inputs):
+        scale = np.abs(inputs["A"].astype(np.float64)) @ np.abs(inputs["B"].astype(np.float64))
+        if tf32:
+            bound = (TF32_INPUT_ERROR_UNIT + k * F32_SUM_ERROR) * scale + 1e-30
+            return compare(got, expected, bound, f"(2^-9+2^-20+K*2^-24*(1+2^-10)^2)*(|A||B|), tf32 "
+                                    f"inputs, K = {k}")
         # The error bound of summing K products in f32 in any order (gamma_K = K * 2^-24
         # times the sum of |a_ik * b_kj|); bf16 x bf16 products are exact in f32.
-        scale = np.abs(inputs["A"].astype(np.float64)) @ np.abs(inputs["B"].astype(np.float64))
         bound = k * 2.0 ** -24 * scale + 1e-30
         return compare(got, expected, bound, f"K*2^-24*(|A||B|), K = {k}")
 
     return Problem(buffers, scalars, reference, tolerance, f"gemm M={m} N={n} K={k}")
+
+
+def _cluster_ctas(manifest: dict, entry=None) -> int:
+    """The CTAs of the manifest's cluster (api.check_launch has checked its shape), else
+    of the PTX entry's .reqnctapercluster."""
+    cluster = manifest.get("cluster") or \
+        list(entry.directives.get("reqnctapercluster", [1]) if entry is not None else [1])
+    count = 1
+    for d in (cluster if isinstance(cluster, list) else [cluster]):
+        count *= int(d)
+    return count
+
+
+#: The bounds of a GEMM with tf32 inputs (.kind::tf32) against the exact product of its
+#: f32 inputs, per unit of sum_k |a_ik b_kj|. An f32 input becomes tf32 (an 11-bit
+#: significand, PTX ISA 5.2.5.1: 10 explicit mantissa bits) by dropping its low 13
+#: mantissa bits, or by rounding them to nearest: a relative error |d| < 2^-10 either way
+#: (one unit in the last place of an 11-bit significand is 2^-10 of its value, at most).
+#: A product of two converted inputs is ab(1 + da)(1 + db), off by at most
+#: (2 * 2^-10 + 2^-20)|ab| = (2^-9 + 2^-20)|ab|, and is itself exact in f32 (11 x 11 =
+#: 22 significand bits <= 24). Summing K such products in f32 in any order adds at most
+#: K * 2^-24 times the sum of their magnitudes, each <= (1 + 2^-10)^2 |ab|. So
+#: |C - A@B| <= (2^-9 + 2^-20 + K * 2^-24 * (1 + 2^-10)^2) * (|A| @ |B|); the first term
+#: is TF32_INPUT_ERROR_UNIT, the factor of K F32_SUM_ERROR. (Subnormal inputs, whose tf32 value
+#: may lose more, do not occur: --check gemm draws them from [-1, 1) and rounds to f32.)
+TF32_INPUT_ERROR_UNIT = 2.0 ** -9 + 2.0 ** -20
+F32_SUM_ERROR = 2.0 ** -24 * (1 + 2.0 ** -10) ** 2
 
 
 @dataclass(frozen=True)
@@ -290,37 +491,164 @@ def compare(got, expected, bound, bound_text):
     return ok, max_abs, max_rel, bound_text
 
 
-def file_problem(path: str, manifest: dict, overrides: dict | None = None) -> Problem:
-    spec = runpy.run_path(path)
+def file_problem(path: str, manifest: dict, overrides: dict | None = None,
+                 entry=None) -> Problem:
+    """The Problem of a --check FILE.py (see the module docstring); CheckFileError for
+    what is wrong in the file, UsageError for a --set that names no integer argument,
+    LaunchError for a scalar that does not fit its PTX parameter (with `entry`)."""
+    from tcgen05_lower.sim.api import check_scalar, manifest_parameters
+
+    spec = CheckFile(path)
     if "BUFFERS" not in spec or "reference" not in spec:
-        raise UsageError(f"{path} must define BUFFERS and reference(inputs)")
-    rtol, atol = spec.get("TOLERANCE", (1e-5, 1e-6))
-    custom_bound = spec.get("bound")
+        raise CheckFileError(f"{path}:1: a check file must define BUFFERS and "
+                             f"reference(inputs)")
+    rtol, atol = _tolerance_of(spec)
 
     def tolerance(name, got, expected, inputs):
-        if custom_bound is not None:
-            bound, text = custom_bound(name, inputs)
+        if "bound" in spec:
+            bound, text = _bound_of(spec, name, inputs, np.shape(expected))
             return compare(got, expected, bound, text)
         bound = atol + rtol * np.abs(np.asarray(expected, np.float64))
         return compare(got, expected, bound, f"atol {atol:g} + rtol {rtol:g} * |ref|")
 
-    scalars = dict(spec.get("SCALARS", {}))
-    unknown = sorted(set(overrides or {}) - {p["name"] for p in manifest["params"]
-                                             if not p["pointer"]})
+    integer_params = scalar_parameter_names(manifest)
+    scalars = spec.get("SCALARS", {})
+    if not isinstance(scalars, dict) or not all(
+            isinstance(k, str) and _is_int(v) for k, v in scalars.items()):
+        raise spec.wrong("SCALARS", "SCALARS must be a dict of integer arguments "
+                                    "({name: int})")
+    scalars = dict(scalars)
+    unknown = sorted(set(overrides or {}) - set(integer_params))
     if unknown:
         raise UsageError(f"--set {', '.join(unknown)}: not an integer argument of the kernel")
     scalars.update(overrides or {})
     if "derived" in spec:
-        scalars.update({k: v for k, v in spec["derived"](dict(scalars)).items()
-                        if k not in scalars})
-    buffers = spec["BUFFERS"](dict(scalars)) if callable(spec["BUFFERS"]) else spec["BUFFERS"]
-    buffers = {k: (v[0], tuple(v[1])) for k, v in buffers.items()}
+        more = spec.call("derived", dict(scalars))
+        if not isinstance(more, dict) or not all(
+                isinstance(k, str) and _is_int(v) for k, v in more.items()):
+            raise spec.wrong("derived", "derived(scalars) must return a dict of integer "
+                                        "arguments ({name: int})")
+        scalars.update({k: v for k, v in more.items() if k not in scalars})
+    if entry is not None:
+        for name, _, param in manifest_parameters(manifest, entry):
+            if name in scalars and name in integer_params:
+                check_scalar(name, scalars[name], param)
     shown = ", ".join(f"{k}={v}" for k, v in scalars.items())
-    return Problem(buffers, scalars, spec["reference"], tolerance,
-                   path + (f" ({shown})" if shown else ""))
+    buffers = spec.call("BUFFERS", dict(scalars)) if callable(spec.get("BUFFERS")) \
+        else spec.get("BUFFERS")
+    buffers = _buffers_of(spec, buffers, shown)
+
+    def reference(inputs):
+        return spec.call("reference", inputs)
+
+    return Problem(buffers, scalars, reference, tolerance,
+                   path + (f" ({shown})" if shown else ""), spec)
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _tolerance_of(spec: CheckFile) -> tuple[float, float]:
+    value = spec.get("TOLERANCE", (1e-5, 1e-6))
+    try:
+        rtol, atol = (float(v) for v in value)
+    except (TypeError, ValueError):
+        raise spec.wrong("TOLERANCE", f"TOLERANCE must be (rtol, atol), two numbers, not "
+                                      f"{value!r}") from None
+    return rtol, atol
+
+
+def _bound_of(spec: CheckFile, name: str, inputs: dict, shape: tuple):
+    """bound(name, inputs) of the check file: (an array that broadcasts to the output's
+    shape, its text)."""
+    result = spec.call("bound", name, inputs)
+    if not (isinstance(result, tuple) and len(result) == 2):
+        raise spec.wrong("bound", f"bound({name!r}, inputs) must return (array, text), "
+                                  f"not {type(result).__name__}")
+    try:
+        bound = np.asarray(result[0], np.float64)
+        np.broadcast_shapes(bound.shape, shape)
+    except (TypeError, ValueError) as exc:
+        raise spec.wrong("bound", f"bound({name!r}, inputs) returns no bound for an output "
+                                  f"of shape {shape}: {exc}") from None
+    return bound, str(result[1])
+
+
+def _buffers_of(spec: CheckFile, buffers, scalars_text: str) -> dict:
+    """{name: (dtype name, dims)} from the check file's BUFFERS, every element type known
+    and every dimension a non-negative integer."""
+    given = f" (with {scalars_text})" if scalars_text else ""
+    if not isinstance(buffers, dict):
+        raise spec.wrong("BUFFERS", f"BUFFERS must be a dict {{name: (dtype, shape)}}, "
+                                    f"not {type(buffers).__name__}{given}")
+    out = {}
+    for name, value in buffers.items():
+        if not (isinstance(value, (tuple, list)) and len(value) == 2):
+            raise spec.wrong("BUFFERS", f"BUFFERS[{name!r}] is {value!r}, not "
+                                        f"(dtype, shape)")
+        dtype, dims = value
+        try:
+            numpy_dtype(dtype)
+        except UsageError as exc:
+            raise spec.wrong("BUFFERS", f"BUFFERS[{name!r}]: {exc}") from None
+        dims = (dims,) if _is_int(dims) else dims
+        if not isinstance(dims, (tuple, list)) or not all(_is_int(d) for d in dims):
+            raise spec.wrong("BUFFERS", f"BUFFERS[{name!r}] has the dimensions {dims!r}, "
+                                        f"not integers{given}")
+        if any(d < 0 for d in dims):
+            raise spec.wrong("BUFFERS", f"BUFFERS[{name!r}] has the dimensions "
+                                        f"{tuple(int(d) for d in dims)}: one is negative"
+                                        f"{given}")
+        out[name] = (dtype, tuple(int(d) for d in dims))
+    return out
+
+
+def scalar_parameter_names(manifest: dict) -> list[str]:
+    """The manifest's integer (by-value) parameters."""
+    return [param_name(p) for p in manifest["params"] if not p["pointer"]]
+
+
+def array_parameter_names(manifest: dict) -> list[str]:
+    """The manifest's array parameters (pointers but tensor maps)."""
+    return [param_name(p) for p in manifest["params"]
+            if p["pointer"] and "tensor_map" not in p]
+
+
+def param_name(param: dict) -> str:
+    """A manifest parameter's name (tcgen05-lower --manifest's schema)."""
+    return param["name"]
 
 
 # -- inputs -----------------------------------------------------------------------------------
+def check_memory(problem: Problem, manifest: dict, limit: int | None) -> None:
+    """UsageError, before anything is allocated, when an array parameter has no shape or
+    the arrays need more than `limit` bytes (--max-memory)."""
+    total, sizes = 0, []
+    for name in array_parameter_names(manifest):
+        if name not in problem.buffers:
+            raise UsageError(f"no shape for buffer parameter {name}")
+        dtype_name, dims = problem.buffers[name]
+        count = 1
+        for d in dims:
+            count *= int(d)
+        nbytes = count * numpy_dtype(dtype_name).itemsize
+        total += nbytes
+        sizes.append(f"{name} {'x'.join(map(str, dims)) or 'scalar'} {dtype_name}: "
+                     f"{nbytes:,} B")
+    if limit is not None and total > limit:
+        raise UsageError(f"the kernel's arrays need {total:,} bytes ({_human(total)}), more "
+                         f"than the limit of {limit:,} ({_human(limit)}, --max-memory): "
+                         + "; ".join(sizes))
+
+
+def _human(n: int) -> str:
+    for unit, shift in (("TiB", 40), ("GiB", 30), ("MiB", 20), ("KiB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.1f} {unit}"
+    return f"{n} B"
+
+
 def make_inputs(problem: Problem, manifest: dict, reference_names, seed: int) -> dict:
     """Random inputs (uniform in [-1, 1), rounded to the element type; integers in
     [-8, 8)); outputs, the buffers the reference names, filled with NaN (or a marker) so an
@@ -338,38 +666,46 @@ def make_inputs(problem: Problem, manifest: dict, reference_names, seed: int) ->
             continue
         if name not in problem.buffers:
             raise UsageError(f"no shape for buffer parameter {name}")
-        dtype_name, shape = problem.buffers[name]
+        dtype_name, dims = problem.buffers[name]
         dtype = numpy_dtype(dtype_name)
         if name in reference_names:
             fill = np.nan if dtype.kind == "f" or dtype_name == "bfloat16" else -1
-            args[name] = np.full(shape, fill, dtype=np.float64).astype(dtype)
+            args[name] = np.full(dims, fill, dtype=np.float64).astype(dtype)
         elif dtype.kind in "iu":
-            args[name] = rng.integers(-8, 8, size=shape).astype(dtype)
+            args[name] = rng.integers(-8, 8, size=dims).astype(dtype)
         else:
-            args[name] = rng.uniform(-1, 1, size=shape).astype(dtype)
+            args[name] = rng.uniform(-1, 1, size=dims).astype(dtype)
     return args
 
 
 # -- the run ------------------------------------------------------------------------------------
 def run(argv=None) -> int:
     args = build_parser().parse_args(argv)
-    from tcgen05_lower.sim.api import simulate
     from tcgen05_lower.sim.state import SimError
 
-    from tcgen05_lower.sim.timing import parse_timing_params
     try:
-        scalars = parse_settings(args.set)
-        grid = parse_grid(args.grid)
-        try:
-            timing_params = parse_timing_params(args.timing_param)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed,
-                                                 args.arch, args.manifest, scalars,
-                                                 args.pass_option)
+        return _run(args)
     except (UsageError, OSError) as exc:
         print(f"tcgen05-sim: error: {exc}", file=sys.stderr)
         return 1
+    except SimError as err:
+        print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+
+
+def _run(args) -> int:
+    from tcgen05_lower.sim.api import simulate
+    from tcgen05_lower.sim.timing import parse_timing_params
+
+    scalars = parse_settings(args.set)
+    grid = parse_grid(args.grid)
+    try:
+        timing_params = parse_timing_params(args.timing_param)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed, args.arch,
+                                             args.manifest, scalars, args.pass_option,
+                                             args.max_memory)
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     if args.backend == "cuda":
         return run_on_gpu(ptx, manifest, problem, inputs, originals)
@@ -381,10 +717,8 @@ def run(argv=None) -> int:
     start = time.perf_counter()
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule, trace=trace,
-                          progress_stream=sys.stderr, grid=grid, timing=timing)
-    except SimError as err:
-        print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
-        return 1
+                          progress_stream=sys.stderr, grid=grid, timing=timing,
+                          max_instructions=args.max_instructions, timeout=args.timeout)
     finally:
         if trace:
             trace.close()
@@ -429,7 +763,8 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
                           clusters=clusters,
-                          budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]})
+                          budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
+                          max_instructions=args.max_instructions, timeout=args.timeout)
     except SimError as err:
         print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
@@ -492,21 +827,49 @@ def run_on_gpu(ptx, manifest, problem, inputs, originals) -> int:
 
 
 def output_names(problem: Problem, manifest: dict, seed: int) -> set[str]:
-    """The buffers the reference produces (it is called once on throw-away inputs)."""
+    """The buffers the reference produces (it is called once on throw-away inputs):
+    array parameters of the kernel, each given an array of its buffer's shape
+    (CheckFileError otherwise, before the kernel runs)."""
     probe = make_inputs(problem, manifest, set(), seed)
-    return set(problem.reference(probe))
+    return set(expected_outputs(problem, manifest, probe))
+
+
+def expected_outputs(problem: Problem, manifest: dict, inputs: dict) -> dict:
+    """The reference's {output: expected array}, checked: a dict naming array parameters
+    of the kernel, with arrays of numbers of the buffers' shapes."""
+    expected = problem.reference(inputs)
+    wrong = UsageError if problem.check_file is None \
+        else (lambda message: problem.check_file.wrong("reference", message))
+    if not isinstance(expected, dict):
+        raise wrong(f"reference(inputs) must return a dict {{output: array}}, not "
+                    f"{type(expected).__name__}")
+    arrays = array_parameter_names(manifest)
+    for name, want in expected.items():
+        if name not in arrays:
+            raise wrong(f"reference(inputs) returns {name!r}, which is not an array "
+                        f"parameter of the kernel ({', '.join(arrays) or 'none'})")
+        try:
+            dims = np.asarray(want, np.float64).shape
+        except (TypeError, ValueError) as exc:
+            raise wrong(f"reference(inputs)[{name!r}] is not an array of numbers: "
+                        f"{exc}") from None
+        if dims != tuple(problem.buffers[name][1]):
+            raise wrong(f"reference(inputs)[{name!r}] has the shape {dims}, its buffer "
+                        f"{tuple(problem.buffers[name][1])}")
+    return expected
 
 
 def report(problem, manifest, inputs, result, schedule, elapsed) -> int:
-    cluster = int(np.prod(manifest.get("cluster", [1])))
+    cluster = result.cluster or _cluster_ctas(manifest)
+    threads = result.threads or manifest.get("threads", "?")
     where = "on the GPU" if schedule == "cuda" else f"schedule {schedule}"
     ctas = getattr(result, "ctas", cluster)
     shape = f"{cluster} CTA" if ctas == cluster else f"{ctas} CTAs"
-    print(f"tcgen05-sim: {manifest['entry']} ({manifest.get('target', '?')}, "
-          f"{manifest['threads']} threads x {shape}, "
+    print(f"tcgen05-sim: {manifest.get('entry', '?')} ({manifest.get('target', '?')}, "
+          f"{threads} threads x {shape}, "
           f"{manifest.get('dynamic_smem_bytes', 0)} B dynamic shared memory), "
           f"{problem.description}, {where}")
-    expected = problem.reference(inputs)
+    expected = expected_outputs(problem, manifest, inputs)
     failed = False
     for name, want in expected.items():
         got = result.outputs[name]

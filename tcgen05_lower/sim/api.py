@@ -14,13 +14,31 @@ memory are not looked for.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.executor import Launch, Machine
-from tcgen05_lower.sim.state import SimError
+from tcgen05_lower.sim.state import LimitExceeded, SimError
+
+#: The default budgets of a run (the whole grid). The largest shipped example
+#: (examples/gemm_bf16_grid.mlir, 4 CTAs) executes 149,696 warp instructions and the
+#: slowest (examples/ws_persistent_gemm_bf16.mlir) takes 2.6 s: both limits are a few
+#: hundred times that (README, "Running a kernel without a GPU").
+DEFAULT_MAX_INSTRUCTIONS = 50_000_000
+DEFAULT_TIMEOUT = 600.0
+
+#: CUDA's largest grid (cudaDeviceProp::maxGridSize on every GPU since compute
+#: capability 3.0): x up to 2^31 - 1 CTAs, y and z up to 65535.
+MAX_GRID = (2**31 - 1, 65535, 65535)
+
+
+class LaunchError(SimError):
+    """The launch does not fit the kernel: a manifest that contradicts the PTX entry
+    (parameters, .reqntid, cluster shape), an argument that does not fit its parameter's
+    type, a grid past CUDA's limits."""
 
 
 @dataclass
@@ -33,6 +51,8 @@ class SimResult:
     warp_instructions: int = 0
     seconds: float = 0.0
     ctas: int = 1                            # CTAs of the grid that ran
+    threads: int = 0                         # threads per CTA (0: not known)
+    cluster: int = 0                         # CTAs per cluster (0: not known)
     timing: object = None                    # timing.TimingResult with simulate(timing=...)
 
     @property
@@ -43,16 +63,161 @@ class SimResult:
 def launch_of(manifest: dict, entry: P.Entry) -> Launch:
     """Threads, cluster size and dynamic shared memory from the manifest (the entry's
     .reqntid/.maxntid and .reqnctapercluster when the manifest has none)."""
+    check_manifest(manifest, entry)
     threads = manifest.get("threads") or (entry.directives.get("reqntid")
                                           or entry.directives.get("maxntid") or (None,))[0]
     if not threads:
         raise SimError("the manifest gives no thread count and the PTX has no .reqntid")
     cluster = manifest.get("cluster") or list(entry.directives.get("reqnctapercluster",
                                                                     (1, 1, 1)))
-    size = int(np.prod(cluster)) if isinstance(cluster, (list, tuple)) else int(cluster)
+    size = _product(cluster) if isinstance(cluster, (list, tuple)) else int(cluster)
     if size not in (1, 2):
         raise SimError(f"clusters of {size} CTAs are not simulated (1 or 2)")
     return Launch(int(threads), size, int(manifest.get("dynamic_smem_bytes", 0)))
+
+
+def _product(values) -> int:
+    out = 1
+    for v in values:
+        out *= int(v)
+    return out
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_manifest(manifest: dict, entry: P.Entry) -> None:
+    """LaunchError unless the manifest describes a launch of `entry`: its parameters in
+    the PTX's order and number (an array or tensor map where the PTX takes a 64-bit
+    value), a thread count that satisfies the entry's .reqntid / .maxntid (PTX ISA 11.4:
+    a launch with another block size fails), a cluster shape equal to
+    .reqnctapercluster, and well-typed grid and shared-memory entries."""
+    if not isinstance(manifest, dict):
+        raise LaunchError(f"a manifest is a JSON object, not {type(manifest).__name__}")
+    _check_params(manifest.get("params"), entry)
+    threads = manifest.get("threads")
+    if threads is not None:
+        _check_threads(threads, entry)
+    cluster = manifest.get("cluster")
+    if cluster is not None:
+        _check_cluster(cluster, entry)
+    smem = manifest.get("dynamic_smem_bytes", 0)
+    if not _is_int(smem) or smem < 0:
+        raise LaunchError(f"the manifest's dynamic_smem_bytes {smem!r} is not a byte count")
+    grid = manifest.get("grid")
+    if grid is not None and (not isinstance(grid, list)
+                             or not all(isinstance(g, (str, int)) for g in grid)):
+        raise LaunchError(f"the manifest's grid {grid!r} is not a list of one string (or "
+                          f"integer) per dimension")
+
+
+def _check_params(params, entry: P.Entry) -> None:
+    if params is None:
+        return
+    if not isinstance(params, list) or not all(isinstance(p, dict) for p in params):
+        raise LaunchError("the manifest's params is not a list of objects")
+    if len(params) != len(entry.params):
+        raise LaunchError(f"the manifest lists {len(params)} parameters, the PTX entry "
+                          f"{entry.name} has {len(entry.params)}")
+    seen = set()
+    for k, (mp, pp) in enumerate(zip(params, entry.params)):
+        name = mp.get("name")
+        if not isinstance(name, str) or not name:
+            raise LaunchError(f"the manifest's parameter {k} has no name")
+        if name in seen:
+            raise LaunchError(f"the manifest names two parameters {name}")
+        seen.add(name)
+        if not isinstance(mp.get("pointer"), bool):
+            raise LaunchError(f"the manifest's parameter {name} does not say whether it is "
+                              f"a pointer (\"pointer\": true or false)")
+        if mp.get("ptx_name", pp.name) != pp.name:
+            raise LaunchError(f"the manifest's parameter {k} ({name}) is {mp['ptx_name']} "
+                              f"in the manifest but {pp.name} in the PTX")
+        if mp.get("ptx_type", pp.ptx_type) != pp.ptx_type:
+            raise LaunchError(f"the manifest's parameter {name} has type {mp['ptx_type']}, "
+                              f"the PTX's {pp.name} is {pp.ptx_type}")
+        kind_bits = _param_kind(pp)
+        if mp["pointer"] and kind_bits[1] != 64:
+            raise LaunchError(f"the manifest's parameter {name} is a pointer, the PTX's "
+                              f"{pp.name} is {pp.ptx_type} (not 64 bits)")
+        if "tensor_map" in mp and not mp["pointer"]:
+            raise LaunchError(f"the manifest's parameter {name} has a tensor_map but is not "
+                              f"a pointer")
+        described = mp.get("tensor_map")
+        if described is not None and not (
+                isinstance(described, dict) and isinstance(described.get("tensor"), str)
+                and isinstance(described.get("box"), list)
+                and all(_is_int(b) for b in described["box"])
+                and isinstance(described.get("swizzle"), str)):
+            raise LaunchError(f"the manifest's parameter {name} has the tensor_map "
+                              f"{described!r}, not {{tensor: name, box: [integers], "
+                              f"swizzle: name}}")
+        if not mp["pointer"] and kind_bits[0] not in "bsu":
+            raise LaunchError(f"the manifest's parameter {name} is an integer, the PTX's "
+                              f"{pp.name} is {pp.ptx_type}")
+
+
+def _param_kind(pp: P.Param) -> tuple[str, int]:
+    m = re.fullmatch(r"\.([bsuf])(\d+)", pp.ptx_type or "")
+    return (m.group(1), int(m.group(2))) if m else ("b", 64)
+
+
+def _check_threads(threads, entry: P.Entry) -> None:
+    if not _is_int(threads) or not 1 <= threads <= 1024:
+        raise LaunchError(f"the manifest's threads {threads!r} is not a CTA size (1 to "
+                          f"1024 threads)")
+    required = entry.directives.get("reqntid")
+    if required and threads != _product(required):
+        raise LaunchError(f"the manifest launches {threads} threads per CTA, the PTX entry "
+                          f"{entry.name} requires {_product(required)} (.reqntid "
+                          f"{', '.join(map(str, required))})")
+    most = entry.directives.get("maxntid")
+    if most and threads > _product(most):
+        raise LaunchError(f"the manifest launches {threads} threads per CTA, the PTX entry "
+                          f"{entry.name} allows at most {_product(most)} (.maxntid)")
+
+
+def _check_cluster(cluster, entry: P.Entry) -> None:
+    dims = cluster if isinstance(cluster, list) else [cluster]
+    if not 1 <= len(dims) <= 3 or not all(_is_int(d) and d >= 1 for d in dims):
+        raise LaunchError(f"the manifest's cluster {cluster!r} is not 1 to 3 positive "
+                          f"integers")
+    required = entry.directives.get("reqnctapercluster")
+    if required and _product(dims) != _product(required):
+        raise LaunchError(f"the manifest's cluster {cluster!r} has {_product(dims)} CTAs, "
+                          f"the PTX entry {entry.name} requires {_product(required)} "
+                          f"(.reqnctapercluster {', '.join(map(str, required))})")
+
+
+def check_scalar(name: str, value, pp: P.Param) -> None:
+    """LaunchError unless the integer `value` fits the PTX parameter's type: .uN in
+    [0, 2^N), .sN in [-2^(N-1), 2^(N-1)), .bN either."""
+    if not _is_int(value):
+        return
+    kind, bits = _param_kind(pp)
+    if kind == "f":
+        return
+    low = 0 if kind == "u" else -(1 << (bits - 1))
+    high = (1 << (bits - 1)) if kind == "s" else (1 << bits)
+    if not low <= value < high:
+        raise LaunchError(f"{name} = {value} does not fit the kernel's {pp.ptx_type} "
+                          f"parameter ({low} to {high - 1})")
+
+
+def check_launch(ptx: str, manifest: dict) -> P.Entry:
+    """The PTX entry `manifest` launches, once the manifest is checked against it
+    (check_manifest, cluster size); SimError / LaunchError otherwise."""
+    if not isinstance(manifest, dict):
+        raise LaunchError(f"a manifest is a JSON object, not {type(manifest).__name__}")
+    entry = P.parse(ptx).entry(manifest.get("entry"))
+    launch_of(manifest, entry)
+    return entry
+
+
+def manifest_parameters(manifest: dict, entry: P.Entry) -> list[tuple[str, dict, P.Param]]:
+    """(name, manifest entry, PTX parameter) of every parameter, in order."""
+    return [(mp["name"], mp, pp) for mp, pp in zip(manifest["params"], entry.params)]
 
 
 _NAME = r"[A-Za-z_][\w$.-]*"
@@ -77,6 +242,8 @@ def grid_of(manifest: dict, args: dict, cluster: int, grid=None) -> tuple[int, i
         text = str(item).strip()
         m = re.fullmatch(rf"ceildiv\(\s*(\d+|{_NAME})\s*,\s*(\d+)\s*\)", text)
         if m:
+            if int(m.group(2)) == 0:
+                raise LaunchError(f"grid dimension {text!r} divides by 0")
             dims.append(-(-value(m.group(1)) // int(m.group(2))))
         elif re.fullmatch(rf"\d+|{_NAME}", text):
             dims.append(value(text))
@@ -88,6 +255,10 @@ def grid_of(manifest: dict, args: dict, cluster: int, grid=None) -> tuple[int, i
     dims += [1] * (3 - len(dims))
     if min(dims) < 1:
         raise SimError(f"the grid {tuple(dims)} has no CTA")
+    for axis, n, most in zip("xyz", dims, MAX_GRID):
+        if n > most:
+            raise LaunchError(f"the grid {tuple(dims)} has {n} CTAs along {axis}; CUDA "
+                              f"launches at most {most}")
     if dims[0] % cluster:
         raise SimError(f"the grid's x dimension {dims[0]} is not a multiple of the cluster's "
                        f"{cluster} CTAs")
@@ -116,6 +287,8 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
         described = mp.get("tensor_map")
         if name in args:
             bound[pp.name] = args[name]
+            if not mp.get("pointer"):
+                check_scalar(name, args[name], pp)
         elif pp.name in args:
             bound[pp.name] = args[pp.name]
         elif described is not None:
@@ -136,13 +309,20 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
 def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              schedule: str = "late", *, trace=None, progress_stream=None,
              ordering_factory=None, tensor_core=None, grid=None, timing=None,
-             clusters=None, budgets=None) -> SimResult:
+             clusters=None, budgets=None,
+             max_instructions: int | None = DEFAULT_MAX_INSTRUCTIONS,
+             timeout: float | None = DEFAULT_TIMEOUT) -> SimResult:
     """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
     the manifest's, else one cluster; see grid_of), one cluster after another; arrays are
     modified in place and also returned in ``outputs``. Raises SimError for what the ISA
     forbids (out-of-bounds access, deadlock, unknown instruction ...), naming the CTA in
     a grid of several; races are collected in the result when the ordering model reports
     them without stopping, else raised.
+
+    ``max_instructions`` (warp instructions) and ``timeout`` (seconds) bound the whole
+    run (None: no limit); LimitExceeded when the run reaches one, or before it starts
+    when the grid cannot fit (see the module's docstring). A LaunchError when the
+    manifest or an argument does not fit the PTX entry.
 
     ``timing``: True, or a dict of parameter overrides (``timing.PARAMETERS``), also runs
     the timing model (``tcgen05_lower.sim.timing``); its estimate is ``result.timing``,
@@ -154,8 +334,10 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     ({cluster id: warp instructions}, with ``timing``): record only that many of the
     cluster's instructions (a prefix, timing.Recording.partial; its end state is not
     checked)."""
-    manifest = manifest or {}
+    manifest = {} if manifest is None else manifest
     args = args or {}
+    if not isinstance(manifest, dict):
+        raise LaunchError(f"a manifest is a JSON object, not {type(manifest).__name__}")
     if schedule not in ("late", "eager"):
         raise ValueError("schedule must be 'late' or 'eager'")
     module = P.parse(ptx)
@@ -164,6 +346,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     bound = bind_arguments(manifest, entry, args)
     dims = grid_of(manifest, args, launch.cluster, grid)
     launch = replace(launch, grid=dims)
+    budget = Budget(max_instructions, timeout)
     if ordering_factory is None:
         from tcgen05_lower.sim.ordering import OrderingModel
         ordering_factory = OrderingModel
@@ -176,23 +359,30 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             raise ValueError("the timing model records through the default ordering model")
         machine_class = timing_model.RecordingMachine
     grid_clusters = (dims[0] // launch.cluster, dims[1], dims[2])
-    every = [(x, y, z) for z in range(dims[2]) for y in range(dims[1])
-             for x in range(grid_clusters[0])]
     if clusters is None:
-        clusters = every
+        # Generated lazily: a grid the budget refuses may have 10^15 clusters.
+        nclusters = grid_clusters[0] * grid_clusters[1] * grid_clusters[2]
+        clusters = ((x, y, z) for z in range(dims[2]) for y in range(dims[1])
+                    for x in range(grid_clusters[0]))
     else:
-        outside = [c for c in clusters if c not in set(every)]
+        clusters = list(clusters)
+        outside = [c for c in clusters
+                   if not all(0 <= c[i] < grid_clusters[i] for i in range(3))]
         if outside:
             raise SimError(f"cluster {outside[0]} is not in the grid of {grid_clusters} "
                            f"clusters")
+        nclusters = len(clusters)
+    budget.refuse_grid(nclusters, launch, entry)
     if timing:
         timing_model.check_overrides(_overrides(timing))
-    several = len(clusters) > 1
+    several = nclusters > 1
     races, problems, counts = [], [], {}
     partial = []
     budget_reached = timing_model.BudgetReached if timing else ()
     warp_instructions, seconds = 0, 0.0
-    for cluster_id in clusters:
+    ran = []
+    for done, cluster_id in enumerate(clusters):
+        ran.append(cluster_id)
         where = "CTA " + (f"({cluster_id[0] * launch.cluster}, {cluster_id[1]}, "
                           f"{cluster_id[2]})" if launch.cluster == 1 else
                           f"pair of ctaid ({cluster_id[0] * launch.cluster}, "
@@ -201,6 +391,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
                               ordering_factory, tensor_core, schedule, trace=trace,
                               progress_stream=progress_stream)
+            budget.arm(machine, warp_instructions)
             if timing and budgets and cluster_id in budgets:
                 machine.budget = budgets[cluster_id]
             stats = machine.run()
@@ -223,17 +414,89 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         seconds += stats.seconds
         if timing:
             timings.append(machine.recorder.trace)
+        if done == 0:
+            budget.refuse_rest(nclusters, stats)
     names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
              for mp, pp in zip(manifest.get("params") or entry.params, entry.params)}
     outputs = {names[b.name]: b.data for b in machine.buffers}
     estimate = None
     if timing:
-        recording = timing_model.Recording(timings, list(clusters), grid_clusters,
+        recording = timing_model.Recording(timings, ran, grid_clusters,
                                            launch.cluster, partial)
         estimate = recording.replay(_overrides(timing))
         estimate.recording = recording
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
-                     ctas=dims[0] * dims[1] * dims[2], timing=estimate)
+                     ctas=dims[0] * dims[1] * dims[2], timing=estimate,
+                     threads=launch.threads, cluster=launch.cluster)
+
+
+_CONTROL = ("bra", "brx", "ret", "exit", "call", "trap")
+
+
+def straight_start(entry: P.Entry) -> int:
+    """How many instructions every thread executes before the first that can transfer
+    control (a branch, ret, exit, call, trap): a lower bound of any run's length."""
+    for k, ins in enumerate(entry.instructions):
+        if ins.parts[0] in _CONTROL:
+            return k + 1
+    return len(entry.instructions)
+
+
+@dataclass
+class Budget:
+    """The instruction and time budgets of one simulate() call."""
+    max_instructions: int | None
+    timeout: float | None
+    start: float = field(default_factory=time.perf_counter)
+
+    def _text(self, what: str) -> str:
+        if what == "instructions":
+            return f"the limit is {self.max_instructions:,} warp instructions " \
+                   f"(--max-instructions)"
+        return f"the limit is {self.timeout:g} s (--timeout)"
+
+    def refuse_grid(self, nclusters: int, launch: Launch, entry: P.Entry) -> None:
+        """Before anything runs: every warp of every cluster executes at least the
+        kernel's straight-line start."""
+        if self.max_instructions is None:
+            return
+        warps = -(-launch.threads // 32) * launch.cluster
+        least = nclusters * warps * straight_start(entry)
+        if least > self.max_instructions:
+            ctas = nclusters * launch.cluster
+            raise LimitExceeded(
+                f"not run: the grid {launch.grid} of {ctas:,} CTAs executes at least "
+                f"{least:,} warp instructions ({warps} warps x the {straight_start(entry)} "
+                f"instructions every thread runs first, per "
+                f"{'CTA' if launch.cluster == 1 else 'CTA pair'}); "
+                f"{self._text('instructions')}")
+
+    def refuse_rest(self, nclusters: int, stats) -> None:
+        """After the first cluster: its count and time times the number of clusters."""
+        if nclusters <= 1:
+            return
+        count = nclusters * stats.warp_instructions
+        if self.max_instructions is not None and count > self.max_instructions:
+            raise LimitExceeded(
+                f"stopped after the first of {nclusters:,} clusters: it executed "
+                f"{stats.warp_instructions:,} warp instructions, so the grid needs about "
+                f"{count:,}; {self._text('instructions')}")
+        seconds = nclusters * stats.seconds
+        if self.timeout is not None and seconds > self.timeout:
+            raise LimitExceeded(
+                f"stopped after the first of {nclusters:,} clusters: it took "
+                f"{stats.seconds:.2f} s, so the grid needs about {seconds:,.0f} s; "
+                f"{self._text('time')}")
+
+    def arm(self, machine: Machine, used: int) -> None:
+        """Gives a cluster's machine what is left of the budgets."""
+        if self.max_instructions is not None:
+            machine.max_instructions = self.max_instructions - used
+            machine.used_before = used
+            machine.limit_text = self._text("instructions")
+        if self.timeout is not None:
+            machine.deadline = self.start + self.timeout
+            machine.time_text = self._text("time")
 
 
 def _overrides(timing) -> dict | None:

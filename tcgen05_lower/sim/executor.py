@@ -36,7 +36,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.state import CtaMemory, SimError
+from tcgen05_lower.sim.state import CtaMemory, LimitExceeded, SimError
 
 RUN, BAR, MBAR, CBAR, EXIT = 0, 1, 2, 3, 4
 _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
@@ -152,7 +152,15 @@ def mul_hi_u64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 class Machine:
-    """One launch of one PTX entry on one CTA or CTA pair."""
+    """One launch of one PTX entry on one CTA or CTA pair.
+
+    ``max_instructions`` (warp instructions) and ``deadline`` (a time.perf_counter()
+    value) bound ``run()``: LimitExceeded when either is passed (api.Budget sets them)."""
+
+    max_instructions: int | None = None
+    deadline: float | None = None
+    used_before = 0        # warp instructions earlier clusters of the grid executed
+    limit_text = time_text = ""
 
     def __init__(self, module: P.Module, entry: P.Entry, launch: Launch, args: dict,
                  ordering_factory, tensor_core, schedule: str = "late", trace=None,
@@ -390,6 +398,12 @@ class Machine:
                     self.status[idx] = RUN
                 ins = instrs[m]
                 self._count(ins, idx)
+                if self.max_instructions is not None and \
+                        self.stats.warp_instructions > self.max_instructions:
+                    raise self._over_limit(ins, self.limit_text)
+                if self.deadline is not None and self.stats.steps % 256 == 0 and \
+                        time.perf_counter() > self.deadline:
+                    raise self._over_limit(ins, self.time_text)
                 handler = self.handlers[m]
                 together_at = m + 1 if idx is ALL and handler.straight else None
                 try:
@@ -403,9 +417,25 @@ class Machine:
                     if now - last_report > 2.0:
                         last_report = now
                         print(f"tcgen05-sim: {self.stats.warp_instructions} warp instructions,"
-                              f" {now - start:.1f} s", file=self.progress_stream)
+                              f" {now - start:.1f} s{self._limits_text()}",
+                              file=self.progress_stream)
         self.stats.seconds = time.perf_counter() - start
         return self.stats
+
+    def _limits_text(self) -> str:
+        """The budgets for the progress line, so a long run says when it will stop."""
+        parts = []
+        if self.max_instructions is not None:
+            parts.append(f"{self.used_before + self.max_instructions:,} warp instructions")
+        if self.deadline is not None:
+            parts.append(f"{max(self.deadline - time.perf_counter(), 0):.0f} s left")
+        return f" (limits: {', '.join(parts)})" if parts else ""
+
+    def _over_limit(self, ins: P.Instr, limit: str) -> LimitExceeded:
+        done = self.used_before + self.stats.warp_instructions
+        return LimitExceeded(f"stopped after {done:,} warp instructions: {limit}; the "
+                             f"kernel may never finish, or needs a higher limit",
+                             ins.line, ins.text)
 
     def _count(self, ins: P.Instr, idx) -> None:
         self.stats.steps += 1

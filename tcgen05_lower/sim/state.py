@@ -51,6 +51,12 @@ class SimError(Exception):
         return f"PTX line {self.ptx_line}: {self.message}\n    {self.ptx_text.strip()}"
 
 
+class LimitExceeded(SimError):
+    """The run reached (or would reach before it starts) its instruction or time budget
+    (``simulate(max_instructions=, timeout=)``, tcgen05-sim --max-instructions /
+    --timeout)."""
+
+
 @dataclass
 class CtaMemory:
     """One CTA's on-chip memories."""

@@ -180,10 +180,10 @@ def outcome_from_answer(answer: dict) -> Outcome:
 class _Child:
     """One worker process; `job` is the key and text in flight, if any."""
 
-    def __init__(self, start_timeout: float = 180.0):
+    def __init__(self, start_timeout: float = 180.0, worker: Path = WORKER):
         self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen(
-            [sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, str(worker)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=self.err, start_new_session=True)
         self.fd = self.proc.stdout.fileno()
         self.buf = b""
@@ -258,12 +258,16 @@ class _Child:
 
 class Pool:
     """`jobs` workers with a time limit per mutant. ``run(items)`` takes (key, text)
-    pairs and yields (key, Outcome) as they finish (not in order)."""
+    pairs and yields (key, Outcome) as they finish (not in order). `worker` is the child
+    script (``sim_worker.py`` for the simulator's fuzzer) and `classify` makes an Outcome
+    of its answer."""
 
     def __init__(self, jobs: int = 1, timeout: float = DEFAULT_TIMEOUT, ptxas: bool = True,
-                 recycle: int = 2000, name: str = "mutant.mlir"):
+                 recycle: int = 2000, name: str = "mutant.mlir", worker: Path = WORKER,
+                 classify: Callable[[dict], Outcome] | None = None):
         self.jobs, self.timeout, self.ptxas = max(1, jobs), timeout, ptxas
         self.recycle, self.name = recycle, name
+        self.worker, self.classify = worker, classify or outcome_from_answer
         self.children: list[_Child] = []
         self.restarts = 0
 
@@ -280,12 +284,12 @@ class Pool:
 
     def _ensure(self) -> None:
         while len(self.children) < self.jobs:
-            self.children.append(_Child())
+            self.children.append(_Child(worker=self.worker))
 
     def _replace(self, child: _Child) -> None:
         child.kill()
         child.close()
-        self.children[self.children.index(child)] = _Child()
+        self.children[self.children.index(child)] = _Child(worker=self.worker)
         self.restarts += 1
 
     def ptxas_path(self) -> str | None:
@@ -320,7 +324,7 @@ class Pool:
                     if line == b"":
                         yield key, self._died(child)
                         continue
-                    outcome = outcome_from_answer(json.loads(line))
+                    outcome = self.classify(json.loads(line))
                     child.job = None
                     child.done += 1
                     if child.done >= self.recycle:
@@ -348,7 +352,7 @@ class Pool:
                   "signal_name": name, "stderr": stderr, "seconds": elapsed}
         child.job = None
         self._replace(child)
-        return outcome_from_answer(answer)
+        return self.classify(answer)
 
     def _hung(self, child: _Child) -> Outcome:
         stderr = child.stderr()
@@ -359,7 +363,7 @@ class Pool:
                   "stderr": stderr, "seconds": self.timeout}
         child.job = None
         self._replace(child)
-        return outcome_from_answer(answer)
+        return self.classify(answer)
 
 
 # -- campaigns -----------------------------------------------------------------------------
