@@ -79,8 +79,11 @@ class KernelBuilder:
         self.args = dict(zip(params, self.entry.arguments))
         self._blocks = [self.entry]
         self._before: dict = {}  # block -> the op new ops go before (its terminator)
-        self._partitions: dict = {}  # block -> its last tcgen05.partitions (the body)
+        self._partitions: dict = {}  # block -> (ops built in it then, partitions body)
+        self._built: dict = {}  # block -> how many builder calls added ops at its end
+        self._ended: set = set()  # blocks ended by yield_()
         self._constants: dict = {}
+        self._last_constant = None  # new constants go after it
         self._finished = False
 
     # -- plumbing ---------------------------------------------------------------------------
@@ -129,6 +132,8 @@ class KernelBuilder:
     def _at_end(self):
         if self._finished:
             raise RuntimeError("the kernel is finished: build before compile()/finish()")
+        block = self.block
+        self._built[block] = self._built.get(block, 0) + 1
         with self.context, self._location(), self.insertion_point():
             yield
 
@@ -141,10 +146,9 @@ class KernelBuilder:
         key = (value, type_)
         if key not in self._constants:
             with self.context, self._location():
-                count = len(self._constants)
-                operations = self.entry.operations
-                point = ir.InsertionPoint(operations[count]) if count < len(operations) \
-                    else ir.InsertionPoint(self.entry)
+                point = ir.InsertionPoint.after(self._last_constant) \
+                    if self._last_constant is not None \
+                    else ir.InsertionPoint.at_block_begin(self.entry)
                 with point:
                     t = ir.Type.parse(type_)
                     attr = ir.BoolAttr.get(bool(value)) if type_ == "i1" else \
@@ -152,6 +156,7 @@ class KernelBuilder:
                     op = ir.Operation.create("arith.constant", results=[t],
                                              attributes={"value": attr})
             self._constants[key] = op.results[0]
+            self._last_constant = op
         return self._constants[key]
 
     def _index(self, value) -> "ir.Value":
@@ -313,7 +318,7 @@ class KernelBuilder:
             yield
         finally:
             self._blocks.pop()
-        if terminator is not None and not _terminated(block):
+        if terminator is not None and block not in self._ended:
             with self.context, self._location(), ir.InsertionPoint(block):
                 ir.Operation.create(terminator)
 
@@ -334,7 +339,7 @@ class KernelBuilder:
             loop = Loop(op, body)
             with self._body(body, None):
                 yield loop
-            if not _terminated(body):
+            if body not in self._ended:
                 raise self._error(f"the loop carries {len(inits)} value(s): end its body "
                                   f"with yield_(...)")
         else:
@@ -356,16 +361,18 @@ class KernelBuilder:
         branch = If(self, op)
         with self._body(then, None if types else "scf.yield"):
             yield branch
-        if types and not _terminated(then):
+        if types and then not in self._ended:
             raise self._error("the if has results: end its branches with yield_(...)")
         if types and not branch.has_else:
             raise self._error("an if with results needs an else branch")
 
     def yield_(self, *values) -> None:
         """``scf.yield values``: ends the body of a loop with iter_args, or a branch of an
-        if with results."""
+        if with results (or any ``with`` body: nothing is added after it)."""
+        values = [self._index(v) for v in values]
         with self._at_end():
-            ir.Operation.create("scf.yield", operands=[self._index(v) for v in values])
+            ir.Operation.create("scf.yield", operands=values)
+        self._ended.add(self.block)
 
     # -- warp roles -------------------------------------------------------------------------
 
@@ -389,17 +396,17 @@ class KernelBuilder:
 
     def _partitions_body(self) -> "ir.Block":
         """The body of the ``tcgen05.partitions`` op the next role joins: the current
-        block's last op if it is one this builder made, else a new one."""
+        block's last op if it is one (nothing was built after it), else a new one."""
         block = self.block
         last = self._partitions.get(block)
-        if last is not None and _last_op(block) == last[0]:
+        if last is not None and self._built.get(block) == last[0]:
             return last[1]
         with self._at_end():
             op = ops.PartitionsOp.build(regions=1)
             body = op.regions[0].blocks.append()
             with ir.InsertionPoint(body):
                 self._before[body] = ir.Operation.create("gpu.yield")
-        self._partitions[block] = (op, body)
+        self._partitions[block] = (self._built[block], body)
         return body
 
     def _resolve(self, value):
@@ -463,23 +470,13 @@ class If:
         terminator = None if len(self.op.results) else "scf.yield"
         with self._builder._body(block, terminator):
             yield
-        if terminator is None and not _terminated(block):
+        if terminator is None and block not in self._builder._ended:
             raise self._builder._error("the if has results: end its branches with "
                                        "yield_(...)")
 
     @property
     def results(self) -> list:
         return list(self.op.results)
-
-
-def _last_op(block: "ir.Block"):
-    operations = block.operations
-    return operations[len(operations) - 1] if len(operations) else None
-
-
-def _terminated(block: "ir.Block") -> bool:
-    last = _last_op(block)
-    return last is not None and last.name in ("scf.yield", "gpu.yield", "func.return")
 
 
 def _attribute(op_name: str, name: str, value) -> "ir.Attribute":

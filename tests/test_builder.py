@@ -229,3 +229,33 @@ def test_report_lines_of_two_files_are_never_one_range():
 
     assert _lines("gemm.py:29:1", "<builder gemm>:28:5") == "gemm.py:29-<builder gemm>:28"
     assert _lines("gemm.mlir:12:3", "gemm.mlir:30:5") == "12-30"
+
+
+def test_index_arithmetic_builds_the_arith_ops():
+    # the expected lines are MLIR's arith syntax (ArithOps.td): op, operands, type
+    k = KernelBuilder("arith", params=PTRS)
+    with k.loop(0, 8, 1) as i:
+        k.div(k.mul(k.add(k.sub(i, 1), 2), 32), 4)
+        k.rem(i, 3)
+    text = k.text()
+    for line in ("arith.subi %arg3, %c1 : index", "arith.addi %0, %c2 : index",
+                 "arith.muli %1, %c32 : index", "arith.divui %2, %c4 : index",
+                 "arith.remui %arg3, %c3 : index"):
+        assert line in text
+
+
+def test_consecutive_roles_share_one_partitions_op_and_an_op_between_starts_another():
+    k = KernelBuilder("roles", params=PTRS, threads=256)
+    for name, first in (("a", 0), ("b", 1)):
+        with k.role(name, first_warp=first, warps=1):
+            pass
+    k.constant(0)  # constants go to the kernel's start: the roles stay consecutive
+    with k.role("c", first_warp=4, warps=4):
+        pass
+    k.op("tcgen05.fence", attributes={"kind": "before_thread_sync"})
+    with k.role("d", first_warp=4, warps=4):
+        pass
+    text = k.text()
+    assert text.count('"tcgen05.partitions"') == 2
+    assert text.count('"tcgen05.role"') == 4
+    assert text.index('name = "c"') < text.index('"tcgen05.fence"') < text.index('name = "d"')
