@@ -97,6 +97,12 @@ class KernelBuilder:
             return ir.Location.unknown()
         return ir.Location.file(frame.f_code.co_filename, frame.f_lineno, 1)
 
+    def location(self) -> "ir.Location":
+        """The location the builder gives an op built now: the caller's Python line (for
+        ops built with the upstream bindings at :meth:`insertion_point`)."""
+        with self.context:
+            return self._location()
+
     def _where(self) -> str:
         """``file:line`` of the caller (for a BuilderError)."""
         with self.context:

@@ -153,12 +153,21 @@ def test_iter_args_if_and_the_generic_op_give_the_ptx_of_the_hand_written_kernel
 
 
 def test_the_insertion_point_is_public():
+    # an op built with the upstream bindings at the builder's insertion point goes into
+    # the loop body, at this line
+    from tcgen05_lower.bindings import arith
+
     k = KernelBuilder("k", params=PTRS)
     with k.loop(0, 64, 32) as i:
         assert k.block.arguments[0] == i
-        with k.context, k.insertion_point():
-            assert k.block.arguments[0] == i  # the loop body, where ops go now
+        line = here() + 1  # k.location(): the line that asks for it
+        with k.context, k.location(), k.insertion_point():
+            arith.MaxUIOp(i, k.constant(16))
     assert k.block == k.entry
+    text = k.text()
+    body = text[text.index("scf.for"):text.index("return")]
+    number = re.search(r"arith\.maxui %arg3, %c16 : index loc\(#loc(\d+)\)", body).group(1)
+    assert f'#loc{number} = loc("{__file__}":{line}:1)' in text
 
 
 def test_a_role_outside_the_cta_is_an_error_at_the_builder_line():
