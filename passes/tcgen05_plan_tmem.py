@@ -93,6 +93,16 @@ def location_text(location) -> str:
     return f"{filename}:{line}:{column}" if filename else f"{line}:{column}"
 
 
+def _terminator_elsewhere(op, kernel_file) -> bool:
+    """Whether `op` is a region's terminator located in another file than its kernel: the
+    implicit ``scf.yield`` / ``gpu.yield`` the parser places at the region's closing
+    brace of a text nobody wrote (a kernel built from Python, compiled from its printed
+    text, whose ops carry the Python lines). The report then names the op before it, in
+    the kernel's file, rather than a line of that other text."""
+    return op.name in ("scf.yield", "gpu.yield") \
+        and file_location(op.location)[0] != kernel_file
+
+
 def _role(buffer) -> str:
     """A TMEM buffer's role (written by tcgen05-select-layouts; "d" without one)."""
     return buffer.role if buffer.role is not None else "d"
@@ -336,8 +346,12 @@ class Tcgen05PlanTmem(ModulePass):
         t = d.type_info(buffer.buffer.type)
 
         def where(index: int) -> str:
-            return location_text(program.ops[index].location) \
-                if 0 <= index < len(program.ops) else ""
+            if not 0 <= index < len(program.ops):
+                return ""
+            kernel_file = file_location(program.ops[0].location)[0]
+            while index > 0 and _terminator_elsewhere(program.ops[index], kernel_file):
+                index -= 1
+            return location_text(program.ops[index].location)
 
         return report.PlannedBuffer(
             label=label, loc=location_text(op.location), shape=t.shape, element=t.element,

@@ -223,11 +223,18 @@ def _source_lines(b: PlannedBuffer) -> str:
 
 
 def _lines(start_loc: str, end_loc: str) -> str:
-    """``12-30``: the source lines of a live range's ends (``file:line:col`` each)."""
-    def line(loc: str) -> str:
+    """``12-30``: the source lines of a live range's ends (``file:line:col`` each); when
+    the ends are in different files, each line with its file (``a.py:12-b.mlir:30``), so
+    two files' line numbers never read as one range."""
+    def split(loc: str) -> tuple[str, str]:
         parts = loc.rsplit(":", 2)
-        return parts[1] if len(parts) == 3 else "?"
-    return f"{line(start_loc)}-{line(end_loc)}" if start_loc or end_loc else ""
+        return (parts[0], parts[1]) if len(parts) == 3 else ("", "?")
+    if not (start_loc or end_loc):
+        return ""
+    (start_file, start), (end_file, end) = split(start_loc), split(end_loc)
+    if start_file != end_file:
+        return f"{start_file}:{start}-{end_file}:{end}"
+    return f"{start}-{end}"
 
 
 def kernel_json(plan: KernelPlan) -> dict:
