@@ -44,8 +44,8 @@ def closest(word: str, candidates) -> str | None:
     for name in names:
         folded.setdefault(name.casefold(), name)
     word = str(word)
-    if word in names:
-        return None
+    if not names or word in names:
+        return None  # nothing to suggest, or nothing misspelled
     matches = difflib.get_close_matches(word.casefold(), list(folded), n=len(folded),
                                         cutoff=SUGGESTION_CUTOFF)
     if not matches:
