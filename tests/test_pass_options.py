@@ -11,6 +11,7 @@ import pytest
 
 from tcgen05_lower.pass_infra import parse_option
 from tcgen05_lower.passes import REGISTRY
+from tcgen05_lower.text import closest, did_you_mean
 
 #: A value no option of any pass accepts, except the free-form strings (file names).
 NONSENSE = "{no such value}"
@@ -124,3 +125,19 @@ def test_the_constructor_suggests_too():
     with pytest.raises(ValueError, match="has no option 'ring_stage' .*did you mean "
                                          "'ring-stages'\\?"):
         REGISTRY["tcgen05-insert-sync"](ring_stage="2")
+
+
+# The one helper behind every suggestion (options, targets, attributes): expected values
+# picked by eye.
+@pytest.mark.parametrize("word, candidates, expected", [
+    ("sm_100", ("sm_100a", "sm_100f"), "sm_100a"),   # equally close: the first listed
+    ("sm_100", ("sm_100f", "sm_100a"), "sm_100f"),
+    ("128b", ("none", "32B", "64B", "128B"), "128B"),  # case ignored, listed spelling kept
+    ("f16", ("f16", "tf32"), None),                    # not misspelled
+    ("zzz", ("min", "max"), None),                     # nothing close
+    ("x", (), None),                                   # nothing to suggest
+])
+def test_closest_breaks_ties_by_order_and_ignores_case(word, candidates, expected):
+    assert closest(word, candidates) == expected
+    assert did_you_mean(word, candidates) == \
+        ("" if expected is None else f"; did you mean '{expected}'?")
