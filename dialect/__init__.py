@@ -113,7 +113,7 @@ from importlib import resources
 
 from tcgen05_lower.bindings import int_value, ir, irdl
 from tcgen05_lower.dialect.attributes import ATTRIBUTES, KERNEL_ENTRIES, KIND_NAMES
-from tcgen05_lower.text import split_top_level
+from tcgen05_lower.text import did_you_mean, split_top_level
 
 DIALECT = "tcgen05"
 KERNEL_ATTR = "tcgen05.kernel"
@@ -287,10 +287,11 @@ def _parse_type_text(text: str):
         major, swizzle = values[2].strip().strip('"'), values[3].strip().strip('"')
         if major not in MAJORS:
             raise TypeParameterError(f"major-ness \"{major}\" is not \"K\" or \"MN\" "
-                                     "(9.7.16.3)")
+                                     "(9.7.16.3)" + did_you_mean(major, MAJORS))
         if swizzle not in SWIZZLES:
             raise TypeParameterError(f"swizzle \"{swizzle}\" is not one of "
-                                     f"{', '.join(SWIZZLES)} (Table 40)")
+                                     f"{', '.join(SWIZZLES)} (Table 40)"
+                                     + did_you_mean(swizzle, SWIZZLES))
         return SmemType(shape, values[1].strip(), major, swizzle)
     if name == "frag":
         values = _params(values, 2, name)
@@ -425,7 +426,8 @@ def kernel_info(func_op) -> KernelInfo:
         key = attr[i].name
         if key not in KERNEL_ENTRIES:
             raise InvalidAttribute(func_op, f"{KERNEL_ATTR} has no entry {key!r} (its entries: "
-                                            f"{', '.join(KERNEL_ENTRIES)})")
+                                            f"{', '.join(KERNEL_ENTRIES)})"
+                                            + did_you_mean(key, KERNEL_ENTRIES))
 
     def entry(key):
         kind, default = KERNEL_ENTRIES[key]

@@ -185,8 +185,8 @@ from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
                                                      separate_phases)
 from tcgen05_lower.synchronization.planner import Planner
-from tcgen05_lower.synchronization.rings import (KERNEL_STAGES, RING_STAGES_KIND,
-                                                 ring_stages_option)
+from tcgen05_lower.synchronization.rings import (AUTO_STAGES, KERNEL_STAGES,
+                                                 RING_STAGES_KIND, ring_stages_option)
 from tcgen05_lower.synchronization.roles import plan_roles
 
 
@@ -267,12 +267,13 @@ class Tcgen05InsertSync(ModulePass):
                "mbarriers; docs/partitions.md)",
                STRATEGIES + (NONE,)),
         Option("report", bool, False, "print the sync ops added, with their reasons"),
-        Option("ring_stages", ring_stages_option, KERNEL_STAGES,
+        Option("ring-stages", ring_stages_option, KERNEL_STAGES,
                "depth of the shared-memory rings that the TMA loads of a kernel with warp "
                "roles fill: kernel (as declared), a number N >= 1 (the rings retyped to N "
                "stages, their stage indices the pass's own), or auto (the deepest, at most "
                "the rings' uses, that fits the 227 KiB of dynamic shared memory with the "
-               "kernel's other tiles); other kernels keep theirs", kind=RING_STAGES_KIND),
+               "kernel's other tiles); other kernels keep theirs", kind=RING_STAGES_KIND,
+               keywords=(KERNEL_STAGES, AUTO_STAGES), aliases=("ring_stages",)),
     )
 
     result_class = InsertSyncResult
@@ -300,7 +301,7 @@ class Tcgen05InsertSync(ModulePass):
             if has_partitions(kernel):
                 try:
                     added, mbarriers = plan_roles(kernel, self.option("strategy"),
-                                                  self.option("ring_stages"))
+                                                  self.option("ring-stages"))
                 except SyncError as exc:
                     self.fail(exc.op, exc.message)
                 order = {op: i for i, op in enumerate(d.walk_ops(kernel))}

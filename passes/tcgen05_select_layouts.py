@@ -79,6 +79,7 @@ from tcgen05_lower.kernel_ir import (OpMap, defining_op, effective_scale_vec, in
                                      mma_operands, pack_attribute, root_buffers, terminator)
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.strategies import ldst as strategies
+from tcgen05_lower.text import did_you_mean
 
 
 #: Scale factors per row per MMA for each .scale_vectorsize (Table 54; the blockN aliases
@@ -697,7 +698,7 @@ class Tcgen05SelectLayouts(ModulePass):
         red_op = red.op
         if red_op not in ("min", "max"):
             self.error(op, f"tcgen05.ld_red: op = \"{red_op}\" is not \"min\" or \"max\" "
-                           f"(9.7.16.8.3 .redOp)")
+                           f"(9.7.16.8.3 .redOp)" + did_you_mean(red_op, ("min", "max")))
             return False
         red_type = RED_TYPES.get(isa_type(info.element))
         if info.element == "ui32":

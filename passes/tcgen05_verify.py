@@ -66,6 +66,7 @@ from tcgen05_lower.kernel_ir import (PARTITIONS_OP, ROLE_OP, WARP_THREADS, WARPG
 from tcgen05_lower.launch import GridError, grid_arguments
 from tcgen05_lower.pass_infra import ModulePass
 from tcgen05_lower.segments import SEGMENT_ATTR
+from tcgen05_lower.text import did_you_mean
 
 #: Threads per warpgroup: ld/st are issued by all four warps of a warpgroup (Table 46).
 WARPGROUP_THREADS = 128
@@ -567,7 +568,7 @@ class Tcgen05Verify(ModulePass):
             if cta != "even":
                 self.error(op, f"cta = \"{cta}\" is not \"even\" (the only CTA of a pair "
                                f"an mbarrier_arrive may arrive at besides its own, "
-                               f"docs/cta-pairs.md)")
+                               f"docs/cta-pairs.md)" + did_you_mean(cta, ("even",)))
                 return
             if info.cta_group != 2:
                 self.error(op, f"cta = \"even\" arrives at the even CTA of a CTA pair, but "
@@ -726,7 +727,8 @@ class Tcgen05Verify(ModulePass):
                 continue  # the MMA's operand groups, checked by IRDL (segments.py)
             if named.name not in known:
                 self.error(op, f"tcgen05.{d.op_name(op)} has no attribute {named.name!r}; "
-                               f"its attributes: {', '.join(sorted(known)) or 'none'}")
+                               f"its attributes: {', '.join(sorted(known)) or 'none'}"
+                               + did_you_mean(named.name, sorted(known)))
                 ok = False
                 continue
             problem = d.wrong_kind(named.name, named.attr, known[named.name])
@@ -869,7 +871,8 @@ class Tcgen05Verify(ModulePass):
         tile = d.type_info(fill.tile.type)
         layout = fill.src_layout
         if layout not in ("mn_k", "k_mn"):
-            self.error(op, f"src_layout = \"{layout}\" is not \"mn_k\" or \"k_mn\"")
+            self.error(op, f"src_layout = \"{layout}\" is not \"mn_k\" or \"k_mn\""
+                           + did_you_mean(layout, ("mn_k", "k_mn")))
         matrix_ok = not global_matrix(op).problems
         self.check_global_matrix(op)
         if tile.swizzle == "128B_base32B":
@@ -1003,7 +1006,8 @@ class Tcgen05Verify(ModulePass):
         kind = mma.kind
         if kind not in shapes.KINDS:
             self.error(op, f"kind::{kind} is not an MMA kind (one of "
-                           f"{', '.join(shapes.KINDS)}; 9.7.16.10.9.1)")
+                           f"{', '.join(shapes.KINDS)}; 9.7.16.10.9.1)"
+                           + did_you_mean(kind, shapes.KINDS))
             return
         operands = mma_operands(op)
         if operands.a_smem is None and operands.a_tmem is None:
@@ -1279,7 +1283,8 @@ class Tcgen05Verify(ModulePass):
         value = effective_scale_vec(op)
         if value not in SCALE_VEC_QUALIFIERS:
             self.error(op, f"scale_vec = \"{value}\" is not one of "
-                           f"{', '.join(SCALE_VEC_QUALIFIERS)} (9.7.16.10.9.1)")
+                           f"{', '.join(SCALE_VEC_QUALIFIERS)} (9.7.16.10.9.1)"
+                           + did_you_mean(value, SCALE_VEC_QUALIFIERS))
             return
         sa = d.type_info(operands.scale_a.type)
         sb = d.type_info(operands.scale_b.type)
@@ -1403,7 +1408,7 @@ class Tcgen05Verify(ModulePass):
         shape = cp.shape
         if shape not in CP_SHAPES:
             self.error(op, f"tcgen05.cp shape .{shape} is not one of "
-                           f"{', '.join(CP_SHAPES)} (9.7.16.9.2)")
+                           f"{', '.join(CP_SHAPES)} (9.7.16.9.2)" + did_you_mean(shape, CP_SHAPES))
             return
         multicast = cp.multicast
         allowed = CP_MULTICAST.get(shape, ())
@@ -1419,7 +1424,8 @@ class Tcgen05Verify(ModulePass):
         decompress = cp.decompress
         if decompress is not None and decompress not in CP_DECOMPRESS:
             self.error(op, f"decompress = \"{decompress}\" is not one of "
-                           f"{', '.join(CP_DECOMPRESS)} (9.7.16.9.1)")
+                           f"{', '.join(CP_DECOMPRESS)} (9.7.16.9.1)"
+                           + did_you_mean(decompress, CP_DECOMPRESS))
         column = cp.column
         if column < 0:
             self.error(op, f"column = {column} must not be negative")
@@ -1512,7 +1518,8 @@ class Tcgen05Verify(ModulePass):
         red_op = LdRedOp(op)
         red = red_op.op
         if red not in ("min", "max"):
-            self.error(op, f"op = \"{red}\" is not \"min\" or \"max\" (.redOp, 9.7.16.8.3)")
+            self.error(op, f"op = \"{red}\" is not \"min\" or \"max\" (.redOp, 9.7.16.8.3)"
+                           + did_you_mean(red, ("min", "max")))
         elt = {"i32": "s32", "si32": "s32", "ui32": "u32", "f32": "f32"}.get(frag.element)
         if elt not in LD_RED_TYPES:
             self.error(op, f"tcgen05.ld.red reduces f32, u32 or s32, not "
@@ -1599,13 +1606,15 @@ class Tcgen05Verify(ModulePass):
     def check_wait(self, op, info) -> None:
         kind = WaitOp(op).kind
         if kind not in ("ld", "st"):
-            self.error(op, f"wait kind \"{kind}\" is not \"ld\" or \"st\" (9.7.16.8.5)")
+            self.error(op, f"wait kind \"{kind}\" is not \"ld\" or \"st\" (9.7.16.8.5)"
+                           + did_you_mean(kind, ("ld", "st")))
 
     def check_fence(self, op, info) -> None:
         kind = FenceOp(op).kind
         if kind not in ("before_thread_sync", "after_thread_sync"):
             self.error(op, f"fence kind \"{kind}\" is not \"before_thread_sync\" or "
-                           f"\"after_thread_sync\" (9.7.16.11.1)")
+                           f"\"after_thread_sync\" (9.7.16.11.1)"
+                           + did_you_mean(kind, ("before_thread_sync", "after_thread_sync")))
 
     def check_commit(self, op, info) -> None:
         commit = CommitOp(op)

@@ -35,6 +35,7 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
+from tcgen05_lower.text import did_you_mean
 
 #: Dialect prefixes of the ops a body may hold, and the llvm ops it may use.
 BODY_DIALECTS = ("arith.", "index.")
@@ -260,7 +261,8 @@ def frag_reduce_problems(op, memo: dict | None = None) -> list[str]:
     kind = FragReduceOp(op).kind
     problems = []
     if kind not in REDUCE_KINDS:
-        problems.append(f"tcgen05.frag_reduce: kind = {kind!r} is not \"max\" or \"sum\"")
+        problems.append(f"tcgen05.frag_reduce: kind = {kind!r} is not \"max\" or \"sum\""
+                        + did_you_mean(kind, REDUCE_KINDS))
     if frag.element != "f32" or result.element != "f32":
         problems.append(f"tcgen05.frag_reduce reduces f32 fragments into f32, not "
                         f"{frag.element} into {result.element}")

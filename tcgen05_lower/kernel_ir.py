@@ -17,6 +17,7 @@ from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import layouts, shapes
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
+from tcgen05_lower.text import did_you_mean
 
 
 def defining_op(value: "ir.Value"):
@@ -354,7 +355,7 @@ def global_matrix(op) -> GlobalMatrix:
     for name in names:
         if name not in allowed:
             problems.append(f"dims names \"{name}\", which is not one of "
-                            f"{', '.join(allowed)}")
+                            f"{', '.join(allowed)}" + did_you_mean(name, allowed))
     for name in sorted({n for n in names if names.count(n) > 1}):
         problems.append(f"dims names \"{name}\" twice")
     if len(names) != len(values):

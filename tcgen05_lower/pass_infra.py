@@ -34,6 +34,7 @@ TRACEBACK_VARIABLE = "TCGEN05_DEBUG"
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect import InvalidAttribute, type_memo
 from tcgen05_lower.isa.errors import IsaRuleError
+from tcgen05_lower.text import did_you_mean
 
 
 class CompileError(Exception):
@@ -49,10 +50,13 @@ class CompileError(Exception):
 class Option:
     """A pass option: ``name=value`` inside the pass's braces in a textual pipeline.
 
-    `type` is bool, int, str or a parser (a callable from the text to the value that
-    raises ValueError saying what is wrong); `choices` limits the values, `minimum` and
-    `maximum` an int's range, and `kind` says in words what a parser accepts. Every option
-    of every tcgen05 pass is parsed by :func:`parse_option`."""
+    `name` is kebab-case, as MLIR's pass options are (``ring-stages``); `aliases` are
+    older spellings still accepted (``ring_stages``). `type` is bool, int, str or a parser
+    (a callable from the text to the value that raises ValueError saying what is wrong);
+    `choices` limits the values, `minimum` and `maximum` an int's range, `kind` says in
+    words what a parser accepts and `keywords` are the words among them (for the
+    did-you-mean of a misspelled value). Every option of every tcgen05 pass is parsed by
+    :func:`parse_option`."""
 
     name: str
     type: type
@@ -62,6 +66,17 @@ class Option:
     minimum: int | None = None
     maximum: int | None = None
     kind: str | None = None
+    keywords: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
+
+    def words(self) -> tuple[str, ...]:
+        """The fixed words the option takes (its choices, true/false, a parser's
+        keywords): the candidates a misspelled value is compared with."""
+        if self.type is bool:
+            return ("true", "false")
+        if self.choices is not None:
+            return tuple(map(str, self.choices))
+        return self.keywords
 
     def expected(self) -> str:
         """What the option accepts, in words: "an integer from 1 to 10", "one of a, b"."""
@@ -116,7 +131,8 @@ def parse_option(pass_name: str, option: Option, text: str) -> Any:
         reason = str(exc)
         raise ValueError(f"pass '{pass_name}' option '{option.name}' expects "
                          f"{option.expected()}, got '{text}'"
-                         + (f": {reason}" if reason else "")) from None
+                         + (f": {reason}" if reason else did_you_mean(text, option.words()))
+                         ) from None
 
 
 @dataclass
@@ -151,34 +167,47 @@ class ModulePass:
         cls.Run = type(f"{cls.__name__}Run", (PassRun, cls), {"__module__": cls.__module__})
 
     def __init__(self, **values: Any):
-        known = {opt.name: opt for opt in self.options}
+        named = {}
         for key, value in values.items():
-            if key not in known:
-                raise ValueError(f"pass '{self.name}' has no option '{key}'")
-            if known[key].type is int and not isinstance(value, bool):
+            option = self.option_named(key)
+            if option.type is int and not isinstance(value, bool):
                 # The same range as in a pipeline's text (node-limit=-1 is no limit).
-                parse_option(self.name, known[key], str(value))
+                parse_option(self.name, option, str(value))
+            named[option.name] = value
         object.__setattr__(self, "option_values", MappingProxyType(
-            {opt.name: values.get(opt.name, opt.default) for opt in self.options}))
+            {opt.name: named.get(opt.name, opt.default) for opt in self.options}))
+
+    @classmethod
+    def option_named(cls, key: str) -> Option:
+        """The option called `key` (its name or an older spelling, ``ring_stages`` for
+        ``ring-stages``); a ValueError listing the options, with the closest one, if the
+        pass has none by that name."""
+        for option in cls.options:
+            if key == option.name or key in option.aliases:
+                return option
+        names = [option.name for option in cls.options]
+        raise ValueError(f"pass '{cls.name}' has no option '{key}'"
+                         + (f" (options: {', '.join(names)})" if names else "")
+                         + did_you_mean(key, names))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"pass '{self.name}' holds only its options, fixed when it is "
                              f"made (cannot set '{name}'); a run's state lives on its run")
 
     def option(self, name: str) -> Any:
-        return self.option_values[name]
+        """The value of the option called `name` (or an older spelling of it)."""
+        if name in self.option_values:
+            return self.option_values[name]
+        return self.option_values[self.option_named(name).name]
 
     @classmethod
     def from_text(cls, text: str) -> "ModulePass":
         """Builds the pass from the inside of its braces: ``strategy=first-fit report``."""
-        known = {opt.name: opt for opt in cls.options}
         values = {}
         for item in text.split():
             key, _, raw = item.partition("=")
-            if key not in known:
-                raise ValueError(f"pass '{cls.name}' has no option '{key}'"
-                                 + (f" (options: {', '.join(known)})" if known else ""))
-            values[key] = parse_option(cls.name, known[key], raw)
+            option = cls.option_named(key)
+            values[option.name] = parse_option(cls.name, option, raw)
         return cls(**values)
 
     def apply(self, module: "ir.Operation") -> None:  # pragma: no cover - interface

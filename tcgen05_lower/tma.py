@@ -31,6 +31,7 @@ from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (CommitOp, MbarrierExpectTxOp, MbarrierWaitOp,
                                        TmaLoadOp)
 from tcgen05_lower.element_types import element_bits
+from tcgen05_lower.text import did_you_mean
 
 #: The argument attribute of a tensor-map parameter.
 TENSOR_MAP_ATTR = "tcgen05.tensor_map"
@@ -129,7 +130,8 @@ def parameter_spec(attrs) -> TensorMapSpec | None:
     problems, tensor, box, swizzle = [], None, None, None
     names = {entry[i].name for i in range(len(entry))}
     for extra in sorted(names - {"tensor", "box", "swizzle"}):
-        problems.append(f"{TENSOR_MAP_ATTR} has no entry {extra!r} (tensor, box, swizzle)")
+        problems.append(f"{TENSOR_MAP_ATTR} has no entry {extra!r} (tensor, box, swizzle)"
+                        + did_you_mean(extra, ("tensor", "box", "swizzle")))
     try:
         tensor = ir.StringAttr(entry["tensor"]).value
     except (KeyError, ValueError):

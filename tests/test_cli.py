@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from conftest import EXAMPLES
 
 BIN = Path(sys.executable).parent
@@ -82,6 +84,46 @@ def test_unknown_option_is_reported(tool):
                "tcgen05-plan-tmem{strategy=bogus}")
     assert proc.returncode == 1
     assert "strategy" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# The suggestions are what a reader would pick by eye: the option or value the misspelling
+# was made from (one letter dropped, added or doubled).
+def test_misspelled_option_name_and_value_get_a_suggestion(tool):
+    proc = tool("tcgen05-opt", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "-p",
+                "tcgen05-plan-tmem{strategi=optimal}")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert ("pass 'tcgen05-plan-tmem' has no option 'strategi' (options: strategy, report, "
+            "json, svg, node-limit); did you mean 'strategy'?") in proc.stderr
+    proc = tool("tcgen05-lower", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "--pass-option",
+                "tcgen05-plan-tmem{strategy=optimall}", "-o", "-")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert ("option 'strategy' expects one of first-fit, optimal, no-reuse, got "
+            "'optimall'; did you mean 'optimal'?") in proc.stderr
+
+
+# sm_100 is a GPU without tcgen05 (it needs the 'a' or 'f' target); sm100a is no target.
+@pytest.mark.parametrize("arch", ["sm_100", "sm100a"])
+def test_misspelled_arch_gets_the_tcgen05_target(tool, arch):
+    proc = tool("tcgen05-lower", str(EXAMPLES / "gemm_bf16_kloop.mlir"), "--arch", arch,
+                "-o", "-")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert f"--arch {arch}: " in proc.stderr
+    assert "did you mean 'sm_100a'?" in proc.stderr
+
+
+def test_both_spellings_of_ring_stages_give_the_same_ptx(tool):
+    outputs = []
+    for spelling in ("ring-stages", "ring_stages"):
+        proc = tool("tcgen05-lower", str(EXAMPLES / "ws_persistent_gemm_bf16.mlir"),
+                    "--pass-option", f"tcgen05-insert-sync{{{spelling}=2}}", "-o", "-")
+        assert proc.returncode == 0, proc.stderr
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1] and ".entry" in outputs[0]
+
+
+def test_list_passes_shows_kebab_case_options(tool):
+    proc = tool("tcgen05-opt", "--list-passes")
+    assert "ring-stages=kernel" in proc.stdout and "ring_stages" not in proc.stdout
 
 
 def test_unknown_pass_name_is_an_error_not_a_crash(tool):

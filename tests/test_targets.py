@@ -86,6 +86,26 @@ def test_tcgen05_needs_a_or_f_target():
         get_target("sm_90a")
 
 
+@pytest.mark.parametrize("name, suggestion", [
+    ("sm100a", "sm_100a"),     # underscore dropped
+    ("sm_100", "sm_100a"),     # a plain target: its 'a' target, listed before its 'f' one
+    ("sm_103f ", None),        # a known target (spaces and case are ignored)
+    ("sm_110x", "sm_110a"),    # suffix mistyped: the first listed of the equally close
+    ("gfx942", None),          # nothing like a tcgen05 target
+])
+def test_a_misspelled_target_gets_the_closest_tcgen05_target(name, suggestion):
+    try:
+        check_target(name)
+    except IsaRuleError as error:
+        message = str(error)
+    else:
+        message = ""
+    if suggestion is None:
+        assert "did you mean" not in message
+    else:
+        assert f"; did you mean '{suggestion}'? (9.7.16" in message
+
+
 def test_known_targets():
     assert set(TARGETS) == set(A_TARGETS + F_TARGETS + PLAIN_TARGETS)
 

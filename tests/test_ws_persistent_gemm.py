@@ -222,11 +222,11 @@ def test_one_tile_matches_numpy_under_both_strategies(strategy):
 
 @pytest.mark.parametrize("stages", ["1", "2", "3"])
 def test_ring_stages_option_makes_shallower_rings_that_match_numpy(stages):
-    """tcgen05-insert-sync{ring_stages=N}: the A and B rings N deep (N x (16384 + 32768)
+    """tcgen05-insert-sync{ring-stages=N}: the A and B rings N deep (N x (16384 + 32768)
     bytes of shared memory), the stage each view takes (it mod N) the pass's own; the
     kernel runs race-free and matches NumPy."""
     pipeline = override_options(DEFAULT_PIPELINE,
-                                [f"tcgen05-insert-sync{{ring_stages={stages}}}"])
+                                [f"tcgen05-insert-sync{{ring-stages={stages}}}"])
     result = compile_source(EXAMPLE.read_text(), EXAMPLE.name, pipeline=pipeline)
     assert result.manifest["dynamic_smem_bytes"] == int(stages) * (16384 + 32768)
     assert judge(result, CHECK, "late") is None
@@ -236,7 +236,7 @@ def test_ring_stages_auto_is_the_deepest_ring_that_fits():
     """Derived by hand: a stage of A and B is 16384 + 32768 = 49152 bytes, and
     232448 // 49152 = 4 stages fit the 227 KiB of dynamic shared memory (5 need 245760):
     the example's own 4. The one-tile kernel has only 2 uses of its ring: 2 stages."""
-    pipeline = override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{ring_stages=auto}"])
+    pipeline = override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{ring-stages=auto}"])
     result = compile_source(EXAMPLE.read_text(), EXAMPLE.name, pipeline=pipeline)
     assert result.manifest["dynamic_smem_bytes"] == 4 * 49152
     one = compile_source(ONE_TILE.read_text(), ONE_TILE.name, pipeline=pipeline)
@@ -245,7 +245,7 @@ def test_ring_stages_auto_is_the_deepest_ring_that_fits():
 
 
 def test_ring_stages_past_the_shared_memory_is_refused_at_the_ring():
-    pipeline = override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{ring_stages=5}"])
+    pipeline = override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{ring-stages=5}"])
     with pytest.raises(CompileFailed) as failed:
         compile_source(EXAMPLE.read_text(), EXAMPLE.name, pipeline=pipeline)
     assert re.search(r"ws_persistent_gemm_bf16\.mlir:\d+:\d+: error: shared-memory tiles "

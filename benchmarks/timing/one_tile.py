@@ -1,7 +1,7 @@
 """The one-tile warp-specialized bf16 GEMM of issue 36's acceptance, made from
 examples/ws_persistent_gemm_bf16.mlir by changing its sizes: C (128 x 256, f32) =
 A (128 x K, bf16) x B^T, B (256 x K, bf16), one tile, K / 64 K blocks (K = 2048: 32).
-The ring depth is chosen at compile time with tcgen05-insert-sync{ring_stages=N}.
+The ring depth is chosen at compile time with tcgen05-insert-sync{ring-stages=N}.
 
     python benchmarks/timing/one_tile.py OUT_DIR [K]   # writes the .mlir and .check.py
 """

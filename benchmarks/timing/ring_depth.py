@@ -1,6 +1,6 @@
 """benchmarks/timing/RING_DEPTH.md and SENSITIVITY.md: the modelled tensor-pipe utilisation
 of the one-tile warp-specialized bf16 GEMM (benchmarks/timing/one_tile.py: 128 x 256,
-K = 2048) for ring depths 1 to 4 (tcgen05-insert-sync{ring_stages=N}), with the shipped
+K = 2048) for ring depths 1 to 4 (tcgen05-insert-sync{ring-stages=N}), with the shipped
 parameters and with each assumed memory parameter halved and doubled.
 
     python benchmarks/timing/ring_depth.py --record   # simulate once, save the recordings
@@ -44,7 +44,7 @@ def record() -> None:
         for depth in DEPTHS:
             ptx, manifest, problem, inputs = prepare(
                 str(kernel), str(check), 0,
-                pass_options=[f"tcgen05-insert-sync{{ring_stages={depth}}}"])
+                pass_options=[f"tcgen05-insert-sync{{ring-stages={depth}}}"])
             originals = {k: (v.copy() if isinstance(v, np.ndarray) else v)
                          for k, v in inputs.items()}
             result = simulate(ptx, manifest, inputs, timing=True)
@@ -96,7 +96,7 @@ def ring_table() -> str:
             "`tests/data/timing/` (each checked against NumPy when recorded). The kernel is "
             "`examples/ws_persistent_gemm_bf16.mlir` with one 128 x 256 tile and K = 2048 "
             "(`benchmarks/timing/one_tile.py`), its rings made N deep by "
-            "`tcgen05-insert-sync{ring_stages=N}`. The CTA runs alone on the GPU: all of "
+            "`tcgen05-insert-sync{ring-stages=N}`. The CTA runs alone on the GPU: all of "
             "the DRAM bandwidth is its own, and its loads stream through its L2 port "
             f"(`l2_sm_bytes_per_cycle` = {PARAMETERS['l2_sm_bytes_per_cycle'].value:g} B/cycle,"
             " an assumption: see SENSITIVITY.md).", "",

@@ -1,7 +1,9 @@
-// tcgen05-insert-sync{ring_stages=auto} derives the deepest ring that fits the dynamic
-// shared memory of a CTA (232448 bytes on sm_100, 227 KiB) beside the kernel's other tiles;
-// when not even one stage fits, it refuses at the first TMA load. The kernel is
+// tcgen05-insert-sync{ring-stages=auto} (or the older spelling ring_stages=auto) derives
+// the deepest ring that fits the dynamic shared memory of a CTA (232448 bytes on sm_100,
+// 227 KiB) beside the kernel's other tiles; when not even one stage fits, it refuses at
+// the first TMA load. The kernel is
 // examples/ws_persistent_gemm_bf16.mlir with one more tile (hand count in its comment).
+// RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{ring-stages=auto}' --verify-diagnostics
 // RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{ring_stages=auto}' --verify-diagnostics
 
 func.func @auto_finds_no_depth(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
@@ -38,7 +40,7 @@ func.func @auto_finds_no_depth(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr
           %k = arith.muli %kb, %c64 : index
           %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[4, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
           %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
-          // expected-error @+1 {{tcgen05-insert-sync{ring_stages=auto}: not even one stage of the rings fits the 232448 bytes of dynamic shared memory with the kernel's other tiles}}
+          // expected-error @+1 {{tcgen05-insert-sync{ring-stages=auto}: not even one stage of the rings fits the 232448 bytes of dynamic shared memory with the kernel's other tiles}}
           "tcgen05.tma_load"(%tmA, %as, %k, %c0)
               : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index) -> ()
           "tcgen05.tma_load"(%tmB, %bs, %k, %n)

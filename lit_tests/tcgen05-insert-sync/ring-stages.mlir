@@ -1,13 +1,19 @@
-// tcgen05-insert-sync{ring_stages=N}: the rings the TMA loads fill are made N stages deep,
+// tcgen05-insert-sync{ring-stages=N}: the rings the TMA loads fill are made N stages deep,
 // each stage view given the stage the pass counts (use counter mod N), and the mbarrier
 // rings of the protocol have N stages. Expected by hand: with N = 2 the A and B rings are
 // [2, 128, 64] and [2, 256, 64], full and empty have 2 stages, the stage is it mod 2 and
 // the round it / 2. A stage view the pass cannot reach (outside the block of the loads and
-// of the MMAs) is refused, located.
+// of the MMAs) is refused, located. The option's older spelling ring_stages means the same.
+// RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{ring-stages=2},tcgen05-verify-sync' --split-input-file --verify-diagnostics | FileCheck %s
 // RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{ring_stages=2},tcgen05-verify-sync' --split-input-file --verify-diagnostics | FileCheck %s
+// RUN: not tcgen05-opt %s -p 'tcgen05-insert-sync{ring-stages=0}' --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not tcgen05-opt %s -p 'tcgen05-insert-sync{ring_stages=0}' --split-input-file 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not tcgen05-opt %s -p 'tcgen05-insert-sync{ring-stage=2}' --split-input-file 2>&1 | FileCheck %s --check-prefix=NAME
+// RUN: not tcgen05-opt %s -p 'tcgen05-insert-sync{ring-stages=aut}' --split-input-file 2>&1 | FileCheck %s --check-prefix=VALUE
 
-// BAD: pass 'tcgen05-insert-sync' option 'ring_stages' expects kernel, auto or a number of stages from 1 to 256, got '0'
+// BAD: pass 'tcgen05-insert-sync' option 'ring-stages' expects kernel, auto or a number of stages from 1 to 256, got '0'
+// NAME: pass 'tcgen05-insert-sync' has no option 'ring-stage' (options: strategy, report, ring-stages); did you mean 'ring-stages'?
+// VALUE: pass 'tcgen05-insert-sync' option 'ring-stages' expects kernel, auto or a number of stages from 1 to 256, got 'aut'; did you mean 'auto'?
 
 // CHECK-LABEL: func.func @two_stages(
 // CHECK: %[[FULL:.+]] = "tcgen05.alloc_mbarrier"() {count = 1 : i64, stages = 2 : i64}
@@ -162,7 +168,7 @@ func.func @stage_view_outside_the_k_block(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C
         %j = arith.remui %t, %c2 : index
         %d = "tcgen05.tmem_stage"(%acc, %j) : (!tcgen05.tmem<[2, 128, 256], f32>, index) -> !tcgen05.tmem<[128, 256], f32>
         %st = arith.remui %t, %c4 : index
-        // expected-error @+1 {{tcgen05-insert-sync{ring_stages=2}: this stage of smem tile 0 is taken outside the block of its TMA loads and of its MMAs, where the pass cannot give it the stage of a ring of 2}}
+        // expected-error @+1 {{tcgen05-insert-sync{ring-stages=2}: this stage of smem tile 0 is taken outside the block of its TMA loads and of its MMAs, where the pass cannot give it the stage of a ring of 2}}
         %as = "tcgen05.smem_stage"(%a, %st) : (!tcgen05.smem<[4, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
         scf.for %kb = %c0 to %c1 step %c1 {
           %it = arith.addi %base, %kb : index

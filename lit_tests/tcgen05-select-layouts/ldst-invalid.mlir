@@ -302,3 +302,14 @@ func.func @mma_accumulator_n512() attributes {tcgen05.kernel = {target = "sm_100
   "tcgen05.mma"(%d, %a, %b, %p) {kind = "f16"} : (!tcgen05.tmem<[128, 512], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[512, 64], bf16, "K", "128B">, i1) -> ()
   return
 }
+
+// -----
+
+// A misspelled .redOp gets the closest one (tcgen05_lower/text.py did_you_mean).
+func.func @reduction_op_misspelled() attributes {tcgen05.kernel = {target = "sm_103a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %buf = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  // expected-error @+1 {{tcgen05.ld_red: op = "mni" is not "min" or "max" (9.7.16.8.3 .redOp); did you mean 'min'?}}
+  %f, %r = "tcgen05.ld_red"(%buf, %c0) {op = "mni"} : (!tcgen05.tmem<[128, 64], f32>, index) -> (!tcgen05.frag<[128, 64], f32>, !tcgen05.frag<[128, 1], f32>)
+  return
+}

@@ -20,7 +20,7 @@ func.func @misspelled_mma_attribute() attributes {tcgen05.kernel = {target = "sm
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
   %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
   %acc = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 128], f32>
-  // expected-error @+1 {{tcgen05.mma has no attribute 'colector_a'; its attributes: ashift, collector_a, collector_b, collector_b_op, disable_output_lane, k, k_offset, kind, layout, max_shift, negate_a, negate_b, saturate, scale_a_id, scale_b_id, scale_input_d, scale_vec, sparse, sparsity_selector, ws, zero_column_mask}}
+  // expected-error @+1 {{tcgen05.mma has no attribute 'colector_a'; its attributes: ashift, collector_a, collector_b, collector_b_op, disable_output_lane, k, k_offset, kind, layout, max_shift, negate_a, negate_b, saturate, scale_a_id, scale_b_id, scale_input_d, scale_vec, sparse, sparsity_selector, ws, zero_column_mask; did you mean 'collector_a'?}}
   "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16", colector_a = "fill"} : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
   return
 }
@@ -73,7 +73,7 @@ func.func @kernel_target_integer() attributes {tcgen05.kernel = {target = 16 : i
 
 // -----
 
-// expected-error @+1 {{tcgen05.kernel has no entry 'thread' (its entries: target, threads, cta_group, grid)}}
+// expected-error @+1 {{tcgen05.kernel has no entry 'thread' (its entries: target, threads, cta_group, grid); did you mean 'threads'?}}
 func.func @kernel_misspelled_entry() attributes {tcgen05.kernel = {target = "sm_100a", thread = 128 : i64, cta_group = 1 : i64}} {
   return
 }

@@ -30,7 +30,7 @@ func.func @cp_multicast_on_128x256b() attributes {tcgen05.kernel = {target = "sm
 func.func @cp_bad_shape() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %t = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
   %s = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 32], i8, "K", "none">
-  // expected-error @+1 {{tcgen05.cp shape .32x32b is not one of 128x256b, 4x256b, 128x128b, 64x128b, 32x128b (9.7.16.9.2)}}
+  // expected-error @+1 {{tcgen05.cp shape .32x32b is not one of 128x256b, 4x256b, 128x128b, 64x128b, 32x128b (9.7.16.9.2); did you mean '32x128b'?}}
   "tcgen05.cp"(%t, %s) {shape = "32x32b"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 32], i8, "K", "none">) -> ()
   return
 }
@@ -41,7 +41,7 @@ func.func @cp_bad_shape() attributes {tcgen05.kernel = {target = "sm_100a", thre
 func.func @cp_bad_decompress() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %t = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
   %s = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 16], i8, "K", "none">
-  // expected-error @+1 {{decompress = "b4x16_p32" is not one of b6x16_p32, b4x16_p64 (9.7.16.9.1)}}
+  // expected-error @+1 {{decompress = "b4x16_p32" is not one of b6x16_p32, b4x16_p64 (9.7.16.9.1); did you mean 'b6x16_p32'?}}
   "tcgen05.cp"(%t, %s) {shape = "128x128b", decompress = "b4x16_p32"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 16], i8, "K", "none">) -> ()
   return
 }

@@ -115,7 +115,7 @@ func.func @no_kind() attributes {tcgen05.kernel = {target = "sm_100a", threads =
 // ------------------------------------------------------------------ kernel attributes
 
 // sm_90a has no tcgen05 at all.
-// expected-error @+1 {{target sm_90a is not a tcgen05 target}}
+// expected-error @+1 {{target sm_90a is not a tcgen05 target (known: sm_100, sm_100a, sm_100f, sm_101, sm_101a, sm_101f, sm_103, sm_103a, sm_103f, sm_110, sm_110a, sm_110f); did you mean 'sm_100a'?}}
 func.func @unknown_target() attributes {tcgen05.kernel = {target = "sm_90a", threads = 128 : i64, cta_group = 1 : i64}} {
   return
 }
@@ -237,7 +237,7 @@ func.func @smem_rank_1() attributes {tcgen05.kernel = {target = "sm_100a", threa
 
 // 9.7.16.3: K-major or MN-major.
 func.func @bad_major() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
-  // expected-error @+1 {{major-ness "M" is not "K" or "MN"}}
+  // expected-error @+1 {{major-ness "M" is not "K" or "MN" (9.7.16.3); did you mean 'MN'?}}
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "M", "128B">
   return
 }
@@ -308,7 +308,7 @@ func.func @unknown_kind() attributes {tcgen05.kernel = {target = "sm_100a", thre
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
   %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
   %acc = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 256], f32>
-  // expected-error @+1 {{kind::f64 is not an MMA kind}}
+  // expected-error @+1 {{kind::f64 is not an MMA kind (one of f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4, mxf4nvf4; 9.7.16.10.9.1); did you mean 'f16'?}}
   "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f64"}
       : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
          !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()

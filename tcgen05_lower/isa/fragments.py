@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
+from tcgen05_lower.text import did_you_mean
+
 from .errors import IsaRuleError
 
 __all__ = [
@@ -76,7 +78,7 @@ def _check_shape(shape: str) -> None:
     if shape not in LD_ST_SHAPES:
         raise IsaRuleError(
             "9.7.16.2.3", f"{shape!r} is not a tcgen05.ld/st shape; expected one of "
-                          f"{', '.join(LD_ST_SHAPES)}")
+                          f"{', '.join(LD_ST_SHAPES)}" + did_you_mean(shape, LD_ST_SHAPES))
 
 
 def registers_per_thread(shape: str, num: int) -> int:

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Iterable, Optional, Union
 
+from tcgen05_lower.text import did_you_mean
+
 from .errors import IsaRuleError
 
 __all__ = [
@@ -180,7 +182,8 @@ def get_target(target: TargetLike) -> Target:
     if name not in TARGETS:
         raise IsaRuleError(
             "9.7.16 Target ISA Notes",
-            f"target {target} is not a tcgen05 target (known: {', '.join(TARGETS)})",
+            f"target {target} is not a tcgen05 target (known: {', '.join(TARGETS)})"
+            + did_you_mean(name, TCGEN05_TARGETS),
         )
     return TARGETS[name]
 
@@ -401,7 +404,9 @@ def _explain_feature(
             hint = " (tcgen05 needs an arch-specific 'a' or family-specific 'f' target)"
         return IsaRuleError(
             _rule(feature),
-            f"{feature.title} is not supported on {target.name}{hint}; supported on: {where}",
+            f"{feature.title} is not supported on {target.name}{hint}; supported on: {where}"
+            # A target without tcgen05 at all: the tcgen05 target it most likely meant.
+            + (did_you_mean(target.name, TCGEN05_TARGETS) if hint else ""),
         )
     if ptx_version is not None and tuple(ptx_version) < required:
         return IsaRuleError(

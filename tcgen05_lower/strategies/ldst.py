@@ -43,6 +43,7 @@ from types import MappingProxyType
 from tcgen05_lower.isa import addressing, fragments, layouts
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
+from tcgen05_lower.text import did_you_mean
 
 __all__ = [
     "AccessRequest",
@@ -264,5 +265,5 @@ def parse_strategy(text: str) -> LdStStrategy:
     name, sep, arg = text.partition("=")
     if name not in STRATEGIES:
         raise ValueError(f"unknown ld/st strategy '{text}'; the strategies are max-width "
-                         f"and register-budget=R")
+                         f"and register-budget=R" + did_you_mean(name, STRATEGIES))
     return STRATEGIES[name](arg if sep else None)

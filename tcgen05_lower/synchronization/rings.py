@@ -112,7 +112,7 @@ accumulator ring whose stages each hold one tile no acc_empty protocol (the epil
 wait::ld and fence::before_thread_sync stay, for the dealloc); conservative writes the
 whole protocol whatever the trip counts.
 
-The rings' depth is the kernel's, or the pass option ``ring_stages`` (N, or auto: the
+The rings' depth is the kernel's, or the pass option ``ring-stages`` (N, or auto: the
 deepest that fits the dynamic shared memory): the loaded rings are retyped to that depth
 and each of their stage views takes the stage the pass counts (``RingPlan.choose_depth``,
 ``retype_rings``).
@@ -145,17 +145,17 @@ BOTH_CTAS = 0b11
 PAIR_CTAS = 2
 #: ``mbarrier_arrive``'s ``cta`` for an arrival at the even CTA's mbarrier.
 EVEN_CTA = "even"
-#: ``ring_stages`` values: the depth the kernel declares, or the deepest that fits.
+#: ``ring-stages`` values: the depth the kernel declares, or the deepest that fits.
 KERNEL_STAGES, AUTO_STAGES = "kernel", "auto"
 
 
-#: What tcgen05-insert-sync's ``ring_stages`` accepts, in words (pass_infra.Option.kind).
+#: What tcgen05-insert-sync's ``ring-stages`` accepts, in words (pass_infra.Option.kind).
 RING_STAGES_KIND = (f"kernel, auto or a number of stages from 1 to "
                     f"{MBARRIER_RING_MAX_STAGES}")
 
 
 def ring_stages_option(text: str) -> str:
-    """Parses tcgen05-insert-sync's ``ring_stages``: kernel, auto or a number of stages,
+    """Parses tcgen05-insert-sync's ``ring-stages``: kernel, auto or a number of stages,
     1 to the most an mbarrier ring has (kernel_ir.MBARRIER_RING_MAX_STAGES); ValueError
     otherwise (pass_infra.parse_option names the option and RING_STAGES_KIND)."""
     if text in (KERNEL_STAGES, AUTO_STAGES) or \
@@ -641,7 +641,7 @@ class RingPlan:
                              "accesses (9.7.16.6.4.4)")
         return self.added
 
-    # -- ring depth (option ring_stages) -----------------------------------------------------
+    # -- ring depth (option ring-stages) -----------------------------------------------------
 
     def choose_depth(self, loaded, depth: int, nest: Nest) -> int:
         """The rings' depth: the kernel's, the option's number, or (auto) the deepest, at
@@ -674,7 +674,7 @@ class RingPlan:
                 best = stages
         if best == 0:
             first = next(iter(loaded.values()))[0][0]
-            raise SyncError(first, f"tcgen05-insert-sync{{ring_stages=auto}}: not even one "
+            raise SyncError(first, f"tcgen05-insert-sync{{ring-stages=auto}}: not even one "
                                    f"stage of the rings fits the {MAX_DYNAMIC_SMEM} bytes "
                                    f"of dynamic shared memory with the kernel's other "
                                    f"tiles")
@@ -698,7 +698,7 @@ class RingPlan:
                     continue
                 key = next((k for k, b in blocks.items() if view.block == b), None)
                 if key is None:
-                    raise SyncError(view, f"tcgen05-insert-sync{{ring_stages="
+                    raise SyncError(view, f"tcgen05-insert-sync{{ring-stages="
                                           f"{self.ring_stages}}}: this stage of "
                                           f"{self.names.get(ring, 'a ring')} is taken outside "
                                           f"the block of its TMA loads and of its MMAs, where "

@@ -82,7 +82,7 @@ ARCH_VALUES = TARGETS + ("sm_100a", "sm_103a", "sm_110a", "sm_100f")
 PASS_OPTIONS = {
     "tcgen05-select-layouts": ("strategy", "shape", "layout-c", "report"),
     "tcgen05-plan-tmem": ("strategy", "report", "node-limit"),
-    "tcgen05-insert-sync": ("strategy", "report", "ring_stages"),
+    "tcgen05-insert-sync": ("strategy", "report", "ring-stages"),
     "tcgen05-verify-sync": ("report", "partitions"),
     "tcgen05-verify": (),
     "tcgen05-lower-to-llvm": (),
@@ -98,7 +98,7 @@ OPTION_VALUES = {
     "layout-c": ("F", "B", "C"),
     "report": ("true", "false", "1", "0", "maybe"),
     "node-limit": ("1", "2", "100", "0", "-1", "1.5", "abc", "2147483648", "1e3"),
-    "ring_stages": ("kernel", "auto", "1", "2", "3", "4", "256", "257", "0", "-1"),
+    "ring-stages": ("kernel", "auto", "1", "2", "3", "4", "256", "257", "0", "-1"),
     "partitions": ("check", "refuse", "skip", "maybe"),
 }
 OPTION_GARBAGE = ("", "abc", "1.5", "-1", "{", "}", "a=b", "true")
