@@ -626,6 +626,7 @@ class RingPlan:
             if conservative or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
         self.plan_mmas(mmas, mma_nest, depth, full, empty, rings, load_role)
+        self.plan_tail(load_role, load_nest, depth, empty, rings, mma_role)
         self.plan_tiles(k_loop, tile_nest, acc_depth, acc_full, acc_empty, acc_name,
                         ld_role)
         self.plan_epilogue(lds, ld_tile_block, ld_nest, acc_depth, acc_full, acc_empty,
@@ -809,6 +810,32 @@ class RingPlan:
                              f"refill of the next round when they complete (empty, "
                              f"9.7.16.12.1)" + self.both_reason("load thread"))
 
+    def plan_tail(self, load_role, nest, depth, empty, rings, mma_role) -> None:
+        """The producer tail: after its loops, the load role waits on each empty_s that
+        gets commits for the phase of the last one (``tail_parities``). Nothing else
+        waits for those commits, and the ISA does not order the arrivals of two commits
+        (9.7.16.12.1: each arrives when the ops before it complete), so without the tail
+        an arrival may still be in flight to the shared memory of a CTA that has exited
+        (in a pair, the multicast reaches the odd CTA's copy too, and each CTA's load
+        role waits on its own)."""
+        if empty is None:
+            return   # no empty protocol: no commit to drain
+        i32 = ir.IntegerType.get_signless(32)
+        body = load_role.op.regions[0].blocks[0]
+        terminator = body.operations[len(body.operations) - 1]
+        with ir.InsertionPoint(terminator), terminator.location:
+            for s, parity in tail_parities(nest.uses, depth):
+                empty_s = self.stage(empty, self.constant(s), "empty mbarrier of a stage "
+                                                              "that gets commits")
+                self.emit(MbarrierWaitOp, barrier=empty_s, phase=_const(parity, i32),
+                          reason=f"producer tail: the last commit to empty stage {s} of "
+                                 f"{rings} by {mma_role.describe()} has arrived before "
+                                 f"{load_role.describe()} reaches the join and the CTA "
+                                 f"exits (its phase, parity {parity}; the arrivals of "
+                                 f"two commits are not ordered, 9.7.16.12.1)"
+                                 + ("; in each CTA of the pair, on its own copy"
+                                    if self.pair else ""))
+
     def plan_tiles(self, k_loop, nest, depth, acc_full, acc_empty, acc_name,
                    ld_role) -> None:
         with ir.InsertionPoint(k_loop), k_loop.location:
@@ -866,6 +893,19 @@ class RingPlan:
                              + ("; at the even CTA's copy, where the MMA warp waits (the "
                                 "pair's MMAs overwrite both CTAs' lanes)" if self.pair
                                 else ""))
+
+
+def tail_parities(uses: int, stages: int) -> list:
+    """(stage, parity) of the producer tail's waits on a ring of `stages` stages used
+    `uses` times: stage s gets the commits of uses s, s + S, .., n_s = ceil((uses - s)
+    / S) of them (none when s >= uses: a zero-trip loop, or fewer uses than stages, has
+    nothing to drain there), the last in phase n_s - 1, so the wait is for parity
+    (n_s - 1) & 1 (the in-loop wait's (round + 1) & 1 at round n_s)."""
+    tail = []
+    for s in range(min(uses, stages)):
+        commits = -(-(uses - s) // stages)
+        tail.append((s, (commits - 1) & 1))
+    return tail
 
 
 def _where(op) -> str:

@@ -288,6 +288,29 @@ class RolePlan:
                           reason=f"the MMAs reading {tiles} release the stage to the "
                                  f"refill of the next iteration (empty mbarrier, "
                                  f"9.7.16.6.2.1.1)")
+            self.plan_tail(load_role, load_loop, empty, tiles, mma_role)
+
+    def plan_tail(self, load_role, load_loop, empty, tiles: str, mma_role) -> None:
+        """The producer tail of a stage: the loop commits to `empty` once per iteration,
+        and the refill waits only for the previous iteration's commit, so the last
+        commit (phase trips - 1) is waited for here, at the end of the load role, before
+        the join and the CTA's exit: its arrival is asynchronous and may otherwise land
+        in the shared memory of a CTA that has exited (9.7.16.12.1). A loop of no
+        iteration commits nothing: no tail."""
+        lb, ub, step = _bounds(load_loop)
+        trips = max(0, -(-(ub - lb) // step))
+        if trips == 0:
+            return
+        parity = (trips - 1) & 1
+        body = load_role.op.regions[0].blocks[0]
+        terminator = body.operations[len(body.operations) - 1]
+        with ir.InsertionPoint(terminator), terminator.location:
+            self.emit(MbarrierWaitOp, barrier=empty,
+                      phase=_const(parity, ir.IntegerType.get_signless(32)),
+                      reason=f"producer tail: the last commit to the empty mbarrier of "
+                             f"{tiles} by {mma_role.describe()} (iteration {trips - 1}, "
+                             f"parity {parity}) has arrived before {load_role.describe()} "
+                             f"reaches the join and the CTA exits (9.7.16.12.1)")
 
     def plan_accumulators(self, mmas, lds) -> None:
         written = {}
