@@ -18,7 +18,9 @@ Schedules
 ---------
 - ``"late"`` (default): an asynchronous op takes effect at the latest moment the ISA allows.
   mma / cp / shift of a thread are performed, in issue order, only when a commit of that
-  thread must complete because no thread can run any more (``progress``), or at exit;
+  thread must complete because no thread can run any more (``progress``: the first
+  pending commit or TMA load that a failed wait's mbarrier needs, else the first), or at
+  exit;
   a ``tcgen05.st`` at its warp's ``wait::st``. ``tcgen05.ld`` reads its cells when issued
   (its registers are written then); its read stays in flight until ``wait::ld``.
 - ``"eager"``: every asynchronous op takes effect when it is issued.
@@ -64,6 +66,13 @@ with the commits) or at once (``"eager"``). A tcgen05 op, or an ordinary access,
 touches those bytes must know the completion (from a wait on the phase that the
 complete_tx completed): otherwise a race. A TMA load into bytes that an unfinished
 tcgen05 op reads is a race too (its completion, e.g. commit -> wait, must come first).
+
+Asynchronous arrivals at exit. A commit's arrive-on (multicast or not), a TMA load's data
+and complete_tx, and a remote ``mbarrier.arrive`` land on the shared memory of a CTA;
+when every thread of that CTA has already exited (``cta_exited``) it is reported (at
+finish, with the at-exit problems), and so is one still pending when the last thread
+exits, which is then completed (under ``"late"`` the pending commits of a ring's last
+uses stay pending until a wait needs them: without the producer tail nothing does).
 
 mbarriers follow PTX's mbarrier semantics: init sets the expected arrival count and phase
 0; a phase completes when its pending arrivals reach zero (and its transaction count is
@@ -182,6 +191,12 @@ class OrderingModel:
         self.tma_writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
         self.tma_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.tma_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        # CTAs whose threads have all exited, and the arrivals that landed on their
+        # shared memory afterwards (reported at finish; module docstring)
+        self.exited = [False for _ in ctas]
+        self.late_arrivals: dict = {}
+        # (rank, address) of the mbarriers failed waits are on since the last progress
+        self.awaited: set = set()
 
     # -- helpers --------------------------------------------------------------------------
     def _race(self, message: str, line: int, other: int) -> None:
@@ -377,8 +392,29 @@ class OrderingModel:
         for record in self.inflight:
             if record.issuer == thread and record.issue_agent >= 0 and record.seq <= seq:
                 self._perform(record)
+        what = "the arrive-on of tcgen05.commit" + (" (multicast)" if len(targets) > 1
+                                                    else "")
         for r in targets:
+            self._landing(r, mbarrier, what, line)
             self._arrive(r, mbarrier, 1, generic, tc, line)
+
+    def cta_exited(self, rank: int) -> None:
+        """Every thread of CTA `rank` has exited: its shared memory is gone, and an
+        arrival that lands on it from now on is reported (``_landing``)."""
+        self.exited[rank] = True
+
+    def _landing(self, rank: int, address: int | None, what: str, line: int) -> None:
+        """Reports `what` (an arrival, a complete_tx or a TMA load's data) landing on
+        the shared memory of CTA `rank` after that CTA exited: nothing it ran waited
+        for it (a ring's producer tail is that wait for the last commits to its empty
+        mbarriers; docs/partitions.md)."""
+        if not self.exited[rank]:
+            return
+        key = (what, line, rank, address)
+        self.late_arrivals.setdefault(
+            key, f"{what} at PTX line {line} lands on the shared memory of CTA {rank} "
+                 + (f"(the mbarrier at {address:#x}) " if address is not None else "")
+                 + f"after CTA {rank} exited: no wait of that CTA observed it")
 
     def wait(self, threads: np.ndarray, kind: str, line: int) -> None:
         base = self.LD if kind == "ld" else self.ST
@@ -510,8 +546,12 @@ class OrderingModel:
     def _complete_tma(self, entry: TmaInFlight) -> None:
         """The load's data lands; complete_tx of its bytes on its mbarrier releases its
         completion to the phase that completes."""
-        entry.write()
         bar_rank = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+        self._landing(entry.rank, None, "the data of a TMA load (cp.async.bulk.tensor)",
+                      entry.line)
+        self._landing(bar_rank, entry.mbarrier, "the complete_tx of a TMA load "
+                      "(cp.async.bulk.tensor)", entry.line)
+        entry.write()
         bar = self._mbar(bar_rank, entry.mbarrier, entry.line)
         generic = np.zeros(self.known.shape[1], np.int64)
         generic[self.TMA + entry.thread] = entry.seq
@@ -580,6 +620,9 @@ class OrderingModel:
     def mbarrier_arrive(self, thread: int, rank: int, address: int, count: int,
                         line: int) -> int:
         self._mbar(rank, address, line, thread)
+        self._landing(rank, address, "mbarrier.arrive" + (
+            " (remote, shared::cluster)" if rank != thread // self.threads_per_cta
+            else ""), line)
         self._release(np.array([thread]))
         generic, tc = self._published([thread])
         return self._arrive(rank, address, count, generic, tc, line)
@@ -592,6 +635,7 @@ class OrderingModel:
                                  line: int) -> bool:
         bar = self._mbar(rank, address, line, thread)
         if bar.phase % 2 == parity % 2:
+            self.awaited.add((rank, address))
             return False
         generic, tc = bar.completed.get(bar.phase - 1, (None, None))
         if generic is not None:
@@ -653,15 +697,36 @@ class OrderingModel:
 
     # -- progress and the end of the kernel ------------------------------------------------
     def progress(self) -> bool:
+        """No thread can run: completes one pending commit or TMA load, the first (in
+        issue order) that arrives on an mbarrier a thread's failed wait is on, else the
+        first. The ISA orders neither the arrivals of two commits (9.7.16.12.1) nor the
+        complete_tx of two loads, so the late schedule completes only what a wait
+        needs: an arrival nothing waits for stays pending (to exit, where ``finish``
+        reports it)."""
         if not self.pending_commits:
             return False
-        self._complete_pending(self.pending_commits.pop(0))
+        chosen = next((i for i, entry in enumerate(self.pending_commits)
+                       if self._awaited(entry)), 0)
+        self.awaited.clear()
+        self._complete_pending(self.pending_commits.pop(chosen))
         return True
 
+    def _awaited(self, entry) -> bool:
+        """Whether a failed wait is on an mbarrier that `entry` arrives on."""
+        if isinstance(entry, TmaInFlight):
+            rank = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+            return (rank, entry.mbarrier) in self.awaited
+        _, _, mbarrier, targets, _, _, _ = entry
+        return any((rank, mbarrier) in self.awaited for rank in targets)
+
     def finish(self, line: int) -> list[str]:
+        # Every thread has exited: a commit's arrive-on or a TMA load still pending lands
+        # on the shared memory of CTAs that have exited (checked, then completed so that
+        # the numbers are the program's).
+        self.exited = [True for _ in self.ctas]
         while self.pending_commits:
             self._complete_pending(self.pending_commits.pop(0))
-        problems = []
+        problems = list(self.late_arrivals.values())
         for record in self.inflight:
             if not record.performed:
                 self._perform(record)
