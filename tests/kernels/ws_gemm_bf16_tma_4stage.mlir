@@ -100,7 +100,8 @@ func.func @ws_gemm_bf16_tma_4stage(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm
         "tcgen05.tma_load"(%tmB, %b3, %full3, %k3, %c0)
             : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
       }
-      // The producer tail: the last commits to empty_0 .. empty_3 (iteration 1).
+      // The producer tail: the last commits to empty_0 .. empty_3 (the last iteration
+      // is odd: parity 1).
       "tcgen05.mbarrier_wait"(%empty0, %p1) : (!tcgen05.mbarrier, i32) -> ()
       "tcgen05.mbarrier_wait"(%empty1, %p1) : (!tcgen05.mbarrier, i32) -> ()
       "tcgen05.mbarrier_wait"(%empty2, %p1) : (!tcgen05.mbarrier, i32) -> ()
