@@ -58,7 +58,20 @@ epilogue -> next MMA into stage j        acc_empty (count = the epilogue's threa
 roles -> dealloc after the join          fence::after_thread_sync after the partitions op
                                          (the epilogue's last wait::ld and
                                          fence::before_thread_sync precede the join)
+last commit to empty_s -> the CTA's      the producer tail: after its loops the load role
+exit                                     waits on each empty_s that gets commits, for the
+                                         parity of its last one (``tail_parities``):
+                                         nothing else waits for it, and the ISA orders no
+                                         commit's arrival with another's (9.7.16.12.1), so
+                                         it may otherwise land in the shared memory of a
+                                         CTA that has exited
 =======================================  =================================================
+
+The accumulator ring needs no tail: every acc_full commit is waited for by the
+epilogue, and the acc_empty arrivals are the epilogue threads' own mbarrier.arrive
+(remote, in a pair, with release at cluster scope), performed before those threads
+reach the joining (cluster) barrier that the mbarrier's CTA passes before it exits
+(docs/partitions.md, "The producer tail").
 
 Why this is the minimum per K block: 4 synchronization ops. The MMA thread must not read
 a stage before its bytes land: one wait, on an mbarrier whose phase the TMA's complete_tx
@@ -70,7 +83,8 @@ proxy) and no thread fence (the wait orders the async-proxy accesses). Per tile:
 role's acc_empty wait, its fence::after_thread_sync and the acc_full commit; the
 epilogue's acc_full wait, fence::after_thread_sync, wait::ld, fence::before_thread_sync
 and arrive (the 9.7.16.6.4.3 / .4 patterns step by step). The ``mbarrier_stage`` ops and
-the index arithmetic the pass adds compute addresses, not orderings.
+the index arithmetic the pass adds compute addresses, not orderings. After the loops,
+the tail: one wait per ring stage that gets commits.
 
 A CTA pair (``cta_group = 2``; docs/cta-pairs.md, "Warp roles and TMA in a CTA pair").
 Each CTA runs every role; the single-thread ops (mma, commit) and the expect_tx are
@@ -97,6 +111,9 @@ threads, the even CTA's)                 epilogue thread of both CTAs (remote ar
                                          release at cluster scope): the MMAs that
                                          overwrite the stage write both CTAs' lanes, so
                                          the even CTA's MMA warp waits for both epilogues
+the producer tail                        the same waits, run in both CTAs (each on its own
+                                         copy of empty_s, which the multicast commit
+                                         reaches)
 =======================================  =================================================
 
 The lowering runs each wait in the CTAs its mbarrier's signals reach (lowering/sync.py

@@ -29,6 +29,11 @@ roles -> dealloc after the join             the epilogue's tcgen05.wait::ld and
                                             fence::before_thread_sync after its last load,
                                             fence::after_thread_sync after the partitions
                                             op (the join is a CTA barrier): pattern .6.4.4
+the loop's last commit to empty_s -> the     the producer tail: after the loop the load role
+CTA's exit                                  waits on empty_s for the phase of the last
+                                            iteration's commit (parity (trips - 1) & 1):
+                                            nothing else waits for it and two commits'
+                                            arrivals are not ordered (9.7.16.12.1)
 ==========================================  =================================================
 
 A stage is a maximal run of MMAs in one block of the MMA role that read the same
@@ -44,7 +49,7 @@ wait (it must not read a tile before its fill is visible), the load role one wai
 (it must not overwrite a tile the MMAs may still read), the fill's writes need one
 fence.proxy.async and one arrive to be published to the async proxy and signalled, and
 the MMAs' reads need one commit to be signalled: 5 ops per stage, as in
-examples/ws_gemm_bf16.mlir. With strategy ``conservative`` the same protocol is
+examples/ws_gemm_bf16.mlir (and once per stage after the loop, the tail's wait). With strategy ``conservative`` the same protocol is
 written (it is already the completion of every cross-role dependence; no op is
 removable without a race, see tests/test_ws_gemm_auto.py).
 
