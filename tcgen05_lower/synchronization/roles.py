@@ -29,7 +29,7 @@ roles -> dealloc after the join             the epilogue's tcgen05.wait::ld and
                                             fence::before_thread_sync after its last load,
                                             fence::after_thread_sync after the partitions
                                             op (the join is a CTA barrier): pattern .6.4.4
-the loop's last commit to empty_s -> the     the producer tail: after the loop the load role
+the loop's last commit to empty_s -> the    the producer tail: after the loop the load role
 CTA's exit                                  waits on empty_s for the phase of the last
                                             iteration's commit (parity (trips - 1) & 1):
                                             nothing else waits for it and two commits'
