@@ -193,14 +193,13 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
     unnoticed = [row for row in rows if not row[1] or not row[2]]
     assert unnoticed == []
     # Each producer-tail wait deleted: the last commits to that stage's copies are in
-    # flight at exit, which verify-sync names, and the simulator (late schedule: a
-    # commit's arrival stays pending until a wait needs it) sees land after the CTA
-    # exited.
+    # flight at exit, which verify-sync names, and the simulator sees that no wait of the
+    # CTA observed the phase of the last commit's arrival before the CTA exited.
     tails = [row for row in rows if "producer tail" in row[0]]
     assert len(tails) == 2
     for _, message, verdict in tails:
         assert "may still be in flight when the CTA holding its mbarrier exits" in message
-        assert "after CTA" in verdict and "exited" in verdict
+        assert "is observed by no wait of that CTA before the CTA exits" in verdict
 
 
 if __name__ == "__main__":

@@ -195,11 +195,11 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
             tails.append((flagged, found))
     assert unnoticed == []
     # A deleted tail wait: the last commit to that stage is in flight at exit (verify-sync
-    # names it; the simulator's late schedule leaves it pending until the CTA exited).
+    # names it; the simulator: no wait of the CTA observed that arrival's phase).
     assert len(tails) == TAIL
     for flagged, found in tails:
         assert "may still be in flight when the CTA holding its mbarrier exits" in flagged[0]
-        assert "after CTA 0 exited" in found
+        assert "is observed by no wait of that CTA before the CTA exits" in found
 
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])

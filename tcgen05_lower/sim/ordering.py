@@ -18,9 +18,7 @@ Schedules
 ---------
 - ``"late"`` (default): an asynchronous op takes effect at the latest moment the ISA allows.
   mma / cp / shift of a thread are performed, in issue order, only when a commit of that
-  thread must complete because no thread can run any more (``progress``: the first
-  pending commit or TMA load that a failed wait's mbarrier needs, else the first), or at
-  exit;
+  thread must complete because no thread can run any more (``progress``), or at exit;
   a ``tcgen05.st`` at its warp's ``wait::st``. ``tcgen05.ld`` reads its cells when issued
   (its registers are written then); its read stays in flight until ``wait::ld``.
 - ``"eager"``: every asynchronous op takes effect when it is issued.
@@ -67,12 +65,15 @@ touches those bytes must know the completion (from a wait on the phase that the
 complete_tx completed): otherwise a race. A TMA load into bytes that an unfinished
 tcgen05 op reads is a race too (its completion, e.g. commit -> wait, must come first).
 
-Asynchronous arrivals at exit. A commit's arrive-on (multicast or not), a TMA load's data
-and complete_tx, and a remote ``mbarrier.arrive`` land on the shared memory of a CTA;
-when every thread of that CTA has already exited (``cta_exited``) it is reported (at
-finish, with the at-exit problems), and so is one still pending when the last thread
-exits, which is then completed (under ``"late"`` the pending commits of a ring's last
-uses stay pending until a wait needs them: without the producer tail nothing does).
+Asynchronous arrivals at exit. A commit's arrive-on (multicast or not) and a TMA load's
+complete_tx are asynchronous: when the last thread of the CTA holding their mbarrier
+exits (``cta_exited``), the phase the latest of them fell in must have been observed
+complete by a wait of that CTA, else it is reported (whatever the schedule: under
+``"eager"`` it landed at issue, under ``"late"`` when a later commit forced it, and on
+the machine it may still be in flight). An arrival (those, a TMA load's data, a remote
+``mbarrier.arrive``) that lands on the shared memory of a CTA whose threads have all
+exited is reported too, and so is one still pending when the last thread of the cluster
+exits, which is then completed. The reports come with the at-exit problems (``finish``).
 
 mbarriers follow PTX's mbarrier semantics: init sets the expected arrival count and phase
 0; a phase completes when its pending arrivals reach zero (and its transaction count is
@@ -140,6 +141,11 @@ class Mbarrier:
     init_by: int = -1
     init_epoch: int = 0
     init_line: int = 0
+    #: The latest asynchronous arrival (a commit's arrive-on, a TMA load's complete_tx):
+    #: (the phase it fell in, what it was, its PTX line); and the latest phase a
+    #: successful wait on this mbarrier observed complete (-1: none).
+    last_async: tuple | None = None
+    observed: int = -1
 
 
 class OrderingModel:
@@ -195,8 +201,6 @@ class OrderingModel:
         # shared memory afterwards (reported at finish; module docstring)
         self.exited = [False for _ in ctas]
         self.late_arrivals: dict = {}
-        # (rank, address) of the mbarriers failed waits are on since the last progress
-        self.awaited: set = set()
 
     # -- helpers --------------------------------------------------------------------------
     def _race(self, message: str, line: int, other: int) -> None:
@@ -396,12 +400,29 @@ class OrderingModel:
                                                     else "")
         for r in targets:
             self._landing(r, mbarrier, what, line)
-            self._arrive(r, mbarrier, 1, generic, tc, line)
+            phase = self._arrive(r, mbarrier, 1, generic, tc, line)
+            self._mbar(r, mbarrier, line).last_async = (phase, what, line)
 
     def cta_exited(self, rank: int) -> None:
-        """Every thread of CTA `rank` has exited: its shared memory is gone, and an
-        arrival that lands on it from now on is reported (``_landing``)."""
+        """Every thread of CTA `rank` has exited: its shared memory is gone. An
+        asynchronous arrival on one of its mbarriers that no wait of the CTA observed
+        (the phase it fell in is later than any phase a wait saw complete) is reported:
+        on the machine it may still have been in flight, since nothing the CTA did
+        depended on it (the ISA orders no commit's arrival with another's, 9.7.16.12.1).
+        And an arrival that lands on it from now on is reported (``_landing``)."""
+        if self.exited[rank]:
+            return
         self.exited[rank] = True
+        for (r, address), bar in self.mbarriers.items():
+            if r != rank or bar.last_async is None or bar.last_async[0] <= bar.observed:
+                continue
+            phase, what, line = bar.last_async
+            self.late_arrivals.setdefault(
+                (what, line, rank, address),
+                f"{what} at PTX line {line} on the mbarrier at {address:#x} of CTA {rank} "
+                f"(its phase {phase}) is observed by no wait of that CTA before the CTA "
+                f"exits: it may still be in flight then (the producer tail of a ring waits "
+                f"for the last commits; docs/partitions.md)")
 
     def _landing(self, rank: int, address: int | None, what: str, line: int) -> None:
         """Reports `what` (an arrival, a complete_tx or a TMA load's data) landing on
@@ -553,6 +574,8 @@ class OrderingModel:
                       "(cp.async.bulk.tensor)", entry.line)
         entry.write()
         bar = self._mbar(bar_rank, entry.mbarrier, entry.line)
+        bar.last_async = (bar.phase, "the complete_tx of a TMA load (cp.async.bulk.tensor)",
+                          entry.line)
         generic = np.zeros(self.known.shape[1], np.int64)
         generic[self.TMA + entry.thread] = entry.seq
         bar.known = generic.copy() if bar.known is None else np.maximum(bar.known, generic)
@@ -635,8 +658,9 @@ class OrderingModel:
                                  line: int) -> bool:
         bar = self._mbar(rank, address, line, thread)
         if bar.phase % 2 == parity % 2:
-            self.awaited.add((rank, address))
             return False
+        # A successful wait observes the latest completed phase (its parity is P).
+        bar.observed = max(bar.observed, bar.phase - 1)
         generic, tc = bar.completed.get(bar.phase - 1, (None, None))
         if generic is not None:
             self._acquire(np.array([thread]), generic, tc)
@@ -697,33 +721,17 @@ class OrderingModel:
 
     # -- progress and the end of the kernel ------------------------------------------------
     def progress(self) -> bool:
-        """No thread can run: completes one pending commit or TMA load, the first (in
-        issue order) that arrives on an mbarrier a thread's failed wait is on, else the
-        first. The ISA orders neither the arrivals of two commits (9.7.16.12.1) nor the
-        complete_tx of two loads, so the late schedule completes only what a wait
-        needs: an arrival nothing waits for stays pending (to exit, where ``finish``
-        reports it)."""
         if not self.pending_commits:
             return False
-        chosen = next((i for i, entry in enumerate(self.pending_commits)
-                       if self._awaited(entry)), 0)
-        self.awaited.clear()
-        self._complete_pending(self.pending_commits.pop(chosen))
+        self._complete_pending(self.pending_commits.pop(0))
         return True
-
-    def _awaited(self, entry) -> bool:
-        """Whether a failed wait is on an mbarrier that `entry` arrives on."""
-        if isinstance(entry, TmaInFlight):
-            rank = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
-            return (rank, entry.mbarrier) in self.awaited
-        _, _, mbarrier, targets, _, _, _ = entry
-        return any((rank, mbarrier) in self.awaited for rank in targets)
 
     def finish(self, line: int) -> list[str]:
         # Every thread has exited: a commit's arrive-on or a TMA load still pending lands
         # on the shared memory of CTAs that have exited (checked, then completed so that
         # the numbers are the program's).
-        self.exited = [True for _ in self.ctas]
+        for rank in range(len(self.ctas)):
+            self.cta_exited(rank)
         while self.pending_commits:
             self._complete_pending(self.pending_commits.pop(0))
         problems = list(self.late_arrivals.values())
