@@ -46,6 +46,11 @@ applies with these changes:
 - The partitions' joining barrier is a cluster barrier: the kernel's program after it,
   in each CTA, is ordered after every role of both CTAs. A ``tcgen05.dealloc`` frees its
   own CTA's TMEM.
+- At exit (the one-CTA model's ``check_in_flight``), each copy's latest asynchronous
+  arrival (a commit's, to each CTA its mask names; a TMA load's complete_tx, to the even
+  CTA's copy) must be known complete in the program of the CTA holding that copy: the
+  odd CTA's load role must have waited for the last multicast commits to its own empty
+  mbarriers (the producer tail) before it passes the final cluster barrier and exits.
 
 What each conflicting pair of accesses needs is the one-CTA model's table
 (``Concurrent.missing``): the ISA's 9.7.16.6.4.x canonical patterns, 9.7.16.6.5 for the
