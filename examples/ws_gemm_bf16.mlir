@@ -17,6 +17,11 @@
 //           warp waits before refilling the stage in iteration i for the phase of
 //           iteration i - 1 (parity (i + 1) & 1; in iteration 0 that is the phase before
 //           the first, which a fresh mbarrier reports complete).
+// The producer tail: after its loop the load warp waits once more on each empty_s, for
+// the phase of the last commit to it (iteration 1: parity 1), so that no commit's
+// arrival is still in flight to the CTA's shared memory when the CTA exits (the arrivals
+// of two commits are not ordered, 9.7.16.12.1: the epilogue's wait on acc_ready's later
+// commit proves nothing about them).
 // acc_ready (count 1): the MMA warp's last commit (it tracks every MMA it issued); the
 // epilogue waits for phase 0, fences after_thread_sync, loads and stores, then
 // tcgen05.wait::ld and fence::before_thread_sync so that the dealloc that
@@ -35,6 +40,7 @@ func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
   %c128 = arith.constant 128 : index
   %c256 = arith.constant 256 : index
   %p0 = arith.constant 0 : i32
+  %p1 = arith.constant 1 : i32
   %true = arith.constant true
 
   %a0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
@@ -72,6 +78,9 @@ func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
         "tcgen05.fence_proxy_async"() : () -> ()
         "tcgen05.mbarrier_arrive"(%full1) : (!tcgen05.mbarrier) -> ()
       }
+      // The producer tail: the last commits to empty_0 and empty_1 (iteration 1).
+      "tcgen05.mbarrier_wait"(%empty0, %p1) : (!tcgen05.mbarrier, i32) -> ()
+      "tcgen05.mbarrier_wait"(%empty1, %p1) : (!tcgen05.mbarrier, i32) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
 

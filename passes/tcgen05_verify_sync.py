@@ -105,7 +105,9 @@ number is even); when it is not, any later use of the mbarrier is an error.
 
 Loops of more than 8 iterations run 4 or 5 of them (the same parity, so every mbarrier
 phase wraps as in the full run, and the first iteration, the steady state and the last
-are all seen); an upper bound that does not evaluate is taken as three iterations. The
+are all seen; in a kernel with mbarrier rings of S stages, 4 + (trips - 4) mod 2 lcm(S),
+so that each stage gets as many uses, modulo 2, as in the full run and a wait after the
+loop with a constant parity, a ring's producer tail, names the same phase: Run.shortened); an upper bound that does not evaluate is taken as three iterations. The
 results of a loop not run to its real trip count name every value its iter_args took
 (integers among them are unknown). Limits (reported as errors): region ops other than
 those four (e.g. ``scf.execute_region``) around tcgen05 ops, kernels with several blocks
@@ -167,7 +169,8 @@ SINGLE_THREAD_OPS = (MmaOp.NAME, CpOp.NAME, ShiftOp.NAME)
 #: Loads (completed by tcgen05.wait::ld) and the ops issued by the warpgroup.
 LOADS = (LdOp.NAME, LdRedOp.NAME)
 WARPGROUP_OPS = LOADS + (StOp.NAME,)
-#: Loops run in full up to this many iterations; longer ones run 4 or 5 (same parity).
+#: Loops run in full up to this many iterations; longer ones run 4 or a few more (the
+#: same count modulo twice the mbarrier ring depths: Run.shortened).
 FULL_RUN_ITERATIONS = 8
 STEP_BUDGET = 2_000_000
 #: An upper bound the pass cannot evaluate is taken as this many iterations.
@@ -589,8 +592,10 @@ class Run:
             self.eval.bound[op.operands[1]] = ub
             exact = False
         trips = max(0, -(-(ub - lb) // step))
-        if trips > FULL_RUN_ITERATIONS and op.operands[1] not in self.eval.bound:
-            trips = 4 + trips % 2
+        short = self.shortened(trips)
+        if trips > FULL_RUN_ITERATIONS and short < trips and \
+                op.operands[1] not in self.eval.bound:
+            trips = short
             self.eval.bound[op.operands[1]] = lb + trips * step
             self.truncated = True
             exact = False
@@ -607,6 +612,22 @@ class Run:
         # A loop not run to its real trip count may end after any of the iterations run:
         # its results are every value the iter_args took.
         self.bind(op.results, carried if exact else self.join_meanings(seen))
+
+    def shortened(self, trips: int) -> int:
+        """How many iterations a long loop runs: 4 or more, the same count as `trips`
+        modulo the phase period (twice the lcm of the kernel's mbarrier ring depths: 2
+        without rings). Each stage of an S-stage ring then gets as many uses, modulo 2,
+        as in the real run (a loop nest's uses change by a multiple of 2 S), so a wait
+        whose parity is a constant (the producer tail after a ring's loop) names the
+        same phase in the shortened run as in the real one."""
+        period = getattr(self, "_period", None)
+        if period is None:
+            from math import lcm
+
+            depths = [AllocMbarrierOp(op).stages or 1 for op in d.walk_ops(self.kernel)
+                      if AllocMbarrierOp.matches(op)]
+            period = self._period = 2 * lcm(1, *depths)
+        return 4 + (trips - 4) % period
 
     def branch(self, op) -> None:
         """Runs the branch an scf.if takes, or both from the same state and keeps the
@@ -653,7 +674,7 @@ class Run:
             if flag and runs >= FULL_RUN_ITERATIONS:
                 # A long loop: from here on its condition counts as not evaluating, so
                 # that the exits after the next runs stand for the real one (like a long
-                # scf.for, which runs 4 or 5 iterations).
+                # scf.for, which runs 4 or a few more iterations).
                 flag = None
                 self.truncated = True
             runs += 1

@@ -46,6 +46,11 @@ applies with these changes:
 - The partitions' joining barrier is a cluster barrier: the kernel's program after it,
   in each CTA, is ordered after every role of both CTAs. A ``tcgen05.dealloc`` frees its
   own CTA's TMEM.
+- At exit (the one-CTA model's ``check_in_flight``), each copy's latest asynchronous
+  arrival (a commit's, to each CTA its mask names; a TMA load's complete_tx, to the even
+  CTA's copy) must be known complete in the program of the CTA holding that copy: the
+  odd CTA's load role must have waited for the last multicast commits to its own empty
+  mbarriers (the producer tail) before it passes the final cluster barrier and exits.
 
 What each conflicting pair of accesses needs is the one-CTA model's table
 (``Concurrent.missing``): the ISA's 9.7.16.6.4.x canonical patterns, 9.7.16.6.5 for the
@@ -243,6 +248,7 @@ class PairConcurrent(Concurrent):
         self.run_concurrently(roles)
         if self.tracer.join_at is None:
             self.check_overruns()
+            self.check_in_flight({cta: kernels[cta].view for cta in (EVEN, ODD)})
             return
         # The joining barrier is a cluster barrier: each CTA's program after it is
         # ordered after every role of both CTAs.
@@ -260,6 +266,14 @@ class PairConcurrent(Concurrent):
         for kernel in kernels:
             self.advance(kernel, len(kernel.trace))
         self.check_overruns()
+        self.check_in_flight({cta: kernels[cta].view for cta in (EVEN, ODD)})
+
+    def owner(self, target):
+        """The CTA whose shared memory holds the copy `target`: its rank."""
+        return target[1]
+
+    def mbarrier_text(self, target) -> str:
+        return self.named(target)
 
     def barrier_label(self, barrier) -> str:
         return " " + self.named(barrier)
@@ -313,6 +327,7 @@ class PairConcurrent(Concurrent):
         if event.inst is not None:
             if kind == TMA_LOAD:
                 event.parity = self.load_phase(cursor, event)
+                self.note_asynchronous(event.barrier, event.parity, event)
             self.check(cursor, event)
             self.record(event)
         elif kind == "commit":
@@ -320,6 +335,7 @@ class PairConcurrent(Concurrent):
             for target, arrivals in event.targets:
                 cursor.open_expect.pop(target, None)
                 phases.append((target, self.arrive_at(cursor, event, target, arrivals)))
+                self.note_asynchronous(target, phases[-1][1], event)
             cursor.open_expect.pop(event.barrier, None)
             cursor.commits.append(event.index)
             cursor.commit_at.append(phases)

@@ -16,7 +16,8 @@ and inside a role, program order and the role's named barrier (``tcgen05.barrier
 
 How the check works. Each role's program is run on its own first (loops, ``scf.if`` and
 the values of loop counters, columns and parities evaluated as the one-program verifier
-does it, with the same bound on long loops: a loop of more than 8 iterations runs 4 or 5,
+does it, with the same bound on long loops: a loop of more than 8 iterations runs 4 or 5
+(or, with mbarrier rings, the count modulo twice their depths: Run.shortened),
 the loop's bound value rebound so that every role sharing it runs the same count), which
 gives one trace of events per role. Then the traces are executed together, each role as
 far as it can go: a wait stops its role until the arrivals of the phase it must observe
@@ -60,6 +61,16 @@ tma_load -> anything on its tile       a wait that observes the phase of the exp
 any TMEM access -> tcgen05.dealloc     as for a single-thread consumer, through the joining
                                       barrier and the kernel's fence::after_thread_sync
 ====================================  ======================================================
+
+Asynchronous arrivals are checked at exit: the latest phase that a ``tcgen05.commit``'s
+arrive-on (multicast or not) or a TMA load's complete_tx falls in on an mbarrier must be
+known complete where the CTA holding that mbarrier exits (after the joining barrier),
+else the arrival may land in the shared memory of a CTA that has exited: the ISA orders
+neither a commit's arrival after another's (9.7.16.12.1) nor complete_tx after anything
+the thread does (9.7.9.25.5.1). The ring's producer tail, the load role's last wait on
+each empty stage, is what satisfies it for the last commits to the empty mbarriers. A
+thread's own ``mbarrier_arrive`` (local, or ``cta = "even"``: release at cluster scope)
+is performed before the thread passes the joining barrier, so it needs nothing.
 
 The mbarrier protocol is checked too: a wait whose phase can never complete (too few
 arrivals, or arrivals that only come after it: the roles deadlock), a phase that may
@@ -374,6 +385,9 @@ class Concurrent:
         self.problems: dict = {}
         self.checked = 0
         self.steps = 0
+        #: mbarrier (or copy) -> (phase, event) of the latest asynchronous arrival on it
+        #: (a commit's arrive, a TMA load's complete_tx): check_in_flight.
+        self.asynchronous: dict = {}
 
     # ------------------------------------------------------------------ driver
 
@@ -413,6 +427,7 @@ class Concurrent:
         self.run_concurrently(roles)
         if self.tracer.join_at is None:
             self.check_overruns()
+            self.check_in_flight({None: kernel.view})
             return
         # The joining barrier: every role's released loads and stores and proxy-fenced
         # fills are synchronized with the kernel's program after it.
@@ -426,6 +441,68 @@ class Concurrent:
             kernel.view.prox[index] = max(kernel.view.prox.get(index, -1), cursor.proxied)
         self.advance(kernel, len(kernel.trace))
         self.check_overruns()
+        self.check_in_flight({None: kernel.view})
+
+    def note_asynchronous(self, barrier, phase: int, event: Event) -> None:
+        """Keeps the latest phase an asynchronous arrival (a commit's, a TMA load's
+        complete_tx) falls in on `barrier` (phases of one mbarrier complete in order, so
+        the latest one known complete covers the others)."""
+        if phase < 0:
+            return
+        found = self.asynchronous.get(barrier)
+        if found is None or phase >= found[0]:
+            self.asynchronous[barrier] = (phase, event)
+
+    def owner(self, barrier):
+        """The CTA whose shared memory holds `barrier` (one CTA: None)."""
+        return None
+
+    def check_in_flight(self, exits: dict) -> None:
+        """At the exit of the CTA that holds an mbarrier (its program's end, after the
+        joining barrier: `exits`, CTA -> the view there), every asynchronous arrival on
+        it must be known complete: a tcgen05.commit's arrive-on is performed when the
+        tcgen05 ops before it complete, unordered with the arrivals of other commits
+        (9.7.16.12.1), and a TMA load's complete_tx when its bytes land (9.7.9.25.5.1);
+        one still in flight at exit lands in the shared memory of a CTA that has
+        exited. A thread's own mbarrier_arrive (local, or remote with release at
+        cluster scope) is performed before the thread passes the joining (cluster)
+        barrier, and needs nothing. The phase of the latest arrival must be observed by
+        a wait (the producer tail of a ring: docs/partitions.md). Not checked when a
+        wait deadlocks (the kernel never exits; reported already)."""
+        if any(cursor.blocked is not None for cursor in self.cursors):
+            return
+        missing: dict = {}
+        for barrier, (phase, event) in self.asynchronous.items():
+            view = exits.get(self.owner(barrier))
+            if view is None or view.know.get(barrier, 0) > phase:
+                continue
+            missing.setdefault(event.op, []).append((barrier, phase, event))
+        for op, entries in missing.items():
+            event = entries[0][2]
+            load = event.kind == TMA_LOAD
+            what = "the complete_tx of tcgen05.tma_load" if load else \
+                f"the arrival of {op.name}"
+            which = "; ".join(f"phase {phase} (parity {phase & 1}) of the mbarrier "
+                              f"{self.mbarrier_text(barrier)}"
+                              for barrier, phase, _ in entries)
+            self.problem(op, ("in flight",),
+                         f"{what} in role '{self.cursors[event.role].name}' may still be "
+                         f"in flight when the CTA holding its mbarrier exits: no wait "
+                         f"observes {which} (an asynchronous arrival, "
+                         f"{'9.7.9.25.5.1' if load else 'unordered with the arrivals of other commits, 9.7.16.12.1'}); "
+                         f"missing an mbarrier wait for that phase before the join"
+                         + ("" if load else " (a ring's producer tail: the load role "
+                                            "waits once more on each empty stage after "
+                                            "its loop)"))
+
+    def mbarrier_text(self, barrier) -> str:
+        """An mbarrier as messages name it: its alloc_mbarrier and ring stage."""
+        stage = None
+        if isinstance(barrier, tuple):   # (ring, stage) of an mbarrier ring
+            barrier, stage = barrier
+        owner = defining_op(barrier)
+        where = f"allocated at {_where(owner)}" if owner is not None else "of the kernel"
+        return f"({'stage %d of the ring ' % stage if stage is not None else ''}{where})"
 
     def deadlock_reason(self, barrier, phase: int) -> str:
         """Why the phase never completes: too few arrivals in every role's whole program,
@@ -478,9 +555,12 @@ class Concurrent:
                 event.parity = phase
             self.check(cursor, event)
             self.record(event)
+            if kind == TMA_LOAD:
+                self.note_asynchronous(event.barrier, event.parity, event)
         elif kind == "commit":
             cursor.open_expect.pop(event.barrier, None)
             phase = self.arrive(cursor, event, 1)
+            self.note_asynchronous(event.barrier, phase, event)
             cursor.commits.append(event.index)
             cursor.commit_at.append((event.barrier, phase))
         elif kind == EXPECT_TX:

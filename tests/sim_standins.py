@@ -40,6 +40,9 @@ class PlainOrdering:
     def progress(self):
         return False
 
+    def cta_exited(self, rank):
+        pass   # (no asynchronous arrival to report: none is modelled here)
+
     def finish(self, line):
         return []
 

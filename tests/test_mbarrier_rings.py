@@ -44,7 +44,9 @@ def test_ring_stages_are_computed_addresses():
     addresses (test below)."""
     ptx = compile_hand().ptx
     waits = re.findall(r"mbarrier\.try_wait\.parity\.shared::cta\.b64 \w+, \[(%r\d+)\]", ptx)
-    assert len(waits) == 4   # empty (load), acc_empty and full (mma), acc_full (epilogue)
+    # empty (load), acc_empty and full (mma), acc_full (epilogue), and the producer
+    # tail's wait on empty_s after the load loops (in a loop over the stages)
+    assert len(waits) == 5
     assert re.search(r"tcgen05\.commit\.cta_group::1\.mbarrier::arrive::one\."
                      r"shared::cluster\.b64 \[%r\d+\]", ptx)
 

@@ -1,6 +1,6 @@
 """tcgen05-verify-sync on warp roles in a CTA pair (passes/verify_sync_pairs.py): the
 hand-synchronized warp-specialized TMA GEMM on a pair (tests/kernels/ws_gemm_2cta_bf16_hand.mlir) is
-ordered under the default partitions=check, and deleting any one of its 49
+ordered under the default partitions=check, and deleting any one of its 51
 synchronization ops (the mutants tests/test_ws_gemm_2cta.py shows the simulator
 catching) makes the pass reject it with a located diagnostic that names the op it is at
 and the op it conflicts with (or, for a wait that never returns, the ops that would
@@ -46,7 +46,12 @@ tile t uses accumulator stage t mod 2 in round u = t // 2. So:
 - the arrive on acc_empty_j (cta = "even") is the phase's only arrivals (2 x 128): the
   MMA's wait for tile t + 2 gets none;
 - the kernel's fence::after_thread_sync after the partitions' (cluster) barrier orders
-  the dealloc after the MMAs (9.7.16.6.4.4)."""
+  the dealloc after the MMAs (9.7.16.6.4.4);
+- the load warp's tail waits on empty0 and empty1 (parity 1: 16 uses of 2 stages, 8
+  commits to each, the last in phase 7) are the only waits for the last multicast
+  commits to each CTA's copy; without one, that commit's arrivals may be in flight when
+  the CTAs exit (9.7.16.12.1), reported at the last commit to that mbarrier, naming
+  both CTAs' copies."""
 
 from __future__ import annotations
 
@@ -91,12 +96,17 @@ MMA_OVER_LOADS = (rf"tcgen05\.mma in role 'mma \(rank 0\)' writes TMEM columns \
 MMA_LOAD_RACE = (rf"({MMA_OVER_LOADS}|tcgen05\.ld in role 'epilogue \(rank [01]\)' reads TMEM "
                  rf"columns \[\d+, \d+\) that tcgen05\.mma {AT} in role 'mma \(rank 0\)' "
                  rf"writes)")
+TAIL_IN_FLIGHT = (rf"the arrival of tcgen05\.commit in role 'mma \(rank 0\)' may still be in "
+                  rf"flight when the CTA holding its mbarrier exits: no wait observes phase 7 "
+                  rf"\(parity 1\) of the mbarrier \(allocated {AT}, its copy in the CTA of "
+                  rf"rank 0\); phase 7 \(parity 1\) of the mbarrier \(allocated {AT}, its "
+                  rf"copy in the CTA of rank 1\)")
 NO_ARRIVALS = (r"this wait in role '{role} \(rank [01]\)' for parity [01] of the mbarrier "
                rf"\(allocated {AT}, its copy in the CTA of rank [01]\) needs phase 0 to "
                r"complete, but only 0 arrivals reach it in the whole kernel \(it needs "
                r"{count}; from: none\): it never returns")
 
-#: The 49 sync ops in file order -> what deleting it must leave (hand derivation, module
+#: The 51 sync ops in file order -> what deleting it must leave (hand derivation, module
 #: docstring).
 EXPECTED = (
     # load role, tile t0: per K block the wait on empty_s and the expect_tx on full_s
@@ -107,6 +117,8 @@ EXPECTED = (
     [(f"load t1 kb{kb}: wait empty{kb % 2}", TILE_RACE) if half == 0 else
      (f"load t1 kb{kb}: expect_tx full{kb % 2}", MMA_NEVER_RETURNS_FULL)
      for kb in range(4) for half in range(2)] +
+    # the producer tail after the load loop: the last commit to each empty_s
+    [("load tail: wait empty0", TAIL_IN_FLIGHT), ("load tail: wait empty1", TAIL_IN_FLIGHT)] +
     # mma role, per tile: the wait on acc_empty_j and its fence, per K block the wait on
     # full_s and the commit to empty_s, and the commit to acc_full_j
     [item for tile in range(2) for item in (
@@ -163,14 +175,14 @@ def test_the_example_is_ordered():
 
 
 def test_one_expectation_per_sync_op_in_file_order():
-    assert len(LINES) == len(EXPECTED) == 49
+    assert len(LINES) == len(EXPECTED) == 51
     lines = EXAMPLE.read_text().splitlines()
     for line, (name, _) in zip(LINES, EXPECTED):
         kind = next(k for k in sorted(OPS, key=len, reverse=True) if k in name)
         assert OPS[kind] in lines[line], (name, lines[line])
 
 
-@pytest.mark.parametrize("position", range(49), ids=[name for name, _ in EXPECTED])
+@pytest.mark.parametrize("position", range(51), ids=[name for name, _ in EXPECTED])
 def test_deleting_a_sync_op_is_rejected_naming_both_ops(position):
     lines = EXAMPLE.read_text().splitlines()
     del lines[LINES[position]]

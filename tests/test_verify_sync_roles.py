@@ -1,6 +1,6 @@
 """tcgen05-verify-sync on a kernel whose warp roles run concurrently
 (passes/verify_sync_roles.py): the hand-synchronized warp-specialized GEMM
-(examples/ws_gemm_bf16.mlir) is ordered, and deleting any one of its 16 synchronization
+(examples/ws_gemm_bf16.mlir) is ordered, and deleting any one of its 18 synchronization
 ops (the mutants of tests/test_ws_gemm.py, which the simulator catches) makes the pass
 reject it with a located diagnostic.
 
@@ -10,7 +10,9 @@ pass's output: deleting a step of a chain leaves the accesses that chain ordered
 unordered (9.7.16.6.4.4: commit -> wait -> fence::after_thread_sync before tcgen05.ld;
 9.7.16.6.5: fence.proxy.async -> arrive -> wait before the MMA reads what smem_fill
 wrote; completion before the refill), and deleting an arrival leaves a wait whose phase
-never completes."""
+never completes; deleting a tail wait (the load role's last wait on an empty mbarrier,
+for the phase of the loop's last commit to it) leaves that commit's arrival in flight
+at exit (9.7.16.12.1)."""
 
 from __future__ import annotations
 
@@ -31,7 +33,7 @@ EXAMPLE = ROOT / "examples" / "ws_gemm_bf16.mlir"
 CHECKED = ",".join(STRUCTURING + PLANNING).replace(
     "tcgen05-insert-sync", "tcgen05-insert-sync{strategy=none}")
 
-#: The 16 sync ops in file order -> what deleting it must leave (hand derivation).
+#: The 18 sync ops in file order -> what deleting it must leave (hand derivation).
 TILE_RACE = r"shared-memory tile .* without ordering between role '(load|mma)' and role"
 EXPECTED = [
     # load role, stage 0: the refill of iteration 1 is then unordered with the MMA's
@@ -45,6 +47,14 @@ EXPECTED = [
     ("load: wait empty1", TILE_RACE),
     ("load: fence.proxy.async 1", r"missing fence\.proxy\.async -> mbarrier_arrive"),
     ("load: arrive full1", r"role 'mma' for parity 0 .* it never returns"),
+    # the producer tail after the loop: 2 iterations, the last commit to each empty
+    # mbarrier in phase 1
+    ("load: tail wait empty0", r"the arrival of tcgen05\.commit in role 'mma' may still be "
+                               r"in flight when the CTA holding its mbarrier exits: no wait "
+                               r"observes phase 1 \(parity 1\) of the mbarrier \(allocated "
+                               r"at line \d+:\d+\)"),
+    ("load: tail wait empty1", r"the arrival of tcgen05\.commit in role 'mma' may still be "
+                               r"in flight .* phase 1 \(parity 1\)"),
     # mma role
     ("mma: wait full0", r"tcgen05\.mma in role 'mma' reads a shared-memory tile that "
                         r"tcgen05\.smem_fill .* in role 'load'"),
@@ -88,10 +98,10 @@ def test_the_example_is_ordered():
 
 
 def test_one_expectation_per_sync_op():
-    assert len(LINES) == len(EXPECTED) == 16
+    assert len(LINES) == len(EXPECTED) == 18
 
 
-@pytest.mark.parametrize("position", range(16), ids=[name for name, _ in EXPECTED])
+@pytest.mark.parametrize("position", range(18), ids=[name for name, _ in EXPECTED])
 def test_deleting_a_sync_op_is_rejected_with_a_located_diagnostic(position):
     lines = EXAMPLE.read_text().splitlines()
     del lines[LINES[position]]
@@ -106,7 +116,7 @@ def test_deleting_a_sync_op_is_rejected_with_a_located_diagnostic(position):
 
 def test_partitions_options_stay_meaningful():
     lines = EXAMPLE.read_text().splitlines()
-    del lines[LINES[12]]  # the epilogue's fence::after_thread_sync
+    del lines[LINES[14]]  # the epilogue's fence::after_thread_sync
     mutant = "\n".join(lines) + "\n"
     skip = CHECKED.replace("tcgen05-verify-sync", "tcgen05-verify-sync{partitions=skip}")
     compile_source(mutant, "mutant.mlir", pipeline=skip, emit="mlir")  # unchecked

@@ -38,8 +38,9 @@ def test_the_example_has_the_sync_ops_of_its_protocol():
     # 2 stages x (load: wait empty, proxy fence, arrive full; mma: wait full, commit
     # empty), the accumulator commit, the epilogue's wait, fence::after_thread_sync,
     # wait::ld and fence::before_thread_sync, and the kernel's fence::after_thread_sync
-    # after the partitions (before the dealloc): 2 * 5 + 1 + 4 + 1 = 16
-    assert len(sync_lines(EXAMPLE.read_text())) == 16
+    # after the partitions (before the dealloc), and the producer tail's wait on each
+    # empty mbarrier after the load loop: 2 * 5 + 1 + 4 + 1 + 2 = 18
+    assert len(sync_lines(EXAMPLE.read_text())) == 18
 
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])

@@ -5,7 +5,8 @@ pair").
 
 The expected protocol is derived by hand from the ISA, not from the pass: the one-CTA
 ring protocol of the 9.7.16.6.4 canonical patterns and 9.7.13.15 mbarriers (13 ops
-written once per loop body, as for examples/ws_persistent_gemm_bf16.mlir), with the
+written once per loop body, and the producer tail's wait on each empty stage after the
+load role's loops, as for examples/ws_persistent_gemm_bf16.mlir), with the
 signals of a pair: the even CTA's expect_tx announces both CTAs' bytes, 2 x (128 x 64 x 2
 + 64 x 64 x 2) = 49152, since each CTA's loads complete on the even CTA's full mbarrier
 (.cta_group::2, 9.7.9.25.5.1); the commits go to both CTAs (multicast_mask 0b11,
@@ -48,12 +49,18 @@ AFTER_SYNC = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
 #: empty_s and expect_tx on full_s, the MMA role's wait on full_s and commit to empty_s;
 #: per tile the MMA role's wait on acc_empty_j, fence::after_thread_sync and commit to
 #: acc_full_j, the epilogue's wait on acc_full_j, fence::after_thread_sync, wait::ld,
-#: fence::before_thread_sync and arrive; the kernel's fence::after_thread_sync.
-PROTOCOL = {"mbarrier_wait": 4, "mbarrier_expect_tx": 1, "commit": 2, "mbarrier_arrive": 1,
+#: fence::before_thread_sync and arrive; the kernel's fence::after_thread_sync; and the
+#: producer tail, after the load role's loops, one wait per empty stage (2): the last
+#: commits to empty_s are waited for by nothing else, and the arrivals of two commits are
+#: not ordered (9.7.16.12.1).
+PROTOCOL = {"mbarrier_wait": 6, "mbarrier_expect_tx": 1, "commit": 2, "mbarrier_arrive": 1,
             "fence::after": 3, "fence::before": 1, "wait::ld": 1}
 #: Executions of each op of the protocol: 4 tiles x 4 K blocks = 16 per K block, 4 per
-#: tile, 1 for the kernel's fence: 4 x 16 + 8 x 4 + 1 = 97.
-EXECUTED = 4 * 16 + 8 * 4 + 1
+#: tile, 1 for the kernel's fence, 1 per tail wait: 4 x 16 + 8 x 4 + 1 + 2 = 99.
+EXECUTED = 4 * 16 + 8 * 4 + 1 + 2
+#: The producer tail's waits: 16 uses of 2 stages, 8 commits to each empty_s, the last
+#: in phase 7: parity 1 on stage 0, then on stage 1.
+TAIL = [(0, 1), (1, 1)]
 
 
 def named_parameters(text: str) -> str:
@@ -113,7 +120,7 @@ def test_the_pass_writes_the_pair_protocol(strategy):
     planned = plan(EXAMPLE, strategy)
     counts = planned.counts[NAME]
     assert {k: v for k, v in counts.items() if v and k != "total"} == PROTOCOL
-    assert counts["total"] == 13
+    assert counts["total"] == 15
     text = planned.text
     # The rings: full, empty, acc_full of count 1, acc_empty of 2 x 128, 2 stages each.
     counts = re.findall(r'"tcgen05\.alloc_mbarrier"\(\) \{count = (\d+) : i64, '
@@ -125,6 +132,10 @@ def test_the_pass_writes_the_pair_protocol(strategy):
     assert len(commits) == 2 and all("multicast_mask = 3 : i64" in c for c in commits)
     arrives = re.findall(r'"tcgen05\.mbarrier_arrive"\(%\w+\) \{([^}]*)\}', text)
     assert len(arrives) == 1 and 'cta = "even"' in arrives[0]
+    tail = re.findall(r'= "tcgen05\.mbarrier_stage"\(%\w+, %c(\d+)(?:_\d+)?\) [^\n]*\n'
+                      r'\s*%\w+ = arith\.constant (\d+) : i32[^\n]*\n'
+                      r'\s*"tcgen05\.mbarrier_wait"\([^\n]*producer tail', text)
+    assert [(int(s), int(p)) for s, p in tail] == TAIL
     assert verify(text, planned.source_name) == []
 
 
@@ -134,12 +145,12 @@ def test_minimal_and_conservative_write_the_same_protocol():
 
 def test_the_pass_executes_as_many_sync_ops_as_the_hand_protocol():
     """The hand version is unrolled (two tiles per iteration, four K blocks per tile):
-    49 ops written, 48 of them run twice, 97 executed. The pass writes each op once in
-    its loop body: 13 written, the same 97 executed."""
+    51 ops written, 48 of them run twice, 99 executed. The pass writes each op once in
+    its loop body: 15 written, the same 99 executed."""
     planned = plan(EXAMPLE, "minimal")
     hand = HAND.read_text()
-    assert len(sync_lines(hand)) == 49
-    assert executed_sync_ops(hand) == EXECUTED == 97
+    assert len(sync_lines(hand)) == 51
+    assert executed_sync_ops(hand) == EXECUTED == 99
     assert executed_sync_ops(planned.text) == EXECUTED
 
 
@@ -178,9 +189,17 @@ def mutation_table() -> list[tuple[str, str, str]]:
 
 def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
     rows = mutation_table()
-    assert len(rows) == 13
+    assert len(rows) == 15
     unnoticed = [row for row in rows if not row[1] or not row[2]]
     assert unnoticed == []
+    # Each producer-tail wait deleted: the last commits to that stage's copies are in
+    # flight at exit, which verify-sync names, and the simulator sees that no wait of the
+    # CTA observed the phase of the last commit's arrival before the CTA exited.
+    tails = [row for row in rows if "producer tail" in row[0]]
+    assert len(tails) == 2
+    for _, message, verdict in tails:
+        assert "may still be in flight when the CTA holding its mbarrier exits" in message
+        assert "is observed by no wait of that CTA before the CTA exits" in verdict
 
 
 if __name__ == "__main__":

@@ -51,10 +51,32 @@ AFTER_SYNC = ",".join((UNCHECKED,) + LOWERING)
 #: empty_s (4); per tile, the MMA role's wait on acc_empty_j, fence::after_thread_sync and
 #: commit to acc_full_j (3), the epilogue's wait on acc_full_j, fence::after_thread_sync,
 #: wait::ld, fence::before_thread_sync and arrive on acc_empty_j (5); the kernel's
-#: fence::after_thread_sync after the join (1). Written once per loop body: 4 + 3 + 5 + 1.
+#: fence::after_thread_sync after the join (1). Written once per loop body: 4 + 3 + 5 + 1;
+#: and the producer tail after the load role's loops: a wait on each empty stage that
+#: gets commits (4), since nothing else waits for the last commits and the arrivals of
+#: two commits are not ordered (9.7.16.12.1).
 PER_K_BLOCK = 4
-PROTOCOL = {"mbarrier_wait": 4, "mbarrier_expect_tx": 1, "commit": 2, "mbarrier_arrive": 1,
-            "fence::after": 3, "fence::before": 1, "wait::ld": 1}
+TAIL = 4
+PROTOCOL = {"mbarrier_wait": 4 + TAIL, "mbarrier_expect_tx": 1, "commit": 2,
+            "mbarrier_arrive": 1, "fence::after": 3, "fence::before": 1, "wait::ld": 1}
+#: The tail's (stage, parity), by hand: 4 tiles x 4 K blocks = 16 uses of 4 stages, 4
+#: commits to each, the last in phase 3.
+EXAMPLE_TAIL = [(0, 1), (1, 1), (2, 1), (3, 1)]
+#: The wrapping kernel: 3 tiles x 6 K blocks = 18 uses of 4 stages, so stages 0 and 1
+#: get 5 commits (uses s, s + 4, .., s + 16; the last in phase 4, parity 0) and stages
+#: 2 and 3 get 4 (the last in phase 3, parity 1).
+WRAPPING_TAIL = [(0, 0), (1, 0), (2, 1), (3, 1)]
+#: The one-tile kernel under conservative: 2 uses of 4 stages, one commit to each of
+#: stages 0 and 1 (phase 0), none to stages 2 and 3 (nothing to drain there).
+ONE_TILE_TAIL = [(0, 0), (1, 0)]
+
+
+def tail_of(text: str) -> list:
+    """(stage, parity) of the producer tail's waits in the planned `text`, in order."""
+    return [(int(s), int(p)) for s, p in re.findall(
+        r'= "tcgen05\.mbarrier_stage"\(%\w+, %c(\d+)(?:_\d+)?\) [^\n]*\n'
+        r'\s*%\w+ = arith\.constant (\d+) : i32[^\n]*\n'
+        r'\s*"tcgen05\.mbarrier_wait"\([^\n]*producer tail', text)]
 
 
 def named_parameters(text: str) -> str:
@@ -99,9 +121,11 @@ def test_the_pass_writes_the_minimal_protocol(strategy):
     planned = plan(EXAMPLE, strategy)
     counts = planned.counts["ws_persistent_gemm_bf16"]
     assert {k: v for k, v in counts.items() if v and k != "total"} == PROTOCOL
-    assert counts["total"] == sum(PROTOCOL.values()) == 13
-    # The hand-written ring form has the same ops, counted line by line in its source.
-    assert len(sync_lines(HAND.read_text())) == 13
+    assert counts["total"] == sum(PROTOCOL.values()) == 17
+    assert tail_of(planned.text) == EXAMPLE_TAIL
+    # The hand-written ring form has the same ops, counted line by line in its source;
+    # its tail is one wait in a loop over the 4 stages.
+    assert len(sync_lines(HAND.read_text())) == 13 + 1
     assert verify(planned.text, planned.source_name) == []
 
 
@@ -160,14 +184,22 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
     each deletion produces): verify-sync names the unordered pair or the wait that never
     returns, and the simulator reports a race, a deadlock or an mbarrier error."""
     mutants = _mutants()
-    assert len(mutants) == 13
-    unnoticed = []
+    assert len(mutants) == 17
+    unnoticed, tails = [], []
     for description, text in mutants:
         flagged = verify(text, EXAMPLE.name)
         found = planned_verdict(text)
         if not flagged or found is None:
             unnoticed.append((description, flagged, found))
+        if "producer tail" in description:
+            tails.append((flagged, found))
     assert unnoticed == []
+    # A deleted tail wait: the last commit to that stage is in flight at exit (verify-sync
+    # names it; the simulator: no wait of the CTA observed that arrival's phase).
+    assert len(tails) == TAIL
+    for flagged, found in tails:
+        assert "may still be in flight when the CTA holding its mbarrier exits" in flagged[0]
+        assert "is observed by no wait of that CTA before the CTA exits" in found
 
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
@@ -180,7 +212,8 @@ def test_a_tile_whose_k_blocks_wrap_around_the_ring_matches_numpy(schedule):
 
 def test_deleting_any_inserted_op_of_the_wrapping_kernel_is_caught():
     planned = plan(WRAPPING, "minimal")
-    assert planned.counts["ws_persistent_gemm_k384"]["total"] == 13
+    assert planned.counts["ws_persistent_gemm_k384"]["total"] == 13 + TAIL
+    assert tail_of(planned.text) == WRAPPING_TAIL
     unnoticed = []
     for description, text in deletion_mutants(planned.text, planned.source_name):
         flagged = verify(text, WRAPPING.name)
@@ -199,15 +232,20 @@ def test_minimal_leaves_out_the_release_of_stages_used_once():
     """Two K blocks on a 4-stage ring and one tile on 2 accumulator stages: nothing waits
     for a stage to be released. minimal writes, by hand: per K block the full wait and
     the expect_tx (2), the acc_full commit (1), the epilogue's wait, fence after,
-    wait::ld and fence before (4), the fence before the dealloc (1): 8; conservative the
-    whole protocol, 13 as in the example. Both are ordered; under minimal every op is
-    needed."""
+    wait::ld and fence before (4), the fence before the dealloc (1): 8, and no producer
+    tail (no commit to an empty stage); conservative the whole protocol, 13 as in the
+    example, and a tail wait on the 2 stages that get a commit. Both are ordered; under
+    minimal every op is needed."""
     minimal = plan(ONE_TILE, "minimal")
     counts = minimal.counts["ws_gemm_tma_one_tile"]
     assert counts["total"] == 8
     assert counts["mbarrier_wait"] == 2 and counts["commit"] == 1
     assert "mbarrier_arrive" not in counts
-    assert plan(ONE_TILE, "conservative").counts["ws_gemm_tma_one_tile"]["total"] == 13
+    assert tail_of(minimal.text) == []
+    conservative = plan(ONE_TILE, "conservative")
+    assert conservative.counts["ws_gemm_tma_one_tile"]["total"] == 13 + 2
+    assert tail_of(conservative.text) == ONE_TILE_TAIL
+    assert verify(conservative.text, conservative.source_name) == []
     assert verify(minimal.text, minimal.source_name) == []
     assert [description for description, ok in deletions(minimal) if ok] == []
 
@@ -258,9 +296,9 @@ def test_the_hand_kernel_has_the_sync_ops_of_its_protocol():
     text = HAND.read_text()
     ops = [SYNC_OP.search(text.splitlines()[i]).group(1) for i in sync_lines(text)]
     # The counts of PROTOCOL, by op name: 4 waits, 1 expect_tx, 2 commits, 1 arrive, the
-    # tcgen05.wait::ld, 4 fences.
-    assert len(ops) == 13
-    assert ops.count("mbarrier_wait") == 4 and ops.count("mbarrier_expect_tx") == 1
+    # tcgen05.wait::ld, 4 fences, and the tail's wait (in a loop over the stages).
+    assert len(ops) == 14
+    assert ops.count("mbarrier_wait") == 5 and ops.count("mbarrier_expect_tx") == 1
     assert ops.count("commit") == 2 and ops.count("mbarrier_arrive") == 1
     assert ops.count("wait") == 1 and ops.count("fence") == 4
 

@@ -17,6 +17,10 @@
 //           warp waits, before refilling the stage in iteration i, for the phase of
 //           iteration i - 1 (parity (i + 1) & 1; in iteration 0 the phase before the
 //           first, which a fresh mbarrier reports complete).
+// The producer tail: after its loop the load warp waits once more on each empty_s for
+// the phase of the last commit to it (iteration 15: parity 1), so that no commit's
+// arrival is in flight to the CTA's shared memory at exit (two commits' arrivals are not
+// ordered, 9.7.16.12.1).
 // acc_ready (count 1): the MMA warp's last commit; the epilogue waits for phase 0, fences
 // after_thread_sync, loads and stores, then wait::ld and fence::before_thread_sync before
 // the joining barrier and the dealloc (9.7.16.6.4.4).
@@ -38,6 +42,7 @@ func.func @ws_gemm_bf16_tma_k4096(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.
   %c256 = arith.constant 256 : index
   %cK = arith.constant 4096 : index
   %p0 = arith.constant 0 : i32
+  %p1 = arith.constant 1 : i32
   %true = arith.constant true
 
   %a0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
@@ -95,6 +100,12 @@ func.func @ws_gemm_bf16_tma_k4096(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.
         "tcgen05.tma_load"(%tmB, %b3, %full3, %k3, %c0)
             : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
       }
+      // The producer tail: the last commits to empty_0 .. empty_3 (the last iteration
+      // is odd: parity 1).
+      "tcgen05.mbarrier_wait"(%empty0, %p1) : (!tcgen05.mbarrier, i32) -> ()
+      "tcgen05.mbarrier_wait"(%empty1, %p1) : (!tcgen05.mbarrier, i32) -> ()
+      "tcgen05.mbarrier_wait"(%empty2, %p1) : (!tcgen05.mbarrier, i32) -> ()
+      "tcgen05.mbarrier_wait"(%empty3, %p1) : (!tcgen05.mbarrier, i32) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
 

@@ -11,7 +11,8 @@
 // and round t / 2; parities round & 1 (full, acc_full) and (round + 1) & 1 (empty,
 // acc_empty); the expect_tx announces both CTAs' bytes, 49152 = 2 x (128 x 64 x 2 +
 // 64 x 64 x 2); both commits multicast to the two CTAs (mask 3 = 0b11); the epilogue
-// arrives at the even CTA's acc_empty (cta = "even").
+// arrives at the even CTA's acc_empty (cta = "even"); the load role ends with the
+// producer tail, a wait on each empty stage for the phase of its last commit.
 // The CHECK lines (PTX) follow the PTX syntax of mbarrier.init / arrive.expect_tx /
 // try_wait.parity / arrive (9.7.13.15), mapa, cp.async.bulk.tensor with .cta_group::2
 // (9.7.9.25.5.1), tcgen05.mma.cta_group::2 (9.7.16.10.9.1) and tcgen05.commit multicast
@@ -60,7 +61,17 @@
 // PLAN-NEXT: "tcgen05.tma_load"(%{{[^,]+}}, %[[BS]], %[[FULL_S]], %{{[^,]+}}, %{{[^,]+}})
 // PLAN-NEXT: {{^ *[}]$}}
 // PLAN-NEXT: {{^ *[}]$}}
-// PLAN: name = "load"
+// The producer tail, after the loops (each CTA, on its own copies): 4 tiles x 4 K blocks
+// = 16 uses of the 2 stages, so each empty_s gets 8 commits (uses s, s + 2, .., s + 14),
+// the last in phase 7: one wait per stage, in stage order, for parity 7 & 1 = 1.
+// PLAN-NEXT: %[[TAIL0:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %c0{{(_[0-9]+)?}})
+// PLAN-NEXT: %[[TP0:.+]] = arith.constant 1 : i32
+// PLAN-NEXT: "tcgen05.mbarrier_wait"(%[[TAIL0]], %[[TP0]]) {reason = "producer tail
+// PLAN-NEXT: %[[TAIL1:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %c1{{(_[0-9]+)?}})
+// PLAN-NEXT: %[[TP1:.+]] = arith.constant 1 : i32
+// PLAN-NEXT: "tcgen05.mbarrier_wait"(%[[TAIL1]], %[[TP1]]) {reason = "producer tail
+// PLAN-NEXT: gpu.yield
+// PLAN-NEXT: name = "load"
 
 // MMA role (issued by the even CTA): per tile, wait until both CTAs' epilogues drained
 // the accumulator stage's previous round, fence after_thread_sync, the K loop, then
@@ -158,6 +169,15 @@
 // CHECK: @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[EVENFULL]]];
 // CHECK: mapa.shared::cluster.u32 [[EVENFULLB:%r[0-9]+]], [[FULLS]], [[EVEN]];
 // CHECK: @tcgen05_guard cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.cta_group::2 [{{%r[0-9]+}}], [{{%rd[0-9]+}}, {{[{]%r[0-9]+, %r[0-9]+[}]}}], [[[EVENFULLB]]];
+// The producer tail, after the load loop, in each CTA (a wait on an mbarrier the commit
+// multicast completes in both: CTA scope): parity 1, the phase of the last of the 8
+// commits to each empty stage, one wait per stage.
+// CHECK: mov.b32 [[TAILP:%r[0-9]+]], 1;
+// CHECK-NEXT: // begin inline asm
+// CHECK-NEXT: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [{{%r[0-9]+}}], [[TAILP]];
+// CHECK-NEXT: // end inline asm
+// CHECK-NEXT: // begin inline asm
+// CHECK-NEXT: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [{{%r[0-9]+}}], [[TAILP]];
 
 // MMA role: M = 256 MMAs for the pair; the releases multicast to both CTAs; the waits on
 // full (both CTAs' loads) and acc_empty (both CTAs' arrivals) acquire at cluster scope.

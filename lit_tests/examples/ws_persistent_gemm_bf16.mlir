@@ -9,7 +9,9 @@
 // tile), stage it mod 4 and round it / 4; per tile stage t mod 2 and round t / 2; the
 // waits for parity round & 1 (full, acc_full) and (round + 1) & 1 (empty, acc_empty);
 // 49152 bytes = 128 x 64 x 2 (A's stage) + 256 x 64 x 2 (B's stage). No proxy fence:
-// TMA writes and MMA reads are both async proxy (9.7.16.6.5).
+// TMA writes and MMA reads are both async proxy (9.7.16.6.5). The load role ends with
+// the producer tail: a wait on each empty stage for the phase of its last commit (the
+// arrivals of two commits are not ordered, 9.7.16.12.1).
 // REQUIRES: ptxas
 // RUN: tcgen05-opt %examples/ws_persistent_gemm_bf16.mlir -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync,tcgen05-verify-sync' | FileCheck %s --implicit-check-not=fence_proxy_async
 // RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_100a -o %t.ptx
@@ -48,7 +50,23 @@
 // CHECK-NEXT: "tcgen05.tma_load"(%{{[^,]+}}, %[[BS]], %[[FULL_S]], %{{[^,]+}}, %{{[^,]+}})
 // CHECK-NEXT: {{^ *[}]$}}
 // CHECK-NEXT: {{^ *[}]$}}
-// CHECK: name = "load"
+// The producer tail, after the loops: 4 tiles x 4 K blocks = 16 uses of the 4 stages,
+// so each empty_s gets 4 commits (uses s, s + 4, s + 8, s + 12), the last in phase 3:
+// one wait per stage, in stage order, for parity 3 & 1 = 1, then the role ends.
+// CHECK-NEXT: %[[TAIL0:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %c0{{(_[0-9]+)?}})
+// CHECK-NEXT: %[[TP0:.+]] = arith.constant 1 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"(%[[TAIL0]], %[[TP0]]) {reason = "producer tail
+// CHECK-NEXT: %[[TAIL1:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %c1{{(_[0-9]+)?}})
+// CHECK-NEXT: %[[TP1:.+]] = arith.constant 1 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"(%[[TAIL1]], %[[TP1]]) {reason = "producer tail
+// CHECK-NEXT: %[[TAIL2:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %c2{{(_[0-9]+)?}})
+// CHECK-NEXT: %[[TP2:.+]] = arith.constant 1 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"(%[[TAIL2]], %[[TP2]]) {reason = "producer tail
+// CHECK-NEXT: %[[TAIL3:.+]] = "tcgen05.mbarrier_stage"(%[[EMPTY]], %c3{{(_[0-9]+)?}})
+// CHECK-NEXT: %[[TP3:.+]] = arith.constant 1 : i32
+// CHECK-NEXT: "tcgen05.mbarrier_wait"(%[[TAIL3]], %[[TP3]]) {reason = "producer tail
+// CHECK-NEXT: gpu.yield
+// CHECK-NEXT: name = "load"
 
 // MMA role: per tile, wait until the epilogue drained the accumulator stage's previous
 // round, fence after_thread_sync, the K loop, then commit to acc_full; per K block wait

@@ -18,6 +18,7 @@ func.func @ring_protocol_ordered(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.p
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index
+  %p1 = arith.constant 1 : i32
   %true = arith.constant true
 
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[4, 128, 64], bf16, "K", "128B">
@@ -53,6 +54,11 @@ func.func @ring_protocol_ordered(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.p
           "tcgen05.tma_load"(%tmB, %bs, %full_s, %k, %n)
               : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
         }
+      }
+      // The producer tail: the last commit to each empty_s (round 3, parity 1).
+      scf.for %s = %c0 to %c4 step %c1 {
+        %empty_s = "tcgen05.mbarrier_stage"(%empty, %s) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
+        "tcgen05.mbarrier_wait"(%empty_s, %p1) : (!tcgen05.mbarrier, i32) -> ()
       }
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
@@ -145,6 +151,7 @@ func.func @ring_stage_unknown(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index
+  %p1 = arith.constant 1 : i32
   %true = arith.constant true
 
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[4, 128, 64], bf16, "K", "128B">
@@ -180,6 +187,11 @@ func.func @ring_stage_unknown(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<
           "tcgen05.tma_load"(%tmB, %bs, %full_s, %k, %n)
               : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
         }
+      }
+      // The producer tail: the last commit to each empty_s (round 3, parity 1).
+      scf.for %s = %c0 to %c4 step %c1 {
+        %empty_s = "tcgen05.mbarrier_stage"(%empty, %s) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
+        "tcgen05.mbarrier_wait"(%empty_s, %p1) : (!tcgen05.mbarrier, i32) -> ()
       }
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()

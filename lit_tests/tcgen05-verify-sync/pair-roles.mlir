@@ -310,7 +310,7 @@ func.func @overrun(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>)
     "tcgen05.role"() ({
       "tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
       "tcgen05.commit"(%done) {multicast_mask = 3 : i64} : (!mb) -> ()
-      "tcgen05.commit"(%done) {multicast_mask = 3 : i64} : (!mb) -> ()
+      "tcgen05.commit"(%done) {multicast_mask = 3 : i64} : (!mb) -> ()  // expected-error {{the arrival of tcgen05.commit in role 'mma (rank 0)' may still be in flight when the CTA holding its mbarrier exits: no wait observes phase 1 (parity 1) of the mbarrier (allocated at line 307:11, its copy in the CTA of rank 0); phase 1 (parity 1) of the mbarrier (allocated at line 307:11, its copy in the CTA of rank 1)}}
       "gpu.yield"() : () -> ()
     }) {name = "mma", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
     "tcgen05.role"() ({

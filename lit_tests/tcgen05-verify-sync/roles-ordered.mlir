@@ -4,7 +4,7 @@
 // commit, then arrives on the mbarrier the load role waits on); an accumulator handed
 // back by the epilogue (wait::ld, fence::before_thread_sync, arrive) and overwritten by
 // the next MMA (wait, fence::after_thread_sync); a two-iteration ring with parities from
-// the loop counter; a load and an MMA in one role, ordered by the role's barrier; and a
+// the loop counter (and the producer tail after the loop); a load and an MMA in one role, ordered by the role's barrier; and a
 // TMA-fed load role (expect_tx + complete_tx as the producer side of the full mbarrier);
 // a double-buffered accumulator whose MMAs fill one stage while the epilogue drains the
 // other (tcgen05.tmem_stage cells from stage_layout and stage_stride).
@@ -215,6 +215,8 @@ func.func @ring(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1)
         "tcgen05.fence_proxy_async"() : () -> ()
         "tcgen05.mbarrier_arrive"(%full) : (!mb) -> ()
       }
+      // The producer tail: the last commit to %done (iteration 1, parity 1).
+      "tcgen05.mbarrier_wait"(%done, %p1) : (!mb, i32) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
     "tcgen05.role"() ({

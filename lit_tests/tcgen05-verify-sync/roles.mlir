@@ -95,7 +95,7 @@ func.func @wrong_parity(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1)
     "tcgen05.role"() ({
       "tcgen05.mbarrier_wait"(%full, %p0) : (!mb, i32) -> ()
       "tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
-      "tcgen05.commit"(%done) : (!mb) -> ()
+      "tcgen05.commit"(%done) : (!mb) -> ()  // expected-error {{the arrival of tcgen05.commit in role 'mma' may still be in flight when the CTA holding its mbarrier exits: no wait observes phase 0 (parity 0) of the mbarrier (allocated at line 85:11)}}
       "gpu.yield"() : () -> ()
     }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
     "tcgen05.role"() ({
@@ -574,7 +574,7 @@ func.func @loop_parity(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1)
         // expected-error @+1 {{phase 1 of this wait's mbarrier may complete before the wait (for parity 0) in role 'mma' runs: its arrival tcgen05.mbarrier_arrive at line 568:9 in role 'load' is not ordered after the wait, which then waits for phase 2 (9.7.13.15.16)}}
         "tcgen05.mbarrier_wait"(%full, %p0) : (!mb, i32) -> ()
         "tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
-        "tcgen05.commit"(%done) : (!mb) -> ()
+        "tcgen05.commit"(%done) : (!mb) -> ()  // expected-error {{the arrival of tcgen05.commit in role 'mma' may still be in flight when the CTA holding its mbarrier exits: no wait observes phase 1 (parity 1) of the mbarrier (allocated at line 552:11)}}
       }
       "tcgen05.commit"(%ready) : (!mb) -> ()
       "gpu.yield"() : () -> ()
@@ -1018,7 +1018,7 @@ func.func @tma_no_wait(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1,
     "tcgen05.role"() ({
       "tcgen05.mbarrier_expect_tx"(%tfull) : (!mb) -> ()
       "tcgen05.tma_load"(%tma, %a, %tfull, %c0, %c0) : (!llvm.ptr<1>, !ta, !mb, index, index) -> ()
-      "tcgen05.tma_load"(%tmb, %b, %tfull, %c0, %c0) : (!llvm.ptr<1>, !tb, !mb, index, index) -> ()
+      "tcgen05.tma_load"(%tmb, %b, %tfull, %c0, %c0) : (!llvm.ptr<1>, !tb, !mb, index, index) -> ()  // expected-error {{the complete_tx of tcgen05.tma_load in role 'load' may still be in flight when the CTA holding its mbarrier exits: no wait observes phase 0 (parity 0) of the mbarrier (allocated at line 1016:12) (an asynchronous arrival, 9.7.9.25.5.1); missing an mbarrier wait for that phase before the join}}
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
     "tcgen05.role"() ({

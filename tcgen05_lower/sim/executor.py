@@ -593,4 +593,7 @@ class Machine:
 
     def exit_threads(self, idx, line: int) -> None:
         self.status[idx] = EXIT
+        for rank in np.unique(self.rank[idx]):
+            if (self.status[self.rank == rank] == EXIT).all():
+                self.ordering.cta_exited(int(rank))
         self.release_barriers(line)

@@ -65,6 +65,16 @@ touches those bytes must know the completion (from a wait on the phase that the
 complete_tx completed): otherwise a race. A TMA load into bytes that an unfinished
 tcgen05 op reads is a race too (its completion, e.g. commit -> wait, must come first).
 
+Asynchronous arrivals at exit. A commit's arrive-on (multicast or not) and a TMA load's
+complete_tx are asynchronous: when the last thread of the CTA holding their mbarrier
+exits (``cta_exited``), the phase the latest of them fell in must have been observed
+complete by a wait of that CTA, else it is reported (whatever the schedule: under
+``"eager"`` it landed at issue, under ``"late"`` when a later commit forced it, and on
+the machine it may still be in flight). An arrival (those, a TMA load's data, a remote
+``mbarrier.arrive``) that lands on the shared memory of a CTA whose threads have all
+exited is reported too, and so is one still pending when the last thread of the cluster
+exits, which is then completed. The reports come with the at-exit problems (``finish``).
+
 mbarriers follow PTX's mbarrier semantics: init sets the expected arrival count and phase
 0; a phase completes when its pending arrivals reach zero (and its transaction count is
 zero); ``try_wait.parity P`` succeeds once the phase of parity P has completed, i.e. while
@@ -131,6 +141,11 @@ class Mbarrier:
     init_by: int = -1
     init_epoch: int = 0
     init_line: int = 0
+    #: The latest asynchronous arrival (a commit's arrive-on, a TMA load's complete_tx):
+    #: (the phase it fell in, what it was, its PTX line); and the latest phase a
+    #: successful wait on this mbarrier observed complete (-1: none).
+    last_async: tuple | None = None
+    observed: int = -1
 
 
 class OrderingModel:
@@ -182,6 +197,10 @@ class OrderingModel:
         self.tma_writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
         self.tma_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.tma_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        # CTAs whose threads have all exited, and the arrivals that landed on their
+        # shared memory afterwards (reported at finish; module docstring)
+        self.exited = [False for _ in ctas]
+        self.late_arrivals: dict = {}
 
     # -- helpers --------------------------------------------------------------------------
     def _race(self, message: str, line: int, other: int) -> None:
@@ -377,8 +396,46 @@ class OrderingModel:
         for record in self.inflight:
             if record.issuer == thread and record.issue_agent >= 0 and record.seq <= seq:
                 self._perform(record)
+        what = "the arrive-on of tcgen05.commit" + (" (multicast)" if len(targets) > 1
+                                                    else "")
         for r in targets:
-            self._arrive(r, mbarrier, 1, generic, tc, line)
+            self._landing(r, mbarrier, what, line)
+            phase = self._arrive(r, mbarrier, 1, generic, tc, line)
+            self._mbar(r, mbarrier, line).last_async = (phase, what, line)
+
+    def cta_exited(self, rank: int) -> None:
+        """Every thread of CTA `rank` has exited: its shared memory is gone. An
+        asynchronous arrival on one of its mbarriers that no wait of the CTA observed
+        (the phase it fell in is later than any phase a wait saw complete) is reported:
+        on the machine it may still have been in flight, since nothing the CTA did
+        depended on it (the ISA orders no commit's arrival with another's, 9.7.16.12.1).
+        And an arrival that lands on it from now on is reported (``_landing``)."""
+        if self.exited[rank]:
+            return
+        self.exited[rank] = True
+        for (r, address), bar in self.mbarriers.items():
+            if r != rank or bar.last_async is None or bar.last_async[0] <= bar.observed:
+                continue
+            phase, what, line = bar.last_async
+            self.late_arrivals.setdefault(
+                (what, line, rank, address),
+                f"{what} at PTX line {line} on the mbarrier at {address:#x} of CTA {rank} "
+                f"(its phase {phase}) is observed by no wait of that CTA before the CTA "
+                f"exits: it may still be in flight then (the producer tail of a ring waits "
+                f"for the last commits; docs/partitions.md)")
+
+    def _landing(self, rank: int, address: int | None, what: str, line: int) -> None:
+        """Reports `what` (an arrival, a complete_tx or a TMA load's data) landing on
+        the shared memory of CTA `rank` after that CTA exited: nothing it ran waited
+        for it (a ring's producer tail is that wait for the last commits to its empty
+        mbarriers; docs/partitions.md)."""
+        if not self.exited[rank]:
+            return
+        key = (what, line, rank, address)
+        self.late_arrivals.setdefault(
+            key, f"{what} at PTX line {line} lands on the shared memory of CTA {rank} "
+                 + (f"(the mbarrier at {address:#x}) " if address is not None else "")
+                 + f"after CTA {rank} exited: no wait of that CTA observed it")
 
     def wait(self, threads: np.ndarray, kind: str, line: int) -> None:
         base = self.LD if kind == "ld" else self.ST
@@ -510,9 +567,15 @@ class OrderingModel:
     def _complete_tma(self, entry: TmaInFlight) -> None:
         """The load's data lands; complete_tx of its bytes on its mbarrier releases its
         completion to the phase that completes."""
-        entry.write()
         bar_rank = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+        self._landing(entry.rank, None, "the data of a TMA load (cp.async.bulk.tensor)",
+                      entry.line)
+        self._landing(bar_rank, entry.mbarrier, "the complete_tx of a TMA load "
+                      "(cp.async.bulk.tensor)", entry.line)
+        entry.write()
         bar = self._mbar(bar_rank, entry.mbarrier, entry.line)
+        bar.last_async = (bar.phase, "the complete_tx of a TMA load (cp.async.bulk.tensor)",
+                          entry.line)
         generic = np.zeros(self.known.shape[1], np.int64)
         generic[self.TMA + entry.thread] = entry.seq
         bar.known = generic.copy() if bar.known is None else np.maximum(bar.known, generic)
@@ -580,6 +643,9 @@ class OrderingModel:
     def mbarrier_arrive(self, thread: int, rank: int, address: int, count: int,
                         line: int) -> int:
         self._mbar(rank, address, line, thread)
+        self._landing(rank, address, "mbarrier.arrive" + (
+            " (remote, shared::cluster)" if rank != thread // self.threads_per_cta
+            else ""), line)
         self._release(np.array([thread]))
         generic, tc = self._published([thread])
         return self._arrive(rank, address, count, generic, tc, line)
@@ -593,6 +659,8 @@ class OrderingModel:
         bar = self._mbar(rank, address, line, thread)
         if bar.phase % 2 == parity % 2:
             return False
+        # A successful wait observes the latest completed phase (its parity is P).
+        bar.observed = max(bar.observed, bar.phase - 1)
         generic, tc = bar.completed.get(bar.phase - 1, (None, None))
         if generic is not None:
             self._acquire(np.array([thread]), generic, tc)
@@ -659,9 +727,14 @@ class OrderingModel:
         return True
 
     def finish(self, line: int) -> list[str]:
+        # Every thread has exited: a commit's arrive-on or a TMA load still pending lands
+        # on the shared memory of CTAs that have exited (checked, then completed so that
+        # the numbers are the program's).
+        for rank in range(len(self.ctas)):
+            self.cta_exited(rank)
         while self.pending_commits:
             self._complete_pending(self.pending_commits.pop(0))
-        problems = []
+        problems = list(self.late_arrivals.values())
         for record in self.inflight:
             if not record.performed:
                 self._perform(record)

@@ -58,7 +58,20 @@ epilogue -> next MMA into stage j        acc_empty (count = the epilogue's threa
 roles -> dealloc after the join          fence::after_thread_sync after the partitions op
                                          (the epilogue's last wait::ld and
                                          fence::before_thread_sync precede the join)
+last commit to empty_s -> the CTA's      the producer tail: after its loops the load role
+exit                                     waits on each empty_s that gets commits, for the
+                                         parity of its last one (``tail_parities``):
+                                         nothing else waits for it, and the ISA orders no
+                                         commit's arrival with another's (9.7.16.12.1), so
+                                         it may otherwise land in the shared memory of a
+                                         CTA that has exited
 =======================================  =================================================
+
+The accumulator ring needs no tail: every acc_full commit is waited for by the
+epilogue, and the acc_empty arrivals are the epilogue threads' own mbarrier.arrive
+(remote, in a pair, with release at cluster scope), performed before those threads
+reach the joining (cluster) barrier that the mbarrier's CTA passes before it exits
+(docs/partitions.md, "The producer tail").
 
 Why this is the minimum per K block: 4 synchronization ops. The MMA thread must not read
 a stage before its bytes land: one wait, on an mbarrier whose phase the TMA's complete_tx
@@ -70,7 +83,8 @@ proxy) and no thread fence (the wait orders the async-proxy accesses). Per tile:
 role's acc_empty wait, its fence::after_thread_sync and the acc_full commit; the
 epilogue's acc_full wait, fence::after_thread_sync, wait::ld, fence::before_thread_sync
 and arrive (the 9.7.16.6.4.3 / .4 patterns step by step). The ``mbarrier_stage`` ops and
-the index arithmetic the pass adds compute addresses, not orderings.
+the index arithmetic the pass adds compute addresses, not orderings. After the loops,
+the tail: one wait per ring stage that gets commits.
 
 A CTA pair (``cta_group = 2``; docs/cta-pairs.md, "Warp roles and TMA in a CTA pair").
 Each CTA runs every role; the single-thread ops (mma, commit) and the expect_tx are
@@ -97,6 +111,9 @@ threads, the even CTA's)                 epilogue thread of both CTAs (remote ar
                                          release at cluster scope): the MMAs that
                                          overwrite the stage write both CTAs' lanes, so
                                          the even CTA's MMA warp waits for both epilogues
+the producer tail                        the same waits, run in both CTAs (each on its own
+                                         copy of empty_s, which the multicast commit
+                                         reaches)
 =======================================  =================================================
 
 The lowering runs each wait in the CTAs its mbarrier's signals reach (lowering/sync.py
@@ -631,6 +648,7 @@ class RingPlan:
             if conservative or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
         self.plan_mmas(mmas, mma_nest, depth, full, empty, rings, load_role)
+        self.plan_tail(load_role, load_nest, depth, empty, rings, mma_role)
         self.plan_tiles(k_loop, tile_nest, acc_depth, acc_full, acc_empty, acc_name,
                         ld_role)
         self.plan_epilogue(lds, ld_tile_block, ld_nest, acc_depth, acc_full, acc_empty,
@@ -814,6 +832,32 @@ class RingPlan:
                              f"refill of the next round when they complete (empty, "
                              f"9.7.16.12.1)" + self.both_reason("load thread"))
 
+    def plan_tail(self, load_role, nest, depth, empty, rings, mma_role) -> None:
+        """The producer tail: after its loops, the load role waits on each empty_s that
+        gets commits for the phase of the last one (``tail_parities``). Nothing else
+        waits for those commits, and the ISA does not order the arrivals of two commits
+        (9.7.16.12.1: each arrives when the ops before it complete), so without the tail
+        an arrival may still be in flight to the shared memory of a CTA that has exited
+        (in a pair, the multicast reaches the odd CTA's copy too, and each CTA's load
+        role waits on its own)."""
+        if empty is None:
+            return   # no empty protocol: no commit to drain
+        i32 = ir.IntegerType.get_signless(32)
+        body = load_role.op.regions[0].blocks[0]
+        terminator = body.operations[len(body.operations) - 1]
+        with ir.InsertionPoint(terminator), terminator.location:
+            for s, parity in tail_parities(nest.uses, depth):
+                empty_s = self.stage(empty, self.constant(s), "empty mbarrier of a stage "
+                                                              "that gets commits")
+                self.emit(MbarrierWaitOp, barrier=empty_s, phase=_const(parity, i32),
+                          reason=f"producer tail: the last commit to empty stage {s} of "
+                                 f"{rings} by {mma_role.describe()} has arrived before "
+                                 f"{load_role.describe()} reaches the join and the CTA "
+                                 f"exits (its phase, parity {parity}; the arrivals of "
+                                 f"two commits are not ordered, 9.7.16.12.1)"
+                                 + ("; in each CTA of the pair, on its own copy"
+                                    if self.pair else ""))
+
     def plan_tiles(self, k_loop, nest, depth, acc_full, acc_empty, acc_name,
                    ld_role) -> None:
         with ir.InsertionPoint(k_loop), k_loop.location:
@@ -871,6 +915,19 @@ class RingPlan:
                              + ("; at the even CTA's copy, where the MMA warp waits (the "
                                 "pair's MMAs overwrite both CTAs' lanes)" if self.pair
                                 else ""))
+
+
+def tail_parities(uses: int, stages: int) -> list:
+    """(stage, parity) of the producer tail's waits on a ring of `stages` stages used
+    `uses` times: stage s gets the commits of uses s, s + S, .., n_s = ceil((uses - s)
+    / S) of them (none when s >= uses: a zero-trip loop, or fewer uses than stages, has
+    nothing to drain there), the last in phase n_s - 1, so the wait is for parity
+    (n_s - 1) & 1 (the in-loop wait's (round + 1) & 1 at round n_s)."""
+    tail = []
+    for s in range(min(uses, stages)):
+        commits = -(-(uses - s) // stages)
+        tail.append((s, (commits - 1) & 1))
+    return tail
 
 
 def _where(op) -> str:

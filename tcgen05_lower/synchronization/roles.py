@@ -29,6 +29,11 @@ roles -> dealloc after the join             the epilogue's tcgen05.wait::ld and
                                             fence::before_thread_sync after its last load,
                                             fence::after_thread_sync after the partitions
                                             op (the join is a CTA barrier): pattern .6.4.4
+the loop's last commit to empty_s -> the    the producer tail: after the loop the load role
+CTA's exit                                  waits on empty_s for the phase of the last
+                                            iteration's commit (parity (trips - 1) & 1):
+                                            nothing else waits for it and two commits'
+                                            arrivals are not ordered (9.7.16.12.1)
 ==========================================  =================================================
 
 A stage is a maximal run of MMAs in one block of the MMA role that read the same
@@ -44,7 +49,7 @@ wait (it must not read a tile before its fill is visible), the load role one wai
 (it must not overwrite a tile the MMAs may still read), the fill's writes need one
 fence.proxy.async and one arrive to be published to the async proxy and signalled, and
 the MMAs' reads need one commit to be signalled: 5 ops per stage, as in
-examples/ws_gemm_bf16.mlir. With strategy ``conservative`` the same protocol is
+examples/ws_gemm_bf16.mlir (and once per stage after the loop, the tail's wait). With strategy ``conservative`` the same protocol is
 written (it is already the completion of every cross-role dependence; no op is
 removable without a race, see tests/test_ws_gemm_auto.py).
 
@@ -288,6 +293,29 @@ class RolePlan:
                           reason=f"the MMAs reading {tiles} release the stage to the "
                                  f"refill of the next iteration (empty mbarrier, "
                                  f"9.7.16.6.2.1.1)")
+            self.plan_tail(load_role, load_loop, empty, tiles, mma_role)
+
+    def plan_tail(self, load_role, load_loop, empty, tiles: str, mma_role) -> None:
+        """The producer tail of a stage: the loop commits to `empty` once per iteration,
+        and the refill waits only for the previous iteration's commit, so the last
+        commit (phase trips - 1) is waited for here, at the end of the load role, before
+        the join and the CTA's exit: its arrival is asynchronous and may otherwise land
+        in the shared memory of a CTA that has exited (9.7.16.12.1). A loop of no
+        iteration commits nothing: no tail."""
+        lb, ub, step = _bounds(load_loop)
+        trips = max(0, -(-(ub - lb) // step))
+        if trips == 0:
+            return
+        parity = (trips - 1) & 1
+        body = load_role.op.regions[0].blocks[0]
+        terminator = body.operations[len(body.operations) - 1]
+        with ir.InsertionPoint(terminator), terminator.location:
+            self.emit(MbarrierWaitOp, barrier=empty,
+                      phase=_const(parity, ir.IntegerType.get_signless(32)),
+                      reason=f"producer tail: the last commit to the empty mbarrier of "
+                             f"{tiles} by {mma_role.describe()} (iteration {trips - 1}, "
+                             f"parity {parity}) has arrived before {load_role.describe()} "
+                             f"reaches the join and the CTA exits (9.7.16.12.1)")
 
     def plan_accumulators(self, mmas, lds) -> None:
         written = {}

@@ -51,6 +51,11 @@
 //           (mbarrier_arrive with cta = "even": mapa + mbarrier.arrive.release.cluster);
 //           the MMA warp waits for round u - 1 (parity (u + 1) & 1) and fences
 //           after_thread_sync before its first MMA overwrites the stage (9.7.16.6.4.4).
+// The producer tail, in both CTAs: after its loop each CTA's load warp waits once more on
+// its own empty_0 and empty_1 for the phase of the last commit to it (16 uses of 2
+// stages: 8 commits each, the last in phase 7, parity 1). The multicast commits' arrivals
+// are not ordered with the others (9.7.16.12.1): without these waits the odd CTA could
+// pass the final cluster barrier and exit while the last ones to its copies are in flight.
 // After the partitions' joining barrier (a cluster barrier in a pair), the kernel's
 // fence::after_thread_sync orders the epilogue's last loads before the dealloc that
 // tcgen05-plan-tmem adds (one warp per CTA).
@@ -72,6 +77,7 @@ func.func @ws_gemm_2cta_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1
   %c128 = arith.constant 128 : index
   %true = arith.constant true
   %false = arith.constant false
+  %p1 = arith.constant 1 : i32
 
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 64], bf16, "K", "128B">
   %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 64, 64], bf16, "K", "128B">
@@ -221,6 +227,9 @@ func.func @ws_gemm_2cta_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1
         "tcgen05.tma_load"(%tmB, %bs1_3, %full1, %k1_3, %n1)
             : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
       }
+      // The producer tail: the last commit to each CTA's own empty_s (round 7, parity 1).
+      "tcgen05.mbarrier_wait"(%empty0, %p1) : (!tcgen05.mbarrier, i32) -> ()
+      "tcgen05.mbarrier_wait"(%empty1, %p1) : (!tcgen05.mbarrier, i32) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
 

@@ -31,6 +31,10 @@
 //   acc_empty [2] (count 128): every epilogue thread arrives after tcgen05.wait::ld and
 //                           fence::before_thread_sync; the MMA warp waits for parity
 //                           (u + 1) & 1 and fences after_thread_sync (9.7.16.6.4.4).
+// The producer tail: after its loops the load warp waits once more on each empty_s for
+// the phase of the last commit to it (16 uses of 4 stages: 4 commits each, the last in
+// phase 3, parity 1), so that no commit's arrival is in flight to the CTA's shared
+// memory at exit (two commits' arrivals are not ordered, 9.7.16.12.1).
 // After the partitions' joining barrier, fence::after_thread_sync orders the epilogue's
 // last loads before the dealloc tcgen05-plan-tmem adds.
 //
@@ -48,6 +52,7 @@ func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm
   %c32 = arith.constant 32 : index
   %c64 = arith.constant 64 : index
   %c256 = arith.constant 256 : index
+  %p1 = arith.constant 1 : i32
   %true = arith.constant true
 
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[4, 128, 64], bf16, "K", "128B">
@@ -83,6 +88,11 @@ func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm
           "tcgen05.tma_load"(%tmB, %bs, %full_s, %k, %n)
               : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
         }
+      }
+      // The producer tail: the last commit to each empty_s (round 3, parity 1).
+      scf.for %s = %c0 to %c4 step %c1 {
+        %empty_s = "tcgen05.mbarrier_stage"(%empty, %s) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
+        "tcgen05.mbarrier_wait"(%empty_s, %p1) : (!tcgen05.mbarrier, i32) -> ()
       }
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
