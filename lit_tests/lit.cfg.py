@@ -28,7 +28,7 @@ llvm_spec = importlib.util.find_spec("llvm")
 if llvm_spec is not None and llvm_spec.submodule_search_locations:
     paths.append(os.path.join(list(llvm_spec.submodule_search_locations)[0], "bin"))
 config.environment["PATH"] = os.pathsep.join(paths + [os.environ.get("PATH", "")])
-for passthrough in ("TCGEN05_PTXAS", "TCGEN05_DEBUG", "HOME"):
+for passthrough in ("TCGEN05_PTXAS", "TCGEN05_DEBUG", "HOME", "PYTHONPATH"):
     if passthrough in os.environ:
         config.environment[passthrough] = os.environ[passthrough]
 
