@@ -24,6 +24,10 @@ class Tcgen05LowerToLlvm(ModulePass):
                "is warp-uniform: elect (the lane elect.sync elects, as CUTLASS does) or "
                "thread (the role's first thread, by thread index); elsewhere always the "
                "first thread", ("elect", "thread")),
+        Option("maxnreg", str, "", "register budgets of a kernel with warp roles, one per "
+               "warpgroup in order, e.g. 40,232: each warpgroup's warps run setmaxnreg to "
+               "their budget (.dec below the largest budget, .inc at it), at the top of "
+               "the role that is the warpgroup's, else before the roles; empty: none"),
     )
 
     def apply(self, module) -> None:

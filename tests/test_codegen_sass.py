@@ -126,3 +126,28 @@ def test_straight_kernel_registers():
     (kernel,) = kernels.values()
     assert kernel.registers <= MAX_STRAIGHT_REGISTERS
     assert kernel.spill_stores == 0
+
+
+@requires_sass_tools
+@pytest.mark.parametrize("budgets", ["24,232", "40,232", "64,192"])
+def test_register_budgets_are_honoured_without_spills(budgets):
+    """setmaxnreg budgets per warpgroup (tcgen05-lower-to-llvm{maxnreg=...}): the load and
+    MMA warpgroup is released to the first, the epilogue's raised to the second; ptxas
+    gives the kernel the largest at launch (so the .inc finds its registers) and spills
+    nothing at either budget (ptxas -v), and the SASS holds the register moves."""
+    from tcgen05_lower import driver
+    from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
+
+    path = EXAMPLES / "ws_persistent_gemm_bf16.mlir"
+    low, high = (int(x) for x in budgets.split(","))
+    pipeline = override_options(DEFAULT_PIPELINE, [f"tcgen05-lower-to-llvm{{maxnreg={budgets}}}"])
+    ptx = driver.compile_source(path.read_text(), str(path), pipeline=pipeline).ptx
+    assert f"setmaxnreg.dec.sync.aligned.u32 {low};" in ptx
+    assert f"setmaxnreg.inc.sync.aligned.u32 {high};" in ptx
+    verbose, text = sass.assemble(ptx)
+    kernels = sass.parse_sass(text)
+    sass.parse_ptxas(verbose, kernels)
+    (kernel,) = kernels.values()
+    assert kernel.registers == high
+    assert kernel.spill_stores == kernel.spill_loads == 0
+    assert "USETMAXREG" in text

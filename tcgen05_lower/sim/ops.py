@@ -76,7 +76,7 @@ def _handler_for(ins: P.Instr):
         "bra": _bra, "ret": _ret, "exit": _ret, "barrier": _barrier, "bar": _barrier,
         "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
         "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
-        "sqrt": _sqrt, "cp": _cp, "elect": _elect,
+        "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
     }
     if base not in table:
         raise _unknown(ins)
@@ -1289,6 +1289,31 @@ def _elect(ins: P.Instr):
                 m.write(pair.second.name, threads, lanes == low, 1, ins)
                 if pair.first is not None:
                     m.write(pair.first.name, threads, low, 32, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _setmaxnreg(ins: P.Instr):
+    """setmaxnreg.{inc,dec}.sync.aligned.u32 n (PTX ISA, setmaxnreg): the warp's register
+    budget, which the simulator (registers unbounded) does not model; it checks the
+    operand (a multiple of 8 in 24..256) and that the warp executes it converged
+    (.sync.aligned). That all warps of a warpgroup execute the same instruction is the
+    lowering's to keep (lowering.partitions places it so)."""
+    if ins.parts[1:] not in (["inc", "sync", "aligned", "u32"],
+                             ["dec", "sync", "aligned", "u32"]):
+        raise _unknown(ins)
+
+    def make(m, ins):
+        if len(ins.operands) != 1 or not isinstance(ins.operands[0], P.Imm):
+            raise _unknown(ins, "setmaxnreg takes one immediate register count")
+        count = ins.operands[0].value
+        if not (24 <= count <= 256 and count % 8 == 0):
+            raise SimError(f"setmaxnreg: {count} is not a multiple of 8 in 24..256",
+                           ins.line, ins.text)
+
+        def run(ins, idx):
+            m.check_warp_converged(ins, idx)
             m.advance(idx)
         return run
     return make
