@@ -20,6 +20,7 @@ be ordered before it.
 
 from __future__ import annotations
 
+from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.dialect.ops import (BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp,
@@ -77,22 +78,54 @@ def even_cta(lowering) -> "ir.Value":
     return cached
 
 
+#: The ops whose issuing thread single_thread_predicate chooses.
+SINGLE_THREAD_OPS = ("tcgen05.mma", "tcgen05.cp", "tcgen05.shift", "tcgen05.commit",
+                     "tcgen05.tma_load", "tcgen05.mbarrier_expect_tx")
+
+
 def elect_allowed(lowering) -> bool:
     """Whether the op being lowered may be issued by the lane elect.sync elects: the
     issue option says elect, the op runs in a role of one warp (Table 46 asks for one
-    thread of the CTA: elect.sync elects one per warp), and every op between it and the
-    role's ``scf.if`` is an ``scf.for`` whose bounds are constants or kernel arguments,
-    so that the whole warp reaches it together (elect.sync's .sync)."""
+    thread of the CTA: elect.sync elects one per warp), and in that role every
+    single-thread op is reached by the whole warp together (``_warp_uniform_at``, for
+    elect.sync's .sync). Decided once per role, for all its single-thread ops alike: a
+    commit must be issued by the thread that issued the MMAs it tracks."""
     if lowering.pass_.option("issue") != "elect":
         return False
     role = lowering.role
     if role is None or role.warps != 1:
         return False
-    parent = lowering.current_op.parent
+    decided = getattr(lowering, "elect_roles", None)
+    if decided is None:
+        decided = lowering.elect_roles = {}
+    branch = _role_branch(lowering, lowering.current_op)
+    if branch is None:
+        return False
+    if branch not in decided:
+        decided[branch] = all(_warp_uniform_at(inner, branch) for inner in
+                              d.walk_ops(branch) if inner.name in SINGLE_THREAD_OPS)
+    return decided[branch]
+
+
+def _role_branch(lowering, op):
+    """The role's ``scf.if`` (on the role's member predicate) around `op`, or None."""
+    parent = op.parent
     while parent is not None:
         parent = parent.operation if hasattr(parent, "operation") else parent
-        if parent.name == "scf.if":
-            return parent.operands[0] == lowering.role_member
+        if parent.name == "scf.if" and parent.operands[0] == lowering.role_member:
+            return parent
+        parent = parent.parent
+    return None
+
+
+def _warp_uniform_at(op, branch) -> bool:
+    """Every op between `op` and the role's `branch` is an ``scf.for`` whose bounds are
+    constants or kernel arguments: the whole warp reaches `op` together."""
+    parent = op.parent
+    while parent is not None:
+        parent = parent.operation if hasattr(parent, "operation") else parent
+        if parent == branch:
+            return True
         if parent.name != "scf.for" or not all(
                 _warp_uniform_value(v) for v in list(parent.operands)[:3]):
             return False
