@@ -421,9 +421,10 @@ irdl.dialect @tcgen05 {
 
   // One role of a tcgen05.partitions: a sequential program (its region, ending in
   // gpu.yield) run by the warps first_warp .. first_warp + warps - 1 only, under the role's
-  // name. Single-thread ops are issued by the role's first thread; warpgroup ops (ld, st,
-  // ld_red, wait, load_fragment, store_fragment) need the role to be whole aligned
-  // warpgroups; tcgen05.barrier is the role's named barrier.
+  // name. Single-thread ops are issued by the role's first thread (in a one-warp role with
+  // warp-uniform loops, by the lane elect.sync elects, docs/partitions.md); warpgroup ops
+  // (ld, st, ld_red, wait, load_fragment, store_fragment) need the role to be whole
+  // aligned warpgroups; tcgen05.barrier is the role's named barrier.
   irdl.operation @role {
     %body = irdl.region
     irdl.regions(body: %body)

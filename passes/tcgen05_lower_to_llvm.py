@@ -12,12 +12,23 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.lowering import KernelLowering
-from tcgen05_lower.pass_infra import ModulePass
+from tcgen05_lower.pass_infra import ModulePass, Option
 
 
 class Tcgen05LowerToLlvm(ModulePass):
     name = "tcgen05-lower-to-llvm"
     description = "Lower planned tcgen05 ops to NVVM inline PTX and the arith/scf/llvm dialects"
+    options = (
+        Option("issue", str, "elect", "who issues the single-thread instructions (mma, cp, "
+               "shift, commit, TMA loads, expect_tx) of a one-warp role whose control flow "
+               "is warp-uniform: elect (the lane elect.sync elects, as CUTLASS does) or "
+               "thread (the role's first thread, by thread index); elsewhere always the "
+               "first thread", ("elect", "thread")),
+        Option("maxnreg", str, "", "register budgets of a kernel with warp roles, one per "
+               "warpgroup in order, e.g. 40,232: each warpgroup's warps run setmaxnreg to "
+               "their budget (.dec below the largest budget, .inc at it), at the top of "
+               "the role that is the warpgroup's, else before the roles; empty: none"),
+    )
 
     def apply(self, module) -> None:
         for kernel in d.kernels(module):

@@ -2,7 +2,10 @@
 backend (through llvmlite), and ptxas.
 
 ptxas is found by the project itself, in this order: the ``TCGEN05_PTXAS`` environment
-variable, ``ptxas`` on PATH, then the ``nvidia-cuda-nvcc`` wheel's copy.
+variable, ``ptxas`` on PATH, then the ``nvidia-cuda-nvcc`` wheel's copy. The SASS tools of
+benchmarks/codegen (cuobjdump, nvdisasm) are found the same way: ``TCGEN05_CUOBJDUMP`` /
+``TCGEN05_NVDISASM``, PATH, then the ``nvidia-cuda-cuobjdump`` / ``nvidia-cuda-nvdisasm``
+wheels.
 """
 
 from __future__ import annotations
@@ -20,6 +23,9 @@ from tcgen05_lower.isa import targets
 
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 PTXAS_ENV = "TCGEN05_PTXAS"
+#: The environment variable that names each CUDA tool the project runs.
+TOOL_ENV = {"ptxas": PTXAS_ENV, "cuobjdump": "TCGEN05_CUOBJDUMP",
+            "nvdisasm": "TCGEN05_NVDISASM"}
 
 
 def translate_to_llvm_ir(module_op) -> str:
@@ -53,10 +59,17 @@ def emit_ptx(llvm_ir: str, *, target: str, ptx_version: tuple[int, int],
 @functools.lru_cache(maxsize=1)  # looked for once per process
 def find_ptxas() -> str | None:
     """Path of ptxas: $TCGEN05_PTXAS, else PATH, else the nvidia-cuda-nvcc wheel."""
-    explicit = os.environ.get(PTXAS_ENV)
+    return find_cuda_tool("ptxas")
+
+
+def find_cuda_tool(name: str) -> str | None:
+    """Path of the CUDA tool `name` (ptxas, cuobjdump, nvdisasm): the file its environment
+    variable names (``TOOL_ENV``; None if that file is missing), else `name` on PATH, else
+    the copy in an ``nvidia-cuda-*`` wheel (``nvidia/<package>/bin/<name>``)."""
+    explicit = os.environ.get(TOOL_ENV[name])
     if explicit:
         return explicit if Path(explicit).is_file() else None
-    on_path = shutil.which("ptxas")
+    on_path = shutil.which(name)
     if on_path:
         return on_path
     try:
@@ -64,7 +77,7 @@ def find_ptxas() -> str | None:
     except ImportError:
         return None
     for root in getattr(nvidia, "__path__", []):
-        for candidate in sorted(Path(root).glob("*/bin/ptxas")):
+        for candidate in sorted(Path(root).glob(f"*/bin/{name}")):
             if os.access(candidate, os.X_OK):
                 return str(candidate)
     return None

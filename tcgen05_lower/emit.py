@@ -7,6 +7,7 @@ symbolic operands; constants fold at build time.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from types import MappingProxyType
 
 from tcgen05_lower.bindings import ir, llvm, nvvm
@@ -150,6 +151,31 @@ def guarded(code: str, operand: int) -> str:
     return f"{{ .reg .pred {GUARD}; setp.ne.b32 {GUARD}, ${operand}, 0; @{GUARD} {code} }}"
 
 
+@dataclass(frozen=True)
+class Elected:
+    """A guard for ptx(): the one thread ``elect.sync`` elects in the full warp, ANDed
+    with the i1 `also` if given. The warp must run the instruction converged (every lane
+    reaches it: ``.sync``), and the same lane is elected every time for the same mask
+    (PTX ISA, elect.sync: "Election of a leader thread happens deterministically"), so
+    every instruction guarded so is issued by one and the same thread."""
+
+    also: "ir.Value | None" = None
+
+
+#: The predicate register of an elected guard (elected()).
+ELECTED = "tcgen05_elected"
+
+
+def elected(code: str, operand: int | None) -> str:
+    """`code` with its first instruction guarded by the lane elect.sync elects in the full
+    warp; with `operand` (an i32, nonzero where it may run) ANDed in."""
+    if operand is None:
+        return f"{{ .reg .pred {GUARD}; elect.sync _|{GUARD}, -1; @{GUARD} {code} }}"
+    return (f"{{ .reg .pred {GUARD}, {ELECTED}; setp.ne.b32 {GUARD}, ${operand}, 0; "
+            f"elect.sync _|{ELECTED}, -1; and.pred {GUARD}, {GUARD}, {ELECTED}; "
+            f"@{GUARD} {code} }}")
+
+
 def guard_operand(predicate: "ir.Value") -> "ir.Value":
     """The i32 (0 or 1) a guarded() instruction takes for an i1 `predicate`."""
     return ir.Operation.create("arith.extui", results=[i32()], operands=[predicate]
@@ -158,7 +184,7 @@ def guard_operand(predicate: "ir.Value") -> "ir.Value":
 
 def ptx(code: str, inputs=(), results=(), predicate=None) -> list["ir.Value"]:
     """An ``nvvm.inline_ptx``: `$0..` name the results, then the inputs; `predicate`
-    (an i1) guards the first instruction of `code`.
+    (an i1, or an Elected) guards the first instruction of `code`.
 
     The guard reaches the inline PTX as an i32 register and becomes a predicate inside
     it (guarded()), not as an i1 operand (a ``b`` constraint, what the op's own
@@ -166,7 +192,13 @@ def ptx(code: str, inputs=(), results=(), predicate=None) -> list["ir.Value"]:
     blocks makes LLVM's CodeGenPrepare take time that grows faster than the kernel
     (benchmarks/compile/NVVM.md), an i32 does not."""
     inputs = list(inputs)
-    if predicate is not None:
+    if isinstance(predicate, Elected):
+        if predicate.also is None:
+            code = elected(code, None)
+        else:
+            code = elected(code, len(results) + len(inputs))
+            inputs.append(guard_operand(predicate.also))
+    elif predicate is not None:
         code = guarded(code, len(results) + len(inputs))
         inputs.append(guard_operand(predicate))
     op = nvvm.InlinePtxOp(list(results), inputs, [], code)

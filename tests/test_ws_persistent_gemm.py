@@ -369,3 +369,15 @@ def test_deleting_any_hand_sync_op_is_rejected_by_verify_sync(line):
                        pipeline=example_pipeline(HAND))
     assert re.search(r"ws_persistent_gemm_bf16_hand\.mlir:\d+:\d+: error: ",
                      str(failed.value)), f"deleting line {line + 1} ({deleted}): {failed.value}"
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("option", ["tcgen05-lower-to-llvm{issue=thread}",
+                                    "tcgen05-lower-to-llvm{maxnreg=40,232}"])
+def test_issue_and_register_budget_options_match_numpy_race_free(option, schedule):
+    """The MMA warp issuing by thread index instead of elect.sync, and the warpgroups'
+    setmaxnreg budgets (40 for the load and MMA warpgroup, 232 for the epilogue's), leave
+    the results and the race-freedom unchanged."""
+    pipeline = override_options(DEFAULT_PIPELINE, [option])
+    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name, pipeline=pipeline)
+    assert judge(result, CHECK, schedule) is None

@@ -16,6 +16,7 @@
 // RUN: tcgen05-opt %examples/ws_persistent_gemm_bf16.mlir -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync,tcgen05-verify-sync' | FileCheck %s --implicit-check-not=fence_proxy_async
 // RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_100a -o %t.ptx
 // RUN: %ptxas -arch=sm_100a %t.ptx -o %t.cubin
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t.ptx
 // RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_103a -o %t103.ptx
 // RUN: %ptxas -arch=sm_103a %t103.ptx -o %t103.cubin
 // RUN: tcgen05-lower %examples/ws_persistent_gemm_bf16.mlir --arch sm_110a -o %t110.ptx
@@ -133,3 +134,40 @@
 // CHECK: }) : () -> ()
 // CHECK-NEXT: "tcgen05.fence"() {kind = "after_thread_sync"
 // CHECK-NEXT: "tcgen05.dealloc"
+
+// The MMA warp's K block in PTX (derived by hand from Table 40 and the tile placement):
+// each tile's encoded base (shared address >> 4) is built once, before the role's loops
+// (A at the dynamic array's start, B 65536 bytes after it: A's 4 stages of 128 x 64 x 2
+// bytes); per K block the stage's offset is added in 32 bits (A's stage 16384 bytes =
+// 1024 << 4, B's 32768 = 2048 << 4, so shifts by 10 and 11), then per MMA a constant: the
+// LBO field (16 bytes, encoded 1 at bit 16: 65536) plus the K block's 32 bytes (encoded
+// 2) per MMA. The high word is constant: SBO 1024 bytes (encoded 64 at bits 32-45), the
+// fixed 0b001 at bits 46-48, 128B swizzle (2 at bits 61-63): 0x40004040 << 32 =
+// 4611756662049472512. The MMAs and the commit are issued by the lane elect.sync elects
+// (one-warp role).
+// PTX: mov.b64 [[SMEM:%rd[0-9]+]], __tcgen05_dynamic_smem;
+// PTX: cvt.u32.u64 [[ABASE:%r[0-9]+]], [[SMEM]];
+// PTX-NEXT: add.s32 [[BBASE:%r[0-9]+]], [[ABASE]], 65536;
+// PTX-NEXT: shr.u32 [[AENC:%r[0-9]+]], [[ABASE]], 4;
+// PTX-NEXT: shr.u32 [[BENC:%r[0-9]+]], [[BBASE]], 4;
+// PTX: shl.b32 [[AOFF:%r[0-9]+]], [[STAGE:%r[0-9]+]], 10;
+// PTX-NEXT: add.s32 [[ASTAGE:%r[0-9]+]], [[AENC]], [[AOFF]];
+// PTX-NEXT: add.s32 [[A0:%r[0-9]+]], [[ASTAGE]], 65536;
+// PTX-NEXT: cvt.u64.u32 [[A0W:%rd[0-9]+]], [[A0]];
+// PTX-NEXT: or.b64 [[ADESC0:%rd[0-9]+]], [[A0W]], 4611756662049472512;
+// PTX-NEXT: shl.b32 [[BOFF:%r[0-9]+]], [[STAGE]], 11;
+// PTX-NEXT: add.s32 [[BSTAGE:%r[0-9]+]], [[BENC]], [[BOFF]];
+// PTX-NEXT: add.s32 [[B0:%r[0-9]+]], [[BSTAGE]], 65536;
+// PTX-NEXT: cvt.u64.u32 [[B0W:%rd[0-9]+]], [[B0]];
+// PTX-NEXT: or.b64 [[BDESC0:%rd[0-9]+]], [[B0W]], 4611756662049472512;
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[ADESC0]], [[BDESC0]],
+// PTX: add.s32 {{%r[0-9]+}}, [[ASTAGE]], 65538;
+// PTX: add.s32 {{%r[0-9]+}}, [[BSTAGE]], 65538;
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma
+// PTX: add.s32 {{%r[0-9]+}}, [[ASTAGE]], 65540;
+// PTX: add.s32 {{%r[0-9]+}}, [[BSTAGE]], 65540;
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma
+// PTX: add.s32 {{%r[0-9]+}}, [[ASTAGE]], 65542;
+// PTX: add.s32 {{%r[0-9]+}}, [[BSTAGE]], 65542;
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64

@@ -5,7 +5,10 @@
 // warp 1), smem_fill strided over the role's 32 threads, tcgen05.barrier as the role's
 // named barrier (barrier.sync 1 + role index, 32 x warps threads: 3, 128 for the third
 // role), then the joining barrier.sync 0 before what follows (the dealloc).
-// RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=none},tcgen05-lower-to-llvm' | FileCheck %s
+// With issue=elect (the default) the one-warp MMA role issues its MMA and commit by the
+// lane elect.sync elects (no leader operand); with issue=thread by thread 32.
+// RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=none},tcgen05-lower-to-llvm' | FileCheck %s --check-prefixes=CHECK,ELECT
+// RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=none},tcgen05-lower-to-llvm{issue=thread}' | FileCheck %s --check-prefixes=CHECK,THREAD
 // REQUIRES: ptxas
 // RUN: tcgen05-lower %s --arch sm_100a --pass-option 'tcgen05-insert-sync{strategy=none}' --pass-option 'tcgen05-verify-sync{partitions=skip}' -o %t.ptx
 // RUN: FileCheck %s --check-prefix=PTX --input-file %t.ptx
@@ -32,10 +35,12 @@
 // CHECK:         "mbarrier.arrive.release.cta.shared::cta.b64 _, [$0];"
 // CHECK:       scf.if [[IN_MMA]] {
 // CHECK:         mbarrier.try_wait.parity
-// CHECK:         [[MMA_GUARD:%.+]] = arith.extui [[MMA_LEADER]] : i1 to i32
-// CHECK-NEXT:    @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 {{.*}}, [[MMA_GUARD]] :
-// CHECK:         [[COMMIT_GUARD:%.+]] = arith.extui [[MMA_LEADER]] : i1 to i32
-// CHECK-NEXT:    @tcgen05_guard tcgen05.commit.{{.*}}, [[COMMIT_GUARD]] :
+// THREAD:        [[MMA_GUARD:%.+]] = arith.extui [[MMA_LEADER]] : i1 to i32
+// THREAD-NEXT:   @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 {{.*}}, [[MMA_GUARD]] :
+// THREAD:        [[COMMIT_GUARD:%.+]] = arith.extui [[MMA_LEADER]] : i1 to i32
+// THREAD-NEXT:   @tcgen05_guard tcgen05.commit.{{.*}}, [[COMMIT_GUARD]] :
+// ELECT:         "{ .reg .pred tcgen05_guard; elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [$0], $1, $2, $3, $4; }" ro({{[^)]*}} : i32, i64, i64, i32, i1)
+// ELECT:         "{ .reg .pred tcgen05_guard; elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [$0]; }" ro({{[^)]*}} : !llvm.ptr<3>)
 // CHECK:       scf.if [[IN_EPI]] {
 // CHECK:         mbarrier.try_wait.parity
 // CHECK:         "tcgen05.ld.sync.aligned.32x32b
@@ -47,6 +52,8 @@
 // CHECK:       tcgen05.dealloc
 
 // PTX-LABEL: .entry roles(
+// PTX:       elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16
+// PTX:       elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.commit.cta_group::1
 // PTX:       barrier.sync 3, 128;
 // PTX:       barrier.sync 0;
 // PTX:       tcgen05.dealloc

@@ -113,6 +113,7 @@ class KernelLowering:
                 self.fail(op, f"tcgen05.{name} cannot be lowered yet")
             owner = role_of.get(op) if role_of else None
             self.enter(self.role_threads[owner] if owner is not None else whole_cta)
+            self.current_op = op
             with ir.InsertionPoint(op), op.location:
                 try:
                     handler(self, op)
@@ -150,6 +151,7 @@ class KernelLowering:
         """Lowers the next ops as run by `threads` (a RoleThreads): the handlers read
         ``is_leader``, ``tid``, ``threads`` and ``role``."""
         self.role = threads.role
+        self.role_member = threads.member
         self.is_leader = threads.leader
         self.tid = threads.tid
         self.threads = threads.threads

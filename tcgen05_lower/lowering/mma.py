@@ -32,7 +32,7 @@ from tcgen05_lower.kernel_ir import (MmaForm, MmaOperands, a_tmem_k_block, mma_f
                                      mma_operands,
                                      scale_factor_ids, scale_type)
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.smem import smem_descriptor
+from tcgen05_lower.lowering.smem import matrix_descriptor, smem_descriptor
 from tcgen05_lower.lowering.sync import single_thread_predicate
 
 
@@ -87,12 +87,7 @@ def operand_descriptor(lowering, tile_value, form: MmaForm, *, operand: str) -> 
         return smem_descriptor(lowering, tile_value, kbyte)
     stored_k = tile.k // 2 if form.sparse and operand == "A" else tile.k
     start, lbo, sbo = mn_major_block(tile, stored_k, k_elements)
-    constant_part = descriptors.encode_smem_desc(start_address=0, lbo=lbo, sbo=sbo,
-                                                 swizzle=tile.swizzle)
-    pointer = emit.gep_bytes(lowering.values[tile_value], emit.constant(start, i64()))
-    address = Sym(llvm.PtrToIntOp(i64(), pointer).result)
-    # matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4 (Table 40), bits 0-13.
-    return as_value(((address & 0x3FFFF) >> 4) | constant_part, i64())
+    return matrix_descriptor(lowering, tile_value, start, lbo=lbo, sbo=sbo)
 
 
 def a_tmem_address(lowering, op, operands: MmaOperands) -> "ir.Value":

@@ -411,15 +411,88 @@ def _if_else(condition, then_build, else_build) -> None:
 
 def smem_descriptor(lowering, tile_value, kbyte: int) -> "ir.Value":
     """The 64-bit shared-memory descriptor (Table 40) of the K block of a K-major tile
-    that starts at byte `kbyte` of every row: a constant part from ``encode_smem_desc``
-    ORed with the start-address field computed at run time."""
+    that starts at byte `kbyte` of every row (``matrix_descriptor``)."""
     tile = d.type_info(tile_value.type)
     lbo, sbo = addressing.kmajor_strides(rows=tile.rows, swizzle=tile.swizzle)
+    start = addressing.kmajor_block_start(kbyte, rows=tile.rows, swizzle=tile.swizzle)
+    return matrix_descriptor(lowering, tile_value, start, lbo=lbo, sbo=sbo)
+
+
+#: The bytes of shared memory any CTA can address: every shared::cta address is below it.
+#: A CTA has at most 228 KiB of shared memory on compute capability 10.x (227 KiB dynamic,
+#: MAX_DYNAMIC_SMEM, plus 1 KiB reserved; CUDA C++ Programming Guide), below 2^18 bytes.
+SMEM_ADDRESS_LIMIT = 1 << 18
+
+
+def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -> "ir.Value":
+    """The 64-bit shared-memory descriptor (Table 40) of the matrix at byte `start` of the
+    tile `tile_value`, with the given LBO and SBO.
+
+    Table 40 (9.7.16.4.1) puts matrix-descriptor-encode(start address) in bits 0-13, where
+    matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4; bits 14-15 are not used; every other
+    field (LBO in 16-29, SBO in 32-45, the fixed 0b001 in 46-48, base offset, LBO mode,
+    swizzle) is a compile-time constant here. Every shared::cta address is below
+    SMEM_ADDRESS_LIMIT = 2^18, so for a 16-byte aligned address x the encoding is x >> 4
+    exactly (the mask keeps every bit), it is below 2^14, and for 16-byte aligned x and
+    y with x + y < 2^18, encode(x + y) = encode(x) + (y >> 4) < 2^14: adding an offset
+    to the field never carries out of bits 0-13. So the descriptor is
+
+        (encode(tile base) + (stage x stage bytes + start) >> 4 + low constant) as the low
+        32-bit word, the high constant as the high word,
+
+    the low word computed in 32 bits from the tile's base (loop-invariant: ptxas keeps it
+    in a register) plus the stage's offset (one multiply-add per stage) plus a constant
+    (the K block and the LBO field: one add per MMA). A tile value whose base is not a
+    ``tcgen05.smem_buffer`` (directly or through ``tcgen05.smem_stage``) takes the
+    general form: the field computed from its address."""
+    tile = d.type_info(tile_value.type)
     constant_part = descriptors.encode_smem_desc(start_address=0, lbo=lbo, sbo=sbo,
                                                  swizzle=tile.swizzle)
-    start = addressing.kmajor_block_start(kbyte, rows=tile.rows, swizzle=tile.swizzle)
-    pointer = emit.gep_bytes(lowering.values[tile_value], emit.constant(start, i64()))
-    address = Sym(llvm.PtrToIntOp(i64(), pointer).result)
-    # matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4 (Table 40), bits 0-13.
-    field = (address & 0x3FFFF) >> 4
-    return as_value(field | constant_part, i64())
+    parts = _descriptor_base(lowering, tile_value)
+    if parts is None:
+        pointer = emit.gep_bytes(lowering.values[tile_value], emit.constant(start, i64()))
+        address = Sym(llvm.PtrToIntOp(i64(), pointer).result)
+        # matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4 (Table 40), bits 0-13.
+        field = (address & 0x3FFFF) >> 4
+        return as_value(field | constant_part, i64())
+    base_field, stage_field = parts
+    low = base_field if stage_field is None else base_field + stage_field
+    low = low + ((start >> 4) + (constant_part & 0xFFFFFFFF))
+    wide = Sym(cast(as_value(low, i32()), i64()))
+    return as_value(wide | (constant_part & ~0xFFFFFFFF), i64())
+
+
+def _descriptor_base(lowering, tile_value):
+    """(encode(buffer base) as an i32 Sym, stage offset >> 4 as an i32 Sym or None) of a
+    tile that is a ``tcgen05.smem_buffer`` or a stage of one; None for any other value."""
+    owner = tile_value.owner
+    owner = owner.operation if hasattr(owner, "operation") else owner
+    if not isinstance(owner, ir.Operation):
+        return None     # a block argument
+    stage_field = None
+    if SmemStageOp.matches(owner):
+        view = SmemStageOp(owner)
+        tile = d.type_info(view.tile.type)
+        stage_field = Sym(cast(view.stage, i32())) * (stage_bytes(tile) >> 4)
+        tile_value = view.tile
+        owner = tile_value.owner
+        owner = owner.operation if hasattr(owner, "operation") else owner
+        if not isinstance(owner, ir.Operation):
+            return None
+    if not SmemBufferOp.matches(owner):
+        return None
+    return _encoded_base(lowering, tile_value, owner), stage_field
+
+
+def _encoded_base(lowering, buffer, buffer_op) -> Sym:
+    """encode(address of `buffer`) as an i32, built once, where the buffer is placed (at
+    the kernel's top level: it dominates every use, and no loop recomputes it)."""
+    cache = getattr(lowering, "encoded_bases", None)
+    if cache is None:
+        cache = lowering.encoded_bases = {}
+    field = cache.get(buffer)
+    if field is None:
+        with ir.InsertionPoint(buffer_op), buffer_op.location:
+            address = llvm.PtrToIntOp(i64(), lowering.values[buffer]).result
+            field = cache[buffer] = Sym(cast(address, i32())) >> 4
+    return field

@@ -20,6 +20,7 @@ be ordered before it.
 
 from __future__ import annotations
 
+from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.dialect.ops import (BarrierOp, CommitOp, FenceOp, FenceProxyAsyncOp,
@@ -33,10 +34,19 @@ from tcgen05_lower.lowering.core import lowers
 PAIR_MASK = 0b11
 
 
-def single_thread_predicate(lowering) -> "ir.Value":
-    """The i1 that is true on the one thread that issues tcgen05.mma / cp / shift / commit:
-    thread 0 of the CTA for cta_group::1; thread 0 of the even CTA of the pair for
-    cta_group::2 (Table 46, 9.7.16.5.1). Built once per kernel, at its entry."""
+def single_thread_predicate(lowering):
+    """The guard of the one thread that issues tcgen05.mma / cp / shift / commit: thread 0
+    of the CTA for cta_group::1; thread 0 of the even CTA of the pair for cta_group::2
+    (Table 46, 9.7.16.5.1). In a one-warp role whose control flow is warp-uniform at the
+    op (``elect_allowed``) it is the lane ``elect.sync`` elects (an ``emit.Elected``,
+    ANDed with "even CTA" for a pair): one thread of the CTA (of the pair) all the same,
+    and the same one for every instruction so guarded (elect.sync's election is
+    deterministic for a mask), so a commit tracks the MMAs before it. ptxas issues such
+    an instruction once per warp with no per-instruction vote of a thread-index
+    predicate (benchmarks/codegen/REPORT.md). Else an i1 built once per kernel, at its
+    entry."""
+    if elect_allowed(lowering):
+        return emit.Elected(None if lowering.info.cta_group == 1 else even_cta(lowering))
     if lowering.info.cta_group == 1:
         return lowering.is_leader
     # One predicate per leader: the CTA's thread 0, or each role's first thread.
@@ -48,12 +58,90 @@ def single_thread_predicate(lowering) -> "ir.Value":
     if cached is not None:
         return cached
     with ir.InsertionPoint.after(leader.owner), lowering.kernel.location:
-        # nvvm.read.ptx.sreg.cluster.ctarank: %cluster_ctarank.
-        rank = nvvm.ClusterId(i32()).result
-        even = emit.cmp_eq((emit.Sym(rank) & 1).value, emit.constant(0, i32()))
         cache[leader] = ir.Operation.create(
-            "arith.andi", results=[leader.type], operands=[leader, even]).results[0]
+            "arith.andi", results=[leader.type], operands=[leader, even_cta(lowering)]
+        ).results[0]
     return cache[leader]
+
+
+def even_cta(lowering) -> "ir.Value":
+    """The i1 "this CTA is the even CTA of its pair" (9.7.16.5.1), read once at the
+    kernel's entry."""
+    cached = getattr(lowering, "is_even_cta", None)
+    if cached is None:
+        entry = lowering.kernel.regions[0].blocks[0]
+        with ir.InsertionPoint(entry.operations[0]), lowering.kernel.location:
+            # nvvm.read.ptx.sreg.cluster.ctarank: %cluster_ctarank.
+            rank = nvvm.ClusterId(i32()).result
+            cached = lowering.is_even_cta = emit.cmp_eq(
+                (emit.Sym(rank) & 1).value, emit.constant(0, i32()))
+    return cached
+
+
+#: The ops whose issuing thread single_thread_predicate chooses.
+SINGLE_THREAD_OPS = ("tcgen05.mma", "tcgen05.cp", "tcgen05.shift", "tcgen05.commit",
+                     "tcgen05.tma_load", "tcgen05.mbarrier_expect_tx")
+
+
+def elect_allowed(lowering) -> bool:
+    """Whether the op being lowered may be issued by the lane elect.sync elects: the
+    issue option says elect, the op runs in a role of one warp (Table 46 asks for one
+    thread of the CTA: elect.sync elects one per warp), and in that role every
+    single-thread op is reached by the whole warp together (``_warp_uniform_at``, for
+    elect.sync's .sync). Decided once per role, for all its single-thread ops alike: a
+    commit must be issued by the thread that issued the MMAs it tracks."""
+    if lowering.pass_.option("issue") != "elect":
+        return False
+    role = lowering.role
+    if role is None or role.warps != 1:
+        return False
+    decided = getattr(lowering, "elect_roles", None)
+    if decided is None:
+        decided = lowering.elect_roles = {}
+    branch = _role_branch(lowering, lowering.current_op)
+    if branch is None:
+        return False
+    if branch not in decided:
+        decided[branch] = all(_warp_uniform_at(inner, branch) for inner in
+                              d.walk_ops(branch) if inner.name in SINGLE_THREAD_OPS)
+    return decided[branch]
+
+
+def _role_branch(lowering, op):
+    """The role's ``scf.if`` (on the role's member predicate) around `op`, or None."""
+    parent = op.parent
+    while parent is not None:
+        parent = parent.operation if hasattr(parent, "operation") else parent
+        if parent.name == "scf.if" and parent.operands[0] == lowering.role_member:
+            return parent
+        parent = parent.parent
+    return None
+
+
+def _warp_uniform_at(op, branch) -> bool:
+    """Every op between `op` and the role's `branch` is an ``scf.for`` whose bounds are
+    constants or kernel arguments: the whole warp reaches `op` together."""
+    parent = op.parent
+    while parent is not None:
+        parent = parent.operation if hasattr(parent, "operation") else parent
+        if parent == branch:
+            return True
+        if parent.name != "scf.for" or not all(
+                _warp_uniform_value(v) for v in list(parent.operands)[:3]):
+            return False
+        parent = parent.parent
+    return False
+
+
+def _warp_uniform_value(value) -> bool:
+    """A loop bound every thread holds alike: a constant or an argument of the kernel."""
+    owner = value.owner
+    if isinstance(owner, ir.Block):
+        kernel = owner.owner
+        return kernel is not None and kernel.name == "func.func" and \
+            kernel.regions[0].blocks[0] == owner
+    owner = owner.operation if hasattr(owner, "operation") else owner
+    return owner.name in ("arith.constant", "llvm.mlir.constant")
 
 
 def even_cta_rank(lowering) -> "ir.Value":

@@ -76,7 +76,7 @@ def _handler_for(ins: P.Instr):
         "bra": _bra, "ret": _ret, "exit": _ret, "barrier": _barrier, "bar": _barrier,
         "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
         "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
-        "sqrt": _sqrt, "cp": _cp,
+        "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
     }
     if base not in table:
         raise _unknown(ins)
@@ -1248,6 +1248,72 @@ def _shfl(ins: P.Instr):
                     raise SimError("shfl.sync reads a lane that does not execute it")
                 values = m.read(a, ALL, 32, ins)[src]
                 m.write(dname, threads, values, 32, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _elect(ins: P.Instr):
+    """elect.sync d|p, membermask (PTX ISA, parallel synchronization instructions): one
+    thread of membermask is elected, d gets its laneid, p is true on it alone. The ISA
+    elects "deterministically, i.e. the same leader thread is elected for the same
+    membermask every time" without saying which: here the lowest lane of the mask. Every
+    live thread of the warp must execute it together (.sync waits for all of membermask;
+    the simulator asks for the converged warp) and be in the mask."""
+    if ins.parts[1:] != ["sync"]:
+        raise _unknown(ins)
+
+    def make(m, ins):
+        if len(ins.operands) != 2 or not isinstance(ins.operands[0], P.DestPair):
+            raise _unknown(ins, "elect.sync takes d|p, membermask")
+        pair, mask = ins.operands
+
+        def run(ins, idx):
+            m.check_warp_converged(ins, idx)
+            act = m.guarded(ins, idx)
+            threads = m.threads_of(act)
+            if threads.size:
+                membermask = (m.read(mask, act, 32, ins) * np.ones(threads.size, np.uint64)
+                              ).astype(np.uint64)
+                lanes = (m.tid[threads] % 32).astype(np.uint64)
+                if not np.all((membermask >> lanes) & np.uint64(1)):
+                    raise SimError("elect.sync: a thread is not in its own membermask",
+                                   ins.line, ins.text)
+                # The lowest lane of the mask; the warp is converged, so it executes.
+                low = np.zeros(threads.size, np.uint64)
+                remaining = membermask.copy()
+                while np.any((remaining & np.uint64(1)) == 0):
+                    step = (remaining & np.uint64(1)) == 0
+                    low[step] += np.uint64(1)
+                    remaining[step] >>= np.uint64(1)
+                m.write(pair.second.name, threads, lanes == low, 1, ins)
+                if pair.first is not None:
+                    m.write(pair.first.name, threads, low, 32, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _setmaxnreg(ins: P.Instr):
+    """setmaxnreg.{inc,dec}.sync.aligned.u32 n (PTX ISA, setmaxnreg): the warp's register
+    budget, which the simulator (registers unbounded) does not model; it checks the
+    operand (a multiple of 8 in 24..256) and that the warp executes it converged
+    (.sync.aligned). That all warps of a warpgroup execute the same instruction is the
+    lowering's to keep (lowering.partitions places it so)."""
+    if ins.parts[1:] not in (["inc", "sync", "aligned", "u32"],
+                             ["dec", "sync", "aligned", "u32"]):
+        raise _unknown(ins)
+
+    def make(m, ins):
+        if len(ins.operands) != 1 or not isinstance(ins.operands[0], P.Imm):
+            raise _unknown(ins, "setmaxnreg takes one immediate register count")
+        count = ins.operands[0].value
+        if not (24 <= count <= 256 and count % 8 == 0):
+            raise SimError(f"setmaxnreg: {count} is not a multiple of 8 in 24..256",
+                           ins.line, ins.text)
+
+        def run(ins, idx):
+            m.check_warp_converged(ins, idx)
             m.advance(idx)
         return run
     return make

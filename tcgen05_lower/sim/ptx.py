@@ -55,6 +55,14 @@ class Vec:
 
 
 @dataclass(frozen=True)
+class DestPair:
+    """The ``d|p`` destination of elect.sync: a register (None for the sink ``_``) and a
+    predicate register."""
+    first: Reg | None
+    second: Reg
+
+
+@dataclass(frozen=True)
 class TensorAddr:
     """The tensor operand ``[tensorMap, {c0, c1, ...}]`` of cp.async.bulk.tensor: the
     tensor map's address and the coordinates (PTX ISA 9.7.9.25.5.1)."""
@@ -438,6 +446,12 @@ def _operand(text: str, resolve):
             coordinates = _operand(items[1], resolve)
             return TensorAddr(_address(items[0].strip(), resolve), coordinates)
         return _address(inner, resolve)
+    if "|" in t:
+        first, second = (x.strip() for x in t.split("|", 1))
+        pair = (None if first == "_" else _operand(first, resolve), _operand(second, resolve))
+        if not all(isinstance(x, Reg) for x in pair if x is not None):
+            raise ValueError(f"cannot read destination pair '{t}'")
+        return DestPair(*pair)
     value = parse_int(t)
     if value is not None:
         return Imm(value)
