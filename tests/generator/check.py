@@ -18,9 +18,10 @@ from . import kernelgen as kg
 #: Failures a known open bug explains: (stage, text in the message, spec predicate,
 #: the bug). Issue 33's items 1-8 are fixed on other branches; a failure listed here is
 #: reported as known (xfail), any other is a finding.
+ITEM_1 = "issue 33 item 1: store_fragment of a frag_map result ignores the store's dims"
 KNOWN = [
-    ("wrong", "", lambda s: s.shapes == "runtime" and s.mapped,
-     "issue 33 item 1: store_fragment of a frag_map result ignores the store's dims"),
+    ("wrong", "", lambda s: s.shapes == "runtime" and s.mapped, ITEM_1),
+    ("compile", "AttributeError", lambda s: s.shapes == "runtime" and s.mapped, ITEM_1),
 ]
 
 

@@ -166,8 +166,9 @@ def problems(spec: Spec) -> list[str]:
     if s.n % (16 * s.ctas) or s.n_cta % 8:
         why.append("N must be a multiple of 16 (of 32 in a pair: each CTA's B tile has N/2 "
                    "rows, a multiple of 16)")
-    if s.acc_stages * s.n > 512:
-        why.append("the accumulator stages need more than 512 TMEM columns")
+    columns = s.acc_stages * s.n + (32 if s.a_src == "tmem" else 0) + (8 if s.scaled else 0)
+    if columns > 512:
+        why.append(f"the buffers need {columns} TMEM columns, more than 512 (9.7.16.1)")
     if s.acc_stages > s.tiles:
         why.append("two accumulator stages need two tiles")
     if s.tiles > 1 and s.scaled:
@@ -177,12 +178,17 @@ def problems(spec: Spec) -> list[str]:
         why.append("block scaling: M = 128, one CTA, one K block, N <= 128, A in shared "
                    "memory, a uniform program (tcgen05.cp of the scale factors is refused "
                    "in warp roles, docs/partitions.md)")
+    if s.scaled and s.n < 32:
+        why.append("block scaling with N = 16: the scale_b operand sits on half lanes, which "
+                   "tcgen05.cp cannot fill (tcgen05-select-layouts)")
     if s.load == "tma" and s.b_major != "nk":
         why.append("TMA loads K-major tiles of a K-contiguous B here")
     if s.a_src == "tmem" and (s.ctas != 1 or s.program != "uniform" or s.m != 128):
         why.append("A in tensor memory: M = 128, one CTA, a uniform program (tcgen05.cp "
                    "is refused in warp roles, docs/partitions.md; a fragment loaded from "
                    "global memory cannot be stored into an A operand yet)")
+    if s.a_src == "tmem" and s.dtype == "i8":
+        why.append("A in tensor memory for kind::i8 is not modelled by the simulator")
     if s.program == "roles" and s.load == "fill":
         if s.ctas == 2:
             why.append("a pair with warp roles is planned only with TMA loads")
@@ -236,6 +242,8 @@ def sizes(spec: Spec) -> Sizes:
         return Sizes(spec.m, nt, k, k, nt if spec.b_major == "kn" else k, nt, 1, 1)
     rng = random.Random(spec.seed ^ 0x5EED)
     gm, gn = rng.choice([(1, 1), (1, 1), (2, 1), (1, 2)])
+    if spec.scaled:     # one tile: every CTA would read the same scale factors
+        gm, gn = 1, 1
     M = gm * spec.m - rng.randrange(1, spec.m // 2)
     N = gn * nt - rng.randrange(1, min(nt, 24) if nt > 1 else 2)
     K = kp - rng.randrange(1, spec.kb // 2)
@@ -286,7 +294,9 @@ def render(spec: Spec) -> str:
     staging = '!tcgen05.smem<[128, 32], i8, "K", "none">'
     sf_t = "!tcgen05.tmem<[128, 4], f8E8M0FNU>"
     sf_s = '!tcgen05.smem<[128, 16], i8, "K", "none">'
-    ch = 32 if s.n % 32 == 0 else 16
+    # Layout B (a pair's M = 128) keeps blocks of N/2 columns apart: a slice divides them.
+    block = s.n // 2 if (s.ctas == 2 and s.m == 128) else s.n
+    ch = 32 if block % 32 == 0 else 16
     acc_frag = f"!tcgen05.frag<[{s.m}, {ch}], {s.acc_t}>"
     out_t = OUTPUTS[s.out][0]
     out_frag = f"!tcgen05.frag<[{s.m}, {ch}], {out_t}>"
@@ -628,13 +638,15 @@ def _dtype(name: str) -> np.dtype:
     return np.dtype(name)
 
 
-def _operand(rng: np.random.Generator, dtype: str, shape) -> np.ndarray:
+def _operand(rng: np.random.Generator, dtype: str, shape, wide: bool = True) -> np.ndarray:
     """Random values exactly representable in the element type (so the reference needs
     no rounding of its own): bf16 / f16 in [-1, 1); tf32 as f32 with the low 13 mantissa
     bits zero (the MMA reads the top 19 bits, docs/element-types.md); fp8 in [-2, 2);
-    i8 the whole range."""
+    i8 the whole range for an i32 output, else [-8, 8) (so that a 16-bit output stays
+    finite)."""
     if dtype == "i8":
-        return rng.integers(-128, 128, shape).astype(np.int8)
+        top = 128 if wide else 8
+        return rng.integers(-top, top, shape).astype(np.int8)
     x = rng.uniform(-1, 1, shape)
     if dtype == "tf32":
         bits = x.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)
@@ -665,8 +677,10 @@ def make_inputs(spec: Spec) -> dict:
     as NaN (-1 for i32) so that an element never written is a mismatch."""
     sz = sizes(spec)
     rng = np.random.default_rng(spec.seed)
-    a = _operand(rng, spec.dtype, (sz.M, sz.lda))
-    b = _operand(rng, spec.dtype, (sz.N, sz.ldb) if spec.b_major == "nk" else (sz.K, sz.ldb))
+    wide = spec.out == "i32"
+    a = _operand(rng, spec.dtype, (sz.M, sz.lda), wide)
+    b = _operand(rng, spec.dtype, (sz.N, sz.ldb) if spec.b_major == "nk" else (sz.K, sz.ldb),
+                 wide)
     if spec.load == "tma":
         zero = np.zeros((), a.dtype)
         a[:, sz.K:] = zero
@@ -674,10 +688,12 @@ def make_inputs(spec: Spec) -> dict:
     args = {"A": a, "B": b}
     if spec.scaled:
         # UE8M0 factors 2^-3 .. 2^3, one per row and 32 K elements (scale_vec::1X).
-        args["sfa_codes"] = rng.integers(124, 131, (sz.M, 4)).astype(np.uint8)
-        args["sfb_codes"] = rng.integers(124, 131, (sz.N, 4)).astype(np.uint8)
-        args["SFA"] = _sf_bytes(args["sfa_codes"][:128], rng)
-        args["SFB"] = _sf_bytes(args["sfb_codes"][:128], rng)
+        # Factors for all 128 entries of each buffer (those past M or N too: the copies
+        # in the four lane quarters must agree, 9.7.16.10.7).
+        args["sfa_codes"] = rng.integers(124, 131, (128, 4)).astype(np.uint8)
+        args["sfb_codes"] = rng.integers(124, 131, (128, 4)).astype(np.uint8)
+        args["SFA"] = _sf_bytes(args["sfa_codes"], rng)
+        args["SFB"] = _sf_bytes(args["sfb_codes"], rng)
     m_cov, n_cov = sz.grid_m * spec.m, sz.grid_n * spec.n * spec.tiles
     if spec.bias == "col":
         args["bias"] = rng.uniform(-1, 1, n_cov).astype(np.float32)
@@ -727,7 +743,7 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
     if spec.scaled:
         sa = np.repeat(2.0 ** (args["sfa_codes"].astype(np.float64) - 127), 32, axis=1)
         sb = np.repeat(2.0 ** (args["sfb_codes"].astype(np.float64) - 127), 32, axis=1)
-        a, b = a * sa[:, :K], b * sb[:, :K]
+        a, b = a * sa[:M, :K], b * sb[:N, :K]
     acc = a @ b.T
     u = 2.0 ** -24
     err = np.zeros_like(acc) if spec.acc_t == "i32" else K * u * (np.abs(a) @ np.abs(b).T)
