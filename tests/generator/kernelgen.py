@@ -171,13 +171,11 @@ def problems(spec: Spec) -> list[str]:
         why.append(f"the buffers need {columns} TMEM columns, more than 512 (9.7.16.1)")
     if s.acc_stages > s.tiles:
         why.append("two accumulator stages need two tiles")
-    if s.tiles > 1 and s.scaled:
-        why.append("block scaling: one tile (each tile's B scale factors would differ)")
-    if s.scaled and (s.m != 128 or s.ctas != 1 or s.kblocks != 1 or s.n > 128
-                     or s.a_src != "smem" or s.program != "uniform"):
-        why.append("block scaling: M = 128, one CTA, one K block, N <= 128, A in shared "
-                   "memory, a uniform program (tcgen05.cp of the scale factors is refused "
-                   "in warp roles, docs/partitions.md)")
+    if s.scaled and (s.m != 128 or s.ctas != 1 or s.n > 128 or s.a_src != "smem"
+                     or s.program != "uniform"):
+        why.append("block scaling: M = 128, one CTA, N <= 128 (a [128, 4] scale buffer "
+                   "holds 128 entries), A in shared memory, a uniform program (tcgen05.cp "
+                   "of the scale factors is refused in warp roles, docs/partitions.md)")
     if s.scaled and s.n < 32:
         why.append("block scaling with N = 16: the scale_b operand sits on half lanes, which "
                    "tcgen05.cp cannot fill (tcgen05-select-layouts)")
@@ -359,9 +357,28 @@ def render(spec: Spec) -> str:
         for x in ("A", "B"):
             body(f'%sf{x} = "tcgen05.tmem_buffer"() {{name = "sf{x.lower()}"}} : () -> {sf_t}')
             body(f'%ss{x} = "tcgen05.smem_buffer"() : () -> {sf_s}')
-            body(f'"tcgen05.smem_fill"(%SF{x}, %ss{x}, {t.c(0)}) {{src_layout = "mn_k", '
-                 f'src_ld = 16 : i64}} : (!llvm.ptr<1>, {sf_s}, index) -> ()')
-            body(f'"tcgen05.cp"(%sf{x}, %ss{x}) {{shape = "128x128b"}} : ({sf_t}, {sf_s}) -> ()')
+
+    def scale_factors(ind, tv):
+        """This K block's scale factors (and this tile's, for B) into their buffers:
+        SFA holds [128, 16 kblocks] bytes (block j at bytes 16 j..), SFB [128 tiles, 16
+        kblocks] (tile t at rows 128 t..); each fill copies one [128, 16] block, then
+        tcgen05.cp.128x128b (9.7.16.9.2) puts it in the buffer's four columns."""
+        body(f"%kidx = arith.divui %k, {t.c(kb)} : index", ind)
+        body(f"%sfk = arith.muli %kidx, {t.c(16)} : index", ind)
+        ld = 16 * s.kblocks
+        body(f'"tcgen05.smem_fill"(%SFA, %ssA, %sfk) {{src_layout = "mn_k", src_ld = {ld} : '
+             f'i64}} : (!llvm.ptr<1>, {sf_s}, index) -> ()', ind)
+        if s.tiles > 1:
+            body(f"%sfrow = arith.muli {tv}, {t.c(128)} : index", ind)
+            body(f'"tcgen05.smem_fill"(%SFB, %ssB, %sfk, %sfrow) {{src_layout = "mn_k", '
+                 f'src_ld = {ld} : i64, dims = ["row_offset"]}} : (!llvm.ptr<1>, {sf_s}, '
+                 f'index, index) -> ()', ind)
+        else:
+            body(f'"tcgen05.smem_fill"(%SFB, %ssB, %sfk) {{src_layout = "mn_k", src_ld = {ld} '
+                 f': i64}} : (!llvm.ptr<1>, {sf_s}, index) -> ()', ind)
+        for x in ("A", "B"):
+            body(f'"tcgen05.cp"(%sf{x}, %ss{x}) {{shape = "128x128b"}} : ({sf_t}, {sf_s}) -> ()',
+                 ind)
     if s.load == "tma" and s.program == "uniform":
         body('%full = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier')
 
@@ -551,6 +568,8 @@ def render(spec: Spec) -> str:
             tma(i, "%tmB", b_v, tile_b, "%k", "%nt", "%full")
             body('"tcgen05.mbarrier_wait"(%full) : (!tcgen05.mbarrier) -> ()', i)
             body('"tcgen05.barrier"() : () -> ()', i)
+        if s.scaled:
+            scale_factors(i, "%t" if s.tiles > 1 else t.c(0))
         body(f"%not_first = arith.cmpi ne, %k, {t.c(0)} : index", i)
         mmas(i, d_v, a_v, b_v, a_ty, "%not_first")
         body("}", ind)
@@ -690,10 +709,16 @@ def make_inputs(spec: Spec) -> dict:
         # UE8M0 factors 2^-3 .. 2^3, one per row and 32 K elements (scale_vec::1X).
         # Factors for all 128 entries of each buffer (those past M or N too: the copies
         # in the four lane quarters must agree, 9.7.16.10.7).
-        args["sfa_codes"] = rng.integers(124, 131, (128, 4)).astype(np.uint8)
-        args["sfb_codes"] = rng.integers(124, 131, (128, 4)).astype(np.uint8)
-        args["SFA"] = _sf_bytes(args["sfa_codes"], rng)
-        args["SFB"] = _sf_bytes(args["sfb_codes"], rng)
+        # SFA: [128, 16 kblocks] bytes, K block j's at columns 16 j..; SFB: [128 tiles,
+        # 16 kblocks], tile t's entries at rows 128 t.. (see render's scale_factors).
+        kbs, tiles = spec.kblocks, spec.tiles
+        args["sfa_codes"] = rng.integers(124, 131, (128, 4 * kbs)).astype(np.uint8)
+        args["sfb_codes"] = rng.integers(124, 131, (128 * tiles, 4 * kbs)).astype(np.uint8)
+        args["SFA"] = np.hstack([_sf_bytes(args["sfa_codes"][:, 4 * j:4 * j + 4], rng)
+                                 for j in range(kbs)])
+        args["SFB"] = np.vstack([np.hstack([_sf_bytes(
+            args["sfb_codes"][128 * t:128 * t + 128, 4 * j:4 * j + 4], rng)
+            for j in range(kbs)]) for t in range(tiles)])
     m_cov, n_cov = sz.grid_m * spec.m, sz.grid_n * spec.n * spec.tiles
     if spec.bias == "col":
         args["bias"] = rng.uniform(-1, 1, n_cov).astype(np.float32)
@@ -743,7 +768,9 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
     if spec.scaled:
         sa = np.repeat(2.0 ** (args["sfa_codes"].astype(np.float64) - 127), 32, axis=1)
         sb = np.repeat(2.0 ** (args["sfb_codes"].astype(np.float64) - 127), 32, axis=1)
-        a, b = a * sa[:M, :K], b * sb[:N, :K]
+        cols = np.arange(N)       # column g of C is row g % n of tile g // n's B
+        sb = sb[(cols // spec.n) * 128 + cols % spec.n]
+        a, b = a * sa[:M, :K], b * sb[:, :K]
     acc = a @ b.T
     u = 2.0 ** -24
     err = np.zeros_like(acc) if spec.acc_t == "i32" else K * u * (np.abs(a) @ np.abs(b).T)
