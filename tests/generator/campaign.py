@@ -95,16 +95,29 @@ def specs(seed: int, count: int):
 
 
 def infeasible_reason(pair) -> str:
-    """Why no spec has both values: the problems of the spec with the pair pinned and
-    everything else at its base value (or the message of the first draw)."""
+    """Why no spec has both values: the problems of the specs nearest the base that have
+    the pair (the base, and the base with one more feature changed) that have the fewest
+    problems; several such specs give several reasons, each of which blocks some
+    way out."""
     fixed = pinned(pair)
+    if dict(pair).get("block_scale") == "True" and "dtype" not in fixed:
+        fixed["dtype"] = "mx_e4m3"
     base = kg.Spec(**fixed)
-    if dict(pair).get("block_scale") == "True" and not base.scaled:
-        base = kg.Spec(**{**fixed, "dtype": fixed.get("dtype", "mx_e4m3")})
-    why = kg.problems(base)
-    if not why and not _matches(base, pair):
-        why = [f"block scaling is the element type ({base.dtype})"]
-    return "; ".join(why) or "no draw found"
+    candidates = [base] + [kg.Spec(**{**fixed, name: v})
+                           for name, choices in kg.FEATURES.items() if name not in fixed
+                           for v in choices[1:]]
+    scored = []
+    for spec in candidates:
+        why = kg.problems(spec)
+        if not _matches(spec, pair):
+            why = why + [f"block scaling is the element type ({spec.dtype})"]
+        scored.append(why)
+    fewest = min(len(w) for w in scored)
+    reasons = []
+    for why in scored:
+        if len(why) == fewest and "; ".join(why) not in reasons:
+            reasons.append("; ".join(why))
+    return " / ".join(reasons[:3])
 
 
 def tally(records):

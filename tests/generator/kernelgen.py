@@ -171,20 +171,28 @@ def problems(spec: Spec) -> list[str]:
         why.append(f"the buffers need {columns} TMEM columns, more than 512 (9.7.16.1)")
     if s.acc_stages > s.tiles:
         why.append("two accumulator stages need two tiles")
-    if s.scaled and (s.m != 128 or s.ctas != 1 or s.n > 128 or s.a_src != "smem"
-                     or s.program != "uniform"):
-        why.append("block scaling: M = 128, one CTA, N <= 128 (a [128, 4] scale buffer "
-                   "holds 128 entries), A in shared memory, a uniform program (tcgen05.cp "
-                   "of the scale factors is refused in warp roles, docs/partitions.md)")
+    if s.scaled and (s.m != 128 or s.ctas != 1):
+        why.append("block scaling: generated for M = 128 on one CTA only (not M = 64's half "
+                   "lanes, not a pair's split scale factors)")
+    if s.scaled and s.n > 128:
+        why.append("block scaling: N <= 128 (one [128, 4] scale buffer holds 128 entries)")
+    if s.scaled and s.a_src != "smem":
+        why.append("block scaling with A in tensor memory: not generated")
+    if s.scaled and s.program != "uniform":
+        why.append("block scaling in warp roles: tcgen05.cp of the scale factors is refused "
+                   "in a role (docs/partitions.md, Not planned yet)")
     if s.scaled and s.n < 32:
         why.append("block scaling with N = 16: the scale_b operand sits on half lanes, which "
                    "tcgen05.cp cannot fill (tcgen05-select-layouts)")
     if s.load == "tma" and s.b_major != "nk":
         why.append("TMA loads K-major tiles of a K-contiguous B here")
-    if s.a_src == "tmem" and (s.ctas != 1 or s.program != "uniform" or s.m != 128):
-        why.append("A in tensor memory: M = 128, one CTA, a uniform program (tcgen05.cp "
-                   "is refused in warp roles, docs/partitions.md; a fragment loaded from "
-                   "global memory cannot be stored into an A operand yet)")
+    if s.a_src == "tmem" and s.program != "uniform":
+        why.append("A in tensor memory in warp roles: tcgen05.cp is refused in a role "
+                   "(docs/partitions.md, Not planned yet), and tcgen05.st of a fragment "
+                   "loaded from global memory into an A operand is not supported yet")
+    if s.a_src == "tmem" and (s.ctas != 1 or s.m != 128):
+        why.append("A in tensor memory: generated for M = 128 on one CTA only (the copy "
+                   "to 128 lanes by tcgen05.cp.128x256b)")
     if s.a_src == "tmem" and s.dtype == "i8":
         why.append("A in tensor memory for kind::i8 is not modelled by the simulator")
     if s.program == "roles" and s.load == "fill":
