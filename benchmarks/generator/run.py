@@ -90,8 +90,12 @@ def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
         f"{seconds:.0f} s of checks in all ({seconds / max(len(done), 1):.2f} s per kernel)",
         f"- pairs of feature values: {len(covered & set(map(tuple, campaign.value_pairs())))}"
         f" of the {feasible_total} feasible ones covered; {len(infeasible)} infeasible (below)",
-        "",
     ]
+    unpassed = sorted((fa, va, fb, vb) for (fa, fb), cells in table.items()
+                      for (va, vb), (g, ok) in cells.items() if ok == 0)
+    lines.append(f"- pairs of feature values covered only by kernels that failed: "
+                 f"{len(unpassed)}" + (" (below)" if unpassed else ""))
+    lines.append("")
     if known:
         lines += ["## Failures of known open bugs", ""]
         by = {}
@@ -99,6 +103,11 @@ def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
             by.setdefault(r["known"], []).append(s)
         for bug, ss in by.items():
             lines.append(f"- {bug}: {len(ss)} kernels (first: `{ss[0].key()}`)")
+        lines.append("")
+    if unpassed:
+        lines += ["## Pairs of values no kernel passed", "",
+                  "Every kernel with both values failed (by the known bugs above):", ""]
+        lines += [f"- {fa}={va}, {fb}={vb}" for fa, va, fb, vb in unpassed]
         lines.append("")
     lines += ["## Failures", ""]
     if not failed:
