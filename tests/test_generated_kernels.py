@@ -50,20 +50,18 @@ def test_regression(spec):
     _expect_ok(check.run_spec(spec))
 
 
-#: Shrunk reproducers of open bugs that other work fixes (issue 33's items): strict
-#: xfails, so that the fix shows up as an XPASS to remove from here.
-KNOWN_OPEN = [
-    pytest.param(kg.Spec(shapes="runtime", out="bf16", seed=0), id="item1-bf16-dims-store",
-                 marks=pytest.mark.xfail(strict=True, reason=check.ITEM_1)),
-    pytest.param(kg.Spec(shapes="runtime", bias="col", seed=1), id="item1-bias-dims-store",
-                 marks=pytest.mark.xfail(strict=True, reason=check.ITEM_1)),
+#: Shrunk reproducers of an open bug that other work fixes (issue 33 item 1: a
+#: frag_map result stored with run-time dims): xfail while they fail as that bug does
+#: (check.KNOWN), and pass once its fix is in.
+ITEM_1_REPRODUCERS = [
+    pytest.param(kg.Spec(shapes="runtime", out="bf16", seed=0), id="item1-bf16-dims-store"),
+    pytest.param(kg.Spec(shapes="runtime", bias="col", seed=1), id="item1-bias-dims-store"),
 ]
 
 
-@pytest.mark.parametrize("spec", KNOWN_OPEN)
-def test_known_open(spec):
-    outcome = check.run_spec(spec)
-    assert outcome.ok, f"{outcome.stage}: {outcome.message}"
+@pytest.mark.parametrize("spec", ITEM_1_REPRODUCERS)
+def test_item_1_reproducers(spec):
+    _expect_ok(check.run_spec(spec))
 
 
 def test_the_sample_is_valid_and_deterministic():
