@@ -346,5 +346,9 @@ def mbarrier_arrive(mbar: str) -> str:
 
 def cluster_barrier() -> str:
     """A barrier over every thread of the cluster: arrive (release) then wait (acquire),
-    used where a CTA pair (cta_group::2, 9.7.16.5.1) must act as one."""
-    return "barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;"
+    used where a CTA pair (cta_group::2, 9.7.16.5.1) must act as one. Not .aligned
+    (9.7.13.2: .aligned requires every thread of the warp to execute the same barrier
+    instruction together): it follows code whose threads may take different paths, such
+    as a fill of an edge tile whose elements past the matrix are zeroed, as the CTA
+    barrier (barrier.sync, not .aligned) does."""
+    return "barrier.cluster.arrive; barrier.cluster.wait;"

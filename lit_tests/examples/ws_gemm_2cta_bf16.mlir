@@ -156,7 +156,7 @@
 // CHECK: fence.mbarrier_init.release.cluster;
 // One warp per CTA allocates (cta_group::2), then the pair meets at a cluster barrier.
 // CHECK: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32
-// CHECK: barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;
+// CHECK: barrier.cluster.arrive; barrier.cluster.wait;
 
 // Load role: each CTA waits on its own empty stage (a wait that acquires at CTA scope:
 // only the even CTA's commit completes it), the even CTA's thread expects both CTAs'

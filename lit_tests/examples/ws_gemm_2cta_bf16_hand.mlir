@@ -44,7 +44,7 @@
 // CHECK: fence.mbarrier_init.release.cluster;
 // One warp per CTA allocates (cta_group::2), then the pair meets at a cluster barrier.
 // CHECK: tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32
-// CHECK: barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;
+// CHECK: barrier.cluster.arrive; barrier.cluster.wait;
 
 // Load role, first K block: each CTA waits on its own empty mbarrier (a commit of the
 // even CTA's MMA warp signals both), the even CTA's thread expects both CTAs' bytes on

@@ -40,7 +40,7 @@
 // CHECK: mov.u32 {{%r[0-9]+}}, %cluster_ctarank;
 // CHECK: setp.ne.b32 tcgen05_guard, [[WARP0:%r[0-9]+]], 0; @tcgen05_guard tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], {{%r[0-9]+}};
 // CHECK: tcgen05.fence::before_thread_sync;
-// CHECK: barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;
+// CHECK: barrier.cluster.arrive; barrier.cluster.wait;
 // CHECK: tcgen05.fence::after_thread_sync;
 // CHECK: setp.ne.b32 tcgen05_guard, [[WARP0]], 0; @tcgen05_guard tcgen05.relinquish_alloc_permit.cta_group::2.sync.aligned;
 // CHECK: setp.ne.b32 tcgen05_guard, [[ISSUER:%r[0-9]+]], 0; @tcgen05_guard tcgen05.mma.cta_group::2.kind::f16 [{{%r[0-9]+}}], {{%rd[0-9]+}}, {{%rd[0-9]+}}, {{%r[0-9]+}},
@@ -50,7 +50,7 @@
 // CHECK: setp.ne.b32 tcgen05_guard, [[WARP0]], 0; @tcgen05_guard tcgen05.dealloc.cta_group::2.sync.aligned.b32 {{%r[0-9]+}}, {{%r[0-9]+}};
 // CHECK-NEXT: // end inline asm
 // CHECK-NEXT: // begin inline asm
-// CHECK-NEXT: barrier.cluster.arrive.aligned; barrier.cluster.wait.aligned;
+// CHECK-NEXT: barrier.cluster.arrive; barrier.cluster.wait;
 // CHECK: ret;
 func.func @pair_m256() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
   %p = arith.constant false

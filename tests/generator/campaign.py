@@ -1,0 +1,131 @@
+"""A campaign of generated kernels: the seeded sequence of specs that covers every pair of
+feature values the compiler accepts, and the per-pair tallies of a run (issue 33).
+
+Kernel i of campaign `seed` depends only on (seed, i): the sequence is built greedily,
+each kernel pinning the first pair of feature values not yet covered (in a seeded order)
+and drawing the other features at random, until every feasible pair is covered; after
+that the draws are free. A pair no draw can satisfy (``random_spec`` finds no spec
+without problems) is infeasible: the report lists it with the reason.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import defaultdict
+
+from . import kernelgen as kg
+
+
+def value_pairs() -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """Every pair of (feature, value) of two different features, sorted."""
+    values = [(name, str(v)) for name, choices in kg.FEATURES.items() for v in choices]
+    values += [("block_scale", "False"), ("block_scale", "True")]
+    values.sort()
+    return [(a, b) for a, b in itertools.combinations(values, 2) if a[0] != b[0]]
+
+
+def _typed(name: str, text: str):
+    if name == "block_scale":
+        return None
+    for v in kg.FEATURES[name]:
+        if str(v) == text:
+            return v
+    raise KeyError((name, text))
+
+
+def pinned(pair) -> dict:
+    """The spec fields a pair of feature values fixes (block_scale by the element type)."""
+    fixed = {}
+    for name, text in pair:
+        if name != "block_scale":
+            fixed[name] = _typed(name, text)
+    return fixed
+
+
+def _matches(spec: kg.Spec, pair) -> bool:
+    f = spec.features()
+    return all(str(f[name]) == text for name, text in pair)
+
+
+def draw(rng: random.Random, pair=None, tries: int = 3000) -> kg.Spec | None:
+    """A spec without problems that has the pair's values (None if no draw found one).
+    Each free feature takes its base value with probability 1/2, else a uniform choice,
+    so that the restrictive features (block scaling, pairs, A in TMEM) meet often
+    enough."""
+    fixed = pinned(pair) if pair else {}
+    for _ in range(tries):
+        values = {}
+        for name, choices in kg.FEATURES.items():
+            if name in fixed:
+                values[name] = fixed[name]
+            else:
+                values[name] = choices[0] if rng.random() < 0.5 else rng.choice(choices)
+        spec = kg.Spec(**values, seed=rng.randrange(1 << 30))
+        if kg.problems(spec) or (pair and not _matches(spec, pair)):
+            continue
+        return spec
+    return None
+
+
+def specs(seed: int, count: int):
+    """The first `count` specs of campaign `seed`, and the pairs found infeasible."""
+    rng = random.Random(seed)
+    pending = value_pairs()
+    rng.shuffle(pending)
+    covered: set = set()
+    infeasible: list = []
+    out = []
+    while len(out) < count:
+        spec = None
+        while pending and spec is None:
+            pair = pending[0]
+            if pair in covered:
+                pending.pop(0)
+                continue
+            spec = draw(rng, pair)
+            if spec is None:
+                infeasible.append(pair)
+                pending.pop(0)
+        if spec is None:
+            spec = draw(rng)
+        out.append(spec)
+        covered.update(kg.pairs(spec))
+    return out, infeasible
+
+
+def infeasible_reason(pair) -> str:
+    """Why no spec has both values: the problems of the specs nearest the base that have
+    the pair (the base, and the base with one more feature changed) that have the fewest
+    problems; several such specs give several reasons, each of which blocks some
+    way out."""
+    fixed = pinned(pair)
+    if dict(pair).get("block_scale") == "True" and "dtype" not in fixed:
+        fixed["dtype"] = "mx_e4m3"
+    base = kg.Spec(**fixed)
+    candidates = [base] + [kg.Spec(**{**fixed, name: v})
+                           for name, choices in kg.FEATURES.items() if name not in fixed
+                           for v in choices[1:]]
+    scored = []
+    for spec in candidates:
+        why = kg.problems(spec)
+        if not _matches(spec, pair):
+            why = why + [f"block scaling is the element type ({spec.dtype})"]
+        scored.append(why)
+    fewest = min(len(w) for w in scored)
+    reasons = []
+    for why in scored:
+        if len(why) == fewest and "; ".join(why) not in reasons:
+            reasons.append("; ".join(why))
+    return " / ".join(reasons[:3])
+
+
+def tally(records):
+    """Per pair of features: per pair of their values: [generated, passed]."""
+    table = defaultdict(lambda: defaultdict(lambda: [0, 0]))
+    for spec, ok in records:
+        for (fa, va), (fb, vb) in kg.pairs(spec):
+            cell = table[(fa, fb)][(va, vb)]
+            cell[0] += 1
+            cell[1] += int(ok)
+    return table

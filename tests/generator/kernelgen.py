@@ -1,0 +1,863 @@
+"""Kernels over the feature lattice, their inputs and their NumPy reference (issue 33).
+
+A ``Spec`` names one point of the lattice: the MMA kind and element types, the tile (M,
+N) and where B is stored, A in shared memory or tensor memory, a uniform program or warp
+roles, fills or TMA, the ring's stages, the accumulator's stages, one CTA or a pair,
+static or run-time shapes, and the epilogue (output type, per-column and per-row
+broadcasts, an activation, a per-tensor scale). ``problems(spec)`` lists why the compiler
+would not take it (each reason is a documented limitation: docs/partitions.md "Not
+planned yet", docs/element-types.md, docs/cta-pairs.md); ``random_spec`` draws only specs
+without problems. ``render`` writes the kernel in the forms the shipped examples use.
+
+The reference (``reference``) is computed here in float64 from the generated inputs and
+never from the compiler or the simulator; ``tolerance`` bounds the error per element from
+the element types (see its docstring for the derivation).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import asdict, dataclass, fields, replace
+
+import numpy as np
+
+# -- The lattice ------------------------------------------------------------------------
+
+#: Element types of A and B: (MMA kind, MLIR type, NumPy dtype name, bytes, K per MMA
+#: (Table 39), accumulator type). "mx_*" are kind::mxf8f6f4 with UE8M0 block scales.
+DTYPES = {
+    "bf16": ("f16", "bf16", "bfloat16", 2, 16, "f32"),
+    "f16": ("f16", "f16", "float16", 2, 16, "f32"),
+    "tf32": ("tf32", "tf32", "float32", 4, 8, "f32"),
+    "e4m3": ("f8f6f4", "f8E4M3FN", "float8_e4m3fn", 1, 32, "f32"),
+    "e5m2": ("f8f6f4", "f8E5M2", "float8_e5m2", 1, 32, "f32"),
+    "i8": ("i8", "i8", "int8", 1, 32, "i32"),
+    "mx_e4m3": ("mxf8f6f4", "f8E4M3FN", "float8_e4m3fn", 1, 32, "f32"),
+    "mx_e5m2": ("mxf8f6f4", "f8E5M2", "float8_e5m2", 1, 32, "f32"),
+}
+#: Output types of C: (MLIR type, NumPy dtype name, unit roundoff, half the smallest
+#: subnormal spacing, largest finite value (satfinite conversions clamp to it)).
+OUTPUTS = {
+    "f32": ("f32", "float32", 0.0, 0.0, None),
+    "i32": ("i32", "int32", 0.0, 0.0, None),
+    "bf16": ("bf16", "bfloat16", 2.0 ** -8, 2.0 ** -134, None),
+    "f16": ("f16", "float16", 2.0 ** -11, 2.0 ** -25, None),
+    "e4m3": ("f8E4M3FN", "float8_e4m3fn", 2.0 ** -4, 2.0 ** -10, 448.0),
+    "e5m2": ("f8E5M2", "float8_e5m2", 2.0 ** -3, 2.0 ** -17, 57344.0),
+}
+
+#: Each feature with its values; the first is the base a failing spec shrinks towards.
+FEATURES = {
+    "dtype": list(DTYPES),
+    "m": [128, 64, 256],
+    "n": [64, 32, 16, 48, 96, 128, 256],
+    "b_major": ["nk", "kn"],
+    "a_src": ["smem", "tmem"],
+    "program": ["uniform", "roles"],
+    "load": ["fill", "tma"],
+    "ring": [1, 2],
+    "acc_stages": [1, 2],
+    "ctas": [1, 2],
+    "shapes": ["static", "runtime"],
+    "out": list(OUTPUTS),
+    "bias": ["none", "col", "row"],
+    "act": ["none", "relu", "gelu"],
+    "scale": [False, True],
+    "kblocks": [1, 2],
+    "tiles": [1, 2],
+}
+
+
+@dataclass(frozen=True)
+class Spec:
+    """One kernel of the lattice (see FEATURES) and the seed of its inputs and sizes."""
+    dtype: str = "bf16"
+    m: int = 128            # the MMA's M (the pair's M when ctas == 2)
+    n: int = 64             # the MMA's N (one tile)
+    b_major: str = "nk"     # B stored N x K ("nk", K contiguous) or K x N ("kn")
+    a_src: str = "smem"
+    program: str = "uniform"
+    load: str = "fill"
+    ring: int = 1           # shared-memory stages of A and B
+    acc_stages: int = 1     # accumulator stages in tensor memory
+    ctas: int = 1           # 1, or 2: a CTA pair (cta_group = 2)
+    shapes: str = "static"  # "runtime": M, N, K kernel arguments, a grid, edge tiles
+    out: str = "f32"
+    bias: str = "none"      # per-column ("col") or per-row ("row") f32 vector added
+    act: str = "none"
+    scale: bool = False     # multiply by a per-tensor f32 scale
+    kblocks: int = 1        # K blocks of 128 bytes per row
+    tiles: int = 1          # N tiles per CTA (a loop over tiles)
+    seed: int = 0
+
+    def key(self) -> str:
+        return ",".join(f"{f.name}={getattr(self, f.name)}" for f in fields(self))
+
+    @property
+    def kind(self) -> str:
+        return DTYPES[self.dtype][0]
+
+    @property
+    def scaled(self) -> bool:
+        return self.kind.startswith("mx")
+
+    @property
+    def elem(self) -> str:
+        return DTYPES[self.dtype][1]
+
+    @property
+    def ebytes(self) -> int:
+        return DTYPES[self.dtype][3]
+
+    @property
+    def kb(self) -> int:
+        """K elements of one block: a 128-byte row, the 128B swizzle's span."""
+        return 128 // self.ebytes
+
+    @property
+    def k_mma(self) -> int:
+        return DTYPES[self.dtype][4]
+
+    @property
+    def acc_t(self) -> str:
+        return DTYPES[self.dtype][5]
+
+    @property
+    def m_cta(self) -> int:
+        """A's rows in one CTA's tile (docs/cta-pairs.md: M/2 in a pair)."""
+        return self.m // self.ctas
+
+    @property
+    def n_cta(self) -> int:
+        return self.n // self.ctas
+
+    @property
+    def d_rows(self) -> int:
+        """Rows of D a CTA holds: 128 for M = 256, 64 for a pair's M = 128, else M."""
+        return self.m // self.ctas
+
+    @property
+    def mapped(self) -> bool:
+        """Does the epilogue compute (a frag_map), or store what it loads?"""
+        plain = "f32" if self.acc_t == "f32" else "i32"
+        return (self.out != plain or self.bias != "none" or self.act != "none"
+                or self.scale)
+
+    def features(self) -> dict:
+        """The feature values the report counts pairs of (the seed is not one)."""
+        out = asdict(self)
+        out.pop("seed")
+        out["block_scale"] = self.scaled
+        return out
+
+
+def problems(spec: Spec) -> list[str]:
+    """Why the compiler does not take `spec` (empty: it must compile, run and match)."""
+    s, why = spec, []
+    if s.out == "i32" and s.acc_t != "i32":
+        why.append("an i32 output only of kind::i8")
+    if s.acc_t == "i32" and s.out == "i32" and s.mapped:
+        why.append("the epilogue computes in f32: an i32 output is only stored as loaded")
+    if s.ctas == 2 and s.m not in (128, 256):
+        why.append("a pair's M is 128 or 256 (Table 41 / 9.7.16.10.5)")
+    if s.ctas == 1 and s.m == 256:
+        why.append("M = 256 needs a CTA pair")
+    if s.n % (16 * s.ctas) or s.n_cta % 8:
+        why.append("N must be a multiple of 16 (of 32 in a pair: each CTA's B tile has N/2 "
+                   "rows, a multiple of 16)")
+    columns = s.acc_stages * s.n + (32 if s.a_src == "tmem" else 0) + (8 if s.scaled else 0)
+    if columns > 512:
+        why.append(f"the buffers need {columns} TMEM columns, more than 512 (9.7.16.1)")
+    if s.acc_stages > s.tiles:
+        why.append("two accumulator stages need two tiles")
+    if s.scaled and (s.m != 128 or s.ctas != 1):
+        why.append("block scaling: generated for M = 128 on one CTA only (not M = 64's half "
+                   "lanes, not a pair's split scale factors)")
+    if s.scaled and s.n > 128:
+        why.append("block scaling: N <= 128 (one [128, 4] scale buffer holds 128 entries)")
+    if s.scaled and s.a_src != "smem":
+        why.append("block scaling with A in tensor memory: not generated")
+    if s.scaled and s.program != "uniform":
+        why.append("block scaling in warp roles: tcgen05.cp of the scale factors is refused "
+                   "in a role (docs/partitions.md, Not planned yet)")
+    if s.scaled and s.n < 32:
+        why.append("block scaling with N = 16: the scale_b operand sits on half lanes, which "
+                   "tcgen05.cp cannot fill (tcgen05-select-layouts)")
+    if s.load == "tma" and s.b_major != "nk":
+        why.append("TMA loads K-major tiles of a K-contiguous B here")
+    if s.a_src == "tmem" and s.program != "uniform":
+        why.append("A in tensor memory in warp roles: tcgen05.cp is refused in a role "
+                   "(docs/partitions.md, Not planned yet), and tcgen05.st of a fragment "
+                   "loaded from global memory into an A operand is not supported yet")
+    if s.a_src == "tmem" and (s.ctas != 1 or s.m != 128):
+        why.append("A in tensor memory: generated for M = 128 on one CTA only (the copy "
+                   "to 128 lanes by tcgen05.cp.128x256b)")
+    if s.a_src == "tmem" and s.dtype == "i8":
+        why.append("A in tensor memory for kind::i8 is not modelled by the simulator")
+    if s.program == "roles" and s.load == "fill":
+        if s.ctas == 2:
+            why.append("a pair with warp roles is planned only with TMA loads")
+        if s.tiles > 1 or s.acc_stages > 1:
+            why.append("warp roles with fills: one tile, one accumulator (roles.py)")
+        if s.kblocks % s.ring:
+            why.append("warp roles with fills: K blocks a multiple of the ring's stages")
+    if s.program == "uniform" and s.load == "tma" and s.ctas == 2:
+        why.append("TMA in a uniform pair kernel: tcgen05-verify-sync does not check it "
+                   "(docs/cta-pairs.md); a pair takes TMA in warp roles")
+    return why
+
+
+def random_spec(rng: random.Random, seed: int | None = None, tries: int = 10_000,
+                fixed: dict | None = None) -> Spec:
+    """A spec without problems, every feature drawn uniformly (then rejected if invalid);
+    `fixed` pins features (for covering a pair)."""
+    fixed = fixed or {}
+    for _ in range(tries):
+        values = {name: fixed.get(name, rng.choice(choices))
+                  for name, choices in FEATURES.items()}
+        spec = Spec(**values, seed=rng.randrange(1 << 30) if seed is None else seed)
+        if not problems(spec):
+            return spec
+    raise ValueError(f"no valid spec with {fixed}")
+
+
+# -- Sizes -------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sizes:
+    """The problem: M x N x K and the leading dimensions (elements) of A, B and C."""
+    M: int
+    N: int
+    K: int
+    lda: int
+    ldb: int
+    ldc: int
+    grid_m: int
+    grid_n: int
+
+
+def sizes(spec: Spec) -> Sizes:
+    """Static: one tile (the pair's M, the CTA's tiles of N, the K blocks). Run-time: M, N
+    and K that are not multiples of the tile, on one or two tiles of the grid, leading
+    dimensions padded past them (A's and B's rows kept 16-byte aligned, the precondition
+    of examples/gemm_bf16_grid.mlir)."""
+    nt, kp = spec.n * spec.tiles, spec.kb * spec.kblocks
+    if spec.shapes == "static":
+        k = kp
+        return Sizes(spec.m, nt, k, k, nt if spec.b_major == "kn" else k, nt, 1, 1)
+    rng = random.Random(spec.seed ^ 0x5EED)
+    gm, gn = rng.choice([(1, 1), (1, 1), (2, 1), (1, 2)])
+    if spec.scaled:     # one tile: every CTA would read the same scale factors
+        gm, gn = 1, 1
+    M = gm * spec.m - rng.randrange(1, spec.m // 2)
+    N = gn * nt - rng.randrange(1, min(nt, 24) if nt > 1 else 2)
+    K = kp - rng.randrange(1, spec.kb // 2)
+    align = 16 // spec.ebytes
+    pad = align * rng.randrange(0, 3)
+    lda = -(-K // align) * align + pad
+    ldb = (-(-N // align) * align + pad) if spec.b_major == "kn" else lda
+    ldc = N + rng.randrange(0, 5)
+    return Sizes(M, N, K, lda, ldb, ldc, gm, gn)
+
+
+# -- MLIR text ---------------------------------------------------------------------------
+
+def _smem(rows: int, k: int, elem: str, stages: int = 0) -> str:
+    shape = f"[{stages}, {rows}, {k}]" if stages else f"[{rows}, {k}]"
+    return f'!tcgen05.smem<{shape}, {elem}, "K", "128B">'
+
+
+class _Text:
+    def __init__(self):
+        self.lines: list[str] = []
+        self.consts: dict[int, str] = {}
+
+    def __call__(self, line: str, indent: int = 1):
+        self.lines.append("  " * indent + line)
+
+    def c(self, value: int) -> str:
+        self.consts.setdefault(value, f"%c{value}")
+        return self.consts[value]
+
+
+def render(spec: Spec) -> str:
+    """The kernel's MLIR text (function name gen_kernel)."""
+    s, sz = spec, sizes(spec)
+    runtime = s.shapes == "runtime"
+    t = _Text()
+    kb, kp = s.kb, s.kb * s.kblocks
+    nt = s.n * s.tiles
+    elem = s.elem
+    tile_a, tile_b = _smem(s.m_cta, kb, elem), _smem(s.n_cta, kb, elem)
+    ring_form = s.ring > 1 or (s.load == "tma" and s.program == "roles")
+    ring_a = _smem(s.m_cta, kb, elem, s.ring) if ring_form else tile_a
+    ring_b = _smem(s.n_cta, kb, elem, s.ring) if ring_form else tile_b
+    explicit = s.program == "roles" and s.load == "fill"   # roles.py: explicit stage tiles
+    acc1 = f"!tcgen05.tmem<[{s.m}, {s.n}], {s.acc_t}>"
+    acc_ty = f"!tcgen05.tmem<[2, {s.m}, {s.n}], {s.acc_t}>" if s.acc_stages == 2 else acc1
+    a_tmem = f"!tcgen05.tmem<[{s.m}, {kb}], {elem}>"
+    staging = '!tcgen05.smem<[128, 32], i8, "K", "none">'
+    sf_t = "!tcgen05.tmem<[128, 4], f8E8M0FNU>"
+    sf_s = '!tcgen05.smem<[128, 16], i8, "K", "none">'
+    # Layout B (a pair's M = 128) keeps blocks of N/2 columns apart: a slice divides them.
+    block = s.n // 2 if (s.ctas == 2 and s.m == 128) else s.n
+    ch = 32 if block % 32 == 0 else 16
+    acc_frag = f"!tcgen05.frag<[{s.m}, {ch}], {s.acc_t}>"
+    out_t = OUTPUTS[s.out][0]
+    out_frag = f"!tcgen05.frag<[{s.m}, {ch}], {out_t}>"
+
+    params = ["%A: !llvm.ptr<1>", "%B: !llvm.ptr<1>"]
+    if s.scaled:
+        params += ["%SFA: !llvm.ptr<1>", "%SFB: !llvm.ptr<1>"]
+    if s.bias == "col":
+        params.append("%bias: !llvm.ptr<1>")
+    if s.bias == "row":
+        params.append("%rbias: !llvm.ptr<1>")
+    if s.scale:
+        params.append("%scale: !llvm.ptr<1>")
+    params.append("%C: !llvm.ptr<1>")
+    if runtime:
+        params += [f"%{x}: i32" for x in ("M", "N", "K", "lda", "ldb", "ldc")]
+    if s.load == "tma":
+        params.append(f'%tmA: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "A", box = '
+                      f'array<i64: {kb}, {s.m_cta}>, swizzle = "128B"}}}}')
+        params.append(f'%tmB: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "B", box = '
+                      f'array<i64: {kb}, {s.n_cta}>, swizzle = "128B"}}}}')
+    threads = 256 if s.program == "roles" else 128
+    grid = ""
+    if runtime:
+        if s.ctas == 1:
+            grid = f', grid = ["ceildiv(N, {nt})", "ceildiv(M, {s.m})"]'
+        else:
+            grid = f', grid = ["2", "ceildiv(M, {s.m})", "ceildiv(N, {nt})"]'
+    head = [f"func.func @gen_kernel({', '.join(params)})",
+            f'    attributes {{tcgen05.kernel = {{target = "sm_100a", threads = {threads} : '
+            f'i64, cta_group = {s.ctas} : i64{grid}}}}} {{']
+    body = _Text()
+    body.consts = t.consts
+    # shapes and this CTA's tile
+    if runtime:
+        for x, y in (("M", "m_sz"), ("N", "n_sz"), ("K", "k_sz"), ("lda", "a_ld"),
+                     ("ldb", "b_ld"), ("ldc", "c_ld")):
+            body(f"%{y} = arith.index_castui %{x} : i32 to index")
+        tm, tn = ("y", "x") if s.ctas == 1 else ("y", "z")
+        body(f"%tile_m = gpu.block_id {tm}")
+        body(f"%tile_n = gpu.block_id {tn}")
+        body(f"%m0 = arith.muli %tile_m, {t.c(s.m)} : index")
+        body(f"%n0 = arith.muli %tile_n, {t.c(nt)} : index")
+    body("%true = arith.constant true")
+    # buffers
+    if explicit:
+        for i in range(s.ring):
+            body(f'%a{i} = "tcgen05.smem_buffer"() : () -> {tile_a}')
+            body(f'%b{i} = "tcgen05.smem_buffer"() : () -> {tile_b}')
+    else:
+        if s.a_src == "smem":
+            body(f'%a = "tcgen05.smem_buffer"() : () -> {ring_a}')
+        body(f'%b = "tcgen05.smem_buffer"() : () -> {ring_b}')
+    if s.a_src == "tmem":
+        body(f'%at = "tcgen05.tmem_buffer"() {{name = "a"}} : () -> {a_tmem}')
+        for q in range(4):
+            body(f'%stage{q} = "tcgen05.smem_buffer"() : () -> {staging}')
+    body(f'%acc = "tcgen05.tmem_buffer"() {{name = "acc"}} : () -> {acc_ty}')
+    if s.scaled:
+        for x in ("A", "B"):
+            body(f'%sf{x} = "tcgen05.tmem_buffer"() {{name = "sf{x.lower()}"}} : () -> {sf_t}')
+            body(f'%ss{x} = "tcgen05.smem_buffer"() : () -> {sf_s}')
+
+    def scale_factors(ind, tv):
+        """This K block's scale factors (and this tile's, for B) into their buffers:
+        SFA holds [128, 16 kblocks] bytes (block j at bytes 16 j..), SFB [128 tiles, 16
+        kblocks] (tile t at rows 128 t..); each fill copies one [128, 16] block, then
+        tcgen05.cp.128x128b (9.7.16.9.2) puts it in the buffer's four columns."""
+        body(f"%kidx = arith.divui %k, {t.c(kb)} : index", ind)
+        body(f"%sfk = arith.muli %kidx, {t.c(16)} : index", ind)
+        ld = 16 * s.kblocks
+        body(f'"tcgen05.smem_fill"(%SFA, %ssA, %sfk) {{src_layout = "mn_k", src_ld = {ld} : '
+             f'i64}} : (!llvm.ptr<1>, {sf_s}, index) -> ()', ind)
+        if s.tiles > 1:
+            body(f"%sfrow = arith.muli {tv}, {t.c(128)} : index", ind)
+            body(f'"tcgen05.smem_fill"(%SFB, %ssB, %sfk, %sfrow) {{src_layout = "mn_k", '
+                 f'src_ld = {ld} : i64, dims = ["row_offset"]}} : (!llvm.ptr<1>, {sf_s}, '
+                 f'index, index) -> ()', ind)
+        else:
+            body(f'"tcgen05.smem_fill"(%SFB, %ssB, %sfk) {{src_layout = "mn_k", src_ld = {ld} '
+                 f': i64}} : (!llvm.ptr<1>, {sf_s}, index) -> ()', ind)
+        for x in ("A", "B"):
+            body(f'"tcgen05.cp"(%sf{x}, %ss{x}) {{shape = "128x128b"}} : ({sf_t}, {sf_s}) -> ()',
+                 ind)
+    if s.load == "tma" and s.program == "uniform":
+        body('%full = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier')
+
+    def fill(ind, src, tile_v, tile_ty, k_v, which):
+        """A fill of A (`which` "A") or B at K offset k_v."""
+        if which == "A":
+            layout, ld_static, off, ext, ld_v = "mn_k", sz.lda, "%m0", "%m_sz", "%a_ld"
+        else:
+            layout = "mn_k" if s.b_major == "nk" else "k_mn"
+            ld_static, off, ext, ld_v = sz.ldb, "%nt", "%n_sz", "%b_ld"
+        if runtime:
+            body(f'"tcgen05.smem_fill"({src}, {tile_v}, {k_v}, {ld_v}, {off}, {ext}, %k_sz) '
+                 f'{{src_layout = "{layout}", dims = ["src_ld", "row_offset", "rows", '
+                 f'"k_size"]}} : (!llvm.ptr<1>, {tile_ty}, index, index, index, index, '
+                 f'index) -> ()', ind)
+        elif which == "B" and s.tiles > 1:
+            body(f'"tcgen05.smem_fill"({src}, {tile_v}, {k_v}, %nt) {{src_layout = '
+                 f'"{layout}", src_ld = {ld_static} : i64, dims = ["row_offset"]}} : '
+                 f'(!llvm.ptr<1>, {tile_ty}, index, index) -> ()', ind)
+        else:
+            body(f'"tcgen05.smem_fill"({src}, {tile_v}, {k_v}) {{src_layout = "{layout}", '
+                 f'src_ld = {ld_static} : i64}} : (!llvm.ptr<1>, {tile_ty}, index) -> ()', ind)
+
+    def a_to_tmem(ind, k_v):
+        """A's K block into tensor memory: four 32-byte column groups of each row, each
+        filled into an i8 staging tile (A's bytes) and copied by tcgen05.cp.128x256b to
+        8 columns (9.7.16.9.2), as tests/test_sim_forms_block_scale.py does."""
+        eb = s.ebytes
+        body(f"%kbyte = arith.muli {k_v}, {t.c(eb)} : index", ind)
+        if runtime:
+            body(f"%a_ldb = arith.muli %a_ld, {t.c(eb)} : index", ind)
+            body(f"%k_szb = arith.muli %k_sz, {t.c(eb)} : index", ind)
+        for q in range(4):
+            body(f"%kq{q} = arith.addi %kbyte, {t.c(32 * q)} : index", ind)
+            if runtime:
+                body(f'"tcgen05.smem_fill"(%A, %stage{q}, %kq{q}, %a_ldb, %m0, %m_sz, %k_szb) '
+                     f'{{src_layout = "mn_k", dims = ["src_ld", "row_offset", "rows", '
+                     f'"k_size"]}} : (!llvm.ptr<1>, {staging}, index, index, index, index, '
+                     f'index) -> ()', ind)
+            else:
+                body(f'"tcgen05.smem_fill"(%A, %stage{q}, %kq{q}) {{src_layout = "mn_k", '
+                     f'src_ld = {sz.lda * eb} : i64}} : (!llvm.ptr<1>, {staging}, index) -> ()',
+                     ind)
+            body(f'"tcgen05.cp"(%at, %stage{q}) {{shape = "128x256b", column = {8 * q} : i64}}'
+                 f' : ({a_tmem}, {staging}) -> ()', ind)
+
+    def tma(ind, tm_v, tile_v, tile_ty, k_v, row_v, barrier):
+        bar, bar_ty = (f", {barrier}", ", !tcgen05.mbarrier") if barrier else ("", "")
+        body(f'"tcgen05.tma_load"({tm_v}, {tile_v}{bar}, {k_v}, {row_v}) : (!llvm.ptr<1>, '
+             f'{tile_ty}{bar_ty}, index, index) -> ()', ind)
+
+    def mmas(ind, d_v, a_v, b_v, a_ty, first_pred):
+        for j in range(kb // s.k_mma):
+            pred = first_pred if j == 0 else "%true"
+            ops, tys = f"{d_v}, {a_v}, {b_v}, {pred}", f"{acc1}, {a_ty}, {tile_b}, i1"
+            if s.scaled:
+                ops += ", %sfA, %sfB"
+                tys += f", {sf_t}, {sf_t}"
+            body(f'"tcgen05.mma"({ops}) {{kind = "{s.kind}", k_offset = {j * s.k_mma} : i64}} '
+                 f': ({tys}) -> ()', ind)
+
+    def tile_values(ind, tv):
+        """%nt: the tile's first column of C (and row of B)."""
+        base = "%n0" if runtime else t.c(0)
+        if s.tiles > 1:
+            body(f"%tn = arith.muli {tv}, {t.c(s.n)} : index", ind)
+            body(f"%nt = arith.addi {base}, %tn : index", ind)
+        elif runtime:
+            body("%nt = arith.addi %n0, " + t.c(0) + " : index", ind)
+        else:
+            body(f"%nt = arith.addi {t.c(0)}, {t.c(0)} : index", ind)
+
+    def acc_view(ind, tv):
+        if s.acc_stages == 2:
+            body(f"%j = arith.remui {tv}, {t.c(2)} : index", ind)
+            body(f'%d = "tcgen05.tmem_stage"(%acc, %j) : ({acc_ty}, index) -> {acc1}', ind)
+            return "%d"
+        return "%acc"
+
+    def epilogue(ind, d_v):
+        body(f"scf.for %col = {t.c(0)} to {t.c(s.n)} step {t.c(ch)} {{", ind)
+        i = ind + 1
+        body(f'%frag = "tcgen05.ld"({d_v}, %col) : ({acc1}, index) -> {acc_frag}', i)
+        value, vty = "%frag", acc_frag
+        if s.mapped:
+            body(f'%out = "tcgen05.frag_map"(%frag) ({{', i)
+            body(f"^bb0(%x: {s.acc_t}, %row: index, %c: index):", i)
+            j = i + 1
+            h = "%x"
+            if s.acc_t == "i32":
+                body("%xf = arith.sitofp %x : i32 to f32", j)
+                h = "%xf"
+            if s.bias == "col":
+                body("%cc = arith.addi %col, %c : index", j)
+                body("%gc = arith.addi %nt, %cc : index", j)
+                body("%gc64 = arith.index_cast %gc : index to i64", j)
+                body("%bp = llvm.getelementptr %bias[%gc64] : (!llvm.ptr<1>, i64) -> "
+                     "!llvm.ptr<1>, f32", j)
+                body("%bv = llvm.load %bp : !llvm.ptr<1> -> f32", j)
+                body(f"%hb = arith.addf {h}, %bv : f32", j)
+                h = "%hb"
+            if s.bias == "row":
+                row = "%row"
+                if runtime:
+                    body("%gr = arith.addi %m0, %row : index", j)
+                    row = "%gr"
+                body(f"%gr64 = arith.index_cast {row} : index to i64", j)
+                body("%rp = llvm.getelementptr %rbias[%gr64] : (!llvm.ptr<1>, i64) -> "
+                     "!llvm.ptr<1>, f32", j)
+                body("%rv = llvm.load %rp : !llvm.ptr<1> -> f32", j)
+                body(f"%hr = arith.addf {h}, %rv : f32", j)
+                h = "%hr"
+            if s.scale:
+                body("%sv = llvm.load %scale : !llvm.ptr<1> -> f32", j)
+                body(f"%hs = arith.mulf {h}, %sv : f32", j)
+                h = "%hs"
+            if s.act == "relu":
+                body("%zero = arith.constant 0.0 : f32", j)
+                body(f"%ha = arith.maximumf {h}, %zero : f32", j)
+                h = "%ha"
+            elif s.act == "gelu":
+                body(f"%g2 = arith.mulf {h}, {h} : f32", j)
+                body(f"%g3 = arith.mulf %g2, {h} : f32", j)
+                body("%gk1 = arith.constant 0.044715 : f32", j)
+                body("%g4 = arith.mulf %g3, %gk1 : f32", j)
+                body(f"%g5 = arith.addf {h}, %g4 : f32", j)
+                body("%gk0 = arith.constant 0.7978845608028654 : f32", j)
+                body("%g6 = arith.mulf %g5, %gk0 : f32", j)
+                body("%g7 = math.tanh %g6 : f32", j)
+                body("%gone = arith.constant 1.0 : f32", j)
+                body("%g8 = arith.addf %g7, %gone : f32", j)
+                body("%ghalf = arith.constant 0.5 : f32", j)
+                body(f"%g9 = arith.mulf {h}, %ghalf : f32", j)
+                body("%ha = arith.mulf %g9, %g8 : f32", j)
+                h = "%ha"
+            if s.out not in ("f32",):
+                body(f"%y = arith.truncf {h} : f32 to {out_t}", j)
+                h = "%y"
+            body(f"gpu.yield {h} : {out_t}", j)
+            body(f"}}) : ({acc_frag}) -> {out_frag}", i)
+            value, vty = "%out", out_frag
+        if runtime:
+            body(f'"tcgen05.store_fragment"({value}, %C, %col, %c_ld, %m0, %nt, %m_sz, %n_sz) '
+                 f'{{dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}} : '
+                 f'({vty}, !llvm.ptr<1>, index, index, index, index, index, index) -> ()', i)
+        else:
+            body(f"%dest = arith.addi %nt, %col : index", i)
+            body(f'"tcgen05.store_fragment"({value}, %C, %dest) {{ld = {sz.ldc} : i64}} : '
+                 f'({vty}, !llvm.ptr<1>, index) -> ()', i)
+        body("}", ind)
+
+    a_ty = a_tmem if s.a_src == "tmem" else tile_a
+    a_row = "%m0" if runtime else t.c(0)
+    if s.program == "uniform":
+        # One program: for each tile, the K loop (loads, MMAs), then the epilogue.
+        ind = 1
+        if s.tiles > 1:
+            body(f"scf.for %t = {t.c(0)} to {t.c(s.tiles)} step {t.c(1)} {{", ind)
+            ind += 1
+            tile_values(ind, "%t")
+            d_v = acc_view(ind, "%t")
+        else:
+            tile_values(ind, t.c(0))
+            d_v = "%acc"
+        k_hi = "%k_sz" if runtime else t.c(kp)
+        body(f"scf.for %k = {t.c(0)} to {k_hi} step {t.c(kb)} {{", ind)
+        i = ind + 1
+        a_v, b_v = "%a", "%b"
+        if s.ring > 1:
+            body(f"%kq = arith.divui %k, {t.c(kb)} : index", i)
+            body(f"%s = arith.remui %kq, {t.c(s.ring)} : index", i)
+            if s.a_src == "smem":
+                body(f'%as = "tcgen05.smem_stage"(%a, %s) : ({ring_a}, index) -> {tile_a}', i)
+            body(f'%bs = "tcgen05.smem_stage"(%b, %s) : ({ring_b}, index) -> {tile_b}', i)
+            a_v, b_v = "%as", "%bs"
+        if s.a_src == "tmem":
+            a_to_tmem(i, "%k")
+            a_v = "%at"
+        if s.load == "fill":
+            if s.a_src == "smem":
+                fill(i, "%A", a_v, tile_a, "%k", "A")
+            fill(i, "%B", b_v, tile_b, "%k", "B")
+        else:
+            body('"tcgen05.mbarrier_expect_tx"(%full) : (!tcgen05.mbarrier) -> ()', i)
+            if s.a_src == "smem":
+                tma(i, "%tmA", a_v, tile_a, "%k", a_row, "%full")
+            tma(i, "%tmB", b_v, tile_b, "%k", "%nt", "%full")
+            body('"tcgen05.mbarrier_wait"(%full) : (!tcgen05.mbarrier) -> ()', i)
+            body('"tcgen05.barrier"() : () -> ()', i)
+        if s.scaled:
+            scale_factors(i, "%t" if s.tiles > 1 else t.c(0))
+        body(f"%not_first = arith.cmpi ne, %k, {t.c(0)} : index", i)
+        mmas(i, d_v, a_v, b_v, a_ty, "%not_first")
+        body("}", ind)
+        epilogue(ind, d_v)
+        if s.tiles > 1:
+            body("}", 1)
+    else:
+        body('"tcgen05.partitions"() ({', 1)
+        roles = [("load", 0, 1), ("mma", 1, 1), ("epilogue", 4, 4)]
+        for name, first, warps in roles:
+            body('"tcgen05.role"() ({', 2)
+            ind = 3
+            if s.tiles > 1:
+                body(f"scf.for %t = {t.c(0)} to {t.c(s.tiles)} step {t.c(1)} {{", ind)
+                ind += 1
+                tv = "%t"
+            else:
+                tv = t.c(0)
+            if name in ("load", "epilogue"):
+                tile_values(ind, tv)
+            if name == "epilogue":
+                epilogue(ind, acc_view(ind, tv))
+            elif explicit:
+                step = s.ring * kb
+                body(f"scf.for %k = {t.c(0)} to {t.c(kp)} step {t.c(step)} {{", ind)
+                i = ind + 1
+                for r in range(s.ring):
+                    k_v = "%k"
+                    if r:
+                        body(f"%k{r} = arith.addi %k, {t.c(r * kb)} : index", i)
+                        k_v = f"%k{r}"
+                    if name == "load":
+                        fill(i, "%A", f"%a{r}", tile_a, k_v, "A")
+                        fill(i, "%B", f"%b{r}", tile_b, k_v, "B")
+                    else:
+                        if r == 0:
+                            body(f"%not_first = arith.cmpi ne, %k, {t.c(0)} : index", i)
+                        mmas(i, "%acc", f"%a{r}", f"%b{r}", tile_a,
+                             "%not_first" if r == 0 else "%true")
+                body("}", ind)
+            else:
+                d_v = acc_view(ind, tv) if name == "mma" else None
+                if s.tiles > 1:
+                    body(f"%base = arith.muli %t, {t.c(s.kblocks)} : index", ind)
+                body(f"scf.for %kb = {t.c(0)} to {t.c(s.kblocks)} step {t.c(1)} {{", ind)
+                i = ind + 1
+                it = "%kb"
+                if s.tiles > 1:
+                    body("%it = arith.addi %base, %kb : index", i)
+                    it = "%it"
+                st = "%s"
+                if s.ring > 1:
+                    body(f"%s = arith.remui {it}, {t.c(s.ring)} : index", i)
+                else:   # a single stage is stage 0 (tcgen05-insert-sync wants a constant)
+                    st = t.c(0)
+                body(f'%as = "tcgen05.smem_stage"(%a, {st}) : ({ring_a}, index) -> {tile_a}', i)
+                body(f'%bs = "tcgen05.smem_stage"(%b, {st}) : ({ring_b}, index) -> {tile_b}', i)
+                if name == "load":
+                    body(f"%k = arith.muli %kb, {t.c(kb)} : index", i)
+                    tma(i, "%tmA", "%as", tile_a, "%k", a_row, None)
+                    tma(i, "%tmB", "%bs", tile_b, "%k", "%nt", None)
+                else:
+                    body(f"%not_first = arith.cmpi ne, %kb, {t.c(0)} : index", i)
+                    mmas(i, d_v, "%as", "%bs", tile_a, "%not_first")
+                body("}", ind)
+            if s.tiles > 1:
+                body("}", 3)
+            body('"gpu.yield"() : () -> ()', 3)
+            body(f'}}) {{name = "{name}", first_warp = {first} : i64, warps = {warps} : i64}}'
+                 f' : () -> ()', 2)
+        body('"gpu.yield"() : () -> ()', 2)
+        body("}) : () -> ()", 1)
+    body("return", 1)
+    consts = [f"  {name} = arith.constant {value} : index"
+              for value, name in sorted(t.consts.items())]
+    return "\n".join(head + consts + body.lines + ["}"]) + "\n"
+
+
+# -- Inputs and the reference ------------------------------------------------------------
+
+def _dtype(name: str) -> np.dtype:
+    if name in ("bfloat16", "float8_e4m3fn", "float8_e5m2"):
+        import ml_dtypes
+        return np.dtype(getattr(ml_dtypes, name))
+    return np.dtype(name)
+
+
+def _operand(rng: np.random.Generator, dtype: str, shape, wide: bool = True) -> np.ndarray:
+    """Random values exactly representable in the element type (so the reference needs
+    no rounding of its own): bf16 / f16 in [-1, 1); tf32 as f32 with the low 13 mantissa
+    bits zero (the MMA reads the top 19 bits, docs/element-types.md); fp8 in [-2, 2);
+    i8 the whole range for an i32 output, else [-8, 8) (so that a 16-bit output stays
+    finite)."""
+    if dtype == "i8":
+        top = 128 if wide else 8
+        return rng.integers(-top, top, shape).astype(np.int8)
+    x = rng.uniform(-1, 1, shape)
+    if dtype == "tf32":
+        bits = x.astype(np.float32).view(np.uint32) & np.uint32(0xFFFFE000)
+        return bits.view(np.float32)
+    if dtype in ("bf16", "f16"):
+        return x.astype(_dtype(DTYPES[dtype][2]))
+    return (2 * x).astype(_dtype(DTYPES[dtype][2]))
+
+
+def _sf_bytes(factors: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The [128, 16] bytes tcgen05.cp.128x128b copies into a [128, 4] scale buffer: lane
+    L, column c, byte b holds factor b of entry 32 c + L mod 32 (tmem-facts section 3, as
+    tests/test_sim_forms_block_scale.py lays them out by hand); other bytes random."""
+    out = rng.integers(0, 256, (128, 16), dtype=np.uint8)
+    entries = factors.shape[0]
+    for lane in range(128):
+        for c in range(4):
+            entry = 32 * c + lane % 32
+            if entry < entries:
+                out[lane, 4 * c:4 * c + 4] = factors[entry]
+    return out
+
+
+def make_inputs(spec: Spec) -> dict:
+    """The kernel's arguments (arrays and integers), seeded by spec.seed. A is M x lda,
+    B is N x ldb ("nk") or K x ldb ("kn"); what lies past M, N, K is random (fills zero
+    it) except for TMA, whose tensor map spans the whole array (padding zero). C starts
+    as NaN (-1 for i32) so that an element never written is a mismatch."""
+    sz = sizes(spec)
+    rng = np.random.default_rng(spec.seed)
+    wide = spec.out == "i32"
+    a = _operand(rng, spec.dtype, (sz.M, sz.lda), wide)
+    b = _operand(rng, spec.dtype, (sz.N, sz.ldb) if spec.b_major == "nk" else (sz.K, sz.ldb),
+                 wide)
+    if spec.load == "tma":
+        zero = np.zeros((), a.dtype)
+        a[:, sz.K:] = zero
+        b[:, sz.K:] = zero
+    args = {"A": a, "B": b}
+    if spec.scaled:
+        # UE8M0 factors 2^-3 .. 2^3, one per row and 32 K elements (scale_vec::1X).
+        # Factors for all 128 entries of each buffer (those past M or N too: the copies
+        # in the four lane quarters must agree, 9.7.16.10.7).
+        # SFA: [128, 16 kblocks] bytes, K block j's at columns 16 j..; SFB: [128 tiles,
+        # 16 kblocks], tile t's entries at rows 128 t.. (see render's scale_factors).
+        kbs, tiles = spec.kblocks, spec.tiles
+        args["sfa_codes"] = rng.integers(124, 131, (128, 4 * kbs)).astype(np.uint8)
+        args["sfb_codes"] = rng.integers(124, 131, (128 * tiles, 4 * kbs)).astype(np.uint8)
+        args["SFA"] = np.hstack([_sf_bytes(args["sfa_codes"][:, 4 * j:4 * j + 4], rng)
+                                 for j in range(kbs)])
+        args["SFB"] = np.vstack([np.hstack([_sf_bytes(
+            args["sfb_codes"][128 * t:128 * t + 128, 4 * j:4 * j + 4], rng)
+            for j in range(kbs)]) for t in range(tiles)])
+    m_cov, n_cov = sz.grid_m * spec.m, sz.grid_n * spec.n * spec.tiles
+    if spec.bias == "col":
+        args["bias"] = rng.uniform(-1, 1, n_cov).astype(np.float32)
+    if spec.bias == "row":
+        args["rbias"] = rng.uniform(-1, 1, m_cov).astype(np.float32)
+    if spec.scale:
+        args["scale"] = np.array([rng.uniform(0.25, 2.0)], np.float32)
+    out_dtype = _dtype(OUTPUTS[spec.out][1])
+    fill = -1 if spec.out == "i32" else np.nan
+    args["C"] = np.full((sz.M, sz.ldc), fill).astype(out_dtype)
+    if spec.shapes == "runtime":
+        args.update(M=sz.M, N=sz.N, K=sz.K, lda=sz.lda, ldb=sz.ldb, ldc=sz.ldc)
+    return args
+
+
+def kernel_args(args: dict) -> dict:
+    """The arguments the kernel takes (without the scale codes kept for the reference)."""
+    return {k: v for k, v in args.items() if not k.endswith("_codes")}
+
+
+def _gelu(h):
+    return 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)))
+
+
+def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(expected C[:M, :N] in float64, the largest error allowed per element).
+
+    Error bound, in order of the epilogue (u = 2^-24, f32's unit roundoff):
+    - the accumulator: K products, each exact in f32 (bf16/f16/tf32/fp8 significands
+      multiply exactly in 24 bits; UE8M0 scales are powers of two), summed in f32 in any
+      order: |e| <= K u (|A| @ |B|) (recursive summation); kind::i8 sums exactly in s32;
+    - each f32 add or multiply of the epilogue adds u of its result's magnitude, and a
+      multiply by the scale multiplies the error so far by |scale|;
+    - ReLU is 1-Lipschitz and exact; GELU's slope is below 1.13 and its f32 evaluation
+      (tanh through ex2.approx.f32, relative error < 2^-22, and a correctly rounded
+      division, tcgen05_lower/lowering/compute.py) adds at most |h| 2^-18 (1 + |z|)
+      with z its tanh argument: a factor > 4 above the sum of the terms;
+    - the conversion to the output type (round to nearest, satfinite for fp8) moves the
+      value by at most its unit roundoff times its magnitude plus half the smallest
+      subnormal spacing; values past the largest finite saturate (the reference clamps).
+    """
+    sz = sizes(spec)
+    M, N, K = sz.M, sz.N, sz.K
+    a = args["A"][:, :K].astype(np.float64)
+    b = args["B"][:, :K] if spec.b_major == "nk" else args["B"][:K, :N].T
+    b = b.astype(np.float64)
+    if spec.scaled:
+        sa = np.repeat(2.0 ** (args["sfa_codes"].astype(np.float64) - 127), 32, axis=1)
+        sb = np.repeat(2.0 ** (args["sfb_codes"].astype(np.float64) - 127), 32, axis=1)
+        cols = np.arange(N)       # column g of C is row g % n of tile g // n's B
+        sb = sb[(cols // spec.n) * 128 + cols % spec.n]
+        a, b = a * sa[:M, :K], b * sb[:, :K]
+    acc = a @ b.T
+    u = 2.0 ** -24
+    err = np.zeros_like(acc) if spec.acc_t == "i32" else K * u * (np.abs(a) @ np.abs(b).T)
+    h = acc
+    if spec.bias == "col":
+        v = args["bias"][:N].astype(np.float64)[None, :]
+        h = h + v
+        err = err + u * np.abs(h)
+    if spec.bias == "row":
+        v = args["rbias"][:M].astype(np.float64)[:, None]
+        h = h + v
+        err = err + u * np.abs(h)
+    if spec.acc_t == "i32" and spec.mapped:
+        err = err + u * np.abs(acc)          # the s32 -> f32 conversion
+    if spec.scale:
+        sc = float(args["scale"][0])
+        h = h * sc
+        err = err * abs(sc) + u * np.abs(h)
+    if spec.act == "relu":
+        h = np.maximum(h, 0.0)
+    elif spec.act == "gelu":
+        z = np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)
+        err = 1.13 * err + np.abs(h) * 2.0 ** -18 * (1 + np.abs(z))
+        h = _gelu(h)
+    _, _, unit, half_sub, top = OUTPUTS[spec.out]
+    if top is not None:
+        h = np.clip(h, -top, top)
+    err = err + unit * (np.abs(h) + err) + half_sub
+    return h, err
+
+
+def compare(spec: Spec, args: dict, got: np.ndarray) -> str | None:
+    """None if C[:M, :N] is within the bound of the reference and C's padding columns
+    (ldc past N) are untouched; else what is wrong."""
+    sz = sizes(spec)
+    want, bound = reference(spec, args)
+    region = got[:sz.M, :sz.N].astype(np.float64)
+    bad = ~(np.abs(region - want) <= bound)
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        return (f"wrong C: {int(bad.sum())} of {bad.size} elements, first at ({r}, {c}): "
+                f"got {region[r, c]!r}, want {want[r, c]!r} +- {bound[r, c]:.3g}")
+    pad = got[:, sz.N:]
+    if pad.size:
+        untouched = (pad == -1) if spec.out == "i32" else np.isnan(pad.astype(np.float64))
+        if not untouched.all():
+            r, c = np.argwhere(~untouched)[0]
+            return f"C written past N: ({r}, {sz.N + c})"
+    return None
+
+
+def shrink_candidates(spec: Spec):
+    """Specs one step simpler than `spec`: one feature moved to its base value (FEATURES'
+    first), or a size halved; only those without problems."""
+    for name, choices in FEATURES.items():
+        value = getattr(spec, name)
+        if value != choices[0]:
+            cand = replace(spec, **{name: choices[0]})
+            if not problems(cand):
+                yield cand
+    for name, smaller in (("n", spec.n // 2), ("kblocks", spec.kblocks - 1),
+                          ("tiles", spec.tiles - 1)):
+        if smaller >= 1 and smaller != getattr(spec, name):
+            cand = replace(spec, **{name: smaller})
+            if not problems(cand):
+                yield cand
+
+
+def pairs(spec: Spec):
+    """Every pair ((feature, value), (feature, value)) of the spec's features."""
+    items = sorted((k, str(v)) for k, v in spec.features().items())
+    for i in range(len(items)):
+        for j in range(i + 1, len(items)):
+            yield items[i], items[j]
+
+
+if __name__ == "__main__":  # pragma: no cover - a quick look at one kernel
+    import sys
+    rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 0)
+    spec = random_spec(rng)
+    print("//", spec.key())
+    print(render(spec))
