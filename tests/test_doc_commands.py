@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -50,6 +51,20 @@ SMALLER = {
          # The report goes to the scratch directory, not over the shipped one.
          ("-o benchmarks/fuzz/REPORT.md", "-o REPORT.md")],
         "30,000 mutants take about an hour on two cores; 10 run the same code"),
+    "python benchmarks/generator/run.py --count 500": (
+        [("--count 500", "--count 2 --results results.jsonl -o REPORT.md")],
+        "500 generated kernels take about ten minutes; 2 run the same code, and the "
+        "results and report go to the scratch directory, not over the shipped ones"),
+    "python benchmarks/generator/run.py --seed 33 --retry-known": (
+        [("--retry-known", "--retry-known --results results.jsonl -o REPORT.md")],
+        "reruns the kernels of a copy of the shipped results (COPY), so that the "
+        "shipped results and report stay as they are"),
+}
+#: Files copied into the scratch directory before a command (by a substring) runs:
+#: command -> [(file of the repository, name in the scratch directory)].
+COPY = {
+    "python benchmarks/generator/run.py --seed 33 --retry-known": [
+        ("benchmarks/generator/results.jsonl", "results.jsonl")],
 }
 #: Files a command reads that an earlier step of the same page makes: name -> that step.
 PREPARE = {
@@ -168,6 +183,10 @@ def test_documented_command_runs(command, tool, tmp_path, monkeypatch):
     cwd = _scratch(tmp_path, monkeypatch)
     text, _why = _adjusted(command)
     argv = shlex.split(text, comments=True)
+    for key, copies in COPY.items():
+        if key in command.text:
+            for source, name in copies:
+                shutil.copyfile(ROOT / source, cwd / name)
     for name, step in PREPARE.items():
         if name in argv:
             prepared = _run(step, tool, cwd)
@@ -202,7 +221,7 @@ def test_the_documents_show_the_commands_they_are_known_to_show():
 def test_every_adjustment_names_a_shown_command():
     """SLOW, SMALLER and PREPARE name commands the documents show (none goes stale)."""
     texts = [c.text for c in COMMANDS]
-    for key in [*SLOW, *SMALLER]:
+    for key in [*SLOW, *SMALLER, *COPY]:
         assert any(key in t for t in texts), key
     for name, step in PREPARE.items():
         assert any(name in Command(t).argv for t in texts), name

@@ -50,9 +50,8 @@ def test_regression(spec):
     _expect_ok(check.run_spec(spec))
 
 
-#: Shrunk reproducers of an open bug that other work fixes (issue 33 item 1: a
-#: frag_map result stored with run-time dims): xfail while they fail as that bug does
-#: (check.KNOWN), and pass once its fix is in.
+#: Shrunk reproducers of issue 33 item 1 (a frag_map result stored with run-time dims:
+#: wrong C, or an internal error with ld as an operand), which failed before its fix.
 ITEM_1_REPRODUCERS = [
     pytest.param(kg.Spec(shapes="runtime", out="bf16", seed=0), id="item1-bf16-dims-store"),
     pytest.param(kg.Spec(shapes="runtime", bias="col", seed=1), id="item1-bias-dims-store"),

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,16 +25,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fuzz.corpus import load_seeds  # noqa: E402
 from fuzz.mutate import Mutator  # noqa: E402
-from fuzz.run import DEFAULT_TIMEOUT, report_markdown, run_campaign  # noqa: E402
-
-
-def _commit() -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=10)
-        return out.stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
+from fuzz.run import DEFAULT_TIMEOUT, commit_of, report_markdown, run_campaign  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
 
     command = "python benchmarks/fuzz/run.py " + " ".join(
         a if " " not in a else repr(a) for a in (argv if argv is not None else sys.argv[1:]))
-    commit = _commit()
+    commit = commit_of(ROOT)
     start = time.monotonic()
 
     def progress(n, campaign):

@@ -14,7 +14,6 @@ The exit status is 1 if any failure signature was found.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -22,16 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tests"))
 
+from fuzz.run import commit_of  # noqa: E402
 from fuzz.sim_fuzz import SIM_TIMEOUT, SimFuzzer, report_markdown, run_sim_campaign  # noqa: E402
-
-
-def _commit() -> str:
-    try:
-        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=10)
-        return out.stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        return ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -72,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
 
     campaign = run_sim_campaign(args.inputs, args.seed, jobs=args.jobs, timeout=args.timeout,
                                 fuzzer=fuzzer, progress=progress)
-    report = report_markdown(campaign, command, _commit())
+    report = report_markdown(campaign, command, commit_of(ROOT))
     if args.output:
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(report)

@@ -127,9 +127,10 @@ def _last_words(stderr: str) -> str:
     return ""
 
 
-def signature_of(cls: str, answer: dict) -> str | None:
-    """The failure signature of an outcome; None for the good classes."""
-    if cls not in BAD:
+def signature_of(cls: str, answer: dict, bad: frozenset = BAD) -> str | None:
+    """The failure signature of an outcome; None for the good classes (those not in
+    `bad`: the simulator's fuzzer has classes of its own)."""
+    if cls not in bad:
         return None
     message = answer.get("message", "")
     if cls == "internal":
@@ -607,3 +608,13 @@ def report_markdown(campaign: Campaign, command: str = "", commit: str = "") -> 
         if f.cls in ("signal", "hang") and f.detail.get("stderr"):
             out += ["Worker's stderr (tail):", "", _fence(f.detail["stderr"][-1500:]), ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def commit_of(root: Path) -> str:
+    """The short hash of the checkout at `root` ("" outside git), for a report's header."""
+    try:
+        out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
+                             capture_output=True, text=True, timeout=10)
+        return out.stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return ""

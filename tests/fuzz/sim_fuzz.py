@@ -46,8 +46,8 @@ from typing import Callable
 
 from .corpus import ROOT, Seed, strip_comments
 from .mutate import BOUNDARY_INTS, Mutator
-from .run import (DEFAULT_TIMEOUT, Outcome, Pool, _fence, _last_words, _project_frame,
-                  _stderr_frames, normalise)
+from .run import (DEFAULT_TIMEOUT, Outcome, Pool, _fence, normalise)
+from .run import signature_of as _signature_of
 
 SIM_WORKER = Path(__file__).resolve().parent / "sim_worker.py"
 
@@ -438,25 +438,9 @@ def _gemm_check(manifest: dict, mlir_text: str) -> str:
 
 # -- outcomes ------------------------------------------------------------------------------
 def signature_of(cls: str, answer: dict) -> str | None:
-    """The failure signature of an outcome; None for the good classes."""
-    if cls not in BAD:
-        return None
-    message = answer.get("message", "")
-    if cls == "internal":
-        sig = f"internal: {normalise(message)}"
-        if answer.get("frames"):
-            sig += f" @ {_project_frame([tuple(f) for f in reversed(answer['frames'])])}"
-        return sig
-    if cls in ("signal", "hang"):
-        stderr = answer.get("stderr", "")
-        frames = _stderr_frames(stderr)
-        where = _project_frame(frames) if frames else "?"
-        if cls == "hang":
-            return f"hang: in {where}"
-        words = _last_words(stderr)
-        return f"signal: {answer.get('signal_name', '?')} in {where}" + (
-            f" | {normalise(words)}" if words else "")
-    return f"{cls}: {normalise(message)}"
+    """The failure signature of an outcome (the compiler fuzzer's, run.signature_of,
+    over this fuzzer's bad classes); None for the good classes."""
+    return _signature_of(cls, answer, BAD)
 
 
 def outcome_of(answer: dict) -> Outcome:

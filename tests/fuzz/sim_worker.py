@@ -14,14 +14,11 @@ with its frames.
 from __future__ import annotations
 
 import contextlib
-import faulthandler
 import io
-import json
 import os
 import re
 import sys
 import tempfile
-import time
 import traceback
 
 
@@ -29,33 +26,13 @@ def main() -> int:
     here = os.path.dirname(os.path.abspath(__file__))
     if sys.path and os.path.abspath(sys.path[0] or ".") == here:
         sys.path.pop(0)  # our sibling modules must not shadow anything
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    faulthandler.enable(file=sys.stderr, all_threads=True)
+    sys.path.append(os.path.dirname(here))  # the fuzz package (worker.py's protocol)
+    from fuzz.worker import open_answers, serve
 
+    answers = open_answers()
     from tcgen05_lower.cli.sim import run
 
-    answers.write(json.dumps({"ready": True, "ptxas": None}) + "\n")
-    for line in sys.stdin:
-        if not line.strip():
-            continue
-        job = json.loads(line)
-        sys.stderr.flush()
-        try:
-            os.ftruncate(2, 0)
-            os.lseek(2, 0, os.SEEK_SET)
-        except OSError:
-            pass
-        timeout = float(job.get("timeout") or 0)
-        if timeout > 2:
-            faulthandler.dump_traceback_later(timeout - 1.5, exit=False, file=sys.stderr)
-        start = time.perf_counter()
-        answer = run_one(job, run)
-        faulthandler.cancel_dump_traceback_later()
-        answer["seconds"] = round(time.perf_counter() - start, 4)
-        answers.write(json.dumps(answer) + "\n")
-    return 0
+    return serve(answers, lambda job: run_one(job, run), {"ready": True, "ptxas": None})
 
 
 def run_one(job: dict, run) -> dict:

@@ -30,16 +30,37 @@ def main() -> int:
     if sys.path and os.path.abspath(sys.path[0] or ".") == here:
         sys.path.pop(0)  # our sibling modules must not shadow anything
     sys.path.append(os.path.dirname(here))  # the fuzz package itself (mutate's flags)
-    answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
-    faulthandler.enable(file=sys.stderr, all_threads=True)
+    answers = open_answers()
 
     from tcgen05_lower.backend import find_ptxas, run_ptxas
     from tcgen05_lower.driver import CompileFailed, compile_source
     _record_pass_tracebacks()
 
-    answers.write(json.dumps({"ready": True, "ptxas": find_ptxas()}) + "\n")
+    def handle(job: dict) -> dict:
+        if job.get("selftest"):
+            selftest(job["selftest"])
+        return compile_one(job, compile_source, CompileFailed, run_ptxas)
+
+    return serve(answers, handle, {"ready": True, "ptxas": find_ptxas()})
+
+
+def open_answers():
+    """The stream the answers go out on: a private duplicate of fd 1, which is then
+    pointed at stderr (MLIR, LLVM and the tools may print on it); a fault handler writes
+    a crash's traceback to stderr."""
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    faulthandler.enable(file=sys.stderr, all_threads=True)
+    return answers
+
+
+def serve(answers, handle, ready: dict) -> int:
+    """Announces `ready`, then answers each JSON job of stdin with ``handle(job)`` (a
+    dict, given its ``seconds``), one JSON line each. Before each job stderr is emptied,
+    so that after a crash or a hang it holds that job's last words, and shortly before
+    the job's time limit the fault handler writes where it is stuck."""
+    answers.write(json.dumps(ready) + "\n")
     for line in sys.stdin:
         if not line.strip():
             continue
@@ -54,9 +75,7 @@ def main() -> int:
         if timeout > 2:
             faulthandler.dump_traceback_later(timeout - 1.5, exit=False, file=sys.stderr)
         start = time.perf_counter()
-        if job.get("selftest"):
-            selftest(job["selftest"])
-        answer = compile_one(job, compile_source, CompileFailed, run_ptxas)
+        answer = handle(job)
         faulthandler.cancel_dump_traceback_later()
         answer["seconds"] = round(time.perf_counter() - start, 4)
         answers.write(json.dumps(answer) + "\n")

@@ -16,14 +16,11 @@ import numpy as np
 from . import kernelgen as kg
 
 #: Failures a known open bug explains: (stage, text in the message, spec predicate,
-#: the bug). Issue 33's items 1-8 are fixed on other branches; a failure listed here is
-#: reported as known (xfail), any other is a finding. An entry masks every failure it
-#: matches: remove it once its fix is in (then ``run.py --retry-known``).
-ITEM_1 = "issue 33 item 1: store_fragment of a frag_map result ignores the store's dims"
-KNOWN = [
-    ("wrong", "", lambda s: s.shapes == "runtime" and s.mapped, ITEM_1),
-    ("compile", "AttributeError", lambda s: s.shapes == "runtime" and s.mapped, ITEM_1),
-]
+#: the bug). A failure listed here is reported as known (xfail), any other is a finding.
+#: An entry masks every failure it matches: remove it once its fix is in (then
+#: ``run.py --retry-known``). Empty: issue 33 item 1 (a frag_map result stored with
+#: run-time dims), the one entry the campaign needed, is fixed.
+KNOWN: list = []
 
 
 @dataclass
