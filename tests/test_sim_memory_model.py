@@ -206,3 +206,73 @@ def test_the_pair_example_without_its_init_fence_is_reported(pair_example):
     messages = [str(r) for r in result.races]
     assert any("of CTA 1 uses the mbarrier" in m and "of CTA 0" in m for m in messages)
     assert any("of CTA 0 uses the mbarrier" in m and "of CTA 1" in m for m in messages)
+
+
+# -- reports a user can act on (issue 37, part 5) -------------------------------------------
+def test_races_are_grouped_by_pair_of_ops_with_a_count():
+    """One MMA writes lanes 0-127, columns 0-63; each of the 4 warps then issues a
+    tcgen05.ld of its 32 lanes without waiting for the MMA: 4 races, all of the pair
+    (ld line 20, mma line 10), reported once with a count of 4."""
+    m = OrderingModel([CtaMemory(0, np.zeros(2048, np.uint8))], 128, "late")
+    m.alloc(np.arange(32), 0, 64, 1, line=1)
+    everyone = np.arange(128)   # the alloc ordered before every warp (9.7.16.6.3)
+    m.fence(everyone, "before_thread_sync", 2)
+    m.barrier(everyone, 3)
+    m.fence(everyone, "after_thread_sync", 4)
+    m.issue(0, FakeOp("mma", Footprint(tmem_writes={0: cells(slice(0, 128), slice(0, 64))}),
+                      (0, 0, 128, 64, 1)), 10)
+    for warp in range(4):
+        m.issue(32 * warp, FakeOp("ld", Footprint(
+            tmem_reads={0: cells(slice(32 * warp, 32 * warp + 32), slice(0, 32))})), 20)
+    assert len(m.races) == 1
+    race = m.races[0]
+    assert (race.ptx_line, race.other_line, race.count) == (20, 10, 4)
+    assert "race with PTX line 10, 4 times" in str(race)
+
+
+def test_races_of_several_ctas_merge_per_pair():
+    from tcgen05_lower.sim.ordering import Race, group_races
+    races = [Race("race with PTX line 3: x", 9, other_line=3) for _ in range(3)]
+    races[1].count = 5
+    other = Race("race with PTX line 4: y", 9, other_line=4)
+    grouped = group_races(races + [other])
+    assert [(r.other_line, r.count) for r in grouped] == [(3, 7), (4, 1)]
+
+
+def test_a_race_names_the_source_lines_of_the_ptx_loc():
+    """The .loc above each access names its source line (file 1 = k.mlir)."""
+    body = PROLOGUE.format(count=1) + HANDOFF.format(arrive="cta", wait="cluster") \
+        .replace("\t@%p3 st.shared::cluster", "\t.loc 1 30 5\n\t@%p3 st.shared::cluster") \
+        .replace("\tld.shared.b32", "\t.loc 1 40 7\n\tld.shared.b32")
+    text = pair_kernel(body).replace(".address_size 64\n",
+                                     '.address_size 64\n.file 1 "k.mlir"\n')
+    result, _ = run(text)
+    race = next(r for r in result.races if "ld.shared" in str(r))
+    assert (race.source, race.other_source) == ("k.mlir:40:7", "k.mlir:30:5")
+    assert "(k.mlir:40:7): race with PTX line" in str(race)
+
+
+def test_mismatch_summary_counts_wrong_and_never_written_elements():
+    """By hand: (1, 0) is 3 instead of 4, (1, 1) still NaN: 2 wrong, 1 never written."""
+    from tcgen05_lower.cli.sim import compare, mismatch_summary
+    got = np.array([[1, 2], [3, np.nan]], np.float32)
+    want = np.array([[1, 2], [4, 5]], np.float64)
+    verdict = compare(got, want, 1e-6, "1e-6")
+    assert not verdict[0]
+    assert mismatch_summary(got, want, verdict.wrong) == \
+        "2 of 4 elements wrong, the first at (row 1, column 0): 3 (expected 4); " \
+        "1 never written"
+
+
+def test_an_out_of_bounds_store_names_the_array_by_its_parameter_name():
+    """C given with 128 of its 256 rows: CTAs of the second row of the grid store past
+    its end (128 x 512 f32 = 262144 bytes)."""
+    from tcgen05_lower.sim.state import SimError
+    ptx, manifest, problem, inputs = prepare(
+        str(ROOT / "examples" / "gemm_bf16_grid.mlir"),
+        str(ROOT / "examples" / "gemm_bf16_grid.check.py"), 0)
+    inputs["C"] = inputs["C"][:128].copy()
+    with pytest.raises(SimError) as error:
+        simulate(ptx, manifest, inputs)
+    message = str(error.value)
+    assert "past the end of C (262144 bytes)" in message and "_param_" not in message

@@ -819,9 +819,23 @@ def _globals(m: Machine, addr, size: int, what: str):
         a = int(addr[np.flatnonzero(which < 0)[0]])
         bound = ", ".join(f"{b.name} [{b.base:#x}, {b.base + b.raw.size:#x})"
                           for b in m.buffers) or "none"
-        raise SimError(f"out-of-bounds global {what} of {size} bytes at address {a:#x} "
-                       f"(bound arrays: {bound})")
+        raise SimError(f"out-of-bounds global {what} of {size} bytes at address {a:#x}"
+                       f"{_nearest_array(m, a)} (bound arrays: {bound})")
     return which
+
+
+def _nearest_array(m: Machine, address: int) -> str:
+    """Where an out-of-bounds address lies relative to the array below it: each array
+    has its own window of fake addresses (executor.GLOBAL_STRIDE), so that is the array
+    the kernel indexed past."""
+    below = [b for b in m.buffers if b.base <= address]
+    if not below:
+        return ""
+    buf = max(below, key=lambda b: b.base)
+    past = address - (buf.base + buf.raw.size)
+    if past < 0:
+        return f", straddling the end of {buf.name} ({buf.raw.size} bytes)"
+    return f", {past} bytes past the end of {buf.name} ({buf.raw.size} bytes)"
 
 
 def load(m: Machine, space: str, act, addr, nbytes: int, vec: int, ins) -> np.ndarray:

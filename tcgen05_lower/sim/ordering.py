@@ -82,7 +82,33 @@ from tcgen05_lower.sim.state import TMEM_COLUMNS, CtaMemory, SimError, TensorOp
 
 
 class Race(SimError):
-    """Two accesses to the same cells that the program does not order."""
+    """Two accesses to the same cells that the program does not order.
+
+    Races are grouped by the pair of PTX lines (the later access's ``ptx_line``, the
+    earlier one's ``other_line``): the message is the first occurrence's, ``count`` how
+    many were found for that pair (per thread, warp, cell range or CTA)."""
+
+    def __init__(self, message: str, ptx_line: int | None = None, ptx_text: str = "",
+                 other_line: int | None = None):
+        super().__init__(message, ptx_line, ptx_text)
+        self.other_line = other_line
+        self.count = 1
+        self.other_text = ""            # the earlier access's PTX line, when known
+        self.other_source: str | None = None
+
+    def __str__(self) -> str:
+        if self.ptx_line is None or self.other_line is None:
+            return super().__str__()
+        at = f" ({self.source})" if self.source else ""
+        other_at = f" ({self.other_source})" if self.other_source else ""
+        times = f", {self.count} times" if self.count > 1 else ""
+        detail = self.message.removeprefix(f"race with PTX line {self.other_line}: ")
+        text = (f"PTX line {self.ptx_line}{at}: race with PTX line {self.other_line}"
+                f"{other_at}{times}: {detail}")
+        for line, code in ((self.ptx_line, self.ptx_text), (self.other_line, self.other_text)):
+            if code.strip():
+                text += f"\n    {line}: {code.strip()}"
+        return text
 
 
 #: 9.7.16.6.2: (earlier kind, later kind) pairs executed in issue order.
@@ -162,7 +188,7 @@ class OrderingModel:
         self.pending_commits: list = []
         self.mbarriers: dict[tuple[int, int], Mbarrier] = {}
         self.races: list[Race] = []
-        self._race_keys: set = set()
+        self._race_keys: dict = {}   # the pair's (lower, higher) PTX line -> its Race
         self.allocated = [np.zeros(TMEM_COLUMNS, bool) for _ in ctas]
         # who allocated each column, and the sequence number of that alloc in the
         # allocating thread's "issued" stream (9.7.16.7.1: a synchronous tcgen05 op)
@@ -193,11 +219,16 @@ class OrderingModel:
 
     # -- helpers --------------------------------------------------------------------------
     def _race(self, message: str, line: int, other: int) -> None:
-        key = (min(line, other), max(line, other), message)
-        if key in self._race_keys:
+        """Reports a race of the op at `line` with the one at `other`, once per pair of
+        lines (later occurrences count: ``Race.count``)."""
+        key = (min(line, other), max(line, other))
+        known = self._race_keys.get(key)
+        if known is not None:
+            known.count += 1
             return
-        self._race_keys.add(key)
-        self.races.append(Race(f"race with PTX line {other}: {message}", line))
+        race = Race(f"race with PTX line {other}: {message}", line, other_line=other)
+        self._race_keys[key] = race
+        self.races.append(race)
 
     def _epoch(self, thread: int) -> int:
         return int(self.known[thread, thread])
@@ -747,3 +778,21 @@ def _synchronizes(source: tuple, waiter_rank: int, wait_scope: str) -> bool:
     .cluster (docs/memory-model.md)."""
     rank, scope = source
     return rank == waiter_rank or (scope == "cluster" and wait_scope == "cluster")
+
+
+def group_races(races: list) -> list:
+    """Races of several runs (the CTAs of a grid) merged per pair of PTX lines, counts
+    summed, in first-found order; errors that are not grouped Races pass through."""
+    grouped, out = {}, []
+    for race in races:
+        other = getattr(race, "other_line", None)
+        if other is None:
+            out.append(race)
+            continue
+        key = (min(race.ptx_line, other), max(race.ptx_line, other))
+        if key in grouped:
+            grouped[key].count += race.count
+            continue
+        grouped[key] = race
+        out.append(race)
+    return out
