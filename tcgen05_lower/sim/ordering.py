@@ -69,7 +69,11 @@ mbarriers follow PTX's mbarrier semantics: init sets the expected arrival count 
 0; a phase completes when its pending arrivals reach zero (and its transaction count is
 zero); ``try_wait.parity P`` succeeds once the phase of parity P has completed, i.e. while
 the current phase's parity differs from P, and acquires what the arrivals of that phase
-released.
+released that it synchronizes with: a CTA's own arrivals always, another CTA's only when
+both the arrive and the wait are ``.cluster`` (commit arrive-ons and TMA complete_tx count
+as performed at the mbarrier's CTA). An mbarrier used from another CTA needs a
+``fence.mbarrier_init.release.cluster`` after its init, ordered before the use. Reads of
+TMEM cells no op wrote since their allocation are reported at exit (docs/memory-model.md).
 """
 
 from __future__ import annotations
@@ -636,7 +640,7 @@ class OrderingModel:
                 source: tuple | None = None) -> int:
         """An arrive-on of `count` releasing (generic, tc) from `source` (rank of the
         arriving agent, scope); default: an async agent on the mbarrier's own CTA at
-        cluster scope (a commit's arrive-on, 9.7.16.8.? "the scope of the arrive-on
+        cluster scope (a commit's arrive-on, 9.7.16.12.1: "the scope of the arrive-on
         operation is the cluster scope")."""
         bar = self._mbar(rank, address, line)
         token = bar.phase
