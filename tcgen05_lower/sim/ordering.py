@@ -202,8 +202,8 @@ class OrderingModel:
         self.relinquished = [False for _ in ctas]
         # TMEM cells written since their columns were allocated; reads of the others
         self.tmem_written = [np.zeros_like(c.tmem, dtype=bool) for c in ctas]
-        self.unwritten_reads: list[str] = []
-        self._unwritten_seen: set = set()
+        # (line, kind, rank) -> the never-written cells the op at that line read
+        self.unwritten_reads: dict = {}
         # shared memory: the last ordinary writer of each byte and its epoch; the latest
         # async reader of each byte (issuer, seq, line)
         self.writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
@@ -305,13 +305,18 @@ class OrderingModel:
         it does not clear them), so whatever the op computes from them is too."""
         for rank, mask in record.op.footprint.tmem_reads.items():
             unwritten = mask & ~self.tmem_written[rank]
-            if not unwritten.any() or (record.line, rank) in self._unwritten_seen:
+            if not unwritten.any():
                 continue
-            self._unwritten_seen.add((record.line, rank))
-            self.unwritten_reads.append(
-                f"tcgen05.{record.kind} at PTX line {record.line} reads "
-                f"{self._describe(rank, unwritten)} ({int(unwritten.sum())} cells) that no "
-                "tcgen05 operation wrote since tcgen05.alloc: their contents are undefined")
+            key = (record.line, record.kind, rank)
+            seen = self.unwritten_reads.get(key)
+            self.unwritten_reads[key] = unwritten if seen is None else seen | unwritten
+
+    def _unwritten_report(self) -> list[str]:
+        """One line per (op line, CTA): the cells it read, over all its executions."""
+        return [f"tcgen05.{kind} at PTX line {line} reads {self._describe(rank, mask)} "
+                f"({int(mask.sum())} cells) that no tcgen05 operation wrote since "
+                "tcgen05.alloc: their contents are undefined"
+                for (line, kind, rank), mask in self.unwritten_reads.items()]
 
     def _ordered(self, thread: int, record: InFlight, kind: str, op, cp4: bool) -> bool:
         if self.tc_known[thread, record.agent] >= record.seq:
@@ -753,7 +758,7 @@ class OrderingModel:
     def finish(self, line: int) -> list[str]:
         while self.pending_commits:
             self._complete_pending(self.pending_commits.pop(0))
-        problems = list(self.unwritten_reads)
+        problems = self._unwritten_report()
         for record in self.inflight:
             if not record.performed:
                 self._perform(record)
