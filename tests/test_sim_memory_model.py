@@ -252,6 +252,14 @@ def test_a_race_names_the_source_lines_of_the_ptx_loc():
     assert "(k.mlir:40:7): race with PTX line" in str(race)
 
 
+def test_source_locations_name_files_declared_after_their_loc():
+    """A .file may come after the .loc that uses it (at the end of the module)."""
+    from tcgen05_lower.sim.api import source_locations
+    ptx = ".loc 2 7 1\nadd.s32 %r1, %r1, 1;\n.loc 2 0 0\nret;\n.file 2 \"a.py\"\n"
+    # line 2 is under a.py:7:1; line 4 under a line-0 .loc (no source line): unnamed
+    assert source_locations(ptx) == {2: "a.py:7:1"}
+
+
 def test_mismatch_summary_counts_wrong_and_never_written_elements():
     """By hand: (1, 0) is 3 instead of 4, (1, 1) still NaN: 2 wrong, 1 never written."""
     from tcgen05_lower.cli.sim import compare, mismatch_summary

@@ -218,14 +218,15 @@ def _array_names(message: str, names: dict) -> str:
 
 def source_locations(ptx: str) -> dict[int, str]:
     """PTX line (1-based) -> ``file:line:col`` of the ``.loc`` it falls under (the last
-    ``.loc`` above it in the text, files named by ``.file``); empty when the PTX carries
-    no ``.loc``. One pass over the text."""
-    files, where, out = {}, None, {}
+    ``.loc`` above it in the text, files named by ``.file``, which may come after it, as at
+    the end of a module); empty when the PTX carries no ``.loc``. Two passes over the
+    text."""
+    files = {int(n): name for n, name in
+             re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.MULTILINE)}
+    where, out = None, {}
     for number, text in enumerate(ptx.split("\n"), 1):
         stripped = text.strip()
-        m = re.match(r'\.file\s+(\d+)\s+"([^"]*)"', stripped)
-        if m:
-            files[int(m.group(1))] = m.group(2)
+        if stripped.startswith(".file"):
             continue
         m = re.match(r"\.loc\s+(\d+)\s+(\d+)\s+(\d+)", stripped)
         if m:
