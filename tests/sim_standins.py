@@ -24,7 +24,7 @@ class PlainOrdering:
     def mbarrier_init(self, thread, rank, address, count, line):
         self.mbarriers[(rank, address)] = [count, count, 0]
 
-    def mbarrier_arrive(self, thread, rank, address, count, line):
+    def mbarrier_arrive(self, thread, rank, address, count, line, scope="cta"):
         state = self.mbarriers[(rank, address)]
         token = state[2]
         state[1] -= count
@@ -33,7 +33,7 @@ class PlainOrdering:
             state[2] += 1
         return token
 
-    def mbarrier_try_wait_parity(self, thread, rank, address, parity, line):
+    def mbarrier_try_wait_parity(self, thread, rank, address, parity, line, scope="cta"):
         # phase with parity `parity` completed: the current phase's parity differs
         return self.mbarriers[(rank, address)][2] % 2 != parity
 

@@ -109,8 +109,19 @@ def test_online_attention_matches_numpy_race_free(select, schedule):
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 def test_stats_in_tmem_matches_numpy_race_free(schedule):
+    """Race-free and right; the one thing reported is what the kernel's comment says it
+    does: at the first block, the two one-column loads of ML (m_old, l_old) read TMEM no
+    operation wrote yet (values it then never uses): ML is the fourth buffer, at column
+    64 (S) + 32 (P, bf16 packed) + 64 (O) = 160; its 2 columns of 128 lanes."""
+    from dataclasses import replace
+
     _, problem, inputs, sim = run_stats_in_tmem(STRATEGIES[0], schedule)
-    assert_matches(problem, inputs, sim)
+    unwritten = [p for p in sim.problems if "no tcgen05 operation wrote" in p]
+    assert len(unwritten) == 2, sim.problems
+    assert "lanes 0-127, columns 160-160 (128 cells)" in unwritten[0]
+    assert "lanes 0-127, columns 161-161 (128 cells)" in unwritten[1]
+    assert_matches(problem, inputs, replace(sim, problems=[
+        p for p in sim.problems if p not in unwritten]))
 
 
 def test_online_strategies_and_the_stats_in_tmem_agree_bit_for_bit():

@@ -580,6 +580,16 @@ class InjectMetadata:
             return op
         taddr = int(operands[3])
         inner = op._perform
+        # the injected cells are the stand-in's, not TMEM a tcgen05 op wrote: the model's
+        # check of reads of never-written TMEM (docs/memory-model.md) does not see them
+        for r, image in self.images.items():
+            v = np.arange(len(image))
+            lanes = (taddr >> 16) + (layout_f_lane(v) if self.half else v)
+            reads = op.footprint.tmem_reads.get(r)
+            if reads is not None:
+                reads = reads.copy()
+                reads[lanes[:, None], (taddr & 0xFFFF) + np.arange(2)] = False
+                op.footprint.tmem_reads[r] = reads
 
         def perform(ctas):
             for r, image in self.images.items():

@@ -479,6 +479,13 @@ def _param_of(value, kernel, names) -> str | None:
     return None
 
 
+class Verdict(tuple):
+    """(ok, max_abs, max_rel, bound text), and ``wrong``: the mask of elements outside
+    the bound (None when the tolerance function did not say)."""
+
+    wrong = None
+
+
 def compare(got, expected, bound, bound_text):
     got = np.asarray(got, np.float64)
     expected = np.asarray(expected, np.float64)
@@ -487,8 +494,29 @@ def compare(got, expected, bound, bound_text):
     max_abs = float(err.max()) if err.size else 0.0
     peak = float(np.abs(expected).max()) if expected.size else 0.0
     max_rel = max_abs / peak if peak else max_abs
-    ok = bool(np.all(err <= bound))
-    return ok, max_abs, max_rel, bound_text
+    wrong = ~(err <= bound)
+    verdict = Verdict((not bool(wrong.any()), max_abs, max_rel, bound_text))
+    verdict.wrong = wrong
+    return verdict
+
+
+def mismatch_summary(got, expected, wrong) -> str:
+    """How many elements are wrong, the first wrong one's index (row, column for a
+    matrix) with its value and the reference's, and how many still hold the marker
+    make_inputs filled the output with (NaN, or -1 for integers): never written."""
+    got, expected = np.asarray(got), np.asarray(expected, np.float64)
+    wrong = np.broadcast_to(wrong, got.shape)
+    count = int(wrong.sum())
+    if not count:
+        return ""
+    first = tuple(int(i) for i in np.argwhere(wrong)[0])
+    where = f"(row {first[0]}, column {first[1]})" if len(first) == 2 else f"{list(first)}"
+    values = np.asarray(got, np.float64)
+    unwritten = np.isnan(values) if got.dtype.kind not in "iu" else values == -1
+    never = int((unwritten & ~(np.isnan(expected) if got.dtype.kind not in "iu"
+                               else expected == -1)).sum())
+    return (f"{count} of {got.size} elements wrong, the first at {where}: "
+            f"{values[first]:.6g} (expected {expected[first]:.6g}); {never} never written")
 
 
 def file_problem(path: str, manifest: dict, overrides: dict | None = None,
@@ -873,11 +901,15 @@ def report(problem, manifest, inputs, result, schedule, elapsed) -> int:
     failed = False
     for name, want in expected.items():
         got = result.outputs[name]
-        ok, max_abs, max_rel, bound = problem.tolerance(name, got, want, inputs)
+        verdict = problem.tolerance(name, got, want, inputs)
+        ok, max_abs, max_rel, bound = verdict
         failed |= not ok
         shape = "x".join(str(s) for s in np.shape(got))
         print(f"  {name} ({shape} {np.asarray(got).dtype}): max abs error {max_abs:.3g}, "
               f"max rel error {max_rel:.3g} (bound {bound}): {'OK' if ok else 'MISMATCH'}")
+        wrong = getattr(verdict, "wrong", None)
+        if not ok and wrong is not None:
+            print(f"    {mismatch_summary(got, want, wrong)}")
     for race in result.races:
         print(f"  race: {race}")
     for problem_text in result.problems:

@@ -358,6 +358,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         if ordering_factory.__name__ != "OrderingModel":
             raise ValueError("the timing model records through the default ordering model")
         machine_class = timing_model.RecordingMachine
+    names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
+             for mp, pp in zip(manifest.get("params") or entry.params, entry.params)}
     grid_clusters = (dims[0] // launch.cluster, dims[1], dims[2])
     if clusters is None:
         # Generated lazily: a grid the budget refuses may have 10^15 clusters.
@@ -398,6 +400,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         except SimError as err:
             if several:
                 err.message = f"{where}: {err.message}"
+            err.message = _array_names(err.message, names)
+            _locate([err], ptx)
             raise
         except budget_reached:
             machine.recorder.flush_waits()
@@ -416,8 +420,6 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             timings.append(machine.recorder.trace)
         if done == 0:
             budget.refuse_rest(nclusters, stats)
-    names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
-             for mp, pp in zip(manifest.get("params") or entry.params, entry.params)}
     outputs = {names[b.name]: b.data for b in machine.buffers}
     estimate = None
     if timing:
@@ -425,6 +427,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
                                            launch.cluster, partial)
         estimate = recording.replay(_overrides(timing))
         estimate.recording = recording
+    from tcgen05_lower.sim.ordering import group_races
+    races = _locate(group_races(races), ptx)
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
                      ctas=dims[0] * dims[1] * dims[2], timing=estimate,
                      threads=launch.threads, cluster=launch.cluster)
@@ -497,6 +501,56 @@ class Budget:
         if self.timeout is not None:
             machine.deadline = self.start + self.timeout
             machine.time_text = self._text("time")
+
+
+def _array_names(message: str, names: dict) -> str:
+    """A message with the PTX names of array parameters replaced by the manifest's."""
+    for ptx_name, name in names.items():
+        if ptx_name != name:
+            message = re.sub(rf"(?<![\w$]){re.escape(ptx_name)}(?![\w$])", name, message)
+    return message
+
+
+def source_locations(ptx: str) -> dict[int, str]:
+    """PTX line (1-based) -> ``file:line:col`` of the ``.loc`` it falls under (the last
+    ``.loc`` above it in the text, files named by ``.file``, which may come after it, as at
+    the end of a module); empty when the PTX carries no ``.loc``. Two passes over the
+    text."""
+    files = {int(n): name for n, name in
+             re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.MULTILINE)}
+    where, out = None, {}
+    for number, text in enumerate(ptx.split("\n"), 1):
+        stripped = text.strip()
+        if stripped.startswith(".file"):
+            continue
+        m = re.match(r"\.loc\s+(\d+)\s+(\d+)\s+(\d+)", stripped)
+        if m:
+            name = files.get(int(m.group(1)), f"file {m.group(1)}")
+            where = f"{name}:{m.group(2)}:{m.group(3)}" if int(m.group(2)) else None
+            continue
+        if where is not None and stripped:
+            out[number] = where
+    return out
+
+
+def _locate(errors: list, ptx: str) -> list:
+    """Adds each error's PTX text and source location (and a race's other line's)."""
+    lines = ptx.split("\n")
+    where = source_locations(ptx) if ".loc" in ptx else {}
+
+    def text(line):
+        return lines[line - 1] if line and 0 < line <= len(lines) else ""
+
+    for err in errors:
+        if err.ptx_line is None:
+            continue
+        err.ptx_text = err.ptx_text or text(err.ptx_line)
+        err.source = where.get(err.ptx_line)
+        other = getattr(err, "other_line", None)
+        if other is not None:
+            err.other_text = text(other)
+            err.other_source = where.get(other)
+    return errors
 
 
 def _overrides(timing) -> dict | None:

@@ -819,9 +819,23 @@ def _globals(m: Machine, addr, size: int, what: str):
         a = int(addr[np.flatnonzero(which < 0)[0]])
         bound = ", ".join(f"{b.name} [{b.base:#x}, {b.base + b.raw.size:#x})"
                           for b in m.buffers) or "none"
-        raise SimError(f"out-of-bounds global {what} of {size} bytes at address {a:#x} "
-                       f"(bound arrays: {bound})")
+        raise SimError(f"out-of-bounds global {what} of {size} bytes at address {a:#x}"
+                       f"{_nearest_array(m, a)} (bound arrays: {bound})")
     return which
+
+
+def _nearest_array(m: Machine, address: int) -> str:
+    """Where an out-of-bounds address lies relative to the array below it: each array
+    has its own window of fake addresses (executor.GLOBAL_STRIDE), so that is the array
+    the kernel indexed past."""
+    below = [b for b in m.buffers if b.base <= address]
+    if not below:
+        return ""
+    buf = max(below, key=lambda b: b.base)
+    past = address - (buf.base + buf.raw.size)
+    if past < 0:
+        return f", straddling the end of {buf.name} ({buf.raw.size} bytes)"
+    return f", {past} bytes past the end of {buf.name} ({buf.raw.size} bytes)"
 
 
 def load(m: Machine, space: str, act, addr, nbytes: int, vec: int, ins) -> np.ndarray:
@@ -1107,7 +1121,8 @@ def _mbarrier_arrive_cluster(m: Machine, ins: P.Instr):
             local = np.asarray(local).reshape(-1) * np.ones(threads.size, np.int64)
             for g, r, ad in zip(threads, ranks, local):
                 _check_mbarrier_address(m, int(ad))
-                m.ordering.mbarrier_arrive(int(g), int(r), int(ad), 1, ins.line)
+                m.ordering.mbarrier_arrive(int(g), int(r), int(ad), 1, ins.line,
+                                           scope=_scope(ins))
             m.epoch += 1
         m.advance(idx)
     return run
@@ -1135,6 +1150,12 @@ def _mbarrier_init(m: Machine, ins: P.Instr):
     return run
 
 
+def _scope(ins: P.Instr) -> str:
+    """The scope of an mbarrier arrive or wait: .cluster if written, else .cta (the
+    default of 9.7.13.15.13 and 9.7.13.15.16)."""
+    return "cluster" if "cluster" in ins.parts[2:] else "cta"
+
+
 def _check_mbarrier_address(m: Machine, address: int) -> None:
     if address % 8 or address < SMEM_BASE or address + 8 > m.smem_end:
         raise SimError(f"mbarrier address {address:#x} is not an 8-byte aligned "
@@ -1154,7 +1175,7 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
             addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
             phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
             ok = np.array([m.ordering.mbarrier_try_wait_parity(
-                int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line)
+                int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line, scope=_scope(ins))
                 for g, ad, p in zip(threads, addrs, phases)], dtype=bool)
             m.write(d.name, threads, ok, 1, ins)
             # A failed try_wait waits here until some mbarrier changes, then retries.
@@ -1187,7 +1208,7 @@ def _mbarrier_arrive(m: Machine, ins: P.Instr):
                     m.ordering.mbarrier_expect_tx(int(g), rank, int(ad), int(c), ins.line)
                     c = 1
                 tokens.append(m.ordering.mbarrier_arrive(int(g), rank, int(ad), int(c),
-                                                         ins.line))
+                                                         ins.line, scope=_scope(ins)))
             if isinstance(ops_[0], P.Reg) and ops_[0].name != "_":
                 m.write(ops_[0].name, threads, np.array(tokens, np.uint64), 64, ins)
             m.epoch += 1
@@ -1201,7 +1222,7 @@ def _fence(ins: P.Instr):
                 ["proxy", "async", "shared::cluster"]):
         kind = "proxy_async"
     elif rest == ["mbarrier_init", "release", "cluster"]:
-        kind = None  # init is visible cluster-wide at once in this model (module docstring)
+        kind = "mbarrier_init"  # orders prior mbarrier.init at cluster scope (9.7.13.4)
     else:
         raise _unknown(ins)
 

@@ -79,7 +79,11 @@ mbarriers follow PTX's mbarrier semantics: init sets the expected arrival count 
 0; a phase completes when its pending arrivals reach zero (and its transaction count is
 zero); ``try_wait.parity P`` succeeds once the phase of parity P has completed, i.e. while
 the current phase's parity differs from P, and acquires what the arrivals of that phase
-released.
+released that it synchronizes with: a CTA's own arrivals always, another CTA's only when
+both the arrive and the wait are ``.cluster`` (commit arrive-ons and TMA complete_tx count
+as performed at the mbarrier's CTA). An mbarrier used from another CTA needs a
+``fence.mbarrier_init.release.cluster`` after its init, ordered before the use. Reads of
+TMEM cells no op wrote since their allocation are reported at exit (docs/memory-model.md).
 """
 
 from __future__ import annotations
@@ -92,7 +96,33 @@ from tcgen05_lower.sim.state import TMEM_COLUMNS, CtaMemory, SimError, TensorOp
 
 
 class Race(SimError):
-    """Two accesses to the same cells that the program does not order."""
+    """Two accesses to the same cells that the program does not order.
+
+    Races are grouped by the pair of PTX lines (the later access's ``ptx_line``, the
+    earlier one's ``other_line``): the message is the first occurrence's, ``count`` how
+    many were found for that pair (per thread, warp, cell range or CTA)."""
+
+    def __init__(self, message: str, ptx_line: int | None = None, ptx_text: str = "",
+                 other_line: int | None = None):
+        super().__init__(message, ptx_line, ptx_text)
+        self.other_line = other_line
+        self.count = 1
+        self.other_text = ""            # the earlier access's PTX line, when known
+        self.other_source: str | None = None
+
+    def __str__(self) -> str:
+        if self.ptx_line is None or self.other_line is None:
+            return super().__str__()
+        at = f" ({self.source})" if self.source else ""
+        other_at = f" ({self.other_source})" if self.other_source else ""
+        times = f", {self.count} times" if self.count > 1 else ""
+        detail = self.message.removeprefix(f"race with PTX line {self.other_line}: ")
+        text = (f"PTX line {self.ptx_line}{at}: race with PTX line {self.other_line}"
+                f"{other_at}{times}: {detail}")
+        for line, code in ((self.ptx_line, self.ptx_text), (self.other_line, self.other_text)):
+            if code.strip():
+                text += f"\n    {line}: {code.strip()}"
+        return text
 
 
 #: 9.7.16.6.2: (earlier kind, later kind) pairs executed in issue order.
@@ -135,9 +165,10 @@ class Mbarrier:
     pending: int
     phase: int = 0
     tx: int = 0
-    known: np.ndarray | None = None
-    tc_known: np.ndarray | None = None
-    completed: dict = field(default_factory=dict)  # phase -> (known, tc_known)
+    #: what the current phase's arrivals released, by source: (rank of the arriving
+    #: agent, scope of the release) -> (known, tc_known); see ``_synchronizes``
+    released: dict = field(default_factory=dict)
+    completed: dict = field(default_factory=dict)  # phase -> its ``released``
     init_by: int = -1
     init_epoch: int = 0
     init_line: int = 0
@@ -146,6 +177,7 @@ class Mbarrier:
     #: successful wait on this mbarrier observed complete (-1: none).
     last_async: tuple | None = None
     observed: int = -1
+    rank: int = 0
 
 
 class OrderingModel:
@@ -175,7 +207,7 @@ class OrderingModel:
         self.pending_commits: list = []
         self.mbarriers: dict[tuple[int, int], Mbarrier] = {}
         self.races: list[Race] = []
-        self._race_keys: set = set()
+        self._race_keys: dict = {}   # the pair's (lower, higher) PTX line -> its Race
         self.allocated = [np.zeros(TMEM_COLUMNS, bool) for _ in ctas]
         # who allocated each column, and the sequence number of that alloc in the
         # allocating thread's "issued" stream (9.7.16.7.1: a synchronous tcgen05 op)
@@ -183,6 +215,10 @@ class OrderingModel:
         self.alloc_seq = [np.zeros(TMEM_COLUMNS, np.int64) for _ in ctas]
         self.alloc_line = [np.zeros(TMEM_COLUMNS, np.int64) for _ in ctas]
         self.relinquished = [False for _ in ctas]
+        # TMEM cells written since their columns were allocated; reads of the others
+        self.tmem_written = [np.zeros_like(c.tmem, dtype=bool) for c in ctas]
+        # (line, kind, rank) -> the never-written cells the op at that line read
+        self.unwritten_reads: dict = {}
         # shared memory: the last ordinary writer of each byte and its epoch; the latest
         # async reader of each byte (issuer, seq, line)
         self.writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
@@ -192,6 +228,8 @@ class OrderingModel:
         self.reader_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.reader_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.proxy_fences: list[list[int]] = [[] for _ in range(t)]
+        # per thread, its epochs at each fence.mbarrier_init.release.cluster
+        self.init_fences: list[list[int]] = [[] for _ in range(t)]
         # shared memory written by TMA loads: the issuing thread, the load's sequence
         # number in its TMA stream, its line
         self.tma_writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
@@ -204,11 +242,16 @@ class OrderingModel:
 
     # -- helpers --------------------------------------------------------------------------
     def _race(self, message: str, line: int, other: int) -> None:
-        key = (min(line, other), max(line, other), message)
-        if key in self._race_keys:
+        """Reports a race of the op at `line` with the one at `other`, once per pair of
+        lines (later occurrences count: ``Race.count``)."""
+        key = (min(line, other), max(line, other))
+        known = self._race_keys.get(key)
+        if known is not None:
+            known.count += 1
             return
-        self._race_keys.add(key)
-        self.races.append(Race(f"race with PTX line {other}: {message}", line))
+        race = Race(f"race with PTX line {other}: {message}", line, other_line=other)
+        self._race_keys[key] = race
+        self.races.append(race)
 
     def _epoch(self, thread: int) -> int:
         return int(self.known[thread, thread])
@@ -265,12 +308,34 @@ class OrderingModel:
     def _perform(self, record: InFlight) -> None:
         if not record.performed:
             record.performed = True
+            self._check_tmem_written(record)
             try:
                 record.op.perform(self.ctas)
             except SimError as err:   # name the op's line, not the one that completed it
                 if err.ptx_line is None:
                     err.ptx_line = record.line
                 raise
+            for rank, mask in record.op.footprint.tmem_writes.items():
+                self.tmem_written[rank] |= mask
+
+    def _check_tmem_written(self, record: InFlight) -> None:
+        """An op reads TMEM cells that no tcgen05.mma / st / cp / shift wrote since their
+        columns were allocated: their contents are undefined (9.7.16.7.1 allocates columns,
+        it does not clear them), so whatever the op computes from them is too."""
+        for rank, mask in record.op.footprint.tmem_reads.items():
+            unwritten = mask & ~self.tmem_written[rank]
+            if not unwritten.any():
+                continue
+            key = (record.line, record.kind, rank)
+            seen = self.unwritten_reads.get(key)
+            self.unwritten_reads[key] = unwritten if seen is None else seen | unwritten
+
+    def _unwritten_report(self) -> list[str]:
+        """One line per (op line, CTA): the cells it read, over all its executions."""
+        return [f"tcgen05.{kind} at PTX line {line} reads {self._describe(rank, mask)} "
+                f"({int(mask.sum())} cells) that no tcgen05 operation wrote since "
+                "tcgen05.alloc: their contents are undefined"
+                for (line, kind, rank), mask in self.unwritten_reads.items()]
 
     def _ordered(self, thread: int, record: InFlight, kind: str, op, cp4: bool) -> bool:
         if self.tc_known[thread, record.agent] >= record.seq:
@@ -463,6 +528,10 @@ class OrderingModel:
             for t in threads:
                 self.proxy_fences[int(t)].append(self._epoch(int(t)))
             self._release(threads)
+        elif kind == "mbarrier_init":
+            for t in threads.reshape(-1):
+                self.init_fences[int(t)].append(self._epoch(int(t)))
+            self._release(threads.reshape(-1))
         else:
             raise SimError(f"unknown fence kind {kind!r}", line)
 
@@ -578,9 +647,9 @@ class OrderingModel:
                           entry.line)
         generic = np.zeros(self.known.shape[1], np.int64)
         generic[self.TMA + entry.thread] = entry.seq
-        bar.known = generic.copy() if bar.known is None else np.maximum(bar.known, generic)
-        bar.tc_known = generic.copy() if bar.tc_known is None else \
-            np.maximum(bar.tc_known, generic)
+        # complete_tx is performed on the mbarrier by the async proxy: a waiter of the
+        # mbarrier's CTA observes it (docs/memory-model.md)
+        _contribute(bar, (bar_rank, "cluster"), generic, generic)
         bar.tx -= entry.nbytes
         self._maybe_complete(bar)
 
@@ -610,20 +679,40 @@ class OrderingModel:
                 self.known[thread, bar.init_by] <= bar.init_epoch:
             self._race(f"thread {thread} uses the mbarrier at {address:#x} of CTA {rank} "
                        "before its mbarrier.init is ordered before the use", line, bar.init_line)
+        elif thread is not None and thread // self.threads_per_cta != rank:
+            self._check_init_fenced(thread, bar, address, line)
         return bar
+
+    def _check_init_fenced(self, thread: int, bar: Mbarrier, address: int, line: int) -> None:
+        """A thread (or an async op it issues) of another CTA uses the mbarrier: its
+        mbarrier.init must be followed, in the initializing thread, by
+        ``fence.mbarrier_init.release.cluster`` ordered before the use (9.7.13.4: the fence
+        makes prior mbarrier.init visible at cluster scope; without it the init is ordered
+        for the initializing CTA only; docs/memory-model.md)."""
+        fences = [f for f in self.init_fences[bar.init_by] if f >= bar.init_epoch]
+        if fences and self.known[thread, bar.init_by] > fences[0]:
+            return
+        self._race(f"thread {thread} of CTA {thread // self.threads_per_cta} uses the "
+                   f"mbarrier at {address:#x} of CTA {bar.rank}, and no "
+                   "fence.mbarrier_init.release.cluster after its mbarrier.init is ordered "
+                   "before the use (9.7.13.4)", line, bar.init_line)
 
     def mbarrier_init(self, thread: int, rank: int, address: int, count: int, line: int) -> None:
         if count < 1:
             raise SimError(f"mbarrier.init with count {count}", line)
         self.mbarriers[(rank, address)] = Mbarrier(expected=count, pending=count,
                                                    init_by=thread, init_epoch=self._epoch(thread),
-                                                   init_line=line)
+                                                   init_line=line, rank=rank)
 
-    def _arrive(self, rank: int, address: int, count: int, generic, tc, line: int) -> int:
+    def _arrive(self, rank: int, address: int, count: int, generic, tc, line: int,
+                source: tuple | None = None) -> int:
+        """An arrive-on of `count` releasing (generic, tc) from `source` (rank of the
+        arriving agent, scope); default: an async agent on the mbarrier's own CTA at
+        cluster scope (a commit's arrive-on, 9.7.16.12.1: "the scope of the arrive-on
+        operation is the cluster scope")."""
         bar = self._mbar(rank, address, line)
         token = bar.phase
-        bar.known = generic.copy() if bar.known is None else np.maximum(bar.known, generic)
-        bar.tc_known = tc.copy() if bar.tc_known is None else np.maximum(bar.tc_known, tc)
+        _contribute(bar, source or (rank, "cluster"), generic, tc)
         bar.pending -= count
         if bar.pending < 0:
             raise SimError(f"mbarrier at {address:#x} of CTA {rank}: more arrivals than its "
@@ -634,36 +723,43 @@ class OrderingModel:
     @staticmethod
     def _maybe_complete(bar: Mbarrier) -> None:
         if bar.pending == 0 and bar.tx == 0:
-            bar.completed[bar.phase] = (bar.known, bar.tc_known)
+            bar.completed[bar.phase] = bar.released
             bar.completed.pop(bar.phase - 2, None)
             bar.phase += 1
             bar.pending = bar.expected
-            bar.known = bar.tc_known = None
+            bar.released = {}
 
     def mbarrier_arrive(self, thread: int, rank: int, address: int, count: int,
-                        line: int) -> int:
+                        line: int, scope: str = "cta") -> int:
+        """mbarrier.arrive{.release}{.scope} by `thread` (scope .cta unless given:
+        9.7.13.15.13's default) on the mbarrier at `address` of CTA `rank`."""
         self._mbar(rank, address, line, thread)
         self._landing(rank, address, "mbarrier.arrive" + (
             " (remote, shared::cluster)" if rank != thread // self.threads_per_cta
             else ""), line)
         self._release(np.array([thread]))
         generic, tc = self._published([thread])
-        return self._arrive(rank, address, count, generic, tc, line)
+        return self._arrive(rank, address, count, generic, tc, line,
+                            (thread // self.threads_per_cta, scope))
 
     def mbarrier_expect_tx(self, thread: int, rank: int, address: int, nbytes: int,
                            line: int) -> None:
         self._mbar(rank, address, line).tx += nbytes
 
     def mbarrier_try_wait_parity(self, thread: int, rank: int, address: int, parity: int,
-                                 line: int) -> bool:
+                                 line: int, scope: str = "cta") -> bool:
+        """mbarrier.try_wait.parity{.acquire}{.scope} (scope .cta unless given:
+        9.7.13.15.16's default): acquires what the completed phase's arrivals released, from
+        the sources its scope synchronizes with (``_synchronizes``)."""
         bar = self._mbar(rank, address, line, thread)
         if bar.phase % 2 == parity % 2:
             return False
         # A successful wait observes the latest completed phase (its parity is P).
         bar.observed = max(bar.observed, bar.phase - 1)
-        generic, tc = bar.completed.get(bar.phase - 1, (None, None))
-        if generic is not None:
-            self._acquire(np.array([thread]), generic, tc)
+        mine = thread // self.threads_per_cta
+        for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
+            if _synchronizes(source, mine, scope):
+                self._acquire(np.array([thread]), generic, tc)
         return True
 
     # -- tensor-memory allocation (9.7.16.7) ------------------------------------------------
@@ -687,6 +783,7 @@ class OrderingModel:
                 self.alloc_by[rank][start:start + columns] = owner
                 self.alloc_seq[rank][start:start + columns] = seq
                 self.alloc_line[rank][start:start + columns] = line
+                self.tmem_written[rank][:, start:start + columns] = False
                 return start   # lane 0, column start (9.7.16.1.1)
         raise SimError(f"tcgen05.alloc of {columns} columns: no free columns left in CTA "
                        f"{rank} (the instruction would block forever here)", line)
@@ -734,7 +831,7 @@ class OrderingModel:
             self.cta_exited(rank)
         while self.pending_commits:
             self._complete_pending(self.pending_commits.pop(0))
-        problems = list(self.late_arrivals.values())
+        problems = list(self.late_arrivals.values()) + self._unwritten_report()
         for record in self.inflight:
             if not record.performed:
                 self._perform(record)
@@ -746,3 +843,38 @@ class OrderingModel:
                 problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
                                 "still allocated at exit (9.7.16.7.1)")
         return problems
+
+
+def _contribute(bar: Mbarrier, source: tuple, generic: np.ndarray, tc: np.ndarray) -> None:
+    """Adds what one arrival (or complete_tx) releases to the current phase, by source."""
+    known = bar.released.get(source)
+    bar.released[source] = (generic.copy(), tc.copy()) if known is None else \
+        (np.maximum(known[0], generic), np.maximum(known[1], tc))
+
+
+def _synchronizes(source: tuple, waiter_rank: int, wait_scope: str) -> bool:
+    """Whether a release from `source` (rank of the arriving agent, its scope) and an
+    acquire by a thread of CTA `waiter_rank` at `wait_scope` synchronize: each operation's
+    scope must include the other's thread (8.7, morally strong operations; 9.7.13.15
+    mbarrier). A CTA's own arrivals always do; another CTA's only when both are
+    .cluster (docs/memory-model.md)."""
+    rank, scope = source
+    return rank == waiter_rank or (scope == "cluster" and wait_scope == "cluster")
+
+
+def group_races(races: list) -> list:
+    """Races of several runs (the CTAs of a grid) merged per pair of PTX lines, counts
+    summed, in first-found order; errors that are not grouped Races pass through."""
+    grouped, out = {}, []
+    for race in races:
+        other = getattr(race, "other_line", None)
+        if other is None:
+            out.append(race)
+            continue
+        key = (min(race.ptx_line, other), max(race.ptx_line, other))
+        if key in grouped:
+            grouped[key].count += race.count
+            continue
+        grouped[key] = race
+        out.append(race)
+    return out

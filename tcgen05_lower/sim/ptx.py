@@ -210,6 +210,8 @@ def split_top(text: str, sep: str = ",") -> list[str]:
 
 
 # -- the parser ---------------------------------------------------------------------------------
+_LINE_DIRECTIVE = re.compile(r"\.(loc|file)\b")
+
 def parse(text: str) -> Module:
     """Parses PTX text into a Module. Raises PtxParseError naming the line."""
     clean = strip_comments(text)
@@ -324,6 +326,12 @@ class _EntryBody:
                     return pos + 1
                 self.scope_stack.pop()
                 pos += 1
+                continue
+            if _LINE_DIRECTIVE.match(clean, pos):
+                # .loc / .file end at the line's end, not at a ';' (debugging directives):
+                # read up to the ';' they would swallow the next statement
+                newline = clean.find("\n", pos)
+                pos = n if newline == -1 else newline + 1
                 continue
             label = re.compile(r"([\w$]+)\s*:(?!:)").match(clean, pos)
             if label:

@@ -37,18 +37,22 @@ class Address(int):
 class SimError(Exception):
     """The simulated program did something the ISA forbids or leaves undefined.
 
-    The executor adds the PTX line (``ptx_line``, 1-based, and its text) before reporting."""
+    The executor adds the PTX line (``ptx_line``, 1-based, and its text) before reporting;
+    ``simulate()`` adds ``source``, the source location (``file:line:col``) of the PTX's
+    ``.loc`` that line falls under, when the PTX carries ``.loc``."""
 
     def __init__(self, message: str, ptx_line: int | None = None, ptx_text: str = ""):
         super().__init__(message)
         self.message = message
         self.ptx_line = ptx_line
         self.ptx_text = ptx_text
+        self.source: str | None = None
 
     def __str__(self) -> str:
         if self.ptx_line is None:
             return self.message
-        return f"PTX line {self.ptx_line}: {self.message}\n    {self.ptx_text.strip()}"
+        at = f" ({self.source})" if self.source else ""
+        return f"PTX line {self.ptx_line}{at}: {self.message}\n    {self.ptx_text.strip()}"
 
 
 class LimitExceeded(SimError):

@@ -448,16 +448,16 @@ class RecordingOrdering(OrderingModel):
             event[3].append(self._tag(bar_rank, entry.mbarrier))
         super()._complete_tma(entry)
 
-    def mbarrier_arrive(self, thread, rank, address, count, line):
+    def mbarrier_arrive(self, thread, rank, address, count, line, **scope):
         tag = self._tag(rank, address) if (rank, address) in self.mbarriers else None
-        token = super().mbarrier_arrive(thread, rank, address, count, line)
+        token = super().mbarrier_arrive(thread, rank, address, count, line, **scope)
         step = self.recorder.step_of_thread(thread)
         if step is not None and tag is not None:
             step.arrivals.append(tag)
         return token
 
-    def mbarrier_try_wait_parity(self, thread, rank, address, parity, line):
-        ok = super().mbarrier_try_wait_parity(thread, rank, address, parity, line)
+    def mbarrier_try_wait_parity(self, thread, rank, address, parity, line, **scope):
+        ok = super().mbarrier_try_wait_parity(thread, rank, address, parity, line, **scope)
         if ok:
             step = self.recorder.step_of_thread(thread)
             if step is not None and step.wait is None:
