@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -51,6 +52,18 @@ def _load(path: Path, seed: int) -> dict:
                 if row["seed"] == seed:
                     out[row["i"]] = row
     return out
+
+
+def _commit() -> str:
+    """The commit the checks ran at (with "+changes" when the work tree differs from it),
+    so that the report says which compiler each line of results speaks for."""
+    def git(*words):
+        done = subprocess.run(["git", "-C", str(ROOT), *words], capture_output=True,
+                              text=True, timeout=30)
+        return done.stdout.strip() if done.returncode == 0 else ""
+    head = git("rev-parse", "--short", "HEAD") or "an unknown commit"
+    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no")
+                   else "")
 
 
 def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
@@ -246,7 +259,7 @@ def main(argv=None) -> int:
     if not args.report_only:
         line = ("python benchmarks/generator/run.py " + " ".join(
             a if " " not in a else repr(a) for a in (argv or sys.argv[1:])))
-        commands.append(line)
+        commands.append(f"{line}   # at {_commit()}")
         commands_file.write_text("\n".join(commands) + "\n")
     args.output.write_text(report(args.seed, results, shrunk, commands))
     return 1 if failing else 0
