@@ -5,7 +5,7 @@ its shared-memory ring and 1 or 2 CTAs:
     tcgen05-sweep examples/sweep_ws_gemm.py --grid N=32,64,128,256 --grid stages=2,3,4 \\
         --grid ctas=1,2 --jobs 2 -o benchmarks/sweep/REPORT.md \\
         --csv benchmarks/sweep/results.csv --plot benchmarks/sweep/plot.svg \\
-        --x stages --series N --metric utilisation
+        --x stages --series N,ctas --metric utilisation
 
 The problem is the examples' own, so their check files are the references: on one CTA
 C (128 x 1024) = A (128 x 256) x B^T, on a pair C (256 x 512) (the same 2^25
@@ -13,7 +13,8 @@ multiply-adds); K = 256 in four blocks of 64. A tile is 128 x N on one CTA, 256 
 pair (each CTA holding N/2 rows of B, docs/cta-pairs.md); the tiles are the persistent
 loop's, so a smaller N means more tiles. The ring depth is tcgen05-insert-sync's
 ``ring-stages`` option: the kernel is written for 4 stages and the pass resizes the rings
-(README, "ring-stages=N").
+(README, "ring-stages=N"); 6 stages of N = 256 on one CTA need 288 KiB of shared memory,
+more than a CTA has, and that point fails to compile (a row of the table, not an error).
 """
 
 import os

@@ -223,12 +223,13 @@ def _worker(build, points, options, tasks, results) -> None:
 
 def sweep(build, grid: dict, *, check=None, jobs: int = 1, timing: bool = True,
           ptxas: bool = True, seed: int = 0, script: str | None = None,
-          progress=sys.stderr, max_instructions=None, timeout=None) -> list[dict]:
+          progress=True, max_instructions=None, timeout=None) -> list[dict]:
     """The rows of every point of `grid` (see the module docstring), in the grid's order;
     `jobs` worker processes (forked, so `build` may be any function); a progress line
-    per finished point on `progress` (None: silent). `script` names the file `build`
+    per finished point on `progress` (a stream; True: sys.stderr; None: silent). `script` names the file `build`
     comes from, so that an exception in it is reported at its line."""
     points = expand(grid)
+    progress = sys.stderr if progress is True else progress or None
     options = dict(check=check, timing=timing, ptxas=ptxas, seed=seed, script=script,
                    max_instructions=max_instructions, timeout=timeout)
     rows: list = [None] * len(points)
@@ -358,7 +359,7 @@ def svg_plot(rows: list[dict], *, x: str, metric: str, series: str | None = None
     values = {k: sum(v) / len(v) for k, v in cells.items()}
     top = max(values.values(), default=1.0)
     top = _nice_ceiling(top if top > 0 else 1.0)
-    left, right, upper, lower = 70, 150, 40, 50
+    left, right, upper, lower = 70, 170, 40, 50
     pw, ph = width - left - right, height - upper - lower
 
     def px(i):

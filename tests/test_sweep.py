@@ -195,6 +195,6 @@ def test_two_point_sweep_end_to_end(tool, tmp_path):
     assert 0 < float(rows[0]["utilisation"]) <= 1 and int(rows[0]["cycles"]) > 0
     assert "1/2" in ran.stderr and "2/2 (1 failed" in ran.stderr
     report = out.read_text()
-    assert "![utilisation against stages](p.svg)" in report and "| 256 | 6 | failed |" \
+    assert "![utilisation against stages](p.svg)" in report and "| 256 | 6 | 1 | failed | compile |" \
         in report
     ET.parse(tmp_path / "p.svg")
