@@ -57,7 +57,8 @@ def synchronized_by_the_compiler(paths) -> list:
 
 #: Console-script name -> module whose ``run(argv)`` the script calls through guarded_main.
 TOOLS = {"tcgen05-lower": "tcgen05_lower.cli.lower", "tcgen05-opt": "tcgen05_lower.cli.opt",
-         "tcgen05-sim": "tcgen05_lower.cli.sim", "tcgen05-compare": "tcgen05_lower.cli.compare"}
+         "tcgen05-sim": "tcgen05_lower.cli.sim", "tcgen05-compare": "tcgen05_lower.cli.compare",
+         "tcgen05-sweep": "tcgen05_lower.cli.sweep"}
 
 
 @dataclass

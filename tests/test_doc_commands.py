@@ -31,7 +31,7 @@ DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
 
 #: A command line of a code block: a tool of the project or a benchmark script, optionally
 #: after a ``$ `` prompt (output lines such as ``tcgen05-sim: ...`` have no space there).
-_COMMAND = re.compile(r"^(?:\$ )?((?:tcgen05-(?:lower|opt|sim|compare|run)|"
+_COMMAND = re.compile(r"^(?:\$ )?((?:tcgen05-(?:lower|opt|sim|compare|run|sweep)|"
                       r"python3? benchmarks/\S+)(?:\s.*)?)$")
 #: The fences whose lines may be commands (sh, or none); mlir, python, ... blocks are not.
 _SHELL_FENCES = ("", "sh", "bash", "console")
@@ -55,6 +55,11 @@ SMALLER = {
         [("--count 500", "--count 2 --results results.jsonl -o REPORT.md")],
         "500 generated kernels take about ten minutes; 2 run the same code, and the "
         "results and report go to the scratch directory, not over the shipped ones"),
+    "tcgen05-sweep examples/sweep_ws_gemm.py": (
+        [("N=64,128,256", "N=256"), ("stages=2,3,4,6", "stages=2"), ("ctas=1,2", "ctas=1"),
+         ("benchmarks/sweep/", "")],
+        "24 points take about 3 minutes on two cores; 1 runs the same code, and the report, "
+        "table and plot go to the scratch directory, not over the shipped ones"),
     "python benchmarks/generator/run.py --seed 33 --retry-known": (
         [("--retry-known", "--retry-known --results results.jsonl -o REPORT.md")],
         "reruns the kernels of a copy of the shipped results (COPY), so that the "
