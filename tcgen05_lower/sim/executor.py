@@ -409,7 +409,7 @@ class Machine:
                         m = int(pcs.min())
                         sel = pcs == m
                     else:
-                        sel = self.random.pick(runnable, pcs, self.warp_of)
+                        sel = self.random.pick(pcs, self.warp_of)
                         m = int(pcs[sel][0])
                     if m >= len(instrs):
                         raise SimError("a thread ran past the end of the kernel without ret",

@@ -44,6 +44,8 @@ STARVE_STEPS = (200, 6000)
 #: and that a pending asynchronous operation completes before a step.
 JOIN = (0.0, 0.25, 0.75, 1.0)
 COMPLETE = (0.0, 0.01, 0.05, 0.25, 1.0)
+#: The PC the executor gives a thread that cannot run (above any real PC).
+NOT_RUNNABLE = np.int64(1 << 62)
 
 
 class RandomSchedule:
@@ -80,33 +82,34 @@ class RandomSchedule:
         """Whether a pending asynchronous operation completes before this step."""
         return self.complete > 0 and self.rng.random() < self.complete
 
-    def pick(self, runnable: np.ndarray, pcs: np.ndarray, warp_of: np.ndarray) -> np.ndarray:
+    def pick(self, pcs: np.ndarray, warp_of: np.ndarray) -> np.ndarray:
         """The threads to run this step (a boolean mask over the cluster's threads): a
         random runnable warp's threads at its lowest runnable PC, with some other warps
-        whose lowest runnable PC is the same."""
+        whose lowest runnable PC is the same. ``pcs``: each thread's PC, ``NOT_RUNNABLE``
+        for a thread that cannot run."""
         self.steps += 1
         if self.steps % self.reshuffle == 0:
             self.priority = self._draw_priorities()
-        warp_pc = np.full(self.nwarps, np.int64(1 << 62))
-        np.minimum.at(warp_pc, warp_of[runnable], pcs[runnable])
-        ready = np.flatnonzero(warp_pc < (1 << 62))
-        if self.starve_from <= self.steps < self.starve_to and ready.size > 1:
-            ready = ready[ready != self.starved]
-        weights = self.priority[ready]
-        chosen = int(ready[self.rng.choice(ready.size, p=weights / weights.sum())])
-        m = warp_pc[chosen]
-        same = np.flatnonzero(warp_pc == m)
-        if self.join >= 1.0:
-            joining = same
-        elif self.join <= 0.0:
-            joining = np.array([chosen])
+        if pcs.size == self.nwarps * 32:   # threads are numbered warp by warp
+            warp_pc = pcs.reshape(self.nwarps, 32).min(axis=1)
         else:
-            joining = same[(same == chosen) | (self.rng.random(same.size) < self.join)]
-        if self.starve_from <= self.steps < self.starve_to:
-            joining = joining[(joining != self.starved) | (joining == chosen)]
-        in_step = np.zeros(self.nwarps, bool)
-        in_step[joining] = True
-        return runnable & (pcs == m) & in_step[warp_of]
+            warp_pc = np.full(self.nwarps, NOT_RUNNABLE)
+            np.minimum.at(warp_pc, warp_of, pcs)
+        ready = np.flatnonzero(warp_pc < NOT_RUNNABLE)
+        starving = self.starve_from <= self.steps < self.starve_to
+        if starving and ready.size > 1:
+            ready = ready[ready != self.starved]
+        weights = np.cumsum(self.priority[ready])
+        chosen = int(ready[min(int(np.searchsorted(weights, self.rng.random() * weights[-1])),
+                               ready.size - 1)])
+        m = warp_pc[chosen]
+        joining = warp_pc == m
+        if self.join < 1.0:
+            joining &= self.rng.random(self.nwarps) < self.join
+        if starving:
+            joining[self.starved] = False
+        joining[chosen] = True
+        return (pcs == m) & joining[warp_of]
 
     def choose(self, n: int) -> int:
         """One of ``n`` allowed pending asynchronous operations, at random."""
