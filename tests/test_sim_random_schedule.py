@@ -10,7 +10,8 @@ under SLOW_SEEDS seeds is marked slow.
 Deleted synchronization: each op tcgen05-insert-sync adds to the persistent example,
 deleted in turn (the mutants of tests/test_ws_persistent_gemm.py), is caught by some seed
 among the first DELETION_SEEDS (benchmarks/sim/RANDOM_SCHEDULES.md lists which seeds
-catch each, from benchmarks/sim/random_deletions.py).
+catch each, from benchmarks/sim/random_deletions.py); slow, since tests/
+test_ws_persistent_gemm.py already deletes each op under the late schedule.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ def test_a_seed_gives_the_same_run_and_seeds_give_different_runs():
     assert len({r.warp_instructions for r in runs}) > 1
 
 
+@pytest.mark.slow   # 17 mutants compiled and run: about 40 s of CPU
 def test_each_deleted_sync_op_is_caught_by_some_seed():
     mutants = _mutants()
     assert len(mutants) == 17   # as in tests/test_ws_persistent_gemm.py
