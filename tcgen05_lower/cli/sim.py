@@ -2,7 +2,8 @@
 
     tcgen05-sim examples/gemm_bf16_128x256.mlir --check gemm
     tcgen05-sim kernel.mlir --check kernel_check.py --schedule eager --trace trace.txt
-    tcgen05-sim examples/ws_gemm_bf16_auto.mlir --schedule random --seeds 0-15
+    tcgen05-sim examples/ws_gemm_bf16_auto.mlir --check examples/ws_gemm_bf16_auto.check.py \
+        --schedule random --seeds 0-15
     tcgen05-sim kernel.ptx --manifest kernel.json --check kernel_check.py
     tcgen05-sim kernel.mlir --timing-only --set M=8192 --set N=8192 --set K=8192
 
