@@ -60,11 +60,12 @@ def assert_matches(problem, inputs, sim) -> None:
         assert ok, f"{output}: max abs error {max_abs}, max rel error {max_rel} ({bound})"
 
 
-def judge(result, check: Path, schedule: str = "late", ptx: str | None = None) -> str | None:
+def judge(result, check: Path, schedule: str = "late", ptx: str | None = None,
+          seed: int | None = None) -> str | None:
     """Why the simulator rejects the compiled `result` (its PTX, or `ptx` instead) on the
-    inputs of `check` (seed 0): an error (deadlock, over-arrival, ...), a race, a problem
-    at exit or a wrong output; None when it runs clean and matches the check's NumPy
-    reference within its tolerance."""
+    inputs of `check` (seed 0) under `schedule` (with `seed` for "random"): an error
+    (deadlock, over-arrival, ...), a race, a problem at exit or a wrong output; None when
+    it runs clean and matches the check's NumPy reference within its tolerance."""
     from tcgen05_lower.sim.state import SimError
 
     problem = file_problem(str(check), result.manifest)
@@ -72,7 +73,8 @@ def judge(result, check: Path, schedule: str = "late", ptx: str | None = None) -
                          output_names(problem, result.manifest, 0), 0)
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     try:
-        sim = simulate(ptx or result.ptx, result.manifest, inputs, schedule=schedule)
+        sim = simulate(ptx or result.ptx, result.manifest, inputs, schedule=schedule,
+                       seed=seed)
     except SimError as error:
         return f"error: {error.message.splitlines()[0]}"
     if sim.races:

@@ -2,6 +2,8 @@
 
     tcgen05-sim examples/gemm_bf16_128x256.mlir --check gemm
     tcgen05-sim kernel.mlir --check kernel_check.py --schedule eager --trace trace.txt
+    tcgen05-sim examples/ws_gemm_bf16_auto.mlir --check examples/ws_gemm_bf16_auto.check.py \
+        --schedule random --seeds 0-15
     tcgen05-sim kernel.ptx --manifest kernel.json --check kernel_check.py
     tcgen05-sim kernel.mlir --timing-only --set M=8192 --set N=8192 --set K=8192
 
@@ -16,6 +18,12 @@ int}, the integer arguments; ``--set NAME=VALUE`` overrides them, and a function
 error allowed per element), and ``reference(inputs) -> {output name: expected array}``
 (``inputs`` holds the scalars too). The grid is the manifest's, computed from the
 scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs.
+
+``--schedule random`` draws the warp order, the warps' priorities, a warp starved for a
+stretch and when (and in which allowed order) commits and TMA loads complete from a seed
+(tcgen05_lower/sim/schedule.py): ``--seed N`` (it seeds the inputs too), or ``--seeds
+0-15`` / ``--runs 16`` for one run per seed on the same inputs, a report per seed and a
+summary naming the first failing seed.
 
 Every run is bounded (``--max-instructions``, ``--timeout``; a grid that cannot fit them
 is refused before it runs) and so is the memory of its arrays (``--max-memory``).
@@ -134,8 +142,19 @@ def build_parser() -> argparse.ArgumentParser:
                              "SCALARS)")
     parser.add_argument("--grid", default=None, metavar="X[,Y[,Z]]",
                         help="the grid in CTAs (default: the manifest's)")
-    parser.add_argument("--schedule", default="late", choices=["late", "eager"],
-                        help="when asynchronous tcgen05 operations take effect")
+    parser.add_argument("--schedule", default="late", choices=["late", "eager", "random"],
+                        help="when asynchronous tcgen05 operations take effect: late (the "
+                             "latest moment, lowest PC first), eager (at issue), or random: "
+                             "warp order, priorities, a starved warp and the completion of "
+                             "commits and TMA loads drawn from --seed (which also seeds the "
+                             "inputs), the same for the same seed")
+    parser.add_argument("--seeds", default=None, metavar="A-B[,C..]",
+                        help="with --schedule random: one run per schedule seed (e.g. 0-15), "
+                             "on the inputs of --seed; a report per seed, then a summary "
+                             "(failed seeds, the first); exit status 1 if any failed")
+    parser.add_argument("--runs", type=int, default=1, metavar="N",
+                        help="with --schedule random: N runs, schedule seeds --seed to "
+                             "--seed + N - 1")
     parser.add_argument("--trace", default=None, metavar="FILE",
                         help="write a per-warp instruction trace")
     parser.add_argument("--timing", action="store_true",
@@ -735,6 +754,10 @@ def _run(args) -> int:
                                              args.manifest, scalars, args.pass_option,
                                              args.max_memory)
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    seeds = _schedule_seeds(args)
+    if seeds and args.backend == "sim":
+        from tcgen05_lower.cli.sim_seeds import run_seeds
+        return run_seeds(args, ptx, manifest, problem, inputs, originals, grid, seeds, report)
     if args.backend == "cuda":
         return run_on_gpu(ptx, manifest, problem, inputs, originals)
     timing = (timing_params or True) if (args.timing or args.timing_trace or
@@ -759,6 +782,21 @@ def _run(args) -> int:
             print(f"  timing trace: {args.timing_trace} (chrome://tracing or "
                   "https://ui.perfetto.dev)")
     return status
+
+
+def _schedule_seeds(args) -> list:
+    """The schedule seeds of --schedule random (cli/sim_seeds.py), [] for the other
+    schedules; UsageError for --seeds / --runs that do not fit."""
+    from tcgen05_lower.cli.sim_seeds import schedule_seeds
+
+    try:
+        seeds = schedule_seeds(args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if seeds and (args.timing or args.timing_only or args.timing_trace or args.trace):
+        raise UsageError("--schedule random runs without --timing, --timing-only, "
+                         "--timing-trace and --trace")
+    return seeds
 
 
 def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:

@@ -307,7 +307,8 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
 
 
 def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
-             schedule: str = "late", *, trace=None, progress_stream=None,
+             schedule: str = "late", *, seed: int | None = None, trace=None,
+             progress_stream=None,
              ordering_factory=None, tensor_core=None, grid=None, timing=None,
              clusters=None, budgets=None,
              max_instructions: int | None = DEFAULT_MAX_INSTRUCTIONS,
@@ -318,6 +319,11 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     forbids (out-of-bounds access, deadlock, unknown instruction ...), naming the CTA in
     a grid of several; races are collected in the result when the ordering model reports
     them without stopping, else raised.
+
+    ``schedule``: "late" (default) or "eager" (when asynchronous tcgen05 operations take
+    effect; ordering.py), or "random" with ``seed`` (a non-negative integer): a random
+    warp order, priorities, starved warp and completion order of commits and TMA loads,
+    the same for the same seed (sim/schedule.py).
 
     ``max_instructions`` (warp instructions) and ``timeout`` (seconds) bound the whole
     run (None: no limit); LimitExceeded when the run reaches one, or before it starts
@@ -338,8 +344,13 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     args = args or {}
     if not isinstance(manifest, dict):
         raise LaunchError(f"a manifest is a JSON object, not {type(manifest).__name__}")
-    if schedule not in ("late", "eager"):
-        raise ValueError("schedule must be 'late' or 'eager'")
+    if schedule not in ("late", "eager", "random"):
+        raise ValueError("schedule must be 'late', 'eager' or 'random'")
+    if seed is not None and schedule != "random":
+        raise ValueError("a schedule seed is for schedule='random' only")
+    if schedule == "random" and (not isinstance(seed, int) or seed < 0):
+        raise ValueError(f"schedule='random' needs seed=, a non-negative integer, not "
+                         f"{seed!r}")
     module = P.parse(ptx)
     entry = module.entry(manifest.get("entry"))
     launch = launch_of(manifest, entry)
@@ -393,6 +404,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
                               ordering_factory, tensor_core, schedule, trace=trace,
                               progress_stream=progress_stream)
+            if schedule == "random":
+                machine.use_random_schedule(seed)
             budget.arm(machine, warp_instructions)
             if timing and budgets and cluster_id in budgets:
                 machine.budget = budgets[cluster_id]

@@ -6,7 +6,8 @@ tid``): raw bits in ``uint64``, predicates in ``bool``; each instruction reads t
 its own type (``.b/.u/.s 16/32/64``, ``.f32/.f64``) as the PTX ISA's chapter 9 defines.
 
 Scheduling: every thread has a program counter. Each step runs together the runnable
-threads with the smallest PC; this reconverges divergent branches of structured code at
+threads with the smallest PC (under a random schedule, sim/schedule.py, those of a random
+warp at its smallest PC, with some other warps at the same PC); this reconverges divergent branches of structured code at
 their join point and keeps warp-collective ``.sync.aligned`` instructions warp-converged
 (checked: every live thread of a warp must take part, else SimError). ``barrier.sync a``
 blocks a thread until every live thread of its CTA arrives at barrier a; ``barrier.sync
@@ -160,6 +161,8 @@ class Machine:
     max_instructions: int | None = None
     deadline: float | None = None
     used_before = 0        # warp instructions earlier clusters of the grid executed
+    #: A schedule.RandomSchedule (use_random_schedule), else None: lowest PC first.
+    random = None
     limit_text = time_text = ""
 
     def __init__(self, module: P.Module, entry: P.Entry, launch: Launch, args: dict,
@@ -194,6 +197,16 @@ class Machine:
         self.epoch = 0
         self.stats = RunStats()
         self.handlers = [self._decode(ins) for ins in entry.instructions]
+
+    def use_random_schedule(self, seed: int) -> None:
+        """Runs under the random schedule of ``seed`` (sim/schedule.py) instead of the
+        lowest PC first: warp order, priorities, a starved warp and when the ordering
+        model completes pending asynchronous operations (it must have been made with
+        schedule "random")."""
+        from tcgen05_lower.sim.schedule import RandomSchedule
+
+        self.random = RandomSchedule(seed, self.nwarps, self.launch.cluster_id)
+        self.ordering.choose = self.random.choose
 
     # -- set-up ------------------------------------------------------------------------------
     def _layout_shared(self, entry: P.Entry) -> None:
@@ -379,6 +392,9 @@ class Machine:
                 if together_at is not None and together_at < len(instrs):
                     m, idx = together_at, ALL
                 else:
+                    if self.random is not None and self.random.complete_now() and \
+                            self.ordering.progress():
+                        self.epoch += 1   # a random early completion (sim/schedule.py)
                     runnable = (self.status == RUN) | \
                         ((self.status == MBAR) & (self.wait_epoch < self.epoch))
                     if not runnable.any():
@@ -389,11 +405,15 @@ class Machine:
                             continue
                         raise self._deadlock()
                     pcs = np.where(runnable, self.pc, np.int64(1 << 62))
-                    m = int(pcs.min())
+                    if self.random is None:
+                        m = int(pcs.min())
+                        sel = pcs == m
+                    else:
+                        sel = self.random.pick(pcs, self.warp_of)
+                        m = int(pcs[sel][0])
                     if m >= len(instrs):
                         raise SimError("a thread ran past the end of the kernel without ret",
                                        self.entry.end_line, "}")
-                    sel = pcs == m
                     idx = ALL if sel.all() else np.flatnonzero(sel)
                     self.status[idx] = RUN
                 ins = instrs[m]
@@ -405,7 +425,8 @@ class Machine:
                         time.perf_counter() > self.deadline:
                     raise self._over_limit(ins, self.time_text)
                 handler = self.handlers[m]
-                together_at = m + 1 if idx is ALL and handler.straight else None
+                together_at = m + 1 if idx is ALL and handler.straight and \
+                    self.random is None else None
                 try:
                     handler(ins, idx)
                 except SimError as err:

@@ -22,6 +22,9 @@ Schedules
   a ``tcgen05.st`` at its warp's ``wait::st``. ``tcgen05.ld`` reads its cells when issued
   (its registers are written then); its read stays in flight until ``wait::ld``.
 - ``"eager"``: every asynchronous op takes effect when it is issued.
+- ``"random"``: as ``"late"``, except that pending commits and TMA loads complete at random
+  steps after their issue and in a random allowed order (``progress``, ``choose``; the
+  executor draws them, sim/schedule.py).
 A race-free program computes the same numbers under both.
 
 How ordering is tracked (vector clocks)
@@ -184,8 +187,8 @@ class OrderingModel:
     """Happens-before state, in-flight asynchronous ops, mbarriers and TMEM allocation."""
 
     def __init__(self, ctas: list[CtaMemory], threads_per_cta: int, schedule: str = "late"):
-        if schedule not in ("late", "eager"):
-            raise ValueError(f"schedule must be late or eager, not {schedule!r}")
+        if schedule not in ("late", "eager", "random"):
+            raise ValueError(f"schedule must be late, eager or random, not {schedule!r}")
         self.ctas = ctas
         self.schedule = schedule
         self.threads_per_cta = threads_per_cta
@@ -817,11 +820,35 @@ class OrderingModel:
                            f"{rank}, which are not allocated (9.7.16.7)", line)
 
     # -- progress and the end of the kernel ------------------------------------------------
+    #: Under the "random" schedule: picks one of n allowed pending completions (the
+    #: executor's schedule.RandomSchedule.choose); else the oldest completes first.
+    choose = None
+
     def progress(self) -> bool:
+        """Completes one pending commit or TMA load (False: none is pending)."""
         if not self.pending_commits:
             return False
-        self._complete_pending(self.pending_commits.pop(0))
+        index = 0
+        if self.choose is not None:
+            allowed = self._allowed_completions()
+            index = allowed[self.choose(len(allowed))]
+        self._complete_pending(self.pending_commits.pop(index))
         return True
+
+    def _allowed_completions(self) -> list[int]:
+        """The pending completions that may come next: any TMA load (no bulk copy is
+        ordered with another), a commit only when no earlier commit of its thread is
+        pending (each tracks all prior async tcgen05 ops of its thread, 9.7.16.6.4.2, so
+        its arrival implies the earlier one's condition; sim/schedule.py)."""
+        allowed, committers = [], set()
+        for index, entry in enumerate(self.pending_commits):
+            if isinstance(entry, TmaInFlight):
+                allowed.append(index)
+                continue
+            if entry[0] not in committers:
+                allowed.append(index)
+                committers.add(entry[0])
+        return allowed
 
     def finish(self, line: int) -> list[str]:
         # Every thread has exited: a commit's arrive-on or a TMA load still pending lands

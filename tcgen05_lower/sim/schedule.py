@@ -1,0 +1,131 @@
+"""Randomized schedules for the simulator (``simulate(schedule="random", seed=N)``,
+``tcgen05-sim --schedule random --seed N``).
+
+The default schedule is one fixed interleaving (the lowest PC first, asynchronous work
+completed only when no thread can run). A program that is correct only under that
+interleaving is still wrong: the hardware's warp schedulers and asynchronous units allow
+many others. A random schedule draws one of them from a seed, deterministically (the same
+seed, kernel and inputs give the same run):
+
+- warp order: each step runs one warp chosen at random, weighted by per-warp priorities
+  that are redrawn every few hundred steps; other warps at the same PC join the step with
+  a probability drawn per run (1: the fast, vectorized order; 0: one warp at a time);
+- starvation: one warp, drawn per run, does not run for a stretch of steps (unless it is
+  the only one that can);
+- asynchronous completion: each pending tcgen05.commit arrive-on (with the mma / cp /
+  shift ops it tracks) and each pending TMA load (its data and its complete_tx) completes
+  at a random step after its issue, at a rate drawn per run, in a random order among those
+  allowed; when no thread can run, a random allowed one completes. Allowed: TMA loads in
+  any order (the ISA orders no bulk asynchronous copy with another); commits of one thread
+  in issue order (each tracks all prior async tcgen05 ops of its thread, so a later
+  commit's arrival implies the earlier's condition; reordering their arrivals would hand a
+  waiter less than the hardware does).
+
+What stays fixed: a warp's divergent threads still run lowest PC first within the warp (so
+warp-collective ``.sync.aligned`` instructions stay converged, as the ISA requires of the
+program), a ``tcgen05.st`` still takes effect at its warp's ``wait::st`` and a
+``tcgen05.ld`` reads when issued (as under ``"late"``).
+
+A correct kernel computes the same numbers under every seed: the schedule changes only
+the order of operations the program does not order, and the ordering model reports any
+access that depends on that order (``ordering.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Redraw the warps' priorities every this many steps (one value drawn per run).
+RESHUFFLE_STEPS = (64, 1024)
+#: The starved warp's stretch: it starts within this many steps and lasts this many.
+STARVE_START = (0, 4000)
+STARVE_STEPS = (200, 6000)
+#: Per-run choices: the probability that another warp at the chosen PC joins the step,
+#: and that a pending asynchronous operation completes before a step.
+JOIN = (0.0, 0.25, 0.75, 1.0)
+COMPLETE = (0.0, 0.01, 0.05, 0.25, 1.0)
+#: The PC the executor gives a thread that cannot run (above any real PC).
+NOT_RUNNABLE = np.int64(1 << 62)
+
+
+class RandomSchedule:
+    """The choices of one random run of one cluster: seeded by (seed, cluster id), so a
+    grid's clusters get different but reproducible schedules."""
+
+    def __init__(self, seed: int, nwarps: int, cluster_id: tuple = (0, 0, 0)):
+        if int(seed) < 0:
+            raise ValueError(f"a schedule seed is a non-negative integer, not {seed}")
+        self.seed = int(seed)
+        self.rng = np.random.default_rng([self.seed, *[int(c) for c in cluster_id]])
+        rng = self.rng
+        self.nwarps = nwarps
+        self.reshuffle = int(rng.integers(*RESHUFFLE_STEPS))
+        self.starved = int(rng.integers(nwarps))
+        self.starve_from = int(rng.integers(*STARVE_START))
+        self.starve_to = self.starve_from + int(rng.integers(*STARVE_STEPS))
+        self.join = float(rng.choice(JOIN))
+        self.complete = float(rng.choice(COMPLETE))
+        self.priority = self._draw_priorities()
+        self.steps = 0
+
+    def _draw_priorities(self) -> np.ndarray:
+        # exponential weights: a few warps dominate for a while, as under a greedy scheduler
+        return self.rng.exponential(1.0, self.nwarps) + 1e-9
+
+    def describe(self) -> str:
+        """The run's drawn parameters, for reports."""
+        return (f"seed {self.seed}: warp {self.starved} starved for steps "
+                f"{self.starve_from}-{self.starve_to}, join {self.join:g}, "
+                f"async completion rate {self.complete:g}")
+
+    def complete_now(self) -> bool:
+        """Whether a pending asynchronous operation completes before this step."""
+        return self.complete > 0 and self.rng.random() < self.complete
+
+    def pick(self, pcs: np.ndarray, warp_of: np.ndarray) -> np.ndarray:
+        """The threads to run this step (a boolean mask over the cluster's threads): a
+        random runnable warp's threads at its lowest runnable PC, with some other warps
+        whose lowest runnable PC is the same. ``pcs``: each thread's PC, ``NOT_RUNNABLE``
+        for a thread that cannot run."""
+        self.steps += 1
+        if self.steps % self.reshuffle == 0:
+            self.priority = self._draw_priorities()
+        if pcs.size == self.nwarps * 32:   # threads are numbered warp by warp
+            warp_pc = pcs.reshape(self.nwarps, 32).min(axis=1)
+        else:
+            warp_pc = np.full(self.nwarps, NOT_RUNNABLE)
+            np.minimum.at(warp_pc, warp_of, pcs)
+        ready = np.flatnonzero(warp_pc < NOT_RUNNABLE)
+        starving = self.starve_from <= self.steps < self.starve_to
+        if starving and ready.size > 1:
+            ready = ready[ready != self.starved]
+        weights = np.cumsum(self.priority[ready])
+        chosen = int(ready[min(int(np.searchsorted(weights, self.rng.random() * weights[-1])),
+                               ready.size - 1)])
+        m = warp_pc[chosen]
+        joining = warp_pc == m
+        if self.join < 1.0:
+            joining &= self.rng.random(self.nwarps) < self.join
+        if starving:
+            joining[self.starved] = False
+        joining[chosen] = True
+        return (pcs == m) & joining[warp_of]
+
+    def choose(self, n: int) -> int:
+        """One of ``n`` allowed pending asynchronous operations, at random."""
+        return int(self.rng.integers(n))
+
+
+def parse_seeds(text: str) -> list[int]:
+    """``"0-15"`` -> [0, ..., 15]; ``"3,7,9-10"`` -> [3, 7, 9, 10]. ValueError when the
+    text is not such a list of non-negative integers and ranges."""
+    seeds = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise ValueError(f"{text!r}: expected seeds like 0-15 or 1,4,9-12")
+        first, last = int(low), int(high) if dash else int(low)
+        if last < first:
+            raise ValueError(f"{text!r}: the range {part.strip()} is empty")
+        seeds.extend(range(first, last + 1))
+    return seeds
