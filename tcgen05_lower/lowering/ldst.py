@@ -41,8 +41,8 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (constant_int, defining_op, global_matrix, packs16,
-                                     root_buffers)
+from tcgen05_lower.kernel_ir import (constant_int, defining_op, global_matrix, known_residue,
+                                     packs16, root_buffers)
 from tcgen05_lower.lowering.core import lowers
 
 #: arith.cmpi predicate "ult".
@@ -500,7 +500,10 @@ def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
     destination's promised alignment (promised_alignment) at least 16, a constant leading
     dimension and slice columns that keep the first element of every thread on a 16-byte
     boundary ((row * ld + column) * 4 with ld * 4 and column * 4 multiples of 16), and
-    four elements 4 bytes apart from a multiple of 16 of the first."""
+    four elements 4 bytes apart from a multiple of 16 of the first. A run-time column
+    qualifies when kernel_ir.known_residue proves it a multiple of 4 elements (a tile
+    offset t * 256 plus a loop column stepping by 32, say); with an unfolded layout (what
+    constant steps imply) the slice's own column does not move a thread's columns."""
     if steps is None or size != 4 or fragment.access.pack16:
         return None
     if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
@@ -508,13 +511,16 @@ def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
     per_vector = VECTOR_BYTES // size
     matrix_column = global_matrix(op).column_offset
     columns = [op.operands[2]] + ([] if matrix_column is None else [matrix_column])
-    constants = [constant_int(value) for value in columns]
     if not isinstance(matrix.ld, int) or matrix.ld % per_vector or \
-            any(c is None or c % per_vector for c in constants) or \
-            not isinstance(fragment.column, int):
-        return None
+            any(known_residue(value, per_vector) != 0 for value in columns):
+        return None  # a row or column offset not known to keep 16-byte alignment
+    slice_column = fragment.column
+    if not isinstance(slice_column, int):
+        if fragment.access.fold != 1:
+            return None  # a folded layout's columns depend on the run-time slice column
+        slice_column = 0  # unfolded: columns are relative to the slice (addressing.element)
     firsts = _first_columns(fragment.access, bool(fragment.access.geometry.half),
-                            lowering.info.cta_group == 2, fragment.column)
+                            lowering.info.cta_group == 2, slice_column)
     if any(col % per_vector for col in firsts):
         return None
     runs, i = [], 0
