@@ -536,6 +536,75 @@ def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
     return runs
 
 
+def _contiguous_row(lowering, fragment: LoweredFragment) -> bool:
+    """Whether every thread's fragment is consecutive 32-bit columns 0, 1, ... of one row
+    from a first column that is a multiple of 4 of the slice (layout D or an unfolded
+    .32x32b message: each thread holds N consecutive columns of its row, 9.7.16.10.5), so
+    that elements 4g .. 4g + 3 are 16 contiguous bytes whenever the first is 16-byte
+    aligned. Worked out on the concrete thread numbers (_element_steps)."""
+    access = fragment.access
+    if fragment.reduced or access.pack16 or access.fold != 1 or len(fragment.registers) % 4:
+        return False
+    pair = lowering.info.cta_group == 2
+    half = bool(access.geometry.half)
+    steps = _element_steps(access, half, pair)
+    if steps is None or list(steps) != [(0, c) for c in range(len(fragment.registers))]:
+        return False  # not one row of consecutive columns in the same way in every thread
+    return all(col % 4 == 0 for col in _first_columns(access, half, pair, 0))
+
+
+def _runtime_alignment(lowering, op) -> "ir.Value | None | bool":
+    """An i1, true at run time where the destination pointer, ld * 4 and the column
+    offsets * 4 are multiples of 16 bytes (each element's row start is then 16-byte
+    aligned; warp-uniform: none depends on the thread); None when all of them are known
+    to be (kernel_ir.known_residue, the llvm.align promise), so no test is needed."""
+    matrix = global_matrix(op)
+    per_vector = VECTOR_BYTES // 4
+    values = [v for v in (matrix.ld, op.operands[2], matrix.column_offset)
+              if isinstance(v, ir.Value) and known_residue(v, per_vector) != 0]
+    if isinstance(matrix.ld, int) and matrix.ld % per_vector:
+        return False
+    bits = None
+    if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
+        bits = Sym(llvm.PtrToIntOp(i64(), op.operands[1]).result)
+    for value in values:
+        term = Sym(cast(value, i64())) * 4
+        bits = term if bits is None else bits | term
+    if bits is None:
+        return None
+    return emit.cmp_eq(as_value(bits & (VECTOR_BYTES - 1), i64()), emit.constant(0, i64()))
+
+
+def _edge_vector_stores(fragment: LoweredFragment, matrix: "_Matrix", elements: list,
+                        dest) -> None:
+    """16-byte stores of a fragment of consecutive columns (_contiguous_row) into a
+    matrix with extents or a run-time ld, once its row start is known to be aligned: a
+    group of 4 columns wholly inside the extents (its last element inside: the columns
+    increase) is one predicated st.global.v4.b32; at the edge each element of a group
+    not wholly inside is a scalar st.global.b32 predicated on its own place. Predicated
+    stores, not branches: the warp stays converged for the next .sync.aligned tcgen05.ld."""
+    _, _, row, col, _ = elements[0]
+    offset, _ = matrix.place(row, col)
+    base = emit.gep_bytes(dest, as_value(offset, i64()))
+    true = emit.constant(1, emit.i1())
+    for first in range(0, len(elements), 4):
+        group = elements[first:first + 4]
+        values = [fragment.registers[reg] for reg, *_ in group]
+        _, full = matrix.place(group[-1][2], group[-1][3])
+        address = _gep_constant(base, 4 * first)
+        emit.ptx("st.global.v4.b32 [$0], {$1, $2, $3, $4};", [address] + values,
+                 predicate=full)
+        if full is None:
+            continue
+        partial = ir.Operation.create("arith.xori", results=[emit.i1()],
+                                      operands=[full, true]).results[0]
+        for i, (_, _, r, c, _) in enumerate(group[:-1]):
+            _, inside = matrix.place(r, c)
+            emit.ptx("st.global.b32 [$0], $1;", [_gep_constant(base, 4 * (first + i)),
+                                                  values[i]],
+                     predicate=_and(partial, inside))
+
+
 def _vector_of(values: list) -> "ir.Value":
     """A vector<N x i32> of the i32 `values`."""
     vector_type = ir.VectorType.get([len(values)], i32())
@@ -584,9 +653,26 @@ def lower_store_fragment(lowering, op) -> None:
                 llvm.StoreOp(_vector_of(values), address, alignment=VECTOR_BYTES)
         return []
 
+    # Extents or a run-time ld: 16-byte stores behind a run-time alignment test (an i1;
+    # None: known aligned, no test; False: never aligned or not consecutive columns).
+    edge = False
+    if runs is None and steps is None and size == 4 and _contiguous_row(lowering, fragment):
+        edge = _runtime_alignment(lowering, op)
+
     def stores():
         if runs is not None:
             return vector_stores()
+        if edge is None:
+            _edge_vector_stores(fragment, matrix, elements, dest)
+            return []
+        if edge is not False:
+            from tcgen05_lower.lowering.smem import _if_else  # smem imports this module
+            _if_else(edge, lambda: _edge_vector_stores(fragment, matrix, elements, dest),
+                     scalar_stores)
+            return []
+        return scalar_stores()
+
+    def scalar_stores():
         base = None
         for i, (reg, half, row, col, _) in enumerate(elements):
             value = fragment.registers[reg]
