@@ -2,9 +2,10 @@
 item 2; lowering/ldst.py, _edge_vector_stores): examples/gemm_bf16_grid.mlir stores C
 (f32, ldc and the extents M, N kernel arguments) from layout D .32x32b fragments, each
 thread 32 consecutive columns of one row. Where the C pointer and ldc * 4 bytes are
-multiples of 16 (a run-time test; the tile columns n0 + 0, 32, ... are known multiples of
-4), a group of 4 columns wholly inside N is one st.global.v4.b32 and a group across the
-edge is stored element by element; elsewhere every element is a scalar store. The
+multiples of 16 and the fragment's 32 columns lie inside N (a warp-uniform run-time
+test; the tile columns n0 + 0, 32, ... are known multiples of 4), the fragment is 8
+st.global.v4.b32 under the thread's row test; a fragment across the column edge, or
+misaligned rows, store element by element. The
 expected C is NumPy's float64 product (within the f32 summation bound K * 2^-24 * |A||B|),
 and columns past N stay as they were (NaN)."""
 
@@ -49,9 +50,9 @@ def test_the_ptx_has_both_forms(compiled):
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 def test_aligned_ldc_with_a_group_across_the_edge(compiled, schedule):
-    # N = 70, ldc = 72 (288-byte rows): columns 64-67 one vector, 68-69 scalars, 70-71
-    # (past N) untouched; M = 130: rows 128-129 of the second row of CTAs, the rest of
-    # its 128 rows outside the extents.
+    # N = 70, ldc = 72 (288-byte rows): columns 0-63 in vectors, 64-69 (a fragment
+    # across N) in scalars, 70-71 (past N) untouched; M = 130: rows 128-129 of the
+    # second row of CTAs, the rest of its 128 rows outside the extents.
     sizes = {"M": 130, "N": 70, "K": 64, "ldc": 72}
     problem, given, inputs, sim, trace = run(compiled, sizes, schedule)
     assert sim.ok, (sim.races, sim.problems)

@@ -12,28 +12,12 @@
 // CHECK-DAG: mov.u32 {{%r[0-9]+}}, %ctaid.y;
 // CHECK-DAG: mov.u32 {{%r[0-9]+}}, %nctaid.x;
 // CHECK: tcgen05.ld.sync.aligned.32x32b.x32.b32
-// Where C, ld * 4 and the column offset * 4 are not all multiples of 16 bytes (tested
-// at run time; warp-uniform, so a branch): each element under its predicate.
+// Where C, ld * 4 and the column offset * 4 are multiples of 16 bytes and the fragment's
+// 32 columns are inside N (a run-time test, warp-uniform, so a branch): 8
+// st.global.v4.b32, each under the thread's row test.
+// CHECK-COUNT-8: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// Elsewhere each element under its own predicate.
 // CHECK-COUNT-32: @%p{{[0-9]+}} st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
-// Where they are: per 4 columns one st.global.v4.b32 under "the group's last column is
-// inside", then the group's first 3 elements each under "the group is not wholly inside
-// and the element is" (the 4th is inside only when the whole group is).
-// CHECK: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK-COUNT-3: @tcgen05_guard st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
-// CHECK: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK-COUNT-3: @tcgen05_guard st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
-// CHECK: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK-COUNT-3: @tcgen05_guard st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
-// CHECK: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK-COUNT-3: @tcgen05_guard st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
-// CHECK: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK-COUNT-3: @tcgen05_guard st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
-// CHECK: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK-COUNT-3: @tcgen05_guard st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
-// CHECK: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK-COUNT-3: @tcgen05_guard st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
-// CHECK: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
-// CHECK-COUNT-3: @tcgen05_guard st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
 // CHECK-NOT: st.global
 func.func @grid_epilogue(%C: !llvm.ptr<1>, %M: index, %N: index, %ldc: index)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64,

@@ -575,34 +575,39 @@ def _runtime_alignment(lowering, op) -> "ir.Value | None | bool":
     return emit.cmp_eq(as_value(bits & (VECTOR_BYTES - 1), i64()), emit.constant(0, i64()))
 
 
+def _columns_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
+    """An i1: the fragment's last column (its columns increase, _contiguous_row) lies
+    inside the matrix's column extent, so all of them do; the same in every thread of
+    the warp (they hold the same columns of different rows). None: no column extent."""
+    if matrix.columns is None:
+        return None
+    return _unsigned_less(matrix.first_column + elements[-1][3], matrix.columns)
+
+
+def _row_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
+    """An i1: the thread's row (one for the whole fragment) lies inside the row extent."""
+    if matrix.rows is None:
+        return None
+    row = elements[0][2]
+    return _unsigned_less(row if matrix.first_row is None else matrix.first_row + row,
+                          matrix.rows)
+
+
 def _edge_vector_stores(fragment: LoweredFragment, matrix: "_Matrix", elements: list,
                         dest) -> None:
-    """16-byte stores of a fragment of consecutive columns (_contiguous_row) into a
-    matrix with extents or a run-time ld, once its row start is known to be aligned: a
-    group of 4 columns wholly inside the extents (its last element inside: the columns
-    increase) is one predicated st.global.v4.b32; at the edge each element of a group
-    not wholly inside is a scalar st.global.b32 predicated on its own place. Predicated
-    stores, not branches: the warp stays converged for the next .sync.aligned tcgen05.ld."""
+    """16-byte stores of a fragment of consecutive columns (_contiguous_row) whose row
+    start is 16-byte aligned and whose columns are all inside the column extent (the
+    caller's warp-uniform test; a fragment across the edge takes the scalar stores): one
+    st.global.v4.b32 per 4 columns, all under the thread's row test (a predicate, not a
+    branch: the warp stays converged for the next .sync.aligned tcgen05.ld)."""
     _, _, row, col, _ = elements[0]
     offset, _ = matrix.place(row, col)
     base = emit.gep_bytes(dest, as_value(offset, i64()))
-    true = emit.constant(1, emit.i1())
+    inside = _row_inside(matrix, elements)
     for first in range(0, len(elements), 4):
-        group = elements[first:first + 4]
-        values = [fragment.registers[reg] for reg, *_ in group]
-        _, full = matrix.place(group[-1][2], group[-1][3])
-        address = _gep_constant(base, 4 * first)
-        emit.ptx("st.global.v4.b32 [$0], {$1, $2, $3, $4};", [address] + values,
-                 predicate=full)
-        if full is None:
-            continue
-        partial = ir.Operation.create("arith.xori", results=[emit.i1()],
-                                      operands=[full, true]).results[0]
-        for i, (_, _, r, c, _) in enumerate(group[:-1]):
-            _, inside = matrix.place(r, c)
-            emit.ptx("st.global.b32 [$0], $1;", [_gep_constant(base, 4 * (first + i)),
-                                                  values[i]],
-                     predicate=_and(partial, inside))
+        values = [fragment.registers[reg] for reg, *_ in elements[first:first + 4]]
+        emit.ptx("st.global.v4.b32 [$0], {$1, $2, $3, $4};",
+                 [_gep_constant(base, 4 * first)] + values, predicate=inside)
 
 
 def _vector_of(values: list) -> "ir.Value":
@@ -653,11 +658,14 @@ def lower_store_fragment(lowering, op) -> None:
                 llvm.StoreOp(_vector_of(values), address, alignment=VECTOR_BYTES)
         return []
 
-    # Extents or a run-time ld: 16-byte stores behind a run-time alignment test (an i1;
-    # None: known aligned, no test; False: never aligned or not consecutive columns).
+    # Extents or a run-time ld: 16-byte stores behind a run-time test that the rows are
+    # aligned and the columns inside (an i1; None: known, no test; False: never aligned
+    # or not consecutive columns); a fragment across the column edge stores scalars.
     edge = False
     if runs is None and steps is None and size == 4 and _contiguous_row(lowering, fragment):
         edge = _runtime_alignment(lowering, op)
+        if edge is not False:
+            edge = _and(edge, _columns_inside(matrix, elements))
 
     def stores():
         if runs is not None:
