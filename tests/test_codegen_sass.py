@@ -158,9 +158,9 @@ def test_persistent_example_epilogue_has_no_4_byte_stores():
     """The persistent example's epilogue stores C (f32) as 16-byte STG.E.128: its C argument
     promises llvm.align = 16, ld = 1024 and the run-time columns t * 256 + col (col stepping
     by 32) are multiples of 4 (kernel_ir.known_residue). Before run-time columns qualified
-    it issued 128 four-byte STG.E (benchmarks/codegen/REPORT.md); by hand, 4 tcgen05.ld
-    .32x32b.x32 per loop iteration x 32 columns per thread / 4 per store = 32 STG.E.128
-    once ptxas unrolls the column loop as it did the 128 scalar stores."""
+    it issued 128 four-byte STG.E (benchmarks/codegen/REPORT.md); now 64 STG.E.128 (ptxas
+    13.0 unrolls the whole column loop: by hand, 256 columns per thread a tile / 4 per
+    store = 64)."""
     kernel = sass.measure(EXAMPLES / "ws_persistent_gemm_bf16.mlir")["ws_persistent_gemm_bf16"]
     stores = dict(kernel.stores)
     assert 4 not in stores, stores
