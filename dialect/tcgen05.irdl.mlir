@@ -227,9 +227,16 @@ irdl.dialect @tcgen05 {
   // ld when it is a constant, else named in dims), the offsets default to 0, and rows
   // and columns are the matrix's extents: an element outside them is not stored. When
   // dest is a kernel argument with llvm.align >= 16 (`%C: !llvm.ptr<1> {llvm.align = 16 :
-  // i64}`, a promise of the caller), ld, column and column_offset are constant multiples
-  // of 4, there are no extents and the elements are 32-bit, each thread's 4 consecutive
-  // columns from a 16-byte boundary go out as one st.global.v4.b32.
+  // i64}`, a promise of the caller), ld is a constant multiple of 4, column and
+  // column_offset are multiples of 4 the compiler can prove (constants, or sums and
+  // products of them and of loop induction variables with such bounds and steps, as in
+  // t * 256 + col), there are no extents and the elements are 32-bit, each thread's 4
+  // consecutive columns from a 16-byte boundary go out as one st.global.v4.b32. With
+  // extents or a run-time ld, a fragment of consecutive 32-bit columns per thread (layout
+  // D) is tested at run time instead: where the pointer, ld * 4 and the column offsets * 4
+  // are multiples of 16 bytes (the parts not known to be) and its columns all lie inside
+  // `columns`, it goes out as 16-byte stores predicated on the thread's row; otherwise
+  // element by element.
   irdl.operation @store_fragment {
     %f = irdl.base @tcgen05::@frag
     %ptr = irdl.base "!llvm.ptr"

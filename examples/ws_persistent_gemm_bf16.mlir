@@ -27,7 +27,12 @@
 // dealloc. It proves that the stage indices written here (s, j) are the ones its
 // counters give. lit_tests/examples/ws_persistent_gemm_bf16.mlir checks the planned IR;
 // tests/kernels/ws_persistent_gemm_bf16_hand.mlir is the same kernel synchronized by hand.
-func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
+// C promises 16-byte alignment (llvm.align): it is a whole buffer, from cuMemAlloc (256-byte
+// aligned, tcgen05_lower/gpu.py) or the simulator (2^36-aligned arrays); with ld = 1024 and
+// column offsets t * 256 + col (multiples of 4), the epilogue stores each thread's four
+// consecutive columns as one st.global.v4.b32 (README, "Leaner kernels").
+func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
+    %C: !llvm.ptr<1> {llvm.align = 16 : i64},
     %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "128B"}},
     %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 256>,

@@ -151,3 +151,17 @@ def test_register_budgets_are_honoured_without_spills(budgets):
     assert kernel.registers == high
     assert kernel.spill_stores == kernel.spill_loads == 0
     assert "USETMAXREG" in text
+
+
+@requires_sass_tools
+def test_persistent_example_epilogue_has_no_4_byte_stores():
+    """The persistent example's epilogue stores C (f32) as 16-byte STG.E.128: its C argument
+    promises llvm.align = 16, ld = 1024 and the run-time columns t * 256 + col (col stepping
+    by 32) are multiples of 4 (kernel_ir.known_residue). Before run-time columns qualified
+    it issued 128 four-byte STG.E (benchmarks/codegen/REPORT.md); now 64 STG.E.128 (ptxas
+    13.0 unrolls the whole column loop: by hand, 256 columns per thread a tile / 4 per
+    store = 64)."""
+    kernel = sass.measure(EXAMPLES / "ws_persistent_gemm_bf16.mlir")["ws_persistent_gemm_bf16"]
+    stores = dict(kernel.stores)
+    assert 4 not in stores, stores
+    assert stores.get(16, 0) > 0, stores

@@ -20,14 +20,14 @@ from tcgen05_lower.sim.api import simulate
 from test_compile_scaling import scaling
 
 TILES = 3
-ALIGNED = '%arg1: !llvm.ptr<1> {llvm.align = 16 : i64} loc('
+ALIGNED = '%C: !llvm.ptr<1> {llvm.align = 16 : i64} loc('
 
 
 def kernels() -> tuple[str, str]:
     """The straight kernel as the benchmark writes it, and with C promised 16-byte
     aligned."""
     plain = scaling.straight_kernel(TILES)
-    aligned = plain.replace("%arg1: !llvm.ptr<1> loc(", ALIGNED, 1)
+    aligned = plain.replace("%C: !llvm.ptr<1> loc(", ALIGNED, 1)
     assert aligned != plain
     return plain, aligned
 

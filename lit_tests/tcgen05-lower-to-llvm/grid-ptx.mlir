@@ -12,6 +12,11 @@
 // CHECK-DAG: mov.u32 {{%r[0-9]+}}, %ctaid.y;
 // CHECK-DAG: mov.u32 {{%r[0-9]+}}, %nctaid.x;
 // CHECK: tcgen05.ld.sync.aligned.32x32b.x32.b32
+// Where C, ld * 4 and the column offset * 4 are multiples of 16 bytes and the fragment's
+// 32 columns are inside N (a run-time test, warp-uniform, so a branch): 8
+// st.global.v4.b32, each under the thread's row test.
+// CHECK-COUNT-8: @tcgen05_guard st.global.v4.b32 [{{%rd[0-9]+}}], {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}};
+// Elsewhere each element under its own predicate.
 // CHECK-COUNT-32: @%p{{[0-9]+}} st.global.b32 [{{%rd[0-9]+}}], {{%r[0-9]+}};
 // CHECK-NOT: st.global
 func.func @grid_epilogue(%C: !llvm.ptr<1>, %M: index, %N: index, %ldc: index)

@@ -41,8 +41,8 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (constant_int, defining_op, global_matrix, packs16,
-                                     root_buffers)
+from tcgen05_lower.kernel_ir import (constant_int, defining_op, global_matrix, known_residue,
+                                     packs16, root_buffers)
 from tcgen05_lower.lowering.core import lowers
 
 #: arith.cmpi predicate "ult".
@@ -500,7 +500,10 @@ def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
     destination's promised alignment (promised_alignment) at least 16, a constant leading
     dimension and slice columns that keep the first element of every thread on a 16-byte
     boundary ((row * ld + column) * 4 with ld * 4 and column * 4 multiples of 16), and
-    four elements 4 bytes apart from a multiple of 16 of the first."""
+    four elements 4 bytes apart from a multiple of 16 of the first. A run-time column
+    qualifies when kernel_ir.known_residue proves it a multiple of 4 elements (a tile
+    offset t * 256 plus a loop column stepping by 32, say); with an unfolded layout (what
+    constant steps imply) the slice's own column does not move a thread's columns."""
     if steps is None or size != 4 or fragment.access.pack16:
         return None
     if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
@@ -508,13 +511,16 @@ def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
     per_vector = VECTOR_BYTES // size
     matrix_column = global_matrix(op).column_offset
     columns = [op.operands[2]] + ([] if matrix_column is None else [matrix_column])
-    constants = [constant_int(value) for value in columns]
     if not isinstance(matrix.ld, int) or matrix.ld % per_vector or \
-            any(c is None or c % per_vector for c in constants) or \
-            not isinstance(fragment.column, int):
-        return None
+            any(known_residue(value, per_vector) != 0 for value in columns):
+        return None  # a row or column offset not known to keep 16-byte alignment
+    slice_column = fragment.column
+    if not isinstance(slice_column, int):
+        if fragment.access.fold != 1:
+            return None  # a folded layout's columns depend on the run-time slice column
+        slice_column = 0  # unfolded: columns are relative to the slice (addressing.element)
     firsts = _first_columns(fragment.access, bool(fragment.access.geometry.half),
-                            lowering.info.cta_group == 2, fragment.column)
+                            lowering.info.cta_group == 2, slice_column)
     if any(col % per_vector for col in firsts):
         return None
     runs, i = [], 0
@@ -528,6 +534,80 @@ def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
             runs.append([i])
             i += 1
     return runs
+
+
+def _contiguous_row(lowering, fragment: LoweredFragment) -> bool:
+    """Whether every thread's fragment is consecutive 32-bit columns 0, 1, ... of one row
+    from a first column that is a multiple of 4 of the slice (layout D or an unfolded
+    .32x32b message: each thread holds N consecutive columns of its row, 9.7.16.10.5), so
+    that elements 4g .. 4g + 3 are 16 contiguous bytes whenever the first is 16-byte
+    aligned. Worked out on the concrete thread numbers (_element_steps)."""
+    access = fragment.access
+    if fragment.reduced or access.pack16 or access.fold != 1 or len(fragment.registers) % 4:
+        return False
+    pair = lowering.info.cta_group == 2
+    half = bool(access.geometry.half)
+    steps = _element_steps(access, half, pair)
+    if steps is None or list(steps) != [(0, c) for c in range(len(fragment.registers))]:
+        return False  # not one row of consecutive columns in the same way in every thread
+    return all(col % 4 == 0 for col in _first_columns(access, half, pair, 0))
+
+
+def _runtime_alignment(lowering, op) -> "ir.Value | None | bool":
+    """An i1, true at run time where the destination pointer, ld * 4 and the column
+    offsets * 4 are multiples of 16 bytes (each element's row start is then 16-byte
+    aligned; warp-uniform: none depends on the thread); None when all of them are known
+    to be (kernel_ir.known_residue, the llvm.align promise), so no test is needed."""
+    matrix = global_matrix(op)
+    per_vector = VECTOR_BYTES // 4
+    values = [v for v in (matrix.ld, op.operands[2], matrix.column_offset)
+              if isinstance(v, ir.Value) and known_residue(v, per_vector) != 0]
+    if isinstance(matrix.ld, int) and matrix.ld % per_vector:
+        return False
+    bits = None
+    if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
+        bits = Sym(llvm.PtrToIntOp(i64(), op.operands[1]).result)
+    for value in values:
+        term = Sym(cast(value, i64())) * 4
+        bits = term if bits is None else bits | term
+    if bits is None:
+        return None
+    return emit.cmp_eq(as_value(bits & (VECTOR_BYTES - 1), i64()), emit.constant(0, i64()))
+
+
+def _columns_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
+    """An i1: the fragment's last column (its columns increase, _contiguous_row) lies
+    inside the matrix's column extent, so all of them do; the same in every thread of
+    the warp (they hold the same columns of different rows). None: no column extent."""
+    if matrix.columns is None:
+        return None
+    return _unsigned_less(matrix.first_column + elements[-1][3], matrix.columns)
+
+
+def _row_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
+    """An i1: the thread's row (one for the whole fragment) lies inside the row extent."""
+    if matrix.rows is None:
+        return None
+    row = elements[0][2]
+    return _unsigned_less(row if matrix.first_row is None else matrix.first_row + row,
+                          matrix.rows)
+
+
+def _edge_vector_stores(fragment: LoweredFragment, matrix: "_Matrix", elements: list,
+                        dest) -> None:
+    """16-byte stores of a fragment of consecutive columns (_contiguous_row) whose row
+    start is 16-byte aligned and whose columns are all inside the column extent (the
+    caller's warp-uniform test; a fragment across the edge takes the scalar stores): one
+    st.global.v4.b32 per 4 columns, all under the thread's row test (a predicate, not a
+    branch: the warp stays converged for the next .sync.aligned tcgen05.ld)."""
+    _, _, row, col, _ = elements[0]
+    offset, _ = matrix.place(row, col)
+    base = emit.gep_bytes(dest, as_value(offset, i64()))
+    inside = _row_inside(matrix, elements)
+    for first in range(0, len(elements), 4):
+        values = [fragment.registers[reg] for reg, *_ in elements[first:first + 4]]
+        emit.ptx("st.global.v4.b32 [$0], {$1, $2, $3, $4};",
+                 [_gep_constant(base, 4 * first)] + values, predicate=inside)
 
 
 def _vector_of(values: list) -> "ir.Value":
@@ -578,9 +658,29 @@ def lower_store_fragment(lowering, op) -> None:
                 llvm.StoreOp(_vector_of(values), address, alignment=VECTOR_BYTES)
         return []
 
+    # Extents or a run-time ld: 16-byte stores behind a run-time test that the rows are
+    # aligned and the columns inside (an i1; None: known, no test; False: never aligned
+    # or not consecutive columns); a fragment across the column edge stores scalars.
+    edge = False
+    if runs is None and steps is None and size == 4 and _contiguous_row(lowering, fragment):
+        edge = _runtime_alignment(lowering, op)
+        if edge is not False:
+            edge = _and(edge, _columns_inside(matrix, elements))
+
     def stores():
         if runs is not None:
             return vector_stores()
+        if edge is None:
+            _edge_vector_stores(fragment, matrix, elements, dest)
+            return []
+        if edge is not False:
+            from tcgen05_lower.lowering.smem import _if_else  # smem imports this module
+            _if_else(edge, lambda: _edge_vector_stores(fragment, matrix, elements, dest),
+                     scalar_stores)
+            return []
+        return scalar_stores()
+
+    def scalar_stores():
         base = None
         for i, (reg, half, row, col, _) in enumerate(elements):
             value = fragment.registers[reg]
