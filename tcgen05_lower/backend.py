@@ -10,6 +10,7 @@ wheels.
 
 from __future__ import annotations
 
+import types
 import functools
 import os
 import shutil
@@ -24,8 +25,8 @@ from tcgen05_lower.isa import targets
 NVPTX_TRIPLE = "nvptx64-nvidia-cuda"
 PTXAS_ENV = "TCGEN05_PTXAS"
 #: The environment variable that names each CUDA tool the project runs.
-TOOL_ENV = {"ptxas": PTXAS_ENV, "cuobjdump": "TCGEN05_CUOBJDUMP",
-            "nvdisasm": "TCGEN05_NVDISASM"}
+TOOL_ENV = types.MappingProxyType({"ptxas": PTXAS_ENV, "cuobjdump": "TCGEN05_CUOBJDUMP",
+                                   "nvdisasm": "TCGEN05_NVDISASM"})
 
 
 def translate_to_llvm_ir(module_op) -> str:

@@ -25,6 +25,7 @@ pipeline on (``tcgen05_lower.pipeline``); ``compile`` runs the driver on its tex
 
 from __future__ import annotations
 
+import types
 import contextlib
 import inspect
 import re
@@ -41,8 +42,8 @@ from tcgen05_lower.dialect.attributes import ATTRIBUTES
 _OWN_FILES = (str(Path(__file__).resolve()), contextlib.__file__)
 
 #: ``arith.cmpi`` predicates by name (the enum's values, MLIR's ArithBase.td).
-CMPI_PREDICATES = {"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4, "sge": 5,
-                   "ult": 6, "ule": 7, "ugt": 8, "uge": 9}
+CMPI_PREDICATES = types.MappingProxyType({"eq": 0, "ne": 1, "slt": 2, "sle": 3, "sgt": 4,
+                                          "sge": 5, "ult": 6, "ule": 7, "ugt": 8, "uge": 9})
 
 
 class BuilderError(ValueError):

@@ -740,8 +740,31 @@ def source_parameter_names(kernel, text: str | None) -> list[str]:
     starts = _line_starts(text) if text is not None else None
     names = [_argument_name(argument.location, text, starts) for argument in arguments]
     if None in names or len(set(names)) != len(names):
+        # Locations that point elsewhere (IR printed with the locations of an earlier
+        # source, then edited and parsed again): the signature of the function itself, on
+        # a line of code (never a comment's `func.func @k(`).
+        names = _signature_names(text, kernel, len(arguments))
+    if names is None or None in names or len(set(names)) != len(names):
         return [f"arg{i}" for i in range(len(arguments))]
     return names
+
+
+def _signature_names(text: str | None, kernel, count: int) -> list[str] | None:
+    """The ``%name``s of the parameter list of ``func.func @<kernel's name>(`` on a code
+    line of `text` (the first such line); None without one, or with another count."""
+    if text is None or "sym_name" not in kernel.attributes:
+        return None
+    name = ir.StringAttr(kernel.attributes["sym_name"]).value
+    header = re.search(rf"^[ \t]*func\.func\s+(?:\w+\s+)?@{re.escape(name)}\(", text,
+                       re.MULTILINE)
+    if header is None:
+        return None
+    depth, end = 1, header.end()
+    while end < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[end], 0)
+        end += 1
+    found = _PARAMETER_AT.findall(text[header.end():end])
+    return found if len(found) == count else None
 
 
 #: A parameter's name where its location points: ``%A`` before its ``: type``.

@@ -56,6 +56,8 @@ pipelining beyond "one op at a time, then a fixed latency".
 
 from __future__ import annotations
 
+import dataclasses
+import types
 import json
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -1285,7 +1287,7 @@ def _step_to_json(step: Step) -> dict:
     for name in ("line", "text", "srcs", "dsts", "nbytes", "arrivals", "wait", "barrier",
                  "rank", "lines", "opcode"):
         value = getattr(step, name)
-        if value != getattr(_DEFAULT_STEP, name):
+        if value != _STEP_DEFAULTS.get(name, []):  # list fields default to []
             out[name] = value
     if step.asyncs:
         out["asyncs"] = [[t, r, k, None if c is None else
@@ -1313,7 +1315,12 @@ def _step_from_json(d: dict) -> Step:
     return step
 
 
-_DEFAULT_STEP = Step("")
+#: A Step's default value of each field with a plain default (the others are lists that
+#: default to []): a constant mapping, where a module-level Step would be state shared
+#: between runs.
+_STEP_DEFAULTS = types.MappingProxyType({
+    f.name: f.default for f in dataclasses.fields(Step)
+    if f.default is not dataclasses.MISSING})
 
 
 def save_recording(recording: Recording, path) -> None:
