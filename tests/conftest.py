@@ -22,9 +22,8 @@ EXAMPLES = ROOT / "examples"
 
 requires_ptxas = pytest.mark.skipif(find_ptxas() is None, reason="ptxas not found")
 
-#: Pass options of the default pipeline that an example needs (README, "Warp-specialized
-#: kernels"): a kernel with warp roles writes its own synchronization, which
-#: tcgen05-insert-sync keeps (strategy=none) and tcgen05-verify-sync checks.
+#: Pass options of the default pipeline that an example needs (docs/warp-roles.md): a
+#: kernel with warp roles writes its own synchronization, which tcgen05-insert-sync keeps (strategy=none) and tcgen05-verify-sync checks.
 HAND_SYNCHRONIZED = ("tcgen05-insert-sync{strategy=none}",)
 #: The same with the roles passed on unchecked (tcgen05-verify-sync{partitions=skip}):
 #: for a pair kernel whose synchronization is not what a test is about (the differential

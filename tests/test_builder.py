@@ -1,4 +1,4 @@
-"""The kernel builder (tcgen05_lower.builder): the README's example runs as written, gives
+"""The kernel builder (tcgen05_lower.builder): docs/python-api.md's example runs as written, gives
 the PTX of the same kernel written as MLIR text, and a builder's diagnostics point at the
 Python line that built the op."""
 
@@ -18,14 +18,16 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "gemm_from_python.py"
 
 
-def readme_block() -> str:
-    readme = (ROOT / "README.md").read_text()
-    section = readme.split("## Building kernels from Python", 1)[1]
+PAGE = ROOT / "docs" / "python-api.md"
+
+
+def page_block() -> str:
+    section = PAGE.read_text().split("# Building kernels from Python", 1)[1]
     return re.search(r"```python\n(.*?)```", section, re.S).group(1)
 
 
-def test_readme_shows_the_example_file_as_it_is():
-    assert readme_block() == EXAMPLE.read_text()
+def test_the_page_shows_the_example_file_as_it_is():
+    assert page_block() == EXAMPLE.read_text()
 
 
 def test_the_example_runs_and_gives_the_ptx_of_the_mlir_example():
@@ -38,9 +40,8 @@ def test_the_example_runs_and_gives_the_ptx_of_the_mlir_example():
     assert printed.endswith("4 MMAs in 240 lines of PTX\n")
     text = (ROOT / "examples" / "gemm_bf16_128x256.mlir").read_text()
     assert namespace["result"].ptx == compile_source(text, "gemm.mlir", arch="sm_100a").ptx
-    # the README's printed output is this run's
-    readme = (ROOT / "README.md").read_text()
-    assert printed.strip() in readme
+    # the page's printed output is this run's
+    assert printed.strip() in PAGE.read_text()
 
 
 def test_a_diagnostic_points_at_the_python_line_that_built_the_op():
@@ -83,7 +84,7 @@ def test_parameters_keep_their_names_in_the_text_and_the_manifest():
     assert names == ["A", "B", "C"]
 
 
-# The README's tile with a store loop that carries its column (iter_args) and two scf.if
+# The worked example's tile with a store loop that carries its column (iter_args) and two scf.if
 # (one with results); the expected PTX is that of the same kernel written by hand.
 CARRIED_MLIR = """
 func.func @carried(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)

@@ -1,5 +1,5 @@
-"""When a compile verifies the module (pipeline.verify_each_default, README
-'The pipeline'): by default after every tcgen05 pass and after the last pass, with
+"""When a compile verifies the module (pipeline.verify_each_default, docs/tools.md,
+'Verification'): by default after every tcgen05 pass and after the last pass, with
 ``verify_each`` (``--verify-each``, TCGEN05_VERIFY_EACH) after every pass as upstream's
 PassManager does. The expected PTX and diagnostics are those of the compile that verifies
 after every pass (MLIR's own verifier, the independent reference); the expected lists of

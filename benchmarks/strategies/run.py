@@ -47,7 +47,7 @@ def main(argv=None) -> int:
         "outputs are bit-identical to the first combination that ran (which is also checked "
         "against NumPy where the kernel has a check); the timing model's estimated cycles "
         f"(at {PARAMETERS['clock_ghz'].value} GHz) and tensor-pipe busy fraction. The "
-        "timing model (`tcgen05_lower/sim/timing.py`, README \"Comparing strategies\") is "
+        "timing model (`tcgen05_lower/sim/timing.py`, docs/strategies.md) is "
         "for ranking strategies of one kernel, not for absolute cycles. Corpus kernels "
         "have no NumPy check: they run on random 1 MiB buffers with integer arguments 1; "
         "kernels the simulator cannot run (sparse metadata never written, forms not "

@@ -50,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--verify-each", action=argparse.BooleanOptionalAction, default=None,
                         help="verify the module after every pass (default: after every "
                              "tcgen05 pass and after the last one, or every pass if "
-                             "TCGEN05_VERIFY_EACH is set; README, 'The pipeline')")
+                             "TCGEN05_VERIFY_EACH is set; docs/tools.md)")
     add_instrumentation_options(parser)
     return parser
 

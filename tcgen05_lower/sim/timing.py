@@ -1402,7 +1402,7 @@ def single_warp(steps: list[Step]) -> ClusterTrace:
 
 def calibration(overrides: dict | None = None) -> list[dict]:
     """The model's figures for single operations beside the published figures they were
-    calibrated on (README's "Timing model" and docs/timing.md print this table)."""
+    calibrated on (docs/timing.md prints this table)."""
     rows = []
     largest = [("f16", 128, 256, 1), ("tf32", 128, 256, 1), ("f8f6f4", 128, 256, 1),
                ("i8", 128, 256, 1), ("mxf8f6f4", 128, 256, 1), ("mxf4", 128, 256, 1),
