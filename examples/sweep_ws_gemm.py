@@ -25,8 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKS = {1: os.path.join(HERE, "ws_persistent_gemm_bf16.check.py"),
           2: os.path.join(HERE, "ws_gemm_2cta_bf16.check.py")}
 
+#: C promises 16-byte alignment, as in examples/ws_persistent_gemm_bf16.mlir: it is a whole
+#: buffer (cuMemAlloc, or the simulator's arrays), so the epilogue stores 16 bytes at a time.
 TEMPLATE = """\
-func.func @ws_gemm_n{N}_ctas{ctas}(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
+func.func @ws_gemm_n{N}_ctas{ctas}(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
+    %C: !llvm.ptr<1> {{llvm.align = 16 : i64}},
     %tmA: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "128B"}}}},
     %tmB: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "B", box = array<i64: 64, {BN}>,
