@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -33,6 +32,7 @@ sys.path.insert(0, str(ROOT))
 from generator import campaign  # noqa: E402
 from generator import check  # noqa: E402
 from generator import kernelgen as kg  # noqa: E402
+from fuzz.run import commit_of  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 
@@ -52,18 +52,6 @@ def _load(path: Path, seed: int) -> dict:
                 if row["seed"] == seed:
                     out[row["i"]] = row
     return out
-
-
-def _commit() -> str:
-    """The commit the checks ran at (with "+changes" when the work tree differs from it),
-    so that the report says which compiler each line of results speaks for."""
-    def git(*words):
-        done = subprocess.run(["git", "-C", str(ROOT), *words], capture_output=True,
-                              text=True, timeout=30)
-        return done.stdout.strip() if done.returncode == 0 else ""
-    head = git("rev-parse", "--short", "HEAD") or "an unknown commit"
-    return head + ("+changes" if git("status", "--porcelain", "--untracked-files=no")
-                   else "")
 
 
 def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
@@ -259,7 +247,7 @@ def main(argv=None) -> int:
     if not args.report_only:
         line = ("python benchmarks/generator/run.py " + " ".join(
             a if " " not in a else repr(a) for a in (argv or sys.argv[1:])))
-        commands.append(f"{line}   # at {_commit()}")
+        commands.append(f"{line}   # at {commit_of(ROOT, mark_changes=True) or 'an unknown commit'}")
         commands_file.write_text("\n".join(commands) + "\n")
     args.output.write_text(report(args.seed, results, shrunk, commands))
     return 1 if failing else 0

@@ -610,11 +610,18 @@ def report_markdown(campaign: Campaign, command: str = "", commit: str = "") -> 
     return "\n".join(out).rstrip() + "\n"
 
 
-def commit_of(root: Path) -> str:
-    """The short hash of the checkout at `root` ("" outside git), for a report's header."""
+def commit_of(root: Path, mark_changes: bool = False) -> str:
+    """The short hash of the checkout at `root` ("" outside git), for a report's header;
+    with `mark_changes`, followed by "+changes" when tracked files differ from it."""
+    def git(*words) -> str:
+        done = subprocess.run(["git", "-C", str(root), *words], capture_output=True,
+                              text=True, timeout=30)
+        return done.stdout.strip() if done.returncode == 0 else ""
+
     try:
-        out = subprocess.run(["git", "-C", str(root), "rev-parse", "--short", "HEAD"],
-                             capture_output=True, text=True, timeout=10)
-        return out.stdout.strip()
+        head = git("rev-parse", "--short", "HEAD")
+        if head and mark_changes and git("status", "--porcelain", "--untracked-files=no"):
+            head += "+changes"
+        return head
     except (OSError, subprocess.TimeoutExpired):
         return ""
