@@ -271,14 +271,13 @@ class KernelBuilder:
 
     def _arith(self, name: str, lhs, rhs, float_name: str | None = None) -> "ir.Value":
         lhs, rhs = self._pair(f"arith.{name}", lhs, rhs)
-        attributes = {}
-        if isinstance(lhs.type, ir.FloatType):
-            if float_name is None:
-                raise self._error(f"arith.{name} of {lhs.type}: integer or index operands "
-                                  f"only")
-            name = float_name
-            attributes["fastmath"] = ir.Attribute.parse("#arith.fastmath<none>")
+        is_float = isinstance(lhs.type, ir.FloatType)
+        if is_float and float_name is None:
+            raise self._error(f"arith.{name} of {lhs.type}: integer or index operands only")
+        name = float_name if is_float else name
         with self._at_end():
+            attributes = {"fastmath": ir.Attribute.parse("#arith.fastmath<none>")} \
+                if is_float else {}
             return ir.Operation.create(f"arith.{name}", results=[lhs.type],
                                        operands=[lhs, rhs], attributes=attributes).result
 
