@@ -11,6 +11,7 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from conftest import example_pipeline
 
 from tcgen05_lower.driver import compile_source
 
@@ -42,6 +43,8 @@ def test_there_are_examples_and_every_twin_has_its_example():
     if n in NOT_TWINNED else n for n in EXAMPLES])
 def test_the_python_twin_compiles_to_the_ptx_of_the_mlir_example(name):
     path = ROOT / "examples" / f"{name}.mlir"
-    expected = compile_source(path.read_text(), str(path), arch="sm_100a").ptx
-    built = twin(name)().compile(arch="sm_100a").ptx
+    pipeline = example_pipeline(path)  # the example's own pass options (its header)
+    expected = compile_source(path.read_text(), str(path), arch="sm_100a",
+                              pipeline=pipeline).ptx
+    built = twin(name)().compile(arch="sm_100a", pipeline=pipeline).ptx
     assert built == expected
