@@ -495,8 +495,11 @@ class KernelBuilder:
         of the keywords: an op's ``dims`` attribute and its trailing operands."""
         given = [(n, self._index(v)) for n, v in named.items() if v is not None]
         for n, v in given:
-            if not isinstance(v, ir.Value) or not isinstance(v.type, ir.IndexType):
+            if not isinstance(v, ir.Value):
                 raise self._error(f"{n} must be an int or an index value, not {v!r}")
+            if not isinstance(v.type, ir.IndexType):
+                raise self._error(f"{n} must be an int or an index value, not a value of "
+                                  f"type {v.type} (k.size() makes an i32 size an index)")
         return [n for n, _ in given], [v for _, v in given]
 
     def tma_load(self, tensor_map, tile, coordinates: Sequence, *, barrier=None) -> None:
