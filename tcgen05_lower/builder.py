@@ -37,7 +37,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower import segments
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect import ops
-from tcgen05_lower.dialect.attributes import ATTRIBUTES
+from tcgen05_lower.dialect.attributes import ATTRIBUTES, KERNEL_ENTRIES
 from tcgen05_lower.tma import TENSOR_MAP_ATTR
 
 #: Files whose frames are the builder's own (its context managers run in contextlib).
@@ -95,7 +95,8 @@ class KernelBuilder:
     `params` maps each parameter's name to its type (text) or a :class:`Param`; `grid`
     gives the launch grid as expressions of the parameters (``["ceildiv(N, 256)",
     "ceildiv(M, 128)"]``, docs/grid.md); `kernel` adds other entries to the kernel
-    attribute (name -> Python value or ``ir.Attribute``)."""
+    attribute (name -> Python value, of the kind ``dialect.attributes.KERNEL_ENTRIES``
+    gives it)."""
 
     def __init__(self, name: str, *, params: Mapping[str, "str | Param"] = (),
                  target: str = "sm_100a", threads: int = 128, cta_group: int = 1,
@@ -947,14 +948,21 @@ def _attribute(op_name: str, name: str, value) -> "ir.Attribute":
 
 
 def _kernel_attribute(target: str, threads: int, cta_group: int, grid, extra: Mapping):
-    """The ``tcgen05.kernel`` dictionary (docs/kernel.md)."""
-    entries = {"target": ir.StringAttr.get(target), "threads": _i64(threads),
-               "cta_group": _i64(cta_group)}
+    """The ``tcgen05.kernel`` dictionary (docs/kernel.md): each entry of the kind the
+    dialect's table ``KERNEL_ENTRIES`` gives it (an entry it does not list is a
+    TypeError naming the ones it does)."""
+    from tcgen05_lower.dialect.op_base import _attribute as table_attribute
+
+    entries = {"target": target, "threads": threads, "cta_group": cta_group}
     if grid is not None:
-        entries["grid"] = ir.ArrayAttr.get([ir.StringAttr.get(g) for g in grid])
-    for name, value in extra.items():
-        entries[name] = _attribute("", name, value)
-    return ir.DictAttr.get(entries)
+        entries["grid"] = list(grid)
+    entries.update(extra)
+    unknown = [name for name in entries if name not in KERNEL_ENTRIES]
+    if unknown:
+        raise TypeError(f"the kernel attribute has no entry {', '.join(unknown)} (entries: "
+                        f"{', '.join(KERNEL_ENTRIES)})")
+    return ir.DictAttr.get({name: table_attribute(name, value, KERNEL_ENTRIES[name][0])
+                            for name, value in entries.items()})
 
 
 def _i64(value: int) -> "ir.IntegerAttr":
