@@ -21,6 +21,11 @@ Ops go at the end of the current block: the kernel's body, or the body of the in
 ``with`` (``loop``, ``if_``, ``role``); ``with k.at(block):`` builds in a block of one's
 own, and ``k.op(name, ...)`` builds any op. ``module`` is the MLIR module, to run any
 pipeline on (``tcgen05_lower.pipeline``); ``compile`` runs the driver on its text.
+
+Every example of ``examples/`` has a twin built with these calls in
+``examples/python/<example>.py`` whose PTX is the .mlir file's (tests/test_builder_twins.py):
+the place to look for how a kernel of each kind (run-time shapes and grids, TMA and tensor
+maps, rings, warp roles, CTA pairs, frag_map epilogues, attention) is written here.
 """
 
 from __future__ import annotations
@@ -622,6 +627,36 @@ class KernelBuilder:
             frag = d.frag_type((t.rows, columns), element or t.element)
             return ops.LdOp.build(source=buffer, column=self._index(column),
                                   result_types=[frag], **attributes).results[0]
+
+    def ld_red(self, buffer, column, columns: int, *, op: str,
+               **attributes) -> tuple["ir.Value", "ir.Value"]:
+        """``tcgen05.ld.red``: a load of `columns` columns that also reduces each row
+        (`op` "min" or "max"; ``abs``, ``nan`` by keyword): the fragment and the per-row
+        ``[rows, 1]`` value."""
+        self._expect(buffer, "source", d.TmemType)
+        with self._at_end():
+            t = d.type_info(buffer.type)
+            frag = d.frag_type((t.rows, columns), t.element)
+            reduced = d.frag_type((t.rows, 1), t.element)
+            result = ops.LdRedOp.build(source=buffer, column=self._index(column), op=op,
+                                       result_types=[frag, reduced], **attributes)
+            return result.results[0], result.results[1]
+
+    def cp(self, dest, source, *, shape: str, **attributes) -> None:
+        """``tcgen05.cp``: a shared-memory tile into TMEM buffer `dest` (`shape`
+        "128x256b", "4x256b", "128x128b", "64x128b" or "32x128b"; ``multicast``,
+        ``decompress``, ``column`` by keyword), issued by one thread."""
+        self._expect(dest, "dest", d.TmemType)
+        self._expect(source, "source", d.SmemType)
+        with self._at_end():
+            ops.CpOp.build(dest=dest, source=source, shape=shape, **attributes)
+
+    def shift(self, buffer) -> None:
+        """``tcgen05.shift``: the rows of each 32-lane quarter of a TMEM buffer down by one
+        lane (``tcgen05.shift.down``)."""
+        self._expect(buffer, "buffer", d.TmemType)
+        with self._at_end():
+            ops.ShiftOp.build(buffer=buffer)
 
     def st(self, buffer, column, fragment, **attributes) -> None:
         """``tcgen05.st``: a fragment into TMEM `buffer` from `column`."""
