@@ -18,8 +18,8 @@ docs/cta-pairs.md); the tiles are the persistent loop's, so a smaller N means mo
 more than a CTA has, and that point fails to compile (a row of the table, not an error).
 """
 
-import importlib.util
 import os
+import runpy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,11 +31,10 @@ CHECKS = {1: os.path.join(HERE, "ws_persistent_gemm_bf16.check.py"),
 def _twin():
     """examples/python/ws_persistent_gemm_bf16.py, the example built from Python, whose
     ``build`` takes the tile's N and the CTA count (its defaults give the example)."""
-    path = os.path.join(HERE, "python", "ws_persistent_gemm_bf16.py")
-    spec = importlib.util.spec_from_file_location("ws_persistent_gemm_bf16_twin", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    # Run by a path relative to the working directory: the builder locates each op at
+    # that file's lines, and a failed point's message names them as a command line would.
+    path = os.path.relpath(os.path.join(HERE, "python", "ws_persistent_gemm_bf16.py"))
+    return runpy.run_path(path, run_name="ws_persistent_gemm_bf16_twin")
 
 
 def kernel(N: int, ctas: int):
@@ -43,7 +42,7 @@ def kernel(N: int, ctas: int):
     4-stage ring resized by the pass option of :func:`build`). C promises 16-byte
     alignment, as in the example: it is a whole buffer (cuMemAlloc, or the simulator's
     arrays), so the epilogue stores 16 bytes at a time."""
-    return _twin().build(f"ws_gemm_n{N}_ctas{ctas}", tile_n=N, ctas=ctas)
+    return _twin()["build"](f"ws_gemm_n{N}_ctas{ctas}", tile_n=N, ctas=ctas)
 
 
 def build(N=256, stages=4, ctas=1):
