@@ -339,6 +339,14 @@ class KernelBuilder:
                                        operands=[lhs, rhs],
                                        attributes={"predicate": attr}).result
 
+    def _value(self, value, what: str) -> "ir.Value":
+        """`value` if it is an MLIR value (a parameter by name too), else a BuilderError."""
+        value = self._resolve(value)
+        if not isinstance(value, ir.Value):
+            raise self._error(f"{what} of {value!r}: an MLIR value (a builder call's result "
+                              f"or a parameter) is needed")
+        return value
+
     def _unary(self, name: str, value, result: "ir.Type", attributes=None) -> "ir.Value":
         with self._at_end():
             return ir.Operation.create(name, results=[result], operands=[value],
@@ -347,7 +355,7 @@ class KernelBuilder:
     def index_cast(self, value, to: str, *, unsigned: bool = False) -> "ir.Value":
         """``arith.index_cast`` (``index_castui`` when `unsigned`) of an index to the
         integer type `to`, or of an integer (a parameter by name) to ``index``."""
-        value = self._resolve(value)
+        value = self._value(value, "index_cast")
         with self.context:
             target = ir.Type.parse(to)
         if isinstance(value.type, ir.IndexType) == isinstance(target, ir.IndexType):
@@ -363,6 +371,7 @@ class KernelBuilder:
     def convert(self, value, element: str) -> "ir.Value":
         """A float converted to the float type `element`: ``arith.truncf`` to a narrower
         one (``"bf16"``, ``"f8E4M3FN"``), ``arith.extf`` to a wider one."""
+        value = self._value(value, "convert")
         with self.context:
             target = ir.Type.parse(element)
         if not (isinstance(value.type, ir.FloatType) and isinstance(target, ir.FloatType)):
@@ -372,6 +381,7 @@ class KernelBuilder:
 
     def math(self, name: str, value) -> "ir.Value":
         """``math.<name>`` of a float (``"exp"``, ``"tanh"``, ``"sqrt"``, ...)."""
+        value = self._value(value, f"math.{name}")
         if not isinstance(value.type, ir.FloatType):
             raise self._error(f"math.{name} of {value.type}: a float operand only")
         with self.context:

@@ -152,3 +152,16 @@ func.func @tma_box(%A: !llvm.ptr<1>,
     assert (from_text.filename, from_text.line) == ("tma_box.mlir", 10)
     assert from_python.message == from_text.message
     assert "box [64, 64]" in from_python.message
+
+
+def test_a_python_number_where_a_value_is_needed_is_an_error_at_the_call():
+    k = KernelBuilder("numbers", params=PTRS)
+    with pytest.raises(BuilderError) as failure:
+        line = here() + 1
+        k.convert(1.5, "bf16")
+    assert raised_at(failure, line) == ("convert of 1.5: an MLIR value (a builder call's "
+                                        "result or a parameter) is needed")
+    with pytest.raises(BuilderError) as failure:
+        line = here() + 1
+        k.index_cast(k.constant(4), "index")
+    assert raised_at(failure, line) == "index_cast of index to index: one side must be index"
