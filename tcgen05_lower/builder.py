@@ -67,9 +67,9 @@ class BuilderError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
-    """A kernel parameter: its type and the attributes it carries (name -> MLIR text), as
-    ``%C: !llvm.ptr<1> {llvm.align = 16 : i64}`` writes them. :func:`pointer` and
-    :func:`tensor_map` make the usual ones; a plain type string is a Param without
+    """A kernel parameter: its type and the attributes it carries, (name, MLIR text)
+    pairs, as ``%C: !llvm.ptr<1> {llvm.align = 16 : i64}`` writes them. :func:`pointer`
+    and :func:`tensor_map` make the usual ones; a plain type string is a Param without
     attributes."""
 
     type: str
@@ -136,7 +136,7 @@ class KernelBuilder:
         self._before: dict = {}  # block -> the op new ops go before (its terminator)
         self._partitions: dict = {}  # block -> (ops built in it then, partitions body)
         self._built: dict = {}  # block -> how many builder calls added ops at its end
-        self._ended: set = set()  # blocks ended by yield_()
+        self._ended: set = set()  # blocks ended by yield_(), br() or cond_br()
         self._constants: dict = {}
         self._last_constant = None  # new constants go after it
         self._finished = False
