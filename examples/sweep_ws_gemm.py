@@ -14,8 +14,9 @@ the example's twin, examples/python/ws_persistent_gemm_bf16.py, at N and the CTA
 A tile is 128 x N on one CTA, 256 x N on a pair (each CTA holding N/2 rows of B,
 docs/cta-pairs.md); the tiles are the persistent loop's, so a smaller N means more tiles.
 The ring depth is tcgen05-insert-sync's ``ring-stages`` option: the kernel is written for
-4 stages and the pass resizes the rings (README, "ring-stages=N"); 6 stages of N = 256 on one CTA need 288 KiB of shared memory,
-more than a CTA has, and that point fails to compile (a row of the table, not an error).
+4 stages and the pass resizes the rings (README, "ring-stages=N"); 6 stages of N = 256 on
+one CTA need 288 KiB of shared memory, more than a CTA has, and that point fails to
+compile (a row of the table, not an error).
 """
 
 import os
