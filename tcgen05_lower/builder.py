@@ -518,11 +518,12 @@ class KernelBuilder:
                                   f"type {v.type} (k.size() makes an i32 size an index)")
         return [n for n, _ in given], [v for _, v in given]
 
-    def tma_load(self, tensor_map, tile, coordinates: Sequence, *, barrier=None) -> None:
+    def tma_load(self, tensor_map, tile, coordinates: Sequence, *, barrier=None,
+                 **attributes) -> None:
         """``tma_load``: the box of the tensor map (a parameter made with
         :func:`tensor_map`, by name) at `coordinates` (innermost first: K, then the row)
         into `tile`, completing on `barrier` (an mbarrier; without one tcgen05-insert-sync
-        gives it one)."""
+        gives it one); other attributes of the op by keyword."""
         self._expect(tile, "tile", d.SmemType)
         coordinates = [self._index(c) for c in coordinates]
         if barrier is None:
@@ -533,7 +534,7 @@ class KernelBuilder:
             self._expect(barrier, "barrier", MBARRIER)
         with self._at_end():
             ops.TmaLoadOp.build(tensor_map=self._resolve(tensor_map), tile=tile,
-                                barrier=barrier, coordinates=coordinates)
+                                barrier=barrier, coordinates=coordinates, **attributes)
 
     # -- synchronization --------------------------------------------------------------------
 
