@@ -77,6 +77,7 @@ def _handler_for(ins: P.Instr):
         "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
         "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
         "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
+        "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix,
     }
     if base not in table:
         raise _unknown(ins)
@@ -433,6 +434,8 @@ def _cvt(ins: P.Instr):
     parts = ins.parts
     if parts[-2] == "bf16" or parts[-2] in _F8X2:
         return _cvt_narrow(ins)
+    if parts[-2] in ("f16x2", "bf16x2"):
+        return _cvt_pair16(ins)
     dst, src = parse_type(parts[-2]), parse_type(parts[-1])
     mods = set(parts[1:-2])
     if dst is None or src is None:
@@ -544,6 +547,33 @@ def _cvt_narrow(ins: P.Instr):
                 lo = f8_satfinite(to_float(m.read(b, act, 32, ins), 32), dst)
                 r = (hi << np.uint64(8)) | lo
             m.write(d.name, act, r, 16, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _cvt_pair16(ins: P.Instr):
+    """``cvt.rn.{f16x2,bf16x2}.f32 d, a, b`` (PTX ISA 9.7.9.21, cvt): d (.b32) holds a
+    converted into its upper half and b into its lower half, each rounded to nearest
+    even."""
+    parts = ins.parts
+    if set(parts[1:-2]) != {"rn"} or parts[-1] != "f32":
+        raise _unknown(ins, "only .rn conversions of two f32 to f16x2 / bf16x2")
+    half = parts[-2][:-2]
+
+    def convert(bits):
+        if half == "bf16":
+            return bf16_round(bits)
+        return to_float(bits, 32).astype(np.float16).view(np.uint16).astype(np.uint64)
+
+    def make(m, ins):
+        d, a, b = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            hi = convert(np.asarray(m.read(a, act, 32, ins), np.uint64))
+            lo = convert(np.asarray(m.read(b, act, 32, ins), np.uint64))
+            m.write(d.name, act, (hi << np.uint64(16)) | lo, 32, ins)
             m.advance(idx)
         return run
     return make
@@ -1089,6 +1119,8 @@ def _mbarrier(ins: P.Instr):
     spaces = {"shared::cta", "shared"}
     if op == "init" and mods <= spaces | {"b64"} and "b64" in mods:
         return _mbarrier_init
+    if op == "inval" and mods <= spaces | {"b64"} and "b64" in mods:
+        return _mbarrier_inval
     if op == "try_wait" and mods <= spaces | {"b64", "parity", "acquire", "cta", "cluster"}:
         return _mbarrier_try_wait
     if op == "arrive" and mods <= spaces | {"b64", "release", "cta", "cluster", "expect_tx"}:
@@ -1148,6 +1180,51 @@ def _mbarrier_init(m: Machine, ins: P.Instr):
             m.epoch += 1
         m.advance(idx)
     return run
+
+
+def _mbarrier_inval(m: Machine, ins: P.Instr):
+    """``mbarrier.inval{.shared{::cta}}.b64 [addr]`` (PTX ISA 9.7.13.15.10, mbarrier.inval):
+    the mbarrier object at addr is invalidated, after which its memory may serve another
+    purpose; any mbarrier operation on it but mbarrier.init is undefined. So the
+    invalidating thread must be ordered after its init (as any use), and no arrival
+    (a commit's arrive-on, a TMA load's complete_tx) may still be in flight towards it:
+    that is reported, naming the in-flight operation. The object is then forgotten: a
+    later use without a new mbarrier.init is reported as a use before init."""
+    (a,) = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+            for g, ad in zip(threads, addrs):
+                rank, address = int(m.rank[g]), int(ad)
+                _check_mbarrier_address(m, address)
+                if (rank, address) not in m.ordering.mbarriers:
+                    raise SimError(f"mbarrier.inval of the mbarrier at {address:#x}, which "
+                                   f"is not initialized (or already invalidated)",
+                                   ins.line, ins.text)
+                m.ordering._mbar(rank, address, ins.line, int(g))
+                _check_nothing_in_flight(m, rank, address, ins)
+                del m.ordering.mbarriers[(rank, address)]
+            m.epoch += 1
+        m.advance(idx)
+    return run
+
+
+def _check_nothing_in_flight(m: Machine, rank: int, address: int, ins: P.Instr) -> None:
+    """SimError if a pending commit or TMA load will still arrive on the mbarrier."""
+    for entry in m.ordering.pending_commits:
+        if hasattr(entry, "mbarrier"):    # a TMA load
+            target = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+            hit, line = entry.mbarrier == address and target == rank, entry.line
+        else:                             # (thread, seq, mbarrier, targets, line, ...)
+            hit, line = entry[2] == address and rank in entry[3], entry[4]
+        if hit:
+            raise SimError(f"mbarrier.inval of the mbarrier at {address:#x} of CTA {rank} "
+                           f"while the arrival of the operation at PTX line {line} is still "
+                           f"in flight (PTX ISA 9.7.13.15.10: an operation on an invalidated "
+                           f"mbarrier is undefined)", ins.line, ins.text)
 
 
 def _scope(ins: P.Instr) -> str:
@@ -1361,6 +1438,11 @@ def _shfl_source(mode, lane, b, c):
         j = min_lane | (b & ~segmask)
         ok = j <= max_lane
     return np.where(ok, j, lane)
+
+
+def _warp_matrix(ins: P.Instr):
+    from tcgen05_lower.sim import warp_matrix
+    return getattr(warp_matrix, ins.parts[0])(ins)
 
 
 # -- tcgen05 (9.7.16) ----------------------------------------------------------------------

@@ -230,6 +230,10 @@ def parse(text: str) -> Module:
             entry, pos = _parse_entry(clean, entry_m.end(), name, lines)
             module.entries.append(entry)
             continue
+        section = _SECTION.match(clean, pos)
+        if section:
+            pos = _skip_section(clean, section.end(), lines)
+            continue
         semi = clean.find(";", pos)
         nl = clean.find("\n", pos)
         stmt_end = semi if semi != -1 and (nl == -1 or semi < nl) else (nl if nl != -1 else n)
@@ -237,6 +241,20 @@ def parse(text: str) -> Module:
         _module_directive(module, stmt, lines.line_of(pos), lines)
         pos = stmt_end + 1
     return module
+
+
+_SECTION = re.compile(r"\.section\s+[\w.$]+\s*\{")
+
+
+def _skip_section(clean: str, pos: int, lines: _Lines) -> int:
+    """The offset after a module-scope ``.section name { ... }`` (PTX ISA 11.5.2,
+    debugging directives: the DWARF sections a compiler emits with -g). Its ``.b8`` /
+    ``.b32`` / ``.b64`` data and labels are debug information only: nothing runs them."""
+    close = clean.find("}", pos)
+    if close == -1:
+        raise PtxParseError(".section without a closing brace", lines.line_of(pos),
+                            lines.text(lines.line_of(pos)))
+    return close + 1
 
 
 def _module_directive(module: Module, stmt: str, line: int, lines: _Lines) -> None:
