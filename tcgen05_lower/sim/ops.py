@@ -77,7 +77,7 @@ def _handler_for(ins: P.Instr):
         "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
         "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
         "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
-        "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix,
+        "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix, "brx": _brx,
     }
     if base not in table:
         raise _unknown(ins)
@@ -968,8 +968,11 @@ def _cvta(ins: P.Instr):
     address): the simulator's generic window onto global memory is the identity, so the
     generic address of a global address is itself. Ordinary generic loads and stores stay
     unmodelled (``_memory_form``)."""
+    if ins.parts[1:] == ["param", "u64"]:
+        return _cvta_param
     if ins.parts[1:] != ["global", "u64"]:
-        raise _unknown(ins, "generic addresses are not modelled (only cvta.global.u64)")
+        raise _unknown(ins, "generic addresses are not modelled (only cvta.global.u64 and "
+                            "cvta.param.u64)")
 
     def make(m, ins):
         d, a = ins.operands
@@ -982,9 +985,31 @@ def _cvta(ins: P.Instr):
     return make
 
 
+def _cvta_param(m: Machine, ins: P.Instr):
+    """``cvta.param.u64 d, a`` (9.7.9.18, cvta): the generic address of the kernel
+    parameter whose param-space address is a: a by-value tensor map's
+    (sim/param_space.py)."""
+    from tcgen05_lower.sim import param_space
+
+    d, a = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        values = np.asarray(m.read(a, act, 64, ins), np.uint64).reshape(-1)
+        try:
+            generic = [param_space.generic_address(m, int(v)) for v in np.unique(values)]
+        except SimError as err:
+            raise SimError(err.message, ins.line, ins.text) from None
+        lookup = dict(zip((int(v) for v in np.unique(values)), generic))
+        out = np.array([lookup[int(v)] for v in values], np.uint64)
+        m.write(d.name, act, out if out.size > 1 else out[0], 64, ins)
+        m.advance(idx)
+    return run
+
+
 def _cp(ins: P.Instr):
-    from tcgen05_lower.sim import tma
-    return tma.handler(ins)
+    from tcgen05_lower.sim import bulk, tma
+    return bulk.handler(ins) or tma.handler(ins)
 
 
 # -- control flow --------------------------------------------------------------------------
@@ -1010,6 +1035,43 @@ def _bra(ins: P.Instr):
             sel = go[threads]
             m.pc[threads[sel]] = dest
             m.pc[threads[~sel]] += 1
+        return run
+    return make
+
+
+def _brx(ins: P.Instr):
+    """``brx.idx{.uni} index, tlist`` (PTX ISA 9.7.12.4, brx.idx): each thread
+    jumps to the index-th label of the ``.branchtargets`` list tlist; an index past the
+    list is undefined behaviour, reported."""
+    if ins.parts[1:] not in (["idx"], ["idx", "uni"]):
+        raise _unknown(ins)
+
+    def make(m, ins):
+        if len(ins.operands) != 2 or not isinstance(ins.operands[1], P.Sym):
+            raise _unknown(ins, "brx.idx takes an index and a .branchtargets label")
+        index, tlist = ins.operands
+        targets = m.entry.branch_targets.get(tlist.name)
+        if targets is None:
+            raise SimError(f"{tlist.name} names no .branchtargets list", ins.line, ins.text)
+        missing = [t for t in targets if t not in m.entry.labels]
+        if missing:
+            raise SimError(f"unknown label {missing[0]} in {tlist.name}", ins.line, ins.text)
+        dests = np.array([m.entry.labels[t] for t in targets], np.int64)
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            threads = m.threads_of(idx)
+            go = np.zeros(m.nthreads, bool)
+            go[act] = True
+            taken = threads[go[threads]]
+            if taken.size:
+                k = np.asarray(m.read(index, taken, 32, ins), np.uint64) \
+                    * np.ones(taken.size, np.uint64)
+                if np.any(k >= np.uint64(len(dests))):
+                    raise SimError(f"brx.idx index {int(k.max())} is past the {len(dests)} "
+                                   f"targets of {tlist.name}", ins.line, ins.text)
+                m.pc[taken] = dests[k.astype(np.int64)]
+            m.pc[threads[~go[threads]]] += 1
         return run
     return make
 
@@ -1069,6 +1131,8 @@ def _barrier(ins: P.Instr):
                 m.release_barriers(ins.line)
             return run
         return make
+    if parts[:3] == ["bar", "warp", "sync"] and len(parts) == 3:
+        return _bar_warp_sync
     if parts[1] == "cluster" and parts[2] in ("arrive", "wait") and \
             set(parts[3:]) <= {"aligned", "release", "acquire", "relaxed"}:
         arrive = parts[2] == "arrive"
@@ -1098,6 +1162,31 @@ def _barrier(ins: P.Instr):
             return run
         return make
     raise _unknown(ins)
+
+
+def _bar_warp_sync(m: Machine, ins: P.Instr):
+    """``bar.warp.sync membermask`` (PTX ISA 9.7.13.2): the threads of membermask in the
+    warp wait for each other, and the barrier orders their memory accesses. The simulator
+    steps a warp's live threads together, so it asks for the converged warp, every
+    executing lane in the mask; the ordering is a barrier among those threads."""
+    if len(ins.operands) != 1:
+        raise _unknown(ins, "bar.warp.sync takes one membermask")
+
+    def run(ins, idx):
+        m.check_warp_converged(ins, idx)
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            mask = (m.read(ins.operands[0], act, 32, ins) * np.ones(threads.size, np.uint64)
+                    ).astype(np.uint64)
+            lanes = (m.tid[threads] % 32).astype(np.uint64)
+            if not np.all((mask >> lanes) & np.uint64(1)):
+                raise SimError("bar.warp.sync: a thread is not in its own membermask",
+                               ins.line, ins.text)
+            for warp in m.warps(threads):
+                m.ordering.barrier(warp, ins.line)
+        m.advance(idx)
+    return run
 
 
 def _uniform(m, ins: P.Instr, operand, act, what: str) -> int:
