@@ -36,6 +36,10 @@ DEFAULT_TIMEOUT = 600.0
 #: capability 3.0): x up to 2^31 - 1 CTAs, y and z up to 65535.
 MAX_GRID = (2**31 - 1, 65535, 65535)
 
+#: The readings of tcgen05 ordering across threads simulate(fences=) and --fences offer
+#: (docs/memory-model.md), the default first.
+FENCES = ("canonical", "acquire")
+
 
 class LaunchError(SimError):
     """The launch does not fit the kernel: a manifest that contradicts the PTX entry
@@ -323,7 +327,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              schedule: str = "late", *, seed: int | None = None, trace=None,
              progress_stream=None,
              ordering_factory=None, tensor_core=None, grid=None, timing=None,
-             clusters=None, budgets=None,
+             clusters=None, budgets=None, fences: str = "canonical",
              max_instructions: int | None = DEFAULT_MAX_INSTRUCTIONS,
              timeout: float | None = DEFAULT_TIMEOUT) -> SimResult:
     """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
@@ -352,8 +356,15 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     timing-only estimate (timing.Recording); the outputs are then partial. ``budgets``
     ({cluster id: warp instructions}, with ``timing``): record only that many of the
     cluster's instructions (a prefix, timing.Recording.partial; its end state is not
-    checked)."""
+    checked).
+
+    ``fences``: "canonical" (default) or "acquire", which thread synchronization orders
+    tcgen05 operations across threads (docs/memory-model.md, "Two readings of tcgen05
+    ordering"): only the ISA's tcgen05.fence::before/after_thread_sync patterns
+    (9.7.16.6), or also every barrier and acquire mbarrier wait."""
     manifest = {} if manifest is None else manifest
+    if fences not in FENCES:
+        raise ValueError(f"fences must be one of {', '.join(FENCES)}, not {fences!r}")
     args = args or {}
     if not isinstance(manifest, dict):
         raise LaunchError(f"a manifest is a JSON object, not {type(manifest).__name__}")
@@ -417,6 +428,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
                               ordering_factory, tensor_core, schedule, trace=trace,
                               progress_stream=progress_stream)
+            machine.ordering.fences = fences
             if schedule == "random":
                 machine.use_random_schedule(seed)
             budget.arm(machine, warp_instructions)
