@@ -34,7 +34,8 @@ _SCALARS = {"i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64"}
 
 
 def _descriptor_rank(ty: str) -> int | None:
-    m = re.fullmatch(r"tensordesc<\w+\[([\d,\s]+)\]>", ty.replace(" ", ""))
+    # Triton: tensordesc<fp16[128,64]>; Gluon adds the shared layout after a comma
+    m = re.match(r"tensordesc<\w+\[([\d,]+)\]", ty.replace(" ", ""))
     return len(m.group(1).split(",")) if m else None
 
 
