@@ -1,4 +1,7 @@
-"""TMA stores and their bulk async-groups:
+"""Asynchronous copies outside tcgen05 that other compilers emit: TMA stores with their bulk
+async-groups, and the non-bulk cp.async (further below).
+
+TMA stores:
 ``cp.async.bulk.tensor.2d.global.shared::cta.bulk_group{.tile} [tensorMap, {c0, c1}],
 [src]`` (PTX ISA 9.7.9.25.5.1, cp.async.bulk.tensor), ``cp.async.bulk.commit_group``
 (9.7.9.25.6.1) and ``cp.async.bulk.wait_group{.read} N`` (9.7.9.25.6.2).
@@ -69,6 +72,12 @@ def handler(ins: P.Instr):
         if parts[4:] not in ([], ["read"]):
             return None
         return _wait
+    if parts[:2] == ["cp", "async"] and parts[2:3] in (["ca"], ["cg"]):
+        return _cp_async(ins)
+    if parts in (["cp", "async", "commit_group"], ["cp", "async", "wait_group"],
+                 ["cp", "async", "wait_all"]):
+        return {"commit_group": _cp_async_commit, "wait_group": _cp_async_wait,
+                "wait_all": _cp_async_wait}[parts[2]]
     return None
 
 
@@ -216,8 +225,8 @@ def _complete(m, store: PendingStore) -> None:
 
 
 def finish(m) -> list[str]:
-    """At exit: every store still pending is reported, then completed."""
-    problems = []
+    """At exit: every TMA store and cp.async still pending is reported, then completed."""
+    problems = finish_copies(m)
     for thread, groups in sorted(m.__dict__.get("bulk_groups", {}).items()):
         pending = [s for group in groups.committed for s in group] + groups.open
         for store in pending:
@@ -226,6 +235,136 @@ def finish(m) -> list[str]:
                             f" then cp.async.bulk.wait_group.read) before its thread exits: "
                             f"its shared-memory source may be gone")
             _complete(m, store)
+        groups.committed.clear()
+        groups.open = []
+    return problems
+
+
+# -- cp.async (non-bulk, "LDGSTS": PTX ISA 9.7.9.25.3.1 cp.async, 9.7.9.25.3.2
+# cp.async.commit_group, 9.7.9.25.3.3 cp.async.wait_group / cp.async.wait_all) -----------
+# ``cp.async.{ca,cg}.shared{::cta}.global{.L2::...} [dst], [src], cp-size{, src-size}``
+# copies cp-size bytes (4, 8 or 16; .cg: 16) from global to shared memory, asynchronously:
+# only src-size bytes are read, the rest of the cp-size bytes are zero. commit_group
+# closes the thread's copies since its last commit into a cp.async-group; wait_group N
+# waits until at most N of its groups are pending, wait_all for all of them (and the
+# uncommitted copies). The simulator reads global memory at the issue and writes shared
+# memory, as the issuing thread's store, when the wait completes the copy: another
+# thread sees the data only through ordering after that wait (e.g. a barrier). A copy
+# never waited for is reported at exit.
+
+@dataclass
+class PendingCopy:
+    thread: int
+    dst: int
+    data: np.ndarray   # cp-size bytes
+    line: int
+    ins: object
+
+
+def _copies(m, thread: int) -> ThreadGroups:
+    state = m.__dict__.setdefault("cp_async_groups", {})
+    return state.setdefault(thread, ThreadGroups())
+
+
+def _cp_async(ins: P.Instr):
+    from tcgen05_lower.sim.ops import _unknown
+
+    parts = ins.parts
+    rest = [p for p in parts[3:] if not p.startswith("L2::")]
+    if rest not in (["shared", "global"], ["shared::cta", "global"]):
+        raise _unknown(ins, "only cp.async.{ca,cg}.shared{::cta}.global{.L2::...}")
+    cg = parts[2] == "cg"
+
+    def make(m, ins):
+        from tcgen05_lower.sim.ops import _globals, load
+
+        ops_ = ins.operands
+        if len(ops_) not in (3, 4) or not isinstance(ops_[2], P.Imm):
+            raise SimError("cp.async takes [dst], [src], cp-size{, src-size}", ins.line,
+                           ins.text)
+        size = int(ops_[2].value)
+        if size not in ((16,) if cg else (4, 8, 16)):
+            raise SimError(f"cp.async{'.cg' if cg else '.ca'}: cp-size {size} is not "
+                           f"{'16' if cg else '4, 8 or 16'}", ins.line, ins.text)
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            threads = m.threads_of(act)
+            if threads.size:
+                dsts = m.address(ops_[0], act, ins) * np.ones(threads.size, np.uint64)
+                srcs = m.address(ops_[1], act, ins) * np.ones(threads.size, np.uint64)
+                reads = (m.read(ops_[3], act, 32, ins) * np.ones(threads.size, np.uint64)
+                         if len(ops_) == 4 else np.full(threads.size, size, np.uint64))
+                if np.any(reads > np.uint64(size)):
+                    raise SimError(f"cp.async: src-size {int(reads.max())} is more than "
+                                   f"cp-size {size}", ins.line, ins.text)
+                if np.any(dsts % np.uint64(size)) or np.any(srcs % np.uint64(size)):
+                    raise SimError(f"cp.async: an address is not {size}-byte aligned",
+                                   ins.line, ins.text)
+                for n, g in enumerate(threads):
+                    data = np.zeros(size, np.uint8)
+                    count = int(reads[n])
+                    if count:
+                        which = int(_globals(m, srcs[n:n + 1], count, "cp.async read")[0])
+                        buf = m.buffers[which]
+                        start = int(srcs[n]) - buf.base
+                        data[:count] = buf.raw[start:start + count]
+                    _copies(m, int(g)).open.append(
+                        PendingCopy(int(g), int(dsts[n]), data, ins.line, ins))
+            m.advance(idx)
+        return run
+    return make
+
+
+def _cp_async_commit(m, ins: P.Instr):
+    def run(ins, idx):
+        for g in m.threads_of(m.guarded(ins, idx)):
+            groups = _copies(m, int(g))
+            groups.committed.append(groups.open)
+            groups.open = []
+        m.advance(idx)
+    return run
+
+
+def _cp_async_wait(m, ins: P.Instr):
+    wait_all = ins.parts[2] == "wait_all"
+    if wait_all:
+        keep = 0
+    elif len(ins.operands) == 1 and isinstance(ins.operands[0], P.Imm):
+        keep = int(ins.operands[0].value)
+    else:
+        raise SimError("cp.async.wait_group takes one integer constant", ins.line, ins.text)
+
+    def run(ins, idx):
+        for g in m.threads_of(m.guarded(ins, idx)):
+            groups = _copies(m, int(g))
+            if wait_all:
+                groups.committed.append(groups.open)
+                groups.open = []
+            while len(groups.committed) > keep:
+                for copy in groups.committed.popleft():
+                    _land(m, copy)
+        m.advance(idx)
+    return run
+
+
+def _land(m, copy: PendingCopy) -> None:
+    from tcgen05_lower.sim.ops import store
+
+    words = copy.data.view(np.uint32).astype(np.uint64).reshape(1, -1)
+    store(m, "shared::cta", np.array([copy.thread]), np.uint64(copy.dst), 4,
+          words.shape[1], words, copy.ins)
+
+
+def finish_copies(m) -> list[str]:
+    """At exit: every cp.async never waited for is reported, then lands."""
+    problems = []
+    for thread, groups in sorted(m.__dict__.get("cp_async_groups", {}).items()):
+        for copy in [c for group in groups.committed for c in group] + groups.open:
+            problems.append(f"the cp.async at PTX line {copy.line} of thread {thread} is not "
+                            f"waited for (cp.async.wait_group / wait_all) before its thread "
+                            f"exits")
+            _land(m, copy)
         groups.committed.clear()
         groups.open = []
     return problems
