@@ -1,7 +1,11 @@
 """The instructions the simulator executes, with their semantics from the PTX ISA
 (chapter 9: integer 9.7.1, bit manipulation 9.7.2, logic and shift 9.7.8, comparison
 9.7.7, conversion 9.7.9, data movement 9.7.10 (mov, ld, st, shfl), control flow 9.7.13,
-parallel synchronization 9.7.14 (barrier, mbarrier, fence), tcgen05 9.7.16).
+parallel synchronization 9.7.14 (barrier, mbarrier, fence), tcgen05 9.7.16), and what
+other front ends emit around tcgen05 (Triton, Gluon): ldmatrix / stmatrix
+(sim/warp_matrix.py), brx.idx, bar.warp.sync, mbarrier.inval, cvt to f16x2 / bf16x2,
+cvta.param of by-value tensor maps (sim/param_space.py), TMA stores and cp.async with
+their groups (sim/bulk.py).
 
 ``decode(machine, ins)`` returns the handler of one instruction, or raises SimError for an
 opcode or modifier outside this set: an unknown instruction is never a silent no-op.
