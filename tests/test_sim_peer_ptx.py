@@ -444,3 +444,45 @@ def test_cp_async_not_waited_is_reported():
                                          "out": np.zeros((32, 16), np.uint8)})
     assert any("cp.async at PTX line" in p and "not waited for" in p
                for p in result.problems)
+
+
+# -- the timing model's barrier instances ---------------------------------------------------
+# Barrier 0 used with all 128 threads and, in between, by warps 0-1 alone with a count of
+# 64 (as Triton's warp-specialized kernels do: bar.sync 0 and bar.sync 0, 128), while warps
+# 2-3 work, then meet warps 0-1 (which work after their barrier) at the final barrier 0.
+# Each release is one instance: warps 0-1's 64-thread barrier must not wait for warps 2-3's
+# arrival at the final one (counting arrivals per barrier number pairs them), so the run
+# takes as long as with a barrier number of their own.
+MIXED_COUNTS = """
+	mov.u32 	%r1, %tid.x;
+	mov.b32 	%r5, 0;
+	bar.sync 	0;
+	setp.lt.u32 	%p1, %r1, 64;
+	@%p1 bra 	$FIRST;
+$WORK2:
+	add.s32 	%r5, %r5, 1;
+	setp.lt.u32 	%p2, %r5, 300;
+	@%p2 bra 	$WORK2;
+	bra.uni 	$JOIN;
+$FIRST:
+	bar.sync 	{NUMBER}, 64;
+$WORK1:
+	add.s32 	%r5, %r5, 1;
+	setp.lt.u32 	%p2, %r5, 300;
+	@%p2 bra 	$WORK1;
+$JOIN:
+	bar.sync 	0;
+	ret;
+"""
+
+
+def test_timing_pairs_each_barrier_release():
+    def cycles(number):
+        result = simulate(kernel(MIXED_COUNTS.replace("{NUMBER}", number), threads=128),
+                          manifest(threads=128),
+                          {"src": np.zeros(1, np.uint8), "out": np.zeros(1, np.uint8)},
+                          timing=True)
+        assert result.ok
+        return result.timing.cycles
+
+    assert cycles("0") == cycles("2")

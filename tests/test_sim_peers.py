@@ -163,6 +163,10 @@ def test_triton_warp_specialized_tma_matmul():
                                    ["ceildiv(M, 128) * ceildiv(N, 128)"])
     expected = a.astype(np.float32) @ b.astype(np.float32).T  # NumPy
     check_both_readings(ptx, manifest, args, "c_desc.tensor", expected)
+    # the timing model replays it too: a peer's kernel to compare with
+    timed = simulate(ptx, manifest, args, fences="acquire", timing=True)
+    assert timed.ok and timed.timing.cycles > 0
+    assert np.array_equal(timed.outputs["c_desc.tensor"].astype(np.float32), expected)
 
 
 # -- a blocked tcgen05 matmul in Gluon (the style of Gluon's Blackwell tutorial,
