@@ -21,6 +21,7 @@ cluster ``num_ctas`` CTAs.
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 import numpy as np
 
@@ -28,9 +29,9 @@ from tcgen05_lower.sim.state import SimError
 
 #: CUtensorMapSwizzle (the driver API's enumeration, which tensordesc_meta's "swizzle"
 #: holds) -> the simulator's swizzle names (sim/tma.py).
-SWIZZLES = {0: "none", 1: "32B", 2: "64B", 3: "128B"}
+SWIZZLES = MappingProxyType({0: "none", 1: "32B", 2: "64B", 3: "128B"})
 
-_SCALARS = {"i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64"}
+_SCALARS = frozenset({"i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64"})
 
 
 def _descriptor_rank(ty: str) -> int | None:
