@@ -121,7 +121,7 @@ def test_ldmatrix_needs_the_whole_warp():
                                     "out": np.zeros((32, 4), np.uint32)})
 
 
-# -- brx.idx (9.7.12.4) and .branchtargets (11.3.4) ---------------------------------------
+# -- brx.idx (9.7.12.4) and .branchtargets (11.3.1) ---------------------------------------
 BRX = """
 TABLE:
 	.branchtargets

@@ -990,7 +990,7 @@ def _cvta(ins: P.Instr):
 
 
 def _cvta_param(m: Machine, ins: P.Instr):
-    """``cvta.param.u64 d, a`` (9.7.9.18, cvta): the generic address of the kernel
+    """``cvta.param.u64 d, a`` (the data-movement instruction cvta, 9.7.9): the generic address of the kernel
     parameter whose param-space address is a: a by-value tensor map's
     (sim/param_space.py)."""
     from tcgen05_lower.sim import param_space

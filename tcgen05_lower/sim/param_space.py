@@ -2,7 +2,7 @@
 ``__grid_constant__`` CUtensorMap, as Triton and CUDA C++ pass tensor maps.
 
 PTX ISA 5.1.6.1 (kernel function parameters): the address of a kernel parameter is taken
-with ``mov`` of its name (a ``.param``-space address), and ``cvta.param`` (9.7.9.18, cvta)
+with ``mov`` of its name (a ``.param``-space address), and ``cvta.param`` (the data-movement instruction cvta, 9.7.9)
 turns it into a generic address, through which ``cp.async.bulk.tensor`` reads the map.
 
 Here every by-value parameter gets a made-up 32-bit param-space address (PARAM_BASE on,

@@ -422,7 +422,7 @@ class _EntryBody:
         self.pending.append((tuple(self.scope_stack), stmt, offset))
 
     def _branch_targets(self, stmt: str, line: int) -> None:
-        """``tlist: .branchtargets l0, l1, ...;`` (PTX ISA 11.3.4, .branchtargets): the
+        """``tlist: .branchtargets l0, l1, ...;`` (PTX ISA 11.3.1, .branchtargets): the
         labels brx.idx may jump to, named by the label in front of the directive."""
         if self.last_label is None:
             raise PtxParseError(".branchtargets without a label naming it", line,
