@@ -990,9 +990,9 @@ def _cvta(ins: P.Instr):
 
 
 def _cvta_param(m: Machine, ins: P.Instr):
-    """``cvta.param.u64 d, a`` (the data-movement instruction cvta, 9.7.9): the generic address of the kernel
-    parameter whose param-space address is a: a by-value tensor map's
-    (sim/param_space.py)."""
+    """``cvta.param.u64 d, a`` (the data-movement instruction cvta, 9.7.9): the generic
+    address of the kernel parameter whose param-space address is a: a by-value tensor
+    map's (sim/param_space.py)."""
     from tcgen05_lower.sim import param_space
 
     d, a = ins.operands

@@ -2,8 +2,9 @@
 ``__grid_constant__`` CUtensorMap, as Triton and CUDA C++ pass tensor maps.
 
 PTX ISA 5.1.6.1 (kernel function parameters): the address of a kernel parameter is taken
-with ``mov`` of its name (a ``.param``-space address), and ``cvta.param`` (the data-movement instruction cvta, 9.7.9)
-turns it into a generic address, through which ``cp.async.bulk.tensor`` reads the map.
+with ``mov`` of its name (a ``.param``-space address), and ``cvta.param`` (the
+data-movement instruction cvta, 9.7.9) turns it into a generic address, through which
+``cp.async.bulk.tensor`` reads the map.
 
 Here every by-value parameter gets a made-up 32-bit param-space address (PARAM_BASE on,
 one 128-byte slot each), and its generic address is the made-up address of the
