@@ -486,3 +486,31 @@ def test_timing_pairs_each_barrier_release():
         return result.timing.cycles
 
     assert cycles("0") == cycles("2")
+
+
+# -- cvt.rn.bf16.f16 (9.7.9.21), which Triton emits for bf16 operands -------------------------
+CVT_BF16 = """
+	ld.param.b64 	%rd1, [k_param_0];
+	ld.param.b64 	%rd2, [k_param_1];
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 2;
+	add.s64 	%rd4, %rd1, %rd3;
+	ld.global.b16 	%rs1, [%rd4];
+	cvt.rn.bf16.f16 	%rs2, %rs1;
+	add.s64 	%rd5, %rd2, %rd3;
+	st.global.b16 	[%rd5], %rs2;
+	ret;
+"""
+
+
+def test_cvt_bf16_from_f16():
+    import ml_dtypes
+
+    rng = np.random.default_rng(2)
+    src = (rng.standard_normal(32) * 1000).astype(np.float16)
+    src[:3] = [np.inf, -0.0, 65504]
+    out = np.zeros(32, np.uint16)
+    assert simulate(kernel(CVT_BF16), manifest(), {"src": src, "out": out}).ok
+    # f16 is exact in f32; ml_dtypes rounds f32 to bf16 to nearest even, as .rn does
+    assert np.array_equal(out, src.astype(np.float32).astype(ml_dtypes.bfloat16)
+                          .view(np.uint16))

@@ -523,12 +523,12 @@ def f8_satfinite(values: np.ndarray, kind: str) -> np.ndarray:
 
 
 def _cvt_narrow(ins: P.Instr):
-    """``cvt.rn.bf16.f32 d, a`` (d .b16) and ``cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32
+    """``cvt.rn.bf16.{f32,f16} d, a`` (d .b16) and ``cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32
     d, a, b`` (d .b16: a converted into the upper byte, b into the lower)."""
     parts = ins.parts
     mods = set(parts[1:-2])
     dst, src = parts[-2], parts[-1]
-    if src != "f32":
+    if src != "f32" and not (dst == "bf16" and src == "f16"):
         raise _unknown(ins)
     if dst == "bf16" and mods != {"rn"}:
         raise _unknown(ins, "only .rn conversions to bf16")
@@ -543,7 +543,9 @@ def _cvt_narrow(ins: P.Instr):
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            x = m.read(a, act, 32, ins)
+            x = m.read(a, act, 16 if src == "f16" else 32, ins)
+            if src == "f16":  # exact in f32, then rounded once (9.7.9.21)
+                x = from_float(to_float(x, 16).astype(np.float32), 32)
             if dst == "bf16":
                 r = bf16_round(x)
             else:
