@@ -235,6 +235,7 @@ class Machine:
     def _bind_args(self, args: dict) -> None:
         """Each array argument gets a fake global address; every parameter's bytes are
         what ld.param reads."""
+        from tcgen05_lower.sim import param_space
         from tcgen05_lower.sim.tma import TENSOR_MAP_BASE, TENSOR_MAP_BYTES, TensorMap
 
         self.buffers: list[Buffer] = []
@@ -246,10 +247,14 @@ class Machine:
             if param.name not in args:
                 raise SimError(f"no value for kernel parameter {param.name}")
             value = args[param.name]
+            if param.size is not None:  # by value: sim/param_space.py
+                param_space.check_value(param, value)
             if isinstance(value, TensorMap):
                 address = TENSOR_MAP_BASE + len(maps) * TENSOR_MAP_BYTES
                 maps.append((param.name, address, value))
                 self.param_bytes[param.name] = struct.pack("<Q", address)
+                if param.size is not None:
+                    param_space.bind_by_value(self, param, address)
                 continue
             if isinstance(value, np.ndarray):
                 if not value.flags.c_contiguous:
@@ -267,6 +272,7 @@ class Machine:
             else:
                 self.param_bytes[param.name] = (int(value) & ((1 << (8 * nbytes)) - 1)) \
                     .to_bytes(nbytes, "little")
+        param_space.bind_extra_arrays(self, args.get(param_space.EXTRA_ARRAYS, {}))
         self._bind_tensor_maps(maps)
 
     def _bind_tensor_maps(self, maps) -> None:
@@ -359,6 +365,8 @@ class Machine:
     def symbol_address(self, name: str, ins: P.Instr) -> int:
         if name in self.shared_addr:
             return self.shared_addr[name]
+        if name in self.__dict__.get("param_window", ()):  # sim/param_space.py
+            return self.param_window[name]
         raise SimError(f"unknown symbol {name}", ins.line, ins.text)
 
     def write(self, name: str, idx, value, bits: int, ins: P.Instr) -> None:
