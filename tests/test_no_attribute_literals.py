@@ -64,8 +64,8 @@ _FEATURE = ("a target feature key of isa/targets.FEATURES (\"ld\": tcgen05.ld's 
             "availability), not an attribute")
 _MANIFEST = "a key of the launch manifest (JSON, driver.launch_manifest), not an attribute"
 ALLOWED = {
-    ("passes/tcgen05_verify.py", "Tcgen05Verify.check_ld", "ld"): _FEATURE,
-    ("passes/tcgen05_verify.py", "Tcgen05Verify.check_wait", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/verification/fragments.py", "FragmentRules.check_ld", "ld"): _FEATURE,
+    ("tcgen05_lower/verification/barriers.py", "BarrierRules.check_wait", "ld"): _WAIT_KIND,
     ("tcgen05_lower/synchronization/planner.py", "Planner.resolve", "ld"): _WAIT_KIND,
     ("tcgen05_lower/synchronization/planner.py", "Planner.plan_completion", "ld"): _WAIT_KIND,
     ("passes/tcgen05_insert_sync.py", "", "ld"):
