@@ -76,7 +76,7 @@ ALLOWED = {
     ("tcgen05_lower/synchronization/rings.py", "RingPlan.plan_epilogue", "ld"): _WAIT_KIND,
     ("passes/tcgen05_select_layouts.py", "Tcgen05SelectLayouts", "shape"):
         "the name of the pass option shape= (Option(...)), not an attribute",
-    ("passes/tcgen05_select_layouts.py", "Tcgen05SelectLayouts.plan_access", "shape"):
+    ("tcgen05_lower/layout_selection/messages.py", "MessageDecisions.plan_access", "shape"):
         "self.option(\"shape\"): the pass option shape=, not an attribute",
     ("tcgen05_lower/driver.py", "", "ld"):
         "BASE_FEATURES and OP_FEATURES: " + _FEATURE,
