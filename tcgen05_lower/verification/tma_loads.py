@@ -4,7 +4,8 @@ expected by one mbarrier_expect_tx (9.7.13.15)."""
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d, tma
+from tcgen05_lower import dialect as d
+from tcgen05_lower import tma
 from tcgen05_lower.dialect.ops import MbarrierExpectTxOp, TmaLoadOp
 from tcgen05_lower.verification.common import known_element_bits
 
