@@ -692,7 +692,7 @@ def record_parameter_names(module_op, text: str) -> None:
     ``tcgen05.name`` of every kernel whose ``grid`` names parameters, or that has
     tensor-map parameters (whose ``tensor`` names one, tcgen05_lower.tma): block
     arguments lose their names once parsed, and printed IR (``tcgen05-opt`` output fed
-    to ``tcgen05-lower``) spells them ``%argN``, so the names must travel with the IR. `bindings.parse_module` calls it on every parse. A name already recorded stays."""
+    to ``tcgen05-lower``) spells them ``%argN``, so the names must travel with the IR. `parsing.parse_module` calls it on every parse. A name already recorded stays."""
     for kernel in dialect.kernels(module_op):
         try:
             info = dialect.kernel_info(kernel)

@@ -17,7 +17,8 @@ import pytest
 from test_sync_common import ROOT, verify  # noqa: F401  (also sets up the bindings)
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import wrap
-from tcgen05_lower.bindings import capture_diagnostics, parse_module
+from tcgen05_lower.bindings import capture_diagnostics
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync
 
 PREAMBLE = '''!acc = !tcgen05.tmem<[128, 64], f32>

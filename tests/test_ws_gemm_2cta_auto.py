@@ -84,7 +84,7 @@ def executed_sync_ops(text: str) -> int:
     """How many synchronization ops `text` executes per thread of a role: each op once
     per iteration of the constant-bound scf.for loops around it (read from the IR's
     structure, independently of the pass)."""
-    from tcgen05_lower.bindings import parse_module
+    from tcgen05_lower.parsing import parse_module
 
     def constant(value) -> int:
         return ir.IntegerAttr(value.owner.attributes["value"]).value
