@@ -2,8 +2,8 @@
 caller's file, wraps several top-level operations in a module as mlir-opt does, supplies
 the MMA's operandSegmentSizes (tcgen05_lower.segments), reports the inputs the parser
 aborts or fails silently on as located diagnostics, and records the kernel parameters'
-source names (kernel_ir.record_parameter_names). It sits above the dialect and kernel_ir,
-which it uses; ``bindings`` below them holds what talks to MLIR itself.
+source names (parameter_names.record_parameter_names). It sits above the dialect, which
+it uses; ``bindings`` below it holds what talks to MLIR itself.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import re
 
 from tcgen05_lower import segments
 from tcgen05_lower.bindings import Diagnostic, MLIRError, _convert, ir
-from tcgen05_lower.kernel_ir import record_parameter_names
+from tcgen05_lower.parameter_names import record_parameter_names
 
 #: A tcgen05 op written in custom syntax (`%d = tcgen05.tmem_buffer() ...`): IRDL ops have
 #: none, and the parser then fails without a diagnostic.
