@@ -59,7 +59,8 @@ def run_lines(path: Path) -> list[tuple[int, str]]:
 def substitute(command: str, source: Path) -> str:
     """lit's substitutions, with %t in a scratch directory that is the same on every run."""
     return (command.replace("%examples", str(ROOT / "examples"))
-            .replace("%S", str(source.parent)).replace("%s", str(source)).replace("%t", str(SCRATCH / "t")))
+            .replace("%S", str(source.parent)).replace("%s", str(source))
+            .replace("%t", str(SCRATCH / "t")))
 
 
 def tool_arguments(segment: str) -> tuple[str, list[str]] | None:

@@ -66,8 +66,8 @@ _MANIFEST = "a key of the launch manifest (JSON, driver.launch_manifest), not an
 ALLOWED = {
     ("tcgen05_lower/verification/fragments.py", "FragmentRules.check_ld", "ld"): _FEATURE,
     ("tcgen05_lower/verification/barriers.py", "BarrierRules.check_wait", "ld"): _WAIT_KIND,
-    ("tcgen05_lower/synchronization/planner.py", "Planner.resolve", "ld"): _WAIT_KIND,
-    ("tcgen05_lower/synchronization/planner.py", "Planner.plan_completion", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/synchronization/planner_needs.py", "PlannerNeeds.resolve", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/synchronization/planner_sites.py", "PlannerSites.plan_completion", "ld"): _WAIT_KIND,
     ("passes/tcgen05_insert_sync.py", "", "ld"):
         "COUNTED, the report's wait::ld column: " + _WAIT_KIND,
     ("tcgen05_lower/planning/program.py", "_build", "ld"): _WAIT_KIND,

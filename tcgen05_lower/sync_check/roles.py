@@ -107,7 +107,8 @@ from tcgen05_lower.sync_check.role_trace import Cursor, RoleTracer
 
 
 class Concurrent(ConcurrentSchedule, ConcurrentChecks):
-    """The programs of a kernel with roles, run concurrently."""
+    """Executes the role traces together and reports what is unordered (module
+    docstring)."""
 
     def __init__(self, tracer: RoleTracer):
         self.tracer = tracer
