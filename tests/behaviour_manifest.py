@@ -14,7 +14,8 @@ The commands are those of the lit RUN lines (the first tcgen05-opt or tcgen05-lo
 each pipeline, run in this process) with ``--verify-diagnostics`` dropped, so that the
 diagnostics themselves are printed and hashed rather than only their agreement with the
 expectations; every example is lowered to PTX with ``--report`` and ``--manifest``, and
-its planned MLIR is printed. A command's record is its exit status, stdout, stderr and
+its planned MLIR is printed; the Python examples that compile a kernel (gemm_*.py) run
+and their output is recorded. A command's record is its exit status, stdout, stderr and
 every file it wrote.
 """
 
@@ -27,6 +28,7 @@ import io
 import json
 import os
 import re
+import runpy
 import shlex
 import shutil
 import subprocess
@@ -85,7 +87,8 @@ def tool_arguments(segment: str) -> tuple[str, list[str]] | None:
 
 
 def run_tool(tool: str, argv: list[str], stdin: str) -> tuple[int, str, str]:
-    """Runs a tool's ``run`` in this process: (status, stdout, stderr)."""
+    """Runs a tool's ``run`` (or, for "python", a script) in this process: (status,
+    stdout, stderr)."""
     from tcgen05_lower.cli import lower, opt
     from tcgen05_lower.cli.common import guarded_main
     module = opt if tool == "tcgen05-opt" else lower
@@ -95,7 +98,11 @@ def run_tool(tool: str, argv: list[str], stdin: str) -> tuple[int, str, str]:
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             try:
-                status = guarded_main(tool, lambda: module.run(argv))
+                if tool == "python":
+                    runpy.run_path(argv[0], run_name="__main__")
+                    status = 0
+                else:
+                    status = guarded_main(tool, lambda: module.run(argv))
             except SystemExit as exit_:
                 status = exit_.code if isinstance(exit_.code, int) else 1
     finally:
@@ -167,6 +174,11 @@ def example_commands() -> list[tuple[str, str, list[str], str]]:
         commands.append((key + ":ptx-sync-none", "tcgen05-lower",
                          [str(path), "--pass-option", "tcgen05-insert-sync{strategy=none}",
                           "-o", out + ".ptx"], ""))
+    # The examples written in Python that compile a kernel and print what they planned.
+    for path in sorted((ROOT / "examples").glob("gemm_*.py")):
+        if path.name.endswith(".check.py"):
+            continue   # the simulator's checks of an example, not a program
+        commands.append((str(path.relative_to(ROOT)) + ":run", "python", [str(path)], ""))
     return commands
 
 
