@@ -26,9 +26,6 @@ Options:
   for this case. tmem-facts.md section 1 rates the question L; no hardware result
   settles it.
 - ``report``: print every decision.
-
-A buffer used by MMAs of different layouts is an error: its cells would mean different
-elements to each.
 """
 
 from __future__ import annotations

@@ -31,6 +31,9 @@ the buffer's shape and the kernel's cta_group, and against any MMA); else Layout
 rows of a cta_group::1 kernel and Layout A for 256 rows of a cta_group::2 kernel. The
 request lets a kernel load and store buffers of layouts whose MMAs it does not contain.
 
+A buffer used by MMAs of different layouts is an error: its cells would mean different
+elements to each.
+
 The package owns these decisions, one module per concern, each a mixin of the run of the
 pass (which supplies ``error``, ``failed``, ``option``, ``result`` and ``report_stream``);
 ``selector.LayoutSelector`` composes them and walks each kernel once:
