@@ -457,7 +457,7 @@ def kernel_memory_ops(mlir_text: str) -> tuple[list[MemoryOp], list[MemoryOp]]:
     """The kernel's smem_fill and store_fragment ops: which parameter (through
     llvm.getelementptr), layout, tile rows, row stride and element type."""
     from tcgen05_lower import dialect as d
-    from tcgen05_lower.bindings import parse_module
+    from tcgen05_lower.parsing import parse_module
     from tcgen05_lower.dialect.ops import SmemFillOp, StoreFragmentOp
 
     with d.make_context():

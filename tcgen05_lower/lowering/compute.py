@@ -44,8 +44,8 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.ldst import (LoweredFragment, _elements, _index_operand, _mapping,
-                                         _Matrix, _message, message_taddrs)
+from tcgen05_lower.lowering.registers import (LoweredFragment, _elements, _index_operand,
+                                              _mapping, _Matrix, _message, message_taddrs)
 
 @dataclass
 class ComputedFragment(LoweredFragment):

@@ -15,15 +15,19 @@ opcode or modifier outside this set: an unknown instruction is never a silent no
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.executor import (ALL, BAR, CBAR, EXIT, MASK, MBAR, SMEM_BASE, UINT,
-                                        Machine,
-                                        from_float, from_signed, mul_hi_u64, parse_type,
-                                        to_float, to_signed)
+from tcgen05_lower.sim.ops_support import (CLUSTER_RANK_SHIFT, Unknown, _check_mbarrier_address,
+                                           _shared_target, _unknown)
 from tcgen05_lower.sim.state import SimError
+from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, UINT, from_float,
+                                     from_signed, mul_hi_u64, parse_type, to_float, to_signed)
+
+if TYPE_CHECKING:
+    from tcgen05_lower.sim.executor import Machine
 
 # Modifiers that change nothing in a single-launch functional model: caching and eviction
 # hints (9.7.10.9), the default .weak memory semantics.
@@ -31,16 +35,6 @@ _CACHE_HINTS = frozenset({"ca", "cg", "cs", "lu", "cv", "nc", "wb", "wt", "weak"
 _INT_CMP = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"})
 _FLOAT_CMP = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu",
                         "geu", "num", "nan"})
-
-
-class Unknown(SimError):
-    pass
-
-
-def _unknown(ins: P.Instr, why: str = "") -> SimError:
-    extra = f" ({why})" if why else ""
-    return Unknown(f"the simulator does not implement '{ins.opcode}'{extra}", ins.line,
-                   ins.text)
 
 
 def known(opcode: str) -> bool:
@@ -911,32 +905,6 @@ def store(m: Machine, space: str, act, addr, nbytes, vec, values, ins) -> None:
     m.smem[rank.reshape(-1, 1), _byte_offsets(local, nbytes, vec)] = raw
 
 
-#: shared::cluster addresses (what mapa returns) carry the target CTA's rank here; a
-#: shared::cta address (below this bit) names the accessing thread's own CTA, which the
-#: ISA allows wherever a shared::cluster address is expected.
-CLUSTER_RANK_SHIFT = 24
-
-
-def _shared_target(m: Machine, space, act, addr, size, what, ins):
-    addr = np.asarray(addr, np.uint64).reshape(-1) * np.ones(1, np.uint64)
-    own = m.rank[m.threads_of(act)]
-    if space == "shared::cluster":
-        peer = (addr >> np.uint64(CLUSTER_RANK_SHIFT)).astype(np.int64)
-        rank = np.where(peer > 0, peer - 1, own)
-        local = (addr & np.uint64((1 << CLUSTER_RANK_SHIFT) - 1)).astype(np.int64)
-        if np.any(rank >= m.launch.cluster):
-            raise SimError(f"shared::cluster {what} names a CTA outside the cluster")
-    else:
-        rank, local = own, addr.astype(np.int64)
-    bad = (local < SMEM_BASE) | (local + size > m.smem_end)
-    if np.any(bad):
-        a = int(local[np.flatnonzero(bad)[0]])
-        raise SimError(f"out-of-bounds shared-memory {what} of {size} bytes at address "
-                       f"{a:#x} (the CTA's shared memory is [{SMEM_BASE:#x}, "
-                       f"{m.smem_end:#x}))")
-    return rank, local
-
-
 def _load_param(m: Machine, a, nbytes: int, vec: int, ins) -> np.ndarray:
     if not isinstance(a, P.Addr) or not isinstance(a.base, P.Sym):
         raise SimError("ld.param needs [parameter+offset]", ins.line, ins.text)
@@ -1326,12 +1294,6 @@ def _scope(ins: P.Instr) -> str:
     """The scope of an mbarrier arrive or wait: .cluster if written, else .cta (the
     default of 9.7.13.15.13 and 9.7.13.15.16)."""
     return "cluster" if "cluster" in ins.parts[2:] else "cta"
-
-
-def _check_mbarrier_address(m: Machine, address: int) -> None:
-    if address % 8 or address < SMEM_BASE or address + 8 > m.smem_end:
-        raise SimError(f"mbarrier address {address:#x} is not an 8-byte aligned "
-                       f"shared-memory address of the CTA")
 
 
 def _mbarrier_try_wait(m: Machine, ins: P.Instr):

@@ -139,7 +139,7 @@ def handler(ins: P.Instr):
     group = parts[len(form):]
     if parts[:len(form)] != form or group not in ([], ["cta_group::1"],
                                                      ["cta_group::2"]):
-        from tcgen05_lower.sim.ops import _unknown
+        from tcgen05_lower.sim.ops_support import _unknown
         raise _unknown(ins, "only cp.async.bulk.tensor.2d.shared::cluster.global.tile"
                             ".mbarrier::complete_tx::bytes{.cta_group::1, ::2}")
     pair = group == ["cta_group::2"]
@@ -151,7 +151,7 @@ def handler(ins: P.Instr):
                            ins.text)
 
         def run(ins, idx):
-            from tcgen05_lower.sim.ops import _check_mbarrier_address, _shared_target
+            from tcgen05_lower.sim.ops_support import _check_mbarrier_address, _shared_target
 
             act = m.guarded(ins, idx)
             threads = m.threads_of(act)
