@@ -469,6 +469,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         estimate.recording = recording
     from tcgen05_lower.sim.ordering import group_races
     races = _locate(group_races(races), ptx)
+    problems = _locate_problems(problems, ptx)
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
                      ctas=dims[0] * dims[1] * dims[2], timing=estimate,
                      threads=launch.threads, cluster=launch.cluster)
@@ -591,6 +592,20 @@ def _locate(errors: list, ptx: str) -> list:
             err.other_text = text(other)
             err.other_source = where.get(other)
     return errors
+
+
+def _locate_problems(problems: list[str], ptx: str) -> list[str]:
+    """The at-exit problems with the source location of every PTX line they name
+    (``PTX line 177 (k.mlir:22:5)``), when the PTX carries ``.loc``."""
+    where = source_locations(ptx) if ".loc" in ptx else {}
+    if not where:
+        return problems
+
+    def located(m: re.Match) -> str:
+        source = where.get(int(m.group(1)))
+        return f"{m.group(0)} ({source})" if source else m.group(0)
+
+    return [re.sub(r"PTX line (\d+)", located, p) for p in problems]
 
 
 def _overrides(timing) -> dict | None:
