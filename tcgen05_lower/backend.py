@@ -13,6 +13,7 @@ from __future__ import annotations
 import types
 import functools
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -70,7 +71,19 @@ def emit_ptx(llvm_ir: str, *, target: str, ptx_version: tuple[int, int],
     module = binding.parse_assembly(llvm_ir)
     module.triple = NVPTX_TRIPLE
     module.verify()
-    return machine.emit_assembly(module)
+    return _ptxas_file_names(machine.emit_assembly(module))
+
+
+def _ptxas_file_names(ptx: str) -> str:
+    """`ptx` with each quote in a ``.file`` name written ``\\042``: LLVM's NVPTX backend
+    escapes it as ``\\"``, which ptxas (CUDA 13) refuses as a syntax error, and it reads
+    the octal escape (a source file named ``a"b.mlir`` compiled with line info). Text
+    without ``.file`` directives is returned as it is."""
+    if "\t.file\t" not in ptx or '\\"' not in ptx:
+        return ptx
+    return re.sub(r'^(\t\.file\t\d+ ")(.*)("[^"]*)$',
+                  lambda m: m.group(1) + m.group(2).replace('\\"', "\\042") + m.group(3),
+                  ptx, flags=re.MULTILINE)
 
 
 # ---------------------------------------------------------------------------- ptxas

@@ -128,3 +128,15 @@ def test_a_kernel_built_in_python_is_located_at_its_python_lines():
     assert len(mmas) == 4
     # the builder locates an op at the caller's line, column 1 (builder.KernelBuilder)
     assert {where[n] for n in mmas} == {f"{path}:{mma_line}:1"}
+
+
+@requires_ptxas
+@pytest.mark.parametrize("name", ['a"b.mlir', "é ü.mlir", "dir\\x.mlir"])
+def test_odd_file_names_reach_ptxas_and_the_reports_as_they_are(name):
+    """LLVM writes a quote in a .file name as \\" (ptxas refuses it: backend writes \\042)
+    and non-ASCII bytes as octal escapes (the simulator decodes them)."""
+    result = compile_source(GEMM.read_text(), name, line_info=True)
+    assembled = run_ptxas(result.ptx, arch=result.target)
+    assert assembled.ok, assembled.stderr
+    sources = set(source_locations(result.ptx).values())
+    assert sources and all(s.rsplit(":", 2)[0] == name for s in sources)

@@ -557,8 +557,8 @@ def source_locations(ptx: str) -> dict[int, str]:
     ``.loc`` above it in the text, files named by ``.file``, which may come after it, as at
     the end of a module); empty when the PTX carries no ``.loc``. Two passes over the
     text."""
-    files = {int(n): name for n, name in
-             re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.MULTILINE)}
+    files = {int(n): _unescape(name) for n, name in
+             re.findall(r'^\s*\.file\s+(\d+)\s+"((?:[^"\\]|\\.)*)"', ptx, re.MULTILINE)}
     where, out = None, {}
     for number, text in enumerate(ptx.split("\n"), 1):
         stripped = text.strip()
@@ -572,6 +572,29 @@ def source_locations(ptx: str) -> dict[int, str]:
         if where is not None and stripped:
             out[number] = where
     return out
+
+
+_ESCAPES = {"n": b"\n", "t": b"\t", "r": b"\r", "\\": b"\\", '"': b'"', "'": b"'"}
+
+
+def _unescape(name: str) -> str:
+    """A ``.file`` name as its file is named: the string's escapes (``\\\\``, ``\\"``,
+    octal ``\\303\\251`` and hex ``\\x22`` bytes, which LLVM writes for a quote or a
+    non-ASCII character) decoded, the bytes read as UTF-8."""
+    if "\\" not in name:
+        return name
+
+    def byte(m: re.Match) -> bytes:
+        code = m.group(1).decode("latin-1")
+        if code[0] in "01234567":
+            return bytes([int(code, 8) & 0xFF])
+        if code[0] == "x":
+            return bytes([int(code[1:], 16)])
+        return _ESCAPES.get(code, m.group(1))
+
+    raw = re.sub(rb"\\([0-7]{1,3}|x[0-9a-fA-F]{1,2}|.)", byte, name.encode("utf-8"),
+                 flags=re.S)
+    return raw.decode("utf-8", errors="replace")
 
 
 def _locate(errors: list, ptx: str) -> list:
