@@ -19,7 +19,8 @@ from tcgen05_lower.backend import run_ptxas
 from tcgen05_lower.cli.sim import prepare
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import LOWERING
-from tcgen05_lower.sim.api import simulate, source_locations
+from tcgen05_lower.sim.api import simulate
+from tcgen05_lower.sim.source_lines import source_locations
 from tcgen05_lower.sim.state import SimError
 
 ROOT = Path(__file__).resolve().parent.parent
