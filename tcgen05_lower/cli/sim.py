@@ -261,7 +261,7 @@ def load_kernel(path: str, arch: str | None = None, manifest_path: str | None = 
         raise UsageError(str(exc)) from None
     try:
         # line_info: the PTX carries each op's .mlir line (.loc), where races and bad
-        # accesses are reported (sim.api.source_locations); its instructions are those
+        # accesses are reported (sim.source_lines); its instructions are those
         # of a compile without it
         result = compile_source(text, path, arch=arch, pipeline=pipeline, line_info=True)
     except CompileFailed as failure:
