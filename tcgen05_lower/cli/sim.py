@@ -260,7 +260,10 @@ def load_kernel(path: str, arch: str | None = None, manifest_path: str | None = 
     except PipelineError as exc:
         raise UsageError(str(exc)) from None
     try:
-        result = compile_source(text, path, arch=arch, pipeline=pipeline)
+        # line_info: the PTX carries each op's .mlir line (.loc), where races and bad
+        # accesses are reported (sim.source_lines); its instructions are those
+        # of a compile without it
+        result = compile_source(text, path, arch=arch, pipeline=pipeline, line_info=True)
     except CompileFailed as failure:
         print_diagnostics(failure.diagnostics)
         raise UsageError("the kernel does not compile") from None
