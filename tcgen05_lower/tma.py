@@ -180,6 +180,16 @@ def tile_box(tile_value) -> tuple[int, int]:
     return (t.k, t.rows) if t.major == "K" else (t.rows, t.k)
 
 
+def one_core_column(t) -> bool:
+    """Whether a tile (``d.type_info``) is a K-major, unswizzled tile of 16-byte rows: one
+    column of core matrices, whose rows the canonical layout puts 16 bytes apart (SBO =
+    128 between 8-row groups, 9.7.16.3.3; addressing.kmajor_offset), i.e. the box's dense
+    rows as TMA writes them without swizzle. The block-scale factors that tcgen05.cp
+    copies (.32x128b, .128x128b) come in such tiles."""
+    return (t.swizzle == "none" and t.major == "K"
+            and t.k * element_bits(t.element) == 8 * 16)
+
+
 def tile_problem(tile_value) -> str | None:
     """Why TMA cannot write this tile's layout in one box, or None. The tile's layout is
     one box's when its contiguous extent (K of a K-major tile, M or N of an MN-major one)
@@ -187,10 +197,13 @@ def tile_problem(tile_value) -> str | None:
     and mnmajor_offset) puts line j of that extent at j * span bytes, swizzled, which is
     how TMA lays out the box's lines."""
     t = d.type_info(tile_value.type)
+    if one_core_column(t):
+        return None
     span = SWIZZLE_SPAN.get(t.swizzle)
     if span is None:
         return (f"the tile's swizzle is \"{t.swizzle}\"; a TMA box writes the tile's layout "
-                "only for \"128B\", \"64B\" or \"32B\" (docs/tma.md)")
+                "only for \"128B\", \"64B\" or \"32B\", or without swizzle for a K-major "
+                "tile of 16-byte rows (docs/tma.md)")
     bits = element_bits(t.element)
     if t.major == "K":
         line, what = t.k * bits // 8, f"a row of the tile is {t.k * bits // 8} bytes (K = {t.k}"

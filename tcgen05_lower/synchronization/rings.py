@@ -143,7 +143,7 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp, LdOp,
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, LdOp,
                                        MbarrierArriveOp, MbarrierExpectTxOp,
                                        MbarrierStageOp, MbarrierWaitOp, MmaOp, SmemStageOp,
                                        TmaLoadOp, TmemStageOp, WaitOp)
@@ -152,9 +152,10 @@ from tcgen05_lower.kernel_ir import (MBARRIER_RING_MAX_STAGES, defining_op, part
 from tcgen05_lower.synchronization.common import (WRITTEN_SYNC, SyncError, constant_value,
                                                   role_accesses)
 from tcgen05_lower.synchronization.phases import _const, _op
+from tcgen05_lower.synchronization import scale_copies
 
 #: Ops in roles this protocol does not order (located diagnostics).
-UNSUPPORTED = ("smem_fill", "cp", "shift", "st", "ld_red")
+UNSUPPORTED = ("smem_fill", "shift", "st", "ld_red")
 #: %cluster_ctarank bits of both CTAs of a pair (9.7.16.5.1): a commit with this
 #: multicast_mask arrives at the mbarrier at the same offset in each (9.7.16.12.1).
 BOTH_CTAS = 0b11
@@ -528,6 +529,8 @@ class RingPlan:
                                         "accumulator in three different roles")
         load_block = self.one_block(loads, "TMA loads")
         mma_block = self.one_block(mmas, "MMAs")
+        copies = scale_copies.copies_in(self.roles)   # scale factors, scale_copies.py
+        scale_copies.check_placement(copies, mma_block)
 
         # The shared-memory rings: every load writes a stage, every MMA reads stages.
         loaded = {}
@@ -540,6 +543,9 @@ class RingPlan:
             for tile, operand in ((mma.a, "A"), (mma.b, "B")):
                 ring, index = self.stage_of(tile, op, f"operand {operand} of this MMA")
                 read.setdefault(ring, []).append((op, index))
+        for op in copies:
+            ring, index = self.stage_of(CpOp(op).source, op, "the source of this tcgen05.cp")
+            read.setdefault(ring, []).append((op, index))
         if set(loaded) != set(read):
             extra = [r for r in list(loaded) + list(read) if (r in loaded) != (r in read)]
             raise SyncError(mmas[0][1], f"tcgen05-insert-sync: the rings the TMA loads "
@@ -572,7 +578,13 @@ class RingPlan:
                 prove_stage(self.affine, index, depth, mma_nest, op,
                             f"the {self.names.get(ring, 'ring')} stage this MMA reads")
 
+        sf_rings = scale_copies.scale_rings(self, copies, mma_nest, depth, prove_stage)
         chosen = self.choose_depth(loaded, depth, load_nest)
+        if chosen != depth and copies:
+            raise SyncError(copies[0], f"tcgen05-insert-sync{{ring-stages="
+                                       f"{self.ring_stages}}}: the rings' depth stays the "
+                                       f"kernel's ({depth}) when tcgen05.cp copies scale "
+                                       f"factors into TMEM rings of that depth")
         if chosen != depth:
             self.retype_rings(loaded, chosen, load_nest, mma_nest, load_block, mma_block)
             depth = chosen
@@ -647,7 +659,11 @@ class RingPlan:
                                  f"{arrivals} arrivals)" if self.pair else "arrives)")) \
             if conservative or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
-        self.plan_mmas(mmas, mma_nest, depth, full, empty, rings, load_role)
+        before = len(self.added)
+        self.plan_mmas([scale_copies.first_issue(mma_block, copies, mmas)] + mmas,
+                       mma_nest, depth, full, empty, rings, load_role)
+        if copies and empty is not None:
+            scale_copies.plan_fence(self, before, sf_rings)
         self.plan_tail(load_role, load_nest, depth, empty, rings, mma_role)
         self.plan_tiles(k_loop, tile_nest, acc_depth, acc_full, acc_empty, acc_name,
                         ld_role)
