@@ -39,7 +39,7 @@ func.func @ws_gemm_mxf8_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !l
 
   "tcgen05.partitions"() ({
     "tcgen05.role"() ({
-      scf.for %kb = %c0 to %c2 step %c1 {
+      scf.for %kb = %c0 to %kblocks step %c1 {
         %s = arith.remui %kb, %c2 : index
         %k = arith.muli %kb, %c128 : index
         %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
@@ -61,7 +61,7 @@ func.func @ws_gemm_mxf8_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !l
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
 
     "tcgen05.role"() ({
-      scf.for %kb = %c0 to %c2 step %c1 {
+      scf.for %kb = %c0 to %kblocks step %c1 {
         %s = arith.remui %kb, %c2 : index
         %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
         %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">

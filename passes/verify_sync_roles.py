@@ -108,6 +108,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, FenceOp, LdOp, StOp, TmemBufferOp,
                                        SmemStageOp, TmemStageOp, WaitOp)
 from tcgen05_lower.tma import BARRIERLESS, load_barrier
+from tcgen05_lower.passes.verify_sync_runtime import bind_runtime_bound
 from tcgen05_lower.kernel_ir import (PARTITIONS_OP, defining_op, has_partitions,
                                      partition_roles, role_info)
 from tcgen05_lower.passes.tcgen05_verify_sync import (
@@ -243,7 +244,9 @@ class RoleTracer(Run):
                               "condition does not")
 
     def loop(self, op) -> None:
-        if self.eval.value(op.operands[1]) is None and op.operands[1] not in self.eval.bound:
+        if self.eval.value(op.operands[1]) is None and op.operands[1] not in self.eval.bound \
+                and not bind_runtime_bound(self, op, self.eval.value(op.operands[0]) or 0,
+                                           self.eval.value(op.operands[2]) or 1):
             raise Unsupported(op, "tcgen05-verify-sync checks the loops of a kernel with "
                                   "partitions only with an upper bound it can evaluate: "
                                   "the phases one role's loop completes must match the "
@@ -865,9 +868,14 @@ def check_roles(pass_, kernel) -> tuple:
         from tcgen05_lower.passes.verify_sync_pairs import check_pair_roles
 
         return check_pair_roles(pass_, kernel)
-    tracer = RoleTracer(pass_, kernel)
-    tracer.trace()
-    concurrent = Concurrent(tracer)
-    concurrent.run()
-    return (list(concurrent.problems.values()), concurrent.steps, concurrent.checked,
-            tracer.truncated)
+    def run_once(trips):  # one count of the run-time loop bounds (verify_sync_runtime.py)
+        tracer = RoleTracer(pass_, kernel)
+        tracer.runtime_trips = trips
+        tracer.trace()
+        concurrent = Concurrent(tracer)
+        concurrent.run()
+        return tracer, list(concurrent.problems.values()), concurrent.steps, \
+            concurrent.checked
+
+    from tcgen05_lower.passes.verify_sync_runtime import check_each_count
+    return check_each_count(run_once, kernel)

@@ -152,7 +152,7 @@ from tcgen05_lower.kernel_ir import (MBARRIER_RING_MAX_STAGES, defining_op, part
 from tcgen05_lower.synchronization.common import (WRITTEN_SYNC, SyncError, constant_value,
                                                   role_accesses)
 from tcgen05_lower.synchronization.phases import _const, _op
-from tcgen05_lower.synchronization import scale_copies
+from tcgen05_lower.synchronization import runtime_trips, scale_copies
 
 #: Ops in roles this protocol does not order (located diagnostics).
 UNSUPPORTED = ("smem_fill", "shift", "st", "ld_red")
@@ -211,15 +211,22 @@ class Nest:
             owner = owner.operation if hasattr(owner, "operation") else owner
         self.loops = loops[::-1]
         self.bounds = []
-        for loop in self.loops:
+        #: The upper bound of the outermost loop when it is a run-time value (a K loop of
+        #: ceildiv(K, BK) blocks), else None (runtime_trips.py).
+        self.runtime_ub = None
+        for level, loop in enumerate(self.loops):
             bounds = tuple(constant_value(loop.operands[i]) for i in range(3))
+            if level == 0 and runtime_trips.runtime_bound(bounds):
+                self.runtime_ub = loop.operands[1]
+                bounds = (bounds[0], runtime_trips.RUNTIME, bounds[2])
             if None in bounds or bounds[2] <= 0:
                 raise SyncError(loop, f"tcgen05-insert-sync: the loop around {what} has no "
                                       f"constant lower bound, upper bound and positive step "
                                       f"(bounds {bounds}); the ring protocol counts the "
                                       f"uses of a stage from constant trip counts")
             self.bounds.append(bounds)
-        self.trips = [max(0, -(-(ub - lb) // step)) for lb, ub, step in self.bounds]
+        self.trips = [runtime_trips.RUNTIME if ub is runtime_trips.RUNTIME else
+                      max(0, -(-(ub - lb) // step)) for lb, ub, step in self.bounds]
         self.weights = []
         for level in range(len(self.loops)):
             weight = 1
@@ -231,7 +238,8 @@ class Nest:
             self.uses *= trips
 
     def describe(self) -> str:
-        return "[" + ", ".join(f"{lb} to {ub} step {step}" for lb, ub, step in self.bounds) \
+        return "[" + ", ".join(f"{lb} to {'(run time)' if ub is runtime_trips.RUNTIME else ub}"
+                               f" step {step}" for lb, ub, step in self.bounds) \
             + "]" if self.loops else "[no loop]"
 
     def counter(self, constant):
@@ -503,7 +511,7 @@ class RingPlan:
         return value, None, 1
 
     def same_trips(self, first: Nest, second: Nest, first_op, second_op, what: str):
-        if first.trips != second.trips:
+        if first.trips != second.trips or first.runtime_ub != second.runtime_ub:
             raise SyncError(second_op, f"tcgen05-insert-sync: {what}: the loops around "
                                        f"{first_op.name} at {_where(first_op)} "
                                        f"{first.describe()} and the loops around "
@@ -862,14 +870,18 @@ class RingPlan:
         body = load_role.op.regions[0].blocks[0]
         terminator = body.operations[len(body.operations) - 1]
         with ir.InsertionPoint(terminator), terminator.location:
-            for s, parity in tail_parities(nest.uses, depth):
+            for s, parity in runtime_trips.tail_parities(nest, depth, self.constant) \
+                    if nest.runtime_ub is not None else tail_parities(nest.uses, depth):
                 empty_s = self.stage(empty, self.constant(s), "empty mbarrier of a stage "
                                                               "that gets commits")
-                self.emit(MbarrierWaitOp, barrier=empty_s, phase=_const(parity, i32),
+                known = isinstance(parity, int)
+                self.emit(MbarrierWaitOp, barrier=empty_s,
+                          phase=_const(parity, i32) if known else parity,
                           reason=f"producer tail: the last commit to empty stage {s} of "
                                  f"{rings} by {mma_role.describe()} has arrived before "
                                  f"{load_role.describe()} reaches the join and the CTA "
-                                 f"exits (its phase, parity {parity}; the arrivals of "
+                                 f"exits (its phase, parity "
+                                 f"{parity if known else runtime_trips.PARITY_TEXT}; the arrivals of "
                                  f"two commits are not ordered, 9.7.16.12.1)"
                                  + ("; in each CTA of the pair, on its own copy"
                                     if self.pair else ""))
