@@ -1,4 +1,50 @@
-// DRAFT
+// A block-scaled (MXFP8) warp-specialized GEMM, TMA-fed, written with NO synchronization:
+//   C (M x N, bf16) = (A * SFA) x (B * SFB)^T, A (M x K) and B (N x K) e4m3, row-major
+// (K contiguous), one ue8m0 scale factor per 32 consecutive K elements of a row
+// (kind::mxf8f6f4, scale_vec::1X = block 32, PTX ISA 9.7.16.10.7, Tables 43 and 54).
+// M, N and K are kernel arguments; the grid has one CTA per 128 x 128 tile of C
+// (x = ceildiv(N, 128), y = ceildiv(M, 128)), and each CTA walks K in ceildiv(K, 128)
+// blocks of 128 (a loop with a run-time trip count). K must be at least 1 and a multiple
+// of 16 (the TMA row stride of A and B is K bytes, a multiple of 16); M and N are any.
+// Edge tiles: TMA writes zeros for the elements of a box outside A or B (docs/tma.md),
+// so the MMAs of an edge tile add zeros, and the epilogue stores only inside C.
+//
+// Three roles, each written as the loop it runs:
+//   load     (warp 0):    per K block kb, the TMA loads of A, B, SFA and SFB into ring
+//                         stage s = kb mod 2 (no mbarrier operand: the compiler picks it);
+//   mma      (warp 1):    per K block, tcgen05.cp.32x128b.warpx4 of the stage's SFA and
+//                         SFB tiles into stage s of the TMEM scale rings sfa and sfb, then
+//                         the four K = 32 MMAs of the block, MMA j reading factor j (its
+//                         scale-factor ID, from k_offset: 9.7.16.10.7.2);
+//   epilogue (warps 4-7): tcgen05.ld of the accumulator, bf16 conversion (round to nearest
+//                         even), stores inside C.
+//
+// The scale factors in global memory are in the blocked layout that tcgen05.cp's
+// .32x128b.warpx4 copies into TMEM without rearranging (tmem-facts section 3: entry i of
+// a scale buffer at lane i mod 32 of every lane quarter, column i div 32, byte j for its
+// factor j): SFA is [ceildiv(M, 128) * ceildiv(K, 128) * 32, 16] bytes, and the 512 bytes
+// of rows (t * ceildiv(K, 128) + kb) * 32 .. + 31 are tile t's K block kb: row r % 32,
+// byte 4 ((r % 128) div 32) + j holds the factor of row r, elements 128 kb + 32 j ..
+// + 31 (SFB likewise for B's rows). A TMA box {16, 32} without swizzle loads it: a
+// K-major tile [32, 16] of i8 without swizzle is 32 rows of 16 bytes one after another
+// (9.7.16.3.3), which is the box as TMA writes it.
+//
+// Shared memory: the rings A [2, 128, 128] and B [2, 128, 128] (e4m3, 128B swizzle:
+// 16384 bytes a stage each) and SFA, SFB [2, 32, 16] (512 bytes a stage each). TMEM: the
+// accumulator [128, 128] f32 and the scale rings sfa, sfb [2, 128, 4] (4 columns a
+// stage: 128 entries x 4 factors, tcgen05-plan-tmem places each stage).
+//
+// tcgen05-insert-sync writes the protocol of examples/ws_persistent_gemm_bf16.mlir
+// (tcgen05_lower/synchronization/rings.py) with the scale-factor copies in it
+// (synchronization/scale_copies.py): the MMA thread's wait on full_s precedes the
+// stage's first tcgen05.cp; cp -> mma needs nothing (an implicitly pipelined pair,
+// 9.7.16.6.2); the commit to empty_s after the stage's MMAs also tracks the copies, so
+// the stage is refilled only when they completed; and a tcgen05.fence::after_thread_sync
+// after the full_s wait orders the next round's copy into the same TMEM stage after the
+// MMAs that read it (mma -> cp is no pipelined pair: the commit, the refill and the wait
+// order them, 9.7.16.6.4.2). The producer tail's parities come from the run-time number
+// of K blocks (synchronization/runtime_trips.py). The reference is
+// examples/ws_gemm_mxf8_blockscaled.check.py.
 func.func @ws_gemm_mxf8_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !llvm.ptr<1>,
     %SFB: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
     %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 128, 128>,

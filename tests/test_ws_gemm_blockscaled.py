@@ -1,0 +1,144 @@
+"""The block-scaled warp-specialized GEMMs (issue 38, item 1): examples/
+ws_gemm_mxf8_blockscaled.mlir (kind::mxf8f6f4, e4m3 with ue8m0 factors, block 32) and
+examples/ws_gemm_nvf4_blockscaled.mlir (kind::mxf4nvf4, e2m1 with ue4m3 factors,
+block 16). Each writes no synchronization; tcgen05-insert-sync writes the TMA ring
+protocol with the scale factors' tcgen05.cp per stage (tcgen05_lower/synchronization/
+scale_copies.py) around a K loop whose trip count is a kernel argument
+(synchronization/runtime_trips.py).
+
+Expected values: the protocol is counted by hand from the ring protocol's table
+(rings.py, docs/partitions.md) plus the one fence scale_copies.py adds (9.7.16.6.4.2);
+the results come from the check files' NumPy references (ml_dtypes decodes the elements
+and factors, independently of the compiler and the simulator); ptxas assembles the PTX.
+Deleting any op the pass inserted must be caught by tcgen05-verify-sync and by the
+simulator (the mutation machinery of tests/test_ws_persistent_gemm.py).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import requires_ptxas
+from sim_checks import judge, sync_lines
+from test_sync_common import deletion_mutants, plan, verify
+from tcgen05_lower.backend import run_ptxas
+from tcgen05_lower.driver import CompileFailed, compile_source
+from tcgen05_lower.passes.verify_sync_runtime import trip_counts
+from tcgen05_lower.pipeline import LOWERING
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+MXF8 = EXAMPLES / "ws_gemm_mxf8_blockscaled.mlir"
+MXF8_CHECK = EXAMPLES / "ws_gemm_mxf8_blockscaled.check.py"
+#: The mutants are compiled without verify-sync's check of the roles, so that the
+#: simulator must catch each one itself.
+AFTER_SYNC = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
+#: The kernel's parameters in order: the planned kernel prints them as %arg0.., and the
+#: check file binds them by the source's names.
+PARAMS = ("A", "B", "SFA", "SFB", "C", "M", "N", "K", "tmA", "tmB", "tmSFA", "tmSFB")
+
+#: The protocol, by hand: per K block the load role's wait on empty_s and expect_tx on
+#: full_s (2), the MMA role's wait on full_s, fence::after_thread_sync before the copies
+#: (the next round's cp into a TMEM stage after the MMAs that read it) and commit to
+#: empty_s (3); per tile the commit to acc_full (1; the accumulator holds one tile, so no
+#: acc_empty under minimal), the epilogue's wait on acc_full, fence::after_thread_sync,
+#: wait::ld and fence::before_thread_sync (4); the kernel's fence::after_thread_sync after
+#: the join (1); the producer tail, a wait on each of the 2 empty stages (2).
+PROTOCOL = {"mbarrier_wait": 1 + 1 + 1 + 2, "mbarrier_expect_tx": 1, "commit": 2,
+            "fence::after": 3, "fence::before": 1, "wait::ld": 1}
+
+
+def named(text: str) -> str:
+    """The kernel's parameters by their source names (%arg12 on are region arguments)."""
+    return re.sub(r"%arg(\d+)\b", lambda m: "%" + PARAMS[int(m.group(1))]
+                  if int(m.group(1)) < len(PARAMS) else m.group(0), text)
+
+
+def planned_verdict(text: str, check: Path, schedule: str = "late") -> str | None:
+    try:
+        result = compile_source(named(text), MXF8.name, pipeline=AFTER_SYNC)
+    except CompileFailed as failed:
+        return f"rejected by the compiler: {failed}".splitlines()[0]
+    return judge(result, check, schedule)
+
+
+def test_the_example_writes_no_synchronization():
+    text = MXF8.read_text()
+    assert sync_lines(text) == []
+    assert "alloc_mbarrier" not in text and "!tcgen05.mbarrier" not in text
+
+
+def test_the_pass_writes_the_protocol_with_one_fence_for_the_copies():
+    planned = plan(MXF8, "minimal")
+    counts = planned.counts["ws_gemm_mxf8_blockscaled"]
+    assert {k: v for k, v in counts.items() if v and k != "total"} == PROTOCOL
+    assert counts["total"] == 13
+    # The fence sits between the MMA role's full_s wait and the stage's first cp.
+    lines = planned.text.splitlines()
+    first_cp = next(i for i, line in enumerate(lines) if '"tcgen05.cp"' in line)
+    before = [line for line in lines[:first_cp] if '"tcgen05.' in line][-2:]
+    assert '"tcgen05.mbarrier_wait"' in before[0] and "after_thread_sync" in before[1]
+    # The producer tail's parities are computed at run time (the number of K blocks is
+    # a kernel argument), not constants.
+    assert planned.text.count("producer tail") == 2
+    assert "arith.maxsi" in planned.text
+    assert verify(planned.text, planned.source_name) == []
+
+
+def test_verify_sync_runs_every_count_of_the_phase_period():
+    # Rings of 2 stages (full, empty; the accumulator's acc_full has 1): period
+    # 2 * lcm(2, 2, 1) = 4, counts 1 .. 6.
+    planned = plan(MXF8, "minimal")
+    from tcgen05_lower import dialect as d
+    from tcgen05_lower.bindings import parse_module
+
+    with d.make_context():
+        module = parse_module(planned.text, MXF8.name)
+        kernel = d.kernels(module)[0]
+        assert trip_counts(kernel) == [1, 2, 3, 4, 5, 6]
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("sizes", [{}, {"M": 200, "N": 136, "K": 272},
+                                   {"M": 64, "N": 40, "K": 48}])
+def test_the_example_matches_numpy_race_free(sizes, schedule, tmp_path):
+    """The check file's sizes (one CTA, 4 K blocks: the ring wraps), a grid of 2 x 2
+    CTAs with edge tiles on both sides and 3 K blocks, and one partial K block (fewer
+    uses than stages: the tail's wait on stage 1 is for the phase before its first)."""
+    check = MXF8_CHECK
+    if sizes:
+        check = tmp_path / MXF8_CHECK.name
+        text = MXF8_CHECK.read_text()
+        check.write_text(re.sub(r"\nSCALARS = \{[^}]*\}", f"\nSCALARS = {sizes!r}", text))
+    result = compile_source(MXF8.read_text(), MXF8.name)
+    assert judge(result, check, schedule) is None
+
+
+@requires_ptxas
+def test_ptxas_accepts_the_example():
+    result = compile_source(MXF8.read_text(), MXF8.name, arch="sm_100a")
+    assert "tcgen05.cp.cta_group::1.32x128b.warpx4" in result.ptx
+    assert "kind::mxf8f6f4.block_scale.scale_vec::1X" in result.ptx
+    assembled = run_ptxas(result.ptx, arch="sm_100a")
+    assert assembled.ok, assembled.stderr
+
+
+@pytest.mark.slow   # about 30 s: 13 mutants, each verified and simulated
+def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
+    """Among them the fence before the copies: without it the next round's cp into a
+    TMEM stage is not ordered after the MMAs that read the previous round's factors
+    (verify-sync names the two copies; the simulator reports the race)."""
+    planned = plan(MXF8, "minimal")
+    assert planned_verdict(planned.text, MXF8_CHECK) is None
+    mutants = list(deletion_mutants(planned.text, planned.source_name))
+    assert len(mutants) == 13
+    unnoticed = []
+    for description, text in mutants:
+        flagged = verify(text, MXF8.name)
+        found = planned_verdict(text, MXF8_CHECK)
+        if not flagged or found is None:
+            unnoticed.append((description, flagged, found))
+    assert unnoticed == []
