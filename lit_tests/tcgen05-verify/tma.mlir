@@ -74,8 +74,26 @@ func.func @no_swizzle(%A: !llvm.ptr<1>,
   %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "none">
   %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
   "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
-  // expected-error @+1 {{the tile's swizzle is "none"; a TMA box writes the tile's layout only for "128B", "64B" or "32B" (docs/tma.md)}}
+  // expected-error @+1 {{the tile's swizzle is "none"; a TMA box writes the tile's layout only for "128B", "64B" or "32B", or without swizzle for a K-major tile of 16-byte rows (docs/tma.md)}}
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "none">, !tcgen05.mbarrier, index, index) -> ()
+  return
+}
+
+// -----
+
+// Without swizzle, a K-major tile of 16-byte rows (one column of core matrices) is its
+// rows one after another (9.7.16.3.3: row r at 16 r, SBO = 128 between 8-row groups):
+// the box {16, 32} as TMA writes it without swizzle. Block-scale factors come in such
+// tiles (examples/ws_gemm_mxf8_blockscaled.mlir); this load is accepted.
+func.func @no_swizzle_16_byte_rows(%SF: !llvm.ptr<1>,
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SF", box = array<i64: 16, 32>, swizzle = "none"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[32, 16], i8, "K", "none">
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.mbarrier_wait"(%m) : (!tcgen05.mbarrier) -> ()
   return
 }
 

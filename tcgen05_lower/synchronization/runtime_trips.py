@@ -30,7 +30,7 @@ class _Runtime(int):
     ring's stages; ``is RUNTIME`` tells it from a constant."""
 
     def __repr__(self) -> str:
-        return "RUNTIME"
+        return "run-time"
 
 
 RUNTIME = _Runtime(1 << 40)
