@@ -33,6 +33,20 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 MXF8 = EXAMPLES / "ws_gemm_mxf8_blockscaled.mlir"
 MXF8_CHECK = EXAMPLES / "ws_gemm_mxf8_blockscaled.check.py"
+NVF4 = EXAMPLES / "ws_gemm_nvf4_blockscaled.mlir"
+NVF4_CHECK = EXAMPLES / "ws_gemm_nvf4_blockscaled.check.py"
+#: (kernel, check file, the PTX of its MMA and of its copies, sizes to run besides the
+#: check file's: a grid of 2 x 2 CTAs with edge tiles on both sides, and one partial K
+#: block, fewer uses than the ring's stages).
+KERNELS = {
+    "mxf8": (MXF8, MXF8_CHECK, "kind::mxf8f6f4.block_scale.scale_vec::1X",
+             [{"M": 200, "N": 136, "K": 272}, {"M": 64, "N": 40, "K": 48}]),
+    "nvf4": (NVF4, NVF4_CHECK, "kind::mxf4nvf4.block_scale.scale_vec::4X",
+             [{"M": 200, "N": 136, "K": 288}, {"M": 60, "N": 30, "K": 32}]),
+}
+#: The copies per K block (one per scale buffer: A and B, times the MMAs of a block
+#: that each need their own, Table 54 / 9.7.16.10.7.2).
+COPIES = {"mxf8": 2, "nvf4": 4}
 #: The mutants are compiled without verify-sync's check of the roles, so that the
 #: simulator must catch each one itself.
 AFTER_SYNC = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
@@ -59,21 +73,26 @@ def named(text: str) -> str:
 
 def planned_verdict(text: str, check: Path, schedule: str = "late") -> str | None:
     try:
-        result = compile_source(named(text), MXF8.name, pipeline=AFTER_SYNC)
+        result = compile_source(named(text), check.name.replace(".check.py", ".mlir"),
+                                pipeline=AFTER_SYNC)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
     return judge(result, check, schedule)
 
 
-def test_the_example_writes_no_synchronization():
-    text = MXF8.read_text()
+@pytest.mark.parametrize("which", KERNELS)
+def test_the_example_writes_no_synchronization(which):
+    text = KERNELS[which][0].read_text()
     assert sync_lines(text) == []
     assert "alloc_mbarrier" not in text and "!tcgen05.mbarrier" not in text
+    assert text.count('"tcgen05.cp"') == COPIES[which]
 
 
-def test_the_pass_writes_the_protocol_with_one_fence_for_the_copies():
-    planned = plan(MXF8, "minimal")
-    counts = planned.counts["ws_gemm_mxf8_blockscaled"]
+@pytest.mark.parametrize("which", KERNELS)
+def test_the_pass_writes_the_protocol_with_one_fence_for_the_copies(which):
+    path = KERNELS[which][0]
+    planned = plan(path, "minimal")
+    counts = planned.counts[path.stem]
     assert {k: v for k, v in counts.items() if v and k != "total"} == PROTOCOL
     assert counts["total"] == 13
     # The fence sits between the MMA role's full_s wait and the stage's first cp.
@@ -102,43 +121,49 @@ def test_verify_sync_runs_every_count_of_the_phase_period():
 
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
-@pytest.mark.parametrize("sizes", [{}, {"M": 200, "N": 136, "K": 272},
-                                   {"M": 64, "N": 40, "K": 48}])
-def test_the_example_matches_numpy_race_free(sizes, schedule, tmp_path):
-    """The check file's sizes (one CTA, 4 K blocks: the ring wraps), a grid of 2 x 2
-    CTAs with edge tiles on both sides and 3 K blocks, and one partial K block (fewer
-    uses than stages: the tail's wait on stage 1 is for the phase before its first)."""
-    check = MXF8_CHECK
+@pytest.mark.parametrize("sizes", [0, 1, 2])
+@pytest.mark.parametrize("which", KERNELS)
+def test_the_example_matches_numpy_race_free(which, sizes, schedule, tmp_path):
+    """The check file's sizes (one CTA, 3 or 4 K blocks, the last partial: the ring
+    wraps), a grid of 2 x 2 CTAs with edge tiles on both sides, and one partial K block
+    (fewer uses than stages: the tail's wait on stage 1 is for the phase before its
+    first)."""
+    path, check, _, more = KERNELS[which]
     if sizes:
-        check = tmp_path / MXF8_CHECK.name
-        text = MXF8_CHECK.read_text()
-        check.write_text(re.sub(r"\nSCALARS = \{[^}]*\}", f"\nSCALARS = {sizes!r}", text))
-    result = compile_source(MXF8.read_text(), MXF8.name)
+        text = check.read_text()
+        check = tmp_path / check.name
+        check.write_text(re.sub(r"\nSCALARS = \{[^}]*\}", f"\nSCALARS = {more[sizes - 1]!r}",
+                                text))
+    result = compile_source(path.read_text(), path.name)
     assert judge(result, check, schedule) is None
 
 
 @requires_ptxas
-def test_ptxas_accepts_the_example():
-    result = compile_source(MXF8.read_text(), MXF8.name, arch="sm_100a")
-    assert "tcgen05.cp.cta_group::1.32x128b.warpx4" in result.ptx
-    assert "kind::mxf8f6f4.block_scale.scale_vec::1X" in result.ptx
+@pytest.mark.parametrize("which", KERNELS)
+def test_ptxas_accepts_the_example(which):
+    path, _, mma, _ = KERNELS[which]
+    result = compile_source(path.read_text(), path.name, arch="sm_100a")
+    assert result.ptx.count("tcgen05.cp.cta_group::1.32x128b.warpx4") == COPIES[which]
+    assert mma in result.ptx
     assembled = run_ptxas(result.ptx, arch="sm_100a")
     assert assembled.ok, assembled.stderr
 
 
-@pytest.mark.slow   # about 30 s: 13 mutants, each verified and simulated
-def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
+@pytest.mark.slow   # about 30 s each: 13 mutants, each verified and simulated
+@pytest.mark.parametrize("which", KERNELS)
+def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator(which):
     """Among them the fence before the copies: without it the next round's cp into a
     TMEM stage is not ordered after the MMAs that read the previous round's factors
     (verify-sync names the two copies; the simulator reports the race)."""
-    planned = plan(MXF8, "minimal")
-    assert planned_verdict(planned.text, MXF8_CHECK) is None
+    path, check, _, _ = KERNELS[which]
+    planned = plan(path, "minimal")
+    assert planned_verdict(planned.text, check) is None
     mutants = list(deletion_mutants(planned.text, planned.source_name))
     assert len(mutants) == 13
     unnoticed = []
     for description, text in mutants:
-        flagged = verify(text, MXF8.name)
-        found = planned_verdict(text, MXF8_CHECK)
+        flagged = verify(text, path.name)
+        found = planned_verdict(text, check)
         if not flagged or found is None:
             unnoticed.append((description, flagged, found))
     assert unnoticed == []
