@@ -53,7 +53,8 @@ from tcgen05_lower.dialect.ops import (MbarrierArriveOp, MbarrierStageOp, Mbarri
                                        WaitOp, wrap)
 from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import MLIR_TO_ISA, container_bits, isa_bits, isa_type
-from tcgen05_lower.isa import descriptors, fragments, scale_tiles, shapes, targets
+from tcgen05_lower.isa import descriptors, fragments, shapes, targets
+from tcgen05_lower import scale_buffers
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, MBARRIER_RING_MAX_STAGES, constant_int, defining_op,
                                      effective_scale_vec, global_matrix, known_residue,
@@ -1315,7 +1316,7 @@ class Tcgen05Verify(ModulePass):
                            "is given only as figures")
         else:
             self.check_scale_factor_ids(op, info)
-            for problem in scale_tiles.mma_scale_buffer_problems(op, info.cta_group):
+            for problem in scale_buffers.mma_scale_buffer_problems(op, info.cta_group):
                 self.error(op, problem)   # the buffers' shape vs the block size
 
     def check_scale_factor_ids(self, op, info) -> None:

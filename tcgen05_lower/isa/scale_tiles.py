@@ -65,21 +65,3 @@ def check_mma_scale_buffers(form, scale_a_type, scale_b_type, ids) -> list[str]:
             out.append(problem)
     return out
 
-
-def mma_scale_buffer_problems(op, cta_group: int) -> list[str]:
-    """``check_mma_scale_buffers`` of the block-scaled ``tcgen05.mma`` `op` (its form, its
-    scale operands' types and the IDs it uses); empty when the IDs themselves are refused
-    (tcgen05-verify reports that rule) or it is not block-scaled."""
-    from tcgen05_lower import dialect as d
-    from tcgen05_lower.kernel_ir import mma_form, mma_operands, scale_factor_ids
-
-    form = mma_form(op, cta_group)
-    operands = mma_operands(op)
-    if not form.block_scaled or operands.scale_a is None or operands.scale_b is None:
-        return []
-    try:
-        ids = scale_factor_ids(op, form)
-    except IsaRuleError:
-        return []
-    return check_mma_scale_buffers(form, d.type_info(operands.scale_a.type),
-                                   d.type_info(operands.scale_b.type), ids)
