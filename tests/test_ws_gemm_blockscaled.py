@@ -167,3 +167,30 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator(whi
         if not flagged or found is None:
             unnoticed.append((description, flagged, found))
     assert unnoticed == []
+
+
+@pytest.mark.parametrize("stages", [1, 2, 3, 4])
+def test_the_run_time_tail_parity_is_the_constant_one(stages):
+    """runtime_trips.py's parity ((U + S - 1 - s) / S + 1) & 1 against the hand count of
+    rings.tail_parities (n_s = ceil((U - s) / S) commits to stage s, the last in phase
+    n_s - 1) for every stage that gets commits, and 1 (the phase before a fresh
+    mbarrier's first, which try_wait.parity reports complete) for one that gets none."""
+    from tcgen05_lower.synchronization.rings import tail_parities
+
+    for uses in range(0, 3 * stages + 2):
+        constant = dict(tail_parities(uses, stages))
+        for s in range(stages):
+            commits = (uses + stages - 1 - s) // stages
+            assert ((commits + 1) & 1) == constant.get(s, 1), (uses, s)
+
+
+def test_the_check_files_input_ranges_are_checked(tmp_path):
+    from tcgen05_lower.cli.sim import CheckFileError, file_problem
+
+    result = compile_source(MXF8.read_text(), MXF8.name)
+    good = file_problem(str(MXF8_CHECK), result.manifest)
+    assert good.ranges == {"SFA": (120, 134), "SFB": (120, 134)}
+    bad = tmp_path / "bad.check.py"
+    bad.write_text(MXF8_CHECK.read_text().replace('"SFB": (120, 134)', '"SFB": (134, 120)'))
+    with pytest.raises(CheckFileError, match="INPUT_RANGES must be a dict"):
+        file_problem(str(bad), result.manifest)
