@@ -223,7 +223,8 @@ class Nest:
                 raise SyncError(loop, f"tcgen05-insert-sync: the loop around {what} has no "
                                       f"constant lower bound, upper bound and positive step "
                                       f"(bounds {bounds}); the ring protocol counts the "
-                                      f"uses of a stage from constant trip counts")
+                                      f"uses of a stage from constant trip counts (only "
+                                      f"the outermost loop may run to a run-time bound)")
             self.bounds.append(bounds)
         self.trips = [runtime_trips.RUNTIME if ub is runtime_trips.RUNTIME else
                       max(0, -(-(ub - lb) // step)) for lb, ub, step in self.bounds]

@@ -78,7 +78,9 @@ def check_placement(copies, mma_block) -> None:
 
 def scale_rings(plan, copies, mma_nest, depth: int, prove_stage) -> list:
     """The TMEM rings the copies write, each proven to be `depth` deep and indexed by the
-    ring's use counter; raises SyncError otherwise. Returns the ring values."""
+    ring's use counter; raises SyncError otherwise. Returns the ring values. (No CTA
+    pair gets here: tcgen05-verify refuses a TMA load of a tile that only a copy reads
+    in a cta_group::2 kernel, docs/cta-pairs.md.)"""
     rings = []
     for op in copies:
         view = defining_op(CpOp(op).dest)
