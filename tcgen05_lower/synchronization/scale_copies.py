@@ -101,7 +101,30 @@ def scale_rings(plan, copies, mma_nest, depth: int, prove_stage) -> list:
                     f"the stage of {name} this tcgen05.cp writes")
         if ring not in rings:
             rings.append(ring)
+    if copies:
+        check_mma_stages(plan, copies[0].block, rings, mma_nest, depth, prove_stage)
     return rings
+
+
+def check_mma_stages(plan, block, rings, mma_nest, depth: int, prove_stage) -> None:
+    """The MMAs of `block` read their scale factors from the stage of each scale ring
+    that this K block's copies wrote: an index proven to be the use counter mod `depth`,
+    like the copies' (one walk of the block)."""
+    from tcgen05_lower.kernel_ir import mma_operands
+
+    for op in block.operations:
+        op = op.operation
+        if not MmaOp.matches(op):
+            continue
+        operands = mma_operands(op)
+        for value in (operands.scale_a, operands.scale_b):
+            view = defining_op(value) if value is not None else None
+            if view is None or not TmemStageOp.matches(view) or \
+                    TmemStageOp(view).buffer not in rings:
+                continue
+            name = plan.names.get(TmemStageOp(view).buffer, "a scale-factor ring")
+            prove_stage(plan.affine, TmemStageOp(view).stage, depth, mma_nest, op,
+                        f"the stage of {name} this MMA reads its scale factors from")
 
 
 def first_issue(mma_block, copies, mmas):
