@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import CpOp, FenceOp, MbarrierWaitOp, MmaOp, TmemStageOp
-from tcgen05_lower.kernel_ir import defining_op
+from tcgen05_lower.kernel_ir import defining_op, mma_operands
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.synchronization.common import SyncError
 
@@ -110,8 +110,6 @@ def check_mma_stages(plan, block, rings, mma_nest, depth: int, prove_stage) -> N
     """The MMAs of `block` read their scale factors from the stage of each scale ring
     that this K block's copies wrote: an index proven to be the use counter mod `depth`,
     like the copies' (one walk of the block)."""
-    from tcgen05_lower.kernel_ir import mma_operands
-
     for op in block.operations:
         op = op.operation
         if not MmaOp.matches(op):
