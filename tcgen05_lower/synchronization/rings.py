@@ -127,7 +127,9 @@ tests/test_ws_persistent_gemm.py). Where a release protects nothing, minimal lea
 out: a ring whose stages are each used once (uses <= stages) gets no empty protocol, an
 accumulator ring whose stages each hold one tile no acc_empty protocol (the epilogue's
 wait::ld and fence::before_thread_sync stay, for the dealloc); conservative writes the
-whole protocol whatever the trip counts.
+whole protocol whatever the trip counts, but for an accumulator written outside any tile
+loop (one tile per CTA, examples/ws_gemm_mxf8_blockscaled.mlir): no later tile exists to
+overwrite it, so neither strategy writes its acc_empty protocol.
 
 The rings' depth is the kernel's, or the pass option ``ring-stages`` (N, or auto: the
 deepest that fits the dynamic shared memory): the loaded rings are retyped to that depth
@@ -666,7 +668,7 @@ class RingPlan:
                               f"the {ld_role.threads} threads of {ld_role.describe()} "
                               + (f"in both CTAs arrives at the even CTA's copy, "
                                  f"{arrivals} arrivals)" if self.pair else "arrives)")) \
-            if conservative or tile_nest.uses > acc_depth else None
+            if (conservative and tile_nest.loops) or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
         before = len(self.added)
         self.plan_mmas([scale_copies.first_issue(mma_block, copies, mmas)] + mmas,
