@@ -1,7 +1,8 @@
 """The block-scaled warp-specialized GEMMs (issue 38, item 1): examples/
-ws_gemm_mxf8_blockscaled.mlir (kind::mxf8f6f4, e4m3 with ue8m0 factors, block 32) and
+ws_gemm_mxf8_blockscaled.mlir (kind::mxf8f6f4, e4m3 with ue8m0 factors, block 32),
 examples/ws_gemm_nvf4_blockscaled.mlir (kind::mxf4nvf4, e2m1 with ue4m3 factors,
-block 16). Each writes no synchronization; tcgen05-insert-sync writes the TMA ring
+block 16) and examples/ws_gemm_mxf4_blockscaled.mlir (kind::mxf4, e2m1 with ue8m0
+factors, block 32). Each writes no synchronization; tcgen05-insert-sync writes the TMA ring
 protocol with the scale factors' tcgen05.cp per stage (tcgen05_lower/synchronization/
 scale_copies.py) around a K loop whose trip count is a kernel argument
 (synchronization/runtime_trips.py).
@@ -35,6 +36,8 @@ MXF8 = EXAMPLES / "ws_gemm_mxf8_blockscaled.mlir"
 MXF8_CHECK = EXAMPLES / "ws_gemm_mxf8_blockscaled.check.py"
 NVF4 = EXAMPLES / "ws_gemm_nvf4_blockscaled.mlir"
 NVF4_CHECK = EXAMPLES / "ws_gemm_nvf4_blockscaled.check.py"
+MXF4 = EXAMPLES / "ws_gemm_mxf4_blockscaled.mlir"
+MXF4_CHECK = EXAMPLES / "ws_gemm_mxf4_blockscaled.check.py"
 #: (kernel, check file, the PTX of its MMA and of its copies, sizes to run besides the
 #: check file's: a grid of 2 x 2 CTAs with edge tiles on both sides, and one partial K
 #: block, fewer uses than the ring's stages).
@@ -43,10 +46,12 @@ KERNELS = {
              [{"M": 200, "N": 136, "K": 272}, {"M": 64, "N": 40, "K": 48}]),
     "nvf4": (NVF4, NVF4_CHECK, "kind::mxf4nvf4.block_scale.scale_vec::4X",
              [{"M": 200, "N": 136, "K": 288}, {"M": 60, "N": 30, "K": 32}]),
+    "mxf4": (MXF4, MXF4_CHECK, "kind::mxf4.block_scale.block32",
+             [{"M": 200, "N": 136, "K": 288}, {"M": 60, "N": 30, "K": 32}]),
 }
 #: The copies per K block (one per scale buffer: A and B, times the MMAs of a block
 #: that each need their own, Table 54 / 9.7.16.10.7.2).
-COPIES = {"mxf8": 2, "nvf4": 4}
+COPIES = {"mxf8": 2, "nvf4": 4, "mxf4": 2}
 #: The mutants are compiled without verify-sync's check of the roles, so that the
 #: simulator must catch each one itself.
 AFTER_SYNC = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
