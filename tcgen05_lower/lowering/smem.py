@@ -435,14 +435,15 @@ def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -
     SMEM_ADDRESS_LIMIT = 2^18, so for a 16-byte aligned address x the encoding is x >> 4
     exactly (the mask keeps every bit), it is below 2^14, and for 16-byte aligned x and
     y with x + y < 2^18, encode(x + y) = encode(x) + (y >> 4) < 2^14: adding an offset
-    to the field never carries out of bits 0-13. So the descriptor is
+    to the field never carries out of bits 0-13, and no sum below carries out of the
+    low 32-bit word (its largest term, LBO in bits 16-29, leaves bits 30-31 clear). So
+    the descriptor is
 
-        (encode(tile base) + (stage x stage bytes + start) >> 4 + low constant) as the low
-        32-bit word, the high constant as the high word,
+        (encode(tile base) | constant high word) + (constant low word + start >> 4),
+        a loop-invariant 64-bit value (``invariant_descriptor``), with stage x stage bytes >> 4 added to its
+        low 32-bit word for a stage of a multi-stage tile (``plus_stage``),
 
-    the low word computed in 32 bits from the tile's base (loop-invariant: ptxas keeps it
-    in a register) plus the stage's offset (one multiply-add per stage) plus a constant
-    (the K block and the LBO field: one add per MMA). A tile value whose base is not a
+    the way CuTe steps a descriptor by adding to it. A tile value whose base is not a
     ``tcgen05.smem_buffer`` (directly or through ``tcgen05.smem_stage``) takes the
     general form: the field computed from its address."""
     tile = d.type_info(tile_value.type)
@@ -455,16 +456,76 @@ def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -
         # matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4 (Table 40), bits 0-13.
         field = (address & 0x3FFFF) >> 4
         return as_value(field | constant_part, i64())
-    base_field, stage_field = parts
-    low = base_field if stage_field is None else base_field + stage_field
-    low = low + ((start >> 4) + (constant_part & 0xFFFFFFFF))
-    wide = Sym(cast(as_value(low, i32()), i64()))
-    return as_value(wide | (constant_part & ~0xFFFFFFFF), i64())
+    buffer, stage_field = parts
+    invariant = invariant_descriptor(lowering, buffer, constant_part, start >> 4)
+    if stage_field is None:
+        return as_value(invariant, i64())
+    return plus_stage(invariant, stage_field)
+
+
+def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> Sym:
+    """(encode(address of `buffer`) | the high word of `constant_part`) + (its low word +
+    `offset`) as an i64 (the bits of the three ORed), built once
+    per buffer and constant before the outermost loop around the op being lowered
+    (``hoist_point``): inside the loop it is a register, not a rebuild.
+
+    Why a 64-bit add and not the low word's: the descriptors of one tile's K blocks
+    then differ as 64-bit values, and ptxas (13.0) keeps each one's high word in place
+    in the uniform register pair tcgen05.mma reads, where descriptors ORed from one
+    constant high word get that word copied into every pair at every MMA
+    (benchmarks/codegen/REPORT.md)."""
+    cache = getattr(lowering, "invariant_descriptors", None)
+    if cache is None:
+        cache = lowering.invariant_descriptors = {}
+    where = hoist_point(lowering.current_op)
+    key = (where, buffer, constant_part, offset)
+    found = cache.get(key)
+    if found is None:
+        buffer_op = buffer.owner
+        buffer_op = buffer_op.operation if hasattr(buffer_op, "operation") else buffer_op
+        base = _encoded_base(lowering, buffer, buffer_op)
+        point = ir.InsertionPoint(where) if where is not None else ir.InsertionPoint.current
+        with point:
+            wide = Sym(cast(as_value(base, i32()), i64())) | (constant_part & ~0xFFFFFFFF)
+            # + rather than |: equal bits (encode(base) + offset < 2^14, below LBO).
+            found = cache[key] = wide + ((constant_part & 0xFFFFFFFF) + offset)
+    return found
+
+
+#: The descriptor of a stage: $1 (an invariant descriptor) with $2 added to its low 32-bit
+#: word. Inline PTX, not arith: LLVM's NVPTX pipeline (NaryReassociate) would rewrite the
+#: low word of K block k as (K block 0's low word + stage) + 2k, chaining the descriptors
+#: of one K block, and ptxas then copies each one into the pair tcgen05.mma reads.
+PLUS_STAGE_PTX = ("{ .reg .b32 lo; .reg .b32 hi; mov.b64 {lo, hi}, $1; "
+                  "add.u32 lo, lo, $2; mov.b64 $0, {lo, hi}; }")
+
+
+def plus_stage(invariant: Sym, stage_field) -> "ir.Value":
+    """`invariant` with `stage_field` added to its low 32-bit word (no carry out of it:
+    see ``matrix_descriptor``): the stage's descriptor in one 32-bit add."""
+    (result,) = emit.ptx(PLUS_STAGE_PTX, [as_value(invariant, i64()),
+                                          as_value(stage_field, i32())], [i64()])
+    return result
+
+
+def hoist_point(op):
+    """The outermost ``scf.for`` / ``scf.while`` around `op` in its kernel (values built
+    before it are loop-invariant registers), or None when `op` is in no loop."""
+    outermost = None
+    parent = op.parent if op is not None else None
+    while parent is not None:
+        parent = parent.operation
+        if parent.name in ("func.func", "llvm.func"):
+            break
+        if parent.name in ("scf.for", "scf.while"):
+            outermost = parent
+        parent = parent.parent
+    return outermost
 
 
 def _descriptor_base(lowering, tile_value):
-    """(encode(buffer base) as an i32 Sym, stage offset >> 4 as an i32 Sym or None) of a
-    tile that is a ``tcgen05.smem_buffer`` or a stage of one; None for any other value."""
+    """(the ``tcgen05.smem_buffer`` value, stage offset >> 4 as an i32 Sym or None) of a
+    tile that is a buffer or a stage of one; None for any other value."""
     owner = tile_value.owner
     owner = owner.operation if hasattr(owner, "operation") else owner
     if not isinstance(owner, ir.Operation):
@@ -481,7 +542,7 @@ def _descriptor_base(lowering, tile_value):
             return None
     if not SmemBufferOp.matches(owner):
         return None
-    return _encoded_base(lowering, tile_value, owner), stage_field
+    return tile_value, stage_field
 
 
 def _encoded_base(lowering, buffer, buffer_op) -> Sym:
