@@ -126,6 +126,8 @@ class KernelLowering:
         for op in reversed(barriers + self.lowered):
             op.erase()
         self.end_blocks_after_regions(entry)
+        from tcgen05_lower.lowering.loops import narrow_index_loops
+        narrow_index_loops(self.kernel)     # i32 counters (lowering.loops)
         self.kernel.attributes["tcgen05.dynamic_smem_bytes"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(64), self.smem_bytes)
 
