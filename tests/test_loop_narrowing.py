@@ -19,11 +19,12 @@ func.func @k(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
   %cm1 = arith.constant -1 : index
   %big = arith.constant 2147483647 : index
   %c2pow30 = arith.constant 1073741824 : index
   scf.for %i = %c0 to %c4 step %c1 {
-    %it = arith.addi %i, %c4 : index
+    %it = arith.addi %i, %c5 : index
     %s = arith.remui %it, %c4 : index
     %r = arith.divui %it, %c4 : index
     %first = arith.cmpi ne, %i, %c0 : index
@@ -71,7 +72,7 @@ def test_narrowed_loop_and_arithmetic():
         text = str(func)
     first = text[text.index("scf.for"):text.index("scf.for", text.index("scf.for") + 1)]
     assert re.search(r"scf\.for %\w+ = %\S+ to %\S+ step %\S+\s+: i32", first)
-    # it = i + 4 in [4, 7], it % 4 in [0, 3], it / 4 in [1, 1]: i32; i != 0: an i32
+    # it = i + 5 in [5, 8], it % 4 in [0, 3], it / 4 in [1, 2]: i32; i != 0: an i32
     # compare; i * 2^30 reaches 3 * 2^30 >= 2^31: stays index; the cast of it / 4 to i32
     # is its i32 form itself.
     assert re.search(r"arith\.addi %\S+, %\S+ : i32", first)
@@ -92,3 +93,55 @@ def test_persistent_example_k_loop_counts_in_32_bits():
     # columns 0..256 step 32): no 64-bit loop test is left.
     assert not re.search(r"setp\.\w+\.s64", ptx)
     assert re.search(r"setp\.gt\.s32\s+%p\d+, %r\d+, 3;", ptx)
+
+
+RING = """
+func.func @k() {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  scf.for %t = %c0 to %c4 step %c1 {
+    %base = arith.muli %t, %c4 : index
+    %half = arith.muli %t, %c2 : index
+    scf.for %kb = %c0 to %c4 step %c1 {
+      %it = arith.addi %base, %kb : index
+      %s = arith.remui %it, %c4 : index
+      %round = arith.divui %it, %c4 : index
+      %odd = arith.addi %half, %kb : index
+      %s2 = arith.remui %odd, %c4 : index
+      "test.use"(%s, %round, %s2) {name = "ring"} : (index, index, index) -> ()
+    }
+    scf.for %kb = %c0 to %c5 step %c1 {
+      %it = arith.addi %base, %kb : index
+      %s = arith.remui %it, %c4 : index
+      "test.use"(%s) {name = "five"} : (index) -> ()
+    }
+  }
+  return
+}
+"""
+
+
+def test_ring_stage_and_round_fold():
+    from tcgen05_lower.lowering.loops import fold_ring_arithmetic
+
+    context = ir.Context()
+    context.allow_unregistered_dialects = True
+    with context, ir.Location.unknown():
+        module = ir.Module.parse(RING)
+        func = module.body.operations[0]
+        # By hand: (4t + kb) % 4 = kb and (4t + kb) / 4 = t for kb in [0, 3]; (2t + kb)
+        # % 4 depends on t (2t is no multiple of 4); kb in [0, 4] may reach 4: neither
+        # folds.
+        assert fold_ring_arithmetic(func) == 2
+        uses = {str(op.attributes["name"]): op for op in d.walk_ops(func)
+                if op.name == "test.use"}
+        outer, inner = [op for op in d.walk_ops(func) if op.name == "scf.for"][:2]
+        t = outer.regions[0].blocks[0].arguments[0]
+        kb = inner.regions[0].blocks[0].arguments[0]
+        ring = uses['"ring"']
+        assert ring.operands[0] == kb and ring.operands[1] == t
+        assert ring.operands[2].owner.name == "arith.remui"
+        assert uses['"five"'].operands[0].owner.name == "arith.remui"

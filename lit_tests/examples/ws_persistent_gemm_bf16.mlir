@@ -144,8 +144,9 @@
 // encoded 1 at bit 16: 65536) and the K block's 32 bytes (encoded 2) per MMA, added in 64
 // bits (LLVM folds the disjoint high word into the add): 4611756662049538048 + 0, 2, 4,
 // 6. Per K block the stage's offset (A's stage 16384 bytes = 1024 << 4, B's 32768 = 2048
-// << 4: shifts by 10 and 11) is added to each descriptor's low word in one inline PTX
-// add. The MMAs and the commit are issued by the lane elect.sync elects (one-warp role).
+// << 4) is added to each descriptor's low word in one inline PTX multiply-add of the
+// stage index. The MMAs and the commit are issued by the lane elect.sync elects
+// (one-warp role).
 // PTX: mov.b64 [[SMEM:%rd[0-9]+]], __tcgen05_dynamic_smem;
 // PTX: cvt.u32.u64 [[ABASE:%r[0-9]+]], [[SMEM]];
 // PTX-NEXT: add.s32 [[BBASE:%r[0-9]+]], [[ABASE]], 65536;
@@ -161,18 +162,16 @@
 // PTX-NEXT: add.s64 [[BDESC2:%rd[0-9]+]], [[BW]], 4611756662049538052;
 // PTX-NEXT: add.s64 [[ADESC3:%rd[0-9]+]], [[AW]], 4611756662049538054;
 // PTX-NEXT: add.s64 [[BDESC3:%rd[0-9]+]], [[BW]], 4611756662049538054;
-// PTX: shl.b32 [[AOFF:%r[0-9]+]], [[STAGE:%r[0-9]+]], 10;
-// PTX: mov.b64 {lo, hi}, [[ADESC0]]; add.u32 lo, lo, [[AOFF]]; mov.b64 [[A0:%rd[0-9]+]], {lo, hi};
-// PTX: shl.b32 [[BOFF:%r[0-9]+]], [[STAGE]], 11;
-// PTX: mov.b64 {lo, hi}, [[BDESC0]]; add.u32 lo, lo, [[BOFF]]; mov.b64 [[B0:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[ADESC0]]; mad.lo.u32 lo, [[STAGE:%r[0-9]+]], 1024, lo; mov.b64 [[A0:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[BDESC0]]; mad.lo.u32 lo, [[STAGE]], 2048, lo; mov.b64 [[B0:%rd[0-9]+]], {lo, hi};
 // PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[A0]], [[B0]],
-// PTX: mov.b64 {lo, hi}, [[ADESC1]]; add.u32 lo, lo, [[AOFF]]; mov.b64 [[A1:%rd[0-9]+]], {lo, hi};
-// PTX: mov.b64 {lo, hi}, [[BDESC1]]; add.u32 lo, lo, [[BOFF]]; mov.b64 [[B1:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[ADESC1]]; mad.lo.u32 lo, [[STAGE]], 1024, lo; mov.b64 [[A1:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[BDESC1]]; mad.lo.u32 lo, [[STAGE]], 2048, lo; mov.b64 [[B1:%rd[0-9]+]], {lo, hi};
 // PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[A1]], [[B1]],
-// PTX: mov.b64 {lo, hi}, [[ADESC2]]; add.u32 lo, lo, [[AOFF]]; mov.b64 [[A2:%rd[0-9]+]], {lo, hi};
-// PTX: mov.b64 {lo, hi}, [[BDESC2]]; add.u32 lo, lo, [[BOFF]]; mov.b64 [[B2:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[ADESC2]]; mad.lo.u32 lo, [[STAGE]], 1024, lo; mov.b64 [[A2:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[BDESC2]]; mad.lo.u32 lo, [[STAGE]], 2048, lo; mov.b64 [[B2:%rd[0-9]+]], {lo, hi};
 // PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[A2]], [[B2]],
-// PTX: mov.b64 {lo, hi}, [[ADESC3]]; add.u32 lo, lo, [[AOFF]]; mov.b64 [[A3:%rd[0-9]+]], {lo, hi};
-// PTX: mov.b64 {lo, hi}, [[BDESC3]]; add.u32 lo, lo, [[BOFF]]; mov.b64 [[B3:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[ADESC3]]; mad.lo.u32 lo, [[STAGE]], 1024, lo; mov.b64 [[A3:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[BDESC3]]; mad.lo.u32 lo, [[STAGE]], 2048, lo; mov.b64 [[B3:%rd[0-9]+]], {lo, hi};
 // PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[A3]], [[B3]],
 // PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64

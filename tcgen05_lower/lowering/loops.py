@@ -25,11 +25,81 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir, scf
 from tcgen05_lower.emit import constant, i32
-from tcgen05_lower.kernel_ir import constant_int
+from tcgen05_lower.kernel_ir import constant_int, defining_op, index_range, known_residue
 
 #: Every value an i32 counter of scf.for takes, the one past the last included, is below
 #: this (scf.for compares signed).
 I32_LIMIT = 1 << 31
+
+
+#: Index values below this never wrap in the folds of ``fold_ring_arithmetic`` (i64).
+NO_WRAP = 1 << 62
+
+
+def fold_ring_arithmetic(kernel) -> int:
+    """Folds ``(x + y) % c`` to ``y`` and ``(x + y) / c`` to ``x / c`` (``t`` when x is
+    ``t * c``) for a constant c > 0, where x is a multiple of c (kernel_ir.known_residue)
+    and y lies in [0, c) (kernel_ir.index_range), both non-negative and far from
+    wrapping: exact identities of integer division. A ring of c stages that a loop of c
+    (or a multiple of c) K blocks per tile walks from use ``base + kb``, ``base`` a
+    multiple of c, then has its stage ``kb`` and its round the tile's, a loop-invariant:
+    the K-block loop computes neither (benchmarks/codegen: the persistent example).
+    Returns how many ops it folded; each looks at a bounded expression (linear)."""
+    folded = 0
+    for op in list(d.walk_ops(kernel)):
+        if op.name not in ("arith.remui", "arith.divui") or \
+                not isinstance(op.results[0].type, ir.IndexType):
+            continue
+        divisor = constant_int(op.operands[1])
+        if divisor is None or divisor <= 0:
+            continue
+        parts = _multiple_plus_small(op.operands[0], divisor)
+        if parts is None:
+            continue
+        multiple, small = parts
+        if op.name == "arith.remui":
+            replacement = small
+        else:
+            with ir.InsertionPoint(op), op.location:
+                replacement = _quotient(multiple, divisor)
+        op.results[0].replace_all_uses_with(replacement)
+        op.erase()
+        folded += 1
+    return folded
+
+
+def _multiple_plus_small(value, divisor: int):
+    """(x, y) with `value` = x + y, x a non-negative multiple of `divisor` (None for 0)
+    and y in [0, divisor); None when the expression does not show it."""
+    whole = index_range(value)
+    if whole is not None and 0 <= whole[0] and whole[1] < divisor:
+        return None, value
+    op = defining_op(value)
+    if op is None or op.name != "arith.addi":
+        return None
+    for x, y in (tuple(op.operands), tuple(op.operands)[::-1]):
+        x_range, y_range = index_range(x), index_range(y)
+        if x_range is None or y_range is None or x_range[0] < 0 or \
+                x_range[1] >= NO_WRAP or y_range[0] < 0 or y_range[1] >= divisor:
+            continue
+        if known_residue(x, divisor) == 0:
+            return x, y
+    return None
+
+
+def _quotient(multiple, divisor: int):
+    """``multiple / divisor`` of a multiple of `divisor` (None: 0): ``t`` itself when it
+    is ``t * divisor``, else an arith.divui."""
+    if multiple is None:
+        return constant(0, ir.IndexType.get())
+    op = defining_op(multiple)
+    if op is not None and op.name == "arith.muli":
+        for t, c in (tuple(op.operands), tuple(op.operands)[::-1]):
+            if constant_int(c) == divisor:
+                return t
+    return ir.Operation.create("arith.divui", results=[multiple.type],
+                               operands=[multiple, constant(divisor, multiple.type)]
+                               ).results[0]
 
 
 def narrow_index_loops(kernel) -> int:
@@ -37,6 +107,7 @@ def narrow_index_loops(kernel) -> int:
     counter, then its index arithmetic (``narrow_index_arith``); returns how many loops.
     Linear: each op moves once, into the loop that replaces the loop directly around it,
     and each op is looked at once by the arithmetic rewrite."""
+    fold_ring_arithmetic(kernel)
     loops = [op for op in d.walk_ops(kernel) if op.name == "scf.for"]
     narrowed = {}
     for loop in loops:

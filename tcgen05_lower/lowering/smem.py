@@ -456,11 +456,11 @@ def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -
         # matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4 (Table 40), bits 0-13.
         field = (address & 0x3FFFF) >> 4
         return as_value(field | constant_part, i64())
-    buffer, stage_field = parts
+    buffer, stage, step = parts
     invariant = invariant_descriptor(lowering, buffer, constant_part, start >> 4)
-    if stage_field is None:
+    if stage is None:
         return as_value(invariant, i64())
-    return plus_stage(invariant, stage_field)
+    return plus_stage(invariant, stage, step)
 
 
 def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> Sym:
@@ -492,19 +492,22 @@ def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> S
     return found
 
 
-#: The descriptor of a stage: $1 (an invariant descriptor) with $2 added to its low 32-bit
-#: word. Inline PTX, not arith: LLVM's NVPTX pipeline (NaryReassociate) would rewrite the
-#: low word of K block k as (K block 0's low word + stage) + 2k, chaining the descriptors
-#: of one K block, and ptxas then copies each one into the pair tcgen05.mma reads.
-PLUS_STAGE_PTX = ("{ .reg .b32 lo; .reg .b32 hi; mov.b64 {lo, hi}, $1; "
-                  "add.u32 lo, lo, $2; mov.b64 $0, {lo, hi}; }")
+#: The descriptor of a stage: $1 (an invariant descriptor) with the stage $2 times {step}
+#: (its offset >> 4) added to its low 32-bit word, in one mad. Inline PTX, not arith: LLVM's
+#: NVPTX pipeline would rewrite the low word of K block k as (K block 0's low word +
+#: stage offset) + 2k (NaryReassociate), chaining the descriptors of one K block, which
+#: ptxas then copies into the pair tcgen05.mma reads, and would carry each tile's stage
+#: offset as an induction variable of its own (LSR), where ptxas folds the multiply into
+#: the add (ULEA) from the one stage index.
+PLUS_STAGE_PTX = ("{{ .reg .b32 lo; .reg .b32 hi; mov.b64 {{lo, hi}}, $1; "
+                  "mad.lo.u32 lo, $2, {step}, lo; mov.b64 $0, {{lo, hi}}; }}")
 
 
-def plus_stage(invariant: Sym, stage_field) -> "ir.Value":
-    """`invariant` with `stage_field` added to its low 32-bit word (no carry out of it:
-    see ``matrix_descriptor``): the stage's descriptor in one 32-bit add."""
-    (result,) = emit.ptx(PLUS_STAGE_PTX, [as_value(invariant, i64()),
-                                          as_value(stage_field, i32())], [i64()])
+def plus_stage(invariant: Sym, stage, step: int) -> "ir.Value":
+    """`invariant` with `stage` x `step` added to its low 32-bit word (no carry out of
+    it: see ``matrix_descriptor``): the stage's descriptor in one 32-bit multiply-add."""
+    (result,) = emit.ptx(PLUS_STAGE_PTX.format(step=step),
+                         [as_value(invariant, i64()), as_value(stage, i32())], [i64()])
     return result
 
 
@@ -524,17 +527,18 @@ def hoist_point(op):
 
 
 def _descriptor_base(lowering, tile_value):
-    """(the ``tcgen05.smem_buffer`` value, stage offset >> 4 as an i32 Sym or None) of a
-    tile that is a buffer or a stage of one; None for any other value."""
+    """(the ``tcgen05.smem_buffer`` value, the stage index as an i32 Sym or None, the
+    stage's bytes >> 4) of a tile that is a buffer or a stage of one; None for any
+    other value."""
     owner = tile_value.owner
     owner = owner.operation if hasattr(owner, "operation") else owner
     if not isinstance(owner, ir.Operation):
         return None     # a block argument
-    stage_field = None
+    stage, step = None, 0
     if SmemStageOp.matches(owner):
         view = SmemStageOp(owner)
         tile = d.type_info(view.tile.type)
-        stage_field = Sym(cast(view.stage, i32())) * (stage_bytes(tile) >> 4)
+        stage, step = Sym(cast(view.stage, i32())), stage_bytes(tile) >> 4
         tile_value = view.tile
         owner = tile_value.owner
         owner = owner.operation if hasattr(owner, "operation") else owner
@@ -542,7 +546,7 @@ def _descriptor_base(lowering, tile_value):
             return None
     if not SmemBufferOp.matches(owner):
         return None
-    return tile_value, stage_field
+    return tile_value, stage, step
 
 
 def _encoded_base(lowering, buffer, buffer_op) -> Sym:
