@@ -74,10 +74,12 @@ class KernelLowering:
         from tcgen05_lower.lowering import HANDLERS
 
         from tcgen05_lower.lowering.grid import lower_grid_queries
+        from tcgen05_lower.lowering.loops import issuing_loops, narrow_index_loops
 
         entry = self.kernel.regions[0].blocks[0]
         lower_grid_queries(list(d.walk_ops(self.kernel)))
         ops = list(d.walk_ops(self.kernel))
+        issuing = issuing_loops(ops)
         self.check_values_stay_in_tcgen05_ops(ops)
         forwarding, casts = self.retype_chosen_buffers(ops)
         barriers = [op for op in ops if AllocMbarrierOp.matches(op)]
@@ -126,8 +128,7 @@ class KernelLowering:
         for op in reversed(barriers + self.lowered):
             op.erase()
         self.end_blocks_after_regions(entry)
-        from tcgen05_lower.lowering.loops import narrow_index_loops
-        narrow_index_loops(self.kernel)     # i32 counters (lowering.loops)
+        narrow_index_loops(self.kernel, issuing)    # i32 counters (lowering.loops)
         self.kernel.attributes["tcgen05.dynamic_smem_bytes"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(64), self.smem_bytes)
 

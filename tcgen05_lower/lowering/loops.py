@@ -102,16 +102,44 @@ def _quotient(multiple, divisor: int):
                                ).results[0]
 
 
-def narrow_index_loops(kernel) -> int:
-    """Rewrites every narrowable ``scf.for`` of `kernel` (``narrow_bounds``) to an i32
-    counter, then its index arithmetic (``narrow_index_arith``); returns how many loops.
+#: The tcgen05 ops whose loops get 32-bit counters (``issuing_loops``).
+ISSUING_OPS = frozenset({"mma", "tma_load"})
+
+
+def issuing_loops(ops) -> set:
+    """The ``scf.for`` ops around a tcgen05.mma or a TMA load among `ops` (pre-order, as
+    ``dialect.walk_ops`` gives them; looked at before the lowering erases them): the
+    loops whose every iteration issues the instructions benchmarks/codegen counts per MMA
+    and per TMA load. Other loops keep their index counters: with a 32-bit counter ptxas
+    13.0 stopped unrolling examples/ws_gemm_bf16.mlir's epilogue column loop, and its MMA
+    loop went from 40 to 108 SASS instructions for 8 MMAs (the first MMA's
+    enable-input-d, k != 0, in a vector register, every MMA through ELECT and a vote)."""
+    found = set()
+    for op in ops:
+        if d.op_name(op) not in ISSUING_OPS:
+            continue
+        parent = op.parent
+        while parent is not None:
+            parent = parent.operation
+            if parent.name in ("func.func", "llvm.func") or parent in found:
+                break
+            if parent.name == "scf.for":
+                found.add(parent)
+            parent = parent.parent
+    return found
+
+
+def narrow_index_loops(kernel, issuing: set) -> int:
+    """Rewrites every narrowable ``scf.for`` of `kernel` (``narrow_bounds``) among
+    `issuing` (``issuing_loops``) to an i32 counter, then the index arithmetic on those
+    counters (``narrow_index_arith``); returns how many loops.
     Linear: each op moves once, into the loop that replaces the loop directly around it,
     and each op is looked at once by the arithmetic rewrite."""
     fold_ring_arithmetic(kernel)
     loops = [op for op in d.walk_ops(kernel) if op.name == "scf.for"]
     narrowed = {}
     for loop in loops:
-        bounds = narrow_bounds(loop)
+        bounds = narrow_bounds(loop) if loop in issuing else None
         if bounds is not None:
             counter, i32_counter = narrow_loop(loop, bounds)
             lower, upper, step = bounds

@@ -460,6 +460,7 @@ def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -
     invariant = invariant_descriptor(lowering, buffer, constant_part, start >> 4)
     if stage is None:
         return as_value(invariant, i64())
+    invariant = invariant_descriptor(lowering, buffer, constant_part, start >> 4)
     return plus_stage(invariant, stage, step)
 
 
@@ -481,9 +482,7 @@ def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> S
     key = (where, buffer, constant_part, offset)
     found = cache.get(key)
     if found is None:
-        buffer_op = buffer.owner
-        buffer_op = buffer_op.operation if hasattr(buffer_op, "operation") else buffer_op
-        base = _encoded_base(lowering, buffer, buffer_op)
+        base = _encoded_base(lowering, buffer, _owner(buffer))
         point = ir.InsertionPoint(where) if where is not None else ir.InsertionPoint.current
         with point:
             wide = Sym(cast(as_value(base, i32()), i64())) | (constant_part & ~0xFFFFFFFF)
@@ -501,6 +500,11 @@ def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> S
 #: the add (ULEA) from the one stage index.
 PLUS_STAGE_PTX = ("{{ .reg .b32 lo; .reg .b32 hi; mov.b64 {{lo, hi}}, $1; "
                   "mad.lo.u32 lo, $2, {step}, lo; mov.b64 $0, {{lo, hi}}; }}")
+
+
+def _owner(value) -> "ir.Operation":
+    owner = value.owner
+    return owner.operation if hasattr(owner, "operation") else owner
 
 
 def plus_stage(invariant: Sym, stage, step: int) -> "ir.Value":
