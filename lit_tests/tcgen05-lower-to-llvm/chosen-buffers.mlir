@@ -13,7 +13,7 @@
 // CHECK:      %[[BASE:.*]] = llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> i32
 // CHECK:      %[[C128:.*]] = arith.constant 128 : i32
 // CHECK-NEXT: %[[ACC1:.*]] = arith.addi %[[BASE]], %[[C128]] : i32
-// CHECK:      scf.for %{{.*}} iter_args(%[[CUR:.*]] = %[[BASE]], %[[NEXT:.*]] = %[[ACC1]]) -> (i32, i32) : i32 {
+// CHECK:      scf.for %{{.*}} iter_args(%[[CUR:.*]] = %[[BASE]], %[[NEXT:.*]] = %[[ACC1]]) -> (i32, i32) {
 // CHECK:        nvvm.inline_ptx "{ .reg .pred tcgen05_guard; setp.ne.b32 tcgen05_guard, $5, 0; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [$0], $1, $2, $3, $4; }" ro(%[[NEXT]],
 // CHECK:        %[[TADDR:.*]] = arith.addi %[[CUR]], %{{.*}} : i32
 // CHECK-NEXT:   nvvm.inline_ptx "tcgen05.ld.sync.aligned.32x32b.x32.b32 {{.*}} ro(%[[TADDR]] : i32)

@@ -14,10 +14,10 @@
 // CHECK: setp.ne.b32 tcgen05_guard, [[WARP0:%r[0-9]+]], 0; @tcgen05_guard tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [{{%r[0-9]+}}], [[NCOLS]];
 // CHECK-NOT: tcgen05.alloc
 // CHECK: ld.shared.b32 [[ACC0:%r[0-9]+]], [__tcgen05_slots_gemm_m64_pair];
-// CHECK: setp.ne.b32 tcgen05_guard, [[WARP0]], 0; @tcgen05_guard tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 // acc1 sits at lane 16 of the same columns: TMEM address = lane << 16 | column
 // (9.7.16.1.1), and 16 << 16 = 1048576.
-// CHECK: add.s32 [[ACC1:%r[0-9]+]], [[ACC0]], 1048576;
+// CHECK-NEXT: add.s32 [[ACC1:%r[0-9]+]], [[ACC0]], 1048576;
+// CHECK: setp.ne.b32 tcgen05_guard, [[WARP0]], 0; @tcgen05_guard tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 
 // The instruction descriptor (Table 42, kind::f16): dtype F32 = 1 at bits 4-5, atype and
 // btype BF16 = 1 at bits 7-9 and 10-12, N >> 3 = 16 at bits 17-22, M >> 4 = 4 at bits

@@ -440,8 +440,9 @@ def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -
     the descriptor is
 
         (encode(tile base) | constant high word) + (constant low word + start >> 4),
-        a loop-invariant 64-bit value (``invariant_descriptor``), with stage x stage bytes >> 4 added to its
-        low 32-bit word for a stage of a multi-stage tile (``plus_stage``),
+        a loop-invariant 64-bit value (``invariant_descriptor``), with stage x stage
+        bytes >> 4 added to its low 32-bit word for a stage of a multi-stage tile
+        (``plus_stage``),
 
     the way CuTe steps a descriptor by adding to it. A tile value whose base is not a
     ``tcgen05.smem_buffer`` (directly or through ``tcgen05.smem_stage``) takes the
@@ -460,14 +461,13 @@ def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -
     invariant = invariant_descriptor(lowering, buffer, constant_part, start >> 4)
     if stage is None:
         return as_value(invariant, i64())
-    invariant = invariant_descriptor(lowering, buffer, constant_part, start >> 4)
     return plus_stage(invariant, stage, step)
 
 
 def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> Sym:
     """(encode(address of `buffer`) | the high word of `constant_part`) + (its low word +
-    `offset`) as an i64 (the bits of the three ORed), built once
-    per buffer and constant before the outermost loop around the op being lowered
+    `offset`) as an i64 (the bits of the three ORed), built once per buffer and constant
+    before the outermost loop around the op being lowered
     (``hoist_point``): inside the loop it is a register, not a rebuild.
 
     Why a 64-bit add and not the low word's: the descriptors of one tile's K blocks
@@ -475,19 +475,24 @@ def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> S
     in the uniform register pair tcgen05.mma reads, where descriptors ORed from one
     constant high word get that word copied into every pair at every MMA
     (benchmarks/codegen/REPORT.md)."""
+    def build() -> Sym:
+        base = _encoded_base(lowering, buffer, _owner(buffer))
+        wide = Sym(cast(as_value(base, i32()), i64())) | (constant_part & ~0xFFFFFFFF)
+        # + rather than |: equal bits (encode(base) + offset < 2^14, below LBO).
+        return wide + ((constant_part & 0xFFFFFFFF) + offset)
+
+    where = hoist_point(lowering.current_op)
+    if where is None or _inside(_owner(buffer), where):
+        return build()      # in no loop (or the buffer's own): built at the op (one built
+        #                     elsewhere may not dominate it, in another branch say)
     cache = getattr(lowering, "invariant_descriptors", None)
     if cache is None:
         cache = lowering.invariant_descriptors = {}
-    where = hoist_point(lowering.current_op)
     key = (where, buffer, constant_part, offset)
     found = cache.get(key)
     if found is None:
-        base = _encoded_base(lowering, buffer, _owner(buffer))
-        point = ir.InsertionPoint(where) if where is not None else ir.InsertionPoint.current
-        with point:
-            wide = Sym(cast(as_value(base, i32()), i64())) | (constant_part & ~0xFFFFFFFF)
-            # + rather than |: equal bits (encode(base) + offset < 2^14, below LBO).
-            found = cache[key] = wide + ((constant_part & 0xFFFFFFFF) + offset)
+        with ir.InsertionPoint(where):
+            found = cache[key] = build()
     return found
 
 
@@ -500,6 +505,17 @@ def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> S
 #: the add (ULEA) from the one stage index.
 PLUS_STAGE_PTX = ("{{ .reg .b32 lo; .reg .b32 hi; mov.b64 {{lo, hi}}, $1; "
                   "mad.lo.u32 lo, $2, {step}, lo; mov.b64 $0, {{lo, hi}}; }}")
+
+
+def _inside(op, ancestor) -> bool:
+    """Whether `op` is nested in `ancestor`'s regions."""
+    parent = op.parent
+    while parent is not None:
+        parent = parent.operation
+        if parent == ancestor:
+            return True
+        parent = parent.parent
+    return False
 
 
 def _owner(value) -> "ir.Operation":
