@@ -44,10 +44,8 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.ldst import (LoweredFragment, _elements,
-                                         _gep_constant, _index_operand, _mapping, _Matrix,
-                                         _message, _row_inside, message_taddrs,
-                                         vector_store_test)
+from tcgen05_lower.lowering.ldst import (LoweredFragment, _elements, _index_operand, _mapping,
+                                         _Matrix, _message, message_taddrs)
 
 @dataclass
 class ComputedFragment(LoweredFragment):
@@ -313,16 +311,17 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
     # 16-byte stores where each thread's elements are consecutive columns of its row and
     # the rows are 16-byte aligned, behind a warp-uniform run-time test when that is not
     # known (an i1; None: no test; False: never), as ldst.lower_store_fragment does for
-    # loaded fragments; the scalar stores below at the column edge.
+    # loaded fragments; the scalar stores below at the column edge. Imported here: the
+    # store-side helpers live with lower_store_fragment, whose module imports this one.
+    from tcgen05_lower.lowering.ldst import vector_store_test
     vector = vector_store_test(lowering, op, shell, matrix, elements, size)
 
     def stores():
         if vector is None:
             return _vector_stores(matrix, elements, fragment.values, dest, size)
         if vector is not False:
-            from tcgen05_lower.lowering.smem import _if_else  # smem imports ldst
-            _if_else(vector, lambda: _vector_stores(matrix, elements, fragment.values, dest,
-                                                    size), scalar_stores)
+            _if_then_else(vector, lambda: _vector_stores(matrix, elements, fragment.values,
+                                                         dest, size), scalar_stores)
             return []
         return scalar_stores()
 
@@ -345,12 +344,22 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
     _scf_if(fragment.active, stores, [])
 
 
+def _if_then_else(condition, then_build, else_build) -> None:
+    """``scf.if condition { then_build() } else { else_build() }`` without results."""
+    op = ir.Operation.create("scf.if", results=[], operands=[condition], regions=2)
+    for region, build in zip(op.regions, (then_build, else_build)):
+        with ir.InsertionPoint(region.blocks.append()):
+            build()
+            ir.Operation.create("scf.yield")
+
+
 def _vector_stores(matrix: _Matrix, elements: list, values: list, dest, size: int) -> list:
     """One st.global.v4.b32 per 16 bytes of a thread's consecutive columns (the caller
     checked alignment and the column extent), under the thread's row test (a predicate,
     not a branch: the warp stays converged for the next .sync.aligned tcgen05.ld). Each
     32-bit word holds 4 / size elements, the lower column in the lower bits: memory is
     little-endian, so the bytes land in column order (PTX ISA 5.2.1)."""
+    from tcgen05_lower.lowering.ldst import _gep_constant, _row_inside  # see store_computed
     _, _, row, col, _ = elements[0]
     offset, _ = matrix.place(row, col)
     base = emit.gep_bytes(dest, as_value(offset, i64()))

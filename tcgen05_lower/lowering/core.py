@@ -74,15 +74,15 @@ class KernelLowering:
         from tcgen05_lower.lowering import HANDLERS
 
         from tcgen05_lower.lowering.grid import lower_grid_queries
-        from tcgen05_lower.lowering.loops import issuing_loops, narrow_index_loops
 
         entry = self.kernel.regions[0].blocks[0]
         lower_grid_queries(list(d.walk_ops(self.kernel)))
         ops = list(d.walk_ops(self.kernel))
-        issuing = issuing_loops(ops)
         self.check_values_stay_in_tcgen05_ops(ops)
         forwarding, casts = self.retype_chosen_buffers(ops)
         barriers = [op for op in ops if AllocMbarrierOp.matches(op)]
+        from tcgen05_lower.lowering.loops import issuing_loops, narrow_index_loops
+        issuing = issuing_loops(ops)    # before the lowering erases the ops (lowering.loops)
         # mbarriers that some wait names without a phase: their phase is counted at run
         # time (see lowering.sync).
         tracked = {op.operands[0] for op in ops
