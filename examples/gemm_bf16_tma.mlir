@@ -25,9 +25,9 @@
 
 func.func @gemm_bf16_tma(%A: !gptr, %B: !gptr, %C: !gptr,
     %tmA: !gptr {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
-                                              swizzle = "128B"}},
+                                       swizzle = "128B"}},
     %tmB: !gptr {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 256>,
-                                              swizzle = "128B"}})
+                                       swizzle = "128B"}})
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index

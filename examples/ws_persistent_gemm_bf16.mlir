@@ -44,9 +44,9 @@
 func.func @ws_persistent_gemm_bf16(%A: !gptr, %B: !gptr,
     %C: !gptr {llvm.align = 16 : i64},
     %tmA: !gptr {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
-                                              swizzle = "128B"}},
+                                       swizzle = "128B"}},
     %tmB: !gptr {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 256>,
-                                              swizzle = "128B"}})
+                                       swizzle = "128B"}})
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
