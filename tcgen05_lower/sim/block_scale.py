@@ -453,7 +453,8 @@ def build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: list
                                          info.scale_type, "A")
             scale_b = read_scale_factors(cta.tmem, sfb_cells, info.scale_b_id, vec,
                                          info.scale_type, "B")
-            product = apply_scales(a_matrix, scale_a) @ apply_scales(b_matrix, scale_b).T
+            with tc.one_blas_thread():
+                product = apply_scales(a_matrix, scale_a) @ apply_scales(b_matrix, scale_b).T
             tc._accumulate(cta, lanes, cols, product, info, enable_input_d, 0, None)
 
     key = (rank, int(d_taddr), info.m, info.n, cta_group)

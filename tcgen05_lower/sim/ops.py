@@ -1174,9 +1174,15 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
         if threads.size:
             addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
             phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
-            ok = np.array([m.ordering.mbarrier_try_wait_parity(
-                int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line, scope=_scope(ins))
-                for g, ad, p in zip(threads, addrs, phases)], dtype=bool)
+            many = getattr(m.ordering, "mbarrier_try_wait_parity_many", None)
+            if many is not None:   # the same, per group of threads (ordering.py)
+                ok = many(threads, m.rank[threads], addrs, phases & np.uint64(1), ins.line,
+                          scope=_scope(ins))
+            else:
+                ok = np.array([m.ordering.mbarrier_try_wait_parity(
+                    int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line,
+                    scope=_scope(ins)) for g, ad, p in zip(threads, addrs, phases)],
+                    dtype=bool)
             m.write(d.name, threads, ok, 1, ins)
             # A failed try_wait waits here until some mbarrier changes, then retries.
             waiting = threads[~ok]

@@ -355,9 +355,21 @@ class OrderingModel:
     def _check_conflicts(self, thread: int, op: TensorOp, kind: str, cp4: bool,
                          line: int) -> None:
         fp = op.footprint
-        for record in self.inflight:
+        ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
+        if not ranks:
+            return
+        # Only a record whose completion the issuer does not know can race with the new
+        # op (_ordered's first test, for all records at once), and only when their masks
+        # can share a cell (their lane and column sets intersect); the rest is the exact
+        # test, in the records' order.
+        for index in self._not_known_complete(thread):
+            record = self.inflight[index]
             other = record.op.footprint
-            for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
+            if not any(_may_share(fp, other, rank) for rank in ranks):
+                continue
+            if self._ordered(thread, record, kind, op, cp4):
+                continue
+            for rank in ranks:
                 mine_w = fp.tmem_writes.get(rank)
                 mine_r = fp.tmem_reads.get(rank)
                 their_w = other.tmem_writes.get(rank)
@@ -369,12 +381,34 @@ class OrderingModel:
                         if both.any():
                             overlap = both
                             break
-                if overlap is None or self._ordered(thread, record, kind, op, cp4):
+                if overlap is None:
                     continue
                 self._race(f"tcgen05.{kind} and tcgen05.{record.kind} both access "
                            f"{self._describe(rank, overlap)}, and the second is not ordered "
                            "after the first's completion (9.7.16.6)", line, record.line)
                 break
+
+    #: (the inflight list, how many of its records are in the arrays, their completion
+    #: agents, their sequence numbers): kept in step with ``inflight`` (appended to by
+    #: ``issue``, replaced as a whole by ``barrier``).
+    _inflight_arrays = None
+
+    def _not_known_complete(self, thread: int) -> np.ndarray:
+        """Indices of the in-flight records whose completion `thread` does not know for
+        tcgen05 ops (``tc_known`` below the record's sequence number), in order."""
+        records = self.inflight
+        cache = self._inflight_arrays
+        if cache is None or cache[0] is not records or cache[1] > len(records):
+            cache = [records, 0, np.zeros(0, np.int64), np.zeros(0, np.int64)]
+        if cache[1] < len(records):
+            new = records[cache[1]:]
+            cache[2] = np.concatenate([cache[2], np.fromiter((r.agent for r in new),
+                                                             np.int64, len(new))])
+            cache[3] = np.concatenate([cache[3], np.fromiter((r.seq for r in new),
+                                                             np.int64, len(new))])
+            cache[1] = len(records)
+        self._inflight_arrays = cache
+        return np.flatnonzero(self.tc_known[thread][cache[2]] < cache[3])
 
     def _check_allocation_ordered(self, thread: int, op: TensorOp, line: int) -> None:
         """The columns an op touches were allocated by a tcgen05.alloc ordered before it:
@@ -382,10 +416,8 @@ class OrderingModel:
         and after_thread_sync (9.7.16.6.3)."""
         fp = op.footprint
         for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
-            mask = np.zeros(TMEM_COLUMNS, bool)
-            for masks in (fp.tmem_reads, fp.tmem_writes):
-                if rank in masks:
-                    mask |= masks[rank].any(axis=0)
+            mask = fp.tmem_columns(rank) if hasattr(fp, "tmem_columns") else \
+                _columns_of(fp, rank)
             owners = self.alloc_by[rank][mask]
             seqs = self.alloc_seq[rank][mask]
             for owner in np.unique(owners[owners >= 0]):
@@ -408,7 +440,7 @@ class OrderingModel:
                 raise SimError(f"tcgen05.{op.kind} reads shared-memory bytes "
                                f"{int(addresses.min()):#x}-{int(addresses.max()):#x} of CTA "
                                f"{rank}, past its {size} bytes of shared memory", line)
-            self._check_tma_written(np.full(addresses.shape, thread), rank, addresses,
+            self._check_tma_written(thread, rank, addresses,
                                     f"tcgen05.{op.kind} by thread {thread} reads", line)
             writers = self.writer[rank][addresses]
             written = writers >= 0
@@ -585,13 +617,16 @@ class OrderingModel:
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
     def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
                            what: str, line: int) -> None:
-        """Races of accesses by threads `who` (one per byte) to bytes a TMA load writes
-        whose completion they have not observed."""
+        """Races of accesses by threads `who` (one per byte, or one thread for all) to
+        bytes a TMA load writes whose completion they have not observed."""
         writers = self.tma_writer[rank][addresses]
         busy = writers >= 0
         if not busy.any():
             return
-        seen = self.known[who[busy], self.TMA + writers[busy]]
+        if isinstance(who, (int, np.integer)):
+            seen = self.known[who][self.TMA + writers[busy]]
+        else:
+            seen = self.known[who[busy], self.TMA + writers[busy]]
         late = seen < self.tma_seq[rank][addresses][busy]
         if late.any():
             first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
@@ -620,7 +655,7 @@ class OrderingModel:
                            f"{addresses[first]:#x}) that a tcgen05 op of thread "
                            f"{readers[first]} still reads (its completion is not observed)",
                            line, int(self.reader_line[rank][addresses[first]]))
-        self._check_tma_written(np.full(addresses.shape, thread), rank, addresses,
+        self._check_tma_written(thread, rank, addresses,
                                 f"a TMA load of thread {thread} also writes", line)
         self.seq[self.TMA + thread] += 1
         seq = int(self.seq[self.TMA + thread])
@@ -765,6 +800,63 @@ class OrderingModel:
                 self._acquire(np.array([thread]), generic, tc)
         return True
 
+    def mbarrier_try_wait_parity_many(self, threads: np.ndarray, ranks: np.ndarray,
+                                      addresses: np.ndarray, parities: np.ndarray,
+                                      line: int, scope: str = "cta") -> np.ndarray:
+        """``mbarrier_try_wait_parity`` of each of `threads` in turn (the same results
+        and effects: bool per thread): per group of threads that wait on the same
+        mbarrier and parity at once, when the use of the mbarrier is ordered after its
+        init for all of them; thread by thread otherwise (then something is reported,
+        in the threads' order), and when a subclass redefines the one-thread wait."""
+        one_by_one = lambda: np.array([  # noqa: E731
+            self.mbarrier_try_wait_parity(int(g), int(r), int(a), int(p) & 1, line,
+                                          scope=scope)
+            for g, r, a, p in zip(threads, ranks, addresses, parities)], dtype=bool)
+        if type(self).mbarrier_try_wait_parity is not \
+                OrderingModel.mbarrier_try_wait_parity:
+            return one_by_one()
+        threads = np.asarray(threads, np.int64).reshape(-1)
+        keys = np.stack([np.asarray(ranks, np.int64).reshape(-1) * np.ones_like(threads),
+                         np.asarray(addresses, np.int64).reshape(-1) * np.ones_like(threads),
+                         (np.asarray(parities, np.int64).reshape(-1) & 1)
+                         * np.ones_like(threads)], axis=1)
+        groups = []
+        for key in np.unique(keys, axis=0):
+            rank, address, parity = (int(k) for k in key)
+            members = threads[(keys == key).all(axis=1)]
+            bar = self.mbarriers.get((rank, address))
+            if bar is None or not self._use_ordered(members, bar):
+                return one_by_one()
+            groups.append((members, bar, parity))
+        ok = np.zeros(threads.size, bool)
+        for members, bar, parity in groups:
+            if bar.phase % 2 == parity:
+                continue
+            bar.observed = max(bar.observed, bar.phase - 1)
+            ok[np.isin(threads, members)] = True
+            waiter_ranks = members // self.threads_per_cta
+            for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
+                acquiring = members[[_synchronizes(source, int(w), scope)
+                                     for w in waiter_ranks]]
+                if acquiring.size:
+                    self._acquire(acquiring, generic, tc)
+        return ok
+
+    def _use_ordered(self, threads: np.ndarray, bar: Mbarrier) -> bool:
+        """Whether ``_mbar`` would report nothing for any of `threads` using `bar`: its
+        init is ordered before the use, and for threads of another CTA a
+        fence.mbarrier_init after it too."""
+        others = threads[threads != bar.init_by]
+        if (self.known[others, bar.init_by] <= bar.init_epoch).any():
+            return False
+        remote = others[others // self.threads_per_cta != bar.rank]
+        if bar.init_by in threads and bar.init_by // self.threads_per_cta != bar.rank:
+            remote = np.append(remote, bar.init_by)
+        if not remote.size:
+            return True
+        fences = [f for f in self.init_fences[bar.init_by] if f >= bar.init_epoch]
+        return bool(fences) and bool((self.known[remote, bar.init_by] > fences[0]).all())
+
     # -- tensor-memory allocation (9.7.16.7) ------------------------------------------------
     def alloc(self, warp_threads: np.ndarray, rank: int, columns: int, cta_group: int,
               line: int) -> int:
@@ -870,6 +962,30 @@ class OrderingModel:
                 problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
                                 "still allocated at exit (9.7.16.7.1)")
         return problems
+
+
+def _may_share(mine, theirs, rank: int) -> bool:
+    """Whether two footprints' TMEM masks of CTA `rank` can share a cell in one of the
+    pairs _check_conflicts tests (write/write, write/read, read/write): their lane sets
+    and their column sets both intersect (state.Footprint.tmem_bits). False rules the
+    pair out; True leaves the exact test to the caller."""
+    if not hasattr(mine, "tmem_bits") or not hasattr(theirs, "tmem_bits"):
+        return True
+    mine_w, mine_r = mine.tmem_bits("writes", rank), mine.tmem_bits("reads", rank)
+    their_w, their_r = theirs.tmem_bits("writes", rank), theirs.tmem_bits("reads", rank)
+    for a, b in ((mine_w, their_w), (mine_w, their_r), (mine_r, their_w)):
+        if a is not None and b is not None and a[0] & b[0] and a[1] & b[1]:
+            return True
+    return False
+
+
+def _columns_of(fp, rank: int) -> np.ndarray:
+    """The TMEM columns of CTA `rank` a footprint without summaries touches."""
+    mask = np.zeros(TMEM_COLUMNS, bool)
+    for masks in (fp.tmem_reads, fp.tmem_writes):
+        if rank in masks:
+            mask |= masks[rank].any(axis=0)
+    return mask
 
 
 def _contribute(bar: Mbarrier, source: tuple, generic: np.ndarray, tc: np.ndarray) -> None:
