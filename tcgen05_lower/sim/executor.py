@@ -460,12 +460,16 @@ class Machine:
 
     def _count(self, ins: P.Instr, idx) -> None:
         self.stats.steps += 1
-        warps = self.warp_of[idx]
-        nwarps = self.nwarps if idx is ALL else len(np.unique(warps))
+        if idx is ALL:
+            nwarps = self.nwarps
+        else:   # idx is sorted (the run loop's flatnonzero), so are its warps
+            warps = self.warp_of[idx]
+            nwarps = 1 if warps[0] == warps[-1] else \
+                1 + int(np.count_nonzero(warps[1:] != warps[:-1]))
         self.stats.warp_instructions += nwarps
         self.stats.counts[ins.opcode] = self.stats.counts.get(ins.opcode, 0) + nwarps
         if self.trace is not None:
-            for w in (range(self.nwarps) if idx is ALL else np.unique(warps)):
+            for w in (range(self.nwarps) if idx is ALL else np.unique(self.warp_of[idx])):
                 self.trace.write(f"{self.stats.steps}\tcta {w // self.warps_per_cta}\t"
                                  f"warp {w % self.warps_per_cta}\tline {ins.line}\t"
                                  f"{ins.text.strip()}\n")

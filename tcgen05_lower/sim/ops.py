@@ -810,6 +810,11 @@ def _check_aligned(addr, size: int, what: str) -> None:
 def _globals(m: Machine, addr, size: int, what: str):
     """(buffer index per thread, byte offset per thread); SimError when out of bounds."""
     addr = np.asarray(addr, np.uint64).reshape(-1)
+    if addr.size:   # usually every thread accesses one array: two reductions, no masks
+        low, high = int(addr.min()), int(addr.max())
+        for i, buf in enumerate(m.buffers):   # (arrays' address windows are disjoint)
+            if buf.base <= low and high + size <= buf.base + buf.raw.size:
+                return np.full(addr.shape, i, np.int64)
     which = np.full(addr.shape, -1, np.int64)
     for i, buf in enumerate(m.buffers):
         inside = (addr >= np.uint64(buf.base)) & \
@@ -822,6 +827,12 @@ def _globals(m: Machine, addr, size: int, what: str):
         raise SimError(f"out-of-bounds global {what} of {size} bytes at address {a:#x}"
                        f"{_nearest_array(m, a)} (bound arrays: {bound})")
     return which
+
+
+def _distinct(which: np.ndarray):
+    """np.unique(which), without its sort when every thread accesses the same array."""
+    first = which[0]
+    return (first,) if (which == first).all() else np.unique(which)
 
 
 def _nearest_array(m: Machine, address: int) -> str:
@@ -847,7 +858,7 @@ def load(m: Machine, space: str, act, addr, nbytes: int, vec: int, ins) -> np.nd
         which = _globals(m, addr, size, "load")
         addr = np.asarray(addr, np.uint64).reshape(-1)
         out = np.empty((addr.size, size), np.uint8)
-        for i in np.unique(which):
+        for i in _distinct(which):
             buf = m.buffers[i]
             sel = which == i
             out[sel] = buf.raw[_byte_offsets(addr[sel] - np.uint64(buf.base), nbytes, vec)]
@@ -865,7 +876,7 @@ def store(m: Machine, space: str, act, addr, nbytes, vec, values, ins) -> None:
     if space == "global":
         which = _globals(m, addr, size, "store")
         addr = np.asarray(addr, np.uint64).reshape(-1)
-        for i in np.unique(which):
+        for i in _distinct(which):
             buf = m.buffers[i]
             sel = which == i
             buf.raw[_byte_offsets(addr[sel] - np.uint64(buf.base), nbytes, vec)] = raw[sel]

@@ -267,15 +267,21 @@ class OrderingModel:
     def _published(self, threads) -> tuple[np.ndarray, np.ndarray]:
         """(generic, tcgen05) knowledge the threads release: all they know for ordinary
         accesses; for tcgen05 ops what they knew at their last before_thread_sync."""
-        generic = self.known[threads].max(axis=0)
-        tc = self.released[threads].max(axis=0)
+        rows = _rows(threads)
+        generic = self.known[rows].max(axis=0)
+        tc = self.released[rows].max(axis=0)
         own = np.asarray(threads).reshape(-1)
         tc[own] = np.maximum(tc[own], self.known[own, own])
         return generic, tc
 
     def _acquire(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
-        self.known[threads] = np.maximum(self.known[threads], generic)
-        self.pending_tc[threads] = np.maximum(self.pending_tc[threads], tc)
+        rows = _rows(threads)
+        if isinstance(rows, slice):   # in place: no copies of the rows
+            np.maximum(self.known[rows], generic, out=self.known[rows])
+            np.maximum(self.pending_tc[rows], tc, out=self.pending_tc[rows])
+            return
+        self.known[rows] = np.maximum(self.known[rows], generic)
+        self.pending_tc[rows] = np.maximum(self.pending_tc[rows], tc)
 
     @staticmethod
     def _describe(rank: int, mask: np.ndarray) -> str:
@@ -552,13 +558,20 @@ class OrderingModel:
 
     def fence(self, threads: np.ndarray, kind: str, line: int) -> None:
         threads = np.asarray(threads)
+        rows = _rows(threads)
         if kind == "before_thread_sync":
-            self.released[threads] = np.maximum(self.known[threads], self.tc_known[threads])
+            if isinstance(rows, slice):
+                np.maximum(self.known[rows], self.tc_known[rows], out=self.released[rows])
+            else:
+                self.released[rows] = np.maximum(self.known[rows], self.tc_known[rows])
         elif kind == "after_thread_sync":
             # only what arrived through tcgen05-aware release (before_thread_sync or a
             # commit) orders later tcgen05 ops; plain generic knowledge does not
-            self.tc_known[threads] = np.maximum(self.tc_known[threads],
-                                                self.pending_tc[threads])
+            if isinstance(rows, slice):
+                np.maximum(self.tc_known[rows], self.pending_tc[rows],
+                           out=self.tc_known[rows])
+            else:
+                self.tc_known[rows] = np.maximum(self.tc_known[rows], self.pending_tc[rows])
         elif kind == "proxy_async":
             for t in threads:
                 self.proxy_fences[int(t)].append(self._epoch(int(t)))
@@ -962,6 +975,19 @@ class OrderingModel:
                 problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
                                 "still allocated at exit (9.7.16.7.1)")
         return problems
+
+
+def _rows(threads):
+    """`threads` as an index of rows of the clock matrices: a slice when they are
+    consecutive (a warp, a CTA: the matrices' rows are then views, not copies)."""
+    threads = np.asarray(threads)
+    if threads.ndim != 1 or threads.size == 0 or threads.dtype.kind not in "iu":
+        return threads
+    first, last = int(threads[0]), int(threads[-1])
+    if last - first + 1 == threads.size and (threads.size < 3 or (
+            np.diff(threads) == 1).all()):
+        return slice(first, last + 1)
+    return threads
 
 
 def _may_share(mine, theirs, rank: int) -> bool:
