@@ -368,7 +368,10 @@ class OrderingModel:
         # op (_ordered's first test, for all records at once), and only when their masks
         # can share a cell (their lane and column sets intersect); the rest is the exact
         # test, in the records' order.
-        for index in self._not_known_complete(thread):
+        candidates = self._not_known_complete(thread)
+        if not fp.tmem_writes:   # a read conflicts only with a record that writes
+            candidates = candidates[self._inflight_arrays[4][candidates]]
+        for index in candidates:
             record = self.inflight[index]
             other = record.op.footprint
             if not any(_may_share(fp, other, rank) for rank in ranks):
@@ -395,8 +398,8 @@ class OrderingModel:
                 break
 
     #: (the inflight list, how many of its records are in the arrays, their completion
-    #: agents, their sequence numbers): kept in step with ``inflight`` (appended to by
-    #: ``issue``, replaced as a whole by ``barrier``).
+    #: agents, their sequence numbers, whether they write TMEM): kept in step with
+    #: ``inflight`` (appended to by ``issue``, replaced as a whole by ``barrier``).
     _inflight_arrays = None
 
     def _not_known_complete(self, thread: int) -> np.ndarray:
@@ -405,9 +408,12 @@ class OrderingModel:
         records = self.inflight
         cache = self._inflight_arrays
         if cache is None or cache[0] is not records or cache[1] > len(records):
-            cache = [records, 0, np.zeros(0, np.int64), np.zeros(0, np.int64)]
+            cache = [records, 0, np.zeros(0, np.int64), np.zeros(0, np.int64),
+                     np.zeros(0, bool)]
         if cache[1] < len(records):
             new = records[cache[1]:]
+            cache[4] = np.concatenate([cache[4], np.fromiter(
+                (bool(r.op.footprint.tmem_writes) for r in new), bool, len(new))])
             cache[2] = np.concatenate([cache[2], np.fromiter((r.agent for r in new),
                                                              np.int64, len(new))])
             cache[3] = np.concatenate([cache[3], np.fromiter((r.seq for r in new),
@@ -834,23 +840,25 @@ class OrderingModel:
                          (np.asarray(parities, np.int64).reshape(-1) & 1)
                          * np.ones_like(threads)], axis=1)
         groups = []
-        for key in np.unique(keys, axis=0):
+        distinct = keys[:1] if (keys == keys[0]).all() else np.unique(keys, axis=0)
+        for key in distinct:
             rank, address, parity = (int(k) for k in key)
-            members = threads[(keys == key).all(axis=1)]
+            selected = (keys == key).all(axis=1)
+            members = threads[selected]
             bar = self.mbarriers.get((rank, address))
             if bar is None or not self._use_ordered(members, bar):
                 return one_by_one()
-            groups.append((members, bar, parity))
+            groups.append((selected, members, bar, parity))
         ok = np.zeros(threads.size, bool)
-        for members, bar, parity in groups:
+        for selected, members, bar, parity in groups:
             if bar.phase % 2 == parity:
                 continue
             bar.observed = max(bar.observed, bar.phase - 1)
-            ok[np.isin(threads, members)] = True
+            ok[selected] = True
             waiter_ranks = members // self.threads_per_cta
             for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
-                acquiring = members[[_synchronizes(source, int(w), scope)
-                                     for w in waiter_ranks]]
+                acquiring = members[np.isin(waiter_ranks, [
+                    w for w in set(waiter_ranks.tolist()) if _synchronizes(source, w, scope)])]
                 if acquiring.size:
                     self._acquire(acquiring, generic, tc)
         return ok
