@@ -312,7 +312,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              ordering_factory=None, tensor_core=None, grid=None, timing=None,
              clusters=None, budgets=None,
              max_instructions: int | None = DEFAULT_MAX_INSTRUCTIONS,
-             timeout: float | None = DEFAULT_TIMEOUT) -> SimResult:
+             timeout: float | None = DEFAULT_TIMEOUT,
+             functional_only: bool = False) -> SimResult:
     """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
     the manifest's, else one cluster; see grid_of), one cluster after another; arrays are
     modified in place and also returned in ``outputs``. Raises SimError for what the ISA
@@ -339,7 +340,11 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     timing-only estimate (timing.Recording); the outputs are then partial. ``budgets``
     ({cluster id: warp instructions}, with ``timing``): record only that many of the
     cluster's instructions (a prefix, timing.Recording.partial; its end state is not
-    checked)."""
+    checked).
+
+    ``functional_only``: no race detection (sim/functional.py): the same run, outputs,
+    errors, problems at exit and timing, with ``races`` empty; several times faster for
+    sweeps of a kernel a full run has checked."""
     manifest = {} if manifest is None else manifest
     args = args or {}
     if not isinstance(manifest, dict):
@@ -358,6 +363,12 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     dims = grid_of(manifest, args, launch.cluster, grid)
     launch = replace(launch, grid=dims)
     budget = Budget(max_instructions, timeout)
+    if functional_only:
+        if ordering_factory is not None:
+            raise ValueError("functional_only takes the functional ordering model; give "
+                             "no ordering_factory")
+        from tcgen05_lower.sim.functional import FunctionalOrdering
+        ordering_factory = FunctionalOrdering
     if ordering_factory is None:
         from tcgen05_lower.sim.ordering import OrderingModel
         ordering_factory = OrderingModel
@@ -366,7 +377,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     machine_class, timings = Machine, []
     if timing:
         from tcgen05_lower.sim import timing as timing_model
-        if ordering_factory.__name__ != "OrderingModel":
+        if ordering_factory.__name__ not in ("OrderingModel", "FunctionalOrdering"):
             raise ValueError("the timing model records through the default ordering model")
         machine_class = timing_model.RecordingMachine
     names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
