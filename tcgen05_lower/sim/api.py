@@ -54,6 +54,7 @@ class SimResult:
     threads: int = 0                         # threads per CTA (0: not known)
     cluster: int = 0                         # CTAs per cluster (0: not known)
     timing: object = None                    # timing.TimingResult with simulate(timing=...)
+    races_checked: bool = True               # False with simulate(functional_only=True)
 
     @property
     def ok(self) -> bool:
@@ -455,7 +456,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     races = _locate(group_races(races), ptx)
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
                      ctas=dims[0] * dims[1] * dims[2], timing=estimate,
-                     threads=launch.threads, cluster=launch.cluster)
+                     threads=launch.threads, cluster=launch.cluster,
+                     races_checked=not functional_only)
 
 
 _CONTROL = ("bra", "brx", "ret", "exit", "call", "trap")
