@@ -59,6 +59,8 @@ MASK = MappingProxyType({8: np.uint64(0xFF), 16: np.uint64(0xFFFF), 32: np.uint6
                          64: np.uint64(0xFFFFFFFFFFFFFFFF)})
 UINT = MappingProxyType({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64})
 ALL = slice(None)
+#: The PC the run loop gives a thread that cannot run (above any real PC).
+_NOT_RUNNABLE = np.int64(1 << 62)
 
 
 @dataclass
@@ -386,11 +388,16 @@ class Machine:
         start = time.perf_counter()
         last_report = start
         instrs = self.entry.instructions
-        together_at = None  # all threads at this PC, all running: no need to look
+        # The threads of the last step, all at this PC now, run next without looking: the
+        # step was straight-line (it changed no thread's status and advanced only its own
+        # threads), and every other runnable thread's PC is above this one (chain_limit)
+        # so the lowest-PC-first choice is these threads again.
+        together_at, together_idx, chain_limit = None, ALL, -1
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             while True:
-                if together_at is not None and together_at < len(instrs):
-                    m, idx = together_at, ALL
+                if together_at is not None and together_at < len(instrs) and \
+                        together_at < chain_limit:
+                    m, idx = together_at, together_idx
                 else:
                     if self.random is not None and self.random.complete_now() and \
                             self.ordering.progress():
@@ -404,10 +411,11 @@ class Machine:
                             self.epoch += 1
                             continue
                         raise self._deadlock()
-                    pcs = np.where(runnable, self.pc, np.int64(1 << 62))
+                    pcs = np.where(runnable, self.pc, _NOT_RUNNABLE)
                     if self.random is None:
                         m = int(pcs.min())
                         sel = pcs == m
+                        chain_limit = int(np.where(sel, _NOT_RUNNABLE, pcs).min())
                     else:
                         sel = self.random.pick(pcs, self.warp_of)
                         m = int(pcs[sel][0])
@@ -425,8 +433,8 @@ class Machine:
                         time.perf_counter() > self.deadline:
                     raise self._over_limit(ins, self.time_text)
                 handler = self.handlers[m]
-                together_at = m + 1 if idx is ALL and handler.straight and \
-                    self.random is None else None
+                together_at = m + 1 if handler.straight and self.random is None else None
+                together_idx = idx
                 try:
                     handler(ins, idx)
                 except SimError as err:
