@@ -1200,8 +1200,9 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
             m.status[waiting] = MBAR
             m.wait_epoch[waiting] = m.epoch
             m.pc[threads[ok]] += 1
-            skipped = np.setdiff1d(m.threads_of(idx), threads, assume_unique=True)
-            m.pc[skipped] += 1
+            if ins.guard is not None:   # threads the guard turns off move on
+                skipped = np.setdiff1d(m.threads_of(idx), threads, assume_unique=True)
+                m.pc[skipped] += 1
         else:
             m.advance(idx)
     return run

@@ -835,15 +835,18 @@ class OrderingModel:
                 OrderingModel.mbarrier_try_wait_parity:
             return one_by_one()
         threads = np.asarray(threads, np.int64).reshape(-1)
-        keys = np.stack([np.asarray(ranks, np.int64).reshape(-1) * np.ones_like(threads),
-                         np.asarray(addresses, np.int64).reshape(-1) * np.ones_like(threads),
-                         (np.asarray(parities, np.int64).reshape(-1) & 1)
-                         * np.ones_like(threads)], axis=1)
+        ranks = np.asarray(ranks, np.int64).reshape(-1) * np.ones_like(threads)
+        addresses = np.asarray(addresses, np.int64).reshape(-1) * np.ones_like(threads)
+        if ((addresses < 0) | (addresses >= 1 << 40) | (ranks < 0)).any():
+            return one_by_one()
+        # one int per (rank, address, parity): a group of threads waits on the same phase
+        keys = (ranks << 41) | (addresses << 1) | \
+            (np.asarray(parities, np.int64).reshape(-1) & 1)
         groups = []
-        distinct = keys[:1] if (keys == keys[0]).all() else np.unique(keys, axis=0)
-        for key in distinct:
-            rank, address, parity = (int(k) for k in key)
-            selected = (keys == key).all(axis=1)
+        distinct = keys[:1] if (keys == keys[0]).all() else np.unique(keys)
+        for key in distinct.tolist():
+            rank, address, parity = key >> 41, (key >> 1) & ((1 << 40) - 1), key & 1
+            selected = keys == key
             members = threads[selected]
             bar = self.mbarriers.get((rank, address))
             if bar is None or not self._use_ordered(members, bar):
@@ -856,9 +859,16 @@ class OrderingModel:
             bar.observed = max(bar.observed, bar.phase - 1)
             ok[selected] = True
             waiter_ranks = members // self.threads_per_cta
+            one_rank = int(waiter_ranks[0]) if (waiter_ranks == waiter_ranks[0]).all() \
+                else None
             for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
-                acquiring = members[np.isin(waiter_ranks, [
-                    w for w in set(waiter_ranks.tolist()) if _synchronizes(source, w, scope)])]
+                if one_rank is not None:
+                    acquiring = members if _synchronizes(source, one_rank, scope) \
+                        else members[:0]
+                else:
+                    acquiring = members[np.isin(waiter_ranks, [
+                        w for w in set(waiter_ranks.tolist())
+                        if _synchronizes(source, w, scope)])]
                 if acquiring.size:
                     self._acquire(acquiring, generic, tc)
         return ok
