@@ -181,15 +181,40 @@ def _check_alu(ins: P.Instr):
 def _alu_handler(m: Machine, ins: P.Instr, base: str, kind: str, bits: int):
     d, a, b = ins.operands
     rbits = 32 if base in ("shl", "shr") else bits
+    read_a, read_b = _reader(m, a, bits, ins), _reader(m, b, rbits, ins)
 
     def run(ins, idx):
         act = m.guarded(ins, idx)
         if act is ALL or len(act):
-            x = m.read(a, act, bits, ins)
-            y = m.read(b, act, rbits, ins)
-            m.write(d.name, act, _binop(base, kind, bits, x, y, ins), bits, ins)
+            m.write(d.name, act, _binop(base, kind, bits, read_a(act), read_b(act), ins),
+                    bits, ins)
         m.advance(idx)
     return run
+
+
+def _reader(m: Machine, op, bits: int, ins: P.Instr):
+    """``m.read(op, act, bits, ins)`` as a function of ``act`` for the hot ALU handlers:
+    a register's array and mask, or an immediate's bits, looked up at the first read
+    (where m.read would report an undeclared register) and kept (a register's array is
+    created once and written in place)."""
+    if isinstance(op, P.Imm):
+        cache = []
+
+        def immediate(act):
+            if not cache:
+                cache.append(m.read(op, act, bits, ins))
+            return cache[0]
+        return immediate
+    if not isinstance(op, P.Reg):
+        return lambda act: m.read(op, act, bits, ins)
+    mask, found = MASK[bits], []
+
+    def register(act):
+        if not found:
+            found.append(m.reg(op.name, ins))
+        arr = found[0]
+        return arr[act].astype(np.uint64) if arr.dtype == bool else arr[act] & mask
+    return register
 
 
 def _pred_logic(m: Machine, ins: P.Instr, base: str):
@@ -324,10 +349,11 @@ def _mov(ins: P.Instr):
             return _mov_vector(m, ins, d, a, kind, bits)
         if not isinstance(d, P.Reg) or isinstance(a, (P.Vec, P.Addr)):
             raise _unknown(ins, "only scalar register moves")
+        read_a = _reader(m, a, bits, ins)
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            m.write(d.name, act, m.read(a, act, bits, ins), bits, ins)
+            m.write(d.name, act, read_a(act), bits, ins)
             m.advance(idx)
         return run
     return make
@@ -418,11 +444,11 @@ def _setp(ins: P.Instr):
             raise _unknown(ins, "setp with a second destination or a combining predicate")
         d, a, b = ins.operands
         dname = d.name.split("|")[0]
+        read_a, read_b = _reader(m, a, bits, ins), _reader(m, b, bits, ins)
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            r = _compare(cmp, kind, bits, m.read(a, act, bits, ins),
-                         m.read(b, act, bits, ins))
+            r = _compare(cmp, kind, bits, read_a(act), read_b(act))
             m.write(dname, act, r, 1, ins)
             m.advance(idx)
         return run
@@ -453,10 +479,11 @@ def _cvt(ins: P.Instr):
 
     def make(m, ins):
         d, a = ins.operands
+        read_a = _reader(m, a, src[1], ins)
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            x = m.read(a, act, src[1], ins)
+            x = read_a(act)
             m.write(d.name, act, _convert(x, dst, src, mods), dst[1], ins)
             m.advance(idx)
         return run
