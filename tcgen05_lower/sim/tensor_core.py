@@ -446,7 +446,7 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
 #: built is a pure function of the key; the operation's effect reads the machine's state
 #: when it is performed. Cleared when it holds _MMA_CACHE_SIZE entries.
 _MMA_CACHE: dict = {}
-_MMA_CACHE_SIZE = 256
+_MMA_CACHE_SIZE = 128
 
 
 def _cached_mma(kind, cta_group, ws, operands, rank, cluster_size,
