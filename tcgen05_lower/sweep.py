@@ -102,14 +102,16 @@ def _where_in(exc: BaseException, path: str | None) -> str:
 
 
 def run_point(build, point: dict, *, check=None, timing=True, ptxas=True, seed=0,
-              script: str | None = None, max_instructions=None, timeout=None) -> dict:
+              script: str | None = None, max_instructions=None, timeout=None,
+              functional_only=False) -> dict:
     """One row: the point's parameters and METRICS. Never raises for a failure of the
-    point: the row says at which stage and why."""
+    point: the row says at which stage and why. ``functional_only``: simulate without
+    race detection (simulate(functional_only=True)): the same numbers and cycles."""
     row = {**point, **{m: None for m in METRICS}}
     start = time.perf_counter()
     try:
         row.update(_measure(build, point, check, timing, ptxas, seed, script,
-                            max_instructions, timeout))
+                            max_instructions, timeout, functional_only))
         row["status"] = "ok"
     except PointFailed as failure:
         row.update(status="failed", stage=failure.stage, message=str(failure))
@@ -120,7 +122,8 @@ def run_point(build, point: dict, *, check=None, timing=True, ptxas=True, seed=0
     return row
 
 
-def _measure(build, point, check, timing, ptxas, seed, script, max_instructions, timeout):
+def _measure(build, point, check, timing, ptxas, seed, script, max_instructions, timeout,
+             functional_only=False):
     from tcgen05_lower.cli import sim as S
     from tcgen05_lower.driver import CompileFailed, compile_source
     from tcgen05_lower.pipeline import DEFAULT_PIPELINE, PipelineError, override_options
@@ -177,7 +180,7 @@ def _measure(build, point, check, timing, ptxas, seed, script, max_instructions,
         originals = {k: (v.copy() if hasattr(v, "copy") else v) for k, v in inputs.items()}
         ran = simulate(result.ptx, manifest, inputs, timing=True if timing else None,
                        max_instructions=max_instructions or DEFAULT_MAX_INSTRUCTIONS,
-                       timeout=timeout or DEFAULT_TIMEOUT)
+                       timeout=timeout or DEFAULT_TIMEOUT, functional_only=functional_only)
     except Exception as exc:
         raise PointFailed("simulate", f"{type(exc).__name__}: {exc}") from None
     if ran.races:
@@ -223,7 +226,8 @@ def _worker(build, points, options, tasks, results) -> None:
 
 def sweep(build, grid: dict, *, check=None, jobs: int = 1, timing: bool = True,
           ptxas: bool = True, seed: int = 0, script: str | None = None,
-          progress=True, max_instructions=None, timeout=None) -> list[dict]:
+          progress=True, max_instructions=None, timeout=None,
+          functional_only=False) -> list[dict]:
     """The rows of every point of `grid` (see the module docstring), in the grid's order;
     `jobs` worker processes (forked, so `build` may be any function); a progress line
     per finished point on `progress` (a stream; True: sys.stderr; None: silent). `script` names the file `build`
@@ -231,7 +235,8 @@ def sweep(build, grid: dict, *, check=None, jobs: int = 1, timing: bool = True,
     points = expand(grid)
     progress = sys.stderr if progress is True else progress or None
     options = dict(check=check, timing=timing, ptxas=ptxas, seed=seed, script=script,
-                   max_instructions=max_instructions, timeout=timeout)
+                   max_instructions=max_instructions, timeout=timeout,
+                   functional_only=functional_only)
     rows: list = [None] * len(points)
     start = time.perf_counter()
     done = failed = 0

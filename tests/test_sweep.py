@@ -227,3 +227,14 @@ def test_sweep_of_builder_kernels_checked_as_gemm():
     assert [(r["N"], r["status"], r["stage"]) for r in rows] == [
         (32, "ok", None), (24, "failed", "compile"), (64, "ok", None)]
     assert rows[0]["max_abs_error"] < 1e-4 and rows[0]["cycles"] is None
+
+
+def test_a_functional_only_sweep_gives_the_same_rows():
+    # functional_only skips race detection and nothing else (sim/functional.py): the
+    # full sweep's numbers and the timing model's cycles, computed here, are expected.
+    full = S.sweep(_builder_gemm, {"N": [32]}, check="gemm", progress=None, ptxas=False)
+    fast = S.sweep(_builder_gemm, {"N": [32]}, check="gemm", progress=None, ptxas=False,
+                   functional_only=True)
+    assert full[0]["status"] == "ok" and full[0]["cycles"]
+    assert [{k: v for k, v in r.items() if k != "seconds"} for r in fast] == \
+        [{k: v for k, v in r.items() if k != "seconds"} for r in full]

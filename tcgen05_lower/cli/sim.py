@@ -194,6 +194,10 @@ def build_parser() -> argparse.ArgumentParser:
                         metavar="BYTES",
                         help="refuse, before allocating them, arrays that take more than "
                              "this (default 1G; K, M, G suffixes)")
+    parser.add_argument("--functional-only", action="store_true",
+                        help="no race detection: the same run, outputs, errors, problems at "
+                             "exit and timing, several times faster, for sweeps of a kernel "
+                             "a full run has checked (docs/simulator.md)")
     parser.add_argument("--backend", default="sim", choices=["sim", "cuda"],
                         help="where the kernel runs: the simulator, or a Blackwell GPU "
                              "through the CUDA driver API (the 'cuda' extra; never run here, "
@@ -795,7 +799,8 @@ def _run(args) -> int:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule, trace=trace,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
                           fences=args.fences,
-                          max_instructions=args.max_instructions, timeout=args.timeout)
+                          max_instructions=args.max_instructions, timeout=args.timeout,
+                          functional_only=args.functional_only)
     finally:
         if trace:
             trace.close()
@@ -856,7 +861,8 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
                           progress_stream=sys.stderr, grid=grid, timing=timing,
                           clusters=clusters, fences=args.fences,
                           budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
-                          max_instructions=args.max_instructions, timeout=args.timeout)
+                          max_instructions=args.max_instructions, timeout=args.timeout,
+                          functional_only=args.functional_only)
     except SimError as err:
         print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
@@ -978,7 +984,9 @@ def report(problem, manifest, inputs, result, schedule, elapsed) -> int:
         print(f"  race: {race}")
     for problem_text in result.problems:
         print(f"  at exit: {problem_text}")
-    if schedule != "cuda" and not result.races:
+    if schedule != "cuda" and not getattr(result, "races_checked", True):
+        print("  races: not looked for (--functional-only)")
+    elif schedule != "cuda" and not result.races:
         print("  races: none")
     if schedule != "cuda" and not result.problems:
         print("  at exit: no TMEM left allocated, nothing left in flight")

@@ -45,7 +45,8 @@ def run_seeds(args, ptx, manifest, problem, inputs, originals, grid, seeds, repo
             result = simulate(ptx, manifest, args_copy, schedule="random", seed=seed,
                               progress_stream=sys.stderr, grid=grid,
                               fences=getattr(args, "fences", "canonical"),
-                              max_instructions=args.max_instructions, timeout=args.timeout)
+                              max_instructions=args.max_instructions, timeout=args.timeout,
+                              functional_only=getattr(args, "functional_only", False))
         except SimError as err:
             print(f"tcgen05-sim: schedule random (seed {seed}): {type(err).__name__}: {err}")
             failed["error"].append(seed)

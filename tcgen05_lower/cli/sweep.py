@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-ptxas", action="store_true", help="do not run ptxas")
     parser.add_argument("--no-timing", action="store_true",
                         help="do not run the timing model")
+    parser.add_argument("--functional-only", action="store_true",
+                        help="simulate without race detection (tcgen05-sim "
+                             "--functional-only): the same numbers and cycles, faster; for "
+                             "a kernel whose synchronization a full run has checked")
     parser.add_argument("-o", "--output", default=None, metavar="FILE",
                         help="the report (markdown; .csv / .json: the table alone)")
     parser.add_argument("--csv", default=None, metavar="FILE", help="the table as CSV")
@@ -194,7 +198,8 @@ def _run(args) -> int:
         check = args.check
     start = time.perf_counter()
     rows = S.sweep(build, grid, check=check, jobs=args.jobs, timing=not args.no_timing,
-                   ptxas=not args.no_ptxas, seed=args.seed, script=args.script)
+                   ptxas=not args.no_ptxas, seed=args.seed, script=args.script,
+                   functional_only=args.functional_only)
     elapsed = time.perf_counter() - start
     if args.metric not in S.METRICS and args.plot:
         raise UsageError(f"--metric {args.metric}: not a column ({', '.join(S.METRICS)})")

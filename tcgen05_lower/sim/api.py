@@ -62,6 +62,7 @@ class SimResult:
     threads: int = 0                         # threads per CTA (0: not known)
     cluster: int = 0                         # CTAs per cluster (0: not known)
     timing: object = None                    # timing.TimingResult with simulate(timing=...)
+    races_checked: bool = True               # False with simulate(functional_only=True)
 
     @property
     def ok(self) -> bool:
@@ -331,7 +332,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              ordering_factory=None, tensor_core=None, grid=None, timing=None,
              clusters=None, budgets=None, fences: str = "canonical",
              max_instructions: int | None = DEFAULT_MAX_INSTRUCTIONS,
-             timeout: float | None = DEFAULT_TIMEOUT) -> SimResult:
+             timeout: float | None = DEFAULT_TIMEOUT,
+             functional_only: bool = False) -> SimResult:
     """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
     the manifest's, else one cluster; see grid_of), one cluster after another; arrays are
     modified in place and also returned in ``outputs``. Raises SimError for what the ISA
@@ -363,7 +365,11 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     ``fences``: "canonical" (default) or "acquire", which thread synchronization orders
     tcgen05 operations across threads (docs/memory-model.md, "Two readings of tcgen05
     ordering"): only the ISA's tcgen05.fence::before/after_thread_sync patterns
-    (9.7.16.6), or also every barrier and acquire mbarrier wait."""
+    (9.7.16.6), or also every barrier and acquire mbarrier wait.
+
+    ``functional_only``: no race detection (sim/functional.py): the same run, outputs,
+    errors, problems at exit and timing, with ``races`` empty; several times faster for
+    sweeps of a kernel a full run has checked."""
     manifest = {} if manifest is None else manifest
     if fences not in FENCES:
         raise ValueError(f"fences must be one of {', '.join(FENCES)}, not {fences!r}")
@@ -384,6 +390,12 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     dims = grid_of(manifest, args, launch.cluster, grid)
     launch = replace(launch, grid=dims)
     budget = Budget(max_instructions, timeout)
+    if functional_only:
+        if ordering_factory is not None:
+            raise ValueError("functional_only takes the functional ordering model; give "
+                             "no ordering_factory")
+        from tcgen05_lower.sim.functional import FunctionalOrdering
+        ordering_factory = FunctionalOrdering
     if ordering_factory is None:
         from tcgen05_lower.sim.ordering import OrderingModel
         ordering_factory = OrderingModel
@@ -392,7 +404,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     machine_class, timings = Machine, []
     if timing:
         from tcgen05_lower.sim import timing as timing_model
-        if ordering_factory.__name__ != "OrderingModel":
+        if ordering_factory.__name__ not in ("OrderingModel", "FunctionalOrdering"):
             raise ValueError("the timing model records through the default ordering model")
         machine_class = timing_model.RecordingMachine
     names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
@@ -474,7 +486,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     problems = _locate_problems(problems, ptx)
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
                      ctas=dims[0] * dims[1] * dims[2], timing=estimate,
-                     threads=launch.threads, cluster=launch.cluster)
+                     threads=launch.threads, cluster=launch.cluster,
+                     races_checked=not functional_only)
 
 
 _CONTROL = ("bra", "brx", "ret", "exit", "call", "trap")

@@ -49,6 +49,8 @@ _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
 #: Shared memory per CTA the simulator provides at most (sm_100: 228 KB per SM, 227 KB
 #: usable by one block).
 SMEM_LIMIT = 227 * 1024
+#: The PC the run loop gives a thread that cannot run (above any real PC).
+_NOT_RUNNABLE = np.int64(1 << 62)
 
 @dataclass
 class Launch:
@@ -316,11 +318,16 @@ class Machine:
         start = time.perf_counter()
         last_report = start
         instrs = self.entry.instructions
-        together_at = None  # all threads at this PC, all running: no need to look
+        # The threads of the last step, all at this PC now, run next without looking: the
+        # step was straight-line (it changed no thread's status and advanced only its own
+        # threads), and every other runnable thread's PC is above this one (chain_limit)
+        # so the lowest-PC-first choice is these threads again.
+        together_at, together_idx, chain_limit = None, ALL, -1
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             while True:
-                if together_at is not None and together_at < len(instrs):
-                    m, idx = together_at, ALL
+                if together_at is not None and together_at < len(instrs) and \
+                        together_at < chain_limit:
+                    m, idx = together_at, together_idx
                 else:
                     if self.random is not None and self.random.complete_now() and \
                             self.ordering.progress():
@@ -334,10 +341,11 @@ class Machine:
                             self.epoch += 1
                             continue
                         raise self._deadlock()
-                    pcs = np.where(runnable, self.pc, np.int64(1 << 62))
+                    pcs = np.where(runnable, self.pc, _NOT_RUNNABLE)
                     if self.random is None:
                         m = int(pcs.min())
                         sel = pcs == m
+                        chain_limit = int(np.where(sel, _NOT_RUNNABLE, pcs).min())
                     else:
                         sel = self.random.pick(pcs, self.warp_of)
                         m = int(pcs[sel][0])
@@ -355,8 +363,8 @@ class Machine:
                         time.perf_counter() > self.deadline:
                     raise self._over_limit(ins, self.time_text)
                 handler = self.handlers[m]
-                together_at = m + 1 if idx is ALL and handler.straight and \
-                    self.random is None else None
+                together_at = m + 1 if handler.straight and self.random is None else None
+                together_idx = idx
                 try:
                     handler(ins, idx)
                 except SimError as err:
@@ -390,12 +398,16 @@ class Machine:
 
     def _count(self, ins: P.Instr, idx) -> None:
         self.stats.steps += 1
-        warps = self.warp_of[idx]
-        nwarps = self.nwarps if idx is ALL else len(np.unique(warps))
+        if idx is ALL:
+            nwarps = self.nwarps
+        else:   # idx is sorted (the run loop's flatnonzero), so are its warps
+            warps = self.warp_of[idx]
+            nwarps = 1 if warps[0] == warps[-1] else \
+                1 + int(np.count_nonzero(warps[1:] != warps[:-1]))
         self.stats.warp_instructions += nwarps
         self.stats.counts[ins.opcode] = self.stats.counts.get(ins.opcode, 0) + nwarps
         if self.trace is not None:
-            for w in (range(self.nwarps) if idx is ALL else np.unique(warps)):
+            for w in (range(self.nwarps) if idx is ALL else np.unique(self.warp_of[idx])):
                 self.trace.write(f"{self.stats.steps}\tcta {w // self.warps_per_cta}\t"
                                  f"warp {w % self.warps_per_cta}\tline {ins.line}\t"
                                  f"{ins.text.strip()}\n")

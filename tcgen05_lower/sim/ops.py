@@ -180,15 +180,40 @@ def _check_alu(ins: P.Instr):
 def _alu_handler(m: Machine, ins: P.Instr, base: str, kind: str, bits: int):
     d, a, b = ins.operands
     rbits = 32 if base in ("shl", "shr") else bits
+    read_a, read_b = _reader(m, a, bits, ins), _reader(m, b, rbits, ins)
 
     def run(ins, idx):
         act = m.guarded(ins, idx)
         if act is ALL or len(act):
-            x = m.read(a, act, bits, ins)
-            y = m.read(b, act, rbits, ins)
-            m.write(d.name, act, _binop(base, kind, bits, x, y, ins), bits, ins)
+            m.write(d.name, act, _binop(base, kind, bits, read_a(act), read_b(act), ins),
+                    bits, ins)
         m.advance(idx)
     return run
+
+
+def _reader(m: Machine, op, bits: int, ins: P.Instr):
+    """``m.read(op, act, bits, ins)`` as a function of ``act`` for the hot ALU handlers:
+    a register's array and mask, or an immediate's bits, looked up at the first read
+    (where m.read would report an undeclared register) and kept (a register's array is
+    created once and written in place)."""
+    if isinstance(op, P.Imm):
+        cache = []
+
+        def immediate(act):
+            if not cache:
+                cache.append(m.read(op, act, bits, ins))
+            return cache[0]
+        return immediate
+    if not isinstance(op, P.Reg):
+        return lambda act: m.read(op, act, bits, ins)
+    mask, found = MASK[bits], []
+
+    def register(act):
+        if not found:
+            found.append(m.reg(op.name, ins))
+        arr = found[0]
+        return arr[act].astype(np.uint64) if arr.dtype == bool else arr[act] & mask
+    return register
 
 
 def _pred_logic(m: Machine, ins: P.Instr, base: str):
@@ -323,10 +348,11 @@ def _mov(ins: P.Instr):
             return _mov_vector(m, ins, d, a, kind, bits)
         if not isinstance(d, P.Reg) or isinstance(a, (P.Vec, P.Addr)):
             raise _unknown(ins, "only scalar register moves")
+        read_a = _reader(m, a, bits, ins)
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            m.write(d.name, act, m.read(a, act, bits, ins), bits, ins)
+            m.write(d.name, act, read_a(act), bits, ins)
             m.advance(idx)
         return run
     return make
@@ -417,11 +443,11 @@ def _setp(ins: P.Instr):
             raise _unknown(ins, "setp with a second destination or a combining predicate")
         d, a, b = ins.operands
         dname = d.name.split("|")[0]
+        read_a, read_b = _reader(m, a, bits, ins), _reader(m, b, bits, ins)
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            r = _compare(cmp, kind, bits, m.read(a, act, bits, ins),
-                         m.read(b, act, bits, ins))
+            r = _compare(cmp, kind, bits, read_a(act), read_b(act))
             m.write(dname, act, r, 1, ins)
             m.advance(idx)
         return run
@@ -454,10 +480,11 @@ def _cvt(ins: P.Instr):
 
     def make(m, ins):
         d, a = ins.operands
+        read_a = _reader(m, a, src[1], ins)
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            x = m.read(a, act, src[1], ins)
+            x = read_a(act)
             m.write(d.name, act, _convert(x, dst, src, mods), dst[1], ins)
             m.advance(idx)
         return run
@@ -840,6 +867,11 @@ def _check_aligned(addr, size: int, what: str) -> None:
 def _globals(m: Machine, addr, size: int, what: str):
     """(buffer index per thread, byte offset per thread); SimError when out of bounds."""
     addr = np.asarray(addr, np.uint64).reshape(-1)
+    if addr.size:   # usually every thread accesses one array: two reductions, no masks
+        low, high = int(addr.min()), int(addr.max())
+        for i, buf in enumerate(m.buffers):   # (arrays' address windows are disjoint)
+            if buf.base <= low and high + size <= buf.base + buf.raw.size:
+                return np.full(addr.shape, i, np.int64)
     which = np.full(addr.shape, -1, np.int64)
     for i, buf in enumerate(m.buffers):
         inside = (addr >= np.uint64(buf.base)) & \
@@ -852,6 +884,12 @@ def _globals(m: Machine, addr, size: int, what: str):
         raise SimError(f"out-of-bounds global {what} of {size} bytes at address {a:#x}"
                        f"{_nearest_array(m, a)} (bound arrays: {bound})")
     return which
+
+
+def _distinct(which: np.ndarray):
+    """np.unique(which), without its sort when every thread accesses the same array."""
+    first = which[0]
+    return (first,) if (which == first).all() else np.unique(which)
 
 
 def _nearest_array(m: Machine, address: int) -> str:
@@ -877,7 +915,7 @@ def load(m: Machine, space: str, act, addr, nbytes: int, vec: int, ins) -> np.nd
         which = _globals(m, addr, size, "load")
         addr = np.asarray(addr, np.uint64).reshape(-1)
         out = np.empty((addr.size, size), np.uint8)
-        for i in np.unique(which):
+        for i in _distinct(which):
             buf = m.buffers[i]
             sel = which == i
             out[sel] = buf.raw[_byte_offsets(addr[sel] - np.uint64(buf.base), nbytes, vec)]
@@ -895,7 +933,7 @@ def store(m: Machine, space: str, act, addr, nbytes, vec, values, ins) -> None:
     if space == "global":
         which = _globals(m, addr, size, "store")
         addr = np.asarray(addr, np.uint64).reshape(-1)
-        for i in np.unique(which):
+        for i in _distinct(which):
             buf = m.buffers[i]
             sel = which == i
             buf.raw[_byte_offsets(addr[sel] - np.uint64(buf.base), nbytes, vec)] = raw[sel]
@@ -1308,17 +1346,24 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
         if threads.size:
             addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
             phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
-            ok = np.array([m.ordering.mbarrier_try_wait_parity(
-                int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line, scope=_scope(ins))
-                for g, ad, p in zip(threads, addrs, phases)], dtype=bool)
+            many = getattr(m.ordering, "mbarrier_try_wait_parity_many", None)
+            if many is not None:   # the same, per group of threads (ordering.py)
+                ok = many(threads, m.rank[threads], addrs, phases & np.uint64(1), ins.line,
+                          scope=_scope(ins))
+            else:
+                ok = np.array([m.ordering.mbarrier_try_wait_parity(
+                    int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line,
+                    scope=_scope(ins)) for g, ad, p in zip(threads, addrs, phases)],
+                    dtype=bool)
             m.write(d.name, threads, ok, 1, ins)
             # A failed try_wait waits here until some mbarrier changes, then retries.
             waiting = threads[~ok]
             m.status[waiting] = MBAR
             m.wait_epoch[waiting] = m.epoch
             m.pc[threads[ok]] += 1
-            skipped = np.setdiff1d(m.threads_of(idx), threads, assume_unique=True)
-            m.pc[skipped] += 1
+            if ins.guard is not None:   # threads the guard turns off move on
+                skipped = np.setdiff1d(m.threads_of(idx), threads, assume_unique=True)
+                m.pc[skipped] += 1
         else:
             m.advance(idx)
     return run

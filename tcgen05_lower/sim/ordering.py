@@ -279,16 +279,21 @@ class OrderingModel:
         execution ordering operations). A load thread that waits on a ring's empty stage
         (the MMAs' commit) and then arrives on its full stage forwards the MMAs'
         completion to the MMA thread's wait."""
-        generic = self.known[threads].max(axis=0)
-        tc = np.maximum(self.released[threads].max(axis=0),
-                        self.pending_tc[threads].max(axis=0))
+        rows = _rows(threads)
+        generic = self.known[rows].max(axis=0)
+        tc = np.maximum(self.released[rows].max(axis=0), self.pending_tc[rows].max(axis=0))
         own = np.asarray(threads).reshape(-1)
         tc[own] = np.maximum(tc[own], self.known[own, own])
         return generic, tc
 
     def _acquire(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
-        self.known[threads] = np.maximum(self.known[threads], generic)
-        self.pending_tc[threads] = np.maximum(self.pending_tc[threads], tc)
+        rows = _rows(threads)
+        if isinstance(rows, slice):   # in place: no copies of the rows
+            np.maximum(self.known[rows], generic, out=self.known[rows])
+            np.maximum(self.pending_tc[rows], tc, out=self.pending_tc[rows])
+            return
+        self.known[rows] = np.maximum(self.known[rows], generic)
+        self.pending_tc[rows] = np.maximum(self.pending_tc[rows], tc)
 
     @staticmethod
     def _describe(rank: int, mask: np.ndarray) -> str:
@@ -368,9 +373,24 @@ class OrderingModel:
     def _check_conflicts(self, thread: int, op: TensorOp, kind: str, cp4: bool,
                          line: int) -> None:
         fp = op.footprint
-        for record in self.inflight:
+        ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
+        if not ranks:
+            return
+        # Only a record whose completion the issuer does not know can race with the new
+        # op (_ordered's first test, for all records at once), and only when their masks
+        # can share a cell (their lane and column sets intersect); the rest is the exact
+        # test, in the records' order.
+        candidates = self._not_known_complete(thread)
+        if not fp.tmem_writes:   # a read conflicts only with a record that writes
+            candidates = candidates[self._inflight_arrays[4][candidates]]
+        for index in candidates:
+            record = self.inflight[index]
             other = record.op.footprint
-            for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
+            if not any(_may_share(fp, other, rank) for rank in ranks):
+                continue
+            if self._ordered(thread, record, kind, op, cp4):
+                continue
+            for rank in ranks:
                 mine_w = fp.tmem_writes.get(rank)
                 mine_r = fp.tmem_reads.get(rank)
                 their_w = other.tmem_writes.get(rank)
@@ -382,12 +402,37 @@ class OrderingModel:
                         if both.any():
                             overlap = both
                             break
-                if overlap is None or self._ordered(thread, record, kind, op, cp4):
+                if overlap is None:
                     continue
                 self._race(f"tcgen05.{kind} and tcgen05.{record.kind} both access "
                            f"{self._describe(rank, overlap)}, and the second is not ordered "
                            "after the first's completion (9.7.16.6)", line, record.line)
                 break
+
+    #: (the inflight list, how many of its records are in the arrays, their completion
+    #: agents, their sequence numbers, whether they write TMEM): kept in step with
+    #: ``inflight`` (appended to by ``issue``, replaced as a whole by ``barrier``).
+    _inflight_arrays = None
+
+    def _not_known_complete(self, thread: int) -> np.ndarray:
+        """Indices of the in-flight records whose completion `thread` does not know for
+        tcgen05 ops (``tc_known`` below the record's sequence number), in order."""
+        records = self.inflight
+        cache = self._inflight_arrays
+        if cache is None or cache[0] is not records or cache[1] > len(records):
+            cache = [records, 0, np.zeros(0, np.int64), np.zeros(0, np.int64),
+                     np.zeros(0, bool)]
+        if cache[1] < len(records):
+            new = records[cache[1]:]
+            cache[4] = np.concatenate([cache[4], np.fromiter(
+                (bool(r.op.footprint.tmem_writes) for r in new), bool, len(new))])
+            cache[2] = np.concatenate([cache[2], np.fromiter((r.agent for r in new),
+                                                             np.int64, len(new))])
+            cache[3] = np.concatenate([cache[3], np.fromiter((r.seq for r in new),
+                                                             np.int64, len(new))])
+            cache[1] = len(records)
+        self._inflight_arrays = cache
+        return np.flatnonzero(self.tc_known[thread][cache[2]] < cache[3])
 
     def _check_allocation_ordered(self, thread: int, op: TensorOp, line: int) -> None:
         """The columns an op touches were allocated by a tcgen05.alloc ordered before it:
@@ -395,10 +440,8 @@ class OrderingModel:
         and after_thread_sync (9.7.16.6.3)."""
         fp = op.footprint
         for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
-            mask = np.zeros(TMEM_COLUMNS, bool)
-            for masks in (fp.tmem_reads, fp.tmem_writes):
-                if rank in masks:
-                    mask |= masks[rank].any(axis=0)
+            mask = fp.tmem_columns(rank) if hasattr(fp, "tmem_columns") else \
+                _columns_of(fp, rank)
             owners = self.alloc_by[rank][mask]
             seqs = self.alloc_seq[rank][mask]
             for owner in np.unique(owners[owners >= 0]):
@@ -421,7 +464,7 @@ class OrderingModel:
                 raise SimError(f"tcgen05.{op.kind} reads shared-memory bytes "
                                f"{int(addresses.min()):#x}-{int(addresses.max()):#x} of CTA "
                                f"{rank}, past its {size} bytes of shared memory", line)
-            self._check_tma_written(np.full(addresses.shape, thread), rank, addresses,
+            self._check_tma_written(thread, rank, addresses,
                                     f"tcgen05.{op.kind} by thread {thread} reads", line)
             writers = self.writer[rank][addresses]
             written = writers >= 0
@@ -533,13 +576,20 @@ class OrderingModel:
 
     def fence(self, threads: np.ndarray, kind: str, line: int) -> None:
         threads = np.asarray(threads)
+        rows = _rows(threads)
         if kind == "before_thread_sync":
-            self.released[threads] = np.maximum(self.known[threads], self.tc_known[threads])
+            if isinstance(rows, slice):
+                np.maximum(self.known[rows], self.tc_known[rows], out=self.released[rows])
+            else:
+                self.released[rows] = np.maximum(self.known[rows], self.tc_known[rows])
         elif kind == "after_thread_sync":
             # only what arrived through tcgen05-aware release (before_thread_sync or a
             # commit) orders later tcgen05 ops; plain generic knowledge does not
-            self.tc_known[threads] = np.maximum(self.tc_known[threads],
-                                                self.pending_tc[threads])
+            if isinstance(rows, slice):
+                np.maximum(self.tc_known[rows], self.pending_tc[rows],
+                           out=self.tc_known[rows])
+            else:
+                self.tc_known[rows] = np.maximum(self.tc_known[rows], self.pending_tc[rows])
         elif kind == "proxy_async":
             for t in threads:
                 self.proxy_fences[int(t)].append(self._epoch(int(t)))
@@ -598,13 +648,16 @@ class OrderingModel:
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
     def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
                            what: str, line: int) -> None:
-        """Races of accesses by threads `who` (one per byte) to bytes a TMA load writes
-        whose completion they have not observed."""
+        """Races of accesses by threads `who` (one per byte, or one thread for all) to
+        bytes a TMA load writes whose completion they have not observed."""
         writers = self.tma_writer[rank][addresses]
         busy = writers >= 0
         if not busy.any():
             return
-        seen = self.known[who[busy], self.TMA + writers[busy]]
+        if isinstance(who, (int, np.integer)):
+            seen = self.known[who][self.TMA + writers[busy]]
+        else:
+            seen = self.known[who[busy], self.TMA + writers[busy]]
         late = seen < self.tma_seq[rank][addresses][busy]
         if late.any():
             first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
@@ -633,7 +686,7 @@ class OrderingModel:
                            f"{addresses[first]:#x}) that a tcgen05 op of thread "
                            f"{readers[first]} still reads (its completion is not observed)",
                            line, int(self.reader_line[rank][addresses[first]]))
-        self._check_tma_written(np.full(addresses.shape, thread), rank, addresses,
+        self._check_tma_written(thread, rank, addresses,
                                 f"a TMA load of thread {thread} also writes", line)
         self.seq[self.TMA + thread] += 1
         seq = int(self.seq[self.TMA + thread])
@@ -787,6 +840,75 @@ class OrderingModel:
         self._implied([thread], "after_thread_sync", line)
         return True
 
+    def mbarrier_try_wait_parity_many(self, threads: np.ndarray, ranks: np.ndarray,
+                                      addresses: np.ndarray, parities: np.ndarray,
+                                      line: int, scope: str = "cta") -> np.ndarray:
+        """``mbarrier_try_wait_parity`` of each of `threads` in turn (the same results
+        and effects: bool per thread): per group of threads that wait on the same
+        mbarrier and parity at once, when the use of the mbarrier is ordered after its
+        init for all of them; thread by thread otherwise (then something is reported,
+        in the threads' order), and when a subclass redefines the one-thread wait."""
+        one_by_one = lambda: np.array([  # noqa: E731
+            self.mbarrier_try_wait_parity(int(g), int(r), int(a), int(p) & 1, line,
+                                          scope=scope)
+            for g, r, a, p in zip(threads, ranks, addresses, parities)], dtype=bool)
+        if type(self).mbarrier_try_wait_parity is not \
+                OrderingModel.mbarrier_try_wait_parity or self.fences != "canonical":
+            return one_by_one()   # a subclass's wait, or fences implied by each wait
+        threads = np.asarray(threads, np.int64).reshape(-1)
+        ranks = np.asarray(ranks, np.int64).reshape(-1) * np.ones_like(threads)
+        addresses = np.asarray(addresses, np.int64).reshape(-1) * np.ones_like(threads)
+        if ((addresses < 0) | (addresses >= 1 << 40) | (ranks < 0)).any():
+            return one_by_one()
+        # one int per (rank, address, parity): a group of threads waits on the same phase
+        keys = (ranks << 41) | (addresses << 1) | \
+            (np.asarray(parities, np.int64).reshape(-1) & 1)
+        groups = []
+        distinct = keys[:1] if (keys == keys[0]).all() else np.unique(keys)
+        for key in distinct.tolist():
+            rank, address, parity = key >> 41, (key >> 1) & ((1 << 40) - 1), key & 1
+            selected = keys == key
+            members = threads[selected]
+            bar = self.mbarriers.get((rank, address))
+            if bar is None or not self._use_ordered(members, bar):
+                return one_by_one()
+            groups.append((selected, members, bar, parity))
+        ok = np.zeros(threads.size, bool)
+        for selected, members, bar, parity in groups:
+            if bar.phase % 2 == parity:
+                continue
+            bar.observed = max(bar.observed, bar.phase - 1)
+            ok[selected] = True
+            waiter_ranks = members // self.threads_per_cta
+            one_rank = int(waiter_ranks[0]) if (waiter_ranks == waiter_ranks[0]).all() \
+                else None
+            for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
+                if one_rank is not None:
+                    acquiring = members if _synchronizes(source, one_rank, scope) \
+                        else members[:0]
+                else:
+                    acquiring = members[np.isin(waiter_ranks, [
+                        w for w in set(waiter_ranks.tolist())
+                        if _synchronizes(source, w, scope)])]
+                if acquiring.size:
+                    self._acquire(acquiring, generic, tc)
+        return ok
+
+    def _use_ordered(self, threads: np.ndarray, bar: Mbarrier) -> bool:
+        """Whether ``_mbar`` would report nothing for any of `threads` using `bar`: its
+        init is ordered before the use, and for threads of another CTA a
+        fence.mbarrier_init after it too."""
+        others = threads[threads != bar.init_by]
+        if (self.known[others, bar.init_by] <= bar.init_epoch).any():
+            return False
+        remote = others[others // self.threads_per_cta != bar.rank]
+        if bar.init_by in threads and bar.init_by // self.threads_per_cta != bar.rank:
+            remote = np.append(remote, bar.init_by)
+        if not remote.size:
+            return True
+        fences = [f for f in self.init_fences[bar.init_by] if f >= bar.init_epoch]
+        return bool(fences) and bool((self.known[remote, bar.init_by] > fences[0]).all())
+
     # -- tensor-memory allocation (9.7.16.7) ------------------------------------------------
     def alloc(self, warp_threads: np.ndarray, rank: int, columns: int, cta_group: int,
               line: int) -> int:
@@ -892,6 +1014,43 @@ class OrderingModel:
                 problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
                                 "still allocated at exit (9.7.16.7.1)")
         return problems
+
+
+def _rows(threads):
+    """`threads` as an index of rows of the clock matrices: a slice when they are
+    consecutive (a warp, a CTA: the matrices' rows are then views, not copies)."""
+    threads = np.asarray(threads)
+    if threads.ndim != 1 or threads.size == 0 or threads.dtype.kind not in "iu":
+        return threads
+    first, last = int(threads[0]), int(threads[-1])
+    if last - first + 1 == threads.size and (threads.size < 3 or (
+            np.diff(threads) == 1).all()):
+        return slice(first, last + 1)
+    return threads
+
+
+def _may_share(mine, theirs, rank: int) -> bool:
+    """Whether two footprints' TMEM masks of CTA `rank` can share a cell in one of the
+    pairs _check_conflicts tests (write/write, write/read, read/write): their lane sets
+    and their column sets both intersect (state.Footprint.tmem_bits). False rules the
+    pair out; True leaves the exact test to the caller."""
+    if not hasattr(mine, "tmem_bits") or not hasattr(theirs, "tmem_bits"):
+        return True
+    mine_w, mine_r = mine.tmem_bits("writes", rank), mine.tmem_bits("reads", rank)
+    their_w, their_r = theirs.tmem_bits("writes", rank), theirs.tmem_bits("reads", rank)
+    for a, b in ((mine_w, their_w), (mine_w, their_r), (mine_r, their_w)):
+        if a is not None and b is not None and a[0] & b[0] and a[1] & b[1]:
+            return True
+    return False
+
+
+def _columns_of(fp, rank: int) -> np.ndarray:
+    """The TMEM columns of CTA `rank` a footprint without summaries touches."""
+    mask = np.zeros(TMEM_COLUMNS, bool)
+    for masks in (fp.tmem_reads, fp.tmem_writes):
+        if rank in masks:
+            mask |= masks[rank].any(axis=0)
+    return mask
 
 
 def _contribute(bar: Mbarrier, source: tuple, generic: np.ndarray, tc: np.ndarray) -> None:

@@ -82,6 +82,53 @@ class Footprint:
     tmem_writes: dict[int, np.ndarray] = field(default_factory=dict)  # rank -> bool[128, 512]
     smem_reads: dict[int, np.ndarray] = field(default_factory=dict)   # rank -> int64 addresses
     smem_writes: dict[int, np.ndarray] = field(default_factory=dict)  # rank -> int64 addresses
+    #: Summaries of the TMEM masks, computed once (``tmem_bits``, ``tmem_columns``): an
+    #: operation's footprint is complete when it is issued and not changed afterwards.
+    _summaries: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def tmem_bits(self, which: str, rank: int) -> tuple[int, int] | None:
+        """(lanes, columns) the ``which`` ("reads" or "writes") mask of CTA ``rank``
+        touches, as bit sets (Python ints: bit i set when lane / column i holds a cell of
+        it), or None without such a mask. Two masks share a cell only if both their lane
+        sets and their column sets intersect: a cheap test that rules out most pairs."""
+        key = (which, rank)
+        if key not in self._summaries:
+            mask = (self.tmem_reads if which == "reads" else self.tmem_writes).get(rank)
+            self._summaries[key] = None if mask is None else (
+                _bit_set(mask.any(axis=1)), _bit_set(mask.any(axis=0)))
+        return self._summaries[key]
+
+    def tmem_columns(self, rank: int) -> np.ndarray:
+        """The TMEM columns of CTA ``rank`` the operation reads or writes (bool[512])."""
+        key = ("columns", rank)
+        if key not in self._summaries:
+            columns = np.zeros(TMEM_COLUMNS, bool)
+            for masks in (self.tmem_reads, self.tmem_writes):
+                if rank in masks:
+                    columns |= masks[rank].any(axis=0)
+            self._summaries[key] = columns
+        return self._summaries[key]
+
+
+def _bit_set(flags: np.ndarray) -> int:
+    """The bool vector ``flags`` as a Python int (bit i = flags[i])."""
+    return int.from_bytes(np.packbits(flags, bitorder="little").tobytes(), "little")
+
+
+def unique_addresses(addresses: np.ndarray) -> np.ndarray:
+    """``np.unique(addresses).astype(np.int64)`` for non-negative integer addresses that
+    span a small range (shared-memory byte addresses): marks them in a bool vector over
+    their range instead of sorting, several times faster for the ~10^4 bytes of an MMA's
+    operands."""
+    addresses = np.asarray(addresses).reshape(-1)
+    if addresses.size == 0:
+        return np.unique(addresses).astype(np.int64)
+    low, high = int(addresses.min()), int(addresses.max())
+    if low < 0 or high - low > 1 << 24:
+        return np.unique(addresses).astype(np.int64)
+    seen = np.zeros(high - low + 1, bool)
+    seen[addresses - low] = True
+    return np.flatnonzero(seen).astype(np.int64) + low
 
 
 class TensorOp(Protocol):

@@ -331,8 +331,7 @@ def _load(split: bool, red: bool):
                 if values.shape[1] != len(dst):
                     raise SimError(f"the tensor-core model returned {values.shape[1]} "
                                    f"registers; the instruction names {len(dst)}")
-                for j, name in enumerate(dst):
-                    m.write(name, warp, values[lanes, j].astype(np.uint64), 32, ins)
+                _write_columns(m, dst, warp, values[lanes].astype(np.uint64), ins)
                 if red:
                     red_values = np.asarray(red_values, np.uint32)
                     for j, name in enumerate(red_dst):
@@ -341,6 +340,20 @@ def _load(split: bool, red: bool):
             m.advance(idx)
         return run
     return make
+
+
+def _write_columns(m: Machine, names: list[str], warp: np.ndarray, values: np.ndarray,
+                   ins: P.Instr) -> None:
+    """m.write(names[j], warp, values[:, j], 32) for every j (values: uint64 below 2**32),
+    into consecutive threads through a slice of each register's array."""
+    rows = slice(int(warp[0]), int(warp[0]) + len(warp)) \
+        if len(warp) and int(warp[-1]) - int(warp[0]) + 1 == len(warp) else warp
+    for j, name in enumerate(names):
+        arr = m.reg(name, ins)
+        if arr.dtype == bool:
+            m.write(name, warp, values[:, j], 32, ins)
+        else:
+            arr[rows] = values[:, j]
 
 
 def _store(split: bool):

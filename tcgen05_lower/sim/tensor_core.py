@@ -77,7 +77,7 @@ import numpy as np
 
 from tcgen05_lower.sim import datamove, sparse
 from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory, Footprint,
-                                     SimError)
+                                     SimError, unique_addresses)
 
 # -- Table 40: the shared-memory descriptor ---------------------------------------------------
 
@@ -354,6 +354,43 @@ def _mask(lanes: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 # -- tcgen05.mma ---------------------------------------------------------------------------------
 
+def _openblas_local_threads():
+    """OpenBLAS's ``openblas_set_num_threads_local`` (0.3.27 and later: sets the calling
+    thread's BLAS thread count, returns the previous one) from the OpenBLAS NumPy ships
+    with, or None when NumPy links another BLAS."""
+    import ctypes
+    import glob
+    import os
+
+    here = os.path.dirname(np.__file__)
+    for path in sorted(glob.glob(os.path.join(here, os.pardir, "numpy.libs", "*openblas*")) +
+                       glob.glob(os.path.join(here, ".dylibs", "*openblas*"))):
+        try:
+            function = ctypes.CDLL(path).openblas_set_num_threads_local
+        except (OSError, AttributeError):
+            continue
+        function.argtypes, function.restype = [ctypes.c_int], ctypes.c_int
+        return function
+    return None
+
+
+_SET_LOCAL_THREADS = _openblas_local_threads()
+
+
+class one_blas_thread:
+    """Runs the products of one MMA (a few hundred thousand multiply-adds) on one BLAS
+    thread: a threaded BLAS splits a product that small across threads that then wait for
+    each other, tens of milliseconds per MMA when the cores are busy. The numbers are the
+    same (each element of the product is computed by one thread either way)."""
+
+    def __enter__(self):
+        self.previous = _SET_LOCAL_THREADS(1) if _SET_LOCAL_THREADS else None
+
+    def __exit__(self, *exc):
+        if self.previous is not None:
+            _SET_LOCAL_THREADS(self.previous)
+
+
 @dataclass
 class Operation:
     """One issued tcgen05.mma, cp, ld or st (the TensorOp protocol of state.py)."""
@@ -398,8 +435,37 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
         return _build_scaled_mma(parts, kind, cta_group, operands, rank, cluster_size)
     if scaling:
         raise SimError(f".{scaling[0]} is not valid with .kind::{kind} (9.7.16.10.9.1)")
-    return _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
-                      collector=datamove.collector_usage(parts, ws), is_sparse="sp" in parts)
+    return _cached_mma(kind, cta_group, ws, operands, rank, cluster_size,
+                       datamove.collector_usage(parts, ws), "sp" in parts)
+
+
+#: Built MMAs by their qualifiers and operand values: a kernel issues the same few MMAs
+#: (descriptors, TMEM address, instruction descriptor) again and again, and building one
+#: (its cells, its operands' byte addresses) costs far more than performing it. What is
+#: built is a pure function of the key; the operation's effect reads the machine's state
+#: when it is performed. Cleared when it holds _MMA_CACHE_SIZE entries.
+_MMA_CACHE: dict = {}
+_MMA_CACHE_SIZE = 128
+
+
+def _cached_mma(kind, cta_group, ws, operands, rank, cluster_size,
+                collector: datamove.CollectorUsage, is_sparse: bool) -> Operation:
+    """_build_mma's operation, reusing the footprint and effect of an identical earlier
+    issue (a fresh Operation each time, so no two issues share one record)."""
+    try:
+        key = (kind, cta_group, ws, rank, cluster_size, collector, is_sparse,
+               tuple((type(o), o) for o in operands))
+        built = _MMA_CACHE.get(key)
+    except TypeError:   # an unhashable operand: build it every time
+        key, built = None, None
+    if built is None:
+        built = _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
+                           collector=collector, is_sparse=is_sparse)
+        if key is not None:
+            if len(_MMA_CACHE) >= _MMA_CACHE_SIZE:
+                _MMA_CACHE.clear()
+            _MMA_CACHE[key] = built
+    return Operation(built.kind, built.footprint, built.accumulator, built._perform)
 
 
 def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
@@ -497,7 +563,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         smem = [b_addresses.reshape(-1)]
         if not a_in_tmem:
             smem.append(a_addresses.reshape(-1))
-        fp.smem_reads[r] = np.unique(np.concatenate(smem)).astype(np.int64)
+        fp.smem_reads[r] = unique_addresses(np.concatenate(smem))
 
     def perform(ctas: list[CtaMemory]) -> None:
         b_raw = [ctas[r].smem[b_addresses] for r in ranks]
@@ -520,7 +586,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
                 a_matrix = meta.expand(cta.tmem, a_matrix)
             if info.negate_a:
                 a_matrix = -a_matrix
-            product = a_matrix @ b_matrix.T                     # [rows, N]
+            with one_blas_thread():
+                product = a_matrix @ b_matrix.T                 # [rows, N]
             _accumulate(cta, lanes, cols, product, info, enable_input_d, scale_input_d,
                         None if disabled is None else lane_bits[lanes + 128 * (r - rank)])
 
@@ -590,7 +657,7 @@ def _build_cp(parts, operands, rank, cluster_size) -> Operation:
         raise SimError("a cta_group::2 copy needs a cluster of two CTAs (9.7.16.9.2)")
     written = _mask(lane_grid, col_grid)
     fp = Footprint(tmem_writes={r: written for r in ranks},
-                   smem_reads={rank: np.unique(source).astype(np.int64)})
+                   smem_reads={rank: unique_addresses(source)})
 
     def perform(ctas: list[CtaMemory]) -> None:
         raw = ctas[rank].smem[source]
@@ -827,8 +894,9 @@ def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: lis
                                          info.scale_type, "A")
             scale_b = block_scale.read_scale_factors(cta.tmem, sfb_cells, info.scale_b_id, vec,
                                          info.scale_type, "B")
-            product = (block_scale.apply_scales(a_matrix, scale_a)
-                       @ block_scale.apply_scales(b_matrix, scale_b).T)
+            with one_blas_thread():
+                product = (block_scale.apply_scales(a_matrix, scale_a)
+                           @ block_scale.apply_scales(b_matrix, scale_b).T)
             _accumulate(cta, lanes, cols, product, info, enable_input_d, 0, None)
 
     key = (rank, int(d_taddr), info.m, info.n, cta_group)

@@ -350,8 +350,14 @@ class RecordingMachine(Machine):
         warps_per_cta = -(-launch.threads // 32)
         recorder = Recorder(warps_per_cta * launch.cluster, warps_per_cta, launch.cluster)
 
+        recording = RecordingOrdering
+        if getattr(ordering_factory, "functional", False):   # simulate(functional_only=)
+            from tcgen05_lower.sim.functional import FunctionalOrdering
+            recording = type("FunctionalRecordingOrdering",
+                             (RecordingOrdering, FunctionalOrdering), {})
+
         def factory(ctas, threads, schedule_):
-            ordering = RecordingOrdering(ctas, threads, schedule_)
+            ordering = recording(ctas, threads, schedule_)
             ordering.recorder = recorder
             return ordering
 
