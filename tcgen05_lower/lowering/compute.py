@@ -35,17 +35,15 @@ import math
 from dataclasses import dataclass
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import emit, ptx
+from tcgen05_lower import emit
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT, REDUCE_KINDS
-from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, StOp,
-                                       StoreFragmentOp, TmemBufferOp)
+from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp,
+                                       StoreFragmentOp)
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa.addressing import WarpgroupAccess
-from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.ldst import (LoweredFragment, _elements, _index_operand, _mapping,
-                                         _Matrix, _message, message_taddrs)
+from tcgen05_lower.lowering.ldst import LoweredFragment, _elements, _mapping, _Matrix
 
 @dataclass
 class ComputedFragment(LoweredFragment):
@@ -379,52 +377,6 @@ def computed_registers(lowering, fragment: ComputedFragment) -> LoweredFragment:
     registers = _scf_if(fragment.active, build, [i32()] * fragment.access.registers)
     return LoweredFragment(registers, fragment.access, fragment.element, fragment.column,
                            fragment.active)
-
-
-def store_a_operand(lowering, op, buffer, fragment) -> None:
-    """tcgen05.st of a fragment into a buffer an MMA reads as A (16-bit elements, Layout
-    D; tcgen05-select-layouts ``plan_a_store``): K elements 2j and 2j + 1 of a row go to
-    the low and high half of TMEM column column/2 + j on the row's lane (9.7.16.10.4,
-    little-endian within the 32-bit word, as the MMA reads it). The fragment is held one
-    row per thread (.32x32b of Layout D: register r of thread l of warp w is element
-    (32w + l, r) of the slice), and so is the .32x32b store of the packed registers: the
-    pairs are packed in the thread that holds them."""
-    source = fragment.access
-    if source.layout != "D" or source.shape != "32x32b" or source.pack16 or \
-            fragment.reduced:
-        lowering.fail(op, f"tcgen05.st into an A operand: the fragment is held as "
-                          f"{source.describe()}, not one row per thread (.32x32b of Layout D)")
-    frag = d.type_info(op.operands[2].type)
-    width = frag.shape[1]
-    typed = StOp(op)
-    n = d.type_info(TmemBufferOp(buffer).buffer.type).cols // 2
-    try:
-        access = WarpgroupAccess.create("D", n=n, width=width // 2, shape=typed.shape,
-                                        num=typed.num, op="st")
-    except IsaRuleError as exc:
-        lowering.fail(op, f"tcgen05.st: {exc}")
-    shell = LoweredFragment([None] * source.registers, source, fragment.element,
-                            fragment.column, fragment.active)
-    elements = list(_elements(lowering, shell))
-    if isinstance(fragment, ComputedFragment):
-        scalars = list(fragment.values)
-    else:
-        scalars = element_scalars(fragment, elements, ir.IntegerType.get_signless(16))
-    by_column = {col: value for (_, _, _, col, _), value in zip(elements, scalars)}
-    if sorted(by_column) != list(range(width)):
-        lowering.fail(op, "tcgen05.st into an A operand: each thread must hold every "
-                          "column of its row")
-    registers = [as_value(Sym(_bits16(by_column[2 * j])) |
-                          (Sym(_bits16(by_column[2 * j + 1])) << 16), i32())
-                 for j in range(width // 2)]
-    column = _index_operand(op.operands[1])
-    column = column // 2 if isinstance(column, int) else column >> 1
-    count = access.message_registers
-    taddrs = message_taddrs(lowering, access, lowering.values[op.operands[0]], column)
-    for m, taddr in enumerate(taddrs):
-        text = ptx.st(access.shape, access.num, "$0", [f"${i + 1}" for i in range(count)])
-        _message(text, [taddr] + registers[m * count:(m + 1) * count], 0, None)
-
 
 
 # ------------------------------------------------------------- per-row values

@@ -239,7 +239,7 @@ def lower_st(lowering, op) -> None:
     fragment = lowering.values[op.operands[2]]
     frag = d.type_info(op.operands[2].type)
     if TmemBufferOp(buffer).role == "a":
-        from tcgen05_lower.lowering.compute import store_a_operand
+        from tcgen05_lower.lowering.a_operand import store_a_operand
         return store_a_operand(lowering, op, buffer, fragment)
     access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     if fragment.registers is None:  # computed by tcgen05.frag_map
@@ -715,6 +715,9 @@ def lower_store_fragment(lowering, op) -> None:
 def lower_load_fragment(lowering, op) -> None:
     store = _consumer_store(lowering, op)
     buffer = _buffer(lowering, store, store.operands[0])
+    if TmemBufferOp(buffer).role == "a":  # packed as A is (isa.a_store)
+        from tcgen05_lower.lowering.a_operand import load_a_fragment
+        return load_a_fragment(lowering, op, store, buffer)
     frag = d.type_info(op.results[0].type)
     access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     source = op.operands[0]
