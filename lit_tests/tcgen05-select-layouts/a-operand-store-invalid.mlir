@@ -159,3 +159,27 @@ func.func @fp4_a(%P: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_10
   "tcgen05.mma"(%s, %p, %b, %false) {kind = "f8f6f4"} : (!acc, !at, !b, i1) -> ()
   return
 }
+// -----
+!acc = !tcgen05.tmem<[64, 64], f32>
+!at = !tcgen05.tmem<[64, 64], bf16>
+!b = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+// Layout F: .16x64b leaves register r of thread l column (l/2)%2 + 2r (tmem-facts
+// section 2): thread 0 holds columns 0, 2, 4, ..., where the .16x32bx2 store of packed
+// columns needs the K pair (0, 1) in registers 0 and 1.
+func.func @layout_f_other_shape() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %s = "tcgen05.tmem_buffer"() : () -> !acc
+  %p = "tcgen05.tmem_buffer"() : () -> !at
+  %b = "tcgen05.smem_buffer"() : () -> !b
+  %x = "tcgen05.ld"(%s, %c0) {shape = "16x64b"} : (!acc, index) -> !tcgen05.frag<[64, 64], f32>
+  %y = "tcgen05.frag_map"(%x) ({
+  ^bb0(%e: f32, %r: index, %c: index):
+    %t = arith.truncf %e : f32 to bf16
+    gpu.yield %t : bf16
+  }) : (!tcgen05.frag<[64, 64], f32>) -> !tcgen05.frag<[64, 64], bf16>
+  // expected-error-re @+1 {{tcgen05.st into an A operand packs the K elements each thread holds of its row, so the fragment must be held as the store's .16x32bx2 messages hold it, as .16x32bx2.x32 of a Layout F accumulator leaves it (thread 0 of warp 0 holds element (0, 2) in register 1, where the store needs (0, 1)); the load at {{.*}} left it as .16x64b.x32, 1 message x 4 warps, 32 registers per thread (Layout F)}}
+  "tcgen05.st"(%p, %c0, %y) : (!at, index, !tcgen05.frag<[64, 64], bf16>) -> ()
+  "tcgen05.mma"(%s, %p, %b, %false) {kind = "f16"} : (!acc, !at, !b, i1) -> ()
+  return
+}
