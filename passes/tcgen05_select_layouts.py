@@ -71,7 +71,8 @@ from tcgen05_lower.dialect.ops import (CpOp, FragBroadcastOp, FragMapOp, FragRed
                                        StOp, StoreFragmentOp, TmemBufferOp, TmemStageOp,
                                        WaitOp, wrap)
 from tcgen05_lower.element_types import element_bits, isa_bits, isa_type
-from tcgen05_lower.isa import a_store, fragments, layouts, shapes
+from tcgen05_lower.isa import a_store, fragments, layouts, row_slots, shapes
+from tcgen05_lower.planning import row_placement
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
@@ -946,6 +947,7 @@ class Tcgen05SelectLayouts(ModulePass):
         if FragMapOp.matches(op):
             for value in op.operands:
                 self.check_row_held(op, value)
+            self.check_same_rows(op, list(op.operands))
             return
         if op.name == "scf.for":
             # A carried row vector is one register per row: its initial value and the
@@ -955,11 +957,21 @@ class Tcgen05SelectLayouts(ModulePass):
                 if isinstance(d.type_info(result.type), d.FragType):
                     self.check_row_held(op, op.operands[3 + i])
                     self.check_row_held(yield_op, yield_op.operands[i])
+                    self.check_same_rows(yield_op, [op.operands[3 + i],
+                                                    yield_op.operands[i]], one_slot=True)
             return
         if FragBroadcastOp.matches(op):
             self.check_row_held(op, op.operands[0])
+            self.check_same_rows(op, list(op.operands[:2]))
         value = op.operands[0] if FragReduceOp.matches(op) else op.operands[1]
         self.check_held(op, value)
+
+    def check_same_rows(self, op, values, one_slot: bool = False) -> None:
+        """The per-row operands of `op` give each thread the same rows
+        (planning.row_placement)."""
+        why = row_placement.mismatch(values, self.plans, self.row_memo, one_slot=one_slot)
+        if why is not None:
+            self.error(op, f"{op.name}: its per-row operands must be held alike: {why}")
 
     def check_row_held(self, op, value) -> None:
         """A [rows, 1] operand of a per-row computation (the row vector of a
@@ -985,16 +997,12 @@ class Tcgen05SelectLayouts(ModulePass):
         if plan is None:
             return
         access = plan.access
-        if access.shape != "32x32b" or access.fold != 1:
-            why = ("a 16-lane message spreads each row over several threads"
-                   if access.shape != "32x32b" else
-                   f"Layout {access.layout} puts the columns of a row beyond the first "
-                   f"{access.block} on other lanes")
-            self.error(op, f"{op.name} needs the fragment held one row per thread (.32x32b "
-                           f"of a layout that keeps a row on one lane); the load at "
-                           f"{_where(producer)} holds it as {access.describe()} (Layout "
-                           f"{access.layout}): {why}, and a reduction across threads is "
-                           f"not supported yet")
+        why = row_slots.why_not(access)
+        if why is not None:
+            self.error(op, f"{op.name} needs the fragment held one row per message in each "
+                           f"thread (.32x32b or .16x32bx2 of a layout that keeps a row on "
+                           f"one warp's lanes); the load at {_where(producer)} holds it as "
+                           f"{access.describe()} (Layout {access.layout}): {why}")
 
     def check_global_store(self, op) -> None:
         producer = defining_op(StoreFragmentOp(op).fragment)
