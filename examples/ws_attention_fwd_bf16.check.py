@@ -1,5 +1,5 @@
 """Reference for tcgen05-sim --check: ws_attention_fwd_bf16.mlir computes
-O = softmax(Q K^T / sqrt(D) + mask) V for 128 query rows over L keys (a kernel argument;
+O = softmax(Q K^T / sqrt(D) + mask) V for 128 * TILES query rows over L keys (a kernel argument;
 the mask hides keys >= L and, with causal = 1, keys after the query's row) with online
 softmax over KV blocks of 64: at block j, m_j = max(m_{j-1}, rowmax S_j),
 P_j = bf16(exp((S_j - m_j) / sqrt(D))) is the A operand of P_j V_j,
@@ -18,18 +18,21 @@ about 2^-13 relative, which may flip the bf16 rounding of an element (one bf16 u
 2^-8 p); alpha's error multiplies O and l once per block (at most 16 blocks here: 2^-9);
 the f32 sums and rescales add about 2^-20 relative. So |O - ref| <= 2^-7 (p |V|) / l +
 2^-20 with p = exp((S - m) / sqrt(D)) and m the final row max (masked keys have p = 0).
-HEAD_DIM is the only line tests/test_ws_attention.py changes for D = 128."""
+HEAD_DIM and TILES are the lines tests/test_ws_attention.py changes for the other
+variants (D = 128; one query tile)."""
 
 import numpy as np
 
 HEAD_DIM = 64
+TILES = 2
 BLOCK = 64
 SCALARS = {"L": 1000, "causal": 0}
 
 
 def BUFFERS(s):
-    return {"Q": ("bfloat16", (128, HEAD_DIM)), "K": ("bfloat16", (s["L"], HEAD_DIM)),
-            "V": ("bfloat16", (s["L"], HEAD_DIM)), "O": ("float32", (128, HEAD_DIM))}
+    rows = 128 * TILES
+    return {"Q": ("bfloat16", (rows, HEAD_DIM)), "K": ("bfloat16", (s["L"], HEAD_DIM)),
+            "V": ("bfloat16", (s["L"], HEAD_DIM)), "O": ("float32", (rows, HEAD_DIM))}
 
 
 def bf16_round(x):
