@@ -29,8 +29,7 @@
 //   s_full_t     (count 1): MMA commits after S_t; softmax t waits for it and fences
 //                after_thread_sync before its tcgen05.ld.
 //   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,
-//                behind tcgen05.wait::st and fence::before_thread_sync (each tcgen05.ld is
-//                followed by its wait::ld before its registers are read); MMA waits
+//                behind tcgen05.wait::ld, wait::st and fence::before_thread_sync; MMA waits
 //                parity j & 1 and fences after_thread_sync before P_t V_j and before S_t
 //                is written again.
 //   o_done_t     (count 1): MMA commits after P_t V_j; softmax t waits parity (j + 1) & 1
@@ -296,8 +295,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         "tcgen05.mbarrier_wait"(%s_full0, %s_parity) : (!tcgen05.mbarrier, i32) -> ()
         "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         %raw = "tcgen05.ld"(%s0, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
-        // Its registers are read only after tcgen05.wait::ld (9.7.16.8.3).
-        "tcgen05.wait"() {kind = "ld"} : () -> ()
         // Masked keys (past L, or after the query's row when causal) get -inf.
         %sc = "tcgen05.frag_map"(%raw) ({
         ^bb0(%x: f32, %row: index, %c: index):
@@ -356,6 +353,7 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         scf.if %not_first {
           scf.for %col = %c0 to %c64 step %c32 {
             %of = "tcgen05.ld"(%o0_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+            // The store below writes the cells this load reads (9.7.16.6.4.2).
             "tcgen05.wait"() {kind = "ld"} : () -> ()
             %ab = "tcgen05.frag_broadcast"(%alpha, %of) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
             %scaled = "tcgen05.frag_map"(%of, %ab) ({
@@ -366,6 +364,9 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             "tcgen05.st"(%o0_0, %col, %scaled) : (!tcgen05.tmem<[128, 64], f32>, index, !tcgen05.frag<[128, 32], f32>) -> ()
           }
         }
+        // The loads of S and O and the stores of P and O complete before the arrival
+        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
+        "tcgen05.wait"() {kind = "ld"} : () -> ()
         "tcgen05.wait"() {kind = "st"} : () -> ()
         "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
         "tcgen05.mbarrier_arrive"(%p_full0) : (!tcgen05.mbarrier) -> ()
@@ -379,7 +380,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
       "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
       scf.for %col = %c0 to %c64 step %c32 {
         %of = "tcgen05.ld"(%o0_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
-        "tcgen05.wait"() {kind = "ld"} : () -> ()
         %lb = "tcgen05.frag_broadcast"(%stats#1, %of) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
         %res = "tcgen05.frag_map"(%of, %lb) ({
         ^bb0(%x: f32, %sum: f32, %row: index, %c: index):
@@ -421,8 +421,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         "tcgen05.mbarrier_wait"(%s_full1, %s_parity) : (!tcgen05.mbarrier, i32) -> ()
         "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         %raw = "tcgen05.ld"(%s1, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
-        // Its registers are read only after tcgen05.wait::ld (9.7.16.8.3).
-        "tcgen05.wait"() {kind = "ld"} : () -> ()
         // Masked keys (past L, or after the query's row when causal) get -inf.
         %sc = "tcgen05.frag_map"(%raw) ({
         ^bb0(%x: f32, %row: index, %c: index):
@@ -481,6 +479,7 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         scf.if %not_first {
           scf.for %col = %c0 to %c64 step %c32 {
             %of = "tcgen05.ld"(%o1_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+            // The store below writes the cells this load reads (9.7.16.6.4.2).
             "tcgen05.wait"() {kind = "ld"} : () -> ()
             %ab = "tcgen05.frag_broadcast"(%alpha, %of) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
             %scaled = "tcgen05.frag_map"(%of, %ab) ({
@@ -491,6 +490,9 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             "tcgen05.st"(%o1_0, %col, %scaled) : (!tcgen05.tmem<[128, 64], f32>, index, !tcgen05.frag<[128, 32], f32>) -> ()
           }
         }
+        // The loads of S and O and the stores of P and O complete before the arrival
+        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
+        "tcgen05.wait"() {kind = "ld"} : () -> ()
         "tcgen05.wait"() {kind = "st"} : () -> ()
         "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
         "tcgen05.mbarrier_arrive"(%p_full1) : (!tcgen05.mbarrier) -> ()
@@ -504,7 +506,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
       "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
       scf.for %col = %c0 to %c64 step %c32 {
         %of = "tcgen05.ld"(%o1_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
-        "tcgen05.wait"() {kind = "ld"} : () -> ()
         %lb = "tcgen05.frag_broadcast"(%stats#1, %of) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
         %res = "tcgen05.frag_map"(%of, %lb) ({
         ^bb0(%x: f32, %sum: f32, %row: index, %c: index):

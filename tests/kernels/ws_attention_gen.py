@@ -39,8 +39,7 @@ HEADER = """// Forward attention, warp-specialized, all synchronization written 
 //   s_full_t     (count 1): MMA commits after S_t; softmax t waits for it and fences
 //                after_thread_sync before its tcgen05.ld.
 //   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,
-//                behind tcgen05.wait::st and fence::before_thread_sync (each tcgen05.ld is
-//                followed by its wait::ld before its registers are read); MMA waits
+//                behind tcgen05.wait::ld, wait::st and fence::before_thread_sync; MMA waits
 //                parity j & 1 and fences after_thread_sync before P_t V_j and before S_t
 //                is written again.
 //   o_done_t     (count 1): MMA commits after P_t V_j; softmax t waits parity (j + 1) & 1
@@ -365,8 +364,6 @@ class _Gen:
 {ind}"tcgen05.mbarrier_wait"({sf}, %s_parity) : ({BAR}, i32) -> ()
 {ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
 {ind}%raw = "tcgen05.ld"({sv}, %c0) : ({S_T}, index) -> {F64}
-{ind}// Its registers are read only after tcgen05.wait::ld (9.7.16.8.3).
-{ind}"tcgen05.wait"() {{kind = "ld"}} : () -> ()
 {ind}// Masked keys (past L, or after the query's row when causal) get -inf.
 {ind}%sc = "tcgen05.frag_map"(%raw) ({{
 {ind}^bb0(%x: f32, %row: index, %c: index):
@@ -427,6 +424,7 @@ class _Gen:
         for h in range(self.halves):
             self.w(f"""          scf.for %col = %c0 to %c64 step %c32 {{
             %of = "tcgen05.ld"(%o{t}_{h}, %col) : ({O_T}, index) -> {F32C}
+            // The store below writes the cells this load reads (9.7.16.6.4.2).
             "tcgen05.wait"() {{kind = "ld"}} : () -> ()
             %ab = "tcgen05.frag_broadcast"(%alpha, %of) : ({ROW}, {F32C}) -> {F32C}
             %scaled = "tcgen05.frag_map"(%of, %ab) ({{
@@ -438,6 +436,9 @@ class _Gen:
           }}
 """)
         self.w(f"""        }}
+        // The loads of S and O and the stores of P and O complete before the arrival
+        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
+        "tcgen05.wait"() {{kind = "ld"}} : () -> ()
         "tcgen05.wait"() {{kind = "st"}} : () -> ()
         "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
         "tcgen05.mbarrier_arrive"(%p_full{t}) : ({BAR}) -> ()
@@ -455,7 +456,6 @@ class _Gen:
             # 128 t D elements on.
             self.w(f"""      scf.for %col = %c0 to %c64 step %c32 {{
         %of = "tcgen05.ld"(%o{t}_{h}, %col) : ({O_T}, index) -> {F32C}
-        "tcgen05.wait"() {{kind = "ld"}} : () -> ()
         %lb = "tcgen05.frag_broadcast"(%stats#1, %of) : ({ROW}, {F32C}) -> {F32C}
         %res = "tcgen05.frag_map"(%of, %lb) ({{
         ^bb0(%x: f32, %sum: f32, %row: index, %c: index):
