@@ -130,3 +130,19 @@ def test_the_example_compiles_with_its_pass_options():
     result = compile_source((EXAMPLES / f"{NAME}.mlir").read_text(), f"{NAME}.mlir",
                             pipeline=example_pipeline(NAME))
     assert result.ptx.count("tcgen05.st.sync.aligned.32x32b.x32.b32") >= 2
+
+
+@pytest.mark.parametrize("d, tiles", [(128, 2), (64, 1)])
+def test_the_python_twin_builds_the_variants(d, tiles):
+    """examples/python/ws_attention_fwd_bf16.py takes the generator's parameters and
+    compiles to the same PTX (tests/test_builder_twins.py checks the defaults)."""
+    import importlib.util
+    path = EXAMPLES / "python" / f"{NAME}.py"
+    spec = importlib.util.spec_from_file_location("ws_attention_twin", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pipeline = example_pipeline(NAME)
+    expected = compile_source(generate(d, tiles), f"{NAME}.mlir", arch="sm_100a",
+                              pipeline=pipeline).ptx
+    assert module.build(d=d, tiles=tiles).compile(arch="sm_100a",
+                                                  pipeline=pipeline).ptx == expected
