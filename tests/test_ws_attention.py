@@ -24,7 +24,7 @@ import numpy as np
 import pytest
 
 from conftest import EXAMPLES, example_pipeline
-from sim_checks import assert_matches, compile_with, judge, run, sync_lines
+from sim_checks import assert_matches, judge, run, sync_lines
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
 
