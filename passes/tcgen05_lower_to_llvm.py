@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.lowering import KernelLowering
+from tcgen05_lower.lowering import HANDLERS, KernelLowering
 from tcgen05_lower.pass_infra import ModulePass, Option
 
 
@@ -32,7 +32,7 @@ class Tcgen05LowerToLlvm(ModulePass):
 
     def apply(self, module) -> None:
         for kernel in d.kernels(module):
-            KernelLowering(self, kernel, module).run()
+            KernelLowering(self, kernel, module).run(HANDLERS)
 
 
 #: CTAs per cluster of a cta_group::2 kernel: the CTA pair (9.7.16.5.1) is two CTAs of one

@@ -13,7 +13,8 @@ from types import MappingProxyType
 from tcgen05_lower import backend, segments
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, ir,
-                                    error_diagnostics, file_location, parse_module)
+                                    error_diagnostics, file_location)
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.dialect.ops import CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError

@@ -148,6 +148,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "warp order, priorities, a starved warp and the completion of "
                              "commits and TMA loads drawn from --seed (which also seeds the "
                              "inputs), the same for the same seed")
+    parser.add_argument("--fences", default="canonical", choices=["canonical", "acquire"],
+                        help="what orders tcgen05 operations across threads: canonical (the "
+                             "ISA's tcgen05.fence::before/after_thread_sync patterns around a "
+                             "barrier or mbarrier, 9.7.16.6) or acquire (also a barrier or an "
+                             "acquire mbarrier wait alone); docs/memory-model.md")
     parser.add_argument("--seeds", default=None, metavar="A-B[,C..]",
                         help="with --schedule random: one run per schedule seed (e.g. 0-15), "
                              "on the inputs of --seed; a report per seed, then a summary "
@@ -452,7 +457,7 @@ def kernel_memory_ops(mlir_text: str) -> tuple[list[MemoryOp], list[MemoryOp]]:
     """The kernel's smem_fill and store_fragment ops: which parameter (through
     llvm.getelementptr), layout, tile rows, row stride and element type."""
     from tcgen05_lower import dialect as d
-    from tcgen05_lower.bindings import parse_module
+    from tcgen05_lower.parsing import parse_module
     from tcgen05_lower.dialect.ops import SmemFillOp, StoreFragmentOp
 
     with d.make_context():
@@ -769,6 +774,7 @@ def _run(args) -> int:
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule, trace=trace,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
+                          fences=args.fences,
                           max_instructions=args.max_instructions, timeout=args.timeout)
     finally:
         if trace:
@@ -828,7 +834,7 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
-                          clusters=clusters,
+                          clusters=clusters, fences=args.fences,
                           budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
                           max_instructions=args.max_instructions, timeout=args.timeout)
     except SimError as err:

@@ -21,9 +21,10 @@ from tcgen05_lower.element_types import isa_bits
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import a_store, addressing
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.lowering.ldst import (LoweredFragment, _Matrix, _elements, _if,
-                                         _index_operand, _message, _slice_column, _widen,
-                                         cta_in_pair, message_taddrs, taking_part)
+from tcgen05_lower.lowering.compute import ComputedFragment, element_scalars
+from tcgen05_lower.lowering.registers import (LoweredFragment, _Matrix, _elements,
+                                              _index_operand, _message, _widen, cta_in_pair,
+                                              message_taddrs)
 
 
 @dataclass
@@ -63,7 +64,6 @@ def store_a_operand(lowering, op, buffer, fragment) -> None:
     """tcgen05.st of `fragment` into A (module docstring): the registers of a fragment
     from tcgen05.load_fragment as they are; else each packed register built from the
     per_word elements the thread holds (of a tcgen05.ld or a frag_map of one)."""
-    from tcgen05_lower.lowering.compute import ComputedFragment, element_scalars
     frag = d.type_info(op.operands[2].type)
     bits = isa_bits(frag.element)
     per_word = a_store.PER_WORD.get(bits)
@@ -105,8 +105,8 @@ def store_a_operand(lowering, op, buffer, fragment) -> None:
         _message(text, [taddr] + registers[m * count:(m + 1) * count], 0, None)
 
 
-def load_a_fragment(lowering, op, store, buffer) -> None:
-    """tcgen05.load_fragment of the fragment tcgen05.st `store` writes into A: each
+def load_a_fragment(lowering, op, buffer) -> None:
+    """tcgen05.load_fragment of the fragment a tcgen05.st writes into A (`buffer`): each
     thread reads the per_word K elements of every packed register of the store's
     access (isa.a_store) from global memory and packs them (an element outside the
     matrix's extents reads as 0, as in ldst.lower_load_fragment)."""
@@ -118,8 +118,8 @@ def load_a_fragment(lowering, op, store, buffer) -> None:
     access = _store_access(lowering, op, buffer, frag.shape[1], bits)
     size = bits // 8
     matrix = _Matrix(op, Sym(cast(op.operands[1], i64())), size)
-    slice_column = _slice_column(lowering, op, store)
-    active = taking_part(lowering, access, slice_column)
+    # Layouts D and F keep a row's columns on its lane: every warp takes part and which
+    # elements a thread holds does not depend on the slice's column.
     warp = _widen(lowering.warp_in_group)
     thread = _widen(lowering.lane)
     cta = _widen(cta_in_pair(lowering))
@@ -148,6 +148,4 @@ def load_a_fragment(lowering, op, store, buffer) -> None:
             registers.append(as_value(word, i32()))
         return registers
 
-    registers = _if(active, loads, [i32()] * access.registers)
-    lowering.values[op.results[0]] = PackedAFragment(registers, access, frag.element,
-                                                     slice_column, active)
+    lowering.values[op.results[0]] = PackedAFragment(loads(), access, frag.element, 0, None)

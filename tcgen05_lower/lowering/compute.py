@@ -44,7 +44,7 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import row_slots
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.ldst import LoweredFragment, _elements, _mapping, _Matrix
+from tcgen05_lower.lowering.registers import LoweredFragment, _elements, _mapping, _Matrix
 
 @dataclass
 class ComputedFragment(LoweredFragment):

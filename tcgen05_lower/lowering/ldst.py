@@ -28,7 +28,6 @@ does not say, and min/max of the two is right either way.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
@@ -43,29 +42,15 @@ from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import (constant_int, defining_op, global_matrix, known_residue,
                                      packs16, root_buffers)
+from tcgen05_lower.lowering.a_operand import load_a_fragment, store_a_operand
+from tcgen05_lower.lowering.compute import computed_registers, store_computed
 from tcgen05_lower.lowering.core import lowers
+from tcgen05_lower.lowering.registers import (LoweredFragment, _and, _elements, _if, _if_else,
+                                              _index_operand, _mapping, _Matrix, _message,
+                                              _unsigned_less, cta_in_pair, message_taddrs)
 
 #: arith.cmpi predicate "ult".
 _ULT = 6
-
-
-@dataclass
-class LoweredFragment:
-    """A fragment in registers: the i32 registers of each thread and what they hold.
-
-    ``access`` is the warpgroup access that filled (or will drain) them; ``column`` the
-    slice's first logical column (an int or an i32 Sym; it decides the column block of
-    folded layouts); ``active`` an i1 that is true in the warps holding part of the slice
-    (None: all warps); ``reduced``: the per-row result of tcgen05.ld.red, one register
-    per lane half of the warp (``addressing.reduced_row``).
-    """
-
-    registers: list
-    access: WarpgroupAccess
-    element: str
-    column: object
-    active: object = None
-    reduced: bool = False
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -108,34 +93,6 @@ def plan_of(lowering, op, buffer, width: int, kind: str) -> WarpgroupAccess:
         lowering.fail(op, f"tcgen05.{d.op_name(op)}: {exc}")
 
 
-def _index_operand(value):
-    """An index operand as a Python int when it is a constant (so that addresses fold),
-    else as an i32 Sym."""
-    producer = defining_op(value)
-    if producer is not None and producer.name == "arith.constant":
-        return int_value(producer.attributes["value"])
-    return Sym(cast(value, i32()))
-
-
-def _widen(x):
-    """An int or i32 Sym as an int or i64 Sym."""
-    return Sym(cast(x.value, i64())) if isinstance(x, Sym) else x
-
-
-def cta_in_pair(lowering):
-    """``%cluster_ctarank & 1`` (an i32 Sym, read once at kernel entry) in a cta_group::2
-    kernel: which CTA of the pair this is (9.7.16.5.1); 0 in a cta_group::1 kernel."""
-    if lowering.info.cta_group != 2:
-        return 0
-    cached = getattr(lowering, "ldst_cta_in_pair", None)
-    if cached is None:
-        entry = lowering.kernel.regions[0].blocks[0]
-        with ir.InsertionPoint(entry.operations[0]), lowering.kernel.location:
-            cached = Sym(nvvm.read_ptx_sreg_cluster_ctarank(i32())) & 1
-        lowering.ldst_cta_in_pair = cached
-    return cached
-
-
 def taking_part(lowering, access: WarpgroupAccess, column):
     """An i1 that is true in the warps that take part, or None when all four do."""
     if not access.partial:
@@ -146,60 +103,6 @@ def taking_part(lowering, access: WarpgroupAccess, column):
                                operands=[as_value(offset, i32()), blocks],
                                attributes={"predicate": ir.IntegerAttr.get(i64(), _ULT)}
                                ).results[0]
-
-
-def _message(text: str, inputs: list, results: int, active) -> list:
-    """One message as nvvm.inline_ptx. A warp that does not take part skips it through a
-    guard in the text (emit.guarded), whose register is the last input: the op's own
-    predicate operand numbers its ``$k`` without counting the results in MLIR 22.1's
-    convert-nvvm-to-llvm, so it cannot guard an instruction that has any."""
-    if active is None:
-        return emit.ptx(text, inputs, [i32()] * results)
-    return emit.ptx(emit.guarded(text, results + len(inputs)),
-                    list(inputs) + [emit.guard_operand(active)], [i32()] * results)
-
-
-def message_taddrs(lowering, access: WarpgroupAccess, base, column) -> list:
-    """The taddr of each message of this warp: base + (lane << 16) + column."""
-    taddrs = []
-    for message in range(access.messages):
-        lane, col = addressing.message_address(access, warp=lowering.warp_in_group,
-                                               message=message, column=column)
-        taddrs.append(as_value(Sym(base) + (lane << 16) + col, i32()))
-    return taddrs
-
-
-def _mapping(access: WarpgroupAccess) -> tuple:
-    """What decides which element each register holds."""
-    return (access.layout, access.layout_c, access.n, access.width, access.shape,
-            access.num, access.pack16, access.half_split)
-
-
-def _if(condition, build, result_types=()):
-    """``scf.if condition { build() }`` (with an else yielding zeros when it has
-    results); returns the results."""
-    if condition is None:
-        return build()
-    op = ir.Operation.create("scf.if", results=list(result_types), operands=[condition],
-                             regions=2)
-    then_block = op.regions[0].blocks.append()
-    with ir.InsertionPoint(then_block):
-        values = build()
-        ir.Operation.create("scf.yield", operands=list(values or []))
-    if result_types:
-        else_block = op.regions[1].blocks.append()
-        with ir.InsertionPoint(else_block):
-            zeros = [emit.constant(0, t) for t in result_types]
-            ir.Operation.create("scf.yield", operands=zeros)
-    return list(op.results)
-
-
-def _and(a, b):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return ir.Operation.create("arith.andi", results=[emit.i1()], operands=[a, b]).results[0]
 
 
 def _element_bytes(lowering, op, element: str) -> int:
@@ -239,11 +142,9 @@ def lower_st(lowering, op) -> None:
     fragment = lowering.values[op.operands[2]]
     frag = d.type_info(op.operands[2].type)
     if TmemBufferOp(buffer).role == "a":
-        from tcgen05_lower.lowering.a_operand import store_a_operand
         return store_a_operand(lowering, op, buffer, fragment)
     access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     if fragment.registers is None:  # computed by tcgen05.frag_map
-        from tcgen05_lower.lowering.compute import computed_registers
         fragment = computed_registers(lowering, fragment)
     if fragment.reduced or _mapping(fragment.access) != _mapping(access):
         lowering.fail(op, f"tcgen05.st: the fragment's registers are laid out for "
@@ -325,66 +226,6 @@ def lower_ld_red(lowering, op) -> None:
 
 
 # ------------------------------------------------------------------ fragments <-> global
-
-def _elements(lowering, fragment: LoweredFragment):
-    """(register index, 16-bit half or None, row, column within the slice, owner i1 or
-    None) of every element the fragment holds in this thread, in i64 Syms."""
-    access = fragment.access
-    warp = _widen(lowering.warp_in_group)
-    thread = _widen(lowering.lane)
-    cta = _widen(cta_in_pair(lowering))
-    if fragment.reduced:
-        owner = None
-        if access.shape == "16x32bx2":
-            # Threads l and l + 16 hold the same row: only the first writes it.
-            owner = emit.cmp_eq(as_value(addressing.reduced_copy(access, lowering.lane),
-                                         i32()), emit.constant(0, i32()))
-        for slot in range(len(fragment.registers)):
-            row = addressing.reduced_row(access, warp=warp, thread=thread, slot=slot, cta=cta)
-            yield slot, None, row, 0, owner
-        return
-    column = _widen(fragment.column)
-    halves = (0, 1) if access.pack16 else (None,)
-    for reg in range(len(fragment.registers)):
-        for half in halves:
-            row, col = addressing.element(access, warp=warp, thread=thread, reg=reg,
-                                          half=half or 0, cta=cta, column=column)
-            yield reg, half, row, col, None
-
-
-class _Matrix:
-    """Where a store_fragment or load_fragment puts element (row, col) of its slice in
-    the global matrix (kernel_ir.global_matrix): its byte offset, and an i1 that is false
-    where the element lies outside the matrix's extents (None: no extents given)."""
-
-    def __init__(self, op, column, size: int):
-        matrix = global_matrix(op)
-        as_i64 = (lambda v: None if v is None else Sym(cast(v, i64())))
-        self.ld = matrix.ld if isinstance(matrix.ld, int) else as_i64(matrix.ld)
-        self.first_row = as_i64(matrix.row_offset)
-        self.first_column = column if matrix.column_offset is None \
-            else as_i64(matrix.column_offset) + column
-        self.rows, self.columns = as_i64(matrix.rows), as_i64(matrix.columns)
-        self.size = size
-
-    def place(self, row, col):
-        """(byte offset, inside i1 or None) of element (row, col) of the slice."""
-        row = row if self.first_row is None else self.first_row + row
-        column = self.first_column + col
-        inside = None
-        if self.rows is not None:
-            inside = _unsigned_less(row, self.rows)
-        if self.columns is not None:
-            inside = _and(inside, _unsigned_less(column, self.columns))
-        return (row * self.ld + column) * self.size, inside
-
-
-def _unsigned_less(a, b):
-    return ir.Operation.create("arith.cmpi", results=[emit.i1()],
-                               operands=[as_value(a, i64()), as_value(b, i64())],
-                               attributes={"predicate": ir.IntegerAttr.get(i64(), _ULT)}
-                               ).results[0]
-
 
 @functools.lru_cache(maxsize=256)
 def _element_steps(access: WarpgroupAccess, half_geometry: bool, pair: bool):
@@ -625,7 +466,6 @@ def lower_store_fragment(lowering, op) -> None:
     inside the matrix's extents when they are given."""
     fragment = lowering.values[op.operands[0]]
     if fragment.registers is None:  # computed by tcgen05.frag_map
-        from tcgen05_lower.lowering.compute import store_computed
         return store_computed(lowering, op, fragment)
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
@@ -674,7 +514,6 @@ def lower_store_fragment(lowering, op) -> None:
             _edge_vector_stores(fragment, matrix, elements, dest)
             return []
         if edge is not False:
-            from tcgen05_lower.lowering.smem import _if_else  # smem imports this module
             _if_else(edge, lambda: _edge_vector_stores(fragment, matrix, elements, dest),
                      scalar_stores)
             return []
@@ -716,8 +555,7 @@ def lower_load_fragment(lowering, op) -> None:
     store = _consumer_store(lowering, op)
     buffer = _buffer(lowering, store, store.operands[0])
     if TmemBufferOp(buffer).role == "a":  # packed as A is (isa.a_store)
-        from tcgen05_lower.lowering.a_operand import load_a_fragment
-        return load_a_fragment(lowering, op, store, buffer)
+        return load_a_fragment(lowering, op, buffer)
     frag = d.type_info(op.results[0].type)
     access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     source = op.operands[0]

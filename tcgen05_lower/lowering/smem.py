@@ -21,7 +21,8 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
 from tcgen05_lower.kernel_ir import constant_int, global_matrix, known_residue, stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
-from tcgen05_lower.lowering.ldst import VECTOR_BYTES, _and, _if, cta_in_pair
+from tcgen05_lower.lowering.ldst import VECTOR_BYTES, promised_alignment
+from tcgen05_lower.lowering.registers import _and, _if, _if_else, cta_in_pair
 
 #: arith.cmpi predicates "ult" and "uge".
 _ULT, _UGE = 6, 9
@@ -231,7 +232,6 @@ def _transposing_chunks(lowering, tile, source, ld, first_row, rows, k_size,
     alignment (``llvm.align``, as for store_fragment's vector stores), the source rows
     (src_ld elements apart) and the first row keep every chunk on a 16-byte boundary, the
     tile's rows are whole chunks, and no extents ask for per-element bounds checks."""
-    from tcgen05_lower.lowering.ldst import promised_alignment
 
     return (rows is None and k_size is None
             and promised_alignment(lowering, source) >= VECTOR_BYTES
@@ -398,15 +398,6 @@ def _not_less(a, b):
                                operands=[as_value(a, i64()), as_value(b, i64())],
                                attributes={"predicate": ir.IntegerAttr.get(i64(), _UGE)}
                                ).results[0]
-
-
-def _if_else(condition, then_build, else_build) -> None:
-    """``scf.if condition { then_build() } else { else_build() }`` without results."""
-    op = ir.Operation.create("scf.if", results=[], operands=[condition], regions=2)
-    for region, build in zip(op.regions, (then_build, else_build)):
-        with ir.InsertionPoint(region.blocks.append()):
-            build()
-            ir.Operation.create("scf.yield")
 
 
 def smem_descriptor(lowering, tile_value, kbyte: int) -> "ir.Value":

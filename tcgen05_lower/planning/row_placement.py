@@ -14,7 +14,6 @@ from tcgen05_lower.computed import row_vector_root
 from tcgen05_lower.dialect.ops import FragMapOp, FragReduceOp, LdOp, LdRedOp
 from tcgen05_lower.isa import row_slots
 from tcgen05_lower.isa.addressing import WarpgroupAccess
-from tcgen05_lower.kernel_ir import defining_op
 
 #: How a frag_map of no input holds its per-row value (lowering.compute: thread l of
 #: warp w holds row 32w + l, .32x32b of Layout D).

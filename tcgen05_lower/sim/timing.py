@@ -65,7 +65,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.executor import Machine
+from tcgen05_lower.sim.executor import BAR, Machine
 from tcgen05_lower.sim.ordering import OrderingModel
 
 
@@ -340,6 +340,11 @@ def classify(ins: P.Instr) -> tuple[str, tuple, tuple, int]:
     return "alu", srcs, dsts, 0
 
 
+#: The first instance number a barrier release gives its steps (Recorder.waiting_barrier),
+#: apart from the provisional ones counted at arrival.
+RELEASED_BASE = 1 << 40
+
+
 class Recorder:
     """Collects the steps of every warp during a functional run."""
 
@@ -358,6 +363,12 @@ class Recorder:
         #: later steps at the same instance are plain instructions.
         self.barrier_steps: set = set()
         self.cluster_arrivals = [0] * nwarps
+        #: warp -> its barrier step not yet released; each release of a barrier gets its
+        #: own instance number (from RELEASED_BASE on), shared by the warps it releases:
+        #: counting arrivals per thread misnames instances when a barrier number is used
+        #: with different thread counts (Triton's bar.sync 0 and bar.sync 0, 128)
+        self.waiting_barrier: dict[int, Step] = {}
+        self.releases = RELEASED_BASE
         self.pending_waits: list[tuple[int, Step]] = []
         #: warps whose last try_wait failed: the branch back of their spin loop is the
         #: functional schedule's too, and is not recorded
@@ -496,6 +507,24 @@ class RecordingMachine(Machine):
         self._static = [classify(ins) for ins in entry.instructions]
         self._index = {id(ins): i for i, ins in enumerate(entry.instructions)}
 
+    def release_barriers(self, line: int) -> None:
+        """The executor's release; each barrier it releases (a CTA's barrier number) is
+        one instance for the warps it releases (Recorder.waiting_barrier)."""
+        waiting = np.flatnonzero(self.status == BAR)
+        super().release_barriers(line)
+        released = waiting[self.status[waiting] != BAR]
+        rec = self.recorder
+        if not released.size or not rec.waiting_barrier:
+            return
+        keys = self.rank[released] * 16 + self.bar_id[released]
+        for key in np.unique(keys):
+            instance = rec.releases
+            rec.releases += 1
+            for w in np.unique(self.warp_of[released[keys == key]]):
+                step = rec.waiting_barrier.pop(int(w), None)
+                if step is not None:
+                    step.barrier = instance
+
     def _count(self, ins, idx) -> None:
         super()._count(ins, idx)
         if self.budget is not None and self.stats.warp_instructions > self.budget:
@@ -527,7 +556,10 @@ class RecordingMachine(Machine):
                 rec.current[w] = step   # appended if the wait succeeds (flush_waits)
                 rec.pending_waits.append((w, step))
                 continue
-            if kind == "barrier" and n_active:
+            if kind == "barrier" and n_active and ins.parts[1] == "warp":
+                step.barrier = rec.releases   # bar.warp.sync: the warp's own instance
+                rec.releases += 1
+            elif kind == "barrier" and n_active:
                 number = ins.operands[0].value if ins.operands and \
                     isinstance(ins.operands[0], P.Imm) else 0
                 arriving = [int(t) for t in mine[active[mine]]]
@@ -537,6 +569,8 @@ class RecordingMachine(Machine):
                 if (w, number, count) not in rec.barrier_steps:
                     rec.barrier_steps.add((w, number, count))
                     step.barrier = count * 16 + number   # 16 barriers per CTA (9.7.13.1)
+                    # until the release names the instance (RecordingOrdering.barrier)
+                    rec.waiting_barrier[w] = step
             elif kind == "cluster_arrive" and n_active:
                 step.barrier = rec.cluster_arrivals[w]
                 rec.cluster_arrivals[w] += 1

@@ -1,0 +1,24 @@
+"""The entry of the concurrent model: a kernel with roles or hand-written arrivals is
+checked on one CTA (roles.Concurrent) or, with cta_group::2, on both CTAs of the pair
+(pairs.PairConcurrent)."""
+
+from __future__ import annotations
+
+from tcgen05_lower import dialect as d
+from tcgen05_lower.sync_check.pairs import check_pair_roles
+from tcgen05_lower.sync_check.role_trace import RoleTracer
+from tcgen05_lower.sync_check.roles import Concurrent
+
+
+def check_roles(pass_, kernel) -> tuple:
+    """(problems [(op, message)], steps, pairs checked, long loops shortened) of a kernel
+    with partitions or hand-written arrivals; raises Unsupported. A cta_group::2 kernel
+    runs each program once per CTA of the pair (pairs.py)."""
+    if d.kernel_info(kernel).cta_group == 2:
+        return check_pair_roles(pass_, kernel)
+    tracer = RoleTracer(pass_, kernel)
+    tracer.trace()
+    concurrent = Concurrent(tracer)
+    concurrent.run()
+    return (list(concurrent.problems.values()), concurrent.steps, concurrent.checked,
+            tracer.truncated)
