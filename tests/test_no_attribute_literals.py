@@ -100,7 +100,7 @@ ALLOWED = {
     ("tcgen05_lower/cli/lower.py", "add_smem_to_json", "name"):
         "a kernel's name in the JSON plan report (planning.report's schema), not an "
         "attribute",
-    ("tcgen05_lower/builder.py", "_kernel_attribute", "cta_group"):
+    ("tcgen05_lower/builder/core.py", "_kernel_attribute", "cta_group"):
         "an entry of the tcgen05.kernel dictionary the builder writes on the func.func "
         "(dialect.KERNEL_ENTRIES), not an op attribute",
 }

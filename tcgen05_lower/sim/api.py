@@ -23,6 +23,8 @@ from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ptx import split_top
 from tcgen05_lower.sim.executor import Launch, Machine
 from tcgen05_lower.sim.param_space import EXTRA_ARRAYS
+from tcgen05_lower.sim.source_lines import (  # noqa: F401  (source_locations: API)
+    locate as _locate, locate_problems as _locate_problems, source_locations)
 from tcgen05_lower.sim.state import LimitExceeded, SimError
 
 #: The default budgets of a run (the whole grid). The largest shipped example
@@ -469,6 +471,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         estimate.recording = recording
     from tcgen05_lower.sim.ordering import group_races
     races = _locate(group_races(races), ptx)
+    problems = _locate_problems(problems, ptx)
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
                      ctas=dims[0] * dims[1] * dims[2], timing=estimate,
                      threads=launch.threads, cluster=launch.cluster)
@@ -549,48 +552,6 @@ def _array_names(message: str, names: dict) -> str:
         if ptx_name != name:
             message = re.sub(rf"(?<![\w$]){re.escape(ptx_name)}(?![\w$])", name, message)
     return message
-
-
-def source_locations(ptx: str) -> dict[int, str]:
-    """PTX line (1-based) -> ``file:line:col`` of the ``.loc`` it falls under (the last
-    ``.loc`` above it in the text, files named by ``.file``, which may come after it, as at
-    the end of a module); empty when the PTX carries no ``.loc``. Two passes over the
-    text."""
-    files = {int(n): name for n, name in
-             re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.MULTILINE)}
-    where, out = None, {}
-    for number, text in enumerate(ptx.split("\n"), 1):
-        stripped = text.strip()
-        if stripped.startswith(".file"):
-            continue
-        m = re.match(r"\.loc\s+(\d+)\s+(\d+)\s+(\d+)", stripped)
-        if m:
-            name = files.get(int(m.group(1)), f"file {m.group(1)}")
-            where = f"{name}:{m.group(2)}:{m.group(3)}" if int(m.group(2)) else None
-            continue
-        if where is not None and stripped:
-            out[number] = where
-    return out
-
-
-def _locate(errors: list, ptx: str) -> list:
-    """Adds each error's PTX text and source location (and a race's other line's)."""
-    lines = ptx.split("\n")
-    where = source_locations(ptx) if ".loc" in ptx else {}
-
-    def text(line):
-        return lines[line - 1] if line and 0 < line <= len(lines) else ""
-
-    for err in errors:
-        if err.ptx_line is None:
-            continue
-        err.ptx_text = err.ptx_text or text(err.ptx_line)
-        err.source = where.get(err.ptx_line)
-        other = getattr(err, "other_line", None)
-        if other is not None:
-            err.other_text = text(other)
-            err.other_source = where.get(other)
-    return errors
 
 
 def _overrides(timing) -> dict | None:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.ops_support import MemoryAccess, _shared_target, _unknown
 from tcgen05_lower.sim.state import SimError
 
 
@@ -58,9 +59,9 @@ def _groups(m, thread: int) -> ThreadGroups:
     return state.setdefault(thread, ThreadGroups())
 
 
-def handler(ins: P.Instr):
+def handler(ins: P.Instr, memory: MemoryAccess):
     """The make-function of a TMA store or a bulk-group instruction, None for another
-    cp instruction."""
+    cp instruction; a cp.async reads and lands through ``memory`` (ops' accesses)."""
     parts = ins.parts
     if parts[:4] == ["cp", "async", "bulk", "tensor"] and parts[5:6] == ["global"]:
         return tensor_store(ins)
@@ -73,7 +74,7 @@ def handler(ins: P.Instr):
             return None
         return _wait
     if parts[:2] == ["cp", "async"] and parts[2:3] in (["ca"], ["cg"]):
-        return _cp_async(ins)
+        return _cp_async(ins, memory)
     if parts in (["cp", "async", "commit_group"], ["cp", "async", "wait_group"],
                  ["cp", "async", "wait_all"]):
         return {"commit_group": _cp_async_commit, "wait_group": _cp_async_wait,
@@ -82,8 +83,6 @@ def handler(ins: P.Instr):
 
 
 def tensor_store(ins: P.Instr):
-    from tcgen05_lower.sim.ops import _unknown
-
     form = ["cp", "async", "bulk", "tensor", "2d", "global", "shared::cta", "bulk_group"]
     parts = [p for p in ins.parts if p != "tile"]
     if parts != form:
@@ -114,7 +113,6 @@ def tensor_store(ins: P.Instr):
 
 
 def _issue(m, ins, thread: int, map_address: int, src: int, c0: int, c1: int) -> None:
-    from tcgen05_lower.sim.ops import _shared_target
     from tcgen05_lower.sim.tma import destination_addresses
 
     bound = m.tensor_maps.get(map_address)
@@ -259,6 +257,7 @@ class PendingCopy:
     data: np.ndarray   # cp-size bytes
     line: int
     ins: object
+    store: object   # ops.store (MemoryAccess.store), which lands the copy
 
 
 def _copies(m, thread: int) -> ThreadGroups:
@@ -266,9 +265,7 @@ def _copies(m, thread: int) -> ThreadGroups:
     return state.setdefault(thread, ThreadGroups())
 
 
-def _cp_async(ins: P.Instr):
-    from tcgen05_lower.sim.ops import _unknown
-
+def _cp_async(ins: P.Instr, memory: MemoryAccess):
     parts = ins.parts
     rest = [p for p in parts[3:] if not p.startswith("L2::")]
     if rest not in (["shared", "global"], ["shared::cta", "global"]):
@@ -276,8 +273,6 @@ def _cp_async(ins: P.Instr):
     cg = parts[2] == "cg"
 
     def make(m, ins):
-        from tcgen05_lower.sim.ops import _globals, load
-
         ops_ = ins.operands
         if len(ops_) not in (3, 4) or not isinstance(ops_[2], P.Imm):
             raise SimError("cp.async takes [dst], [src], cp-size{, src-size}", ins.line,
@@ -305,12 +300,14 @@ def _cp_async(ins: P.Instr):
                     data = np.zeros(size, np.uint8)
                     count = int(reads[n])
                     if count:
-                        which = int(_globals(m, srcs[n:n + 1], count, "cp.async read")[0])
+                        which = int(memory.global_buffers(m, srcs[n:n + 1], count,
+                                                          "cp.async read")[0])
                         buf = m.buffers[which]
                         start = int(srcs[n]) - buf.base
                         data[:count] = buf.raw[start:start + count]
                     _copies(m, int(g)).open.append(
-                        PendingCopy(int(g), int(dsts[n]), data, ins.line, ins))
+                        PendingCopy(int(g), int(dsts[n]), data, ins.line, ins,
+                                    memory.store))
             m.advance(idx)
         return run
     return make
@@ -349,10 +346,8 @@ def _cp_async_wait(m, ins: P.Instr):
 
 
 def _land(m, copy: PendingCopy) -> None:
-    from tcgen05_lower.sim.ops import store
-
     words = copy.data.view(np.uint32).astype(np.uint64).reshape(1, -1)
-    store(m, "shared::cta", np.array([copy.thread]), np.uint64(copy.dst), 4,
+    copy.store(m, "shared::cta", np.array([copy.thread]), np.uint64(copy.dst), 4,
           words.shape[1], words, copy.ins)
 
 

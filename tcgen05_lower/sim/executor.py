@@ -37,6 +37,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.global_buffers import GLOBAL_BASE, GLOBAL_STRIDE, Buffer
 from tcgen05_lower.sim.state import CtaMemory, LimitExceeded, SimError
 from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM_BASE,  # noqa: F401
                                      UINT, from_float, from_signed, mul_hi_u64, parse_type,
@@ -48,10 +49,6 @@ _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
 #: Shared memory per CTA the simulator provides at most (sm_100: 228 KB per SM, 227 KB
 #: usable by one block).
 SMEM_LIMIT = 227 * 1024
-#: Where the fake global addresses of bound arrays start; each array gets its own
-#: 2**36-byte window, so an address past one array never lands in the next.
-GLOBAL_BASE = 0x7F00_0000_0000
-GLOBAL_STRIDE = 1 << 36
 
 @dataclass
 class Launch:
@@ -67,15 +64,6 @@ class Launch:
     @property
     def grid_ctas(self) -> tuple:
         return (self.grid[0] or self.cluster, self.grid[1], self.grid[2])
-
-
-@dataclass
-class Buffer:
-    """A global array bound to a kernel parameter."""
-    name: str
-    base: int
-    data: np.ndarray  # the caller's array, contiguous
-    raw: np.ndarray   # uint8 view of data
 
 
 @dataclass

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.ops_support import (CLUSTER_RANK_SHIFT, Unknown, _check_mbarrier_address,
-                                           _shared_target, _unknown)
+from tcgen05_lower.sim.ops_support import (CLUSTER_RANK_SHIFT, MemoryAccess, Unknown,
+                                           _check_mbarrier_address, _shared_target, _unknown)
 from tcgen05_lower.sim.state import SimError
 from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, UINT, from_float,
                                      from_signed, mul_hi_u64, parse_type, to_float, to_signed)
@@ -983,7 +983,7 @@ def _cvta_param(m: Machine, ins: P.Instr):
 
 def _cp(ins: P.Instr):
     from tcgen05_lower.sim import bulk, tma
-    return bulk.handler(ins) or tma.handler(ins)
+    return bulk.handler(ins, _memory_access()) or tma.handler(ins)
 
 
 # -- control flow --------------------------------------------------------------------------
@@ -1499,7 +1499,13 @@ def _shfl_source(mode, lane, b, c):
 
 def _warp_matrix(ins: P.Instr):
     from tcgen05_lower.sim import warp_matrix
-    return getattr(warp_matrix, ins.parts[0])(ins)
+    return getattr(warp_matrix, ins.parts[0])(ins, _memory_access())
+
+
+def _memory_access() -> MemoryAccess:
+    """This module's loads and stores, for the handlers of bulk and warp_matrix (which
+    this module imports, so they do not import it)."""
+    return MemoryAccess(load=load, store=store, global_buffers=_globals)
 
 
 # -- tcgen05 (9.7.16) ----------------------------------------------------------------------

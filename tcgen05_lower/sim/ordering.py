@@ -272,9 +272,16 @@ class OrderingModel:
 
     def _published(self, threads) -> tuple[np.ndarray, np.ndarray]:
         """(generic, tcgen05) knowledge the threads release: all they know for ordinary
-        accesses; for tcgen05 ops what they knew at their last before_thread_sync."""
+        accesses; for tcgen05 ops what they knew at their last before_thread_sync, and
+        what they acquired as tcgen05 knowledge from others (``pending_tc``): those ops
+        are ordered before the acquiring wait or barrier, so before this release too
+        (causality order is transitive; 9.7.16.6.3: the fences compose with the
+        execution ordering operations). A load thread that waits on a ring's empty stage
+        (the MMAs' commit) and then arrives on its full stage forwards the MMAs'
+        completion to the MMA thread's wait."""
         generic = self.known[threads].max(axis=0)
-        tc = self.released[threads].max(axis=0)
+        tc = np.maximum(self.released[threads].max(axis=0),
+                        self.pending_tc[threads].max(axis=0))
         own = np.asarray(threads).reshape(-1)
         tc[own] = np.maximum(tc[own], self.known[own, own])
         return generic, tc

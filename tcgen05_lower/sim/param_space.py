@@ -59,7 +59,7 @@ def check_value(param, value) -> None:
 
 def bind_extra_arrays(machine, arrays: dict) -> None:
     """Global buffers for the arrays tensor maps describe that are no kernel parameter."""
-    from tcgen05_lower.sim.executor import GLOBAL_BASE, GLOBAL_STRIDE, Buffer
+    from tcgen05_lower.sim.global_buffers import GLOBAL_BASE, GLOBAL_STRIDE, Buffer
 
     for name, value in arrays.items():
         if any(b.name == name for b in machine.buffers):

@@ -17,13 +17,14 @@ from __future__ import annotations
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.ops_support import MemoryAccess
 from tcgen05_lower.sim.state import SimError
 
 
 def form(ins: P.Instr) -> tuple[int, bool]:
     """(matrix count, transposed) of an ``{ld,st}matrix.sync.aligned.m8n8.xN{.trans}
     .shared{::cta}.b16``; the ops module's Unknown for any other form."""
-    from tcgen05_lower.sim.ops import _unknown
+    from tcgen05_lower.sim.ops_support import _unknown
 
     parts = ins.parts
     mods = parts[1:]
@@ -61,10 +62,10 @@ def _fragment_index(lanes: np.ndarray, trans: bool) -> tuple[np.ndarray, np.ndar
     return (col, row) if trans else (row, col)
 
 
-def ldmatrix(ins: P.Instr):
-    """``ldmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 {d0..dN-1}, [a]``."""
-    from tcgen05_lower.sim.ops import load
-
+def ldmatrix(ins: P.Instr, memory: MemoryAccess):
+    """``ldmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 {d0..dN-1}, [a]``, which
+    loads through ``memory`` (ops' loads)."""
+    load = memory.load
     count, trans = form(ins)
 
     def make(m, ins):
@@ -97,10 +98,10 @@ def ldmatrix(ins: P.Instr):
     return make
 
 
-def stmatrix(ins: P.Instr):
-    """``stmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 [a], {r0..rN-1}``."""
-    from tcgen05_lower.sim.ops import store
-
+def stmatrix(ins: P.Instr, memory: MemoryAccess):
+    """``stmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 [a], {r0..rN-1}``, which
+    stores through ``memory`` (ops' stores)."""
+    store = memory.store
     count, trans = form(ins)
 
     def make(m, ins):

@@ -137,6 +137,8 @@ The package owns three models, each in modules by concern:
   ``roles`` (``Concurrent``) composed of ``role_schedule`` (interleavings, arrivals,
   waits, deadlocks) and ``role_checks`` (conflicts between the programs);
 - the two CTAs of a pair: ``pairs`` (each program run once per CTA);
+- loops with a run-time bound: ``runtime_bounds`` (the roles run once per trip count of
+  the mbarriers' phase period);
 
 and ``concurrent.check_roles`` picks the concurrent model of a kernel.
 """

@@ -127,7 +127,9 @@ tests/test_ws_persistent_gemm.py). Where a release protects nothing, minimal lea
 out: a ring whose stages are each used once (uses <= stages) gets no empty protocol, an
 accumulator ring whose stages each hold one tile no acc_empty protocol (the epilogue's
 wait::ld and fence::before_thread_sync stay, for the dealloc); conservative writes the
-whole protocol whatever the trip counts.
+whole protocol whatever the trip counts, but for an accumulator written outside any tile
+loop (one tile per CTA, examples/ws_gemm_mxf8_blockscaled.mlir): no later tile exists to
+overwrite it, so neither strategy writes its acc_empty protocol.
 
 The rings' depth is the kernel's, or the pass option ``ring-stages`` (N, or auto: the
 deepest that fits the dynamic shared memory): the loaded rings are retyped to that depth
@@ -143,7 +145,7 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp, LdOp,
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, LdOp,
                                        MbarrierArriveOp, MbarrierExpectTxOp,
                                        MbarrierStageOp, MbarrierWaitOp, MmaOp, SmemStageOp,
                                        TmaLoadOp, TmemStageOp, WaitOp)
@@ -152,9 +154,10 @@ from tcgen05_lower.kernel_ir import (MBARRIER_RING_MAX_STAGES, defining_op, part
 from tcgen05_lower.synchronization.common import (WRITTEN_SYNC, SyncError, constant_value,
                                                   role_accesses)
 from tcgen05_lower.synchronization.phases import _const, _op
+from tcgen05_lower.synchronization import runtime_trips, scale_copies
 
 #: Ops in roles this protocol does not order (located diagnostics).
-UNSUPPORTED = ("smem_fill", "cp", "shift", "st", "ld_red")
+UNSUPPORTED = ("smem_fill", "shift", "st", "ld_red")
 #: %cluster_ctarank bits of both CTAs of a pair (9.7.16.5.1): a commit with this
 #: multicast_mask arrives at the mbarrier at the same offset in each (9.7.16.12.1).
 BOTH_CTAS = 0b11
@@ -210,15 +213,23 @@ class Nest:
             owner = owner.operation if hasattr(owner, "operation") else owner
         self.loops = loops[::-1]
         self.bounds = []
-        for loop in self.loops:
+        #: The upper bound of the outermost loop when it is a run-time value (a K loop of
+        #: ceildiv(K, BK) blocks), else None (runtime_trips.py).
+        self.runtime_ub = None
+        for level, loop in enumerate(self.loops):
             bounds = tuple(constant_value(loop.operands[i]) for i in range(3))
+            if level == 0 and runtime_trips.runtime_bound(bounds):
+                self.runtime_ub = loop.operands[1]
+                bounds = (bounds[0], runtime_trips.RUNTIME, bounds[2])
             if None in bounds or bounds[2] <= 0:
                 raise SyncError(loop, f"tcgen05-insert-sync: the loop around {what} has no "
                                       f"constant lower bound, upper bound and positive step "
                                       f"(bounds {bounds}); the ring protocol counts the "
-                                      f"uses of a stage from constant trip counts")
+                                      f"uses of a stage from constant trip counts (only "
+                                      f"the outermost loop may run to a run-time bound)")
             self.bounds.append(bounds)
-        self.trips = [max(0, -(-(ub - lb) // step)) for lb, ub, step in self.bounds]
+        self.trips = [runtime_trips.RUNTIME if ub is runtime_trips.RUNTIME else
+                      max(0, -(-(ub - lb) // step)) for lb, ub, step in self.bounds]
         self.weights = []
         for level in range(len(self.loops)):
             weight = 1
@@ -230,7 +241,8 @@ class Nest:
             self.uses *= trips
 
     def describe(self) -> str:
-        return "[" + ", ".join(f"{lb} to {ub} step {step}" for lb, ub, step in self.bounds) \
+        return "[" + ", ".join(f"{lb} to {'(run time)' if ub is runtime_trips.RUNTIME else ub}"
+                               f" step {step}" for lb, ub, step in self.bounds) \
             + "]" if self.loops else "[no loop]"
 
     def counter(self, constant):
@@ -502,7 +514,7 @@ class RingPlan:
         return value, None, 1
 
     def same_trips(self, first: Nest, second: Nest, first_op, second_op, what: str):
-        if first.trips != second.trips:
+        if first.trips != second.trips or first.runtime_ub != second.runtime_ub:
             raise SyncError(second_op, f"tcgen05-insert-sync: {what}: the loops around "
                                        f"{first_op.name} at {_where(first_op)} "
                                        f"{first.describe()} and the loops around "
@@ -528,6 +540,8 @@ class RingPlan:
                                         "accumulator in three different roles")
         load_block = self.one_block(loads, "TMA loads")
         mma_block = self.one_block(mmas, "MMAs")
+        copies = scale_copies.copies_in(self.roles)   # scale factors, scale_copies.py
+        scale_copies.check_placement(copies, mma_block)
 
         # The shared-memory rings: every load writes a stage, every MMA reads stages.
         loaded = {}
@@ -540,6 +554,9 @@ class RingPlan:
             for tile, operand in ((mma.a, "A"), (mma.b, "B")):
                 ring, index = self.stage_of(tile, op, f"operand {operand} of this MMA")
                 read.setdefault(ring, []).append((op, index))
+        for op in copies:
+            ring, index = self.stage_of(CpOp(op).source, op, "the source of this tcgen05.cp")
+            read.setdefault(ring, []).append((op, index))
         if set(loaded) != set(read):
             extra = [r for r in list(loaded) + list(read) if (r in loaded) != (r in read)]
             raise SyncError(mmas[0][1], f"tcgen05-insert-sync: the rings the TMA loads "
@@ -572,7 +589,13 @@ class RingPlan:
                 prove_stage(self.affine, index, depth, mma_nest, op,
                             f"the {self.names.get(ring, 'ring')} stage this MMA reads")
 
+        sf_rings = scale_copies.scale_rings(self, copies, mma_nest, depth, prove_stage)
         chosen = self.choose_depth(loaded, depth, load_nest)
+        if chosen != depth and copies:
+            raise SyncError(copies[0], f"tcgen05-insert-sync{{ring-stages="
+                                       f"{self.ring_stages}}}: the rings' depth stays the "
+                                       f"kernel's ({depth}) when tcgen05.cp copies scale "
+                                       f"factors into TMEM rings of that depth")
         if chosen != depth:
             self.retype_rings(loaded, chosen, load_nest, mma_nest, load_block, mma_block)
             depth = chosen
@@ -645,9 +668,13 @@ class RingPlan:
                               f"the {ld_role.threads} threads of {ld_role.describe()} "
                               + (f"in both CTAs arrives at the even CTA's copy, "
                                  f"{arrivals} arrivals)" if self.pair else "arrives)")) \
-            if conservative or tile_nest.uses > acc_depth else None
+            if (conservative and tile_nest.loops) or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
-        self.plan_mmas(mmas, mma_nest, depth, full, empty, rings, load_role)
+        before = len(self.added)
+        self.plan_mmas([scale_copies.first_issue(mma_block, copies, mmas)] + mmas,
+                       mma_nest, depth, full, empty, rings, load_role)
+        if copies and empty is not None:
+            scale_copies.plan_fence(self, before, sf_rings)
         self.plan_tail(load_role, load_nest, depth, empty, rings, mma_role)
         self.plan_tiles(k_loop, tile_nest, acc_depth, acc_full, acc_empty, acc_name,
                         ld_role)
@@ -846,14 +873,18 @@ class RingPlan:
         body = load_role.op.regions[0].blocks[0]
         terminator = body.operations[len(body.operations) - 1]
         with ir.InsertionPoint(terminator), terminator.location:
-            for s, parity in tail_parities(nest.uses, depth):
+            for s, parity in runtime_trips.tail_parities(nest, depth, self.constant) \
+                    if nest.runtime_ub is not None else tail_parities(nest.uses, depth):
                 empty_s = self.stage(empty, self.constant(s), "empty mbarrier of a stage "
                                                               "that gets commits")
-                self.emit(MbarrierWaitOp, barrier=empty_s, phase=_const(parity, i32),
+                known = isinstance(parity, int)
+                self.emit(MbarrierWaitOp, barrier=empty_s,
+                          phase=_const(parity, i32) if known else parity,
                           reason=f"producer tail: the last commit to empty stage {s} of "
                                  f"{rings} by {mma_role.describe()} has arrived before "
                                  f"{load_role.describe()} reaches the join and the CTA "
-                                 f"exits (its phase, parity {parity}; the arrivals of "
+                                 f"exits (its phase, parity "
+                                 f"{parity if known else runtime_trips.PARITY_TEXT}; the arrivals of "
                                  f"two commits are not ordered, 9.7.16.12.1)"
                                  + ("; in each CTA of the pair, on its own copy"
                                     if self.pair else ""))

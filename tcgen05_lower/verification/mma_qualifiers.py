@@ -5,7 +5,7 @@ the instruction descriptor they encode to."""
 
 from __future__ import annotations
 
-from tcgen05_lower import dialect as d
+from tcgen05_lower import dialect as d, scale_buffers
 from tcgen05_lower.dialect.ops import MmaOp
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import descriptors, shapes, targets
@@ -99,6 +99,8 @@ class MmaQualifierRules:
                            "is given only as figures")
         else:
             self.check_scale_factor_ids(op, info)
+            for problem in scale_buffers.mma_scale_buffer_problems(op, info.cta_group):
+                self.error(op, problem)   # the buffers' shape vs the block size
 
     def check_scale_factor_ids(self, op, info) -> None:
         """Without scale_a_id / scale_b_id, the IDs follow k_offset: K block j of the
