@@ -37,10 +37,10 @@
 //                for the phase before the first), and phase n - 1 before its epilogue.
 // Compile with tcgen05-insert-sync{strategy=none}: insert-sync does not plan this protocol
 // (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
-// docs/partitions.md "Not planned yet"). tcgen05-verify-sync checks it with a constant
-// number of blocks (tests/test_ws_attention.py); with the run-time count it passes the
-// roles on (verify-sync{partitions=skip}) and the simulator checks the runs. The
-// reference is examples/ws_attention_fwd_bf16.check.py.
+// docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it, the run-time
+// block count for every count up to the mbarriers' phase period
+// (tcgen05_lower/sync_check/runtime_bounds.py). The reference is
+// examples/ws_attention_fwd_bf16.check.py.
 func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<1>,
     %O: !llvm.ptr<1>, %L: index, %causal: index,
     %tmQ: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "Q", box = array<i64: 64, 128>,

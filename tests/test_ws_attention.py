@@ -8,11 +8,11 @@ looser bound), NumPy only; the simulator imports nothing of the compiler. The va
 (head dimension 128, one query tile, a constant number of blocks) come from
 tests/kernels/ws_attention_gen.py, whose generate(64, 2) is the example itself.
 
-What checks the synchronization: tcgen05-verify-sync needs loop bounds it can evaluate,
-so it checks the constant-block variant (every deletion of a synchronization op but one
-is rejected by it or by the simulator); with the run-time block count the roles are
-passed on (verify-sync{partitions=skip}) and the simulator checks each run for races
-under both schedules."""
+What checks the synchronization: tcgen05-verify-sync, which runs the roles as concurrent
+programs for every block count up to the phase period of the mbarriers
+(sync_check/runtime_bounds.py; every deletion of a synchronization op but two is rejected
+by it, and the simulator misses those two as well), and the simulator, race-free under
+both schedules."""
 
 from __future__ import annotations
 
@@ -84,15 +84,15 @@ def _verified_pipeline() -> str:
     return override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{strategy=none}"])
 
 
-@pytest.mark.parametrize("d, tiles", [(64, 1), (64, 2), (128, 2)])
-def test_verify_sync_accepts_the_protocol(d, tiles):
-    """With a constant number of blocks verify-sync checks the roles as concurrent
-    programs (docs/partitions.md) and accepts them."""
-    compile_source(generate(d, tiles, blocks=3), f"{NAME}.mlir", emit="mlir",
+@pytest.mark.parametrize("d, tiles, blocks", [(64, 1, None), (128, 2, None), (64, 2, 3)])
+def test_verify_sync_accepts_the_protocol(d, tiles, blocks):
+    """verify-sync checks the roles as concurrent programs (docs/partitions.md), with the
+    run-time block count or a constant one, and accepts them."""
+    compile_source(generate(d, tiles, blocks=blocks), f"{NAME}.mlir", emit="mlir",
                    pipeline=_verified_pipeline())
 
 
-#: The one deletion neither verify-sync nor the simulator notices: the
+#: The deletions neither verify-sync nor the simulator notices: the
 #: fence::after_thread_sync after the last wait on o_done_t, before the final loads of O
 #: (9.7.16.6.4.3 wants it; both accept the fence after an earlier wait on the same
 #: mbarrier in the last iteration of the loop).
@@ -101,23 +101,19 @@ UNSEEN = re.compile(r"after_thread_sync")
 
 @pytest.mark.slow
 def test_deleting_any_synchronization_op_is_caught(tmp_path):
-    """Each synchronization op of the constant-block variant (3 blocks, L = 150) deleted
-    in turn: verify-sync rejects the kernel, or the simulator reports a race, a deadlock,
-    a problem at exit or a wrong O under the late or the eager schedule."""
-    text = generate(64, 2, blocks=3)
+    """Each synchronization op of the example deleted in turn: verify-sync rejects the
+    kernel, or the simulator (L = 150: three blocks, the last partial) reports a race, a
+    deadlock, a problem at exit or a wrong O under the late or the eager schedule."""
+    text = generate(64, 2)
     lines = text.splitlines()
     check = check_file(tmp_path, length=150)
-    skip_roles = override_options(_verified_pipeline(),
-                                  ["tcgen05-verify-sync{partitions=skip}"])
     unseen = []
     for index in sync_lines(text):
         mutant = "\n".join(line for k, line in enumerate(lines) if k != index)
         try:
-            compile_source(mutant, f"{NAME}.mlir", emit="mlir",
-                           pipeline=_verified_pipeline())
+            result = compile_source(mutant, f"{NAME}.mlir", pipeline=_verified_pipeline())
         except CompileFailed:
-            continue
-        result = compile_source(mutant, f"{NAME}.mlir", pipeline=skip_roles)
+            continue  # verify-sync rejects it
         if judge(result, check, "late") is None and judge(result, check, "eager") is None:
             unseen.append((index, lines[index].strip()))
     assert [line for _, line in unseen if not UNSEEN.search(line)] == [], unseen
@@ -126,7 +122,7 @@ def test_deleting_any_synchronization_op_is_caught(tmp_path):
 
 
 def test_the_example_compiles_with_its_pass_options():
-    """conftest.EXAMPLE_PASS_OPTIONS: strategy=none and verify-sync{partitions=skip}."""
+    """conftest.EXAMPLE_PASS_OPTIONS: strategy=none (verify-sync checks the roles)."""
     result = compile_source((EXAMPLES / f"{NAME}.mlir").read_text(), f"{NAME}.mlir",
                             pipeline=example_pipeline(NAME))
     assert result.ptx.count("tcgen05.st.sync.aligned.32x32b.x32.b32") >= 2

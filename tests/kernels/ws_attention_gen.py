@@ -4,8 +4,7 @@
 halves Q, K, V and O are cut into, one TMA box and one 128-byte swizzle span each,
 docs/tma.md), `tiles` query tiles of 128 rows per CTA (1: one softmax warpgroup, the MMA
 computing the next block's scores while it works; 2: two softmax warpgroups in ping-pong),
-and optionally a constant number of KV blocks (tcgen05-verify-sync needs loop bounds it
-can evaluate). The example is ``generate(64, 2)``; tests/test_ws_attention.py checks that
+and optionally a constant number of KV blocks. The example is ``generate(64, 2)``; tests/test_ws_attention.py checks that
 character for character and runs the others."""
 
 from __future__ import annotations
@@ -47,10 +46,10 @@ HEADER = """// Forward attention, warp-specialized, all synchronization written 
 //                for the phase before the first), and phase n - 1 before its epilogue.
 // Compile with tcgen05-insert-sync{{strategy=none}}: insert-sync does not plan this protocol
 // (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
-// docs/partitions.md "Not planned yet"). tcgen05-verify-sync checks it with a constant
-// number of blocks (tests/test_ws_attention.py); with the run-time count it passes the
-// roles on (verify-sync{{partitions=skip}}) and the simulator checks the runs. The
-// reference is examples/ws_attention_fwd_bf16.check.py."""
+// docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it, the run-time
+// block count for every count up to the mbarriers' phase period
+// (tcgen05_lower/sync_check/runtime_bounds.py). The reference is
+// examples/ws_attention_fwd_bf16.check.py."""
 
 SCHEDULE = {
     1: ("One query tile: S and P have 2 stages, and the MMA issues S_{j+1} before it waits\n"
