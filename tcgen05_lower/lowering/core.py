@@ -81,6 +81,8 @@ class KernelLowering:
         self.check_values_stay_in_tcgen05_ops(ops)
         forwarding, casts = self.retype_chosen_buffers(ops)
         barriers = [op for op in ops if AllocMbarrierOp.matches(op)]
+        from tcgen05_lower.lowering.loops import issuing_loops, narrow_index_loops
+        issuing = issuing_loops(ops)    # before the lowering erases the ops (lowering.loops)
         # mbarriers that some wait names without a phase: their phase is counted at run
         # time (see lowering.sync).
         tracked = {op.operands[0] for op in ops
@@ -126,6 +128,7 @@ class KernelLowering:
         for op in reversed(barriers + self.lowered):
             op.erase()
         self.end_blocks_after_regions(entry)
+        narrow_index_loops(self.kernel, issuing)    # i32 counters (lowering.loops)
         self.kernel.attributes["tcgen05.dynamic_smem_bytes"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(64), self.smem_bytes)
 

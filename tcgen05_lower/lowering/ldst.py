@@ -345,7 +345,8 @@ def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
     qualifies when kernel_ir.known_residue proves it a multiple of 4 elements (a tile
     offset t * 256 plus a loop column stepping by 32, say); with an unfolded layout (what
     constant steps imply) the slice's own column does not move a thread's columns."""
-    if steps is None or size != 4 or fragment.access.pack16:
+    if steps is None or size != 4 or fragment.access.pack16 or \
+            epilogue_stores(lowering) != "vector":
         return None
     if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
         return None
@@ -377,30 +378,44 @@ def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
     return runs
 
 
-def _contiguous_row(lowering, fragment: LoweredFragment) -> bool:
-    """Whether every thread's fragment is consecutive 32-bit columns 0, 1, ... of one row
-    from a first column that is a multiple of 4 of the slice (layout D or an unfolded
-    .32x32b message: each thread holds N consecutive columns of its row, 9.7.16.10.5), so
-    that elements 4g .. 4g + 3 are 16 contiguous bytes whenever the first is 16-byte
-    aligned. Worked out on the concrete thread numbers (_element_steps)."""
+def epilogue_stores(lowering) -> str:
+    """tcgen05-lower-to-llvm's epilogue-stores option: "vector" (the default) or
+    "scalar" (one st.global per element, the form before 16-byte stores; the timing
+    model compares the two)."""
+    pass_ = getattr(lowering, "pass_", None)
+    if pass_ is None or not hasattr(pass_, "option"):
+        return "vector"
+    return pass_.option("epilogue-stores")
+
+
+def _contiguous_row(lowering, fragment: LoweredFragment, size: int = 4) -> bool:
+    """Whether every thread's fragment is consecutive `size`-byte columns 0, 1, ... of
+    one row from a first column that is a multiple of 16 / size of the slice (layout D or
+    an unfolded .32x32b message: each thread holds N consecutive columns of its row,
+    9.7.16.10.5, one per register: a computed fragment's elements follow its input's
+    registers), so that elements g * 16 / size .. are 16 contiguous bytes whenever the
+    first is 16-byte aligned. Worked out on the concrete thread numbers
+    (_element_steps)."""
     access = fragment.access
-    if fragment.reduced or access.pack16 or access.fold != 1 or len(fragment.registers) % 4:
+    per_vector = VECTOR_BYTES // size
+    if fragment.reduced or access.pack16 or access.fold != 1 or \
+            len(fragment.registers) % per_vector:
         return False
     pair = lowering.info.cta_group == 2
     half = bool(access.geometry.half)
     steps = _element_steps(access, half, pair)
     if steps is None or list(steps) != [(0, c) for c in range(len(fragment.registers))]:
         return False  # not one row of consecutive columns in the same way in every thread
-    return all(col % 4 == 0 for col in _first_columns(access, half, pair, 0))
+    return all(col % per_vector == 0 for col in _first_columns(access, half, pair, 0))
 
 
-def _runtime_alignment(lowering, op) -> "ir.Value | None | bool":
-    """An i1, true at run time where the destination pointer, ld * 4 and the column
-    offsets * 4 are multiples of 16 bytes (each element's row start is then 16-byte
+def _runtime_alignment(lowering, op, size: int = 4) -> "ir.Value | None | bool":
+    """An i1, true at run time where the destination pointer, ld * size and the column
+    offsets * size are multiples of 16 bytes (each element's row start is then 16-byte
     aligned; warp-uniform: none depends on the thread); None when all of them are known
     to be (kernel_ir.known_residue, the llvm.align promise), so no test is needed."""
     matrix = global_matrix(op)
-    per_vector = VECTOR_BYTES // 4
+    per_vector = VECTOR_BYTES // size
     values = [v for v in (matrix.ld, op.operands[2], matrix.column_offset)
               if isinstance(v, ir.Value) and known_residue(v, per_vector) != 0]
     if isinstance(matrix.ld, int) and matrix.ld % per_vector:
@@ -409,7 +424,7 @@ def _runtime_alignment(lowering, op) -> "ir.Value | None | bool":
     if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
         bits = Sym(llvm.PtrToIntOp(i64(), op.operands[1]).result)
     for value in values:
-        term = Sym(cast(value, i64())) * 4
+        term = Sym(cast(value, i64())) * size
         bits = term if bits is None else bits | term
     if bits is None:
         return None
@@ -432,6 +447,20 @@ def _row_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
     row = elements[0][2]
     return _unsigned_less(row if matrix.first_row is None else matrix.first_row + row,
                           matrix.rows)
+
+
+def vector_store_test(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
+                      elements: list, size: int) -> "ir.Value | None | bool":
+    """Whether a fragment of consecutive columns (_contiguous_row) may be stored with
+    16-byte stores: an i1 (warp-uniform: the rows' alignment and the last column inside
+    the column extent), None (always: nothing to test), or False (never: the option says
+    scalar, the layout is not consecutive columns, or the alignment cannot hold)."""
+    if epilogue_stores(lowering) != "vector" or not _contiguous_row(lowering, fragment, size):
+        return False
+    test = _runtime_alignment(lowering, op, size)
+    if test is False:
+        return False
+    return _and(test, _columns_inside(matrix, elements))
 
 
 def _edge_vector_stores(fragment: LoweredFragment, matrix: "_Matrix", elements: list,
@@ -502,10 +531,8 @@ def lower_store_fragment(lowering, op) -> None:
     # aligned and the columns inside (an i1; None: known, no test; False: never aligned
     # or not consecutive columns); a fragment across the column edge stores scalars.
     edge = False
-    if runs is None and steps is None and size == 4 and _contiguous_row(lowering, fragment):
-        edge = _runtime_alignment(lowering, op)
-        if edge is not False:
-            edge = _and(edge, _columns_inside(matrix, elements))
+    if runs is None and steps is None and size == 4:
+        edge = vector_store_test(lowering, op, fragment, matrix, elements, size)
 
     def stores():
         if runs is not None:

@@ -227,6 +227,12 @@ def mma_cycles(mma: MmaCost, overrides: dict | None = None) -> tuple[float, floa
 
 # -- the trace --------------------------------------------------------------------------------
 
+#: Bytes of a sector, the unit in which global memory accesses move between the SM and
+#: the L2 (CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory": "memory
+#: accesses ... are serviced in 32-byte sectors" on devices of compute capability 6.0+).
+SECTOR_BYTES = 32
+
+
 @dataclass
 class Step:
     """One warp instruction as the replay sees it."""
@@ -245,7 +251,8 @@ class Step:
     wait: tuple | None = None       # (rank, addr, generation, phase) of an mbarrier wait
     barrier: int = -1               # the instance of barrier.sync (or cluster barrier)
     rank: int = 0
-    #: ld/st.global: the 128-byte lines the warp's access touches (the L2's unit of reuse)
+    #: ld.global: the 128-byte lines the warp's access touches (the L2's unit of reuse);
+    #: st.global: the 32-byte sectors it writes (the unit it moves through the L2 port)
     lines: tuple = ()
     #: the PTX opcode with its qualifiers ("tcgen05.mma.cta_group::1.kind::f16"), for names
     opcode: str = ""
@@ -552,6 +559,8 @@ class RecordingMachine(Machine):
                         rank=rank, opcode=ins.opcode)
             if kind == "ld_global" and n_active:
                 step.lines = self._lines(ins, mine[active[mine]])
+            elif kind == "st_global" and n_active:
+                step.lines = self._sectors(ins, mine[active[mine]], nbytes)
             if kind == "mbar_wait":
                 rec.current[w] = step   # appended if the wait succeeds (flush_waits)
                 rec.pending_waits.append((w, step))
@@ -600,6 +609,18 @@ class RecordingMachine(Machine):
         except Exception:   # the functional model reports a bad address itself
             return ()
         return tuple(int(x) for x in np.unique(np.asarray(where, np.uint64) // 128))
+
+    def _sectors(self, ins, threads, width: int) -> tuple:
+        """The 32-byte sectors an st.global of ``threads``, `width` bytes each, writes."""
+        addr = next((op for op in ins.operands if isinstance(op, P.Addr)), None)
+        if addr is None or not width:
+            return ()
+        try:
+            where = np.asarray(self.address(addr, threads, ins), np.uint64)
+        except Exception:   # the functional model reports a bad address itself
+            return ()
+        first, last = where // SECTOR_BYTES, (where + np.uint64(width - 1)) // SECTOR_BYTES
+        return tuple(int(x) for x in np.unique(np.concatenate([first, last])))
 
     def _mma_cost(self, ins, g: int) -> MmaCost | None:
         from tcgen05_lower.sim import block_scale, tensor_core
@@ -1013,8 +1034,13 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
                 latency = max(last - t, 1.0)
             else:
                 # a store is written back to DRAM (its bytes miss); the kernel has not
-                # finished before its stores have reached memory
-                _, last = request(rank, t - p("l2_latency"), step.nbytes, 1.0,
+                # finished before its stores have reached memory. Through the SM's L2
+                # port it moves whole 32-byte sectors (a warp's 4-byte stores to 32
+                # rows: 32 sectors for 128 bytes), to DRAM only its bytes (the L2 merges
+                # the writes to a sector before it writes the sector back)
+                moved = len(step.lines) * SECTOR_BYTES if step.lines else step.nbytes
+                _, last = request(rank, t - p("l2_latency"), moved,
+                                  step.nbytes / moved if moved else 1.0,
                                   p("l2_latency"), "st.global")
                 latency = 0
                 end = max(end, last)
