@@ -30,7 +30,6 @@ MODULES_NOT_SPLIT_YET = {
     "tcgen05_lower/cli/sim.py": "tcgen05-sim and tcgen05-run",
     "tcgen05_lower/synchronization/rings.py": "the mbarrier-ring protocol of warp roles",
     "tcgen05_lower/isa/descriptors.py": "the shared-memory and instruction descriptors",
-    "tcgen05_lower/lowering/ldst.py": "the lowering of tcgen05.ld / st and fragments",
 }
 
 #: (module, class) over the limit, not split yet.

@@ -44,6 +44,7 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import row_slots
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.lowering.core import lowers
+from tcgen05_lower.lowering.vector_stores import _gep_constant, _row_inside, vector_store_test
 from tcgen05_lower.lowering.registers import LoweredFragment, _elements, _mapping, _Matrix
 
 @dataclass
@@ -322,7 +323,6 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
     # known (an i1; None: no test; False: never), as ldst.lower_store_fragment does for
     # loaded fragments; the scalar stores below at the column edge. Imported here: the
     # store-side helpers live with lower_store_fragment, whose module imports this one.
-    from tcgen05_lower.lowering.ldst import vector_store_test
     vector = vector_store_test(lowering, op, shell, matrix, elements, size)
 
     def stores():
@@ -368,7 +368,6 @@ def _vector_stores(matrix: _Matrix, elements: list, values: list, dest, size: in
     not a branch: the warp stays converged for the next .sync.aligned tcgen05.ld). Each
     32-bit word holds 4 / size elements, the lower column in the lower bits: memory is
     little-endian, so the bytes land in column order (PTX ISA 5.2.1)."""
-    from tcgen05_lower.lowering.ldst import _gep_constant, _row_inside  # see store_computed
     _, _, row, col, _ = elements[0]
     offset, _ = matrix.place(row, col)
     base = emit.gep_bytes(dest, as_value(offset, i64()))

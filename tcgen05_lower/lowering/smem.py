@@ -21,7 +21,7 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
 from tcgen05_lower.kernel_ir import constant_int, global_matrix, known_residue, stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
-from tcgen05_lower.lowering.ldst import VECTOR_BYTES, promised_alignment
+from tcgen05_lower.lowering.vector_stores import VECTOR_BYTES, promised_alignment
 from tcgen05_lower.lowering.registers import _and, _if, _if_else, cta_in_pair
 
 #: arith.cmpi predicates "ult" and "uge".
@@ -360,7 +360,7 @@ def _vector_alignment(source, values, element_bytes: int):
     pointer is then the caller's to align, as documented. A packed source whose rows are
     not 16-byte multiples (K = 70 bf16 elements) thus takes the element-by-element copy
     instead of a misaligned vector load, which faults (a vector access must be aligned
-    to its whole size, ldst.VECTOR_BYTES); Triton specializes on divisibility likewise."""
+    to its whole size, vector_stores.VECTOR_BYTES); Triton specializes on divisibility likewise."""
     per_vector = VECTOR_BYTES // element_bytes
     unknown = [v for v in values if isinstance(v, ir.Value)
                and known_residue(v, per_vector) != 0]
