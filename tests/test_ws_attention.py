@@ -142,3 +142,11 @@ def test_the_python_twin_builds_the_variants(d, tiles):
                               pipeline=pipeline).ptx
     assert module.build(d=d, tiles=tiles).compile(arch="sm_100a",
                                                   pipeline=pipeline).ptx == expected
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_schedules(seed, tmp_path):
+    """Random interleavings of the roles (tcgen05-sim --schedule random): race-free and
+    within the bound (L = 200)."""
+    result = compile_source(generate(64, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
+    assert judge(result, check_file(tmp_path, length=200), "random", seed=seed) is None
