@@ -8,7 +8,14 @@
 // blocks of 64 and stores its tile. M, N and K need not be multiples of the tile: the
 // fills zero what lies outside A and B (rows, k_size), so the MMAs of an edge tile add
 // zeros, and the stores skip what lies outside C (rows, columns). K must be at least 1.
-func.func @gemm_bf16_grid(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
+
+!gptr = !llvm.ptr<1>
+!smem_128x64xbf16 = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!smem_256x64xbf16 = !tcgen05.smem<[256, 64], bf16, "K", "128B">
+!tmem_128x256xf32 = !tcgen05.tmem<[128, 256], f32>
+!frag_128x32xf32 = !tcgen05.frag<[128, 32], f32>
+
+func.func @gemm_bf16_grid(%A: !gptr, %B: !gptr, %C: !gptr,
                           %M: i32, %N: i32, %K: i32, %lda: i32, %ldb: i32, %ldc: i32)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64,
                                   grid = ["ceildiv(N, 256)", "ceildiv(M, 128)"]}} {
@@ -31,45 +38,37 @@ func.func @gemm_bf16_grid(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
   %m0 = arith.muli %tile_m, %c128 : index
   %n0 = arith.muli %tile_n, %c256 : index
 
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 256], f32>
+  %a = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %b = "tcgen05.smem_buffer"() : () -> !smem_256x64xbf16
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_128x256xf32
 
   scf.for %k = %c0 to %k_size step %c64 {
     // Rows m0.. of A (K contiguous) and columns n0.. of B (N contiguous: the fill
     // transposes it), K offset k; zeros past M, N and K.
     "tcgen05.smem_fill"(%A, %a, %k, %a_ld, %m0, %m, %k_size)
         {src_layout = "mn_k", dims = ["src_ld", "row_offset", "rows", "k_size"]}
-        : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index,
-           index, index, index, index) -> ()
+        : (!gptr, !smem_128x64xbf16, index, index, index, index, index) -> ()
     "tcgen05.smem_fill"(%B, %b, %k, %b_ld, %n0, %n, %k_size)
         {src_layout = "k_mn", dims = ["src_ld", "row_offset", "rows", "k_size"]}
-        : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, index,
-           index, index, index, index) -> ()
+        : (!gptr, !smem_256x64xbf16, index, index, index, index, index) -> ()
     // The first MMA of the first K block overwrites the accumulator.
     %not_first = arith.cmpi ne, %k, %c0 : index
     "tcgen05.mma"(%acc, %a, %b, %not_first) {kind = "f16", k_offset = 0 : i64}
-        : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 16 : i64}
-        : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 32 : i64}
-        : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 48 : i64}
-        : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
   }
 
   // The epilogue: 32 columns at a time, each element stored only inside C.
   scf.for %col = %c0 to %c256 step %c32 {
-    %frag = "tcgen05.ld"(%acc, %col)
-        : (!tcgen05.tmem<[128, 256], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+    %frag = "tcgen05.ld"(%acc, %col) : (!tmem_128x256xf32, index) -> !frag_128x32xf32
     "tcgen05.store_fragment"(%frag, %C, %col, %c_ld, %m0, %n0, %m, %n)
         {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
-        : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index,
-           index, index, index, index, index) -> ()
+        : (!frag_128x32xf32, !gptr, index, index, index, index, index, index) -> ()
   }
   return
 }

@@ -7,8 +7,15 @@
 // stored with the tile's place and C's extents as run-time dims: each CTA writes its
 // own tile, and only what lies inside C. M, N and K need not be multiples of the tile;
 // K must be at least 1. The reference is examples/gemm_bf16_grid_bias.check.py.
-func.func @gemm_bf16_grid_bias(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %bias: !llvm.ptr<1>,
-                               %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
+
+!gptr = !llvm.ptr<1>
+!smem_128x64xbf16 = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!tmem_128x128xf32 = !tcgen05.tmem<[128, 128], f32>
+!frag_128x32xf32 = !tcgen05.frag<[128, 32], f32>
+!frag_128x32xbf16 = !tcgen05.frag<[128, 32], bf16>
+
+func.func @gemm_bf16_grid_bias(%A: !gptr, %B: !gptr, %bias: !gptr,
+                               %C: !gptr, %M: i32, %N: i32, %K: i32,
                                %lda: i32, %ldb: i32, %ldc: i32)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64,
                                   grid = ["ceildiv(N, 128)", "ceildiv(M, 128)"]}} {
@@ -32,42 +39,35 @@ func.func @gemm_bf16_grid_bias(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %bias: !llvm.
   %m0 = arith.muli %tile_m, %c128 : index
   %n0 = arith.muli %tile_n, %c128 : index
 
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  %a = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %b = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_128x128xf32
 
   scf.for %k = %c0 to %k_size step %c64 {
     // Rows m0.. of A (K contiguous) and columns n0.. of B (N contiguous: the fill
     // transposes it), K offset k; zeros past M, N and K.
     "tcgen05.smem_fill"(%A, %a, %k, %a_ld, %m0, %m, %k_size)
         {src_layout = "mn_k", dims = ["src_ld", "row_offset", "rows", "k_size"]}
-        : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index,
-           index, index, index, index) -> ()
+        : (!gptr, !smem_128x64xbf16, index, index, index, index, index) -> ()
     "tcgen05.smem_fill"(%B, %b, %k, %b_ld, %n0, %n, %k_size)
         {src_layout = "k_mn", dims = ["src_ld", "row_offset", "rows", "k_size"]}
-        : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index,
-           index, index, index, index) -> ()
+        : (!gptr, !smem_128x64xbf16, index, index, index, index, index) -> ()
     // The first MMA of the first K block overwrites the accumulator.
     %not_first = arith.cmpi ne, %k, %c0 : index
     "tcgen05.mma"(%acc, %a, %b, %not_first) {kind = "f16", k_offset = 0 : i64}
-        : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 16 : i64}
-        : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 32 : i64}
-        : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 48 : i64}
-        : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
   }
 
   // The epilogue, 32 columns at a time: C = bf16(acc + bias[column]), each element
   // stored only inside C.
   scf.for %col = %c0 to %c128 step %c32 {
-    %frag = "tcgen05.ld"(%acc, %col)
-        : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+    %frag = "tcgen05.ld"(%acc, %col) : (!tmem_128x128xf32, index) -> !frag_128x32xf32
     %out = "tcgen05.frag_map"(%frag) ({
     ^bb0(%x: f32, %row: index, %c: index):
       // bias[n0 + col + c]; a column past N (which the store skips) reads bias[N - 1],
@@ -76,16 +76,15 @@ func.func @gemm_bf16_grid_bias(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %bias: !llvm.
       %j1 = arith.addi %j0, %c : index
       %j = arith.minui %j1, %n_last : index
       %j64 = arith.index_cast %j : index to i64
-      %bp = llvm.getelementptr %bias[%j64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
-      %bv = llvm.load %bp : !llvm.ptr<1> -> f32
+      %bp = llvm.getelementptr %bias[%j64] : (!gptr, i64) -> !gptr, f32
+      %bv = llvm.load %bp : !gptr -> f32
       %h = arith.addf %x, %bv : f32
       %y = arith.truncf %h : f32 to bf16
       gpu.yield %y : bf16
-    }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
+    }) : (!frag_128x32xf32) -> !frag_128x32xbf16
     "tcgen05.store_fragment"(%out, %C, %col, %c_ld, %m0, %n0, %m, %n)
         {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
-        : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index,
-           index, index, index, index, index) -> ()
+        : (!frag_128x32xbf16, !gptr, index, index, index, index, index, index) -> ()
   }
   return
 }

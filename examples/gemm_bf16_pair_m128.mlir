@@ -6,7 +6,13 @@
 // B, and holds rows 64 r .. 64 r + 63 of C: Layout B puts columns [0, 64) of those rows on
 // lanes 0-63 and columns [64, 128) on lanes 64-127, each in 64 TMEM columns (tmem-facts
 // section 1), so a 32-column slice of C is held by two of the four warps.
-func.func @gemm_bf16_pair_m128(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+
+!gptr = !llvm.ptr<1>
+!smem_64x64xbf16 = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!tmem_128x128xf32 = !tcgen05.tmem<[128, 128], f32>
+!frag_128x32xf32 = !tcgen05.frag<[128, 32], f32>
+
+func.func @gemm_bf16_pair_m128(%A: !gptr, %B: !gptr, %C: !gptr)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
@@ -15,33 +21,28 @@ func.func @gemm_bf16_pair_m128(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr
   %accumulate = arith.constant true
 
   // This CTA's 64 rows of A (M/2) and 64 of the 128 columns of B (N/2).
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
-  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  %a = "tcgen05.smem_buffer"() : () -> !smem_64x64xbf16
+  %b = "tcgen05.smem_buffer"() : () -> !smem_64x64xbf16
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_128x128xf32
 
   "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
-      : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, index) -> ()
+      : (!gptr, !smem_64x64xbf16, index) -> ()
   "tcgen05.smem_fill"(%B, %b, %c0) {src_layout = "k_mn", src_ld = 128 : i64}
-      : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, index) -> ()
+      : (!gptr, !smem_64x64xbf16, index) -> ()
 
   "tcgen05.mma"(%acc, %a, %b, %overwrite) {kind = "f16", k_offset = 0 : i64}
-      : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[64, 64], bf16, "K", "128B">,
-         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+      : (!tmem_128x128xf32, !smem_64x64xbf16, !smem_64x64xbf16, i1) -> ()
   "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 16 : i64}
-      : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[64, 64], bf16, "K", "128B">,
-         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+      : (!tmem_128x128xf32, !smem_64x64xbf16, !smem_64x64xbf16, i1) -> ()
   "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 32 : i64}
-      : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[64, 64], bf16, "K", "128B">,
-         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+      : (!tmem_128x128xf32, !smem_64x64xbf16, !smem_64x64xbf16, i1) -> ()
   "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 48 : i64}
-      : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[64, 64], bf16, "K", "128B">,
-         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+      : (!tmem_128x128xf32, !smem_64x64xbf16, !smem_64x64xbf16, i1) -> ()
 
   scf.for %col = %c0 to %c128 step %c32 {
-    %frag = "tcgen05.ld"(%acc, %col)
-        : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+    %frag = "tcgen05.ld"(%acc, %col) : (!tmem_128x128xf32, index) -> !frag_128x32xf32
     "tcgen05.store_fragment"(%frag, %C, %col) {ld = 128 : i64}
-        : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+        : (!frag_128x32xf32, !gptr, index) -> ()
   }
   return
 }

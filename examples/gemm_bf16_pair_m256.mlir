@@ -6,7 +6,14 @@
 // of B (rows of the K-major B tile), and holds rows 128 r .. 128 r + 127 of C in its tensor
 // memory. Thread 0 of the even CTA issues the MMAs for the pair; each CTA's warpgroup
 // stores its own rows of C.
-func.func @gemm_bf16_pair_m256(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+
+!gptr = !llvm.ptr<1>
+!smem_128x64xbf16 = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!smem_64x64xbf16 = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!tmem_256x128xf32 = !tcgen05.tmem<[256, 128], f32>
+!frag_256x32xf32 = !tcgen05.frag<[256, 32], f32>
+
+func.func @gemm_bf16_pair_m256(%A: !gptr, %B: !gptr, %C: !gptr)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
@@ -15,35 +22,30 @@ func.func @gemm_bf16_pair_m256(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr
   %accumulate = arith.constant true
 
   // This CTA's 128 rows of A and 64 of the 128 columns of B (N/2), K-major, 128B swizzle.
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[256, 128], f32>
+  %a = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %b = "tcgen05.smem_buffer"() : () -> !smem_64x64xbf16
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_256x128xf32
 
   "tcgen05.smem_fill"(%A, %a, %c0) {src_layout = "mn_k", src_ld = 64 : i64}
-      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+      : (!gptr, !smem_128x64xbf16, index) -> ()
   "tcgen05.smem_fill"(%B, %b, %c0) {src_layout = "k_mn", src_ld = 128 : i64}
-      : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, index) -> ()
+      : (!gptr, !smem_64x64xbf16, index) -> ()
 
   "tcgen05.mma"(%acc, %a, %b, %overwrite) {kind = "f16", k_offset = 0 : i64}
-      : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+      : (!tmem_256x128xf32, !smem_128x64xbf16, !smem_64x64xbf16, i1) -> ()
   "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 16 : i64}
-      : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+      : (!tmem_256x128xf32, !smem_128x64xbf16, !smem_64x64xbf16, i1) -> ()
   "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 32 : i64}
-      : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+      : (!tmem_256x128xf32, !smem_128x64xbf16, !smem_64x64xbf16, i1) -> ()
   "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 48 : i64}
-      : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-         !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+      : (!tmem_256x128xf32, !smem_128x64xbf16, !smem_64x64xbf16, i1) -> ()
 
   // Epilogue: each CTA loads its 128 rows, 32 columns at a time, and stores them at rows
   // 128 r .. of C.
   scf.for %col = %c0 to %c128 step %c32 {
-    %frag = "tcgen05.ld"(%acc, %col)
-        : (!tcgen05.tmem<[256, 128], f32>, index) -> !tcgen05.frag<[256, 32], f32>
+    %frag = "tcgen05.ld"(%acc, %col) : (!tmem_256x128xf32, index) -> !frag_256x32xf32
     "tcgen05.store_fragment"(%frag, %C, %col) {ld = 128 : i64}
-        : (!tcgen05.frag<[256, 32], f32>, !llvm.ptr<1>, index) -> ()
+        : (!frag_256x32xf32, !gptr, index) -> ()
   }
   return
 }

@@ -15,11 +15,19 @@
 // its wait before the next K-block's loads overwrite the tiles (the refill), the wait and
 // fence::after_thread_sync before the epilogue reads the accumulator, and what the
 // dealloc needs.
-func.func @gemm_bf16_tma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
-    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
-                                              swizzle = "128B"}},
-    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 256>,
-                                              swizzle = "128B"}})
+
+!gptr = !llvm.ptr<1>
+!smem_128x64xbf16 = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!smem_256x64xbf16 = !tcgen05.smem<[256, 64], bf16, "K", "128B">
+!tmem_128x256xf32 = !tcgen05.tmem<[128, 256], f32>
+!frag_128x32xf32 = !tcgen05.frag<[128, 32], f32>
+!mbar = !tcgen05.mbarrier
+
+func.func @gemm_bf16_tma(%A: !gptr, %B: !gptr, %C: !gptr,
+    %tmA: !gptr {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
+                                       swizzle = "128B"}},
+    %tmB: !gptr {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 256>,
+                                       swizzle = "128B"}})
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %c32 = arith.constant 32 : index
@@ -28,43 +36,36 @@ func.func @gemm_bf16_tma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
   %c512 = arith.constant 512 : index
   %accumulate = arith.constant true
 
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 256], f32>
-  %full = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  %a = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %b = "tcgen05.smem_buffer"() : () -> !smem_256x64xbf16
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_128x256xf32
+  %full = "tcgen05.alloc_mbarrier"() : () -> !mbar
 
   scf.for %k = %c0 to %c512 step %c64 {
-    "tcgen05.mbarrier_expect_tx"(%full) : (!tcgen05.mbarrier) -> ()
+    "tcgen05.mbarrier_expect_tx"(%full) : (!mbar) -> ()
     // Coordinates innermost first: {k, row}.
     "tcgen05.tma_load"(%tmA, %a, %full, %k, %c0)
-        : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier,
-           index, index) -> ()
+        : (!gptr, !smem_128x64xbf16, !mbar, index, index) -> ()
     "tcgen05.tma_load"(%tmB, %b, %full, %k, %c0)
-        : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, !tcgen05.mbarrier,
-           index, index) -> ()
-    "tcgen05.mbarrier_wait"(%full) : (!tcgen05.mbarrier) -> ()
+        : (!gptr, !smem_256x64xbf16, !mbar, index, index) -> ()
+    "tcgen05.mbarrier_wait"(%full) : (!mbar) -> ()
     "tcgen05.barrier"() : () -> ()
     // The first MMA of the first K-block overwrites the accumulator.
     %not_first = arith.cmpi ne, %k, %c0 : index
     "tcgen05.mma"(%acc, %a, %b, %not_first) {kind = "f16", k_offset = 0 : i64}
-        : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 16 : i64}
-        : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 32 : i64}
-        : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
     "tcgen05.mma"(%acc, %a, %b, %accumulate) {kind = "f16", k_offset = 48 : i64}
-        : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">,
-           !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
   }
 
   scf.for %col = %c0 to %c256 step %c32 {
-    %frag = "tcgen05.ld"(%acc, %col)
-        : (!tcgen05.tmem<[128, 256], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+    %frag = "tcgen05.ld"(%acc, %col) : (!tmem_128x256xf32, index) -> !frag_128x32xf32
     "tcgen05.store_fragment"(%frag, %C, %col) {ld = 256 : i64}
-        : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+        : (!frag_128x32xf32, !gptr, index) -> ()
   }
   return
 }

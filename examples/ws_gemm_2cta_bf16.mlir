@@ -35,11 +35,21 @@
 // counters, the fences of 9.7.16.6.4.3 / .4 and the fence before the dealloc.
 // lit_tests/examples/ws_gemm_2cta_bf16.mlir checks the planned IR;
 // tests/kernels/ws_gemm_2cta_bf16_hand.mlir is the same kernel synchronized by hand.
-func.func @ws_gemm_2cta_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
-    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
-                                              swizzle = "128B"}},
-    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 64>,
-                                              swizzle = "128B"}})
+
+!gptr = !llvm.ptr<1>
+!smem_2x128x64xbf16 = !tcgen05.smem<[2, 128, 64], bf16, "K", "128B">
+!smem_2x64x64xbf16 = !tcgen05.smem<[2, 64, 64], bf16, "K", "128B">
+!smem_128x64xbf16 = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!smem_64x64xbf16 = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!tmem_2x256x128xf32 = !tcgen05.tmem<[2, 256, 128], f32>
+!tmem_256x128xf32 = !tcgen05.tmem<[256, 128], f32>
+!frag_256x32xf32 = !tcgen05.frag<[256, 32], f32>
+
+func.func @ws_gemm_2cta_bf16(%A: !gptr, %B: !gptr, %C: !gptr,
+    %tmA: !gptr {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
+                                       swizzle = "128B"}},
+    %tmB: !gptr {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 64>,
+                                       swizzle = "128B"}})
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 2 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -50,9 +60,9 @@ func.func @ws_gemm_2cta_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1
   %c128 = arith.constant 128 : index
   %true = arith.constant true
 
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 64], bf16, "K", "128B">
-  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 64, 64], bf16, "K", "128B">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[2, 256, 128], f32>
+  %a = "tcgen05.smem_buffer"() : () -> !smem_2x128x64xbf16
+  %b = "tcgen05.smem_buffer"() : () -> !smem_2x64x64xbf16
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_2x256x128xf32
 
   "tcgen05.partitions"() ({
     // Load role: warp 0 of each CTA; one thread issues the TMA loads of the CTA's slices.
@@ -64,12 +74,10 @@ func.func @ws_gemm_2cta_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1
           %it = arith.addi %base, %kb : index
           %s = arith.remui %it, %c2 : index
           %k = arith.muli %kb, %c64 : index
-          %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-          %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
-          "tcgen05.tma_load"(%tmA, %as, %k, %c0)
-              : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index) -> ()
-          "tcgen05.tma_load"(%tmB, %bs, %k, %n)
-              : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, index, index) -> ()
+          %as = "tcgen05.smem_stage"(%a, %s) : (!smem_2x128x64xbf16, index) -> !smem_128x64xbf16
+          %bs = "tcgen05.smem_stage"(%b, %s) : (!smem_2x64x64xbf16, index) -> !smem_64x64xbf16
+          "tcgen05.tma_load"(%tmA, %as, %k, %c0) : (!gptr, !smem_128x64xbf16, index, index) -> ()
+          "tcgen05.tma_load"(%tmB, %bs, %k, %n) : (!gptr, !smem_64x64xbf16, index, index) -> ()
         }
       }
       "gpu.yield"() : () -> ()
@@ -80,22 +88,22 @@ func.func @ws_gemm_2cta_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1
       scf.for %t = %c0 to %c4 step %c1 {
         %base = arith.muli %t, %c4 : index
         %j = arith.remui %t, %c2 : index
-        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tcgen05.tmem<[2, 256, 128], f32>, index) -> !tcgen05.tmem<[256, 128], f32>
+        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tmem_2x256x128xf32, index) -> !tmem_256x128xf32
         scf.for %kb = %c0 to %c4 step %c1 {
           %it = arith.addi %base, %kb : index
           %s = arith.remui %it, %c2 : index
-          %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-          %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+          %as = "tcgen05.smem_stage"(%a, %s) : (!smem_2x128x64xbf16, index) -> !smem_128x64xbf16
+          %bs = "tcgen05.smem_stage"(%b, %s) : (!smem_2x64x64xbf16, index) -> !smem_64x64xbf16
           // The first MMA of a tile overwrites its accumulator stage.
           %accumulate = arith.cmpi ne, %kb, %c0 : index
           "tcgen05.mma"(%d, %as, %bs, %accumulate) {kind = "f16", k_offset = 0 : i64}
-              : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+              : (!tmem_256x128xf32, !smem_128x64xbf16, !smem_64x64xbf16, i1) -> ()
           "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 16 : i64}
-              : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+              : (!tmem_256x128xf32, !smem_128x64xbf16, !smem_64x64xbf16, i1) -> ()
           "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 32 : i64}
-              : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+              : (!tmem_256x128xf32, !smem_128x64xbf16, !smem_64x64xbf16, i1) -> ()
           "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 48 : i64}
-              : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+              : (!tmem_256x128xf32, !smem_128x64xbf16, !smem_64x64xbf16, i1) -> ()
         }
       }
       "gpu.yield"() : () -> ()
@@ -107,12 +115,12 @@ func.func @ws_gemm_2cta_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1
       scf.for %t = %c0 to %c4 step %c1 {
         %n = arith.muli %t, %c128 : index
         %j = arith.remui %t, %c2 : index
-        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tcgen05.tmem<[2, 256, 128], f32>, index) -> !tcgen05.tmem<[256, 128], f32>
+        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tmem_2x256x128xf32, index) -> !tmem_256x128xf32
         scf.for %col = %c0 to %c128 step %c32 {
-          %frag = "tcgen05.ld"(%d, %col) : (!tcgen05.tmem<[256, 128], f32>, index) -> !tcgen05.frag<[256, 32], f32>
+          %frag = "tcgen05.ld"(%d, %col) : (!tmem_256x128xf32, index) -> !frag_256x32xf32
           %dest = arith.addi %n, %col : index
           "tcgen05.store_fragment"(%frag, %C, %dest) {ld = 512 : i64}
-              : (!tcgen05.frag<[256, 32], f32>, !llvm.ptr<1>, index) -> ()
+              : (!frag_256x32xf32, !gptr, index) -> ()
         }
       }
       "gpu.yield"() : () -> ()

@@ -31,7 +31,14 @@
 // Compile with tcgen05-insert-sync{strategy=none} (keeps this synchronization, adds
 // nothing); tcgen05-verify-sync checks it, the roles as concurrent programs
 // (docs/partitions.md, "What tcgen05-verify-sync checks").
-func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+
+!gptr = !llvm.ptr<1>
+!smem_128x64xbf16 = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!tmem_128x128xf32 = !tcgen05.tmem<[128, 128], f32>
+!frag_128x32xf32 = !tcgen05.frag<[128, 32], f32>
+!mbar = !tcgen05.mbarrier
+
+func.func @ws_gemm_bf16(%A: !gptr, %B: !gptr, %C: !gptr)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -43,16 +50,16 @@ func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
   %p1 = arith.constant 1 : i32
   %true = arith.constant true
 
-  %a0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %a1 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %b0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %b1 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
-  %full0 = "tcgen05.alloc_mbarrier"() {count = 32 : i64} : () -> !tcgen05.mbarrier
-  %full1 = "tcgen05.alloc_mbarrier"() {count = 32 : i64} : () -> !tcgen05.mbarrier
-  %empty0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
-  %empty1 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
-  %acc_ready = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  %a0 = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %a1 = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %b0 = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %b1 = "tcgen05.smem_buffer"() : () -> !smem_128x64xbf16
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_128x128xf32
+  %full0 = "tcgen05.alloc_mbarrier"() {count = 32 : i64} : () -> !mbar
+  %full1 = "tcgen05.alloc_mbarrier"() {count = 32 : i64} : () -> !mbar
+  %empty0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mbar
+  %empty1 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mbar
+  %acc_ready = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !mbar
 
   "tcgen05.partitions"() ({
     // Load role: warp 0.
@@ -63,24 +70,24 @@ func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
         %prev = arith.andi %i1, %c1 : index
         %empty_parity = arith.index_cast %prev : index to i32
         %k1 = arith.addi %k, %c64 : index
-        "tcgen05.mbarrier_wait"(%empty0, %empty_parity) : (!tcgen05.mbarrier, i32) -> ()
+        "tcgen05.mbarrier_wait"(%empty0, %empty_parity) : (!mbar, i32) -> ()
         "tcgen05.smem_fill"(%A, %a0, %k) {src_layout = "mn_k", src_ld = 256 : i64}
-            : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+            : (!gptr, !smem_128x64xbf16, index) -> ()
         "tcgen05.smem_fill"(%B, %b0, %k) {src_layout = "k_mn", src_ld = 128 : i64}
-            : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+            : (!gptr, !smem_128x64xbf16, index) -> ()
         "tcgen05.fence_proxy_async"() : () -> ()
-        "tcgen05.mbarrier_arrive"(%full0) : (!tcgen05.mbarrier) -> ()
-        "tcgen05.mbarrier_wait"(%empty1, %empty_parity) : (!tcgen05.mbarrier, i32) -> ()
+        "tcgen05.mbarrier_arrive"(%full0) : (!mbar) -> ()
+        "tcgen05.mbarrier_wait"(%empty1, %empty_parity) : (!mbar, i32) -> ()
         "tcgen05.smem_fill"(%A, %a1, %k1) {src_layout = "mn_k", src_ld = 256 : i64}
-            : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+            : (!gptr, !smem_128x64xbf16, index) -> ()
         "tcgen05.smem_fill"(%B, %b1, %k1) {src_layout = "k_mn", src_ld = 128 : i64}
-            : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()
+            : (!gptr, !smem_128x64xbf16, index) -> ()
         "tcgen05.fence_proxy_async"() : () -> ()
-        "tcgen05.mbarrier_arrive"(%full1) : (!tcgen05.mbarrier) -> ()
+        "tcgen05.mbarrier_arrive"(%full1) : (!mbar) -> ()
       }
       // The producer tail: the last commits to empty_0 and empty_1 (iteration 1).
-      "tcgen05.mbarrier_wait"(%empty0, %p1) : (!tcgen05.mbarrier, i32) -> ()
-      "tcgen05.mbarrier_wait"(%empty1, %p1) : (!tcgen05.mbarrier, i32) -> ()
+      "tcgen05.mbarrier_wait"(%empty0, %p1) : (!mbar, i32) -> ()
+      "tcgen05.mbarrier_wait"(%empty1, %p1) : (!mbar, i32) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
 
@@ -92,40 +99,39 @@ func.func @ws_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
         %full_parity = arith.index_cast %cur : index to i32
         // The first MMA of the first K block overwrites the accumulator.
         %not_first = arith.cmpi ne, %k, %c0 : index
-        "tcgen05.mbarrier_wait"(%full0, %full_parity) : (!tcgen05.mbarrier, i32) -> ()
+        "tcgen05.mbarrier_wait"(%full0, %full_parity) : (!mbar, i32) -> ()
         "tcgen05.mma"(%acc, %a0, %b0, %not_first) {kind = "f16", k_offset = 0 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+            : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
         "tcgen05.mma"(%acc, %a0, %b0, %true) {kind = "f16", k_offset = 16 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+            : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
         "tcgen05.mma"(%acc, %a0, %b0, %true) {kind = "f16", k_offset = 32 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+            : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
         "tcgen05.mma"(%acc, %a0, %b0, %true) {kind = "f16", k_offset = 48 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
-        "tcgen05.commit"(%empty0) : (!tcgen05.mbarrier) -> ()
-        "tcgen05.mbarrier_wait"(%full1, %full_parity) : (!tcgen05.mbarrier, i32) -> ()
+            : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
+        "tcgen05.commit"(%empty0) : (!mbar) -> ()
+        "tcgen05.mbarrier_wait"(%full1, %full_parity) : (!mbar, i32) -> ()
         "tcgen05.mma"(%acc, %a1, %b1, %true) {kind = "f16", k_offset = 0 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+            : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
         "tcgen05.mma"(%acc, %a1, %b1, %true) {kind = "f16", k_offset = 16 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+            : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
         "tcgen05.mma"(%acc, %a1, %b1, %true) {kind = "f16", k_offset = 32 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
+            : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
         "tcgen05.mma"(%acc, %a1, %b1, %true) {kind = "f16", k_offset = 48 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[128, 64], bf16, "K", "128B">, i1) -> ()
-        "tcgen05.commit"(%empty1) : (!tcgen05.mbarrier) -> ()
+            : (!tmem_128x128xf32, !smem_128x64xbf16, !smem_128x64xbf16, i1) -> ()
+        "tcgen05.commit"(%empty1) : (!mbar) -> ()
       }
-      "tcgen05.commit"(%acc_ready) : (!tcgen05.mbarrier) -> ()
+      "tcgen05.commit"(%acc_ready) : (!mbar) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
 
     // Epilogue role: warps 4-7, one warpgroup (warp w reads lanes 32 (w % 4) ..).
     "tcgen05.role"() ({
-      "tcgen05.mbarrier_wait"(%acc_ready, %p0) : (!tcgen05.mbarrier, i32) -> ()
+      "tcgen05.mbarrier_wait"(%acc_ready, %p0) : (!mbar, i32) -> ()
       "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
       scf.for %col = %c0 to %c128 step %c32 {
-        %frag = "tcgen05.ld"(%acc, %col)
-            : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+        %frag = "tcgen05.ld"(%acc, %col) : (!tmem_128x128xf32, index) -> !frag_128x32xf32
         "tcgen05.store_fragment"(%frag, %C, %col) {ld = 128 : i64}
-            : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+            : (!frag_128x32xf32, !gptr, index) -> ()
       }
       "tcgen05.wait"() {kind = "ld"} : () -> ()
       "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()

@@ -15,15 +15,27 @@
 // {64, 128} and the innermost coordinate count bytes). K must be at least 1 and a
 // multiple of 32; M and N are any. tcgen05-insert-sync writes the protocol. The
 // reference is examples/ws_gemm_mxf4_blockscaled.check.py.
-func.func @ws_gemm_mxf4_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !llvm.ptr<1>,
-    %SFB: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
-    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
+
+!gptr = !llvm.ptr<1>
+!smem_2x128x128xf4E2M1FN_k_64b = !tcgen05.smem<[2, 128, 128], f4E2M1FN, "K", "64B">
+!smem_2x32x16xi8_k_none = !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+!smem_128x128xf4E2M1FN_k_64b = !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">
+!smem_32x16xi8_k_none = !tcgen05.smem<[32, 16], i8, "K", "none">
+!tmem_128x128xf32 = !tcgen05.tmem<[128, 128], f32>
+!tmem_2x128x4xf8E8M0FNU = !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+!tmem_128x4xf8E8M0FNU = !tcgen05.tmem<[128, 4], f8E8M0FNU>
+!frag_128x32xf32 = !tcgen05.frag<[128, 32], f32>
+!frag_128x32xbf16 = !tcgen05.frag<[128, 32], bf16>
+
+func.func @ws_gemm_mxf4_blockscaled(%A: !gptr, %B: !gptr, %SFA: !gptr,
+    %SFB: !gptr, %C: !gptr, %M: i32, %N: i32, %K: i32,
+    %tmA: !gptr {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "64B"}},
-    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 128>,
+    %tmB: !gptr {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 128>,
                                               swizzle = "64B"}},
-    %tmSFA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFA", box = array<i64: 16, 32>,
+    %tmSFA: !gptr {tcgen05.tensor_map = {tensor = "SFA", box = array<i64: 16, 32>,
                                                 swizzle = "none"}},
-    %tmSFB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFB", box = array<i64: 16, 32>,
+    %tmSFB: !gptr {tcgen05.tensor_map = {tensor = "SFB", box = array<i64: 16, 32>,
                                                 swizzle = "none"}})
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64,
                                   grid = ["ceildiv(N, 128)", "ceildiv(M, 128)"]}} {
@@ -46,13 +58,13 @@ func.func @ws_gemm_mxf4_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !l
   %kb_tmp = arith.addi %k_size, %c127 : index
   %kblocks = arith.divui %kb_tmp, %c128 : index
 
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f4E2M1FN, "K", "64B">
-  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f4E2M1FN, "K", "64B">
-  %sa0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
-  %sb0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
-  %sfa0 = "tcgen05.tmem_buffer"() {name = "sfa0"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
-  %sfb0 = "tcgen05.tmem_buffer"() {name = "sfb0"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+  %a = "tcgen05.smem_buffer"() : () -> !smem_2x128x128xf4E2M1FN_k_64b
+  %b = "tcgen05.smem_buffer"() : () -> !smem_2x128x128xf4E2M1FN_k_64b
+  %sa0 = "tcgen05.smem_buffer"() : () -> !smem_2x32x16xi8_k_none
+  %sb0 = "tcgen05.smem_buffer"() : () -> !smem_2x32x16xi8_k_none
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_128x128xf32
+  %sfa0 = "tcgen05.tmem_buffer"() {name = "sfa0"} : () -> !tmem_2x128x4xf8E8M0FNU
+  %sfb0 = "tcgen05.tmem_buffer"() {name = "sfb0"} : () -> !tmem_2x128x4xf8E8M0FNU
 
   "tcgen05.partitions"() ({
     // Load role: warp 0; one thread issues the TMA loads of a K block into stage s.
@@ -61,10 +73,10 @@ func.func @ws_gemm_mxf4_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !l
         %s = arith.remui %kb, %c2 : index
         // The K block's first byte of a packed row: 64 kb (the maps count bytes).
         %kbyte = arith.muli %kb, %c64 : index
-        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f4E2M1FN, "K", "64B">, index) -> !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">
-        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f4E2M1FN, "K", "64B">, index) -> !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">
-        %sa0s = "tcgen05.smem_stage"(%sa0, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
-        %sb0s = "tcgen05.smem_stage"(%sb0, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %as = "tcgen05.smem_stage"(%a, %s) : (!smem_2x128x128xf4E2M1FN_k_64b, index) -> !smem_128x128xf4E2M1FN_k_64b
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!smem_2x128x128xf4E2M1FN_k_64b, index) -> !smem_128x128xf4E2M1FN_k_64b
+        %sa0s = "tcgen05.smem_stage"(%sa0, %s) : (!smem_2x32x16xi8_k_none, index) -> !smem_32x16xi8_k_none
+        %sb0s = "tcgen05.smem_stage"(%sb0, %s) : (!smem_2x32x16xi8_k_none, index) -> !smem_32x16xi8_k_none
         // Scale-factor rows: K block kb of tile t is the 32 rows from
         // (t * kblocks + kb) * 32 (the blocked layout above).
         %fa0 = arith.muli %tile_m, %kblocks : index
@@ -73,10 +85,10 @@ func.func @ws_gemm_mxf4_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !l
         %fb0 = arith.muli %tile_n, %kblocks : index
         %fb1 = arith.addi %fb0, %kb : index
         %fb2 = arith.muli %fb1, %c32 : index
-        "tcgen05.tma_load"(%tmA, %as, %kbyte, %m0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">, index, index) -> ()
-        "tcgen05.tma_load"(%tmB, %bs, %kbyte, %n0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">, index, index) -> ()
-        "tcgen05.tma_load"(%tmSFA, %sa0s, %c0, %fa2) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
-        "tcgen05.tma_load"(%tmSFB, %sb0s, %c0, %fb2) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+        "tcgen05.tma_load"(%tmA, %as, %kbyte, %m0) : (!gptr, !smem_128x128xf4E2M1FN_k_64b, index, index) -> ()
+        "tcgen05.tma_load"(%tmB, %bs, %kbyte, %n0) : (!gptr, !smem_128x128xf4E2M1FN_k_64b, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFA, %sa0s, %c0, %fa2) : (!gptr, !smem_32x16xi8_k_none, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFB, %sb0s, %c0, %fb2) : (!gptr, !smem_32x16xi8_k_none, index, index) -> ()
       }
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
@@ -87,20 +99,20 @@ func.func @ws_gemm_mxf4_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !l
     "tcgen05.role"() ({
       scf.for %kb = %c0 to %kblocks step %c1 {
         %s = arith.remui %kb, %c2 : index
-        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f4E2M1FN, "K", "64B">, index) -> !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">
-        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f4E2M1FN, "K", "64B">, index) -> !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">
-        %sa0s = "tcgen05.smem_stage"(%sa0, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
-        %sb0s = "tcgen05.smem_stage"(%sb0, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
-        %sfa0s = "tcgen05.tmem_stage"(%sfa0, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
-        %sfb0s = "tcgen05.tmem_stage"(%sfb0, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
-        "tcgen05.cp"(%sfa0s, %sa0s) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
-        "tcgen05.cp"(%sfb0s, %sb0s) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        %as = "tcgen05.smem_stage"(%a, %s) : (!smem_2x128x128xf4E2M1FN_k_64b, index) -> !smem_128x128xf4E2M1FN_k_64b
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!smem_2x128x128xf4E2M1FN_k_64b, index) -> !smem_128x128xf4E2M1FN_k_64b
+        %sa0s = "tcgen05.smem_stage"(%sa0, %s) : (!smem_2x32x16xi8_k_none, index) -> !smem_32x16xi8_k_none
+        %sb0s = "tcgen05.smem_stage"(%sb0, %s) : (!smem_2x32x16xi8_k_none, index) -> !smem_32x16xi8_k_none
+        %sfa0s = "tcgen05.tmem_stage"(%sfa0, %s) : (!tmem_2x128x4xf8E8M0FNU, index) -> !tmem_128x4xf8E8M0FNU
+        %sfb0s = "tcgen05.tmem_stage"(%sfb0, %s) : (!tmem_2x128x4xf8E8M0FNU, index) -> !tmem_128x4xf8E8M0FNU
+        "tcgen05.cp"(%sfa0s, %sa0s) {shape = "32x128b", multicast = "warpx4"} : (!tmem_128x4xf8E8M0FNU, !smem_32x16xi8_k_none) -> ()
+        "tcgen05.cp"(%sfb0s, %sb0s) {shape = "32x128b", multicast = "warpx4"} : (!tmem_128x4xf8E8M0FNU, !smem_32x16xi8_k_none) -> ()
         // The first MMA of the first K block overwrites the accumulator.
         %accumulate = arith.cmpi ne, %kb, %c0 : index
         "tcgen05.mma"(%acc, %as, %bs, %accumulate, %sfa0s, %sfb0s) {kind = "mxf4", scale_vec = "block32", k_offset = 0 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+            : (!tmem_128x128xf32, !smem_128x128xf4E2M1FN_k_64b, !smem_128x128xf4E2M1FN_k_64b, i1, !tmem_128x4xf8E8M0FNU, !tmem_128x4xf8E8M0FNU) -> ()
         "tcgen05.mma"(%acc, %as, %bs, %true, %sfa0s, %sfb0s) {kind = "mxf4", scale_vec = "block32", k_offset = 64 : i64}
-            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "64B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+            : (!tmem_128x128xf32, !smem_128x128xf4E2M1FN_k_64b, !smem_128x128xf4E2M1FN_k_64b, i1, !tmem_128x4xf8E8M0FNU, !tmem_128x4xf8E8M0FNU) -> ()
       }
       "gpu.yield"() : () -> ()
     }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
@@ -109,15 +121,15 @@ func.func @ws_gemm_mxf4_blockscaled(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !l
     // inside C.
     "tcgen05.role"() ({
       scf.for %col = %c0 to %c128 step %c32 {
-        %frag = "tcgen05.ld"(%acc, %col) : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+        %frag = "tcgen05.ld"(%acc, %col) : (!tmem_128x128xf32, index) -> !frag_128x32xf32
         %out = "tcgen05.frag_map"(%frag) ({
         ^bb0(%x: f32, %row: index, %c: index):
           %y = arith.truncf %x : f32 to bf16
           gpu.yield %y : bf16
-        }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
+        }) : (!frag_128x32xf32) -> !frag_128x32xbf16
         "tcgen05.store_fragment"(%out, %C, %col, %n, %m0, %n0, %m, %n)
             {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
-            : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index, index, index, index, index, index) -> ()
+            : (!frag_128x32xbf16, !gptr, index, index, index, index, index, index) -> ()
       }
       "gpu.yield"() : () -> ()
     }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()

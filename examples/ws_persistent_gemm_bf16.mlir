@@ -31,12 +31,22 @@
 // aligned, tcgen05_lower/gpu.py) or the simulator (2^36-aligned arrays); with ld = 1024 and
 // column offsets t * 256 + col (multiples of 4), the epilogue stores each thread's four
 // consecutive columns as one st.global.v4.b32 (README, "Leaner kernels").
-func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
-    %C: !llvm.ptr<1> {llvm.align = 16 : i64},
-    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
-                                              swizzle = "128B"}},
-    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 256>,
-                                              swizzle = "128B"}})
+
+!gptr = !llvm.ptr<1>
+!smem_4x128x64xbf16 = !tcgen05.smem<[4, 128, 64], bf16, "K", "128B">
+!smem_4x256x64xbf16 = !tcgen05.smem<[4, 256, 64], bf16, "K", "128B">
+!smem_128x64xbf16 = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!smem_256x64xbf16 = !tcgen05.smem<[256, 64], bf16, "K", "128B">
+!tmem_2x128x256xf32 = !tcgen05.tmem<[2, 128, 256], f32>
+!tmem_128x256xf32 = !tcgen05.tmem<[128, 256], f32>
+!frag_128x32xf32 = !tcgen05.frag<[128, 32], f32>
+
+func.func @ws_persistent_gemm_bf16(%A: !gptr, %B: !gptr,
+    %C: !gptr {llvm.align = 16 : i64},
+    %tmA: !gptr {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
+                                       swizzle = "128B"}},
+    %tmB: !gptr {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 256>,
+                                       swizzle = "128B"}})
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -47,9 +57,9 @@ func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
   %c256 = arith.constant 256 : index
   %true = arith.constant true
 
-  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[4, 128, 64], bf16, "K", "128B">
-  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[4, 256, 64], bf16, "K", "128B">
-  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[2, 128, 256], f32>
+  %a = "tcgen05.smem_buffer"() : () -> !smem_4x128x64xbf16
+  %b = "tcgen05.smem_buffer"() : () -> !smem_4x256x64xbf16
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tmem_2x128x256xf32
 
   "tcgen05.partitions"() ({
     // Load role: warp 0; one thread issues the TMA loads.
@@ -61,12 +71,10 @@ func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
           %it = arith.addi %base, %kb : index
           %s = arith.remui %it, %c4 : index
           %k = arith.muli %kb, %c64 : index
-          %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[4, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-          %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
-          "tcgen05.tma_load"(%tmA, %as, %k, %c0)
-              : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index) -> ()
-          "tcgen05.tma_load"(%tmB, %bs, %k, %n)
-              : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, index, index) -> ()
+          %as = "tcgen05.smem_stage"(%a, %s) : (!smem_4x128x64xbf16, index) -> !smem_128x64xbf16
+          %bs = "tcgen05.smem_stage"(%b, %s) : (!smem_4x256x64xbf16, index) -> !smem_256x64xbf16
+          "tcgen05.tma_load"(%tmA, %as, %k, %c0) : (!gptr, !smem_128x64xbf16, index, index) -> ()
+          "tcgen05.tma_load"(%tmB, %bs, %k, %n) : (!gptr, !smem_256x64xbf16, index, index) -> ()
         }
       }
       "gpu.yield"() : () -> ()
@@ -77,22 +85,22 @@ func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
       scf.for %t = %c0 to %c4 step %c1 {
         %base = arith.muli %t, %c4 : index
         %j = arith.remui %t, %c2 : index
-        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tcgen05.tmem<[2, 128, 256], f32>, index) -> !tcgen05.tmem<[128, 256], f32>
+        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tmem_2x128x256xf32, index) -> !tmem_128x256xf32
         scf.for %kb = %c0 to %c4 step %c1 {
           %it = arith.addi %base, %kb : index
           %s = arith.remui %it, %c4 : index
-          %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[4, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
-          %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
+          %as = "tcgen05.smem_stage"(%a, %s) : (!smem_4x128x64xbf16, index) -> !smem_128x64xbf16
+          %bs = "tcgen05.smem_stage"(%b, %s) : (!smem_4x256x64xbf16, index) -> !smem_256x64xbf16
           // The first MMA of a tile overwrites its accumulator stage.
           %accumulate = arith.cmpi ne, %kb, %c0 : index
           "tcgen05.mma"(%d, %as, %bs, %accumulate) {kind = "f16", k_offset = 0 : i64}
-              : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+              : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
           "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 16 : i64}
-              : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+              : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
           "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 32 : i64}
-              : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+              : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
           "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 48 : i64}
-              : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+              : (!tmem_128x256xf32, !smem_128x64xbf16, !smem_256x64xbf16, i1) -> ()
         }
       }
       "gpu.yield"() : () -> ()
@@ -103,12 +111,12 @@ func.func @ws_persistent_gemm_bf16(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
       scf.for %t = %c0 to %c4 step %c1 {
         %n = arith.muli %t, %c256 : index
         %j = arith.remui %t, %c2 : index
-        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tcgen05.tmem<[2, 128, 256], f32>, index) -> !tcgen05.tmem<[128, 256], f32>
+        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tmem_2x128x256xf32, index) -> !tmem_128x256xf32
         scf.for %col = %c0 to %c256 step %c32 {
-          %frag = "tcgen05.ld"(%d, %col) : (!tcgen05.tmem<[128, 256], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+          %frag = "tcgen05.ld"(%d, %col) : (!tmem_128x256xf32, index) -> !frag_128x32xf32
           %dest = arith.addi %n, %col : index
           "tcgen05.store_fragment"(%frag, %C, %dest) {ld = 1024 : i64}
-              : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+              : (!frag_128x32xf32, !gptr, index) -> ()
         }
       }
       "gpu.yield"() : () -> ()

@@ -39,14 +39,26 @@ GEMM = (ROOT / "examples" / "gemm_bf16_128x256.mlir").read_text()
 KERNEL_DICT = '{target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}'
 
 
+def line_of(fragment: str) -> int:
+    """The line of the example on which `fragment` first appears (where its op is written)."""
+    return next(number for number, line in enumerate(GEMM.splitlines(), start=1)
+                if fragment in line)
+
+
+KERNEL_LINE = line_of("func.func @")          # the op that carries the kernel dictionary
+TMEM_BUFFER_LINE = line_of('{name = "acc"}')
+FIRST_MMA_LINE = line_of("k_offset = 0 : i64")
+
+
 @pytest.mark.parametrize("replacement, line, message", [
     # The kernel dictionary is read by the driver (its target) before any pass runs.
-    ('"sm_100a"', 9, 'tcgen05.kernel = "sm_100a" must be a dictionary such as {target = '),
-    ('{target = 16 : index, threads = 128 : i64}', 9,
+    ('"sm_100a"', KERNEL_LINE,
+     'tcgen05.kernel = "sm_100a" must be a dictionary such as {target = '),
+    ('{target = 16 : index, threads = 128 : i64}', KERNEL_LINE,
      "attribute tcgen05.kernel.target = 16 : index must be a string"),
-    ('{target = "sm_100a", threads = "K "}', 9,
+    ('{target = "sm_100a", threads = "K "}', KERNEL_LINE,
      'attribute tcgen05.kernel.threads = "K " must be an integer'),
-    ('{target = "sm_100a", cta_group = "16"}', 9,
+    ('{target = "sm_100a", cta_group = "16"}', KERNEL_LINE,
      'attribute tcgen05.kernel.cta_group = "16" must be an integer'),
 ])
 def test_a_kernel_dictionary_of_the_wrong_form_is_located_at_the_kernel(replacement, line,
@@ -63,9 +75,11 @@ def test_a_kernel_dictionary_of_the_wrong_form_is_located_at_the_kernel(replacem
 
 
 @pytest.mark.parametrize("old, new, line, message", [
-    ('{name = "acc"}', "{name = 3 : si8}", 19, "attribute name = 3 : si8 must be a string"),
-    ('{name = "acc"}', '{layout = false}', 19, "attribute layout = false must be a string"),
-    ('{kind = "f16", k_offset = 0 : i64}', '{kind = "f16", colector_a = "use"}', 27,
+    ('{name = "acc"}', "{name = 3 : si8}", TMEM_BUFFER_LINE,
+     "attribute name = 3 : si8 must be a string"),
+    ('{name = "acc"}', '{layout = false}', TMEM_BUFFER_LINE,
+     "attribute layout = false must be a string"),
+    ('{kind = "f16", k_offset = 0 : i64}', '{kind = "f16", colector_a = "use"}', FIRST_MMA_LINE,
      "tcgen05.mma has no attribute 'colector_a'; its attributes: ashift, collector_a, "),
 ])
 def test_attributes_the_dialect_does_not_list_are_located_errors(old, new, line, message):
@@ -86,7 +100,7 @@ def test_a_pass_without_the_verifier_reports_a_wrong_kind_at_the_op():
     with pytest.raises(CompileFailed) as failure:
         compile_source(text, "gemm.mlir", emit="mlir", pipeline="tcgen05-select-layouts")
     messages = [(x.line, x.message) for x in failure.value.diagnostics]
-    assert messages == [(19, "attribute name = 3 : si8 must be a string")]
+    assert messages == [(TMEM_BUFFER_LINE, "attribute name = 3 : si8 must be a string")]
 
 
 def test_reading_an_attribute_the_table_does_not_list_is_a_bug_in_the_reader():

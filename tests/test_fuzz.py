@@ -77,12 +77,15 @@ def test_statements_of_a_kernel(mutator):
     text = next(s.text for s in mutator.seeds if s.name == "examples/gemm_bf16_kloop.mlir")
     lines = text.split("\n")
     stmts = statements(text)
-    kernel = stmts[0]
+    # the example's five type aliases (one line each), then the kernel
+    aliases = [s for s in stmts if lines[s.start].startswith("!")]
+    assert len(aliases) == 5 and all(s.end - s.start == 1 and s.parent == -1 for s in aliases)
+    kernel = stmts[len(aliases)]
     assert kernel.region and lines[kernel.start].startswith("func.func")
     loops = [s for s in stmts if lines[s.start].strip().startswith("scf.for")]
-    assert len(loops) == 2 and all(s.parent == 0 for s in loops)
+    assert len(loops) == 2 and all(s.parent == len(aliases) for s in loops)
     mmas = [s for s in stmts if '"tcgen05.mma"' in lines[s.start]]
-    assert len(mmas) == 4 and all(s.end - s.start == 3 for s in mmas)
+    assert len(mmas) == 4 and all(s.end - s.start == 2 for s in mmas)   # op and signature
 
 
 def test_signatures_strip_particulars():

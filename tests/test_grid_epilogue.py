@@ -26,12 +26,10 @@ CHECK = EXAMPLES / "gemm_bf16_grid_bias.check.py"
 
 OPERAND_STORE = """    "tcgen05.store_fragment"(%out, %C, %col, %c_ld, %m0, %n0, %m, %n)
         {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
-        : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index,
-           index, index, index, index, index) -> ()"""
+        : (!frag_128x32xbf16, !gptr, index, index, index, index, index, index) -> ()"""
 ATTRIBUTE_STORE = """    "tcgen05.store_fragment"(%out, %C, %col, %m0, %n0, %m, %n)
         {{ld = {ld} : i64, dims = ["row_offset", "column_offset", "rows", "columns"]}}
-        : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index,
-           index, index, index, index) -> ()"""
+        : (!frag_128x32xbf16, !gptr, index, index, index, index, index) -> ()"""
 
 SIZES = [(200, 136, 192), (256, 128, 128)]
 

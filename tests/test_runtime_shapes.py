@@ -190,10 +190,9 @@ def test_dynamic_k_example_with_a_constant_stride_reads_past_a():
     # The example as it was: A's row stride the constant 512, right only for K = 512.
     text = DYNAMIC.read_text().replace(
         '"tcgen05.smem_fill"(%A, %a, %k, %K, %K) {src_layout = "mn_k", dims = ["src_ld", '
-        '"k_size"]}\n      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, '
-        'index, index, index) -> ()',
+        '"k_size"]}\n      : (!gptr, !smem_128x64xbf16, index, index, index) -> ()',
         '"tcgen05.smem_fill"(%A, %a, %k) {src_layout = "mn_k", src_ld = 512 : i64}\n'
-        '      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index) -> ()')
+        '      : (!gptr, !smem_128x64xbf16, index) -> ()')
     assert "src_ld = 512" in text
     compiled = compile_source(text)
     ptx, manifest, problem, inputs = prepare(str(DYNAMIC), str(

@@ -26,7 +26,7 @@ EXAMPLE = ROOT / "examples" / "gemm_bf16_128x256.mlir"
 @pytest.fixture(scope="module")
 def prepared(tmp_path_factory):
     text = EXAMPLE.read_text()
-    aligned = text.replace("%B: !llvm.ptr<1>", "%B: !llvm.ptr<1> {llvm.align = 16 : i64}", 1)
+    aligned = text.replace("%B: !gptr", "%B: !gptr {llvm.align = 16 : i64}", 1)   # !llvm.ptr<1>
     assert aligned != text
     path = tmp_path_factory.mktemp("fill") / "gemm_aligned_b.mlir"
     path.write_text(aligned)

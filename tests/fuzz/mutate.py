@@ -153,6 +153,8 @@ _RESULTS = re.compile(r"^\s*(%[\w$.-]+(?::\d+)?(?:\s*,\s*%[\w$.-]+(?::\d+)?)*)\s
 _CONTINUATION_START = (":", "->", "!", ")", "]", ",", "attributes", "(", "[", "{", "=",
                        "iter_args", "do")
 _CONTINUATION_END = (",", "(", "[", "=", "->", ":", "<")
+#: A type alias definition (``!smem_128x64xbf16 = !tcgen05.smem<...>``, examples/).
+_TYPE_ALIAS = re.compile(r"![\w.]+ = ")
 
 
 def _code(line: str) -> str:
@@ -184,6 +186,8 @@ def statements(text: str) -> list[Statement]:
     found: list[Statement] = []
 
     def is_continuation(k: int, lo: int) -> bool:
+        if _TYPE_ALIAS.match(lines[k]):   # `!name = type` at the top: a statement of its own
+            return False
         stripped = lines[k].strip()
         if stripped.startswith(_CONTINUATION_START):
             return True
