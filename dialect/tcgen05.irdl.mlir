@@ -295,9 +295,10 @@ irdl.dialect @tcgen05 {
 
   // Reduces each row of a fragment over its columns: kind = "max" (maxNum: a NaN is
   // skipped unless every element is NaN) or "sum" (in column order), f32. The result is a
-  // [rows, 1] fragment, held by the threads that hold the rows. The fragment must be held
-  // one row per thread (.32x32b of a full-datapath layout that does not fold its columns);
-  // a reduction across the threads of a row is not supported yet.
+  // [rows, 1] fragment, held by the threads that hold the rows. Each message of the
+  // fragment must hold one row per thread: .32x32b, or .16x32bx2 whose threads l and
+  // l xor 16 share a row (combined by a shuffle), of a layout that does not fold its
+  // columns onto other warps.
   irdl.operation @frag_reduce {
     %f = irdl.base @tcgen05::@frag
     %r = irdl.base @tcgen05::@frag
@@ -308,7 +309,8 @@ irdl.dialect @tcgen05 {
   // A [rows, 1] fragment (a per-row value: frag_reduce's or ld_red's result, a one-column
   // load, or a frag_map of them) repeated along the columns of `like` ([rows, N]), held
   // as `like` is, so that a frag_map can take it beside `like`: the result has like's
-  // shape and the row vector's element type. Both must be held one row per thread.
+  // shape and the row vector's element type. Both must give each thread the same rows,
+  // one per message (.32x32b or .16x32bx2).
   irdl.operation @frag_broadcast {
     %v = irdl.base @tcgen05::@frag
     %f = irdl.base @tcgen05::@frag

@@ -31,7 +31,8 @@ HAND_SYNCHRONIZED = ("tcgen05-insert-sync{strategy=none}",)
 PAIR_HAND_SYNCHRONIZED = HAND_SYNCHRONIZED + ("tcgen05-verify-sync{partitions=skip}",)
 EXAMPLE_PASS_OPTIONS = {"ws_gemm_bf16": HAND_SYNCHRONIZED,
                         "ws_persistent_gemm_bf16_hand": HAND_SYNCHRONIZED,
-                        "ws_gemm_2cta_bf16_hand": HAND_SYNCHRONIZED}
+                        "ws_gemm_2cta_bf16_hand": HAND_SYNCHRONIZED,
+                        "ws_attention_fwd_bf16": HAND_SYNCHRONIZED}
 
 
 def example_pass_options(path) -> tuple:

@@ -65,7 +65,7 @@ func.func @unpack(%col: index) attributes {tcgen05.kernel = {target = "sm_100a",
     %t = arith.truncf %e : f32 to bf16
     gpu.yield %t : bf16
   }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
-  // expected-error @+1 {{tcgen05.st into an A operand is stored with .32x32b messages of packed registers; .unpack::16b cannot store it (.unpack::16b puts one element in each column, 9.7.16.8.2)}}
+  // expected-error @+1 {{tcgen05.st into an A operand of Layout D is stored with .32x32b messages of packed registers; .unpack::16b cannot store it (.unpack::16b puts one element in each column, 9.7.16.8.2)}}
   "tcgen05.st"(%p, %c0, %y) {unpack16 = true} : (!at, index, !tcgen05.frag<[128, 32], bf16>) -> ()
   "tcgen05.mma"(%s, %p, %b, %false) {kind = "f16"} : (!acc, !at, !b, i1) -> ()
   return
@@ -97,16 +97,25 @@ func.func @sixteen_lane_load() attributes {tcgen05.kernel = {target = "sm_100a",
 !acc = !tcgen05.tmem<[128, 64], f32>
 !at = !tcgen05.tmem<[128, 64], bf16>
 !b = !tcgen05.smem<[64, 64], bf16, "K", "128B">
-// A fragment read from global memory: its register layout would be the store's own.
-func.func @from_global(%P: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+// A fragment read from global memory is loaded packed as A (tests/test_a_operand_store.py);
+// a frag_map of it would need the elements one per register (stored beside the loaded
+// fragment itself, so that the load_fragment does feed a tcgen05.st).
+func.func @from_global_mapped(%P: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
+  %c32 = arith.constant 32 : index
   %false = arith.constant false
   %s = "tcgen05.tmem_buffer"() : () -> !acc
   %p = "tcgen05.tmem_buffer"() : () -> !at
   %b = "tcgen05.smem_buffer"() : () -> !b
-  %y = "tcgen05.load_fragment"(%P, %c0) {ld = 64 : i64} : (!llvm.ptr<1>, index) -> !tcgen05.frag<[128, 32], bf16>
-  // expected-error @+1 {{tcgen05.st into an A operand: a fragment loaded from global memory is not supported there yet; fill the A tile in shared memory instead}}
-  "tcgen05.st"(%p, %c0, %y) : (!at, index, !tcgen05.frag<[128, 32], bf16>) -> ()
+  %x = "tcgen05.load_fragment"(%P, %c0) {ld = 64 : i64} : (!llvm.ptr<1>, index) -> !tcgen05.frag<[128, 32], bf16>
+  %y = "tcgen05.frag_map"(%x) ({
+  ^bb0(%e: bf16, %r: index, %c: index):
+    %t = arith.addf %e, %e : bf16
+    gpu.yield %t : bf16
+  }) : (!tcgen05.frag<[128, 32], bf16>) -> !tcgen05.frag<[128, 32], bf16>
+  "tcgen05.st"(%p, %c0, %x) : (!at, index, !tcgen05.frag<[128, 32], bf16>) -> ()
+  // expected-error @+1 {{tcgen05.st into an A operand: a tcgen05.frag_map of a fragment loaded from global memory is not supported there yet (the loaded fragment is packed as A); store the loaded fragment itself}}
+  "tcgen05.st"(%p, %c32, %y) : (!at, index, !tcgen05.frag<[128, 32], bf16>) -> ()
   "tcgen05.mma"(%s, %p, %b, %false) {kind = "f16"} : (!acc, !at, !b, i1) -> ()
   return
 }
@@ -114,8 +123,9 @@ func.func @from_global(%P: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = 
 !acc = !tcgen05.tmem<[64, 64], f32>
 !at = !tcgen05.tmem<[64, 64], bf16>
 !b = !tcgen05.smem<[64, 64], bf16, "K", "128B">
-// M = 64 (Layout F): A on 16 lanes of each quarter.
-func.func @layout_f() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+// M = 64 with .ws (Layout E): the MMA reads A's rows from lanes 0-63 for half of N and
+// 64-127 for the other half; not stored from registers yet.
+func.func @layout_e() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %false = arith.constant false
   %s = "tcgen05.tmem_buffer"() : () -> !acc
@@ -127,30 +137,49 @@ func.func @layout_f() attributes {tcgen05.kernel = {target = "sm_100a", threads 
     %t = arith.truncf %e : f32 to bf16
     gpu.yield %t : bf16
   }) : (!tcgen05.frag<[64, 32], f32>) -> !tcgen05.frag<[64, 32], bf16>
-  // expected-error @+1 {{tcgen05.st into an A operand of Layout F is not supported yet: only Layout D (M = 128, cta_group::1), whose A rows are lanes 0-127, one per thread of a .32x32b message}}
+  // expected-error @+1 {{tcgen05.st into an A operand of Layout E is not supported yet: only Layout D (M = 128, cta_group::1), whose A rows are lanes 0-127, one per thread of a .32x32b message, and Layout F (M = 64), 16 rows per warp on its lane half with .16x32bx2}}
   "tcgen05.st"(%p, %c0, %y) : (!at, index, !tcgen05.frag<[64, 32], bf16>) -> ()
-  "tcgen05.mma"(%s, %p, %b, %false) {kind = "f16"} : (!acc, !at, !b, i1) -> ()
+  "tcgen05.mma"(%s, %p, %b, %false) {kind = "f16", ws = true} : (!acc, !at, !b, i1) -> ()
   return
 }
 // -----
 !acc = !tcgen05.tmem<[128, 64], f32>
-!at = !tcgen05.tmem<[128, 128], f8E4M3FN>
-!b = !tcgen05.smem<[64, 128], f8E4M3FN, "K", "128B">
-// 8-bit A elements (four per column) are not stored yet.
-func.func @fp8_a() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+!at = !tcgen05.tmem<[128, 256], f4E2M1FN>
+!b = !tcgen05.smem<[64, 256], f4E2M1FN, "K", "128B">
+// 4-bit A elements (one per 8-bit container, 9.7.16.10.4.3) are not stored yet.
+func.func @fp4_a(%P: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
   %c0 = arith.constant 0 : index
   %false = arith.constant false
   %s = "tcgen05.tmem_buffer"() : () -> !acc
   %p = "tcgen05.tmem_buffer"() : () -> !at
   %b = "tcgen05.smem_buffer"() : () -> !b
-  %x = "tcgen05.ld"(%s, %c0) : (!acc, index) -> !tcgen05.frag<[128, 32], f32>
+  %y = "tcgen05.load_fragment"(%P, %c0) {ld = 256 : i64} : (!llvm.ptr<1>, index) -> !tcgen05.frag<[128, 32], f4E2M1FN>
+  // expected-error @+1 {{tcgen05.st into an A operand: f4E2M1FN elements are not supported yet (16-bit elements two per 32-bit column or 8-bit ones four per column, 9.7.16.10.4)}}
+  "tcgen05.st"(%p, %c0, %y) : (!at, index, !tcgen05.frag<[128, 32], f4E2M1FN>) -> ()
+  "tcgen05.mma"(%s, %p, %b, %false) {kind = "f8f6f4"} : (!acc, !at, !b, i1) -> ()
+  return
+}
+// -----
+!acc = !tcgen05.tmem<[64, 64], f32>
+!at = !tcgen05.tmem<[64, 64], bf16>
+!b = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+// Layout F: .16x64b leaves register r of thread l column (l/2)%2 + 2r (tmem-facts
+// section 2): thread 0 holds columns 0, 2, 4, ..., where the .16x32bx2 store of packed
+// columns needs the K pair (0, 1) in registers 0 and 1.
+func.func @layout_f_other_shape() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %false = arith.constant false
+  %s = "tcgen05.tmem_buffer"() : () -> !acc
+  %p = "tcgen05.tmem_buffer"() : () -> !at
+  %b = "tcgen05.smem_buffer"() : () -> !b
+  %x = "tcgen05.ld"(%s, %c0) {shape = "16x64b"} : (!acc, index) -> !tcgen05.frag<[64, 64], f32>
   %y = "tcgen05.frag_map"(%x) ({
   ^bb0(%e: f32, %r: index, %c: index):
-    %t = arith.truncf %e : f32 to f8E4M3FN
-    gpu.yield %t : f8E4M3FN
-  }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f8E4M3FN>
-  // expected-error @+1 {{tcgen05.st into an A operand: f8E4M3FN elements are not supported yet (16-bit f16 or bf16, two per 32-bit column, 9.7.16.10.4)}}
-  "tcgen05.st"(%p, %c0, %y) : (!at, index, !tcgen05.frag<[128, 32], f8E4M3FN>) -> ()
-  "tcgen05.mma"(%s, %p, %b, %false) {kind = "f8f6f4"} : (!acc, !at, !b, i1) -> ()
+    %t = arith.truncf %e : f32 to bf16
+    gpu.yield %t : bf16
+  }) : (!tcgen05.frag<[64, 64], f32>) -> !tcgen05.frag<[64, 64], bf16>
+  // expected-error-re @+1 {{tcgen05.st into an A operand packs the K elements each thread holds of its row, so the fragment must be held as the store's .16x32bx2 messages hold it, as .16x32bx2.x32 of a Layout F accumulator leaves it (thread 0 of warp 0 holds element (0, 2) in register 1, where the store needs (0, 1)); the load at {{.*}} left it as .16x64b.x32, 1 message x 4 warps, 32 registers per thread (Layout F)}}
+  "tcgen05.st"(%p, %c0, %y) : (!at, index, !tcgen05.frag<[64, 64], bf16>) -> ()
+  "tcgen05.mma"(%s, %p, %b, %false) {kind = "f16"} : (!acc, !at, !b, i1) -> ()
   return
 }

@@ -9,9 +9,11 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.computed import row_vector_root
 from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, LdRedOp,
                                        LoadFragmentOp, StOp, StoreFragmentOp, wrap)
+from tcgen05_lower.isa import row_slots
 from tcgen05_lower.kernel_ir import defining_op, terminator
 from tcgen05_lower.layout_selection.common import column_facts, line_text
 from tcgen05_lower.layout_selection.results import Planned
+from tcgen05_lower.planning import row_placement
 
 
 def _mapping(access):
@@ -76,10 +78,12 @@ class FragmentDecisions:
         if plan is None:
             return
         if isinstance(typed, LoadFragmentOp):
-            if plan.buffer.role == "a":
-                self.error(store, "tcgen05.st into an A operand: a fragment loaded from "
-                                  "global memory is not supported there yet; fill the A "
-                                  "tile in shared memory instead")
+            if plan.buffer.role == "a" and value != StOp(store).fragment:
+                # load_fragment packs A's elements into the store's registers itself.
+                self.error(store, "tcgen05.st into an A operand: a tcgen05.frag_map of a "
+                                  "fragment loaded from global memory is not supported "
+                                  "there yet (the loaded fragment is packed as A); store "
+                                  "the loaded fragment itself")
             return
         if not isinstance(typed, (LdOp, LdRedOp)):
             self.error(store, "the fragment stored by tcgen05.st must come from tcgen05.ld, "
@@ -94,13 +98,7 @@ class FragmentDecisions:
         if source is None:
             return
         if plan.buffer.role == "a":
-            access = source.access
-            if access.layout != "D" or access.shape != "32x32b" or access.pack16:
-                self.error(store, f"tcgen05.st into an A operand packs the K elements each "
-                                  f"thread holds of its row, so the fragment must be held one "
-                                  f"row per thread, as .32x32b of a Layout D buffer without "
-                                  f".pack::16b leaves it; the load at {line_text(producer)} "
-                                  f"left it as {access.describe()} (Layout {access.layout})")
+            self.check_a_source(store, plan, producer, source.access)
             return
         if _mapping(source.access) != _mapping(plan.access):
             self.error(store, f"this tcgen05.st would need the fragment's registers as "
@@ -120,13 +118,13 @@ class FragmentDecisions:
         """tcgen05.frag_reduce reduces in each thread the columns it holds of its row, and
         tcgen05.frag_broadcast gives each element of `like` the value its thread holds
         for its row: both need the fragment (`like`) held one row per thread, all of the
-        row's columns of the slice in that thread: .32x32b of a full-datapath layout
-        that does not fold columns onto other lanes (thread l of warp w holds lane
-        32w + l, tmem-facts section 2). Another message shape spreads a row over 4 or 2
-        threads; reducing across them is not supported yet."""
+        row's columns of the slice in that thread, or, for .16x32bx2, in the two threads
+        l and l xor 16 that a shuffle combines (isa.row_slots); the operands of one op
+        must give each thread the same rows (planning.row_placement)."""
         if FragMapOp.matches(op):
             for value in op.operands:
                 self.check_row_held(op, value)
+            self.check_same_rows(op, list(op.operands))
             return
         if op.name == "scf.for":
             # A carried row vector is one register per row: its initial value and the
@@ -136,11 +134,21 @@ class FragmentDecisions:
                 if isinstance(d.type_info(result.type), d.FragType):
                     self.check_row_held(op, op.operands[3 + i])
                     self.check_row_held(yield_op, yield_op.operands[i])
+                    self.check_same_rows(yield_op, [op.operands[3 + i],
+                                                    yield_op.operands[i]], one_slot=True)
             return
         if FragBroadcastOp.matches(op):
             self.check_row_held(op, op.operands[0])
+            self.check_same_rows(op, list(op.operands[:2]))
         value = op.operands[0] if FragReduceOp.matches(op) else op.operands[1]
         self.check_held(op, value)
+
+    def check_same_rows(self, op, values, one_slot: bool = False) -> None:
+        """The per-row operands of `op` give each thread the same rows
+        (planning.row_placement)."""
+        why = row_placement.mismatch(values, self.plans, self.row_memo, one_slot=one_slot)
+        if why is not None:
+            self.error(op, f"{op.name}: its per-row operands must be held alike: {why}")
 
     def check_row_held(self, op, value) -> None:
         """A [rows, 1] operand of a per-row computation (the row vector of a
@@ -166,16 +174,12 @@ class FragmentDecisions:
         if plan is None:
             return
         access = plan.access
-        if access.shape != "32x32b" or access.fold != 1:
-            why = ("a 16-lane message spreads each row over several threads"
-                   if access.shape != "32x32b" else
-                   f"Layout {access.layout} puts the columns of a row beyond the first "
-                   f"{access.block} on other lanes")
-            self.error(op, f"{op.name} needs the fragment held one row per thread (.32x32b "
-                           f"of a layout that keeps a row on one lane); the load at "
-                           f"{line_text(producer)} holds it as {access.describe()} (Layout "
-                           f"{access.layout}): {why}, and a reduction across threads is "
-                           f"not supported yet")
+        why = row_slots.why_not(access)
+        if why is not None:
+            self.error(op, f"{op.name} needs the fragment held one row per message in each "
+                           f"thread (.32x32b or .16x32bx2 of a layout that keeps a row on "
+                           f"one warp's lanes); the load at {line_text(producer)} holds it as "
+                           f"{access.describe()} (Layout {access.layout}): {why}")
 
     def check_global_store(self, op) -> None:
         producer = defining_op(StoreFragmentOp(op).fragment)

@@ -4,13 +4,11 @@ the column range and fragment type each access needs, and the plan written on th
 
 from __future__ import annotations
 
-import math
 from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import LdRedOp, StOp, wrap
 from tcgen05_lower.element_types import isa_bits, isa_type
-from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import index_range, pack_attribute
 from tcgen05_lower.layout_selection.common import buffer_label, column_facts, traced_buffers
@@ -101,68 +99,6 @@ class MessageDecisions:
             return
         self.write_plan(op, access)
         self.plans[op] = Planned(op, info, access, request)
-
-    def plan_a_store(self, op, info: BufferInfo, frag) -> None:
-        """A tcgen05.st into a buffer an MMA reads as its A operand. A is row-major in
-        tensor memory with its 16-bit elements packed two to a 32-bit column, the lower K
-        index in the low half (9.7.16.10.4; tmem-facts section 1: Layout D places row r
-        on lane r). The op's column and the fragment's columns count K elements; the
-        message moves packed registers, so it is planned on the buffer's TMEM columns:
-        .32x32b (thread l of warp w writes lane 32w + l, which is row 32w + l) with
-        .num = half the fragment's width (or the largest power of two dividing it), no
-        .unpack::16b (which would put one element in each column, the packing of D,
-        9.7.16.8.2). The fragment must be held one row per thread the same way
-        (check_a_fragment)."""
-        typed = StOp(op)
-        what = "tcgen05.st into an A operand"
-        if info.layout != "D":
-            self.error(op, f"{what} of Layout {info.layout} is not supported yet: only "
-                           f"Layout D (M = 128, cta_group::1), whose A rows are lanes "
-                           f"0-127, one per thread of a .32x32b message")
-            return
-        if info.element not in ("f16", "bf16"):
-            self.error(op, f"{what}: {info.element} elements are not supported yet (16-bit "
-                           f"f16 or bf16, two per 32-bit column, 9.7.16.10.4)")
-            return
-        if not self.check_fragment_type(op, info, frag):
-            return
-        width = frag.shape[1]
-        if width % 2:
-            self.error(op, f"{what}: a fragment of {width} K elements; A packs two per "
-                           f"32-bit column (9.7.16.10.4), so the width must be even")
-            return
-        if (typed.shape not in (None, "32x32b")) or typed.unpack16:
-            self.error(op, f"{what} is stored with .32x32b messages of packed registers; "
-                           f"{'.unpack::16b' if typed.unpack16 else '.' + typed.shape} "
-                           f"cannot store it (.unpack::16b puts one element in each "
-                           f"column, 9.7.16.8.2)")
-            return
-        constant, multiple = column_facts(op.operands[1])
-        if constant is not None and not (constant % 2 == 0 and
-                                         0 <= constant <= info.cols - width):
-            self.error(op, f"{what}: column {constant} (a K element) must be even and the "
-                           f"slice [{constant}, {constant + width}) inside the buffer's "
-                           f"{info.cols} K elements, since A packs two per 32-bit column")
-            return
-        if constant is None and multiple % 2:
-            self.error(op, f"{what}: this column (a K element) cannot be shown to be even "
-                           f"(use a constant or a multiple of 2); A packs two elements per "
-                           f"32-bit column (9.7.16.10.4)")
-            return
-        num = typed.num if typed.num is not None else math.gcd(width // 2, 128)
-        request = strategies.AccessRequest(info.layout, info.cols // 2, width // 2, 32, "st",
-                                           info.layout_c, shape="32x32b", num=num,
-                                           pack16=False)
-        try:
-            access = WarpgroupAccess.create(info.layout, n=info.cols // 2, width=width // 2,
-                                            shape="32x32b", num=num, op="st")
-        except IsaRuleError as exc:
-            self.error(op, f"{what}: {exc}")
-            return
-        self.write_plan(op, access)
-        self.plans[op] = Planned(op, info, access, request,
-                                 note=f"A operand: {width} K elements packed in {width // 2} "
-                                      f"columns")
 
     def check_fragment_type(self, op, info: BufferInfo, frag) -> bool:
         what = f"tcgen05.{d.op_name(op)}"

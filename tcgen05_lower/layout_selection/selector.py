@@ -11,6 +11,7 @@ from tcgen05_lower.dialect.ops import (CpOp, FragBroadcastOp, FragMapOp, FragRed
                                        LdRedOp, LoadFragmentOp, MmaOp, ShiftOp, StOp,
                                        StoreFragmentOp, TmemBufferOp, wrap)
 from tcgen05_lower.kernel_ir import OpMap
+from tcgen05_lower.layout_selection.a_stores import AStoreDecisions
 from tcgen05_lower.layout_selection.common import line_text
 from tcgen05_lower.layout_selection.fragment_checks import FragmentDecisions
 from tcgen05_lower.layout_selection.messages import MessageDecisions
@@ -19,8 +20,8 @@ from tcgen05_lower.layout_selection.results import AccessMessages, BufferLayout,
 from tcgen05_lower.layout_selection.splits import BudgetSplits
 
 
-class LayoutSelector(MmaLayoutDecisions, MessageDecisions, FragmentDecisions,
-                     BudgetSplits):
+class LayoutSelector(MmaLayoutDecisions, MessageDecisions, AStoreDecisions,
+                     FragmentDecisions, BudgetSplits):
     """Every decision of the package, mixed into the pass's run (which supplies error(),
     failed, option(), result and report_stream, and sets strategy and layout_c before
     select_in_kernel)."""

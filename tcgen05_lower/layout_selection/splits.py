@@ -192,8 +192,8 @@ class BudgetSplits:
         positions = BlockPositions(kernel)
         for op in accesses + load_fragments:
             plan = self.plans.get(op)
-            if plan is None or StOp.matches(op):
-                continue
+            if plan is None or StOp.matches(op) or plan.buffer.role == "a":
+                continue  # an A store's messages are whole rows of packed columns
             strategy = self.strategy
             maps = _maps_after(op) if LdOp.matches(op) else []
             if maps and isinstance(strategy, strategies.RegisterBudget):

@@ -35,18 +35,17 @@ import math
 from dataclasses import dataclass
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import emit, ptx
+from tcgen05_lower import emit
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT, REDUCE_KINDS
-from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, StOp,
-                                       TmemBufferOp)
+from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp,
+                                       StoreFragmentOp)
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
+from tcgen05_lower.isa import row_slots
 from tcgen05_lower.isa.addressing import WarpgroupAccess
-from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.vector_stores import _gep_constant, _row_inside, vector_store_test
-from tcgen05_lower.lowering.registers import (LoweredFragment, _elements, _index_operand,
-                                              _mapping, _Matrix, _message, message_taddrs)
+from tcgen05_lower.lowering.registers import LoweredFragment, _elements, _mapping, _Matrix
 
 @dataclass
 class ComputedFragment(LoweredFragment):
@@ -227,18 +226,25 @@ def lower_frag_map(lowering, op) -> None:
 
 
 def _per_row_elements(lowering, fragment):
-    """The one element a thread holds of a per-row fragment ([rows, 1]: a per-row result,
-    a one-column load, or a frag_map of them), held one row per thread; None if it is
-    held otherwise."""
-    if not _one_row_per_thread(fragment.access):
+    """The elements a thread holds of a per-row fragment ([rows, 1]: a per-row result,
+    a one-column load, or a frag_map of them), one per slot of its access in slot order
+    (isa.row_slots: .32x32b holds one row per thread, .16x32bx2 of a full-datapath
+    layout two, by lane half); None if it is held otherwise."""
+    access = fragment.access
+    if row_slots.why_not(access) is not None:
         return None
     registers = fragment.registers
     if registers is None:  # computed
         registers = [None] * len(fragment.values)
-    shell = LoweredFragment([None] * len(registers), fragment.access, fragment.element,
+    shell = LoweredFragment([None] * len(registers), access, fragment.element,
                             fragment.column, fragment.active, reduced=fragment.reduced)
     elements = list(_elements(lowering, shell))
-    return elements if len(elements) == 1 else None
+    if len(elements) != access.lane_halves:
+        return None
+    if not fragment.reduced and [row_slots.slot_of(access, reg) for reg, *_ in elements] != \
+            list(range(access.lane_halves)):
+        return None
+    return elements
 
 
 def lower_row_map_of_nothing(lowering, op) -> None:
@@ -257,32 +263,35 @@ def lower_row_map_of_nothing(lowering, op) -> None:
 
 def lower_per_row_map(lowering, op, inputs) -> None:
     """A frag_map of per-row values (one of them a per-row result: tcgen05-verify admits
-    no other input beside one): each thread holds one element of each, its own row's, so
-    the body runs once per thread. The result is held as the first input is: a per-row
-    result (one register, ``reduced``) or, after a one-column load, a computed fragment
-    of one value."""
+    no other input beside one): each thread holds one element of each per slot, the
+    slot's row, the same rows in every input (tcgen05-select-layouts), so the body runs
+    once per slot. The result is held as the first input is: a per-row result (one
+    register per slot, ``reduced``) or, after a one-column load, a computed fragment."""
     held = [_per_row_elements(lowering, f) for f in inputs]
-    for fragment, elements in zip(inputs, held):
-        if elements is None:
-            lowering.fail(op, f"tcgen05.frag_map of per-row values: an input is held as "
-                              f"{fragment.access.describe()}, not one row per thread "
-                              f"(.32x32b), so its rows are not the other inputs' rows")
     first = inputs[0]
+    for fragment, elements in zip(inputs, held):
+        if elements is None or not row_slots.same_rows(fragment.access, first.access):
+            lowering.fail(op, f"tcgen05.frag_map of per-row values: an input is held as "
+                              f"{fragment.access.describe()}, not with the rows of "
+                              f"{first.access.describe()} in each thread")
     block = op.regions[0].blocks[0]
     input_types = [block.arguments[i].type for i in range(len(inputs))]
     result = d.type_info(op.results[0].type)
     result_type = block.operations[len(block.operations) - 1].operation.operands[0].type
-    (_, _, row, _, _), = held[0]
+    slots = len(held[0])
 
     def compute():
-        scalars = [element_scalars(f, e, t)[0]
-                   for f, e, t in zip(inputs, held, input_types)]
-        value = apply_body(lowering, op, scalars + [_index(row), _index(0)])
-        if first.reduced:
-            value = _bits32(value)
-        return [value]
+        scalars = [element_scalars(f, e, t) for f, e, t in zip(inputs, held, input_types)]
+        values = []
+        for slot in range(slots):
+            (_, _, row, _, _) = held[0][slot]
+            value = apply_body(lowering, op, [s[slot] for s in scalars]
+                               + [_index(row), _index(0)])
+            values.append(_bits32(value) if first.reduced else value)
+        return values
 
-    values = _scf_if(first.active, compute, [i32() if first.reduced else result_type])
+    values = _scf_if(first.active, compute,
+                     [i32() if first.reduced else result_type] * slots)
     if first.reduced:
         lowering.values[op.results[0]] = LoweredFragment(
             values, first.access, result.element, first.column, first.active, reduced=True)
@@ -446,104 +455,70 @@ def computed_registers(lowering, fragment: ComputedFragment) -> LoweredFragment:
                            fragment.active)
 
 
-def store_a_operand(lowering, op, buffer, fragment) -> None:
-    """tcgen05.st of a fragment into a buffer an MMA reads as A (16-bit elements, Layout
-    D; tcgen05-select-layouts ``plan_a_store``): K elements 2j and 2j + 1 of a row go to
-    the low and high half of TMEM column column/2 + j on the row's lane (9.7.16.10.4,
-    little-endian within the 32-bit word, as the MMA reads it). The fragment is held one
-    row per thread (.32x32b of Layout D: register r of thread l of warp w is element
-    (32w + l, r) of the slice), and so is the .32x32b store of the packed registers: the
-    pairs are packed in the thread that holds them."""
-    source = fragment.access
-    if source.layout != "D" or source.shape != "32x32b" or source.pack16 or \
-            fragment.reduced:
-        lowering.fail(op, f"tcgen05.st into an A operand: the fragment is held as "
-                          f"{source.describe()}, not one row per thread (.32x32b of Layout D)")
-    frag = d.type_info(op.operands[2].type)
-    width = frag.shape[1]
-    typed = StOp(op)
-    n = d.type_info(TmemBufferOp(buffer).buffer.type).cols // 2
-    try:
-        access = WarpgroupAccess.create("D", n=n, width=width // 2, shape=typed.shape,
-                                        num=typed.num, op="st")
-    except IsaRuleError as exc:
-        lowering.fail(op, f"tcgen05.st: {exc}")
-    shell = LoweredFragment([None] * source.registers, source, fragment.element,
-                            fragment.column, fragment.active)
-    elements = list(_elements(lowering, shell))
-    if isinstance(fragment, ComputedFragment):
-        scalars = list(fragment.values)
-    else:
-        scalars = element_scalars(fragment, elements, ir.IntegerType.get_signless(16))
-    by_column = {col: value for (_, _, _, col, _), value in zip(elements, scalars)}
-    if sorted(by_column) != list(range(width)):
-        lowering.fail(op, "tcgen05.st into an A operand: each thread must hold every "
-                          "column of its row")
-    registers = [as_value(Sym(_bits16(by_column[2 * j])) |
-                          (Sym(_bits16(by_column[2 * j + 1])) << 16), i32())
-                 for j in range(width // 2)]
-    column = _index_operand(op.operands[1])
-    column = column // 2 if isinstance(column, int) else column >> 1
-    count = access.message_registers
-    taddrs = message_taddrs(lowering, access, lowering.values[op.operands[0]], column)
-    for m, taddr in enumerate(taddrs):
-        text = ptx.st(access.shape, access.num, "$0", [f"${i + 1}" for i in range(count)])
-        _message(text, [taddr] + registers[m * count:(m + 1) * count], 0, None)
-
-
-
 # ------------------------------------------------------------- per-row values
 
-def _one_row_per_thread(access) -> bool:
-    """Whether each thread holds all columns of the slice of one row (.32x32b of a layout
-    that keeps rows on lanes: register r of thread l of warp w is element (32w + l, r))."""
-    return access.shape == "32x32b" and access.fold == 1
+def _shuffle_xor(value, mask: int):
+    """The f32 `value` of the thread whose lane is this one's XOR `mask` (all 32 threads
+    of the warp take part: shfl.sync.bfly with membermask 0xffffffff, 9.7.10.9)."""
+    bits = _create("arith.bitcast", i32(), [value]).results[0]
+    (other,) = emit.ptx(f"shfl.sync.bfly.b32 $0, $1, {mask}, 0x1f, 0xffffffff;", [bits],
+                        [i32()])
+    return _create("arith.bitcast", ir.F32Type.get(), [other]).results[0]
 
 
 @lowers(FragReduceOp)
 def lower_frag_reduce(lowering, op) -> None:
-    """Each thread combines the elements it holds, in column order (tcgen05-select-layouts
-    checked that they are all of its row's): no shuffle. The result is held like
-    tcgen05.ld_red's per-row result (one register per thread, ``reduced``)."""
+    """Each thread combines, per slot (isa.row_slots), the elements it holds of the
+    slot's row in column order; where several threads hold parts of a row (.16x32bx2:
+    threads l and l xor 16), their partial results are combined by butterfly shuffles,
+    which leave every holder the same value (IEEE addition and max are commutative).
+    The result is held like tcgen05.ld_red's per-row result (one register per slot,
+    ``reduced``)."""
     fragment = lowering.values[op.operands[0]]
-    if fragment.reduced or not _one_row_per_thread(fragment.access):
+    access = fragment.access
+    why = "it is a per-row value" if fragment.reduced else row_slots.why_not(access)
+    if why is not None:
         lowering.fail(op, f"tcgen05.frag_reduce: the fragment is held as "
-                          f"{fragment.access.describe()}, not one row per thread")
+                          f"{access.describe()}: {why}")
+    if fragment.active is not None:
+        lowering.fail(op, "tcgen05.frag_reduce: only some warps hold the fragment")
     f32 = ir.F32Type.get()
     combine = REDUCE_KINDS[FragReduceOp(op).kind]
-    shell = LoweredFragment([None] * fragment.access.registers, fragment.access,
-                            fragment.element, fragment.column, fragment.active)
+    shell = LoweredFragment([None] * access.registers, access, fragment.element,
+                            fragment.column, fragment.active)
     elements = list(_elements(lowering, shell))
-
-    def compute():
-        scalars = element_scalars(fragment, elements, f32)
-        total = scalars[0]
-        for value in scalars[1:]:
-            total = _create(combine, f32, [total, value]).results[0]
-        return [_create("arith.bitcast", i32(), [total]).results[0]]
-
-    (register,) = _scf_if(fragment.active, compute, [i32()])
+    scalars = element_scalars(fragment, elements, f32)
+    totals = [None] * access.lane_halves
+    for (reg, *_), value in zip(elements, scalars):
+        slot = row_slots.slot_of(access, reg)
+        totals[slot] = value if totals[slot] is None else \
+            _create(combine, f32, [totals[slot], value]).results[0]
+    for mask in row_slots.shuffle_masks(access):
+        totals = [_create(combine, f32, [t, _shuffle_xor(t, mask)]).results[0]
+                  for t in totals]
+    registers = [_create("arith.bitcast", i32(), [t]).results[0] for t in totals]
     lowering.values[op.results[0]] = LoweredFragment(
-        [register], fragment.access, "f32", fragment.column, fragment.active, reduced=True)
+        registers, access, "f32", fragment.column, fragment.active, reduced=True)
 
 
 @lowers(FragBroadcastOp)
 def lower_frag_broadcast(lowering, op) -> None:
-    """Every element `like` holds in a thread gets the thread's per-row value: both are
-    held one row per thread, the same row (tcgen05-select-layouts checked `like`'s
-    load; a per-row result of a .32x32b access is the thread's own row)."""
+    """Every element `like` holds in a thread gets the thread's per-row value of the
+    element's slot: both give each thread the same rows in the same slots
+    (tcgen05-select-layouts checked it; isa.row_slots)."""
     rows = lowering.values[op.operands[0]]
     like = lowering.values[op.operands[1]]
     held = _per_row_elements(lowering, rows)
-    if held is None or like.reduced or not _one_row_per_thread(like.access):
+    if held is None or like.reduced or not row_slots.same_rows(rows.access, like.access):
         lowering.fail(op, f"tcgen05.frag_broadcast: the row vector is held as "
                           f"{rows.access.describe()} and the fragment as "
-                          f"{like.access.describe()}, not both one row per thread")
+                          f"{like.access.describe()}, not with the same rows in each thread")
     element = d.type_info(op.results[0].type).element
     element_type = ir.Type.parse(element)
-    (value,) = element_scalars(rows, held, element_type)
+    values = element_scalars(rows, held, element_type)
     shell = LoweredFragment([None] * like.access.registers, like.access, like.element,
                             like.column, like.active)
-    count = len(list(_elements(lowering, shell)))
+    slots = [row_slots.slot_of(like.access, reg) for reg, *_ in _elements(lowering, shell)]
     lowering.values[op.results[0]] = ComputedFragment(
-        None, like.access, element, like.column, like.active, values=[value] * count)
+        None, like.access, element, like.column, like.active,
+        values=[values[slot] for slot in slots])

@@ -371,14 +371,17 @@ def mbarrier_slots(op) -> int:
 
 def _held_per_row(fragment) -> bool:
     """Whether a lowered fragment is a row vector held one register per row, in the
-    thread of the row (.32x32b of a layout that keeps a row on one lane)."""
+    thread of the row (one slot of an access whose messages hold one row per thread,
+    isa.row_slots: .32x32b, or .16x32bx2 of a half-datapath layout)."""
+    from tcgen05_lower.isa import row_slots
     return fragment.reduced and len(fragment.registers) == 1 and \
-        fragment.access.shape == "32x32b" and fragment.access.fold == 1
+        row_slots.why_not(fragment.access) is None
 
 
 def _row_key(access) -> tuple:
-    """What decides the row a thread holds in a .32x32b access: the layout."""
-    return access.layout, access.layout_c
+    """What decides the row each thread holds (isa.row_slots)."""
+    from tcgen05_lower.isa import row_slots
+    return row_slots.slot_rows(access)
 
 
 class Loop:

@@ -41,7 +41,8 @@ from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op, packs16, root_buffers
-from tcgen05_lower.lowering.compute import computed_registers, store_a_operand, store_computed
+from tcgen05_lower.lowering.a_operand import load_a_fragment, store_a_operand
+from tcgen05_lower.lowering.compute import computed_registers, store_computed
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.registers import (LoweredFragment, _and, _elements, _if, _if_else,
                                               _index_operand, _mapping, _Matrix, _message,
@@ -321,6 +322,8 @@ def lower_store_fragment(lowering, op) -> None:
 def lower_load_fragment(lowering, op) -> None:
     store = _consumer_store(lowering, op)
     buffer = _buffer(lowering, store, store.operands[0])
+    if TmemBufferOp(buffer).role == "a":  # packed as A is (isa.a_store)
+        return load_a_fragment(lowering, op, buffer)
     frag = d.type_info(op.results[0].type)
     access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     source = op.operands[0]

@@ -188,8 +188,8 @@ def problems(spec: Spec) -> list[str]:
         why.append("TMA loads K-major tiles of a K-contiguous B here")
     if s.a_src == "tmem" and s.program != "uniform":
         why.append("A in tensor memory in warp roles: tcgen05.cp is refused in a role "
-                   "(docs/partitions.md, Not planned yet), and tcgen05.st of a fragment "
-                   "loaded from global memory into an A operand is not supported yet")
+                   "(docs/partitions.md, Not planned yet), and so is tcgen05.st (which "
+                   "fills A from registers in a uniform program)")
     if s.a_src == "tmem" and (s.ctas != 1 or s.m != 128):
         why.append("A in tensor memory: generated for M = 128 on one CTA only (the copy "
                    "to 128 lanes by tcgen05.cp.128x256b)")

@@ -5,8 +5,9 @@
 // The A operands are not filled: tcgen05.cp writes whole 32-lane quarters and cannot put
 // 64 rows on the 16 lanes per quarter that Layout F reads (9.7.16.9.2, 9.7.16.10.5;
 // lit_tests/tcgen05-select-layouts/cp-footprints.mlir holds the kernel with its copies,
-// rejected), and tcgen05.st of an MMA operand is not supported yet, so no fill of an
-// M = 64 A in tensor memory is supported. The kernel exercises placement only.
+// rejected); tcgen05.st fills it from registers (.16x32bx2 on the lane half,
+// tests/test_a_operand_store_forms.py), not written here: the kernel exercises placement
+// only.
 // EXPECT: lower bound 144, optimal 144 (derived above by hand)
 !acc = !tcgen05.tmem<[64, 128], f32>
 !atm = !tcgen05.tmem<[64, 32], bf16>

@@ -1,0 +1,197 @@
+"""Twin of examples/ws_attention_fwd_bf16.mlir: warp-specialized forward attention with
+its synchronization written out (TMA ring for K and V, an MMA warp, softmax warpgroups
+that also correct O in tensor memory; the example's comment gives every mbarrier and
+parity). Parameters as tests/kernels/ws_attention_gen.py: the head dimension `d` (64 or
+128) and the query tiles (1, or 2 in ping-pong); the defaults give the example."""
+
+from tcgen05_lower.builder import KernelBuilder, tensor_map
+
+BLOCK = 64  # keys per KV block
+
+
+def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
+          tiles: int = 2) -> KernelBuilder:
+    if d not in (64, 128) or tiles not in (1, 2):
+        raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
+    halves, stages = d // 64, (2 if tiles == 1 else 1)  # stages of S and P per tile
+    scale = 1.0 / d ** 0.5
+    k = KernelBuilder(name, threads=128 + 128 * tiles, params={
+        "Q": "!llvm.ptr<1>", "K": "!llvm.ptr<1>", "V": "!llvm.ptr<1>", "O": "!llvm.ptr<1>",
+        "L": "index", "causal": "index",
+        "tmQ": tensor_map("Q", box=[64, 128]), "tmK": tensor_map("K", box=[64, 64]),
+        "tmV": tensor_map("V", box=[64, 64])})
+    is_causal = k.cmp("ne", k.arg("causal"), 0)
+    # KV blocks: ceil(L / 64); causal: the query rows see keys 0 .. 128 tiles - 1.
+    blocks = k.div(k.add(k.arg("L"), BLOCK - 1), BLOCK)
+    few = k.min(blocks, 2 * tiles)
+    n = k.op("arith.select", [is_causal, few, blocks], result_types=["index"]).result
+
+    q = [[k.smem([128, 64], "bf16") for _ in range(halves)] for _ in range(tiles)]
+    kr, vr = [], []
+    for _ in range(halves):
+        kr.append(k.smem([64, 64], "bf16", stages=2))
+        vr.append(k.smem([64, 64], "bf16", major="MN", stages=2))
+    ring = {"stages": stages} if stages > 1 else {}
+    s, p, o = [], [], []
+    for t in range(tiles):
+        s.append(k.tmem([128, 64], "f32", name=f"S{t}", **ring))
+        p.append(k.tmem([128, 64], "bf16", name=f"P{t}", **ring))
+        o.append([k.tmem([128, 64], "f32", name=f"O{t}_{h}") for h in range(halves)])
+    q_full = k.mbarrier(count=1)
+    kv_full, kv_empty = k.mbarrier(count=1, stages=2), k.mbarrier(count=1, stages=2)
+    s_full, p_full, o_done = [], [], []
+    for t in range(tiles):
+        s_full.append(k.mbarrier(count=1, **ring))
+        p_full.append(k.mbarrier(count=128))  # the softmax warpgroup's threads
+        o_done.append(k.mbarrier(count=1))
+
+    def parity(value):
+        return k.index_cast(k.and_(value, 1), "i32")
+
+    with k.role("load", first_warp=0, warps=1):
+        k.mbarrier_expect_tx(q_full)
+        for t in range(tiles):
+            for h in range(halves):
+                k.tma_load("tmQ", q[t][h], [64 * h, 128 * t], barrier=q_full)
+        with k.loop(0, n, 1) as j:
+            st = k.rem(j, 2)
+            empty_parity = parity(k.add(k.div(j, 2), 1))
+            key = k.mul(j, BLOCK)
+            full_s, empty_s = k.stage(kv_full, st), k.stage(kv_empty, st)
+            k.mbarrier_wait(empty_s, empty_parity)
+            k.mbarrier_expect_tx(full_s)
+            for h in range(halves):
+                k.tma_load("tmK", k.stage(kr[h], st), [64 * h, key], barrier=full_s)
+                k.tma_load("tmV", k.stage(vr[h], st), [64 * h, key], barrier=full_s)
+        # The producer tail: the last commit to each stage (ceil((n - s) / 2) uses).
+        with k.loop(0, 2, 1) as st:
+            uses = k.div(k.add(k.sub(n, st), 1), 2)
+            k.mbarrier_wait(k.stage(kv_empty, st), parity(k.add(uses, 1)))
+
+    def wait_kv(j):
+        ks = k.rem(j, 2)
+        kv_parity = parity(k.div(j, 2))
+        k.mbarrier_wait(k.stage(kv_full, ks), kv_parity)
+        return ks
+
+    def scores(t, kstage):
+        sstage = kstage if stages > 1 else 0
+        sd = k.stage(s[t], kstage) if stages > 1 else s[t]
+        for h in range(halves):
+            kb = k.stage(kr[h], kstage)
+            for i in range(4):
+                k.mma(sd, q[t][h], kb, h > 0 or i > 0, kind="f16", k_offset=16 * i)
+        k.commit(k.stage(s_full[t], sstage) if stages > 1 else s_full[t])
+
+    def pv(t, j):
+        vs = k.rem(j, 2)
+        p_parity = parity(j)
+        accumulate = k.cmp("ne", j, 0)
+        k.mbarrier_wait(p_full[t], p_parity)
+        k.fence("after_thread_sync")
+        pa = k.stage(p[t], vs) if stages > 1 else p[t]
+        for h in range(halves):
+            vb = k.stage(vr[h], vs)
+            for i in range(4):
+                k.mma(o[t][h], pa, vb, accumulate if i == 0 else True, kind="f16",
+                      k_offset=16 * i)
+        k.commit(o_done[t])
+
+    def release_kv(j):
+        k.commit(k.stage(kv_empty, k.rem(j, 2)))
+
+    with k.role("mma", first_warp=1, warps=1):
+        k.mbarrier_wait(q_full, 0)
+        ks = wait_kv(0)
+        for t in range(tiles):
+            scores(t, ks)
+        last = k.sub(n, 1)
+        with k.loop(0, last, 1) as j:
+            j1 = k.add(j, 1)
+            if tiles == 1:
+                scores(0, wait_kv(j1))
+                pv(0, j)
+            else:
+                ks = None
+                for t in range(tiles):
+                    pv(t, j)
+                    if ks is None:
+                        ks = wait_kv(j1)
+                    scores(t, ks)
+            release_kv(j)
+        for t in range(tiles):
+            pv(t, last)
+        release_kv(last)
+
+    neg_inf = float("-inf")
+    for t in range(tiles):
+        with k.role(f"softmax{t}", first_warp=4 + 4 * t, warps=4):
+            row0 = k.constant(128 * t)
+            m_init = k.frag_map(lambda row, c: neg_inf, shape=[128, 1], element="f32")
+            l_init = k.frag_map(lambda row, c: 0.0, shape=[128, 1], element="f32")
+            with k.loop(0, n, 1, iter_args=[m_init, l_init]) as blocks_loop:
+                j = blocks_loop.index
+                m_old, l_old = blocks_loop.args
+                if stages > 1:
+                    st = k.rem(j, 2)
+                    sp = k.and_(k.div(j, 2), 1)
+                    sv, pv_t, sf = k.stage(s[t], st), k.stage(p[t], st), k.stage(s_full[t], st)
+                else:
+                    sp = k.and_(j, 1)
+                    sv, pv_t, sf = s[t], p[t], s_full[t]
+                s_parity = k.index_cast(sp, "i32")
+                o_parity = parity(k.add(j, 1))
+                key = k.mul(j, BLOCK)
+                not_first = k.cmp("ne", j, 0)
+                k.mbarrier_wait(sf, s_parity)
+                k.fence("after_thread_sync")
+                raw = k.ld(sv, 0, 64)
+
+                def mask(x, row, c):
+                    kk = k.add(key, c)
+                    dead = k.or_(k.cmp("uge", kk, k.arg("L")),
+                                 k.and_(k.cmp("ugt", kk, k.add(row0, row)), is_causal))
+                    return k.op("arith.select", [dead, k.constant(neg_inf, "f32"), x],
+                                result_types=["f32"]).result
+
+                sc = k.frag_map(mask, raw)
+                m_new = k.frag_map(lambda a, b, row, c: k.max(a, b), m_old,
+                                   k.frag_reduce(sc, "max"))
+                alpha = k.frag_map(lambda a, b, row, c: k.exp(k.mul(k.sub(a, b), scale)),
+                                   m_old, m_new)
+                pf = k.frag_map(lambda x, mx, row, c: k.exp(k.mul(k.sub(x, mx), scale)),
+                                sc, k.frag_broadcast(m_new, sc))
+                l_new = k.frag_map(lambda total, a, b, row, c: k.add(k.mul(total, a), b),
+                                   l_old, alpha, k.frag_reduce(pf, "sum"))
+                pb = k.frag_map(lambda x, row, c: k.convert(x, "bf16"), pf, element="bf16")
+                k.mbarrier_wait(o_done[t], o_parity)
+                k.fence("after_thread_sync")
+                k.st(pv_t, 0, pb)
+                with k.if_(not_first):  # O = O alpha (block 0: the first P V overwrites O)
+                    for h in range(halves):
+                        with k.loop(0, 64, 32) as col:
+                            of = k.ld(o[t][h], col, 32)
+                            k.wait("ld")
+                            k.st(o[t][h], col, k.frag_map(lambda x, a, row, c: k.mul(x, a),
+                                                          of, k.frag_broadcast(alpha, of)))
+                k.wait("ld")
+                k.wait("st")
+                k.fence("before_thread_sync")
+                k.mbarrier_arrive(p_full[t])
+                k.yield_(m_new, l_new)
+            k.mbarrier_wait(o_done[t], parity(k.sub(n, 1)))
+            k.fence("after_thread_sync")
+            for h in range(halves):
+                with k.loop(0, 64, 32) as col:
+                    of = k.ld(o[t][h], col, 32)
+                    out = k.frag_map(lambda x, total, row, c: k.div(x, total), of,
+                                     k.frag_broadcast(blocks_loop.results[1], of))
+                    k.store_fragment(out, "O", k.add(128 * t * d + 64 * h, col), ld=d)
+            k.wait("ld")
+            k.fence("before_thread_sync")
+    k.fence("after_thread_sync")
+    return k
+
+
+if __name__ == "__main__":
+    print(build().text())

@@ -1,0 +1,499 @@
+"""The text of examples/ws_attention_fwd_bf16.mlir and of its variants.
+
+``generate(d, tiles, blocks)``: head dimension `d` (64 or 128: the number of 64-wide
+halves Q, K, V and O are cut into, one TMA box and one 128-byte swizzle span each,
+docs/tma.md), `tiles` query tiles of 128 rows per CTA (1: one softmax warpgroup, the MMA
+computing the next block's scores while it works; 2: two softmax warpgroups in ping-pong),
+and optionally a constant number of KV blocks. The example is ``generate(64, 2)``; tests/test_ws_attention.py checks that
+character for character and runs the others."""
+
+from __future__ import annotations
+
+HEADER = """// Forward attention, warp-specialized, all synchronization written by hand:
+//   O ({rows} x D, f32) = softmax(Q K^T / sqrt(D) + mask) V
+// Q ({rows} x D), K and V (L x D) bf16 row-major, D = {d} (the head dimension), L keys
+// given at run time; the mask hides keys >= L (the last KV block may be partial: TMA fills
+// the rows past L with zeros and the softmax gives them -inf) and, when %causal != 0, keys
+// after the query's row (query r sees keys 0 .. r: blocks past the last such key are
+// skipped). One CTA of {threads} threads; the roles run at once (docs/partitions.md):
+//   load      (warp 0):    Q once, then K_j and V_j of KV block j (64 keys) through a
+//                          2-stage TMA ring;
+//   mma       (warp 1):    per query tile t, S_t = Q_t K_j^T and O_t += P_t V_j with P_t
+//                          from tensor memory (A operand);
+//   softmax t (warps {softmax_warps}): per block, the online softmax of S_t (tcgen05.frag_reduce,
+//                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
+//                          (tcgen05.st into an A operand), and the correction of O_t in
+//                          tensor memory (O_t *= alpha, ld/st; always, not conditional)
+//                          once the previous P_t V has completed; after the last block
+//                          O_t / l goes to global memory.
+// {schedule}
+// mbarriers (9.7.16.6.4 canonical patterns; parities from the loop counter j):
+//   q_full       (count 1): expect_tx + the Q boxes; MMA waits phase 0.
+//   kv_full[2]   (count 1): expect_tx + the K and V boxes of block j into stage j % 2; MMA
+//                waits parity (j / 2) & 1.
+//   kv_empty[2]  (count 1): MMA commits after the block's last P V; load waits parity
+//                (j / 2 + 1) & 1 before refilling (a fresh mbarrier reports the phase
+//                before the first complete), and after its loop for the last commit to
+//                each stage.
+//   s_full_t     (count 1): MMA commits after S_t; softmax t waits for it and fences
+//                after_thread_sync before its tcgen05.ld.
+//   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,
+//                behind tcgen05.wait::ld, wait::st and fence::before_thread_sync; MMA waits
+//                parity j & 1 and fences after_thread_sync before P_t V_j and before S_t
+//                is written again.
+//   o_done_t     (count 1): MMA commits after P_t V_j; softmax t waits parity (j + 1) & 1
+//                before writing P_t or touching O_t in block j (phase j - 1; block 0 waits
+//                for the phase before the first), and phase n - 1 before its epilogue.
+// Compile with tcgen05-insert-sync{{strategy=none}}: insert-sync does not plan this protocol
+// (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
+// docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it, the run-time
+// block count for every count up to the mbarriers' phase period
+// (tcgen05_lower/sync_check/runtime_bounds.py). The reference is
+// examples/ws_attention_fwd_bf16.check.py."""
+
+SCHEDULE = {
+    1: ("One query tile: S and P have 2 stages, and the MMA issues S_{j+1} before it waits\n"
+        "// for P_j, so the tensor pipe computes the next scores while the softmax works."),
+    2: ("Two query tiles in ping-pong: per block the MMA runs P_0 V_j, S_0 of block j + 1,\n"
+        "// then P_1 V_j, S_1 of block j + 1, so while one softmax warpgroup works on its\n"
+        "// scores the tensor pipe serves the other. One stage of S and P per tile."),
+}
+
+BAR = "!tcgen05.mbarrier"
+Q_T = '!tcgen05.smem<[128, 64], bf16, "K", "128B">'
+KR_T = '!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">'
+K_T = '!tcgen05.smem<[64, 64], bf16, "K", "128B">'
+VR_T = '!tcgen05.smem<[2, 64, 64], bf16, "MN", "128B">'
+V_T = '!tcgen05.smem<[64, 64], bf16, "MN", "128B">'
+S_T = "!tcgen05.tmem<[128, 64], f32>"
+P_T = "!tcgen05.tmem<[128, 64], bf16>"
+O_T = "!tcgen05.tmem<[128, 64], f32>"
+F64 = "!tcgen05.frag<[128, 64], f32>"
+F32C = "!tcgen05.frag<[128, 32], f32>"
+ROW = "!tcgen05.frag<[128, 1], f32>"
+
+
+def _ring(t: str, stages: int) -> str:
+    return t.replace("[128", f"[{stages}, 128") if stages > 1 else t
+
+
+class _Gen:
+    def __init__(self, d: int, tiles: int, blocks: int | None):
+        if d not in (64, 128) or tiles not in (1, 2):
+            raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
+        self.d, self.tiles, self.blocks = d, tiles, blocks
+        self.halves = d // 64
+        self.stages = 2 if tiles == 1 else 1   # of S and P per tile
+        self.scale = 1.0 / d ** 0.5
+        self.out: list[str] = []
+
+    def w(self, text: str) -> None:
+        self.out.append(text)
+
+    # ------------------------------------------------------------------ pieces
+
+    def mmas(self, d: str, a: str, b: str, types: str, first: str, ind: str) -> None:
+        for i in range(4):
+            flag = first if i == 0 else "%true"
+            self.w(f'{ind}"tcgen05.mma"({d}, {a}, {b}, {flag}) {{kind = "f16", '
+                   f'k_offset = {16 * i} : i64}}\n{ind}    : {types}\n')
+
+    def s_buffer(self, t: int, stage: str, ind: str, tag: str) -> str:
+        """The S buffer (or stage view) of tile t at `stage`."""
+        if self.stages == 1:
+            return f"%s{t}"
+        self.w(f'{ind}%sd{tag} = "tcgen05.tmem_stage"(%s{t}, {stage}) : '
+               f'({_ring(S_T, 2)}, index) -> {S_T}\n')
+        return f"%sd{tag}"
+
+    def p_buffer(self, t: int, stage: str, ind: str, tag: str) -> str:
+        if self.stages == 1:
+            return f"%pt{t}"
+        self.w(f'{ind}%pa{tag} = "tcgen05.tmem_stage"(%pt{t}, {stage}) : '
+               f'({_ring(P_T, 2)}, index) -> {P_T}\n')
+        return f"%pa{tag}"
+
+    def s_full(self, t: int, stage: str, ind: str, tag: str) -> str:
+        if self.stages == 1:
+            return f"%s_full{t}"
+        self.w(f'{ind}%sf{tag} = "tcgen05.mbarrier_stage"(%s_full{t}, {stage}) : '
+               f'({BAR}, index) -> {BAR}\n')
+        return f"%sf{tag}"
+
+    def wait_kv(self, j: str, ind: str, tag: str) -> str:
+        """Waits for K_j, V_j; returns the ring stage value."""
+        self.w(f"""{ind}%ks{tag} = arith.remui {j}, %c2 : index
+{ind}%kr{tag} = arith.divui {j}, %c2 : index
+{ind}%kp{tag} = arith.andi %kr{tag}, %c1 : index
+{ind}%kv_parity{tag} = arith.index_cast %kp{tag} : index to i32
+{ind}%kvf{tag} = "tcgen05.mbarrier_stage"(%kv_full, %ks{tag}) : ({BAR}, index) -> {BAR}
+{ind}"tcgen05.mbarrier_wait"(%kvf{tag}, %kv_parity{tag}) : ({BAR}, i32) -> ()
+""")
+        return f"%ks{tag}"
+
+    def scores(self, t: int, j: str, kstage: str, ind: str, tag: str) -> None:
+        """S_t = Q_t K_j^T (K_j in ring stage `kstage`), then commit s_full_t."""
+        sstage = kstage if self.stages > 1 else "%c0"
+        s = self.s_buffer(t, sstage, ind, tag)
+        first = "%false"
+        for h in range(self.halves):
+            self.w(f'{ind}%kb{tag}_{h} = "tcgen05.smem_stage"(%k{h}, {kstage}) : '
+                   f'({KR_T}, index) -> {K_T}\n')
+            self.mmas(s, f"%q{t}_{h}", f"%kb{tag}_{h}", f"({S_T}, {Q_T}, {K_T}, i1) -> ()",
+                      first, ind)
+            first = "%true"
+        full = self.s_full(t, sstage, ind, tag)
+        self.w(f'{ind}"tcgen05.commit"({full}) : ({BAR}) -> ()\n')
+
+    def pv(self, t: int, j: str, ind: str, tag: str) -> None:
+        """Waits for P_t of block j, then O_t += P_t V_j and commits o_done_t."""
+        self.w(f"""{ind}%vs{tag} = arith.remui {j}, %c2 : index
+{ind}%pp{tag} = arith.andi {j}, %c1 : index
+{ind}%p_parity{tag} = arith.index_cast %pp{tag} : index to i32
+{ind}%acc{tag} = arith.cmpi ne, {j}, %c0 : index
+{ind}"tcgen05.mbarrier_wait"(%p_full{t}, %p_parity{tag}) : ({BAR}, i32) -> ()
+{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+""")
+        p = self.p_buffer(t, f"%vs{tag}", ind, tag)
+        for h in range(self.halves):
+            self.w(f'{ind}%vb{tag}_{h} = "tcgen05.smem_stage"(%v{h}, %vs{tag}) : '
+                   f'({VR_T}, index) -> {V_T}\n')
+            self.mmas(f"%o{t}_{h}", p, f"%vb{tag}_{h}", f"({O_T}, {P_T}, {V_T}, i1) -> ()",
+                      f"%acc{tag}", ind)
+        self.w(f'{ind}"tcgen05.commit"(%o_done{t}) : ({BAR}) -> ()\n')
+
+    def release_kv(self, j: str, ind: str, tag: str) -> None:
+        self.w(f"""{ind}%es{tag} = arith.remui {j}, %c2 : index
+{ind}%kve{tag} = "tcgen05.mbarrier_stage"(%kv_empty, %es{tag}) : ({BAR}, index) -> {BAR}
+{ind}"tcgen05.commit"(%kve{tag}) : ({BAR}) -> ()
+""")
+
+    # ------------------------------------------------------------------ roles
+
+    def prologue(self) -> None:
+        d, tiles = self.d, self.tiles
+        rows = 128 * tiles
+        threads = 128 + 128 * tiles
+        softmax_warps = "4-7" if tiles == 1 else "4-7 and 8-11"
+        self.w(HEADER.format(rows=rows, d=d, threads=threads, softmax_warps=softmax_warps,
+                             schedule=SCHEDULE[tiles]) + "\n")
+        self.w(f"""func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<1>,
+    %O: !llvm.ptr<1>, %L: index, %causal: index,
+    %tmQ: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "Q", box = array<i64: 64, 128>,
+                                              swizzle = "128B"}}}},
+    %tmK: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "K", box = array<i64: 64, 64>,
+                                              swizzle = "128B"}}}},
+    %tmV: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "V", box = array<i64: 64, 64>,
+                                              swizzle = "128B"}}}})
+    attributes {{tcgen05.kernel = {{target = "sm_100a", threads = {threads} : i64, cta_group = 1 : i64}}}} {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c63 = arith.constant 63 : index
+  %c64 = arith.constant 64 : index
+  %p0 = arith.constant 0 : i32
+  %true = arith.constant true
+  %false = arith.constant false
+  %is_causal = arith.cmpi ne, %causal, %c0 : index
+""")
+        if self.blocks is None:
+            self.w(f"""  // KV blocks: ceil(L / 64); causal: the {rows} query rows see keys 0-{rows - 1} at most,
+  // {rows // 64} blocks.
+  %l63 = arith.addi %L, %c63 : index
+  %all = arith.divui %l63, %c64 : index
+  %cb = arith.constant {rows // 64} : index
+  %few = arith.minui %all, %cb : index
+  %n = arith.select %is_causal, %few, %all : index
+""")
+        else:
+            self.w(f"  // KV blocks: a constant here (L still masks).\n"
+                   f"  %n = arith.constant {self.blocks} : index\n")
+        for t in range(tiles):
+            for h in range(self.halves):
+                self.w(f'  %q{t}_{h} = "tcgen05.smem_buffer"() : () -> {Q_T}\n')
+        for h in range(self.halves):
+            self.w(f'  %k{h} = "tcgen05.smem_buffer"() : () -> {KR_T}\n'
+                   f'  %v{h} = "tcgen05.smem_buffer"() : () -> {VR_T}\n')
+        for t in range(tiles):
+            self.w(f'  %s{t} = "tcgen05.tmem_buffer"() {{name = "S{t}"}} : () -> '
+                   f'{_ring(S_T, self.stages)}\n'
+                   f'  %pt{t} = "tcgen05.tmem_buffer"() {{name = "P{t}"}} : () -> '
+                   f'{_ring(P_T, self.stages)}\n')
+            for h in range(self.halves):
+                self.w(f'  %o{t}_{h} = "tcgen05.tmem_buffer"() {{name = "O{t}_{h}"}} : () -> '
+                       f'{O_T}\n')
+        stages = f", stages = {self.stages} : i64" if self.stages > 1 else ""
+        self.w(f'  %q_full = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> {BAR}\n'
+               f'  %kv_full = "tcgen05.alloc_mbarrier"() {{count = 1 : i64, stages = 2 : i64}}'
+               f' : () -> {BAR}\n'
+               f'  %kv_empty = "tcgen05.alloc_mbarrier"() {{count = 1 : i64, stages = 2 : i64}}'
+               f' : () -> {BAR}\n')
+        for t in range(tiles):
+            self.w(f'  %s_full{t} = "tcgen05.alloc_mbarrier"() {{count = 1 : i64{stages}}} : () -> {BAR}\n'
+                   f'  %p_full{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n'
+                   f'  %o_done{t} = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> {BAR}\n')
+        self.w('\n  "tcgen05.partitions"() ({\n')
+
+    def load_role(self) -> None:
+        self.w(f"""    // Load role: warp 0; one thread issues the expect_tx and the TMA loads.
+    "tcgen05.role"() ({{
+      "tcgen05.mbarrier_expect_tx"(%q_full) : ({BAR}) -> ()
+""")
+        for t in range(self.tiles):
+            for h in range(self.halves):
+                self.w(f'      %qc{t}_{h} = arith.constant {64 * h} : index\n'
+                       f'      %qr{t}_{h} = arith.constant {128 * t} : index\n'
+                       f'      "tcgen05.tma_load"(%tmQ, %q{t}_{h}, %q_full, %qc{t}_{h}, %qr{t}_{h})\n'
+                       f'          : (!llvm.ptr<1>, {Q_T}, {BAR}, index, index) -> ()\n')
+        self.w(f"""      scf.for %j = %c0 to %n step %c1 {{
+        %st = arith.remui %j, %c2 : index
+        %r = arith.divui %j, %c2 : index
+        %r1 = arith.addi %r, %c1 : index
+        %ep = arith.andi %r1, %c1 : index
+        %empty_parity = arith.index_cast %ep : index to i32
+        %key = arith.muli %j, %c64 : index
+        %full_s = "tcgen05.mbarrier_stage"(%kv_full, %st) : ({BAR}, index) -> {BAR}
+        %empty_s = "tcgen05.mbarrier_stage"(%kv_empty, %st) : ({BAR}, index) -> {BAR}
+        "tcgen05.mbarrier_wait"(%empty_s, %empty_parity) : ({BAR}, i32) -> ()
+        "tcgen05.mbarrier_expect_tx"(%full_s) : ({BAR}) -> ()
+""")
+        for h in range(self.halves):
+            self.w(f"""        %hc{h} = arith.constant {64 * h} : index
+        %ks{h} = "tcgen05.smem_stage"(%k{h}, %st) : ({KR_T}, index) -> {K_T}
+        %vs{h} = "tcgen05.smem_stage"(%v{h}, %st) : ({VR_T}, index) -> {V_T}
+        "tcgen05.tma_load"(%tmK, %ks{h}, %full_s, %hc{h}, %key)
+            : (!llvm.ptr<1>, {K_T}, {BAR}, index, index) -> ()
+        "tcgen05.tma_load"(%tmV, %vs{h}, %full_s, %hc{h}, %key)
+            : (!llvm.ptr<1>, {V_T}, {BAR}, index, index) -> ()
+""")
+        self.w(f"""      }}
+      // The producer tail: stage s took ceil((n - s) / 2) blocks; wait for the phase of
+      // its last commit (parity (uses + 1) & 1; a stage never used waits for the phase
+      // before the first, complete on a fresh mbarrier).
+      scf.for %st = %c0 to %c2 step %c1 {{
+        %left = arith.subi %n, %st : index
+        %left1 = arith.addi %left, %c1 : index
+        %uses = arith.divui %left1, %c2 : index
+        %u1 = arith.addi %uses, %c1 : index
+        %tp = arith.andi %u1, %c1 : index
+        %tail_parity = arith.index_cast %tp : index to i32
+        %empty_s = "tcgen05.mbarrier_stage"(%kv_empty, %st) : ({BAR}, index) -> {BAR}
+        "tcgen05.mbarrier_wait"(%empty_s, %tail_parity) : ({BAR}, i32) -> ()
+      }}
+      "gpu.yield"() : () -> ()
+    }}) {{name = "load", first_warp = 0 : i64, warps = 1 : i64}} : () -> ()
+
+""")
+
+    def mma_role(self) -> None:
+        self.w(f"""    // MMA role: warp 1 (one thread issues; the scores of block 0 first, then per block
+    // j < n - 1 the products of block j and the scores of block j + 1, then the last
+    // products).
+    "tcgen05.role"() ({{
+      "tcgen05.mbarrier_wait"(%q_full, %p0) : ({BAR}, i32) -> ()
+""")
+        ks = self.wait_kv("%c0", "      ", "0")
+        for t in range(self.tiles):
+            self.scores(t, "%c0", ks, "      ", f"0_{t}")
+        self.w("      %last = arith.subi %n, %c1 : index\n"
+               "      scf.for %j = %c0 to %last step %c1 {\n"
+               "        %j1 = arith.addi %j, %c1 : index\n")
+        ind = "        "
+        if self.tiles == 1:
+            ks = self.wait_kv("%j1", ind, "n")
+            self.scores(0, "%j1", ks, ind, "n_0")
+            self.pv(0, "%j", ind, "l_0")
+        else:
+            ks = None
+            for t in range(self.tiles):
+                self.pv(t, "%j", ind, f"l_{t}")
+                if ks is None:
+                    ks = self.wait_kv("%j1", ind, "n")
+                self.scores(t, "%j1", ks, ind, f"n_{t}")
+        self.release_kv("%j", ind, "l")
+        self.w("      }\n")
+        for t in range(self.tiles):
+            self.pv(t, "%last", "      ", f"e_{t}")
+        self.release_kv("%last", "      ", "e")
+        self.w("""      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+
+""")
+
+    def softmax_role(self, t: int) -> None:
+        d, scale = self.d, self.scale
+        first_warp = 4 + 4 * t
+        self.w(f"""    // Softmax role {t}: warps {first_warp}-{first_warp + 3}, one warpgroup (warp w reads lanes
+    // 32 (w % 4) ..), query rows {128 * t}-{128 * t + 127}; it also corrects O{t}. The running max m
+    // and sum l are per-row values the loop carries.
+    "tcgen05.role"() ({{
+      %row0 = arith.constant {128 * t} : index
+      %m_init = "tcgen05.frag_map"() ({{
+      ^bb0(%row: index, %c: index):
+        %ninf = arith.constant 0xFF800000 : f32
+        gpu.yield %ninf : f32
+      }}) : () -> {ROW}
+      %l_init = "tcgen05.frag_map"() ({{
+      ^bb0(%row: index, %c: index):
+        %zero = arith.constant 0.0 : f32
+        gpu.yield %zero : f32
+      }}) : () -> {ROW}
+      %stats:2 = scf.for %j = %c0 to %n step %c1
+          iter_args(%m_old = %m_init, %l_old = %l_init) -> ({ROW}, {ROW}) {{
+""")
+        ind = "        "
+        if self.stages > 1:
+            self.w(f"""{ind}%st = arith.remui %j, %c2 : index
+{ind}%r = arith.divui %j, %c2 : index
+{ind}%sp = arith.andi %r, %c1 : index
+""")
+            sv = self.s_buffer(t, "%st", ind, "")
+            pv = self.p_buffer(t, "%st", ind, "")
+            sf = self.s_full(t, "%st", ind, "")
+        else:
+            self.w(f"{ind}%sp = arith.andi %j, %c1 : index\n")
+            sv, pv, sf = f"%s{t}", f"%pt{t}", f"%s_full{t}"
+        self.w(f"""{ind}%s_parity = arith.index_cast %sp : index to i32
+{ind}%j1 = arith.addi %j, %c1 : index
+{ind}%op = arith.andi %j1, %c1 : index
+{ind}%o_parity = arith.index_cast %op : index to i32
+{ind}%key = arith.muli %j, %c64 : index
+{ind}%not_first = arith.cmpi ne, %j, %c0 : index
+{ind}"tcgen05.mbarrier_wait"({sf}, %s_parity) : ({BAR}, i32) -> ()
+{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+{ind}%raw = "tcgen05.ld"({sv}, %c0) : ({S_T}, index) -> {F64}
+{ind}// Masked keys (past L, or after the query's row when causal) get -inf.
+{ind}%sc = "tcgen05.frag_map"(%raw) ({{
+{ind}^bb0(%x: f32, %row: index, %c: index):
+{ind}  %kk = arith.addi %key, %c : index
+{ind}  %query = arith.addi %row0, %row : index
+{ind}  %out = arith.cmpi uge, %kk, %L : index
+{ind}  %later = arith.cmpi ugt, %kk, %query : index
+{ind}  %hide = arith.andi %later, %is_causal : i1
+{ind}  %dead = arith.ori %out, %hide : i1
+{ind}  %ninf = arith.constant 0xFF800000 : f32
+{ind}  %y = arith.select %dead, %ninf, %x : f32
+{ind}  gpu.yield %y : f32
+{ind}}}) : ({F64}) -> {F64}
+{ind}%mj = "tcgen05.frag_reduce"(%sc) {{kind = "max"}} : ({F64}) -> {ROW}
+{ind}%m_new = "tcgen05.frag_map"(%m_old, %mj) ({{
+{ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
+{ind}  %mx = arith.maxnumf %a, %b : f32
+{ind}  gpu.yield %mx : f32
+{ind}}}) : ({ROW}, {ROW}) -> {ROW}
+{ind}%alpha = "tcgen05.frag_map"(%m_old, %m_new) ({{
+{ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
+{ind}  %dd = arith.subf %a, %b : f32
+{ind}  %scale = arith.constant {scale!r} : f32
+{ind}  %t = arith.mulf %dd, %scale : f32
+{ind}  %e = math.exp %t : f32
+{ind}  gpu.yield %e : f32
+{ind}}}) : ({ROW}, {ROW}) -> {ROW}
+{ind}%mb = "tcgen05.frag_broadcast"(%m_new, %sc) : ({ROW}, {F64}) -> {F64}
+{ind}%pf = "tcgen05.frag_map"(%sc, %mb) ({{
+{ind}^bb0(%x: f32, %mx: f32, %row: index, %c: index):
+{ind}  %dd = arith.subf %x, %mx : f32
+{ind}  %scale = arith.constant {scale!r} : f32
+{ind}  %t = arith.mulf %dd, %scale : f32
+{ind}  %e = math.exp %t : f32
+{ind}  gpu.yield %e : f32
+{ind}}}) : ({F64}, {F64}) -> {F64}
+{ind}%lj = "tcgen05.frag_reduce"(%pf) {{kind = "sum"}} : ({F64}) -> {ROW}
+{ind}%l_new = "tcgen05.frag_map"(%l_old, %alpha, %lj) ({{
+{ind}^bb0(%l: f32, %a: f32, %b: f32, %row: index, %c: index):
+{ind}  %rr = arith.mulf %l, %a : f32
+{ind}  %y = arith.addf %rr, %b : f32
+{ind}  gpu.yield %y : f32
+{ind}}}) : ({ROW}, {ROW}, {ROW}) -> {ROW}
+{ind}%pb = "tcgen05.frag_map"(%pf) ({{
+{ind}^bb0(%x: f32, %row: index, %c: index):
+{ind}  %y = arith.truncf %x : f32 to bf16
+{ind}  gpu.yield %y : bf16
+{ind}}}) : ({F64}) -> !tcgen05.frag<[128, 64], bf16>
+{ind}// The previous P V has completed: the P it read is free again and O{t} holds every
+{ind}// earlier block.
+{ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()
+{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
+{ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
+{ind}// overwrites it).
+{ind}scf.if %not_first {{
+""")
+        for h in range(self.halves):
+            self.w(f"""          scf.for %col = %c0 to %c64 step %c32 {{
+            %of = "tcgen05.ld"(%o{t}_{h}, %col) : ({O_T}, index) -> {F32C}
+            // The store below writes the cells this load reads (9.7.16.6.4.2).
+            "tcgen05.wait"() {{kind = "ld"}} : () -> ()
+            %ab = "tcgen05.frag_broadcast"(%alpha, %of) : ({ROW}, {F32C}) -> {F32C}
+            %scaled = "tcgen05.frag_map"(%of, %ab) ({{
+            ^bb0(%x: f32, %a: f32, %row: index, %c: index):
+              %y = arith.mulf %x, %a : f32
+              gpu.yield %y : f32
+            }}) : ({F32C}, {F32C}) -> {F32C}
+            "tcgen05.st"(%o{t}_{h}, %col, %scaled) : ({O_T}, index, {F32C}) -> ()
+          }}
+""")
+        self.w(f"""        }}
+        // The loads of S and O and the stores of P and O complete before the arrival
+        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
+        "tcgen05.wait"() {{kind = "ld"}} : () -> ()
+        "tcgen05.wait"() {{kind = "st"}} : () -> ()
+        "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+        "tcgen05.mbarrier_arrive"(%p_full{t}) : ({BAR}) -> ()
+        scf.yield %m_new, %l_new : {ROW}, {ROW}
+      }}
+      // O / l once the last P V has completed (phase n - 1 of o_done{t}).
+      %nl = arith.subi %n, %c1 : index
+      %fp = arith.andi %nl, %c1 : index
+      %final_parity = arith.index_cast %fp : index to i32
+      "tcgen05.mbarrier_wait"(%o_done{t}, %final_parity) : ({BAR}, i32) -> ()
+      "tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+""")
+        for h in range(self.halves):
+            # Row 128 t + r, column 64 h + col of O (ld = D): the tile's rows are
+            # 128 t D elements on.
+            self.w(f"""      scf.for %col = %c0 to %c64 step %c32 {{
+        %of = "tcgen05.ld"(%o{t}_{h}, %col) : ({O_T}, index) -> {F32C}
+        %lb = "tcgen05.frag_broadcast"(%stats#1, %of) : ({ROW}, {F32C}) -> {F32C}
+        %res = "tcgen05.frag_map"(%of, %lb) ({{
+        ^bb0(%x: f32, %sum: f32, %row: index, %c: index):
+          %y = arith.divf %x, %sum : f32
+          gpu.yield %y : f32
+        }}) : ({F32C}, {F32C}) -> {F32C}
+        %dc{h} = arith.constant {128 * t * d + 64 * h} : index
+        %dest = arith.addi %dc{h}, %col : index
+        "tcgen05.store_fragment"(%res, %O, %dest) {{ld = {d} : i64}} : ({F32C}, !llvm.ptr<1>, index) -> ()
+      }}
+""")
+        self.w(f"""      "tcgen05.wait"() {{kind = "ld"}} : () -> ()
+      "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+      "gpu.yield"() : () -> ()
+    }}) {{name = "softmax{t}", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
+""")
+
+    def text(self) -> str:
+        self.prologue()
+        self.load_role()
+        self.mma_role()
+        for t in range(self.tiles):
+            self.softmax_role(t)
+        self.w("""    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+  return
+}
+""")
+        return "".join(self.out)
+
+
+def generate(d: int = 64, tiles: int = 2, blocks: int | None = None) -> str:
+    """The kernel for head dimension `d`, `tiles` query tiles and (optionally) a constant
+    number of KV blocks (module docstring)."""
+    return _Gen(d, tiles, blocks).text()
+
+
+if __name__ == "__main__":
+    import sys
+    args = [int(a) for a in sys.argv[1:]]
+    sys.stdout.write(generate(*args))

@@ -1,0 +1,152 @@
+"""Issue 39: examples/ws_attention_fwd_bf16.mlir, warp-specialized forward attention
+(load warp with a TMA ring, MMA warp, softmax warpgroups that also correct O in tensor
+memory, P stored from registers as the A operand of P V), hand-synchronized.
+
+Expected values: examples/ws_attention_fwd_bf16.check.py, the online-softmax recurrence
+in float64 with P rounded to bf16 (and the plain float64 softmax attention for a second,
+looser bound), NumPy only; the simulator imports nothing of the compiler. The variants
+(head dimension 128, one query tile, a constant number of blocks) come from
+tests/kernels/ws_attention_gen.py, whose generate(64, 2) is the example itself.
+
+What checks the synchronization: tcgen05-verify-sync, which runs the roles as concurrent
+programs for every block count up to the phase period of the mbarriers
+(sync_check/runtime_bounds.py; every deletion of a synchronization op but two is rejected
+by it, and the simulator misses those two as well), and the simulator, race-free under
+both schedules."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import EXAMPLES, example_pipeline
+from sim_checks import assert_matches, judge, run, sync_lines
+from tcgen05_lower.driver import CompileFailed, compile_source
+from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
+
+sys.path.insert(0, str(Path(__file__).parent / "kernels"))
+from ws_attention_gen import generate  # noqa: E402
+
+NAME = "ws_attention_fwd_bf16"
+CHECK = EXAMPLES / f"{NAME}.check.py"
+SELECT = "strategy=register-budget=32"
+
+
+def check_file(tmp_path, *, d: int = 64, tiles: int = 2, length: int = 1000,
+               causal: int = 0) -> Path:
+    """The example's check file for another head dimension, tile count or L."""
+    text = CHECK.read_text()
+    text = re.sub(r"^HEAD_DIM = \d+$", f"HEAD_DIM = {d}", text, flags=re.M)
+    text = re.sub(r"^TILES = \d+$", f"TILES = {tiles}", text, flags=re.M)
+    text = re.sub(r"^SCALARS = .*$", f'SCALARS = {{"L": {length}, "causal": {causal}}}',
+                  text, flags=re.M)
+    path = tmp_path / f"{NAME}.check.py"
+    path.write_text(text)
+    return path
+
+
+def test_the_example_is_the_generators():
+    assert (EXAMPLES / f"{NAME}.mlir").read_text() == generate(64, 2)
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("d, tiles, causal", [(64, 2, 0), (64, 2, 1), (64, 1, 0),
+                                              (128, 2, 1), (128, 1, 0)])
+def test_matches_float64_attention_race_free(d, tiles, causal, schedule, tmp_path):
+    """L = 200: three full KV blocks and one of 8 keys (masked past L); causal: the
+    query tiles' own blocks only."""
+    check = check_file(tmp_path, d=d, tiles=tiles, length=200, causal=causal)
+    _, problem, inputs, sim = run(generate(d, tiles), NAME, check, SELECT, schedule)
+    assert_matches(problem, inputs, sim)
+    # The second bound of examples/attention_fwd_bf16.check.py: against softmax
+    # attention in float64 with nothing rounded, 2^-6 (p |V|) / l covers the bf16
+    # rounding of P (2^-9 relative per element) and the f32 errors.
+    plain = problem.check_file.get("reference_plain")(inputs)
+    bound = 2.0 * problem.check_file.get("bound")("O", inputs)[0]
+    assert np.all(np.abs(sim.outputs["O"] - plain) <= bound)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("causal", [0, 1])
+def test_sequence_length_1000(d, causal, tmp_path):
+    """L = 1000: 15 full KV blocks and one of 40 keys (5-70 s each)."""
+    check = check_file(tmp_path, d=d, length=1000, causal=causal)
+    _, problem, inputs, sim = run(generate(d, 2), NAME, check, SELECT)
+    assert_matches(problem, inputs, sim)
+
+
+def _verified_pipeline() -> str:
+    return override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{strategy=none}"])
+
+
+@pytest.mark.parametrize("d, tiles, blocks", [(64, 1, None), (128, 2, None), (64, 2, 3)])
+def test_verify_sync_accepts_the_protocol(d, tiles, blocks):
+    """verify-sync checks the roles as concurrent programs (docs/partitions.md), with the
+    run-time block count or a constant one, and accepts them."""
+    compile_source(generate(d, tiles, blocks=blocks), f"{NAME}.mlir", emit="mlir",
+                   pipeline=_verified_pipeline())
+
+
+#: The deletions neither verify-sync nor the simulator notices: the
+#: fence::after_thread_sync after the last wait on o_done_t, before the final loads of O
+#: (9.7.16.6.4.3 wants it; both accept the fence after an earlier wait on the same
+#: mbarrier in the last iteration of the loop).
+UNSEEN = re.compile(r"after_thread_sync")
+
+
+@pytest.mark.slow
+def test_deleting_any_synchronization_op_is_caught(tmp_path):
+    """Each synchronization op of the example deleted in turn: verify-sync rejects the
+    kernel, or the simulator (L = 150: three blocks, the last partial) reports a race, a
+    deadlock, a problem at exit or a wrong O under the late or the eager schedule."""
+    text = generate(64, 2)
+    lines = text.splitlines()
+    check = check_file(tmp_path, length=150)
+    unseen = []
+    for index in sync_lines(text):
+        mutant = "\n".join(line for k, line in enumerate(lines) if k != index)
+        try:
+            result = compile_source(mutant, f"{NAME}.mlir", pipeline=_verified_pipeline())
+        except CompileFailed:
+            continue  # verify-sync rejects it
+        if judge(result, check, "late") is None and judge(result, check, "eager") is None:
+            unseen.append((index, lines[index].strip()))
+    assert [line for _, line in unseen if not UNSEEN.search(line)] == [], unseen
+    # The final fences of the two softmax roles.
+    assert len(unseen) <= 2
+
+
+def test_the_example_compiles_with_its_pass_options():
+    """conftest.EXAMPLE_PASS_OPTIONS: strategy=none (verify-sync checks the roles)."""
+    result = compile_source((EXAMPLES / f"{NAME}.mlir").read_text(), f"{NAME}.mlir",
+                            pipeline=example_pipeline(NAME))
+    assert result.ptx.count("tcgen05.st.sync.aligned.32x32b.x32.b32") >= 2
+
+
+@pytest.mark.parametrize("d, tiles", [(128, 2), (64, 1)])
+def test_the_python_twin_builds_the_variants(d, tiles):
+    """examples/python/ws_attention_fwd_bf16.py takes the generator's parameters and
+    compiles to the same PTX (tests/test_builder_twins.py checks the defaults)."""
+    import importlib.util
+    path = EXAMPLES / "python" / f"{NAME}.py"
+    spec = importlib.util.spec_from_file_location("ws_attention_twin", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    pipeline = example_pipeline(NAME)
+    expected = compile_source(generate(d, tiles), f"{NAME}.mlir", arch="sm_100a",
+                              pipeline=pipeline).ptx
+    assert module.build(d=d, tiles=tiles).compile(arch="sm_100a",
+                                                  pipeline=pipeline).ptx == expected
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_random_schedules(seed, tmp_path):
+    """Random interleavings of the roles (tcgen05-sim --schedule random): race-free and
+    within the bound (L = 200)."""
+    result = compile_source(generate(64, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
+    assert judge(result, check_file(tmp_path, length=200), "random", seed=seed) is None
