@@ -63,6 +63,7 @@ from tcgen05_lower.kernel_ir import (MBARRIER_MAX_COUNT, MBARRIER_RING_MAX_STAGE
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.kernel_ir import (PARTITIONS_OP, ROLE_OP, WARP_THREADS, WARPGROUP_OPS,
                                      enclosing_roles, partition_roles, role_info, terminator)
+from tcgen05_lower import verify_clusters
 from tcgen05_lower.launch import GridError, grid_arguments
 from tcgen05_lower.pass_infra import ModulePass
 from tcgen05_lower.segments import SEGMENT_ATTR
@@ -194,6 +195,8 @@ class Tcgen05Verify(ModulePass):
             return
         if info.grid:
             self.check_grid(kernel, info)
+        if not verify_clusters.check_clusters(kernel, info, ops, self.error):
+            return
         if not self.check_argument_alignment(kernel):
             return
         if not self.check_type_parameters(ops):
@@ -1622,9 +1625,8 @@ class Tcgen05Verify(ModulePass):
         if not commit.has(CommitOp.multicast_mask):
             return
         mask = commit.multicast_mask
-        # A cta_group::2 kernel is launched as a cluster of the CTA pair; otherwise each
-        # CTA is a cluster of one (%cluster_ctarank 0).
-        cluster = 2 if info.cta_group == 2 else 1
+        # The kernel's cluster (a pair by default in a cta_group::2 kernel, else a CTA).
+        cluster = info.cluster_ctas
         if not 0 < mask < (1 << 16):
             self.error(op, f"multicast_mask = {mask:#x} is not a non-zero 16-bit ctaMask "
                            f"(9.7.16.12.1)")

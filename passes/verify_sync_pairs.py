@@ -66,6 +66,8 @@ an expect_tx's bytes.
 
 from __future__ import annotations
 
+from tcgen05_lower.multicast import per_pair_count
+
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
@@ -222,6 +224,12 @@ class PairConcurrent(Concurrent):
                 barrier = (b, EVEN)
             elif kind == "commit":
                 mask = CommitOp(event.op).multicast_mask
+                # with the other pairs of a cluster, one arrival from each pair the mask
+                # names: the pair's own stands for all (tcgen05_lower.multicast)
+                scaled = self.__dict__.setdefault("per_pair_scaled", set())
+                if b not in scaled:
+                    scaled.add(b)
+                    self.tracer.counts[b] = per_pair_count(self.tracer.counts[b], mask)
                 mask = 0b01 if mask is None else mask & BOTH
                 barrier = (b, EVEN)
                 targets = tuple(((b, rank), 1) for rank in (EVEN, ODD) if mask & (1 << rank))

@@ -811,19 +811,19 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
 
     try:
         launch = launch_of(manifest, P.parse(ptx).entry(manifest.get("entry")))
-        dims = grid_of(manifest, inputs, launch.cluster, grid)
+        dims = grid_of(manifest, inputs, launch.cluster_dims, grid)
     except SimError as err:
         print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
-    gx = dims[0] // launch.cluster
-    total = gx * dims[1] * dims[2]
+    gx, gy, gz = (n // c for n, c in zip(dims, launch.cluster_dims))
+    total = gx * gy * gz
     if total > TIMING_ONLY_MAX_CLUSTERS:
         print(f"tcgen05-sim: error: --timing-only: the grid {dims} has {total:,} clusters, "
               f"more than the {TIMING_ONLY_MAX_CLUSTERS:,} a timing-only estimate walks",
               file=sys.stderr)
         return 1
     clusters = [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
-        ([(0, 1, 0)] if dims[1] > 1 else [])
+        ([(0, 1, 0)] if gy > 1 else [])
     start = time.perf_counter()
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule,

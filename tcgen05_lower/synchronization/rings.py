@@ -141,7 +141,7 @@ Cost: one walk of the roles; the affine form of each index value is computed onc
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import tma
+from tcgen05_lower import multicast, tma
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp, LdOp,
                                        MbarrierArriveOp, MbarrierExpectTxOp,
@@ -431,7 +431,12 @@ class RingPlan:
         self.partitions = partitions
         self.strategy = strategy
         #: A CTA pair (cta_group::2): the signals go where docs/cta-pairs.md says.
-        self.pair = d.kernel_info(kernel).cta_group == 2
+        info = d.kernel_info(kernel)
+        self.pair = info.cta_group == 2
+        self.info = info
+        #: Whether a load is multicast across the cluster (tcgen05_lower.multicast): then
+        #: a stage is released by every MMA-issuing CTA of the cluster.
+        self.multicast = False
         self.roles = [role_info(op, i) for i, op in enumerate(partition_roles(partitions))]
         self.added: list = []
         self.barriers: list = []
@@ -528,6 +533,7 @@ class RingPlan:
                                         "accumulator in three different roles")
         load_block = self.one_block(loads, "TMA loads")
         mma_block = self.one_block(mmas, "MMAs")
+        self.multicast = any(TmaLoadOp(op).multicast is not None for _, op in loads)
 
         # The shared-memory rings: every load writes a stage, every MMA reads stages.
         loaded = {}
@@ -634,8 +640,13 @@ class RingPlan:
         # empty protocol), and an accumulator ring whose stages each hold one tile is
         # never overwritten (no acc_empty protocol); conservative writes both anyway.
         conservative = self.strategy == "conservative"
-        empty = self.ring(1, depth, f"empty: the MMAs reading stage s of {rings} are "
-                                    f"complete (tcgen05.commit)") \
+        consumers = multicast.consumer_arrivals(self.info.cluster_ctas,
+                                                self.info.cta_group) if self.multicast else 1
+        empty = self.ring(consumers, depth,
+                          f"empty: the MMAs reading stage s of {rings} are complete "
+                          f"(tcgen05.commit" + (f"s of the cluster's {consumers} MMA-issuing "
+                                                f"CTAs, whose stages the multicast loads "
+                                                f"fill)" if self.multicast else ")")) \
             if conservative or load_nest.uses > depth else None
         acc_full = self.ring(1, acc_depth, f"acc_full: stage j of {acc_name} holds a "
                                            f"finished tile (tcgen05.commit after its MMAs)")
@@ -827,6 +838,16 @@ class RingPlan:
         if empty_s is None:
             return   # no refill: nothing waits for these MMAs' reads
         with ir.InsertionPoint.after(last), last.location:
+            if self.multicast:
+                mask = multicast.consumers_mask(self.info.cluster_ctas)
+                self.emit(CommitOp, barrier=empty_s, multicast_mask=mask,
+                          reason=f"the MMAs reading stage s of {rings} release it to the "
+                                 f"refills of the next round when they complete (empty, "
+                                 f"9.7.16.12.1); multicast {mask:#b} to every CTA of the "
+                                 f"cluster: each load thread that refills this CTA's "
+                                 f"stage (its own, or a multicast's issuer) waits on its "
+                                 f"own copy for every consumer")
+                return
             self.emit(CommitOp, barrier=empty_s, multicast_mask=self.both(),
                       reason=f"the MMAs reading stage s of {rings} release it to the "
                              f"refill of the next round when they complete (empty, "
