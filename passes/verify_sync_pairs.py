@@ -229,7 +229,10 @@ class PairConcurrent(Concurrent):
                 scaled = self.__dict__.setdefault("per_pair_scaled", set())
                 if b not in scaled:
                     scaled.add(b)
-                    self.tracer.counts[b] = per_pair_count(self.tracer.counts[b], mask)
+                    count, problem = per_pair_count(self.tracer.counts[b], mask)
+                    self.tracer.counts[b] = count
+                    if problem:
+                        self.problem(event.op, ("pairs", b), problem)
                 mask = 0b01 if mask is None else mask & BOTH
                 barrier = (b, EVEN)
                 targets = tuple(((b, rank), 1) for rank in (EVEN, ODD) if mask & (1 << rank))

@@ -67,7 +67,12 @@ def multicast_problem(dim: str, cluster_dims: tuple, cta_group: int) -> str | No
     """Why a tma_load's ``multicast`` cannot be lowered, or None: "x" or "y", along a
     dimension of the cluster where more than one CTA (pair) shares the tile."""
     if dim not in DIMENSIONS:
-        return f"multicast = \"{dim}\" is not \"x\" or \"y\" (the cluster dimension the tile is shared along)"
+        return (f"multicast = \"{dim}\" is not \"x\" or \"y\" (the cluster dimension the "
+                f"tile is shared along)")
+    if cta_group != 2:
+        return (f"multicast = \"{dim}\": TMA multicast is planned and lowered in "
+                f"cta_group::2 kernels (clusters of CTA pairs) only, not yet with "
+                f"cta_group::1")
     sharing = group_size(dim, cluster_dims, cta_group)
     if sharing < 2:
         nx, ny, _ = cluster_dims
@@ -145,16 +150,22 @@ def pairs_named(mask: int | None) -> int:
     return sum(1 for p in range(CTA_MASK_BITS // 2) if mask >> (2 * p) & 0b11)
 
 
-def per_pair_count(count: int, mask: int | None) -> int:
-    """The arrival count of an mbarrier that commits with `mask` signal, as one pair's
-    program sees it. tcgen05-verify-sync checks one pair (passes/verify_sync_pairs.py);
-    in a cluster of pairs every pair runs the same program, so each copy the commit
-    reaches gets one arrival from each of the n pairs the mask names in the same round:
-    a count of n there is a count of 1 for the pair's own commits (a count that n does
-    not divide is left as it is, and its phases never complete in the model: reported
-    as a deadlock). The cross-pair writes of the multicast loads are the simulator's to
-    check."""
+def per_pair_count(count: int, mask: int | None) -> tuple[int, str | None]:
+    """(the arrival count of an mbarrier that commits with `mask` signal, as one pair's
+    program sees it; why that count is wrong, or None). tcgen05-verify-sync checks one
+    pair (passes/verify_sync_pairs.py); in a cluster of pairs every pair runs the same
+    program, so each copy the commit reaches gets one arrival from each of the n pairs
+    the mask names in the same round: a count of n k there is a count of k for the
+    pair's own commits. A count that n does not divide lets a phase complete on some
+    pairs' commits only, before the others' MMAs have released the stage: reported. The
+    cross-pair writes of the multicast loads are the simulator's to check."""
     pairs = pairs_named(mask)
-    if pairs > 1 and count % pairs == 0 and count >= pairs:
-        return count // pairs
-    return count
+    if pairs <= 1:
+        return count, None
+    if count % pairs:
+        return count, (f"the commits to this mbarrier signal {pairs} CTA pairs (multicast_"
+                       f"mask = {mask:#b}), one arrival from each pair per round, but it "
+                       f"counts {count} arrivals a phase: a phase would complete before "
+                       f"every pair's MMAs have released it (its count must be a multiple "
+                       f"of {pairs})")
+    return count // pairs, None
