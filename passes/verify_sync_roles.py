@@ -243,7 +243,8 @@ class RoleTracer(Run):
                               "condition does not")
 
     def loop(self, op) -> None:
-        if self.eval.value(op.operands[1]) is None and op.operands[1] not in self.eval.bound:
+        if self.eval.value(op.operands[1]) is None and op.operands[1] not in self.eval.bound \
+                and not defined_before(op.operands[1], self.partitions):
             raise Unsupported(op, "tcgen05-verify-sync checks the loops of a kernel with "
                                   "partitions only with an upper bound it can evaluate: "
                                   "the phases one role's loop completes must match the "
@@ -855,6 +856,21 @@ class Concurrent:
 
     def problem(self, op, key: tuple, message: str) -> None:
         self.problems.setdefault((op, key), (op, message))
+
+
+def defined_before(value, partitions) -> bool:
+    """Whether `value` is a kernel argument or defined in the kernel's body before the
+    partitions op: then every role that bounds a loop by it sees the same value, and the
+    run-time trip count the pass takes for it (UNKNOWN_TRIPS) is the same in each role
+    (tcgen05_lower/synchronization/rings.py plans such loops from the same value)."""
+    if partitions is None:
+        return False
+    op = defining_op(value)
+    if op is None:
+        owner = value.owner.owner
+        owner = owner.operation if hasattr(owner, "operation") else owner
+        return owner is not None and owner.name == "func.func"
+    return op.block == partitions.block
 
 
 def check_roles(pass_, kernel) -> tuple:

@@ -1,0 +1,34 @@
+"""Reference for tcgen05-sim --check: ws_gemm_bf16_grid_2cta.mlir, the persistent CTA-pair
+GEMM C (M x N, f32) = A x B^T, A (M x K) and B (N x K) bf16 row-major, on a grid of
+`ctas` CTAs (a multiple of the cluster's) that walk the 256 x 256 tiles in the order
+`raster` chooses. Sizes from SCALARS (odd on purpose: edge tiles in M, N and K) or the
+command line:
+
+    tcgen05-sim examples/ws_gemm_bf16_grid_2cta.mlir --check examples/ws_gemm_bf16_grid_2cta.check.py \\
+        --set M=520 --set N=776 --set K=200
+
+K must be a multiple of 8 (TMA's global strides are multiples of 16 bytes). The tensor
+maps tmA and tmB are bound by the simulator to A and B (docs/tma.md). C is compared in
+full: an element the kernel leaves unwritten stays NaN."""
+
+import numpy as np
+
+SCALARS = {"M": 300, "N": 264, "K": 136, "raster": 0, "ctas": 4}
+
+
+def BUFFERS(s):
+    return {"A": ("bfloat16", (s["M"], s["K"])), "B": ("bfloat16", (s["N"], s["K"])),
+            "C": ("float32", (s["M"], s["N"]))}
+
+
+def reference(inputs):
+    return {"C": inputs["A"].astype(np.float64) @ inputs["B"].astype(np.float64).T}
+
+
+def bound(name, inputs):
+    # Summing K exact bf16 x bf16 products in f32 in any order: |error| <= K * 2^-24 *
+    # (|A| @ |B^T|) (the gamma_K bound of floating-point summation); the zeros TMA loads
+    # past K add nothing.
+    a, b = (np.abs(inputs[x].astype(np.float64)) for x in "AB")
+    k = inputs["K"]
+    return k * 2.0 ** -24 * (a @ b.T) + 1e-30, f"K*2^-24*(|A||B^T|), K = {k}"
