@@ -1,7 +1,7 @@
 """Reference for tcgen05-sim --check: ws_gemm_bf16_grid_2cta.mlir, the persistent CTA-pair
 GEMM C (M x N, f32) = A x B^T, A (M x K) and B (N x K) bf16 row-major, on a grid of
-`ctas` CTAs (a multiple of the cluster's) that walk the 256 x 256 tiles in the order
-`raster` chooses. Sizes from SCALARS (odd on purpose: edge tiles in M, N and K) or the
+`ctas` CTAs (a multiple of the cluster's; by default one per two tiles, at most one per
+SM) that walk the 256 x 256 tiles in the order `raster` chooses. Sizes from SCALARS (odd on purpose: edge tiles in M, N and K) or the
 command line:
 
     tcgen05-sim examples/ws_gemm_bf16_grid_2cta.mlir --check examples/ws_gemm_bf16_grid_2cta.check.py \\
@@ -13,7 +13,17 @@ full: an element the kernel leaves unwritten stays NaN."""
 
 import numpy as np
 
-SCALARS = {"M": 300, "N": 264, "K": 136, "raster": 0, "ctas": 4}
+SCALARS = {"M": 300, "N": 264, "K": 136, "raster": 0}
+#: One CTA per SM of a B200 at most (a persistent grid).
+SMS = 148
+
+
+def derived(s):
+    # The persistent grid: a CTA pair per two 256 x 256 tiles (so that a pair walks
+    # more than one tile and the accumulator's two stages both turn over), a multiple of
+    # 4 CTAs (whole 2 x 1 and 4 x 1 clusters), at most one CTA per SM.
+    tiles = -(-s["M"] // 256) * -(-s["N"] // 256)
+    return {"ctas": min(SMS, 4 * -(-tiles // 4))}
 
 
 def BUFFERS(s):

@@ -51,6 +51,7 @@ import runpy
 import sys
 import time
 import traceback
+from pathlib import Path
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -135,8 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "to the element type)")
     parser.add_argument("--seed", type=_seed, default=0,
                         help="the random inputs' seed (a non-negative integer)")
-    parser.add_argument("--check", default="gemm", metavar="gemm|FILE.py",
-                        help="the reference: gemm (C = A x B) or a Python file")
+    parser.add_argument("--check", default=None, metavar="gemm|FILE.py",
+                        help="the reference: gemm (C = A x B) or a Python file (default: "
+                             "the kernel's KERNEL.check.py beside it if there is one, "
+                             "else gemm)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="an integer kernel argument (overrides the check file's "
                              "SCALARS)")
@@ -740,6 +743,13 @@ def run(argv=None) -> int:
         return 1
 
 
+def default_check(kernel: str) -> str:
+    """The reference of a run without --check: the kernel's sidecar KERNEL.check.py (as
+    the examples ship theirs), else gemm."""
+    sidecar = Path(kernel).with_suffix(".check.py") if kernel.endswith(".mlir") else None
+    return str(sidecar) if sidecar is not None and sidecar.exists() else "gemm"
+
+
 def _run(args) -> int:
     from tcgen05_lower.sim.api import simulate
     from tcgen05_lower.sim.timing import parse_timing_params
@@ -750,6 +760,8 @@ def _run(args) -> int:
         timing_params = parse_timing_params(args.timing_param)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.check is None:
+        args.check = default_check(args.input)
     ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed, args.arch,
                                              args.manifest, scalars, args.pass_option,
                                              args.max_memory)
