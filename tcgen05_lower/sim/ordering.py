@@ -356,6 +356,10 @@ class OrderingModel:
                          line: int) -> None:
         fp = op.footprint
         for record in self.inflight:
+            # an op whose completion the thread knows, or a pipelined predecessor, cannot
+            # race with this one: decided before the masks are compared (the cheap test)
+            if self._ordered(thread, record, kind, op, cp4):
+                continue
             other = record.op.footprint
             for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
                 mine_w = fp.tmem_writes.get(rank)
@@ -369,7 +373,7 @@ class OrderingModel:
                         if both.any():
                             overlap = both
                             break
-                if overlap is None or self._ordered(thread, record, kind, op, cp4):
+                if overlap is None:
                     continue
                 self._race(f"tcgen05.{kind} and tcgen05.{record.kind} both access "
                            f"{self._describe(rank, overlap)}, and the second is not ordered "
