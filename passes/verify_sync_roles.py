@@ -859,18 +859,23 @@ class Concurrent:
 
 
 def defined_before(value, partitions) -> bool:
-    """Whether `value` is a kernel argument or defined in the kernel's body before the
-    partitions op: then every role that bounds a loop by it sees the same value, and the
-    run-time trip count the pass takes for it (UNKNOWN_TRIPS) is the same in each role
-    (tcgen05_lower/synchronization/rings.py plans such loops from the same value)."""
+    """Whether `value` bounds a loop in every role and is a kernel argument or defined in
+    the kernel's body before the partitions op: then every role runs its loop the same
+    run-time number of times, which the pass takes as UNKNOWN_TRIPS in each (the ring
+    protocol of tcgen05_lower/synchronization/rings.py plans such loops from the same
+    value); a bound that one role's loop alone has is refused."""
     if partitions is None:
         return False
     op = defining_op(value)
     if op is None:
         owner = value.owner.owner
         owner = owner.operation if hasattr(owner, "operation") else owner
-        return owner is not None and owner.name == "func.func"
-    return op.block == partitions.block
+        if owner is None or owner.name != "func.func":
+            return False
+    elif op.block != partitions.block:
+        return False
+    return all(any(inner.name == "scf.for" and inner.operands[1] == value
+                   for inner in d.walk_ops(role)) for role in partition_roles(partitions))
 
 
 def check_roles(pass_, kernel) -> tuple:
