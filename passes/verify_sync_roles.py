@@ -859,11 +859,12 @@ class Concurrent:
 
 
 def defined_before(value, partitions) -> bool:
-    """Whether `value` bounds a loop in every role and is a kernel argument or defined in
-    the kernel's body before the partitions op: then every role runs its loop the same
-    run-time number of times, which the pass takes as UNKNOWN_TRIPS in each (the ring
-    protocol of tcgen05_lower/synchronization/rings.py plans such loops from the same
-    value); a bound that one role's loop alone has is refused."""
+    """Whether `value` bounds loops in several roles and is a kernel argument or defined
+    in the kernel's body before the partitions op: then those roles run their loops the
+    same run-time number of times, which the pass takes as UNKNOWN_TRIPS in each (the
+    ring protocol of tcgen05_lower/synchronization/rings.py plans such loops from the
+    same value); a bound that one role's loop alone has is refused (its phases could not
+    be matched with another role's waits)."""
     if partitions is None:
         return False
     op = defining_op(value)
@@ -874,8 +875,8 @@ def defined_before(value, partitions) -> bool:
             return False
     elif op.block != partitions.block:
         return False
-    return all(any(inner.name == "scf.for" and inner.operands[1] == value
-                   for inner in d.walk_ops(role)) for role in partition_roles(partitions))
+    return sum(any(inner.name == "scf.for" and inner.operands[1] == value
+                   for inner in d.walk_ops(role)) for role in partition_roles(partitions)) > 1
 
 
 def check_roles(pass_, kernel) -> tuple:

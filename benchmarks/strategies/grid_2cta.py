@@ -1,7 +1,7 @@
 """The flagship's cluster variants, and their modelled whole-grid utilisation at 8192^3.
 
     python benchmarks/strategies/grid_2cta.py variants   # rewrite grid_2cta/*.mlir
-    python benchmarks/strategies/grid_2cta.py table      # run the estimates, write GRID_2CTA.md
+    python benchmarks/strategies/grid_2cta.py table [SIZE]   # estimates -> GRID_2CTA_<SIZE>.md
 
 examples/ws_gemm_bf16_grid_2cta.mlir runs on clusters of one CTA pair (2 x 1). Its
 variants differ in the kernel attribute's cluster, the grid (ctas / cy x cy CTAs: ctas
@@ -81,21 +81,27 @@ def estimate(kernel: Path, raster: int, size: int = 8192) -> dict:
             "ok": out.returncode == 0, "output": text}
 
 
-def write_table() -> Path:
-    rows = ["| kernel | cluster | multicast | raster | cycles | tensor pipe | run |",
+def write_table(size: int = 8192) -> Path:
+    """Every kernel x both rasterizations at size^3 (tcgen05-sim --timing-only, the check
+    file's default persistent grid) into GRID_2CTA.md."""
+    rows = [f"Modelled whole-grid tensor-pipe utilisation at M = N = K = {size} "
+            f"(`python benchmarks/strategies/grid_2cta.py table {size}`; tcgen05-sim "
+            f"--timing-only, the check file's persistent grid of min(148, tiles / 2 "
+            f"rounded up to 4) CTAs; the timing model's figures, for ranking).", "",
+            "| kernel | cluster | multicast | raster | cycles | tensor pipe | run |",
             "|---|---|---|---|---:|---:|---:|"]
     kernels = [("flagship", FLAGSHIP, "2 x 1", "-")] + [
         (name, OUT / f"ws_gemm_bf16_grid_2cta_{name}.mlir", f"{cx} x {cy}",
          "yes" if mc else "no") for name, (cx, cy, mc) in VARIANTS.items()]
     for name, path, cluster, mc in kernels:
         for raster in (0, 1):
-            got = estimate(path, raster)
+            got = estimate(path, raster, size)
             util = f"{got['utilisation']:.1f} %" if got["utilisation"] is not None else \
                 "failed"
             rows.append(f"| {name} | {cluster} | {mc} | {'M first' if raster == 0 else 'N first'} "
                         f"| {got['cycles']} | {util} | {got['seconds']:.0f} s |")
             print(rows[-1], file=sys.stderr)
-    path = Path(__file__).resolve().parent / "GRID_2CTA.md"
+    path = Path(__file__).resolve().parent / f"GRID_2CTA_{size}.md"
     path.write_text("\n".join(rows) + "\n")
     return path
 
@@ -106,6 +112,6 @@ if __name__ == "__main__":
         for p in write_variants():
             print(p)
     elif what == "table":
-        print(write_table())
+        print(write_table(int(sys.argv[2]) if len(sys.argv) > 2 else 8192))
     else:
         sys.exit(f"usage: {sys.argv[0]} variants|table")
