@@ -13,17 +13,18 @@ full: an element the kernel leaves unwritten stays NaN."""
 
 import numpy as np
 
-SCALARS = {"M": 300, "N": 264, "K": 136, "raster": 0}
+SCALARS = {"M": 300, "N": 520, "K": 136, "raster": 0}
 #: One CTA per SM of a B200 at most (a persistent grid).
 SMS = 148
 
 
 def derived(s):
-    # The persistent grid: a CTA pair per two 256 x 256 tiles (so that a pair walks
-    # more than one tile and the accumulator's two stages both turn over), a multiple of
-    # 4 CTAs (whole 2 x 1 and 4 x 1 clusters), at most one CTA per SM.
+    # The persistent grid: a CTA pair per three 256 x 256 tiles (so that a pair walks
+    # three tiles and reuses an accumulator stage: every inserted synchronization op is
+    # then needed), a multiple of 4 CTAs (whole 2 x 1, 2 x 2 and 4 x 1 clusters), at most
+    # one CTA per SM.
     tiles = -(-s["M"] // 256) * -(-s["N"] // 256)
-    return {"ctas": min(SMS, 4 * -(-tiles // 4))}
+    return {"ctas": min(SMS, 4 * -(-tiles // 6))}
 
 
 def BUFFERS(s):

@@ -36,7 +36,7 @@ def sized_check(tmp_path, **sizes) -> Path:
     text = CHECK.read_text()
     start = text.index("SCALARS = {")
     end = text.index("}", start) + 1
-    scalars = {"M": 300, "N": 264, "K": 136, "raster": 0, **sizes}
+    scalars = {"M": 300, "N": 520, "K": 136, "raster": 0, **sizes}
     path = tmp_path / "sized.check.py"
     path.write_text(text[:start] + f"SCALARS = {scalars!r}" + text[end:])
     return path
@@ -55,9 +55,9 @@ def test_the_flagship_writes_no_synchronization():
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 def test_odd_sizes_match_numpy_race_free(schedule):
-    # M = 300, N = 264: 2 x 2 tiles of 256, each with a partial edge; K = 136: three
-    # K blocks, the last 8 wide; 4 CTAs: two pairs, two tiles each (both accumulator
-    # stages turn over, the 4-stage ring wraps: 6 uses).
+    # M = 300, N = 520: 2 x 3 tiles of 256, the last of each with a partial edge;
+    # K = 136: three K blocks, the last 8 wide; 4 CTAs: two pairs, three tiles each
+    # (an accumulator stage is reused, the 4-stage ring wraps: 9 uses).
     assert judge(compiled(FLAGSHIP), CHECK, schedule) is None
 
 
@@ -67,7 +67,7 @@ def test_rasterization_along_n_matches_numpy(tmp_path):
 
 @pytest.mark.slow
 def test_the_issue_sizes_match_numpy(tmp_path):
-    # M = 520, N = 776, K = 200 (issue 36): 3 x 4 tiles, 12 CTAs.
+    # M = 520, N = 776, K = 200 (issue 36): 3 x 4 tiles, 8 CTAs (4 pairs, 3 tiles each).
     check = sized_check(tmp_path, M=520, N=776, K=200)
     assert judge(compiled(FLAGSHIP), check, "late") is None
 

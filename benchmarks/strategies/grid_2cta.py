@@ -86,7 +86,7 @@ def write_table(size: int = 8192) -> Path:
     file's default persistent grid) into GRID_2CTA.md."""
     rows = [f"Modelled whole-grid tensor-pipe utilisation at M = N = K = {size} "
             f"(`python benchmarks/strategies/grid_2cta.py table {size}`; tcgen05-sim "
-            f"--timing-only, the check file's persistent grid of min(148, tiles / 2 "
+            f"--timing-only, the check file's persistent grid of min(148, tiles / 1.5 "
             f"rounded up to 4) CTAs; the timing model's figures, for ranking).", "",
             "| kernel | cluster | multicast | raster | cycles | tensor pipe | run |",
             "|---|---|---|---|---:|---:|---:|"]
