@@ -121,6 +121,19 @@ The lowering runs each wait in the CTAs its mbarrier's signals reach (lowering/s
 differs: the op count is the one-CTA protocol's. A pair kernel whose roles issue no TMA
 load is refused (roles.py ``plan_roles``): the smem_fill protocol there signals one CTA.
 
+A cluster whose loads are multicast (``tma_load`` with ``multicast``, tcgen05_lower/
+multicast.py, docs/tma.md "Multicast across a cluster"): a load thread also refills its
+sharers' copy of the stage, so empty_s counts one commit of every MMA-issuing CTA of the
+cluster (``multicast.consumer_arrivals``) and each commit to it signals every CTA of the
+cluster (``multicast.consumers_mask``); full_s is unchanged (a CTA receives all of its
+stage's bytes, whoever issues them).
+
+Run-time trip counts (docs/partitions.md): loops bounded by values defined before them,
+the same values in every role that shares a ring (``Nest.same_structure``). The counters
+then multiply run-time trip counts; the stage indices, which cannot be proven, are
+written by the pass (``check_stage``); both release protocols are written; the producer
+tail waits where the run-time number of uses reaches each stage (``plan_dynamic_tail``).
+
 ``minimal`` and ``conservative`` write the same protocol when every ring is reused: every
 op above is needed (deleting any one is a race, a deadlock or a wrong result,
 tests/test_ws_persistent_gemm.py). Where a release protects nothing, minimal leaves it
@@ -272,9 +285,8 @@ class Nest:
                                                           self.values, other.values):
             for a, b, va, vb in zip(mine, theirs, my_values, their_values):
                 if a is None or b is None:
-                    if a != b or va != vb:
-                        if not (a is None and b is None and va == vb):
-                            return False
+                    if not (a is None and b is None and va == vb):
+                        return False   # a run-time bound only matches itself
                 elif a != b:
                     return False
         return True
