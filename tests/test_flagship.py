@@ -91,3 +91,27 @@ def test_ptxas_accepts_the_flagship_and_its_variants():
     for path in [FLAGSHIP] + sorted(VARIANTS.glob("*.mlir")):
         checked = run_ptxas(compiled(path).ptx, arch="sm_100a")
         assert checked.ok, (path.name, checked.stderr)
+
+
+def test_timing_only_budgets_count_the_neighbours_prefix_only():
+    """The instruction limit of a timing-only run counts cluster (0, 0, 0) once plus the
+    budgeted prefix of its neighbour, not the neighbour as a whole second cluster (which
+    refused the flagship's 8192^3 estimate before it ran the neighbour)."""
+    from sim_checks import file_problem, make_inputs, output_names
+    from tcgen05_lower.sim.api import simulate
+
+    result = compiled(FLAGSHIP)
+    problem = file_problem(str(CHECK), result.manifest)
+
+    def inputs():
+        return make_inputs(problem, result.manifest,
+                           output_names(problem, result.manifest, 0), 0)
+
+    alone = simulate(result.ptx, result.manifest, inputs(), timing=True,
+                     clusters=[(0, 0, 0)])
+    first = alone.warp_instructions
+    # 1.5 first clusters allowed; the neighbour may run a tenth of one: 1.1 in all.
+    run = simulate(result.ptx, result.manifest, inputs(), timing=True,
+                   clusters=[(0, 0, 0), (1, 0, 0)], budgets={(1, 0, 0): first // 10},
+                   max_instructions=first * 3 // 2)
+    assert run.timing is not None and run.warp_instructions <= first + first // 10 + 64

@@ -446,7 +446,11 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         if timing:
             timings.append(machine.recorder.trace)
         if done == 0:
-            budget.refuse_rest(nclusters, stats)
+            # a timing-only estimate's neighbours run a budgeted prefix each
+            equivalent = None if not budgets or not isinstance(clusters, list) else \
+                1 + sum(min(1.0, budgets[c] / max(stats.warp_instructions, 1))
+                        if c in budgets else 1.0 for c in clusters[1:])
+            budget.refuse_rest(nclusters, stats, equivalent)
     outputs = {names[b.name]: b.data for b in machine.buffers}
     estimate = None
     if timing:
@@ -502,17 +506,19 @@ class Budget:
                 f"{'CTA' if launch.cluster == 1 else 'CTA pair'}); "
                 f"{self._text('instructions')}")
 
-    def refuse_rest(self, nclusters: int, stats) -> None:
-        """After the first cluster: its count and time times the number of clusters."""
+    def refuse_rest(self, nclusters: int, stats, equivalent: float | None = None) -> None:
+        """After the first cluster: its count and time times the number of clusters (or
+        `equivalent` first clusters' worth, when later ones run only a budgeted prefix)."""
         if nclusters <= 1:
             return
-        count = nclusters * stats.warp_instructions
+        scale = nclusters if equivalent is None else equivalent
+        count = int(scale * stats.warp_instructions)
         if self.max_instructions is not None and count > self.max_instructions:
             raise LimitExceeded(
                 f"stopped after the first of {nclusters:,} clusters: it executed "
                 f"{stats.warp_instructions:,} warp instructions, so the grid needs about "
                 f"{count:,}; {self._text('instructions')}")
-        seconds = nclusters * stats.seconds
+        seconds = scale * stats.seconds
         if self.timeout is not None and seconds > self.timeout:
             raise LimitExceeded(
                 f"stopped after the first of {nclusters:,} clusters: it took "
