@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.lowering import KernelLowering
+from tcgen05_lower.lowering import HANDLERS, KernelLowering
 from tcgen05_lower.pass_infra import ModulePass, Option
 
 
@@ -24,6 +24,12 @@ class Tcgen05LowerToLlvm(ModulePass):
                "is warp-uniform: elect (the lane elect.sync elects, as CUTLASS does) or "
                "thread (the role's first thread, by thread index); elsewhere always the "
                "first thread", ("elect", "thread")),
+        Option("epilogue-stores", str, "vector", "how tcgen05.store_fragment writes a "
+               "fragment whose threads each hold consecutive columns of one row: vector "
+               "(16-byte st.global.v4.b32 where the destination's alignment, ld and column "
+               "offsets allow, behind a warp-uniform run-time test when they are not known, "
+               "one element at a time at the matrix's column edge) or scalar (one store per "
+               "element)", ("vector", "scalar")),
         Option("maxnreg", str, "", "register budgets of a kernel with warp roles, one per "
                "warpgroup in order, e.g. 40,232: each warpgroup's warps run setmaxnreg to "
                "their budget (.dec below the largest budget, .inc at it), at the top of "
@@ -32,7 +38,7 @@ class Tcgen05LowerToLlvm(ModulePass):
 
     def apply(self, module) -> None:
         for kernel in d.kernels(module):
-            KernelLowering(self, kernel, module).run()
+            KernelLowering(self, kernel, module).run(HANDLERS)
 
 
 #: CTAs per cluster of a cta_group::2 kernel: the CTA pair (9.7.16.5.1) is two CTAs of one

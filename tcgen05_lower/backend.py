@@ -13,6 +13,7 @@ from __future__ import annotations
 import types
 import functools
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -34,6 +35,24 @@ def translate_to_llvm_ir(module_op) -> str:
     return bindings.translate_to_llvm_ir(module_op)
 
 
+#: Upstream's pass that gives every llvm.func a debug-info scope (a DISubprogram in a
+#: compile unit), so that the translation keeps each op's file:line:col as a DILocation.
+#: DebugDirectivesOnly: LLVM's NVPTX backend then writes the ``.file`` / ``.loc``
+#: directives of the line table (PTX ISA 11.5.3, 11.5.4) and no DWARF sections but an
+#: empty ``.debug_macinfo``; ptxas accepts it without ``-g`` / ``-lineinfo``.
+LINE_INFO_PASS = "ensure-debug-info-scope-on-llvm-func{emission-kind=DebugDirectivesOnly}"
+
+
+def add_line_info(module_op) -> None:
+    """Gives the kernels of a module in the LLVM dialect a debug-info scope (call inside
+    its context), so that the PTX emitted from it carries a ``.loc`` with the MLIR
+    location (``file:line:col``: the .mlir input's, or the Python line of a kernel built
+    with tcgen05_lower.builder) of the op each instruction comes from."""
+    pm = bindings.PassManager("builtin.module")
+    pm.add(LINE_INFO_PASS)
+    pm.run(module_op)
+
+
 @functools.lru_cache(maxsize=1)  # LLVM's targets are initialised once per process
 def _initialize_llvmlite():
     import llvmlite.binding as binding
@@ -52,7 +71,19 @@ def emit_ptx(llvm_ir: str, *, target: str, ptx_version: tuple[int, int],
     module = binding.parse_assembly(llvm_ir)
     module.triple = NVPTX_TRIPLE
     module.verify()
-    return machine.emit_assembly(module)
+    return _ptxas_file_names(machine.emit_assembly(module))
+
+
+def _ptxas_file_names(ptx: str) -> str:
+    """`ptx` with each quote in a ``.file`` name written ``\\042``: LLVM's NVPTX backend
+    escapes it as ``\\"``, which ptxas (CUDA 13) refuses as a syntax error, and it reads
+    the octal escape (a source file named ``a"b.mlir`` compiled with line info). Text
+    without ``.file`` directives is returned as it is."""
+    if "\t.file\t" not in ptx or '\\"' not in ptx:
+        return ptx
+    return re.sub(r'^(\t\.file\t\d+ ")(.*)("[^"]*)$',
+                  lambda m: m.group(1) + m.group(2).replace('\\"', "\\042") + m.group(3),
+                  ptx, flags=re.MULTILINE)
 
 
 # ---------------------------------------------------------------------------- ptxas

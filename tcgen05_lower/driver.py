@@ -13,7 +13,8 @@ from types import MappingProxyType
 from tcgen05_lower import backend, segments
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import (Diagnostic, MLIRError, capture_diagnostics, ir,
-                                    error_diagnostics, file_location, parse_module)
+                                    error_diagnostics, file_location)
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.dialect.ops import CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp
 from tcgen05_lower.isa import shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
@@ -334,10 +335,14 @@ def run_pipeline(module_op, pipeline: str, *, print_ir_after_all: bool = False,
 def compile_source(text: str, source_name: str = "<input>", *, arch: str | None = None,
                    emit: str = "ptx", pipeline: str = DEFAULT_PIPELINE,
                    print_ir_after_all: bool = False, report_stream=None,
-                   instrumentation=None, verify_each: bool | None = None) -> CompileResult:
+                   instrumentation=None, verify_each: bool | None = None,
+                   line_info: bool = False) -> CompileResult:
     """Compiles tcgen05 MLIR text to `emit` ("mlir" stops after planning);
     `instrumentation` (pipeline.Instrumentation) turns on mlir-opt's IR printing, timing
-    and statistics; `verify_each` verifies the module after every pass (run_pipeline)."""
+    and statistics; `verify_each` verifies the module after every pass (run_pipeline).
+    With `line_info` the LLVM IR and PTX carry each op's MLIR location (``.loc`` /
+    ``.file`` in the PTX, backend.add_line_info); without it (the default) the PTX has
+    no debugging directives at all."""
     if emit not in EMIT_KINDS:
         raise ValueError(f"--emit must be one of {', '.join(EMIT_KINDS)}")
     context = d.make_context()
@@ -410,6 +415,11 @@ def compile_source(text: str, source_name: str = "<input>", *, arch: str | None 
         if stray:  # the C++ translation would crash on them
             raise CompileFailed(stray)
         smem_bytes = dynamic_smem_bytes(module)
+        if line_info:
+            try:
+                backend.add_line_info(module)
+            except MLIRError as error:
+                raise CompileFailed(list(diagnostics) + error_diagnostics(error)) from None
         result.llvm_ir = backend.translate_to_llvm_ir(module)
     if emit == "llvm":
         return result

@@ -1,23 +1,31 @@
 """Read-only views of tcgen05 ops that several passes share.
 
 Passes look at ops through these views instead of indexing operands by position, so an
-operand added to an op in the IRDL definition is handled in one place.
+operand added to an op in the IRDL definition is handled in one place. Tables keyed by
+ops (``op_tables``), kernel parameters' source names (``parameter_names``) and warp roles
+(``warp_roles``) live in modules of their own, whose names this module re-exports.
 """
 
 from __future__ import annotations
 
-import functools
-import re
 from dataclasses import dataclass
 
 from tcgen05_lower import dialect
-from tcgen05_lower.bindings import int_value, ir, op_pointer
+from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect.ops import AllocOp, LdRedOp, MmaOp, StOp, TmemBufferOp, wrap
 from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import layouts, shapes
 from tcgen05_lower.isa.shapes import SCALE_VEC_QUALIFIERS
 from tcgen05_lower.text import did_you_mean
+
+# Re-exported: the passes read these as kernel_ir names.
+from tcgen05_lower.op_tables import OpDict, OpMap, op_key
+from tcgen05_lower.parameter_names import (PARAMETER_NAME_ATTR, record_parameter_names,
+                                           recorded_parameter_names, source_parameter_names)
+from tcgen05_lower.warp_roles import (PARTITIONS_OP, ROLE_OP, Role, WARPGROUP_OPS, WARP_THREADS,
+                                      enclosing_roles, has_partitions, partition_roles, role_info,
+                                      user_synchronized)
 
 
 def defining_op(value: "ir.Value"):
@@ -461,102 +469,6 @@ def unplanned_buffer(kernel, pass_name: str) -> tuple | None:
     return None
 
 
-class OpMap:
-    """A dict keyed by operations that survives attribute changes: MLIR 22.1's Python
-    ``Operation.__hash__`` changes when an attribute of the op is written, so a plain dict
-    loses an op whose attributes a pass writes after inserting it. Keys are the ops' C
-    pointers (``bindings.op_pointer``)."""
-
-    __slots__ = ("_items",)
-
-    def __init__(self):
-        self._items: dict[int, tuple] = {}
-
-    def __setitem__(self, op, value) -> None:
-        self._items[op_pointer(op)] = (op, value)
-
-    def get(self, op, default=None):
-        found = self._items.get(op_pointer(op))
-        return default if found is None else found[1]
-
-    def __contains__(self, op) -> bool:
-        return op_pointer(op) in self._items
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def values(self):
-        return [value for _, value in self._items.values()]
-
-
-
-def op_key(key):
-    """What an OpDict files `key` under: an op's C pointer; a tuple key element by
-    element; any other key (values, blocks, strings: hashed by identity or contents
-    already) as it is."""
-    if type(key) is tuple:
-        return tuple(op_key(k) for k in key)
-    if isinstance(key, (ir.Operation, ir.OpView)):
-        return op_pointer(key)
-    return key
-
-
-class OpDict:
-    """A dict whose keys are ops (or tuples holding ops), keyed as OpMap keys them. Besides
-    surviving attribute changes, this keeps lookups constant-time: the bindings' hash of
-    an op depends on what is written on it, so equal-looking ops (the smem_fills of one
-    tile in every tile of a kernel) share it and a plain dict keyed by them probes
-    through all of them, quadratic in kernel size."""
-
-    __slots__ = ("_items",)
-
-    def __init__(self, pairs=()):
-        self._items: dict = {}
-        for key, value in pairs:
-            self[key] = value
-
-    def __setitem__(self, key, value) -> None:
-        self._items[op_key(key)] = (key, value)
-
-    def __getitem__(self, key):
-        return self._items[op_key(key)][1]
-
-    def __delitem__(self, key) -> None:
-        del self._items[op_key(key)]
-
-    def __contains__(self, key) -> bool:
-        return op_key(key) in self._items
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __iter__(self):
-        return (key for key, _ in list(self._items.values()))
-
-    def get(self, key, default=None):
-        found = self._items.get(op_key(key))
-        return default if found is None else found[1]
-
-    def setdefault(self, key, default=None):
-        return self._items.setdefault(op_key(key), (key, default))[1]
-
-    def pop(self, key, *default):
-        found = self._items.pop(op_key(key), None)
-        if found is None:
-            if default:
-                return default[0]
-            raise KeyError(key)
-        return found[1]
-
-    def keys(self) -> list:
-        return [key for key, _ in self._items.values()]
-
-    def values(self) -> list:
-        return [value for _, value in self._items.values()]
-
-    def items(self) -> list:
-        return list(self._items.values())
-
 # ------------------------------------------------------------------ buffers chosen at run time
 
 #: Ops that pass a TMEM value on unchanged: what they produce is one of their operands,
@@ -679,225 +591,3 @@ def root_buffers(value, bind: dict | None = None) -> list | None:
                 return None
             todo.extend(reversed(sources))
     return found
-
-
-# ------------------------------------------------------------------ parameter names
-
-#: The argument attribute that keeps a kernel parameter's source name in printed IR.
-PARAMETER_NAME_ATTR = "tcgen05.name"
-
-
-def record_parameter_names(module_op, text: str) -> None:
-    """Writes each parameter's source name as the argument attribute
-    ``tcgen05.name`` of every kernel whose ``grid`` names parameters, or that has
-    tensor-map parameters (whose ``tensor`` names one, tcgen05_lower.tma): block
-    arguments lose their names once parsed, and printed IR (``tcgen05-opt`` output fed
-    to ``tcgen05-lower``) spells them ``%argN``, so the names must travel with the IR. `bindings.parse_module` calls it on every parse. A name already recorded stays."""
-    for kernel in dialect.kernels(module_op):
-        try:
-            info = dialect.kernel_info(kernel)
-        except ValueError:
-            continue  # a malformed kernel attribute: tcgen05-verify reports it
-        tensor_maps = "arg_attrs" in kernel.attributes and \
-            "tcgen05.tensor_map" in str(kernel.attributes["arg_attrs"])
-        if not info.grid and not tensor_maps:
-            continue
-        names = source_parameter_names(kernel, text)
-        existing = ir.ArrayAttr(kernel.attributes["arg_attrs"]) \
-            if "arg_attrs" in kernel.attributes else None
-        dicts = []
-        for i, name in enumerate(names):
-            entries = {}
-            if existing is not None:
-                old = ir.DictAttr(existing[i])
-                for j in range(len(old)):
-                    entries[old[j].name] = old[j].attr
-            entries.setdefault(PARAMETER_NAME_ATTR, ir.StringAttr.get(name))
-            dicts.append(ir.DictAttr.get(entries))
-        kernel.attributes["arg_attrs"] = ir.ArrayAttr.get(dicts)
-
-
-def recorded_parameter_names(kernel) -> list[str] | None:
-    """The names record_parameter_names wrote on `kernel`'s arguments, or None."""
-    if "arg_attrs" not in kernel.attributes:
-        return None
-    names = []
-    for entry in ir.ArrayAttr(kernel.attributes["arg_attrs"]):
-        entry = ir.DictAttr(entry)
-        if PARAMETER_NAME_ATTR not in entry:
-            return None
-        names.append(ir.StringAttr(entry[PARAMETER_NAME_ATTR]).value)
-    return names
-
-
-def source_parameter_names(kernel, text: str | None) -> list[str]:
-    """The names of `kernel`'s parameters as its source spells them, read from the
-    function op itself: each block argument's location is its ``%name`` in the source
-    (the parser's), or a name location (``loc("A")``, which the Python builder gives).
-    ``arg0, arg1, ...`` when some argument has neither (a location elsewhere, or
-    names that are not distinct). `text` is the source the kernel was parsed from."""
-    arguments = list(kernel.regions[0].blocks[0].arguments)
-    starts = _line_starts(text) if text is not None else None
-    names = [_argument_name(argument.location, text, starts) for argument in arguments]
-    if None in names or len(set(names)) != len(names):
-        # Locations that point elsewhere (IR printed with the locations of an earlier
-        # source, then edited and parsed again): the signature of the function itself, on
-        # a line of code (never a comment's `func.func @k(`).
-        names = _signature_names(text, kernel, len(arguments))
-    if names is None or None in names or len(set(names)) != len(names):
-        return [f"arg{i}" for i in range(len(arguments))]
-    return names
-
-
-def _signature_names(text: str | None, kernel, count: int) -> list[str] | None:
-    """The ``%name``s of the parameter list of ``func.func @<kernel's name>(`` on a code
-    line of `text` (the first such line); None without one, or with another count."""
-    if text is None or "sym_name" not in kernel.attributes:
-        return None
-    name = ir.StringAttr(kernel.attributes["sym_name"]).value
-    header = re.search(rf"^[ \t]*func\.func\s+(?:\w+\s+)?@{re.escape(name)}\(", text,
-                       re.MULTILINE)
-    if header is None:
-        return None
-    depth, end = 1, header.end()
-    while end < len(text) and depth:
-        depth += {"(": 1, ")": -1}.get(text[end], 0)
-        end += 1
-    found = _PARAMETER_AT.findall(text[header.end():end])
-    return found if len(found) == count else None
-
-
-#: A parameter's name where its location points: ``%A`` before its ``: type``.
-_PARAMETER_AT = re.compile(r"%([\w$.-]+)\s*:")
-
-
-def _argument_name(loc: "ir.Location", text: str | None, starts) -> str | None:
-    """The name a block argument's location gives it: a name location's name, or the
-    ``%name`` at its line and column of `text`; None otherwise."""
-    if loc.is_a_name():
-        return loc.name_str
-    if text is None or not loc.is_a_file():
-        return None
-    line, col = loc.start_line, loc.start_col
-    if not 1 <= line <= len(starts) - 1 or col < 1:
-        return None  # not a place in this text
-    source_line = text[starts[line - 1]:starts[line]].encode()
-    match = _PARAMETER_AT.match(source_line[col - 1:].decode(errors="replace"))
-    return match.group(1) if match else None
-
-
-@functools.lru_cache(maxsize=4)
-def _line_starts(text: str) -> tuple[int, ...]:
-    """The offset of every line's first character in `text`, and len(text) + 1 last (a
-    column of the parser's locations is a byte offset within its line, from 1). Cached:
-    every kernel of a module asks for the same text, which is scanned once."""
-    starts = [0]
-    for match in re.finditer("\n", text):
-        starts.append(match.end())
-    starts.append(len(text) + 1)
-    return tuple(starts)
-
-
-# ------------------------------------------------------------------ warp roles (partitions)
-
-#: Names of the warp-role ops (docs/partitions.md).
-PARTITIONS_OP, ROLE_OP = "tcgen05.partitions", "tcgen05.role"
-#: Threads per warp.
-WARP_THREADS = 32
-#: Ops that every warp of a warpgroup executes, each at its own lane quarter (Table 46 and
-#: 9.7.16.8: warp w of a warpgroup accesses lanes 32 (w % 4) .. 32 (w % 4) + 31); the
-#: fragment ops work on the registers those loads fill.
-def _warpgroup_ops() -> frozenset:
-    from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp,
-                                           LoadFragmentOp, StoreFragmentOp, WaitOp)
-
-    return frozenset(cls.NAME for cls in (LdOp, StOp, LdRedOp, WaitOp, StoreFragmentOp,
-                                          LoadFragmentOp, FragMapOp, FragReduceOp,
-                                          FragBroadcastOp))
-
-
-WARPGROUP_OPS = _warpgroup_ops()
-
-
-@dataclass(frozen=True)
-class Role:
-    """A tcgen05.role as the later stages see it: its warps and its place among its
-    partitions' roles (``index``, from 0)."""
-
-    op: object
-    name: str
-    first_warp: int
-    warps: int
-    index: int
-
-    @property
-    def threads(self) -> int:
-        return WARP_THREADS * self.warps
-
-    @property
-    def first_thread(self) -> int:
-        return WARP_THREADS * self.first_warp
-
-    @property
-    def barrier_id(self) -> int:
-        """The role's named barrier: 1 + its index (barrier 0 is the CTA's)."""
-        return 1 + self.index
-
-    @property
-    def whole_warpgroups(self) -> bool:
-        return self.first_warp % 4 == 0 and self.warps % 4 == 0
-
-    def describe(self) -> str:
-        last = self.first_warp + self.warps - 1
-        span = f"warp {self.first_warp}" if last == self.first_warp else \
-            f"warps {self.first_warp}-{last}"
-        return f"role '{self.name}' ({span})"
-
-
-def role_info(op, index: int) -> Role:
-    """The Role of a tcgen05.role op whose attributes tcgen05-verify has checked."""
-    from tcgen05_lower.dialect.ops import RoleOp
-
-    role = RoleOp(op)
-    return Role(op, role.name, role.first_warp, role.warps, index)
-
-
-def enclosing_roles(kernel) -> dict:
-    """Every op nested in a tcgen05.role -> that role's op (the innermost one); ops outside
-    roles are absent. One walk of the kernel."""
-    found: dict = {}
-
-    def visit(op, role) -> None:
-        for region in op.regions:
-            for block in region.blocks:
-                for inner in block.operations:
-                    inner = inner.operation
-                    if role is not None:
-                        found[inner] = role
-                    visit(inner, inner if inner.name == ROLE_OP else role)
-
-    visit(kernel, None)
-    return found
-
-
-def partition_roles(partitions) -> list:
-    """The tcgen05.role ops of a tcgen05.partitions, in order."""
-    blocks = partitions.regions[0].blocks
-    if not len(blocks):
-        return []
-    return [op.operation for op in blocks[0].operations if op.operation.name == ROLE_OP]
-
-
-def has_partitions(kernel) -> bool:
-    """Whether the kernel has a tcgen05.partitions anywhere."""
-    return any(op.name == PARTITIONS_OP for op in dialect.walk_ops(kernel))
-
-
-def user_synchronized(kernel):
-    """The first tcgen05.partitions or tcgen05.mbarrier_arrive of `kernel` (None if it has
-    neither): a kernel that writes synchronization the sync passes do not model yet
-    (concurrent roles, hand-written arrivals)."""
-    for op in dialect.walk_ops(kernel):
-        if op.name in (PARTITIONS_OP, "tcgen05.mbarrier_arrive"):
-            return op
-    return None

@@ -153,7 +153,7 @@ def pairs_named(mask: int | None) -> int:
 def per_pair_count(count: int, mask: int | None) -> tuple[int, str | None]:
     """(the arrival count of an mbarrier that commits with `mask` signal, as one pair's
     program sees it; why that count is wrong, or None). tcgen05-verify-sync checks one
-    pair (passes/verify_sync_pairs.py); in a cluster of pairs every pair runs the same
+    pair (sync_check/pairs.py); in a cluster of pairs every pair runs the same
     program, so each copy the commit reaches gets one arrival from each of the n pairs
     the mask names in the same round: a count of n k there is a count of k for the
     pair's own commits. A count that n does not divide lets a phase complete on some

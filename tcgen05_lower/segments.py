@@ -15,7 +15,7 @@ scale factors come in pairs and before the metadata:
 
 So the project supplies the attribute wherever an MMA is made: :func:`supply` adds it to
 the text of each ``"tcgen05.mma"(...)`` that lacks it before the MLIR parser sees the text
-(``bindings.parse_module``), ``MmaOp.build`` writes it, and :func:`strip` takes it out of
+(``parsing.parse_module``), ``MmaOp.build`` writes it, and :func:`strip` takes it out of
 the IR the tools print, so that the text a user writes is the text they get back. Which
 attribute asks for which group (``scale_vec`` / the block-scaled kinds, ``sparse``) is
 tcgen05-verify's to check, as before.

@@ -30,7 +30,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (CommitOp, MbarrierExpectTxOp, MbarrierWaitOp,
                                        TmaLoadOp)
-from tcgen05_lower.element_types import element_bits
+from tcgen05_lower.element_types import element_bits, isa_bits
 from tcgen05_lower.text import did_you_mean
 
 #: The argument attribute of a tensor-map parameter.
@@ -169,16 +169,69 @@ def kernel_tensor_maps(kernel) -> dict[int, TensorMapSpec]:
     return out
 
 
+#: The kinds whose MMAs read 4-bit elements packed two per byte (9.7.16.10.4.6); the
+#: others (kind::f8f6f4, mxf8f6f4) read them in 8-bit containers (9.7.16.10.4.4).
+PACKED_KINDS = ("mxf4", "mxf4nvf4")
+
+
+def _readers_unpacked(tile_value) -> list:
+    """The MMAs that read the tile (or another stage of its ring) in 8-bit containers:
+    one walk of the uses of the tile's ring and of its stage views."""
+    from tcgen05_lower.dialect.ops import MmaOp, SmemStageOp
+    from tcgen05_lower.kernel_ir import defining_op
+
+    view = defining_op(tile_value)
+    root = SmemStageOp(view).tile if view is not None and SmemStageOp.matches(view) \
+        else tile_value
+    found, values = [], [root]
+    for use in root.uses:
+        owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+        if SmemStageOp.matches(owner):
+            values.append(owner.results[0])
+    for value in values:
+        for use in value.uses:
+            owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
+            if MmaOp.matches(owner) and MmaOp(owner).kind not in PACKED_KINDS:
+                found.append(owner)
+    return found
+
+
+def load_bits(t) -> int:
+    """Bits per element that a TMA load writes of a tile (``d.type_info``): 4-bit elements
+    packed two per byte, as the block-scaled kinds kind::mxf4 / mxf4nvf4 read them
+    (``tile_problem`` refuses a 4-bit tile that another kind reads)."""
+    bits = element_bits(t.element)
+    try:
+        return 4 if isa_bits(t.element) == 4 else bits
+    except KeyError:
+        return bits
+
+
 def tile_bytes(tile_value) -> int:
     t = d.type_info(tile_value.type)
-    return t.rows * t.k * element_bits(t.element) // 8
+    return t.rows * t.k * load_bits(t) // 8
 
 
 def tile_box(tile_value) -> tuple[int, int]:
     """The box that is exactly the tile, innermost first: {K, rows} of a K-major tile,
-    {rows, K} of an MN-major one (its M or N elements are the contiguous ones)."""
+    {rows, K} of an MN-major one (its M or N elements are the contiguous ones). A tile of
+    4-bit elements packs two per byte (9.7.16.10.4.6) and is loaded from the array of
+    those bytes (a tensor map of 8-bit elements): its contiguous extent, and the
+    load's innermost coordinate, are counted in bytes."""
     t = d.type_info(tile_value.type)
-    return (t.k, t.rows) if t.major == "K" else (t.rows, t.k)
+    bits = load_bits(t)
+    packed = (lambda n: n * bits // 8) if bits == 4 else (lambda n: n)
+    return (packed(t.k), t.rows) if t.major == "K" else (packed(t.rows), t.k)
+
+
+def one_core_column(t) -> bool:
+    """Whether a tile (``d.type_info``) is a K-major, unswizzled tile of 16-byte rows: one
+    column of core matrices, whose rows the canonical layout puts 16 bytes apart (SBO =
+    128 between 8-row groups, 9.7.16.3.3; addressing.kmajor_offset), i.e. the box's dense
+    rows as TMA writes them without swizzle. The block-scale factors that tcgen05.cp
+    copies (.32x128b, .128x128b) come in such tiles."""
+    return (t.swizzle == "none" and t.major == "K"
+            and t.k * load_bits(t) == 8 * 16)
 
 
 def tile_problem(tile_value) -> str | None:
@@ -188,11 +241,21 @@ def tile_problem(tile_value) -> str | None:
     and mnmajor_offset) puts line j of that extent at j * span bytes, swizzled, which is
     how TMA lays out the box's lines."""
     t = d.type_info(tile_value.type)
+    unpacked = _readers_unpacked(tile_value) if load_bits(t) == 4 else []
+    if unpacked:
+        from tcgen05_lower.dialect.ops import MmaOp
+
+        return (f"a TMA load writes {t.element} packed two per byte, as kind::mxf4 and "
+                f"kind::mxf4nvf4 read it (9.7.16.10.4.6); kind::{MmaOp(unpacked[0]).kind} "
+                f"reads this tile's elements in 8-bit containers (9.7.16.10.4.4)")
+    if one_core_column(t):
+        return None
     span = SWIZZLE_SPAN.get(t.swizzle)
     if span is None:
         return (f"the tile's swizzle is \"{t.swizzle}\"; a TMA box writes the tile's layout "
-                "only for \"128B\", \"64B\" or \"32B\" (docs/tma.md)")
-    bits = element_bits(t.element)
+                "only for \"128B\", \"64B\" or \"32B\", or without swizzle for a K-major "
+                "tile of 16-byte rows (docs/tma.md)")
+    bits = load_bits(t)
     if t.major == "K":
         line, what = t.k * bits // 8, f"a row of the tile is {t.k * bits // 8} bytes (K = {t.k}"
     else:

@@ -124,3 +124,29 @@ def test_the_tf32_bound_still_catches_a_wrong_element():
     wrong = exact.copy()
     wrong[5, 7] += 0.01 * scale[5, 7]
     assert not problem.tolerance("C", wrong, exact, inputs)[0]
+
+
+# -- --fences canonical|acquire (issue 37 item 2; docs/memory-model.md) ------------------------
+def test_fences_acquire_on_the_example(tool):
+    proc = tool("tcgen05-sim", GEMM, "--seed", "3", "--fences", "acquire")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert ": OK" in proc.stdout and "races: none" in proc.stdout
+    bad = tool("tcgen05-sim", GEMM, "--fences", "relaxed")
+    assert bad.returncode != 0 and "invalid choice: 'relaxed'" in bad.stderr
+
+
+def test_a_deleted_tcgen05_fence_races_under_canonical_only():
+    """The example without its tcgen05.fence lines: under canonical the barriers alone do not
+    order its tcgen05 ops across threads (9.7.16.6.3), under acquire they do."""
+    ptx, manifest, _, inputs = prepare(GEMM, "gemm", 0)
+    fenced = [line for line in ptx.splitlines() if "tcgen05.fence::" in line]
+    assert fenced
+    unfenced = "\n".join(line if "tcgen05.fence::" not in line else ""
+                         for line in ptx.splitlines())
+    copy = lambda: {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    canonical = simulate(unfenced, manifest, copy())
+    assert canonical.races and all("tcgen05" in r.message for r in canonical.races)
+    assert simulate(unfenced, manifest, copy(), fences="acquire").ok
+    assert simulate(ptx, manifest, copy()).ok
+    with pytest.raises(ValueError, match="fences must be one of canonical, acquire"):
+        simulate(ptx, manifest, copy(), fences="release")

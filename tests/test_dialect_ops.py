@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, ir, parse_module
+from tcgen05_lower.bindings import capture_diagnostics, ir
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.dialect import generate, ops
 from tcgen05_lower.dialect.attributes import ATTRIBUTES, DEFAULTS
 

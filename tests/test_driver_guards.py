@@ -92,7 +92,7 @@ def test_a_pass_without_the_verifier_reports_a_wrong_kind_at_the_op():
 def test_reading_an_attribute_the_table_does_not_list_is_a_bug_in_the_reader():
     from tcgen05_lower import dialect as d
     from tcgen05_lower.dialect.ops import MmaOp
-    from tcgen05_lower.bindings import parse_module
+    from tcgen05_lower.parsing import parse_module
 
     with d.make_context():
         module = parse_module(GEMM, "gemm.mlir")

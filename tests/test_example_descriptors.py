@@ -62,19 +62,23 @@ def test_mma_operands_carry_the_hand_derived_descriptors():
         # Operands: d-tmem (i32), a-desc (i64), b-desc (i64), idesc (i32), enable-input-d.
         operands = re.search(r'"\((.*)\)$', call).group(1)
         assert f"i32 {IDESC_BY_HAND}" in operands, call
-    # Both tiles' descriptors: the low 32 bits computed as encode(tile base) plus a
-    # constant, then widened and ORed with the constant high word (bits 32-63 of the
-    # constant part): 4 MMAs x (A, B).
+    # Both tiles' descriptors: encode(tile base) widened and ORed with the constant high
+    # word (bits 32-63 of the constant part), once per tile; the low constant (LBO) and
+    # the K block then added in 64 bits (no carry: the sum stays below 2^30): 2 ORs, one
+    # per tile, feeding 4 MMAs x (A, B) adds.
     high_word = SMEM_DESC_CONSTANT_BY_HAND & ~0xFFFFFFFF
-    ors = re.findall(r"= or i64 %\w+, (\d+)", llvm_ir)
-    assert ors.count(str(high_word)) == 8
+    ors = re.findall(r"(%\w+) = or i64 %\w+, (\d+)", llvm_ir)
+    assert [word for _, word in ors].count(str(high_word)) == 2
+    adds = [re.findall(rf"= add i64 {name}, (\d+)$", llvm_ir, re.M) for name, _ in ors]
+    assert sum(len(a) for a in adds) == 8
 
 
 def test_k_blocks_advance_the_start_address_by_32_bytes():
     """K = 16 bf16 = 32 bytes per MMA inside one 128-byte swizzle atom: the descriptor
     start addresses of the four MMAs are the tile base + 0, 32, 64, 96 bytes, i.e. the
-    encoded start field (bytes >> 4, Table 40) + 0, 2, 4, 6, added in 32 bits to the
-    tile's encoded base together with the LBO field (encoded 1 at bit 16: 65536)."""
+    encoded start field (bytes >> 4, Table 40) + 0, 2, 4, 6, added to the tile's
+    encoded base (widened, ORed with the high word) together with the LBO field
+    (encoded 1 at bit 16: 65536)."""
     llvm_ir = compiled_llvm_ir()
     # The two tiles' encoded bases: A at the dynamic array's start, B 16384 bytes after
     # it (A is 128 x 64 bf16 = 16384 bytes, tiles 1024-byte aligned).
@@ -83,6 +87,9 @@ def test_k_blocks_advance_the_start_address_by_32_bytes():
     assert [where for _, where in bases] == [
         "@__tcgen05_dynamic_smem",
         "getelementptr (i8, ptr addrspace(3) @__tcgen05_dynamic_smem, i64 16384)"]
+    high_word = SMEM_DESC_CONSTANT_BY_HAND & ~0xFFFFFFFF
     for base, _ in bases:
-        added = re.findall(rf"= add i32 {base}, (\d+)$", llvm_ir, re.M)
+        (wide,) = re.findall(rf"(%\d+) = zext i32 {base} to i64$", llvm_ir, re.M)
+        (ored,) = re.findall(rf"(%\d+) = or i64 {wide}, {high_word}$", llvm_ir, re.M)
+        added = re.findall(rf"= add i64 {ored}, (\d+)$", llvm_ir, re.M)
         assert added == [str(65536 + k_bytes // 16) for k_bytes in (0, 32, 64, 96)]

@@ -16,7 +16,8 @@ import pytest
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import segments
-from tcgen05_lower.bindings import MLIRError, error_diagnostics, file_location, ir, parse_module
+from tcgen05_lower.bindings import MLIRError, error_diagnostics, file_location, ir
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.builder import KernelBuilder
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.kernel_ir import mma_operands

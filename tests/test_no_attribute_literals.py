@@ -64,10 +64,10 @@ _FEATURE = ("a target feature key of isa/targets.FEATURES (\"ld\": tcgen05.ld's 
             "availability), not an attribute")
 _MANIFEST = "a key of the launch manifest (JSON, driver.launch_manifest), not an attribute"
 ALLOWED = {
-    ("passes/tcgen05_verify.py", "Tcgen05Verify.check_ld", "ld"): _FEATURE,
-    ("passes/tcgen05_verify.py", "Tcgen05Verify.check_wait", "ld"): _WAIT_KIND,
-    ("tcgen05_lower/synchronization/planner.py", "Planner.resolve", "ld"): _WAIT_KIND,
-    ("tcgen05_lower/synchronization/planner.py", "Planner.plan_completion", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/verification/fragments.py", "FragmentRules.check_ld", "ld"): _FEATURE,
+    ("tcgen05_lower/verification/barriers.py", "BarrierRules.check_wait", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/synchronization/planner_needs.py", "PlannerNeeds.resolve", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/synchronization/planner_sites.py", "PlannerSites.plan_completion", "ld"): _WAIT_KIND,
     ("passes/tcgen05_insert_sync.py", "", "ld"):
         "COUNTED, the report's wait::ld column: " + _WAIT_KIND,
     ("tcgen05_lower/planning/program.py", "_build", "ld"): _WAIT_KIND,
@@ -76,7 +76,7 @@ ALLOWED = {
     ("tcgen05_lower/synchronization/rings.py", "RingPlan.plan_epilogue", "ld"): _WAIT_KIND,
     ("passes/tcgen05_select_layouts.py", "Tcgen05SelectLayouts", "shape"):
         "the name of the pass option shape= (Option(...)), not an attribute",
-    ("passes/tcgen05_select_layouts.py", "Tcgen05SelectLayouts.plan_access", "shape"):
+    ("tcgen05_lower/layout_selection/messages.py", "MessageDecisions.plan_access", "shape"):
         "self.option(\"shape\"): the pass option shape=, not an attribute",
     ("tcgen05_lower/driver.py", "", "ld"):
         "BASE_FEATURES and OP_FEATURES: " + _FEATURE,
@@ -100,7 +100,7 @@ ALLOWED = {
     ("tcgen05_lower/cli/lower.py", "add_smem_to_json", "name"):
         "a kernel's name in the JSON plan report (planning.report's schema), not an "
         "attribute",
-    ("tcgen05_lower/builder.py", "KernelBuilder.__init__", "cta_group"):
+    ("tcgen05_lower/builder/core.py", "_kernel_attribute", "cta_group"):
         "an entry of the tcgen05.kernel dictionary the builder writes on the func.func "
         "(dialect.KERNEL_ENTRIES), not an op attribute",
 }

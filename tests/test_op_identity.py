@@ -6,7 +6,8 @@ kernel_ir.OpMap keys ops by their C pointers instead."""
 import glob
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, ir, op_pointer, parse_module
+from tcgen05_lower.bindings import capture_diagnostics, ir, op_pointer
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.kernel_ir import OpMap
 from conftest import ROOT

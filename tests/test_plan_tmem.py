@@ -18,7 +18,8 @@ from hypothesis import given, settings, strategies as st
 import tmem_checker
 from conftest import EXAMPLES
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, parse_module
+from tcgen05_lower.bindings import capture_diagnostics
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.pipeline import parse_pipeline
 from tcgen05_lower.planning import placement
 from tcgen05_lower.planning.placement import Item

@@ -22,7 +22,7 @@ import tcgen05_lower
 import tcgen05_lower.dialect
 import tcgen05_lower.passes
 from conftest import EXAMPLES
-from tcgen05_lower import bindings, driver
+from tcgen05_lower import bindings, driver, parsing
 from tcgen05_lower import dialect as d
 from tcgen05_lower.passes import REGISTRY
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE, parse_pipeline
@@ -111,7 +111,7 @@ def test_one_pipeline_runs_twice_and_its_passes_stay_unchanged():
     for _ in range(2):
         context = d.make_context()
         with context:
-            module = bindings.parse_module(GEMM, "gemm.mlir")
+            module = parsing.parse_module(GEMM, "gemm.mlir")
             from tcgen05_lower.pipeline import build_pass_manager
 
             collected: list = []

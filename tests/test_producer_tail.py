@@ -15,7 +15,7 @@ import pytest
 
 from sim_checks import judge
 from tcgen05_lower.driver import CompileFailed, compile_source
-from tcgen05_lower.passes.tcgen05_verify_sync import Run
+from tcgen05_lower.sync_check import Run
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
 from tcgen05_lower.synchronization.rings import tail_parities
 

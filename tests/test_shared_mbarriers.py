@@ -12,7 +12,8 @@ import ml_dtypes
 import numpy as np
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, parse_module
+from tcgen05_lower.bindings import capture_diagnostics
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.kernel_ir import constant_int
 from tcgen05_lower.pipeline import PLANNING, STRUCTURING, build_pass_manager, parse_pipeline

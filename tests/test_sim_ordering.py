@@ -200,3 +200,46 @@ def test_allocation_rules_of_9_7_16_7_1():
     with pytest.raises(SimError, match="relinquish"):
         m.alloc(np.arange(32), 0, 32, 1, 7)
     assert any("still allocated" in p for p in m.finish(8))
+
+
+def mma_then_cp_through_a_third_thread(skip=()):
+    """The chain of a ring whose MMA thread reuses a TMEM stage (examples/
+    ws_gemm_mxf8_blockscaled.mlir): thread 0's MMA reads cells, thread 0 commits to an
+    mbarrier; thread 32 (the load thread, which issues no tcgen05 op) waits on it and
+    arrives on a second one; thread 0 waits on that, fences after_thread_sync and copies
+    into the cells. Per 9.7.16.6.3 the MMA is ordered before the commit's arrive (its
+    implicit before_thread_sync), the arrive before thread 32's wait, that wait before
+    thread 32's arrive (program order, release), that arrive before thread 0's wait, and
+    the wait before the cp (after_thread_sync): causality order is transitive, so the
+    copy is ordered after the MMA's completion."""
+    second = 256
+    m = OrderingModel([CtaMemory(0, np.zeros(2048, np.uint8))], 128, "late")
+    m.alloc(np.arange(32), 0, 512, 1, line=1)
+    m.mbarrier_init(0, 0, MBAR, 1, line=2)
+    m.mbarrier_init(0, 0, second, 1, line=2)
+    everyone = np.arange(128)
+    m.fence(everyone, "before_thread_sync", 3)
+    m.barrier(everyone, 4)
+    m.fence(everyone, "after_thread_sync", 5)
+    m.issue(0, mma(cols=slice(100, 104)), 10)
+    m.commit(0, 0, MBAR, 1, 11)
+    while not m.mbarrier_try_wait_parity(32, 0, MBAR, 0, 12):
+        assert m.progress()
+    if "relay" not in skip:
+        m.mbarrier_arrive(32, 0, second, 1, 13)
+        assert m.mbarrier_try_wait_parity(0, 0, second, 0, 14)
+    if "after_thread_sync" not in skip:
+        m.fence(np.array([0]), "after_thread_sync", 15)
+    m.issue(0, cp(slice(100, 104)), 16)
+    return m
+
+
+def test_a_commit_relayed_by_a_thread_without_tcgen05_fences_orders_the_cp():
+    # Before the relay forwarded acquired tcgen05 knowledge, this was a race.
+    assert mma_then_cp_through_a_third_thread().races == []
+
+
+@pytest.mark.parametrize("part", ["relay", "after_thread_sync"])
+def test_without_the_relay_or_the_fence_the_cp_races_with_the_mma(part):
+    races = mma_then_cp_through_a_third_thread(skip={part}).races
+    assert races and "PTX line 10" in races[0].message and races[0].ptx_line == 16

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, parse_module
+from tcgen05_lower.bindings import capture_diagnostics
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.pipeline import build_pass_manager, parse_pipeline
 
 KERNEL = """

@@ -166,12 +166,12 @@ def test_cli_bad_grid(tool, tmp_path, argv, message):
 
 
 def test_example_kernel_at_its_shipped_point_is_the_example():
-    # The template at N = 256 on one CTA is examples/ws_persistent_gemm_bf16.mlir (4-stage
-    # ring written out): the same PTX once compiled, the kernel's name aside.
+    # The kernel built at N = 256 on one CTA is examples/ws_persistent_gemm_bf16.mlir
+    # (4-stage ring written out): the same PTX once compiled, the kernel's name aside.
     from tcgen05_lower.driver import compile_source
 
     kernel = runpy.run_path(str(EXAMPLE))["kernel"]
-    swept = compile_source(kernel(256, 1)).ptx
+    swept = kernel(256, 1).compile().ptx
     shipped = compile_source((ROOT / "examples" / "ws_persistent_gemm_bf16.mlir")
                              .read_text()).ptx
     assert swept.replace("ws_gemm_n256_ctas1", "ws_persistent_gemm_bf16") == shipped

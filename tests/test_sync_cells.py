@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import parse_module
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.dialect.ops import CommitOp, MbarrierWaitOp
 
 from test_sync_common import ROOT, inserted_ops, plan, verify

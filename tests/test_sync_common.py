@@ -18,7 +18,8 @@ import pytest
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import wrap
-from tcgen05_lower.bindings import MLIRError, capture_diagnostics, error_diagnostics, parse_module
+from tcgen05_lower.bindings import MLIRError, capture_diagnostics, error_diagnostics
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync, count_sync_ops
 from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync
 from tcgen05_lower.pipeline import before_sync, build_pass_manager, parse_pipeline

@@ -21,7 +21,8 @@ import pytest
 
 from test_sync_common import inserted_ops, verify
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, parse_module
+from tcgen05_lower.bindings import capture_diagnostics
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync
 
 SEEDS = range(60)

@@ -22,7 +22,8 @@ import sys
 import pytest
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, ir, parse_module
+from tcgen05_lower.bindings import capture_diagnostics, ir
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.pipeline import PLANNING, STRUCTURING, build_pass_manager, parse_pipeline
 from test_compile_scaling import scaling
 

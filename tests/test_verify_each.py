@@ -9,7 +9,8 @@ import pytest
 
 from conftest import EXAMPLES, example_pipeline
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import MLIRError, capture_diagnostics, ir, parse_module
+from tcgen05_lower.bindings import MLIRError, capture_diagnostics, ir
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.driver import CompileFailed, compile_source, run_pipeline
 from tcgen05_lower.pipeline import (DEFAULT_PIPELINE, LOWERING, PLANNING, STRUCTURING,
                                     VERIFY_EACH_VARIABLE, parse_pipeline, verified_after,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from test_sync_common import verify
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import parse_module
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.pipeline import build_pass_manager, parse_pipeline
 
 HEADER = '''!acc = !tcgen05.tmem<[128, 64], f32>

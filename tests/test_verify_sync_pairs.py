@@ -1,4 +1,4 @@
-"""tcgen05-verify-sync on warp roles in a CTA pair (passes/verify_sync_pairs.py): the
+"""tcgen05-verify-sync on warp roles in a CTA pair (tcgen05_lower/sync_check/pairs.py): the
 hand-synchronized warp-specialized TMA GEMM on a pair (tests/kernels/ws_gemm_2cta_bf16_hand.mlir) is
 ordered under the default partitions=check, and deleting any one of its 51
 synchronization ops (the mutants tests/test_ws_gemm_2cta.py shows the simulator

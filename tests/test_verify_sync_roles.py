@@ -1,5 +1,5 @@
 """tcgen05-verify-sync on a kernel whose warp roles run concurrently
-(passes/verify_sync_roles.py): the hand-synchronized warp-specialized GEMM
+(tcgen05_lower/sync_check/roles.py): the hand-synchronized warp-specialized GEMM
 (examples/ws_gemm_bf16.mlir) is ordered, and deleting any one of its 18 synchronization
 ops (the mutants of tests/test_ws_gemm.py, which the simulator catches) makes the pass
 reject it with a located diagnostic.

@@ -97,7 +97,7 @@ def test_ptxas_accepts_the_hand_kernel(arch):
 
 def test_verify_sync_checks_the_pairs_roles_with_partitions_check():
     """The default tcgen05-verify-sync (partitions=check) runs both CTAs' roles as
-    concurrent programs and finds the kernel ordered (passes/verify_sync_pairs.py)."""
+    concurrent programs and finds the kernel ordered (tcgen05_lower/sync_check/pairs.py)."""
     import io
 
     from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options

@@ -15,7 +15,7 @@ CTA's epilogue loads its own lanes; acc_empty counts both CTAs' 128 epilogue thr
 (256), which arrive at the even CTA's copy (cta = "even"). The results are checked
 against NumPy in the simulator run as a cluster of 2 (examples/ws_gemm_2cta_bf16.check.py)
 and ptxas assembles the PTX. Each op the pass adds, deleted alone, must be rejected by
-tcgen05-verify-sync (an independent model, passes/verify_sync_pairs.py) and give a race,
+tcgen05-verify-sync (an independent model, tcgen05_lower/sync_check/pairs.py) and give a race,
 a deadlock or a wrong result in the simulator (compiled with the roles unchecked).
 """
 
@@ -84,7 +84,7 @@ def executed_sync_ops(text: str) -> int:
     """How many synchronization ops `text` executes per thread of a role: each op once
     per iteration of the constant-bound scf.for loops around it (read from the IR's
     structure, independently of the pass)."""
-    from tcgen05_lower.bindings import parse_module
+    from tcgen05_lower.parsing import parse_module
 
     def constant(value) -> int:
         return ir.IntegerAttr(value.owner.attributes["value"]).value

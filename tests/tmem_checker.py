@@ -37,7 +37,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import ir, parse_module
+from tcgen05_lower.bindings import ir
+from tcgen05_lower.parsing import parse_module
 
 ASYNC = {"tcgen05.mma": "M", "tcgen05.cp": "M", "tcgen05.shift": "M",
          "tcgen05.ld": "L", "tcgen05.ld_red": "L", "tcgen05.st": "S"}

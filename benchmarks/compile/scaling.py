@@ -37,7 +37,8 @@ from pathlib import Path
 from tcgen05_lower import backend, driver
 from tcgen05_lower.builder import KernelBuilder
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, parse_module
+from tcgen05_lower.bindings import capture_diagnostics
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.pipeline import (LOWERING, PLANNING, STRUCTURING, build_pass_manager,
                                     parse_pipeline, verified_after, verify_each_default)
 

@@ -25,8 +25,8 @@ from pathlib import Path
 # type and value they wrap; an empty module stops that (same results, faster).
 
 from tcgen05_lower import dialect as d  # noqa: E402
-from tcgen05_lower.bindings import (MLIRError, capture_diagnostics,  # noqa: E402
-                                    error_diagnostics, parse_module)
+from tcgen05_lower.bindings import MLIRError, capture_diagnostics, error_diagnostics  # noqa: E402
+from tcgen05_lower.parsing import parse_module  # noqa: E402
 from tcgen05_lower.passes.tcgen05_insert_sync import (COUNTED,  # noqa: E402
                                                       Tcgen05InsertSync, count_sync_ops)
 from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync  # noqa: E402

@@ -78,8 +78,8 @@ def plan(path: Path) -> tuple[str | None, str]:
     """(the kernel after planning and insert-sync, as text; None and the reason when it
     does not plan)."""
     from tcgen05_lower import dialect as d
-    from tcgen05_lower.bindings import (MLIRError, capture_diagnostics, error_diagnostics,
-                                        parse_module)
+    from tcgen05_lower.bindings import MLIRError, capture_diagnostics, error_diagnostics
+    from tcgen05_lower.parsing import parse_module
     from tcgen05_lower.passes.tcgen05_insert_sync import Tcgen05InsertSync
     from tcgen05_lower.pipeline import before_sync, build_pass_manager, parse_pipeline
 
@@ -106,7 +106,8 @@ def first_error(diagnostics) -> str:
 
 def verify_accepts(text: str, source_name: str) -> bool:
     from tcgen05_lower import dialect as d
-    from tcgen05_lower.bindings import capture_diagnostics, parse_module
+    from tcgen05_lower.bindings import capture_diagnostics
+    from tcgen05_lower.parsing import parse_module
     from tcgen05_lower.passes.tcgen05_verify_sync import Tcgen05VerifySync
 
     context = d.make_context()
@@ -170,7 +171,7 @@ def with_source_names(printed: str, source: str) -> str:
     attribute (``grid = ["M", ...]``) refer to. Nested regions' block arguments are
     printed with higher numbers, so only the first names change."""
     from tcgen05_lower import dialect as d
-    from tcgen05_lower.bindings import parse_module
+    from tcgen05_lower.parsing import parse_module
     from tcgen05_lower.kernel_ir import source_parameter_names
 
     kernels = re.findall(r"func\.func\s+(?:\w+\s+)?@([\w$.-]+)", printed)

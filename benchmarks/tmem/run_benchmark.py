@@ -40,7 +40,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 import tmem_checker  # noqa: E402  (test code: the independent checker)
 
 from tcgen05_lower import dialect as d  # noqa: E402
-from tcgen05_lower.bindings import capture_diagnostics, parse_module  # noqa: E402
+from tcgen05_lower.bindings import capture_diagnostics  # noqa: E402
+from tcgen05_lower.parsing import parse_module  # noqa: E402
 from tcgen05_lower.pipeline import parse_pipeline  # noqa: E402
 
 CORPUS = HERE / "corpus"

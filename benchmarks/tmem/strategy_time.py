@@ -39,7 +39,8 @@ sys.path.insert(0, str(ROOT / "benchmarks" / "compile"))
 import scaling  # noqa: E402  (the compile benchmark's kernels)
 
 from tcgen05_lower import dialect as d  # noqa: E402
-from tcgen05_lower.bindings import capture_diagnostics, parse_module  # noqa: E402
+from tcgen05_lower.bindings import capture_diagnostics  # noqa: E402
+from tcgen05_lower.parsing import parse_module  # noqa: E402
 from tcgen05_lower.planning import placement  # noqa: E402
 from tcgen05_lower.pipeline import (LOWERING, PLANNING, STRUCTURING,  # noqa: E402
                                     build_pass_manager, parse_pipeline)

@@ -138,36 +138,40 @@
 // The MMA warp's K block in PTX (derived by hand from Table 40 and the tile placement):
 // each tile's encoded base (shared address >> 4) is built once, before the role's loops
 // (A at the dynamic array's start, B 65536 bytes after it: A's 4 stages of 128 x 64 x 2
-// bytes); per K block the stage's offset is added in 32 bits (A's stage 16384 bytes =
-// 1024 << 4, B's 32768 = 2048 << 4, so shifts by 10 and 11), then per MMA a constant: the
-// LBO field (16 bytes, encoded 1 at bit 16: 65536) plus the K block's 32 bytes (encoded
-// 2) per MMA. The high word is constant: SBO 1024 bytes (encoded 64 at bits 32-45), the
-// fixed 0b001 at bits 46-48, 128B swizzle (2 at bits 61-63): 0x40004040 << 32 =
-// 4611756662049472512. The MMAs and the commit are issued by the lane elect.sync elects
+// bytes), and from it one 64-bit descriptor per tile and K block: the high word SBO 1024
+// bytes (encoded 64 at bits 32-45), the fixed 0b001 at bits 46-48, 128B swizzle (2 at
+// bits 61-63): 0x40004040 << 32 = 4611756662049472512, plus the LBO field (16 bytes,
+// encoded 1 at bit 16: 65536) and the K block's 32 bytes (encoded 2) per MMA, added in 64
+// bits (LLVM folds the disjoint high word into the add): 4611756662049538048 + 0, 2, 4,
+// 6. Per K block the stage's offset (A's stage 16384 bytes = 1024 << 4, B's 32768 = 2048
+// << 4) is added to each descriptor's low word in one inline PTX multiply-add of the
+// stage index. The MMAs and the commit are issued by the lane elect.sync elects
 // (one-warp role).
 // PTX: mov.b64 [[SMEM:%rd[0-9]+]], __tcgen05_dynamic_smem;
 // PTX: cvt.u32.u64 [[ABASE:%r[0-9]+]], [[SMEM]];
 // PTX-NEXT: add.s32 [[BBASE:%r[0-9]+]], [[ABASE]], 65536;
 // PTX-NEXT: shr.u32 [[AENC:%r[0-9]+]], [[ABASE]], 4;
 // PTX-NEXT: shr.u32 [[BENC:%r[0-9]+]], [[BBASE]], 4;
-// PTX: shl.b32 [[AOFF:%r[0-9]+]], [[STAGE:%r[0-9]+]], 10;
-// PTX-NEXT: add.s32 [[ASTAGE:%r[0-9]+]], [[AENC]], [[AOFF]];
-// PTX-NEXT: add.s32 [[A0:%r[0-9]+]], [[ASTAGE]], 65536;
-// PTX-NEXT: cvt.u64.u32 [[A0W:%rd[0-9]+]], [[A0]];
-// PTX-NEXT: or.b64 [[ADESC0:%rd[0-9]+]], [[A0W]], 4611756662049472512;
-// PTX-NEXT: shl.b32 [[BOFF:%r[0-9]+]], [[STAGE]], 11;
-// PTX-NEXT: add.s32 [[BSTAGE:%r[0-9]+]], [[BENC]], [[BOFF]];
-// PTX-NEXT: add.s32 [[B0:%r[0-9]+]], [[BSTAGE]], 65536;
-// PTX-NEXT: cvt.u64.u32 [[B0W:%rd[0-9]+]], [[B0]];
-// PTX-NEXT: or.b64 [[BDESC0:%rd[0-9]+]], [[B0W]], 4611756662049472512;
-// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[ADESC0]], [[BDESC0]],
-// PTX: add.s32 {{%r[0-9]+}}, [[ASTAGE]], 65538;
-// PTX: add.s32 {{%r[0-9]+}}, [[BSTAGE]], 65538;
-// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma
-// PTX: add.s32 {{%r[0-9]+}}, [[ASTAGE]], 65540;
-// PTX: add.s32 {{%r[0-9]+}}, [[BSTAGE]], 65540;
-// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma
-// PTX: add.s32 {{%r[0-9]+}}, [[ASTAGE]], 65542;
-// PTX: add.s32 {{%r[0-9]+}}, [[BSTAGE]], 65542;
-// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma
+// PTX-NEXT: cvt.u64.u32 [[AW:%rd[0-9]+]], [[AENC]];
+// PTX-NEXT: add.s64 [[ADESC0:%rd[0-9]+]], [[AW]], 4611756662049538048;
+// PTX-NEXT: cvt.u64.u32 [[BW:%rd[0-9]+]], [[BENC]];
+// PTX-NEXT: add.s64 [[BDESC0:%rd[0-9]+]], [[BW]], 4611756662049538048;
+// PTX-NEXT: add.s64 [[ADESC1:%rd[0-9]+]], [[AW]], 4611756662049538050;
+// PTX-NEXT: add.s64 [[BDESC1:%rd[0-9]+]], [[BW]], 4611756662049538050;
+// PTX-NEXT: add.s64 [[ADESC2:%rd[0-9]+]], [[AW]], 4611756662049538052;
+// PTX-NEXT: add.s64 [[BDESC2:%rd[0-9]+]], [[BW]], 4611756662049538052;
+// PTX-NEXT: add.s64 [[ADESC3:%rd[0-9]+]], [[AW]], 4611756662049538054;
+// PTX-NEXT: add.s64 [[BDESC3:%rd[0-9]+]], [[BW]], 4611756662049538054;
+// PTX: mov.b64 {lo, hi}, [[ADESC0]]; mad.lo.u32 lo, [[STAGE:%r[0-9]+]], 1024, lo; mov.b64 [[A0:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[BDESC0]]; mad.lo.u32 lo, [[STAGE]], 2048, lo; mov.b64 [[B0:%rd[0-9]+]], {lo, hi};
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[A0]], [[B0]],
+// PTX: mov.b64 {lo, hi}, [[ADESC1]]; mad.lo.u32 lo, [[STAGE]], 1024, lo; mov.b64 [[A1:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[BDESC1]]; mad.lo.u32 lo, [[STAGE]], 2048, lo; mov.b64 [[B1:%rd[0-9]+]], {lo, hi};
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[A1]], [[B1]],
+// PTX: mov.b64 {lo, hi}, [[ADESC2]]; mad.lo.u32 lo, [[STAGE]], 1024, lo; mov.b64 [[A2:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[BDESC2]]; mad.lo.u32 lo, [[STAGE]], 2048, lo; mov.b64 [[B2:%rd[0-9]+]], {lo, hi};
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[A2]], [[B2]],
+// PTX: mov.b64 {lo, hi}, [[ADESC3]]; mad.lo.u32 lo, [[STAGE]], 1024, lo; mov.b64 [[A3:%rd[0-9]+]], {lo, hi};
+// PTX: mov.b64 {lo, hi}, [[BDESC3]]; mad.lo.u32 lo, [[STAGE]], 2048, lo; mov.b64 [[B3:%rd[0-9]+]], {lo, hi};
+// PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.mma.cta_group::1.kind::f16 [%r{{[0-9]+}}], [[A3]], [[B3]],
 // PTX: elect.sync _|tcgen05_guard, -1; @tcgen05_guard tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64

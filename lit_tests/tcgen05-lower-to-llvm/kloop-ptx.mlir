@@ -14,8 +14,9 @@
 // CHECK: tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 
 // The K loop: k = 0, 64, ... while k < 512. LLVM lays the body out before the loop
-// header, and the fills of the next iteration after the header.
-// CHECK: mov.b64 [[K:%rd[0-9]+]], 0;
+// header, and the fills of the next iteration after the header. k counts in 32 bits: its
+// bounds are constants below 2^31 (lowering.loops).
+// CHECK: mov.b32 [[K:%r[0-9]+]], 0;
 // The proxy fence and the barrier after the fills, before the MMAs read the tiles.
 // CHECK: fence.proxy.async.shared::cta;
 // CHECK-NOT: tcgen05.ld
@@ -31,8 +32,8 @@
 // CHECK-NEXT: { .reg .pred tcgen05_done; tcgen05_wait: mbarrier.try_wait.parity.shared::cta.b64 tcgen05_done, [[[MBAR]]], [[PARITY]]; @!tcgen05_done bra tcgen05_wait; }
 // CHECK-NEXT: // end inline asm
 // CHECK-NOT: tcgen05.
-// CHECK: add.s64 [[K]], [[K]], 64;
-// CHECK: setp.gt.s64 [[KDONE:%p[0-9]+]], [[K]], 511;
+// CHECK: add.s32 [[K]], [[K]], 64;
+// CHECK: setp.gt.s32 [[KDONE:%p[0-9]+]], [[K]], 511;
 // CHECK: @[[KDONE]] bra [[KEXIT:\$L__BB[0-9_]+]];
 // The fills: 16-byte chunks of A (K-major source), 2-byte elements of B (transposed).
 // CHECK-NOT: tcgen05.

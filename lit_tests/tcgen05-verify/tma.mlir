@@ -74,8 +74,26 @@ func.func @no_swizzle(%A: !llvm.ptr<1>,
   %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "none">
   %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
   "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
-  // expected-error @+1 {{the tile's swizzle is "none"; a TMA box writes the tile's layout only for "128B", "64B" or "32B" (docs/tma.md)}}
+  // expected-error @+1 {{the tile's swizzle is "none"; a TMA box writes the tile's layout only for "128B", "64B" or "32B", or without swizzle for a K-major tile of 16-byte rows (docs/tma.md)}}
   "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "none">, !tcgen05.mbarrier, index, index) -> ()
+  return
+}
+
+// -----
+
+// Without swizzle, a K-major tile of 16-byte rows (one column of core matrices) is its
+// rows one after another (9.7.16.3.3: row r at 16 r, SBO = 128 between 8-row groups):
+// the box {16, 32} as TMA writes it without swizzle. Block-scale factors come in such
+// tiles (examples/ws_gemm_mxf8_blockscaled.mlir); this load is accepted.
+func.func @no_swizzle_16_byte_rows(%SF: !llvm.ptr<1>,
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SF", box = array<i64: 16, 32>, swizzle = "none"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %t = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[32, 16], i8, "K", "none">
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.tma_load"(%tm, %t, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.mbarrier_wait"(%m) : (!tcgen05.mbarrier) -> ()
   return
 }
 
@@ -379,5 +397,27 @@ func.func @pair_tma_and_multicast_commit(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>,
   "tcgen05.mma"(%d, %a, %b, %false) {kind = "f16"} : (!tcgen05.tmem<[256, 128], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
   // expected-error-re @+1 {{this tcgen05.commit signals multicast_mask = 0b11, but the tcgen05.{{(mbarrier_expect_tx|tma_load)}} at line {{[0-9]+}} signals the same mbarrier in the even CTA only (a CTA pair's TMA loads complete there, docs/cta-pairs.md): the CTAs waiting on one mbarrier must be those every signal reaches (9.7.16.12.1)}}
   "tcgen05.commit"(%m) {multicast_mask = 3 : i64} : (!tcgen05.mbarrier) -> ()
+  return
+}
+
+// -----
+
+// A TMA load writes 4-bit elements packed two per byte (the bytes of the array its map
+// describes), as kind::mxf4 / mxf4nvf4 read them (9.7.16.10.4.6); kind::f8f6f4 reads E2M1
+// in 8-bit containers (9.7.16.10.4.4), a layout one box does not write.
+func.func @packed_tile_read_unpacked(%A: !llvm.ptr<1>,
+    %tm: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>, swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %f = arith.constant false
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 128], f4E2M1FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 128], f4E2M1FN, "K", "128B">
+  %d = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[128, 64], f32>
+  %m = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
+  "tcgen05.mbarrier_expect_tx"(%m) : (!tcgen05.mbarrier) -> ()
+  // expected-error @+1 {{a TMA load writes f4E2M1FN packed two per byte, as kind::mxf4 and kind::mxf4nvf4 read it (9.7.16.10.4.6); kind::f8f6f4 reads this tile's elements in 8-bit containers (9.7.16.10.4.4)}}
+  "tcgen05.tma_load"(%tm, %a, %m, %c0, %c0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  "tcgen05.mbarrier_wait"(%m) : (!tcgen05.mbarrier) -> ()
+  "tcgen05.mma"(%d, %a, %b, %f) {kind = "f8f6f4"} : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 128], f4E2M1FN, "K", "128B">, !tcgen05.smem<[64, 128], f4E2M1FN, "K", "128B">, i1) -> ()
   return
 }

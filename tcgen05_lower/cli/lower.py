@@ -42,6 +42,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="write the launch manifest (entry, parameters, threads, cluster, "
                              "dynamic shared memory, target, PTX version) as JSON; needs "
                              "--emit=ptx or cubin")
+    parser.add_argument("--line-info", action="store_true",
+                        help="carry each op's MLIR location (file:line:col of the input, or "
+                             "the Python line of a builder-built kernel) into the LLVM IR "
+                             "and the PTX as .file/.loc directives, as nvcc -lineinfo does "
+                             "for C++ (tcgen05-sim then reports races and bad accesses at "
+                             "those lines); off by default: the PTX is then free of "
+                             "debugging directives")
     parser.add_argument("--explain-ptx-version", action="store_true",
                         help="say which feature or target set the PTX ISA version")
     parser.add_argument("--pass-option", action="append", default=[], metavar="PASS{OPTIONS}",
@@ -121,7 +128,8 @@ def run(argv=None) -> int:
         result = compile_source(text, source_name, arch=args.arch, emit=args.emit,
                                 pipeline=pipeline,
                                 instrumentation=instrumentation_of(args),
-                                report_stream=sys.stderr, verify_each=args.verify_each)
+                                report_stream=sys.stderr, verify_each=args.verify_each,
+                                line_info=args.line_info)
     except CompileFailed as failure:
         print_diagnostics(failure.diagnostics, (source_name, text))
         return 1

@@ -12,8 +12,8 @@ import sys
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import segments
-from tcgen05_lower.bindings import (MLIRError, capture_diagnostics, error_diagnostics,
-                                    parse_module)
+from tcgen05_lower.bindings import MLIRError, capture_diagnostics, error_diagnostics
+from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.cli import verify_diagnostics
 from tcgen05_lower.cli.common import (add_instrumentation_options, add_version_option,
                                       guarded_main, instrumentation_of, print_diagnostics,

@@ -15,8 +15,9 @@ shape)}, or a function of the scalars returning it), optionally ``SCALARS`` ({na
 int}, the integer arguments; ``--set NAME=VALUE`` overrides them, and a function
 ``derived(scalars)`` may return more of them, e.g. leading dimensions from sizes),
 ``TOLERANCE`` ((rtol, atol)) or ``bound(name, inputs) -> (array, text)`` (the largest
-error allowed per element), and ``reference(inputs) -> {output name: expected array}``
-(``inputs`` holds the scalars too). The grid is the manifest's, computed from the
+error allowed per element), ``INPUT_RANGES`` ({name: (low, high)}, the range of an integer
+input's random values, default [-8, 8)), and ``reference(inputs) -> {output name:
+expected array}`` (``inputs`` holds the scalars too). The grid is the manifest's, computed from the
 scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs.
 
 ``--schedule random`` draws the warp order, the warps' priorities, a warp starved for a
@@ -51,8 +52,8 @@ import runpy
 import sys
 import time
 import traceback
+from dataclasses import dataclass, field
 from pathlib import Path
-from dataclasses import dataclass
 from types import MappingProxyType
 
 import numpy as np
@@ -151,6 +152,11 @@ def build_parser() -> argparse.ArgumentParser:
                              "warp order, priorities, a starved warp and the completion of "
                              "commits and TMA loads drawn from --seed (which also seeds the "
                              "inputs), the same for the same seed")
+    parser.add_argument("--fences", default="canonical", choices=["canonical", "acquire"],
+                        help="what orders tcgen05 operations across threads: canonical (the "
+                             "ISA's tcgen05.fence::before/after_thread_sync patterns around a "
+                             "barrier or mbarrier, 9.7.16.6) or acquire (also a barrier or an "
+                             "acquire mbarrier wait alone); docs/memory-model.md")
     parser.add_argument("--seeds", default=None, metavar="A-B[,C..]",
                         help="with --schedule random: one run per schedule seed (e.g. 0-15), "
                              "on the inputs of --seed; a report per seed, then a summary "
@@ -207,6 +213,7 @@ class Problem:
     tolerance: object      # (name, got, expected, inputs) -> (ok, max_abs, max_rel, bound text)
     description: str
     check_file: object = None  # the CheckFile it comes from (errors at its lines), if any
+    ranges: dict = field(default_factory=dict)  # name -> [low, high) of integer inputs
 
 
 # -- the kernel ---------------------------------------------------------------------------------
@@ -258,7 +265,10 @@ def load_kernel(path: str, arch: str | None = None, manifest_path: str | None = 
     except PipelineError as exc:
         raise UsageError(str(exc)) from None
     try:
-        result = compile_source(text, path, arch=arch, pipeline=pipeline)
+        # line_info: the PTX carries each op's .mlir line (.loc), where races and bad
+        # accesses are reported (sim.source_lines); its instructions are those
+        # of a compile without it
+        result = compile_source(text, path, arch=arch, pipeline=pipeline, line_info=True)
     except CompileFailed as failure:
         print_diagnostics(failure.diagnostics)
         raise UsageError("the kernel does not compile") from None
@@ -455,7 +465,7 @@ def kernel_memory_ops(mlir_text: str) -> tuple[list[MemoryOp], list[MemoryOp]]:
     """The kernel's smem_fill and store_fragment ops: which parameter (through
     llvm.getelementptr), layout, tile rows, row stride and element type."""
     from tcgen05_lower import dialect as d
-    from tcgen05_lower.bindings import parse_module
+    from tcgen05_lower.parsing import parse_module
     from tcgen05_lower.dialect.ops import SmemFillOp, StoreFragmentOp
 
     with d.make_context():
@@ -592,7 +602,21 @@ def file_problem(path: str, manifest: dict, overrides: dict | None = None,
         return spec.call("reference", inputs)
 
     return Problem(buffers, scalars, reference, tolerance,
-                   path + (f" ({shown})" if shown else ""), spec)
+                   path + (f" ({shown})" if shown else ""), spec, _ranges_of(spec, buffers))
+
+
+def _ranges_of(spec: CheckFile, buffers: dict) -> dict:
+    """INPUT_RANGES of the check file: {name: (low, high)}, the half-open range of an
+    integer input's random values (default [-8, 8)), e.g. the codes of block-scale
+    factors, whose bytes are exponents."""
+    ranges = spec.get("INPUT_RANGES", {})
+    ok = isinstance(ranges, dict) and all(
+        name in buffers and isinstance(v, (tuple, list)) and len(v) == 2
+        and all(_is_int(x) for x in v) and v[0] < v[1] for name, v in ranges.items())
+    if not ok:
+        raise spec.wrong("INPUT_RANGES", "INPUT_RANGES must be a dict {buffer name: (low, "
+                                         "high)} of integer buffers, low < high")
+    return {name: (int(v[0]), int(v[1])) for name, v in ranges.items()}
 
 
 def _is_int(value) -> bool:
@@ -722,7 +746,8 @@ def make_inputs(problem: Problem, manifest: dict, reference_names, seed: int) ->
             fill = np.nan if dtype.kind == "f" or dtype_name == "bfloat16" else -1
             args[name] = np.full(dims, fill, dtype=np.float64).astype(dtype)
         elif dtype.kind in "iu":
-            args[name] = rng.integers(-8, 8, size=dims).astype(dtype)
+            low, high = problem.ranges.get(name, (-8, 8))
+            args[name] = rng.integers(low, high, size=dims).astype(dtype)
         else:
             args[name] = rng.uniform(-1, 1, size=dims).astype(dtype)
     return args
@@ -781,6 +806,7 @@ def _run(args) -> int:
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule, trace=trace,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
+                          fences=args.fences,
                           max_instructions=args.max_instructions, timeout=args.timeout)
     finally:
         if trace:
@@ -840,7 +866,7 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
-                          clusters=clusters,
+                          clusters=clusters, fences=args.fences,
                           budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
                           max_instructions=args.max_instructions, timeout=args.timeout)
     except SimError as err:

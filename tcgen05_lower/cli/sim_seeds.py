@@ -44,6 +44,7 @@ def run_seeds(args, ptx, manifest, problem, inputs, originals, grid, seeds, repo
         try:
             result = simulate(ptx, manifest, args_copy, schedule="random", seed=seed,
                               progress_stream=sys.stderr, grid=grid,
+                              fences=getattr(args, "fences", "canonical"),
                               max_instructions=args.max_instructions, timeout=args.timeout)
         except SimError as err:
             print(f"tcgen05-sim: schedule random (seed {seed}): {type(err).__name__}: {err}")

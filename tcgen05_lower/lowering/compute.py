@@ -39,13 +39,14 @@ from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT, REDUCE_KINDS
 from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp, StOp,
-                                       StoreFragmentOp, TmemBufferOp)
+                                       TmemBufferOp)
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.ldst import (LoweredFragment, _elements, _index_operand, _mapping,
-                                         _Matrix, _message, message_taddrs)
+from tcgen05_lower.lowering.vector_stores import _gep_constant, _row_inside, vector_store_test
+from tcgen05_lower.lowering.registers import (LoweredFragment, _elements, _index_operand,
+                                              _mapping, _Matrix, _message, message_taddrs)
 
 @dataclass
 class ComputedFragment(LoweredFragment):
@@ -308,8 +309,23 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
     shell = LoweredFragment([None] * fragment.access.registers, fragment.access,
                             fragment.element, fragment.column, fragment.active)
     elements = list(_elements(lowering, shell))
+    # 16-byte stores where each thread's elements are consecutive columns of its row and
+    # the rows are 16-byte aligned, behind a warp-uniform run-time test when that is not
+    # known (an i1; None: no test; False: never), as ldst.lower_store_fragment does for
+    # loaded fragments; the scalar stores below at the column edge. Imported here: the
+    # store-side helpers live with lower_store_fragment, whose module imports this one.
+    vector = vector_store_test(lowering, op, shell, matrix, elements, size)
 
     def stores():
+        if vector is None:
+            return _vector_stores(matrix, elements, fragment.values, dest, size)
+        if vector is not False:
+            _if_then_else(vector, lambda: _vector_stores(matrix, elements, fragment.values,
+                                                         dest, size), scalar_stores)
+            return []
+        return scalar_stores()
+
+    def scalar_stores():
         for (_, _, row, col, _), value in zip(elements, fragment.values):
             if size == 1:
                 value = _create("builtin.unrealized_conversion_cast",
@@ -326,6 +342,55 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
         return []
 
     _scf_if(fragment.active, stores, [])
+
+
+def _if_then_else(condition, then_build, else_build) -> None:
+    """``scf.if condition { then_build() } else { else_build() }`` without results."""
+    op = ir.Operation.create("scf.if", results=[], operands=[condition], regions=2)
+    for region, build in zip(op.regions, (then_build, else_build)):
+        with ir.InsertionPoint(region.blocks.append()):
+            build()
+            ir.Operation.create("scf.yield")
+
+
+def _vector_stores(matrix: _Matrix, elements: list, values: list, dest, size: int) -> list:
+    """One st.global.v4.b32 per 16 bytes of a thread's consecutive columns (the caller
+    checked alignment and the column extent), under the thread's row test (a predicate,
+    not a branch: the warp stays converged for the next .sync.aligned tcgen05.ld). Each
+    32-bit word holds 4 / size elements, the lower column in the lower bits: memory is
+    little-endian, so the bytes land in column order (PTX ISA 5.2.1)."""
+    _, _, row, col, _ = elements[0]
+    offset, _ = matrix.place(row, col)
+    base = emit.gep_bytes(dest, as_value(offset, i64()))
+    inside = _row_inside(matrix, elements)
+    per_word = 4 // size
+    words = [_packed_word(values[i:i + per_word], size)
+             for i in range(0, len(values), per_word)]
+    for first in range(0, len(words), 4):
+        emit.ptx("st.global.v4.b32 [$0], {$1, $2, $3, $4};",
+                 [_gep_constant(base, 4 * first)] + words[first:first + 4], predicate=inside)
+    return []
+
+
+def _packed_word(values: list, size: int):
+    """The i32 of `values` (4 / size elements of `size` bytes), the first in the low
+    bits."""
+    if size == 4:
+        return _bits32(values[0])
+    if size == 2:
+        # One mov packs two 16-bit registers (PTX ISA, mov: element 0 the low half).
+        i16 = ir.IntegerType.get_signless(16)
+        halves = [v if v.type == i16 else _create("arith.bitcast", i16, [v]).results[0]
+                  for v in values]
+        (word,) = emit.ptx("mov.b32 $0, {$1, $2};", halves, [i32()])
+        return word
+    word = None     # fp8: four bytes, shifted into place
+    for j, value in enumerate(values):
+        byte = _create("builtin.unrealized_conversion_cast",
+                       ir.IntegerType.get_signless(8), [value]).results[0]
+        bits = Sym(_create("arith.extui", i32(), [byte]).results[0]) << (8 * j)
+        word = bits if word is None else word | bits
+    return as_value(word, i32())
 
 
 def _store_bits(value, size: int):

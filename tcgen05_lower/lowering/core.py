@@ -22,6 +22,9 @@ from tcgen05_lower.dialect.ops import AllocMbarrierOp, MbarrierWaitOp
 from tcgen05_lower.emit import Sym, i32, i64
 from tcgen05_lower.kernel_ir import (FORWARDING_OPS, PARTITIONS_OP, constant_int,
                                      enclosing_roles, partition_roles, role_info)
+from tcgen05_lower.lowering.grid import lower_grid_queries
+from tcgen05_lower.lowering.registers import LoweredFragment
+from tcgen05_lower.lowering.threads import RoleThreads, role_threads
 
 def lowers(*names):
     """Marks the decorated function as the lowering of the given tcgen05 ops (their
@@ -68,12 +71,9 @@ class KernelLowering:
 
     # ------------------------------------------------------------------ driver
 
-    def run(self) -> None:
-        # The package collects the handlers once its family modules (which import this
-        # one) are loaded.
-        from tcgen05_lower.lowering import HANDLERS
-
-        from tcgen05_lower.lowering.grid import lower_grid_queries
+    def run(self, handlers: "MappingProxyType[str, Callable]") -> None:
+        """Lowers the kernel with `handlers` (op name -> handler; the package's
+        ``HANDLERS``, collected from the family modules, which import this one)."""
 
         entry = self.kernel.regions[0].blocks[0]
         lower_grid_queries(list(d.walk_ops(self.kernel)))
@@ -81,6 +81,8 @@ class KernelLowering:
         self.check_values_stay_in_tcgen05_ops(ops)
         forwarding, casts = self.retype_chosen_buffers(ops)
         barriers = [op for op in ops if AllocMbarrierOp.matches(op)]
+        from tcgen05_lower.lowering.loops import issuing_loops, narrow_index_loops
+        issuing = issuing_loops(ops)    # before the lowering erases the ops (lowering.loops)
         # mbarriers that some wait names without a phase: their phase is counted at run
         # time (see lowering.sync).
         tracked = {op.operands[0] for op in ops
@@ -108,7 +110,7 @@ class KernelLowering:
                 self.carry_row_vectors(op)
             if name is None or name == AllocMbarrierOp.NAME:
                 continue
-            handler = HANDLERS.get(name)
+            handler = handlers.get(name)
             if handler is None:
                 self.fail(op, f"tcgen05.{name} cannot be lowered yet")
             owner = role_of.get(op) if role_of else None
@@ -126,14 +128,13 @@ class KernelLowering:
         for op in reversed(barriers + self.lowered):
             op.erase()
         self.end_blocks_after_regions(entry)
+        narrow_index_loops(self.kernel, issuing)    # i32 counters (lowering.loops)
         self.kernel.attributes["tcgen05.dynamic_smem_bytes"] = ir.IntegerAttr.get(
             ir.IntegerType.get_signless(64), self.smem_bytes)
 
     def setup_roles(self, ops) -> None:
         """The threads of every role of the kernel's partitions (lowering.partitions),
         built at the entry so that they dominate every role."""
-        from tcgen05_lower.lowering.partitions import role_threads
-
         self.role_threads: dict = {}
         for op in ops:
             if op.name == PARTITIONS_OP:
@@ -143,8 +144,6 @@ class KernelLowering:
 
     def whole_cta(self):
         """The RoleThreads of the whole CTA: ops outside roles."""
-        from tcgen05_lower.lowering.partitions import RoleThreads
-
         return RoleThreads(None, self.is_leader, self.tid, self.info.threads)
 
     def enter(self, threads) -> None:
@@ -230,8 +229,6 @@ class KernelLowering:
         the tcgen05 ops are lowered their users read it through an
         ``unrealized_conversion_cast``; finish_carried_row_vectors retypes the argument
         and result, and passes the registers of the initial and yielded values."""
-        from tcgen05_lower.lowering.ldst import LoweredFragment
-
         body = loop.regions[0].blocks[0]
         for i, result in enumerate(loop.results):
             if not isinstance(d.type_info(result.type), d.FragType):

@@ -28,44 +28,30 @@ does not say, and min/max of the two is right either way.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
 from tcgen05_lower.bindings import int_value, ir, llvm, nvvm
 from tcgen05_lower.dialect.ops import (LdOp, LdRedOp, LoadFragmentOp, StOp, StoreFragmentOp,
-                                       TmemBufferOp, TmemStageOp, wrap)
+                                       TmemBufferOp, wrap)
 from tcgen05_lower.element_types import isa_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import (constant_int, defining_op, global_matrix, known_residue,
-                                     packs16, root_buffers)
+from tcgen05_lower.kernel_ir import defining_op, packs16, root_buffers
+from tcgen05_lower.lowering.compute import computed_registers, store_a_operand, store_computed
 from tcgen05_lower.lowering.core import lowers
+from tcgen05_lower.lowering.registers import (LoweredFragment, _and, _elements, _if, _if_else,
+                                              _index_operand, _mapping, _Matrix, _message,
+                                              message_taddrs)
+from tcgen05_lower.lowering.vector_stores import (VECTOR_BYTES, _byte_steps, _edge_vector_stores,
+                                                  _gep_constant, _store, _vector_of, vector_runs,
+                                                  vector_store_test)
 
 #: arith.cmpi predicate "ult".
 _ULT = 6
-
-
-@dataclass
-class LoweredFragment:
-    """A fragment in registers: the i32 registers of each thread and what they hold.
-
-    ``access`` is the warpgroup access that filled (or will drain) them; ``column`` the
-    slice's first logical column (an int or an i32 Sym; it decides the column block of
-    folded layouts); ``active`` an i1 that is true in the warps holding part of the slice
-    (None: all warps); ``reduced``: the per-row result of tcgen05.ld.red, one register
-    per lane half of the warp (``addressing.reduced_row``).
-    """
-
-    registers: list
-    access: WarpgroupAccess
-    element: str
-    column: object
-    active: object = None
-    reduced: bool = False
 
 
 # ------------------------------------------------------------------------------ helpers
@@ -108,34 +94,6 @@ def plan_of(lowering, op, buffer, width: int, kind: str) -> WarpgroupAccess:
         lowering.fail(op, f"tcgen05.{d.op_name(op)}: {exc}")
 
 
-def _index_operand(value):
-    """An index operand as a Python int when it is a constant (so that addresses fold),
-    else as an i32 Sym."""
-    producer = defining_op(value)
-    if producer is not None and producer.name == "arith.constant":
-        return int_value(producer.attributes["value"])
-    return Sym(cast(value, i32()))
-
-
-def _widen(x):
-    """An int or i32 Sym as an int or i64 Sym."""
-    return Sym(cast(x.value, i64())) if isinstance(x, Sym) else x
-
-
-def cta_in_pair(lowering):
-    """``%cluster_ctarank & 1`` (an i32 Sym, read once at kernel entry) in a cta_group::2
-    kernel: which CTA of the pair this is (9.7.16.5.1); 0 in a cta_group::1 kernel."""
-    if lowering.info.cta_group != 2:
-        return 0
-    cached = getattr(lowering, "ldst_cta_in_pair", None)
-    if cached is None:
-        entry = lowering.kernel.regions[0].blocks[0]
-        with ir.InsertionPoint(entry.operations[0]), lowering.kernel.location:
-            cached = Sym(nvvm.read_ptx_sreg_cluster_ctarank(i32())) & 1
-        lowering.ldst_cta_in_pair = cached
-    return cached
-
-
 def taking_part(lowering, access: WarpgroupAccess, column):
     """An i1 that is true in the warps that take part, or None when all four do."""
     if not access.partial:
@@ -146,60 +104,6 @@ def taking_part(lowering, access: WarpgroupAccess, column):
                                operands=[as_value(offset, i32()), blocks],
                                attributes={"predicate": ir.IntegerAttr.get(i64(), _ULT)}
                                ).results[0]
-
-
-def _message(text: str, inputs: list, results: int, active) -> list:
-    """One message as nvvm.inline_ptx. A warp that does not take part skips it through a
-    guard in the text (emit.guarded), whose register is the last input: the op's own
-    predicate operand numbers its ``$k`` without counting the results in MLIR 22.1's
-    convert-nvvm-to-llvm, so it cannot guard an instruction that has any."""
-    if active is None:
-        return emit.ptx(text, inputs, [i32()] * results)
-    return emit.ptx(emit.guarded(text, results + len(inputs)),
-                    list(inputs) + [emit.guard_operand(active)], [i32()] * results)
-
-
-def message_taddrs(lowering, access: WarpgroupAccess, base, column) -> list:
-    """The taddr of each message of this warp: base + (lane << 16) + column."""
-    taddrs = []
-    for message in range(access.messages):
-        lane, col = addressing.message_address(access, warp=lowering.warp_in_group,
-                                               message=message, column=column)
-        taddrs.append(as_value(Sym(base) + (lane << 16) + col, i32()))
-    return taddrs
-
-
-def _mapping(access: WarpgroupAccess) -> tuple:
-    """What decides which element each register holds."""
-    return (access.layout, access.layout_c, access.n, access.width, access.shape,
-            access.num, access.pack16, access.half_split)
-
-
-def _if(condition, build, result_types=()):
-    """``scf.if condition { build() }`` (with an else yielding zeros when it has
-    results); returns the results."""
-    if condition is None:
-        return build()
-    op = ir.Operation.create("scf.if", results=list(result_types), operands=[condition],
-                             regions=2)
-    then_block = op.regions[0].blocks.append()
-    with ir.InsertionPoint(then_block):
-        values = build()
-        ir.Operation.create("scf.yield", operands=list(values or []))
-    if result_types:
-        else_block = op.regions[1].blocks.append()
-        with ir.InsertionPoint(else_block):
-            zeros = [emit.constant(0, t) for t in result_types]
-            ir.Operation.create("scf.yield", operands=zeros)
-    return list(op.results)
-
-
-def _and(a, b):
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return ir.Operation.create("arith.andi", results=[emit.i1()], operands=[a, b]).results[0]
 
 
 def _element_bytes(lowering, op, element: str) -> int:
@@ -239,11 +143,9 @@ def lower_st(lowering, op) -> None:
     fragment = lowering.values[op.operands[2]]
     frag = d.type_info(op.operands[2].type)
     if TmemBufferOp(buffer).role == "a":
-        from tcgen05_lower.lowering.compute import store_a_operand
         return store_a_operand(lowering, op, buffer, fragment)
     access = plan_of(lowering, op, buffer, frag.shape[1], StOp.NAME)
     if fragment.registers is None:  # computed by tcgen05.frag_map
-        from tcgen05_lower.lowering.compute import computed_registers
         fragment = computed_registers(lowering, fragment)
     if fragment.reduced or _mapping(fragment.access) != _mapping(access):
         lowering.fail(op, f"tcgen05.st: the fragment's registers are laid out for "
@@ -326,306 +228,13 @@ def lower_ld_red(lowering, op) -> None:
 
 # ------------------------------------------------------------------ fragments <-> global
 
-def _elements(lowering, fragment: LoweredFragment):
-    """(register index, 16-bit half or None, row, column within the slice, owner i1 or
-    None) of every element the fragment holds in this thread, in i64 Syms."""
-    access = fragment.access
-    warp = _widen(lowering.warp_in_group)
-    thread = _widen(lowering.lane)
-    cta = _widen(cta_in_pair(lowering))
-    if fragment.reduced:
-        owner = None
-        if access.shape == "16x32bx2":
-            # Threads l and l + 16 hold the same row: only the first writes it.
-            owner = emit.cmp_eq(as_value(addressing.reduced_copy(access, lowering.lane),
-                                         i32()), emit.constant(0, i32()))
-        for slot in range(len(fragment.registers)):
-            row = addressing.reduced_row(access, warp=warp, thread=thread, slot=slot, cta=cta)
-            yield slot, None, row, 0, owner
-        return
-    column = _widen(fragment.column)
-    halves = (0, 1) if access.pack16 else (None,)
-    for reg in range(len(fragment.registers)):
-        for half in halves:
-            row, col = addressing.element(access, warp=warp, thread=thread, reg=reg,
-                                          half=half or 0, cta=cta, column=column)
-            yield reg, half, row, col, None
-
-
-class _Matrix:
-    """Where a store_fragment or load_fragment puts element (row, col) of its slice in
-    the global matrix (kernel_ir.global_matrix): its byte offset, and an i1 that is false
-    where the element lies outside the matrix's extents (None: no extents given)."""
-
-    def __init__(self, op, column, size: int):
-        matrix = global_matrix(op)
-        as_i64 = (lambda v: None if v is None else Sym(cast(v, i64())))
-        self.ld = matrix.ld if isinstance(matrix.ld, int) else as_i64(matrix.ld)
-        self.first_row = as_i64(matrix.row_offset)
-        self.first_column = column if matrix.column_offset is None \
-            else as_i64(matrix.column_offset) + column
-        self.rows, self.columns = as_i64(matrix.rows), as_i64(matrix.columns)
-        self.size = size
-
-    def place(self, row, col):
-        """(byte offset, inside i1 or None) of element (row, col) of the slice."""
-        row = row if self.first_row is None else self.first_row + row
-        column = self.first_column + col
-        inside = None
-        if self.rows is not None:
-            inside = _unsigned_less(row, self.rows)
-        if self.columns is not None:
-            inside = _and(inside, _unsigned_less(column, self.columns))
-        return (row * self.ld + column) * self.size, inside
-
-
-def _unsigned_less(a, b):
-    return ir.Operation.create("arith.cmpi", results=[emit.i1()],
-                               operands=[as_value(a, i64()), as_value(b, i64())],
-                               attributes={"predicate": ir.IntegerAttr.get(i64(), _ULT)}
-                               ).results[0]
-
-
 @functools.lru_cache(maxsize=256)
-def _element_steps(access: WarpgroupAccess, half_geometry: bool, pair: bool):
-    """(row, column) of every element a thread's fragment holds (in _elements' order)
-    relative to its first element, when that is the same for every thread of the
-    warpgroup (and both CTAs of a pair); None when it differs between threads. Worked
-    out on the concrete thread numbers (tmem-facts sections 1-2 through
-    addressing.element), once per access. `half_geometry` keys the cache on what the
-    access's equality leaves out."""
-    del half_geometry
-    if access.fold != 1:
-        return None  # the columns depend on the run-time slice column
-    halves = (0, 1) if access.pack16 else (None,)
-    regs = [(reg, half) for reg in range(access.registers) for half in halves]
-    steps = None
-    for cta in ((0, 1) if pair else (0,)):
-        for warp in range(addressing.WARPS):
-            for thread in range(addressing.LANES_PER_WARP):
-                places = [addressing.element(access, warp=warp, thread=thread, reg=reg,
-                                             half=half or 0, cta=cta)
-                          for reg, half in regs]
-                row0, col0 = places[0]
-                found = tuple((row - row0, col - col0) for row, col in places)
-                if steps is None:
-                    steps = found
-                elif found != steps:
-                    return None
-    return steps
-
-
-def _byte_steps(lowering, fragment: LoweredFragment, matrix: "_Matrix"):
-    """The byte offset of every element of `fragment` in the matrix relative to its first
-    element, when those are compile-time constants, the same in every thread; None
-    otherwise (or when the matrix has extents, whose checks are per element). The offset
-    (row * ld + column) * size is linear in the row and column, so the difference of two
-    elements is (drow * ld + dcol) * size; with a run-time ld only elements of one row
-    qualify."""
-    if fragment.reduced or matrix.rows is not None or matrix.columns is not None:
-        return None
-    access = fragment.access
-    steps = _element_steps(access, bool(access.geometry.half), lowering.info.cta_group == 2)
-    if steps is None or len(steps) != len(fragment.registers) * (2 if access.pack16 else 1):
-        return None
-    if any(drow for drow, _ in steps) and not isinstance(matrix.ld, int):
-        return None
-    return [(drow * (matrix.ld if drow else 0) + dcol) * matrix.size for drow, dcol in steps]
-
-
-def _gep_constant(base: "ir.Value", offset: int) -> "ir.Value":
-    """``base + offset`` bytes, the offset a constant of the GEP itself. Built with
-    ``Operation.create``: a fragment stores dozens of elements a tile, and the generated
-    builder's argument handling costs twice the op itself."""
-    if offset == 0:
-        return base
-    return ir.Operation.create(
-        "llvm.getelementptr", results=[base.type], operands=[base],
-        attributes={"rawConstantIndices": ir.DenseI32ArrayAttr.get([offset]),
-                    "elem_type": ir.TypeAttr.get(ir.IntegerType.get_signless(8))}).results[0]
-
-
-def _store(value: "ir.Value", address: "ir.Value", alignment: int) -> None:
-    """``llvm.store`` with an alignment (Operation.create, see _gep_constant)."""
-    ir.Operation.create("llvm.store", operands=[value, address],
-                        attributes={"alignment": ir.IntegerAttr.get(i64(), alignment)})
-
-
-#: Bytes of the widest global store the lowering emits (st.global.v4.b32, PTX ISA
-#: 9.7.9.9: a vector access must be aligned to its whole size).
-VECTOR_BYTES = 16
-
-
-def promised_alignment(lowering, value) -> int:
-    """The alignment in bytes a kernel argument promises with the standard ``llvm.align``
-    argument attribute (``%C: !llvm.ptr<1> {llvm.align = 16 : i64}``), 1 for any other
-    value. The promise is the caller's: the lowering relies on it as LLVM does."""
-    owner = value.owner
-    if not isinstance(owner, ir.Block) or owner != lowering.kernel.regions[0].blocks[0]:
-        return 1
-    attributes = lowering.kernel.attributes
-    if "arg_attrs" not in attributes:
-        return 1
-    entry = ir.ArrayAttr(attributes["arg_attrs"])[ir.BlockArgument(value).arg_number]
-    entry = ir.DictAttr(entry)
-    if "llvm.align" not in entry:
-        return 1
-    try:
-        return int_value(entry["llvm.align"])
-    except (ValueError, TypeError):
-        return 1  # not an integer: no promise this lowering understands
-
-
-@functools.lru_cache(maxsize=256)
-def _first_columns(access: WarpgroupAccess, half_geometry: bool, pair: bool,
-                   column: int) -> frozenset:
-    """The columns of the first element of every thread's fragment (all warps, lanes and,
-    in a pair, both CTAs), for a slice at the constant `column` (as _elements places
-    them), worked out on the concrete thread numbers once per access."""
-    del half_geometry
-    return frozenset(
-        addressing.element(access, warp=warp, thread=thread, reg=0, half=0, cta=cta,
-                           column=column)[1]
-        for cta in ((0, 1) if pair else (0,))
-        for warp in range(addressing.WARPS)
-        for thread in range(addressing.LANES_PER_WARP))
-
-
-def vector_runs(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
-                steps: list | None, size: int) -> list | None:
-    """The element indices of `fragment` grouped for 16-byte vector stores, e.g.
-    [[0, 1, 2, 3], [4, 5, 6, 7], ...] (a group of one is a scalar store), or None for
-    one scalar store per element. Vector stores need every group's address 16-byte
-    aligned in every thread: 32-bit elements at constant steps (_byte_steps), the
-    destination's promised alignment (promised_alignment) at least 16, a constant leading
-    dimension and slice columns that keep the first element of every thread on a 16-byte
-    boundary ((row * ld + column) * 4 with ld * 4 and column * 4 multiples of 16), and
-    four elements 4 bytes apart from a multiple of 16 of the first. A run-time column
-    qualifies when kernel_ir.known_residue proves it a multiple of 4 elements (a tile
-    offset t * 256 plus a loop column stepping by 32, say); with an unfolded layout (what
-    constant steps imply) the slice's own column does not move a thread's columns."""
-    if steps is None or size != 4 or fragment.access.pack16:
-        return None
-    if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
-        return None
-    per_vector = VECTOR_BYTES // size
-    matrix_column = global_matrix(op).column_offset
-    columns = [op.operands[2]] + ([] if matrix_column is None else [matrix_column])
-    if not isinstance(matrix.ld, int) or matrix.ld % per_vector or \
-            any(known_residue(value, per_vector) != 0 for value in columns):
-        return None  # a row or column offset not known to keep 16-byte alignment
-    slice_column = fragment.column
-    if not isinstance(slice_column, int):
-        if fragment.access.fold != 1:
-            return None  # a folded layout's columns depend on the run-time slice column
-        slice_column = 0  # unfolded: columns are relative to the slice (addressing.element)
-    firsts = _first_columns(fragment.access, bool(fragment.access.geometry.half),
-                            lowering.info.cta_group == 2, slice_column)
-    if any(col % per_vector for col in firsts):
-        return None
-    runs, i = [], 0
-    while i < len(steps):
-        run = steps[i:i + per_vector]
-        if steps[i] % VECTOR_BYTES == 0 and len(run) == per_vector and \
-                all(b - a == size for a, b in zip(run, run[1:])):
-            runs.append(list(range(i, i + per_vector)))
-            i += per_vector
-        else:
-            runs.append([i])
-            i += 1
-    return runs
-
-
-def _contiguous_row(lowering, fragment: LoweredFragment) -> bool:
-    """Whether every thread's fragment is consecutive 32-bit columns 0, 1, ... of one row
-    from a first column that is a multiple of 4 of the slice (layout D or an unfolded
-    .32x32b message: each thread holds N consecutive columns of its row, 9.7.16.10.5), so
-    that elements 4g .. 4g + 3 are 16 contiguous bytes whenever the first is 16-byte
-    aligned. Worked out on the concrete thread numbers (_element_steps)."""
-    access = fragment.access
-    if fragment.reduced or access.pack16 or access.fold != 1 or len(fragment.registers) % 4:
-        return False
-    pair = lowering.info.cta_group == 2
-    half = bool(access.geometry.half)
-    steps = _element_steps(access, half, pair)
-    if steps is None or list(steps) != [(0, c) for c in range(len(fragment.registers))]:
-        return False  # not one row of consecutive columns in the same way in every thread
-    return all(col % 4 == 0 for col in _first_columns(access, half, pair, 0))
-
-
-def _runtime_alignment(lowering, op) -> "ir.Value | None | bool":
-    """An i1, true at run time where the destination pointer, ld * 4 and the column
-    offsets * 4 are multiples of 16 bytes (each element's row start is then 16-byte
-    aligned; warp-uniform: none depends on the thread); None when all of them are known
-    to be (kernel_ir.known_residue, the llvm.align promise), so no test is needed."""
-    matrix = global_matrix(op)
-    per_vector = VECTOR_BYTES // 4
-    values = [v for v in (matrix.ld, op.operands[2], matrix.column_offset)
-              if isinstance(v, ir.Value) and known_residue(v, per_vector) != 0]
-    if isinstance(matrix.ld, int) and matrix.ld % per_vector:
-        return False
-    bits = None
-    if promised_alignment(lowering, op.operands[1]) < VECTOR_BYTES:
-        bits = Sym(llvm.PtrToIntOp(i64(), op.operands[1]).result)
-    for value in values:
-        term = Sym(cast(value, i64())) * 4
-        bits = term if bits is None else bits | term
-    if bits is None:
-        return None
-    return emit.cmp_eq(as_value(bits & (VECTOR_BYTES - 1), i64()), emit.constant(0, i64()))
-
-
-def _columns_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
-    """An i1: the fragment's last column (its columns increase, _contiguous_row) lies
-    inside the matrix's column extent, so all of them do; the same in every thread of
-    the warp (they hold the same columns of different rows). None: no column extent."""
-    if matrix.columns is None:
-        return None
-    return _unsigned_less(matrix.first_column + elements[-1][3], matrix.columns)
-
-
-def _row_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
-    """An i1: the thread's row (one for the whole fragment) lies inside the row extent."""
-    if matrix.rows is None:
-        return None
-    row = elements[0][2]
-    return _unsigned_less(row if matrix.first_row is None else matrix.first_row + row,
-                          matrix.rows)
-
-
-def _edge_vector_stores(fragment: LoweredFragment, matrix: "_Matrix", elements: list,
-                        dest) -> None:
-    """16-byte stores of a fragment of consecutive columns (_contiguous_row) whose row
-    start is 16-byte aligned and whose columns are all inside the column extent (the
-    caller's warp-uniform test; a fragment across the edge takes the scalar stores): one
-    st.global.v4.b32 per 4 columns, all under the thread's row test (a predicate, not a
-    branch: the warp stays converged for the next .sync.aligned tcgen05.ld)."""
-    _, _, row, col, _ = elements[0]
-    offset, _ = matrix.place(row, col)
-    base = emit.gep_bytes(dest, as_value(offset, i64()))
-    inside = _row_inside(matrix, elements)
-    for first in range(0, len(elements), 4):
-        values = [fragment.registers[reg] for reg, *_ in elements[first:first + 4]]
-        emit.ptx("st.global.v4.b32 [$0], {$1, $2, $3, $4};",
-                 [_gep_constant(base, 4 * first)] + values, predicate=inside)
-
-
-def _vector_of(values: list) -> "ir.Value":
-    """A vector<N x i32> of the i32 `values`."""
-    vector_type = ir.VectorType.get([len(values)], i32())
-    vector = llvm.UndefOp(vector_type).result
-    for j, value in enumerate(values):
-        vector = llvm.InsertElementOp(vector, value, emit.constant(j, i32())).result
-    return vector
-
-
 @lowers(StoreFragmentOp)
 def lower_store_fragment(lowering, op) -> None:
     """Each element at its place in the matrix (_Matrix), stored only where it lies
     inside the matrix's extents when they are given."""
     fragment = lowering.values[op.operands[0]]
     if fragment.registers is None:  # computed by tcgen05.frag_map
-        from tcgen05_lower.lowering.compute import store_computed
         return store_computed(lowering, op, fragment)
     dest = op.operands[1]
     column = Sym(cast(op.operands[2], i64()))
@@ -662,10 +271,8 @@ def lower_store_fragment(lowering, op) -> None:
     # aligned and the columns inside (an i1; None: known, no test; False: never aligned
     # or not consecutive columns); a fragment across the column edge stores scalars.
     edge = False
-    if runs is None and steps is None and size == 4 and _contiguous_row(lowering, fragment):
-        edge = _runtime_alignment(lowering, op)
-        if edge is not False:
-            edge = _and(edge, _columns_inside(matrix, elements))
+    if runs is None and steps is None and size == 4:
+        edge = vector_store_test(lowering, op, fragment, matrix, elements, size)
 
     def stores():
         if runs is not None:
@@ -674,7 +281,6 @@ def lower_store_fragment(lowering, op) -> None:
             _edge_vector_stores(fragment, matrix, elements, dest)
             return []
         if edge is not False:
-            from tcgen05_lower.lowering.smem import _if_else  # smem imports this module
             _if_else(edge, lambda: _edge_vector_stores(fragment, matrix, elements, dest),
                      scalar_stores)
             return []

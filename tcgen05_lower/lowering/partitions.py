@@ -16,46 +16,14 @@ warps of each role when their role ends, the warps of no role at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from tcgen05_lower import emit
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import PartitionsOp, RoleOp
-from tcgen05_lower.emit import Sym, i1, i32, i64
-from tcgen05_lower.kernel_ir import Role, partition_roles
+from tcgen05_lower.emit import i32
+from tcgen05_lower.kernel_ir import partition_roles
 from tcgen05_lower.lowering.core import lowers
 from tcgen05_lower.lowering.sync import cta_barrier
-
-#: arith.cmpi predicate "ult".
-_ULT = 6
-
-
-@dataclass
-class RoleThreads:
-    """Who runs what in one role (or, with ``role`` None, in the whole CTA): the i1 of the
-    thread that issues single-thread ops, the thread index within the role, its thread
-    count, and the i1 "this thread's warp belongs to the role"."""
-
-    role: Role | None
-    leader: "ir.Value"
-    tid: Sym
-    threads: int
-    member: "ir.Value | None" = None
-
-
-def role_threads(lowering, role: Role) -> RoleThreads:
-    """The predicates and indices of `role`, built at the insertion point (the kernel's
-    entry, after the thread and warp indices)."""
-    first = emit.constant(role.first_thread, i32())
-    leader = emit.cmp_eq(lowering.tid.value, first)
-    tid = lowering.tid - role.first_thread if role.first_thread else lowering.tid
-    offset = lowering.warp - role.first_warp if role.first_warp else lowering.warp
-    member = ir.Operation.create(
-        "arith.cmpi", results=[i1()],
-        operands=[offset.value, emit.constant(role.warps, i32())],
-        attributes={"predicate": ir.IntegerAttr.get(i64(), _ULT)}).results[0]
-    return RoleThreads(role, leader, tid, role.threads, member)
-
+from tcgen05_lower.lowering.threads import RoleThreads, role_threads  # noqa: F401
 
 #: setmaxnreg's register counts: multiples of 8 in 24..256 (PTX ISA, setmaxnreg).
 NREG_MIN, NREG_MAX, NREG_STEP = 24, 256, 8

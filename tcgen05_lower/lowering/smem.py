@@ -21,7 +21,8 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64, index
 from tcgen05_lower.isa import addressing, descriptors
 from tcgen05_lower.kernel_ir import constant_int, global_matrix, known_residue, stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
-from tcgen05_lower.lowering.ldst import VECTOR_BYTES, _and, _if, cta_in_pair
+from tcgen05_lower.lowering.vector_stores import VECTOR_BYTES, promised_alignment
+from tcgen05_lower.lowering.registers import _and, _if, _if_else, cta_in_pair
 
 #: arith.cmpi predicates "ult" and "uge".
 _ULT, _UGE = 6, 9
@@ -231,7 +232,6 @@ def _transposing_chunks(lowering, tile, source, ld, first_row, rows, k_size,
     alignment (``llvm.align``, as for store_fragment's vector stores), the source rows
     (src_ld elements apart) and the first row keep every chunk on a 16-byte boundary, the
     tile's rows are whole chunks, and no extents ask for per-element bounds checks."""
-    from tcgen05_lower.lowering.ldst import promised_alignment
 
     return (rows is None and k_size is None
             and promised_alignment(lowering, source) >= VECTOR_BYTES
@@ -360,7 +360,7 @@ def _vector_alignment(source, values, element_bytes: int):
     pointer is then the caller's to align, as documented. A packed source whose rows are
     not 16-byte multiples (K = 70 bf16 elements) thus takes the element-by-element copy
     instead of a misaligned vector load, which faults (a vector access must be aligned
-    to its whole size, ldst.VECTOR_BYTES); Triton specializes on divisibility likewise."""
+    to its whole size, vector_stores.VECTOR_BYTES); Triton specializes on divisibility likewise."""
     per_vector = VECTOR_BYTES // element_bytes
     unknown = [v for v in values if isinstance(v, ir.Value)
                and known_residue(v, per_vector) != 0]
@@ -400,15 +400,6 @@ def _not_less(a, b):
                                ).results[0]
 
 
-def _if_else(condition, then_build, else_build) -> None:
-    """``scf.if condition { then_build() } else { else_build() }`` without results."""
-    op = ir.Operation.create("scf.if", results=[], operands=[condition], regions=2)
-    for region, build in zip(op.regions, (then_build, else_build)):
-        with ir.InsertionPoint(region.blocks.append()):
-            build()
-            ir.Operation.create("scf.yield")
-
-
 def smem_descriptor(lowering, tile_value, kbyte: int) -> "ir.Value":
     """The 64-bit shared-memory descriptor (Table 40) of the K block of a K-major tile
     that starts at byte `kbyte` of every row (``matrix_descriptor``)."""
@@ -435,14 +426,16 @@ def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -
     SMEM_ADDRESS_LIMIT = 2^18, so for a 16-byte aligned address x the encoding is x >> 4
     exactly (the mask keeps every bit), it is below 2^14, and for 16-byte aligned x and
     y with x + y < 2^18, encode(x + y) = encode(x) + (y >> 4) < 2^14: adding an offset
-    to the field never carries out of bits 0-13. So the descriptor is
+    to the field never carries out of bits 0-13, and no sum below carries out of the
+    low 32-bit word (its largest term, LBO in bits 16-29, leaves bits 30-31 clear). So
+    the descriptor is
 
-        (encode(tile base) + (stage x stage bytes + start) >> 4 + low constant) as the low
-        32-bit word, the high constant as the high word,
+        (encode(tile base) | constant high word) + (constant low word + start >> 4),
+        a loop-invariant 64-bit value (``invariant_descriptor``), with stage x stage
+        bytes >> 4 added to its low 32-bit word for a stage of a multi-stage tile
+        (``plus_stage``),
 
-    the low word computed in 32 bits from the tile's base (loop-invariant: ptxas keeps it
-    in a register) plus the stage's offset (one multiply-add per stage) plus a constant
-    (the K block and the LBO field: one add per MMA). A tile value whose base is not a
+    the way CuTe steps a descriptor by adding to it. A tile value whose base is not a
     ``tcgen05.smem_buffer`` (directly or through ``tcgen05.smem_stage``) takes the
     general form: the field computed from its address."""
     tile = d.type_info(tile_value.type)
@@ -455,25 +448,108 @@ def matrix_descriptor(lowering, tile_value, start: int, *, lbo: int, sbo: int) -
         # matrix-descriptor-encode(x) = (x & 0x3FFFF) >> 4 (Table 40), bits 0-13.
         field = (address & 0x3FFFF) >> 4
         return as_value(field | constant_part, i64())
-    base_field, stage_field = parts
-    low = base_field if stage_field is None else base_field + stage_field
-    low = low + ((start >> 4) + (constant_part & 0xFFFFFFFF))
-    wide = Sym(cast(as_value(low, i32()), i64()))
-    return as_value(wide | (constant_part & ~0xFFFFFFFF), i64())
+    buffer, stage, step = parts
+    invariant = invariant_descriptor(lowering, buffer, constant_part, start >> 4)
+    if stage is None:
+        return as_value(invariant, i64())
+    return plus_stage(invariant, stage, step)
+
+
+def invariant_descriptor(lowering, buffer, constant_part: int, offset: int) -> Sym:
+    """(encode(address of `buffer`) | the high word of `constant_part`) + (its low word +
+    `offset`) as an i64 (the bits of the three ORed), built once per buffer and constant
+    before the outermost loop around the op being lowered
+    (``hoist_point``): inside the loop it is a register, not a rebuild.
+
+    Why a 64-bit add and not the low word's: the descriptors of one tile's K blocks
+    then differ as 64-bit values, and ptxas (13.0) keeps each one's high word in place
+    in the uniform register pair tcgen05.mma reads, where descriptors ORed from one
+    constant high word get that word copied into every pair at every MMA
+    (benchmarks/codegen/REPORT.md)."""
+    def build() -> Sym:
+        base = _encoded_base(lowering, buffer, _owner(buffer))
+        wide = Sym(cast(as_value(base, i32()), i64())) | (constant_part & ~0xFFFFFFFF)
+        # + rather than |: equal bits (encode(base) + offset < 2^14, below LBO).
+        return wide + ((constant_part & 0xFFFFFFFF) + offset)
+
+    where = hoist_point(lowering.current_op)
+    if where is None or _inside(_owner(buffer), where):
+        return build()      # in no loop (or the buffer's own): built at the op (one built
+        #                     elsewhere may not dominate it, in another branch say)
+    cache = getattr(lowering, "invariant_descriptors", None)
+    if cache is None:
+        cache = lowering.invariant_descriptors = {}
+    key = (where, buffer, constant_part, offset)
+    found = cache.get(key)
+    if found is None:
+        with ir.InsertionPoint(where):
+            found = cache[key] = build()
+    return found
+
+
+#: The descriptor of a stage: $1 (an invariant descriptor) with the stage $2 times {step}
+#: (its offset >> 4) added to its low 32-bit word, in one mad. Inline PTX, not arith: LLVM's
+#: NVPTX pipeline would rewrite the low word of K block k as (K block 0's low word +
+#: stage offset) + 2k (NaryReassociate), chaining the descriptors of one K block, which
+#: ptxas then copies into the pair tcgen05.mma reads, and would carry each tile's stage
+#: offset as an induction variable of its own (LSR), where ptxas folds the multiply into
+#: the add (ULEA) from the one stage index.
+PLUS_STAGE_PTX = ("{{ .reg .b32 lo; .reg .b32 hi; mov.b64 {{lo, hi}}, $1; "
+                  "mad.lo.u32 lo, $2, {step}, lo; mov.b64 $0, {{lo, hi}}; }}")
+
+
+def _inside(op, ancestor) -> bool:
+    """Whether `op` is nested in `ancestor`'s regions."""
+    parent = op.parent
+    while parent is not None:
+        parent = parent.operation
+        if parent == ancestor:
+            return True
+        parent = parent.parent
+    return False
+
+
+def _owner(value) -> "ir.Operation":
+    owner = value.owner
+    return owner.operation if hasattr(owner, "operation") else owner
+
+
+def plus_stage(invariant: Sym, stage, step: int) -> "ir.Value":
+    """`invariant` with `stage` x `step` added to its low 32-bit word (no carry out of
+    it: see ``matrix_descriptor``): the stage's descriptor in one 32-bit multiply-add."""
+    (result,) = emit.ptx(PLUS_STAGE_PTX.format(step=step),
+                         [as_value(invariant, i64()), as_value(stage, i32())], [i64()])
+    return result
+
+
+def hoist_point(op):
+    """The outermost ``scf.for`` / ``scf.while`` around `op` in its kernel (values built
+    before it are loop-invariant registers), or None when `op` is in no loop."""
+    outermost = None
+    parent = op.parent if op is not None else None
+    while parent is not None:
+        parent = parent.operation
+        if parent.name in ("func.func", "llvm.func"):
+            break
+        if parent.name in ("scf.for", "scf.while"):
+            outermost = parent
+        parent = parent.parent
+    return outermost
 
 
 def _descriptor_base(lowering, tile_value):
-    """(encode(buffer base) as an i32 Sym, stage offset >> 4 as an i32 Sym or None) of a
-    tile that is a ``tcgen05.smem_buffer`` or a stage of one; None for any other value."""
+    """(the ``tcgen05.smem_buffer`` value, the stage index as an i32 Sym or None, the
+    stage's bytes >> 4) of a tile that is a buffer or a stage of one; None for any
+    other value."""
     owner = tile_value.owner
     owner = owner.operation if hasattr(owner, "operation") else owner
     if not isinstance(owner, ir.Operation):
         return None     # a block argument
-    stage_field = None
+    stage, step = None, 0
     if SmemStageOp.matches(owner):
         view = SmemStageOp(owner)
         tile = d.type_info(view.tile.type)
-        stage_field = Sym(cast(view.stage, i32())) * (stage_bytes(tile) >> 4)
+        stage, step = Sym(cast(view.stage, i32())), stage_bytes(tile) >> 4
         tile_value = view.tile
         owner = tile_value.owner
         owner = owner.operation if hasattr(owner, "operation") else owner
@@ -481,7 +557,7 @@ def _descriptor_base(lowering, tile_value):
             return None
     if not SmemBufferOp.matches(owner):
         return None
-    return _encoded_base(lowering, tile_value, owner), stage_field
+    return tile_value, stage, step
 
 
 def _encoded_base(lowering, buffer, buffer_op) -> Sym:

@@ -18,7 +18,7 @@ from tcgen05_lower.bindings import llvm
 from tcgen05_lower.dialect.ops import MbarrierExpectTxOp, TmaLoadOp
 from tcgen05_lower.emit import i32
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.ldst import cta_in_pair
+from tcgen05_lower.lowering.registers import cta_in_pair
 from tcgen05_lower.lowering.sync import even_cta_address, single_thread_predicate
 
 

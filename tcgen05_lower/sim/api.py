@@ -20,7 +20,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.ptx import split_top
 from tcgen05_lower.sim.executor import Launch, Machine
+from tcgen05_lower.sim.param_space import EXTRA_ARRAYS
+from tcgen05_lower.sim.source_lines import (  # noqa: F401  (source_locations: API)
+    locate as _locate, locate_problems as _locate_problems, source_locations)
 from tcgen05_lower.sim.state import LimitExceeded, SimError
 
 #: The default budgets of a run (the whole grid). The largest shipped example
@@ -33,6 +37,10 @@ DEFAULT_TIMEOUT = 600.0
 #: CUDA's largest grid (cudaDeviceProp::maxGridSize on every GPU since compute
 #: capability 3.0): x up to 2^31 - 1 CTAs, y and z up to 65535.
 MAX_GRID = (2**31 - 1, 65535, 65535)
+
+#: The readings of tcgen05 ordering across threads simulate(fences=) and --fences offer
+#: (docs/memory-model.md), the default first.
+FENCES = ("canonical", "acquire")
 
 
 class LaunchError(SimError):
@@ -151,9 +159,13 @@ def _check_params(params, entry: P.Entry) -> None:
         if mp["pointer"] and kind_bits[1] != 64:
             raise LaunchError(f"the manifest's parameter {name} is a pointer, the PTX's "
                               f"{pp.name} is {pp.ptx_type} (not 64 bits)")
-        if "tensor_map" in mp and not mp["pointer"]:
+        if "tensor_map" in mp and not mp["pointer"] and pp.size is None:
             raise LaunchError(f"the manifest's parameter {name} has a tensor_map but is not "
-                              f"a pointer")
+                              f"a pointer (nor a by-value .b8 array parameter)")
+        if pp.size is not None and (mp["pointer"] or "tensor_map" not in mp):
+            raise LaunchError(f"the PTX's {pp.name} is a by-value array of {pp.size} bytes: "
+                              f"the manifest's parameter {name} must be a tensor_map with "
+                              f"\"pointer\": false")
         described = mp.get("tensor_map")
         if described is not None and not (
                 isinstance(described, dict) and isinstance(described.get("tensor"), str)
@@ -235,9 +247,10 @@ _NAME = r"[A-Za-z_][\w$.-]*"
 
 def grid_of(manifest: dict, args: dict, cluster, grid=None) -> tuple[int, int, int]:
     """The grid in CTAs: `grid` if given, else the manifest's (one string per dimension:
-    an integer, an integer argument's name, or ceildiv(<name or integer>, <integer>),
-    computed from `args`), else one cluster. `cluster`: the cluster's CTAs along x, or
-    its shape (x, y, z); each grid dimension must be a multiple of the cluster's."""
+    a product ``a * b * ...`` of factors, each an integer, an integer argument's name, or
+    ceildiv(<name or integer>, <integer>), computed from `args`), else one cluster.
+    `cluster`: the cluster's CTAs along x, or its shape (x, y, z); each grid dimension
+    must be a multiple of the cluster's."""
     shape = (tuple(cluster) + (1, 1))[:3] if isinstance(cluster, (tuple, list)) \
         else (int(cluster), 1, 1)
     if grid is None:
@@ -250,19 +263,24 @@ def grid_of(manifest: dict, args: dict, cluster, grid=None) -> tuple[int, int, i
             raise SimError(f"the grid uses {token}, which is not an integer argument given")
         return int(args[token])
 
-    dims = []
-    for item in grid:
-        text = str(item).strip()
+    def factor(text: str, whole: str) -> int:
         m = re.fullmatch(rf"ceildiv\(\s*(\d+|{_NAME})\s*,\s*(\d+)\s*\)", text)
         if m:
             if int(m.group(2)) == 0:
-                raise LaunchError(f"grid dimension {text!r} divides by 0")
-            dims.append(-(-value(m.group(1)) // int(m.group(2))))
-        elif re.fullmatch(rf"\d+|{_NAME}", text):
-            dims.append(value(text))
-        else:
-            raise SimError(f"grid dimension {text!r} is not an integer, an argument name or "
-                           f"ceildiv(a, b)")
+                raise LaunchError(f"grid dimension {whole!r} divides by 0")
+            return -(-value(m.group(1)) // int(m.group(2)))
+        if re.fullmatch(rf"\d+|{_NAME}", text):
+            return value(text)
+        raise SimError(f"grid dimension {whole!r} is not a product (*) of integers, "
+                       f"argument names and ceildiv(a, b)")
+
+    dims = []
+    for item in grid:
+        text = str(item).strip()
+        product = 1
+        for part in split_top(text, "*"):
+            product *= factor(part.strip(), text)
+        dims.append(product)
     if len(dims) > 3:
         raise SimError(f"a grid has at most three dimensions, not {len(dims)}")
     dims += [1] * (3 - len(dims))
@@ -313,6 +331,8 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
                                f"which is not an array argument given")
             bound[pp.name] = TensorMap.of_array(described["tensor"], array,
                                                 described["box"], described["swizzle"])
+            if described["tensor"] not in ptx_name:  # an array no parameter passes
+                bound.setdefault(EXTRA_ARRAYS, {})[described["tensor"]] = array
         else:
             raise SimError(f"no value given for kernel parameter {name}")
         if isinstance(bound[pp.name], TensorMap):
@@ -325,7 +345,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              schedule: str = "late", *, seed: int | None = None, trace=None,
              progress_stream=None,
              ordering_factory=None, tensor_core=None, grid=None, timing=None,
-             clusters=None, budgets=None,
+             clusters=None, budgets=None, fences: str = "canonical",
              max_instructions: int | None = DEFAULT_MAX_INSTRUCTIONS,
              timeout: float | None = DEFAULT_TIMEOUT) -> SimResult:
     """Runs the kernel of ``ptx`` with ``args`` on every CTA of its grid (`grid`, else
@@ -354,8 +374,15 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     timing-only estimate (timing.Recording); the outputs are then partial. ``budgets``
     ({cluster id: warp instructions}, with ``timing``): record only that many of the
     cluster's instructions (a prefix, timing.Recording.partial; its end state is not
-    checked)."""
+    checked).
+
+    ``fences``: "canonical" (default) or "acquire", which thread synchronization orders
+    tcgen05 operations across threads (docs/memory-model.md, "Two readings of tcgen05
+    ordering"): only the ISA's tcgen05.fence::before/after_thread_sync patterns
+    (9.7.16.6), or also every barrier and acquire mbarrier wait."""
     manifest = {} if manifest is None else manifest
+    if fences not in FENCES:
+        raise ValueError(f"fences must be one of {', '.join(FENCES)}, not {fences!r}")
     args = args or {}
     if not isinstance(manifest, dict):
         raise LaunchError(f"a manifest is a JSON object, not {type(manifest).__name__}")
@@ -418,6 +445,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
                               ordering_factory, tensor_core, schedule, trace=trace,
                               progress_stream=progress_stream)
+            machine.ordering.fences = fences
             if schedule == "random":
                 machine.use_random_schedule(seed)
             budget.arm(machine, warp_instructions)
@@ -437,6 +465,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             warp_instructions += machine.stats.warp_instructions
             continue
         prefix = f"{where}: " if several else ""
+        from tcgen05_lower.sim import bulk
+        problems += [prefix + p for p in bulk.finish(machine)]
         problems += [prefix + p for p in machine.ordering.finish(entry.end_line)]
         races += list(getattr(machine.ordering, "races", []))
         for opcode, n in stats.counts.items():
@@ -451,7 +481,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
                 1 + sum(min(1.0, budgets[c] / max(stats.warp_instructions, 1))
                         if c in budgets else 1.0 for c in clusters[1:])
             budget.refuse_rest(nclusters, stats, equivalent)
-    outputs = {names[b.name]: b.data for b in machine.buffers}
+    outputs = {names.get(b.name, b.name): b.data for b in machine.buffers}
     estimate = None
     if timing:
         recording = timing_model.Recording(timings, ran, grid_clusters,
@@ -460,6 +490,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         estimate.recording = recording
     from tcgen05_lower.sim.ordering import group_races
     races = _locate(group_races(races), ptx)
+    problems = _locate_problems(problems, ptx)
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
                      ctas=dims[0] * dims[1] * dims[2], timing=estimate,
                      threads=launch.threads, cluster=launch.cluster)
@@ -542,48 +573,6 @@ def _array_names(message: str, names: dict) -> str:
         if ptx_name != name:
             message = re.sub(rf"(?<![\w$]){re.escape(ptx_name)}(?![\w$])", name, message)
     return message
-
-
-def source_locations(ptx: str) -> dict[int, str]:
-    """PTX line (1-based) -> ``file:line:col`` of the ``.loc`` it falls under (the last
-    ``.loc`` above it in the text, files named by ``.file``, which may come after it, as at
-    the end of a module); empty when the PTX carries no ``.loc``. Two passes over the
-    text."""
-    files = {int(n): name for n, name in
-             re.findall(r'^\s*\.file\s+(\d+)\s+"([^"]*)"', ptx, re.MULTILINE)}
-    where, out = None, {}
-    for number, text in enumerate(ptx.split("\n"), 1):
-        stripped = text.strip()
-        if stripped.startswith(".file"):
-            continue
-        m = re.match(r"\.loc\s+(\d+)\s+(\d+)\s+(\d+)", stripped)
-        if m:
-            name = files.get(int(m.group(1)), f"file {m.group(1)}")
-            where = f"{name}:{m.group(2)}:{m.group(3)}" if int(m.group(2)) else None
-            continue
-        if where is not None and stripped:
-            out[number] = where
-    return out
-
-
-def _locate(errors: list, ptx: str) -> list:
-    """Adds each error's PTX text and source location (and a race's other line's)."""
-    lines = ptx.split("\n")
-    where = source_locations(ptx) if ".loc" in ptx else {}
-
-    def text(line):
-        return lines[line - 1] if line and 0 < line <= len(lines) else ""
-
-    for err in errors:
-        if err.ptx_line is None:
-            continue
-        err.ptx_text = err.ptx_text or text(err.ptx_line)
-        err.source = where.get(err.ptx_line)
-        other = getattr(err, "other_line", None)
-        if other is not None:
-            err.other_text = text(other)
-            err.other_source = where.get(other)
-    return errors
 
 
 def _overrides(timing) -> dict | None:

@@ -37,29 +37,18 @@ from types import MappingProxyType
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.global_buffers import GLOBAL_BASE, GLOBAL_STRIDE, Buffer
 from tcgen05_lower.sim.state import CtaMemory, LimitExceeded, SimError
+from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM_BASE,  # noqa: F401
+                                     UINT, from_float, from_signed, mul_hi_u64, parse_type,
+                                     to_float, to_signed)
 
-RUN, BAR, MBAR, CBAR, EXIT = 0, 1, 2, 3, 4
 _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
                                  CBAR: "barrier.cluster.wait", RUN: "ready"})
 
-#: Shared memory below this address is not handed to the kernel (CUDA reserves 1 KB of
-#: each block's shared memory for the system on sm_80 and later); starting the kernel's
-#: variables above 0 catches a kernel that assumes its shared memory starts at address 0.
-SMEM_BASE = 1024
 #: Shared memory per CTA the simulator provides at most (sm_100: 228 KB per SM, 227 KB
 #: usable by one block).
 SMEM_LIMIT = 227 * 1024
-#: Where the fake global addresses of bound arrays start; each array gets its own
-#: 2**36-byte window, so an address past one array never lands in the next.
-GLOBAL_BASE = 0x7F00_0000_0000
-GLOBAL_STRIDE = 1 << 36
-
-MASK = MappingProxyType({8: np.uint64(0xFF), 16: np.uint64(0xFFFF), 32: np.uint64(0xFFFFFFFF),
-                         64: np.uint64(0xFFFFFFFFFFFFFFFF)})
-UINT = MappingProxyType({1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64})
-ALL = slice(None)
-
 
 @dataclass
 class Launch:
@@ -87,78 +76,11 @@ class Launch:
 
 
 @dataclass
-class Buffer:
-    """A global array bound to a kernel parameter."""
-    name: str
-    base: int
-    data: np.ndarray  # the caller's array, contiguous
-    raw: np.ndarray   # uint8 view of data
-
-
-@dataclass
 class RunStats:
     steps: int = 0
     warp_instructions: int = 0
     counts: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
-
-
-def parse_type(part: str) -> tuple[str, int] | None:
-    """``"u32"`` -> ("u", 32); ``"pred"`` -> ("pred", 1); else None."""
-    if part == "pred":
-        return ("pred", 1)
-    if len(part) >= 2 and part[0] in "bsuf" and part[1:].isdigit():
-        return (part[0], int(part[1:]))
-    return None
-
-
-def to_signed(v: np.ndarray, bits: int) -> np.ndarray:
-    """The two's-complement value of the low ``bits`` bits, as int64."""
-    v = np.asarray(v, dtype=np.uint64) & MASK[bits]
-    if bits == 64:
-        return v.view(np.int64) if v.ndim else np.int64(v.astype(np.int64))
-    s = v.astype(np.int64)
-    sign = np.int64(1 << (bits - 1))
-    return (s ^ sign) - sign
-
-
-def from_signed(v, bits: int) -> np.ndarray:
-    return np.asarray(v, dtype=np.int64).astype(np.uint64) & MASK[bits]
-
-
-def to_float(v: np.ndarray, bits: int) -> np.ndarray:
-    v = np.asarray(v, dtype=np.uint64)
-    if bits == 32:
-        return (v & MASK[32]).astype(np.uint32).view(np.float32)
-    if bits == 64:
-        return v.view(np.float64)
-    if bits == 16:
-        return (v & MASK[16]).astype(np.uint16).view(np.float16)
-    raise SimError(f".f{bits} is not supported")
-
-
-def from_float(f: np.ndarray, bits: int) -> np.ndarray:
-    if bits == 32:
-        return np.asarray(f, dtype=np.float32).view(np.uint32).astype(np.uint64)
-    if bits == 64:
-        return np.asarray(f, dtype=np.float64).view(np.uint64).copy()
-    if bits == 16:
-        return np.asarray(f, dtype=np.float16).view(np.uint16).astype(np.uint64)
-    raise SimError(f".f{bits} is not supported")
-
-
-def mul_hi_u64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The high 64 bits of the 128-bit product of two uint64 arrays (32-bit halves)."""
-    m32 = np.uint64(0xFFFFFFFF)
-    s32 = np.uint64(32)
-    a_lo, a_hi = a & m32, a >> s32
-    b_lo, b_hi = b & m32, b >> s32
-    lo_lo = a_lo * b_lo
-    hi_lo = a_hi * b_lo
-    lo_hi = a_lo * b_hi
-    hi_hi = a_hi * b_hi
-    cross = (lo_lo >> s32) + (hi_lo & m32) + lo_hi
-    return hi_hi + (hi_lo >> s32) + (cross >> s32)
 
 
 class Machine:
@@ -244,6 +166,7 @@ class Machine:
     def _bind_args(self, args: dict) -> None:
         """Each array argument gets a fake global address; every parameter's bytes are
         what ld.param reads."""
+        from tcgen05_lower.sim import param_space
         from tcgen05_lower.sim.tma import TENSOR_MAP_BASE, TENSOR_MAP_BYTES, TensorMap
 
         self.buffers: list[Buffer] = []
@@ -255,10 +178,14 @@ class Machine:
             if param.name not in args:
                 raise SimError(f"no value for kernel parameter {param.name}")
             value = args[param.name]
+            if param.size is not None:  # by value: sim/param_space.py
+                param_space.check_value(param, value)
             if isinstance(value, TensorMap):
                 address = TENSOR_MAP_BASE + len(maps) * TENSOR_MAP_BYTES
                 maps.append((param.name, address, value))
                 self.param_bytes[param.name] = struct.pack("<Q", address)
+                if param.size is not None:
+                    param_space.bind_by_value(self, param, address)
                 continue
             if isinstance(value, np.ndarray):
                 if not value.flags.c_contiguous:
@@ -276,6 +203,7 @@ class Machine:
             else:
                 self.param_bytes[param.name] = (int(value) & ((1 << (8 * nbytes)) - 1)) \
                     .to_bytes(nbytes, "little")
+        param_space.bind_extra_arrays(self, args.get(param_space.EXTRA_ARRAYS, {}))
         self._bind_tensor_maps(maps)
 
     def _bind_tensor_maps(self, maps) -> None:
@@ -371,6 +299,8 @@ class Machine:
     def symbol_address(self, name: str, ins: P.Instr) -> int:
         if name in self.shared_addr:
             return self.shared_addr[name]
+        if name in self.__dict__.get("param_window", ()):  # sim/param_space.py
+            return self.param_window[name]
         raise SimError(f"unknown symbol {name}", ins.line, ins.text)
 
     def write(self, name: str, idx, value, bits: int, ins: P.Instr) -> None:

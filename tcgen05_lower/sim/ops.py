@@ -1,7 +1,11 @@
 """The instructions the simulator executes, with their semantics from the PTX ISA
 (chapter 9: integer 9.7.1, bit manipulation 9.7.2, logic and shift 9.7.8, comparison
 9.7.7, conversion 9.7.9, data movement 9.7.10 (mov, ld, st, shfl), control flow 9.7.13,
-parallel synchronization 9.7.14 (barrier, mbarrier, fence), tcgen05 9.7.16).
+parallel synchronization 9.7.14 (barrier, mbarrier, fence), tcgen05 9.7.16), and what
+other front ends emit around tcgen05 (Triton, Gluon): ldmatrix / stmatrix
+(sim/warp_matrix.py), brx.idx, bar.warp.sync, mbarrier.inval, cvt to f16x2 / bf16x2,
+cvta.param of by-value tensor maps (sim/param_space.py), TMA stores and cp.async with
+their groups (sim/bulk.py).
 
 ``decode(machine, ins)`` returns the handler of one instruction, or raises SimError for an
 opcode or modifier outside this set: an unknown instruction is never a silent no-op.
@@ -11,15 +15,19 @@ opcode or modifier outside this set: an unknown instruction is never a silent no
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.executor import (ALL, BAR, CBAR, EXIT, MASK, MBAR, SMEM_BASE, UINT,
-                                        Machine,
-                                        from_float, from_signed, mul_hi_u64, parse_type,
-                                        to_float, to_signed)
+from tcgen05_lower.sim.ops_support import (CLUSTER_RANK_SHIFT, MemoryAccess, Unknown,
+                                           _check_mbarrier_address, _shared_target, _unknown)
 from tcgen05_lower.sim.state import SimError
+from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, UINT, from_float,
+                                     from_signed, mul_hi_u64, parse_type, to_float, to_signed)
+
+if TYPE_CHECKING:
+    from tcgen05_lower.sim.executor import Machine
 
 # Modifiers that change nothing in a single-launch functional model: caching and eviction
 # hints (9.7.10.9), the default .weak memory semantics.
@@ -27,16 +35,6 @@ _CACHE_HINTS = frozenset({"ca", "cg", "cs", "lu", "cv", "nc", "wb", "wt", "weak"
 _INT_CMP = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs"})
 _FLOAT_CMP = frozenset({"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu",
                         "geu", "num", "nan"})
-
-
-class Unknown(SimError):
-    pass
-
-
-def _unknown(ins: P.Instr, why: str = "") -> SimError:
-    extra = f" ({why})" if why else ""
-    return Unknown(f"the simulator does not implement '{ins.opcode}'{extra}", ins.line,
-                   ins.text)
 
 
 def known(opcode: str) -> bool:
@@ -77,6 +75,7 @@ def _handler_for(ins: P.Instr):
         "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
         "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
         "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
+        "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix, "brx": _brx,
     }
     if base not in table:
         raise _unknown(ins)
@@ -433,6 +432,8 @@ def _cvt(ins: P.Instr):
     parts = ins.parts
     if parts[-2] == "bf16" or parts[-2] in _F8X2:
         return _cvt_narrow(ins)
+    if parts[-2] in ("f16x2", "bf16x2"):
+        return _cvt_pair16(ins)
     dst, src = parse_type(parts[-2]), parse_type(parts[-1])
     mods = set(parts[1:-2])
     if dst is None or src is None:
@@ -516,12 +517,12 @@ def f8_satfinite(values: np.ndarray, kind: str) -> np.ndarray:
 
 
 def _cvt_narrow(ins: P.Instr):
-    """``cvt.rn.bf16.f32 d, a`` (d .b16) and ``cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32
+    """``cvt.rn.bf16.{f32,f16} d, a`` (d .b16) and ``cvt.rn.satfinite.{e4m3x2,e5m2x2}.f32
     d, a, b`` (d .b16: a converted into the upper byte, b into the lower)."""
     parts = ins.parts
     mods = set(parts[1:-2])
     dst, src = parts[-2], parts[-1]
-    if src != "f32":
+    if src != "f32" and not (dst == "bf16" and src == "f16"):
         raise _unknown(ins)
     if dst == "bf16" and mods != {"rn"}:
         raise _unknown(ins, "only .rn conversions to bf16")
@@ -536,7 +537,9 @@ def _cvt_narrow(ins: P.Instr):
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            x = m.read(a, act, 32, ins)
+            x = m.read(a, act, 16 if src == "f16" else 32, ins)
+            if src == "f16":  # exact in f32, then rounded once (9.7.9.21)
+                x = from_float(to_float(x, 16).astype(np.float32), 32)
             if dst == "bf16":
                 r = bf16_round(x)
             else:
@@ -544,6 +547,33 @@ def _cvt_narrow(ins: P.Instr):
                 lo = f8_satfinite(to_float(m.read(b, act, 32, ins), 32), dst)
                 r = (hi << np.uint64(8)) | lo
             m.write(d.name, act, r, 16, ins)
+            m.advance(idx)
+        return run
+    return make
+
+
+def _cvt_pair16(ins: P.Instr):
+    """``cvt.rn.{f16x2,bf16x2}.f32 d, a, b`` (PTX ISA 9.7.9.21, cvt): d (.b32) holds a
+    converted into its upper half and b into its lower half, each rounded to nearest
+    even."""
+    parts = ins.parts
+    if set(parts[1:-2]) != {"rn"} or parts[-1] != "f32":
+        raise _unknown(ins, "only .rn conversions of two f32 to f16x2 / bf16x2")
+    half = parts[-2][:-2]
+
+    def convert(bits):
+        if half == "bf16":
+            return bf16_round(bits)
+        return to_float(bits, 32).astype(np.float16).view(np.uint16).astype(np.uint64)
+
+    def make(m, ins):
+        d, a, b = ins.operands
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            hi = convert(np.asarray(m.read(a, act, 32, ins), np.uint64))
+            lo = convert(np.asarray(m.read(b, act, 32, ins), np.uint64))
+            m.write(d.name, act, (hi << np.uint64(16)) | lo, 32, ins)
             m.advance(idx)
         return run
     return make
@@ -875,32 +905,6 @@ def store(m: Machine, space: str, act, addr, nbytes, vec, values, ins) -> None:
     m.smem[rank.reshape(-1, 1), _byte_offsets(local, nbytes, vec)] = raw
 
 
-#: shared::cluster addresses (what mapa returns) carry the target CTA's rank here; a
-#: shared::cta address (below this bit) names the accessing thread's own CTA, which the
-#: ISA allows wherever a shared::cluster address is expected.
-CLUSTER_RANK_SHIFT = 24
-
-
-def _shared_target(m: Machine, space, act, addr, size, what, ins):
-    addr = np.asarray(addr, np.uint64).reshape(-1) * np.ones(1, np.uint64)
-    own = m.rank[m.threads_of(act)]
-    if space == "shared::cluster":
-        peer = (addr >> np.uint64(CLUSTER_RANK_SHIFT)).astype(np.int64)
-        rank = np.where(peer > 0, peer - 1, own)
-        local = (addr & np.uint64((1 << CLUSTER_RANK_SHIFT) - 1)).astype(np.int64)
-        if np.any(rank >= m.launch.cluster):
-            raise SimError(f"shared::cluster {what} names a CTA outside the cluster")
-    else:
-        rank, local = own, addr.astype(np.int64)
-    bad = (local < SMEM_BASE) | (local + size > m.smem_end)
-    if np.any(bad):
-        a = int(local[np.flatnonzero(bad)[0]])
-        raise SimError(f"out-of-bounds shared-memory {what} of {size} bytes at address "
-                       f"{a:#x} (the CTA's shared memory is [{SMEM_BASE:#x}, "
-                       f"{m.smem_end:#x}))")
-    return rank, local
-
-
 def _load_param(m: Machine, a, nbytes: int, vec: int, ins) -> np.ndarray:
     if not isinstance(a, P.Addr) or not isinstance(a.base, P.Sym):
         raise SimError("ld.param needs [parameter+offset]", ins.line, ins.text)
@@ -938,8 +942,11 @@ def _cvta(ins: P.Instr):
     address): the simulator's generic window onto global memory is the identity, so the
     generic address of a global address is itself. Ordinary generic loads and stores stay
     unmodelled (``_memory_form``)."""
+    if ins.parts[1:] == ["param", "u64"]:
+        return _cvta_param
     if ins.parts[1:] != ["global", "u64"]:
-        raise _unknown(ins, "generic addresses are not modelled (only cvta.global.u64)")
+        raise _unknown(ins, "generic addresses are not modelled (only cvta.global.u64 and "
+                            "cvta.param.u64)")
 
     def make(m, ins):
         d, a = ins.operands
@@ -952,9 +959,31 @@ def _cvta(ins: P.Instr):
     return make
 
 
+def _cvta_param(m: Machine, ins: P.Instr):
+    """``cvta.param.u64 d, a`` (the data-movement instruction cvta, 9.7.9): the generic
+    address of the kernel parameter whose param-space address is a: a by-value tensor
+    map's (sim/param_space.py)."""
+    from tcgen05_lower.sim import param_space
+
+    d, a = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        values = np.asarray(m.read(a, act, 64, ins), np.uint64).reshape(-1)
+        try:
+            generic = [param_space.generic_address(m, int(v)) for v in np.unique(values)]
+        except SimError as err:
+            raise SimError(err.message, ins.line, ins.text) from None
+        lookup = dict(zip((int(v) for v in np.unique(values)), generic))
+        out = np.array([lookup[int(v)] for v in values], np.uint64)
+        m.write(d.name, act, out if out.size > 1 else out[0], 64, ins)
+        m.advance(idx)
+    return run
+
+
 def _cp(ins: P.Instr):
-    from tcgen05_lower.sim import tma
-    return tma.handler(ins)
+    from tcgen05_lower.sim import bulk, tma
+    return bulk.handler(ins, _memory_access()) or tma.handler(ins)
 
 
 # -- control flow --------------------------------------------------------------------------
@@ -980,6 +1009,43 @@ def _bra(ins: P.Instr):
             sel = go[threads]
             m.pc[threads[sel]] = dest
             m.pc[threads[~sel]] += 1
+        return run
+    return make
+
+
+def _brx(ins: P.Instr):
+    """``brx.idx{.uni} index, tlist`` (PTX ISA 9.7.12.4, brx.idx): each thread
+    jumps to the index-th label of the ``.branchtargets`` list tlist; an index past the
+    list is undefined behaviour, reported."""
+    if ins.parts[1:] not in (["idx"], ["idx", "uni"]):
+        raise _unknown(ins)
+
+    def make(m, ins):
+        if len(ins.operands) != 2 or not isinstance(ins.operands[1], P.Sym):
+            raise _unknown(ins, "brx.idx takes an index and a .branchtargets label")
+        index, tlist = ins.operands
+        targets = m.entry.branch_targets.get(tlist.name)
+        if targets is None:
+            raise SimError(f"{tlist.name} names no .branchtargets list", ins.line, ins.text)
+        missing = [t for t in targets if t not in m.entry.labels]
+        if missing:
+            raise SimError(f"unknown label {missing[0]} in {tlist.name}", ins.line, ins.text)
+        dests = np.array([m.entry.labels[t] for t in targets], np.int64)
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            threads = m.threads_of(idx)
+            go = np.zeros(m.nthreads, bool)
+            go[act] = True
+            taken = threads[go[threads]]
+            if taken.size:
+                k = np.asarray(m.read(index, taken, 32, ins), np.uint64) \
+                    * np.ones(taken.size, np.uint64)
+                if np.any(k >= np.uint64(len(dests))):
+                    raise SimError(f"brx.idx index {int(k.max())} is past the {len(dests)} "
+                                   f"targets of {tlist.name}", ins.line, ins.text)
+                m.pc[taken] = dests[k.astype(np.int64)]
+            m.pc[threads[~go[threads]]] += 1
         return run
     return make
 
@@ -1039,6 +1105,8 @@ def _barrier(ins: P.Instr):
                 m.release_barriers(ins.line)
             return run
         return make
+    if parts[:3] == ["bar", "warp", "sync"] and len(parts) == 3:
+        return _bar_warp_sync
     if parts[1] == "cluster" and parts[2] in ("arrive", "wait") and \
             set(parts[3:]) <= {"aligned", "release", "acquire", "relaxed"}:
         arrive = parts[2] == "arrive"
@@ -1070,6 +1138,31 @@ def _barrier(ins: P.Instr):
     raise _unknown(ins)
 
 
+def _bar_warp_sync(m: Machine, ins: P.Instr):
+    """``bar.warp.sync membermask`` (PTX ISA 9.7.13.2): the threads of membermask in the
+    warp wait for each other, and the barrier orders their memory accesses. The simulator
+    steps a warp's live threads together, so it asks for the converged warp, every
+    executing lane in the mask; the ordering is a barrier among those threads."""
+    if len(ins.operands) != 1:
+        raise _unknown(ins, "bar.warp.sync takes one membermask")
+
+    def run(ins, idx):
+        m.check_warp_converged(ins, idx)
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            mask = (m.read(ins.operands[0], act, 32, ins) * np.ones(threads.size, np.uint64)
+                    ).astype(np.uint64)
+            lanes = (m.tid[threads] % 32).astype(np.uint64)
+            if not np.all((mask >> lanes) & np.uint64(1)):
+                raise SimError("bar.warp.sync: a thread is not in its own membermask",
+                               ins.line, ins.text)
+            for warp in m.warps(threads):
+                m.ordering.barrier(warp, ins.line)
+        m.advance(idx)
+    return run
+
+
 def _uniform(m, ins: P.Instr, operand, act, what: str) -> int:
     """The value of an immediate or register operand that must be the same in every
     thread of `act`."""
@@ -1089,6 +1182,8 @@ def _mbarrier(ins: P.Instr):
     spaces = {"shared::cta", "shared"}
     if op == "init" and mods <= spaces | {"b64"} and "b64" in mods:
         return _mbarrier_init
+    if op == "inval" and mods <= spaces | {"b64"} and "b64" in mods:
+        return _mbarrier_inval
     if op == "try_wait" and mods <= spaces | {"b64", "parity", "acquire", "cta", "cluster"}:
         return _mbarrier_try_wait
     if op == "arrive" and mods <= spaces | {"b64", "release", "cta", "cluster", "expect_tx"}:
@@ -1150,16 +1245,55 @@ def _mbarrier_init(m: Machine, ins: P.Instr):
     return run
 
 
+def _mbarrier_inval(m: Machine, ins: P.Instr):
+    """``mbarrier.inval{.shared{::cta}}.b64 [addr]`` (PTX ISA 9.7.13.15.10, mbarrier.inval):
+    the mbarrier object at addr is invalidated, after which its memory may serve another
+    purpose; any mbarrier operation on it but mbarrier.init is undefined. So the
+    invalidating thread must be ordered after its init (as any use), and no arrival
+    (a commit's arrive-on, a TMA load's complete_tx) may still be in flight towards it:
+    that is reported, naming the in-flight operation. The object is then forgotten: a
+    later use without a new mbarrier.init is reported as a use before init."""
+    (a,) = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+            for g, ad in zip(threads, addrs):
+                rank, address = int(m.rank[g]), int(ad)
+                _check_mbarrier_address(m, address)
+                if (rank, address) not in m.ordering.mbarriers:
+                    raise SimError(f"mbarrier.inval of the mbarrier at {address:#x}, which "
+                                   f"is not initialized (or already invalidated)",
+                                   ins.line, ins.text)
+                m.ordering._mbar(rank, address, ins.line, int(g))
+                _check_nothing_in_flight(m, rank, address, ins)
+                del m.ordering.mbarriers[(rank, address)]
+            m.epoch += 1
+        m.advance(idx)
+    return run
+
+
+def _check_nothing_in_flight(m: Machine, rank: int, address: int, ins: P.Instr) -> None:
+    """SimError if a pending commit or TMA load will still arrive on the mbarrier."""
+    for entry in m.ordering.pending_commits:
+        if hasattr(entry, "mbarrier"):    # a TMA load
+            target = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+            hit, line = entry.mbarrier == address and target == rank, entry.line
+        else:                             # (thread, seq, mbarrier, targets, line, ...)
+            hit, line = entry[2] == address and rank in entry[3], entry[4]
+        if hit:
+            raise SimError(f"mbarrier.inval of the mbarrier at {address:#x} of CTA {rank} "
+                           f"while the arrival of the operation at PTX line {line} is still "
+                           f"in flight (PTX ISA 9.7.13.15.10: an operation on an invalidated "
+                           f"mbarrier is undefined)", ins.line, ins.text)
+
+
 def _scope(ins: P.Instr) -> str:
     """The scope of an mbarrier arrive or wait: .cluster if written, else .cta (the
     default of 9.7.13.15.13 and 9.7.13.15.16)."""
     return "cluster" if "cluster" in ins.parts[2:] else "cta"
-
-
-def _check_mbarrier_address(m: Machine, address: int) -> None:
-    if address % 8 or address < SMEM_BASE or address + 8 > m.smem_end:
-        raise SimError(f"mbarrier address {address:#x} is not an 8-byte aligned "
-                       f"shared-memory address of the CTA")
 
 
 def _mbarrier_try_wait(m: Machine, ins: P.Instr):
@@ -1361,6 +1495,17 @@ def _shfl_source(mode, lane, b, c):
         j = min_lane | (b & ~segmask)
         ok = j <= max_lane
     return np.where(ok, j, lane)
+
+
+def _warp_matrix(ins: P.Instr):
+    from tcgen05_lower.sim import warp_matrix
+    return getattr(warp_matrix, ins.parts[0])(ins, _memory_access())
+
+
+def _memory_access() -> MemoryAccess:
+    """This module's loads and stores, for the handlers of bulk and warp_matrix (which
+    this module imports, so they do not import it)."""
+    return MemoryAccess(load=load, store=store, global_buffers=_globals)
 
 
 # -- tcgen05 (9.7.16) ----------------------------------------------------------------------

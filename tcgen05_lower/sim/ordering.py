@@ -186,6 +186,12 @@ class Mbarrier:
 class OrderingModel:
     """Happens-before state, in-flight asynchronous ops, mbarriers and TMEM allocation."""
 
+    #: Which thread synchronization orders tcgen05 ops across threads (docs/memory-model.md,
+    #: "Two readings of tcgen05 ordering"): "canonical", only the ISA's fence patterns
+    #: (9.7.16.6); "acquire", also every barrier and acquire mbarrier wait, as if
+    #: fenced by before_thread_sync before and after_thread_sync after (``_implied``).
+    fences = "canonical"
+
     def __init__(self, ctas: list[CtaMemory], threads_per_cta: int, schedule: str = "late"):
         if schedule not in ("late", "eager", "random"):
             raise ValueError(f"schedule must be late, eager or random, not {schedule!r}")
@@ -266,9 +272,16 @@ class OrderingModel:
 
     def _published(self, threads) -> tuple[np.ndarray, np.ndarray]:
         """(generic, tcgen05) knowledge the threads release: all they know for ordinary
-        accesses; for tcgen05 ops what they knew at their last before_thread_sync."""
+        accesses; for tcgen05 ops what they knew at their last before_thread_sync, and
+        what they acquired as tcgen05 knowledge from others (``pending_tc``): those ops
+        are ordered before the acquiring wait or barrier, so before this release too
+        (causality order is transitive; 9.7.16.6.3: the fences compose with the
+        execution ordering operations). A load thread that waits on a ring's empty stage
+        (the MMAs' commit) and then arrives on its full stage forwards the MMAs'
+        completion to the MMA thread's wait."""
         generic = self.known[threads].max(axis=0)
-        tc = self.released[threads].max(axis=0)
+        tc = np.maximum(self.released[threads].max(axis=0),
+                        self.pending_tc[threads].max(axis=0))
         own = np.asarray(threads).reshape(-1)
         tc[own] = np.maximum(tc[own], self.known[own, own])
         return generic, tc
@@ -667,11 +680,18 @@ class OrderingModel:
             self._complete_commit(entry)
 
     # -- thread synchronization -----------------------------------------------------------
+    def _implied(self, threads, kind: str, line: int) -> None:
+        """Under fences="acquire", the tcgen05 fence `kind` a synchronization implies."""
+        if self.fences == "acquire":
+            self.fence(np.asarray(threads).reshape(-1), kind, line)
+
     def barrier(self, threads: np.ndarray, line: int) -> None:
         threads = np.asarray(threads).reshape(-1)
+        self._implied(threads, "before_thread_sync", line)
         self._release(threads)
         generic, tc = self._published(threads)
         self._acquire(threads, generic, tc)
+        self._implied(threads, "after_thread_sync", line)
         # ops every thread knows complete can conflict with nothing any more
         self.inflight = [r for r in self.inflight if not (
             r.performed and (self.tc_known[:, r.agent] >= r.seq).all()
@@ -744,6 +764,7 @@ class OrderingModel:
         self._landing(rank, address, "mbarrier.arrive" + (
             " (remote, shared::cluster)" if rank != thread // self.threads_per_cta
             else ""), line)
+        self._implied([thread], "before_thread_sync", line)
         self._release(np.array([thread]))
         generic, tc = self._published([thread])
         return self._arrive(rank, address, count, generic, tc, line,
@@ -767,6 +788,7 @@ class OrderingModel:
         for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
             if _synchronizes(source, mine, scope):
                 self._acquire(np.array([thread]), generic, tc)
+        self._implied([thread], "after_thread_sync", line)
         return True
 
     # -- tensor-memory allocation (9.7.16.7) ------------------------------------------------

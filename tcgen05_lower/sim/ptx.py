@@ -97,6 +97,9 @@ class Param:
     name: str
     ptx_type: str  # ".u64", ".b32", ...
     is_pointer: bool = False
+    #: bytes of a by-value array parameter (``.param .align 64 .b8 name[128]``, a
+    #: ``__grid_constant__`` CUtensorMap), else None
+    size: int | None = None
 
 
 @dataclass
@@ -108,6 +111,8 @@ class Entry:
     shared: list[SharedVar] = field(default_factory=list)
     instructions: list[Instr] = field(default_factory=list)
     labels: dict[str, int] = field(default_factory=dict)  # label -> instruction index
+    #: ``tlist: .branchtargets l0, l1, ...;`` -> [l0, l1, ...] (the target lists of brx.idx)
+    branch_targets: dict[str, list[str]] = field(default_factory=dict)
     directives: dict[str, tuple[int, ...]] = field(default_factory=dict)
     end_line: int = 0
 
@@ -230,6 +235,10 @@ def parse(text: str) -> Module:
             entry, pos = _parse_entry(clean, entry_m.end(), name, lines)
             module.entries.append(entry)
             continue
+        section = _SECTION.match(clean, pos)
+        if section:
+            pos = _skip_section(clean, section.end(), lines)
+            continue
         semi = clean.find(";", pos)
         nl = clean.find("\n", pos)
         stmt_end = semi if semi != -1 and (nl == -1 or semi < nl) else (nl if nl != -1 else n)
@@ -237,6 +246,20 @@ def parse(text: str) -> Module:
         _module_directive(module, stmt, lines.line_of(pos), lines)
         pos = stmt_end + 1
     return module
+
+
+_SECTION = re.compile(r"\.section\s+[\w.$]+\s*\{")
+
+
+def _skip_section(clean: str, pos: int, lines: _Lines) -> int:
+    """The offset after a module-scope ``.section name { ... }`` (PTX ISA 11.5.2,
+    debugging directives: the DWARF sections a compiler emits with -g). Its ``.b8`` /
+    ``.b32`` / ``.b64`` data and labels are debug information only: nothing runs them."""
+    close = clean.find("}", pos)
+    if close == -1:
+        raise PtxParseError(".section without a closing brace", lines.line_of(pos),
+                            lines.text(lines.line_of(pos)))
+    return close + 1
 
 
 def _module_directive(module: Module, stmt: str, line: int, lines: _Lines) -> None:
@@ -286,6 +309,12 @@ def _parse_entry(clean: str, pos: int, name: str, lines: _Lines) -> tuple[Entry,
             continue
         words = p.split()
         ptype = next((w for w in words if re.fullmatch(r"\.[bsuf]\d+|\.pred", w)), None)
+        array = re.fullmatch(r"([\w$]+)\s*\[(\d+)\]", words[-1])
+        if array:  # a by-value array (PTX ISA 5.1.6.1, kernel parameters)
+            elem = int(ptype[2:]) // 8 if ptype else 1
+            entry.params.append(Param(array.group(1), ptype or ".b8", False,
+                                      int(array.group(2)) * elem))
+            continue
         entry.params.append(Param(words[-1], ptype or ".b64", ".ptr" in words))
     pos = close + 1
     body = clean.find("{", pos)
@@ -305,6 +334,7 @@ class _EntryBody:
         self.next_scope = 1
         self.local_names: dict[tuple[int, str], str] = {}  # (scope, name) -> renamed
         self.pending: list[tuple[tuple[int, ...], str, int]] = []  # (scopes, stmt, offset)
+        self.last_label: str | None = None
 
     def run(self, pos: int) -> int:
         clean, n = self.clean, len(self.clean)
@@ -337,6 +367,7 @@ class _EntryBody:
             if label:
                 self._declare(label.group(1))
                 self.entry.labels[self._local(label.group(1))] = len(self.pending)
+                self.last_label = self._local(label.group(1))
                 pos = label.end()
                 continue
             end = self._statement_end(pos)
@@ -378,6 +409,9 @@ class _EntryBody:
         if words[0] in (".shared",) or (words[0] == ".extern" and ".shared" in words):
             self.entry.shared.append(_shared_var(stmt, line, self.lines))
             return
+        if words[0] == ".branchtargets":
+            self._branch_targets(stmt, line)
+            return
         if words[0].startswith(".") and words[0] not in (".pragma",):
             if words[0] in (".local", ".param", ".global"):
                 raise PtxParseError(f"{words[0]} variables are not supported", line,
@@ -386,6 +420,18 @@ class _EntryBody:
         if words[0] == ".pragma":
             return
         self.pending.append((tuple(self.scope_stack), stmt, offset))
+
+    def _branch_targets(self, stmt: str, line: int) -> None:
+        """``tlist: .branchtargets l0, l1, ...;`` (PTX ISA 11.3.1, .branchtargets): the
+        labels brx.idx may jump to, named by the label in front of the directive."""
+        if self.last_label is None:
+            raise PtxParseError(".branchtargets without a label naming it", line,
+                                self.lines.text(line))
+        targets = [t for t in split_top(stmt[len(".branchtargets"):]) if t]
+        if not targets or not all(re.fullmatch(r"[\w$]+", t) for t in targets):
+            raise PtxParseError(f"cannot read the target list '{stmt}'", line,
+                                self.lines.text(line))
+        self.entry.branch_targets[self.last_label] = targets
 
     def _reg_decl(self, stmt: str, line: int) -> None:
         m = re.match(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$", stmt)

@@ -18,10 +18,15 @@ anything else is an unknown instruction.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.executor import MASK, Machine
+from tcgen05_lower.sim.words import MASK, SMEM_BASE
+
+if TYPE_CHECKING:
+    from tcgen05_lower.sim.executor import Machine
 from tcgen05_lower.sim.state import Address, SimError
 
 _CTA_GROUP = frozenset({"cta_group::1", "cta_group::2"})
@@ -40,7 +45,7 @@ _NUMS = frozenset({f"x{n}" for n in (1, 2, 4, 8, 16, 32, 64, 128)})
 
 
 def _unknown(ins: P.Instr, why: str = "") -> SimError:
-    from tcgen05_lower.sim.ops import _unknown as unknown
+    from tcgen05_lower.sim.ops_support import _unknown as unknown
     return unknown(ins, why)
 
 
@@ -178,7 +183,6 @@ def _alloc(group: int):
 
 
 def _write_smem_u32(m: Machine, rank: int, addr: int, value: int) -> None:
-    from tcgen05_lower.sim.executor import SMEM_BASE
     if addr % 4 or addr < SMEM_BASE or addr + 4 > m.smem_end:
         raise SimError(f"tcgen05.alloc's destination {addr:#x} is not a 4-byte aligned "
                        f"shared-memory address of the CTA")

@@ -395,8 +395,7 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     scaling = [p for p in parts if p in ("block_scale", "block16", "block32")
                or p.startswith("scale_vec::")]
     if kind in block_scale.BLOCK_SCALED_KINDS:
-        return block_scale.build_scaled_mma(parts, kind, cta_group, operands, rank,
-                                            cluster_size)
+        return _build_scaled_mma(parts, kind, cta_group, operands, rank, cluster_size)
     if scaling:
         raise SimError(f".{scaling[0]} is not valid with .kind::{kind} (9.7.16.10.9.1)")
     return _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
@@ -738,3 +737,99 @@ def store(opcode: str, taddr: int, warp: int, rank: int, values: np.ndarray,
         ctas[rank].tmem[lanes, cols] = values
 
     return Operation("st", fp, None, perform)
+
+
+def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: list,
+                      rank: int, cluster_size: int):
+    """The operation of one ``tcgen05.mma.cta_group.kind{.block_scale}{.size}`` (syntax 2
+    and 4 of 9.7.16.10.9.1): operands [d-tmem], a-desc | [a-tmem], b-desc, idesc,
+    [scale-A-tmem], [scale-B-tmem], enable-input-d. The formats, scale factors and
+    their cells are block_scale's; the cells and accumulation are this module's."""
+    from tcgen05_lower.sim import block_scale    # block scaling: 9.7.16.10.7
+
+    if "ws" in parts:
+        raise SimError(f".ws is invalid with .kind::{kind} (Table 39)")
+    if len(operands) != 7:
+        raise SimError(f"tcgen05.mma.kind::{kind}: {len(operands)} operands; a block-scaled "
+                       "MMA takes [d-tmem], A, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], "
+                       "enable-input-d (9.7.16.10.9.1)")
+    d_taddr, a_operand, b_desc, idesc, sfa_taddr, sfb_taddr, enable_input_d = operands
+    if not isinstance(d_taddr, Address):
+        raise SimError("tcgen05.mma: the first operand must be [d-tmem]")
+    if not (isinstance(sfa_taddr, Address) and isinstance(sfb_taddr, Address)):
+        raise SimError("tcgen05.mma: scale-A-tmem and scale-B-tmem must be tensor-memory "
+                       "addresses in brackets (9.7.16.10.9.1)")
+    if not isinstance(enable_input_d, bool):
+        raise SimError("tcgen05.mma: enable-input-d (a predicate) is missing")
+    info = block_scale.decode_instr_descriptor(int(idesc), kind)
+    if info.sparse:
+        raise SimError("sparse block-scaled MMAs (idesc bit 2) are not modelled yet")
+    if info.transpose_a or info.transpose_b:
+        raise SimError("MN-major (transposed) operands are not modelled yet")
+    if info.k == 96:
+        raise SimError("K = 96 (Table 44 bit 31) is not modelled yet")
+    vec = block_scale.scale_vector_size(parts, kind, info.k)
+    block_scale.check_scale_combination(info, vec)
+    if cta_group == 1 and info.m != 128:
+        raise SimError(f"M = {info.m} with .kind::{kind}, cta_group::1: Table 39 allows 128")
+    if cta_group == 2 and cluster_size < 2:
+        raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
+    ranks = [rank, rank + 1] if cta_group == 2 else [rank]
+    lanes, cols, rows = d_cells(info.m, info.n, cta_group, False, int(d_taddr))
+    layout_b = cta_group == 2 and info.m == 128
+    k_bytes = block_scale.row_bytes(kind, info.k)
+    b_addresses = k_major_addresses(decode_smem_descriptor(int(b_desc)),
+                                    info.n // cta_group, k_bytes)
+    a_in_tmem = isinstance(a_operand, Address)
+    if a_in_tmem:
+        if info.a_type in block_scale.SUB_BYTE_BITS and kind == "mxf8f6f4":
+            raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
+        a_cells = _a_tmem_cells(lanes, rows, int(a_operand), k_bytes)
+    else:
+        a_addresses = k_major_addresses(decode_smem_descriptor(int(a_operand)), rows,
+                                        k_bytes)
+    sfa_cells = block_scale.scale_factor_cells(int(sfa_taddr), rows)
+    sfb_cells = block_scale.scale_factor_cells(int(sfb_taddr), info.n, layout_b_split=layout_b)
+
+    d_mask = _mask(lanes, cols)
+    fp = Footprint()
+    for r in ranks:
+        fp.tmem_writes[r] = d_mask
+        reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
+        if a_in_tmem:
+            reads[a_cells[0], a_cells[1]] = True
+        for cell_lanes, cell_cols in (sfa_cells, sfb_cells):
+            reads[cell_lanes, np.broadcast_to(cell_cols, cell_lanes.shape)] = True
+        fp.tmem_reads[r] = reads
+        smem = [b_addresses.reshape(-1)]
+        if not a_in_tmem:
+            smem.append(a_addresses.reshape(-1))
+        fp.smem_reads[r] = np.unique(np.concatenate(smem)).astype(np.int64)
+
+    def perform(ctas) -> None:
+        b_parts = [block_scale.decode_operand(ctas[r].smem[b_addresses], info.b_type, kind,
+                                              False)
+                   for r in ranks]
+        b_matrix = np.concatenate(b_parts, axis=0)                  # [N, K]
+        if info.negate_b:
+            b_matrix = -b_matrix
+        for r in ranks:
+            cta = ctas[r]
+            if a_in_tmem:
+                a_matrix = block_scale.decode_operand(_tmem_bytes(cta, *a_cells, rows),
+                                                      info.a_type, kind, True)
+            else:
+                a_matrix = block_scale.decode_operand(cta.smem[a_addresses], info.a_type,
+                                                      kind, False)
+            if info.negate_a:
+                a_matrix = -a_matrix
+            scale_a = block_scale.read_scale_factors(cta.tmem, sfa_cells, info.scale_a_id, vec,
+                                         info.scale_type, "A")
+            scale_b = block_scale.read_scale_factors(cta.tmem, sfb_cells, info.scale_b_id, vec,
+                                         info.scale_type, "B")
+            product = (block_scale.apply_scales(a_matrix, scale_a)
+                       @ block_scale.apply_scales(b_matrix, scale_b).T)
+            _accumulate(cta, lanes, cols, product, info, enable_input_d, 0, None)
+
+    key = (rank, int(d_taddr), info.m, info.n, cta_group)
+    return Operation("mma", fp, key, perform)

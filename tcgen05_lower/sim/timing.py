@@ -65,7 +65,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.executor import Machine
+from tcgen05_lower.sim.executor import BAR, Machine
 from tcgen05_lower.sim.ordering import OrderingModel
 
 
@@ -227,6 +227,12 @@ def mma_cycles(mma: MmaCost, overrides: dict | None = None) -> tuple[float, floa
 
 # -- the trace --------------------------------------------------------------------------------
 
+#: Bytes of a sector, the unit in which global memory accesses move between the SM and
+#: the L2 (CUDA C++ Best Practices Guide, "Coalesced Access to Global Memory": "memory
+#: accesses ... are serviced in 32-byte sectors" on devices of compute capability 6.0+).
+SECTOR_BYTES = 32
+
+
 @dataclass
 class Step:
     """One warp instruction as the replay sees it."""
@@ -245,7 +251,8 @@ class Step:
     wait: tuple | None = None       # (rank, addr, generation, phase) of an mbarrier wait
     barrier: int = -1               # the instance of barrier.sync (or cluster barrier)
     rank: int = 0
-    #: ld/st.global: the 128-byte lines the warp's access touches (the L2's unit of reuse)
+    #: ld.global: the 128-byte lines the warp's access touches (the L2's unit of reuse);
+    #: st.global: the 32-byte sectors it writes (the unit it moves through the L2 port)
     lines: tuple = ()
     #: the PTX opcode with its qualifiers ("tcgen05.mma.cta_group::1.kind::f16"), for names
     opcode: str = ""
@@ -340,6 +347,11 @@ def classify(ins: P.Instr) -> tuple[str, tuple, tuple, int]:
     return "alu", srcs, dsts, 0
 
 
+#: The first instance number a barrier release gives its steps (Recorder.waiting_barrier),
+#: apart from the provisional ones counted at arrival.
+RELEASED_BASE = 1 << 40
+
+
 class Recorder:
     """Collects the steps of every warp during a functional run."""
 
@@ -358,6 +370,12 @@ class Recorder:
         #: later steps at the same instance are plain instructions.
         self.barrier_steps: set = set()
         self.cluster_arrivals = [0] * nwarps
+        #: warp -> its barrier step not yet released; each release of a barrier gets its
+        #: own instance number (from RELEASED_BASE on), shared by the warps it releases:
+        #: counting arrivals per thread misnames instances when a barrier number is used
+        #: with different thread counts (Triton's bar.sync 0 and bar.sync 0, 128)
+        self.waiting_barrier: dict[int, Step] = {}
+        self.releases = RELEASED_BASE
         self.pending_waits: list[tuple[int, Step]] = []
         #: warps whose last try_wait failed: the branch back of their spin loop is the
         #: functional schedule's too, and is not recorded
@@ -496,6 +514,24 @@ class RecordingMachine(Machine):
         self._static = [classify(ins) for ins in entry.instructions]
         self._index = {id(ins): i for i, ins in enumerate(entry.instructions)}
 
+    def release_barriers(self, line: int) -> None:
+        """The executor's release; each barrier it releases (a CTA's barrier number) is
+        one instance for the warps it releases (Recorder.waiting_barrier)."""
+        waiting = np.flatnonzero(self.status == BAR)
+        super().release_barriers(line)
+        released = waiting[self.status[waiting] != BAR]
+        rec = self.recorder
+        if not released.size or not rec.waiting_barrier:
+            return
+        keys = self.rank[released] * 16 + self.bar_id[released]
+        for key in np.unique(keys):
+            instance = rec.releases
+            rec.releases += 1
+            for w in np.unique(self.warp_of[released[keys == key]]):
+                step = rec.waiting_barrier.pop(int(w), None)
+                if step is not None:
+                    step.barrier = instance
+
     def _count(self, ins, idx) -> None:
         super()._count(ins, idx)
         if self.budget is not None and self.stats.warp_instructions > self.budget:
@@ -523,11 +559,16 @@ class RecordingMachine(Machine):
                         rank=rank, opcode=ins.opcode)
             if kind == "ld_global" and n_active:
                 step.lines = self._lines(ins, mine[active[mine]])
+            elif kind == "st_global" and n_active:
+                step.lines = self._sectors(ins, mine[active[mine]], nbytes)
             if kind == "mbar_wait":
                 rec.current[w] = step   # appended if the wait succeeds (flush_waits)
                 rec.pending_waits.append((w, step))
                 continue
-            if kind == "barrier" and n_active:
+            if kind == "barrier" and n_active and ins.parts[1] == "warp":
+                step.barrier = rec.releases   # bar.warp.sync: the warp's own instance
+                rec.releases += 1
+            elif kind == "barrier" and n_active:
                 number = ins.operands[0].value if ins.operands and \
                     isinstance(ins.operands[0], P.Imm) else 0
                 arriving = [int(t) for t in mine[active[mine]]]
@@ -537,6 +578,8 @@ class RecordingMachine(Machine):
                 if (w, number, count) not in rec.barrier_steps:
                     rec.barrier_steps.add((w, number, count))
                     step.barrier = count * 16 + number   # 16 barriers per CTA (9.7.13.1)
+                    # until the release names the instance (RecordingOrdering.barrier)
+                    rec.waiting_barrier[w] = step
             elif kind == "cluster_arrive" and n_active:
                 step.barrier = rec.cluster_arrivals[w]
                 rec.cluster_arrivals[w] += 1
@@ -566,6 +609,18 @@ class RecordingMachine(Machine):
         except Exception:   # the functional model reports a bad address itself
             return ()
         return tuple(int(x) for x in np.unique(np.asarray(where, np.uint64) // 128))
+
+    def _sectors(self, ins, threads, width: int) -> tuple:
+        """The 32-byte sectors an st.global of ``threads``, `width` bytes each, writes."""
+        addr = next((op for op in ins.operands if isinstance(op, P.Addr)), None)
+        if addr is None or not width:
+            return ()
+        try:
+            where = np.asarray(self.address(addr, threads, ins), np.uint64)
+        except Exception:   # the functional model reports a bad address itself
+            return ()
+        first, last = where // SECTOR_BYTES, (where + np.uint64(width - 1)) // SECTOR_BYTES
+        return tuple(int(x) for x in np.unique(np.concatenate([first, last])))
 
     def _mma_cost(self, ins, g: int) -> MmaCost | None:
         from tcgen05_lower.sim import block_scale, tensor_core
@@ -979,8 +1034,13 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
                 latency = max(last - t, 1.0)
             else:
                 # a store is written back to DRAM (its bytes miss); the kernel has not
-                # finished before its stores have reached memory
-                _, last = request(rank, t - p("l2_latency"), step.nbytes, 1.0,
+                # finished before its stores have reached memory. Through the SM's L2
+                # port it moves whole 32-byte sectors (a warp's 4-byte stores to 32
+                # rows: 32 sectors for 128 bytes), to DRAM only its bytes (the L2 merges
+                # the writes to a sector before it writes the sector back)
+                moved = len(step.lines) * SECTOR_BYTES if step.lines else step.nbytes
+                _, last = request(rank, t - p("l2_latency"), moved,
+                                  step.nbytes / moved if moved else 1.0,
                                   p("l2_latency"), "st.global")
                 latency = 0
                 end = max(end, last)

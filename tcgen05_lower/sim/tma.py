@@ -109,6 +109,19 @@ def destination_addresses(tmap: TensorMap, dst: int, itemsize: int) -> np.ndarra
     return dense if span is None else swizzled_address(dense, span)
 
 
+def bulk_load_parts(parts: list) -> list:
+    """The load's modifiers with the defaults spelled out: ``.shared::cta`` as the
+    ``.shared::cluster`` address of the executing CTA it is, and the default load mode
+    ``.tile`` (PTX ISA 9.7.9.25.5.1: .dst is .shared::cluster or .shared::cta, .load_mode
+    .tile by default)."""
+    parts = list(parts)
+    if parts[5:6] == ["shared::cta"]:
+        parts[5] = "shared::cluster"
+    if len(parts) > 7 and parts[7] != "tile" and not parts[7].startswith("im2col"):
+        parts.insert(7, "tile")
+    return parts
+
+
 def handler(ins: P.Instr):
     """cp.async.bulk.tensor, 2-D tile mode, global -> shared::cluster with
     mbarrier::complete_tx::bytes, optionally ``.cta_group::1`` / ``.cta_group::2``; other
@@ -122,13 +135,14 @@ def handler(ins: P.Instr):
     (docs/cta-pairs.md). Any other CTA's mbarrier is a SimError."""
     form = ["cp", "async", "bulk", "tensor", "2d", "shared::cluster", "global", "tile",
             "mbarrier::complete_tx::bytes"]
-    group = ins.parts[len(form):]
+    parts = bulk_load_parts(ins.parts)
+    group = parts[len(form):]
     multicast = group[:1] == ["multicast::cluster"]
     if multicast:
         group = group[1:]
-    if ins.parts[:len(form)] != form or group not in ([], ["cta_group::1"],
+    if parts[:len(form)] != form or group not in ([], ["cta_group::1"],
                                                      ["cta_group::2"]):
-        from tcgen05_lower.sim.ops import _unknown
+        from tcgen05_lower.sim.ops_support import _unknown
         raise _unknown(ins, "only cp.async.bulk.tensor.2d.shared::cluster.global.tile"
                             ".mbarrier::complete_tx::bytes{.multicast::cluster}"
                             "{.cta_group::1, ::2}")
@@ -144,7 +158,7 @@ def handler(ins: P.Instr):
                            ins.text)
 
         def run(ins, idx):
-            from tcgen05_lower.sim.ops import _check_mbarrier_address, _shared_target
+            from tcgen05_lower.sim.ops_support import _check_mbarrier_address, _shared_target
 
             act = m.guarded(ins, idx)
             threads = m.threads_of(act)

@@ -129,10 +129,14 @@ cluster (``multicast.consumers_mask``); full_s is unchanged (a CTA receives all 
 stage's bytes, whoever issues them).
 
 Run-time trip counts (docs/partitions.md): loops bounded by values defined before them,
-the same values in every role that shares a ring (``Nest.same_structure``). The counters
-then multiply run-time trip counts; the stage indices, which cannot be proven, are
-written by the pass (``check_stage``); both release protocols are written; the producer
-tail waits where the run-time number of uses reaches each stage (``plan_dynamic_tail``).
+the same values in every role that shares a ring (``Nest.same_structure``). Where every
+weight is still a constant (the run-time loop is the outermost one, or the loops inside
+it have constant counts: ``Nest.provable``, e.g. the K loop of
+examples/ws_gemm_mxf8_blockscaled.mlir) the counter is the constant one and the kernel's
+stage indices are proven as above; otherwise the counters multiply run-time trip counts
+and the stage indices, which cannot be proven, are written by the pass
+(``check_stage``). Both release protocols are written; the producer tail waits where the
+run-time number of uses reaches each stage (``plan_dynamic_tail``).
 
 ``minimal`` and ``conservative`` write the same protocol when every ring is reused: every
 op above is needed (deleting any one is a race, a deadlock or a wrong result,
@@ -140,7 +144,9 @@ tests/test_ws_persistent_gemm.py). Where a release protects nothing, minimal lea
 out: a ring whose stages are each used once (uses <= stages) gets no empty protocol, an
 accumulator ring whose stages each hold one tile no acc_empty protocol (the epilogue's
 wait::ld and fence::before_thread_sync stay, for the dealloc); conservative writes the
-whole protocol whatever the trip counts.
+whole protocol whatever the trip counts, but for an accumulator written outside any tile
+loop (one tile per CTA, examples/ws_gemm_mxf8_blockscaled.mlir): no later tile exists to
+overwrite it, so neither strategy writes its acc_empty protocol.
 
 The rings' depth is the kernel's, or the pass option ``ring-stages`` (N, or auto: the
 deepest that fits the dynamic shared memory): the loaded rings are retyped to that depth
@@ -156,7 +162,7 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower import multicast, tma
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp, LdOp,
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, LdOp,
                                        MbarrierArriveOp, MbarrierExpectTxOp,
                                        MbarrierStageOp, MbarrierWaitOp, MmaOp, SmemStageOp,
                                        TmaLoadOp, TmemStageOp, WaitOp)
@@ -165,9 +171,10 @@ from tcgen05_lower.kernel_ir import (MBARRIER_RING_MAX_STAGES, defining_op, part
 from tcgen05_lower.synchronization.common import (WRITTEN_SYNC, SyncError, constant_value,
                                                   role_accesses)
 from tcgen05_lower.synchronization.phases import _const, _op
+from tcgen05_lower.synchronization import scale_copies
 
 #: Ops in roles this protocol does not order (located diagnostics).
-UNSUPPORTED = ("smem_fill", "cp", "shift", "st", "ld_red")
+UNSUPPORTED = ("smem_fill", "shift", "st", "ld_red")
 #: %cluster_ctarank bits of both CTAs of a pair (9.7.16.5.1): a commit with this
 #: multicast_mask arrives at the mbarrier at the same offset in each (9.7.16.12.1).
 BOTH_CTAS = 0b11
@@ -252,6 +259,16 @@ class Nest:
         for trips in self.trips:
             self.uses = None if self.uses is None or trips is None else self.uses * trips
 
+    @property
+    def provable(self) -> bool:
+        """Whether the kernel's stage indices can be proven (``prove_stage``) although a
+        trip count is known at run time only: every weight is a constant (the run-time
+        loop is the outermost one, or every loop inside it has a constant count) and
+        every lower bound and step is a constant, so a use's counter is an affine form
+        of the induction variables with constant coefficients."""
+        return all(w is not None for w in self.weights) and \
+            all(lb is not None and step is not None for lb, _, step in self.bounds)
+
     def check_outside(self, loop, value, what: str) -> None:
         """A run-time bound must be defined outside the nest's loops: the counter and
         the producer tail after the loops compute the trip counts from it."""
@@ -315,14 +332,14 @@ class Nest:
     def counter(self, constant):
         """The linear iteration counter (index) at the current insertion point;
         `constant(n)` gives an index constant."""
-        if self.dynamic:
+        if self.dynamic and not self.provable:
             return self.dynamic_counter(constant)
         index = ir.IndexType.get()
         total = None
         for loop, (lb, _, step), trips, weight in zip(self.loops, self.bounds, self.trips,
                                                       self.weights):
-            if trips <= 1:
-                continue
+            if trips is not None and trips <= 1:
+                continue   # (a run-time count, None, may be more than one)
             i = loop.regions[0].blocks[0].arguments[0]
             if lb:
                 i = _op("arith.subi", [i, constant(lb)], index)
@@ -471,7 +488,9 @@ def prove_stage(affine: Affine, index_value, stages: int, nest: Nest, user_op,
                  "the ring's uses")
         coefficient[level] = c * nest.bounds[level][2]
         constant += c * nest.bounds[level][0]
-    live = [level for level in range(len(nest.loops)) if nest.trips[level] > 1]
+    # a run-time trip count (None, Nest.provable) may be more than one
+    live = [level for level in range(len(nest.loops))
+            if nest.trips[level] is None or nest.trips[level] > 1]
     if modular:
         for level in live:
             if (coefficient[level] - nest.weights[level]) % stages:
@@ -480,12 +499,20 @@ def prove_stage(affine: Affine, index_value, stages: int, nest: Nest, user_op,
                      f"not the same mod {stages}")
         if constant % stages:
             fail(f"the first use has index {constant} mod {stages}, not 0")
+        for level in live:
+            if nest.trips[level] is None and coefficient[level] < 0:
+                fail(f"the remainder's operand falls by {-coefficient[level]} per "
+                     f"iteration of the loop at depth {level}, whose trip count is known "
+                     f"at run time only")
         low = constant + sum(min(0, coefficient[level] * (nest.trips[level] - 1))
-                             for level in live)
+                             for level in live if nest.trips[level] is not None)
         if low < 0:
             fail(f"the remainder's operand reaches {low} < 0")
         return
     wrapping = [level for level in live if nest.weights[level] % stages]
+    if any(nest.trips[level] is None for level in wrapping):
+        fail("the uses it counts without a remainder include a loop whose trip count "
+             "is known at run time only")
     span = sum(nest.weights[level] * (nest.trips[level] - 1) for level in wrapping)
     if span >= stages:
         fail(f"the uses it counts without a remainder span {span + 1} > {stages} stages")
@@ -646,6 +673,8 @@ class RingPlan:
         load_block = self.one_block(loads, "TMA loads")
         mma_block = self.one_block(mmas, "MMAs")
         self.multicast = any(TmaLoadOp(op).multicast is not None for _, op in loads)
+        copies = scale_copies.copies_in(self.roles)   # scale factors, scale_copies.py
+        scale_copies.check_placement(copies, mma_block)
 
         # The shared-memory rings: every load writes a stage, every MMA reads stages.
         loaded = {}
@@ -658,6 +687,9 @@ class RingPlan:
             for tile, operand in ((mma.a, "A"), (mma.b, "B")):
                 ring, index = self.stage_of(tile, op, f"operand {operand} of this MMA")
                 read.setdefault(ring, []).append((op, index))
+        for op in copies:
+            ring, index = self.stage_of(CpOp(op).source, op, "the source of this tcgen05.cp")
+            read.setdefault(ring, []).append((op, index))
         if set(loaded) != set(read):
             extra = [r for r in list(loaded) + list(read) if (r in loaded) != (r in read)]
             raise SyncError(mmas[0][1], f"tcgen05-insert-sync: the rings the TMA loads "
@@ -688,14 +720,22 @@ class RingPlan:
                                  f"({self.names.get(ring, 'a ring')})")
         for ring, uses in read.items():
             for op, index in uses:
-                for tile in (MmaOp(op).a, MmaOp(op).b):
+                views = (MmaOp(op).a, MmaOp(op).b) if MmaOp.matches(op) else \
+                    (CpOp(op).source,)
+                for tile in views:
                     if defining_op(tile) is not None and \
                             SmemStageOp(defining_op(tile)).tile == ring:
                         self.check_stage(tile, index, depth, mma_nest, op,
                                          f"the {self.names.get(ring, 'ring')} stage this "
                                          f"MMA reads")
 
+        sf_rings = scale_copies.scale_rings(self, copies, mma_nest, depth)
         chosen = self.choose_depth(loaded, depth, load_nest)
+        if chosen != depth and copies:
+            raise SyncError(copies[0], f"tcgen05-insert-sync{{ring-stages="
+                                       f"{self.ring_stages}}}: the rings' depth stays the "
+                                       f"kernel's ({depth}) when tcgen05.cp copies scale "
+                                       f"factors into TMEM rings of that depth")
         if chosen != depth:
             self.retype_rings(loaded, chosen, load_nest, mma_nest, load_block, mma_block)
             depth = chosen
@@ -773,9 +813,14 @@ class RingPlan:
                               f"the {ld_role.threads} threads of {ld_role.describe()} "
                               + (f"in both CTAs arrives at the even CTA's copy, "
                                  f"{arrivals} arrivals)" if self.pair else "arrives)")) \
-            if conservative or tile_nest.uses is None or tile_nest.uses > acc_depth else None
+            if (conservative and tile_nest.loops) or tile_nest.uses is None \
+                    or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
-        self.plan_mmas(mmas, mma_nest, depth, full, empty, rings, load_role)
+        before = len(self.added)
+        self.plan_mmas([scale_copies.first_issue(mma_block, copies, mmas)] + mmas,
+                       mma_nest, depth, full, empty, rings, load_role)
+        if copies and empty is not None:
+            scale_copies.plan_fence(self, before, sf_rings)
         self.plan_tail(load_role, load_nest, depth, empty, rings, mma_role)
         self.plan_tiles(k_loop, tile_nest, acc_depth, acc_full, acc_empty, acc_name,
                         ld_role)
@@ -789,11 +834,12 @@ class RingPlan:
 
     def check_stage(self, view_value, index, stages: int, nest: Nest, user_op, what: str):
         """Proves that a stage view's index is the nest's use counter mod `stages`
-        (prove_stage); in a nest with run-time trip counts, where no proof is made,
+        (prove_stage); in a nest with run-time weights (not ``Nest.provable``), where no
+        proof is made,
         writes that index into the view instead (once per view), which must sit in the
         nest's innermost block: the kernel's own index there is replaced, as
         ``ring-stages`` replaces it (retype_rings)."""
-        if not nest.dynamic:
+        if not nest.dynamic or nest.provable:
             prove_stage(self.affine, index, stages, nest, user_op, what)
             return
         view = defining_op(view_value)

@@ -4,7 +4,8 @@
 // the other stage. Full-lane stages sit side by side: 2 x 256 = 512 columns, exactly all of
 // tensor memory. tcgen05-select-layouts follows the tcgen05.tmem_stage views and writes the
 // footprint of one stage on the buffer (a 128 x 256 f32 Layout D accumulator: 256 columns
-// on all lanes).
+// on all lanes). A first MMA into stage 0 before the loop gives the epilogue of the
+// first iteration (which reads stage 0) an accumulator to read.
 // EXPECT: lower bound 512, optimal 512 (derived above by hand)
 !acc2 = !tcgen05.tmem<[2, 128, 256], f32>
 !acc = !tcgen05.tmem<[128, 256], f32>
@@ -21,6 +22,8 @@ func.func @double_buffer_staged(%C: !llvm.ptr<1>)
   %a = "tcgen05.smem_buffer"() : () -> !ta
   %b = "tcgen05.smem_buffer"() : () -> !tb
   %acc = "tcgen05.tmem_buffer"() {name = "acc", role = "d", layout = "D", columns = 256 : i64, half_lanes = false} : () -> !acc2
+  %first = "tcgen05.tmem_stage"(%acc, %c0) : (!acc2, index) -> !acc
+  "tcgen05.mma"(%first, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
   scf.for %i = %c1 to %c32 step %c1 {
     %s = arith.remui %i, %c2 : index
     %prev = arith.subi %c1, %s : index

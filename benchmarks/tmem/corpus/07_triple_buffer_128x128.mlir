@@ -1,7 +1,9 @@
 // PIPELINE: tcgen05-select-layouts,tcgen05-plan-tmem
 // A triple-buffered 128 x 128 accumulator ([3, 128, 128] f32, full lanes): three stages
 // side by side, 384 columns, so the allocation is 512. Footprint as
-// tcgen05-select-layouts gives one 128 x 128 Layout D stage (128 columns).
+// tcgen05-select-layouts gives one 128 x 128 Layout D stage (128 columns). Iteration i
+// reads stage (i - 2) mod 3: MMAs into stages 0 and 1 before the loop (its first two
+// iterations, peeled) give the first two epilogues an accumulator to read.
 // EXPECT: lower bound 384, optimal 384 (derived above by hand)
 !acc3 = !tcgen05.tmem<[3, 128, 128], f32>
 !acc = !tcgen05.tmem<[128, 128], f32>
@@ -19,6 +21,10 @@ func.func @triple_buffer_128x128(%C: !llvm.ptr<1>)
   %a = "tcgen05.smem_buffer"() : () -> !ta
   %b = "tcgen05.smem_buffer"() : () -> !tb
   %acc = "tcgen05.tmem_buffer"() {name = "acc", role = "d", layout = "D", columns = 128 : i64, half_lanes = false} : () -> !acc3
+  %s0 = "tcgen05.tmem_stage"(%acc, %c0) : (!acc3, index) -> !acc
+  "tcgen05.mma"(%s0, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  %s1 = "tcgen05.tmem_stage"(%acc, %c1) : (!acc3, index) -> !acc
+  "tcgen05.mma"(%s1, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
   scf.for %i = %c2 to %c30 step %c1 {
     %s = arith.remui %i, %c3 : index
     %j = arith.subi %i, %c2 : index

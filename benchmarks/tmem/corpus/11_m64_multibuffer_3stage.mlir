@@ -4,7 +4,9 @@
 // time. Four half-lane 128-column blocks: 4 x 128 / 2 = 256 columns, reached when the
 // stages stack in lane pairs and the single buffer takes the free half of the last pair.
 // Footprints as tcgen05-select-layouts gives a 64 x 128 Layout F accumulator (128 columns
-// on 16 lanes of each quarter).
+// on 16 lanes of each quarter). Before the loop (its first two iterations, peeled) MMAs
+// write stages 0 and 1, which the first two epilogues read, and the first MMA into the
+// side buffer overwrites it; the loop's MMAs accumulate into it.
 // EXPECT: lower bound 256, optimal 256 (derived above by hand)
 !acc3 = !tcgen05.tmem<[3, 64, 128], f32>
 !acc = !tcgen05.tmem<[64, 128], f32>
@@ -24,6 +26,11 @@ func.func @m64_multibuffer_3stage(%C: !llvm.ptr<1>)
   %b = "tcgen05.smem_buffer"() : () -> !tb
   %stages = "tcgen05.tmem_buffer"() {name = "stages", role = "d", layout = "F", columns = 128 : i64, half_lanes = true} : () -> !acc3
   %side = "tcgen05.tmem_buffer"() {name = "side", role = "d", layout = "F", columns = 128 : i64, half_lanes = true} : () -> !acc
+  %s0 = "tcgen05.tmem_stage"(%stages, %c0) : (!acc3, index) -> !acc
+  "tcgen05.mma"(%s0, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  %s1 = "tcgen05.tmem_stage"(%stages, %c1) : (!acc3, index) -> !acc
+  "tcgen05.mma"(%s1, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+  "tcgen05.mma"(%side, %a, %b, %f) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
   scf.for %i = %c2 to %c24 step %c1 {
     %s = arith.remui %i, %c3 : index
     %j = arith.subi %i, %c2 : index

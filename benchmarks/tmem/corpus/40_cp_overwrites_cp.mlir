@@ -2,7 +2,7 @@
 // both write columns [0, 8) of A (the second replaces the first's K block, e.g. a refill).
 // cp -> cp is not a pipelined pair (9.7.16.6.2), so the second copy waits for the first
 // (commit -> mbarrier wait -> fence::after_thread_sync); the other copies write disjoint
-// columns and need nothing. TMEM as in 21: 224 + 32 = 256 columns exactly.
+// columns ([8, 16) read by the second MMA, [16, 32) by none) and need nothing. TMEM as in 21: 224 + 32 = 256 columns exactly.
 // EXPECT: lower bound 256, optimal 256 (derived above by hand)
 !acc = !tcgen05.tmem<[128, 224], f32>
 !atm = !tcgen05.tmem<[128, 64], bf16>
@@ -20,6 +20,7 @@ func.func @cp_overwrites_cp(%C: !llvm.ptr<1>)
   %a = "tcgen05.tmem_buffer"() {name = "a"} : () -> !atm
   "tcgen05.cp"(%a, %sa) {shape = "128x256b", column = 0 : i64} : (!atm, !sa) -> ()
   "tcgen05.cp"(%a, %sa) {shape = "128x256b", column = 0 : i64} : (!atm, !sa) -> ()
+  "tcgen05.cp"(%a, %sa) {shape = "128x256b", column = 8 : i64} : (!atm, !sa) -> ()
   "tcgen05.cp"(%a, %sa) {shape = "128x256b", column = 16 : i64} : (!atm, !sa) -> ()
   "tcgen05.cp"(%a, %sa) {shape = "128x256b", column = 24 : i64} : (!atm, !sa) -> ()
   "tcgen05.mma"(%acc, %a, %b, %f) {kind = "f16", k_offset = 0 : i64} : (!acc, !atm, !tb, i1) -> ()

@@ -3,7 +3,7 @@
 
 A pair kernel runs its program in two CTAs at once, the even one (rank 0, which issues the
 single-thread tcgen05 ops of every role, Table 46) and the odd one (rank 1). The model of
-passes/verify_sync_roles.py (concurrent role traces, views ordered by mbarrier phases)
+roles.py and role_trace.py (concurrent role traces, views ordered by mbarrier phases)
 applies with these changes:
 
 - Each role's program, and the kernel's own, is traced once (the role tracer) and run
@@ -59,32 +59,35 @@ lanes that the even CTA's MMA wrote needs a commit whose mask names the odd CTA,
 in the odd CTA for its phase and a fence::after_thread_sync there; a plain commit does
 not reach it.
 
-It shares no code with tcgen05-insert-sync: it reuses passes/verify_sync_roles.py
+It shares no code with tcgen05-insert-sync: it reuses roles.py / role_trace.py
 (tracer, concurrent executor and its ordering rules) and ``tcgen05_lower.tma``'s count of
 an expect_tx's bytes.
 """
 
 from __future__ import annotations
 
-from tcgen05_lower.multicast import per_pair_count
-
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
-from tcgen05_lower.kernel_ir import defining_op
 from tcgen05_lower.dialect.ops import (CommitOp, MbarrierArriveOp, MbarrierExpectTxOp,
                                        MbarrierStageOp, TmaLoadOp)
-from tcgen05_lower.passes.tcgen05_verify_sync import (ANY_TILE, EXPECT_TX, SINGLE_THREAD_OPS,
-                                                      TMA_LOAD, Unsupported, _where)
-from tcgen05_lower.passes.verify_sync_roles import (KERNEL, LD, ST, Arrival, Concurrent,
-                                                    Cursor, Event, RoleTracer)
+from tcgen05_lower.kernel_ir import defining_op
+from tcgen05_lower.multicast import per_pair_count
+from tcgen05_lower.sync_check.model import (ANY_TILE, EXPECT_TX, SINGLE_THREAD_OPS, TMA_LOAD,
+                                            Unsupported, line_col_text)
+from tcgen05_lower.sync_check.role_trace import (Arrival, Cursor, Event, KERNEL, LD, RoleTracer,
+                                                 ST)
+from tcgen05_lower.sync_check.roles import Concurrent
+
 
 #: The ranks of a pair (%cluster_ctarank & 1, 9.7.16.5.1) and their bits in a
 #: multicast_mask.
 EVEN, ODD = 0, 1
+
 BOTH = 0b11
+
 #: Ops the odd CTA does not execute (issued by the even CTA's thread, Table 46; the
 #: expect_tx of a pair's TMA loads, docs/cta-pairs.md).
 EVEN_ONLY = SINGLE_THREAD_OPS + ("commit", EXPECT_TX)
@@ -296,7 +299,7 @@ class PairConcurrent(Concurrent):
         if isinstance(barrier, tuple):   # (ring, stage) of an mbarrier ring
             barrier, stage = barrier
         owner = defining_op(barrier)
-        where = f"allocated at {_where(owner)}, " if owner is not None else ""
+        where = f"allocated at {line_col_text(owner)}, " if owner is not None else ""
         which = f"stage {stage} of the ring " if stage is not None else ""
         return f"({which}{where}its copy in the CTA of rank {target[1]})"
 
@@ -308,7 +311,7 @@ class PairConcurrent(Concurrent):
                 for copy, arrivals in event.targets:
                     if copy == target:
                         total += arrivals
-                        signal = f"{event.op.name} at {_where(event.op)} in role " \
+                        signal = f"{event.op.name} at {line_col_text(event.op)} in role " \
                                  f"'{cursor.name}'"
                         if signal not in signals:
                             signals.append(signal)
@@ -397,7 +400,7 @@ class PairConcurrent(Concurrent):
         found.count += count
         found.arrivals.append(Arrival(event, count, found.count, view))
         if target in self.shared and found.count > per_phase:
-            others = "; ".join(sorted({f"{a.event.op.name} at {_where(a.event.op)} in role "
+            others = "; ".join(sorted({f"{a.event.op.name} at {line_col_text(a.event.op)} in role "
                                        f"'{self.cursors[a.event.role].name}'"
                                        for a in found.arrivals[:-1]}))
             self.problem(event.op, ("overfull", target),
@@ -536,7 +539,7 @@ class PairConcurrent(Concurrent):
                          f"phase {ends} of this wait's mbarrier {self.named(target)} may "
                          f"complete before the wait (for parity "
                          f"{event.parity}) in role '{self.cursors[event.role].name}' "
-                         f"runs: its arrival {by.op.name} at {_where(by.op)} in role "
+                         f"runs: its arrival {by.op.name} at {line_col_text(by.op)} in role "
                          f"'{self.cursors[by.role].name}' is not ordered after the wait, "
                          f"which then waits for phase {ends + 1} (9.7.13.15.16)")
 

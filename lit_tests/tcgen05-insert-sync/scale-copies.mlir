@@ -1,0 +1,662 @@
+// Block-scaled TMA-fed warp-specialized kernels whose scale-factor copies
+// tcgen05-insert-sync cannot plan (tcgen05_lower/synchronization/scale_copies.py): located
+// diagnostics naming the rule and the value. Each kernel is
+// examples/ws_gemm_mxf8_blockscaled.mlir with one change (its comment); the expected texts
+// are written from the rules of scale_copies.py's docstring.
+// RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync' --split-input-file --verify-diagnostics
+
+// The copy of the B factors follows the K block's first MMA: mma -> cp is no pipelined
+// pair (9.7.16.6.2), so the protocol copies a stage's factors before its MMAs.
+func.func @copy_after_mma(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !llvm.ptr<1>,
+    %SFB: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmSFA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFA", box = array<i64: 16, 32>,
+                                                swizzle = "none"}},
+    %tmSFB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFB", box = array<i64: 16, 32>,
+                                                swizzle = "none"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64,
+                                  grid = ["ceildiv(N, 128)", "ceildiv(M, 128)"]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+  %m = arith.index_castui %M : i32 to index
+  %n = arith.index_castui %N : i32 to index
+  %k_size = arith.index_castui %K : i32 to index
+  %tile_n = gpu.block_id x
+  %tile_m = gpu.block_id y
+  %m0 = arith.muli %tile_m, %c128 : index
+  %n0 = arith.muli %tile_n, %c128 : index
+  %kb_tmp = arith.addi %k_size, %c127 : index
+  %kblocks = arith.divui %kb_tmp, %c128 : index
+
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %sa = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %sb = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  %sfa = "tcgen05.tmem_buffer"() {name = "sfa"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+  %sfb = "tcgen05.tmem_buffer"() {name = "sfb"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %k = arith.muli %kb, %c128 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ra0 = arith.muli %tile_m, %kblocks : index
+        %ra1 = arith.addi %ra0, %kb : index
+        %ra = arith.muli %ra1, %c32 : index
+        %rb0 = arith.muli %tile_n, %kblocks : index
+        %rb1 = arith.addi %rb0, %kb : index
+        %rb = arith.muli %rb1, %c32 : index
+        "tcgen05.tma_load"(%tmA, %as, %k, %m0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmB, %bs, %k, %n0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFA, %sas, %c0, %ra) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFB, %sbs, %c0, %rb) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ta = "tcgen05.tmem_stage"(%sfa, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        %tb = "tcgen05.tmem_stage"(%sfb, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        "tcgen05.cp"(%ta, %sas) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        %accumulate = arith.cmpi ne, %kb, %c0 : index
+        "tcgen05.mma"(%acc, %as, %bs, %accumulate, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 0 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        // expected-error @+1 {{this tcgen05.cp follows an MMA of its K block; the ring protocol copies a stage's scale factors before the stage's first MMA}}
+        "tcgen05.cp"(%tb, %sbs) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 32 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 64 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 96 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %col = %c0 to %c128 step %c32 {
+        %frag = "tcgen05.ld"(%acc, %col) : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+        %out = "tcgen05.frag_map"(%frag) ({
+        ^bb0(%x: f32, %row: index, %c: index):
+          %y = arith.truncf %x : f32 to bf16
+          gpu.yield %y : bf16
+        }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
+        "tcgen05.store_fragment"(%out, %C, %col, %n, %m0, %n0, %m, %n)
+            {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
+            : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index, index, index, index, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// The TMEM ring of the A factors has 3 stages and the shared-memory ring 2: stage s of
+// one must be stage s of the other.
+func.func @scale_ring_deeper(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !llvm.ptr<1>,
+    %SFB: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmSFA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFA", box = array<i64: 16, 32>,
+                                                swizzle = "none"}},
+    %tmSFB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFB", box = array<i64: 16, 32>,
+                                                swizzle = "none"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64,
+                                  grid = ["ceildiv(N, 128)", "ceildiv(M, 128)"]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+  %m = arith.index_castui %M : i32 to index
+  %n = arith.index_castui %N : i32 to index
+  %k_size = arith.index_castui %K : i32 to index
+  %tile_n = gpu.block_id x
+  %tile_m = gpu.block_id y
+  %m0 = arith.muli %tile_m, %c128 : index
+  %n0 = arith.muli %tile_n, %c128 : index
+  %kb_tmp = arith.addi %k_size, %c127 : index
+  %kblocks = arith.divui %kb_tmp, %c128 : index
+
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %sa = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %sb = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  %sfa = "tcgen05.tmem_buffer"() {name = "sfa"} : () -> !tcgen05.tmem<[3, 128, 4], f8E8M0FNU>
+  %sfb = "tcgen05.tmem_buffer"() {name = "sfb"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %k = arith.muli %kb, %c128 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ra0 = arith.muli %tile_m, %kblocks : index
+        %ra1 = arith.addi %ra0, %kb : index
+        %ra = arith.muli %ra1, %c32 : index
+        %rb0 = arith.muli %tile_n, %kblocks : index
+        %rb1 = arith.addi %rb0, %kb : index
+        %rb = arith.muli %rb1, %c32 : index
+        "tcgen05.tma_load"(%tmA, %as, %k, %m0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmB, %bs, %k, %n0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFA, %sas, %c0, %ra) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFB, %sbs, %c0, %rb) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ta = "tcgen05.tmem_stage"(%sfa, %s) : (!tcgen05.tmem<[3, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        %tb = "tcgen05.tmem_stage"(%sfb, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        // expected-error @+1 {{TMEM buffer 'sfa' has 3 stages and the shared-memory ring 2; a scale-factor ring must be as deep as the ring its factors come from}}
+        "tcgen05.cp"(%ta, %sas) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        "tcgen05.cp"(%tb, %sbs) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        %accumulate = arith.cmpi ne, %kb, %c0 : index
+        "tcgen05.mma"(%acc, %as, %bs, %accumulate, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 0 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 32 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 64 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 96 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %col = %c0 to %c128 step %c32 {
+        %frag = "tcgen05.ld"(%acc, %col) : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+        %out = "tcgen05.frag_map"(%frag) ({
+        ^bb0(%x: f32, %row: index, %c: index):
+          %y = arith.truncf %x : f32 to bf16
+          gpu.yield %y : bf16
+        }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
+        "tcgen05.store_fragment"(%out, %C, %col, %n, %m0, %n0, %m, %n)
+            {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
+            : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index, index, index, index, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// The A factors are copied into a plain TMEM buffer, the same for every stage: the
+// protocol plans a TMEM stage per shared-memory stage.
+func.func @copy_into_a_plain_buffer(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !llvm.ptr<1>,
+    %SFB: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmSFA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFA", box = array<i64: 16, 32>,
+                                                swizzle = "none"}},
+    %tmSFB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFB", box = array<i64: 16, 32>,
+                                                swizzle = "none"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64,
+                                  grid = ["ceildiv(N, 128)", "ceildiv(M, 128)"]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+  %m = arith.index_castui %M : i32 to index
+  %n = arith.index_castui %N : i32 to index
+  %k_size = arith.index_castui %K : i32 to index
+  %tile_n = gpu.block_id x
+  %tile_m = gpu.block_id y
+  %m0 = arith.muli %tile_m, %c128 : index
+  %n0 = arith.muli %tile_n, %c128 : index
+  %kb_tmp = arith.addi %k_size, %c127 : index
+  %kblocks = arith.divui %kb_tmp, %c128 : index
+
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %sa = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %sb = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  %plain = "tcgen05.tmem_buffer"() {name = "plain"} : () -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+  %sfb = "tcgen05.tmem_buffer"() {name = "sfb"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %k = arith.muli %kb, %c128 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ra0 = arith.muli %tile_m, %kblocks : index
+        %ra1 = arith.addi %ra0, %kb : index
+        %ra = arith.muli %ra1, %c32 : index
+        %rb0 = arith.muli %tile_n, %kblocks : index
+        %rb1 = arith.addi %rb0, %kb : index
+        %rb = arith.muli %rb1, %c32 : index
+        "tcgen05.tma_load"(%tmA, %as, %k, %m0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmB, %bs, %k, %n0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFA, %sas, %c0, %ra) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFB, %sbs, %c0, %rb) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %tb = "tcgen05.tmem_stage"(%sfb, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        // expected-error @+1 {{the destination of this tcgen05.cp is not a stage of a TMEM ring (tcgen05.tmem_stage)}}
+        "tcgen05.cp"(%plain, %sas) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        "tcgen05.cp"(%tb, %sbs) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        %accumulate = arith.cmpi ne, %kb, %c0 : index
+        "tcgen05.mma"(%acc, %as, %bs, %accumulate, %plain, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 0 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %plain, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 32 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %plain, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 64 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %plain, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 96 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %col = %c0 to %c128 step %c32 {
+        %frag = "tcgen05.ld"(%acc, %col) : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+        %out = "tcgen05.frag_map"(%frag) ({
+        ^bb0(%x: f32, %row: index, %c: index):
+          %y = arith.truncf %x : f32 to bf16
+          gpu.yield %y : bf16
+        }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
+        "tcgen05.store_fragment"(%out, %C, %col, %n, %m0, %n0, %m, %n)
+            {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
+            : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index, index, index, index, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// The A factors always go to stage 0 of their TMEM ring: not the ring's use counter mod 2.
+func.func @scale_stage_fixed(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !llvm.ptr<1>,
+    %SFB: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmSFA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFA", box = array<i64: 16, 32>,
+                                                swizzle = "none"}},
+    %tmSFB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFB", box = array<i64: 16, 32>,
+                                                swizzle = "none"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64,
+                                  grid = ["ceildiv(N, 128)", "ceildiv(M, 128)"]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+  %m = arith.index_castui %M : i32 to index
+  %n = arith.index_castui %N : i32 to index
+  %k_size = arith.index_castui %K : i32 to index
+  %tile_n = gpu.block_id x
+  %tile_m = gpu.block_id y
+  %m0 = arith.muli %tile_m, %c128 : index
+  %n0 = arith.muli %tile_n, %c128 : index
+  %kb_tmp = arith.addi %k_size, %c127 : index
+  %kblocks = arith.divui %kb_tmp, %c128 : index
+
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %sa = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %sb = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  %sfa = "tcgen05.tmem_buffer"() {name = "sfa"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+  %sfb = "tcgen05.tmem_buffer"() {name = "sfb"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %k = arith.muli %kb, %c128 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ra0 = arith.muli %tile_m, %kblocks : index
+        %ra1 = arith.addi %ra0, %kb : index
+        %ra = arith.muli %ra1, %c32 : index
+        %rb0 = arith.muli %tile_n, %kblocks : index
+        %rb1 = arith.addi %rb0, %kb : index
+        %rb = arith.muli %rb1, %c32 : index
+        "tcgen05.tma_load"(%tmA, %as, %k, %m0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmB, %bs, %k, %n0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFA, %sas, %c0, %ra) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFB, %sbs, %c0, %rb) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ta = "tcgen05.tmem_stage"(%sfa, %c0) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        %tb = "tcgen05.tmem_stage"(%sfb, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        // expected-error @+1 {{cannot prove that the stage index of the stage of TMEM buffer 'sfa' this tcgen05.cp writes}}
+        "tcgen05.cp"(%ta, %sas) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        "tcgen05.cp"(%tb, %sbs) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        %accumulate = arith.cmpi ne, %kb, %c0 : index
+        "tcgen05.mma"(%acc, %as, %bs, %accumulate, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 0 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 32 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 64 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 96 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %col = %c0 to %c128 step %c32 {
+        %frag = "tcgen05.ld"(%acc, %col) : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+        %out = "tcgen05.frag_map"(%frag) ({
+        ^bb0(%x: f32, %row: index, %c: index):
+          %y = arith.truncf %x : f32 to bf16
+          gpu.yield %y : bf16
+        }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
+        "tcgen05.store_fragment"(%out, %C, %col, %n, %m0, %n0, %m, %n)
+            {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
+            : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index, index, index, index, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// A copy before the MMA role's K loop: the protocol plans the copies of each K block in
+// the block of its MMAs.
+func.func @copy_outside_the_k_loop(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !llvm.ptr<1>,
+    %SFB: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmSFA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFA", box = array<i64: 16, 32>,
+                                                swizzle = "none"}},
+    %tmSFB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFB", box = array<i64: 16, 32>,
+                                                swizzle = "none"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64,
+                                  grid = ["ceildiv(N, 128)", "ceildiv(M, 128)"]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+  %m = arith.index_castui %M : i32 to index
+  %n = arith.index_castui %N : i32 to index
+  %k_size = arith.index_castui %K : i32 to index
+  %tile_n = gpu.block_id x
+  %tile_m = gpu.block_id y
+  %m0 = arith.muli %tile_m, %c128 : index
+  %n0 = arith.muli %tile_n, %c128 : index
+  %kb_tmp = arith.addi %k_size, %c127 : index
+  %kblocks = arith.divui %kb_tmp, %c128 : index
+
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %sa = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %sb = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  %sfa = "tcgen05.tmem_buffer"() {name = "sfa"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+  %sfb = "tcgen05.tmem_buffer"() {name = "sfb"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %k = arith.muli %kb, %c128 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ra0 = arith.muli %tile_m, %kblocks : index
+        %ra1 = arith.addi %ra0, %kb : index
+        %ra = arith.muli %ra1, %c32 : index
+        %rb0 = arith.muli %tile_n, %kblocks : index
+        %rb1 = arith.addi %rb0, %kb : index
+        %rb = arith.muli %rb1, %c32 : index
+        "tcgen05.tma_load"(%tmA, %as, %k, %m0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmB, %bs, %k, %n0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFA, %sas, %c0, %ra) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFB, %sbs, %c0, %rb) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      %sa0 = "tcgen05.smem_stage"(%sa, %c0) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+      %ta0 = "tcgen05.tmem_stage"(%sfa, %c0) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+      // expected-error @+1 {{the ring protocol plans a tcgen05.cp only in the block of the MMAs (the K block's scale factors, copied from its ring stage by the MMA thread); this one is elsewhere}}
+      "tcgen05.cp"(%ta0, %sa0) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ta = "tcgen05.tmem_stage"(%sfa, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        %tb = "tcgen05.tmem_stage"(%sfb, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        "tcgen05.cp"(%ta, %sas) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        "tcgen05.cp"(%tb, %sbs) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        %accumulate = arith.cmpi ne, %kb, %c0 : index
+        "tcgen05.mma"(%acc, %as, %bs, %accumulate, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 0 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 32 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 64 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 96 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %col = %c0 to %c128 step %c32 {
+        %frag = "tcgen05.ld"(%acc, %col) : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+        %out = "tcgen05.frag_map"(%frag) ({
+        ^bb0(%x: f32, %row: index, %c: index):
+          %y = arith.truncf %x : f32 to bf16
+          gpu.yield %y : bf16
+        }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
+        "tcgen05.store_fragment"(%out, %C, %col, %n, %m0, %n0, %m, %n)
+            {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
+            : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index, index, index, index, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// The first MMA reads the A factors from the next K block's TMEM stage, not from the stage
+// this K block's copy wrote.
+func.func @mma_reads_another_stage(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %SFA: !llvm.ptr<1>,
+    %SFB: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 128, 128>,
+                                              swizzle = "128B"}},
+    %tmSFA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFA", box = array<i64: 16, 32>,
+                                                swizzle = "none"}},
+    %tmSFB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "SFB", box = array<i64: 16, 32>,
+                                                swizzle = "none"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64,
+                                  grid = ["ceildiv(N, 128)", "ceildiv(M, 128)"]}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c32 = arith.constant 32 : index
+  %c127 = arith.constant 127 : index
+  %c128 = arith.constant 128 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+  %m = arith.index_castui %M : i32 to index
+  %n = arith.index_castui %N : i32 to index
+  %k_size = arith.index_castui %K : i32 to index
+  %tile_n = gpu.block_id x
+  %tile_m = gpu.block_id y
+  %m0 = arith.muli %tile_m, %c128 : index
+  %n0 = arith.muli %tile_n, %c128 : index
+  %kb_tmp = arith.addi %k_size, %c127 : index
+  %kblocks = arith.divui %kb_tmp, %c128 : index
+
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">
+  %sa = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %sb = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 32, 16], i8, "K", "none">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
+  %sfa = "tcgen05.tmem_buffer"() {name = "sfa"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+  %sfb = "tcgen05.tmem_buffer"() {name = "sfb"} : () -> !tcgen05.tmem<[2, 128, 4], f8E8M0FNU>
+
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %k = arith.muli %kb, %c128 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %ra0 = arith.muli %tile_m, %kblocks : index
+        %ra1 = arith.addi %ra0, %kb : index
+        %ra = arith.muli %ra1, %c32 : index
+        %rb0 = arith.muli %tile_n, %kblocks : index
+        %rb1 = arith.addi %rb0, %kb : index
+        %rb = arith.muli %rb1, %c32 : index
+        "tcgen05.tma_load"(%tmA, %as, %k, %m0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmB, %bs, %k, %n0) : (!llvm.ptr<1>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFA, %sas, %c0, %ra) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+        "tcgen05.tma_load"(%tmSFB, %sbs, %c0, %rb) : (!llvm.ptr<1>, !tcgen05.smem<[32, 16], i8, "K", "none">, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %kb = %c0 to %kblocks step %c1 {
+        %s = arith.remui %kb, %c2 : index
+        %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[2, 128, 128], f8E4M3FN, "K", "128B">, index) -> !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">
+        %sas = "tcgen05.smem_stage"(%sa, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %sbs = "tcgen05.smem_stage"(%sb, %s) : (!tcgen05.smem<[2, 32, 16], i8, "K", "none">, index) -> !tcgen05.smem<[32, 16], i8, "K", "none">
+        %kb1 = arith.addi %kb, %c1 : index
+        %s1 = arith.remui %kb1, %c2 : index
+        %ta1 = "tcgen05.tmem_stage"(%sfa, %s1) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        %ta = "tcgen05.tmem_stage"(%sfa, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        %tb = "tcgen05.tmem_stage"(%sfb, %s) : (!tcgen05.tmem<[2, 128, 4], f8E8M0FNU>, index) -> !tcgen05.tmem<[128, 4], f8E8M0FNU>
+        "tcgen05.cp"(%ta, %sas) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        "tcgen05.cp"(%tb, %sbs) {shape = "32x128b", multicast = "warpx4"} : (!tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.smem<[32, 16], i8, "K", "none">) -> ()
+        %accumulate = arith.cmpi ne, %kb, %c0 : index
+        // expected-error @+1 {{cannot prove that the stage index of the stage of TMEM buffer 'sfa' this MMA reads its scale factors from}}
+        "tcgen05.mma"(%acc, %as, %bs, %accumulate, %ta1, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 0 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 32 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 64 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+        "tcgen05.mma"(%acc, %as, %bs, %true, %ta, %tb) {kind = "mxf8f6f4", scale_vec = "1X", k_offset = 96 : i64}
+            : (!tcgen05.tmem<[128, 128], f32>, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, !tcgen05.smem<[128, 128], f8E4M3FN, "K", "128B">, i1, !tcgen05.tmem<[128, 4], f8E8M0FNU>, !tcgen05.tmem<[128, 4], f8E8M0FNU>) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+
+    "tcgen05.role"() ({
+      scf.for %col = %c0 to %c128 step %c32 {
+        %frag = "tcgen05.ld"(%acc, %col) : (!tcgen05.tmem<[128, 128], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+        %out = "tcgen05.frag_map"(%frag) ({
+        ^bb0(%x: f32, %row: index, %c: index):
+          %y = arith.truncf %x : f32 to bf16
+          gpu.yield %y : bf16
+        }) : (!tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], bf16>
+        "tcgen05.store_fragment"(%out, %C, %col, %n, %m0, %n0, %m, %n)
+            {dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}
+            : (!tcgen05.frag<[128, 32], bf16>, !llvm.ptr<1>, index, index, index, index, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
