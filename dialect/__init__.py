@@ -406,6 +406,21 @@ class KernelInfo:
     cta_group: int
     #: The launch's grid, one expression per dimension (``attributes.KERNEL_ENTRIES``).
     grid: tuple = ()
+    #: The cluster's CTAs along x and y as written (empty: not written).
+    cluster: tuple = ()
+
+    @property
+    def cluster_dims(self) -> tuple:
+        """The cluster's CTAs along x, y and z: as written (z = 1), else the CTA pair of
+        a cta_group::2 kernel along x (9.7.16.5.1), else one CTA."""
+        if self.cluster:
+            return (tuple(self.cluster) + (1, 1))[:3]
+        return (self.cta_group, 1, 1)
+
+    @property
+    def cluster_ctas(self) -> int:
+        x, y, z = self.cluster_dims
+        return x * y * z
 
 
 def is_kernel(op) -> bool:
@@ -442,11 +457,13 @@ def kernel_info(func_op) -> KernelInfo:
             return ir.StringAttr(value).value
         if kind == "strs":
             return tuple(ir.StringAttr(x).value for x in ir.ArrayAttr(value))
+        if kind == "i32s":
+            return tuple(ir.DenseI32ArrayAttr(value))
         return int_value(value)
 
     name = ir.StringAttr(func_op.attributes["sym_name"]).value
     return KernelInfo(name, entry("target"), entry("threads"), entry("cta_group"),
-                      entry("grid"))
+                      entry("grid"), entry("cluster"))
 
 
 def set_kernel_target(func_op, target: str) -> None:

@@ -34,7 +34,7 @@ _OPS = {
     "smem_buffer": {},
     "smem_stage": {},
     "smem_fill": {"src_layout": "str", "src_ld": "int", "dims": "strs"},
-    "tma_load": {},
+    "tma_load": {"multicast": "str"},
     "mbarrier_expect_tx": {"bytes": "int", **_SYNC},
     "mma": {"kind": "str", "k_offset": "int", "k": "int", "sparse": "int",
             "sparsity_selector": "int", "ws": "int", "collector_a": "str",
@@ -111,8 +111,12 @@ DIMS = MappingProxyType({
 #: three, the others 1), each an integer, the name of an integer kernel argument, or
 #: ``ceildiv(<argument or integer>, <integer>)``; the launch manifest carries it, and
 #: without it a launch is one CTA (or one CTA pair).
+#: ``cluster``: the cluster's CTAs along x and y (``array<i32: x, y>``, z is 1; default:
+#: one CTA, or the CTA pair of a cta_group::2 kernel); the launch manifest and
+#: ``.reqnctapercluster`` carry it (docs/tma.md, "Multicast across a cluster").
 KERNEL_ENTRIES = MappingProxyType({"target": ("str", "sm_100a"), "threads": ("int", 128),
-                                   "cta_group": ("int", 1), "grid": ("strs", ())})
+                                   "cta_group": ("int", 1), "grid": ("strs", ()),
+                                   "cluster": ("i32s", ())})
 
 _SELECT, _PLAN, _SYNC_PASS = "tcgen05-select-layouts", "tcgen05-plan-tmem", "tcgen05-insert-sync"
 _ACCESS_PLAN = {"shape": _SELECT, "num": _SELECT, "half_split": _SELECT}

@@ -177,6 +177,8 @@ class TmaLoadOp(Tcgen05Op):
         """The variadic operand coordinates."""
         return self.operand(3)
 
+    multicast = Attribute("multicast")  # str
+
 
 class MbarrierExpectTxOp(Tcgen05Op):
     """tcgen05.mbarrier_expect_tx."""

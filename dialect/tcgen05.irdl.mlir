@@ -140,7 +140,10 @@ irdl.dialect @tcgen05 {
   // any_of takes no dialect type here). A
   // load without an mbarrier is refused where nothing can add one: by tcgen05-verify
   // outside tcgen05.partitions, and by tcgen05-insert-sync{strategy=none},
-  // tcgen05-verify-sync and the lowering.
+  // tcgen05-verify-sync and the lowering. Optional multicast ("x" or "y", a kernel
+  // with a cluster): the tile is the same in every CTA along that cluster dimension;
+  // the CTAs at its first position load it once for all with .multicast::cluster
+  // (PTX ISA 9.7.9.25.5.1; tcgen05_lower/multicast.py, docs/tma.md).
   irdl.operation @tma_load {
     %ptr = irdl.base "!llvm.ptr"
     %s = irdl.base @tcgen05::@smem

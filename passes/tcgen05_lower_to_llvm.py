@@ -69,6 +69,6 @@ class Tcgen05FinalizeKernels(ModulePass):
             # .minnctapersm 1: one CTA per SM must fit (its TMEM allocation caps co-resident
             # CTAs anyway); without it ptxas trades spills for occupancy in ld epilogues.
             op.attributes["nvvm.minctasm"] = ir.Attribute.parse("1 : i32")
-            if info.cta_group == 2:
+            if info.cluster_ctas > 1:   # a pair's (PAIR_CLUSTER) or the kernel's cluster
                 op.attributes["nvvm.cluster_dim"] = ir.Attribute.parse(
-                    "array<i32: " + ", ".join(map(str, PAIR_CLUSTER)) + ">")
+                    "array<i32: " + ", ".join(map(str, info.cluster_dims)) + ">")

@@ -456,7 +456,8 @@ def kernel_signatures(module_op, text: str) -> dict[str, dict]:
 
         out[info.name] = {"entry": info.name, "threads": info.threads, "cta_group": info.cta_group,
                           "params": list(zip(names, types)), "grid": list(info.grid),
-                          "tensor_maps": kernel_tensor_maps(kernel)}
+                          "tensor_maps": kernel_tensor_maps(kernel),
+                          "cluster": list(info.cluster_dims)}
     return out
 
 
@@ -531,6 +532,12 @@ def ptx_entry_params(ptx: str, entry: str) -> list[tuple[str, str]]:
     return params
 
 
+def _one_cluster(signature: dict) -> list[str]:
+    """The grid of a kernel that gives none: one cluster (its x, and y when not 1)."""
+    x, y, _ = signature.get("cluster") or [signature["cta_group"], 1, 1]
+    return [str(x)] + ([str(y)] if y > 1 else [])
+
+
 def launch_manifest(signature: dict, smem_bytes: int, result: CompileResult) -> dict:
     """What a launch needs beyond the PTX: entry, parameters in order (source name, MLIR
     type, PTX name and type; ``pointer`` false for an integer argument, passed by value),
@@ -557,8 +564,8 @@ def launch_manifest(signature: dict, smem_bytes: int, result: CompileResult) -> 
         "entry": entry,
         "params": params,
         "threads": signature["threads"],
-        "cluster": [signature["cta_group"], 1, 1],
-        "grid": signature["grid"] or [str(signature["cta_group"])],
+        "cluster": signature.get("cluster") or [signature["cta_group"], 1, 1],
+        "grid": signature["grid"] or _one_cluster(signature),
         "dynamic_smem_bytes": smem_bytes,
         "target": result.target,
         "ptx_version": t.ptx_version_string(result.ptx_version),

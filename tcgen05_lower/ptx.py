@@ -294,6 +294,20 @@ def tma_load_2d_pair(dst: str, tensor_map: str, c0: str, c1: str, mbar: str) -> 
             f"[{tensor_map}, {{{c0}, {c1}}}], [{mbar}];")
 
 
+def tma_load_2d_multicast(dst: str, tensor_map: str, c0: str, c1: str, mbar: str,
+                          cta_mask: str, cta_group: int) -> str:
+    """``tma_load_2d`` with ``.multicast::cluster`` (and ``.cta_group::2`` for a pair),
+    PTX ISA 9.7.9.25.5.1, cp.async.bulk.tensor: the box lands at the same CTA-relative
+    offset as `dst` in the shared memory of every CTA whose %cluster_ctarank bit the
+    16-bit `cta_mask` sets, and each destination's complete_tx signals the mbarrier at
+    the same CTA-relative offset as `mbar` (with .cta_group::2, in the destination or
+    its peer, as `mbar` names the issuing CTA or its peer)."""
+    group = ".cta_group::2" if cta_group == 2 else ""
+    return (f"cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+            f".mbarrier::complete_tx::bytes.multicast::cluster{group} [{dst}], "
+            f"[{tensor_map}, {{{c0}, {c1}}}], [{mbar}], {cta_mask};")
+
+
 def mapa(dst: str, address: str, rank: str) -> str:
     """``mapa.shared::cluster.u32 dst, address, rank`` (PTX ISA, "mapa"): the
     shared::cluster address of the variable at shared::cta `address` in the CTA of

@@ -78,7 +78,8 @@ def with_barrier(op, barrier) -> "ir.Operation":
     with ir.InsertionPoint(op), op.location:
         new = TmaLoadOp.build(tensor_map=load.tensor_map, tile=load.tile,
                               barrier=barrier, coordinates=coordinates,
-                              attributes={a.name: a.attr for a in op.attributes})
+                              attributes={name: op.attributes[name]
+                                          for name in op.attributes})
     op.erase()
     return new
 

@@ -42,6 +42,7 @@ SLOW = {
     "tcgen05-compare examples/persistent_gemm_bf16.mlir": "29 s: six compiles and simulations",
     "tcgen05-sim examples/gemm_bf16_grid.mlir": "8.5 s: 4 CTAs simulated",
     "tcgen05-sim examples/ws_persistent_gemm_bf16.mlir": "6 to 7 s: 4 tiles in 3 roles",
+    "tcgen05-sim examples/ws_gemm_bf16_grid_2cta.mlir": "16 s: 8 CTAs, 12 tiles of 256 x 256",
 }
 #: Commands (by a substring) run smaller: (replacements, why).
 SMALLER = {

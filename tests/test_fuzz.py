@@ -139,7 +139,7 @@ def test_issue34_seeds_are_located_or_named():
                                    "expects an integer >= 1, got 'abc'"), classes
     assert classes[name + "5"][0] == "ok", classes
     assert classes["arch"] == ("located", "tcgen05.kernel has no entry 'x' (its entries: "
-                               "target, threads, cta_group, grid)"), classes
+                               "target, threads, cta_group, grid, cluster)"), classes
     assert classes["negative"][0] == "flag", classes
 
 

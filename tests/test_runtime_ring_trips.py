@@ -1,5 +1,5 @@
 """Ring protocols around a loop with a run-time trip count (tcgen05_lower/synchronization/
-runtime_trips.py; sync_check/runtime_bounds.py): examples/ws_persistent_gemm_bf16.mlir
+rings.py, ``Nest.dynamic`` and ``plan_dynamic_tail``; sync_check/runtime_bounds.py): examples/ws_persistent_gemm_bf16.mlir
 with its tile loops (the outermost loop of each role) running to a kernel argument T
 instead of the constant 4. tcgen05-insert-sync writes the same protocol, the producer
 tail's parities computed at run time, and tcgen05-verify-sync checks the roles for the
@@ -53,3 +53,20 @@ def test_a_run_time_tile_count_matches_numpy_race_free(schedule, tmp_path):
     check = tmp_path / "check.py"
     check.write_text(CHECK.read_text().replace("BUFFERS = {", 'SCALARS = {"T": 4}\nBUFFERS = {'))
     assert judge(result, check, schedule) is None
+
+
+@pytest.mark.parametrize("stages", [1, 2, 3, 4])
+def test_the_run_time_tail_parity_is_the_constant_one(stages):
+    """rings.plan_dynamic_tail's wait, for a stage s with uses U > s, on parity
+    ((U - s - 1) / S) & 1, and none for U <= s, against the hand count behind
+    rings.tail_parities: n_s = ceil((U - s) / S) commits to stage s, the last in phase
+    n_s - 1, and no wait for a stage that gets no commit."""
+    from tcgen05_lower.synchronization.rings import tail_parities
+
+    for uses in range(0, 3 * stages + 2):
+        constant = dict(tail_parities(uses, stages))
+        for s in range(stages):
+            commits = -(-(uses - s) // stages) if uses > s else 0
+            runtime = ((uses - s - 1) // stages) & 1 if uses > s else None
+            expected = (commits - 1) & 1 if commits else None
+            assert runtime == expected == constant.get(s), (uses, s)

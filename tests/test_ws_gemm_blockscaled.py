@@ -5,7 +5,7 @@ block 16) and examples/ws_gemm_mxf4_blockscaled.mlir (kind::mxf4, e2m1 with ue8m
 factors, block 32). Each writes no synchronization; tcgen05-insert-sync writes the TMA ring
 protocol with the scale factors' tcgen05.cp per stage (tcgen05_lower/synchronization/
 scale_copies.py) around a K loop whose trip count is a kernel argument
-(synchronization/runtime_trips.py).
+(synchronization/rings.py, run-time trip counts).
 
 Expected values: the protocol is counted by hand from the ring protocol's table
 (rings.py, docs/partitions.md) plus the one fence scale_copies.py adds (9.7.16.6.4.2);
@@ -172,21 +172,6 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator(whi
         if not flagged or found is None:
             unnoticed.append((description, flagged, found))
     assert unnoticed == []
-
-
-@pytest.mark.parametrize("stages", [1, 2, 3, 4])
-def test_the_run_time_tail_parity_is_the_constant_one(stages):
-    """runtime_trips.py's parity ((U + S - 1 - s) / S + 1) & 1 against the hand count of
-    rings.tail_parities (n_s = ceil((U - s) / S) commits to stage s, the last in phase
-    n_s - 1) for every stage that gets commits, and 1 (the phase before a fresh
-    mbarrier's first, which try_wait.parity reports complete) for one that gets none."""
-    from tcgen05_lower.synchronization.rings import tail_parities
-
-    for uses in range(0, 3 * stages + 2):
-        constant = dict(tail_parities(uses, stages))
-        for s in range(stages):
-            commits = (uses + stages - 1 - s) // stages
-            assert ((commits + 1) & 1) == constant.get(s, 1), (uses, s)
 
 
 def test_the_check_files_input_ranges_are_checked(tmp_path):

@@ -1483,7 +1483,7 @@ func.func @loads_in_branch(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
           %k = arith.muli %kb, %c64 : index
           %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[4, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
           %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
-          // expected-error @+1 {{tcgen05-insert-sync: this scf.if holds the TMA loads inside its role; the ring protocol follows ops in scf.for loops of constant bounds only}}
+          // expected-error @+1 {{tcgen05-insert-sync: this scf.if holds the TMA loads inside its role; the ring protocol follows ops in scf.for loops only}}
           scf.if %true {
           "tcgen05.tma_load"(%tmA, %as, %k, %c0)
               : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index) -> ()
@@ -1543,9 +1543,9 @@ func.func @loads_in_branch(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
 
 // -----
 
-// The load role's tile loop runs to a kernel argument, the MMA role's to 4: a run-time
-// bound of the outermost loop is planned (synchronization/runtime_trips.py) when the
-// roles sharing the ring loop to the same value, which these do not.
+// The load role's tile loop runs to a kernel argument, the MMA role's to a constant:
+// the roles' uses of the ring may differ (a run-time bound is planned when every role
+// shares it, examples/ws_gemm_bf16_grid_2cta.mlir).
 func.func @run_time_bound(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>, %tiles: index,
     %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
                                               swizzle = "128B"}},
@@ -1599,7 +1599,7 @@ func.func @run_time_bound(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>, 
           %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
           // The first MMA of a tile overwrites its accumulator stage.
           %accumulate = arith.cmpi ne, %kb, %c0 : index
-          // expected-error @+1 {{the ring's loads and its MMAs: the loops around tcgen05.tma_load at line 1580 [0 to (run time) step 1, 0 to 4 step 1] and the loops around tcgen05.mma at line 1603 [0 to 4 step 1, 0 to 4 step 1] differ in trip counts ([run-time, 4] vs [4, 4])}}
+          // expected-error @+1 {{the loops around tcgen05.tma_load at line 1580 [0 to ? step 1, 0 to 4 step 1] and the loops around tcgen05.mma at line 1603 [0 to 4 step 1, 0 to 4 step 1] differ in trip counts ([None, 4] vs [4, 4]); use k of a ring in one role must be use k in the other}}
           "tcgen05.mma"(%d, %as, %bs, %accumulate) {kind = "f16", k_offset = 0 : i64}
               : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
           "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 16 : i64}
@@ -1723,3 +1723,96 @@ func.func @ring_too_deep(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>,
   }) : () -> ()
   return
 }
+
+// -----
+
+// A run-time bound of the K loop computed inside the tile loop: the producer tail after
+// the loops, and the counters, cannot compute the trip counts from it.
+func.func @bound_inside_the_loops(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>, %tiles: index,
+    %tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "A", box = array<i64: 64, 128>,
+                                              swizzle = "128B"}},
+    %tmB: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "B", box = array<i64: 64, 256>,
+                                              swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c4 = arith.constant 4 : index
+  %c32 = arith.constant 32 : index
+  %c64 = arith.constant 64 : index
+  %c256 = arith.constant 256 : index
+  %true = arith.constant true
+
+  %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[4, 128, 64], bf16, "K", "128B">
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[4, 256, 64], bf16, "K", "128B">
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !tcgen05.tmem<[2, 128, 256], f32>
+
+  "tcgen05.partitions"() ({
+    // Load role: warp 0; one thread issues the TMA loads.
+    "tcgen05.role"() ({
+      scf.for %t = %c0 to %tiles step %c1 {
+        %n = arith.muli %t, %c256 : index
+        %base = arith.muli %t, %c4 : index
+        %kblocks = arith.addi %t, %c1 : index
+        // expected-error @+1 {{tcgen05-insert-sync: a bound of the loop around the TMA loads is computed inside the loops around it; the ring protocol counts uses from bounds defined before the loops (constants, kernel arguments or values computed before them)}}
+        scf.for %kb = %c0 to %kblocks step %c1 {
+          %it = arith.addi %base, %kb : index
+          %s = arith.remui %it, %c4 : index
+          %k = arith.muli %kb, %c64 : index
+          %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[4, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+          %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
+          "tcgen05.tma_load"(%tmA, %as, %k, %c0)
+              : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index) -> ()
+          "tcgen05.tma_load"(%tmB, %bs, %k, %n)
+              : (!llvm.ptr<1>, !tcgen05.smem<[256, 64], bf16, "K", "128B">, index, index) -> ()
+        }
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+    // MMA role: warp 1.
+    "tcgen05.role"() ({
+      scf.for %t = %c0 to %tiles step %c1 {
+        %base = arith.muli %t, %c4 : index
+        %j = arith.remui %t, %c2 : index
+        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tcgen05.tmem<[2, 128, 256], f32>, index) -> !tcgen05.tmem<[128, 256], f32>
+        scf.for %kb = %c0 to %c4 step %c1 {
+          %it = arith.addi %base, %kb : index
+          %s = arith.remui %it, %c4 : index
+          %as = "tcgen05.smem_stage"(%a, %s) : (!tcgen05.smem<[4, 128, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
+          %bs = "tcgen05.smem_stage"(%b, %s) : (!tcgen05.smem<[4, 256, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[256, 64], bf16, "K", "128B">
+          // The first MMA of a tile overwrites its accumulator stage.
+          %accumulate = arith.cmpi ne, %kb, %c0 : index
+          "tcgen05.mma"(%d, %as, %bs, %accumulate) {kind = "f16", k_offset = 0 : i64}
+              : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+          "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 16 : i64}
+              : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+          "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 32 : i64}
+              : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+          "tcgen05.mma"(%d, %as, %bs, %true) {kind = "f16", k_offset = 48 : i64}
+              : (!tcgen05.tmem<[128, 256], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[256, 64], bf16, "K", "128B">, i1) -> ()
+        }
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+
+    // Epilogue role: warps 4-7, one warpgroup (warp w reads lanes 32 (w % 4) ..).
+    "tcgen05.role"() ({
+      scf.for %t = %c0 to %tiles step %c1 {
+        %n = arith.muli %t, %c256 : index
+        %j = arith.remui %t, %c2 : index
+        %d = "tcgen05.tmem_stage"(%acc, %j) : (!tcgen05.tmem<[2, 128, 256], f32>, index) -> !tcgen05.tmem<[128, 256], f32>
+        scf.for %col = %c0 to %c256 step %c32 {
+          %frag = "tcgen05.ld"(%d, %col) : (!tcgen05.tmem<[128, 256], f32>, index) -> !tcgen05.frag<[128, 32], f32>
+          %dest = arith.addi %n, %col : index
+          "tcgen05.store_fragment"(%frag, %C, %dest) {ld = 1024 : i64}
+              : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
+        }
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+

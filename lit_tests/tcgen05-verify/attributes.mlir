@@ -73,7 +73,7 @@ func.func @kernel_target_integer() attributes {tcgen05.kernel = {target = 16 : i
 
 // -----
 
-// expected-error @+1 {{tcgen05.kernel has no entry 'thread' (its entries: target, threads, cta_group, grid); did you mean 'threads'?}}
+// expected-error @+1 {{tcgen05.kernel has no entry 'thread' (its entries: target, threads, cta_group, grid, cluster); did you mean 'threads'?}}
 func.func @kernel_misspelled_entry() attributes {tcgen05.kernel = {target = "sm_100a", thread = 128 : i64, cta_group = 1 : i64}} {
   return
 }

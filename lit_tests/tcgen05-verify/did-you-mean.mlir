@@ -22,7 +22,7 @@ func.func @target_without_suffix() attributes {tcgen05.kernel = {target = "sm_10
 
 // -----
 
-// expected-error @+1 {{tcgen05.kernel has no entry 'cta_groups' (its entries: target, threads, cta_group, grid); did you mean 'cta_group'?}}
+// expected-error @+1 {{tcgen05.kernel has no entry 'cta_groups' (its entries: target, threads, cta_group, grid, cluster); did you mean 'cta_group'?}}
 func.func @kernel_entry() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_groups = 1 : i64}} {
   return
 }

@@ -53,6 +53,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 
 import numpy as np
@@ -136,8 +137,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "to the element type)")
     parser.add_argument("--seed", type=_seed, default=0,
                         help="the random inputs' seed (a non-negative integer)")
-    parser.add_argument("--check", default="gemm", metavar="gemm|FILE.py",
-                        help="the reference: gemm (C = A x B) or a Python file")
+    parser.add_argument("--check", default=None, metavar="gemm|FILE.py",
+                        help="the reference: gemm (C = A x B) or a Python file (default: "
+                             "the kernel's KERNEL.check.py beside it if there is one, "
+                             "else gemm)")
     parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
                         help="an integer kernel argument (overrides the check file's "
                              "SCALARS)")
@@ -769,6 +772,13 @@ def run(argv=None) -> int:
         return 1
 
 
+def default_check(kernel: str) -> str:
+    """The reference of a run without --check: the kernel's sidecar KERNEL.check.py (as
+    the examples ship theirs), else gemm."""
+    sidecar = Path(kernel).with_suffix(".check.py") if kernel.endswith(".mlir") else None
+    return str(sidecar) if sidecar is not None and sidecar.exists() else "gemm"
+
+
 def _run(args) -> int:
     from tcgen05_lower.sim.api import simulate
     from tcgen05_lower.sim.timing import parse_timing_params
@@ -779,6 +789,8 @@ def _run(args) -> int:
         timing_params = parse_timing_params(args.timing_param)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    if args.check is None:
+        args.check = default_check(args.input)
     ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed, args.arch,
                                              args.manifest, scalars, args.pass_option,
                                              args.max_memory)
@@ -842,19 +854,19 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
 
     try:
         launch = launch_of(manifest, P.parse(ptx).entry(manifest.get("entry")))
-        dims = grid_of(manifest, inputs, launch.cluster, grid)
+        dims = grid_of(manifest, inputs, launch.cluster_dims, grid)
     except SimError as err:
         print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
-    gx = dims[0] // launch.cluster
-    total = gx * dims[1] * dims[2]
+    gx, gy, gz = (n // c for n, c in zip(dims, launch.cluster_dims))
+    total = gx * gy * gz
     if total > TIMING_ONLY_MAX_CLUSTERS:
         print(f"tcgen05-sim: error: --timing-only: the grid {dims} has {total:,} clusters, "
               f"more than the {TIMING_ONLY_MAX_CLUSTERS:,} a timing-only estimate walks",
               file=sys.stderr)
         return 1
     clusters = [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
-        ([(0, 1, 0)] if dims[1] > 1 else [])
+        ([(0, 1, 0)] if gy > 1 else [])
     start = time.perf_counter()
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule,

@@ -1,4 +1,5 @@
-"""The CTA's place in the grid: ``gpu.block_id`` and ``gpu.grid_dim``.
+"""The CTA's place in the grid: ``gpu.block_id`` and ``gpu.grid_dim``, and in a cluster
+launch ``gpu.cluster_id``, ``gpu.cluster_dim`` and ``gpu.cluster_block_id``.
 
 Upstream lowers these in ``convert-gpu-to-nvvm``, which works on ``gpu.module`` ops; a
 tcgen05 kernel is a plain ``func.func``, so they are lowered here to the special
@@ -22,6 +23,20 @@ _READERS = MappingProxyType({
     "gpu.grid_dim": MappingProxyType({"x": nvvm.read_ptx_sreg_nctaid_x,
                                       "y": nvvm.read_ptx_sreg_nctaid_y,
                                       "z": nvvm.read_ptx_sreg_nctaid_z}),
+    # the cluster's place in the grid, the grid's clusters, the CTA's place in its
+    # cluster: %clusterid, %nclusterid, %cluster_ctaid (PTX ISA 10, Special Registers)
+    "gpu.cluster_id": MappingProxyType({"x": nvvm.read_ptx_sreg_clusterid_x,
+                                        "y": nvvm.read_ptx_sreg_clusterid_y,
+                                        "z": nvvm.read_ptx_sreg_clusterid_z}),
+    "gpu.cluster_dim": MappingProxyType({"x": nvvm.read_ptx_sreg_nclusterid_x,
+                                         "y": nvvm.read_ptx_sreg_nclusterid_y,
+                                         "z": nvvm.read_ptx_sreg_nclusterid_z}),
+    "gpu.cluster_dim_blocks": MappingProxyType({"x": nvvm.read_ptx_sreg_cluster_nctaid_x,
+                                                "y": nvvm.read_ptx_sreg_cluster_nctaid_y,
+                                                "z": nvvm.read_ptx_sreg_cluster_nctaid_z}),
+    "gpu.cluster_block_id": MappingProxyType({"x": nvvm.read_ptx_sreg_cluster_ctaid_x,
+                                              "y": nvvm.read_ptx_sreg_cluster_ctaid_y,
+                                              "z": nvvm.read_ptx_sreg_cluster_ctaid_z}),
 })
 
 

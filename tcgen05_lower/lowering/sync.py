@@ -268,7 +268,7 @@ def lower_commit(lowering, op) -> None:
     if mask is None:
         text = ptx.commit(lowering.info.cta_group, "$0")
     else:
-        inputs.append(emit.constant(mask, ir.IntegerType.get_signless(16)))
+        inputs.append(cluster_relative_mask(lowering, mask))
         text = ptx.commit(lowering.info.cta_group, "$0", cta_mask="$1")
     emit.ptx(text, inputs, predicate=single_thread_predicate(lowering))
     counter = lowering.phase_counters.get(op.operands[0])
@@ -276,6 +276,23 @@ def lower_commit(lowering, op) -> None:
         # Every thread counts the commits it passes (control flow around tcgen05 ops is
         # uniform), so each knows the phase a tracked wait is for.
         emit.store((emit.Sym(emit.load_i32(counter)) + 1).value, counter)
+
+
+def cluster_relative_mask(lowering, mask: int) -> "ir.Value":
+    """The i16 ctaMask of a commit's ``multicast_mask``. Its bits name CTAs relative to
+    the issuing CTA's pair (its own CTA in a cta_group::1 kernel), rotated within the
+    cluster (tcgen05_lower/multicast.py): in a kernel whose cluster is that pair (or CTA)
+    it is the mask as written; in a cluster of several pairs, 0b11 is the issuing pair's
+    two CTAs and the whole cluster's mask is the whole cluster, whichever pair issues."""
+    i16 = ir.IntegerType.get_signless(16)
+    ctas, group = lowering.info.cluster_ctas, lowering.info.cta_group
+    if ctas <= group:
+        return emit.constant(mask, i16)
+    rank = Sym(nvvm.ClusterId(i32()).result)
+    base = rank - (rank & 1) if group == 2 else rank
+    bits = Sym(emit.constant(mask, i32()))
+    rotated = ((bits << base) | (bits >> (ctas - base))) & ((1 << ctas) - 1)
+    return cast(rotated.value, i16)
 
 
 def tracked_phase(lowering, op) -> "ir.Value":

@@ -44,10 +44,18 @@ def lower_tma_load(lowering, op) -> None:
         else:
             c0 = (emit.Sym(c0) + emit.Sym(shift)).value
         even_barrier = even_cta_address(lowering, lowering.values[barrier])
+        if load.multicast is not None:
+            lower_multicast(lowering, load, [lowering.values[load.tile], generic, c0, c1,
+                                             even_barrier], lowering.is_leader)
+            return
         emit.ptx(ptx.tma_load_2d_pair("$0", "$1", "$2", "$3", "$4"),
                  [lowering.values[load.tile], generic, c0, c1, even_barrier],
                  predicate=lowering.is_leader)
         return
+    if load.multicast is not None:
+        lowering.fail(op, "multicast = " + repr(load.multicast) + ": TMA multicast is "
+                          "lowered in cta_group::2 kernels only (docs/tma.md, "
+                          "\"Multicast across a cluster\")")
     emit.ptx(ptx.tma_load_2d("$0", "$1", "$2", "$3", "$4"),
              [lowering.values[load.tile], generic, c0, c1, lowering.values[barrier]],
              predicate=single_thread_predicate(lowering))
@@ -69,3 +77,28 @@ def lower_mbarrier_expect_tx(lowering, op) -> None:
     if counter is not None:
         # The arrival completes a phase (with the bytes): counted like a commit's.
         emit.store((emit.Sym(emit.load_i32(counter)) + 1).value, counter)
+
+
+def lower_multicast(lowering, load, operands: list, leader) -> None:
+    """A TMA load shared along a dimension of the cluster (``multicast = "x"`` or
+    ``"y"``, tcgen05_lower.multicast): issued by the CTAs at the first position along
+    that dimension (the first pair along x in a cta_group::2 kernel), with
+    ``.multicast::cluster`` and the ctaMask of the CTAs that share the tile
+    (multicast.cta_mask_terms); the others issue nothing for it."""
+    from tcgen05_lower import multicast
+    from tcgen05_lower.bindings import ir, nvvm
+
+    info = lowering.info
+    nx, ny, _ = info.cluster_dims
+    rank = emit.Sym(nvvm.read_ptx_sreg_cluster_ctarank(i32()))
+    x, y = rank % nx, rank // nx
+    base, shift_of, first = multicast.cta_mask_terms(load.multicast, nx, ny,
+                                                     info.cta_group)
+    shift = shift_of(x, y)
+    mask = (emit.Sym(emit.constant(base, i32())) << shift).value
+    issues = emit.cmp_eq(emit.cast(first(x, y).value, i32()), emit.constant(0, i32()))
+    predicate = ir.Operation.create("arith.andi", results=[leader.type],
+                                    operands=[leader, issues]).results[0]
+    emit.ptx(ptx.tma_load_2d_multicast("$0", "$1", "$2", "$3", "$4", "$5", info.cta_group),
+             operands + [emit.cast(mask, ir.IntegerType.get_signless(16))],
+             predicate=predicate)

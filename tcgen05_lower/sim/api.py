@@ -79,10 +79,20 @@ def launch_of(manifest: dict, entry: P.Entry) -> Launch:
         raise SimError("the manifest gives no thread count and the PTX has no .reqntid")
     cluster = manifest.get("cluster") or list(entry.directives.get("reqnctapercluster",
                                                                     (1, 1, 1)))
-    size = _product(cluster) if isinstance(cluster, (list, tuple)) else int(cluster)
-    if size not in (1, 2):
-        raise SimError(f"clusters of {size} CTAs are not simulated (1 or 2)")
-    return Launch(int(threads), size, int(manifest.get("dynamic_smem_bytes", 0)))
+    dims = [int(c) for c in cluster] if isinstance(cluster, (list, tuple)) else [int(cluster)]
+    dims = (dims + [1, 1])[:3]
+    size = _product(dims)
+    if not 1 <= size <= MAX_CLUSTER_CTAS:
+        raise SimError(f"clusters of {size} CTAs are not simulated (1 to "
+                       f"{MAX_CLUSTER_CTAS}, the portable maximum of CUDA's cluster "
+                       f"launches)")
+    return Launch(int(threads), size, int(manifest.get("dynamic_smem_bytes", 0)),
+                  shape=tuple(dims))
+
+
+#: The most CTAs of a cluster the simulator runs: CUDA's portable cluster size (CUDA C++
+#: Programming Guide, "Thread Block Clusters": 8 thread blocks is the portable maximum).
+MAX_CLUSTER_CTAS = 8
 
 
 def _product(values) -> int:
@@ -236,12 +246,16 @@ def manifest_parameters(manifest: dict, entry: P.Entry) -> list[tuple[str, dict,
 _NAME = r"[A-Za-z_][\w$.-]*"
 
 
-def grid_of(manifest: dict, args: dict, cluster: int, grid=None) -> tuple[int, int, int]:
+def grid_of(manifest: dict, args: dict, cluster, grid=None) -> tuple[int, int, int]:
     """The grid in CTAs: `grid` if given, else the manifest's (one string per dimension:
     a product ``a * b * ...`` of factors, each an integer, an integer argument's name, or
-    ceildiv(<name or integer>, <integer>), computed from `args`), else one cluster."""
+    ceildiv(<name or integer>, <integer>), computed from `args`), else one cluster.
+    `cluster`: the cluster's CTAs along x, or its shape (x, y, z); each grid dimension
+    must be a multiple of the cluster's."""
+    shape = (tuple(cluster) + (1, 1))[:3] if isinstance(cluster, (tuple, list)) \
+        else (int(cluster), 1, 1)
     if grid is None:
-        grid = manifest.get("grid") or [cluster]
+        grid = manifest.get("grid") or [shape[0], shape[1], shape[2]]
 
     def value(token: str) -> int:
         if re.fullmatch(r"\d+", token):
@@ -277,9 +291,11 @@ def grid_of(manifest: dict, args: dict, cluster: int, grid=None) -> tuple[int, i
         if n > most:
             raise LaunchError(f"the grid {tuple(dims)} has {n} CTAs along {axis}; CUDA "
                               f"launches at most {most}")
-    if dims[0] % cluster:
-        raise SimError(f"the grid's x dimension {dims[0]} is not a multiple of the cluster's "
-                       f"{cluster} CTAs")
+    for axis, n, c in zip("xyz", dims, shape):
+        if n % c:
+            raise SimError(f"the grid's {axis} dimension {n} is not a multiple of the "
+                           f"cluster's {c} CTAs along {axis} (a launch's grid is whole "
+                           f"clusters)")
     return tuple(dims)
 
 
@@ -387,7 +403,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     entry = module.entry(manifest.get("entry"))
     launch = launch_of(manifest, entry)
     bound = bind_arguments(manifest, entry, args)
-    dims = grid_of(manifest, args, launch.cluster, grid)
+    dims = grid_of(manifest, args, launch.cluster_dims, grid)
     launch = replace(launch, grid=dims)
     budget = Budget(max_instructions, timeout)
     if functional_only:
@@ -409,12 +425,12 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         machine_class = timing_model.RecordingMachine
     names = {pp.name: (mp["name"] if manifest.get("params") else pp.name)
              for mp, pp in zip(manifest.get("params") or entry.params, entry.params)}
-    grid_clusters = (dims[0] // launch.cluster, dims[1], dims[2])
+    grid_clusters = tuple(n // c for n, c in zip(dims, launch.cluster_dims))
     if clusters is None:
         # Generated lazily: a grid the budget refuses may have 10^15 clusters.
         nclusters = grid_clusters[0] * grid_clusters[1] * grid_clusters[2]
-        clusters = ((x, y, z) for z in range(dims[2]) for y in range(dims[1])
-                    for x in range(grid_clusters[0]))
+        clusters = ((x, y, z) for z in range(grid_clusters[2])
+                    for y in range(grid_clusters[1]) for x in range(grid_clusters[0]))
     else:
         clusters = list(clusters)
         outside = [c for c in clusters
@@ -434,10 +450,9 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     ran = []
     for done, cluster_id in enumerate(clusters):
         ran.append(cluster_id)
-        where = "CTA " + (f"({cluster_id[0] * launch.cluster}, {cluster_id[1]}, "
-                          f"{cluster_id[2]})" if launch.cluster == 1 else
-                          f"pair of ctaid ({cluster_id[0] * launch.cluster}, "
-                          f"{cluster_id[1]}, {cluster_id[2]})")
+        first = tuple(i * c for i, c in zip(cluster_id, launch.cluster_dims))
+        where = ("CTA " if launch.cluster == 1 else "pair of ctaid " if launch.cluster == 2
+                 else "cluster of ctaid ") + f"({first[0]}, {first[1]}, {first[2]})"
         try:
             machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
                               ordering_factory, tensor_core, schedule, trace=trace,
@@ -473,7 +488,11 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         if timing:
             timings.append(machine.recorder.trace)
         if done == 0:
-            budget.refuse_rest(nclusters, stats)
+            # a timing-only estimate's neighbours run a budgeted prefix each
+            equivalent = None if not budgets or not isinstance(clusters, list) else \
+                1 + sum(min(1.0, budgets[c] / max(stats.warp_instructions, 1))
+                        if c in budgets else 1.0 for c in clusters[1:])
+            budget.refuse_rest(nclusters, stats, equivalent)
     outputs = {names.get(b.name, b.name): b.data for b in machine.buffers}
     estimate = None
     if timing:
@@ -531,17 +550,19 @@ class Budget:
                 f"{'CTA' if launch.cluster == 1 else 'CTA pair'}); "
                 f"{self._text('instructions')}")
 
-    def refuse_rest(self, nclusters: int, stats) -> None:
-        """After the first cluster: its count and time times the number of clusters."""
+    def refuse_rest(self, nclusters: int, stats, equivalent: float | None = None) -> None:
+        """After the first cluster: its count and time times the number of clusters (or
+        `equivalent` first clusters' worth, when later ones run only a budgeted prefix)."""
         if nclusters <= 1:
             return
-        count = nclusters * stats.warp_instructions
+        scale = nclusters if equivalent is None else equivalent
+        count = int(scale * stats.warp_instructions)
         if self.max_instructions is not None and count > self.max_instructions:
             raise LimitExceeded(
                 f"stopped after the first of {nclusters:,} clusters: it executed "
                 f"{stats.warp_instructions:,} warp instructions, so the grid needs about "
                 f"{count:,}; {self._text('instructions')}")
-        seconds = nclusters * stats.seconds
+        seconds = scale * stats.seconds
         if self.timeout is not None and seconds > self.timeout:
             raise LimitExceeded(
                 f"stopped after the first of {nclusters:,} clusters: it took "

@@ -54,18 +54,27 @@ _NOT_RUNNABLE = np.int64(1 << 62)
 
 @dataclass
 class Launch:
-    """How the kernel is launched: threads per CTA, CTAs in the cluster (along x),
-    dynamic smem, the grid in CTAs (x, y, z; x a multiple of the cluster) and which
-    cluster of it a Machine runs (its %clusterid)."""
+    """How the kernel is launched: threads per CTA, CTAs in the cluster (``cluster``, of
+    shape ``shape``: x, y, z; empty: all along x), dynamic smem, the grid in CTAs (x, y,
+    z; each a multiple of the cluster's) and which cluster of it a Machine runs (its
+    %clusterid)."""
     threads: int
     cluster: int = 1
     dynamic_smem: int = 0
     grid: tuple = (0, 1, 1)   # x = 0: one cluster
     cluster_id: tuple = (0, 0, 0)
+    shape: tuple = ()
+
+    @property
+    def cluster_dims(self) -> tuple:
+        """The cluster's CTAs along x, y and z (%cluster_nctaid)."""
+        return tuple(self.shape) if self.shape else (self.cluster, 1, 1)
 
     @property
     def grid_ctas(self) -> tuple:
-        return (self.grid[0] or self.cluster, self.grid[1], self.grid[2])
+        cx, cy, cz = self.cluster_dims
+        return (self.grid[0] or cx, self.grid[1] if self.grid[0] else cy,
+                self.grid[2] if self.grid[0] else cz)
 
 
 @dataclass
@@ -217,24 +226,27 @@ class Machine:
     def _special_registers(self) -> None:
         """PTX ISA 10 (Special Registers): %ctaid is the CTA's index in the grid and
         %nctaid the grid's size in CTAs per dimension; %clusterid / %nclusterid the same
-        for clusters, %cluster_ctaid the CTA's index in its cluster. Clusters here are
-        ``cluster`` CTAs along x, so %ctaid.x = %clusterid.x * cluster + the rank."""
+        for clusters, %cluster_ctaid the CTA's index in its cluster, whose rank
+        %cluster_ctarank counts x fastest: rank = x + nx (y + ny z), and %ctaid =
+        %clusterid * %cluster_nctaid + %cluster_ctaid per dimension."""
         L = self.launch
         u = lambda a: np.asarray(a, dtype=np.uint64) * np.ones(self.nthreads, np.uint64)
         gx, gy, gz = L.grid_ctas
         cx, cy, cz = L.cluster_id
+        nx, ny, nz = L.cluster_dims
+        px, py, pz = self.rank % nx, self.rank // nx % ny, self.rank // (nx * ny)
         specials = {
             "%tid.x": self.tid, "%tid.y": 0, "%tid.z": 0,
             "%ntid.x": L.threads, "%ntid.y": 1, "%ntid.z": 1,
             "%laneid": self.tid % 32, "%warpid": self.tid // 32,
             "%nwarpid": self.warps_per_cta,
-            "%ctaid.x": cx * L.cluster + self.rank, "%ctaid.y": cy, "%ctaid.z": cz,
+            "%ctaid.x": cx * nx + px, "%ctaid.y": cy * ny + py, "%ctaid.z": cz * nz + pz,
             "%nctaid.x": gx, "%nctaid.y": gy, "%nctaid.z": gz,
             "%cluster_ctarank": self.rank, "%cluster_nctarank": L.cluster,
-            "%cluster_ctaid.x": self.rank, "%cluster_ctaid.y": 0, "%cluster_ctaid.z": 0,
-            "%cluster_nctaid.x": L.cluster, "%cluster_nctaid.y": 1, "%cluster_nctaid.z": 1,
+            "%cluster_ctaid.x": px, "%cluster_ctaid.y": py, "%cluster_ctaid.z": pz,
+            "%cluster_nctaid.x": nx, "%cluster_nctaid.y": ny, "%cluster_nctaid.z": nz,
             "%clusterid.x": cx, "%clusterid.y": cy, "%clusterid.z": cz,
-            "%nclusterid.x": gx // L.cluster, "%nclusterid.y": gy, "%nclusterid.z": gz,
+            "%nclusterid.x": gx // nx, "%nclusterid.y": gy // ny, "%nclusterid.z": gz // nz,
             "%is_explicit_cluster": int("explicitcluster" in self.entry.directives),
             "%smid": 0, "%gridid": 0,
         }

@@ -137,15 +137,22 @@ def handler(ins: P.Instr):
             "mbarrier::complete_tx::bytes"]
     parts = bulk_load_parts(ins.parts)
     group = parts[len(form):]
+    multicast = group[:1] == ["multicast::cluster"]
+    if multicast:
+        group = group[1:]
     if parts[:len(form)] != form or group not in ([], ["cta_group::1"],
                                                      ["cta_group::2"]):
         from tcgen05_lower.sim.ops_support import _unknown
         raise _unknown(ins, "only cp.async.bulk.tensor.2d.shared::cluster.global.tile"
-                            ".mbarrier::complete_tx::bytes{.cta_group::1, ::2}")
+                            ".mbarrier::complete_tx::bytes{.multicast::cluster}"
+                            "{.cta_group::1, ::2}")
     pair = group == ["cta_group::2"]
 
     def make(m, ins):
-        dst, tensor, mbar = ins.operands
+        if len(ins.operands) != 3 + multicast:
+            raise SimError(f"cp.async.bulk.tensor{'.multicast::cluster' if multicast else ''}"
+                           f" takes {3 + multicast} operands", ins.line, ins.text)
+        dst, tensor, mbar = ins.operands[:3]
         if not isinstance(tensor, P.TensorAddr) or len(tensor.coordinates.items) != 2:
             raise SimError("cp.async.bulk.tensor.2d needs [tensorMap, {c0, c1}]", ins.line,
                            ins.text)
@@ -162,6 +169,8 @@ def handler(ins: P.Instr):
                 coords = [m.read(c, act, 32, ins).astype(np.int64) * np.ones(threads.size,
                                                                              np.int64)
                           for c in tensor.coordinates.items]
+                masks = (m.read(ins.operands[3], act, 16, ins).astype(np.int64)
+                         * np.ones(threads.size, np.int64)) if multicast else None
                 for n, g in enumerate(threads):
                     bound = m.tensor_maps.get(int(maps[n]))
                     if bound is None:
@@ -198,17 +207,40 @@ def handler(ins: P.Instr):
                                                            "peer)")
                             + " (PTX ISA 9.7.9.25.5.1)", ins.line, ins.text)
                     _check_mbarrier_address(m, bar_local)
+                    targets = [(rank, bar_rank)] if masks is None else \
+                        multicast_targets(int(masks[n]) & 0xFFFF, rank, bar_rank,
+                                          m.launch.cluster, ins)
+                    for to, signal in targets:
+                        def write(tmap=tmap, buffer=buffer, itemsize=itemsize, c0=c0, c1=c1,
+                                  addresses=addresses, rank=to):
+                            image = box_image(tmap, buffer.raw, itemsize, c0, c1)
+                            m.smem[rank, addresses.reshape(-1)] = image.reshape(-1)
 
-                    def write(tmap=tmap, buffer=buffer, itemsize=itemsize, c0=c0, c1=c1,
-                              addresses=addresses, rank=rank):
-                        image = box_image(tmap, buffer.raw, itemsize, c0, c1)
-                        m.smem[rank, addresses.reshape(-1)] = image.reshape(-1)
-
-                    # what the load reads, for the timing model's L2 (sim/timing.py)
-                    write.source = (tmap.tensor, c0, c1, nbytes)
-                    m.ordering.tma_load(int(g), rank, addresses.reshape(-1), write, nbytes,
-                                        bar_local, ins.line, mbarrier_rank=bar_rank)
+                        # what the load reads, for the timing model's L2 (sim/timing.py;
+                        # each copy of a multicast is a load of the same key there)
+                        write.source = (tmap.tensor, c0, c1, nbytes)
+                        m.ordering.tma_load(int(g), to, addresses.reshape(-1), write, nbytes,
+                                            bar_local, ins.line, mbarrier_rank=signal)
                 m.epoch += 1
             m.advance(idx)
         return run
     return make
+
+
+def multicast_targets(mask: int, rank: int, bar_rank: int, cluster: int,
+                      ins: P.Instr) -> list[tuple[int, int]]:
+    """(destination CTA, CTA whose mbarrier it signals) of each copy of a
+    ``.multicast::cluster`` load (PTX ISA 9.7.9.25.5.1, cp.async.bulk.tensor): bit i of
+    the 16-bit ctaMask names the CTA of %cluster_ctarank i; the box lands at the same
+    CTA-relative offset as dstMem in each, and the complete_tx signal goes to the same
+    CTA-relative offset as the mbarrier in each destination, or, with .cta_group::2 and
+    an mbarrier in the issuing CTA's peer, in each destination's peer (the destination's
+    rank with the same bit 0 flip). A mask naming no CTA, or a CTA outside the cluster,
+    is a SimError. `rank` is the CTA the destination address names (the copy's data go
+    to the mask's CTAs, whichever it is)."""
+    if mask == 0 or mask >> cluster:
+        raise SimError(f"cp.async.bulk.tensor.multicast::cluster: ctaMask {mask:#06x} "
+                       f"names {'no CTA' if mask == 0 else 'a CTA outside the cluster'} of "
+                       f"{cluster} CTAs (bit i: %cluster_ctarank i)", ins.line, ins.text)
+    flip = bar_rank ^ rank
+    return [(to, to ^ flip) for to in range(cluster) if mask >> to & 1]

@@ -74,6 +74,7 @@ from tcgen05_lower import tma
 from tcgen05_lower.dialect.ops import (CommitOp, MbarrierArriveOp, MbarrierExpectTxOp,
                                        MbarrierStageOp, TmaLoadOp)
 from tcgen05_lower.kernel_ir import defining_op
+from tcgen05_lower.multicast import per_pair_count
 from tcgen05_lower.sync_check.model import (ANY_TILE, EXPECT_TX, SINGLE_THREAD_OPS, TMA_LOAD,
                                             Unsupported, line_col_text)
 from tcgen05_lower.sync_check.role_trace import (Arrival, Cursor, Event, KERNEL, LD, RoleTracer,
@@ -226,6 +227,15 @@ class PairConcurrent(Concurrent):
                 barrier = (b, EVEN)
             elif kind == "commit":
                 mask = CommitOp(event.op).multicast_mask
+                # with the other pairs of a cluster, one arrival from each pair the mask
+                # names: the pair's own stands for all (tcgen05_lower.multicast)
+                scaled = self.__dict__.setdefault("per_pair_scaled", set())
+                if b not in scaled:
+                    scaled.add(b)
+                    count, problem = per_pair_count(self.tracer.counts[b], mask)
+                    self.tracer.counts[b] = count
+                    if problem:
+                        self.problem(event.op, ("pairs", b), problem)
                 mask = 0b01 if mask is None else mask & BOTH
                 barrier = (b, EVEN)
                 targets = tuple(((b, rank), 1) for rank in (EVEN, ODD) if mask & (1 << rank))

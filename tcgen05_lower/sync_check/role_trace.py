@@ -13,7 +13,7 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, FenceOp, LdOp, SmemStage
 from tcgen05_lower.kernel_ir import (PARTITIONS_OP, defining_op, has_partitions, partition_roles,
                                      role_info)
 from tcgen05_lower.sync_check.cta import Run
-from tcgen05_lower.sync_check.runtime_bounds import bind_runtime_bound
+from tcgen05_lower.sync_check.runtime_bounds import bind_runtime_bound, shared_bound
 from tcgen05_lower.sync_check.model import (ANY_TILE, EXPECT_TX, FULL_LANES, Footprint, LOADS,
                                             SINGLE_THREAD_OPS, TMA_LOAD, TMEM_COLUMNS, Unsupported,
                                             is_placed_buffer, lane_mask)
@@ -152,9 +152,13 @@ class RoleTracer(Run):
                               "condition does not")
 
     def loop(self, op) -> None:
-        if self.eval.value(op.operands[1]) is None and op.operands[1] not in self.eval.bound \
+        bound = op.operands[1]
+        if self.eval.value(bound) is None and bound not in self.eval.bound \
                 and not bind_runtime_bound(self, op, self.eval.value(op.operands[0]) or 0,
-                                           self.eval.value(op.operands[2]) or 1):
+                                           self.eval.value(op.operands[2]) or 1) \
+                and not shared_bound(bound, getattr(self, "partitions", None)):
+            # neither a count of this run (runtime_bounds.check_each_count) nor a bound
+            # several roles share, run UNKNOWN_TRIPS times in each (runtime_bounds.py)
             raise Unsupported(op, "tcgen05-verify-sync checks the loops of a kernel with "
                                   "partitions only with an upper bound it can evaluate: "
                                   "the phases one role's loop completes must match the "

@@ -1,5 +1,6 @@
 """tcgen05-verify-sync for warp roles whose loops have a run-time upper bound: the K-block
-loop of a GEMM whose K is a kernel argument (examples/ws_gemm_mxf8_blockscaled.mlir).
+loop of a GEMM whose K is a kernel argument (examples/ws_gemm_mxf8_blockscaled.mlir), the
+tile and K loops of a persistent CTA-pair GEMM (examples/ws_gemm_bf16_grid_2cta.mlir).
 
 The roles' traces (sync_check/role_trace.py) need every loop's trip count, and the
 roles sharing a ring must run the same count. A bound that does not evaluate is bound,
@@ -12,6 +13,16 @@ ring twice; a longer count repeats one of those runs phase for phase. A count of
 not run: a role whose only loop runs no iteration leaves the others' waits unmatched, and
 the kernels say that K must be at least 1. The problems are the union of the runs'
 (each reported once); the cost is the period's runs, each linear in the kernel.
+
+The CTA pair model (pairs.py), whose runs cost twice as much, does not run the counts:
+it admits a run-time bound only where ``shared_bound`` holds (a kernel argument or a
+value defined before the partitions op that bounds loops in several roles, as the ring
+protocol of synchronization/rings.py, ``Nest``, plans them from the same value in every
+role) and runs such a loop UNKNOWN_TRIPS times (model.py) in each role, the same count
+everywhere; a run-time bound one role alone has is refused there (its phases could not
+be matched with another role's waits). The two are complementary, not duplicates: the
+per-count runs need no sharing (each run binds every bound to its count), the pair
+model's single run needs it.
 """
 
 from __future__ import annotations
@@ -20,6 +31,7 @@ from math import lcm
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import AllocMbarrierOp
+from tcgen05_lower.kernel_ir import defining_op, partition_roles
 
 
 def trip_counts(kernel) -> list:
@@ -56,3 +68,21 @@ def check_each_count(run_once, kernel) -> tuple:
         if not getattr(tracer, "met_runtime", False):
             break
     return list(problems.values()), steps, checked, truncated
+
+
+def shared_bound(value, partitions) -> bool:
+    """Whether the loop bound `value` is a kernel argument or defined in the kernel's
+    body before the `partitions` op, and bounds loops in several roles (module
+    docstring); False outside partitions."""
+    if partitions is None:
+        return False
+    op = defining_op(value)
+    if op is None:
+        owner = value.owner.owner
+        owner = owner.operation if hasattr(owner, "operation") else owner
+        if owner is None or owner.name != "func.func":
+            return False   # a block argument of a loop or region inside the kernel
+    elif op.block != partitions.block:
+        return False
+    return sum(any(inner.name == "scf.for" and inner.operands[1] == value
+                   for inner in d.walk_ops(role)) for role in partition_roles(partitions)) > 1

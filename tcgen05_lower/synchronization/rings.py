@@ -121,6 +121,23 @@ The lowering runs each wait in the CTAs its mbarrier's signals reach (lowering/s
 differs: the op count is the one-CTA protocol's. A pair kernel whose roles issue no TMA
 load is refused (roles.py ``plan_roles``): the smem_fill protocol there signals one CTA.
 
+A cluster whose loads are multicast (``tma_load`` with ``multicast``, tcgen05_lower/
+multicast.py, docs/tma.md "Multicast across a cluster"): a load thread also refills its
+sharers' copy of the stage, so empty_s counts one commit of every MMA-issuing CTA of the
+cluster (``multicast.consumer_arrivals``) and each commit to it signals every CTA of the
+cluster (``multicast.consumers_mask``); full_s is unchanged (a CTA receives all of its
+stage's bytes, whoever issues them).
+
+Run-time trip counts (docs/partitions.md): loops bounded by values defined before them,
+the same values in every role that shares a ring (``Nest.same_structure``). Where every
+weight is still a constant (the run-time loop is the outermost one, or the loops inside
+it have constant counts: ``Nest.provable``, e.g. the K loop of
+examples/ws_gemm_mxf8_blockscaled.mlir) the counter is the constant one and the kernel's
+stage indices are proven as above; otherwise the counters multiply run-time trip counts
+and the stage indices, which cannot be proven, are written by the pass
+(``check_stage``). Both release protocols are written; the producer tail waits where the
+run-time number of uses reaches each stage (``plan_dynamic_tail``).
+
 ``minimal`` and ``conservative`` write the same protocol when every ring is reused: every
 op above is needed (deleting any one is a race, a deadlock or a wrong result,
 tests/test_ws_persistent_gemm.py). Where a release protects nothing, minimal leaves it
@@ -143,7 +160,7 @@ Cost: one walk of the roles; the affine form of each index value is computed onc
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import tma
+from tcgen05_lower import multicast, tma
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, CpOp, FenceOp, LdOp,
                                        MbarrierArriveOp, MbarrierExpectTxOp,
@@ -154,7 +171,7 @@ from tcgen05_lower.kernel_ir import (MBARRIER_RING_MAX_STAGES, defining_op, part
 from tcgen05_lower.synchronization.common import (WRITTEN_SYNC, SyncError, constant_value,
                                                   role_accesses)
 from tcgen05_lower.synchronization.phases import _const, _op
-from tcgen05_lower.synchronization import runtime_trips, scale_copies
+from tcgen05_lower.synchronization import scale_copies
 
 #: Ops in roles this protocol does not order (located diagnostics).
 UNSUPPORTED = ("smem_fill", "shift", "st", "ld_red")
@@ -195,9 +212,13 @@ def has_tma_roles(partitions) -> bool:
 
 
 class Nest:
-    """The scf.for loops around a block inside its role (outermost first), with constant
-    bounds; ``weights[l]`` is the product of the trip counts of the loops inside loop l,
-    so that the block's linear iteration counter is ``sum weights[l] * i_l``."""
+    """The scf.for loops around a block inside its role (outermost first);
+    ``weights[l]`` is the product of the trip counts of the loops inside loop l, so that
+    the block's linear iteration counter is ``sum weights[l] * i_l``. A loop's bounds
+    are constants, or values defined outside the nest's loops (kernel arguments, values
+    computed before the loops): then its trip count is known at run time only
+    (``dynamic``; ``trips[l]``, ``weights`` and ``uses`` are None where they depend on
+    it) and the counter is computed from the bound values."""
 
     def __init__(self, block, role_op, what: str):
         loops = []
@@ -207,53 +228,118 @@ class Nest:
             if owner.name != "scf.for":
                 raise SyncError(owner, f"tcgen05-insert-sync: this {owner.name} holds "
                                        f"{what} inside its role; the ring protocol follows "
-                                       f"ops in scf.for loops of constant bounds only")
+                                       f"ops in scf.for loops only")
             loops.append(owner)
             owner = owner.block.owner
             owner = owner.operation if hasattr(owner, "operation") else owner
         self.loops = loops[::-1]
         self.bounds = []
-        #: The upper bound of the outermost loop when it is a run-time value (a K loop of
-        #: ceildiv(K, BK) blocks), else None (runtime_trips.py).
-        self.runtime_ub = None
-        for level, loop in enumerate(self.loops):
+        self.values = []
+        for loop in self.loops:
             bounds = tuple(constant_value(loop.operands[i]) for i in range(3))
-            if level == 0 and runtime_trips.runtime_bound(bounds):
-                self.runtime_ub = loop.operands[1]
-                bounds = (bounds[0], runtime_trips.RUNTIME, bounds[2])
-            if None in bounds or bounds[2] <= 0:
-                raise SyncError(loop, f"tcgen05-insert-sync: the loop around {what} has no "
-                                      f"constant lower bound, upper bound and positive step "
-                                      f"(bounds {bounds}); the ring protocol counts the "
-                                      f"uses of a stage from constant trip counts (only "
-                                      f"the outermost loop may run to a run-time bound)")
+            if bounds[2] is not None and bounds[2] <= 0:
+                raise SyncError(loop, f"tcgen05-insert-sync: the loop around {what} has "
+                                      f"the step {bounds[2]}; the ring protocol counts "
+                                      f"the uses of a stage of loops of positive step")
+            for i, bound in enumerate(bounds):
+                if bound is None:
+                    self.check_outside(loop, loop.operands[i], what)
             self.bounds.append(bounds)
-        self.trips = [runtime_trips.RUNTIME if ub is runtime_trips.RUNTIME else
-                      max(0, -(-(ub - lb) // step)) for lb, ub, step in self.bounds]
+            self.values.append(tuple(loop.operands[i] for i in range(3)))
+        self.trips = [None if None in b else max(0, -(-(b[1] - b[0]) // b[2]))
+                      for b in self.bounds]
+        self.dynamic = None in self.trips
         self.weights = []
         for level in range(len(self.loops)):
             weight = 1
             for trips in self.trips[level + 1:]:
-                weight *= trips
+                weight = None if weight is None or trips is None else weight * trips
             self.weights.append(weight)
         self.uses = 1
         for trips in self.trips:
-            self.uses *= trips
+            self.uses = None if self.uses is None or trips is None else self.uses * trips
+
+    @property
+    def provable(self) -> bool:
+        """Whether the kernel's stage indices can be proven (``prove_stage``) although a
+        trip count is known at run time only: every weight is a constant (the run-time
+        loop is the outermost one, or every loop inside it has a constant count) and
+        every lower bound and step is a constant, so a use's counter is an affine form
+        of the induction variables with constant coefficients."""
+        return all(w is not None for w in self.weights) and \
+            all(lb is not None and step is not None for lb, _, step in self.bounds)
+
+    def check_outside(self, loop, value, what: str) -> None:
+        """A run-time bound must be defined outside the nest's loops: the counter and
+        the producer tail after the loops compute the trip counts from it."""
+        inside = defining_op(value)
+        block = inside.block if inside is not None else value.owner
+        while block is not None:
+            parent = block.owner
+            parent = parent.operation if hasattr(parent, "operation") else parent
+            if parent is None or parent.name == "func.func":
+                return
+            if any(parent == loop_op for loop_op in self.loops) or parent == loop:
+                raise SyncError(loop, f"tcgen05-insert-sync: a bound of the loop around "
+                                      f"{what} is computed inside the loops around it; "
+                                      f"the ring protocol counts uses from bounds "
+                                      f"defined before the loops (constants, kernel "
+                                      f"arguments or values computed before them)")
+            block = parent.block
 
     def describe(self) -> str:
-        return "[" + ", ".join(f"{lb} to {'(run time)' if ub is runtime_trips.RUNTIME else ub}"
-                               f" step {step}" for lb, ub, step in self.bounds) \
-            + "]" if self.loops else "[no loop]"
+        def show(b):
+            return "?" if b is None else str(b)
+        return "[" + ", ".join(f"{show(lb)} to {show(ub)} step {show(step)}"
+                               for lb, ub, step in self.bounds) + "]" \
+            if self.loops else "[no loop]"
+
+    def same_structure(self, other: "Nest") -> bool:
+        """The same trip counts: equal constants, or the same bound values."""
+        if len(self.loops) != len(other.loops):
+            return False
+        for mine, theirs, my_values, their_values in zip(self.bounds, other.bounds,
+                                                          self.values, other.values):
+            for a, b, va, vb in zip(mine, theirs, my_values, their_values):
+                if a is None or b is None:
+                    if not (a is None and b is None and va == vb):
+                        return False   # a run-time bound only matches itself
+                elif a != b:
+                    return False
+        return True
+
+    def trip_value(self, level: int, constant):
+        """The trip count of loop `level` as an index value at the insertion point:
+        ceil((max(ub, lb) - lb) / step)."""
+        if self.trips[level] is not None:
+            return constant(self.trips[level])
+        index = ir.IndexType.get()
+        lb, ub, step = self.values[level]
+        top = _op("arith.maxsi", [ub, lb], index)
+        span = _op("arith.subi", [top, lb], index)
+        return _op("arith.ceildivsi", [span, step], index)
+
+    def uses_value(self, constant):
+        """The nest's number of uses (the product of its trip counts) as an index
+        value at the insertion point."""
+        index = ir.IndexType.get()
+        total = None
+        for level in range(len(self.loops)):
+            trips = self.trip_value(level, constant)
+            total = trips if total is None else _op("arith.muli", [total, trips], index)
+        return total if total is not None else constant(1)
 
     def counter(self, constant):
         """The linear iteration counter (index) at the current insertion point;
         `constant(n)` gives an index constant."""
+        if self.dynamic and not self.provable:
+            return self.dynamic_counter(constant)
         index = ir.IndexType.get()
         total = None
         for loop, (lb, _, step), trips, weight in zip(self.loops, self.bounds, self.trips,
                                                       self.weights):
-            if trips <= 1:
-                continue
+            if trips is not None and trips <= 1:
+                continue   # (a run-time count, None, may be more than one)
             i = loop.regions[0].blocks[0].arguments[0]
             if lb:
                 i = _op("arith.subi", [i, constant(lb)], index)
@@ -261,6 +347,35 @@ class Nest:
                 i = _op("arith.divui", [i, constant(step)], index)
             if weight != 1:
                 i = _op("arith.muli", [i, constant(weight)], index)
+            total = i if total is None else _op("arith.addi", [total, i], index)
+        return total if total is not None else constant(0)
+
+    def dynamic_counter(self, constant):
+        """``counter`` of a nest with run-time trip counts: the weights are products of
+        trip counts computed from the bound values at the insertion point."""
+        index = ir.IndexType.get()
+        total = None
+        for level, (loop, (lb, _, step), trips) in enumerate(zip(self.loops, self.bounds,
+                                                                 self.trips)):
+            if trips is not None and trips <= 1:
+                continue
+            lb_value, _, step_value = self.values[level]
+            i = loop.regions[0].blocks[0].arguments[0]
+            if lb != 0:
+                i = _op("arith.subi", [i, constant(lb) if lb is not None else lb_value],
+                        index)
+            if step != 1:
+                i = _op("arith.divui", [i, constant(step) if step is not None
+                                        else step_value], index)
+            weight = None
+            for inner in range(level + 1, len(self.loops)):
+                if self.trips[inner] == 1:
+                    continue
+                trips_value = self.trip_value(inner, constant)
+                weight = trips_value if weight is None else \
+                    _op("arith.muli", [weight, trips_value], index)
+            if weight is not None:
+                i = _op("arith.muli", [i, weight], index)
             total = i if total is None else _op("arith.addi", [total, i], index)
         return total if total is not None else constant(0)
 
@@ -373,7 +488,9 @@ def prove_stage(affine: Affine, index_value, stages: int, nest: Nest, user_op,
                  "the ring's uses")
         coefficient[level] = c * nest.bounds[level][2]
         constant += c * nest.bounds[level][0]
-    live = [level for level in range(len(nest.loops)) if nest.trips[level] > 1]
+    # a run-time trip count (None, Nest.provable) may be more than one
+    live = [level for level in range(len(nest.loops))
+            if nest.trips[level] is None or nest.trips[level] > 1]
     if modular:
         for level in live:
             if (coefficient[level] - nest.weights[level]) % stages:
@@ -382,12 +499,20 @@ def prove_stage(affine: Affine, index_value, stages: int, nest: Nest, user_op,
                      f"not the same mod {stages}")
         if constant % stages:
             fail(f"the first use has index {constant} mod {stages}, not 0")
+        for level in live:
+            if nest.trips[level] is None and coefficient[level] < 0:
+                fail(f"the remainder's operand falls by {-coefficient[level]} per "
+                     f"iteration of the loop at depth {level}, whose trip count is known "
+                     f"at run time only")
         low = constant + sum(min(0, coefficient[level] * (nest.trips[level] - 1))
-                             for level in live)
+                             for level in live if nest.trips[level] is not None)
         if low < 0:
             fail(f"the remainder's operand reaches {low} < 0")
         return
     wrapping = [level for level in live if nest.weights[level] % stages]
+    if any(nest.trips[level] is None for level in wrapping):
+        fail("the uses it counts without a remainder include a loop whose trip count "
+             "is known at run time only")
     span = sum(nest.weights[level] * (nest.trips[level] - 1) for level in wrapping)
     if span >= stages:
         fail(f"the uses it counts without a remainder span {span + 1} > {stages} stages")
@@ -443,7 +568,12 @@ class RingPlan:
         self.partitions = partitions
         self.strategy = strategy
         #: A CTA pair (cta_group::2): the signals go where docs/cta-pairs.md says.
-        self.pair = d.kernel_info(kernel).cta_group == 2
+        info = d.kernel_info(kernel)
+        self.pair = info.cta_group == 2
+        self.info = info
+        #: Whether a load is multicast across the cluster (tcgen05_lower.multicast): then
+        #: a stage is released by every MMA-issuing CTA of the cluster.
+        self.multicast = False
         self.roles = [role_info(op, i) for i, op in enumerate(partition_roles(partitions))]
         self.added: list = []
         self.barriers: list = []
@@ -514,7 +644,9 @@ class RingPlan:
         return value, None, 1
 
     def same_trips(self, first: Nest, second: Nest, first_op, second_op, what: str):
-        if first.trips != second.trips or first.runtime_ub != second.runtime_ub:
+        dynamic = first.dynamic or second.dynamic
+        if (not dynamic and first.trips != second.trips) or \
+                (dynamic and not first.same_structure(second)):
             raise SyncError(second_op, f"tcgen05-insert-sync: {what}: the loops around "
                                        f"{first_op.name} at {_where(first_op)} "
                                        f"{first.describe()} and the loops around "
@@ -540,6 +672,7 @@ class RingPlan:
                                         "accumulator in three different roles")
         load_block = self.one_block(loads, "TMA loads")
         mma_block = self.one_block(mmas, "MMAs")
+        self.multicast = any(TmaLoadOp(op).multicast is not None for _, op in loads)
         copies = scale_copies.copies_in(self.roles)   # scale factors, scale_copies.py
         scale_copies.check_placement(copies, mma_block)
 
@@ -582,14 +715,21 @@ class RingPlan:
                         "the ring's loads and its MMAs")
         for ring, uses in loaded.items():
             for op, index in uses:
-                prove_stage(self.affine, index, depth, load_nest, op,
-                            f"the tile of this TMA load ({self.names.get(ring, 'a ring')})")
+                self.check_stage(TmaLoadOp(op).tile, index, depth, load_nest, op,
+                                 f"the tile of this TMA load "
+                                 f"({self.names.get(ring, 'a ring')})")
         for ring, uses in read.items():
             for op, index in uses:
-                prove_stage(self.affine, index, depth, mma_nest, op,
-                            f"the {self.names.get(ring, 'ring')} stage this MMA reads")
+                views = (MmaOp(op).a, MmaOp(op).b) if MmaOp.matches(op) else \
+                    (CpOp(op).source,)
+                for tile in views:
+                    if defining_op(tile) is not None and \
+                            SmemStageOp(defining_op(tile)).tile == ring:
+                        self.check_stage(tile, index, depth, mma_nest, op,
+                                         f"the {self.names.get(ring, 'ring')} stage this "
+                                         f"MMA reads")
 
-        sf_rings = scale_copies.scale_rings(self, copies, mma_nest, depth, prove_stage)
+        sf_rings = scale_copies.scale_rings(self, copies, mma_nest, depth)
         chosen = self.choose_depth(loaded, depth, load_nest)
         if chosen != depth and copies:
             raise SyncError(copies[0], f"tcgen05-insert-sync{{ring-stages="
@@ -623,8 +763,8 @@ class RingPlan:
         acc_name = self.names.get(acc, "the accumulator")
         for op, index, _ in accumulators[acc]:
             if index is not None:
-                prove_stage(self.affine, index, acc_depth, tile_nest, op,
-                            f"the stage of {acc_name} this MMA writes")
+                self.check_stage(MmaOp(op).d, index, acc_depth, tile_nest, op,
+                                 f"the stage of {acc_name} this MMA writes")
         ld_blocks = _blocks_up(lds[0][1], ld_role.op)
         level = len(tile_nest.loops)
         if len(ld_blocks) <= level:
@@ -644,8 +784,8 @@ class RingPlan:
                 raise SyncError(op, "tcgen05-insert-sync: this tcgen05.ld reads a TMEM "
                                     "buffer no MMA of the roles writes")
             if index is not None:
-                prove_stage(self.affine, index, acc_depth, ld_nest, op,
-                            f"the stage of {acc_name} this tcgen05.ld reads")
+                self.check_stage(op.operands[0], index, acc_depth, ld_nest, op,
+                                 f"the stage of {acc_name} this tcgen05.ld reads")
         self.same_trips(tile_nest, ld_nest, k_loop, lds[0][1],
                         f"the MMAs into {acc_name} and the epilogue's loads of it")
 
@@ -657,9 +797,14 @@ class RingPlan:
         # empty protocol), and an accumulator ring whose stages each hold one tile is
         # never overwritten (no acc_empty protocol); conservative writes both anyway.
         conservative = self.strategy == "conservative"
-        empty = self.ring(1, depth, f"empty: the MMAs reading stage s of {rings} are "
-                                    f"complete (tcgen05.commit)") \
-            if conservative or load_nest.uses > depth else None
+        consumers = multicast.consumer_arrivals(self.info.cluster_ctas,
+                                                self.info.cta_group) if self.multicast else 1
+        empty = self.ring(consumers, depth,
+                          f"empty: the MMAs reading stage s of {rings} are complete "
+                          f"(tcgen05.commit" + (f"s of the cluster's {consumers} MMA-issuing "
+                                                f"CTAs, whose stages the multicast loads "
+                                                f"fill)" if self.multicast else ")")) \
+            if conservative or load_nest.uses is None or load_nest.uses > depth else None
         acc_full = self.ring(1, acc_depth, f"acc_full: stage j of {acc_name} holds a "
                                            f"finished tile (tcgen05.commit after its MMAs)")
         arrivals = ld_role.threads * (PAIR_CTAS if self.pair else 1)
@@ -668,7 +813,8 @@ class RingPlan:
                               f"the {ld_role.threads} threads of {ld_role.describe()} "
                               + (f"in both CTAs arrives at the even CTA's copy, "
                                  f"{arrivals} arrivals)" if self.pair else "arrives)")) \
-            if (conservative and tile_nest.loops) or tile_nest.uses > acc_depth else None
+            if (conservative and tile_nest.loops) or tile_nest.uses is None \
+                    or tile_nest.uses > acc_depth else None
         self.plan_loads(loads, load_nest, depth, full, empty, rings, mma_role)
         before = len(self.added)
         self.plan_mmas([scale_copies.first_issue(mma_block, copies, mmas)] + mmas,
@@ -685,6 +831,33 @@ class RingPlan:
                       reason="the dealloc after the roles' join ordered after their TMEM "
                              "accesses (9.7.16.6.4.4)")
         return self.added
+
+    def check_stage(self, view_value, index, stages: int, nest: Nest, user_op, what: str):
+        """Proves that a stage view's index is the nest's use counter mod `stages`
+        (prove_stage); in a nest with run-time weights (not ``Nest.provable``), where no
+        proof is made,
+        writes that index into the view instead (once per view), which must sit in the
+        nest's innermost block: the kernel's own index there is replaced, as
+        ``ring-stages`` replaces it (retype_rings)."""
+        if not nest.dynamic or nest.provable:
+            prove_stage(self.affine, index, stages, nest, user_op, what)
+            return
+        view = defining_op(view_value)
+        rewritten = self.__dict__.setdefault("rewritten", set())
+        if view is None or id(view) in rewritten:
+            return
+        inner = nest.loops[-1].regions[0].blocks[0] if nest.loops else None
+        if view.block != inner:
+            raise SyncError(user_op, f"tcgen05-insert-sync: {what} is taken outside the "
+                                     f"innermost loop of the loops around it, whose "
+                                     f"trip counts are known at run time only: the pass "
+                                     f"writes the stage index from their counters there")
+        rewritten.add(id(view))
+        with ir.InsertionPoint(view), view.location:
+            counter = nest.counter(self.constant)
+            stage = _op("arith.remui", [counter, self.constant(stages)],
+                        ir.IndexType.get()) if stages > 1 else self.constant(0)
+        view.operands[1] = stage
 
     # -- ring depth (option ring-stages) -----------------------------------------------------
 
@@ -714,7 +887,9 @@ class RingPlan:
 
         per_set = sum(stage_bytes(d.type_info(ring.type)) for ring in loaded)
         best = 0
-        for stages in range(1, min(nest.uses, MAX_DYNAMIC_SMEM // per_set) + 1):
+        most = MAX_DYNAMIC_SMEM // per_set
+        for stages in range(1, min(nest.uses if nest.uses is not None else most,
+                                   most, MBARRIER_RING_MAX_STAGES) + 1):
             if needed(stages) <= MAX_DYNAMIC_SMEM:
                 best = stages
         if best == 0:
@@ -854,6 +1029,16 @@ class RingPlan:
         if empty_s is None:
             return   # no refill: nothing waits for these MMAs' reads
         with ir.InsertionPoint.after(last), last.location:
+            if self.multicast:
+                mask = multicast.consumers_mask(self.info.cluster_ctas)
+                self.emit(CommitOp, barrier=empty_s, multicast_mask=mask,
+                          reason=f"the MMAs reading stage s of {rings} release it to the "
+                                 f"refills of the next round when they complete (empty, "
+                                 f"9.7.16.12.1); multicast {mask:#b} to every CTA of the "
+                                 f"cluster: each load thread that refills this CTA's "
+                                 f"stage (its own, or a multicast's issuer) waits on its "
+                                 f"own copy for every consumer")
+                return
             self.emit(CommitOp, barrier=empty_s, multicast_mask=self.both(),
                       reason=f"the MMAs reading stage s of {rings} release it to the "
                              f"refill of the next round when they complete (empty, "
@@ -872,22 +1057,59 @@ class RingPlan:
         i32 = ir.IntegerType.get_signless(32)
         body = load_role.op.regions[0].blocks[0]
         terminator = body.operations[len(body.operations) - 1]
+        if nest.uses is None:
+            self.plan_dynamic_tail(nest, depth, empty, rings, mma_role, load_role,
+                                   terminator)
+            return
         with ir.InsertionPoint(terminator), terminator.location:
-            for s, parity in runtime_trips.tail_parities(nest, depth, self.constant) \
-                    if nest.runtime_ub is not None else tail_parities(nest.uses, depth):
+            for s, parity in tail_parities(nest.uses, depth):
                 empty_s = self.stage(empty, self.constant(s), "empty mbarrier of a stage "
                                                               "that gets commits")
-                known = isinstance(parity, int)
-                self.emit(MbarrierWaitOp, barrier=empty_s,
-                          phase=_const(parity, i32) if known else parity,
+                self.emit(MbarrierWaitOp, barrier=empty_s, phase=_const(parity, i32),
                           reason=f"producer tail: the last commit to empty stage {s} of "
                                  f"{rings} by {mma_role.describe()} has arrived before "
                                  f"{load_role.describe()} reaches the join and the CTA "
-                                 f"exits (its phase, parity "
-                                 f"{parity if known else runtime_trips.PARITY_TEXT}; the arrivals of "
+                                 f"exits (its phase, parity {parity}; the arrivals of "
                                  f"two commits are not ordered, 9.7.16.12.1)"
                                  + ("; in each CTA of the pair, on its own copy"
                                     if self.pair else ""))
+
+    def plan_dynamic_tail(self, nest, depth, empty, rings, mma_role, load_role,
+                          terminator) -> None:
+        """The producer tail of a nest whose uses are known at run time only: for each
+        stage s, where uses > s, the wait for the parity of its last commit, ``((uses -
+        s - 1) / S) & 1`` (``tail_parities`` at run time: the last of its ceil((uses -
+        s) / S) commits falls in phase (uses - s - 1) / S)."""
+        index, i1 = ir.IndexType.get(), ir.IntegerType.get_signless(1)
+        i32 = ir.IntegerType.get_signless(32)
+        with ir.InsertionPoint(terminator), terminator.location:
+            uses = nest.uses_value(self.constant)
+            for s in range(depth):
+                # arith.cmpi ugt (predicate 8): the stage gets at least one commit
+                gets = ir.Operation.create(
+                    "arith.cmpi", results=[i1], operands=[uses, self.constant(s)],
+                    attributes={"predicate": ir.IntegerAttr.get(
+                        ir.IntegerType.get_signless(64), 8)}).results[0]
+                branch = ir.Operation.create("scf.if", results=[], operands=[gets],
+                                             regions=2)
+                with ir.InsertionPoint(branch.regions[0].blocks.append()):
+                    last = _op("arith.subi", [uses, self.constant(s + 1)], index)
+                    phase = _op("arith.divui", [last, self.constant(depth)], index) \
+                        if depth > 1 else last
+                    parity = _op("arith.index_cast", [_op(
+                        "arith.andi", [phase, self.constant(1)], index)], i32)
+                    empty_s = self.stage(empty, self.constant(s), "empty mbarrier of a "
+                                                                  "stage that gets commits")
+                    self.emit(MbarrierWaitOp, barrier=empty_s, phase=parity,
+                              reason=f"producer tail: the last commit to empty stage {s} "
+                                     f"of {rings} by {mma_role.describe()} has arrived "
+                                     f"before {load_role.describe()} reaches the join and "
+                                     f"the CTA exits (run-time uses: where the stage gets "
+                                     f"a commit, the parity of the last, ((uses - {s} - 1) "
+                                     f"/ {depth}) & 1; 9.7.16.12.1)"
+                                     + ("; in each CTA of the pair, on its own copy"
+                                        if self.pair else ""))
+                    ir.Operation.create("scf.yield")
 
     def plan_tiles(self, k_loop, nest, depth, acc_full, acc_empty, acc_name,
                    ld_role) -> None:

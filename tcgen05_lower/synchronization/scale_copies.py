@@ -34,7 +34,8 @@ the cp's shared-memory reads -> refill   the same empty_s commit: it tracks the 
 
 So a scale-factor ring must be as deep as the shared-memory ring (stage s of one is
 stage s of the other) and its stage index must be the ring's use counter mod that depth
-(``prove_stage``). One walk of the MMA block: linear.
+(``RingPlan.check_stage``: proven for constant trip counts, written by the pass for
+run-time ones). One walk of the MMA block: linear.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def check_placement(copies, mma_block) -> None:
                                 "is elsewhere")
 
 
-def scale_rings(plan, copies, mma_nest, depth: int, prove_stage) -> list:
+def scale_rings(plan, copies, mma_nest, depth: int) -> list:
     """The TMEM rings the copies write, each proven to be `depth` deep and indexed by the
     ring's use counter; raises SyncError otherwise. Returns the ring values. (No CTA
     pair gets here: tcgen05-verify refuses a TMA load of a tile that only a copy reads
@@ -97,16 +98,16 @@ def scale_rings(plan, copies, mma_nest, depth: int, prove_stage) -> list:
                                 f"shared-memory ring {depth}; a scale-factor ring must be as "
                                 f"deep as the ring its factors come from (stage s of one is "
                                 f"stage s of the other)")
-        prove_stage(plan.affine, TmemStageOp(view).stage, depth, mma_nest, op,
-                    f"the stage of {name} this tcgen05.cp writes")
+        plan.check_stage(view.results[0], TmemStageOp(view).stage, depth, mma_nest, op,
+                         f"the stage of {name} this tcgen05.cp writes")
         if ring not in rings:
             rings.append(ring)
     if copies:
-        check_mma_stages(plan, copies[0].block, rings, mma_nest, depth, prove_stage)
+        check_mma_stages(plan, copies[0].block, rings, mma_nest, depth)
     return rings
 
 
-def check_mma_stages(plan, block, rings, mma_nest, depth: int, prove_stage) -> None:
+def check_mma_stages(plan, block, rings, mma_nest, depth: int) -> None:
     """The MMAs of `block` read their scale factors from the stage of each scale ring
     that this K block's copies wrote: an index proven to be the use counter mod `depth`,
     like the copies' (one walk of the block)."""
@@ -121,8 +122,8 @@ def check_mma_stages(plan, block, rings, mma_nest, depth: int, prove_stage) -> N
                     TmemStageOp(view).buffer not in rings:
                 continue
             name = plan.names.get(TmemStageOp(view).buffer, "a scale-factor ring")
-            prove_stage(plan.affine, TmemStageOp(view).stage, depth, mma_nest, op,
-                        f"the stage of {name} this MMA reads its scale factors from")
+            plan.check_stage(value, TmemStageOp(view).stage, depth, mma_nest, op,
+                             f"the stage of {name} this MMA reads its scale factors from")
 
 
 def first_issue(mma_block, copies, mmas):

@@ -19,6 +19,8 @@ Rules, by op:
   mask of Table 45, maximum shift of Table 42); collector ::a, .ashift, disable-output-lane,
   scale-input-d (9.7.16.10.9.1); and the Target ISA Notes of all of them (kind::i8, K = 96,
   .sp with mxf4 kinds, scale-input-d, .scale_vec::NX / .blockN).
+- kernel cluster entry, its grid, tma_load multicast and commit masks in the cluster
+  (clusters.py over tcgen05_lower/multicast.py).
 - cp: shape x multicast and decompression formats (9.7.16.9.2), source tile shape.
 - shift, commit (16-bit CTA mask within the cluster), ld / st / ld.red (Tables 47/48, the
   .red rules and targets of 9.7.16.8.3), alloc / dealloc (nCols a power of two in

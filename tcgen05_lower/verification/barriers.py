@@ -88,9 +88,8 @@ class BarrierRules:
         if not commit.has(CommitOp.multicast_mask):
             return
         mask = commit.multicast_mask
-        # A cta_group::2 kernel is launched as a cluster of the CTA pair; otherwise each
-        # CTA is a cluster of one (%cluster_ctarank 0).
-        cluster = 2 if info.cta_group == 2 else 1
+        # The kernel's cluster (a pair by default in a cta_group::2 kernel, else a CTA).
+        cluster = info.cluster_ctas
         if not 0 < mask < (1 << 16):
             self.error(op, f"multicast_mask = {mask:#x} is not a non-zero 16-bit ctaMask "
                            f"(9.7.16.12.1)")

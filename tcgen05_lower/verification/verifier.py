@@ -18,6 +18,7 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp,
 from tcgen05_lower.isa import targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, ROLE_OP, enclosing_roles, misaligned_arguments
+from tcgen05_lower.verification import clusters
 from tcgen05_lower.verification.barriers import BarrierRules
 from tcgen05_lower.verification.buffers import BufferRules
 from tcgen05_lower.verification.collectors import CollectorRules
@@ -68,6 +69,8 @@ class Verifier(TargetRules, BufferRules, RoleRules, RuntimeShapeRules, FragmentR
             return
         if info.grid:
             self.check_grid(kernel, info)
+        if not clusters.check_clusters(kernel, info, ops, self.error):
+            return
         if not self.check_argument_alignment(kernel):
             return
         if not self.check_type_parameters(ops):
