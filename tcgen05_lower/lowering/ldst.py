@@ -27,7 +27,6 @@ does not say, and min/max of the two is right either way.
 
 from __future__ import annotations
 
-import functools
 from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
@@ -229,7 +228,6 @@ def lower_ld_red(lowering, op) -> None:
 
 # ------------------------------------------------------------------ fragments <-> global
 
-@functools.lru_cache(maxsize=256)
 @lowers(StoreFragmentOp)
 def lower_store_fragment(lowering, op) -> None:
     """Each element at its place in the matrix (_Matrix), stored only where it lies

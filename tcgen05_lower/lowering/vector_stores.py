@@ -18,6 +18,7 @@ from tcgen05_lower.kernel_ir import global_matrix, known_residue
 from tcgen05_lower.lowering.registers import LoweredFragment, _and, _Matrix, _unsigned_less
 
 
+@functools.lru_cache(maxsize=256)
 def _element_steps(access: WarpgroupAccess, half_geometry: bool, pair: bool):
     """(row, column) of every element a thread's fragment holds (in _elements' order)
     relative to its first element, when that is the same for every thread of the

@@ -103,6 +103,10 @@ class Machine:
                  progress_stream=None):
         self.module, self.entry, self.launch = module, entry, launch
         self.tc = tensor_core
+        #: issue_async's keywords: this run's cache of built MMAs where the tensor core
+        #: keeps one (tensor_core.CACHES_MMAS; a stand-in tensor core need not).
+        self.issue_kwargs = {"cache": {}} if getattr(tensor_core, "CACHES_MMAS", False) \
+            else {}
         self.trace = trace
         self.progress_stream = progress_stream
         self.nthreads = launch.threads * launch.cluster

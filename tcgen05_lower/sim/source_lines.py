@@ -8,6 +8,7 @@ at exit).
 from __future__ import annotations
 
 import re
+from types import MappingProxyType
 
 
 def source_locations(ptx: str) -> dict[int, str]:
@@ -32,7 +33,8 @@ def source_locations(ptx: str) -> dict[int, str]:
     return out
 
 
-_ESCAPES = {"n": b"\n", "t": b"\t", "r": b"\r", "\\": b"\\", '"': b'"', "'": b"'"}
+_ESCAPES = MappingProxyType({"n": b"\n", "t": b"\t", "r": b"\r", "\\": b"\\", '"': b'"',
+                             "'": b"'"})
 
 
 def _unescape(name: str) -> str:

@@ -112,7 +112,8 @@ def _async(ins: P.Instr, op: str):
                 g = int(g)
                 rank = int(m.rank[g])
                 operands = [_scalar_operand(m, o, g, ins) for o in ins.operands]
-                tensor_op = m.tc.issue_async(ins.opcode, operands, rank, m.launch.cluster)
+                tensor_op = m.tc.issue_async(ins.opcode, operands, rank, m.launch.cluster,
+                                              **m.issue_kwargs)
                 _check_allocated(m, tensor_op, ins)
                 m.ordering.issue(g, tensor_op, ins.line)
             m.advance(idx)

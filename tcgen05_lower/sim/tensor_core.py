@@ -69,6 +69,8 @@ of f8f6f4 with 4- and 6-bit inputs as of e4m3 (f32 D: 2^-24, f16 D: 2^-11 per MM
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -354,6 +356,7 @@ def _mask(lanes: np.ndarray, cols: np.ndarray) -> np.ndarray:
 
 # -- tcgen05.mma ---------------------------------------------------------------------------------
 
+@functools.lru_cache(maxsize=1)   # the library is looked up once per process
 def _openblas_local_threads():
     """OpenBLAS's ``openblas_set_num_threads_local`` (0.3.27 and later: sets the calling
     thread's BLAS thread count, returns the previous one) from the OpenBLAS NumPy ships
@@ -374,9 +377,6 @@ def _openblas_local_threads():
     return None
 
 
-_SET_LOCAL_THREADS = _openblas_local_threads()
-
-
 class one_blas_thread:
     """Runs the products of one MMA (a few hundred thousand multiply-adds) on one BLAS
     thread: a threaded BLAS splits a product that small across threads that then wait for
@@ -384,11 +384,12 @@ class one_blas_thread:
     same (each element of the product is computed by one thread either way)."""
 
     def __enter__(self):
-        self.previous = _SET_LOCAL_THREADS(1) if _SET_LOCAL_THREADS else None
+        set_threads = _openblas_local_threads()
+        self.previous = set_threads(1) if set_threads else None
 
     def __exit__(self, *exc):
         if self.previous is not None:
-            _SET_LOCAL_THREADS(self.previous)
+            _openblas_local_threads()(self.previous)
 
 
 @dataclass
@@ -408,9 +409,11 @@ def _qualifiers(opcode: str) -> list[str]:
     return opcode.split(".")[1:]
 
 
-def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
+def issue_async(opcode: str, operands: list, rank: int, cluster_size: int,
+                cache: dict | None = None):
     """Builds the operation of one tcgen05.mma / cp / shift issued by a thread of CTA
-    ``rank`` (the TensorOp protocol of state.py)."""
+    ``rank`` (the TensorOp protocol of state.py); ``cache``: the run's built MMAs
+    (CACHES_MMAS), or None to build every one."""
     parts = _qualifiers(opcode)
     if parts[0] == "cp":
         return _build_cp(parts, operands, rank, cluster_size)
@@ -436,35 +439,41 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int):
     if scaling:
         raise SimError(f".{scaling[0]} is not valid with .kind::{kind} (9.7.16.10.9.1)")
     return _cached_mma(kind, cta_group, ws, operands, rank, cluster_size,
-                       datamove.collector_usage(parts, ws), "sp" in parts)
+                       datamove.collector_usage(parts, ws), "sp" in parts, cache)
 
 
-#: Built MMAs by their qualifiers and operand values: a kernel issues the same few MMAs
-#: (descriptors, TMEM address, instruction descriptor) again and again, and building one
-#: (its cells, its operands' byte addresses) costs far more than performing it. What is
-#: built is a pure function of the key; the operation's effect reads the machine's state
-#: when it is performed. Cleared when it holds _MMA_CACHE_SIZE entries.
-_MMA_CACHE: dict = {}
+#: issue_async takes a ``cache`` (a dict the machine owns, one per run): built MMAs by
+#: their qualifiers and operand values. A kernel issues the same few MMAs (descriptors,
+#: TMEM address, instruction descriptor) again and again, and building one (its cells,
+#: its operands' byte addresses) costs far more than performing it. What is built is a
+#: pure function of the key; the operation's effect reads the machine's state when it is
+#: performed. Cleared when it holds _MMA_CACHE_SIZE entries. No cache lives here: a run
+#: leaves nothing behind for the next (tests/test_process_hygiene.py).
+CACHES_MMAS = True
 _MMA_CACHE_SIZE = 128
 
 
 def _cached_mma(kind, cta_group, ws, operands, rank, cluster_size,
-                collector: datamove.CollectorUsage, is_sparse: bool) -> Operation:
+                collector: datamove.CollectorUsage, is_sparse: bool,
+                cache: dict | None) -> Operation:
     """_build_mma's operation, reusing the footprint and effect of an identical earlier
     issue (a fresh Operation each time, so no two issues share one record)."""
+    if cache is None:
+        return _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
+                          collector=collector, is_sparse=is_sparse)
     try:
         key = (kind, cta_group, ws, rank, cluster_size, collector, is_sparse,
                tuple((type(o), o) for o in operands))
-        built = _MMA_CACHE.get(key)
+        built = cache.get(key)
     except TypeError:   # an unhashable operand: build it every time
         key, built = None, None
     if built is None:
         built = _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
                            collector=collector, is_sparse=is_sparse)
         if key is not None:
-            if len(_MMA_CACHE) >= _MMA_CACHE_SIZE:
-                _MMA_CACHE.clear()
-            _MMA_CACHE[key] = built
+            if len(cache) >= _MMA_CACHE_SIZE:
+                cache.clear()
+            cache[key] = built
     return Operation(built.kind, built.footprint, built.accumulator, built._perform)
 
 
