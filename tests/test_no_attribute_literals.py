@@ -85,6 +85,8 @@ ALLOWED = {
         "tcgen05.kernel dictionary by kernel_info), not an op attribute",
     ("tcgen05_lower/driver.py", "launch_manifest", "cta_group"):
         "reads that signature's key for the manifest's cluster shape",
+    ("tcgen05_lower/driver.py", "_one_cluster", "cta_group"):
+        "reads that signature's key for the grid of one cluster",
     ("tcgen05_lower/driver.py", "launch_manifest", "name"): _MANIFEST,
     ("tcgen05_lower/cli/sim.py", "gemm_problem", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,

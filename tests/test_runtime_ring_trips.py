@@ -24,8 +24,9 @@ CHECK = ROOT / "examples" / "ws_persistent_gemm_bf16.check.py"
 
 def run_time_tiles() -> str:
     text = EXAMPLE.read_text()
-    text = text.replace("%C: !llvm.ptr<1> {llvm.align = 16 : i64},",
-                        "%C: !llvm.ptr<1> {llvm.align = 16 : i64}, %T: i32,")
+    assert "%C: !gptr {llvm.align = 16 : i64}," in text   # the example's C parameter
+    text = text.replace("%C: !gptr {llvm.align = 16 : i64},",
+                        "%C: !gptr {llvm.align = 16 : i64}, %T: i32,")
     text = text.replace("  %true = arith.constant true\n",
                         "  %true = arith.constant true\n"
                         "  %tiles = arith.index_castui %T : i32 to index\n", 1)

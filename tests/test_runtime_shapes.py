@@ -209,5 +209,5 @@ def test_set_names_an_integer_argument(tool):
 
 
 def test_check_gemm_refuses_runtime_strides(tool):
-    proc = tool("tcgen05-sim", str(DYNAMIC))
+    proc = tool("tcgen05-sim", str(DYNAMIC), "--check", "gemm")
     assert proc.returncode == 1 and "use --check FILE.py" in proc.stderr

@@ -349,7 +349,8 @@ def test_gemm_check_of_a_pair_whose_manifest_omits_the_cluster(tmp_path, tool):
     result = compile_source(pair.read_text(), str(pair))
     manifest = {k: v for k, v in result.manifest.items() if k != "cluster"}
     (tmp_path / "m.json").write_text(json.dumps(manifest))
-    proc = tool("tcgen05-sim", str(pair), "--manifest", str(tmp_path / "m.json"))
+    proc = tool("tcgen05-sim", str(pair), "--manifest", str(tmp_path / "m.json"),
+                "--check", "gemm")   # not the example's own check file
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "gemm M=256 N=128 K=64" in proc.stdout   # the example's comment: C 256 x 128
 

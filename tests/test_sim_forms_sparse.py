@@ -574,8 +574,8 @@ class InjectMetadata:
     def __getattr__(self, name):
         return getattr(tc, name)
 
-    def issue_async(self, opcode, operands, rank, cluster_size):
-        op = tc.issue_async(opcode, operands, rank, cluster_size)
+    def issue_async(self, opcode, operands, rank, cluster_size, **keywords):
+        op = tc.issue_async(opcode, operands, rank, cluster_size, **keywords)
         if ".sp." not in opcode:
             return op
         taddr = int(operands[3])
