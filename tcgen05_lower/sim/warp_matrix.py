@@ -62,17 +62,20 @@ def _fragment_index(lanes: np.ndarray, trans: bool) -> tuple[np.ndarray, np.ndar
     return (col, row) if trans else (row, col)
 
 
-def ldmatrix(ins: P.Instr, memory: MemoryAccess):
-    """``ldmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 {d0..dN-1}, [a]``, which
-    loads through ``memory`` (ops' loads)."""
-    load = memory.load
+def _matrix_op(ins: P.Instr, registers_at: int, what: str, move):
+    """The instruction of ldmatrix / stmatrix: ``registers_at`` is the index of the
+    register vector among the operands (the other is the address), ``what`` names its
+    registers in diagnostics, and ``move(m, ins, threads, giving, addrs, registers, place,
+    count)`` moves the rows of the warps' matrices, with ``place`` = (warp of each
+    thread, (lanes, 2) rows, (lanes, 2) columns) of each register's two 16-bit halves
+    (_fragment_index)."""
     count, trans = form(ins)
 
     def make(m, ins):
-        dst, address_op = ins.operands
-        dsts = list(dst.items) if isinstance(dst, P.Vec) else [dst]
-        if len(dsts) != count:
-            raise SimError(f"{ins.opcode} takes {count} destination registers", ins.line,
+        registers, address_op = ins.operands[registers_at], ins.operands[1 - registers_at]
+        registers = list(registers.items) if isinstance(registers, P.Vec) else [registers]
+        if len(registers) != count:
+            raise SimError(f"{ins.opcode} takes {count} {what} registers", ins.line,
                            ins.text)
 
         def run(ins, idx):
@@ -82,55 +85,43 @@ def ldmatrix(ins: P.Instr, memory: MemoryAccess):
             if threads.size:
                 _check_whole_warps(m, ins, threads)
                 giving, addrs = _row_addresses(m, ins, threads, address_op, count)
-                # 16 bytes per row as 8 halves: rows[warp, 8 * i + r, element]
-                words = load(m, "shared::cta", giving, addrs, 2, 8, ins)
-                nwarp = threads.size // 32
-                rows = words.reshape(nwarp, 8 * count, 8)
-                lanes = m.tid[threads] % 32
-                warp = np.arange(threads.size) // 32
-                r, c = _fragment_index(lanes, trans)
-                for i, d in enumerate(dsts):
-                    halves = rows[warp.reshape(-1, 1), 8 * i + r, c]
-                    value = halves[:, 0] | (halves[:, 1] << np.uint64(16))
-                    m.write(d.name, threads, value, 32, ins)
+                warp = (np.arange(threads.size) // 32).reshape(-1, 1)
+                r, c = _fragment_index(m.tid[threads] % 32, trans)
+                move(m, ins, threads, giving, addrs, registers, (warp, r, c), count)
             m.advance(idx)
         return run
     return make
+
+
+def ldmatrix(ins: P.Instr, memory: MemoryAccess):
+    """``ldmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 {d0..dN-1}, [a]``, which
+    loads through ``memory`` (ops' loads)."""
+
+    def move(m, ins, threads, giving, addrs, dsts, place, count):
+        warp, r, c = place
+        # 16 bytes per row as 8 halves: rows[warp, 8 * i + r, element]
+        words = memory.load(m, "shared::cta", giving, addrs, 2, 8, ins)
+        rows = words.reshape(threads.size // 32, 8 * count, 8)
+        for i, d in enumerate(dsts):
+            halves = rows[warp, 8 * i + r, c]
+            value = halves[:, 0] | (halves[:, 1] << np.uint64(16))
+            m.write(d.name, threads, value, 32, ins)
+
+    return _matrix_op(ins, 0, "destination", move)
 
 
 def stmatrix(ins: P.Instr, memory: MemoryAccess):
     """``stmatrix.sync.aligned.m8n8.xN{.trans}.shared{::cta}.b16 [a], {r0..rN-1}``, which
     stores through ``memory`` (ops' stores)."""
-    store = memory.store
-    count, trans = form(ins)
 
-    def make(m, ins):
-        address_op, src = ins.operands
-        srcs = list(src.items) if isinstance(src, P.Vec) else [src]
-        if len(srcs) != count:
-            raise SimError(f"{ins.opcode} takes {count} source registers", ins.line,
-                           ins.text)
+    def move(m, ins, threads, giving, addrs, srcs, place, count):
+        warp, r, c = place
+        rows = np.zeros((threads.size // 32, 8 * count, 8), np.uint64)
+        for i, s in enumerate(srcs):
+            value = np.asarray(m.read(s, threads, 32, ins), np.uint64) \
+                * np.ones(threads.size, np.uint64)
+            halves = np.stack([value & np.uint64(0xFFFF), value >> np.uint64(16)], axis=1)
+            rows[warp, 8 * i + r, c] = halves
+        memory.store(m, "shared::cta", giving, addrs, 2, 8, rows.reshape(-1, 8), ins)
 
-        def run(ins, idx):
-            m.check_warp_converged(ins, idx)
-            act = m.guarded(ins, idx)
-            threads = m.threads_of(act)
-            if threads.size:
-                _check_whole_warps(m, ins, threads)
-                giving, addrs = _row_addresses(m, ins, threads, address_op, count)
-                nwarp = threads.size // 32
-                rows = np.zeros((nwarp, 8 * count, 8), np.uint64)
-                lanes = m.tid[threads] % 32
-                warp = np.arange(threads.size) // 32
-                r, c = _fragment_index(lanes, trans)
-                for i, s in enumerate(srcs):
-                    value = np.asarray(m.read(s, threads, 32, ins), np.uint64) \
-                        * np.ones(threads.size, np.uint64)
-                    halves = np.stack([value & np.uint64(0xFFFF), value >> np.uint64(16)],
-                                      axis=1)
-                    rows[warp.reshape(-1, 1), 8 * i + r, c] = halves
-                store(m, "shared::cta", giving, addrs, 2, 8,
-                      rows.reshape(-1, 8), ins)
-            m.advance(idx)
-        return run
-    return make
+    return _matrix_op(ins, 1, "source", move)
