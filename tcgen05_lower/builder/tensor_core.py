@@ -7,6 +7,7 @@ from typing import Sequence
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import segments
+from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect import ops
 
 

@@ -11,7 +11,7 @@ from tcgen05_lower.dialect.ops import MmaOp, SmemStageOp, TmemStageOp
 from tcgen05_lower.element_types import container_bits, isa_type
 from tcgen05_lower.isa import descriptors, shapes, targets
 from tcgen05_lower.isa.errors import IsaRuleError
-from tcgen05_lower.kernel_ir import defining_op, effective_scale_vec, mma_operands, stored_k
+from tcgen05_lower.kernel_ir import defining_op, effective_scale_vec, mma_operands
 from tcgen05_lower.text import did_you_mean
 from tcgen05_lower.verification.common import known_element_bits
 
