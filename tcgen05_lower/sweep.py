@@ -522,7 +522,8 @@ def _series_label(rows: list[dict], names: list, key: tuple, metric: str) -> str
 def _panels(rows: list[dict], *, x, metric, series, title, width, height, panel,
             top) -> str:
     """One chart per value of `panel`, side by side, on one vertical scale; the last
-    one carries the legend."""
+    one carries the legend. Each chart's plot area is at most 260 wide, so that three
+    panels and a legend fit a screen."""
     values = list(dict.fromkeys(r[panel] for r in rows))
     if top is None:
         top = max(_cells(rows, x, metric, series_names(series)).values(), default=1.0)
@@ -530,7 +531,7 @@ def _panels(rows: list[dict], *, x, metric, series, title, width, height, panel,
     charts, offset = [], 0
     for i, value in enumerate(values):
         chart = svg_plot([r for r in rows if r[panel] == value], x=x, metric=metric,
-                         series=series, title=f"{panel} = {value}", width=width,
+                         series=series, title=f"{panel} = {value}", width=min(width, 500),
                          height=height, top=top, legend=i == len(values) - 1)
         chart_width = int(chart.split('width="', 1)[1].split('"', 1)[0])
         charts.append(chart.replace("<svg ", f'<svg x="{offset}" y="30" ', 1))

@@ -115,6 +115,31 @@ def test_svg_plot_one_line_per_combination_of_series():
     assert "N = 2, c = 1" in [t.text for t in root.findall(SVG + "text")]
 
 
+def test_svg_plot_panels_share_one_scale_and_a_series_that_never_ran_says_why():
+    # Two panels (g = 1, g = 2); in g = 1 the series c = "b" never ran (not supported
+    # yet), so it has no point and its legend says so. The largest value anywhere is 0.4
+    # (g = 2, s = 2), so both panels' axes end at 0.5 (the next 1, 2, 2.5 or 5 x 10^k),
+    # ticks by 0.125, though g = 1 alone (largest 0.2) would end at 0.2.
+    rows = [{"g": g, "c": c, "s": s, "u": (0.1 * s * g if ok else None),
+             "status": "ok" if ok else S.UNSUPPORTED}
+            for g in (1, 2) for c in ("a", "b") for s in (1, 2)
+            for ok in [not (g == 1 and c == "b")]]
+    root = ET.fromstring(S.svg_plot(rows, x="s", series="c", metric="u", panel="g"))
+    panels = root.findall(SVG + "svg")
+    assert len(panels) == 2
+    for panel in panels:
+        ticks = [t.text for t in panel.findall(SVG + "text")][1:6]
+        assert ticks == ["0", "0.125", "0.25", "0.375", "0.5"]
+    # g = 1: one line (c = a); g = 2: two; the legend only in the last panel.
+    assert [len(p.findall(SVG + "polyline")) for p in panels] == [1, 2]
+    legend = [t.text for t in panels[1].findall(SVG + "text")]
+    assert "c = a" in legend and "c = b" in legend
+    assert not any("c = " in (t.text or "") for t in panels[0].findall(SVG + "text"))
+    one = ET.fromstring(S.svg_plot([r for r in rows if r["g"] == 1], x="s", series="c",
+                                   metric="u"))
+    assert "c = b: not supported yet" in [t.text for t in one.findall(SVG + "text")]
+
+
 # -- the command line -----------------------------------------------------------------------
 def _script(tmp_path, text):
     path = tmp_path / "s.py"
