@@ -13,10 +13,17 @@ timing model; one row of results per point.
 
 ``build(**point)`` returns the kernel (a ``builder.KernelBuilder`` or MLIR text),
 optionally with the pass options of that point: ``(kernel, ["pass{opt=v}", ...])``.
-``check`` is what ``tcgen05-sim --check`` takes ("gemm" or a check file's path), a
+``check`` is what ``tcgen05-sim --check`` takes ("gemm" or a check file's path, or
+``(path, {scalar: value})`` overriding the check file's SCALARS as ``--set`` does), a
 function of the point returning one, or None (simulate and time, numerics unchecked).
+``timing_only`` (None, or a function of the point returning ``{scalar: value}``) times
+each point apart from its check: a timing-only estimate of the whole grid at those sizes
+(``tcgen05-sim --check FILE --timing-only --set ...``: cluster (0, 0, 0) simulated, its
+neighbours for a prefix, the grid replayed), so that the check runs at a small size and
+the ranking comes from a large one.
 A point that fails at any stage gives a row with that ``stage`` and ``message`` and the
-sweep goes on with the next one.
+sweep goes on with the next one; a point the compiler refuses as not supported yet (its
+diagnostic says "not yet": a planned feature) has the status ``not supported yet``.
 """
 
 from __future__ import annotations
@@ -35,11 +42,15 @@ import traceback
 from xml.sax.saxutils import escape
 
 #: The stages of a point, in order; a failed row names the one that failed.
-STAGES = ("build", "compile", "ptxas", "simulate", "check")
+STAGES = ("build", "compile", "ptxas", "simulate", "check", "timing")
 
 #: The columns every row has after the parameters.
 METRICS = ("status", "stage", "message", "cycles", "microseconds", "utilisation",
-           "warp_instructions", "max_abs_error", "seconds")
+           "gpu_utilisation", "warp_instructions", "max_abs_error", "seconds")
+
+#: The status of a point the compiler refuses with a diagnostic saying "not yet" (the
+#: compiler's wording for a feature that is planned, not for input that is wrong).
+UNSUPPORTED = "not supported yet"
 
 
 class SweepError(ValueError):
@@ -60,11 +71,13 @@ def expand(grid: dict) -> list[dict]:
 
 
 class PointFailed(Exception):
-    """A point that failed at `stage` (one of STAGES)."""
+    """A point that failed at `stage` (one of STAGES); `status` is the row's ("failed",
+    or UNSUPPORTED for what the compiler does not do yet)."""
 
-    def __init__(self, stage: str, message: str):
+    def __init__(self, stage: str, message: str, status: str = "failed"):
         super().__init__(message)
         self.stage = stage
+        self.status = status
 
 
 def _kernel_of(built):
@@ -103,18 +116,19 @@ def _where_in(exc: BaseException, path: str | None) -> str:
 
 def run_point(build, point: dict, *, check=None, timing=True, ptxas=True, seed=0,
               script: str | None = None, max_instructions=None, timeout=None,
-              functional_only=False) -> dict:
+              functional_only=False, timing_only=None) -> dict:
     """One row: the point's parameters and METRICS. Never raises for a failure of the
     point: the row says at which stage and why. ``functional_only``: simulate without
-    race detection (simulate(functional_only=True)): the same numbers and cycles."""
+    race detection (simulate(functional_only=True)): the same numbers and cycles.
+    ``timing_only``: see the module docstring."""
     row = {**point, **{m: None for m in METRICS}}
     start = time.perf_counter()
     try:
         row.update(_measure(build, point, check, timing, ptxas, seed, script,
-                            max_instructions, timeout, functional_only))
+                            max_instructions, timeout, functional_only, timing_only))
         row["status"] = "ok"
     except PointFailed as failure:
-        row.update(status="failed", stage=failure.stage, message=str(failure))
+        row.update(status=failure.status, stage=failure.stage, message=str(failure))
     except Exception as exc:  # a bug of the tool still ends only this point
         row.update(status="failed", stage="internal",
                    message=f"{type(exc).__name__}: {exc}")
@@ -123,7 +137,7 @@ def run_point(build, point: dict, *, check=None, timing=True, ptxas=True, seed=0
 
 
 def _measure(build, point, check, timing, ptxas, seed, script, max_instructions, timeout,
-             functional_only=False):
+             functional_only=False, timing_only=None):
     from tcgen05_lower.cli import sim as S
     from tcgen05_lower.driver import CompileFailed, compile_source
     from tcgen05_lower.pipeline import DEFAULT_PIPELINE, PipelineError, override_options
@@ -143,7 +157,9 @@ def _measure(build, point, check, timing, ptxas, seed, script, max_instructions,
         raise PointFailed("compile", str(exc)) from None
     except CompileFailed as failure:
         text_of = failure.diagnostics[0].format() if failure.diagnostics else str(failure)
-        raise PointFailed("compile", text_of.strip().splitlines()[0]) from None
+        first = text_of.strip().splitlines()[0]
+        raise PointFailed("compile", first, UNSUPPORTED if "not yet" in first
+                          else "failed") from None
     if ptxas:
         from tcgen05_lower.backend import run_ptxas
 
@@ -154,9 +170,11 @@ def _measure(build, point, check, timing, ptxas, seed, script, max_instructions,
                               else f"exit status {assembled.returncode}")
     try:
         spec = check(**point) if callable(check) else check
+        sizes = timing_only(**point) if callable(timing_only) else timing_only
     except Exception as exc:
         raise PointFailed("check", f"{_where_in(exc, script)}{type(exc).__name__}: "
                                    f"{exc}") from None
+    spec, overrides = spec if isinstance(spec, tuple) else (spec, None)
     try:
         from tcgen05_lower.sim.api import check_launch
 
@@ -167,9 +185,12 @@ def _measure(build, point, check, timing, ptxas, seed, script, max_instructions,
         elif spec == "gemm":
             problem = S.gemm_problem(text, manifest, entry)
         else:
-            problem = S.file_problem(spec, manifest, None, entry)
+            problem = S.file_problem(spec, manifest, overrides, entry)
     except Exception as exc:
         raise PointFailed("check", f"{type(exc).__name__}: {exc}") from None
+    if sizes is not None and not isinstance(spec, str):
+        raise PointFailed("check", "a timing-only estimate takes its buffers from a check "
+                                   "file: give check")
     try:
         if problem is None:
             inputs = {}
@@ -178,7 +199,8 @@ def _measure(build, point, check, timing, ptxas, seed, script, max_instructions,
             outputs = S.output_names(problem, manifest, seed)
             inputs = S.make_inputs(problem, manifest, outputs, seed)
         originals = {k: (v.copy() if hasattr(v, "copy") else v) for k, v in inputs.items()}
-        ran = simulate(result.ptx, manifest, inputs, timing=True if timing else None,
+        ran = simulate(result.ptx, manifest, inputs,
+                       timing=True if timing and sizes is None else None,
                        max_instructions=max_instructions or DEFAULT_MAX_INSTRUCTIONS,
                        timeout=timeout or DEFAULT_TIMEOUT, functional_only=functional_only)
     except Exception as exc:
@@ -189,9 +211,7 @@ def _measure(build, point, check, timing, ptxas, seed, script, max_instructions,
         raise PointFailed("simulate", f"at exit: {ran.problems[0]}")
     out = {"warp_instructions": ran.warp_instructions}
     if ran.timing is not None:
-        out.update(cycles=round(ran.timing.cycles),
-                   microseconds=round(ran.timing.microseconds, 3),
-                   utilisation=round(ran.timing.utilisation.get("tensor pipe", 0.0), 4))
+        out.update(_timing_columns(ran.timing))
     if problem is not None:
         worst = 0.0
         try:
@@ -208,7 +228,58 @@ def _measure(build, point, check, timing, ptxas, seed, script, max_instructions,
         except Exception as exc:
             raise PointFailed("check", f"{type(exc).__name__}: {exc}") from None
         out["max_abs_error"] = worst
+    if sizes is not None and timing:
+        out.update(_timing_only(result, spec, sizes, seed, max_instructions, timeout))
     return out
+
+
+def _timing_columns(estimate) -> dict:
+    """cycles, microseconds, utilisation (the tensor pipe's, over the SMs the grid's
+    waves use) and gpu_utilisation (over every SM of the GPU for the launch's time)."""
+    busy = getattr(estimate, "clusters", None)
+    sms = getattr(estimate, "sms", None)
+    whole = None
+    if busy is not None and sms:
+        whole = round(sum(c.tensor_busy for c in busy) / max(estimate.cycles * sms, 1.0), 4)
+    return dict(cycles=round(estimate.cycles), microseconds=round(estimate.microseconds, 3),
+                utilisation=round(estimate.utilisation.get("tensor pipe", 0.0), 4),
+                gpu_utilisation=whole)
+
+
+def _timing_only(result, spec: str, sizes: dict, seed: int, max_instructions,
+                 timeout) -> dict:
+    """The timing columns of a timing-only estimate of the compiled point at `sizes`
+    (overrides of the check file's scalars), as ``tcgen05-sim --timing-only`` makes it:
+    cluster (0, 0, 0) simulated whole, its neighbours (1, 0, 0) and (0, 1, 0) for a
+    prefix of TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS each, without race detection (the
+    point's check run has looked for races). The outputs are not checked."""
+    from tcgen05_lower.cli import sim as S
+    from tcgen05_lower.sim import ptx as P
+    from tcgen05_lower.sim.api import (DEFAULT_MAX_INSTRUCTIONS, DEFAULT_TIMEOUT,
+                                       check_launch, grid_of, launch_of, simulate)
+    from tcgen05_lower.sim.timing import TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS
+
+    try:
+        manifest = result.manifest
+        entry = check_launch(result.ptx, manifest)
+        problem = S.file_problem(spec, manifest, sizes, entry)
+        inputs = S.make_inputs(problem, manifest, set(), seed)  # outputs: not compared
+        launch = launch_of(manifest, P.parse(result.ptx).entry(manifest.get("entry")))
+        dims = grid_of(manifest, inputs, launch.cluster_dims)
+        gx, gy, _ = (n // c for n, c in zip(dims, launch.cluster_dims))
+        clusters = [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
+            ([(0, 1, 0)] if gy > 1 else [])
+        ran = simulate(result.ptx, manifest, inputs, timing=True, clusters=clusters,
+                       budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
+                       max_instructions=max_instructions or DEFAULT_MAX_INSTRUCTIONS,
+                       timeout=timeout or DEFAULT_TIMEOUT, functional_only=True)
+    except Exception as exc:
+        shown = " ".join(f"{k}={v}" for k, v in sizes.items())
+        raise PointFailed("timing", f"timing-only at {shown}: {type(exc).__name__}: "
+                                    f"{exc}") from None
+    if ran.problems:
+        raise PointFailed("timing", f"at exit: {ran.problems[0]}")
+    return _timing_columns(ran.timing)
 
 
 def _point_name(point: dict) -> str:
@@ -227,7 +298,7 @@ def _worker(build, points, options, tasks, results) -> None:
 def sweep(build, grid: dict, *, check=None, jobs: int = 1, timing: bool = True,
           ptxas: bool = True, seed: int = 0, script: str | None = None,
           progress=True, max_instructions=None, timeout=None,
-          functional_only=False) -> list[dict]:
+          functional_only=False, timing_only=None) -> list[dict]:
     """The rows of every point of `grid` (see the module docstring), in the grid's order;
     `jobs` worker processes (forked, so `build` may be any function); a progress line
     per finished point on `progress` (a stream; True: sys.stderr; None: silent). `script` names the file `build`
@@ -236,7 +307,7 @@ def sweep(build, grid: dict, *, check=None, jobs: int = 1, timing: bool = True,
     progress = sys.stderr if progress is True else progress or None
     options = dict(check=check, timing=timing, ptxas=ptxas, seed=seed, script=script,
                    max_instructions=max_instructions, timeout=timeout,
-                   functional_only=functional_only)
+                   functional_only=functional_only, timing_only=timing_only)
     rows: list = [None] * len(points)
     start = time.perf_counter()
     done = failed = 0
@@ -245,7 +316,7 @@ def sweep(build, grid: dict, *, check=None, jobs: int = 1, timing: bool = True,
         nonlocal done, failed
         rows[index] = row
         done += 1
-        failed += row["status"] != "ok"
+        failed += row["status"] == "failed"
         if progress is not None:
             bar = "#" * (20 * done // len(points))
             what = f"{row['stage']}: {row['message']}" if row["status"] != "ok" else \
@@ -347,25 +418,34 @@ _DASHES = ("", "6,3", "2,3", "8,3,2,3")
 
 
 def svg_plot(rows: list[dict], *, x: str, metric: str, series: str | None = None,
-             title: str | None = None, width: int = 640, height: int = 400) -> str:
+             title: str | None = None, width: int = 640, height: int = 400,
+             panel: str | None = None, top: float | None = None,
+             legend: bool = True) -> str:
     """A line chart as SVG text: `x` (a parameter) on the horizontal axis, its values
     evenly spaced in the order they first appear, `metric` on the vertical one, one line
     per value of `series` (a parameter, or several: "N,ctas" or a list, one line per
     combination; None: one line). Points that failed or have no value of the metric are left out (a gap);
-    rows that differ in a parameter other than `x` and `series` are averaged."""
+    rows that differ in a parameter other than `x`, `series` and `panel` are averaged.
+    A series none of whose points ran says why in the legend (its rows' common status,
+    e.g. "not supported yet"). `panel` (a parameter): one chart per value of it, side by
+    side on one vertical scale. `top`: the vertical axis' top (default: a round number
+    above the largest value)."""
+    if panel is not None:
+        return _panels(rows, x=x, metric=metric, series=series, title=title, width=width,
+                       height=height, panel=panel, top=top)
     names = series_names(series)
     xs = list(dict.fromkeys(r[x] for r in rows))
     keys = list(dict.fromkeys(tuple(r[n] for n in names) for r in rows))
-    cells: dict = {}
-    for r in rows:
-        value = r.get(metric)
-        if r.get("status") == "ok" and isinstance(value, (int, float)):
-            cells.setdefault((tuple(r[n] for n in names), r[x]), []).append(value)
-    values = {k: sum(v) / len(v) for k, v in cells.items()}
-    top = max(values.values(), default=1.0)
-    top = _nice_ceiling(top if top > 0 else 1.0)
-    left, right, upper, lower = 70, 170, 40, 50
-    pw, ph = width - left - right, height - upper - lower
+    values = _cells(rows, x, metric, names)
+    if top is None:
+        top = max(values.values(), default=1.0)
+        top = _nice_ceiling(top if top > 0 else 1.0)
+    labels = {key: _series_label(rows, names, key, metric) for key in keys}
+    left, upper, lower = 70, 40, 50
+    right = max(170, 48 + 7 * max((len(t) for t in labels.values()), default=0)) \
+        if legend else 20
+    pw, ph = width - left - 170, height - upper - lower
+    width = left + pw + right
 
     def px(i):
         return left + (pw * (i + 0.5) / len(xs))
@@ -376,7 +456,7 @@ def svg_plot(rows: list[dict], *, x: str, metric: str, series: str | None = None
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
            f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
            f'<rect width="{width}" height="{height}" fill="white"/>',
-           f'<text x="{width / 2}" y="20" text-anchor="middle" font-size="14">'
+           f'<text x="{left + pw / 2}" y="20" text-anchor="middle" font-size="14">'
            f'{escape(title or f"{metric} against {x}")}</text>']
     for i in range(5):  # horizontal grid lines and their labels
         v = top * i / 4
@@ -409,13 +489,61 @@ def svg_plot(rows: list[dict], *, x: str, metric: str, series: str | None = None
                     out.append(f'<polyline points="{" ".join(run)}" fill="none" '
                                f'stroke="{colour}" stroke-width="2"{style}/>')
                 run = []
-        label = ", ".join(f"{n} = {v}" for n, v in zip(names, key)) if names else metric
+        if not legend:
+            continue
         ly = upper + 10 + 20 * n
         out.append(f'<line x1="{left + pw + 12}" y1="{ly}" x2="{left + pw + 36}" y2="{ly}" '
                    f'stroke="{colour}" stroke-width="2"{style}/>')
-        out.append(f'<text x="{left + pw + 42}" y="{ly + 4}">{escape(label)}</text>')
+        out.append(f'<text x="{left + pw + 42}" y="{ly + 4}">{escape(labels[key])}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _cells(rows: list[dict], x: str, metric: str, names: list) -> dict:
+    """{(series key, x value): the mean of the metric over the rows that ran}."""
+    cells: dict = {}
+    for r in rows:
+        value = r.get(metric)
+        if r.get("status") == "ok" and isinstance(value, (int, float)):
+            cells.setdefault((tuple(r[n] for n in names), r[x]), []).append(value)
+    return {k: sum(v) / len(v) for k, v in cells.items()}
+
+
+def _series_label(rows: list[dict], names: list, key: tuple, metric: str) -> str:
+    """"N = 64, ctas = 2", with ": <status>" when none of its rows ran and they share a
+    status (e.g. every point of it is not supported yet)."""
+    label = ", ".join(f"{n} = {v}" for n, v in zip(names, key)) if names else metric
+    statuses = {r.get("status") for r in rows if tuple(r[n] for n in names) == key}
+    if "ok" not in statuses and len(statuses) == 1:
+        label += f": {statuses.pop()}"
+    return label
+
+
+def _panels(rows: list[dict], *, x, metric, series, title, width, height, panel,
+            top) -> str:
+    """One chart per value of `panel`, side by side, on one vertical scale; the last
+    one carries the legend. Each chart's plot area is at most 260 wide, so that three
+    panels and a legend fit a screen."""
+    values = list(dict.fromkeys(r[panel] for r in rows))
+    if top is None:
+        top = max(_cells(rows, x, metric, series_names(series)).values(), default=1.0)
+        top = _nice_ceiling(top if top > 0 else 1.0)
+    charts, offset = [], 0
+    for i, value in enumerate(values):
+        chart = svg_plot([r for r in rows if r[panel] == value], x=x, metric=metric,
+                         series=series, title=f"{panel} = {value}", width=min(width, 500),
+                         height=height, top=top, legend=i == len(values) - 1)
+        chart_width = int(chart.split('width="', 1)[1].split('"', 1)[0])
+        charts.append(chart.replace("<svg ", f'<svg x="{offset}" y="30" ', 1))
+        offset += chart_width
+    total = offset
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{total}" '
+            f'height="{height + 30}" viewBox="0 0 {total} {height + 30}" '
+            f'font-family="sans-serif" font-size="12">\n'
+            f'<rect width="{total}" height="{height + 30}" fill="white"/>\n'
+            f'<text x="{total / 2}" y="22" text-anchor="middle" font-size="16">'
+            f'{escape(title or f"{metric} against {x}, by {panel}")}</text>\n')
+    return head + "".join(charts) + "</svg>\n"
 
 
 def series_names(series) -> list[str]:

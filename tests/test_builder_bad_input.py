@@ -165,3 +165,93 @@ def test_a_python_number_where_a_value_is_needed_is_an_error_at_the_call():
         line = here() + 1
         k.index_cast(k.constant(4), "index")
     assert raised_at(failure, line) == "index_cast of index to index: one side must be index"
+
+
+# -- an op with the wrong operand types -----------------------------------------------------
+def test_an_mma_whose_d_is_a_shared_memory_tile_is_an_error_at_the_call():
+    # D must be in TMEM (9.7.16.10: the accumulator is a tensor-memory address).
+    k = KernelBuilder("mma_d", params=PTRS)
+    a = k.smem([128, 64], "bf16")
+    b = k.smem([64, 64], "bf16")
+    with pytest.raises(BuilderError) as failure:
+        line = here() + 1
+        k.mma(a, a, b, False, kind="f16")
+    assert raised_at(failure, line) == f"operand D must be a !tcgen05.tmem value, not {SMEM}"
+
+
+@pytest.mark.parametrize("enable, shown", [
+    (1.0, "float 1.0"),
+    ("index", "a value of type index")])
+def test_an_mma_enable_input_d_that_is_not_a_predicate_is_an_error_at_the_call(enable,
+                                                                              shown):
+    # enable_input_d is the MMA's predicate operand (i1 in the IRDL file): a float used to
+    # escape as a TypeError of the bindings, an index value as a compile error.
+    k = KernelBuilder("mma_enable", params=PTRS)
+    a = k.smem([128, 64], "bf16")
+    b = k.smem([64, 64], "bf16")
+    acc = k.tmem([128, 64], "f32")
+    enable = k.constant(0) if enable == "index" else enable
+    with pytest.raises(BuilderError) as failure:
+        line = here() + 1
+        k.mma(acc, a, b, enable, kind="f16")
+    assert raised_at(failure, line) == (f"operand enable_input_d must be a bool or an i1 "
+                                        f"value, not {shown}")
+
+
+def test_a_generic_op_with_the_wrong_operand_types_gets_the_diagnostic_of_the_mlir_text():
+    # k.op builds whatever it is given; the IRDL verifier judges it at compile time, at the
+    # Python line, with the message the same op written as MLIR text gets at its line.
+    k = KernelBuilder("generic", params=PTRS)
+    a = k.smem([128, 64], "bf16")
+    b = k.smem([64, 64], "bf16")
+    enable = k.cmp("ne", k.constant(0), 0)
+    line = here() + 1
+    k.op("tcgen05.mma", [a, a, b, enable], {"kind": "f16"})
+    with pytest.raises(CompileFailed) as built:
+        k.compile()
+    text = f"""
+func.func @generic(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>)
+    attributes {{tcgen05.kernel = {{target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}}}} {{
+  %a = "tcgen05.smem_buffer"() : () -> {SMEM}
+  %b = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
+  %true = arith.constant true
+  "tcgen05.mma"(%a, %a, %b, %true) {{kind = "f16"}}
+      : ({SMEM}, {SMEM}, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
+  return
+}}
+"""
+    with pytest.raises(CompileFailed) as written:
+        compile_source(text, "generic.mlir")
+    (from_python,), (from_text,) = built.value.diagnostics[:1], written.value.diagnostics[:1]
+    assert (from_python.filename, from_python.line) == (__file__, line)
+    assert (from_text.filename, from_text.line) == ("generic.mlir", 7)
+    assert from_python.message == from_text.message
+    assert "tcgen05.tmem" in from_python.message
+
+
+# -- a role outside the CTA -----------------------------------------------------------------
+@pytest.mark.parametrize("first_warp, warps, message", [
+    # warps 0..7 of 256 threads (32 threads a warp)
+    (-1, 1, "role 'r' has warps -1..-1, outside the CTA's warps 0..7 (threads = 256)"),
+    (8, 1, "role 'r' has warps 8..8, outside the CTA's warps 0..7 (threads = 256)"),
+    (0, 0, "role 'r' has warps = 0: a role runs on at least one warp")])
+def test_a_role_before_after_or_without_the_ctas_warps_is_an_error_at_the_with_line(
+        first_warp, warps, message):
+    k = KernelBuilder("roles", params=PTRS, threads=256)
+    with pytest.raises(BuilderError) as failure:
+        line = here() + 1
+        with k.role("r", first_warp=first_warp, warps=warps):
+            pass
+    assert raised_at(failure, line) == message
+
+
+def test_a_role_counts_the_warps_of_one_cta_of_a_pair():
+    # In a cta_group::2 kernel each CTA of the pair runs `threads` threads (128: warps
+    # 0..3); a role is the program of warps of each CTA, not of the pair's 8 warps.
+    k = KernelBuilder("pair_roles", params=PTRS, threads=128, cta_group=2)
+    with pytest.raises(BuilderError) as failure:
+        line = here() + 1
+        with k.role("epilogue", first_warp=2, warps=4):
+            pass
+    assert raised_at(failure, line) == ("role 'epilogue' has warps 2..5, outside the CTA's "
+                                        "warps 0..3 (threads = 128)")

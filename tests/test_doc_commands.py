@@ -43,6 +43,8 @@ SLOW = {
     "tcgen05-sim examples/gemm_bf16_grid.mlir": "8.5 s: 4 CTAs simulated",
     "tcgen05-sim examples/ws_persistent_gemm_bf16.mlir": "6 to 7 s: 4 tiles in 3 roles",
     "tcgen05-sim examples/ws_gemm_bf16_grid_2cta.mlir": "16 s: 8 CTAs, 12 tiles of 256 x 256",
+    "tcgen05-sweep examples/sweep_flagship.py": "about 10 s for its one point (SMALLER): a "
+                                                "check and a timing-only estimate",
 }
 #: Commands (by a substring) run smaller: (replacements, why).
 SMALLER = {
@@ -61,6 +63,12 @@ SMALLER = {
          ("benchmarks/sweep/", "")],
         "24 points take about 3 minutes on two cores; 1 runs the same code, and the report, "
         "table and plot go to the scratch directory, not over the shipped ones"),
+    "tcgen05-sweep examples/sweep_flagship.py": (
+        [("N=64,128,256", "N=256"), ("stages=2,3,4", "stages=2"),
+         ("cluster=1x1,2x1,1x2", "cluster=1x1"), ("cta_group=1,2", "cta_group=2"),
+         ("benchmarks/sweep/", "")],
+        "54 points take minutes on two cores; 1 runs the same code, and the report, table "
+        "and plot go to the scratch directory, not over the shipped ones"),
     "python benchmarks/generator/run.py --seed 33 --retry-known": (
         [("--retry-known", "--retry-known --results results.jsonl -o REPORT.md")],
         "reruns the kernels of a copy of the shipped results (COPY), so that the "

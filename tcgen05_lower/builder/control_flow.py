@@ -122,7 +122,10 @@ class ControlFlowMixin:
         ``tcgen05.partitions`` op; any other op between them starts a new one. A role
         outside the kernel's warps (``threads / 32``) is a BuilderError."""
         cta_warps = self.threads // 32
-        if first_warp < 0 or warps < 1 or first_warp + warps > cta_warps:
+        if warps < 1:
+            raise self._error(f"role {name!r} has warps = {warps}: a role runs on at least "
+                              f"one warp")
+        if first_warp < 0 or first_warp + warps > cta_warps:
             raise self._error(f"role {name!r} has warps {first_warp}..{first_warp + warps - 1}"
                               f", outside the CTA's warps 0..{cta_warps - 1} (threads = "
                               f"{self.threads})")

@@ -229,6 +229,18 @@ class BuilderCore:
             raise self._error(f"operand {what} must be a !tcgen05.{names} value, not "
                               f"{value.type}")
 
+    def _expect_i1(self, value, what: str) -> None:
+        """A BuilderError unless `value` is a Python bool or an ``i1`` value (a
+        predicate operand: the IRDL verifier's check, made at the builder's line)."""
+        if isinstance(value, bool):
+            return
+        if not isinstance(value, ir.Value):
+            raise self._error(f"operand {what} must be a bool or an i1 value, not "
+                              f"{type(value).__name__} {value!r}")
+        if str(value.type) != "i1":
+            raise self._error(f"operand {what} must be a bool or an i1 value, not a value "
+                              f"of type {value.type}")
+
     def _resolve(self, value):
         return self.args[value] if isinstance(value, str) else value
 

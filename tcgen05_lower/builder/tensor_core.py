@@ -33,6 +33,7 @@ class TensorCoreMixin:
         self._expect(d_, "D", d.TmemType)
         self._expect(a, "A", (d.SmemType, d.TmemType))
         self._expect(b, "B", d.SmemType)
+        self._expect_i1(enable_input_d, "enable_input_d")
         with self._at_end():
             enable = self.constant(enable_input_d, "i1") if isinstance(enable_input_d, bool) \
                 else enable_input_d

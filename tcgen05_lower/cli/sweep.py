@@ -12,16 +12,22 @@ SCRIPT.py defines ``build(**params)``, returning the kernel (a
 reference is, first found: ``--check``; the script's ``check(**params)``, returning
 what --check takes; its ``CHECK`` (a path, relative to the script); the script itself
 when it is a check file (``BUFFERS`` and ``reference``, tcgen05-sim --check FILE.py);
-else none (simulated and timed, numbers unchecked).
+else none (simulated and timed, numbers unchecked). ``check(**params)`` may also return
+``(FILE.py, {scalar: value})``, the check file's sizes for that point (as --set). A
+script's ``timing_only(**params)``, returning ``{scalar: value}``, times each point apart
+from its check: a timing-only estimate at those sizes (tcgen05-sim --timing-only), so the
+check runs small and the ranking comes from a larger problem.
 
 ``--grid NAME=V1,V2,...`` (repeatable) gives a parameter's values (integers, numbers or
 words); the points are their cartesian product. Each point's row has its parameters,
-``status`` (ok / failed), the ``stage`` that failed (build, compile, ptxas, simulate,
-check) and why, and the timing model's ``cycles``, ``microseconds`` and
-``utilisation`` (the tensor pipe's, docs/timing.md), the warp instructions executed and
-the largest error against the reference. ``-o`` writes a report (markdown; .csv or
+``status`` (ok / failed / not supported yet: the compiler refuses a feature it does not
+have yet), the ``stage`` that failed (build, compile, ptxas, simulate, check, timing) and
+why, and the timing model's ``cycles``, ``microseconds``, ``utilisation`` (the tensor
+pipe's over the SMs the grid uses, docs/timing.md) and ``gpu_utilisation`` (over the
+whole GPU), the warp instructions executed and the largest error against the reference. ``-o`` writes a report (markdown; .csv or
 .json by extension give the table alone), ``--csv`` / ``--json`` the table, ``--plot``
-an SVG line chart of ``--metric`` against ``--x``, one line per value of ``--series``.
+an SVG line chart of ``--metric`` against ``--x``, one line per value of ``--series``
+(one chart per value of ``--panel``, side by side).
 
 Exit status: 0 when every point was built (points that fail to compile, assemble,
 simulate or match are results, in the table); 1 on bad input: a script that does not
@@ -77,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--series", default=None, metavar="PARAM",
                         help="one line of the plot per value of this parameter (or "
                              "of these: N,ctas)")
+    parser.add_argument("--panel", default=None, metavar="PARAM",
+                        help="one chart of the plot per value of this parameter, side by "
+                             "side on one scale")
     parser.add_argument("--metric", default="utilisation",
                         help="the plot's vertical axis: a column of the table (default "
                              "utilisation)")
@@ -124,7 +133,12 @@ def load_script(path: str, grid: dict):
         raise CheckFileError(f"{path}:{script.definition_line('build')}: a sweep script "
                              f"must define build(**params)")
     _check_parameters(script, build, grid)
-    return build, _check_of(script, path)
+    timing_only = script.get("timing_only")
+    if timing_only is not None and not callable(timing_only):
+        raise CheckFileError(f"{path}:{script.definition_line('timing_only')}: "
+                             f"timing_only must be a function of the parameters returning "
+                             f"{{scalar: value}}")
+    return build, _check_of(script, path), timing_only
 
 
 def _check_parameters(script, build, grid: dict) -> None:
@@ -187,19 +201,20 @@ def _run(args) -> int:
 
     grid = parse_grid(args.grid)
     x = args.x or list(grid)[-1]
-    for option, name in (("--x", x), *(("--series", n) for n in S.series_names(args.series))):
+    for option, name in (("--x", x), *(("--series", n) for n in S.series_names(args.series)),
+                         *((("--panel", args.panel),) if args.panel else ())):
         if name not in grid:
             raise UsageError(f"{option} {name}: not a --grid parameter "
                              f"({', '.join(grid)})")
     if args.jobs < 1:
         raise UsageError(f"--jobs {args.jobs}: at least 1")
-    build, check = load_script(args.script, grid)
+    build, check, timing_only = load_script(args.script, grid)
     if args.check is not None:
         check = args.check
     start = time.perf_counter()
     rows = S.sweep(build, grid, check=check, jobs=args.jobs, timing=not args.no_timing,
                    ptxas=not args.no_ptxas, seed=args.seed, script=args.script,
-                   functional_only=args.functional_only)
+                   functional_only=args.functional_only, timing_only=timing_only)
     elapsed = time.perf_counter() - start
     if args.metric not in S.METRICS and args.plot:
         raise UsageError(f"--metric {args.metric}: not a column ({', '.join(S.METRICS)})")
@@ -209,10 +224,13 @@ def _run(args) -> int:
         S.write_rows(rows, _json_path(args.json))
     if args.plot:
         S.write_svg_plot(rows, args.plot, x=x, series=args.series, metric=args.metric,
-                         title=args.title)
-    failed = [r for r in rows if r["status"] != "ok"]
-    summary = (f"{len(rows)} points, {len(rows) - len(failed)} ok, {len(failed)} failed, "
-               f"in {elapsed:.0f} s with {args.jobs} job(s)")
+                         title=args.title, panel=args.panel)
+    failed = [r for r in rows if r["status"] == "failed"]
+    unsupported = [r for r in rows if r["status"] == S.UNSUPPORTED]
+    ok = len(rows) - len(failed) - len(unsupported)
+    summary = (f"{len(rows)} points, {ok} ok, {len(failed)} failed"
+               + (f", {len(unsupported)} {S.UNSUPPORTED}" if unsupported else "")
+               + f", in {elapsed:.0f} s with {args.jobs} job(s)")
     if args.output:
         if args.output.endswith((".csv", ".json")):
             S.write_rows(rows, args.output)
@@ -248,17 +266,24 @@ def report(rows: list[dict], args, summary: str) -> str:
         where = os.path.relpath(args.plot, os.path.dirname(os.path.abspath(args.output)))
         lines += [f"![{args.metric} against {args.x or list(parse_grid(args.grid))[-1]}]"
                   f"({where})", ""]
-    lines += ["The columns: the parameters; `status` and, for a point that failed, the "
-              "`stage` (build, compile, ptxas, simulate, check) and `message`; the timing "
-              "model's `cycles`, `microseconds` and `utilisation` (the tensor pipe's "
-              "share of the time, docs/timing.md; a model for comparing variants, not a "
-              "measurement); the warp instructions simulated; the largest absolute error "
-              "against the reference; the seconds the point took here.", ""]
+    lines += ["The columns: the parameters; `status` (ok, failed, or not supported yet: "
+              "the compiler refuses a feature it does not have yet) and, for a point that "
+              "did not run, the `stage` (build, compile, ptxas, simulate, check, timing) "
+              "and `message`; the timing model's `cycles`, `microseconds`, `utilisation` "
+              "(the tensor pipe's share of the time on the SMs the grid uses) and "
+              "`gpu_utilisation` (on every SM of the GPU) (docs/timing.md; a model for "
+              "comparing variants, not a measurement); the warp instructions simulated; "
+              "the largest absolute error against the reference; the seconds the point "
+              "took here.", ""]
     return "\n".join(lines) + "\n" + S.to_markdown(rows)
 
 
 def main() -> None:
-    """The console-script entry point."""
+    """The console-script entry point. The workers already run in parallel: NumPy's
+    BLAS gets one thread each (unless the environment says otherwise), as threaded BLAS
+    on busy cores made the simulator's small matrix products about ten times slower
+    (docs/timing.md, "The whole grid")."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     sys.exit(guarded_main("tcgen05-sweep", run))
 
 
