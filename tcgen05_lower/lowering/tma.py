@@ -55,9 +55,9 @@ def lower_tma_load(lowering, op) -> None:
                  predicate=lowering.is_leader)
         return
     if load.multicast is not None:
-        lowering.fail(op, "multicast = " + repr(load.multicast) + ": TMA multicast is "
-                          "lowered in cta_group::2 kernels only (docs/tma.md, "
-                          "\"Multicast across a cluster\")")
+        lower_multicast(lowering, load, [lowering.values[load.tile], generic, c0, c1,
+                                         lowering.values[barrier]], lowering.is_leader)
+        return
     emit.ptx(ptx.tma_load_2d("$0", "$1", "$2", "$3", "$4"),
              [lowering.values[load.tile], generic, c0, c1, lowering.values[barrier]],
              predicate=single_thread_predicate(lowering))
