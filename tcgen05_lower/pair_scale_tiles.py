@@ -84,8 +84,3 @@ def tile_split(tile) -> str | None:
         return WHOLE
     return None
 
-
-def copied(tile) -> bool:
-    """Whether tcgen05.cp reads `tile` (or a stage of its ring)."""
-    return any(CpOp.matches(_owner(use)) for value in _views(tile, SmemStageOp)
-               for use in value.uses)
