@@ -185,8 +185,8 @@ from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
                                                      separate_phases)
 from tcgen05_lower.synchronization.planner import Planner
-from tcgen05_lower.synchronization.rings import (AUTO_STAGES, KERNEL_STAGES,
-                                                 RING_STAGES_KIND, ring_stages_option)
+from tcgen05_lower.synchronization.ring_depth import (AUTO_STAGES, KERNEL_STAGES,
+                                                      RING_STAGES_KIND, ring_stages_option)
 from tcgen05_lower.synchronization.roles import plan_roles
 
 

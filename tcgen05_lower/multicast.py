@@ -69,10 +69,6 @@ def multicast_problem(dim: str, cluster_dims: tuple, cta_group: int) -> str | No
     if dim not in DIMENSIONS:
         return (f"multicast = \"{dim}\" is not \"x\" or \"y\" (the cluster dimension the "
                 f"tile is shared along)")
-    if cta_group != 2:
-        return (f"multicast = \"{dim}\": TMA multicast is planned and lowered in "
-                f"cta_group::2 kernels (clusters of CTA pairs) only, not yet with "
-                f"cta_group::1")
     sharing = group_size(dim, cluster_dims, cta_group)
     if sharing < 2:
         nx, ny, _ = cluster_dims
@@ -140,6 +136,24 @@ def consumer_arrivals(cluster_ctas: int, cta_group: int) -> int:
     """The arrivals of a ring stage's empty mbarrier in a multicast kernel: one commit of
     each MMA-issuing CTA of the cluster (the even CTA of each pair, 9.7.16.5.1)."""
     return cluster_ctas // cta_group
+
+
+def per_cta_count(count: int, mask: int | None) -> tuple[int, str | None]:
+    """``per_pair_count`` for a cta_group::1 kernel, whose every CTA commits: (the arrival
+    count of an mbarrier that commits with `mask` signal, as one CTA's program sees it;
+    why that count is wrong, or None). Each copy the commit reaches gets one arrival from
+    each of the n CTAs the mask names in a round, so a count of n k is k for the CTA's
+    own commits."""
+    ctas = 1 if mask is None else bin(mask).count("1")
+    if ctas <= 1:
+        return count, None
+    if count % ctas:
+        return count, (f"the commits to this mbarrier signal {ctas} CTAs (multicast_mask "
+                       f"= {mask:#b}), one arrival from each per round, but it counts "
+                       f"{count} arrivals a phase: a phase would complete before every "
+                       f"CTA's MMAs have released it (its count must be a multiple of "
+                       f"{ctas})")
+    return count // ctas, None
 
 
 def pairs_named(mask: int | None) -> int:

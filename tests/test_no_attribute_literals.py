@@ -73,7 +73,7 @@ ALLOWED = {
     ("tcgen05_lower/planning/program.py", "_build", "ld"): _WAIT_KIND,
     ("tcgen05_lower/synchronization/roles.py", "RolePlan.plan_accumulators", "ld"):
         _WAIT_KIND,
-    ("tcgen05_lower/synchronization/rings.py", "RingPlan.plan_epilogue", "ld"): _WAIT_KIND,
+    ("tcgen05_lower/synchronization/ring_protocol.py", "RingProtocol.plan_epilogue", "ld"): _WAIT_KIND,
     ("passes/tcgen05_select_layouts.py", "Tcgen05SelectLayouts", "shape"):
         "the name of the pass option shape= (Option(...)), not an attribute",
     ("tcgen05_lower/layout_selection/messages.py", "MessageDecisions.plan_access", "shape"):

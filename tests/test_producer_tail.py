@@ -17,7 +17,7 @@ from sim_checks import judge
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.sync_check import Run
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
-from tcgen05_lower.synchronization.rings import tail_parities
+from tcgen05_lower.synchronization.ring_protocol import tail_parities
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "ws_persistent_gemm_bf16.mlir"

@@ -60,9 +60,9 @@ def test_a_run_time_tile_count_matches_numpy_race_free(schedule, tmp_path):
 def test_the_run_time_tail_parity_is_the_constant_one(stages):
     """rings.plan_dynamic_tail's wait, for a stage s with uses U > s, on parity
     ((U - s - 1) / S) & 1, and none for U <= s, against the hand count behind
-    rings.tail_parities: n_s = ceil((U - s) / S) commits to stage s, the last in phase
+    ring_protocol.tail_parities: n_s = ceil((U - s) / S) commits to stage s, the last in phase
     n_s - 1, and no wait for a stage that gets no commit."""
-    from tcgen05_lower.synchronization.rings import tail_parities
+    from tcgen05_lower.synchronization.ring_protocol import tail_parities
 
     for uses in range(0, 3 * stages + 2):
         constant = dict(tail_parities(uses, stages))

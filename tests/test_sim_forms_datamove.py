@@ -351,6 +351,30 @@ def test_cp_4x256b_puts_one_row_in_each_lane_quarter():
     assert op.footprint.tmem_writes[0].sum() == 4 * 8 and op.shape == "4x256b"
 
 
+def test_cp_cta_group_2_copies_each_ctas_own_tile_into_its_own_tensor_memory():
+    # 9.7.16.9.2: with .cta_group::2 "the data is copied into the Tensor Memory of both
+    # the current and the peer CTAs"; the text does not say whose shared memory. Read as
+    # tcgen05.mma.cta_group::2 reads its operands (each CTA's shared memory at the
+    # descriptor's offsets): CTA r's tensor memory gets CTA r's tile. That is how a
+    # pair's block-scaled MMA gets each CTA's own A scale factors (tmem-facts section 3:
+    # "each CTA holds the A scales of its own rows"), each CTA having loaded its rows'
+    # factors at the same offset (docs/cta-pairs.md). The expected lanes: the .32x128b
+    # .warpx4 placement, row i into lane i of every quarter (datamove's table).
+    ctas = [CtaMemory(r, np.zeros(4096, np.uint8)) for r in range(2)]
+    tiles = [RNG.integers(0, 256, (32, 16)).astype(np.uint8) for _ in range(2)]
+    for cta, tile in zip(ctas, tiles):
+        place_k_major(cta.smem, 0, tile, lbo=512, sbo=128)
+    op = tc.issue_async("tcgen05.cp.cta_group::2.32x128b.warpx4",
+                        [Address(4), smem_descriptor(0, 512, 128)], 0, 2)
+    op.perform(ctas)
+    for cta, tile in zip(ctas, tiles):
+        for quarter in range(4):
+            np.testing.assert_array_equal(cta.tmem[32 * quarter:32 * quarter + 32, 4:8],
+                                          tile.view(np.uint32))
+    assert set(op.footprint.smem_reads) == {0, 1}
+    assert set(op.footprint.tmem_writes) == {0, 1}
+
+
 def test_cp_4x256b_past_lane_127_is_an_error():
     with pytest.raises(SimError, match="runs past tensor memory"):
         tc.issue_async("tcgen05.cp.cta_group::1.4x256b",

@@ -184,3 +184,59 @@ def test_the_check_files_input_ranges_are_checked(tmp_path):
     bad.write_text(MXF8_CHECK.read_text().replace('"SFB": (120, 134)', '"SFB": (134, 120)'))
     with pytest.raises(CheckFileError, match="INPUT_RANGES must be a dict"):
         file_problem(str(bad), result.manifest)
+
+
+# -- the CTA-pair variant (examples/ws_gemm_mxf8_blockscaled_2cta.mlir) ------------------------
+
+MXF8_2CTA = EXAMPLES / "ws_gemm_mxf8_blockscaled_2cta.mlir"
+MXF8_2CTA_CHECK = EXAMPLES / "ws_gemm_mxf8_blockscaled_2cta.check.py"
+#: Sizes besides the check file's (one pair, 4 K blocks): 2 x 2 pairs with edge tiles on
+#: both sides (8 CTAs), and one pair with one partial K block whose odd CTA holds no row
+#: of A (M <= 128: its rows are all outside A, TMA fills zeros).
+MORE_2CTA = [{"M": 300, "N": 136, "K": 272}, {"M": 100, "N": 40, "K": 48}]
+
+
+def test_the_pair_example_writes_no_synchronization_and_gets_the_one_cta_protocol():
+    """The pair protocol has the one-CTA op count (docs/cta-pairs.md: the signals go where
+    the waits are), so the hand count PROTOCOL holds; verify-sync accepts it."""
+    text = MXF8_2CTA.read_text()
+    assert sync_lines(text) == [] and "alloc_mbarrier" not in text
+    planned = plan(MXF8_2CTA, "minimal")
+    counts = planned.counts[MXF8_2CTA.stem]
+    assert {k: v for k, v in counts.items() if v and k != "total"} == PROTOCOL
+    assert verify(planned.text, planned.source_name) == []
+    # The even CTA's expect_tx announces both CTAs' bytes of a stage: 2 x (A 16384 +
+    # B 8192 + SFA 512 + SFB 512) = 51200 (each CTA loads its own copy of SFB's tile).
+    assert "bytes = 51200" in planned.text
+
+
+@pytest.mark.parametrize("schedule, sizes", [("late", 0), ("eager", 0), ("late", 1),
+                                             ("eager", 2)])
+def test_the_pair_example_matches_numpy_race_free(schedule, sizes, tmp_path):
+    """Each CTA's A scale factors are its own rows' and the B scale factors all N in both
+    CTAs: were the copy to give the odd CTA the even CTA's tile (the reading of
+    tcgen05.cp.cta_group::2 before pair_scale_tiles.py), rows 128 .. of each pair tile
+    would get the wrong factors (max relative error 1.25 at the check file's sizes); were
+    the odd CTA's SFB load shifted by its rank like A's, its B factors would be the next
+    K block's."""
+    check = MXF8_2CTA_CHECK
+    if sizes:
+        check = tmp_path / check.name
+        check.write_text(re.sub(r"\nSCALARS = \{[^}]*\}",
+                                f"\nSCALARS = {MORE_2CTA[sizes - 1]!r}",
+                                MXF8_2CTA_CHECK.read_text()))
+    result = compile_source(MXF8_2CTA.read_text(), MXF8_2CTA.name)
+    assert judge(result, check, schedule) is None
+
+
+@requires_ptxas
+def test_ptxas_accepts_the_pair_example():
+    result = compile_source(MXF8_2CTA.read_text(), MXF8_2CTA.name, arch="sm_100a")
+    assert result.ptx.count("tcgen05.cp.cta_group::2.32x128b.warpx4") == 2
+    assert "tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale.scale_vec::1X" in result.ptx
+    assembled = run_ptxas(result.ptx, arch="sm_100a")
+    assert assembled.ok, assembled.stderr
+
+
+# Deleting any inserted op of the pair example: tests/test_sim_mutation.py (every example
+# the compiler synchronizes), verify-sync and the simulator.

@@ -71,8 +71,12 @@ func.func @multicast_single_cta(%tmA: !llvm.ptr<1> {tcgen05.tensor_map = {tensor
   %a = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 64], bf16, "K", "128B">
   %full = "tcgen05.alloc_mbarrier"() : () -> !tcgen05.mbarrier
   "tcgen05.mbarrier_expect_tx"(%full) : (!tcgen05.mbarrier) -> ()
-  // expected-error @+1 {{multicast = "x": TMA multicast is planned and lowered in cta_group::2 kernels (clusters of CTA pairs) only, not yet with cta_group::1}}
+  // A cluster of single CTAs multicasts along a dimension of more than one CTA: along x
+  // here (accepted), not along y, where the 2 x 1 cluster has one CTA.
   "tcgen05.tma_load"(%tmA, %a, %full, %c0, %c0) {multicast = "x"}
+      : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+  // expected-error @+1 {{multicast = "y": the cluster [2, 1] has no other CTA along y to share the tile with (write the kernel's cluster = array<i32: x, y>)}}
+  "tcgen05.tma_load"(%tmA, %a, %full, %c0, %c0) {multicast = "y"}
       : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
   return
 }

@@ -3,14 +3,14 @@
 // A tile no MMA reads as A or B has no defined split.
 // RUN: tcgen05-opt %s -p tcgen05-verify --split-input-file --verify-diagnostics
 
-// The source of a tcgen05.cp.cta_group::2: the issuing CTA's tile is copied into both CTAs
-// (9.7.16.9.2), so neither "this CTA's rows" nor "the whole tile" is what a fill in each
-// CTA would mean.
+// The source of a tcgen05.cp.cta_group::2 into a buffer no MMA reads as a scale: each CTA's
+// tile goes into its own tensor memory (9.7.16.9.2), but neither "this CTA's rows" nor "the
+// whole tile" is defined for it.
 func.func @fill_of_a_copy_source(%S: !llvm.ptr<1>) attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 2 : i64}} {
   %c0 = arith.constant 0 : index
   %t = "tcgen05.tmem_buffer"() : () -> !tcgen05.tmem<[256, 32], f32>
   %s = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[128, 16], i8, "K", "none">
-  // expected-error @+1 {{in a cta_group::2 kernel a shared-memory tile is filled as this CTA's slice of an MMA operand (rows rank * R .., docs/cta-pairs.md), but no tcgen05.mma reads this tile as A or B, so how the pair splits it is not defined (a tcgen05.cp.cta_group::2 copies the issuing CTA's tile into both CTAs, 9.7.16.9.2)}}
+  // expected-error @+1 {{in a cta_group::2 kernel a shared-memory tile is filled as this CTA's slice of an MMA operand (rows rank * R .., docs/cta-pairs.md), but no tcgen05.mma reads this tile as A or B, so how the pair splits it is not defined (only a TMA-loaded tile that tcgen05.cp.cta_group::2 copies into MMAs' scale_A buffers only, or scale_B buffers only, has a split: the CTA's rows, or the whole tile in each CTA; 9.7.16.9.2, tmem-facts section 3)}}
   "tcgen05.smem_fill"(%S, %s, %c0) {src_layout = "mn_k", src_ld = 16 : i64} : (!llvm.ptr<1>, !tcgen05.smem<[128, 16], i8, "K", "none">, index) -> ()
   "tcgen05.cp"(%t, %s) {shape = "128x128b"} : (!tcgen05.tmem<[256, 32], f32>, !tcgen05.smem<[128, 16], i8, "K", "none">) -> ()
   return

@@ -338,7 +338,11 @@ class KernelLowering:
                     emit.ptx(ptx.mbarrier_init("$0", "$1"), [address, count],
                              predicate=self.is_leader)
             emit.ptx(ptx.fence_mbarrier_init(), predicate=self.is_leader)
-            emit.ptx(ptx.barrier_sync())
+            # In a cluster of single CTAs the others' multicast loads and commits signal
+            # this CTA's mbarriers: a cluster barrier orders the inits before them (a
+            # pair's first cluster barrier is the TMEM allocation's, lowering/alloc.py).
+            emit.ptx(ptx.cluster_barrier() if self.info.cta_group == 1 and
+                     self.info.cluster_ctas > 1 else ptx.barrier_sync())
         for op in barriers:
             if op.results[0] in tracked:
                 self.phase_counters[op.results[0]] = emit.counter()

@@ -13,7 +13,7 @@ address the instruction takes (``cvta.global``).
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower import emit, ptx, tma
+from tcgen05_lower import emit, pair_scale_tiles, ptx, tma
 from tcgen05_lower.bindings import llvm
 from tcgen05_lower.dialect.ops import MbarrierExpectTxOp, TmaLoadOp
 from tcgen05_lower.emit import i32
@@ -39,7 +39,9 @@ def lower_tma_load(lowering, op) -> None:
         # 9.7.9.25.5.1), where the even CTA's expect_tx announced both.
         tile = d.type_info(load.tile.type)
         shift = (cta_in_pair(lowering) * tile.rows).value
-        if tile.major == "K":
+        if pair_scale_tiles.tile_split(load.tile) == pair_scale_tiles.WHOLE:
+            pass   # B scale factors: all N in each CTA (pair_scale_tiles.py), no shift
+        elif tile.major == "K":
             c1 = (emit.Sym(c1) + emit.Sym(shift)).value
         else:
             c0 = (emit.Sym(c0) + emit.Sym(shift)).value
@@ -53,9 +55,9 @@ def lower_tma_load(lowering, op) -> None:
                  predicate=lowering.is_leader)
         return
     if load.multicast is not None:
-        lowering.fail(op, "multicast = " + repr(load.multicast) + ": TMA multicast is "
-                          "lowered in cta_group::2 kernels only (docs/tma.md, "
-                          "\"Multicast across a cluster\")")
+        lower_multicast(lowering, load, [lowering.values[load.tile], generic, c0, c1,
+                                         lowering.values[barrier]], lowering.is_leader)
+        return
     emit.ptx(ptx.tma_load_2d("$0", "$1", "$2", "$3", "$4"),
              [lowering.values[load.tile], generic, c0, c1, lowering.values[barrier]],
              predicate=single_thread_predicate(lowering))

@@ -644,7 +644,9 @@ def _build_cp(parts, operands, rank, cluster_size) -> Operation:
     """tcgen05.cp [taddr], s-desc (9.7.16.9.2): source rows from the issuing CTA's shared
     memory through the descriptor (K-major canonical layout, the row's bits along K), each
     row into one lane, its bits little-endian along 32-bit columns from taddr's column;
-    with cta_group::2 into the tensor memory of both CTAs of the pair."""
+    with cta_group::2 into the tensor memory of both CTAs of the pair, each CTA's from its
+    own shared memory at the descriptor's offsets (as the pair's MMA reads its operands;
+    docs/cta-pairs.md)."""
     source_format = datamove.decompression(parts)   # 9.7.16.9.1
     shape = next(p for p in parts if p in CP_SHAPES)
     multicast = next((p for p in parts if p.startswith("warpx")), None)
@@ -666,14 +668,14 @@ def _build_cp(parts, operands, rank, cluster_size) -> Operation:
         raise SimError("a cta_group::2 copy needs a cluster of two CTAs (9.7.16.9.2)")
     written = _mask(lane_grid, col_grid)
     fp = Footprint(tmem_writes={r: written for r in ranks},
-                   smem_reads={rank: unique_addresses(source)})
+                   smem_reads={r: unique_addresses(source) for r in ranks})
 
     def perform(ctas: list[CtaMemory]) -> None:
-        raw = ctas[rank].smem[source]
-        if source_format is not None:
-            raw = datamove.decompress(raw, source_format)
-        data = np.ascontiguousarray(raw).view(np.uint32)                    # [rows, words]
         for r in ranks:
+            raw = ctas[r].smem[source]
+            if source_format is not None:
+                raw = datamove.decompress(raw, source_format)
+            data = np.ascontiguousarray(raw).view(np.uint32)                # [rows, words]
             ctas[r].tmem[lane_grid, col_grid] = np.broadcast_to(data, lane_grid.shape)
 
     return CopyOp("cp", fp, None, perform, shape)

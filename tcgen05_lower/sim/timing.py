@@ -64,6 +64,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from tcgen05_lower.sim import copy_cost
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.executor import BAR, Machine
 from tcgen05_lower.sim.ordering import OrderingModel
@@ -261,8 +262,9 @@ class RecordingOrdering(OrderingModel):
             step = self.recorder.step_of_thread(thread)
             if step is not None:
                 rank = thread // self.threads_per_cta
-                step.asyncs.append((thread, rank, op.kind,
-                                    self.recorder.mma_info.pop(thread, None)))
+                cost = copy_cost.record(op) if op.kind == copy_cost.KIND else \
+                    self.recorder.mma_info.pop(thread, None)
+                step.asyncs.append((thread, rank, op.kind, cost))
 
     def commit(self, thread, rank, mbarrier, cta_mask, line):
         event = (thread, [])
@@ -927,8 +929,9 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
                 dur, math = mma_cycles(cost, overrides)
                 label = (f"mma.{cost.kind} M{cost.m} N{cost.n}"
                          f"{' cta_group::2' if cost.cta_group == 2 else ''}")
-            else:   # cp / shift: a shared-memory read (cp) or a TMEM shift
-                dur, math = (4096 / p("smem_bytes_per_cycle"), 0.0) if akind == "cp" \
+            else:   # cp / shift: a shared-memory read (cp, sim/copy_cost.py) or a shift
+                dur, math = (copy_cost.cycles(cost, overrides) if cost is not None else
+                             4096 / p("smem_bytes_per_cycle"), 0.0) if akind == "cp" \
                     else (16.0, 0.0)
                 label = akind
             for r in ranks:

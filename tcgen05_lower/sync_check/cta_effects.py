@@ -123,9 +123,26 @@ class Effects:
                          f"complete the next phase too and then wait for a phase that "
                          f"never completes")
 
+    def per_cta_arrivals(self, op, barrier, state) -> None:
+        """A commit multicast to n CTAs of a cluster, each of which runs this program and
+        commits too: each copy gets n arrivals a round, so one CTA's program sees the
+        count over n (multicast.per_cta_count), once per mbarrier."""
+        from tcgen05_lower.dialect.ops import CommitOp
+        from tcgen05_lower.multicast import per_cta_count
+
+        scaled = self.__dict__.setdefault("per_cta_scaled", set())
+        if barrier in scaled:
+            return
+        scaled.add(barrier)
+        state.arrivals, problem = per_cta_count(state.arrivals, CommitOp(op).multicast_mask)
+        if problem:
+            raise Unsupported(op, problem)
+
     def commit(self, op) -> None:
         """tcgen05.commit: the mbarrier's next arrival comes when every earlier single-thread op completes."""
         barrier, state = self.mbarrier(op)
+        if not self.pair:
+            self.per_cta_arrivals(op, barrier, state)
         state.open_expect = None
         self.separated(op, state, "tcgen05.commit", "commit")
         index = state.commits

@@ -111,6 +111,22 @@ class RoleTracer(Run):
         self.has_partitions = has_partitions(kernel)
         self.join_at = None
 
+    def per_cta_count(self, commit, barrier) -> None:
+        """A commit multicast to n CTAs of a cluster (each of which runs this program
+        and commits too) gives each copy n arrivals a round: the count one CTA's program
+        sees is the mbarrier's over n (multicast.per_cta_count), once per mbarrier."""
+        from tcgen05_lower.dialect.ops import CommitOp
+        from tcgen05_lower.multicast import per_cta_count
+
+        scaled = self.__dict__.setdefault("per_cta_scaled", set())
+        if barrier in scaled or barrier not in self.counts:
+            return
+        scaled.add(barrier)
+        self.counts[barrier], problem = per_cta_count(self.counts[barrier],
+                                                      CommitOp(commit).multicast_mask)
+        if problem:
+            raise Unsupported(commit, problem)
+
     def trace(self) -> None:
         if self.pair:
             raise Unsupported(self.kernel, "tcgen05-verify-sync does not check warp roles or "
@@ -253,6 +269,8 @@ class RoleTracer(Run):
             return
         elif name in ("commit", "mbarrier_arrive", EXPECT_TX, "mbarrier_wait"):
             event.barrier = self.known_mbarrier(op, op.operands[0])
+            if name == "commit" and not self.pair:
+                self.per_cta_count(op, event.barrier)
             if name == "mbarrier_wait":
                 if len(op.operands) < 2:
                     raise Unsupported(op, "a wait without a phase operand in a kernel with "

@@ -6,6 +6,7 @@ pair."""
 from __future__ import annotations
 
 from tcgen05_lower import dialect as d
+from tcgen05_lower import pair_scale_tiles
 from tcgen05_lower.dialect.attributes import DIMS
 from tcgen05_lower.dialect.ops import MmaOp, SmemFillOp, SmemStageOp, wrap
 from tcgen05_lower.element_types import isa_type
@@ -117,8 +118,8 @@ class RuntimeShapeRules:
     def check_pair_tile(self, op, tile, how: str) -> bool:
         """In a CTA pair, a tile is the CTA's slice of an MMA operand (M/2 rows of A, N/2
         of B), and each CTA fills (or TMA-loads) its own rows (docs/cta-pairs.md). A tile
-        no MMA reads as A or B has no such split: a tcgen05.cp.cta_group::2 reads the
-        issuing CTA's tile only and writes the same data into both CTAs (9.7.16.9.2)."""
+        no MMA reads as A or B has no such split, but for a TMA-loaded tile of scale
+        factors, whose split its tcgen05.cp's destination gives (pair_scale_tiles.py)."""
         if _read_by_mma(tile):
             return True
         # A stage of a ring (tcgen05.smem_stage): the ring is an MMA operand when an MMA
@@ -136,11 +137,15 @@ class RuntimeShapeRules:
                                   else u.owner for u in ring.uses))
             if memo[ring]:
                 return True
+        if how == "loaded" and pair_scale_tiles.tile_split(tile) is not None:
+            return True   # scale factors: the CTA's rows of scale_A, all of scale_B
         self.error(op, f"in a cta_group::2 kernel a shared-memory tile is {how} as this "
                        f"CTA's slice of an MMA operand (rows rank * R .., docs/cta-pairs.md), "
                        f"but no tcgen05.mma reads this tile as A or B, so how the pair "
-                       f"splits it is not defined (a tcgen05.cp.cta_group::2 copies the "
-                       f"issuing CTA's tile into both CTAs, 9.7.16.9.2)")
+                       f"splits it is not defined (only a TMA-loaded tile that "
+                       f"tcgen05.cp.cta_group::2 copies into MMAs' scale_A buffers only, "
+                       f"or scale_B buffers only, has a split: the CTA's rows, or the "
+                       f"whole tile in each CTA; 9.7.16.9.2, tmem-facts section 3)")
         return False
 
     def check_fill_alignment(self, op, tile, along_mn: bool = False) -> None:

@@ -3,7 +3,10 @@ ws_gemm_nvf4_blockscaled.mlir and ws_gemm_mxf4_blockscaled.mlir, built for one o
 formats (:data:`FORMATS`): C (M x N, bf16) = (A * SFA) x (B * SFB)^T, one CTA per
 128 x 128 tile of C, K in run-time blocks of 128 elements through 2-stage TMA rings of A,
 B and the scale factors, and per stage tcgen05.cp of the scale factors into TMEM scale
-rings; the compiler writes the synchronization (tcgen05-insert-sync).
+rings; the compiler writes the synchronization (tcgen05-insert-sync). With ``pair``, the
+CTA-pair variant of examples/ws_gemm_mxf8_blockscaled_2cta.mlir: cta_group 2, a 256 x 128
+tile of C per pair (each CTA its 128 rows of A, 64 of B, its rows' A scale factors and all
+128 columns' B scale factors), the grid 2 x ceildiv(M, 256) x ceildiv(N, 128).
 
 The twins (examples/python/ws_gemm_*_blockscaled.py) call :func:`build` with their
 format; this file sits in a folder of its own because it is no example's twin."""
@@ -51,28 +54,36 @@ FORMATS = {
 }
 
 
-def build(name: str, fmt: str) -> KernelBuilder:
-    """The kernel `name` for the format `fmt` (a key of :data:`FORMATS`)."""
+def build(name: str, fmt: str, pair: bool = False) -> KernelBuilder:
+    """The kernel `name` for the format `fmt` (a key of :data:`FORMATS`), on CTA pairs
+    if `pair`."""
     f = FORMATS[fmt]
+    ctas = 2 if pair else 1
+    tile_m, b_rows = TILE * ctas, TILE // ctas   # C rows per CTA group, B rows per CTA
     params = {p: "!llvm.ptr<1>" for p in ("A", "B", "SFA", "SFB", "C")}
     params.update({p: "i32" for p in ("M", "N", "K")})
     params.update({
         "tmA": tensor_map("A", box=[f.row_bytes, TILE], swizzle=f.swizzle),
-        "tmB": tensor_map("B", box=[f.row_bytes, TILE], swizzle=f.swizzle),
+        "tmB": tensor_map("B", box=[f.row_bytes, b_rows], swizzle=f.swizzle),
         "tmSFA": tensor_map("SFA", box=[SF_BYTES, SF_ROWS], swizzle="none"),
         "tmSFB": tensor_map("SFB", box=[SF_BYTES, SF_ROWS], swizzle="none")})
-    k = KernelBuilder(name, threads=256, params=params,
-                      grid=[f"ceildiv(N, {TILE})", f"ceildiv(M, {TILE})"])
+    grid = ["2", f"ceildiv(M, {tile_m})", f"ceildiv(N, {TILE})"] if pair else \
+        [f"ceildiv(N, {TILE})", f"ceildiv(M, {TILE})"]
+    k = KernelBuilder(name, threads=256, params=params, grid=grid,
+                      **({"cta_group": 2} if pair else {}))
     m, n, k_size = k.size("M"), k.size("N"), k.size("K")
-    tile_n, tile_m = k.block_id("x"), k.block_id("y")
-    m0, n0 = k.mul(tile_m, TILE), k.mul(tile_n, TILE)
+    if pair:
+        tile_m_id, tile_n = k.block_id("y"), k.block_id("z")
+    else:
+        tile_n, tile_m_id = k.block_id("x"), k.block_id("y")
+    m0, n0 = k.mul(tile_m_id, tile_m), k.mul(tile_n, TILE)
     kblocks = k.div(k.add(k_size, K_BLOCK - 1), K_BLOCK)
 
     a = k.smem([TILE, K_BLOCK], f.element, swizzle=f.swizzle, stages=STAGES)
-    b = k.smem([TILE, K_BLOCK], f.element, swizzle=f.swizzle, stages=STAGES)
+    b = k.smem([b_rows, K_BLOCK], f.element, swizzle=f.swizzle, stages=STAGES)
     sf_smem = {op: [k.smem([SF_ROWS, SF_BYTES], "i8", swizzle="none", stages=STAGES)
                     for _ in range(f.buffers)] for op in "ab"}
-    acc = k.tmem([TILE, TILE], "f32", name="acc")
+    acc = k.tmem([tile_m, TILE], "f32", name="acc")
     sf_tmem = {op: [k.tmem([TILE, 4], f.scale, stages=STAGES,
                            name=f"sf{op}{j}" if f.numbered else f"sf{op}")
                     for j in range(f.buffers)] for op in "ab"}
@@ -84,10 +95,11 @@ def build(name: str, fmt: str) -> KernelBuilder:
             a_s, b_s = k.stage(a, s), k.stage(b, s)
             sf_s = {op: [k.stage(ring, s) for ring in sf_smem[op]] for op in "ab"}
             # Scale buffer h of K block kb of tile t: the 32 rows from
-            # ((t * kblocks + kb) * buffers + h) * 32 (the examples' blocked layout).
+            # ((t * kblocks + kb) * buffers + h) * 32 (the examples' blocked layout; in a
+            # pair, SFA's K block holds both CTAs' rows, the lowering adds rank * 32).
             rows = {}
-            for op, tile in (("a", tile_m), ("b", tile_n)):
-                first = k.mul(k.add(k.mul(tile, kblocks), kb), SF_ROWS * f.buffers)
+            for op, tile, group in (("a", tile_m_id, ctas), ("b", tile_n, 1)):
+                first = k.mul(k.add(k.mul(tile, kblocks), kb), SF_ROWS * f.buffers * group)
                 rows[op] = [first] + [k.add(first, SF_ROWS * h) for h in range(1, f.buffers)]
             k.tma_load("tmA", a_s, [kk, m0])
             k.tma_load("tmB", b_s, [kk, n0])
