@@ -35,6 +35,10 @@
 //   o_done_t     (count 1): MMA commits after P_t V_j; softmax t waits parity (j + 1) & 1
 //                before writing P_t or touching O_t in block j (phase j - 1; block 0 waits
 //                for the phase before the first), and phase n - 1 before its epilogue.
+//                In the loop it fences after_thread_sync after that wait only when the
+//                MMA commits S_t of block j before P_t V_(j-1) (one tile); in ping-pong
+//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
+//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
 // Compile with tcgen05-insert-sync{strategy=none}: insert-sync does not plan this protocol
 // (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
 // docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it, the run-time
@@ -346,7 +350,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         // The previous P V has completed: the P it read is free again and O0 holds every
         // earlier block.
         "tcgen05.mbarrier_wait"(%o_done0, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+        // No fence: the one after the wait on s_full0 orders what follows
+        // (S0 of this block was committed after the previous P0 V).
         "tcgen05.st"(%pt0, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).
@@ -472,7 +477,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         // The previous P V has completed: the P it read is free again and O1 holds every
         // earlier block.
         "tcgen05.mbarrier_wait"(%o_done1, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+        // No fence: the one after the wait on s_full1 orders what follows
+        // (S1 of this block was committed after the previous P1 V).
         "tcgen05.st"(%pt1, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).

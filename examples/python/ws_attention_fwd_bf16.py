@@ -165,7 +165,11 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                                    l_old, alpha, k.frag_reduce(pf, "sum"))
                 pb = k.frag_map(lambda x, row, c: k.convert(x, "bf16"), pf, element="bf16")
                 k.mbarrier_wait(o_done[t], o_parity)
-                k.fence("after_thread_sync")
+                if tiles == 1:
+                    # The MMA issued S_t of this block before P_t V of the previous one.
+                    # In ping-pong it commits S_t after that product, and the fence
+                    # after the wait on s_full_t orders both (9.7.16.12.1, 9.7.16.6.3).
+                    k.fence("after_thread_sync")
                 k.st(pv_t, 0, pb)
                 with k.if_(not_first):  # O = O alpha (block 0: the first P V overwrites O)
                     for h in range(halves):

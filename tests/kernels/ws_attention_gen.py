@@ -44,6 +44,10 @@ HEADER = """// Forward attention, warp-specialized, all synchronization written 
 //   o_done_t     (count 1): MMA commits after P_t V_j; softmax t waits parity (j + 1) & 1
 //                before writing P_t or touching O_t in block j (phase j - 1; block 0 waits
 //                for the phase before the first), and phase n - 1 before its epilogue.
+//                In the loop it fences after_thread_sync after that wait only when the
+//                MMA commits S_t of block j before P_t V_(j-1) (one tile); in ping-pong
+//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
+//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
 // Compile with tcgen05-insert-sync{{strategy=none}}: insert-sync does not plan this protocol
 // (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
 // docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it, the run-time
@@ -414,8 +418,7 @@ class _Gen:
 {ind}// The previous P V has completed: the P it read is free again and O{t} holds every
 {ind}// earlier block.
 {ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()
-{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
-{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
+{self.o_done_fence(t, ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
 {ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
 {ind}// overwrites it).
 {ind}scf.if %not_first {{
@@ -471,6 +474,23 @@ class _Gen:
       "gpu.yield"() : () -> ()
     }}) {{name = "softmax{t}", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
 """)
+
+    def o_done_fence(self, t: int, ind: str) -> str:
+        """What follows the wait on o_done_t in the loop. One tile: the fence that orders
+        the stores of P_t and the correction of O_t after P_t V_(j-1) (the MMA issued
+        S_t of block j before that product, 9.7.16.6.4.4). Two tiles in ping-pong: no
+        fence, the one after the wait on s_full_t already orders them (the MMA commits
+        S_t of block j after P_t V_(j-1), and a commit tracks all the prior tcgen05 ops of
+        its thread, 9.7.16.12.1; an asynchronous tcgen05 op after after_thread_sync is
+        ordered after all the prior execution ordering operations, 9.7.16.6.3). The wait
+        itself stays for the parity wait after the loop: the ISA orders the arrivals of
+        two commits in no way (9.7.16.12.1), so o_done_t's phase j - 1 may still be
+        pending when s_full_t's phase j completes, and a parity wait skipping it could
+        take phase n - 3 for phase n - 1."""
+        if self.tiles == 1:
+            return f'{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()\n'
+        return (f"{ind}// No fence: the one after the wait on s_full{t} orders what follows\n"
+                f"{ind}// (S{t} of this block was committed after the previous P{t} V).\n")
 
     def text(self) -> str:
         self.prologue()
