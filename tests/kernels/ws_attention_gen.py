@@ -82,10 +82,11 @@ def _ring(t: str, stages: int) -> str:
 
 
 class _Gen:
-    def __init__(self, d: int, tiles: int, blocks: int | None):
+    def __init__(self, d: int, tiles: int, blocks: int | None, planned_loads: bool = False):
         if d not in (64, 128) or tiles not in (1, 2):
             raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
         self.d, self.tiles, self.blocks = d, tiles, blocks
+        self.planned = planned_loads   # the TMA loads' synchronization left to insert-sync
         self.halves = d // 64
         self.stages = 2 if tiles == 1 else 1   # of S and P per tile
         self.scale = 1.0 / d ** 0.5
@@ -126,8 +127,10 @@ class _Gen:
 
     def wait_kv(self, j: str, ind: str, tag: str) -> str:
         """Waits for K_j, V_j; returns the ring stage value."""
-        self.w(f"""{ind}%ks{tag} = arith.remui {j}, %c2 : index
-{ind}%kr{tag} = arith.divui {j}, %c2 : index
+        self.w(f"{ind}%ks{tag} = arith.remui {j}, %c2 : index\n")
+        if self.planned:
+            return f"%ks{tag}"
+        self.w(f"""{ind}%kr{tag} = arith.divui {j}, %c2 : index
 {ind}%kp{tag} = arith.andi %kr{tag}, %c1 : index
 {ind}%kv_parity{tag} = arith.index_cast %kp{tag} : index to i32
 {ind}%kvf{tag} = "tcgen05.mbarrier_stage"(%kv_full, %ks{tag}) : ({BAR}, index) -> {BAR}
@@ -167,6 +170,8 @@ class _Gen:
         self.w(f'{ind}"tcgen05.commit"(%o_done{t}) : ({BAR}) -> ()\n')
 
     def release_kv(self, j: str, ind: str, tag: str) -> None:
+        if self.planned:
+            return
         self.w(f"""{ind}%es{tag} = arith.remui {j}, %c2 : index
 {ind}%kve{tag} = "tcgen05.mbarrier_stage"(%kv_empty, %es{tag}) : ({BAR}, index) -> {BAR}
 {ind}"tcgen05.commit"(%kve{tag}) : ({BAR}) -> ()
@@ -228,7 +233,8 @@ class _Gen:
                 self.w(f'  %o{t}_{h} = "tcgen05.tmem_buffer"() {{name = "O{t}_{h}"}} : () -> '
                        f'{O_T}\n')
         stages = f", stages = {self.stages} : i64" if self.stages > 1 else ""
-        self.w(f'  %q_full = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> {BAR}\n'
+        if not self.planned:
+            self.w(f'  %q_full = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> {BAR}\n'
                f'  %kv_full = "tcgen05.alloc_mbarrier"() {{count = 1 : i64, stages = 2 : i64}}'
                f' : () -> {BAR}\n'
                f'  %kv_empty = "tcgen05.alloc_mbarrier"() {{count = 1 : i64, stages = 2 : i64}}'
@@ -240,6 +246,9 @@ class _Gen:
         self.w('\n  "tcgen05.partitions"() ({\n')
 
     def load_role(self) -> None:
+        if self.planned:
+            self.planned_load_role()
+            return
         self.w(f"""    // Load role: warp 0; one thread issues the expect_tx and the TMA loads.
     "tcgen05.role"() ({{
       "tcgen05.mbarrier_expect_tx"(%q_full) : ({BAR}) -> ()
@@ -290,13 +299,46 @@ class _Gen:
 
 """)
 
+    def planned_load_role(self) -> None:
+        """The load role whose TMA loads name no mbarrier: tcgen05-insert-sync
+        {strategy=loads} writes their synchronization."""
+        self.w("""    // Load role: warp 0; one thread issues the TMA loads (their mbarriers, expect_tx
+    // and waits are tcgen05-insert-sync's).
+    "tcgen05.role"() ({
+""")
+        for t in range(self.tiles):
+            for h in range(self.halves):
+                self.w(f'      %qc{t}_{h} = arith.constant {64 * h} : index\n'
+                       f'      %qr{t}_{h} = arith.constant {128 * t} : index\n'
+                       f'      "tcgen05.tma_load"(%tmQ, %q{t}_{h}, %qc{t}_{h}, %qr{t}_{h})\n'
+                       f'          : (!llvm.ptr<1>, {Q_T}, index, index) -> ()\n')
+        self.w("""      scf.for %j = %c0 to %n step %c1 {
+        %st = arith.remui %j, %c2 : index
+        %key = arith.muli %j, %c64 : index
+""")
+        for h in range(self.halves):
+            self.w(f"""        %hc{h} = arith.constant {64 * h} : index
+        %ks{h} = "tcgen05.smem_stage"(%k{h}, %st) : ({KR_T}, index) -> {K_T}
+        %vs{h} = "tcgen05.smem_stage"(%v{h}, %st) : ({VR_T}, index) -> {V_T}
+        "tcgen05.tma_load"(%tmK, %ks{h}, %hc{h}, %key)
+            : (!llvm.ptr<1>, {K_T}, index, index) -> ()
+        "tcgen05.tma_load"(%tmV, %vs{h}, %hc{h}, %key)
+            : (!llvm.ptr<1>, {V_T}, index, index) -> ()
+""")
+        self.w("""      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+""")
+
     def mma_role(self) -> None:
         self.w(f"""    // MMA role: warp 1 (one thread issues; the scores of block 0 first, then per block
     // j < n - 1 the products of block j and the scores of block j + 1, then the last
     // products).
     "tcgen05.role"() ({{
-      "tcgen05.mbarrier_wait"(%q_full, %p0) : ({BAR}, i32) -> ()
 """)
+        if not self.planned:
+            self.w(f'      "tcgen05.mbarrier_wait"(%q_full, %p0) : ({BAR}, i32) -> ()\n')
         ks = self.wait_kv("%c0", "      ", "0")
         for t in range(self.tiles):
             self.scores(t, "%c0", ks, "      ", f"0_{t}")
@@ -507,10 +549,12 @@ class _Gen:
         return "".join(self.out)
 
 
-def generate(d: int = 64, tiles: int = 2, blocks: int | None = None) -> str:
+def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
+             planned_loads: bool = False) -> str:
     """The kernel for head dimension `d`, `tiles` query tiles and (optionally) a constant
-    number of KV blocks (module docstring)."""
-    return _Gen(d, tiles, blocks).text()
+    number of KV blocks (module docstring); with `planned_loads` its TMA loads name no
+    mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization."""
+    return _Gen(d, tiles, blocks, planned_loads).text()
 
 
 if __name__ == "__main__":
