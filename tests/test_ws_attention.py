@@ -1,17 +1,21 @@
 """Issue 39: examples/ws_attention_fwd_bf16.mlir, warp-specialized forward attention
 (load warp with a TMA ring, MMA warp, softmax warpgroups that also correct O in tensor
-memory, P stored from registers as the A operand of P V), hand-synchronized.
+memory, P stored from registers as the A operand of P V): the synchronization of its TMA
+loads inserted by tcgen05-insert-sync{strategy=loads}
+(tcgen05_lower/synchronization/pipelined_loads.py), the rest written by hand; the
+generator's other form writes it all by hand.
 
 Expected values: examples/ws_attention_fwd_bf16.check.py, the online-softmax recurrence
 in float64 with P rounded to bf16 (and the plain float64 softmax attention for a second,
 looser bound), NumPy only; the simulator imports nothing of the compiler. The variants
 (head dimension 128, one query tile, a constant number of blocks) come from
-tests/kernels/ws_attention_gen.py, whose generate(64, 2) is the example itself.
+tests/kernels/ws_attention_gen.py, whose generate(64, 2, planned_loads=True) is the
+example itself.
 
 What checks the synchronization: tcgen05-verify-sync, which runs the roles as concurrent
 programs for every block count up to the phase period of the mbarriers
 (sync_check/runtime_bounds.py; it rejects the deletion of every synchronization op of
-the example), and the simulator, race-free under both schedules."""
+the example, written or inserted), and the simulator, race-free under both schedules."""
 
 from __future__ import annotations
 
@@ -24,8 +28,9 @@ import pytest
 
 from conftest import EXAMPLES, example_pipeline
 from sim_checks import assert_matches, judge, run, sync_lines
+from test_sync_common import deletion_mutants, plan, verify
 from tcgen05_lower.driver import CompileFailed, compile_source
-from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
+from tcgen05_lower.pipeline import DEFAULT_PIPELINE, LOWERING, override_options
 
 sys.path.insert(0, str(Path(__file__).parent / "kernels"))
 from ws_attention_gen import generate  # noqa: E402
@@ -33,6 +38,11 @@ from ws_attention_gen import generate  # noqa: E402
 NAME = "ws_attention_fwd_bf16"
 CHECK = EXAMPLES / f"{NAME}.check.py"
 SELECT = "strategy=register-budget=32"
+
+
+def example(d: int = 64, tiles: int = 2, blocks: int | None = None) -> str:
+    """The example's form (its TMA loads planned by insert-sync) of the variant."""
+    return generate(d, tiles, blocks, planned_loads=True)
 
 
 def check_file(tmp_path, *, d: int = 64, tiles: int = 2, length: int = 1000,
@@ -49,7 +59,7 @@ def check_file(tmp_path, *, d: int = 64, tiles: int = 2, length: int = 1000,
 
 
 def test_the_example_is_the_generators():
-    assert (EXAMPLES / f"{NAME}.mlir").read_text() == generate(64, 2)
+    assert (EXAMPLES / f"{NAME}.mlir").read_text() == example(64, 2)
 
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
@@ -59,7 +69,7 @@ def test_matches_float64_attention_race_free(d, tiles, causal, schedule, tmp_pat
     """L = 200: three full KV blocks and one of 8 keys (masked past L); causal: the
     query tiles' own blocks only."""
     check = check_file(tmp_path, d=d, tiles=tiles, length=200, causal=causal)
-    _, problem, inputs, sim = run(generate(d, tiles), NAME, check, SELECT, schedule)
+    _, problem, inputs, sim = run(example(d, tiles), NAME, check, SELECT, schedule)
     assert_matches(problem, inputs, sim)
     # The second bound of examples/attention_fwd_bf16.check.py: against softmax
     # attention in float64 with nothing rounded, 2^-6 (p |V|) / l covers the bf16
@@ -75,7 +85,7 @@ def test_matches_float64_attention_race_free(d, tiles, causal, schedule, tmp_pat
 def test_sequence_length_1000(d, causal, tmp_path):
     """L = 1000: 15 full KV blocks and one of 40 keys (5-70 s each)."""
     check = check_file(tmp_path, d=d, length=1000, causal=causal)
-    _, problem, inputs, sim = run(generate(d, 2), NAME, check, SELECT)
+    _, problem, inputs, sim = run(example(d, 2), NAME, check, SELECT)
     assert_matches(problem, inputs, sim)
 
 
@@ -86,24 +96,30 @@ def _verified_pipeline() -> str:
 @pytest.mark.parametrize("d, tiles, blocks", [(64, 1, None), (128, 2, None), (64, 2, 3)])
 def test_verify_sync_accepts_the_protocol(d, tiles, blocks):
     """verify-sync checks the roles as concurrent programs (docs/partitions.md), with the
-    run-time block count or a constant one, and accepts them."""
+    run-time block count or a constant one, and accepts them: written all by hand, and
+    with the TMA loads' part inserted (strategy=loads)."""
     compile_source(generate(d, tiles, blocks=blocks), f"{NAME}.mlir", emit="mlir",
                    pipeline=_verified_pipeline())
+    compile_source(example(d, tiles, blocks=blocks), f"{NAME}.mlir", emit="mlir",
+                   pipeline=example_pipeline(NAME))
 
 
 @pytest.mark.slow
-def test_deleting_any_synchronization_op_is_caught(tmp_path):
-    """Each synchronization op of the example deleted in turn: verify-sync rejects the
-    kernel, or the simulator (L = 150: three blocks, the last partial) reports a race, a
+@pytest.mark.parametrize("planned", [False, True], ids=["hand", "example"])
+def test_deleting_any_synchronization_op_is_caught(planned, tmp_path):
+    """Each synchronization op written in the kernel deleted in turn (all of them by hand,
+    or the example's, whose TMA loads insert-sync plans): verify-sync rejects the kernel,
+    or the simulator (L = 150: three blocks, the last partial) reports a race, a
     deadlock, a problem at exit or a wrong O under the late or the eager schedule."""
-    text = generate(64, 2)
+    text = example(64, 2) if planned else generate(64, 2)
+    pipeline = example_pipeline(NAME) if planned else _verified_pipeline()
     lines = text.splitlines()
     check = check_file(tmp_path, length=150)
     unseen = []
     for index in sync_lines(text):
         mutant = "\n".join(line for k, line in enumerate(lines) if k != index)
         try:
-            result = compile_source(mutant, f"{NAME}.mlir", pipeline=_verified_pipeline())
+            result = compile_source(mutant, f"{NAME}.mlir", pipeline=pipeline)
         except CompileFailed:
             continue  # verify-sync rejects it
         if judge(result, check, "late") is None and judge(result, check, "eager") is None:
@@ -162,7 +178,7 @@ def test_the_python_twin_builds_the_variants(d, tiles):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     pipeline = example_pipeline(NAME)
-    expected = compile_source(generate(d, tiles), f"{NAME}.mlir", arch="sm_100a",
+    expected = compile_source(example(d, tiles), f"{NAME}.mlir", arch="sm_100a",
                               pipeline=pipeline).ptx
     assert module.build(d=d, tiles=tiles).compile(arch="sm_100a",
                                                   pipeline=pipeline).ptx == expected
@@ -172,5 +188,63 @@ def test_the_python_twin_builds_the_variants(d, tiles):
 def test_random_schedules(seed, tmp_path):
     """Random interleavings of the roles (tcgen05-sim --schedule random): race-free and
     within the bound (L = 200)."""
-    result = compile_source(generate(64, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
+    result = compile_source(example(64, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
     assert judge(result, check_file(tmp_path, length=200), "random", seed=seed) is None
+
+
+# -- the TMA loads' synchronization, inserted (strategy=loads) ----------------------------
+
+#: The ops insert-sync writes for the example's loads, counted by hand from
+#: synchronization/pipelined_loads.py's table: once_full's expect_tx and the MMA role's
+#: wait before the first S (2); per K/V block the load role's wait on empty_s and
+#: expect_tx on full_s (2), the MMA role's wait on full_s before the S of the block (in
+#: the prologue and in the loop: 2) and its commit to empty_s after the last P V of the
+#: block (in the loop and after it: 2); the producer tail, a wait per stage (2).
+INSERTED = {"mbarrier_expect_tx": 2, "mbarrier_wait": 6, "commit": 2, "total": 10}
+#: What the printed planned kernel calls %arg0 .. %arg8, in order (%arg9 on: loop
+#: counters).
+PARAMETERS = ("Q", "K", "V", "O", "L", "causal", "tmQ", "tmK", "tmV")
+
+
+def _planned(tmp_path):
+    source = tmp_path / f"{NAME}.mlir"
+    source.write_text(example(64, 2))
+    return plan(source, "loads")
+
+
+def test_insert_sync_writes_the_loads_protocol(tmp_path):
+    planned = _planned(tmp_path)
+    assert {k: v for k, v in planned.counts[NAME].items() if v} == INSERTED
+    assert verify(planned.text, planned.source_name) == []
+
+
+def test_deleting_any_inserted_op_is_rejected_by_verify_sync(tmp_path):
+    """Each of the 10 inserted ops deleted in turn: verify-sync names an unordered pair,
+    a wait that never returns, a complete_tx with no expect_tx or a commit in flight at
+    exit."""
+    planned = _planned(tmp_path)
+    accepted = [description for description, text in
+                deletion_mutants(planned.text, planned.source_name)
+                if not verify(text, planned.source_name)]
+    assert accepted == []
+
+
+@pytest.mark.slow
+def test_deleting_any_inserted_op_is_caught_by_the_simulator(tmp_path):
+    """The same mutants compiled without verify-sync's check of the roles: the simulator
+    (L = 150) reports a race, a deadlock, an mbarrier error, a problem at exit or a wrong
+    O under the late or the eager schedule."""
+    planned = _planned(tmp_path)
+    check = check_file(tmp_path, length=150)
+    after = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
+    unseen = []
+    for description, text in deletion_mutants(planned.text, planned.source_name):
+        text = re.sub(r"%arg(\d)\b", lambda m: "%" + PARAMETERS[int(m.group(1))]
+                      if int(m.group(1)) < len(PARAMETERS) else m.group(0), text)
+        try:
+            result = compile_source(text, f"{NAME}.mlir", pipeline=after)
+        except CompileFailed:
+            continue
+        if judge(result, check, "late") is None and judge(result, check, "eager") is None:
+            unseen.append(description)
+    assert unseen == []

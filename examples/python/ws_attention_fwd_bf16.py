@@ -1,6 +1,7 @@
-"""Twin of examples/ws_attention_fwd_bf16.mlir: warp-specialized forward attention with
-its synchronization written out (TMA ring for K and V, an MMA warp, softmax warpgroups
-that also correct O in tensor memory; the example's comment gives every mbarrier and
+"""Twin of examples/ws_attention_fwd_bf16.mlir: warp-specialized forward attention (TMA
+ring for K and V, an MMA warp, softmax warpgroups that also correct O in tensor memory)
+whose TMA loads name no mbarrier, tcgen05-insert-sync{strategy=loads} writing their
+synchronization, the rest written out (the example's comment gives every mbarrier and
 parity). Parameters as tests/kernels/ws_attention_gen.py: the head dimension `d` (64 or
 128) and the query tiles (1, or 2 in ping-pong); the defaults give the example."""
 
@@ -37,8 +38,6 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
         s.append(k.tmem([128, 64], "f32", name=f"S{t}", **ring))
         p.append(k.tmem([128, 64], "bf16", name=f"P{t}", **ring))
         o.append([k.tmem([128, 64], "f32", name=f"O{t}_{h}") for h in range(halves)])
-    q_full = k.mbarrier(count=1)
-    kv_full, kv_empty = k.mbarrier(count=1, stages=2), k.mbarrier(count=1, stages=2)
     s_full, p_full, o_done = [], [], []
     for t in range(tiles):
         s_full.append(k.mbarrier(count=1, **ring))
@@ -48,31 +47,21 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
     def parity(value):
         return k.index_cast(k.and_(value, 1), "i32")
 
+    # The TMA loads name no mbarrier: insert-sync writes their expect_tx, waits, commits
+    # and producer tail.
     with k.role("load", first_warp=0, warps=1):
-        k.mbarrier_expect_tx(q_full)
         for t in range(tiles):
             for h in range(halves):
-                k.tma_load("tmQ", q[t][h], [64 * h, 128 * t], barrier=q_full)
+                k.tma_load("tmQ", q[t][h], [64 * h, 128 * t])
         with k.loop(0, n, 1) as j:
             st = k.rem(j, 2)
-            empty_parity = parity(k.add(k.div(j, 2), 1))
             key = k.mul(j, BLOCK)
-            full_s, empty_s = k.stage(kv_full, st), k.stage(kv_empty, st)
-            k.mbarrier_wait(empty_s, empty_parity)
-            k.mbarrier_expect_tx(full_s)
             for h in range(halves):
-                k.tma_load("tmK", k.stage(kr[h], st), [64 * h, key], barrier=full_s)
-                k.tma_load("tmV", k.stage(vr[h], st), [64 * h, key], barrier=full_s)
-        # The producer tail: the last commit to each stage (ceil((n - s) / 2) uses).
-        with k.loop(0, 2, 1) as st:
-            uses = k.div(k.add(k.sub(n, st), 1), 2)
-            k.mbarrier_wait(k.stage(kv_empty, st), parity(k.add(uses, 1)))
+                k.tma_load("tmK", k.stage(kr[h], st), [64 * h, key])
+                k.tma_load("tmV", k.stage(vr[h], st), [64 * h, key])
 
-    def wait_kv(j):
-        ks = k.rem(j, 2)
-        kv_parity = parity(k.div(j, 2))
-        k.mbarrier_wait(k.stage(kv_full, ks), kv_parity)
-        return ks
+    def wait_kv(j):   # the K/V stage of block j (insert-sync waits for its loads)
+        return k.rem(j, 2)
 
     def scores(t, kstage):
         sstage = kstage if stages > 1 else 0
@@ -97,11 +86,7 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                       k_offset=16 * i)
         k.commit(o_done[t])
 
-    def release_kv(j):
-        k.commit(k.stage(kv_empty, k.rem(j, 2)))
-
     with k.role("mma", first_warp=1, warps=1):
-        k.mbarrier_wait(q_full, 0)
         ks = wait_kv(0)
         for t in range(tiles):
             scores(t, ks)
@@ -118,10 +103,8 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                     if ks is None:
                         ks = wait_kv(j1)
                     scores(t, ks)
-            release_kv(j)
         for t in range(tiles):
             pv(t, last)
-        release_kv(last)
 
     neg_inf = float("-inf")
     for t in range(tiles):

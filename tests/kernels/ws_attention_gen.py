@@ -55,6 +55,33 @@ HEADER = """// Forward attention, warp-specialized, all synchronization written 
 // (tcgen05_lower/sync_check/runtime_bounds.py). The reference is
 // examples/ws_attention_fwd_bf16.check.py."""
 
+#: The header's lines that the variant whose TMA loads insert-sync plans says otherwise.
+PLANNED_HEADER = {
+    "all synchronization written by hand:":
+        "the TMA loads' synchronization\n// inserted by tcgen05-insert-sync{strategy=loads}, the rest written by hand:",
+    """//   q_full       (count 1): expect_tx + the Q boxes; MMA waits phase 0.
+//   kv_full[2]   (count 1): expect_tx + the K and V boxes of block j into stage j % 2; MMA
+//                waits parity (j / 2) & 1.
+//   kv_empty[2]  (count 1): MMA commits after the block's last P V; load waits parity
+//                (j / 2 + 1) & 1 before refilling (a fresh mbarrier reports the phase
+//                before the first complete), and after its loop for the last commit to
+//                each stage.
+""": """//   The TMA loads name no mbarrier: tcgen05-insert-sync{strategy=loads} writes their
+//   protocol (tcgen05_lower/synchronization/pipelined_loads.py): once_full (expect_tx +
+//   the Q boxes; MMA waits phase 0 before the first S), full[2] and empty[2] for the K/V
+//   ring (expect_tx + the boxes of block j into stage j % 2; MMA waits before S of block
+//   j, its first reader, and commits after the last P V of block j, its last; the load
+//   role waits on empty before each refill and, after its loop, for the last commit to
+//   each stage).
+""",
+    """// Compile with tcgen05-insert-sync{strategy=none}: insert-sync does not plan this protocol
+// (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
+// docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it,""":
+    """// Compile with tcgen05-insert-sync{strategy=loads}: insert-sync does not plan the rest
+// (tcgen05.st in a role, several accumulators, docs/partitions.md "Not planned yet");
+// tcgen05-verify-sync checks the whole protocol,""",
+}
+
 SCHEDULE = {
     1: ("One query tile: S and P have 2 stages, and the MMA issues S_{j+1} before it waits\n"
         "// for P_j, so the tensor pipe computes the next scores while the softmax works."),
@@ -184,8 +211,12 @@ class _Gen:
         rows = 128 * tiles
         threads = 128 + 128 * tiles
         softmax_warps = "4-7" if tiles == 1 else "4-7 and 8-11"
-        self.w(HEADER.format(rows=rows, d=d, threads=threads, softmax_warps=softmax_warps,
-                             schedule=SCHEDULE[tiles]) + "\n")
+        header = HEADER.format(rows=rows, d=d, threads=threads, softmax_warps=softmax_warps,
+                               schedule=SCHEDULE[tiles])
+        for old, new in PLANNED_HEADER.items() if self.planned else ():
+            assert old in header, old
+            header = header.replace(old, new)
+        self.w(header + "\n")
         self.w(f"""func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<1>,
     %O: !llvm.ptr<1>, %L: index, %causal: index,
     %tmQ: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "Q", box = array<i64: 64, 128>,
