@@ -47,15 +47,17 @@ the CTA's exit                       waits, for each stage s with N > s, for par
 
 Which MMA is the first (the last) reader of its use is decided per op, for every
 iteration: the pass lists the MMA role's reads for N = N0 .. N0 + 2 (span + S) + 1,
-with N0 the fewest blocks the kernel reads (every use it names before or after its loop
-must be one the load role fills) and span the largest offset |b|, |c|, |d|: an op's reads
-relate to another's by the difference of their offsets, so past the edges (span
-iterations from either end) every iteration repeats the one before. An op that is the
+with N0 the fewest blocks the kernel reads (the loop runs, and every use it names before
+or after its loop is one the load role fills) and span one more than the largest offset
+|b|, |c|, |d| (at most MAX_OFFSET): an op's reads relate to another's by the difference of
+their offsets, so an iteration more than span from either end of the loop behaves as its
+neighbours, and one near an end as at any larger N. An op that is the
 first reader in some iterations only is refused, and so is a use that no MMA reads (its
 stage would never be released), a use read outside the loaded ones, and a ring too
 shallow for the order of the reads (the first read of use u + S before the last of u:
 the wait for the refill would come before the commit that allows it). Cost: the reads
-listed for a constant number of counts, per ring-reading MMA: linear in the kernel.
+listed for a number of counts bounded by the offsets (not the kernel's size), per
+ring-reading MMA: linear in the kernel.
 tcgen05-verify-sync then checks the whole protocol, the hand-written part with it.
 """
 
@@ -75,6 +77,8 @@ from tcgen05_lower.synchronization.phases import _const, _op
 LOADS = "loads"
 
 _CASTS = ("arith.index_cast", "arith.index_castui")
+#: The largest offset |b|, |c|, |d| planned (the reads listed grow with its square).
+MAX_OFFSET = 64
 _WHO = "tcgen05-insert-sync{strategy=loads}"
 
 
@@ -86,7 +90,7 @@ def plan_pipelined_loads(kernel) -> tuple[list, list]:
     if partitions is None:
         raise SyncError(kernel, f"{_WHO} plans the TMA loads of a kernel with warp roles; "
                                 f"this kernel has no tcgen05.partitions")
-    plan = _Plan(kernel, partitions)
+    plan = _Plan(partitions)
     plan.run()
     return plan.added, plan.barriers
 
@@ -103,8 +107,10 @@ class _Site:
 
 
 class _Plan:
-    def __init__(self, kernel, partitions):
-        self.kernel, self.partitions = kernel, partitions
+    """The loads, their readers and the ops written for them (module docstring)."""
+
+    def __init__(self, partitions):
+        self.partitions = partitions
         self.added: list = []
         self.barriers: list = []
         self.constants: dict = {}
@@ -123,17 +129,27 @@ class _Plan:
             if self.role_of(op) != load_role:
                 raise SyncError(op, f"{_WHO}: TMA loads in roles '{load_role.name}' and "
                                     f"'{self.role_of(op).name}'; one role must issue them")
-        body = load_role.op.regions[0].blocks[0]
         once = [op for op in loads if _parent(op) == load_role.op]
         looped = [op for op in loads if _parent(op) != load_role.op]
         loop = self.load_loop(looped, load_role) if looped else None
-        tiles = {TmaLoadOp(op).tile: op for op in once}
+        tiles = {self.once_tile(op): op for op in once}
         rings, depth = self.ring_views(looped, loop)
         mmas = self.readers(set(tiles), rings, load_role)
         if once:
-            self.plan_once(once, tiles, mmas, load_role, body)
+            self.plan_once(once, tiles, mmas, load_role)
         if looped:
             self.plan_ring(looped, loop, rings, depth, mmas, load_role)
+
+    @staticmethod
+    def once_tile(op):
+        """The tile a load in the role's body fills: a whole smem_buffer (a ring stage
+        loaded once would be a use the ring's counters do not count)."""
+        tile = TmaLoadOp(op).tile
+        view = defining_op(tile)
+        if view is not None and SmemStageOp.matches(view):
+            raise SyncError(op, f"{_WHO}: a TMA load outside the load loop fills a whole "
+                                f"tile, not a ring stage")
+        return tile
 
     def role_of(self, op):
         op = op.operation
@@ -214,7 +230,7 @@ class _Plan:
         return found
 
     # -- once loads -----------------------------------------------------------------------
-    def plan_once(self, once, tiles, mmas, load_role, body) -> None:
+    def plan_once(self, once, tiles, mmas, load_role) -> None:
         full = self.alloc(1, 1, "once_full: the TMA loads of the tiles loaded once "
                                 "complete_tx on it; the MMA role waits for its phase 0")
         nbytes = sum(tma.tile_bytes(TmaLoadOp(op).tile) for op in once)
@@ -339,9 +355,9 @@ class _Plan:
             if site.last == {True}:
                 with ir.InsertionPoint.after(site.op), site.op.location:
                     self.emit(CommitOp, barrier=_stage(empty, stage),
-                              reason=f"the last MMA reading this use of the ring releases "
-                                     f"its stage to the refill when it completes (empty, "
-                                     f"9.7.16.12.1)")
+                              reason="the last MMA reading this use of the ring releases "
+                                     "its stage to the refill when it completes (empty, "
+                                     "9.7.16.12.1)")
 
     def plan_tail(self, load_role, n, depth, empty) -> None:
         """For each stage s with N > s, the wait for parity ((N - s - 1) / S) & 1: the
@@ -409,6 +425,12 @@ def _check_reads(sites: list, depth: int, delta: int, where) -> None:
     """Lists the reads for the counts of the module docstring and marks each site first
     / last reader; refuses what the protocol cannot serve."""
     span = max([abs(s.offset) for s in sites] + [abs(delta)]) + 1
+    if span > MAX_OFFSET + 1:
+        far = max(sites, key=lambda s: abs(s.offset))
+        raise SyncError(far.op if abs(far.offset) + 1 == span else where,
+                        f"{_WHO}: a use offset of {span - 1} (an MMA's from its loop's "
+                        f"counter or bound, or the loops' bounds' difference) is more than "
+                        f"{MAX_OFFSET}")
     # The fewest blocks N0: the loop runs (U = N + delta >= 0) and every use named
     # before or after it is a loaded one (below that the kernel reads a use that no load
     # fills, with its synchronization written by hand as well).

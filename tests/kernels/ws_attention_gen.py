@@ -363,10 +363,10 @@ class _Gen:
 """)
 
     def mma_role(self) -> None:
-        self.w(f"""    // MMA role: warp 1 (one thread issues; the scores of block 0 first, then per block
+        self.w("""    // MMA role: warp 1 (one thread issues; the scores of block 0 first, then per block
     // j < n - 1 the products of block j and the scores of block j + 1, then the last
     // products).
-    "tcgen05.role"() ({{
+    "tcgen05.role"() ({
 """)
         if not self.planned:
             self.w(f'      "tcgen05.mbarrier_wait"(%q_full, %p0) : ({BAR}, i32) -> ()\n')
