@@ -248,3 +248,27 @@ def test_deleting_any_inserted_op_is_caught_by_the_simulator(tmp_path):
         if judge(result, check, "late") is None and judge(result, check, "eager") is None:
             unseen.append(description)
     assert unseen == []
+
+
+@pytest.mark.parametrize("case, races", [(0, False), (1, True)])
+def test_the_later_commit_kernels_in_the_simulator(case, races):
+    """The two kernels of lit_tests/tcgen05-verify-sync/roles-later-commit.mlir compiled
+    without verify-sync's check of the roles and run: the load of O after a wait with no
+    fence of its own is ordered when the commit waited on with the fence follows O's MMA
+    (9.7.16.12.1, 9.7.16.6.3), and races with it when that commit precedes the MMA
+    (9.7.16.6.4.4), under both schedules (the verdicts verify-sync gives there)."""
+    from tcgen05_lower.sim.api import simulate
+
+    path = Path(__file__).parent.parent / "lit_tests" / "tcgen05-verify-sync" / \
+        "roles-later-commit.mlir"
+    text = path.read_text().split("// -----")[case]
+    text = "\n".join(line for line in text.splitlines() if "expected-error" not in line)
+    pipeline = override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{strategy=none}",
+                                                   "tcgen05-verify-sync{partitions=skip}"])
+    result = compile_source(text, path.name, pipeline=pipeline)
+    inputs = {"A": np.zeros(128 * 64, np.uint16), "C": np.zeros(128 * 64, np.float32)}
+    for schedule in ("late", "eager"):
+        found = simulate(result.ptx, result.manifest, dict(inputs), schedule=schedule).races
+        assert bool(found) == races, found
+        if races:
+            assert "tcgen05.ld and tcgen05.mma" in str(found[0])
