@@ -13,7 +13,10 @@
 //   softmax t (warps 4-7 and 8-11): per block, the online softmax of S_t (tcgen05.frag_reduce,
 //                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
 //                          (tcgen05.st into an A operand), and the correction of O_t in
-//                          tensor memory (O_t *= alpha, ld/st; always, not conditional)
+//                          tensor memory (O_t *= alpha, ld/st;
+//                          FlashAttention-4's conditional rescaling: only in the warps
+//                          where a row's max grew past a threshold, a warp
+//                          vote, tcgen05.frag_vote)
 //                          once the previous P_t V has completed; after the last block
 //                          O_t / l goes to global memory.
 // Two query tiles in ping-pong: per block the MMA runs P_0 V_j, S_0 of block j + 1,
@@ -273,11 +276,32 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           gpu.yield %y : f32
         }) : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], f32>
         %mj = "tcgen05.frag_reduce"(%sc) {kind = "max"} : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 1], f32>
-        %m_new = "tcgen05.frag_map"(%m_old, %mj) ({
+        %m_max = "tcgen05.frag_map"(%m_old, %mj) ({
         ^bb0(%a: f32, %b: f32, %row: index, %c: index):
           %mx = arith.maxnumf %a, %b : f32
           gpu.yield %mx : f32
         }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        // Conditional rescaling: the warp keeps its maxima unless one of its rows
+        // grew by more than 8.0 / scale (p then stays below e^8.0).
+        %need = "tcgen05.frag_map"(%m_old, %m_max) ({
+        ^bb0(%a: f32, %b: f32, %row: index, %c: index):
+          %dd = arith.subf %b, %a : f32
+          %scale = arith.constant 0.125 : f32
+          %t = arith.mulf %dd, %scale : f32
+          %limit = arith.constant 8.0 : f32
+          %over = arith.cmpf ogt, %t, %limit : f32
+          %one = arith.constant 1.0 : f32
+          %zero = arith.constant 0.0 : f32
+          %y = arith.select %over, %one, %zero : f32
+          gpu.yield %y : f32
+        }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        %update = "tcgen05.frag_vote"(%need) {kind = "any"} : (!tcgen05.frag<[128, 1], f32>) -> i1
+        %m_new = "tcgen05.frag_map"(%m_old, %m_max) ({
+        ^bb0(%a: f32, %b: f32, %row: index, %c: index):
+          %y = arith.select %update, %b, %a : f32
+          gpu.yield %y : f32
+        }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        %rescale = arith.andi %not_first, %update : i1
         %alpha = "tcgen05.frag_map"(%m_old, %m_new) ({
         ^bb0(%a: f32, %b: f32, %row: index, %c: index):
           %dd = arith.subf %a, %b : f32
@@ -315,7 +339,7 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         "tcgen05.st"(%pt0, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).
-        scf.if %not_first {
+        scf.if %rescale {
           scf.for %col = %c0 to %c64 step %c32 {
             %of = "tcgen05.ld"(%o0_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
             // The store below writes the cells this load reads (9.7.16.6.4.2).
@@ -400,11 +424,32 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           gpu.yield %y : f32
         }) : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], f32>
         %mj = "tcgen05.frag_reduce"(%sc) {kind = "max"} : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 1], f32>
-        %m_new = "tcgen05.frag_map"(%m_old, %mj) ({
+        %m_max = "tcgen05.frag_map"(%m_old, %mj) ({
         ^bb0(%a: f32, %b: f32, %row: index, %c: index):
           %mx = arith.maxnumf %a, %b : f32
           gpu.yield %mx : f32
         }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        // Conditional rescaling: the warp keeps its maxima unless one of its rows
+        // grew by more than 8.0 / scale (p then stays below e^8.0).
+        %need = "tcgen05.frag_map"(%m_old, %m_max) ({
+        ^bb0(%a: f32, %b: f32, %row: index, %c: index):
+          %dd = arith.subf %b, %a : f32
+          %scale = arith.constant 0.125 : f32
+          %t = arith.mulf %dd, %scale : f32
+          %limit = arith.constant 8.0 : f32
+          %over = arith.cmpf ogt, %t, %limit : f32
+          %one = arith.constant 1.0 : f32
+          %zero = arith.constant 0.0 : f32
+          %y = arith.select %over, %one, %zero : f32
+          gpu.yield %y : f32
+        }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        %update = "tcgen05.frag_vote"(%need) {kind = "any"} : (!tcgen05.frag<[128, 1], f32>) -> i1
+        %m_new = "tcgen05.frag_map"(%m_old, %m_max) ({
+        ^bb0(%a: f32, %b: f32, %row: index, %c: index):
+          %y = arith.select %update, %b, %a : f32
+          gpu.yield %y : f32
+        }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        %rescale = arith.andi %not_first, %update : i1
         %alpha = "tcgen05.frag_map"(%m_old, %m_new) ({
         ^bb0(%a: f32, %b: f32, %row: index, %c: index):
           %dd = arith.subf %a, %b : f32
@@ -442,7 +487,7 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         "tcgen05.st"(%pt1, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).
-        scf.if %not_first {
+        scf.if %rescale {
           scf.for %col = %c0 to %c64 step %c32 {
             %of = "tcgen05.ld"(%o1_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
             // The store below writes the cells this load reads (9.7.16.6.4.2).

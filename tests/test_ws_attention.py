@@ -33,16 +33,19 @@ from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE, LOWERING, override_options
 
 sys.path.insert(0, str(Path(__file__).parent / "kernels"))
-from ws_attention_gen import generate  # noqa: E402
+from ws_attention_gen import THRESHOLD, generate  # noqa: E402
 
 NAME = "ws_attention_fwd_bf16"
 CHECK = EXAMPLES / f"{NAME}.check.py"
 SELECT = "strategy=register-budget=32"
 
 
-def example(d: int = 64, tiles: int = 2, blocks: int | None = None) -> str:
-    """The example's form (its TMA loads planned by insert-sync) of the variant."""
-    return generate(d, tiles, blocks, planned_loads=True)
+def example(d: int = 64, tiles: int = 2, blocks: int | None = None,
+            rescale: str = "conditional", threshold: float = THRESHOLD) -> str:
+    """The example's form (its TMA loads planned by insert-sync, conditional rescaling)
+    of the variant."""
+    return generate(d, tiles, blocks, planned_loads=True, rescale=rescale,
+                    threshold=threshold)
 
 
 def check_file(tmp_path, *, d: int = 64, tiles: int = 2, length: int = 1000,
@@ -62,14 +65,26 @@ def test_the_example_is_the_generators():
     assert (EXAMPLES / f"{NAME}.mlir").read_text() == example(64, 2)
 
 
+#: A threshold low enough that the warps' votes go both ways on the check's inputs: at
+#: L = 200 (4 blocks, 8 warps), 16 of the 24 (warp, block >= 1) rescale, by NumPy on the
+#: float64 scores (at the default threshold, 8, none does after block 0: |S| / 8 <= 8).
+LOW = 0.25
+
+
 @pytest.mark.parametrize("schedule", ["late", "eager"])
-@pytest.mark.parametrize("d, tiles, causal", [(64, 2, 0), (64, 2, 1), (64, 1, 0),
-                                              (128, 2, 1), (128, 1, 0)])
-def test_matches_float64_attention_race_free(d, tiles, causal, schedule, tmp_path):
+@pytest.mark.parametrize("d, tiles, causal, rescale, threshold", [
+    (64, 2, 0, "conditional", THRESHOLD), (64, 2, 1, "conditional", LOW),
+    (64, 2, 0, "always", THRESHOLD), (64, 1, 0, "always", THRESHOLD),
+    (128, 2, 1, "conditional", LOW), (128, 1, 0, "conditional", THRESHOLD)])
+def test_matches_float64_attention_race_free(d, tiles, causal, rescale, threshold, schedule,
+                                             tmp_path):
     """L = 200: three full KV blocks and one of 8 keys (masked past L); causal: the
-    query tiles' own blocks only."""
+    query tiles' own blocks only. O corrected at every block, or where a warp votes for
+    it (never after block 0 at the default threshold on these inputs, in some warps and
+    blocks at LOW)."""
     check = check_file(tmp_path, d=d, tiles=tiles, length=200, causal=causal)
-    _, problem, inputs, sim = run(example(d, tiles), NAME, check, SELECT, schedule)
+    _, problem, inputs, sim = run(example(d, tiles, rescale=rescale, threshold=threshold),
+                                  NAME, check, SELECT, schedule)
     assert_matches(problem, inputs, sim)
     # The second bound of examples/attention_fwd_bf16.check.py: against softmax
     # attention in float64 with nothing rounded, 2^-6 (p |V|) / l covers the bf16
@@ -168,8 +183,8 @@ def test_the_example_compiles_with_its_pass_options():
     assert result.ptx.count("tcgen05.st.sync.aligned.32x32b.x32.b32") >= 2
 
 
-@pytest.mark.parametrize("d, tiles", [(128, 2), (64, 1)])
-def test_the_python_twin_builds_the_variants(d, tiles):
+@pytest.mark.parametrize("d, tiles, rescale", [(128, 2, "conditional"), (64, 1, "always")])
+def test_the_python_twin_builds_the_variants(d, tiles, rescale):
     """examples/python/ws_attention_fwd_bf16.py takes the generator's parameters and
     compiles to the same PTX (tests/test_builder_twins.py checks the defaults)."""
     import importlib.util
@@ -178,10 +193,10 @@ def test_the_python_twin_builds_the_variants(d, tiles):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     pipeline = example_pipeline(NAME)
-    expected = compile_source(example(d, tiles), f"{NAME}.mlir", arch="sm_100a",
-                              pipeline=pipeline).ptx
-    assert module.build(d=d, tiles=tiles).compile(arch="sm_100a",
-                                                  pipeline=pipeline).ptx == expected
+    expected = compile_source(example(d, tiles, rescale=rescale), f"{NAME}.mlir",
+                              arch="sm_100a", pipeline=pipeline).ptx
+    assert module.build(d=d, tiles=tiles, rescale=rescale).compile(
+        arch="sm_100a", pipeline=pipeline).ptx == expected
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -10,10 +10,14 @@ from tcgen05_lower.builder import KernelBuilder, tensor_map
 BLOCK = 64  # keys per KV block
 
 
-def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
-          tiles: int = 2) -> KernelBuilder:
+def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
+          rescale: str = "conditional", threshold: float = 8.0) -> KernelBuilder:
+    """`rescale` "conditional": a warp corrects O only when one of its rows' scaled max
+    grew by more than `threshold` (FlashAttention-4), "always": at every block."""
     if d not in (64, 128) or tiles not in (1, 2):
         raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
+    if rescale not in ("always", "conditional"):
+        raise ValueError("rescale: always or conditional")
     halves, stages = d // 64, (2 if tiles == 1 else 1)  # stages of S and P per tile
     scale = 1.0 / d ** 0.5
     k = KernelBuilder(name, threads=128 + 128 * tiles, params={
@@ -138,8 +142,26 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                                 result_types=["f32"]).result
 
                 sc = k.frag_map(mask, raw)
-                m_new = k.frag_map(lambda a, b, row, c: k.max(a, b), m_old,
+                m_max = k.frag_map(lambda a, b, row, c: k.max(a, b), m_old,
                                    k.frag_reduce(sc, "max"))
+                m_new, correct = m_max, not_first
+                if rescale == "conditional":
+                    # The warp keeps its maxima unless one of its rows grew past the
+                    # threshold (its vote, tcgen05.frag_vote); then alpha = 1, no correction.
+                    def need(a, b, row, c):
+                        over = k.op("arith.cmpf", [k.mul(k.sub(b, a), scale),
+                                                   k.constant(threshold, "f32")],
+                                    {"predicate": 2}, ["i1"]).result   # ogt
+                        return k.op("arith.select", [over, k.constant(1.0, "f32"),
+                                                     k.constant(0.0, "f32")],
+                                    result_types=["f32"]).result
+
+                    update = k.op("tcgen05.frag_vote", [k.frag_map(need, m_old, m_max)],
+                                  {"kind": "any"}, ["i1"]).result
+                    m_new = k.frag_map(lambda a, b, row, c: k.op(
+                        "arith.select", [update, b, a], result_types=["f32"]).result,
+                        m_old, m_max)
+                    correct = k.and_(not_first, update)
                 alpha = k.frag_map(lambda a, b, row, c: k.exp(k.mul(k.sub(a, b), scale)),
                                    m_old, m_new)
                 pf = k.frag_map(lambda x, mx, row, c: k.exp(k.mul(k.sub(x, mx), scale)),
@@ -154,7 +176,7 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                     # after the wait on s_full_t orders both (9.7.16.12.1, 9.7.16.6.3).
                     k.fence("after_thread_sync")
                 k.st(pv_t, 0, pb)
-                with k.if_(not_first):  # O = O alpha (block 0: the first P V overwrites O)
+                with k.if_(correct):  # O = O alpha (block 0: the first P V overwrites O)
                     for h in range(halves):
                         with k.loop(0, 64, 32) as col:
                             of = k.ld(o[t][h], col, 32)

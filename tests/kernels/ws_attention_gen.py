@@ -4,8 +4,11 @@
 halves Q, K, V and O are cut into, one TMA box and one 128-byte swizzle span each,
 docs/tma.md), `tiles` query tiles of 128 rows per CTA (1: one softmax warpgroup, the MMA
 computing the next block's scores while it works; 2: two softmax warpgroups in ping-pong),
-and optionally a constant number of KV blocks. The example is ``generate(64, 2)``; tests/test_ws_attention.py checks that
-character for character and runs the others."""
+and optionally a constant number of KV blocks; `planned_loads` leaves the TMA loads'
+synchronization to tcgen05-insert-sync{strategy=loads}; `rescale` corrects O at every
+block or, "conditional", only where a warp's maxima grew past `threshold`. The example
+is ``generate(64, 2, planned_loads=True, rescale="conditional")``;
+tests/test_ws_attention.py checks that character for character and runs the others."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ HEADER = """// Forward attention, warp-specialized, all synchronization written 
 //   softmax t (warps {softmax_warps}): per block, the online softmax of S_t (tcgen05.frag_reduce,
 //                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
 //                          (tcgen05.st into an A operand), and the correction of O_t in
-//                          tensor memory (O_t *= alpha, ld/st; always, not conditional)
+//                          tensor memory (O_t *= alpha, ld/st{rescale})
 //                          once the previous P_t V has completed; after the last block
 //                          O_t / l goes to global memory.
 // {schedule}
@@ -104,14 +107,34 @@ F32C = "!tcgen05.frag<[128, 32], f32>"
 ROW = "!tcgen05.frag<[128, 1], f32>"
 
 
+#: How O is corrected: at every block, or only where a warp's maxima grew past THRESHOLD
+#: (FlashAttention-4's conditional rescaling).
+RESCALE = ("always", "conditional")
+#: What the header says of the correction.
+RESCALE_TEXT = {False: "; at every block",
+                True: ";\n//                          FlashAttention-4's conditional rescaling: "
+                      "only in the warps\n//                          where a row's max grew "
+                      "past a threshold, a warp\n//                          vote, "
+                      "tcgen05.frag_vote"}
+#: The growth of a row's scaled max (the exponent of its p) past which a warp rescales,
+#: by default (FlashAttention-4 rescales past a factor of 256, 8 in log2; here the
+#: exponent is natural, so p and l stay below e^8 times their values at the true max).
+THRESHOLD = 8.0
+
+
 def _ring(t: str, stages: int) -> str:
     return t.replace("[128", f"[{stages}, 128") if stages > 1 else t
 
 
 class _Gen:
-    def __init__(self, d: int, tiles: int, blocks: int | None, planned_loads: bool = False):
+    def __init__(self, d: int, tiles: int, blocks: int | None, planned_loads: bool = False,
+                 rescale: str = "always", threshold: float = 8.0):
         if d not in (64, 128) or tiles not in (1, 2):
             raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
+        if rescale not in RESCALE:
+            raise ValueError(f"rescale {rescale!r}: one of {RESCALE}")
+        self.conditional = rescale == "conditional"
+        self.threshold = threshold
         self.d, self.tiles, self.blocks = d, tiles, blocks
         self.planned = planned_loads   # the TMA loads' synchronization left to insert-sync
         self.halves = d // 64
@@ -212,7 +235,8 @@ class _Gen:
         threads = 128 + 128 * tiles
         softmax_warps = "4-7" if tiles == 1 else "4-7 and 8-11"
         header = HEADER.format(rows=rows, d=d, threads=threads, softmax_warps=softmax_warps,
-                               schedule=SCHEDULE[tiles])
+                               schedule=SCHEDULE[tiles],
+                               rescale=RESCALE_TEXT[self.conditional])
         for old, new in PLANNED_HEADER.items() if self.planned else ():
             assert old in header, old
             header = header.replace(old, new)
@@ -454,12 +478,12 @@ class _Gen:
 {ind}  gpu.yield %y : f32
 {ind}}}) : ({F64}) -> {F64}
 {ind}%mj = "tcgen05.frag_reduce"(%sc) {{kind = "max"}} : ({F64}) -> {ROW}
-{ind}%m_new = "tcgen05.frag_map"(%m_old, %mj) ({{
+{ind}%{self.max_name} = "tcgen05.frag_map"(%m_old, %mj) ({{
 {ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
 {ind}  %mx = arith.maxnumf %a, %b : f32
 {ind}  gpu.yield %mx : f32
 {ind}}}) : ({ROW}, {ROW}) -> {ROW}
-{ind}%alpha = "tcgen05.frag_map"(%m_old, %m_new) ({{
+{self.vote(ind)}{ind}%alpha = "tcgen05.frag_map"(%m_old, %m_new) ({{
 {ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
 {ind}  %dd = arith.subf %a, %b : f32
 {ind}  %scale = arith.constant {scale!r} : f32
@@ -494,7 +518,7 @@ class _Gen:
 {self.o_done_fence(t, ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
 {ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
 {ind}// overwrites it).
-{ind}scf.if %not_first {{
+{ind}scf.if %{self.correct} {{
 """)
         for h in range(self.halves):
             self.w(f"""          scf.for %col = %c0 to %c64 step %c32 {{
@@ -548,6 +572,48 @@ class _Gen:
     }}) {{name = "softmax{t}", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
 """)
 
+    @property
+    def max_name(self) -> str:
+        """The running max of the block: m_new, or with conditional rescaling the
+        candidate m_max that the warp's vote may leave unused."""
+        return "m_max" if self.conditional else "m_new"
+
+    @property
+    def correct(self) -> str:
+        return "rescale" if self.conditional else "not_first"
+
+    def vote(self, ind: str) -> str:
+        """Conditional rescaling (FlashAttention-4): a row needs its max updated when it
+        grew by more than THRESHOLD / scale (exp(THRESHOLD) in p); each warp votes on
+        its 32 rows (tcgen05.frag_vote any) and keeps its stale maxima when no row
+        needs it, so alpha = 1 and O is not corrected (p stays below exp(THRESHOLD)
+        relative to the stale max: O and l grow by at most that factor per row; O / l
+        is the same). Block 0 always votes for (m_old = -inf)."""
+        if not self.conditional:
+            return ""
+        return f"""{ind}// Conditional rescaling: the warp keeps its maxima unless one of its rows
+{ind}// grew by more than {self.threshold} / scale (p then stays below e^{self.threshold}).
+{ind}%need = "tcgen05.frag_map"(%m_old, %m_max) ({{
+{ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
+{ind}  %dd = arith.subf %b, %a : f32
+{ind}  %scale = arith.constant {self.scale!r} : f32
+{ind}  %t = arith.mulf %dd, %scale : f32
+{ind}  %limit = arith.constant {self.threshold} : f32
+{ind}  %over = arith.cmpf ogt, %t, %limit : f32
+{ind}  %one = arith.constant 1.0 : f32
+{ind}  %zero = arith.constant 0.0 : f32
+{ind}  %y = arith.select %over, %one, %zero : f32
+{ind}  gpu.yield %y : f32
+{ind}}}) : ({ROW}, {ROW}) -> {ROW}
+{ind}%update = "tcgen05.frag_vote"(%need) {{kind = "any"}} : ({ROW}) -> i1
+{ind}%m_new = "tcgen05.frag_map"(%m_old, %m_max) ({{
+{ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
+{ind}  %y = arith.select %update, %b, %a : f32
+{ind}  gpu.yield %y : f32
+{ind}}}) : ({ROW}, {ROW}) -> {ROW}
+{ind}%rescale = arith.andi %not_first, %update : i1
+"""
+
     def o_done_fence(self, t: int, ind: str) -> str:
         """What follows the wait on o_done_t in the loop. One tile: the fence that orders
         the stores of P_t and the correction of O_t after P_t V_(j-1) (the MMA issued
@@ -581,11 +647,14 @@ class _Gen:
 
 
 def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
-             planned_loads: bool = False) -> str:
+             planned_loads: bool = False, rescale: str = "always",
+             threshold: float = THRESHOLD) -> str:
     """The kernel for head dimension `d`, `tiles` query tiles and (optionally) a constant
     number of KV blocks (module docstring); with `planned_loads` its TMA loads name no
-    mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization."""
-    return _Gen(d, tiles, blocks, planned_loads).text()
+    mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization;
+    `rescale` "conditional" corrects O only where a warp votes for it (RESCALE), past
+    `threshold`."""
+    return _Gen(d, tiles, blocks, planned_loads, rescale, threshold).text()
 
 
 if __name__ == "__main__":
