@@ -1584,6 +1584,78 @@ func.func @far_offset(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %nb: index,
 
 // -----
 
+// Q is loaded, but the MMAs read another tile (X) as their A operand.
+!q = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!ring = !tcgen05.smem<[2, 64, 64], bf16, "K", "128B">
+!kt = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!acc = !tcgen05.tmem<[128, 64], f32>
+func.func @once_unread(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %nb: index,
+    %tmQ: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "Q", box = array<i64: 64, 128>,
+                                              swizzle = "128B"}},
+    %tmK: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "K", box = array<i64: 64, 64>,
+                                              swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %p0 = arith.constant 0 : i32
+  %true = arith.constant true
+  %false = arith.constant false
+  %q = "tcgen05.smem_buffer"() : () -> !q
+  %k = "tcgen05.smem_buffer"() : () -> !ring
+  %xq = "tcgen05.smem_buffer"() : () -> !q
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !acc
+  %done = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      // expected-error @+1 {{tcgen05-insert-sync{strategy=loads}: no tcgen05.mma reads the tiles the TMA loads outside the load loop fill}}
+      "tcgen05.tma_load"(%tmQ, %q, %c0, %c0) : (!llvm.ptr<1>, !q, index, index) -> ()
+      scf.for %j = %c0 to %nb step %c1 {
+        %s = arith.remui %j, %c2 : index
+        %key = arith.muli %j, %c64 : index
+        %ks = "tcgen05.smem_stage"(%k, %s) : (!ring, index) -> !kt
+        "tcgen05.tma_load"(%tmK, %ks, %c0, %key) : (!llvm.ptr<1>, !kt, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      %s0 = arith.remui %c0, %c2 : index
+      %k0 = "tcgen05.smem_stage"(%k, %s0) : (!ring, index) -> !kt
+      "tcgen05.mma"(%acc, %xq, %k0, %false) {kind = "f16"} : (!acc, !q, !kt, i1) -> ()
+      %last = arith.subi %nb, %c1 : index
+      scf.for %j = %c0 to %last step %c1 {
+        %s = arith.remui %j, %c2 : index
+        %kj = "tcgen05.smem_stage"(%k, %s) : (!ring, index) -> !kt
+        "tcgen05.mma"(%acc, %xq, %kj, %true) {kind = "f16"} : (!acc, !q, !kt, i1) -> ()
+        %j1 = arith.addi %j, %c1 : index
+        %s1 = arith.remui %j1, %c2 : index
+        %kn = "tcgen05.smem_stage"(%k, %s1) : (!ring, index) -> !kt
+        "tcgen05.mma"(%acc, %xq, %kn, %true) {kind = "f16"} : (!acc, !q, !kt, i1) -> ()
+      }
+      %se = arith.remui %last, %c2 : index
+      %ke = "tcgen05.smem_stage"(%k, %se) : (!ring, index) -> !kt
+      "tcgen05.mma"(%acc, %xq, %ke, %true) {kind = "f16"} : (!acc, !q, !kt, i1) -> ()
+      "tcgen05.commit"(%done) : (!tcgen05.mbarrier) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "tcgen05.mbarrier_wait"(%done, %p0) : (!tcgen05.mbarrier, i32) -> ()
+      "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+      %f = "tcgen05.ld"(%acc, %c0) : (!acc, index) -> !tcgen05.frag<[128, 64], f32>
+      "tcgen05.store_fragment"(%f, %C, %c0) {ld = 64 : i64} : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
+      "tcgen05.wait"() {kind = "ld"} : () -> ()
+      "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+  return
+}
+
+// -----
+
 // A kernel without warp roles: strategy=loads plans the loads of roles only.
 // expected-error @+1 {{tcgen05-insert-sync{strategy=loads} plans the TMA loads of a kernel with warp roles; this kernel has no tcgen05.partitions}}
 func.func @no_roles(%A: !llvm.ptr<1>)

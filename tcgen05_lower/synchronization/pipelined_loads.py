@@ -231,6 +231,10 @@ class _Plan:
 
     # -- once loads -----------------------------------------------------------------------
     def plan_once(self, once, tiles, mmas, load_role) -> None:
+        first = next((op for op, view, tile in mmas if tile in tiles), None)
+        if first is None:
+            raise SyncError(once[0], f"{_WHO}: no tcgen05.mma reads the tiles the TMA "
+                                     f"loads outside the load loop fill")
         full = self.alloc(1, 1, "once_full: the TMA loads of the tiles loaded once "
                                 "complete_tx on it; the MMA role waits for its phase 0")
         nbytes = sum(tma.tile_bytes(TmaLoadOp(op).tile) for op in once)
@@ -241,7 +245,6 @@ class _Plan:
                              f"complete_tx ends it, 9.7.13.15); its one arrival")
         for op in once:
             tma.with_barrier(op, full)
-        first = next(op for op, view, tile in mmas if tile in tiles)
         top = first
         while _parent(top) != self.mma_role.op:
             top = _parent(top)
