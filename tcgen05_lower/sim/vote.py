@@ -1,8 +1,8 @@
 """vote.sync (PTX ISA, parallel synchronization and communication instructions, vote):
-``vote.sync.{any,all,uni}.pred d, {!}a, membermask`` and ``vote.sync.ballot.b32 d,
-{!}a, membermask``. Each thread of membermask contributes its predicate a; d is, in every
-one of them, whether a is true in some (any), all (all), all or none (uni) of them, or
-the mask of the lanes where it is true (ballot). .sync: every thread executes it with
+``vote.sync.{any,all}.pred d, a, membermask``, the forms tcgen05.frag_vote lowers to
+(.uni, .ballot and a negated {!}a are refused as unknown). Each thread of membermask
+contributes its predicate a; d is, in every one of them, whether a is true in some
+(any) or all (all) of them. .sync: every thread executes it with
 its own lane in membermask and waits for the others of the mask that have not exited,
 so the simulator asks for the converged warp (every live thread executes it) and for
 every executing thread's lane in the mask; the vote is over the executing threads."""
@@ -14,15 +14,14 @@ import numpy as np
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.state import SimError
 
-_MODES = ("any", "all", "uni")
+_MODES = ("any", "all")
 
 
 def vote_handler(ins: P.Instr, unknown):
     """The handler factory of one vote.sync instruction (``unknown(ins, why)``: the
     error for a form this module does not run)."""
     parts = ins.parts
-    if parts[1:] not in [["sync", mode, "pred"] for mode in _MODES] + \
-            [["sync", "ballot", "b32"]]:
+    if parts[1:] not in [["sync", mode, "pred"] for mode in _MODES]:
         raise unknown(ins)
     mode = parts[2]
 
@@ -55,17 +54,14 @@ def vote_handler(ins: P.Instr, unknown):
                         if vote:
                             ballot |= np.uint64(1) << lane
                     result[mine] = _result(mode, ballot, executing)
-                m.write(d.name, threads, result, 32 if mode == "ballot" else 1, ins)
+                m.write(d.name, threads, result, 1, ins)
             m.advance(idx)
         return run
     return make
 
 
 def _result(mode: str, ballot, executing):
-    if mode == "ballot":
-        return ballot
+    """any: some executing lane voted for; all: every one did."""
     if mode == "any":
         return np.uint64(ballot != 0)
-    if mode == "all":
-        return np.uint64(ballot == executing)
-    return np.uint64(ballot == 0 or ballot == executing)   # uni
+    return np.uint64(ballot == executing)
