@@ -221,15 +221,23 @@ INSERTED = {"mbarrier_expect_tx": 2, "mbarrier_wait": 6, "commit": 2, "total": 1
 PARAMETERS = ("Q", "K", "V", "O", "L", "causal", "tmQ", "tmK", "tmV")
 
 
-def _planned(tmp_path):
+def _planned(tmp_path, d: int = 64, tiles: int = 2):
     source = tmp_path / f"{NAME}.mlir"
-    source.write_text(example(64, 2))
+    source.write_text(example(d, tiles))
     return plan(source, "loads")
 
 
-def test_insert_sync_writes_the_loads_protocol(tmp_path):
-    planned = _planned(tmp_path)
+@pytest.mark.parametrize("d, tiles", [(64, 2), (128, 1)])
+def test_insert_sync_writes_the_loads_protocol(d, tiles, tmp_path):
+    """The same 10 ops for head dimension 128 (two K and two V boxes per block: the
+    expect_tx counts 4 x 8192 bytes; Q 2 x 16384 per tile) and one query tile (the MMA
+    reads K of block j + 1 before V of block j in its loop, the same first and last
+    readers)."""
+    planned = _planned(tmp_path, d, tiles)
     assert {k: v for k, v in planned.counts[NAME].items() if v} == INSERTED
+    ring_bytes, q_bytes = 4 * 64 * 64 * d // 64, 2 * 128 * d * tiles
+    assert f"bytes = {ring_bytes} : i64" in planned.text
+    assert f"bytes = {q_bytes} : i64" in planned.text
     assert verify(planned.text, planned.source_name) == []
 
 
