@@ -52,6 +52,7 @@ _OPS = {
     "frag_map": {},
     "frag_reduce": {"kind": "str"},
     "frag_broadcast": {},
+    "frag_vote": {"kind": "str"},
     "alloc_mbarrier": {"count": "int", "stages": "int", **_SYNC},
     "mbarrier_stage": {},
     "commit": {"multicast_mask": "int", **_SYNC},

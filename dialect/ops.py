@@ -502,6 +502,28 @@ class FragBroadcastOp(Tcgen05Op):
         return self.result(0)
 
 
+class FragVoteOp(Tcgen05Op):
+    """tcgen05.frag_vote."""
+
+    NAME = "frag_vote"
+    OPERANDS = (('rows', 'single'),)
+    RESULTS = (('vote', 'single'),)
+    REQUIRED = ()
+    __slots__ = ()
+
+    @property
+    def rows(self):
+        """The single operand rows."""
+        return self.operand(0)
+
+    @property
+    def vote(self):
+        """The single result vote."""
+        return self.result(0)
+
+    kind = Attribute("kind")  # str
+
+
 class LoadFragmentOp(Tcgen05Op):
     """tcgen05.load_fragment."""
 
@@ -782,6 +804,7 @@ OPS = MappingProxyType({cls.NAME: cls for cls in (
     FragMapOp,
     FragReduceOp,
     FragBroadcastOp,
+    FragVoteOp,
     LoadFragmentOp,
     AllocMbarrierOp,
     MbarrierStageOp,

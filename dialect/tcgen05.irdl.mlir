@@ -322,6 +322,23 @@ irdl.dialect @tcgen05 {
     irdl.results(broadcast: %r)
   }
 
+  // The vote of each warp over the rows it holds of a per-row value (a frag_reduce or
+  // ld_red result, or a frag_map of them; a row votes for when its value is not zero,
+  // for f32 neither +0 nor -0): kind = "any" (some row does) or "all" (every row does). The per-row value
+  // must be held one row per thread (.32x32b), so that warp w of the warpgroup holds rows
+  // 32 (w % 4) .. 32 (w % 4) + 31 (9.7.16.8.1) and its 32 threads vote together (PTX
+  // vote.sync, every lane in the membermask). Every thread of a warp gets the same i1;
+  // the warps of a warpgroup may get different ones, so a branch on it is uniform in
+  // each warp (the warp-collective tcgen05.ld / st may sit in it): FlashAttention-4's
+  // conditional rescaling, which corrects a warp's rows of O only when one of their
+  // running maxima grew past a threshold.
+  irdl.operation @frag_vote {
+    %v = irdl.base @tcgen05::@frag
+    %i1 = irdl.is i1
+    irdl.operands(rows: %v)
+    irdl.results(vote: %i1)
+  }
+
   // Loads a fragment from a row-major global matrix: element (r, c) of the fragment is
   // source[(row_offset + r) * ld + column_offset + column + c] (the inverse of
   // store_fragment, with the same dims: an element outside rows x columns reads as 0 and

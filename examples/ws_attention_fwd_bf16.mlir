@@ -1,4 +1,5 @@
-// Forward attention, warp-specialized, all synchronization written by hand:
+// Forward attention, warp-specialized, the TMA loads' synchronization
+// inserted by tcgen05-insert-sync{strategy=loads}, the rest written by hand:
 //   O (256 x D, f32) = softmax(Q K^T / sqrt(D) + mask) V
 // Q (256 x D), K and V (L x D) bf16 row-major, D = 64 (the head dimension), L keys
 // given at run time; the mask hides keys >= L (the last KV block may be partial: TMA fills
@@ -12,20 +13,23 @@
 //   softmax t (warps 4-7 and 8-11): per block, the online softmax of S_t (tcgen05.frag_reduce,
 //                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
 //                          (tcgen05.st into an A operand), and the correction of O_t in
-//                          tensor memory (O_t *= alpha, ld/st; always, not conditional)
+//                          tensor memory (O_t *= alpha, ld/st;
+//                          FlashAttention-4's conditional rescaling: only in the warps
+//                          where a row's max grew past a threshold, a warp
+//                          vote, tcgen05.frag_vote)
 //                          once the previous P_t V has completed; after the last block
 //                          O_t / l goes to global memory.
 // Two query tiles in ping-pong: per block the MMA runs P_0 V_j, S_0 of block j + 1,
 // then P_1 V_j, S_1 of block j + 1, so while one softmax warpgroup works on its
 // scores the tensor pipe serves the other. One stage of S and P per tile.
 // mbarriers (9.7.16.6.4 canonical patterns; parities from the loop counter j):
-//   q_full       (count 1): expect_tx + the Q boxes; MMA waits phase 0.
-//   kv_full[2]   (count 1): expect_tx + the K and V boxes of block j into stage j % 2; MMA
-//                waits parity (j / 2) & 1.
-//   kv_empty[2]  (count 1): MMA commits after the block's last P V; load waits parity
-//                (j / 2 + 1) & 1 before refilling (a fresh mbarrier reports the phase
-//                before the first complete), and after its loop for the last commit to
-//                each stage.
+//   The TMA loads name no mbarrier: tcgen05-insert-sync{strategy=loads} writes their
+//   protocol (tcgen05_lower/synchronization/pipelined_loads.py): once_full (expect_tx +
+//   the Q boxes; MMA waits phase 0 before the first S), full[2] and empty[2] for the K/V
+//   ring (expect_tx + the boxes of block j into stage j % 2; MMA waits before S of block
+//   j, its first reader, and commits after the last P V of block j, its last; the load
+//   role waits on empty before each refill and, after its loop, for the last commit to
+//   each stage).
 //   s_full_t     (count 1): MMA commits after S_t; softmax t waits for it and fences
 //                after_thread_sync before its tcgen05.ld.
 //   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,
@@ -35,9 +39,13 @@
 //   o_done_t     (count 1): MMA commits after P_t V_j; softmax t waits parity (j + 1) & 1
 //                before writing P_t or touching O_t in block j (phase j - 1; block 0 waits
 //                for the phase before the first), and phase n - 1 before its epilogue.
-// Compile with tcgen05-insert-sync{strategy=none}: insert-sync does not plan this protocol
-// (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
-// docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it, the run-time
+//                In the loop it fences after_thread_sync after that wait only when the
+//                MMA commits S_t of block j before P_t V_(j-1) (one tile); in ping-pong
+//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
+//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
+// Compile with tcgen05-insert-sync{strategy=loads}: insert-sync does not plan the rest
+// (tcgen05.st in a role, several accumulators, docs/partitions.md "Not planned yet");
+// tcgen05-verify-sync checks the whole protocol, the run-time
 // block count for every count up to the mbarriers' phase period
 // (tcgen05_lower/sync_check/runtime_bounds.py). The reference is
 // examples/ws_attention_fwd_bf16.check.py.
@@ -77,9 +85,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
   %s1 = "tcgen05.tmem_buffer"() {name = "S1"} : () -> !tcgen05.tmem<[128, 64], f32>
   %pt1 = "tcgen05.tmem_buffer"() {name = "P1"} : () -> !tcgen05.tmem<[128, 64], bf16>
   %o1_0 = "tcgen05.tmem_buffer"() {name = "O1_0"} : () -> !tcgen05.tmem<[128, 64], f32>
-  %q_full = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
-  %kv_full = "tcgen05.alloc_mbarrier"() {count = 1 : i64, stages = 2 : i64} : () -> !tcgen05.mbarrier
-  %kv_empty = "tcgen05.alloc_mbarrier"() {count = 1 : i64, stages = 2 : i64} : () -> !tcgen05.mbarrier
   %s_full0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
   %p_full0 = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !tcgen05.mbarrier
   %o_done0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
@@ -88,48 +93,27 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
   %o_done1 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
 
   "tcgen05.partitions"() ({
-    // Load role: warp 0; one thread issues the expect_tx and the TMA loads.
+    // Load role: warp 0; one thread issues the TMA loads (their mbarriers, expect_tx
+    // and waits are tcgen05-insert-sync's).
     "tcgen05.role"() ({
-      "tcgen05.mbarrier_expect_tx"(%q_full) : (!tcgen05.mbarrier) -> ()
       %qc0_0 = arith.constant 0 : index
       %qr0_0 = arith.constant 0 : index
-      "tcgen05.tma_load"(%tmQ, %q0_0, %q_full, %qc0_0, %qr0_0)
-          : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+      "tcgen05.tma_load"(%tmQ, %q0_0, %qc0_0, %qr0_0)
+          : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index) -> ()
       %qc1_0 = arith.constant 0 : index
       %qr1_0 = arith.constant 128 : index
-      "tcgen05.tma_load"(%tmQ, %q1_0, %q_full, %qc1_0, %qr1_0)
-          : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
+      "tcgen05.tma_load"(%tmQ, %q1_0, %qc1_0, %qr1_0)
+          : (!llvm.ptr<1>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, index, index) -> ()
       scf.for %j = %c0 to %n step %c1 {
         %st = arith.remui %j, %c2 : index
-        %r = arith.divui %j, %c2 : index
-        %r1 = arith.addi %r, %c1 : index
-        %ep = arith.andi %r1, %c1 : index
-        %empty_parity = arith.index_cast %ep : index to i32
         %key = arith.muli %j, %c64 : index
-        %full_s = "tcgen05.mbarrier_stage"(%kv_full, %st) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
-        %empty_s = "tcgen05.mbarrier_stage"(%kv_empty, %st) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
-        "tcgen05.mbarrier_wait"(%empty_s, %empty_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.mbarrier_expect_tx"(%full_s) : (!tcgen05.mbarrier) -> ()
         %hc0 = arith.constant 0 : index
         %ks0 = "tcgen05.smem_stage"(%k0, %st) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
         %vs0 = "tcgen05.smem_stage"(%v0, %st) : (!tcgen05.smem<[2, 64, 64], bf16, "MN", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "MN", "128B">
-        "tcgen05.tma_load"(%tmK, %ks0, %full_s, %hc0, %key)
-            : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, !tcgen05.mbarrier, index, index) -> ()
-        "tcgen05.tma_load"(%tmV, %vs0, %full_s, %hc0, %key)
-            : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, !tcgen05.mbarrier, index, index) -> ()
-      }
-      // The producer tail: stage s took ceil((n - s) / 2) blocks; wait for the phase of
-      // its last commit (parity (uses + 1) & 1; a stage never used waits for the phase
-      // before the first, complete on a fresh mbarrier).
-      scf.for %st = %c0 to %c2 step %c1 {
-        %left = arith.subi %n, %st : index
-        %left1 = arith.addi %left, %c1 : index
-        %uses = arith.divui %left1, %c2 : index
-        %u1 = arith.addi %uses, %c1 : index
-        %tp = arith.andi %u1, %c1 : index
-        %tail_parity = arith.index_cast %tp : index to i32
-        %empty_s = "tcgen05.mbarrier_stage"(%kv_empty, %st) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
-        "tcgen05.mbarrier_wait"(%empty_s, %tail_parity) : (!tcgen05.mbarrier, i32) -> ()
+        "tcgen05.tma_load"(%tmK, %ks0, %hc0, %key)
+            : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "K", "128B">, index, index) -> ()
+        "tcgen05.tma_load"(%tmV, %vs0, %hc0, %key)
+            : (!llvm.ptr<1>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, index, index) -> ()
       }
       "gpu.yield"() : () -> ()
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
@@ -138,13 +122,7 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
     // j < n - 1 the products of block j and the scores of block j + 1, then the last
     // products).
     "tcgen05.role"() ({
-      "tcgen05.mbarrier_wait"(%q_full, %p0) : (!tcgen05.mbarrier, i32) -> ()
       %ks0 = arith.remui %c0, %c2 : index
-      %kr0 = arith.divui %c0, %c2 : index
-      %kp0 = arith.andi %kr0, %c1 : index
-      %kv_parity0 = arith.index_cast %kp0 : index to i32
-      %kvf0 = "tcgen05.mbarrier_stage"(%kv_full, %ks0) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
-      "tcgen05.mbarrier_wait"(%kvf0, %kv_parity0) : (!tcgen05.mbarrier, i32) -> ()
       %kb0_0_0 = "tcgen05.smem_stage"(%k0, %ks0) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
       "tcgen05.mma"(%s0, %q0_0, %kb0_0_0, %false) {kind = "f16", k_offset = 0 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
@@ -185,11 +163,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
         "tcgen05.commit"(%o_done0) : (!tcgen05.mbarrier) -> ()
         %ksn = arith.remui %j1, %c2 : index
-        %krn = arith.divui %j1, %c2 : index
-        %kpn = arith.andi %krn, %c1 : index
-        %kv_parityn = arith.index_cast %kpn : index to i32
-        %kvfn = "tcgen05.mbarrier_stage"(%kv_full, %ksn) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
-        "tcgen05.mbarrier_wait"(%kvfn, %kv_parityn) : (!tcgen05.mbarrier, i32) -> ()
         %kbn_0_0 = "tcgen05.smem_stage"(%k0, %ksn) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
         "tcgen05.mma"(%s0, %q0_0, %kbn_0_0, %false) {kind = "f16", k_offset = 0 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
@@ -226,9 +199,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         "tcgen05.mma"(%s1, %q1_0, %kbn_1_0, %true) {kind = "f16", k_offset = 48 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
         "tcgen05.commit"(%s_full1) : (!tcgen05.mbarrier) -> ()
-        %esl = arith.remui %j, %c2 : index
-        %kvel = "tcgen05.mbarrier_stage"(%kv_empty, %esl) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
-        "tcgen05.commit"(%kvel) : (!tcgen05.mbarrier) -> ()
       }
       %vse_0 = arith.remui %last, %c2 : index
       %ppe_0 = arith.andi %last, %c1 : index
@@ -262,9 +232,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
       "tcgen05.mma"(%o1_0, %pt1, %vbe_1_0, %true) {kind = "f16", k_offset = 48 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
       "tcgen05.commit"(%o_done1) : (!tcgen05.mbarrier) -> ()
-      %ese = arith.remui %last, %c2 : index
-      %kvee = "tcgen05.mbarrier_stage"(%kv_empty, %ese) : (!tcgen05.mbarrier, index) -> !tcgen05.mbarrier
-      "tcgen05.commit"(%kvee) : (!tcgen05.mbarrier) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
 
@@ -309,11 +276,32 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           gpu.yield %y : f32
         }) : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], f32>
         %mj = "tcgen05.frag_reduce"(%sc) {kind = "max"} : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 1], f32>
-        %m_new = "tcgen05.frag_map"(%m_old, %mj) ({
+        %m_max = "tcgen05.frag_map"(%m_old, %mj) ({
         ^bb0(%a: f32, %b: f32, %row: index, %c: index):
           %mx = arith.maxnumf %a, %b : f32
           gpu.yield %mx : f32
         }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        // Conditional rescaling: the warp keeps its maxima unless one of its rows
+        // grew by more than 8.0 / scale (p then stays below e^8.0).
+        %need = "tcgen05.frag_map"(%m_old, %m_max) ({
+        ^bb0(%a: f32, %b: f32, %row: index, %c: index):
+          %dd = arith.subf %b, %a : f32
+          %scale = arith.constant 0.125 : f32
+          %t = arith.mulf %dd, %scale : f32
+          %limit = arith.constant 8.0 : f32
+          %over = arith.cmpf ogt, %t, %limit : f32
+          %one = arith.constant 1.0 : f32
+          %zero = arith.constant 0.0 : f32
+          %y = arith.select %over, %one, %zero : f32
+          gpu.yield %y : f32
+        }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        %update = "tcgen05.frag_vote"(%need) {kind = "any"} : (!tcgen05.frag<[128, 1], f32>) -> i1
+        %m_new = "tcgen05.frag_map"(%m_old, %m_max) ({
+        ^bb0(%a: f32, %b: f32, %row: index, %c: index):
+          %y = arith.select %update, %b, %a : f32
+          gpu.yield %y : f32
+        }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        %rescale = arith.andi %not_first, %update : i1
         %alpha = "tcgen05.frag_map"(%m_old, %m_new) ({
         ^bb0(%a: f32, %b: f32, %row: index, %c: index):
           %dd = arith.subf %a, %b : f32
@@ -346,11 +334,12 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         // The previous P V has completed: the P it read is free again and O0 holds every
         // earlier block.
         "tcgen05.mbarrier_wait"(%o_done0, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+        // No fence: the one after the wait on s_full0 orders what follows
+        // (S0 of this block was committed after the previous P0 V).
         "tcgen05.st"(%pt0, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).
-        scf.if %not_first {
+        scf.if %rescale {
           scf.for %col = %c0 to %c64 step %c32 {
             %of = "tcgen05.ld"(%o0_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
             // The store below writes the cells this load reads (9.7.16.6.4.2).
@@ -435,11 +424,32 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           gpu.yield %y : f32
         }) : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], f32>
         %mj = "tcgen05.frag_reduce"(%sc) {kind = "max"} : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 1], f32>
-        %m_new = "tcgen05.frag_map"(%m_old, %mj) ({
+        %m_max = "tcgen05.frag_map"(%m_old, %mj) ({
         ^bb0(%a: f32, %b: f32, %row: index, %c: index):
           %mx = arith.maxnumf %a, %b : f32
           gpu.yield %mx : f32
         }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        // Conditional rescaling: the warp keeps its maxima unless one of its rows
+        // grew by more than 8.0 / scale (p then stays below e^8.0).
+        %need = "tcgen05.frag_map"(%m_old, %m_max) ({
+        ^bb0(%a: f32, %b: f32, %row: index, %c: index):
+          %dd = arith.subf %b, %a : f32
+          %scale = arith.constant 0.125 : f32
+          %t = arith.mulf %dd, %scale : f32
+          %limit = arith.constant 8.0 : f32
+          %over = arith.cmpf ogt, %t, %limit : f32
+          %one = arith.constant 1.0 : f32
+          %zero = arith.constant 0.0 : f32
+          %y = arith.select %over, %one, %zero : f32
+          gpu.yield %y : f32
+        }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        %update = "tcgen05.frag_vote"(%need) {kind = "any"} : (!tcgen05.frag<[128, 1], f32>) -> i1
+        %m_new = "tcgen05.frag_map"(%m_old, %m_max) ({
+        ^bb0(%a: f32, %b: f32, %row: index, %c: index):
+          %y = arith.select %update, %b, %a : f32
+          gpu.yield %y : f32
+        }) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) -> !tcgen05.frag<[128, 1], f32>
+        %rescale = arith.andi %not_first, %update : i1
         %alpha = "tcgen05.frag_map"(%m_old, %m_new) ({
         ^bb0(%a: f32, %b: f32, %row: index, %c: index):
           %dd = arith.subf %a, %b : f32
@@ -472,11 +482,12 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         // The previous P V has completed: the P it read is free again and O1 holds every
         // earlier block.
         "tcgen05.mbarrier_wait"(%o_done1, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+        // No fence: the one after the wait on s_full1 orders what follows
+        // (S1 of this block was committed after the previous P1 V).
         "tcgen05.st"(%pt1, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).
-        scf.if %not_first {
+        scf.if %rescale {
           scf.for %col = %c0 to %c64 step %c32 {
             %of = "tcgen05.ld"(%o1_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
             // The store below writes the cells this load reads (9.7.16.6.4.2).

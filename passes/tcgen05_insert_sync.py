@@ -184,6 +184,7 @@ from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
 from tcgen05_lower.synchronization.common import STRATEGIES, SyncError, kind_of
 from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materialize,
                                                      separate_phases)
+from tcgen05_lower.synchronization.pipelined_loads import LOADS, plan_pipelined_loads
 from tcgen05_lower.synchronization.planner import Planner
 from tcgen05_lower.synchronization.ring_depth import (AUTO_STAGES, KERNEL_STAGES,
                                                       RING_STAGES_KIND, ring_stages_option)
@@ -264,8 +265,9 @@ class Tcgen05InsertSync(ModulePass):
                "(minimal), completion after every async op (conservative), or none: keep "
                "the kernel's own synchronization and add nothing (the strategy for "
                "kernels that write their synchronization, e.g. warp roles with "
-               "mbarriers; docs/partitions.md)",
-               STRATEGIES + (NONE,)),
+               "mbarriers; docs/partitions.md), or loads: keep it and plan the TMA loads "
+               "that name no mbarrier (synchronization/pipelined_loads.py)",
+               STRATEGIES + (NONE, LOADS)),
         Option("report", bool, False, "print the sync ops added, with their reasons"),
         Option("ring-stages", ring_stages_option, KERNEL_STAGES,
                "depth of the shared-memory rings that the TMA loads of a kernel with warp "
@@ -298,10 +300,9 @@ class Tcgen05InsertSync(ModulePass):
                           f"the kernel's own synchronization is kept as written",
                           file=self.report_stream)
                 continue
-            if has_partitions(kernel):
+            if has_partitions(kernel) or self.option("strategy") == LOADS:
                 try:
-                    added, mbarriers = plan_roles(kernel, self.option("strategy"),
-                                                  self.option("ring-stages"))
+                    added, mbarriers = self.plan_partitions(kernel)
                 except SyncError as exc:
                     self.fail(exc.op, exc.message)
                 order = {op: i for i, op in enumerate(d.walk_ops(kernel))}
@@ -334,6 +335,14 @@ class Tcgen05InsertSync(ModulePass):
             if self.option("report"):
                 barriers = len({a.barrier for a in planner.enabled() if a.barrier is not None})
                 self.print_report(name, added, barriers)
+
+    def plan_partitions(self, kernel) -> tuple[list, list]:
+        """(added ops, mbarriers) of a kernel with warp roles: strategy=loads plans its
+        TMA loads only (synchronization/pipelined_loads.py), the others its whole
+        protocol (synchronization/roles.py, rings.py)."""
+        if self.option("strategy") == LOADS:
+            return plan_pipelined_loads(kernel)
+        return plan_roles(kernel, self.option("strategy"), self.option("ring-stages"))
 
     def print_report(self, name: str, added: list, barriers: int,
                      purposes: list = ()) -> None:

@@ -243,3 +243,44 @@ def test_a_commit_relayed_by_a_thread_without_tcgen05_fences_orders_the_cp():
 def test_without_the_relay_or_the_fence_the_cp_races_with_the_mma(part):
     races = mma_then_cp_through_a_third_thread(skip={part}).races
     assert races and "PTX line 10" in races[0].message and races[0].ptx_line == 16
+
+
+def later_commit(order: str):
+    """Thread 0 issues two MMAs into disjoint columns, O (0-63) and S (64-127), each
+    followed by a commit to its own mbarrier (o_done at MBAR, s_full at 256), in `order`;
+    thread 32 waits on s_full, fences after_thread_sync, loads S, then waits on o_done
+    with no fence after it and loads O (examples/ws_attention_fwd_bf16.mlir's softmax
+    in ping-pong)."""
+    m = model()
+    m.mbarrier_init(0, 0, 256, 1, line=6)
+    everyone = np.arange(128)
+    m.barrier(everyone, 7)
+    mmas = {"O": (mma(acc=(0, 0, 128, 64, 1), cols=slice(0, 64)), MBAR),
+            "S": (mma(acc=(0, 64, 128, 64, 1), cols=slice(64, 128)), 256)}
+    for line, name in zip((10, 12), order):
+        op, bar = mmas[name]
+        m.issue(0, op, line)
+        m.commit(0, 0, bar, 1, line + 1)
+    while not m.mbarrier_try_wait_parity(32, 0, 256, 0, 14):
+        assert m.progress()
+    m.fence(np.array([32]), "after_thread_sync", 15)
+    m.issue(32, ld(slice(32, 64), slice(64, 96)), 16)
+    while not m.mbarrier_try_wait_parity(32, 0, MBAR, 0, 17):
+        assert m.progress()
+    m.issue(32, ld(slice(32, 64), slice(0, 32)), 18)
+    return m
+
+
+def test_a_later_commit_orders_every_earlier_mma_of_its_thread():
+    """9.7.16.12.1: a commit tracks all prior asynchronous tcgen05 ops of its thread, so
+    the commit to s_full after O's MMA and the fence after its wait order the load of O
+    (9.7.16.6.3): the wait on o_done needs no fence of its own."""
+    assert later_commit("OS").races == []
+
+
+def test_an_earlier_commit_does_not_order_a_later_mma():
+    """S committed before O's MMA is issued: the fence after the wait on s_full orders
+    nothing of O, and without a fence after the wait on o_done (9.7.16.6.4.4) the load of
+    O races with its MMA."""
+    races = later_commit("SO").races
+    assert races and races[0].ptx_line == 18 and "PTX line 12" in races[0].message

@@ -1,6 +1,7 @@
-"""Twin of examples/ws_attention_fwd_bf16.mlir: warp-specialized forward attention with
-its synchronization written out (TMA ring for K and V, an MMA warp, softmax warpgroups
-that also correct O in tensor memory; the example's comment gives every mbarrier and
+"""Twin of examples/ws_attention_fwd_bf16.mlir: warp-specialized forward attention (TMA
+ring for K and V, an MMA warp, softmax warpgroups that also correct O in tensor memory)
+whose TMA loads name no mbarrier, tcgen05-insert-sync{strategy=loads} writing their
+synchronization, the rest written out (the example's comment gives every mbarrier and
 parity). Parameters as tests/kernels/ws_attention_gen.py: the head dimension `d` (64 or
 128) and the query tiles (1, or 2 in ping-pong); the defaults give the example."""
 
@@ -9,10 +10,14 @@ from tcgen05_lower.builder import KernelBuilder, tensor_map
 BLOCK = 64  # keys per KV block
 
 
-def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
-          tiles: int = 2) -> KernelBuilder:
+def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
+          rescale: str = "conditional", threshold: float = 8.0) -> KernelBuilder:
+    """`rescale` "conditional": a warp corrects O only when one of its rows' scaled max
+    grew by more than `threshold` (FlashAttention-4), "always": at every block."""
     if d not in (64, 128) or tiles not in (1, 2):
         raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
+    if rescale not in ("always", "conditional"):
+        raise ValueError("rescale: always or conditional")
     halves, stages = d // 64, (2 if tiles == 1 else 1)  # stages of S and P per tile
     scale = 1.0 / d ** 0.5
     k = KernelBuilder(name, threads=128 + 128 * tiles, params={
@@ -37,8 +42,6 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
         s.append(k.tmem([128, 64], "f32", name=f"S{t}", **ring))
         p.append(k.tmem([128, 64], "bf16", name=f"P{t}", **ring))
         o.append([k.tmem([128, 64], "f32", name=f"O{t}_{h}") for h in range(halves)])
-    q_full = k.mbarrier(count=1)
-    kv_full, kv_empty = k.mbarrier(count=1, stages=2), k.mbarrier(count=1, stages=2)
     s_full, p_full, o_done = [], [], []
     for t in range(tiles):
         s_full.append(k.mbarrier(count=1, **ring))
@@ -48,31 +51,21 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
     def parity(value):
         return k.index_cast(k.and_(value, 1), "i32")
 
+    # The TMA loads name no mbarrier: insert-sync writes their expect_tx, waits, commits
+    # and producer tail.
     with k.role("load", first_warp=0, warps=1):
-        k.mbarrier_expect_tx(q_full)
         for t in range(tiles):
             for h in range(halves):
-                k.tma_load("tmQ", q[t][h], [64 * h, 128 * t], barrier=q_full)
+                k.tma_load("tmQ", q[t][h], [64 * h, 128 * t])
         with k.loop(0, n, 1) as j:
             st = k.rem(j, 2)
-            empty_parity = parity(k.add(k.div(j, 2), 1))
             key = k.mul(j, BLOCK)
-            full_s, empty_s = k.stage(kv_full, st), k.stage(kv_empty, st)
-            k.mbarrier_wait(empty_s, empty_parity)
-            k.mbarrier_expect_tx(full_s)
             for h in range(halves):
-                k.tma_load("tmK", k.stage(kr[h], st), [64 * h, key], barrier=full_s)
-                k.tma_load("tmV", k.stage(vr[h], st), [64 * h, key], barrier=full_s)
-        # The producer tail: the last commit to each stage (ceil((n - s) / 2) uses).
-        with k.loop(0, 2, 1) as st:
-            uses = k.div(k.add(k.sub(n, st), 1), 2)
-            k.mbarrier_wait(k.stage(kv_empty, st), parity(k.add(uses, 1)))
+                k.tma_load("tmK", k.stage(kr[h], st), [64 * h, key])
+                k.tma_load("tmV", k.stage(vr[h], st), [64 * h, key])
 
-    def wait_kv(j):
-        ks = k.rem(j, 2)
-        kv_parity = parity(k.div(j, 2))
-        k.mbarrier_wait(k.stage(kv_full, ks), kv_parity)
-        return ks
+    def wait_kv(j):   # the K/V stage of block j (insert-sync waits for its loads)
+        return k.rem(j, 2)
 
     def scores(t, kstage):
         sstage = kstage if stages > 1 else 0
@@ -97,11 +90,7 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                       k_offset=16 * i)
         k.commit(o_done[t])
 
-    def release_kv(j):
-        k.commit(k.stage(kv_empty, k.rem(j, 2)))
-
     with k.role("mma", first_warp=1, warps=1):
-        k.mbarrier_wait(q_full, 0)
         ks = wait_kv(0)
         for t in range(tiles):
             scores(t, ks)
@@ -118,10 +107,8 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                     if ks is None:
                         ks = wait_kv(j1)
                     scores(t, ks)
-            release_kv(j)
         for t in range(tiles):
             pv(t, last)
-        release_kv(last)
 
     neg_inf = float("-inf")
     for t in range(tiles):
@@ -155,8 +142,26 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                                 result_types=["f32"]).result
 
                 sc = k.frag_map(mask, raw)
-                m_new = k.frag_map(lambda a, b, row, c: k.max(a, b), m_old,
+                m_max = k.frag_map(lambda a, b, row, c: k.max(a, b), m_old,
                                    k.frag_reduce(sc, "max"))
+                m_new, correct = m_max, not_first
+                if rescale == "conditional":
+                    # The warp keeps its maxima unless one of its rows grew past the
+                    # threshold (its vote, tcgen05.frag_vote); then alpha = 1, no correction.
+                    def need(a, b, row, c):
+                        over = k.op("arith.cmpf", [k.mul(k.sub(b, a), scale),
+                                                   k.constant(threshold, "f32")],
+                                    {"predicate": 2}, ["i1"]).result   # ogt
+                        return k.op("arith.select", [over, k.constant(1.0, "f32"),
+                                                     k.constant(0.0, "f32")],
+                                    result_types=["f32"]).result
+
+                    update = k.op("tcgen05.frag_vote", [k.frag_map(need, m_old, m_max)],
+                                  {"kind": "any"}, ["i1"]).result
+                    m_new = k.frag_map(lambda a, b, row, c: k.op(
+                        "arith.select", [update, b, a], result_types=["f32"]).result,
+                        m_old, m_max)
+                    correct = k.and_(not_first, update)
                 alpha = k.frag_map(lambda a, b, row, c: k.exp(k.mul(k.sub(a, b), scale)),
                                    m_old, m_new)
                 pf = k.frag_map(lambda x, mx, row, c: k.exp(k.mul(k.sub(x, mx), scale)),
@@ -165,9 +170,13 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64,
                                    l_old, alpha, k.frag_reduce(pf, "sum"))
                 pb = k.frag_map(lambda x, row, c: k.convert(x, "bf16"), pf, element="bf16")
                 k.mbarrier_wait(o_done[t], o_parity)
-                k.fence("after_thread_sync")
+                if tiles == 1:
+                    # The MMA issued S_t of this block before P_t V of the previous one.
+                    # In ping-pong it commits S_t after that product, and the fence
+                    # after the wait on s_full_t orders both (9.7.16.12.1, 9.7.16.6.3).
+                    k.fence("after_thread_sync")
                 k.st(pv_t, 0, pb)
-                with k.if_(not_first):  # O = O alpha (block 0: the first P V overwrites O)
+                with k.if_(correct):  # O = O alpha (block 0: the first P V overwrites O)
                     for h in range(halves):
                         with k.loop(0, 64, 32) as col:
                             of = k.ld(o[t][h], col, 32)

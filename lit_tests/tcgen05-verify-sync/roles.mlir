@@ -707,7 +707,7 @@ func.func @parity_unknown(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1)
 
 // -----
 
-// Refused: a condition that does not evaluate.
+// Refused: a condition that does not evaluate, around a commit (sync_check/branches.py).
 !acc = !tcgen05.tmem<[128, 64], f32>
 !ta = !tcgen05.smem<[128, 64], bf16, "K", "128B">
 !tb = !tcgen05.smem<[64, 64], bf16, "K", "128B">
@@ -738,11 +738,11 @@ func.func @condition_unknown(%A: !llvm.ptr<1>, %C: !llvm.ptr<1>, %n: i32, %x: i1
     }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
     "tcgen05.role"() ({
       "tcgen05.mbarrier_wait"(%full, %p0) : (!mb, i32) -> ()
-      // expected-error @+1 {{tcgen05-verify-sync follows the roles of a kernel with partitions only through conditions it can evaluate: this condition does not}}
+      // expected-error @+1 {{tcgen05-verify-sync follows the roles of a kernel with partitions only through conditions it can evaluate, or branches it can trace as taken: this condition does not evaluate and its branch holds tcgen05.commit}}
       scf.if %x {
         "tcgen05.mma"(%acc, %a, %b, %t) {kind = "f16"} : (!acc, !ta, !tb, i1) -> ()
+        "tcgen05.commit"(%done) : (!mb) -> ()
       }
-      "tcgen05.commit"(%done) : (!mb) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
     "tcgen05.role"() ({

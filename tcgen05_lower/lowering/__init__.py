@@ -20,8 +20,9 @@ package collects them into ``HANDLERS`` (op name -> handler).
 """
 
 from tcgen05_lower.lowering import (alloc, compute, datamove, ldst, mma, partitions, smem,
-                                    sync, tma, views)
+                                    sync, tma, views, votes)
 from tcgen05_lower.lowering.core import KernelLowering, handlers, lowers  # noqa: F401
 
 #: tcgen05 op name -> handler(lowering, op), from every family module.
-HANDLERS = handlers(alloc, compute, datamove, ldst, mma, partitions, smem, sync, tma, views)
+HANDLERS = handlers(alloc, compute, datamove, ldst, mma, partitions, smem, sync, tma, views,
+                    votes)

@@ -23,6 +23,7 @@ from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ops_support import (CLUSTER_RANK_SHIFT, MemoryAccess, Unknown,
                                            _check_mbarrier_address, _shared_target, _unknown)
 from tcgen05_lower.sim.state import SimError
+from tcgen05_lower.sim.vote import vote_handler
 from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, UINT, from_float,
                                      from_signed, mul_hi_u64, parse_type, to_float, to_signed)
 
@@ -76,6 +77,7 @@ def _handler_for(ins: P.Instr):
         "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
         "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
         "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix, "brx": _brx,
+        "vote": lambda ins: vote_handler(ins, _unknown),   # sim/vote.py
     }
     if base not in table:
         raise _unknown(ins)

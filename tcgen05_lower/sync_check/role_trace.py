@@ -12,6 +12,7 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, FenceOp, LdOp, SmemStage
                                        TmemBufferOp, TmemStageOp, WaitOp)
 from tcgen05_lower.kernel_ir import (PARTITIONS_OP, defining_op, has_partitions, partition_roles,
                                      role_info)
+from tcgen05_lower.sync_check.branches import unknown_branch_problem
 from tcgen05_lower.sync_check.cta import Run
 from tcgen05_lower.sync_check.runtime_bounds import bind_runtime_bound, shared_bound
 from tcgen05_lower.sync_check.model import (ANY_TILE, EXPECT_TX, FULL_LANES, Footprint, LOADS,
@@ -163,9 +164,14 @@ class RoleTracer(Run):
         self.current = kernel
 
     def alternatives(self, op, blocks) -> None:
-        raise Unsupported(op, "tcgen05-verify-sync follows the roles of a kernel with "
-                              "partitions only through conditions it can evaluate: this "
-                              "condition does not")
+        why = unknown_branch_problem(op, blocks)   # sync_check/branches.py
+        if why is not None:
+            raise Unsupported(op, "tcgen05-verify-sync follows the roles of a kernel with "
+                                  "partitions only through conditions it can evaluate, or "
+                                  f"branches it can trace as taken: this condition does not "
+                                  f"evaluate and {why}")
+        for block in blocks:
+            self.region(block)
 
     def loop(self, op) -> None:
         bound = op.operands[1]

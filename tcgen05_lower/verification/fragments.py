@@ -12,6 +12,7 @@ from tcgen05_lower.element_types import isa_type
 from tcgen05_lower.isa import fragments
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.text import did_you_mean
+from tcgen05_lower.votes import frag_vote_problems
 
 
 #: The element types of tcgen05.ld.red (9.7.16.8.3: .f32, .u32, .s32).
@@ -147,6 +148,10 @@ class FragmentRules:
 
     def check_frag_broadcast(self, op, info) -> None:
         for message in frag_broadcast_problems(op, self.row_memo):
+            self.error(op, message)
+
+    def check_frag_vote(self, op, info) -> None:
+        for message in frag_vote_problems(op, self.row_memo):
             self.error(op, message)
 
     def check_store_fragment(self, op, info) -> None:

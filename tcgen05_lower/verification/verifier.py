@@ -9,8 +9,8 @@ from types import MappingProxyType
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp, DeallocOp,
-                                       FenceOp, FragBroadcastOp, FragMapOp, FragReduceOp, LdOp,
-                                       LdRedOp, LoadFragmentOp, MbarrierArriveOp,
+                                       FenceOp, FragBroadcastOp, FragMapOp, FragReduceOp,
+                                       FragVoteOp, LdOp, LdRedOp, LoadFragmentOp, MbarrierArriveOp,
                                        MbarrierExpectTxOp, MbarrierStageOp, MbarrierWaitOp, MmaOp,
                                        RelinquishAllocPermitOp, ShiftOp, SmemBufferOp, SmemFillOp,
                                        SmemStageOp, StOp, StoreFragmentOp, TmaLoadOp, TmemBufferOp,
@@ -153,6 +153,7 @@ _CHECKS = MappingProxyType({cls.NAME: check for cls, check in (
     (FragMapOp, Verifier.check_frag_map),
     (FragReduceOp, Verifier.check_frag_reduce),
     (FragBroadcastOp, Verifier.check_frag_broadcast),
+    (FragVoteOp, Verifier.check_frag_vote),
     (WaitOp, Verifier.check_wait),
     (AllocMbarrierOp, Verifier.check_alloc_mbarrier),
     (MbarrierStageOp, Verifier.check_mbarrier_stage),

@@ -4,8 +4,11 @@
 halves Q, K, V and O are cut into, one TMA box and one 128-byte swizzle span each,
 docs/tma.md), `tiles` query tiles of 128 rows per CTA (1: one softmax warpgroup, the MMA
 computing the next block's scores while it works; 2: two softmax warpgroups in ping-pong),
-and optionally a constant number of KV blocks. The example is ``generate(64, 2)``; tests/test_ws_attention.py checks that
-character for character and runs the others."""
+and optionally a constant number of KV blocks; `planned_loads` leaves the TMA loads'
+synchronization to tcgen05-insert-sync{strategy=loads}; `rescale` corrects O at every
+block or, "conditional", only where a warp's maxima grew past `threshold`. The example
+is ``generate(64, 2, planned_loads=True, rescale="conditional")``;
+tests/test_ws_attention.py checks that character for character and runs the others."""
 
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ HEADER = """// Forward attention, warp-specialized, all synchronization written 
 //   softmax t (warps {softmax_warps}): per block, the online softmax of S_t (tcgen05.frag_reduce,
 //                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
 //                          (tcgen05.st into an A operand), and the correction of O_t in
-//                          tensor memory (O_t *= alpha, ld/st; always, not conditional)
+//                          tensor memory (O_t *= alpha, ld/st{rescale})
 //                          once the previous P_t V has completed; after the last block
 //                          O_t / l goes to global memory.
 // {schedule}
@@ -44,12 +47,43 @@ HEADER = """// Forward attention, warp-specialized, all synchronization written 
 //   o_done_t     (count 1): MMA commits after P_t V_j; softmax t waits parity (j + 1) & 1
 //                before writing P_t or touching O_t in block j (phase j - 1; block 0 waits
 //                for the phase before the first), and phase n - 1 before its epilogue.
+//                In the loop it fences after_thread_sync after that wait only when the
+//                MMA commits S_t of block j before P_t V_(j-1) (one tile); in ping-pong
+//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
+//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
 // Compile with tcgen05-insert-sync{{strategy=none}}: insert-sync does not plan this protocol
 // (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
 // docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it, the run-time
 // block count for every count up to the mbarriers' phase period
 // (tcgen05_lower/sync_check/runtime_bounds.py). The reference is
 // examples/ws_attention_fwd_bf16.check.py."""
+
+#: The header's lines that the variant whose TMA loads insert-sync plans says otherwise.
+PLANNED_HEADER = {
+    "all synchronization written by hand:":
+        "the TMA loads' synchronization\n// inserted by tcgen05-insert-sync{strategy=loads}, the rest written by hand:",
+    """//   q_full       (count 1): expect_tx + the Q boxes; MMA waits phase 0.
+//   kv_full[2]   (count 1): expect_tx + the K and V boxes of block j into stage j % 2; MMA
+//                waits parity (j / 2) & 1.
+//   kv_empty[2]  (count 1): MMA commits after the block's last P V; load waits parity
+//                (j / 2 + 1) & 1 before refilling (a fresh mbarrier reports the phase
+//                before the first complete), and after its loop for the last commit to
+//                each stage.
+""": """//   The TMA loads name no mbarrier: tcgen05-insert-sync{strategy=loads} writes their
+//   protocol (tcgen05_lower/synchronization/pipelined_loads.py): once_full (expect_tx +
+//   the Q boxes; MMA waits phase 0 before the first S), full[2] and empty[2] for the K/V
+//   ring (expect_tx + the boxes of block j into stage j % 2; MMA waits before S of block
+//   j, its first reader, and commits after the last P V of block j, its last; the load
+//   role waits on empty before each refill and, after its loop, for the last commit to
+//   each stage).
+""",
+    """// Compile with tcgen05-insert-sync{strategy=none}: insert-sync does not plan this protocol
+// (tcgen05.st in a role, several accumulators, loops of run-time trip counts,
+// docs/partitions.md "Not planned yet"); tcgen05-verify-sync checks it,""":
+    """// Compile with tcgen05-insert-sync{strategy=loads}: insert-sync does not plan the rest
+// (tcgen05.st in a role, several accumulators, docs/partitions.md "Not planned yet");
+// tcgen05-verify-sync checks the whole protocol,""",
+}
 
 SCHEDULE = {
     1: ("One query tile: S and P have 2 stages, and the MMA issues S_{j+1} before it waits\n"
@@ -73,15 +107,36 @@ F32C = "!tcgen05.frag<[128, 32], f32>"
 ROW = "!tcgen05.frag<[128, 1], f32>"
 
 
+#: How O is corrected: at every block, or only where a warp's maxima grew past THRESHOLD
+#: (FlashAttention-4's conditional rescaling).
+RESCALE = ("always", "conditional")
+#: What the header says of the correction.
+RESCALE_TEXT = {False: "; at every block",
+                True: ";\n//                          FlashAttention-4's conditional rescaling: "
+                      "only in the warps\n//                          where a row's max grew "
+                      "past a threshold, a warp\n//                          vote, "
+                      "tcgen05.frag_vote"}
+#: The growth of a row's scaled max (the exponent of its p) past which a warp rescales,
+#: by default (FlashAttention-4 rescales past a factor of 256, 8 in log2; here the
+#: exponent is natural, so p and l stay below e^8 times their values at the true max).
+THRESHOLD = 8.0
+
+
 def _ring(t: str, stages: int) -> str:
     return t.replace("[128", f"[{stages}, 128") if stages > 1 else t
 
 
 class _Gen:
-    def __init__(self, d: int, tiles: int, blocks: int | None):
+    def __init__(self, d: int, tiles: int, blocks: int | None, planned_loads: bool = False,
+                 rescale: str = "always", threshold: float = 8.0):
         if d not in (64, 128) or tiles not in (1, 2):
             raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
+        if rescale not in RESCALE:
+            raise ValueError(f"rescale {rescale!r}: one of {RESCALE}")
+        self.conditional = rescale == "conditional"
+        self.threshold = threshold
         self.d, self.tiles, self.blocks = d, tiles, blocks
+        self.planned = planned_loads   # the TMA loads' synchronization left to insert-sync
         self.halves = d // 64
         self.stages = 2 if tiles == 1 else 1   # of S and P per tile
         self.scale = 1.0 / d ** 0.5
@@ -122,8 +177,10 @@ class _Gen:
 
     def wait_kv(self, j: str, ind: str, tag: str) -> str:
         """Waits for K_j, V_j; returns the ring stage value."""
-        self.w(f"""{ind}%ks{tag} = arith.remui {j}, %c2 : index
-{ind}%kr{tag} = arith.divui {j}, %c2 : index
+        self.w(f"{ind}%ks{tag} = arith.remui {j}, %c2 : index\n")
+        if self.planned:
+            return f"%ks{tag}"
+        self.w(f"""{ind}%kr{tag} = arith.divui {j}, %c2 : index
 {ind}%kp{tag} = arith.andi %kr{tag}, %c1 : index
 {ind}%kv_parity{tag} = arith.index_cast %kp{tag} : index to i32
 {ind}%kvf{tag} = "tcgen05.mbarrier_stage"(%kv_full, %ks{tag}) : ({BAR}, index) -> {BAR}
@@ -163,6 +220,8 @@ class _Gen:
         self.w(f'{ind}"tcgen05.commit"(%o_done{t}) : ({BAR}) -> ()\n')
 
     def release_kv(self, j: str, ind: str, tag: str) -> None:
+        if self.planned:
+            return
         self.w(f"""{ind}%es{tag} = arith.remui {j}, %c2 : index
 {ind}%kve{tag} = "tcgen05.mbarrier_stage"(%kv_empty, %es{tag}) : ({BAR}, index) -> {BAR}
 {ind}"tcgen05.commit"(%kve{tag}) : ({BAR}) -> ()
@@ -175,8 +234,13 @@ class _Gen:
         rows = 128 * tiles
         threads = 128 + 128 * tiles
         softmax_warps = "4-7" if tiles == 1 else "4-7 and 8-11"
-        self.w(HEADER.format(rows=rows, d=d, threads=threads, softmax_warps=softmax_warps,
-                             schedule=SCHEDULE[tiles]) + "\n")
+        header = HEADER.format(rows=rows, d=d, threads=threads, softmax_warps=softmax_warps,
+                               schedule=SCHEDULE[tiles],
+                               rescale=RESCALE_TEXT[self.conditional])
+        for old, new in PLANNED_HEADER.items() if self.planned else ():
+            assert old in header, old
+            header = header.replace(old, new)
+        self.w(header + "\n")
         self.w(f"""func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<1>,
     %O: !llvm.ptr<1>, %L: index, %causal: index,
     %tmQ: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "Q", box = array<i64: 64, 128>,
@@ -224,7 +288,8 @@ class _Gen:
                 self.w(f'  %o{t}_{h} = "tcgen05.tmem_buffer"() {{name = "O{t}_{h}"}} : () -> '
                        f'{O_T}\n')
         stages = f", stages = {self.stages} : i64" if self.stages > 1 else ""
-        self.w(f'  %q_full = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> {BAR}\n'
+        if not self.planned:
+            self.w(f'  %q_full = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> {BAR}\n'
                f'  %kv_full = "tcgen05.alloc_mbarrier"() {{count = 1 : i64, stages = 2 : i64}}'
                f' : () -> {BAR}\n'
                f'  %kv_empty = "tcgen05.alloc_mbarrier"() {{count = 1 : i64, stages = 2 : i64}}'
@@ -236,6 +301,9 @@ class _Gen:
         self.w('\n  "tcgen05.partitions"() ({\n')
 
     def load_role(self) -> None:
+        if self.planned:
+            self.planned_load_role()
+            return
         self.w(f"""    // Load role: warp 0; one thread issues the expect_tx and the TMA loads.
     "tcgen05.role"() ({{
       "tcgen05.mbarrier_expect_tx"(%q_full) : ({BAR}) -> ()
@@ -286,13 +354,46 @@ class _Gen:
 
 """)
 
+    def planned_load_role(self) -> None:
+        """The load role whose TMA loads name no mbarrier: tcgen05-insert-sync
+        {strategy=loads} writes their synchronization."""
+        self.w("""    // Load role: warp 0; one thread issues the TMA loads (their mbarriers, expect_tx
+    // and waits are tcgen05-insert-sync's).
+    "tcgen05.role"() ({
+""")
+        for t in range(self.tiles):
+            for h in range(self.halves):
+                self.w(f'      %qc{t}_{h} = arith.constant {64 * h} : index\n'
+                       f'      %qr{t}_{h} = arith.constant {128 * t} : index\n'
+                       f'      "tcgen05.tma_load"(%tmQ, %q{t}_{h}, %qc{t}_{h}, %qr{t}_{h})\n'
+                       f'          : (!llvm.ptr<1>, {Q_T}, index, index) -> ()\n')
+        self.w("""      scf.for %j = %c0 to %n step %c1 {
+        %st = arith.remui %j, %c2 : index
+        %key = arith.muli %j, %c64 : index
+""")
+        for h in range(self.halves):
+            self.w(f"""        %hc{h} = arith.constant {64 * h} : index
+        %ks{h} = "tcgen05.smem_stage"(%k{h}, %st) : ({KR_T}, index) -> {K_T}
+        %vs{h} = "tcgen05.smem_stage"(%v{h}, %st) : ({VR_T}, index) -> {V_T}
+        "tcgen05.tma_load"(%tmK, %ks{h}, %hc{h}, %key)
+            : (!llvm.ptr<1>, {K_T}, index, index) -> ()
+        "tcgen05.tma_load"(%tmV, %vs{h}, %hc{h}, %key)
+            : (!llvm.ptr<1>, {V_T}, index, index) -> ()
+""")
+        self.w("""      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+
+""")
+
     def mma_role(self) -> None:
-        self.w(f"""    // MMA role: warp 1 (one thread issues; the scores of block 0 first, then per block
+        self.w("""    // MMA role: warp 1 (one thread issues; the scores of block 0 first, then per block
     // j < n - 1 the products of block j and the scores of block j + 1, then the last
     // products).
-    "tcgen05.role"() ({{
-      "tcgen05.mbarrier_wait"(%q_full, %p0) : ({BAR}, i32) -> ()
+    "tcgen05.role"() ({
 """)
+        if not self.planned:
+            self.w(f'      "tcgen05.mbarrier_wait"(%q_full, %p0) : ({BAR}, i32) -> ()\n')
         ks = self.wait_kv("%c0", "      ", "0")
         for t in range(self.tiles):
             self.scores(t, "%c0", ks, "      ", f"0_{t}")
@@ -377,12 +478,12 @@ class _Gen:
 {ind}  gpu.yield %y : f32
 {ind}}}) : ({F64}) -> {F64}
 {ind}%mj = "tcgen05.frag_reduce"(%sc) {{kind = "max"}} : ({F64}) -> {ROW}
-{ind}%m_new = "tcgen05.frag_map"(%m_old, %mj) ({{
+{ind}%{self.max_name} = "tcgen05.frag_map"(%m_old, %mj) ({{
 {ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
 {ind}  %mx = arith.maxnumf %a, %b : f32
 {ind}  gpu.yield %mx : f32
 {ind}}}) : ({ROW}, {ROW}) -> {ROW}
-{ind}%alpha = "tcgen05.frag_map"(%m_old, %m_new) ({{
+{self.vote(ind)}{ind}%alpha = "tcgen05.frag_map"(%m_old, %m_new) ({{
 {ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
 {ind}  %dd = arith.subf %a, %b : f32
 {ind}  %scale = arith.constant {scale!r} : f32
@@ -414,11 +515,10 @@ class _Gen:
 {ind}// The previous P V has completed: the P it read is free again and O{t} holds every
 {ind}// earlier block.
 {ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()
-{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
-{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
+{self.o_done_fence(t, ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
 {ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
 {ind}// overwrites it).
-{ind}scf.if %not_first {{
+{ind}scf.if %{self.correct} {{
 """)
         for h in range(self.halves):
             self.w(f"""          scf.for %col = %c0 to %c64 step %c32 {{
@@ -472,6 +572,65 @@ class _Gen:
     }}) {{name = "softmax{t}", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
 """)
 
+    @property
+    def max_name(self) -> str:
+        """The running max of the block: m_new, or with conditional rescaling the
+        candidate m_max that the warp's vote may leave unused."""
+        return "m_max" if self.conditional else "m_new"
+
+    @property
+    def correct(self) -> str:
+        return "rescale" if self.conditional else "not_first"
+
+    def vote(self, ind: str) -> str:
+        """Conditional rescaling (FlashAttention-4): a row needs its max updated when it
+        grew by more than THRESHOLD / scale (exp(THRESHOLD) in p); each warp votes on
+        its 32 rows (tcgen05.frag_vote any) and keeps its stale maxima when no row
+        needs it, so alpha = 1 and O is not corrected (p stays below exp(THRESHOLD)
+        relative to the stale max: O and l grow by at most that factor per row; O / l
+        is the same). Block 0 always votes for (m_old = -inf)."""
+        if not self.conditional:
+            return ""
+        return f"""{ind}// Conditional rescaling: the warp keeps its maxima unless one of its rows
+{ind}// grew by more than {self.threshold} / scale (p then stays below e^{self.threshold}).
+{ind}%need = "tcgen05.frag_map"(%m_old, %m_max) ({{
+{ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
+{ind}  %dd = arith.subf %b, %a : f32
+{ind}  %scale = arith.constant {self.scale!r} : f32
+{ind}  %t = arith.mulf %dd, %scale : f32
+{ind}  %limit = arith.constant {self.threshold} : f32
+{ind}  %over = arith.cmpf ogt, %t, %limit : f32
+{ind}  %one = arith.constant 1.0 : f32
+{ind}  %zero = arith.constant 0.0 : f32
+{ind}  %y = arith.select %over, %one, %zero : f32
+{ind}  gpu.yield %y : f32
+{ind}}}) : ({ROW}, {ROW}) -> {ROW}
+{ind}%update = "tcgen05.frag_vote"(%need) {{kind = "any"}} : ({ROW}) -> i1
+{ind}%m_new = "tcgen05.frag_map"(%m_old, %m_max) ({{
+{ind}^bb0(%a: f32, %b: f32, %row: index, %c: index):
+{ind}  %y = arith.select %update, %b, %a : f32
+{ind}  gpu.yield %y : f32
+{ind}}}) : ({ROW}, {ROW}) -> {ROW}
+{ind}%rescale = arith.andi %not_first, %update : i1
+"""
+
+    def o_done_fence(self, t: int, ind: str) -> str:
+        """What follows the wait on o_done_t in the loop. One tile: the fence that orders
+        the stores of P_t and the correction of O_t after P_t V_(j-1) (the MMA issued
+        S_t of block j before that product, 9.7.16.6.4.4). Two tiles in ping-pong: no
+        fence, the one after the wait on s_full_t already orders them (the MMA commits
+        S_t of block j after P_t V_(j-1), and a commit tracks all the prior tcgen05 ops of
+        its thread, 9.7.16.12.1; an asynchronous tcgen05 op after after_thread_sync is
+        ordered after all the prior execution ordering operations, 9.7.16.6.3). The wait
+        itself stays for the parity wait after the loop: the ISA orders the arrivals of
+        two commits in no way (9.7.16.12.1), so o_done_t's phase j - 1 may still be
+        pending when s_full_t's phase j completes, and a parity wait skipping it could
+        take phase n - 3 for phase n - 1."""
+        if self.tiles == 1:
+            return f'{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()\n'
+        return (f"{ind}// No fence: the one after the wait on s_full{t} orders what follows\n"
+                f"{ind}// (S{t} of this block was committed after the previous P{t} V).\n")
+
     def text(self) -> str:
         self.prologue()
         self.load_role()
@@ -487,10 +646,15 @@ class _Gen:
         return "".join(self.out)
 
 
-def generate(d: int = 64, tiles: int = 2, blocks: int | None = None) -> str:
+def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
+             planned_loads: bool = False, rescale: str = "always",
+             threshold: float = THRESHOLD) -> str:
     """The kernel for head dimension `d`, `tiles` query tiles and (optionally) a constant
-    number of KV blocks (module docstring)."""
-    return _Gen(d, tiles, blocks).text()
+    number of KV blocks (module docstring); with `planned_loads` its TMA loads name no
+    mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization;
+    `rescale` "conditional" corrects O only where a warp votes for it (RESCALE), past
+    `threshold`."""
+    return _Gen(d, tiles, blocks, planned_loads, rescale, threshold).text()
 
 
 if __name__ == "__main__":
