@@ -231,7 +231,7 @@ def test_races_are_grouped_by_pair_of_ops_with_a_count():
 
 
 def test_races_of_several_ctas_merge_per_pair():
-    from tcgen05_lower.sim.ordering import Race, group_races
+    from tcgen05_lower.sim.ordering_records import Race, group_races
     races = [Race("race with PTX line 3: x", 9, other_line=3) for _ in range(3)]
     races[1].count = 5
     other = Race("race with PTX line 4: y", 9, other_line=4)
