@@ -25,7 +25,6 @@ GENERATED = {
 MODULES_NOT_SPLIT_YET = {
     "tcgen05_lower/sim/timing.py": "the timing model (its replay is one function)",
     "tcgen05_lower/sim/tensor_core.py": "the simulator's tensor-core operations",
-    "tcgen05_lower/cli/sim.py": "tcgen05-sim and tcgen05-run",
     "tcgen05_lower/synchronization/rings.py": "the mbarrier-ring protocol of warp roles",
 }
 
