@@ -1,5 +1,5 @@
 """Sparse MMAs (tcgen05.mma.sp) and MN-major shared-memory operands in the simulator
-(tcgen05_lower/sim/sparse.py, tensor_core.mn_major_addresses).
+(tcgen05_lower/sim/sparse.py, tc_descriptors.mn_major_addresses).
 
 (a) Unit tests against hand derivations from the ISA text: the metadata values of
 9.7.16.10.8.1 / 9.7.16.10.8.2, the metadata placement in tensor memory of tmem-facts
