@@ -14,7 +14,8 @@ schedules, the timing model with its Chrome trace, --functional-only and --timin
 and the PTX of a few kernels runs with one synchronization instruction deleted at a time
 (mutants), where the simulator reports races, deadlocks and wrong numbers. A record is
 the exit status, stdout, stderr and the files written; wall-clock times and rates in the
-output (the only part that is not a function of the code) are masked.
+output and the progress lines of long runs (the only parts that are not a function of
+the code) are masked.
 """
 
 from __future__ import annotations
@@ -39,6 +40,9 @@ SCRATCH = behaviour_manifest.SCRATCH = Path("/tmp/tcgen05-sim-behaviour-manifest
 MUTANTS = Path("/tmp/tcgen05-sim-behaviour-mutants")
 #: Wall-clock seconds and rates, masked before hashing.
 _CLOCK = re.compile(r"\d[\d,]*\.?\d* (s\b|ms\b|warp instructions/s)|\d+ s left")
+#: The progress lines of a long run (executor.Machine.run), printed every 2 s of wall
+#: clock: how many there are and where they fall is the machine's load, not the code's.
+_PROGRESS = re.compile(r"^tcgen05-sim: \d+ warp instructions, <clock>.*\n", re.M)
 
 
 def kernels() -> list[Path]:
@@ -118,7 +122,8 @@ def run_sim(argv: list[str]) -> tuple[int, str, str]:
             status = guarded_main("tcgen05-sim", lambda: sim.run(argv))
         except SystemExit as exit_:
             status = exit_.code if isinstance(exit_.code, int) else 1
-    return status, _CLOCK.sub("<clock>", out.getvalue()), _CLOCK.sub("<clock>", err.getvalue())
+    return (status, _CLOCK.sub("<clock>", out.getvalue()),
+            _PROGRESS.sub("", _CLOCK.sub("<clock>", err.getvalue())))
 
 
 def write(target: Path, only: str | None = None) -> None:
