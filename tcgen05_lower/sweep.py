@@ -139,6 +139,7 @@ def run_point(build, point: dict, *, check=None, timing=True, ptxas=True, seed=0
 def _measure(build, point, check, timing, ptxas, seed, script, max_instructions, timeout,
              functional_only=False, timing_only=None):
     from tcgen05_lower.cli import sim as S
+    from tcgen05_lower.cli.sim_problem import expected_outputs
     from tcgen05_lower.driver import CompileFailed, compile_source
     from tcgen05_lower.pipeline import DEFAULT_PIPELINE, PipelineError, override_options
     from tcgen05_lower.sim.api import DEFAULT_MAX_INSTRUCTIONS, DEFAULT_TIMEOUT, simulate
@@ -215,7 +216,7 @@ def _measure(build, point, check, timing, ptxas, seed, script, max_instructions,
     if problem is not None:
         worst = 0.0
         try:
-            expected = S.expected_outputs(problem, manifest, originals)
+            expected = expected_outputs(problem, manifest, originals)
             for name, want in expected.items():
                 ok, max_abs, _, bound = problem.tolerance(name, ran.outputs[name], want,
                                                           originals)

@@ -102,7 +102,7 @@ TF32 = str(ROOT / "tests/kernels/gemm_tf32_128x256.mlir")
 
 def test_gemm_check_of_a_tf32_kernel_allows_for_tf32_inputs(tool):
     """A correct .kind::tf32 GEMM (f32 inputs whose low 13 mantissa bits the MMA does not
-    read) matches within the bound of tf32 inputs (cli/sim.py, TF32_INPUT_ERROR_UNIT: a
+    read) matches within the bound of tf32 inputs (cli/sim_gemm.py, TF32_INPUT_ERROR_UNIT: a
     relative error of at most 2^-9 + 2^-20 per product, derived there)."""
     proc = tool("tcgen05-sim", TF32, "--check", "gemm")
     assert proc.returncode == 0, proc.stdout + proc.stderr

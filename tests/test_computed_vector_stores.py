@@ -20,7 +20,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tcgen05_lower.cli.sim import file_problem, make_inputs
+from tcgen05_lower.cli.sim_check_file import file_problem
+from tcgen05_lower.cli.sim_problem import make_inputs
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
 from tcgen05_lower.sim.api import simulate

@@ -23,7 +23,7 @@ import numpy as np
 import pytest
 
 from tcgen05_lower.cli.sim import prepare
-from tcgen05_lower.sim import api, ops
+from tcgen05_lower.sim import api, ops_memory
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,7 +44,7 @@ def expected(rank: int, rows: int, columns: int) -> dict[str, set]:
 
 def _record(monkeypatch, accesses: list):
     """Wraps the simulator's global load and store to note (rank, address, bytes)."""
-    real_load, real_store = ops.load, ops.store
+    real_load, real_store = ops_memory.load, ops_memory.store
 
     def note(m, space, act, addr, nbytes, vec, kind):
         if space != "global":
@@ -61,8 +61,8 @@ def _record(monkeypatch, accesses: list):
         note(m, space, act, addr, nbytes, vec, "store")
         return real_store(m, space, act, addr, nbytes, vec, values, ins)
 
-    monkeypatch.setattr(ops, "load", load)
-    monkeypatch.setattr(ops, "store", store)
+    monkeypatch.setattr(ops_memory, "load", load)
+    monkeypatch.setattr(ops_memory, "store", store)
 
 
 @pytest.mark.parametrize("example", sorted(SPLITS))

@@ -88,11 +88,11 @@ ALLOWED = {
     ("tcgen05_lower/driver.py", "_one_cluster", "cta_group"):
         "reads that signature's key for the grid of one cluster",
     ("tcgen05_lower/driver.py", "launch_manifest", "name"): _MANIFEST,
-    ("tcgen05_lower/cli/sim.py", "gemm_problem", "name"):
+    ("tcgen05_lower/cli/sim_gemm.py", "gemm_problem", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,
-    ("tcgen05_lower/cli/sim.py", "make_inputs", "name"):
+    ("tcgen05_lower/cli/sim_problem.py", "make_inputs", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,
-    ("tcgen05_lower/cli/sim.py", "param_name", "name"):
+    ("tcgen05_lower/cli/sim_problem.py", "param_name", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,
     ("tcgen05_lower/cli/compare.py", "kernel_inputs", "name"):
         "a parameter's name in the launch manifest: " + _MANIFEST,

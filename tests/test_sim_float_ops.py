@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from sim_standins import PlainOrdering  # noqa: E402
 
 from tcgen05_lower.sim.api import simulate  # noqa: E402
-from tcgen05_lower.sim.ops import bf16_round, f8_satfinite  # noqa: E402
+from tcgen05_lower.sim.ops_convert import bf16_round, f8_satfinite  # noqa: E402
 
 HEADER = ".version 8.7\n.target sm_100a\n.address_size 64\n"
 

@@ -36,6 +36,7 @@ import pytest
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.sim import block_scale as bs
 from tcgen05_lower.sim import tensor_core as tc
+from tcgen05_lower.sim import tc_descriptors as td
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.state import Address, CtaMemory, SimError
 
@@ -120,7 +121,7 @@ def test_table_43_mxf8f6f4_descriptor_by_hand():
     # lit_tests/forms/mma-kinds.mlir's kind_mxf8f6f4, derived by hand there from Table 43:
     # scale B ID 1 << 4, btype E2M1 5 << 10, N = 64: 8 << 17, UE8M0 1 << 23, M >> 7 = 1 << 27,
     # scale A ID 3 << 29.
-    info = tc.decode_instr_descriptor(0x68901410, "mxf8f6f4")
+    info = td.decode_instr_descriptor(0x68901410, "mxf8f6f4")
     assert (info.m, info.n, info.k, info.d_type) == (128, 64, 32, "f32")
     assert (info.a_type, info.b_type, info.scale_type) == ("e4m3", "e2m1", "ue8m0")
     assert (info.scale_a_id, info.scale_b_id) == (3, 1)
@@ -135,14 +136,14 @@ def test_table_43_mxf8f6f4_descriptor_by_hand():
 def test_table_44_mxf4_and_mxf4nvf4_descriptors_by_hand():
     # mma-kinds.mlir kind_mxf4: E2M1 = 1 at bits 7-9 and 10-11, N 8 << 17, UE8M0 1 << 23,
     # M 1 << 27, scale A ID 2 << 29, scale B ID 2 << 4 = 0x489004A0.
-    info = tc.decode_instr_descriptor(0x489004A0, "mxf4")
+    info = td.decode_instr_descriptor(0x489004A0, "mxf4")
     assert (info.m, info.n, info.k, info.a_type, info.b_type) == (128, 64, 64, "e2m1", "e2m1")
     assert (info.scale_type, info.scale_a_id, info.scale_b_id) == ("ue8m0", 2, 2)
     # kind_mxf4nvf4: bit 23 = 0 is UE4M3 there, negate A 1 << 13 = 0x08102480
-    info = tc.decode_instr_descriptor(0x08102480, "mxf4nvf4")
+    info = td.decode_instr_descriptor(0x08102480, "mxf4nvf4")
     assert (info.scale_type, info.negate_a, info.negate_b, info.k) == ("ue4m3", True, False, 64)
     # bit 31: K dimension, 1 = dense K = 96
-    assert tc.decode_instr_descriptor(0x08102480 | 1 << 31, "mxf4nvf4").k == 96
+    assert td.decode_instr_descriptor(0x08102480 | 1 << 31, "mxf4nvf4").k == 96
 
 
 @pytest.mark.parametrize("kind, idesc, message", [
@@ -159,7 +160,7 @@ def test_table_44_mxf4_and_mxf4nvf4_descriptors_by_hand():
 ])
 def test_descriptor_fields_the_tables_forbid_are_errors(kind, idesc, message):
     with pytest.raises(SimError, match=message):
-        tc.decode_instr_descriptor(idesc, kind)
+        td.decode_instr_descriptor(idesc, kind)
 
 
 @pytest.mark.parametrize("parts, kind, k, vec", [
@@ -246,7 +247,7 @@ def test_padded_4_bit_group_by_hand():
     # 16 E2M1 in bytes 0-7 (element 2j in the low nibble of byte j), bytes 8-15 padding
     group = np.full((1, 16), 0xEE, np.uint8)                  # padding: -4.0 if misread
     group[0, :8] = [0x21, 0x73, 0x00, 0x00, 0x00, 0x00, 0x00, 0xF8]
-    got = tc.decode_elements(group, "e2m1")[0]
+    got = td.decode_elements(group, "e2m1")[0]
     assert got.shape == (16,)
     assert list(got[:4]) == [0.5, 1.0, 1.5, 6.0] and (got[4:14] == 0).all()
     assert got[14] == -0.0 and np.signbit(got[14]) and got[15] == -6.0
@@ -259,11 +260,11 @@ def test_padded_6_bit_group_by_hand():
     group = np.full((1, 16), 0xFF, np.uint8)
     group[0, :12] = 0
     group[0, :3] = [0x48, 0xF0, 0x85]
-    got = tc.decode_elements(group, "e2m3")[0]
+    got = td.decode_elements(group, "e2m3")[0]
     assert list(got[:4]) == [1.0, 0.125, 7.5, -0.125] and (got[4:] == 0).all()
     # the same bits as E3M2 (S.EEE.MM): 0.010.00 = 2^(2-3) = 0.5, 0.000.01 = 2^(1-3) / 4,
     # 0.111.11 = 2^(7-3) * 1.75 = 28
-    assert list(tc.decode_elements(group, "e3m2")[0, :3]) == [0.5, 0.0625, 28.0]
+    assert list(td.decode_elements(group, "e3m2")[0, :3]) == [0.5, 0.0625, 28.0]
 
 
 def test_packed_e2m1_of_mxf4_by_hand():

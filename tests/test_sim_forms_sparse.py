@@ -1,5 +1,5 @@
 """Sparse MMAs (tcgen05.mma.sp) and MN-major shared-memory operands in the simulator
-(tcgen05_lower/sim/sparse.py, tensor_core.mn_major_addresses).
+(tcgen05_lower/sim/sparse.py, tc_descriptors.mn_major_addresses).
 
 (a) Unit tests against hand derivations from the ISA text: the metadata values of
 9.7.16.10.8.1 / 9.7.16.10.8.2, the metadata placement in tensor memory of tmem-facts
@@ -52,6 +52,7 @@ from tcgen05_lower.driver import compile_source
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim import sparse
 from tcgen05_lower.sim import tensor_core as tc
+from tcgen05_lower.sim import tc_descriptors as td
 from tcgen05_lower.sim.api import bind_arguments, launch_of, simulate
 from tcgen05_lower.sim.executor import Machine
 from tcgen05_lower.sim.ordering import OrderingModel
@@ -301,9 +302,9 @@ def swizzle(byte_address, bits):
 def test_mn_major_addresses_match_the_exact_layouts_of_the_isa_examples(
         figure, code, lbo, sbo, shape_mn, stride_mn, stride_k, bits):
     start = 4096
-    desc = tc.decode_smem_descriptor(smem_descriptor(start, lbo, sbo, code))
+    desc = td.decode_smem_descriptor(smem_descriptor(start, lbo, sbo, code))
     mn_extent = int(np.prod(shape_mn))
-    address = tc.mn_major_addresses(desc, rows=mn_extent, k=16, element_bytes=2)
+    address = td.mn_major_addresses(desc, rows=mn_extent, k=16, element_bytes=2)
     assert address.shape == (mn_extent, 32)
     for mn in range(mn_extent):
         for k in range(16):
@@ -316,20 +317,20 @@ def test_mn_major_addresses_match_the_exact_layouts_of_the_isa_examples(
 def test_mn_major_128b_swizzle_by_hand():
     # ((T,8,m),(8,k)):((1,T,LBO),(8T,SBO)), 8-bit (T = 16): MN byte 130 of K row 9 ->
     # (130 mod 128) + 1 * LBO + (9 mod 8) * 128 + 1 * SBO, then bits 4-6 ^= bits 7-9.
-    desc = tc.decode_smem_descriptor(smem_descriptor(0, 1024, 2048, 2))
-    address = tc.mn_major_addresses(desc, rows=256, k=16, element_bytes=1)
+    desc = td.decode_smem_descriptor(smem_descriptor(0, 1024, 2048, 2))
+    address = td.mn_major_addresses(desc, rows=256, k=16, element_bytes=1)
     plain = 2 + 1024 + 128 + 2048
     assert address[130, 9] == plain ^ (((plain >> 7) & 7) << 4)
 
 
 def test_mn_major_rules_of_tables_49_and_52():
-    desc_32b_atom = tc.decode_smem_descriptor(smem_descriptor(0, 16, 1024, 1))
+    desc_32b_atom = td.decode_smem_descriptor(smem_descriptor(0, 16, 1024, 1))
     with pytest.raises(SimError, match="not modelled yet"):
-        tc.operand_addresses(desc_32b_atom, 8, 8, "tf32", mn_major=True)
+        td.operand_addresses(desc_32b_atom, 8, 8, "tf32", mn_major=True)
     with pytest.raises(SimError, match="Table 52"):
-        tc.operand_addresses(desc_32b_atom, 8, 8, "bf16", mn_major=True)
+        td.operand_addresses(desc_32b_atom, 8, 8, "bf16", mn_major=True)
     with pytest.raises(SimError, match="Table 52"):
-        tc.operand_addresses(tc.decode_smem_descriptor(smem_descriptor(0, 16, 1024, 2)),
+        td.operand_addresses(td.decode_smem_descriptor(smem_descriptor(0, 16, 1024, 2)),
                              8, 8, "tf32", mn_major=True)
 
 
@@ -504,7 +505,7 @@ def gemm_kernel(name, *, a_elt, b_elt, m, n, mmas, cta_group=1, sparse_a=True,
     not filled (the test writes them). With `meta_by_cp` the metadata goes global -> a
     K-major [128, 4] i32 tile -> tcgen05.cp.128x128b -> the metadata buffer."""
     kind = KIND_OF[a_elt]
-    k = (SPARSE_K if sparse_a else tc.DENSE_K)[kind]
+    k = (SPARSE_K if sparse_a else td.DENSE_K)[kind]
     k_tile = k * mmas
     eb = np.dtype(ELEMENTS[a_elt][0]).itemsize
     a_rows, b_rows = m // cta_group, n // cta_group
@@ -748,7 +749,7 @@ def test_dense_mma_with_mn_major_a_and_b(elt, n, mmas, a_swizzle, b_swizzle):
     takes N of Table 50 (a multiple of 16 here)."""
     m = 128
     kind = KIND_OF[elt]
-    k_tile = tc.DENSE_K[kind] * mmas
+    k_tile = td.DENSE_K[kind] * mmas
     a = random_values(elt, (m, k_tile))
     b = random_values(elt, (n, k_tile))
     text = gemm_kernel("mn_dense", a_elt=elt, b_elt=elt, m=m, n=n, mmas=mmas, sparse_a=False,

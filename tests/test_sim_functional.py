@@ -15,7 +15,9 @@ import pytest
 
 from conftest import example_pass_options
 from test_ws_persistent_gemm import AFTER_SYNC, CHECK, EXAMPLE, _mutants, named_parameters
-from tcgen05_lower.cli.sim import file_problem, make_inputs, output_names, prepare
+from tcgen05_lower.cli.sim import prepare
+from tcgen05_lower.cli.sim_check_file import file_problem
+from tcgen05_lower.cli.sim_problem import make_inputs, output_names
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.ordering import OrderingModel

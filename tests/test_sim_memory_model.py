@@ -231,7 +231,7 @@ def test_races_are_grouped_by_pair_of_ops_with_a_count():
 
 
 def test_races_of_several_ctas_merge_per_pair():
-    from tcgen05_lower.sim.ordering import Race, group_races
+    from tcgen05_lower.sim.ordering_records import Race, group_races
     races = [Race("race with PTX line 3: x", 9, other_line=3) for _ in range(3)]
     races[1].count = 5
     other = Race("race with PTX line 4: y", 9, other_line=4)
@@ -262,7 +262,7 @@ def test_source_locations_name_files_declared_after_their_loc():
 
 def test_mismatch_summary_counts_wrong_and_never_written_elements():
     """By hand: (1, 0) is 3 instead of 4, (1, 1) still NaN: 2 wrong, 1 never written."""
-    from tcgen05_lower.cli.sim import compare, mismatch_summary
+    from tcgen05_lower.cli.sim_report import compare, mismatch_summary
     got = np.array([[1, 2], [3, np.nan]], np.float32)
     want = np.array([[1, 2], [4, 5]], np.float64)
     verdict = compare(got, want, 1e-6, "1e-6")

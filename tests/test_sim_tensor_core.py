@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tcgen05_lower.sim import tensor_core as tc
+from tcgen05_lower.sim import tc_descriptors as td
 from tcgen05_lower.sim.state import Address, CtaMemory, SimError
 
 RNG = np.random.default_rng(7)
@@ -26,7 +27,7 @@ def smem_descriptor(start, lbo, sbo, swizzle_code):
 def test_descriptor_of_the_example_decodes_as_table_40_says():
     # 0x4000404000010000: swizzle field (61-63) = 2 -> 128-byte swizzle; SBO field
     # (32-45) = 0x40 -> 1024 bytes; LBO field (16-29) = 1 -> 16 bytes; start 0; fixed 0b001.
-    desc = tc.decode_smem_descriptor(0x4000404000010000)
+    desc = td.decode_smem_descriptor(0x4000404000010000)
     assert (desc.start, desc.leading_offset, desc.stride_offset, desc.swizzle) == \
         (0, 16, 1024, "128B")
 
@@ -36,12 +37,12 @@ def test_descriptor_of_the_example_decodes_as_table_40_says():
                                        (1 << 46 | 1 << 53, "bits 53-60")])
 def test_descriptor_bits_the_isa_forbids_are_errors(bad, rule):
     with pytest.raises(SimError, match=rule):
-        tc.decode_smem_descriptor(bad)
+        td.decode_smem_descriptor(bad)
 
 
 def test_k_major_128b_swizzle_addresses_by_hand():
-    desc = tc.decode_smem_descriptor(smem_descriptor(0, 16, 1024, 2))
-    address = tc.k_major_addresses(desc, rows=16, k_bytes=64)
+    desc = td.decode_smem_descriptor(smem_descriptor(0, 16, 1024, 2))
+    address = td.k_major_addresses(desc, rows=16, k_bytes=64)
     # row r at (r mod 8) * 128 + (r div 8) * SBO, then bits 4-6 ^= bits 7-9:
     assert address[0, 16] == 16          # row 0: no XOR
     assert address[1, 0] == 128 ^ 16     # row 1, unit 0 -> unit 1
@@ -50,8 +51,8 @@ def test_k_major_128b_swizzle_addresses_by_hand():
 
 
 def test_k_major_without_swizzle_uses_lbo_between_16_byte_units():
-    desc = tc.decode_smem_descriptor(smem_descriptor(2048, 256, 128, 0))
-    address = tc.k_major_addresses(desc, rows=16, k_bytes=32)
+    desc = td.decode_smem_descriptor(smem_descriptor(2048, 256, 128, 0))
+    address = td.k_major_addresses(desc, rows=16, k_bytes=32)
     assert address[0, 0] == 2048
     assert address[5, 3] == 2048 + 5 * 16 + 3          # core matrix: 8 rows x 16 bytes
     assert address[8, 0] == 2048 + 128                   # next 8 rows: SBO

@@ -217,7 +217,7 @@ MN_MAJOR = ROOT / "tests" / "kernels" / "gemm_tma_mn_major_b.mlir"
 def test_mn_major_tile_by_tma_matches_numpy(schedule):
     """B stored K x N row-major (N contiguous) fills an MN-major tile with the box {N, K}:
     the simulator's MMA reads the tile through its own MN-major operand model
-    (tensor_core.mn_major_addresses) and must get NumPy's A @ B, within the bound of
+    (tc_descriptors.mn_major_addresses) and must get NumPy's A @ B, within the bound of
     summing K = 128 products in f32."""
     result = compile_source(MN_MAJOR.read_text(), MN_MAJOR.name)
     rng = np.random.default_rng(1)

@@ -175,7 +175,8 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator(whi
 
 
 def test_the_check_files_input_ranges_are_checked(tmp_path):
-    from tcgen05_lower.cli.sim import CheckFileError, file_problem
+    from tcgen05_lower.cli.sim_check_file import file_problem
+    from tcgen05_lower.cli.sim_problem import CheckFileError
 
     result = compile_source(MXF8.read_text(), MXF8.name)
     good = file_problem(str(MXF8_CHECK), result.manifest)

@@ -123,7 +123,8 @@ def _value(text: str):
 def load_script(path: str, grid: dict):
     """(build, check) of the sweep script; CheckFileError at its file:line for what is
     wrong in it (it does not load, no build, a --grid parameter build does not take)."""
-    from tcgen05_lower.cli.sim import CheckFile, CheckFileError
+    from tcgen05_lower.cli.sim_check_file import CheckFile
+    from tcgen05_lower.cli.sim_problem import CheckFileError
 
     if not os.path.isfile(path):
         raise UsageError(f"{path}: no such file")
@@ -142,7 +143,7 @@ def load_script(path: str, grid: dict):
 
 
 def _check_parameters(script, build, grid: dict) -> None:
-    from tcgen05_lower.cli.sim import CheckFileError
+    from tcgen05_lower.cli.sim_problem import CheckFileError
 
     try:
         parameters = inspect.signature(build).parameters
@@ -166,7 +167,7 @@ def _check_parameters(script, build, grid: dict) -> None:
 
 def _check_of(script, path: str):
     """The script's reference: check(), CHECK (relative to the script), itself, or None."""
-    from tcgen05_lower.cli.sim import CheckFileError
+    from tcgen05_lower.cli.sim_problem import CheckFileError
 
     if callable(script.get("check")):
         return script.get("check")
@@ -187,7 +188,7 @@ def run(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser().parse_args(argv)
     args.argv = argv
-    from tcgen05_lower.cli.sim import UsageError as SimUsageError
+    from tcgen05_lower.cli.sim_problem import UsageError as SimUsageError
 
     try:
         return _run(args)

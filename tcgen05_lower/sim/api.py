@@ -500,7 +500,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
                                            launch.cluster, partial)
         estimate = recording.replay(_overrides(timing))
         estimate.recording = recording
-    from tcgen05_lower.sim.ordering import group_races
+    from tcgen05_lower.sim.ordering_records import group_races
     races = _locate(group_races(races), ptx)
     problems = _locate_problems(problems, ptx)
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,

@@ -257,7 +257,7 @@ class PendingCopy:
     data: np.ndarray   # cp-size bytes
     line: int
     ins: object
-    store: object   # ops.store (MemoryAccess.store), which lands the copy
+    store: object   # ops_memory.store (MemoryAccess.store), which lands the copy
 
 
 def _copies(m, thread: int) -> ThreadGroups:

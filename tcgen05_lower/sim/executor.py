@@ -20,7 +20,9 @@ no thread can run the ordering model completes pending asynchronous work
 names where each warp waits.
 
 Everything that orders memory goes through ``ordering.OrderingModel``; the semantics of
-tcgen05.mma/cp/shift/ld/st through ``tensor_core``.
+tcgen05.mma/cp/shift/ld/st through ``tensor_core``. The machine's set-up for a launch
+(``machine_setup``) and its register and operand access (``machine_registers``) are
+mixins of ``Machine``; this module holds the state and the run loop.
 
 Modelled as no-ops on purpose (they order nothing the model tracks):
 ``fence.mbarrier_init.release.cluster`` (an mbarrier init is visible to the whole cluster
@@ -29,7 +31,6 @@ at once here).
 
 from __future__ import annotations
 
-import struct
 import time
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -37,7 +38,10 @@ from types import MappingProxyType
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.global_buffers import GLOBAL_BASE, GLOBAL_STRIDE, Buffer
+# GLOBAL_BASE, GLOBAL_STRIDE, Buffer: read here by tests (their home is global_buffers)
+from tcgen05_lower.sim.global_buffers import GLOBAL_BASE, GLOBAL_STRIDE, Buffer  # noqa: F401
+from tcgen05_lower.sim.machine_registers import MachineRegisters
+from tcgen05_lower.sim.machine_setup import MachineSetup
 from tcgen05_lower.sim.state import CtaMemory, LimitExceeded, SimError
 from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM_BASE,  # noqa: F401
                                      UINT, from_float, from_signed, mul_hi_u64, parse_type,
@@ -46,9 +50,6 @@ from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM
 _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
                                  CBAR: "barrier.cluster.wait", RUN: "ready"})
 
-#: Shared memory per CTA the simulator provides at most (sm_100: 228 KB per SM, 227 KB
-#: usable by one block).
-SMEM_LIMIT = 227 * 1024
 #: The PC the run loop gives a thread that cannot run (above any real PC).
 _NOT_RUNNABLE = np.int64(1 << 62)
 
@@ -85,7 +86,7 @@ class RunStats:
     seconds: float = 0.0
 
 
-class Machine:
+class Machine(MachineSetup, MachineRegisters):
     """One launch of one PTX entry on one CTA or CTA pair.
 
     ``max_instructions`` (warp instructions) and ``deadline`` (a time.perf_counter()
@@ -144,189 +145,6 @@ class Machine:
 
         self.random = RandomSchedule(seed, self.nwarps, self.launch.cluster_id)
         self.ordering.choose = self.random.choose
-
-    # -- set-up ------------------------------------------------------------------------------
-    def _layout_shared(self, entry: P.Entry) -> None:
-        """Static shared variables in declaration order, then the dynamic segment, each at
-        its declared alignment, from SMEM_BASE."""
-        self.shared_addr: dict[str, int] = {}
-        addr = SMEM_BASE
-        dynamic = []
-        for var in self.module.shared + entry.shared:
-            if var.size is None:
-                dynamic.append(var)
-                continue
-            addr = -(-addr // var.align) * var.align
-            self.shared_addr[var.name] = addr
-            addr += var.size
-        for var in dynamic:
-            addr = -(-addr // var.align) * var.align
-            self.shared_addr[var.name] = addr
-        end = addr + self.launch.dynamic_smem
-        if end - SMEM_BASE > SMEM_LIMIT:
-            raise SimError(f"the kernel needs {end - SMEM_BASE} bytes of shared memory per "
-                           f"CTA; at most {SMEM_LIMIT} exist")
-        self.smem_end = end
-        self.smem = np.zeros((self.launch.cluster, end), dtype=np.uint8)
-
-    def _bind_args(self, args: dict) -> None:
-        """Each array argument gets a fake global address; every parameter's bytes are
-        what ld.param reads."""
-        from tcgen05_lower.sim import param_space
-        from tcgen05_lower.sim.tma import TENSOR_MAP_BASE, TENSOR_MAP_BYTES, TensorMap
-
-        self.buffers: list[Buffer] = []
-        self.param_bytes: dict[str, bytes] = {}
-        #: made-up tensor-map address -> (TensorMap, the Buffer it describes): sim/tma.py
-        self.tensor_maps: dict[int, tuple] = {}
-        maps = []
-        for i, param in enumerate(self.entry.params):
-            if param.name not in args:
-                raise SimError(f"no value for kernel parameter {param.name}")
-            value = args[param.name]
-            if param.size is not None:  # by value: sim/param_space.py
-                param_space.check_value(param, value)
-            if isinstance(value, TensorMap):
-                address = TENSOR_MAP_BASE + len(maps) * TENSOR_MAP_BYTES
-                maps.append((param.name, address, value))
-                self.param_bytes[param.name] = struct.pack("<Q", address)
-                if param.size is not None:
-                    param_space.bind_by_value(self, param, address)
-                continue
-            if isinstance(value, np.ndarray):
-                if not value.flags.c_contiguous:
-                    raise SimError(f"the array for {param.name} must be C-contiguous")
-                base = GLOBAL_BASE + len(self.buffers) * GLOBAL_STRIDE
-                raw = value.reshape(-1).view(np.uint8)
-                self.buffers.append(Buffer(param.name, base, value, raw))
-                self.param_bytes[param.name] = struct.pack("<Q", base)
-                continue
-            kind, bits = parse_type(param.ptx_type[1:]) or ("b", 64)
-            nbytes = max(bits // 8, 1)
-            if isinstance(value, float) or kind == "f":
-                fmt = {4: "<f", 8: "<d"}[nbytes]
-                self.param_bytes[param.name] = struct.pack(fmt, value)
-            else:
-                self.param_bytes[param.name] = (int(value) & ((1 << (8 * nbytes)) - 1)) \
-                    .to_bytes(nbytes, "little")
-        param_space.bind_extra_arrays(self, args.get(param_space.EXTRA_ARRAYS, {}))
-        self._bind_tensor_maps(maps)
-
-    def _bind_tensor_maps(self, maps) -> None:
-        """Each tensor map to the array parameter it names (bound above)."""
-        by_name = {b.name: b for b in self.buffers}
-        for param, address, tmap in maps:
-            buffer = by_name.get(tmap.tensor)
-            if buffer is None:
-                raise SimError(f"the tensor map for {param} describes {tmap.tensor}, which "
-                               f"is not an array argument of the launch")
-            tmap.check(buffer.data.itemsize)
-            self.tensor_maps[address] = (tmap, buffer)
-
-    def describe_tensor_maps(self) -> str:
-        return ", ".join(f"{a:#x} ({t.tensor})" for a, (t, _) in self.tensor_maps.items()) \
-            or "none"
-
-    def _special_registers(self) -> None:
-        """PTX ISA 10 (Special Registers): %ctaid is the CTA's index in the grid and
-        %nctaid the grid's size in CTAs per dimension; %clusterid / %nclusterid the same
-        for clusters, %cluster_ctaid the CTA's index in its cluster, whose rank
-        %cluster_ctarank counts x fastest: rank = x + nx (y + ny z), and %ctaid =
-        %clusterid * %cluster_nctaid + %cluster_ctaid per dimension."""
-        L = self.launch
-        u = lambda a: np.asarray(a, dtype=np.uint64) * np.ones(self.nthreads, np.uint64)
-        gx, gy, gz = L.grid_ctas
-        cx, cy, cz = L.cluster_id
-        nx, ny, nz = L.cluster_dims
-        px, py, pz = self.rank % nx, self.rank // nx % ny, self.rank // (nx * ny)
-        specials = {
-            "%tid.x": self.tid, "%tid.y": 0, "%tid.z": 0,
-            "%ntid.x": L.threads, "%ntid.y": 1, "%ntid.z": 1,
-            "%laneid": self.tid % 32, "%warpid": self.tid // 32,
-            "%nwarpid": self.warps_per_cta,
-            "%ctaid.x": cx * nx + px, "%ctaid.y": cy * ny + py, "%ctaid.z": cz * nz + pz,
-            "%nctaid.x": gx, "%nctaid.y": gy, "%nctaid.z": gz,
-            "%cluster_ctarank": self.rank, "%cluster_nctarank": L.cluster,
-            "%cluster_ctaid.x": px, "%cluster_ctaid.y": py, "%cluster_ctaid.z": pz,
-            "%cluster_nctaid.x": nx, "%cluster_nctaid.y": ny, "%cluster_nctaid.z": nz,
-            "%clusterid.x": cx, "%clusterid.y": cy, "%clusterid.z": cz,
-            "%nclusterid.x": gx // nx, "%nclusterid.y": gy // ny, "%nclusterid.z": gz // nz,
-            "%is_explicit_cluster": int("explicitcluster" in self.entry.directives),
-            "%smid": 0, "%gridid": 0,
-        }
-        for name, value in specials.items():
-            self.regs[name] = u(value)
-
-    def reg(self, name: str, ins: P.Instr | None = None) -> np.ndarray:
-        """The array of register ``name`` (created on first use, zeros)."""
-        arr = self.regs.get(name)
-        if arr is not None:
-            return arr
-        ty = self.entry.reg_type(name)
-        if ty is None:
-            raise SimError(f"register {name} is not declared", ins.line if ins else None,
-                           ins.text if ins else "")
-        arr = np.zeros(self.nthreads, dtype=bool if ty == ".pred" else np.uint64)
-        self.regs[name] = arr
-        return arr
-
-    def reg_bits(self, name: str) -> int:
-        ty = self.entry.reg_type(name)
-        parsed = parse_type(ty[1:]) if ty else None
-        return 64 if parsed is None else max(parsed[1], 1)
-
-    # -- operand access --------------------------------------------------------------------
-    def read(self, op, idx, bits: int, ins: P.Instr) -> np.ndarray:
-        """An operand's raw bits for the threads ``idx`` (array, or a broadcast scalar)."""
-        if isinstance(op, P.Reg):
-            arr = self.reg(op.name, ins)
-            v = arr[idx]
-            return v.astype(np.uint64) if arr.dtype == bool else v & MASK[bits]
-        if isinstance(op, P.Imm):
-            return np.uint64(self.imm_bits(op, bits))
-        if isinstance(op, P.Sym):
-            return np.uint64(self.symbol_address(op.name, ins))
-        raise SimError(f"operand {op} cannot be read as a value", ins.line, ins.text)
-
-    def imm_bits(self, op: P.Imm, bits: int) -> int:
-        if op.bits is not None:
-            if op.width == 64 and bits == 32:  # 0d literal for a .f32 operand
-                return struct.unpack("<I", struct.pack("<f", struct.unpack(
-                    "<d", op.bits.to_bytes(8, "little"))[0]))[0]
-            if op.width == 32 and bits == 64:
-                f = struct.unpack("<f", op.bits.to_bytes(4, "little"))[0]
-                return struct.unpack("<Q", struct.pack("<d", f))[0]
-            return op.bits
-        if isinstance(op.value, float):
-            fmt = {32: ("<f", "<I"), 64: ("<d", "<Q")}[bits]
-            return struct.unpack(fmt[1], struct.pack(fmt[0], op.value))[0]
-        return op.value & ((1 << bits) - 1)
-
-    def symbol_address(self, name: str, ins: P.Instr) -> int:
-        if name in self.shared_addr:
-            return self.shared_addr[name]
-        if name in self.__dict__.get("param_window", ()):  # sim/param_space.py
-            return self.param_window[name]
-        raise SimError(f"unknown symbol {name}", ins.line, ins.text)
-
-    def write(self, name: str, idx, value, bits: int, ins: P.Instr) -> None:
-        arr = self.reg(name, ins)
-        if arr.dtype == bool:
-            arr[idx] = np.asarray(value) != 0
-        else:
-            arr[idx] = np.asarray(value, dtype=np.uint64) & MASK[bits]
-
-    def address(self, op, idx, ins: P.Instr) -> np.ndarray:
-        """The per-thread value of a ``[base+offset]`` operand."""
-        if not isinstance(op, P.Addr):
-            raise SimError("expected an address operand [..]", ins.line, ins.text)
-        if op.base is None or isinstance(op.base, P.Sym):
-            # [imm] or [symbol+imm]: the same address in every thread of `idx`.
-            value = 0 if op.base is None else self.symbol_address(op.base.name, ins)
-            base = np.full(self.pc[idx].shape, value, dtype=np.uint64)
-        else:
-            base = self.read(op.base, idx, 64, ins)
-        return (np.asarray(base, dtype=np.uint64) + np.uint64(op.offset & 0xFFFFFFFFFFFFFFFF))
 
     # -- the run loop ----------------------------------------------------------------------
     def run(self) -> RunStats:

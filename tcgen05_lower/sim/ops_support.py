@@ -1,8 +1,8 @@
-"""What the instruction handlers of ``ops``, ``tcgen05_ops``, ``tma``, ``bulk`` and
-``warp_matrix`` share: the error for an instruction outside the simulated set (never a
-silent no-op), the checks of shared-memory and mbarrier addresses, with the CTA rank a
-shared::cluster address carries, and the shape of the memory accesses ``ops`` hands to
-the handlers it dispatches to. It imports none of those modules, so each imports it.
+"""What the instruction handlers of ``ops`` (its ``ops_*`` families), ``tcgen05_ops``,
+``tma``, ``bulk`` and ``warp_matrix`` share: the error for an instruction outside the
+simulated set (never a silent no-op), the checks of shared-memory and mbarrier addresses,
+with the CTA rank a shared::cluster address carries, and the shape of the memory accesses
+``ops_memory`` hands to the handlers it dispatches to. It imports none of those modules, so each imports it.
 """
 
 from __future__ import annotations
@@ -56,12 +56,12 @@ def _shared_target(m: Machine, space, act, addr, size, what, ins):
 
 
 class MemoryAccess(NamedTuple):
-    """The memory accesses of ``ops`` that the handlers of ``bulk`` and ``warp_matrix``
-    use: ``ops`` dispatches to those modules, so it hands its functions to them rather
+    """The memory accesses of ``ops_memory`` that the handlers of ``bulk`` and ``warp_matrix``
+    use: ``ops_memory`` dispatches to those modules, so it hands its functions to them rather
     than have them import it back. ``load(m, space, act, addr, nbytes, vec, ins)`` and
-    ``store(m, space, act, addr, nbytes, vec, values, ins)`` are ops.load / ops.store;
+    ``store(m, space, act, addr, nbytes, vec, values, ins)`` are ops_memory.load / .store;
     ``global_buffers(m, addr, size, what)`` is the index into ``m.buffers`` of each
-    global address (ops._globals), SimError when one is out of bounds."""
+    global address (ops_memory._globals), SimError when one is out of bounds."""
     load: Callable
     store: Callable
     global_buffers: Callable

@@ -8,7 +8,7 @@ What an ``.sp`` MMA does (9.7.16.10.8, 9.7.16.10.9.2): A (M x K) is structured-s
 stored compressed as M x K/2; "the metadata specifies the mapping of the K/2 non-zero
 elements to the K elements before performing the MMA operation". This module decodes the
 metadata of every row from tensor memory and expands the stored A into the dense M x K
-matrix the MMA multiplies; ``tensor_core._build_mma`` does the rest as for a dense MMA.
+matrix the MMA multiplies; ``tc_mma._build_mma`` does the rest as for a dense MMA.
 
 Modelled: ``.kind::tf32`` (1:2), ``.kind::f16``, ``.kind::f8f6f4`` and ``.kind::i8``
 (2:4), for cta_group::1 with M = 128 (Layout D) and M = 64 (Layout F), and cta_group::2

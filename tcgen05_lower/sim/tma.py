@@ -16,7 +16,7 @@ fill), and written to shared memory as ``box[1]`` rows of ``box[0] * element byt
 bytes from the destination address on; with a swizzle mode, the 16-byte chunks of that
 image move as the tensor swizzling modes (5.5.6) define, the same 16-byte-chunk XOR on
 the shared-memory address that the tensor core's operand layouts use: the simulator's own
-model, ``tensor_core.swizzled_address``. The bytes are written through the async proxy
+model, ``tc_descriptors.swizzled_address``. The bytes are written through the async proxy
 when the copy completes, which also performs complete_tx of the box's bytes on the
 mbarrier (``ordering.OrderingModel.tma_load``).
 """
@@ -100,7 +100,7 @@ def box_image(tmap: TensorMap, raw: np.ndarray, itemsize: int, c0: int, c1: int)
 
 def destination_addresses(tmap: TensorMap, dst: int, itemsize: int) -> np.ndarray:
     """The shared-memory byte address of every byte of the box image (module docstring)."""
-    from tcgen05_lower.sim.tensor_core import swizzled_address
+    from tcgen05_lower.sim.tc_descriptors import swizzled_address
 
     b0, b1 = tmap.box
     row = b0 * itemsize

@@ -421,8 +421,8 @@ def _pass_options(base: Base) -> tuple:
 
 def _gemm_check(manifest: dict, mlir_text: str) -> str:
     """A check file equivalent to --check gemm for a kernel given as PTX (shapes read
-    from its MLIR, cli/sim.py's gemm_problem)."""
-    from tcgen05_lower.cli.sim import gemm_problem
+    from its MLIR, cli/sim_gemm.py's gemm_problem)."""
+    from tcgen05_lower.cli.sim_gemm import gemm_problem
 
     problem = gemm_problem(mlir_text, manifest)
     buffers = {k: (v[0] if v[0] != "tf32" else "float32", list(v[1]))

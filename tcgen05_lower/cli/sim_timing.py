@@ -1,0 +1,66 @@
+"""tcgen05-sim --timing-only: the whole grid's time estimated from cluster (0, 0, 0) and
+the first loads of its neighbours, without simulating the rest or checking numerics.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
+    """--timing-only: the grid's estimate from cluster (0, 0, 0) and its neighbours along
+    x and y (timing.Recording); a grid too large to estimate is refused before anything
+    runs."""
+    from tcgen05_lower.sim import ptx as P
+    from tcgen05_lower.sim.api import grid_of, launch_of, simulate
+    from tcgen05_lower.sim.state import SimError
+    from tcgen05_lower.sim.timing import (TIMING_ONLY_MAX_CLUSTERS,
+                                          TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS)
+
+    try:
+        launch = launch_of(manifest, P.parse(ptx).entry(manifest.get("entry")))
+        dims = grid_of(manifest, inputs, launch.cluster_dims, grid)
+    except SimError as err:
+        print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    gx, gy, gz = (n // c for n, c in zip(dims, launch.cluster_dims))
+    total = gx * gy * gz
+    if total > TIMING_ONLY_MAX_CLUSTERS:
+        print(f"tcgen05-sim: error: --timing-only: the grid {dims} has {total:,} clusters, "
+              f"more than the {TIMING_ONLY_MAX_CLUSTERS:,} a timing-only estimate walks",
+              file=sys.stderr)
+        return 1
+    clusters = [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
+        ([(0, 1, 0)] if gy > 1 else [])
+    start = time.perf_counter()
+    try:
+        result = simulate(ptx, manifest, inputs, schedule=args.schedule,
+                          progress_stream=sys.stderr, grid=grid, timing=timing,
+                          clusters=clusters, fences=args.fences,
+                          budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
+                          max_instructions=args.max_instructions, timeout=args.timeout,
+                          functional_only=args.functional_only)
+    except SimError as err:
+        print(f"tcgen05-sim: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+    elapsed = time.perf_counter() - start
+    cluster = launch.cluster
+    print(f"tcgen05-sim: {manifest['entry']} ({manifest.get('target', '?')}, "
+          f"{manifest['threads']} threads x {total * cluster} CTAs, grid {dims}), timing "
+          f"only: {len(clusters)} cluster(s) simulated in {elapsed:.2f} s, numerics not "
+          f"checked")
+    for race in result.races:
+        print(f"  race: {race}")
+    for problem_text in result.problems:
+        print(f"  at exit: {problem_text}")
+    print(result.timing.summary())
+    gpu = sum(c.tensor_busy for c in result.timing.clusters) / \
+        max(result.timing.cycles * result.timing.sms, 1.0)
+    print(f"  the whole GPU's tensor pipes ({result.timing.sms} SMs for the launch's "
+          f"{result.timing.cycles:,.0f} cycles): {gpu:.1%} busy")
+    if args.timing_trace:
+        result.timing.write_chrome_trace(args.timing_trace)
+        print(f"  timing trace: {args.timing_trace} (chrome://tracing or "
+              "https://ui.perfetto.dev)")
+    return 1 if result.races or result.problems else 0

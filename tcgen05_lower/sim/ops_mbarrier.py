@@ -1,0 +1,222 @@
+"""The mbarrier instructions and fences of the simulator's instruction set (``ops``):
+mbarrier.init, inval, arrive (with expect_tx, and on a shared::cluster address) and
+try_wait.parity (PTX ISA 9.7.13.15), fence.proxy.async and fence.mbarrier_init
+(9.7.13.4). Their effects on phases and on ordering are the ordering model's
+(sim/ordering.py); these handlers read the operands and call it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.ops_support import _check_mbarrier_address, _shared_target, _unknown
+from tcgen05_lower.sim.state import SimError
+from tcgen05_lower.sim.words import ALL, MBAR
+
+if TYPE_CHECKING:
+    from tcgen05_lower.sim.executor import Machine
+
+
+def _mbarrier(ins: P.Instr):
+    parts = ins.parts
+    op = parts[1]
+    mods = set(parts[2:])
+    spaces = {"shared::cta", "shared"}
+    if op == "init" and mods <= spaces | {"b64"} and "b64" in mods:
+        return _mbarrier_init
+    if op == "inval" and mods <= spaces | {"b64"} and "b64" in mods:
+        return _mbarrier_inval
+    if op == "try_wait" and mods <= spaces | {"b64", "parity", "acquire", "cta", "cluster"}:
+        return _mbarrier_try_wait
+    if op == "arrive" and mods <= spaces | {"b64", "release", "cta", "cluster", "expect_tx"}:
+        return _mbarrier_arrive
+    if op == "arrive" and mods <= {"shared::cluster", "b64", "release", "cta", "cluster"} \
+            and "shared::cluster" in mods:
+        return _mbarrier_arrive_cluster
+    raise _unknown(ins)
+
+
+def _mbarrier_arrive_cluster(m: Machine, ins: P.Instr):
+    """``mbarrier.arrive{.release}{.cta, .cluster}.shared::cluster.b64 _, [addr]``: one
+    arrival on the mbarrier at a shared::cluster address (``mapa``'s, possibly another
+    CTA of the cluster; a shared::cta address names the executing CTA's), releasing the
+    thread's prior accesses to whoever observes the phase complete (9.7.13.15.13). Only
+    the sink ``_`` may take the state of a shared::cluster arrive."""
+    ops_ = ins.operands
+    if len(ops_) != 2 or getattr(ops_[0], "name", None) != "_":
+        raise SimError("mbarrier.arrive.shared::cluster takes the sink _ as its state "
+                       "operand and no count here", ins.line, ins.text)
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, ops_[1], act) * np.ones(threads.size, np.uint64)
+            ranks, local = _shared_target(m, "shared::cluster", act, addrs, 8,
+                                          "mbarrier.arrive", ins)
+            ranks = np.asarray(ranks).reshape(-1) * np.ones(threads.size, np.int64)
+            local = np.asarray(local).reshape(-1) * np.ones(threads.size, np.int64)
+            for g, r, ad in zip(threads, ranks, local):
+                _check_mbarrier_address(m, int(ad))
+                m.ordering.mbarrier_arrive(int(g), int(r), int(ad), 1, ins.line,
+                                           scope=_scope(ins))
+            m.epoch += 1
+        m.advance(idx)
+    return run
+
+
+def _mbar_operand(m, ins, op, act):
+    addr = m.address(op, act, ins)
+    return np.asarray(addr, np.uint64).reshape(-1) * np.ones(1, np.uint64)
+
+
+def _mbarrier_init(m: Machine, ins: P.Instr):
+    a, count = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+            counts = m.read(count, act, 32, ins) * np.ones(threads.size, np.uint64)
+            for g, ad, c in zip(threads, addrs, counts):
+                _check_mbarrier_address(m, int(ad))
+                m.ordering.mbarrier_init(int(g), int(m.rank[g]), int(ad), int(c), ins.line)
+            m.epoch += 1
+        m.advance(idx)
+    return run
+
+
+def _mbarrier_inval(m: Machine, ins: P.Instr):
+    """``mbarrier.inval{.shared{::cta}}.b64 [addr]`` (PTX ISA 9.7.13.15.10, mbarrier.inval):
+    the mbarrier object at addr is invalidated, after which its memory may serve another
+    purpose; any mbarrier operation on it but mbarrier.init is undefined. So the
+    invalidating thread must be ordered after its init (as any use), and no arrival
+    (a commit's arrive-on, a TMA load's complete_tx) may still be in flight towards it:
+    that is reported, naming the in-flight operation. The object is then forgotten: a
+    later use without a new mbarrier.init is reported as a use before init."""
+    (a,) = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+            for g, ad in zip(threads, addrs):
+                rank, address = int(m.rank[g]), int(ad)
+                _check_mbarrier_address(m, address)
+                if (rank, address) not in m.ordering.mbarriers:
+                    raise SimError(f"mbarrier.inval of the mbarrier at {address:#x}, which "
+                                   f"is not initialized (or already invalidated)",
+                                   ins.line, ins.text)
+                m.ordering._mbar(rank, address, ins.line, int(g))
+                _check_nothing_in_flight(m, rank, address, ins)
+                del m.ordering.mbarriers[(rank, address)]
+            m.epoch += 1
+        m.advance(idx)
+    return run
+
+
+def _check_nothing_in_flight(m: Machine, rank: int, address: int, ins: P.Instr) -> None:
+    """SimError if a pending commit or TMA load will still arrive on the mbarrier."""
+    for entry in m.ordering.pending_commits:
+        if hasattr(entry, "mbarrier"):    # a TMA load
+            target = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+            hit, line = entry.mbarrier == address and target == rank, entry.line
+        else:                             # (thread, seq, mbarrier, targets, line, ...)
+            hit, line = entry[2] == address and rank in entry[3], entry[4]
+        if hit:
+            raise SimError(f"mbarrier.inval of the mbarrier at {address:#x} of CTA {rank} "
+                           f"while the arrival of the operation at PTX line {line} is still "
+                           f"in flight (PTX ISA 9.7.13.15.10: an operation on an invalidated "
+                           f"mbarrier is undefined)", ins.line, ins.text)
+
+
+def _scope(ins: P.Instr) -> str:
+    """The scope of an mbarrier arrive or wait: .cluster if written, else .cta (the
+    default of 9.7.13.15.13 and 9.7.13.15.16)."""
+    return "cluster" if "cluster" in ins.parts[2:] else "cta"
+
+
+def _mbarrier_try_wait(m: Machine, ins: P.Instr):
+    parity = "parity" in ins.parts
+    if not parity:
+        raise _unknown(ins, "only the .parity form")
+    d, a, ph = ins.operands[:3]
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+            phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
+            many = getattr(m.ordering, "mbarrier_try_wait_parity_many", None)
+            if many is not None:   # the same, per group of threads (ordering.py)
+                ok = many(threads, m.rank[threads], addrs, phases & np.uint64(1), ins.line,
+                          scope=_scope(ins))
+            else:
+                ok = np.array([m.ordering.mbarrier_try_wait_parity(
+                    int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line,
+                    scope=_scope(ins)) for g, ad, p in zip(threads, addrs, phases)],
+                    dtype=bool)
+            m.write(d.name, threads, ok, 1, ins)
+            # A failed try_wait waits here until some mbarrier changes, then retries.
+            waiting = threads[~ok]
+            m.status[waiting] = MBAR
+            m.wait_epoch[waiting] = m.epoch
+            m.pc[threads[ok]] += 1
+            if ins.guard is not None:   # threads the guard turns off move on
+                skipped = np.setdiff1d(m.threads_of(idx), threads, assume_unique=True)
+                m.pc[skipped] += 1
+        else:
+            m.advance(idx)
+    return run
+
+
+def _mbarrier_arrive(m: Machine, ins: P.Instr):
+    expect = "expect_tx" in ins.parts
+    ops_ = ins.operands
+
+    def run(ins, idx):
+        act = m.guarded(ins, idx)
+        threads = m.threads_of(act)
+        if threads.size:
+            addrs = _mbar_operand(m, ins, ops_[1], act) * np.ones(threads.size, np.uint64)
+            extra = m.read(ops_[2], act, 32, ins) * np.ones(threads.size, np.uint64) \
+                if len(ops_) > 2 else np.ones(threads.size, np.uint64)
+            tokens = []
+            for g, ad, c in zip(threads, addrs, extra):
+                rank = int(m.rank[g])
+                if expect:
+                    m.ordering.mbarrier_expect_tx(int(g), rank, int(ad), int(c), ins.line)
+                    c = 1
+                tokens.append(m.ordering.mbarrier_arrive(int(g), rank, int(ad), int(c),
+                                                         ins.line, scope=_scope(ins)))
+            if isinstance(ops_[0], P.Reg) and ops_[0].name != "_":
+                m.write(ops_[0].name, threads, np.array(tokens, np.uint64), 64, ins)
+            m.epoch += 1
+        m.advance(idx)
+    return run
+
+
+def _fence(ins: P.Instr):
+    rest = ins.parts[1:]
+    if rest in (["proxy", "async", "shared::cta"], ["proxy", "async"],
+                ["proxy", "async", "shared::cluster"]):
+        kind = "proxy_async"
+    elif rest == ["mbarrier_init", "release", "cluster"]:
+        kind = "mbarrier_init"  # orders prior mbarrier.init at cluster scope (9.7.13.4)
+    else:
+        raise _unknown(ins)
+
+    def make(m, ins):
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            if kind is not None and (act is ALL or len(act)):
+                m.ordering.fence(m.threads_of(act), kind, ins.line)
+            m.advance(idx)
+        return run
+    return make

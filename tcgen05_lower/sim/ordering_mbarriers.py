@@ -1,0 +1,197 @@
+"""The ordering model's mbarriers (PTX ISA 9.7.13.15): init and its fence at cluster
+scope, arrivals and expected transactions, the phases, and what a successful
+try_wait.parity acquires from the arrivals of the completed phase, by scope. A mixin of
+``ordering.OrderingModel``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tcgen05_lower.sim.ordering_records import Mbarrier
+from tcgen05_lower.sim.state import SimError
+
+
+class MbarrierOrdering:
+    """The mbarriers of ``OrderingModel`` (a mixin of it: the state is its
+    ``__init__``'s)."""
+
+    def _mbar(self, rank: int, address: int, line: int, thread: int | None = None) -> Mbarrier:
+        bar = self.mbarriers.get((rank, address))
+        if bar is None:
+            raise SimError(f"mbarrier at shared address {address:#x} of CTA {rank} is used "
+                           "before mbarrier.init", line)
+        if thread is not None and thread != bar.init_by and \
+                self.known[thread, bar.init_by] <= bar.init_epoch:
+            self._race(f"thread {thread} uses the mbarrier at {address:#x} of CTA {rank} "
+                       "before its mbarrier.init is ordered before the use", line, bar.init_line)
+        elif thread is not None and thread // self.threads_per_cta != rank:
+            self._check_init_fenced(thread, bar, address, line)
+        return bar
+
+    def _check_init_fenced(self, thread: int, bar: Mbarrier, address: int, line: int) -> None:
+        """A thread (or an async op it issues) of another CTA uses the mbarrier: its
+        mbarrier.init must be followed, in the initializing thread, by
+        ``fence.mbarrier_init.release.cluster`` ordered before the use (9.7.13.4: the fence
+        makes prior mbarrier.init visible at cluster scope; without it the init is ordered
+        for the initializing CTA only; docs/memory-model.md)."""
+        fences = [f for f in self.init_fences[bar.init_by] if f >= bar.init_epoch]
+        if fences and self.known[thread, bar.init_by] > fences[0]:
+            return
+        self._race(f"thread {thread} of CTA {thread // self.threads_per_cta} uses the "
+                   f"mbarrier at {address:#x} of CTA {bar.rank}, and no "
+                   "fence.mbarrier_init.release.cluster after its mbarrier.init is ordered "
+                   "before the use (9.7.13.4)", line, bar.init_line)
+
+    def mbarrier_init(self, thread: int, rank: int, address: int, count: int, line: int) -> None:
+        if count < 1:
+            raise SimError(f"mbarrier.init with count {count}", line)
+        self.mbarriers[(rank, address)] = Mbarrier(expected=count, pending=count,
+                                                   init_by=thread, init_epoch=self._epoch(thread),
+                                                   init_line=line, rank=rank)
+
+    def _arrive(self, rank: int, address: int, count: int, generic, tc, line: int,
+                source: tuple | None = None) -> int:
+        """An arrive-on of `count` releasing (generic, tc) from `source` (rank of the
+        arriving agent, scope); default: an async agent on the mbarrier's own CTA at
+        cluster scope (a commit's arrive-on, 9.7.16.12.1: "the scope of the arrive-on
+        operation is the cluster scope")."""
+        bar = self._mbar(rank, address, line)
+        token = bar.phase
+        _contribute(bar, source or (rank, "cluster"), generic, tc)
+        bar.pending -= count
+        if bar.pending < 0:
+            raise SimError(f"mbarrier at {address:#x} of CTA {rank}: more arrivals than its "
+                           "expected count in one phase", line)
+        self._maybe_complete(bar)
+        return token
+
+    @staticmethod
+    def _maybe_complete(bar: Mbarrier) -> None:
+        if bar.pending == 0 and bar.tx == 0:
+            bar.completed[bar.phase] = bar.released
+            bar.completed.pop(bar.phase - 2, None)
+            bar.phase += 1
+            bar.pending = bar.expected
+            bar.released = {}
+
+    def mbarrier_arrive(self, thread: int, rank: int, address: int, count: int,
+                        line: int, scope: str = "cta") -> int:
+        """mbarrier.arrive{.release}{.scope} by `thread` (scope .cta unless given:
+        9.7.13.15.13's default) on the mbarrier at `address` of CTA `rank`."""
+        self._mbar(rank, address, line, thread)
+        self._landing(rank, address, "mbarrier.arrive" + (
+            " (remote, shared::cluster)" if rank != thread // self.threads_per_cta
+            else ""), line)
+        self._implied([thread], "before_thread_sync", line)
+        self._release(np.array([thread]))
+        generic, tc = self._published([thread])
+        return self._arrive(rank, address, count, generic, tc, line,
+                            (thread // self.threads_per_cta, scope))
+
+    def mbarrier_expect_tx(self, thread: int, rank: int, address: int, nbytes: int,
+                           line: int) -> None:
+        self._mbar(rank, address, line).tx += nbytes
+
+    def mbarrier_try_wait_parity(self, thread: int, rank: int, address: int, parity: int,
+                                 line: int, scope: str = "cta") -> bool:
+        """mbarrier.try_wait.parity{.acquire}{.scope} (scope .cta unless given:
+        9.7.13.15.16's default): acquires what the completed phase's arrivals released, from
+        the sources its scope synchronizes with (``_synchronizes``)."""
+        bar = self._mbar(rank, address, line, thread)
+        if bar.phase % 2 == parity % 2:
+            return False
+        # A successful wait observes the latest completed phase (its parity is P).
+        bar.observed = max(bar.observed, bar.phase - 1)
+        mine = thread // self.threads_per_cta
+        for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
+            if _synchronizes(source, mine, scope):
+                self._acquire(np.array([thread]), generic, tc)
+        self._implied([thread], "after_thread_sync", line)
+        return True
+
+    def mbarrier_try_wait_parity_many(self, threads: np.ndarray, ranks: np.ndarray,
+                                      addresses: np.ndarray, parities: np.ndarray,
+                                      line: int, scope: str = "cta") -> np.ndarray:
+        """``mbarrier_try_wait_parity`` of each of `threads` in turn (the same results
+        and effects: bool per thread): per group of threads that wait on the same
+        mbarrier and parity at once, when the use of the mbarrier is ordered after its
+        init for all of them; thread by thread otherwise (then something is reported,
+        in the threads' order), and when a subclass redefines the one-thread wait."""
+        one_by_one = lambda: np.array([  # noqa: E731
+            self.mbarrier_try_wait_parity(int(g), int(r), int(a), int(p) & 1, line,
+                                          scope=scope)
+            for g, r, a, p in zip(threads, ranks, addresses, parities)], dtype=bool)
+        if type(self).mbarrier_try_wait_parity is not \
+                MbarrierOrdering.mbarrier_try_wait_parity or self.fences != "canonical":
+            return one_by_one()   # a subclass's wait, or fences implied by each wait
+        threads = np.asarray(threads, np.int64).reshape(-1)
+        ranks = np.asarray(ranks, np.int64).reshape(-1) * np.ones_like(threads)
+        addresses = np.asarray(addresses, np.int64).reshape(-1) * np.ones_like(threads)
+        if ((addresses < 0) | (addresses >= 1 << 40) | (ranks < 0)).any():
+            return one_by_one()
+        # one int per (rank, address, parity): a group of threads waits on the same phase
+        keys = (ranks << 41) | (addresses << 1) | \
+            (np.asarray(parities, np.int64).reshape(-1) & 1)
+        groups = []
+        distinct = keys[:1] if (keys == keys[0]).all() else np.unique(keys)
+        for key in distinct.tolist():
+            rank, address, parity = key >> 41, (key >> 1) & ((1 << 40) - 1), key & 1
+            selected = keys == key
+            members = threads[selected]
+            bar = self.mbarriers.get((rank, address))
+            if bar is None or not self._use_ordered(members, bar):
+                return one_by_one()
+            groups.append((selected, members, bar, parity))
+        ok = np.zeros(threads.size, bool)
+        for selected, members, bar, parity in groups:
+            if bar.phase % 2 == parity:
+                continue
+            bar.observed = max(bar.observed, bar.phase - 1)
+            ok[selected] = True
+            waiter_ranks = members // self.threads_per_cta
+            one_rank = int(waiter_ranks[0]) if (waiter_ranks == waiter_ranks[0]).all() \
+                else None
+            for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
+                if one_rank is not None:
+                    acquiring = members if _synchronizes(source, one_rank, scope) \
+                        else members[:0]
+                else:
+                    acquiring = members[np.isin(waiter_ranks, [
+                        w for w in set(waiter_ranks.tolist())
+                        if _synchronizes(source, w, scope)])]
+                if acquiring.size:
+                    self._acquire(acquiring, generic, tc)
+        return ok
+
+    def _use_ordered(self, threads: np.ndarray, bar: Mbarrier) -> bool:
+        """Whether ``_mbar`` would report nothing for any of `threads` using `bar`: its
+        init is ordered before the use, and for threads of another CTA a
+        fence.mbarrier_init after it too."""
+        others = threads[threads != bar.init_by]
+        if (self.known[others, bar.init_by] <= bar.init_epoch).any():
+            return False
+        remote = others[others // self.threads_per_cta != bar.rank]
+        if bar.init_by in threads and bar.init_by // self.threads_per_cta != bar.rank:
+            remote = np.append(remote, bar.init_by)
+        if not remote.size:
+            return True
+        fences = [f for f in self.init_fences[bar.init_by] if f >= bar.init_epoch]
+        return bool(fences) and bool((self.known[remote, bar.init_by] > fences[0]).all())
+
+
+def _contribute(bar: Mbarrier, source: tuple, generic: np.ndarray, tc: np.ndarray) -> None:
+    """Adds what one arrival (or complete_tx) releases to the current phase, by source."""
+    known = bar.released.get(source)
+    bar.released[source] = (generic.copy(), tc.copy()) if known is None else \
+        (np.maximum(known[0], generic), np.maximum(known[1], tc))
+
+
+def _synchronizes(source: tuple, waiter_rank: int, wait_scope: str) -> bool:
+    """Whether a release from `source` (rank of the arriving agent, its scope) and an
+    acquire by a thread of CTA `waiter_rank` at `wait_scope` synchronize: each operation's
+    scope must include the other's thread (8.7, morally strong operations; 9.7.13.15
+    mbarrier). A CTA's own arrivals always do; another CTA's only when both are
+    .cluster (docs/memory-model.md)."""
+    rank, scope = source
+    return rank == waiter_rank or (scope == "cluster" and wait_scope == "cluster")

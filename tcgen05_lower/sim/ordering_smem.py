@@ -1,0 +1,178 @@
+"""The ordering model's shared memory: ordinary ld.shared / st.shared against the
+writes of other threads, the reads of tcgen05 ops in flight and TMA loads; the TMA loads
+themselves (cp.async.bulk.tensor) and their completion; and the exit of a CTA, after
+which an arrival on its shared memory is reported. A mixin of ``ordering.OrderingModel``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tcgen05_lower.sim.ordering_mbarriers import _contribute
+from tcgen05_lower.sim.ordering_records import TmaInFlight
+
+
+class SharedMemoryOrdering:
+    """Shared-memory accesses, TMA loads and CTA exits of ``OrderingModel`` (a
+    mixin of it: the state is its ``__init__``'s)."""
+
+    def cta_exited(self, rank: int) -> None:
+        """Every thread of CTA `rank` has exited: its shared memory is gone. An
+        asynchronous arrival on one of its mbarriers that no wait of the CTA observed
+        (the phase it fell in is later than any phase a wait saw complete) is reported:
+        on the machine it may still have been in flight, since nothing the CTA did
+        depended on it (the ISA orders no commit's arrival with another's, 9.7.16.12.1).
+        And an arrival that lands on it from now on is reported (``_landing``)."""
+        if self.exited[rank]:
+            return
+        self.exited[rank] = True
+        for (r, address), bar in self.mbarriers.items():
+            if r != rank or bar.last_async is None or bar.last_async[0] <= bar.observed:
+                continue
+            phase, what, line = bar.last_async
+            self.late_arrivals.setdefault(
+                (what, line, rank, address),
+                f"{what} at PTX line {line} on the mbarrier at {address:#x} of CTA {rank} "
+                f"(its phase {phase}) is observed by no wait of that CTA before the CTA "
+                f"exits: it may still be in flight then (the producer tail of a ring waits "
+                f"for the last commits; docs/partitions.md)")
+
+    def _landing(self, rank: int, address: int | None, what: str, line: int) -> None:
+        """Reports `what` (an arrival, a complete_tx or a TMA load's data) landing on
+        the shared memory of CTA `rank` after that CTA exited: nothing it ran waited
+        for it (a ring's producer tail is that wait for the last commits to its empty
+        mbarriers; docs/partitions.md)."""
+        if not self.exited[rank]:
+            return
+        key = (what, line, rank, address)
+        self.late_arrivals.setdefault(
+            key, f"{what} at PTX line {line} lands on the shared memory of CTA {rank} "
+                 + (f"(the mbarrier at {address:#x}) " if address is not None else "")
+                 + f"after CTA {rank} exited: no wait of that CTA observed it")
+
+    # -- ordinary accesses ----------------------------------------------------------------
+    def smem_access(self, threads: np.ndarray, rank, addresses: np.ndarray,
+                    size: int, write: bool, line: int) -> None:
+        threads = np.asarray(threads).reshape(-1)
+        ranks = np.broadcast_to(np.asarray(rank).reshape(-1), threads.shape)
+        addresses = np.broadcast_to(np.asarray(addresses).astype(np.int64).reshape(-1),
+                                    threads.shape)
+        for r in np.unique(ranks):
+            sel = ranks == r
+            byte = (addresses[sel].reshape(-1, 1) + np.arange(size)).reshape(-1)
+            who = np.repeat(threads[sel], size)
+            self._check_tma_written(who, r, byte, ("st.shared" if write else "ld.shared") +
+                                    " accesses", line)
+            if not write:
+                writers = self.writer[r][byte]
+                other = (writers >= 0) & (writers != who)
+                if other.any():
+                    unseen = self.known[who[other], writers[other]] <= \
+                        self.write_epoch[r][byte][other]
+                    if unseen.any():
+                        first = np.flatnonzero(other)[np.flatnonzero(unseen)[0]]
+                        self._race(f"ld.shared by thread {who[first]} reads shared memory of "
+                                   f"CTA {r} (byte {byte[first]:#x}) that thread "
+                                   f"{writers[first]} wrote, and the write is not ordered "
+                                   "before the read", line,
+                                   int(self.write_line[r][byte[first]]))
+            if write:
+                readers = self.reader[r][byte]
+                busy = readers >= 0
+                if busy.any():
+                    agents = self.DONE + readers[busy]
+                    known = self.known[who[busy], agents]
+                    late = known < self.reader_seq[r][byte][busy]
+                    if late.any():
+                        first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
+                        self._race(f"st.shared by thread {who[first]} overwrites shared "
+                                   f"memory of CTA {r} (byte {byte[first]:#x}) that "
+                                   f"tcgen05 op of thread {readers[first]} still reads "
+                                   "(its completion is not observed)", line,
+                                   int(self.reader_line[r][byte[first]]))
+                self.writer[r][byte] = who
+                self.write_epoch[r][byte] = self.known[who, who]
+                self.write_line[r][byte] = line
+
+    # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
+    def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
+                           what: str, line: int) -> None:
+        """Races of accesses by threads `who` (one per byte, or one thread for all) to
+        bytes a TMA load writes whose completion they have not observed."""
+        writers = self.tma_writer[rank][addresses]
+        busy = writers >= 0
+        if not busy.any():
+            return
+        if isinstance(who, (int, np.integer)):
+            seen = self.known[who][self.TMA + writers[busy]]
+        else:
+            seen = self.known[who[busy], self.TMA + writers[busy]]
+        late = seen < self.tma_seq[rank][addresses][busy]
+        if late.any():
+            first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
+            self._race(f"{what} shared memory of CTA {rank} (byte {addresses[first]:#x}) "
+                       f"that a TMA load (cp.async.bulk.tensor of thread {writers[first]}) "
+                       f"writes, and its completion (the complete_tx phase of its mbarrier, "
+                       f"observed by a wait) is not ordered before", line,
+                       int(self.tma_line[rank][addresses[first]]))
+
+    def tma_load(self, thread: int, rank: int, addresses: np.ndarray, write, nbytes: int,
+                 mbarrier: int, line: int, mbarrier_rank: int | None = None) -> None:
+        """cp.async.bulk.tensor by `thread`: writes `addresses` of CTA `rank` (``write()``
+        lands the data), then complete_tx of `nbytes` on `mbarrier` of CTA
+        `mbarrier_rank` (default `rank`; module docstring)."""
+        bar_rank = rank if mbarrier_rank is None else mbarrier_rank
+        self._mbar(bar_rank, mbarrier, line, thread)
+        readers = self.reader[rank][addresses]
+        busy = readers >= 0
+        if busy.any():
+            known = self.known[thread, self.DONE + readers[busy]]
+            late = known < self.reader_seq[rank][addresses][busy]
+            if late.any():
+                first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
+                self._race(f"a TMA load (cp.async.bulk.tensor of thread {thread}) "
+                           f"overwrites shared memory of CTA {rank} (byte "
+                           f"{addresses[first]:#x}) that a tcgen05 op of thread "
+                           f"{readers[first]} still reads (its completion is not observed)",
+                           line, int(self.reader_line[rank][addresses[first]]))
+        self._check_tma_written(thread, rank, addresses,
+                                f"a TMA load of thread {thread} also writes", line)
+        self.seq[self.TMA + thread] += 1
+        seq = int(self.seq[self.TMA + thread])
+        self.tma_writer[rank][addresses] = thread
+        self.tma_seq[rank][addresses] = seq
+        self.tma_line[rank][addresses] = line
+        # the bytes are the TMA load's now: earlier ordinary writes are overwritten
+        self.writer[rank][addresses] = -1
+        entry = TmaInFlight(thread, seq, rank, addresses, write, nbytes, mbarrier, line,
+                            bar_rank)
+        if self.schedule == "eager":
+            self._complete_tma(entry)
+        else:
+            self.pending_commits.append(entry)
+
+    def _complete_tma(self, entry: TmaInFlight) -> None:
+        """The load's data lands; complete_tx of its bytes on its mbarrier releases its
+        completion to the phase that completes."""
+        bar_rank = entry.rank if entry.mbarrier_rank is None else entry.mbarrier_rank
+        self._landing(entry.rank, None, "the data of a TMA load (cp.async.bulk.tensor)",
+                      entry.line)
+        self._landing(bar_rank, entry.mbarrier, "the complete_tx of a TMA load "
+                      "(cp.async.bulk.tensor)", entry.line)
+        entry.write()
+        bar = self._mbar(bar_rank, entry.mbarrier, entry.line)
+        bar.last_async = (bar.phase, "the complete_tx of a TMA load (cp.async.bulk.tensor)",
+                          entry.line)
+        generic = np.zeros(self.known.shape[1], np.int64)
+        generic[self.TMA + entry.thread] = entry.seq
+        # complete_tx is performed on the mbarrier by the async proxy: a waiter of the
+        # mbarrier's CTA observes it (docs/memory-model.md)
+        _contribute(bar, (bar_rank, "cluster"), generic, generic)
+        bar.tx -= entry.nbytes
+        self._maybe_complete(bar)
+
+    def _complete_pending(self, entry) -> None:
+        if isinstance(entry, TmaInFlight):
+            self._complete_tma(entry)
+        else:
+            self._complete_commit(entry)

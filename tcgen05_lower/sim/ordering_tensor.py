@@ -1,0 +1,321 @@
+"""The ordering model's asynchronous tcgen05 operations (PTX ISA 9.7.16.6): their issue,
+the conflicts of a new op with those in flight (TMEM cells, the allocation of its
+columns, the shared memory it reads through the async proxy), when they are performed,
+tcgen05.commit, and TMEM allocation (9.7.16.7). A mixin of ``ordering.OrderingModel``,
+whose module docstring describes the clocks it uses.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tcgen05_lower.sim.ordering_records import PIPELINED, InFlight
+from tcgen05_lower.sim.state import TMEM_COLUMNS, SimError, TensorOp
+
+
+class TensorOrdering:
+    """The asynchronous tcgen05 operations, commits and TMEM allocation of
+    ``OrderingModel`` (a mixin of it: the state is its ``__init__``'s)."""
+
+    # -- asynchronous tcgen05 operations ------------------------------------------------
+    def issue(self, thread: int, op: TensorOp, line: int) -> None:
+        kind = op.kind
+        cp4 = kind == "cp" and getattr(op, "shape", "") == "4x256b"
+        self._check_conflicts(thread, op, kind, cp4, line)
+        self._check_allocation_ordered(thread, op, line)
+        self._check_async_smem_reads(thread, op, line)
+        warp = thread // 32
+        if kind in ("mma", "cp", "shift"):
+            agent, issue_agent = self.DONE + thread, self.ISSUED + thread
+            self.seq[issue_agent] += 1
+            seq = int(self.seq[issue_agent])
+            self.known[thread, issue_agent] = seq
+            self.tc_known[thread, issue_agent] = seq
+        else:
+            agent, issue_agent = (self.LD if kind == "ld" else self.ST) + warp, -1
+            self.seq[agent] += 1
+            seq = int(self.seq[agent])
+        record = InFlight(op, kind, thread, agent, issue_agent, seq, line, cp4x256b=cp4)
+        self.inflight.append(record)
+        self._note_async_smem_reads(thread, op, seq, line)
+        if kind == "ld" or self.schedule == "eager":
+            self._perform(record)
+
+    def _perform(self, record: InFlight) -> None:
+        if not record.performed:
+            record.performed = True
+            self._check_tmem_written(record)
+            try:
+                record.op.perform(self.ctas)
+            except SimError as err:   # name the op's line, not the one that completed it
+                if err.ptx_line is None:
+                    err.ptx_line = record.line
+                raise
+            for rank, mask in record.op.footprint.tmem_writes.items():
+                self.tmem_written[rank] |= mask
+
+    def _check_tmem_written(self, record: InFlight) -> None:
+        """An op reads TMEM cells that no tcgen05.mma / st / cp / shift wrote since their
+        columns were allocated: their contents are undefined (9.7.16.7.1 allocates columns,
+        it does not clear them), so whatever the op computes from them is too."""
+        for rank, mask in record.op.footprint.tmem_reads.items():
+            unwritten = mask & ~self.tmem_written[rank]
+            if not unwritten.any():
+                continue
+            key = (record.line, record.kind, rank)
+            seen = self.unwritten_reads.get(key)
+            self.unwritten_reads[key] = unwritten if seen is None else seen | unwritten
+
+    def _unwritten_report(self) -> list[str]:
+        """One line per (op line, CTA): the cells it read, over all its executions."""
+        return [f"tcgen05.{kind} at PTX line {line} reads {self._describe(rank, mask)} "
+                f"({int(mask.sum())} cells) that no tcgen05 operation wrote since "
+                "tcgen05.alloc: their contents are undefined"
+                for (line, kind, rank), mask in self.unwritten_reads.items()]
+
+    def _ordered(self, thread: int, record: InFlight, kind: str, op, cp4: bool) -> bool:
+        if self.tc_known[thread, record.agent] >= record.seq:
+            return True   # its completion is known (9.7.16.6.4.2, .4.4)
+        later = "cp4x256b" if cp4 else kind
+        if (record.kind, later) not in PIPELINED:
+            return False
+        if record.kind == "mma" and kind == "mma" and record.op.accumulator != op.accumulator:
+            return False  # 9.7.16.6.2: same accumulator and shape only
+        # the pipelined pair executes in issue order once the issue is ordered
+        # (the same thread, or 9.7.16.6.4.3 across threads)
+        return self.tc_known[thread, record.issue_agent] >= record.seq
+
+    def _check_conflicts(self, thread: int, op: TensorOp, kind: str, cp4: bool,
+                         line: int) -> None:
+        fp = op.footprint
+        ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
+        if not ranks:
+            return
+        # Only a record whose completion the issuer does not know can race with the new
+        # op (_ordered's first test, for all records at once), and only when their masks
+        # can share a cell (their lane and column sets intersect); the rest is the exact
+        # test, in the records' order.
+        candidates = self._not_known_complete(thread)
+        if not fp.tmem_writes:   # a read conflicts only with a record that writes
+            candidates = candidates[self._inflight_arrays[4][candidates]]
+        for index in candidates:
+            record = self.inflight[index]
+            other = record.op.footprint
+            if not any(_may_share(fp, other, rank) for rank in ranks):
+                continue
+            if self._ordered(thread, record, kind, op, cp4):
+                continue
+            for rank in ranks:
+                mine_w = fp.tmem_writes.get(rank)
+                mine_r = fp.tmem_reads.get(rank)
+                their_w = other.tmem_writes.get(rank)
+                their_r = other.tmem_reads.get(rank)
+                overlap = None
+                for a, b in ((mine_w, their_w), (mine_w, their_r), (mine_r, their_w)):
+                    if a is not None and b is not None:
+                        both = a & b
+                        if both.any():
+                            overlap = both
+                            break
+                if overlap is None:
+                    continue
+                self._race(f"tcgen05.{kind} and tcgen05.{record.kind} both access "
+                           f"{self._describe(rank, overlap)}, and the second is not ordered "
+                           "after the first's completion (9.7.16.6)", line, record.line)
+                break
+
+    #: (the inflight list, how many of its records are in the arrays, their completion
+    #: agents, their sequence numbers, whether they write TMEM): kept in step with
+    #: ``inflight`` (appended to by ``issue``, replaced as a whole by ``barrier``).
+    _inflight_arrays = None
+
+    def _not_known_complete(self, thread: int) -> np.ndarray:
+        """Indices of the in-flight records whose completion `thread` does not know for
+        tcgen05 ops (``tc_known`` below the record's sequence number), in order."""
+        records = self.inflight
+        cache = self._inflight_arrays
+        if cache is None or cache[0] is not records or cache[1] > len(records):
+            cache = [records, 0, np.zeros(0, np.int64), np.zeros(0, np.int64),
+                     np.zeros(0, bool)]
+        if cache[1] < len(records):
+            new = records[cache[1]:]
+            cache[4] = np.concatenate([cache[4], np.fromiter(
+                (bool(r.op.footprint.tmem_writes) for r in new), bool, len(new))])
+            cache[2] = np.concatenate([cache[2], np.fromiter((r.agent for r in new),
+                                                             np.int64, len(new))])
+            cache[3] = np.concatenate([cache[3], np.fromiter((r.seq for r in new),
+                                                             np.int64, len(new))])
+            cache[1] = len(records)
+        self._inflight_arrays = cache
+        return np.flatnonzero(self.tc_known[thread][cache[2]] < cache[3])
+
+    def _check_allocation_ordered(self, thread: int, op: TensorOp, line: int) -> None:
+        """The columns an op touches were allocated by a tcgen05.alloc ordered before it:
+        by the issuing warp itself, or through before_thread_sync, a barrier or mbarrier,
+        and after_thread_sync (9.7.16.6.3)."""
+        fp = op.footprint
+        for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
+            mask = fp.tmem_columns(rank) if hasattr(fp, "tmem_columns") else \
+                _columns_of(fp, rank)
+            owners = self.alloc_by[rank][mask]
+            seqs = self.alloc_seq[rank][mask]
+            for owner in np.unique(owners[owners >= 0]):
+                if owner // 32 == thread // 32:
+                    continue  # the allocating warp itself: program order
+                need = int(seqs[owners == owner].max())
+                if self.tc_known[thread, self.ISSUED + owner] < need:
+                    lines = self.alloc_line[rank][mask][owners == owner]
+                    self._race(f"tcgen05.{op.kind} uses TMEM columns of CTA {rank} whose "
+                               f"tcgen05.alloc (by thread {owner}) is not ordered before it "
+                               "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
+                               line, int(lines.max()))
+
+    def _check_async_smem_reads(self, thread: int, op: TensorOp, line: int) -> None:
+        """9.7.16.6.5: ordinary stores read by the async proxy need fence.proxy.async;
+        bytes a TMA load writes need its completion observed."""
+        for rank, addresses in op.footprint.smem_reads.items():
+            size = self.writer[rank].size
+            if addresses.size and (addresses.min() < 0 or addresses.max() >= size):
+                raise SimError(f"tcgen05.{op.kind} reads shared-memory bytes "
+                               f"{int(addresses.min()):#x}-{int(addresses.max()):#x} of CTA "
+                               f"{rank}, past its {size} bytes of shared memory", line)
+            self._check_tma_written(thread, rank, addresses,
+                                    f"tcgen05.{op.kind} by thread {thread} reads", line)
+            writers = self.writer[rank][addresses]
+            written = writers >= 0
+            if not written.any():
+                continue
+            for w in np.unique(writers[written]):
+                select = writers == w
+                latest = int(self.write_epoch[rank][addresses][select].max())
+                # the issuing thread's own stores are ordered by program order
+                if w != thread and self.known[thread, w] <= latest:
+                    self._race(f"tcgen05.{op.kind} reads shared memory of CTA {rank} that "
+                               f"thread {w} wrote, and that write is not ordered before it",
+                               line, self._write_line(rank, addresses, select))
+                    continue
+                # a fence.proxy.async of the writer after the store, ordered before the
+                # issue (for the issuer itself, any later fence is)
+                fences = [f for f in self.proxy_fences[w] if f >= latest]
+                if not fences or self.known[thread, w] <= fences[0]:
+                    self._race(f"tcgen05.{op.kind} reads shared memory of CTA {rank} that "
+                               f"thread {w} wrote with ordinary stores, with no "
+                               "fence.proxy.async between (9.7.16.6.5)", line,
+                               self._write_line(rank, addresses, select))
+
+    def _write_line(self, rank: int, addresses, select) -> int:
+        return int(self.write_line[rank][addresses[select]].max())
+
+    def _note_async_smem_reads(self, thread: int, op: TensorOp, seq: int, line: int) -> None:
+        for rank, addresses in op.footprint.smem_reads.items():
+            self.reader[rank][addresses] = thread
+            self.reader_seq[rank][addresses] = seq
+            self.reader_line[rank][addresses] = line
+
+    def commit(self, thread: int, rank: int, mbarrier: int, cta_mask: int, line: int) -> None:
+        for r in range(len(self.ctas)):
+            if cta_mask >> r & 1:
+                self._mbar(r, mbarrier, line, thread)
+        seq = int(self.seq[self.ISSUED + thread])
+        # the implicit before_thread_sync of tcgen05.commit (9.7.16.6.4.2)
+        self.released[thread] = np.maximum(self.known[thread], self.tc_known[thread])
+        self._release(np.array([thread]))
+        generic, tc = self._published([thread])
+        generic[self.DONE + thread] = max(generic[self.DONE + thread], seq)
+        tc[self.DONE + thread] = max(tc[self.DONE + thread], seq)
+        targets = [r for r in range(len(self.ctas)) if cta_mask >> r & 1]
+        entry = (thread, seq, mbarrier, tuple(targets), line, generic, tc)
+        if self.schedule == "eager":
+            self._complete_commit(entry)
+        else:
+            self.pending_commits.append(entry)
+
+    def _complete_commit(self, entry) -> None:
+        thread, seq, mbarrier, targets, line, generic, tc = entry
+        for record in self.inflight:
+            if record.issuer == thread and record.issue_agent >= 0 and record.seq <= seq:
+                self._perform(record)
+        what = "the arrive-on of tcgen05.commit" + (" (multicast)" if len(targets) > 1
+                                                    else "")
+        for r in targets:
+            self._landing(r, mbarrier, what, line)
+            phase = self._arrive(r, mbarrier, 1, generic, tc, line)
+            self._mbar(r, mbarrier, line).last_async = (phase, what, line)
+
+    # -- tensor-memory allocation (9.7.16.7) ------------------------------------------------
+    def alloc(self, warp_threads: np.ndarray, rank: int, columns: int, cta_group: int,
+              line: int) -> int:
+        if columns < 32 or columns > TMEM_COLUMNS or columns & (columns - 1):
+            raise SimError(f"tcgen05.alloc of {columns} columns: nCols must be a power of 2 "
+                           "from 32 to 512 (9.7.16.7.1)", line)
+        if self.relinquished[rank]:
+            raise SimError("tcgen05.alloc after tcgen05.relinquish_alloc_permit "
+                           "(9.7.16.7.1)", line)
+        used = self.allocated[rank]
+        owner = int(np.asarray(warp_threads).reshape(-1)[0])
+        for start in range(0, TMEM_COLUMNS, columns):
+            if not used[start:start + columns].any():
+                used[start:start + columns] = True
+                self.seq[self.ISSUED + owner] += 1
+                seq = int(self.seq[self.ISSUED + owner])
+                self.known[owner, self.ISSUED + owner] = seq
+                self.tc_known[owner, self.ISSUED + owner] = seq
+                self.alloc_by[rank][start:start + columns] = owner
+                self.alloc_seq[rank][start:start + columns] = seq
+                self.alloc_line[rank][start:start + columns] = line
+                self.tmem_written[rank][:, start:start + columns] = False
+                return start   # lane 0, column start (9.7.16.1.1)
+        raise SimError(f"tcgen05.alloc of {columns} columns: no free columns left in CTA "
+                       f"{rank} (the instruction would block forever here)", line)
+
+    def dealloc(self, warp_threads: np.ndarray, rank: int, taddr: int, columns: int,
+                cta_group: int, line: int) -> None:
+        start = taddr & 0xFFFF
+        if taddr >> 16 or not self.allocated[rank][start:start + columns].all() \
+                or start + columns > TMEM_COLUMNS:
+            raise SimError(f"tcgen05.dealloc of {columns} columns at {taddr:#x} frees "
+                           f"columns that are not allocated in CTA {rank} (9.7.16.7.1)", line)
+        thread = int(np.asarray(warp_threads).reshape(-1)[0])
+        for record in self.inflight:
+            masks = [m for m in (record.op.footprint.tmem_reads.get(rank),
+                                 record.op.footprint.tmem_writes.get(rank)) if m is not None]
+            if any(m[:, start:start + columns].any() for m in masks) and \
+                    self.tc_known[thread, record.agent] < record.seq:
+                self._race(f"tcgen05.dealloc frees columns {start}-{start + columns - 1} of "
+                           f"CTA {rank} that tcgen05.{record.kind} still uses", line,
+                           record.line)
+        self.allocated[rank][start:start + columns] = False
+
+    def relinquish(self, warp_threads: np.ndarray, rank: int, cta_group: int, line: int) -> None:
+        self.relinquished[rank] = True
+
+    def check_tmem_allocated(self, rank: int, mask: np.ndarray, line: int) -> None:
+        columns = np.flatnonzero(mask.any(axis=0))
+        outside = columns[~self.allocated[rank][columns]]
+        if outside.size:
+            raise SimError(f"access to TMEM columns {outside.min()}-{outside.max()} of CTA "
+                           f"{rank}, which are not allocated (9.7.16.7)", line)
+
+
+def _may_share(mine, theirs, rank: int) -> bool:
+    """Whether two footprints' TMEM masks of CTA `rank` can share a cell in one of the
+    pairs _check_conflicts tests (write/write, write/read, read/write): their lane sets
+    and their column sets both intersect (state.Footprint.tmem_bits). False rules the
+    pair out; True leaves the exact test to the caller."""
+    if not hasattr(mine, "tmem_bits") or not hasattr(theirs, "tmem_bits"):
+        return True
+    mine_w, mine_r = mine.tmem_bits("writes", rank), mine.tmem_bits("reads", rank)
+    their_w, their_r = theirs.tmem_bits("writes", rank), theirs.tmem_bits("reads", rank)
+    for a, b in ((mine_w, their_w), (mine_w, their_r), (mine_r, their_w)):
+        if a is not None and b is not None and a[0] & b[0] and a[1] & b[1]:
+            return True
+    return False
+
+
+def _columns_of(fp, rank: int) -> np.ndarray:
+    """The TMEM columns of CTA `rank` a footprint without summaries touches."""
+    mask = np.zeros(TMEM_COLUMNS, bool)
+    for masks in (fp.tmem_reads, fp.tmem_writes):
+        if rank in masks:
+            mask |= masks[rank].any(axis=0)
+    return mask

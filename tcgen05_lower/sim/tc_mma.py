@@ -1,0 +1,242 @@
+"""tcgen05.mma in the simulator (PTX ISA 9.7.16.10, for ``tensor_core.issue_async``):
+the operation of one dense or sparse MMA (``_build_mma``; ``sparse.py``, ``datamove.py``
+for the collector buffers and the .ws column mask) and of one block-scaled MMA
+(``_build_scaled_mma``; ``block_scale.py``): its footprint in shared and tensor memory
+and its effect when performed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tcgen05_lower.sim import datamove, sparse
+from tcgen05_lower.sim.state import Address, CtaMemory, Footprint, SimError, unique_addresses
+from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
+                                           _tmem_bytes, d_cells, one_blas_thread)
+from tcgen05_lower.sim.tc_descriptors import (DENSE_K, ELEMENT_BYTES, decode_elements,
+                                              decode_instr_descriptor, decode_smem_descriptor,
+                                              k_major_addresses, operand_addresses)
+
+
+def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
+               collector: datamove.CollectorUsage, is_sparse: bool = False) -> Operation:
+    operands = list(operands)
+    meta_taddr = operands.pop(3) if is_sparse else None   # [sp-meta-tmem] (9.7.16.10.9.2)
+    d_taddr, a_operand, b_desc, idesc = operands[:4]
+    rest = list(operands[4:])
+    if not isinstance(d_taddr, Address):
+        raise SimError("tcgen05.mma: the first operand must be [d-tmem]")
+    disabled = rest.pop(0) if rest and isinstance(rest[0], tuple) else None
+    if not rest or not isinstance(rest[0], bool):
+        raise SimError("tcgen05.mma: enable-input-d (a predicate) is missing")
+    enable_input_d = rest.pop(0)
+    scale_input_d = 0
+    if rest and not ws:
+        scale_input_d = int(rest.pop(0))
+        if not 0 <= scale_input_d <= 15:
+            raise SimError(f"scale-input-d = {scale_input_d} is outside [0, 15] (9.7.16.10.9.1)")
+    zero_mask = rest.pop(0) if rest and ws else None   # .ws: zero-column-mask-desc
+    if rest:
+        raise SimError(f"tcgen05.mma: {len(rest)} unexpected trailing operand(s)")
+    info = decode_instr_descriptor(int(idesc), kind)
+    if info.sparse != is_sparse:    # Table 42, bit 2: Dense = 0, Sparse = 1
+        raise SimError(f"instruction descriptor {int(idesc):#010x}: the sparsity bit (bit 2) "
+                       f"is {int(info.sparse)} for tcgen05.mma{'.sp' if is_sparse else ''} "
+                       "(Table 42)")
+    if zero_mask is not None:
+        zero_mask = datamove.zero_column_mask(int(zero_mask), info.m, info.n)
+    column_shift = zero_mask.shift if zero_mask is not None else 0
+    if ws and int(idesc) >> 30 and collector.op != "discard":
+        raise SimError("a .ws MMA with a maximum B-reuse shift (Table 42 bits 30-31) and "
+                       f"{collector} is not modelled: the ISA does not say which B columns "
+                       "the collector then holds")
+    if is_sparse:                   # 9.7.16.10.8: A is M x K, stored as M x K/2
+        sparse.check_form(kind, ws, cta_group, info.m)
+        k = sparse.SPARSE_K[kind]
+    else:
+        k = DENSE_K[kind]
+    a_k = k // 2 if is_sparse else k
+    ranks = [rank, rank + 1] if cta_group == 2 else [rank]
+    if cta_group == 2 and cluster_size < 2:
+        raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
+    if is_sparse and cta_group == 2 and info.m == 128:
+        lanes, cols, rows = sparse.layout_c_cells(info.n, int(d_taddr))
+    else:
+        lanes, cols, rows = d_cells(info.m, info.n, cta_group, ws, int(d_taddr))
+    fp = Footprint()
+    a_desc = b = None
+    b_desc_d = decode_smem_descriptor(int(b_desc))
+    b_rows = info.n // cta_group                    # each CTA of a pair holds N/2 rows of B
+    if info.transpose_b and ELEMENT_BYTES[info.b_type] == 1 and (
+            info.n % (16 * cta_group) or info.n < 16 * cta_group):
+        raise SimError(f"N = {info.n} with an 8-bit transposed B: Table 50 allows "
+                       f"{16 * cta_group} <= N <= 256 in steps of {16 * cta_group} for "
+                       f"cta_group::{cta_group}")
+    # Table 45's column shift: MMA column c reads B's column c + shift
+    b_addresses = operand_addresses(b_desc_d, b_rows + column_shift, k, info.b_type,
+                                    info.transpose_b)[column_shift:]
+    a_in_tmem = isinstance(a_operand, Address)
+    if a_in_tmem:
+        if kind == "i8" or info.a_type not in ELEMENT_BYTES:
+            raise SimError(f"A in tensor memory for .kind::{kind} is not modelled yet")
+        if info.a_type in ("e2m3", "e3m2", "e2m1"):    # 9.7.16.10.4.3: figures only
+            from tcgen05_lower.sim import block_scale
+            raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
+        if info.transpose_a:
+            raise SimError("Transpose A with A in tensor memory: A in tensor memory is "
+                           "row-major (Table 51)")
+        if is_sparse:
+            sparse.check_a_tmem_alignment(int(a_operand), int(d_taddr), cta_group, info.m)
+        a_cells = _a_tmem_cells(lanes, rows, int(a_operand), a_k * ELEMENT_BYTES[info.a_type])
+    else:
+        a_desc = decode_smem_descriptor(int(a_operand))
+        a_addresses = operand_addresses(a_desc, rows, a_k, info.a_type, info.transpose_a)
+    meta = None if not is_sparse else sparse.Metadata(
+        kind, int(idesc), int(meta_taddr), lanes[:, 0], int(d_taddr) >> 16,
+        sparse.half_datapath(cta_group, info.m))
+    d_mask = _mask(lanes, cols)
+    if disabled is not None:
+        lane_bits = np.array([(disabled[i // 32] >> (i % 32)) & 1 for i in range(32 * len(disabled))],
+                             bool)
+        if len(disabled) != 4 * cta_group:
+            raise SimError(f"disable-output-lane has {len(disabled)} elements; cta_group::"
+                           f"{cta_group} takes {4 * cta_group} (9.7.16.10.9.1)")
+    for r in ranks:
+        fp.tmem_writes[r] = d_mask
+        reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
+        if a_in_tmem:
+            reads[a_cells[0], a_cells[1]] = True
+        if meta is not None:
+            reads[meta.cells()] = True
+        if reads.any():
+            fp.tmem_reads[r] = reads
+        smem = [b_addresses.reshape(-1)]
+        if not a_in_tmem:
+            smem.append(a_addresses.reshape(-1))
+        fp.smem_reads[r] = unique_addresses(np.concatenate(smem))
+
+    def perform(ctas: list[CtaMemory]) -> None:
+        b_raw = [ctas[r].smem[b_addresses] for r in ranks]
+        if ws:   # the collector holds B for .ws, A otherwise (9.7.16.10)
+            b_raw = [datamove.through_collector(ctas[rank], collector, b_raw[0], "B",
+                                                 info.b_type)]
+        b_parts = [decode_elements(raw, info.b_type) for raw in b_raw]
+        b_matrix = np.concatenate(b_parts, axis=0)            # [N, K]
+        if info.negate_b:
+            b_matrix = -b_matrix
+        if zero_mask is not None:   # 9.7.16.4.3: "0s must be used for the entire column"
+            b_matrix[zero_mask.zero] = 0
+        for r in ranks:
+            cta = ctas[r]
+            a_raw = _tmem_bytes(cta, *a_cells, rows) if a_in_tmem else cta.smem[a_addresses]
+            if not ws:
+                a_raw = datamove.through_collector(cta, collector, a_raw, "A", info.a_type)
+            a_matrix = decode_elements(a_raw, info.a_type)          # [rows, K]
+            if meta is not None:      # [rows, K/2] stored -> [rows, K] (9.7.16.10.8)
+                a_matrix = meta.expand(cta.tmem, a_matrix)
+            if info.negate_a:
+                a_matrix = -a_matrix
+            with one_blas_thread():
+                product = a_matrix @ b_matrix.T                 # [rows, N]
+            _accumulate(cta, lanes, cols, product, info, enable_input_d, scale_input_d,
+                        None if disabled is None else lane_bits[lanes + 128 * (r - rank)])
+
+    key = (rank, int(d_taddr), info.m, info.n, cta_group)
+    return Operation("mma", fp, key, perform)
+
+
+def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: list,
+                      rank: int, cluster_size: int):
+    """The operation of one ``tcgen05.mma.cta_group.kind{.block_scale}{.size}`` (syntax 2
+    and 4 of 9.7.16.10.9.1): operands [d-tmem], a-desc | [a-tmem], b-desc, idesc,
+    [scale-A-tmem], [scale-B-tmem], enable-input-d. The formats, scale factors and
+    their cells are block_scale's; the cells and accumulation are this module's."""
+    from tcgen05_lower.sim import block_scale    # block scaling: 9.7.16.10.7
+
+    if "ws" in parts:
+        raise SimError(f".ws is invalid with .kind::{kind} (Table 39)")
+    if len(operands) != 7:
+        raise SimError(f"tcgen05.mma.kind::{kind}: {len(operands)} operands; a block-scaled "
+                       "MMA takes [d-tmem], A, b-desc, idesc, [scale-A-tmem], [scale-B-tmem], "
+                       "enable-input-d (9.7.16.10.9.1)")
+    d_taddr, a_operand, b_desc, idesc, sfa_taddr, sfb_taddr, enable_input_d = operands
+    if not isinstance(d_taddr, Address):
+        raise SimError("tcgen05.mma: the first operand must be [d-tmem]")
+    if not (isinstance(sfa_taddr, Address) and isinstance(sfb_taddr, Address)):
+        raise SimError("tcgen05.mma: scale-A-tmem and scale-B-tmem must be tensor-memory "
+                       "addresses in brackets (9.7.16.10.9.1)")
+    if not isinstance(enable_input_d, bool):
+        raise SimError("tcgen05.mma: enable-input-d (a predicate) is missing")
+    info = block_scale.decode_instr_descriptor(int(idesc), kind)
+    if info.sparse:
+        raise SimError("sparse block-scaled MMAs (idesc bit 2) are not modelled yet")
+    if info.transpose_a or info.transpose_b:
+        raise SimError("MN-major (transposed) operands are not modelled yet")
+    if info.k == 96:
+        raise SimError("K = 96 (Table 44 bit 31) is not modelled yet")
+    vec = block_scale.scale_vector_size(parts, kind, info.k)
+    block_scale.check_scale_combination(info, vec)
+    if cta_group == 1 and info.m != 128:
+        raise SimError(f"M = {info.m} with .kind::{kind}, cta_group::1: Table 39 allows 128")
+    if cta_group == 2 and cluster_size < 2:
+        raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
+    ranks = [rank, rank + 1] if cta_group == 2 else [rank]
+    lanes, cols, rows = d_cells(info.m, info.n, cta_group, False, int(d_taddr))
+    layout_b = cta_group == 2 and info.m == 128
+    k_bytes = block_scale.row_bytes(kind, info.k)
+    b_addresses = k_major_addresses(decode_smem_descriptor(int(b_desc)),
+                                    info.n // cta_group, k_bytes)
+    a_in_tmem = isinstance(a_operand, Address)
+    if a_in_tmem:
+        if info.a_type in block_scale.SUB_BYTE_BITS and kind == "mxf8f6f4":
+            raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
+        a_cells = _a_tmem_cells(lanes, rows, int(a_operand), k_bytes)
+    else:
+        a_addresses = k_major_addresses(decode_smem_descriptor(int(a_operand)), rows,
+                                        k_bytes)
+    sfa_cells = block_scale.scale_factor_cells(int(sfa_taddr), rows)
+    sfb_cells = block_scale.scale_factor_cells(int(sfb_taddr), info.n, layout_b_split=layout_b)
+
+    d_mask = _mask(lanes, cols)
+    fp = Footprint()
+    for r in ranks:
+        fp.tmem_writes[r] = d_mask
+        reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
+        if a_in_tmem:
+            reads[a_cells[0], a_cells[1]] = True
+        for cell_lanes, cell_cols in (sfa_cells, sfb_cells):
+            reads[cell_lanes, np.broadcast_to(cell_cols, cell_lanes.shape)] = True
+        fp.tmem_reads[r] = reads
+        smem = [b_addresses.reshape(-1)]
+        if not a_in_tmem:
+            smem.append(a_addresses.reshape(-1))
+        fp.smem_reads[r] = np.unique(np.concatenate(smem)).astype(np.int64)
+
+    def perform(ctas) -> None:
+        b_parts = [block_scale.decode_operand(ctas[r].smem[b_addresses], info.b_type, kind,
+                                              False)
+                   for r in ranks]
+        b_matrix = np.concatenate(b_parts, axis=0)                  # [N, K]
+        if info.negate_b:
+            b_matrix = -b_matrix
+        for r in ranks:
+            cta = ctas[r]
+            if a_in_tmem:
+                a_matrix = block_scale.decode_operand(_tmem_bytes(cta, *a_cells, rows),
+                                                      info.a_type, kind, True)
+            else:
+                a_matrix = block_scale.decode_operand(cta.smem[a_addresses], info.a_type,
+                                                      kind, False)
+            if info.negate_a:
+                a_matrix = -a_matrix
+            scale_a = block_scale.read_scale_factors(cta.tmem, sfa_cells, info.scale_a_id, vec,
+                                         info.scale_type, "A")
+            scale_b = block_scale.read_scale_factors(cta.tmem, sfb_cells, info.scale_b_id, vec,
+                                         info.scale_type, "B")
+            with one_blas_thread():
+                product = (block_scale.apply_scales(a_matrix, scale_a)
+                           @ block_scale.apply_scales(b_matrix, scale_b).T)
+            _accumulate(cta, lanes, cols, product, info, enable_input_d, 0, None)
+
+    key = (rank, int(d_taddr), info.m, info.n, cta_group)
+    return Operation("mma", fp, key, perform)
