@@ -20,13 +20,18 @@ from . import kernelgen as kg
 def value_pairs() -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """Every pair of (feature, value) of two different features, sorted."""
     values = [(name, str(v)) for name, choices in kg.FEATURES.items() for v in choices]
-    values += [("block_scale", "False"), ("block_scale", "True")]
+    values += [(name, v) for name in DERIVED for v in ("False", "True")]
     values.sort()
     return [(a, b) for a, b in itertools.combinations(values, 2) if a[0] != b[0]]
 
 
+#: Features a spec has by the values of others (kernelgen.Spec.features): block scaling
+#: by the element type, a row reduction that shuffles by rowred and the fragment's shape.
+DERIVED = ("block_scale", "row_shuffle")
+
+
 def _typed(name: str, text: str):
-    if name == "block_scale":
+    if name in DERIVED:
         return None
     for v in kg.FEATURES[name]:
         if str(v) == text:
@@ -35,10 +40,10 @@ def _typed(name: str, text: str):
 
 
 def pinned(pair) -> dict:
-    """The spec fields a pair of feature values fixes (block_scale by the element type)."""
+    """The spec fields a pair of feature values fixes (the DERIVED ones by others)."""
     fixed = {}
     for name, text in pair:
-        if name != "block_scale":
+        if name not in DERIVED:
             fixed[name] = _typed(name, text)
     return fixed
 
@@ -102,6 +107,9 @@ def infeasible_reason(pair) -> str:
     fixed = pinned(pair)
     if dict(pair).get("block_scale") == "True" and "dtype" not in fixed:
         fixed["dtype"] = "mx_e4m3"
+    if dict(pair).get("row_shuffle") == "True":
+        fixed.setdefault("rowred", "max")
+        fixed.setdefault("ld_shape", "16x32bx2")
     base = kg.Spec(**fixed)
     candidates = [base] + [kg.Spec(**{**fixed, name: v})
                            for name, choices in kg.FEATURES.items() if name not in fixed
