@@ -45,6 +45,13 @@ def pinned(pair) -> dict:
     for name, text in pair:
         if name not in DERIVED:
             fixed[name] = _typed(name, text)
+    # What a rare value needs, so that a draw finds it (a value the pair pins wins):
+    # a cluster multicasts only between pairs with TMA in warp roles, and a row reduction
+    # shuffles with .16x32bx2 fragments.
+    if fixed.get("cluster", "none") != "none":
+        fixed.update({"ctas": 2, "program": "roles", "load": "tma", **fixed})
+    if dict(pair).get("row_shuffle") == "True":
+        fixed.update({"rowred": "max", "ld_shape": "16x32bx2", **fixed})
     return fixed
 
 
@@ -118,7 +125,9 @@ def infeasible_reason(pair) -> str:
     for spec in candidates:
         why = kg.problems(spec)
         if not _matches(spec, pair):
-            why = why + [f"block scaling is the element type ({spec.dtype})"]
+            why = why + [f"block_scale is the element type's ({spec.dtype}), row_shuffle "
+                         f"a row reduction's of .16x32bx2 fragments ({spec.rowred}, "
+                         f"{spec.ld_shape}, M = {spec.m})"]
         scored.append(why)
     fewest = min(len(w) for w in scored)
     reasons = []

@@ -225,8 +225,12 @@ def problems(spec: Spec) -> list[str]:
     if s.a_src == "regs" and (s.ctas != 1 or s.m not in (64, 128)):
         why.append("A stored from registers: one CTA, M = 64 (Layout F) or 128 (Layout D) "
                    "(docs/epilogues.md: layouts other than D and F are refused)")
-    if s.a_src == "regs" and s.dtype in ("i8", "tf32"):
-        why.append(f"A stored from registers for {s.dtype}: not generated")
+    if s.a_src == "regs" and s.dtype == "tf32":
+        why.append("A stored from registers for tf32: the compiler refuses it (\"tf32 "
+                   "elements are not supported yet\", isa/a_store.py), which the ISA allows "
+                   "(docs/fuzzing.md, Findings)")
+    if s.a_src == "regs" and s.dtype == "i8":
+        why.append("A in tensor memory for kind::i8 is not modelled by the simulator")
     if s.a_src == "tmem" and s.program != "uniform":
         why.append("A in tensor memory in warp roles: tcgen05.cp is refused in a role "
                    "(docs/partitions.md, Not planned yet), and so is tcgen05.st (which "
@@ -247,6 +251,10 @@ def problems(spec: Spec) -> list[str]:
         why.append("TMA multicast across a cluster: CTA pairs with TMA in warp roles only "
                    "(a cta_group::1 multicast is refused: docs/tma.md, Not yet; fills have "
                    "nothing to multicast)")
+    if s.rowred != "none" and s.ctas == 2 and s.m == 128:
+        why.append("a row reduction in Layout B (a pair's M = 128): the columns of a row "
+                   "past the first N/2 lie on the other warps' lanes, which frag_reduce "
+                   "refuses (isa/row_slots.py; it would need shared memory)")
     if s.rowred != "none" and s.acc_t != "f32":
         why.append("a row reduction of an s32 accumulator: frag_reduce takes f32 fragments")
     if s.program == "uniform" and s.load == "tma" and s.ctas == 2:
