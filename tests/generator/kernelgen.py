@@ -35,6 +35,10 @@ DTYPES = {
     "i8": ("i8", "i8", "int8", 1, 32, "i32"),
     "mx_e4m3": ("mxf8f6f4", "f8E4M3FN", "float8_e4m3fn", 1, 32, "f32"),
     "mx_e5m2": ("mxf8f6f4", "f8E5M2", "float8_e5m2", 1, 32, "f32"),
+    # kind::mxf4: e2m1 packed two per byte (element 2j of a row in the low nibble of
+    # byte j, 9.7.16.10.4.6), .block32 UE8M0 factors (Tables 44 and 54); K blocks of 128
+    # elements (64-byte rows, 64B swizzle), as examples/ws_gemm_mxf4_blockscaled.mlir
+    "mx_e2m1": ("mxf4", "f4E2M1FN", "float4_e2m1fn", 1, 64, "f32"),
 }
 #: Output types of C: (MLIR type, NumPy dtype name, unit roundoff, half the smallest
 #: subnormal spacing, largest finite value (satfinite conversions clamp to it)).
@@ -121,13 +125,29 @@ class Spec:
         return DTYPES[self.dtype][1]
 
     @property
+    def packed4(self) -> bool:
+        """4-bit elements, two per byte (the arrays hold bytes)."""
+        return self.dtype == "mx_e2m1"
+
+    @property
+    def swizzle(self) -> str:
+        """A K block's row is one swizzle span: 128 bytes, or 64 for 4-bit elements."""
+        return "64B" if self.packed4 else "128B"
+
+    @property
+    def row_bytes(self) -> int:
+        """The bytes of a K block's row in shared memory (TMA counts a 4-bit row's
+        coordinates in bytes)."""
+        return 64 if self.packed4 else 128
+
+    @property
     def ebytes(self) -> int:
         return DTYPES[self.dtype][3]
 
     @property
     def kb(self) -> int:
         """K elements of one block: a 128-byte row, the 128B swizzle's span."""
-        return 128 // self.ebytes
+        return 128 if self.packed4 else 128 // self.ebytes
 
     @property
     def k_mma(self) -> int:
@@ -211,6 +231,9 @@ def problems(spec: Spec) -> list[str]:
         why.append("block scaling: N <= 128 (one [128, 4] scale buffer holds 128 entries)")
     if s.scaled and s.a_src != "smem":
         why.append("block scaling with A in tensor memory: not generated")
+    if s.packed4 and s.program != "roles":
+        why.append("kind::mxf4 (4-bit A and B): generated in warp roles with TMA only (the "
+                   "fills of 4-bit tiles are not generated)")
     if s.scaled and s.program == "roles" and s.load != "tma":
         why.append("block scaling in warp roles: generated with TMA rings only (the scale "
                    "factors' tiles come by TMA, as examples/ws_gemm_mxf8_blockscaled.mlir)")
@@ -311,8 +334,12 @@ def sizes(spec: Spec) -> Sizes:
         gm, gn = (gm, 2) if spec.cluster == "2x2" else (2, gn)
     M = gm * spec.m - rng.randrange(1, spec.m // 2)
     N = gn * nt - rng.randrange(1, min(nt, 24) if nt > 1 else 2)
-    K = kp - rng.randrange(1, spec.kb // 2)
-    align = 16 // spec.ebytes
+    if spec.packed4:    # K a multiple of 32 (a row's bytes a multiple of TMA's 16)
+        K = kp - 32 * rng.randrange(1, spec.kb // 32)
+        align = 32
+    else:
+        K = kp - rng.randrange(1, spec.kb // 2)
+        align = 16 // spec.ebytes
     pad = align * rng.randrange(0, 3)
     lda = -(-K // align) * align + pad
     ldb = (-(-N // align) * align + pad) if spec.b_major == "kn" else lda
@@ -322,9 +349,9 @@ def sizes(spec: Spec) -> Sizes:
 
 # -- MLIR text ---------------------------------------------------------------------------
 
-def _smem(rows: int, k: int, elem: str, stages: int = 0) -> str:
+def _smem(rows: int, k: int, elem: str, stages: int = 0, swizzle: str = "128B") -> str:
     shape = f"[{stages}, {rows}, {k}]" if stages else f"[{rows}, {k}]"
-    return f'!tcgen05.smem<{shape}, {elem}, "K", "128B">'
+    return f'!tcgen05.smem<{shape}, {elem}, "K", "{swizzle}">'
 
 
 class _Text:
@@ -348,10 +375,11 @@ def render(spec: Spec) -> str:
     kb, kp = s.kb, s.kb * s.kblocks
     nt = s.n * s.tiles
     elem = s.elem
-    tile_a, tile_b = _smem(s.m_cta, kb, elem), _smem(s.n_cta, kb, elem)
+    sw = s.swizzle
+    tile_a, tile_b = _smem(s.m_cta, kb, elem, 0, sw), _smem(s.n_cta, kb, elem, 0, sw)
     ring_form = s.ring > 1 or (s.load == "tma" and s.program == "roles")
-    ring_a = _smem(s.m_cta, kb, elem, s.ring) if ring_form else tile_a
-    ring_b = _smem(s.n_cta, kb, elem, s.ring) if ring_form else tile_b
+    ring_a = _smem(s.m_cta, kb, elem, s.ring, sw) if ring_form else tile_a
+    ring_b = _smem(s.n_cta, kb, elem, s.ring, sw) if ring_form else tile_b
     explicit = s.program == "roles" and s.load == "fill"   # roles.py: explicit stage tiles
     acc1 = f"!tcgen05.tmem<[{s.m}, {s.n}], {s.acc_t}>"
     acc_ty = f"!tcgen05.tmem<[2, {s.m}, {s.n}], {s.acc_t}>" if s.acc_stages == 2 else acc1
@@ -388,10 +416,12 @@ def render(spec: Spec) -> str:
     if runtime:
         params += [f"%{x}: i32" for x in ("M", "N", "K", "lda", "ldb", "ldc")]
     if s.load == "tma":
+        # the box's inner extent in the array's elements (bytes for 4-bit elements)
+        inner = s.row_bytes if s.packed4 else kb
         params.append(f'%tmA: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "A", box = '
-                      f'array<i64: {kb}, {s.m_cta}>, swizzle = "128B"}}}}')
+                      f'array<i64: {inner}, {s.m_cta}>, swizzle = "{sw}"}}}}')
         params.append(f'%tmB: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "B", box = '
-                      f'array<i64: {kb}, {s.n_cta}>, swizzle = "128B"}}}}')
+                      f'array<i64: {inner}, {s.n_cta}>, swizzle = "{sw}"}}}}')
     if ws_scaled:
         for x in ("SFA", "SFB"):
             params.append(f'%tm{x}: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "{x}", '
@@ -572,8 +602,9 @@ def render(spec: Spec) -> str:
             if s.scaled:
                 ops += ", %tsA, %tsB" if ws_scaled else ", %sfA, %sfB"
                 tys += f", {sf_t}, {sf_t}"
-            body(f'"tcgen05.mma"({ops}) {{kind = "{s.kind}", k_offset = {j * s.k_mma} : i64}} '
-                 f': ({tys}) -> ()', ind)
+            vec = ', scale_vec = "block32"' if s.packed4 else ""
+            body(f'"tcgen05.mma"({ops}) {{kind = "{s.kind}"{vec}, k_offset = {j * s.k_mma} : '
+                 f'i64}} : ({tys}) -> ()', ind)
 
     def tile_values(ind, tv):
         """%nt: the tile's first column of C (and row of B)."""
@@ -784,7 +815,9 @@ def render(spec: Spec) -> str:
                         body(f'%ss{x}s = "tcgen05.smem_stage"(%ss{x}, {st}) : ({sf_ring_s}, '
                              f'index) -> {sf_ts}', i)
                 if name == "load":
-                    body(f"%k = arith.muli %kb, {t.c(kb)} : index", i)
+                    # the K block's first element (byte, for 4-bit elements)
+                    body(f"%k = arith.muli %kb, {t.c(s.row_bytes if s.packed4 else kb)} : "
+                         f"index", i)
                     tma(i, "%tmA", "%as", tile_a, "%k", a_row, None)
                     tma(i, "%tmB", "%bs", tile_b, "%k", "%nt", None)
                     if ws_scaled:
@@ -838,6 +871,11 @@ def _operand(rng: np.random.Generator, dtype: str, shape, wide: bool = True) -> 
         return bits.view(np.float32)
     if dtype in ("bf16", "f16"):
         return x.astype(_dtype(DTYPES[dtype][2]))
+    if dtype == "mx_e2m1":
+        # every 4-bit code is a finite e2m1 value (+-0, 0.5, 1, 1.5, 2, 3, 4, 6): two per
+        # byte, element 2j in the low nibble of byte j (shape: rows x elements / 2)
+        codes = rng.integers(0, 16, shape).astype(np.uint8)
+        return codes[:, 0::2] | (codes[:, 1::2] << 4)
     return (2 * x).astype(_dtype(DTYPES[dtype][2]))
 
 
@@ -868,8 +906,9 @@ def make_inputs(spec: Spec) -> dict:
                  wide)
     if spec.load == "tma":
         zero = np.zeros((), a.dtype)
-        a[:, sz.K:] = zero
-        b[:, sz.K:] = zero
+        kk = sz.K // 2 if spec.packed4 else sz.K
+        a[:, kk:] = zero
+        b[:, kk:] = zero
     args = {"A": a, "B": b}
     if spec.scaled and spec.program == "roles":
         # The blocked layout of examples/ws_gemm_mxf8_blockscaled.mlir: 32 rows of 16
@@ -917,6 +956,18 @@ def _gelu(h):
     return 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)))
 
 
+def _elements(spec: Spec, array: np.ndarray) -> np.ndarray:
+    """The matrix's elements in float64: 4-bit ones decoded from their nibbles (low
+    nibble first) with ml_dtypes."""
+    if not spec.packed4:
+        return array.astype(np.float64)
+    import ml_dtypes
+    codes = np.empty((array.shape[0], 2 * array.shape[1]), np.uint8)
+    codes[:, 0::2] = array & 0xF
+    codes[:, 1::2] = array >> 4
+    return codes.view(ml_dtypes.float4_e2m1fn).astype(np.float64)
+
+
 def epilogue_chunk(spec: Spec) -> int:
     """The columns of C one tcgen05.ld of the epilogue reads: 32, or 16 where a block of
     the accumulator (N, or N / 2 in Layout B, a pair's M = 128) is no multiple of 32."""
@@ -943,9 +994,9 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
     """
     sz = sizes(spec)
     M, N, K = sz.M, sz.N, sz.K
-    a = args["A"][:, :K].astype(np.float64)
-    b = args["B"][:, :K] if spec.b_major == "nk" else args["B"][:K, :N].T
-    b = b.astype(np.float64)
+    a = _elements(spec, args["A"])[:, :K]
+    b = _elements(spec, args["B"])
+    b = b[:, :K] if spec.b_major == "nk" else b[:K, :N].T
     if spec.scaled and spec.program == "roles":
         # factor of (row r, element k): line (tile kblocks + K block) 32 + r mod 32,
         # byte 4 (r' div 32) + (k mod kb) div 32, r' the row within its tile (entry r' of
