@@ -90,6 +90,10 @@ NEW_FEATURES = [
     pytest.param(kg.Spec(dtype="mx_e2m1", program="roles", load="tma", ring=2, kblocks=2,
                          tiles=2, n=128, shapes="runtime", out="bf16", seed=6),
                  id="mxf4-roles-runtime"),
+    # kind::mxf4nvf4 (UE4M3 factors per 16 elements, two scale buffers per operand) in
+    # warp roles with a row maximum
+    pytest.param(kg.Spec(dtype="nv_e2m1", program="roles", load="tma", ring=2, kblocks=2,
+                         rowred="max", shapes="runtime", seed=8), id="nvf4-roles-rowmax"),
     # M = 64 8-bit A read from global memory and stored with tcgen05.st (Layout F), TMA B
     # ring, run-time shapes, and a row maximum of the .16x32bx2 fragments (a shuffle)
     pytest.param(kg.Spec(dtype="e4m3", m=64, a_src="regs", ring=2, kblocks=2, load="tma",
@@ -143,6 +147,25 @@ def test_the_blocked_scale_layout_by_hand():
     b = args["B"].astype(np.float64)
     a[37, 32:64] *= 2
     assert np.array_equal(got, a @ b.T)
+
+
+def test_the_nvf4_layout_and_e2m1_by_hand():
+    """nvf4: with every UE4M3 factor 1 (code 0x38: exponent 7 - bias 7, mantissa 0) but
+    the byte at line ((tile 0 kblocks + K block 0) 2 + MMA 1) 32 + 37 mod 32 = 37, byte
+    4 (37 div 32) + 2 = 6 set to 0x40 (2.0), row 37's elements 64 + 16 * 2 .. + 15 count
+    twice; and an e2m1 byte 0x21 holds 0.5 (code 1, low nibble) then 1.0 (code 2), by
+    hand from 9.7.16.10.4.6 and the e2m1 encoding (1 sign, 2 exponent, 1 mantissa bits,
+    bias 1)."""
+    spec = kg.Spec(dtype="nv_e2m1", program="roles", load="tma")
+    args = kg.make_inputs(spec)
+    args["SFA"][:] = 0x38
+    args["SFB"][:] = 0x38
+    args["SFA"][37, 6] = 0x40
+    got, _ = kg.reference(spec, args)
+    a, b = kg._elements(spec, args["A"]), kg._elements(spec, args["B"])
+    a[37, 96:112] *= 2
+    assert np.array_equal(got, a @ b.T)
+    assert list(kg._elements(spec, np.array([[0x21]], np.uint8))[0]) == [0.5, 1.0]
 
 
 def test_the_sample_is_valid_and_deterministic():

@@ -39,6 +39,11 @@ DTYPES = {
     # byte j, 9.7.16.10.4.6), .block32 UE8M0 factors (Tables 44 and 54); K blocks of 128
     # elements (64-byte rows, 64B swizzle), as examples/ws_gemm_mxf4_blockscaled.mlir
     "mx_e2m1": ("mxf4", "f4E2M1FN", "float4_e2m1fn", 1, 64, "f32"),
+    # kind::mxf4nvf4: the same elements with UE4M3 factors, one per 16 K elements
+    # (scale_vec::4X = .block16, Tables 44, 54, 55): each K = 64 MMA of a K block reads
+    # four factors per row from a scale buffer of its own (scale_*_id 0), as
+    # examples/ws_gemm_nvf4_blockscaled.mlir
+    "nv_e2m1": ("mxf4nvf4", "f4E2M1FN", "float4_e2m1fn", 1, 64, "f32"),
 }
 #: Output types of C: (MLIR type, NumPy dtype name, unit roundoff, half the smallest
 #: subnormal spacing, largest finite value (satfinite conversions clamp to it)).
@@ -118,7 +123,7 @@ class Spec:
 
     @property
     def scaled(self) -> bool:
-        return self.kind.startswith("mx")
+        return self.kind.startswith("mx")     # mxf8f6f4, mxf4, mxf4nvf4
 
     @property
     def elem(self) -> str:
@@ -127,7 +132,12 @@ class Spec:
     @property
     def packed4(self) -> bool:
         """4-bit elements, two per byte (the arrays hold bytes)."""
-        return self.dtype == "mx_e2m1"
+        return self.dtype in ("mx_e2m1", "nv_e2m1")
+
+    @property
+    def nvf4(self) -> bool:
+        """UE4M3 factors per 16 elements: two scale buffers per operand and K block."""
+        return self.dtype == "nv_e2m1"
 
     @property
     def swizzle(self) -> str:
@@ -219,7 +229,7 @@ def problems(spec: Spec) -> list[str]:
                    "rows, a multiple of 16)")
     sf_stages = s.ring if (s.scaled and s.program == "roles") else 1
     columns = (s.acc_stages * s.n + (32 if s.a_in_tmem else 0)
-               + (8 * sf_stages if s.scaled else 0))
+               + (8 * sf_stages * (2 if s.nvf4 else 1) if s.scaled else 0))
     if columns > 512:
         why.append(f"the buffers need {columns} TMEM columns, more than 512 (9.7.16.1)")
     if s.acc_stages > s.tiles:
@@ -385,7 +395,8 @@ def render(spec: Spec) -> str:
     acc_ty = f"!tcgen05.tmem<[2, {s.m}, {s.n}], {s.acc_t}>" if s.acc_stages == 2 else acc1
     a_tmem = f"!tcgen05.tmem<[{s.m}, {kb}], {elem}>"
     staging = '!tcgen05.smem<[128, 32], i8, "K", "none">'
-    sf_t = "!tcgen05.tmem<[128, 4], f8E8M0FNU>"
+    sf_elem = "f8E4M3" if s.nvf4 else "f8E8M0FNU"
+    sf_t = f"!tcgen05.tmem<[128, 4], {sf_elem}>"
     sf_s = '!tcgen05.smem<[128, 16], i8, "K", "none">'
     # Block scaling in warp roles: the factors' [32, 16] tiles come by TMA into a ring
     # beside A's and B's, and tcgen05.cp.32x128b.warpx4 copies each into a stage of a TMEM
@@ -393,7 +404,9 @@ def render(spec: Spec) -> str:
     ws_scaled = s.scaled and s.program == "roles"
     sf_ts = '!tcgen05.smem<[32, 16], i8, "K", "none">'
     sf_ring_s = f'!tcgen05.smem<[{s.ring}, 32, 16], i8, "K", "none">'
-    sf_ring_t = f"!tcgen05.tmem<[{s.ring}, 128, 4], f8E8M0FNU>"
+    sf_ring_t = f"!tcgen05.tmem<[{s.ring}, 128, 4], {sf_elem}>"
+    # the scale buffers of an operand: one, or (nvf4) one per MMA of a K block
+    halves = ["0", "1"] if s.nvf4 else [""]
     located = runtime or s.cl is not None   # m0, n0 from the CTA's place in the grid
     # Layout B (a pair's M = 128) keeps blocks of N/2 columns apart: a slice divides them.
     ch = epilogue_chunk(s)
@@ -484,9 +497,10 @@ def render(spec: Spec) -> str:
     body(f'%acc = "tcgen05.tmem_buffer"() {{name = "acc"}} : () -> {acc_ty}')
     if ws_scaled:
         for x in ("A", "B"):
-            body(f'%sf{x} = "tcgen05.tmem_buffer"() {{name = "sf{x.lower()}"}} : () -> '
-                 f'{sf_ring_t}')
-            body(f'%ss{x} = "tcgen05.smem_buffer"() : () -> {sf_ring_s}')
+            for h in halves:
+                body(f'%sf{x}{h} = "tcgen05.tmem_buffer"() {{name = "sf{x.lower()}{h}"}} : () '
+                     f'-> {sf_ring_t}')
+                body(f'%ss{x}{h} = "tcgen05.smem_buffer"() : () -> {sf_ring_s}')
     elif s.scaled:
         for x in ("A", "B"):
             body(f'%sf{x} = "tcgen05.tmem_buffer"() {{name = "sf{x.lower()}"}} : () -> {sf_t}')
@@ -583,26 +597,34 @@ def render(spec: Spec) -> str:
 
     def sf_rows(ind, tv):
         """The rows of SFA's and SFB's blocked layout for this tile and K block (%kb):
-        32 rows per (tile, K block), tiles of 128 rows of A and of N rows of B."""
+        32 rows per (tile, K block) and scale buffer (two for nvf4, the second at %ra_1,
+        %rb_1), tiles of 128 rows of A and of N rows of B."""
+        per = 32 * len(halves)
         tile_m = "%tile_m" if runtime else t.c(0)
         body(f"%ra0 = arith.muli {tile_m}, {t.c(s.kblocks)} : index", ind)
         body("%ra1 = arith.addi %ra0, %kb : index", ind)
-        body(f"%ra = arith.muli %ra1, {t.c(32)} : index", ind)
+        body(f"%ra = arith.muli %ra1, {t.c(per)} : index", ind)
         tile_n = "%tile_n" if runtime else t.c(0)
         body(f"%tb0 = arith.muli {tile_n}, {t.c(s.tiles)} : index", ind)
         body(f"%tb1 = arith.addi %tb0, {tv} : index", ind)
         body(f"%rb0 = arith.muli %tb1, {t.c(s.kblocks)} : index", ind)
         body("%rb1 = arith.addi %rb0, %kb : index", ind)
-        body(f"%rb = arith.muli %rb1, {t.c(32)} : index", ind)
+        body(f"%rb = arith.muli %rb1, {t.c(per)} : index", ind)
+        if s.nvf4:
+            body(f"%ra_1 = arith.addi %ra, {t.c(32)} : index", ind)
+            body(f"%rb_1 = arith.addi %rb, {t.c(32)} : index", ind)
 
     def mmas(ind, d_v, a_v, b_v, a_ty, first_pred):
         for j in range(kb // s.k_mma):
             pred = first_pred if j == 0 else "%true"
             ops, tys = f"{d_v}, {a_v}, {b_v}, {pred}", f"{acc1}, {a_ty}, {tile_b}, i1"
             if s.scaled:
-                ops += ", %tsA, %tsB" if ws_scaled else ", %sfA, %sfB"
+                h = str(j) if s.nvf4 else ""
+                ops += f", %tsA{h}, %tsB{h}" if ws_scaled else ", %sfA, %sfB"
                 tys += f", {sf_t}, {sf_t}"
             vec = ', scale_vec = "block32"' if s.packed4 else ""
+            if s.nvf4:
+                vec = ', scale_vec = "4X", scale_a_id = 0 : i64, scale_b_id = 0 : i64'
             body(f'"tcgen05.mma"({ops}) {{kind = "{s.kind}"{vec}, k_offset = {j * s.k_mma} : '
                  f'i64}} : ({tys}) -> ()', ind)
 
@@ -634,11 +656,11 @@ def render(spec: Spec) -> str:
             # (a .16x32bx2 fragment splits a row over two threads: a shuffle combines them)
             body(f'%rmax = "tcgen05.frag_reduce"(%frag) {{kind = "{s.rowred}"}} : '
                  f'({acc_frag}) -> {row_frag}', i)
-            body(f'%rb = "tcgen05.frag_broadcast"(%rmax, %frag) : ({row_frag}, {acc_frag}) -> '
+            body(f'%rbc = "tcgen05.frag_broadcast"(%rmax, %frag) : ({row_frag}, {acc_frag}) -> '
                  f'{acc_frag}', i)
         if s.mapped:
             if s.rowred != "none":
-                body(f'%out = "tcgen05.frag_map"(%frag, %rb) ({{', i)
+                body(f'%out = "tcgen05.frag_map"(%frag, %rbc) ({{', i)
                 body(f"^bb0(%x0: {s.acc_t}, %xm: f32, %row: index, %c: index):", i)
                 body("%x = arith.subf %x0, %xm : f32", i + 1)
             else:
@@ -812,8 +834,9 @@ def render(spec: Spec) -> str:
                 body(f'%bs = "tcgen05.smem_stage"(%b, {st}) : ({ring_b}, index) -> {tile_b}', i)
                 if ws_scaled:
                     for x in ("A", "B"):
-                        body(f'%ss{x}s = "tcgen05.smem_stage"(%ss{x}, {st}) : ({sf_ring_s}, '
-                             f'index) -> {sf_ts}', i)
+                        for h in halves:
+                            body(f'%ss{x}{h}s = "tcgen05.smem_stage"(%ss{x}{h}, {st}) : '
+                                 f'({sf_ring_s}, index) -> {sf_ts}', i)
                 if name == "load":
                     # the K block's first element (byte, for 4-bit elements)
                     body(f"%k = arith.muli %kb, {t.c(s.row_bytes if s.packed4 else kb)} : "
@@ -822,15 +845,19 @@ def render(spec: Spec) -> str:
                     tma(i, "%tmB", "%bs", tile_b, "%k", "%nt", None)
                     if ws_scaled:
                         sf_rows(i, tv)
-                        tma(i, "%tmSFA", "%ssAs", sf_ts, t.c(0), "%ra", None)
-                        tma(i, "%tmSFB", "%ssBs", sf_ts, t.c(0), "%rb", None)
+                        for h in halves:
+                            row = "_1" if h == "1" else ""
+                            tma(i, "%tmSFA", f"%ssA{h}s", sf_ts, t.c(0), f"%ra{row}", None)
+                            tma(i, "%tmSFB", f"%ssB{h}s", sf_ts, t.c(0), f"%rb{row}", None)
                 else:
                     if ws_scaled:
                         for x in ("A", "B"):
-                            body(f'%ts{x} = "tcgen05.tmem_stage"(%sf{x}, {st}) : ({sf_ring_t}, '
-                                 f'index) -> {sf_t}', i)
-                            body(f'"tcgen05.cp"(%ts{x}, %ss{x}s) {{shape = "32x128b", '
-                                 f'multicast = "warpx4"}} : ({sf_t}, {sf_ts}) -> ()', i)
+                            for h in halves:
+                                body(f'%ts{x}{h} = "tcgen05.tmem_stage"(%sf{x}{h}, {st}) : '
+                                     f'({sf_ring_t}, index) -> {sf_t}', i)
+                                body(f'"tcgen05.cp"(%ts{x}{h}, %ss{x}{h}s) {{shape = '
+                                     f'"32x128b", multicast = "warpx4"}} : ({sf_t}, {sf_ts}) '
+                                     f'-> ()', i)
                     body(f"%not_first = arith.cmpi ne, %kb, {t.c(0)} : index", i)
                     mmas(i, d_v, "%as", "%bs", tile_a, "%not_first")
                 body("}", ind)
@@ -871,7 +898,7 @@ def _operand(rng: np.random.Generator, dtype: str, shape, wide: bool = True) -> 
         return bits.view(np.float32)
     if dtype in ("bf16", "f16"):
         return x.astype(_dtype(DTYPES[dtype][2]))
-    if dtype == "mx_e2m1":
+    if dtype in ("mx_e2m1", "nv_e2m1"):
         # every 4-bit code is a finite e2m1 value (+-0, 0.5, 1, 1.5, 2, 3, 4, 6): two per
         # byte, element 2j in the low nibble of byte j (shape: rows x elements / 2)
         codes = rng.integers(0, 16, shape).astype(np.uint8)
@@ -914,9 +941,12 @@ def make_inputs(spec: Spec) -> dict:
         # The blocked layout of examples/ws_gemm_mxf8_blockscaled.mlir: 32 rows of 16
         # bytes per (tile, K block) (A's tiles of 128 rows, B's of N rows), every byte a
         # UE8M0 factor 2^-3 .. 2^3 (those of rows past M or N too).
-        kbs = spec.kblocks
-        args["SFA"] = rng.integers(124, 131, (sz.grid_m * kbs * 32, 16)).astype(np.uint8)
-        args["SFB"] = rng.integers(124, 131, (sz.grid_n * spec.tiles * kbs * 32, 16)
+        # nvf4: UE4M3 codes 0x30 .. 0x3f (factors 1 .. 1.875, sign clear), 64 rows
+        # per (tile, K block): one 32 for each of its two MMAs.
+        kbs, per = spec.kblocks, 64 if spec.nvf4 else 32
+        lo, hi = (0x30, 0x40) if spec.nvf4 else (124, 131)
+        args["SFA"] = rng.integers(lo, hi, (sz.grid_m * kbs * per, 16)).astype(np.uint8)
+        args["SFB"] = rng.integers(lo, hi, (sz.grid_n * spec.tiles * kbs * per, 16)
                                    ).astype(np.uint8)
     elif spec.scaled:
         # UE8M0 factors 2^-3 .. 2^3, one per row and 32 K elements (scale_vec::1X).
@@ -1007,6 +1037,13 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
         def factors(table, rows, tile):
             r = np.arange(rows)[:, None]
             rr = r % tile
+            if spec.nvf4:   # line ((tile kblocks + K block) 2 + MMA) 32 + r' mod 32, one
+                #             factor per 16 elements of the MMA's 64, UE4M3 (ml_dtypes)
+                import ml_dtypes
+                line = (((r // tile) * kbs + kk // kbk) * 2 + (kk % kbk) // 64) * 32 + rr % 32
+                byte = 4 * (rr // 32) + (kk % 64) // 16
+                codes = np.ascontiguousarray(table[line, byte]).astype(np.uint8)
+                return codes.view(ml_dtypes.float8_e4m3fn).astype(np.float64)
             line = ((r // tile) * kbs + kk // kbk) * 32 + rr % 32
             byte = 4 * (rr // 32) + (kk % kbk) // 32
             return 2.0 ** (table[line, byte].astype(np.float64) - 127)
