@@ -1,10 +1,12 @@
 """Kernels over the feature lattice, their inputs and their NumPy reference (issue 33).
 
-A ``Spec`` names one point of the lattice: the MMA kind and element types, the tile (M,
-N) and where B is stored, A in shared memory or tensor memory, a uniform program or warp
-roles, fills or TMA, the ring's stages, the accumulator's stages, one CTA or a pair,
-static or run-time shapes, and the epilogue (output type, per-column and per-row
-broadcasts, an activation, a per-tensor scale). ``problems(spec)`` lists why the compiler
+A ``Spec`` names one point of the lattice: the MMA kind and element types (block-scaled
+ones too: mxf8f6f4, mxf4, mxf4nvf4), the tile (M, N) and where B is stored, A in shared
+memory, copied to tensor memory or stored there from registers, a uniform program or
+warp roles, fills or TMA, the ring's stages, the accumulator's stages, one CTA or a pair,
+clusters of pairs with TMA multicast, static or run-time shapes, and the epilogue (output
+type, per-column and per-row broadcasts, an activation, a per-tensor scale, a row
+reduction, the tcgen05.ld shape). ``problems(spec)`` lists why the compiler
 would not take it (each reason is a documented limitation: docs/partitions.md "Not
 planned yet", docs/element-types.md, docs/cta-pairs.md); ``random_spec`` draws only specs
 without problems. ``render`` writes the kernel in the forms the shipped examples use.
@@ -256,8 +258,10 @@ def problems(spec: Spec) -> list[str]:
         why.append("A stored from registers in warp roles: the generator's roles have no "
                    "warpgroup that loads A (the epilogue role holds the only one)")
     if s.a_src == "regs" and (s.ctas != 1 or s.m not in (64, 128)):
-        why.append("A stored from registers: one CTA, M = 64 (Layout F) or 128 (Layout D) "
-                   "(docs/epilogues.md: layouts other than D and F are refused)")
+        why.append("A stored from registers: one CTA, M = 64 (Layout F) or 128 (Layout D); "
+                   "the compiler refuses Layouts A and B (a pair's M = 256, 128: \"not "
+                   "supported yet\", docs/epilogues.md), which the ISA allows "
+                   "(docs/fuzzing.md, Findings)")
     if s.a_src == "regs" and s.dtype == "tf32":
         why.append("A stored from registers for tf32: the compiler refuses it (\"tf32 "
                    "elements are not supported yet\", isa/a_store.py), which the ISA allows "
