@@ -47,6 +47,12 @@ REGRESSIONS = [
     # (an internal "too many values to unpack"; sim/minmax3.py).
     pytest.param(kg.Spec(dtype="mx_e2m1", program="roles", load="tma", rowred="max",
                          seed=0), id="max3-mxf4-rowmax"),
+    # M = 64 with run-time shapes and two tiles (N = 115 for seed 1): a .16x32bx2 slice's
+    # two lane halves hold different columns, so the 16-byte-store test "the fragment's
+    # last column lies inside N" (which each thread took of its own last column) split
+    # the warp at the slice across N, and the next .sync.aligned tcgen05.wait::ld ran
+    # with 16 of 32 threads (campaign 39, kernel 296, shrunk).
+    pytest.param(kg.Spec(m=64, shapes="runtime", tiles=2, seed=1), id="m64-edge-vector-test"),
 ]
 
 

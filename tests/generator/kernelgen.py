@@ -664,7 +664,7 @@ def render(spec: Spec) -> str:
                  f'{acc_frag}', i)
         if s.mapped:
             if s.rowred != "none":
-                body(f'%out = "tcgen05.frag_map"(%frag, %rbc) ({{', i)
+                body('%out = "tcgen05.frag_map"(%frag, %rbc) ({', i)
                 body(f"^bb0(%x0: {s.acc_t}, %xm: f32, %row: index, %c: index):", i)
                 body("%x = arith.subf %x0, %xm : f32", i + 1)
             else:
