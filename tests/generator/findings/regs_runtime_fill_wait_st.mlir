@@ -1,3 +1,10 @@
+// An open finding of the kernel generator (docs/fuzzing.md, Findings; tests/generator/
+// check.py, KNOWN): A read from global memory and stored with tcgen05.st, then B filled
+// with run-time extents (K = 41 straddles a 16-byte vector); tcgen05.wait::st comes
+// after the fill, and tcgen05-sim reports it executed by only part of warp 0.
+// The kernel of the spec below (sizes M = 92, N = 50, K = 41, lda = ldb = 48, ldc = 51);
+// reproduce with its inputs: cd tests && python -c "from generator import kernelgen as
+// kg, check; print(check.run_spec(kg.Spec(a_src='regs', shapes='runtime', seed=3)))"
 // dtype=bf16,m=128,n=64,b_major=nk,a_src=regs,program=uniform,load=fill,ring=1,acc_stages=1,ctas=1,shapes=runtime,out=f32,bias=none,act=none,scale=False,kblocks=1,tiles=1,cluster=none,rowred=none,ld_shape=auto,seed=3
 func.func @gen_kernel(%A: !llvm.ptr<1>, %B: !llvm.ptr<1>, %C: !llvm.ptr<1>, %M: i32, %N: i32, %K: i32, %lda: i32, %ldb: i32, %ldc: i32)
     attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64, grid = ["ceildiv(N, 64)", "ceildiv(M, 128)"]}} {
