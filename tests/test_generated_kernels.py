@@ -199,7 +199,8 @@ def test_the_campaign_covers_every_feasible_pair():
 
 @pytest.mark.parametrize("spec", [kg.Spec(), kg.Spec(out="e4m3", act="gelu", bias="row"),
                                   kg.Spec(dtype="i8", out="i32", shapes="runtime", seed=2),
-                                  kg.Spec(m=64, rowred="max", shapes="runtime", seed=3)])
+                                  kg.Spec(m=64, rowred="max", shapes="runtime", seed=3),
+                                  kg.Spec(rowred="sum", ld_shape="16x32bx2", seed=4)])
 def test_the_comparison_can_fail(spec):
     """The reference check rejects C moved past its bound in one element, an element
     left unwritten, and (with ldc > N) a write past N."""

@@ -78,7 +78,7 @@ FEATURES = {
     "kblocks": [1, 2],
     "tiles": [1, 2],
     "cluster": ["none", "2x2", "4x1"],
-    "rowred": ["none", "max"],
+    "rowred": ["none", "max", "sum"],
     "ld_shape": ["auto", "16x32bx2"],
 }
 
@@ -110,8 +110,8 @@ class Spec:
     tiles: int = 1          # N tiles per CTA (a loop over tiles)
     cluster: str = "none"   # "2x2": two pairs along y share A (multicast "y"); "4x1":
     #                         two pairs along x share B (multicast "x")
-    rowred: str = "none"    # "max": the epilogue subtracts each row's maximum over the
-    #                         loaded columns (tcgen05.frag_reduce, frag_broadcast)
+    rowred: str = "none"    # "max" / "sum": the epilogue subtracts each row's maximum /
+    #                         sum over the loaded columns (frag_reduce, frag_broadcast)
     ld_shape: str = "auto"  # "16x32bx2": tcgen05.ld with that shape (a row split over
     #                         two threads: row reductions shuffle, isa/row_slots.py)
     seed: int = 0
@@ -1063,19 +1063,26 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
     err = np.zeros_like(acc) if spec.acc_t == "i32" else K * u * (np.abs(a) @ np.abs(b).T)
     h = acc
     if spec.rowred != "none":
-        # minus each row's maximum over the epilogue's chunk of `chunk` columns (the
+        # minus each row's maximum (sum) over the epilogue's chunk of `chunk` columns (the
         # columns of a tile past N hold 0: their B rows are zero-filled); the maximum is
-        # off by at most the largest error in its chunk, the f32 subtraction adds u |h|
+        # off by at most the largest error in its chunk, the sum by the sum of the errors
+        # plus its f32 summation in any order, chunk u (sum of |x| + error); the f32
+        # subtraction adds u |h|
         chunk, cov = epilogue_chunk(spec), sz.grid_n * spec.n * spec.tiles
         full = np.zeros((M, cov))
         full[:, :N] = acc
         efull = np.zeros((M, cov))
         efull[:, :N] = err
-        mx = full.reshape(M, cov // chunk, chunk).max(axis=2)
-        emx = efull.reshape(M, cov // chunk, chunk).max(axis=2)
+        full = full.reshape(M, cov // chunk, chunk)
+        efull = efull.reshape(M, cov // chunk, chunk)
+        if spec.rowred == "max":
+            agg, eagg = full.max(axis=2), efull.max(axis=2)
+        else:
+            agg = full.sum(axis=2)
+            eagg = efull.sum(axis=2) + chunk * u * (np.abs(full) + efull).sum(axis=2)
         cols = np.arange(N) // chunk
-        h = acc - mx[:, cols]
-        err = err + emx[:, cols] + u * np.abs(h)
+        h = acc - agg[:, cols]
+        err = err + eagg[:, cols] + u * np.abs(h)
     if spec.bias == "col":
         v = args["bias"][:N].astype(np.float64)[None, :]
         h = h + v
