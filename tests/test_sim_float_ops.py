@@ -163,3 +163,21 @@ def test_unmodelled_forms_are_errors(text):
     from tcgen05_lower.sim.state import SimError
     with pytest.raises(SimError, match="does not implement"):
         run_one(text, np.array([1.0], np.float32), out_dtype=np.uint16)
+
+
+# -- three-input min / max (sim/minmax3.py) -------------------------------------------------
+
+def test_three_input_max_and_min():
+    """max.f32 / min.f32 d, a, b, c (PTX ISA 9.7.3, three inputs from PTX 8.8 on sm_100,
+    which LLVM forms from a chain of two-input ones): by hand, with c = 1.0, a NaN input
+    ignored and two NaNs leaving the third; .NaN makes any NaN input the canonical NaN."""
+    nan = float("nan")
+    a = np.array([0.5, 2.0, nan, -3.0, nan, 7.0], np.float32)
+    b = np.array([0.25, 3.0, 5.0, nan, nan, -7.0], np.float32)
+    got = run_one("max.f32 %r3, %r1, %r2, 0f3F800000;", a, b)
+    assert list(got) == list(f32_bits([1.0, 3.0, 5.0, 1.0, 1.0, 7.0]))
+    got = run_one("min.f32 %r3, %r1, %r2, 0f3F800000;", a, b)
+    assert list(got) == list(f32_bits([0.25, 1.0, 1.0, -3.0, 1.0, -7.0]))
+    got = run_one("max.NaN.f32 %r3, %r1, %r2, 0f3F800000;", a, b)
+    assert list(got) == [int(x) for x in f32_bits([1.0, 3.0])] + [0x7FFFFFFF] * 3 + \
+        [int(f32_bits([7.0])[0])]

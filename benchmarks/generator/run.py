@@ -129,7 +129,9 @@ def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
               "`kernelgen.FEATURES`: bf16, M = 128, N = 64, B stored N x K, A in shared "
               "memory, a uniform program, fills, one stage, one accumulator, one CTA, "
               "static shapes, an f32 store, no bias, no activation, no scale, one K block, "
-              "one tile; block_scale is on for the mx kinds). For each pair of features: "
+              "one tile, no cluster, no row reduction, the default tcgen05.ld shape; "
+              "block_scale is on for the mx kinds, row_shuffle for a row reduction of "
+              ".16x32bx2 fragments). For each pair of features: "
               "the kernels with both on, how many passed, and how many pairs of their "
               "values (all values, on or off) the campaign covered of those feasible.", "",
               "| feature | feature | both on: generated | both on: passed | "
@@ -143,8 +145,8 @@ def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
     both = {}
     for s, r in done:
         on = sorted(k for k, v in s.features().items()
-                    if (k == "block_scale" and v) or
-                    (k != "block_scale" and v != kg.FEATURES[k][0]))
+                    if (k in campaign.DERIVED and v) or
+                    (k not in campaign.DERIVED and v != kg.FEATURES[k][0]))
         for i, fa in enumerate(on):
             for fb in on[i + 1:]:
                 cell = both.setdefault((fa, fb), [0, 0])

@@ -323,7 +323,7 @@ def store_computed(lowering, op, fragment: ComputedFragment) -> None:
     # known (an i1; None: no test; False: never), as ldst.lower_store_fragment does for
     # loaded fragments; the scalar stores below at the column edge. Imported here: the
     # store-side helpers live with lower_store_fragment, whose module imports this one.
-    vector = vector_store_test(lowering, op, shell, matrix, elements, size)
+    vector = vector_store_test(lowering, op, shell, matrix, size)
 
     def stores():
         if vector is None:

@@ -271,7 +271,7 @@ def lower_store_fragment(lowering, op) -> None:
     # or not consecutive columns); a fragment across the column edge stores scalars.
     edge = False
     if runs is None and steps is None and size == 4:
-        edge = vector_store_test(lowering, op, fragment, matrix, elements, size)
+        edge = vector_store_test(lowering, op, fragment, matrix, size)
 
     def stores():
         if runs is not None:

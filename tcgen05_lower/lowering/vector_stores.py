@@ -15,7 +15,8 @@ from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import addressing
 from tcgen05_lower.isa.addressing import WarpgroupAccess
 from tcgen05_lower.kernel_ir import global_matrix, known_residue
-from tcgen05_lower.lowering.registers import LoweredFragment, _and, _Matrix, _unsigned_less
+from tcgen05_lower.lowering.registers import (LoweredFragment, _and, _Matrix, _unsigned_less,
+                                              _widen)
 
 
 @functools.lru_cache(maxsize=256)
@@ -222,13 +223,23 @@ def _runtime_alignment(lowering, op, size: int = 4) -> "ir.Value | None | bool":
     return emit.cmp_eq(as_value(bits & (VECTOR_BYTES - 1), i64()), emit.constant(0, i64()))
 
 
-def _columns_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
-    """An i1: the fragment's last column (its columns increase, _contiguous_row) lies
-    inside the matrix's column extent, so all of them do; the same in every thread of
-    the warp (they hold the same columns of different rows). None: no column extent."""
+def _columns_inside(lowering, matrix: "_Matrix", fragment: LoweredFragment) -> "ir.Value | None":
+    """An i1: the warpgroup's last column of the fragment lies inside the matrix's column
+    extent, so every thread's columns do; the same in every thread. Threads need not
+    hold the same columns: the two lane halves of a .16x32bx2 message hold the two
+    column halves of a row (Layout F, tmem-facts section 2), so a test of the thread's
+    own last column would split the warp at a slice across the extent, and the next
+    .sync.aligned tcgen05 instruction would run with half of it. The fragment is one
+    row of consecutive columns from each thread's first (_contiguous_row): the last is
+    the slice column plus the largest first column (_first_columns) plus the length - 1.
+    None: no column extent."""
     if matrix.columns is None:
         return None
-    return _unsigned_less(matrix.first_column + elements[-1][3], matrix.columns)
+    access = fragment.access
+    firsts = _first_columns(access, bool(access.geometry.half), lowering.info.cta_group == 2,
+                            0)
+    last = _widen(fragment.column) + (max(firsts) + len(fragment.registers) - 1)
+    return _unsigned_less(matrix.first_column + last, matrix.columns)
 
 
 def _row_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
@@ -241,7 +252,7 @@ def _row_inside(matrix: "_Matrix", elements: list) -> "ir.Value | None":
 
 
 def vector_store_test(lowering, op, fragment: LoweredFragment, matrix: "_Matrix",
-                      elements: list, size: int) -> "ir.Value | None | bool":
+                      size: int) -> "ir.Value | None | bool":
     """Whether a fragment of consecutive columns (_contiguous_row) may be stored with
     16-byte stores: an i1 (warp-uniform: the rows' alignment and the last column inside
     the column extent), None (always: nothing to test), or False (never: the option says
@@ -251,7 +262,7 @@ def vector_store_test(lowering, op, fragment: LoweredFragment, matrix: "_Matrix"
     test = _runtime_alignment(lowering, op, size)
     if test is False:
         return False
-    return _and(test, _columns_inside(matrix, elements))
+    return _and(test, _columns_inside(lowering, matrix, fragment))
 
 
 def _edge_vector_stores(fragment: LoweredFragment, matrix: "_Matrix", elements: list,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tcgen05_lower.sim import minmax3
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ops_support import _unknown
 from tcgen05_lower.sim.state import SimError
@@ -124,6 +125,8 @@ def _check_alu(ins: P.Instr):
 
 
 def _alu_handler(m: Machine, ins: P.Instr, base: str, kind: str, bits: int):
+    if minmax3.is_three_input(ins, base):  # max.f32 d, a, b, c (sim/minmax3.py)
+        return minmax3.handler(m, ins, base, kind, bits)
     d, a, b = ins.operands
     rbits = 32 if base in ("shl", "shr") else bits
     read_a, read_b = _reader(m, a, bits, ins), _reader(m, b, rbits, ins)

@@ -20,13 +20,18 @@ from . import kernelgen as kg
 def value_pairs() -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """Every pair of (feature, value) of two different features, sorted."""
     values = [(name, str(v)) for name, choices in kg.FEATURES.items() for v in choices]
-    values += [("block_scale", "False"), ("block_scale", "True")]
+    values += [(name, v) for name in DERIVED for v in ("False", "True")]
     values.sort()
     return [(a, b) for a, b in itertools.combinations(values, 2) if a[0] != b[0]]
 
 
+#: Features a spec has by the values of others (kernelgen.Spec.features): block scaling
+#: by the element type, a row reduction that shuffles by rowred and the fragment's shape.
+DERIVED = ("block_scale", "row_shuffle")
+
+
 def _typed(name: str, text: str):
-    if name == "block_scale":
+    if name in DERIVED:
         return None
     for v in kg.FEATURES[name]:
         if str(v) == text:
@@ -35,11 +40,18 @@ def _typed(name: str, text: str):
 
 
 def pinned(pair) -> dict:
-    """The spec fields a pair of feature values fixes (block_scale by the element type)."""
+    """The spec fields a pair of feature values fixes (the DERIVED ones by others)."""
     fixed = {}
     for name, text in pair:
-        if name != "block_scale":
+        if name not in DERIVED:
             fixed[name] = _typed(name, text)
+    # What a rare value needs, so that a draw finds it (a value the pair pins wins):
+    # a cluster multicasts only between pairs with TMA in warp roles, and a row reduction
+    # shuffles with .16x32bx2 fragments.
+    if fixed.get("cluster", "none") != "none":
+        fixed.update({"ctas": 2, "program": "roles", "load": "tma", **fixed})
+    if dict(pair).get("row_shuffle") == "True":
+        fixed.update({"rowred": "max", "ld_shape": "16x32bx2", **fixed})
     return fixed
 
 
@@ -102,6 +114,9 @@ def infeasible_reason(pair) -> str:
     fixed = pinned(pair)
     if dict(pair).get("block_scale") == "True" and "dtype" not in fixed:
         fixed["dtype"] = "mx_e4m3"
+    if dict(pair).get("row_shuffle") == "True":
+        fixed.setdefault("rowred", "max")
+        fixed.setdefault("ld_shape", "16x32bx2")
     base = kg.Spec(**fixed)
     candidates = [base] + [kg.Spec(**{**fixed, name: v})
                            for name, choices in kg.FEATURES.items() if name not in fixed
@@ -110,7 +125,9 @@ def infeasible_reason(pair) -> str:
     for spec in candidates:
         why = kg.problems(spec)
         if not _matches(spec, pair):
-            why = why + [f"block scaling is the element type ({spec.dtype})"]
+            why = why + [f"block_scale is the element type's ({spec.dtype}), row_shuffle "
+                         f"a row reduction's of .16x32bx2 fragments ({spec.rowred}, "
+                         f"{spec.ld_shape}, M = {spec.m})"]
         scored.append(why)
     fewest = min(len(w) for w in scored)
     reasons = []

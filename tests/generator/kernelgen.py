@@ -1,10 +1,12 @@
 """Kernels over the feature lattice, their inputs and their NumPy reference (issue 33).
 
-A ``Spec`` names one point of the lattice: the MMA kind and element types, the tile (M,
-N) and where B is stored, A in shared memory or tensor memory, a uniform program or warp
-roles, fills or TMA, the ring's stages, the accumulator's stages, one CTA or a pair,
-static or run-time shapes, and the epilogue (output type, per-column and per-row
-broadcasts, an activation, a per-tensor scale). ``problems(spec)`` lists why the compiler
+A ``Spec`` names one point of the lattice: the MMA kind and element types (block-scaled
+ones too: mxf8f6f4, mxf4, mxf4nvf4), the tile (M, N) and where B is stored, A in shared
+memory, copied to tensor memory or stored there from registers, a uniform program or
+warp roles, fills or TMA, the ring's stages, the accumulator's stages, one CTA or a pair,
+clusters of pairs with TMA multicast, static or run-time shapes, and the epilogue (output
+type, per-column and per-row broadcasts, an activation, a per-tensor scale, a row
+reduction, the tcgen05.ld shape). ``problems(spec)`` lists why the compiler
 would not take it (each reason is a documented limitation: docs/partitions.md "Not
 planned yet", docs/element-types.md, docs/cta-pairs.md); ``random_spec`` draws only specs
 without problems. ``render`` writes the kernel in the forms the shipped examples use.
@@ -35,6 +37,15 @@ DTYPES = {
     "i8": ("i8", "i8", "int8", 1, 32, "i32"),
     "mx_e4m3": ("mxf8f6f4", "f8E4M3FN", "float8_e4m3fn", 1, 32, "f32"),
     "mx_e5m2": ("mxf8f6f4", "f8E5M2", "float8_e5m2", 1, 32, "f32"),
+    # kind::mxf4: e2m1 packed two per byte (element 2j of a row in the low nibble of
+    # byte j, 9.7.16.10.4.6), .block32 UE8M0 factors (Tables 44 and 54); K blocks of 128
+    # elements (64-byte rows, 64B swizzle), as examples/ws_gemm_mxf4_blockscaled.mlir
+    "mx_e2m1": ("mxf4", "f4E2M1FN", "float4_e2m1fn", 1, 64, "f32"),
+    # kind::mxf4nvf4: the same elements with UE4M3 factors, one per 16 K elements
+    # (scale_vec::4X = .block16, Tables 44, 54, 55): each K = 64 MMA of a K block reads
+    # four factors per row from a scale buffer of its own (scale_*_id 0), as
+    # examples/ws_gemm_nvf4_blockscaled.mlir
+    "nv_e2m1": ("mxf4nvf4", "f4E2M1FN", "float4_e2m1fn", 1, 64, "f32"),
 }
 #: Output types of C: (MLIR type, NumPy dtype name, unit roundoff, half the smallest
 #: subnormal spacing, largest finite value (satfinite conversions clamp to it)).
@@ -53,7 +64,7 @@ FEATURES = {
     "m": [128, 64, 256],
     "n": [64, 32, 16, 48, 96, 128, 256],
     "b_major": ["nk", "kn"],
-    "a_src": ["smem", "tmem"],
+    "a_src": ["smem", "tmem", "regs"],
     "program": ["uniform", "roles"],
     "load": ["fill", "tma"],
     "ring": [1, 2],
@@ -66,7 +77,15 @@ FEATURES = {
     "scale": [False, True],
     "kblocks": [1, 2],
     "tiles": [1, 2],
+    "cluster": ["none", "2x2", "4x1"],
+    "rowred": ["none", "max", "sum"],
+    "ld_shape": ["auto", "16x32bx2"],
 }
+
+#: Clusters of CTA pairs with TMA multicast (docs/tma.md "Multicast across a cluster"):
+#: (cluster x, cluster y, the operand multicast, its dimension, pair tiles along M and N
+#: that one cluster computes).
+CLUSTERS = {"2x2": (2, 2, "A", "y", 1, 2), "4x1": (4, 1, "B", "x", 2, 1)}
 
 
 @dataclass(frozen=True)
@@ -89,6 +108,12 @@ class Spec:
     scale: bool = False     # multiply by a per-tensor f32 scale
     kblocks: int = 1        # K blocks of 128 bytes per row
     tiles: int = 1          # N tiles per CTA (a loop over tiles)
+    cluster: str = "none"   # "2x2": two pairs along y share A (multicast "y"); "4x1":
+    #                         two pairs along x share B (multicast "x")
+    rowred: str = "none"    # "max" / "sum": the epilogue subtracts each row's maximum /
+    #                         sum over the loaded columns (frag_reduce, frag_broadcast)
+    ld_shape: str = "auto"  # "16x32bx2": tcgen05.ld with that shape (a row split over
+    #                         two threads: row reductions shuffle, isa/row_slots.py)
     seed: int = 0
 
     def key(self) -> str:
@@ -100,11 +125,32 @@ class Spec:
 
     @property
     def scaled(self) -> bool:
-        return self.kind.startswith("mx")
+        return self.kind.startswith("mx")     # mxf8f6f4, mxf4, mxf4nvf4
 
     @property
     def elem(self) -> str:
         return DTYPES[self.dtype][1]
+
+    @property
+    def packed4(self) -> bool:
+        """4-bit elements, two per byte (the arrays hold bytes)."""
+        return self.dtype in ("mx_e2m1", "nv_e2m1")
+
+    @property
+    def nvf4(self) -> bool:
+        """UE4M3 factors per 16 elements: two scale buffers per operand and K block."""
+        return self.dtype == "nv_e2m1"
+
+    @property
+    def swizzle(self) -> str:
+        """A K block's row is one swizzle span: 128 bytes, or 64 for 4-bit elements."""
+        return "64B" if self.packed4 else "128B"
+
+    @property
+    def row_bytes(self) -> int:
+        """The bytes of a K block's row in shared memory (TMA counts a 4-bit row's
+        coordinates in bytes)."""
+        return 64 if self.packed4 else 128
 
     @property
     def ebytes(self) -> int:
@@ -113,7 +159,7 @@ class Spec:
     @property
     def kb(self) -> int:
         """K elements of one block: a 128-byte row, the 128B swizzle's span."""
-        return 128 // self.ebytes
+        return 128 if self.packed4 else 128 // self.ebytes
 
     @property
     def k_mma(self) -> int:
@@ -142,13 +188,30 @@ class Spec:
         """Does the epilogue compute (a frag_map), or store what it loads?"""
         plain = "f32" if self.acc_t == "f32" else "i32"
         return (self.out != plain or self.bias != "none" or self.act != "none"
-                or self.scale)
+                or self.scale or self.rowred != "none")
+
+    @property
+    def a_in_tmem(self) -> bool:
+        """A in tensor memory: copied there (tcgen05.cp) or stored from registers."""
+        return self.a_src != "smem"
+
+    @property
+    def cl(self):
+        """The cluster's (x, y, operand, dimension, pair tiles along M, along N), or None."""
+        return CLUSTERS.get(self.cluster)
+
+    @property
+    def shuffled(self) -> bool:
+        """Is a row of the epilogue's fragments split over two threads (.16x32bx2:
+        Layout F always, Layout D when asked)?"""
+        return self.ld_shape == "16x32bx2" or self.d_rows == 64
 
     def features(self) -> dict:
         """The feature values the report counts pairs of (the seed is not one)."""
         out = asdict(self)
         out.pop("seed")
         out["block_scale"] = self.scaled
+        out["row_shuffle"] = self.rowred != "none" and self.shuffled
         return out
 
 
@@ -166,7 +229,9 @@ def problems(spec: Spec) -> list[str]:
     if s.n % (16 * s.ctas) or s.n_cta % 8:
         why.append("N must be a multiple of 16 (of 32 in a pair: each CTA's B tile has N/2 "
                    "rows, a multiple of 16)")
-    columns = s.acc_stages * s.n + (32 if s.a_src == "tmem" else 0) + (8 if s.scaled else 0)
+    sf_stages = s.ring if (s.scaled and s.program == "roles") else 1
+    columns = (s.acc_stages * s.n + (32 if s.a_in_tmem else 0)
+               + (8 * sf_stages * (2 if s.nvf4 else 1) if s.scaled else 0))
     if columns > 512:
         why.append(f"the buffers need {columns} TMEM columns, more than 512 (9.7.16.1)")
     if s.acc_stages > s.tiles:
@@ -178,14 +243,31 @@ def problems(spec: Spec) -> list[str]:
         why.append("block scaling: N <= 128 (one [128, 4] scale buffer holds 128 entries)")
     if s.scaled and s.a_src != "smem":
         why.append("block scaling with A in tensor memory: not generated")
-    if s.scaled and s.program != "uniform":
-        why.append("block scaling in warp roles: tcgen05.cp of the scale factors is refused "
-                   "in a role (docs/partitions.md, Not planned yet)")
+    if s.packed4 and s.program != "roles":
+        why.append("kind::mxf4 (4-bit A and B): generated in warp roles with TMA only (the "
+                   "fills of 4-bit tiles are not generated)")
+    if s.scaled and s.program == "roles" and s.load != "tma":
+        why.append("block scaling in warp roles: generated with TMA rings only (the scale "
+                   "factors' tiles come by TMA, as examples/ws_gemm_mxf8_blockscaled.mlir)")
     if s.scaled and s.n < 32:
         why.append("block scaling with N = 16: the scale_b operand sits on half lanes, which "
                    "tcgen05.cp cannot fill (tcgen05-select-layouts)")
     if s.load == "tma" and s.b_major != "nk":
         why.append("TMA loads K-major tiles of a K-contiguous B here")
+    if s.a_src == "regs" and s.program != "uniform":
+        why.append("A stored from registers in warp roles: the generator's roles have no "
+                   "warpgroup that loads A (the epilogue role holds the only one)")
+    if s.a_src == "regs" and (s.ctas != 1 or s.m not in (64, 128)):
+        why.append("A stored from registers: one CTA, M = 64 (Layout F) or 128 (Layout D); "
+                   "the compiler refuses Layouts A and B (a pair's M = 256, 128: \"not "
+                   "supported yet\", docs/epilogues.md), which the ISA allows "
+                   "(docs/fuzzing.md, Findings)")
+    if s.a_src == "regs" and s.dtype == "tf32":
+        why.append("A stored from registers for tf32: the compiler refuses it (\"tf32 "
+                   "elements are not supported yet\", isa/a_store.py), which the ISA allows "
+                   "(docs/fuzzing.md, Findings)")
+    if s.a_src == "regs" and s.dtype == "i8":
+        why.append("A in tensor memory for kind::i8 is not modelled by the simulator")
     if s.a_src == "tmem" and s.program != "uniform":
         why.append("A in tensor memory in warp roles: tcgen05.cp is refused in a role "
                    "(docs/partitions.md, Not planned yet), and so is tcgen05.st (which "
@@ -202,6 +284,16 @@ def problems(spec: Spec) -> list[str]:
             why.append("warp roles with fills: one tile, one accumulator (roles.py)")
         if s.kblocks % s.ring:
             why.append("warp roles with fills: K blocks a multiple of the ring's stages")
+    if s.cluster != "none" and (s.ctas != 2 or s.program != "roles" or s.load != "tma"):
+        why.append("TMA multicast across a cluster: CTA pairs with TMA in warp roles only "
+                   "(a cta_group::1 multicast is refused: docs/tma.md, Not yet; fills have "
+                   "nothing to multicast)")
+    if s.rowred != "none" and s.ctas == 2 and s.m == 128:
+        why.append("a row reduction in Layout B (a pair's M = 128): the columns of a row "
+                   "past the first N/2 lie on the other warps' lanes, which frag_reduce "
+                   "refuses (isa/row_slots.py; it would need shared memory)")
+    if s.rowred != "none" and s.acc_t != "f32":
+        why.append("a row reduction of an s32 accumulator: frag_reduce takes f32 fragments")
     if s.program == "uniform" and s.load == "tma" and s.ctas == 2:
         why.append("TMA in a uniform pair kernel: tcgen05-verify-sync does not check it "
                    "(docs/cta-pairs.md); a pair takes TMA in warp roles")
@@ -243,17 +335,25 @@ def sizes(spec: Spec) -> Sizes:
     dimensions padded past them (A's and B's rows kept 16-byte aligned, the precondition
     of examples/gemm_bf16_grid.mlir)."""
     nt, kp = spec.n * spec.tiles, spec.kb * spec.kblocks
+    cm, cn = spec.cl[4:6] if spec.cl else (1, 1)   # a cluster's pair tiles
     if spec.shapes == "static":
         k = kp
-        return Sizes(spec.m, nt, k, k, nt if spec.b_major == "kn" else k, nt, 1, 1)
+        return Sizes(cm * spec.m, cn * nt, k, k, cn * nt if spec.b_major == "kn" else k,
+                     cn * nt, cm, cn)
     rng = random.Random(spec.seed ^ 0x5EED)
     gm, gn = rng.choice([(1, 1), (1, 1), (2, 1), (1, 2)])
-    if spec.scaled:     # one tile: every CTA would read the same scale factors
-        gm, gn = 1, 1
+    if spec.scaled and spec.program == "uniform":
+        gm, gn = 1, 1   # one tile: every CTA would read the same scale factors
+    if spec.cl:         # whole clusters: 2 x 2 spans two N tiles (the grid's y is 2)
+        gm, gn = (gm, 2) if spec.cluster == "2x2" else (2, gn)
     M = gm * spec.m - rng.randrange(1, spec.m // 2)
     N = gn * nt - rng.randrange(1, min(nt, 24) if nt > 1 else 2)
-    K = kp - rng.randrange(1, spec.kb // 2)
-    align = 16 // spec.ebytes
+    if spec.packed4:    # K a multiple of 32 (a row's bytes a multiple of TMA's 16)
+        K = kp - 32 * rng.randrange(1, spec.kb // 32)
+        align = 32
+    else:
+        K = kp - rng.randrange(1, spec.kb // 2)
+        align = 16 // spec.ebytes
     pad = align * rng.randrange(0, 3)
     lda = -(-K // align) * align + pad
     ldb = (-(-N // align) * align + pad) if spec.b_major == "kn" else lda
@@ -263,9 +363,9 @@ def sizes(spec: Spec) -> Sizes:
 
 # -- MLIR text ---------------------------------------------------------------------------
 
-def _smem(rows: int, k: int, elem: str, stages: int = 0) -> str:
+def _smem(rows: int, k: int, elem: str, stages: int = 0, swizzle: str = "128B") -> str:
     shape = f"[{stages}, {rows}, {k}]" if stages else f"[{rows}, {k}]"
-    return f'!tcgen05.smem<{shape}, {elem}, "K", "128B">'
+    return f'!tcgen05.smem<{shape}, {elem}, "K", "{swizzle}">'
 
 
 class _Text:
@@ -289,21 +389,34 @@ def render(spec: Spec) -> str:
     kb, kp = s.kb, s.kb * s.kblocks
     nt = s.n * s.tiles
     elem = s.elem
-    tile_a, tile_b = _smem(s.m_cta, kb, elem), _smem(s.n_cta, kb, elem)
+    sw = s.swizzle
+    tile_a, tile_b = _smem(s.m_cta, kb, elem, 0, sw), _smem(s.n_cta, kb, elem, 0, sw)
     ring_form = s.ring > 1 or (s.load == "tma" and s.program == "roles")
-    ring_a = _smem(s.m_cta, kb, elem, s.ring) if ring_form else tile_a
-    ring_b = _smem(s.n_cta, kb, elem, s.ring) if ring_form else tile_b
+    ring_a = _smem(s.m_cta, kb, elem, s.ring, sw) if ring_form else tile_a
+    ring_b = _smem(s.n_cta, kb, elem, s.ring, sw) if ring_form else tile_b
     explicit = s.program == "roles" and s.load == "fill"   # roles.py: explicit stage tiles
     acc1 = f"!tcgen05.tmem<[{s.m}, {s.n}], {s.acc_t}>"
     acc_ty = f"!tcgen05.tmem<[2, {s.m}, {s.n}], {s.acc_t}>" if s.acc_stages == 2 else acc1
     a_tmem = f"!tcgen05.tmem<[{s.m}, {kb}], {elem}>"
     staging = '!tcgen05.smem<[128, 32], i8, "K", "none">'
-    sf_t = "!tcgen05.tmem<[128, 4], f8E8M0FNU>"
+    sf_elem = "f8E4M3" if s.nvf4 else "f8E8M0FNU"
+    sf_t = f"!tcgen05.tmem<[128, 4], {sf_elem}>"
     sf_s = '!tcgen05.smem<[128, 16], i8, "K", "none">'
+    # Block scaling in warp roles: the factors' [32, 16] tiles come by TMA into a ring
+    # beside A's and B's, and tcgen05.cp.32x128b.warpx4 copies each into a stage of a TMEM
+    # ring (examples/ws_gemm_mxf8_blockscaled.mlir's blocked layout, make_inputs).
+    ws_scaled = s.scaled and s.program == "roles"
+    sf_ts = '!tcgen05.smem<[32, 16], i8, "K", "none">'
+    sf_ring_s = f'!tcgen05.smem<[{s.ring}, 32, 16], i8, "K", "none">'
+    sf_ring_t = f"!tcgen05.tmem<[{s.ring}, 128, 4], {sf_elem}>"
+    # the scale buffers of an operand: one, or (nvf4) one per MMA of a K block
+    halves = ["0", "1"] if s.nvf4 else [""]
+    located = runtime or s.cl is not None   # m0, n0 from the CTA's place in the grid
     # Layout B (a pair's M = 128) keeps blocks of N/2 columns apart: a slice divides them.
-    block = s.n // 2 if (s.ctas == 2 and s.m == 128) else s.n
-    ch = 32 if block % 32 == 0 else 16
+    ch = epilogue_chunk(s)
     acc_frag = f"!tcgen05.frag<[{s.m}, {ch}], {s.acc_t}>"
+    row_frag = f"!tcgen05.frag<[{s.m}, 1], f32>"
+    ld_attr = ' {shape = "16x32bx2"}' if s.ld_shape == "16x32bx2" else ""
     out_t = OUTPUTS[s.out][0]
     out_frag = f"!tcgen05.frag<[{s.m}, {ch}], {out_t}>"
 
@@ -320,13 +433,26 @@ def render(spec: Spec) -> str:
     if runtime:
         params += [f"%{x}: i32" for x in ("M", "N", "K", "lda", "ldb", "ldc")]
     if s.load == "tma":
+        # the box's inner extent in the array's elements (bytes for 4-bit elements)
+        inner = s.row_bytes if s.packed4 else kb
         params.append(f'%tmA: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "A", box = '
-                      f'array<i64: {kb}, {s.m_cta}>, swizzle = "128B"}}}}')
+                      f'array<i64: {inner}, {s.m_cta}>, swizzle = "{sw}"}}}}')
         params.append(f'%tmB: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "B", box = '
-                      f'array<i64: {kb}, {s.n_cta}>, swizzle = "128B"}}}}')
+                      f'array<i64: {inner}, {s.n_cta}>, swizzle = "{sw}"}}}}')
+    if ws_scaled:
+        for x in ("SFA", "SFB"):
+            params.append(f'%tm{x}: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "{x}", '
+                          f'box = array<i64: 16, 32>, swizzle = "none"}}}}')
     threads = 256 if s.program == "roles" else 128
     grid = ""
-    if runtime:
+    if s.cl:
+        # x: the CTAs of the cluster's pairs along M; y: along N (2 x 2: two N tiles);
+        # z: the clusters along M (4 x 1: two pair tiles each) or 1 (static)
+        cx, cy = s.cl[:2]
+        z = f"ceildiv(M, {s.m * s.cl[4]})" if runtime else "1"
+        y = f"ceildiv(N, {nt})" if runtime and cy == 1 else str(cy)
+        grid = f', cluster = array<i32: {cx}, {cy}>, grid = ["{cx}", "{y}", "{z}"]'
+    elif runtime:
         if s.ctas == 1:
             grid = f', grid = ["ceildiv(N, {nt})", "ceildiv(M, {s.m})"]'
         else:
@@ -341,9 +467,20 @@ def render(spec: Spec) -> str:
         for x, y in (("M", "m_sz"), ("N", "n_sz"), ("K", "k_sz"), ("lda", "a_ld"),
                      ("ldb", "b_ld"), ("ldc", "c_ld")):
             body(f"%{y} = arith.index_castui %{x} : i32 to index")
+    if s.cl:
+        # pair tile (x / 2 + (pairs along x) z, y): the pairs of a cluster along y share
+        # their M tile (A), those along x their N tile (B)
+        body("%bx = gpu.block_id x")
+        body("%bz = gpu.block_id z")
+        body(f"%px = arith.divui %bx, {t.c(2)} : index")
+        body(f"%pz = arith.muli %bz, {t.c(s.cl[4])} : index")
+        body("%tile_m = arith.addi %pz, %px : index")
+        body("%tile_n = gpu.block_id y")
+    elif runtime:
         tm, tn = ("y", "x") if s.ctas == 1 else ("y", "z")
         body(f"%tile_m = gpu.block_id {tm}")
         body(f"%tile_n = gpu.block_id {tn}")
+    if located:
         body(f"%m0 = arith.muli %tile_m, {t.c(s.m)} : index")
         body(f"%n0 = arith.muli %tile_n, {t.c(nt)} : index")
     body("%true = arith.constant true")
@@ -356,12 +493,19 @@ def render(spec: Spec) -> str:
         if s.a_src == "smem":
             body(f'%a = "tcgen05.smem_buffer"() : () -> {ring_a}')
         body(f'%b = "tcgen05.smem_buffer"() : () -> {ring_b}')
-    if s.a_src == "tmem":
+    if s.a_in_tmem:
         body(f'%at = "tcgen05.tmem_buffer"() {{name = "a"}} : () -> {a_tmem}')
+    if s.a_src == "tmem":
         for q in range(4):
             body(f'%stage{q} = "tcgen05.smem_buffer"() : () -> {staging}')
     body(f'%acc = "tcgen05.tmem_buffer"() {{name = "acc"}} : () -> {acc_ty}')
-    if s.scaled:
+    if ws_scaled:
+        for x in ("A", "B"):
+            for h in halves:
+                body(f'%sf{x}{h} = "tcgen05.tmem_buffer"() {{name = "sf{x.lower()}{h}"}} : () '
+                     f'-> {sf_ring_t}')
+                body(f'%ss{x}{h} = "tcgen05.smem_buffer"() : () -> {sf_ring_s}')
+    elif s.scaled:
         for x in ("A", "B"):
             body(f'%sf{x} = "tcgen05.tmem_buffer"() {{name = "sf{x.lower()}"}} : () -> {sf_t}')
             body(f'%ss{x} = "tcgen05.smem_buffer"() : () -> {sf_s}')
@@ -413,7 +557,21 @@ def render(spec: Spec) -> str:
     def a_to_tmem(ind, k_v):
         """A's K block into tensor memory: four 32-byte column groups of each row, each
         filled into an i8 staging tile (A's bytes) and copied by tcgen05.cp.128x256b to
-        8 columns (9.7.16.9.2), as tests/test_sim_forms_block_scale.py does."""
+        8 columns (9.7.16.9.2), as tests/test_sim_forms_block_scale.py does; or (a_src
+        "regs") A's K block read from global memory into registers (load_fragment) and
+        stored with tcgen05.st (Layout D .32x32b, Layout F .16x32bx2: docs/epilogues.md),
+        as tests/test_a_operand_store_forms.py does."""
+        if s.a_src == "regs":
+            a_frag = f"!tcgen05.frag<[{s.m}, {kb}], {elem}>"
+            if runtime:
+                body(f'%af = "tcgen05.load_fragment"(%A, {k_v}, %a_ld, %m0, %m_sz, %k_sz) '
+                     f'{{dims = ["ld", "row_offset", "rows", "columns"]}} : (!llvm.ptr<1>, '
+                     f'index, index, index, index, index) -> {a_frag}', ind)
+            else:
+                body(f'%af = "tcgen05.load_fragment"(%A, {k_v}) {{ld = {sz.lda} : i64}} : '
+                     f'(!llvm.ptr<1>, index) -> {a_frag}', ind)
+            body(f'"tcgen05.st"(%at, {t.c(0)}, %af) : ({a_tmem}, index, {a_frag}) -> ()', ind)
+            return
         eb = s.ebytes
         body(f"%kbyte = arith.muli {k_v}, {t.c(eb)} : index", ind)
         if runtime:
@@ -435,26 +593,52 @@ def render(spec: Spec) -> str:
 
     def tma(ind, tm_v, tile_v, tile_ty, k_v, row_v, barrier):
         bar, bar_ty = (f", {barrier}", ", !tcgen05.mbarrier") if barrier else ("", "")
-        body(f'"tcgen05.tma_load"({tm_v}, {tile_v}{bar}, {k_v}, {row_v}) : (!llvm.ptr<1>, '
+        mc = ""
+        if s.cl and tm_v == f"%tm{s.cl[2]}":
+            mc = f' {{multicast = "{s.cl[3]}"}}'
+        body(f'"tcgen05.tma_load"({tm_v}, {tile_v}{bar}, {k_v}, {row_v}){mc} : (!llvm.ptr<1>, '
              f'{tile_ty}{bar_ty}, index, index) -> ()', ind)
+
+    def sf_rows(ind, tv):
+        """The rows of SFA's and SFB's blocked layout for this tile and K block (%kb):
+        32 rows per (tile, K block) and scale buffer (two for nvf4, the second at %ra_1,
+        %rb_1), tiles of 128 rows of A and of N rows of B."""
+        per = 32 * len(halves)
+        tile_m = "%tile_m" if runtime else t.c(0)
+        body(f"%ra0 = arith.muli {tile_m}, {t.c(s.kblocks)} : index", ind)
+        body("%ra1 = arith.addi %ra0, %kb : index", ind)
+        body(f"%ra = arith.muli %ra1, {t.c(per)} : index", ind)
+        tile_n = "%tile_n" if runtime else t.c(0)
+        body(f"%tb0 = arith.muli {tile_n}, {t.c(s.tiles)} : index", ind)
+        body(f"%tb1 = arith.addi %tb0, {tv} : index", ind)
+        body(f"%rb0 = arith.muli %tb1, {t.c(s.kblocks)} : index", ind)
+        body("%rb1 = arith.addi %rb0, %kb : index", ind)
+        body(f"%rb = arith.muli %rb1, {t.c(per)} : index", ind)
+        if s.nvf4:
+            body(f"%ra_1 = arith.addi %ra, {t.c(32)} : index", ind)
+            body(f"%rb_1 = arith.addi %rb, {t.c(32)} : index", ind)
 
     def mmas(ind, d_v, a_v, b_v, a_ty, first_pred):
         for j in range(kb // s.k_mma):
             pred = first_pred if j == 0 else "%true"
             ops, tys = f"{d_v}, {a_v}, {b_v}, {pred}", f"{acc1}, {a_ty}, {tile_b}, i1"
             if s.scaled:
-                ops += ", %sfA, %sfB"
+                h = str(j) if s.nvf4 else ""
+                ops += f", %tsA{h}, %tsB{h}" if ws_scaled else ", %sfA, %sfB"
                 tys += f", {sf_t}, {sf_t}"
-            body(f'"tcgen05.mma"({ops}) {{kind = "{s.kind}", k_offset = {j * s.k_mma} : i64}} '
-                 f': ({tys}) -> ()', ind)
+            vec = ', scale_vec = "block32"' if s.packed4 else ""
+            if s.nvf4:
+                vec = ', scale_vec = "4X", scale_a_id = 0 : i64, scale_b_id = 0 : i64'
+            body(f'"tcgen05.mma"({ops}) {{kind = "{s.kind}"{vec}, k_offset = {j * s.k_mma} : '
+                 f'i64}} : ({tys}) -> ()', ind)
 
     def tile_values(ind, tv):
         """%nt: the tile's first column of C (and row of B)."""
-        base = "%n0" if runtime else t.c(0)
+        base = "%n0" if located else t.c(0)
         if s.tiles > 1:
             body(f"%tn = arith.muli {tv}, {t.c(s.n)} : index", ind)
             body(f"%nt = arith.addi {base}, %tn : index", ind)
-        elif runtime:
+        elif located:
             body("%nt = arith.addi %n0, " + t.c(0) + " : index", ind)
         else:
             body(f"%nt = arith.addi {t.c(0)}, {t.c(0)} : index", ind)
@@ -469,11 +653,23 @@ def render(spec: Spec) -> str:
     def epilogue(ind, d_v):
         body(f"scf.for %col = {t.c(0)} to {t.c(s.n)} step {t.c(ch)} {{", ind)
         i = ind + 1
-        body(f'%frag = "tcgen05.ld"({d_v}, %col) : ({acc1}, index) -> {acc_frag}', i)
+        body(f'%frag = "tcgen05.ld"({d_v}, %col){ld_attr} : ({acc1}, index) -> {acc_frag}', i)
         value, vty = "%frag", acc_frag
+        if s.rowred != "none":
+            # each row's maximum over the loaded columns, broadcast beside the fragment
+            # (a .16x32bx2 fragment splits a row over two threads: a shuffle combines them)
+            body(f'%rmax = "tcgen05.frag_reduce"(%frag) {{kind = "{s.rowred}"}} : '
+                 f'({acc_frag}) -> {row_frag}', i)
+            body(f'%rbc = "tcgen05.frag_broadcast"(%rmax, %frag) : ({row_frag}, {acc_frag}) -> '
+                 f'{acc_frag}', i)
         if s.mapped:
-            body(f'%out = "tcgen05.frag_map"(%frag) ({{', i)
-            body(f"^bb0(%x: {s.acc_t}, %row: index, %c: index):", i)
+            if s.rowred != "none":
+                body('%out = "tcgen05.frag_map"(%frag, %rbc) ({', i)
+                body(f"^bb0(%x0: {s.acc_t}, %xm: f32, %row: index, %c: index):", i)
+                body("%x = arith.subf %x0, %xm : f32", i + 1)
+            else:
+                body(f'%out = "tcgen05.frag_map"(%frag) ({{', i)
+                body(f"^bb0(%x: {s.acc_t}, %row: index, %c: index):", i)
             j = i + 1
             h = "%x"
             if s.acc_t == "i32":
@@ -490,7 +686,7 @@ def render(spec: Spec) -> str:
                 h = "%hb"
             if s.bias == "row":
                 row = "%row"
-                if runtime:
+                if located:
                     body("%gr = arith.addi %m0, %row : index", j)
                     row = "%gr"
                 body(f"%gr64 = arith.index_cast {row} : index to i64", j)
@@ -526,20 +722,25 @@ def render(spec: Spec) -> str:
                 body(f"%y = arith.truncf {h} : f32 to {out_t}", j)
                 h = "%y"
             body(f"gpu.yield {h} : {out_t}", j)
-            body(f"}}) : ({acc_frag}) -> {out_frag}", i)
+            ins = f"{acc_frag}, {acc_frag}" if s.rowred != "none" else acc_frag
+            body(f"}}) : ({ins}) -> {out_frag}", i)
             value, vty = "%out", out_frag
         if runtime:
             body(f'"tcgen05.store_fragment"({value}, %C, %col, %c_ld, %m0, %nt, %m_sz, %n_sz) '
                  f'{{dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}} : '
                  f'({vty}, !llvm.ptr<1>, index, index, index, index, index, index) -> ()', i)
+        elif located:
+            body(f'"tcgen05.store_fragment"({value}, %C, %col, %m0, %nt) {{ld = {sz.ldc} : '
+                 f'i64, dims = ["row_offset", "column_offset"]}} : ({vty}, !llvm.ptr<1>, '
+                 f'index, index, index) -> ()', i)
         else:
             body(f"%dest = arith.addi %nt, %col : index", i)
             body(f'"tcgen05.store_fragment"({value}, %C, %dest) {{ld = {sz.ldc} : i64}} : '
                  f'({vty}, !llvm.ptr<1>, index) -> ()', i)
         body("}", ind)
 
-    a_ty = a_tmem if s.a_src == "tmem" else tile_a
-    a_row = "%m0" if runtime else t.c(0)
+    a_ty = a_tmem if s.a_in_tmem else tile_a
+    a_row = "%m0" if located else t.c(0)
     if s.program == "uniform":
         # One program: for each tile, the K loop (loads, MMAs), then the epilogue.
         ind = 1
@@ -562,7 +763,7 @@ def render(spec: Spec) -> str:
                 body(f'%as = "tcgen05.smem_stage"(%a, %s) : ({ring_a}, index) -> {tile_a}', i)
             body(f'%bs = "tcgen05.smem_stage"(%b, %s) : ({ring_b}, index) -> {tile_b}', i)
             a_v, b_v = "%as", "%bs"
-        if s.a_src == "tmem":
+        if s.a_in_tmem:
             a_to_tmem(i, "%k")
             a_v = "%at"
         if s.load == "fill":
@@ -635,11 +836,32 @@ def render(spec: Spec) -> str:
                     st = t.c(0)
                 body(f'%as = "tcgen05.smem_stage"(%a, {st}) : ({ring_a}, index) -> {tile_a}', i)
                 body(f'%bs = "tcgen05.smem_stage"(%b, {st}) : ({ring_b}, index) -> {tile_b}', i)
+                if ws_scaled:
+                    for x in ("A", "B"):
+                        for h in halves:
+                            body(f'%ss{x}{h}s = "tcgen05.smem_stage"(%ss{x}{h}, {st}) : '
+                                 f'({sf_ring_s}, index) -> {sf_ts}', i)
                 if name == "load":
-                    body(f"%k = arith.muli %kb, {t.c(kb)} : index", i)
+                    # the K block's first element (byte, for 4-bit elements)
+                    body(f"%k = arith.muli %kb, {t.c(s.row_bytes if s.packed4 else kb)} : "
+                         f"index", i)
                     tma(i, "%tmA", "%as", tile_a, "%k", a_row, None)
                     tma(i, "%tmB", "%bs", tile_b, "%k", "%nt", None)
+                    if ws_scaled:
+                        sf_rows(i, tv)
+                        for h in halves:
+                            row = "_1" if h == "1" else ""
+                            tma(i, "%tmSFA", f"%ssA{h}s", sf_ts, t.c(0), f"%ra{row}", None)
+                            tma(i, "%tmSFB", f"%ssB{h}s", sf_ts, t.c(0), f"%rb{row}", None)
                 else:
+                    if ws_scaled:
+                        for x in ("A", "B"):
+                            for h in halves:
+                                body(f'%ts{x}{h} = "tcgen05.tmem_stage"(%sf{x}{h}, {st}) : '
+                                     f'({sf_ring_t}, index) -> {sf_t}', i)
+                                body(f'"tcgen05.cp"(%ts{x}{h}, %ss{x}{h}s) {{shape = '
+                                     f'"32x128b", multicast = "warpx4"}} : ({sf_t}, {sf_ts}) '
+                                     f'-> ()', i)
                     body(f"%not_first = arith.cmpi ne, %kb, {t.c(0)} : index", i)
                     mmas(i, d_v, "%as", "%bs", tile_a, "%not_first")
                 body("}", ind)
@@ -680,6 +902,11 @@ def _operand(rng: np.random.Generator, dtype: str, shape, wide: bool = True) -> 
         return bits.view(np.float32)
     if dtype in ("bf16", "f16"):
         return x.astype(_dtype(DTYPES[dtype][2]))
+    if dtype in ("mx_e2m1", "nv_e2m1"):
+        # every 4-bit code is a finite e2m1 value (+-0, 0.5, 1, 1.5, 2, 3, 4, 6): two per
+        # byte, element 2j in the low nibble of byte j (shape: rows x elements / 2)
+        codes = rng.integers(0, 16, shape).astype(np.uint8)
+        return codes[:, 0::2] | (codes[:, 1::2] << 4)
     return (2 * x).astype(_dtype(DTYPES[dtype][2]))
 
 
@@ -710,10 +937,22 @@ def make_inputs(spec: Spec) -> dict:
                  wide)
     if spec.load == "tma":
         zero = np.zeros((), a.dtype)
-        a[:, sz.K:] = zero
-        b[:, sz.K:] = zero
+        kk = sz.K // 2 if spec.packed4 else sz.K
+        a[:, kk:] = zero
+        b[:, kk:] = zero
     args = {"A": a, "B": b}
-    if spec.scaled:
+    if spec.scaled and spec.program == "roles":
+        # The blocked layout of examples/ws_gemm_mxf8_blockscaled.mlir: 32 rows of 16
+        # bytes per (tile, K block) (A's tiles of 128 rows, B's of N rows), every byte a
+        # UE8M0 factor 2^-3 .. 2^3 (those of rows past M or N too).
+        # nvf4: UE4M3 codes 0x30 .. 0x3f (factors 1 .. 1.875, sign clear), 64 rows
+        # per (tile, K block): one 32 for each of its two MMAs.
+        kbs, per = spec.kblocks, 64 if spec.nvf4 else 32
+        lo, hi = (0x30, 0x40) if spec.nvf4 else (124, 131)
+        args["SFA"] = rng.integers(lo, hi, (sz.grid_m * kbs * per, 16)).astype(np.uint8)
+        args["SFB"] = rng.integers(lo, hi, (sz.grid_n * spec.tiles * kbs * per, 16)
+                                   ).astype(np.uint8)
+    elif spec.scaled:
         # UE8M0 factors 2^-3 .. 2^3, one per row and 32 K elements (scale_vec::1X).
         # Factors for all 128 entries of each buffer (those past M or N too: the copies
         # in the four lane quarters must agree, 9.7.16.10.7).
@@ -751,6 +990,25 @@ def _gelu(h):
     return 0.5 * h * (1.0 + np.tanh(np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)))
 
 
+def _elements(spec: Spec, array: np.ndarray) -> np.ndarray:
+    """The matrix's elements in float64: 4-bit ones decoded from their nibbles (low
+    nibble first) with ml_dtypes."""
+    if not spec.packed4:
+        return array.astype(np.float64)
+    import ml_dtypes
+    codes = np.empty((array.shape[0], 2 * array.shape[1]), np.uint8)
+    codes[:, 0::2] = array & 0xF
+    codes[:, 1::2] = array >> 4
+    return codes.view(ml_dtypes.float4_e2m1fn).astype(np.float64)
+
+
+def epilogue_chunk(spec: Spec) -> int:
+    """The columns of C one tcgen05.ld of the epilogue reads: 32, or 16 where a block of
+    the accumulator (N, or N / 2 in Layout B, a pair's M = 128) is no multiple of 32."""
+    block = spec.n // 2 if (spec.ctas == 2 and spec.m == 128) else spec.n
+    return 32 if block % 32 == 0 else 16
+
+
 def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
     """(expected C[:M, :N] in float64, the largest error allowed per element).
 
@@ -770,10 +1028,31 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
     """
     sz = sizes(spec)
     M, N, K = sz.M, sz.N, sz.K
-    a = args["A"][:, :K].astype(np.float64)
-    b = args["B"][:, :K] if spec.b_major == "nk" else args["B"][:K, :N].T
-    b = b.astype(np.float64)
-    if spec.scaled:
+    a = _elements(spec, args["A"])[:, :K]
+    b = _elements(spec, args["B"])
+    b = b[:, :K] if spec.b_major == "nk" else b[:K, :N].T
+    if spec.scaled and spec.program == "roles":
+        # factor of (row r, element k): line (tile kblocks + K block) 32 + r mod 32,
+        # byte 4 (r' div 32) + (k mod kb) div 32, r' the row within its tile (entry r' of
+        # the scale buffer at lane r' mod 32, column r' div 32: tmem-facts section 3)
+        kk = np.arange(K)[None, :]
+        kbs, kbk = spec.kblocks, spec.kb
+
+        def factors(table, rows, tile):
+            r = np.arange(rows)[:, None]
+            rr = r % tile
+            if spec.nvf4:   # line ((tile kblocks + K block) 2 + MMA) 32 + r' mod 32, one
+                #             factor per 16 elements of the MMA's 64, UE4M3 (ml_dtypes)
+                import ml_dtypes
+                line = (((r // tile) * kbs + kk // kbk) * 2 + (kk % kbk) // 64) * 32 + rr % 32
+                byte = 4 * (rr // 32) + (kk % 64) // 16
+                codes = np.ascontiguousarray(table[line, byte]).astype(np.uint8)
+                return codes.view(ml_dtypes.float8_e4m3fn).astype(np.float64)
+            line = ((r // tile) * kbs + kk // kbk) * 32 + rr % 32
+            byte = 4 * (rr // 32) + (kk % kbk) // 32
+            return 2.0 ** (table[line, byte].astype(np.float64) - 127)
+        a, b = a * factors(args["SFA"], M, spec.m), b * factors(args["SFB"], N, spec.n)
+    elif spec.scaled:
         sa = np.repeat(2.0 ** (args["sfa_codes"].astype(np.float64) - 127), 32, axis=1)
         sb = np.repeat(2.0 ** (args["sfb_codes"].astype(np.float64) - 127), 32, axis=1)
         cols = np.arange(N)       # column g of C is row g % n of tile g // n's B
@@ -783,6 +1062,27 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
     u = 2.0 ** -24
     err = np.zeros_like(acc) if spec.acc_t == "i32" else K * u * (np.abs(a) @ np.abs(b).T)
     h = acc
+    if spec.rowred != "none":
+        # minus each row's maximum (sum) over the epilogue's chunk of `chunk` columns (the
+        # columns of a tile past N hold 0: their B rows are zero-filled); the maximum is
+        # off by at most the largest error in its chunk, the sum by the sum of the errors
+        # plus its f32 summation in any order, chunk u (sum of |x| + error); the f32
+        # subtraction adds u |h|
+        chunk, cov = epilogue_chunk(spec), sz.grid_n * spec.n * spec.tiles
+        full = np.zeros((M, cov))
+        full[:, :N] = acc
+        efull = np.zeros((M, cov))
+        efull[:, :N] = err
+        full = full.reshape(M, cov // chunk, chunk)
+        efull = efull.reshape(M, cov // chunk, chunk)
+        if spec.rowred == "max":
+            agg, eagg = full.max(axis=2), efull.max(axis=2)
+        else:
+            agg = full.sum(axis=2)
+            eagg = efull.sum(axis=2) + chunk * u * (np.abs(full) + efull).sum(axis=2)
+        cols = np.arange(N) // chunk
+        h = acc - agg[:, cols]
+        err = err + eagg[:, cols] + u * np.abs(h)
     if spec.bias == "col":
         v = args["bias"][:N].astype(np.float64)[None, :]
         h = h + v
