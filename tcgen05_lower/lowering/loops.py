@@ -229,8 +229,8 @@ def narrow_index_arith(kernel, narrowed: dict) -> None:
 
 def narrow_bounds(loop) -> tuple[int, int, int] | None:
     """(lower, upper, step) of an ``scf.for`` over ``index`` whose bounds are constants
-    with 0 <= lower and upper + step < 2^31 and a positive step; None for any other loop
-    (run-time bounds, a negative start, a counter that would pass 2^31)."""
+    with 0 <= lower < upper and upper + step < 2^31 and a positive step; None for any
+    other loop (run-time bounds, a negative start, a counter that would pass 2^31, no trip)."""
     induction = loop.regions[0].blocks[0].arguments[0]
     if not isinstance(induction.type, ir.IndexType):
         return None     # already an integer counter
@@ -240,6 +240,8 @@ def narrow_bounds(loop) -> tuple[int, int, int] | None:
     lower, upper, step = bounds
     if lower < 0 or step <= 0 or upper + step >= I32_LIMIT:
         return None
+    if lower >= upper:
+        return None     # no trip (its start may not fit 32 bits): nothing to gain
     return lower, upper, step
 
 
