@@ -116,6 +116,15 @@ NEW_FEATURES = [
     # lanes l and l xor 16), GELU, run-time shapes
     pytest.param(kg.Spec(rowred="max", ld_shape="16x32bx2", act="gelu", n=96,
                          shapes="runtime", seed=5), id="rowmax-16x32bx2-gelu"),
+    # TMA multicast in a 4 x 1 cluster of single CTAs (cta_group::1: B along x), block
+    # scaled (MXFP8 factors by TMA, not multicast), run-time shapes
+    pytest.param(kg.Spec(dtype="mx_e4m3", program="roles", load="tma", cluster="4x1",
+                         shapes="runtime", ring=2, kblocks=2, seed=4),
+                 id="multicast-1cta-4x1-blockscaled"),
+    # block scaling in a CTA pair (M = 256: each CTA's SFA slice, SFB whole in each CTA,
+    # tcgen05.cp.cta_group::2) in a 2 x 2 cluster multicasting A
+    pytest.param(kg.Spec(dtype="mx_e5m2", m=256, ctas=2, program="roles", load="tma",
+                         cluster="2x2", seed=5), id="blockscaled-pair-multicast"),
 ]
 
 
@@ -135,7 +144,13 @@ def test_the_new_features_reach_the_ptx():
             "blockscaled-roles-runtime": [".32x128b.warpx4", ".kind::mxf8f6f4"],
             "nvf4-roles-rowmax": [".32x128b.warpx4", ".kind::mxf4nvf4"],
             "a-regs-m64-e4m3-rowmax": ["tcgen05.st.sync.aligned.16x32bx2", "shfl.sync.bfly"],
-            "rowmax-16x32bx2-gelu": ["tcgen05.ld.sync.aligned.16x32bx2", "shfl.sync.bfly"]}
+            "rowmax-16x32bx2-gelu": ["tcgen05.ld.sync.aligned.16x32bx2", "shfl.sync.bfly"],
+            "multicast-1cta-4x1-blockscaled": [".multicast::cluster",
+                                               ".reqnctapercluster 4, 1, 1",
+                                               "tcgen05.cp.cta_group::1.32x128b.warpx4"],
+            "blockscaled-pair-multicast": [".multicast::cluster", ".reqnctapercluster 2, 2, 1",
+                                           "tcgen05.cp.cta_group::2.32x128b.warpx4",
+                                           ".kind::mxf8f6f4"]}
     for param in NEW_FEATURES:
         if param.id not in want:
             continue
