@@ -128,3 +128,23 @@ def test_mn_major_fill_with_a_run_time_stride(ldb, vectors):
     # A's fill (constant src_ld) is always 128 x 128 bytes of vectors: 1024 / 32 warp
     # instructions; B's 64 x 256 bytes add as many where ldb keeps them aligned.
     assert executed == (1024 // 32) * (2 if vectors else 1)
+
+
+def test_edge_fill_keeps_the_warp_converged():
+    # A fill with run-time extents (gemm_bf16_grid.mlir: M, K and lda arguments) copies a
+    # 16-byte vector that straddles K's end element by element. Whether a thread's chunk
+    # straddles differs between the threads of a warp, so the choice must not split the
+    # warp: a .sync.aligned tcgen05 instruction may follow the fill (PTX ISA 9.7.16.8.5,
+    # all threads of the warp execute it together; campaign 39's finding). In the PTX:
+    # the warp votes on the vector path (vote.sync.all), the element loads are
+    # predicated, and no conditional branch jumps over an element's load (the old
+    # lowering's "@%p bra; ld.global.b16" per element; the branch to the vector copy
+    # after the vote is the same in the whole warp).
+    ptx = compile_source(KERNEL.read_text(), KERNEL.name).ptx
+    lines = [line.strip() for line in ptx.splitlines()]
+    assert "vote.sync.all.pred" in ptx
+    assert any(re.match(r"@%p\d+ ld\.global\.b16 ", line) for line in lines)
+    branches_over_loads = [line for line, after in zip(lines, lines[1:])
+                           if re.match(r"@!?%p\d+ bra", line)
+                           and after.startswith("ld.global.b16")]
+    assert not branches_over_loads, branches_over_loads

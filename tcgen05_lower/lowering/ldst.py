@@ -285,6 +285,11 @@ def lower_store_fragment(lowering, op) -> None:
             return []
         return scalar_stores()
 
+    # A reduced .16x32bx2 row is held by threads l and l + 16 and stored by l only (its
+    # owner): on the scalar path that is each store's predicate, not a branch, so the
+    # warp stays converged for a .sync.aligned instruction after the store.
+    predicated_owner = owner if runs is None and edge is False else None
+
     def scalar_stores():
         base = None
         for i, (reg, half, row, col, _) in enumerate(elements):
@@ -301,9 +306,15 @@ def lower_store_fragment(lowering, op) -> None:
                 if base is None:
                     offset, _ = matrix.place(row, col)
                     base = emit.gep_bytes(dest, as_value(offset, i64()))
-                _store(value, _gep_constant(base, steps[i]), size)
+                address = _gep_constant(base, steps[i])
+                if predicated_owner is None:
+                    _store(value, address, size)
+                else:
+                    emit.ptx(f"@$2 st.global.b{8 * size} [$0], $1;",
+                             [address, value, predicated_owner])
                 continue
             offset, inside = matrix.place(row, col)
+            inside = _and(predicated_owner, inside)
             address = emit.gep_bytes(dest, as_value(offset, i64()))
             if inside is None:
                 llvm.StoreOp(value, address, alignment=size)
@@ -313,7 +324,7 @@ def lower_store_fragment(lowering, op) -> None:
                 emit.ptx(f"@$2 st.global.b{8 * size} [$0], $1;", [address, value, inside])
         return []
 
-    _if(_and(fragment.active, owner), stores)
+    _if(_and(fragment.active, owner if predicated_owner is None else None), stores)
 
 
 @lowers(LoadFragmentOp)

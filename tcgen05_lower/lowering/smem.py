@@ -22,7 +22,7 @@ from tcgen05_lower.isa import addressing, descriptors
 from tcgen05_lower.kernel_ir import constant_int, global_matrix, known_residue, stored_k
 from tcgen05_lower.lowering.core import Loop, lowers
 from tcgen05_lower.lowering.vector_stores import VECTOR_BYTES, promised_alignment
-from tcgen05_lower.lowering.registers import _and, _if, _if_else, cta_in_pair
+from tcgen05_lower.lowering.registers import _and, _if_else, cta_in_pair
 
 #: arith.cmpi predicates "ult" and "uge".
 _ULT, _UGE = 6, 9
@@ -172,6 +172,7 @@ def lower_smem_fill(lowering, op) -> None:
         if layout == "mn_k" else None
     per_row = row_bytes // chunk_bytes
     total = tile.rows * per_row
+    warp_trips = _same_trips_in_a_warp(total, lowering.threads)
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(total, index()),
                 emit.constant(lowering.threads, index()))
     element_type = ir.IntegerType.get_signless(bits)
@@ -217,7 +218,7 @@ def lower_smem_fill(lowering, op) -> None:
                                  _not_less(k_size, k + count)),
                     inside=lambda j: _and(in_rows, None if k_size is None
                                           else _less(k + j, k_size)),
-                    aligned=aligned)
+                    aligned=aligned, warp_trips=warp_trips)
         ir.Operation.create("scf.yield")
 
 
@@ -285,6 +286,7 @@ def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, fi
     chunk_bytes = 16 if layout == "k_mn" else element_bytes
     per_k = mn_bytes // chunk_bytes
     element_type = ir.IntegerType.get_signless(bits)
+    warp_trips = _same_trips_in_a_warp(depth * per_k, lowering.threads)
     loop = Loop(cast(lowering.tid.value, index()), emit.constant(depth * per_k, index()),
                 emit.constant(lowering.threads, index()))
     with ir.InsertionPoint(loop.body):
@@ -313,18 +315,31 @@ def _fill_mn_major(lowering, op, tile, source, tile_ptr, layout: str, ld, k0, fi
                                  _not_less(rows, source_row + count)),
                     inside=lambda j: _and(in_k, None if rows is None
                                           else _less(source_row + j, rows)),
-                    aligned=aligned)
+                    aligned=aligned, warp_trips=warp_trips)
         ir.Operation.create("scf.yield")
 
 
 def _copy_chunk(src, dst, element_type, count: int, *, whole, inside,
-                aligned=None) -> None:
+                aligned=None, warp_trips=False) -> None:
     """Copies one chunk of `count` consecutive elements from global `src` to the shared
     address `dst()`: with one (16-byte vector) load and store when `whole` and `aligned`
     are None (no extents given, alignment known at compile time); else so where `whole()`
     and `aligned` (an i1, _vector_alignment) hold and element by element elsewhere (and
     always for a one-element chunk), element j read only where ``inside(j)`` (an i1, or
-    None: always) holds and written as zero where not."""
+    None: always) holds and written as zero where not.
+
+    Every choice keeps the warp converged: a .sync.aligned tcgen05 instruction may follow
+    the fill (a ``tcgen05.wait::st`` insert-sync places after it), which all threads of
+    the warp must execute together (PTX ISA 9.7.16.8.5: "all threads in the warp must
+    execute the same ... instruction"), and nothing in PTX promises reconvergence after
+    a divergent branch. `aligned` tests the source pointer, the leading dimension and the
+    K offset, the same in every thread: a branch on it is uniform. `whole()` differs
+    between the threads of a warp at the matrix's edge: with `warp_trips` (the copy loop
+    runs the same iterations in all threads of a warp) the warp votes (``vote.sync.all``)
+    and copies element by element unless every thread's chunk is whole; else each thread
+    chooses by predicated loads and a ``selp`` (_vector_or_elements). The element copy
+    reads by predicated loads, not branches, too. One element copy serves both the
+    misaligned and the edge case (the static code of the loop stays as it was)."""
     size = element_type.width // 8
 
     def at_once():
@@ -333,21 +348,116 @@ def _copy_chunk(src, dst, element_type, count: int, *, whole, inside,
         llvm.StoreOp(value, dst(), alignment=count * size)
 
     def elements():
-        target = dst()
-        for j in range(count):
-            address = emit.gep_bytes(src, emit.constant(j * size, i64()))
-            value = _if(inside(j), lambda: [llvm.LoadOp(element_type, address,
-                                                        alignment=size).result],
-                        [element_type])[0]
-            llvm.StoreOp(value, emit.gep_bytes(target, emit.constant(j * size, i64())),
-                         alignment=size)
+        if count == 1:
+            llvm.StoreOp(_load_if(src, element_type, inside(0)), dst(), alignment=size)
+            return
+        _store_words(_packed_elements(src, element_type, count, inside), dst(),
+                     count * size)
 
     if whole is None and aligned is None:
         at_once()
     elif count == 1:
         elements()
+    elif whole is None or warp_trips:
+        _if_else(_and(aligned, None if whole is None else _warp_all(whole())), at_once,
+                 elements)
     else:
-        _if_else(aligned if whole is None else _and(aligned, whole()), at_once, elements)
+        _vector_or_elements(src, dst(), element_type, count, _and(aligned, whole()), inside)
+
+
+def _warp_all(condition):
+    """An i1, the same in every thread of the warp: `condition` holds in all of its
+    threads (``vote.sync.all.pred`` over the full warp, which every thread must reach)."""
+    bit = ir.Operation.create("arith.extui", results=[i32()], operands=[condition]).results[0]
+    (warp,) = emit.ptx("{ .reg .pred vote_in, vote_out; setp.ne.b32 vote_in, $1, 0; "
+                       "vote.sync.all.pred vote_out, vote_in, 0xffffffff; "
+                       "selp.u32 $0, 1, 0, vote_out; }", [bit], [i32()])
+    return _not(emit.cmp_eq(warp, emit.constant(0, i32())))
+
+
+def _same_trips_in_a_warp(total: int, threads: int) -> bool:
+    """Whether a copy loop over `total` items, thread t taking t, t + threads, ..., runs
+    the same number of iterations in all 32 threads of each warp: so when both are
+    multiples of 32 (a warp's threads then pass `total` at the same iteration)."""
+    return total % 32 == 0 and threads % 32 == 0
+
+
+def _vector_or_elements(src, address, element_type, count: int, vector, inside) -> None:
+    """The chunk at `src` stored at shared `address`: read as one 16-byte vector where the
+    i1 `vector` holds, else element by element (element j where ``inside(j)`` holds, 0
+    elsewhere), both by predicated loads and a ``selp`` of their values: no branch."""
+    size = element_type.width // 8
+    words = _packed_elements(src, element_type, count,
+                             lambda j: _and(_not(vector), inside(j)))
+    loaded = emit.ptx("mov.b32 $0, 0;\nmov.b32 $1, 0;\nmov.b32 $2, 0;\nmov.b32 $3, 0;\n"
+                      "@$5 ld.global.v4.b32 {$0, $1, $2, $3}, [$4];",
+                      [src, vector], [i32()] * 4)
+    _store_words([_select(vector, a, b) for a, b in zip(loaded, words)], address,
+                 count * size)
+
+
+def _load_if(address, element_type, condition):
+    """The element at global `address` where `condition` (an i1, or None: always) holds,
+    else 0: a predicated ld.global, not a branch."""
+    size = element_type.width // 8
+    if condition is None:
+        return llvm.LoadOp(element_type, address, alignment=size).result
+    if size == 1:   # PTX has no 8-bit registers: a byte is loaded into a 16-bit one
+        i16 = ir.IntegerType.get_signless(16)
+        wide = emit.ptx("mov.b16 $0, 0;\n@$2 ld.global.u8 $0, [$1];",
+                        [address, condition], [i16])[0]
+        return ir.Operation.create("arith.trunci", results=[element_type],
+                                   operands=[wide]).results[0]
+    bits = 8 * size
+    return emit.ptx(f"mov.b{bits} $0, 0;\n@$2 ld.global.b{bits} $0, [$1];",
+                    [address, condition], [element_type])[0]
+
+
+def _packed_elements(src, element_type, count: int, read) -> list:
+    """The `count` elements from `src` (element j read where ``read(j)`` holds, else 0)
+    packed into i32 words, the lower address in the lower bits (little-endian, as a
+    vector load would give them)."""
+    size = element_type.width // 8
+    per_word = max(1, 4 // size)
+    words = []
+    for first in range(0, count, per_word):
+        word = None
+        for j in range(first, min(first + per_word, count)):
+            address = emit.gep_bytes(src, emit.constant(j * size, i64()))
+            value = _load_if(address, element_type, read(j))
+            if size < 4:
+                value = ir.Operation.create("arith.extui", results=[i32()],
+                                            operands=[value]).results[0]
+            part = Sym(value) << (8 * size * (j - first)) if j > first else Sym(value)
+            word = part if word is None else word | part
+        words.append(as_value(word, i32()))
+    return words
+
+
+def _store_words(words: list, address, nbytes: int) -> None:
+    """One shared-memory store of the i32 `words` (a vector of them, aligned to its
+    `nbytes`)."""
+    if len(words) == 1:
+        llvm.StoreOp(words[0], address, alignment=nbytes)
+        return
+    vector_type = ir.VectorType.get([len(words)], i32())
+    vector = llvm.UndefOp(vector_type).result
+    for j, word in enumerate(words):
+        vector = llvm.InsertElementOp(vector, word, emit.constant(j, i32())).result
+    llvm.StoreOp(vector, address, alignment=nbytes)
+
+
+def _not(condition):
+    """``!condition`` of an i1."""
+    true = emit.constant(1, emit.i1())
+    return ir.Operation.create("arith.xori", results=[emit.i1()],
+                               operands=[condition, true]).results[0]
+
+
+def _select(condition, a, b):
+    """``condition ? a : b`` (arith.select: a selp, not a branch)."""
+    return ir.Operation.create("arith.select", results=[a.type],
+                               operands=[condition, a, b]).results[0]
 
 
 def _vector_alignment(source, values, element_bytes: int):

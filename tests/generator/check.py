@@ -19,16 +19,9 @@ from . import kernelgen as kg
 #: the bug). A failure listed here is reported as known (xfail), any other is a finding.
 #: An entry masks every failure it matches: remove it once its fix is in (then
 #: ``run.py --retry-known``). (Issue 33 item 1, a frag_map result stored with run-time
-#: dims, the campaign's first entry, is fixed.)
-KNOWN: list = [
-    ("sim", "wait::st.sync.aligned is warp-collective",
-     lambda s: s.a_src == "regs" and s.shapes == "runtime" and s.load == "fill",
-     "A stored from registers (tcgen05.st) before an edge-tile fill of B: insert-sync "
-     "places tcgen05.wait::st after the fill, whose element-by-element path for a vector "
-     "straddling K's end branches, and the simulator (lowest PC first within a warp) "
-     "runs the warp's threads into the .sync.aligned wait::st apart "
-     "(docs/fuzzing.md, Findings; tests/generator/findings/)"),
-]
+#: dims, the campaign's first entry, is fixed; so is campaign 39's wait::st after an
+#: edge-tile fill, tests/generator/findings/.)
+KNOWN: list = []
 
 
 @dataclass

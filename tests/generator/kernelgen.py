@@ -86,6 +86,10 @@ FEATURES = {
 #: (cluster x, cluster y, the operand multicast, its dimension, pair tiles along M and N
 #: that one cluster computes).
 CLUSTERS = {"2x2": (2, 2, "A", "y", 1, 2), "4x1": (4, 1, "B", "x", 2, 1)}
+#: The same for clusters of single CTAs (cta_group::1, tests/test_multicast_cta1.py): the
+#: CTAs along x hold M tiles, those along y N tiles; 2 x 2 multicasts A along y (the CTAs
+#: of an M tile), 4 x 1 B along x (the CTAs of an N tile).
+CLUSTERS_1CTA = {"2x2": (2, 2, "A", "y", 2, 2), "4x1": (4, 1, "B", "x", 4, 1)}
 
 
 @dataclass(frozen=True)
@@ -198,7 +202,7 @@ class Spec:
     @property
     def cl(self):
         """The cluster's (x, y, operand, dimension, pair tiles along M, along N), or None."""
-        return CLUSTERS.get(self.cluster)
+        return (CLUSTERS if self.ctas == 2 else CLUSTERS_1CTA).get(self.cluster)
 
     @property
     def shuffled(self) -> bool:
@@ -236,9 +240,12 @@ def problems(spec: Spec) -> list[str]:
         why.append(f"the buffers need {columns} TMEM columns, more than 512 (9.7.16.1)")
     if s.acc_stages > s.tiles:
         why.append("two accumulator stages need two tiles")
-    if s.scaled and (s.m != 128 or s.ctas != 1):
-        why.append("block scaling: generated for M = 128 on one CTA only (not M = 64's half "
-                   "lanes, not a pair's split scale factors)")
+    if s.scaled and (s.m, s.ctas) not in ((128, 1), (256, 2)):
+        why.append("block scaling: generated for M = 128 on one CTA and a pair's M = 256 "
+                   "(not M = 64's half lanes, not Layout B's)")
+    if s.scaled and s.ctas == 2 and (s.nvf4 or s.program != "roles"):
+        why.append("block scaling in a CTA pair: generated for one scale buffer per operand "
+                   "in warp roles, as examples/ws_gemm_mxf8_blockscaled_2cta.mlir")
     if s.scaled and s.n > 128:
         why.append("block scaling: N <= 128 (one [128, 4] scale buffer holds 128 entries)")
     if s.scaled and s.a_src != "smem":
@@ -284,10 +291,9 @@ def problems(spec: Spec) -> list[str]:
             why.append("warp roles with fills: one tile, one accumulator (roles.py)")
         if s.kblocks % s.ring:
             why.append("warp roles with fills: K blocks a multiple of the ring's stages")
-    if s.cluster != "none" and (s.ctas != 2 or s.program != "roles" or s.load != "tma"):
-        why.append("TMA multicast across a cluster: CTA pairs with TMA in warp roles only "
-                   "(a cta_group::1 multicast is refused: docs/tma.md, Not yet; fills have "
-                   "nothing to multicast)")
+    if s.cluster != "none" and (s.program != "roles" or s.load != "tma"):
+        why.append("TMA multicast across a cluster: generated with TMA in warp roles only "
+                   "(fills have nothing to multicast)")
     if s.rowred != "none" and s.ctas == 2 and s.m == 128:
         why.append("a row reduction in Layout B (a pair's M = 128): the columns of a row "
                    "past the first N/2 lie on the other warps' lanes, which frag_reduce "
@@ -344,8 +350,9 @@ def sizes(spec: Spec) -> Sizes:
     gm, gn = rng.choice([(1, 1), (1, 1), (2, 1), (1, 2)])
     if spec.scaled and spec.program == "uniform":
         gm, gn = 1, 1   # one tile: every CTA would read the same scale factors
-    if spec.cl:         # whole clusters: 2 x 2 spans two N tiles (the grid's y is 2)
-        gm, gn = (gm, 2) if spec.cluster == "2x2" else (2, gn)
+    if spec.cl:         # whole clusters: along M and N as many tiles as a cluster has
+        gm = gm if spec.cl[4] == 1 else spec.cl[4]
+        gn = gn if spec.cl[5] == 1 else spec.cl[5]
     M = gm * spec.m - rng.randrange(1, spec.m // 2)
     N = gn * nt - rng.randrange(1, min(nt, 24) if nt > 1 else 2)
     if spec.packed4:    # K a multiple of 32 (a row's bytes a multiple of TMA's 16)
@@ -472,7 +479,7 @@ def render(spec: Spec) -> str:
         # their M tile (A), those along x their N tile (B)
         body("%bx = gpu.block_id x")
         body("%bz = gpu.block_id z")
-        body(f"%px = arith.divui %bx, {t.c(2)} : index")
+        body(f"%px = arith.divui %bx, {t.c(s.ctas)} : index")
         body(f"%pz = arith.muli %bz, {t.c(s.cl[4])} : index")
         body("%tile_m = arith.addi %pz, %px : index")
         body("%tile_n = gpu.block_id y")
@@ -604,11 +611,13 @@ def render(spec: Spec) -> str:
         32 rows per (tile, K block) and scale buffer (two for nvf4, the second at %ra_1,
         %rb_1), tiles of 128 rows of A and of N rows of B."""
         per = 32 * len(halves)
-        tile_m = "%tile_m" if runtime else t.c(0)
+        tile_m = "%tile_m" if located else t.c(0)   # a cluster's CTAs: tiles of their own
         body(f"%ra0 = arith.muli {tile_m}, {t.c(s.kblocks)} : index", ind)
         body("%ra1 = arith.addi %ra0, %kb : index", ind)
-        body(f"%ra = arith.muli %ra1, {t.c(per)} : index", ind)
-        tile_n = "%tile_n" if runtime else t.c(0)
+        # a pair: 32 rows per CTA, the odd CTA's after the even's (the lowering adds
+        # rank * 32 to the row of a tile copied into scale_A, docs/cta-pairs.md)
+        body(f"%ra = arith.muli %ra1, {t.c(per * s.ctas)} : index", ind)
+        tile_n = "%tile_n" if located else t.c(0)
         body(f"%tb0 = arith.muli {tile_n}, {t.c(s.tiles)} : index", ind)
         body(f"%tb1 = arith.addi %tb0, {tv} : index", ind)
         body(f"%rb0 = arith.muli %tb1, {t.c(s.kblocks)} : index", ind)
@@ -949,7 +958,8 @@ def make_inputs(spec: Spec) -> dict:
         # per (tile, K block): one 32 for each of its two MMAs.
         kbs, per = spec.kblocks, 64 if spec.nvf4 else 32
         lo, hi = (0x30, 0x40) if spec.nvf4 else (124, 131)
-        args["SFA"] = rng.integers(lo, hi, (sz.grid_m * kbs * per, 16)).astype(np.uint8)
+        args["SFA"] = rng.integers(lo, hi, (sz.grid_m * kbs * per * spec.ctas, 16)
+                                   ).astype(np.uint8)
         args["SFB"] = rng.integers(lo, hi, (sz.grid_n * spec.tiles * kbs * per, 16)
                                    ).astype(np.uint8)
     elif spec.scaled:
@@ -1049,7 +1059,10 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
                 codes = np.ascontiguousarray(table[line, byte]).astype(np.uint8)
                 return codes.view(ml_dtypes.float8_e4m3fn).astype(np.float64)
             line = ((r // tile) * kbs + kk // kbk) * 32 + rr % 32
-            byte = 4 * (rr // 32) + (kk % kbk) // 32
+            if tile == 256:   # a pair's A: line (((tile kblocks + K block) 2 + CTA) 32
+                #               + r' mod 32, CTA = r' div 128 (render's sf_rows)
+                line = (((r // tile) * kbs + kk // kbk) * 2 + rr // 128) * 32 + rr % 32
+            byte = 4 * (rr % 128 // 32) + (kk % kbk) // 32
             return 2.0 ** (table[line, byte].astype(np.float64) - 127)
         a, b = a * factors(args["SFA"], M, spec.m), b * factors(args["SFB"], N, spec.n)
     elif spec.scaled:

@@ -1,7 +1,8 @@
-// An open finding of the kernel generator (docs/fuzzing.md, Findings; tests/generator/
-// check.py, KNOWN): A read from global memory and stored with tcgen05.st, then B filled
-// with run-time extents (K = 41 straddles a 16-byte vector); tcgen05.wait::st comes
-// after the fill, and tcgen05-sim reports it executed by only part of warp 0.
+// A finding of the kernel generator, fixed (docs/fuzzing.md, Findings): A read from
+// global memory and stored with tcgen05.st, then B filled with run-time extents (K = 41
+// straddles a 16-byte vector); tcgen05.wait::st comes after the fill, and tcgen05-sim
+// reported it executed by only part of warp 0 while the fill's element copy branched
+// (it is warp-uniform now; a-regs-fill-wait-st in tests/test_generated_kernels.py).
 // The kernel of the spec below (sizes M = 92, N = 50, K = 41, lda = ldb = 48, ldc = 51);
 // reproduce with its inputs: cd tests && python -c "from generator import kernelgen as
 // kg, check; print(check.run_spec(kg.Spec(a_src='regs', shapes='runtime', seed=3)))"
