@@ -20,7 +20,7 @@ from tcgen05_lower.emit import Sym, as_value, i32
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import defining_op
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.smem import smem_descriptor
+from tcgen05_lower.lowering.smem_descriptors import smem_descriptor
 from tcgen05_lower.lowering.sync import single_thread_predicate
 
 

@@ -32,7 +32,7 @@ from tcgen05_lower.kernel_ir import (MmaForm, MmaOperands, a_tmem_k_block, mma_f
                                      mma_operands,
                                      scale_factor_ids, scale_type)
 from tcgen05_lower.lowering.core import lowers
-from tcgen05_lower.lowering.smem import matrix_descriptor, smem_descriptor
+from tcgen05_lower.lowering.smem_descriptors import matrix_descriptor, smem_descriptor
 from tcgen05_lower.lowering.sync import single_thread_predicate
 
 
