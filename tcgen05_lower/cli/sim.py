@@ -849,8 +849,8 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
     from tcgen05_lower.sim import ptx as P
     from tcgen05_lower.sim.api import grid_of, launch_of, simulate
     from tcgen05_lower.sim.state import SimError
-    from tcgen05_lower.sim.timing import (TIMING_ONLY_MAX_CLUSTERS,
-                                          TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS)
+    from tcgen05_lower.sim.timing import TIMING_ONLY_MAX_CLUSTERS
+    from tcgen05_lower.sim.timing_wave import timing_only_clusters
 
     try:
         launch = launch_of(manifest, P.parse(ptx).entry(manifest.get("entry")))
@@ -865,14 +865,13 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
               f"more than the {TIMING_ONLY_MAX_CLUSTERS:,} a timing-only estimate walks",
               file=sys.stderr)
         return 1
-    clusters = [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
-        ([(0, 1, 0)] if gy > 1 else [])
+    clusters, budget = timing_only_clusters((gx, gy, gz), launch.cluster, timing)
     start = time.perf_counter()
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
                           clusters=clusters, fences=args.fences,
-                          budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
+                          budgets={c: budget for c in clusters[1:]},
                           max_instructions=args.max_instructions, timeout=args.timeout,
                           functional_only=args.functional_only)
     except SimError as err:

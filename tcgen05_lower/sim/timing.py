@@ -520,6 +520,8 @@ class ClusterTiming:
     stall_lines: dict = field(default_factory=dict)   # (PTX line, reason) -> cycles, all warps
     l2_bytes: float = 0.0       # bytes of global loads and stores (through the L2)
     l2_busy: float = 0.0        # cycles of the SM's L2 port those bytes took
+    #: bytes the L2 read for them: a multicast load's once for all its receiving CTAs
+    l2_read_bytes: float = 0.0
 
 
 @dataclass
@@ -640,6 +642,18 @@ class MemoryContext:
                                     "the CTAs recorded, alone on the GPU")
 
 
+def multicast_copies(tmas: list) -> dict:
+    """{(thread, key): copies} of a step's TMA loads with a key: a thread's
+    ``.multicast::cluster`` load is recorded as one copy per receiving CTA, all with the
+    load's key (sim/tma.py), and an ordinary load as one."""
+    copies: dict = {}
+    if len(tmas) > 1:
+        for thread, _, _, _, *key in tmas:
+            if key and key[0] is not None:
+                copies[(thread, key[0])] = copies.get((thread, key[0]), 0) + 1
+    return copies
+
+
 def opcode_of(step: Step) -> str:
     """The step's PTX opcode with its qualifiers (the recorded one; else the first word
     of its text that is not part of a `{ .reg ...;` preamble), for trace names."""
@@ -721,7 +735,8 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
     if memory is None:
         memory = MemoryContext.alone(trace, overrides)
     active = max(memory.active_sms, trace.ctas)
-    l2_rate = min(p("l2_sm_bytes_per_cycle"), p("l2_bytes_per_cycle") / active)
+    port_rate = p("l2_sm_bytes_per_cycle")
+    l2_share = p("l2_bytes_per_cycle") / active
     dram_rate = p("dram_bytes_per_cycle") / active
     wpc = trace.warps_per_cta
     warps = [_Warp(i, steps, (i // wpc, i % wpc % int(p("schedulers"))),
@@ -758,20 +773,24 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
     smem_free = [0.0] * trace.ctas
     async_done: dict[int, float] = {}    # thread -> completion of its latest async op
     tensor_busy = tensor_math = tmem_busy = dram_bytes = dram_busy = 0.0
-    l2_bytes = l2_busy = 0.0
+    l2_bytes = l2_busy = l2_read_bytes = 0.0
     end = 0.0
     instructions = 0
 
     def request(rank: int, ready: float, nbytes: float, miss: float, miss_latency: float,
-                name: str) -> tuple[float, float]:
+                name: str, l2_read: float = 1.0) -> tuple[float, float]:
         """A global access of ``nbytes`` through the SM's L2 port, ``miss`` of them from
         DRAM: (first byte, last byte). Its first bytes come l2_latency after ``ready`` (a
-        miss: miss_latency), its bytes stream at the slower of the SM's L2 port and, for
-        the missing bytes, its DRAM share, behind the port's earlier requests."""
-        nonlocal dram_bytes, dram_busy, l2_bytes, l2_busy
-        l2_time = nbytes / l2_rate
+        miss: miss_latency), its bytes stream at the slowest of the SM's L2 port, its
+        share of the L2's total bandwidth for the ``l2_read`` fraction of the bytes the L2
+        reads for it (a copy of a multicast to r CTAs: 1 / r, the L2 reads the tile once
+        for all of them) and, for the missing bytes, its DRAM share, behind the port's
+        earlier requests."""
+        nonlocal dram_bytes, dram_busy, l2_bytes, l2_busy, l2_read_bytes
+        l2_time = max(nbytes / port_rate, nbytes * l2_read / l2_share)
         dram_time = nbytes * miss / dram_rate
         dur = max(l2_time, dram_time)
+        l2_read_bytes += nbytes * l2_read
         latency = p("l2_latency") + miss * (miss_latency - p("l2_latency"))
         begin = max(ready + latency, dram_free[rank])
         dram_free[rank] = begin + dur
@@ -940,11 +959,15 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
             done = begin + dur + p("mma_latency")
             async_done[thread] = max(async_done.get(thread, 0.0), done)
             end = max(end, done)
-        for _, trank, nbytes, tags, *key in step.tmas:
+        copies = multicast_copies(step.tmas)
+        for thread, trank, nbytes, tags, *key in step.tmas:
             # cp.async.bulk.tensor: asynchronous; its bytes through the SM's L2 port
-            # (request), complete_tx of them on the mbarrier when the last byte has landed
-            _, last = request(trank, t, nbytes, memory.miss_of(key[0] if key else None),
-                              p("tma_latency"), f"TMA {nbytes} B")
+            # (request), complete_tx of them on the mbarrier when the last byte has landed;
+            # a multicast's copies share one read of the L2
+            source = key[0] if key else None
+            _, last = request(trank, t, nbytes, memory.miss_of(source),
+                              p("tma_latency"), f"TMA {nbytes} B",
+                              1.0 / copies.get((thread, source), 1))
             for tag in tags:
                 arrive(tag, last)
             end = max(end, last)
@@ -987,7 +1010,8 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
                          tmem_busy=tmem_busy, dram_bytes=dram_bytes, dram_busy=dram_busy,
                          stalls={w.name: {r: c for r, c in w.stalls.items()} for w in warps},
                          events=events, ctas=ctas, warp_instructions=instructions,
-                         stall_lines=stall_lines, l2_bytes=l2_bytes, l2_busy=l2_busy)
+                         stall_lines=stall_lines, l2_bytes=l2_bytes, l2_busy=l2_busy,
+                         l2_read_bytes=l2_read_bytes)
 
 
 _LATENCY = MappingProxyType({"alu": ("alu_latency", False), "mufu": ("mufu_latency", False),
@@ -1070,7 +1094,8 @@ class Recording:
 
     @property
     def complete(self) -> bool:
-        return len(self.traces) == self.total_clusters
+        """Every cluster recorded, each for its whole run."""
+        return len(self.traces) == self.total_clusters and not self.partial
 
     def launch_order(self) -> list:
         """Cluster ids in the order their CTAs are assumed to start: x fastest, then y,
@@ -1084,6 +1109,9 @@ class Recording:
         per_wave = max(int(param("sms", overrides)) // max(self.cluster_size, 1), 1)
         if self.complete:
             return self._replay_all(per_wave, overrides)
+        from tcgen05_lower.sim import timing_wave
+        if timing_wave.covers_one_wave(self, per_wave):
+            return timing_wave.replay_one_wave(self, per_wave, overrides)
         return self._replay_representative(per_wave, overrides)
 
     def _replay_all(self, per_wave: int, overrides) -> TimingResult:
