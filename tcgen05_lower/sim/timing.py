@@ -49,7 +49,7 @@ Chrome trace-event JSON (chrome://tracing, https://ui.perfetto.dev) with one tra
 warp and one per hardware unit.
 
 Not modelled: L1, the L2 as a cache (sets, eviction; only shares of bandwidth and reuse
-within a wave), TMA multicast, bank conflicts, instruction fetch, the register file's
+within a wave; a multicast reads it once), bank conflicts, instruction fetch, the register file's
 ports, dual issue, other CTAs sharing the SM, clock changes, the tensor pipe's internal
 pipelining beyond "one op at a time, then a fixed latency".
 """
@@ -364,8 +364,8 @@ class RecordingMachine(Machine):
         self.recorder = recorder
         super().__init__(module, entry, launch, args, factory, tensor_core, schedule,
                          trace=trace, progress_stream=progress_stream)
-        self._static = [classify(ins) for ins in entry.instructions]
-        self._index = {id(ins): i for i, ins in enumerate(entry.instructions)}
+        #: id(instruction) -> classify(instruction), looked up once per step
+        self._static = {id(ins): classify(ins) for ins in entry.instructions}
 
     def release_barriers(self, line: int) -> None:
         """The executor's release; each barrier it releases (a CTA's barrier number) is
@@ -390,30 +390,43 @@ class RecordingMachine(Machine):
         if self.budget is not None and self.stats.warp_instructions > self.budget:
             raise BudgetReached()
         rec = self.recorder
-        rec.flush_waits()
-        kind, srcs, dsts, nbytes = self._static[self._index[id(ins)]]
+        if rec.pending_waits:
+            rec.flush_waits()
+        kind, srcs, dsts, nbytes = self._static[id(ins)]
         act = self.guarded(ins, idx)
         threads = self.threads_of(idx)
-        active = np.zeros(self.nthreads, bool)
-        active[act] = True
+        # the step's threads are sorted (the run loop's flatnonzero), so are their warps:
+        # each warp's threads are one slice of them
+        of = self.warp_of[threads]
+        cuts = [0, threads.size] if of[0] == of[-1] else \
+            [0, *(np.flatnonzero(of[1:] != of[:-1]) + 1).tolist(), threads.size]
+        if act is idx:        # no guard, or a guard every thread passes
+            active = None
+        else:
+            active = np.zeros(self.nthreads, bool)
+            active[act] = True
         rec.current = {}
-        for w in np.unique(self.warp_of[threads]):
-            w = int(w)
+        for begin, stop in zip(cuts, cuts[1:]):
+            w = int(of[begin])
             if w in rec.spinning:
                 rec.spinning.discard(w)
                 if ins.parts[0] == "bra":
                     continue
-            mine = threads[self.warp_of[threads] == w]
-            n_active = int(active[mine].sum())
+            mine = threads[begin:stop]
+            if active is not None:
+                mine_active = mine[active[mine]]
+                n_active = mine_active.size
+            else:
+                mine_active, n_active = mine, mine.size
             rank = w // self.warps_per_cta
             step = Step(kind, ins.line, ins.text.strip(), srcs, dsts,
                         nbytes * (n_active if kind.startswith(("ld_", "st_")) else
                                   (1 if n_active and kind.startswith("tmem") else 0)),
                         rank=rank, opcode=ins.opcode)
             if kind == "ld_global" and n_active:
-                step.lines = self._lines(ins, mine[active[mine]])
+                step.lines = self._lines(ins, mine_active)
             elif kind == "st_global" and n_active:
-                step.lines = self._sectors(ins, mine[active[mine]], nbytes)
+                step.lines = self._sectors(ins, mine_active, nbytes)
             if kind == "mbar_wait":
                 rec.current[w] = step   # appended if the wait succeeds (flush_waits)
                 rec.pending_waits.append((w, step))
@@ -424,7 +437,7 @@ class RecordingMachine(Machine):
             elif kind == "barrier" and n_active:
                 number = ins.operands[0].value if ins.operands and \
                     isinstance(ins.operands[0], P.Imm) else 0
-                arriving = [int(t) for t in mine[active[mine]]]
+                arriving = [int(t) for t in mine_active]
                 count = rec.barriers.get((arriving[0], number), 0)
                 for t in arriving:
                     rec.barriers[(t, number)] = count + 1
@@ -756,7 +769,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
             for _, tags in s.commits:
                 for tag in tags:
                     expected[tag] = expected.get(tag, 0) + 1
-            for *_, tags in s.tmas:
+            for _, _, _, tags, *_ in s.tmas:
                 for tag in tags:
                     expected[tag] = expected.get(tag, 0) + 1
             if s.kind == "barrier" and s.barrier >= 0:
@@ -804,7 +817,10 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
                            "args": {"bytes": nbytes, "from DRAM": round(nbytes * miss)}})
         return begin, begin + dur
 
+    arrivals = [0]   # how many arrive() calls so far: a blocked warp's earliest may change
+
     def arrive(key, t):
+        arrivals[0] += 1
         entry = arrived.setdefault(key, [0, 0.0])
         entry[0] += 1
         entry[1] = max(entry[1], t)
@@ -855,10 +871,18 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
 
     stall_lines: dict[tuple, float] = {}
     live = [w for w in warps if w.steps]
+    # earliest(w) per warp, kept until w issues or, while it is None (w blocked on an
+    # event not yet known), until the next arrival: a time it gives is final, since a
+    # phase or barrier instance is complete only once its last arrival is in
+    known: dict[int, tuple] = {}     # warp index -> (arrivals when computed, earliest)
     while live:
         best = None
         for w in live:
-            got = earliest(w)
+            cached = known.get(w.index)
+            if cached is None or (cached[1] is None and cached[0] != arrivals[0]):
+                cached = (arrivals[0], earliest(w))
+                known[w.index] = cached
+            got = cached[1]
             if got is not None and (best is None or got[0] < best[1]):
                 best = (w, got[0], got[1])
         if best is None:
@@ -887,6 +911,7 @@ def replay(trace: ClusterTrace, overrides: dict | None = None,
                            "end": start, "cat": "stall"})
         step = w.steps[w.pc]
         w.gate = None
+        known.pop(w.index, None)
         instructions += 1
         latency, blocking = _execute(step, p)
         w.next_issue = t + 1

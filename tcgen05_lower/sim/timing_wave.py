@@ -35,7 +35,8 @@ from types import MappingProxyType
 
 #: Warp instructions recorded of each cluster other than (0, 0, 0) when the grid fits in
 #: one wave: enough for the set-up and first load steps of the flagship's load warps
-#: (its CTA pair issues its first TMA loads within about 600 warp instructions).
+#: (its CTA pair issues its first TMA loads after 2,200 to 3,000 warp instructions,
+#: measured at M = 512, N = 1536, K = 640).
 PREFIX_INSTRUCTIONS = 3_000
 
 
@@ -143,6 +144,11 @@ def replay_one_wave(recording, per_wave: int, overrides):
     shown = "; ".join(f"{b}: {s.distinct} distinct of {s.loads} ({s.steps} load step(s) "
                       f"per warp, {s.clusters} cluster(s))"
                       for b, s in sorted(sharing.items(), key=lambda kv: str(kv[0])))
+    silent = [c for c, t in zip(recording.cluster_ids, recording.traces)
+              if c in recording.partial and not load_sequences(t)]
+    if silent:   # their prefixes ended before their first load: taken as idle
+        shown += (f"; {len(silent)} cluster(s) loaded nothing in their first "
+                  f"{PREFIX_INSTRUCTIONS:,} warp instructions and count as idle")
     how = (f"timing only: cluster (0, 0, 0) simulated whole and the other "
            f"{clusters - 1} cluster(s) of the one-wave grid for their first "
            f"instructions; cluster (0, 0, 0) replayed for each of the {clusters} clusters, "
