@@ -1,4 +1,4 @@
-"""Which tiles a persistent grid's clusters have in L2 together (sim/timing_wave.py), and
+"""Which tiles a persistent grid's clusters have in L2 together (sim/timing/wave.py), and
 what a multicast TMA load costs the L2 (issue 36: "TMA multicast within a cluster reads
 L2 once and writes every receiving SM").
 
@@ -77,7 +77,7 @@ def test_the_flagship_timing_only_reads_each_tile_once(raster):
     and 3520 KiB (N first)."""
     from tcgen05_lower.cli.sim import prepare
     from tcgen05_lower.sim.api import simulate
-    from tcgen05_lower.sim.timing_wave import timing_only_clusters
+    from tcgen05_lower.sim.timing.wave import timing_only_clusters
     path = ROOT / "examples" / "ws_gemm_bf16_grid_2cta.mlir"
     scalars = {"M": 512, "N": 1536, "K": 64, "raster": raster}
     ptx, manifest, _, inputs = prepare(str(path), str(path.with_suffix(".check.py")), 0,

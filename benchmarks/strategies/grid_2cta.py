@@ -1,7 +1,7 @@
 """The flagship's cluster variants, and their modelled whole-grid utilisation at 8192^3.
 
     python benchmarks/strategies/grid_2cta.py variants   # rewrite grid_2cta/*.mlir
-    python benchmarks/strategies/grid_2cta.py table [SIZE]   # estimates -> GRID_2CTA_<SIZE>.md
+    python benchmarks/strategies/grid_2cta.py table [SIZE] [JOBS]   # -> GRID_2CTA_<SIZE>.md
 
 examples/ws_gemm_bf16_grid_2cta.mlir runs on clusters of one CTA pair (2 x 1). Its
 variants differ in the kernel attribute's cluster, the grid (ctas / cy x cy CTAs: ctas
@@ -67,17 +67,26 @@ def write_variants() -> list[Path]:
 def estimate(kernel: Path, raster: int, size: int = 8192) -> dict:
     """tcgen05-sim --timing-only at size^3 with the check file's default grid: the
     utilisation line and the wall time."""
+    # --functional-only: the same run and timing without race detection (the kernels'
+    # races are checked at odd sizes by tests/test_flagship.py)
     cmd = ["tcgen05-sim", str(kernel), "--check", str(CHECK), "--timing-only",
+           "--functional-only", "--timeout", "7200",
            "--set", f"M={size}", "--set", f"N={size}", "--set", f"K={size}",
            "--set", f"raster={raster}"]
     start = time.perf_counter()
     out = subprocess.run(cmd, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     text = out.stdout + out.stderr
+    print(f"{kernel.name} raster={raster}: {seconds:.0f} s\n"
+          + "\n".join(line for line in text.splitlines()
+                      if "utilisation" in line or "estimate" in line), file=sys.stderr)
     util = re.search(r"utilisation: tensor pipe ([\d.]+)%", text)
     cycles = re.search(r"([\d,]+) cycles", text)
+    l2 = re.search(r"L2 port ([\d.]+)%", text)
+    dram = re.search(r"DRAM share ([\d.]+)%", text)
     return {"utilisation": float(util.group(1)) if util else None,
             "cycles": cycles.group(1) if cycles else "?", "seconds": seconds,
+            "l2": l2.group(1) + " %" if l2 else "?", "dram": dram.group(1) + " %" if dram else "?",
             "ok": out.returncode == 0, "output": text}
 
 
@@ -94,26 +103,38 @@ hour each on two shared cores here (the flagship's is in README.md); a 1-CTA var
 the kernel does not exist yet, so 1 vs 2 CTAs is not compared here."""
 
 
-def write_table(size: int = 8192) -> Path:
+def write_table(size: int = 8192, jobs: int = 1, only: list | None = None) -> Path:
     """Every kernel x both rasterizations at size^3 (tcgen05-sim --timing-only, the check
-    file's default persistent grid) into GRID_2CTA.md."""
+    file's default persistent grid) into GRID_2CTA_<size>.md, ``jobs`` runs at a time;
+    ``only``: just these runs, each "NAME:RASTER" (flagship:0, 2x2_nomc:1, ..)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     rows = [f"Modelled whole-grid tensor-pipe utilisation at M = N = K = {size} "
             f"(`python benchmarks/strategies/grid_2cta.py table {size}`; tcgen05-sim "
-            f"--timing-only, the check file's persistent grid of min(148, tiles / 1.5 "
-            f"rounded up to 4) CTAs; the timing model's figures, for ranking).", "",
-            "| kernel | cluster | multicast | raster | cycles | tensor pipe | run |",
-            "|---|---|---|---|---:|---:|---:|"]
+            f"--timing-only --functional-only, the check file's persistent grid of "
+            f"min(148, tiles / 1.5 rounded up to 4) CTAs; the timing model's figures, for "
+            f"ranking; best first).", "",
+            "| kernel | cluster | multicast | raster | cycles | tensor pipe | L2 port | "
+            "DRAM share | run |",
+            "|---|---|---|---|---:|---:|---:|---:|---:|"]
     kernels = [("flagship", FLAGSHIP, "2 x 1", "-")] + [
         (name, OUT / f"ws_gemm_bf16_grid_2cta_{name}.mlir", f"{cx} x {cy}",
          "yes" if mc else "no") for name, (cx, cy, mc) in VARIANTS.items()]
-    for name, path, cluster, mc in kernels:
-        for raster in (0, 1):
-            got = estimate(path, raster, size)
-            util = f"{got['utilisation']:.1f} %" if got["utilisation"] is not None else \
-                "failed"
-            rows.append(f"| {name} | {cluster} | {mc} | {'M first' if raster == 0 else 'N first'} "
-                        f"| {got['cycles']} | {util} | {got['seconds']:.0f} s |")
-            print(rows[-1], file=sys.stderr)
+    runs = [(k, raster) for k in kernels for raster in (0, 1)
+            if only is None or f"{k[0]}:{raster}" in only]
+    command = " ".join(["table", str(size), str(jobs)] + list(only or []))
+    rows[0] = rows[0].replace(f"grid_2cta.py table {size}`", f"grid_2cta.py {command}`")
+    with ThreadPoolExecutor(max(jobs, 1)) as pool:
+        results = list(pool.map(lambda run: estimate(run[0][1], run[1], size), runs))
+    table = []
+    for ((name, _, cluster, mc), raster), got in zip(runs, results):
+        util = f"{got['utilisation']:.1f} %" if got["utilisation"] is not None else "failed"
+        table.append((-(got["utilisation"] or 0.0),
+                      f"| {name} | {cluster} | {mc} | "
+                      f"{'M first' if raster == 0 else 'N first'} | {got['cycles']} | {util} "
+                      f"| {got['l2']} | {got['dram']} | {got['seconds']:.0f} s |"))
+        print(table[-1][1], file=sys.stderr)
+    rows += [row for _, row in sorted(table, key=lambda t: t[0])]
     rows += ["", NOTES]
     path = Path(__file__).resolve().parent / f"GRID_2CTA_{size}.md"
     path.write_text("\n".join(rows) + "\n")
@@ -126,6 +147,8 @@ if __name__ == "__main__":
         for p in write_variants():
             print(p)
     elif what == "table":
-        print(write_table(int(sys.argv[2]) if len(sys.argv) > 2 else 8192))
+        print(write_table(int(sys.argv[2]) if len(sys.argv) > 2 else 8192,
+                          int(sys.argv[3]) if len(sys.argv) > 3 else 1,
+                          sys.argv[4:] or None))
     else:
-        sys.exit(f"usage: {sys.argv[0]} variants|table")
+        sys.exit(f"usage: {sys.argv[0]} variants | table [SIZE [JOBS [NAME:RASTER ..]]]")

@@ -854,7 +854,7 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
     from tcgen05_lower.sim.api import grid_of, launch_of, simulate
     from tcgen05_lower.sim.state import SimError
     from tcgen05_lower.sim.timing import TIMING_ONLY_MAX_CLUSTERS
-    from tcgen05_lower.sim.timing_wave import timing_only_clusters
+    from tcgen05_lower.sim.timing.wave import timing_only_clusters
 
     try:
         launch = launch_of(manifest, P.parse(ptx).entry(manifest.get("entry")))
