@@ -66,7 +66,21 @@ def write_variants() -> list[Path]:
 
 def estimate(kernel: Path, raster: int, size: int = 8192) -> dict:
     """tcgen05-sim --timing-only at size^3 with the check file's default grid: the
-    utilisation line and the wall time."""
+    utilisation line and the wall time. A successful run's result is kept in
+    grid_2cta/results/ and reused (delete the file to run it again)."""
+    import json
+
+    cache = OUT / "results" / f"{kernel.stem}_raster{raster}_{size}.json"
+    if cache.exists():
+        return json.loads(cache.read_text())
+    got = _estimate(kernel, raster, size)
+    if got["ok"] and got["utilisation"] is not None:
+        cache.parent.mkdir(exist_ok=True)
+        cache.write_text(json.dumps(got, indent=1))
+    return got
+
+
+def _estimate(kernel: Path, raster: int, size: int) -> dict:
     # --functional-only: the same run and timing without race detection (the kernels'
     # races are checked at odd sizes by tests/test_flagship.py)
     cmd = ["tcgen05-sim", str(kernel), "--check", str(CHECK), "--timing-only",
