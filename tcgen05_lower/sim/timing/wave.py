@@ -3,7 +3,7 @@ looping over tiles) have in L2 together, from the load streams of every cluster.
 
 A timing-only estimate (tcgen05-sim --timing-only) runs cluster (0, 0, 0) whole and, when
 the grid fits in one wave, every other cluster for the first instructions of its run
-(``PREFIX_INSTRUCTIONS``): their load warps evaluate the kernel's own tile scheduler for
+(``PREFIX_INSTRUCTIONS_PER_CTA`` per CTA): their load warps evaluate the kernel's own tile scheduler for
 their first tiles, so the loads recorded are the tiles each cluster works on first. The
 clusters of a wave run the same program side by side, so the k-th load step of a warp in
 one cluster happens at about the time of the k-th load step of the same warp in another
@@ -18,10 +18,13 @@ That ratio stands for every step of the run (assumption: the scheduler hands out
 tiles of every later step with the sharing of the first, true of a static round-robin
 scheduler over a rasterized order except at the last, partial step). A key that cluster
 (0, 0, 0) loads n times in its run (a reload, each copy of a multicast) is then loaded
-n / r times by the wave, and each load misses 1 / (n / r) of its bytes, less what the L2
-cannot hold: when the wave's distinct bytes U (each key of cluster (0, 0, 0) times r
-times the clusters that load) exceed the L2's capacity C, a reload hits only C / U of the
-time (the rule of MemoryContext.shared).
+n / r times by the wave. Of the clusters sharing a key at a step only the first misses
+(assumption: in lockstep they load it within a few K blocks of each other, a reuse
+distance of a few MB, far below the L2's capacity); a reload at a later step is a whole
+step's bytes away and hits as MemoryContext.shared's capacity rule says: when the wave's
+distinct bytes U (each key of cluster (0, 0, 0) times r times the clusters that load)
+exceed the L2's capacity C, it hits only C / U of the time. Each load of the key misses
+r (1/n + (1 - 1/n)(1 - min(1, C/U))) of its bytes: r / n when the L2 holds U.
 
 A dynamic scheduler (tiles taken from a counter in global memory, a cluster launch
 control) decides at run time; the prefixes show only the first tiles, which is what this
@@ -33,11 +36,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
-#: Warp instructions recorded of each cluster other than (0, 0, 0) when the grid fits in
-#: one wave: enough for the set-up and first load steps of the flagship's load warps
-#: (its CTA pair issues its first TMA loads after 2,200 to 3,000 warp instructions,
-#: measured at M = 512, N = 1536, K = 640).
-PREFIX_INSTRUCTIONS = 3_000
+#: Warp instructions recorded per CTA of each cluster other than (0, 0, 0) when the grid
+#: fits in one wave: enough for the set-up and first load steps of the flagship's load
+#: warps (its CTA pair issues its first TMA loads after 2,200 to 3,000 warp instructions,
+#: measured at M = 512, N = 1536, K = 640; a cluster of 4 CTAs after twice as many).
+PREFIX_INSTRUCTIONS_PER_CTA = 1_500
 
 
 @dataclass(frozen=True)
@@ -115,8 +118,12 @@ def one_wave_miss(loads: dict, sharing: dict, l2_bytes: float) -> tuple[dict, fl
     miss = {}
     for key, (n, _) in loads.items():
         s = sharing.get(buffer_of(key))
-        total = n / s.ratio if s else float(n)
-        miss[key] = 1.0 / total + (1.0 - 1.0 / total) * (1.0 - keep)
+        ratio = s.ratio if s else 1.0
+        # the clusters sharing a step's key load it within a few K blocks of each other
+        # (lockstep: a reuse distance of the wave's bytes over those blocks, far below
+        # the L2's capacity), so of them only the first misses; a reload at a later step
+        # is as far away as the steps between, and hits as the capacity rule says
+        miss[key] = ratio * (1.0 / n + (1.0 - 1.0 / n) * (1.0 - keep))
     return miss, footprint
 
 
@@ -148,7 +155,8 @@ def replay_one_wave(recording, per_wave: int, overrides):
               if c in recording.partial and not load_sequences(t)]
     if silent:   # their prefixes ended before their first load: taken as idle
         shown += (f"; {len(silent)} cluster(s) loaded nothing in their first "
-                  f"{PREFIX_INSTRUCTIONS:,} warp instructions and count as idle")
+                  f"{PREFIX_INSTRUCTIONS_PER_CTA * base.ctas:,} warp instructions and count "
+                  f"as idle")
     how = (f"timing only: cluster (0, 0, 0) simulated whole and the other "
            f"{clusters - 1} cluster(s) of the one-wave grid for their first "
            f"instructions; cluster (0, 0, 0) replayed for each of the {clusters} clusters, "
@@ -160,7 +168,8 @@ def replay_one_wave(recording, per_wave: int, overrides):
 
 def timing_only_clusters(grid: tuple, cluster_size: int, timing) -> tuple[list, int]:
     """(the clusters a timing-only estimate runs, (0, 0, 0) first, and the warp
-    instructions recorded of each of the others): every cluster for PREFIX_INSTRUCTIONS
+    instructions recorded of each of the others): every cluster for
+    PREFIX_INSTRUCTIONS_PER_CTA per CTA
     when the grid fits in one wave, else the neighbours (1, 0, 0) and (0, 1, 0) of
     cluster (0, 0, 0) for TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS (Recording.key_classes)."""
     from tcgen05_lower.sim.timing import TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS, param
@@ -170,6 +179,6 @@ def timing_only_clusters(grid: tuple, cluster_size: int, timing) -> tuple[list, 
     per_wave = max(int(param("sms", overrides)) // max(cluster_size, 1), 1)
     if gx * gy * gz <= per_wave:
         return [(x, y, z) for z in range(gz) for y in range(gy) for x in range(gx)], \
-            PREFIX_INSTRUCTIONS
+            PREFIX_INSTRUCTIONS_PER_CTA * cluster_size
     return [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
         ([(0, 1, 0)] if gy > 1 else []), TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS
