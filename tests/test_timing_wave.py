@@ -127,3 +127,11 @@ def test_a_multicast_load_reads_the_l2_once():
     assert times[False] == pytest.approx(TILE / share)
     alone = T.replay(_pair_loads(True))
     assert alone.dram_bytes == pytest.approx(TILE)   # the key's 2 copies miss 1/2 each
+
+
+def test_a_timing_param_that_is_no_number_names_the_known_parameters():
+    """Issue 36's acceptance: a --timing-param that is not a number gets an error naming
+    the known parameters (as an unknown name does)."""
+    with pytest.raises(ValueError, match="l2_latency='soon' is not a number; known "
+                                         "parameters: clock_ghz, sms"):
+        T.parse_timing_params(["l2_latency=soon"])

@@ -261,7 +261,8 @@ def check_overrides(overrides: dict | None) -> None:
         try:
             number = float(value)
         except (TypeError, ValueError):
-            raise ValueError(f"timing parameter {name}={value!r} is not a number") from None
+            raise ValueError(f"timing parameter {name}={value!r} is not a number; known "
+                             f"parameters: {', '.join(PARAMETERS)}") from None
         if number != number or number in (float("inf"), float("-inf")) or number < 0:
             raise ValueError(f"timing parameter {name}={value!r} must be a finite number "
                              f"of at least 0")
