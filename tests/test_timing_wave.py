@@ -135,3 +135,19 @@ def test_a_timing_param_that_is_no_number_names_the_known_parameters():
     with pytest.raises(ValueError, match="l2_latency='soon' is not a number; known "
                                          "parameters: clock_ghz, sms"):
         T.parse_timing_params(["l2_latency=soon"])
+
+
+def test_a_multicast_is_one_load_whatever_the_l2_holds():
+    """A multicast to 2 CTAs is recorded as 2 copies of one key but is one load: DRAM gives
+    its bytes once (each copy misses 1/2) even when the L2 holds nothing for later steps
+    (l2_bytes = 1), where two loads of the key at different steps would each miss in full
+    (by hand, from the rule in sim/timing/wave.py)."""
+    from tcgen05_lower.sim.timing.wave import BufferSharing, load_events, one_wave_miss
+    key = ("A", 0, 0, TILE)
+    trace = _pair_loads(True)
+    assert load_events(trace) == {key: 1}
+    alone = {"A": BufferSharing(distinct=2, loads=2, steps=1, clusters=2)}
+    miss, _ = one_wave_miss(T.memory_keys(trace), alone, 1.0, load_events(trace))
+    assert miss[key] == pytest.approx(0.5)
+    twice, _ = one_wave_miss({key: [2, float(TILE)]}, alone, 1.0, {key: 2})
+    assert twice[key] == pytest.approx(1.0 - 0.5 * (1.0 / (2 * TILE)), rel=1e-3)

@@ -23,8 +23,9 @@ n / r times by the wave. Of the clusters sharing a key at a step only the first 
 distance of a few MB, far below the L2's capacity); a reload at a later step is a whole
 step's bytes away and hits as MemoryContext.shared's capacity rule says: when the wave's
 distinct bytes U (each key of cluster (0, 0, 0) times r times the clusters that load)
-exceed the L2's capacity C, it hits only C / U of the time. Each load of the key misses
-r (1/n + (1 - 1/n)(1 - min(1, C/U))) of its bytes: r / n when the L2 holds U.
+exceed the L2's capacity C, it hits only C / U of the time. Of the n loads m are issued
+(a multicast's copies, one per receiving CTA, are one load): each copy misses
+r (1/m + (1 - 1/m)(1 - min(1, C/U))) m / n of its bytes, r / n when the L2 holds U.
 
 A dynamic scheduler (tiles taken from a counter in global memory, a cluster launch
 control) decides at run time; the prefixes show only the first tiles, which is what this
@@ -106,10 +107,28 @@ def wave_sharing(traces: list) -> dict:
     return out
 
 
-def one_wave_miss(loads: dict, sharing: dict, l2_bytes: float) -> tuple[dict, float]:
+def load_events(trace) -> dict:
+    """{key: how many loads of it the trace issues}: a multicast, recorded as one copy per
+    receiving CTA (memory_keys counts each), is one load; an ld.global one per line."""
+    events: dict = {}
+    for steps in trace.warps:
+        for step in steps:
+            issued = {(thread, key[0]) for thread, _, _, _, *key in step.tmas
+                      if key and key[0] is not None}
+            for _, key in issued:
+                events[key] = events.get(key, 0) + 1
+            if step.kind == "ld_global":
+                for line in step.lines:
+                    events[line] = events.get(line, 0) + 1
+    return events
+
+
+def one_wave_miss(loads: dict, sharing: dict, l2_bytes: float,
+                  events: dict | None = None) -> tuple[dict, float]:
     """({key: fraction of each of its loads that misses}, the wave's distinct bytes) for
-    the loads of the representative cluster (memory_keys: {key: [loads, bytes]}) in a wave
-    that shares each buffer as ``sharing`` says (see the module docstring)."""
+    the loads of the representative cluster (memory_keys: {key: [loads, bytes]}; its
+    ``events``: {key: loads issued}, a multicast's copies being one) in a wave that shares
+    each buffer as ``sharing`` says (see the module docstring)."""
     footprint = 0.0
     for key, (_, nbytes) in loads.items():
         s = sharing.get(buffer_of(key))
@@ -123,7 +142,10 @@ def one_wave_miss(loads: dict, sharing: dict, l2_bytes: float) -> tuple[dict, fl
         # (lockstep: a reuse distance of the wave's bytes over those blocks, far below
         # the L2's capacity), so of them only the first misses; a reload at a later step
         # is as far away as the steps between, and hits as the capacity rule says
-        miss[key] = ratio * (1.0 / n + (1.0 - 1.0 / n) * (1.0 - keep))
+        # a multicast's c = n / m copies arrive together (one read of the L2 and of DRAM
+        # for all): the capacity rule is for the m loads issued, at different steps
+        m = (events or {}).get(key, n)
+        miss[key] = ratio * (1.0 / m + (1.0 - 1.0 / m) * (1.0 - keep)) * m / n
     return miss, footprint
 
 
@@ -143,7 +165,8 @@ def replay_one_wave(recording, per_wave: int, overrides):
 
     base = recording.traces[recording.cluster_ids.index((0, 0, 0))]
     sharing = wave_sharing(recording.traces)
-    miss, footprint = one_wave_miss(memory_keys(base), sharing, param("l2_bytes", overrides))
+    miss, footprint = one_wave_miss(memory_keys(base), sharing, param("l2_bytes", overrides),
+                                    load_events(base))
     clusters = recording.total_clusters
     loading = max((s.clusters for s in sharing.values()), default=clusters)
     ctx = MemoryContext(max(loading, 1) * base.ctas, MappingProxyType(miss), "one wave")
