@@ -138,10 +138,11 @@ def test_a_timing_param_that_is_no_number_names_the_known_parameters():
 
 
 def test_a_multicast_is_one_load_whatever_the_l2_holds():
-    """A multicast to 2 CTAs is recorded as 2 copies of one key but is one load: DRAM gives
-    its bytes once (each copy misses 1/2) even when the L2 holds nothing for later steps
-    (l2_bytes = 1), where two loads of the key at different steps would each miss in full
-    (by hand, from the rule in sim/timing/wave.py)."""
+    """A multicast to 2 CTAs is recorded as 2 copies of one key but is one load step: DRAM
+    gives its bytes once (each copy misses 1/2) even when the L2 holds nothing for later
+    steps (l2_bytes = 1), where two loads of the key at different steps would each miss in
+    full; so are two CTAs' loads of the key at the same place of their load sequences (by
+    hand, from the rule in sim/timing/wave.py)."""
     from tcgen05_lower.sim.timing.wave import BufferSharing, load_events, one_wave_miss
     key = ("A", 0, 0, TILE)
     trace = _pair_loads(True)
@@ -149,5 +150,6 @@ def test_a_multicast_is_one_load_whatever_the_l2_holds():
     alone = {"A": BufferSharing(distinct=2, loads=2, steps=1, clusters=2)}
     miss, _ = one_wave_miss(T.memory_keys(trace), alone, 1.0, load_events(trace))
     assert miss[key] == pytest.approx(0.5)
+    assert load_events(_pair_loads(False)) == {key: 1}
     twice, _ = one_wave_miss({key: [2, float(TILE)]}, alone, 1.0, {key: 2})
     assert twice[key] == pytest.approx(1.0 - 0.5 * (1.0 / (2 * TILE)), rel=1e-3)

@@ -23,8 +23,10 @@ n / r times by the wave. Of the clusters sharing a key at a step only the first 
 distance of a few MB, far below the L2's capacity); a reload at a later step is a whole
 step's bytes away and hits as MemoryContext.shared's capacity rule says: when the wave's
 distinct bytes U (each key of cluster (0, 0, 0) times r times the clusters that load)
-exceed the L2's capacity C, it hits only C / U of the time. Of the n loads m are issued
-(a multicast's copies, one per receiving CTA, are one load): each copy misses
+exceed the L2's capacity C, it hits only C / U of the time. Of cluster (0, 0, 0)'s n
+loads of the key, those at the same place of its warps' load sequences come together (a
+multicast's copies, the pairs of a cluster loading one tile: lockstep again); at m places
+in all, each load misses
 r (1/m + (1 - 1/m)(1 - min(1, C/U))) m / n of its bytes, r / n when the L2 holds U.
 
 A dynamic scheduler (tiles taken from a counter in global memory, a cluster launch
@@ -108,26 +110,24 @@ def wave_sharing(traces: list) -> dict:
 
 
 def load_events(trace) -> dict:
-    """{key: how many loads of it the trace issues}: a multicast, recorded as one copy per
-    receiving CTA (memory_keys counts each), is one load; an ld.global one per line."""
-    events: dict = {}
-    for steps in trace.warps:
-        for step in steps:
-            issued = {(thread, key[0]) for thread, _, _, _, *key in step.tmas
-                      if key and key[0] is not None}
-            for _, key in issued:
-                events[key] = events.get(key, 0) + 1
-            if step.kind == "ld_global":
-                for line in step.lines:
-                    events[line] = events.get(line, 0) + 1
-    return events
+    """{key: at how many load steps the trace loads it}: a load step is a place in a
+    warp's sequence of loads of the key's buffer (load_sequences), and the warps of a
+    cluster, in lockstep, load at the k-th places together; so the copies of a multicast
+    (one step) and the loads of the same tile by two pairs of a cluster at the same place
+    are one load step, a reload at a later tile another."""
+    places: dict = {}
+    for (_, _), seq in load_sequences(trace).items():
+        for index, keys in enumerate(seq):
+            for key in keys:
+                places.setdefault(key, set()).add(index)
+    return {key: len(at) for key, at in places.items()}
 
 
 def one_wave_miss(loads: dict, sharing: dict, l2_bytes: float,
                   events: dict | None = None) -> tuple[dict, float]:
     """({key: fraction of each of its loads that misses}, the wave's distinct bytes) for
     the loads of the representative cluster (memory_keys: {key: [loads, bytes]}; its
-    ``events``: {key: loads issued}, a multicast's copies being one) in a wave that shares
+    ``events``: {key: load steps}, load_events) in a wave that shares
     each buffer as ``sharing`` says (see the module docstring)."""
     footprint = 0.0
     for key, (_, nbytes) in loads.items():
@@ -142,8 +142,9 @@ def one_wave_miss(loads: dict, sharing: dict, l2_bytes: float,
         # (lockstep: a reuse distance of the wave's bytes over those blocks, far below
         # the L2's capacity), so of them only the first misses; a reload at a later step
         # is as far away as the steps between, and hits as the capacity rule says
-        # a multicast's c = n / m copies arrive together (one read of the L2 and of DRAM
-        # for all): the capacity rule is for the m loads issued, at different steps
+        # of the n loads, those at one load step arrive together (a multicast's copies,
+        # two pairs of the cluster loading one tile): one read of DRAM for all; the
+        # capacity rule is for the m load steps, at different tiles
         m = (events or {}).get(key, n)
         miss[key] = ratio * (1.0 / m + (1.0 - 1.0 / m) * (1.0 - keep)) * m / n
     return miss, footprint
