@@ -251,14 +251,14 @@ def _timing_only(result, spec: str, sizes: dict, seed: int, max_instructions,
                  timeout) -> dict:
     """The timing columns of a timing-only estimate of the compiled point at `sizes`
     (overrides of the check file's scalars), as ``tcgen05-sim --timing-only`` makes it:
-    cluster (0, 0, 0) simulated whole, its neighbours (1, 0, 0) and (0, 1, 0) for a
-    prefix of TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS each, without race detection (the
-    point's check run has looked for races). The outputs are not checked."""
+    cluster (0, 0, 0) simulated whole and the others ``timing.wave.timing_only_clusters``
+    names for a prefix each, without race detection (the point's check run has looked
+    for races). The outputs are not checked."""
     from tcgen05_lower.cli import sim as S
     from tcgen05_lower.sim import ptx as P
     from tcgen05_lower.sim.api import (DEFAULT_MAX_INSTRUCTIONS, DEFAULT_TIMEOUT,
                                        check_launch, grid_of, launch_of, simulate)
-    from tcgen05_lower.sim.timing import TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS
+    from tcgen05_lower.sim.timing.wave import timing_only_clusters
 
     try:
         manifest = result.manifest
@@ -267,11 +267,10 @@ def _timing_only(result, spec: str, sizes: dict, seed: int, max_instructions,
         inputs = S.make_inputs(problem, manifest, set(), seed)  # outputs: not compared
         launch = launch_of(manifest, P.parse(result.ptx).entry(manifest.get("entry")))
         dims = grid_of(manifest, inputs, launch.cluster_dims)
-        gx, gy, _ = (n // c for n, c in zip(dims, launch.cluster_dims))
-        clusters = [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
-            ([(0, 1, 0)] if gy > 1 else [])
+        grid = tuple(n // c for n, c in zip(dims, launch.cluster_dims))
+        clusters, budget = timing_only_clusters(grid, launch.cluster, True)
         ran = simulate(result.ptx, manifest, inputs, timing=True, clusters=clusters,
-                       budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
+                       budgets={c: budget for c in clusters[1:]},
                        max_instructions=max_instructions or DEFAULT_MAX_INSTRUCTIONS,
                        timeout=timeout or DEFAULT_TIMEOUT, functional_only=True)
     except Exception as exc:

@@ -1,4 +1,4 @@
-"""The timing model (tcgen05_lower/sim/timing.py) and tcgen05-compare.
+"""The timing model (tcgen05_lower/sim/timing/) and tcgen05-compare.
 
 Expected cycles are derived by hand from PARAMETERS; the rankings are deterministic outputs
 of the model."""

@@ -191,12 +191,15 @@ def build_parser() -> argparse.ArgumentParser:
 # -- the kernel ---------------------------------------------------------------------------------
 def prepare(path: str, check: str = "gemm", seed: int = 0, arch: str | None = None,
             manifest_path: str | None = None, scalars: dict | None = None,
-            pass_options: list | tuple = (), max_memory: int | None = DEFAULT_MAX_MEMORY):
+            pass_options: list | tuple = (), max_memory: int | None = DEFAULT_MAX_MEMORY,
+            probe_outputs: bool = True):
     """(PTX, manifest, Problem, inputs) for a kernel file and a --check argument;
     `scalars` override the check file's, `pass_options` replace passes of the default
     pipeline (tcgen05-lower --pass-option). UsageError (a CheckFileError for the check
     file's own) or a LaunchError for bad input; `max_memory` bytes at most for the
-    arrays, checked before any is allocated."""
+    arrays, checked before any is allocated. `probe_outputs` False (a timing-only run,
+    which checks no numbers) skips calling the reference to learn its outputs (at
+    8192^3 a minute of NumPy): every buffer then gets random values."""
     from tcgen05_lower.sim.api import check_launch
 
     ptx, manifest, mlir_text = load_kernel(path, arch, manifest_path, pass_options)
@@ -207,7 +210,7 @@ def prepare(path: str, check: str = "gemm", seed: int = 0, arch: str | None = No
     problem = gemm_problem(mlir_text, manifest, entry) if check == "gemm" \
         else file_problem(check, manifest, scalars, entry)
     check_memory(problem, manifest, max_memory)
-    outputs = output_names(problem, manifest, seed)
+    outputs = output_names(problem, manifest, seed) if probe_outputs else set()
     return ptx, manifest, problem, make_inputs(problem, manifest, outputs, seed)
 
 
@@ -301,7 +304,8 @@ def _run(args) -> int:
         args.check = default_check(args.input)
     ptx, manifest, problem, inputs = prepare(args.input, args.check, args.seed, args.arch,
                                              args.manifest, scalars, args.pass_option,
-                                             args.max_memory)
+                                             args.max_memory,
+                                             probe_outputs=not args.timing_only)
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     seeds = _schedule_seeds(args)
     if seeds and args.backend == "sim":

@@ -1,5 +1,6 @@
 """tcgen05-sim --timing-only: the whole grid's time estimated from cluster (0, 0, 0) and
-the first loads of its neighbours, without simulating the rest or checking numerics.
+the first loads of the other clusters (sim/timing/wave.py), without simulating the rest
+or checking numerics.
 """
 
 from __future__ import annotations
@@ -9,14 +10,15 @@ import time
 
 
 def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
-    """--timing-only: the grid's estimate from cluster (0, 0, 0) and its neighbours along
-    x and y (timing.Recording); a grid too large to estimate is refused before anything
+    """--timing-only: the grid's estimate from cluster (0, 0, 0) and the prefixes of the
+    clusters ``timing_only_clusters`` names (every cluster of a one-wave grid, else the
+    neighbours along x and y); a grid too large to estimate is refused before anything
     runs."""
     from tcgen05_lower.sim import ptx as P
     from tcgen05_lower.sim.api import grid_of, launch_of, simulate
     from tcgen05_lower.sim.state import SimError
-    from tcgen05_lower.sim.timing import (TIMING_ONLY_MAX_CLUSTERS,
-                                          TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS)
+    from tcgen05_lower.sim.timing import TIMING_ONLY_MAX_CLUSTERS
+    from tcgen05_lower.sim.timing.wave import timing_only_clusters
 
     try:
         launch = launch_of(manifest, P.parse(ptx).entry(manifest.get("entry")))
@@ -31,14 +33,13 @@ def run_timing_only(args, ptx, manifest, inputs, grid, timing) -> int:
               f"more than the {TIMING_ONLY_MAX_CLUSTERS:,} a timing-only estimate walks",
               file=sys.stderr)
         return 1
-    clusters = [(0, 0, 0)] + ([(1, 0, 0)] if gx > 1 else []) + \
-        ([(0, 1, 0)] if gy > 1 else [])
+    clusters, budget = timing_only_clusters((gx, gy, gz), launch.cluster, timing)
     start = time.perf_counter()
     try:
         result = simulate(ptx, manifest, inputs, schedule=args.schedule,
                           progress_stream=sys.stderr, grid=grid, timing=timing,
                           clusters=clusters, fences=args.fences,
-                          budgets={c: TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS for c in clusters[1:]},
+                          budgets={c: budget for c in clusters[1:]},
                           max_instructions=args.max_instructions, timeout=args.timeout,
                           functional_only=args.functional_only)
     except SimError as err:

@@ -8,7 +8,7 @@ many lane quarters its ``.warpx2`` / ``.warpx4`` multicast fills: a 32x128b.warp
 scale factors reads 512 bytes (4 cycles at 128 B/cycle), a 128x256b copy 4096 (32
 cycles). The cost travels with the replay's other asynchronous operations as an
 ``MmaCost`` of kind ``"cp"`` whose ``m`` and ``n`` are the rows and the bits per row
-(``record``), so that the step's serialized form keeps it (sim/timing.py).
+(``record``), so that the step's serialized form keeps it (sim/timing/recording.py).
 """
 
 from __future__ import annotations
