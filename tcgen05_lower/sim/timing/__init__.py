@@ -57,14 +57,15 @@ pipelining beyond "one op at a time, then a fixed latency".
 from tcgen05_lower.sim.timing.calibration import (
     calibration, calibration_markdown, parameters_markdown, single_warp, tma_tile_cycles)
 from tcgen05_lower.sim.timing.launch import (
-    TIMING_ONLY_MAX_CLUSTERS, TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS, Recording, check_overrides,
-    load_recording, parse_timing_params, save_recording)
+    Recording, check_overrides, load_recording, parse_timing_params, save_recording)
 from tcgen05_lower.sim.timing.memory import (
     MemoryContext, _buffer_of, memory_keys, multicast_copies)
 from tcgen05_lower.sim.timing.recording import (
     RELEASED_BASE, BudgetReached, Recorder, RecordingMachine, RecordingOrdering)
 from tcgen05_lower.sim.timing.replay import STALLS, ClusterTiming, replay
 from tcgen05_lower.sim.timing.result import TimingResult, combine
+from tcgen05_lower.sim.timing.wave import (TIMING_ONLY_MAX_CLUSTERS,
+                                           TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS)
 from tcgen05_lower.sim.timing.trace import (
     SECTOR_BYTES, ClusterTrace, Step, classify, opcode_of, role_of, step_args)
 # The parameters and the MMA cost live in timing_parameters; re-exported by name here.

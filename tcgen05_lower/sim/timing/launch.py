@@ -13,14 +13,9 @@ from tcgen05_lower.sim.timing.memory import MemoryContext, _buffer_of, memory_ke
 from tcgen05_lower.sim.timing.replay import replay
 from tcgen05_lower.sim.timing.result import TimingResult, combine
 from tcgen05_lower.sim.timing.trace import ClusterTrace, Step
+from tcgen05_lower.sim.timing.wave import covers_one_wave, replay_one_wave
 from tcgen05_lower.sim.timing_parameters import PARAMETERS, MmaCost, param
 
-#: The largest grid, in clusters, a timing-only estimate walks (its waves are replayed from
-#: a few recorded CTAs, but each cluster's place in its wave is still visited once).
-TIMING_ONLY_MAX_CLUSTERS = 1 << 20
-#: Warp instructions recorded of each neighbour of cluster (0, 0, 0) in a timing-only
-#: estimate: enough for their first loads of every buffer (Recording.key_classes).
-TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS = 50_000
 
 
 @dataclass
@@ -64,9 +59,8 @@ class Recording:
         per_wave = max(int(param("sms", overrides)) // max(self.cluster_size, 1), 1)
         if self.complete:
             return self._replay_all(per_wave, overrides)
-        from tcgen05_lower.sim.timing import wave
-        if wave.covers_one_wave(self, per_wave):
-            return wave.replay_one_wave(self, per_wave, overrides)
+        if covers_one_wave(self, per_wave):
+            return replay_one_wave(self, per_wave, overrides)
         return self._replay_representative(per_wave, overrides)
 
     def _replay_all(self, per_wave: int, overrides) -> TimingResult:

@@ -39,6 +39,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from tcgen05_lower.sim.timing.memory import MemoryContext, memory_keys
+from tcgen05_lower.sim.timing.replay import replay
+from tcgen05_lower.sim.timing.result import combine
+from tcgen05_lower.sim.timing_parameters import param
+
+#: The largest grid, in clusters, a timing-only estimate walks (its waves are replayed from
+#: a few recorded CTAs, but each cluster's place in its wave is still visited once).
+TIMING_ONLY_MAX_CLUSTERS = 1 << 20
+#: Warp instructions recorded of each neighbour of cluster (0, 0, 0) in a timing-only
+#: estimate: enough for their first loads of every buffer (Recording.key_classes).
+TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS = 50_000
+
 #: Warp instructions recorded per CTA of each cluster other than (0, 0, 0) when the grid
 #: fits in one wave: enough for the set-up and first load steps of the flagship's load
 #: warps (its CTA pair issues its first TMA loads after 2,200 to 3,000 warp instructions,
@@ -162,8 +174,6 @@ def covers_one_wave(recording, per_wave: int) -> bool:
 def replay_one_wave(recording, per_wave: int, overrides):
     """The estimate of a one-wave grid from cluster (0, 0, 0)'s run, replayed for every
     cluster with the sharing the wave's recorded prefixes show (module docstring)."""
-    from tcgen05_lower.sim.timing import MemoryContext, combine, memory_keys, param, replay
-
     base = recording.traces[recording.cluster_ids.index((0, 0, 0))]
     sharing = wave_sharing(recording.traces)
     miss, footprint = one_wave_miss(memory_keys(base), sharing, param("l2_bytes", overrides),
@@ -196,8 +206,6 @@ def timing_only_clusters(grid: tuple, cluster_size: int, timing) -> tuple[list, 
     PREFIX_INSTRUCTIONS_PER_CTA per CTA
     when the grid fits in one wave, else the neighbours (1, 0, 0) and (0, 1, 0) of
     cluster (0, 0, 0) for TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS (Recording.key_classes)."""
-    from tcgen05_lower.sim.timing import TIMING_ONLY_NEIGHBOUR_INSTRUCTIONS, param
-
     gx, gy, gz = grid
     overrides = timing if isinstance(timing, dict) else None
     per_wave = max(int(param("sms", overrides)) // max(cluster_size, 1), 1)
