@@ -35,6 +35,9 @@ def compile_part(text: str, source_name: str) -> tuple[str | None, Exception | N
         try:
             _OUTCOMES[key] = (compile_source(text, source_name, emit="ptx").ptx, None)
         except CompileFailed as failure:
+            # kept without its traceback, whose frames would keep the compile's MLIR
+            # context alive (tests/test_process_hygiene.py); its diagnostics are data
+            failure.__traceback__ = failure.__context__ = failure.__cause__ = None
             _OUTCOMES[key] = (None, failure)
         except Exception as error:  # noqa: BLE001 - test_verify_corpus re-raises it
             _OUTCOMES[key] = (None, error)

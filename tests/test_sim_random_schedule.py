@@ -26,10 +26,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import example_pass_options
+import example_runs
+from example_runs import check_of, prepared
 from sim_checks import assert_matches, judge
 from test_ws_persistent_gemm import AFTER_SYNC, CHECK, EXAMPLE, _mutants, named_parameters
-from tcgen05_lower.cli.sim import prepare, run as cli_run
+from tcgen05_lower.cli.sim import run as cli_run
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.ordering import OrderingModel, TmaInFlight
@@ -56,25 +57,11 @@ ALL_SEEDS = os.environ.get("TCGEN05_ALL_SEEDS", "") not in ("", "0")
 DELETION_SEEDS = 8
 
 
-def check_of(name: str) -> str:
-    sidecar = ROOT / "examples" / name.replace(".mlir", ".check.py")
-    return str(sidecar) if sidecar.exists() else "gemm"
-
-
-_PREPARED: dict = {}
-
-
-def prepared(example: str):
-    if example not in _PREPARED:
-        _PREPARED[example] = prepare(str(ROOT / "examples" / example), check_of(example), 0,
-                                     pass_options=example_pass_options(example))
-    return _PREPARED[example]
-
-
-def run(example: str, schedule: str, seed: int | None = None):
-    ptx, manifest, problem, inputs = prepared(example)
-    args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
-    return problem, inputs, simulate(ptx, manifest, args, schedule=schedule, seed=seed)
+def run(example: str, schedule: str, seed: int | None = None, keep: bool = True):
+    """(problem, inputs, SimResult), shared with the other tests of the examples
+    (tests/example_runs.py); the slow test's runs are not kept (no other test repeats
+    them)."""
+    return example_runs.run(example, schedule, seed, keep)
 
 
 def outputs_of(result, problem, inputs) -> dict:
@@ -87,7 +74,7 @@ def test_warp_specialized_examples_are_race_free_and_exact_under_random_seeds(ex
     assert_matches(problem, inputs, late)
     want = outputs_of(late, problem, inputs)
     for seed in range(FAST_SEEDS):
-        problem, inputs, result = run(example, "random", seed)
+        problem, inputs, result = run(example, "random", seed, keep=False)
         assert_matches(problem, inputs, result)
         for name, array in outputs_of(result, problem, inputs).items():
             assert np.array_equal(array, want[name]), (example, seed, name)
@@ -107,6 +94,7 @@ def more_seeds(example: str) -> range:
 
 
 def test_the_slow_seeds_cover_every_example_and_each_role_kernel_fully():
+    assert set(WS_EXAMPLES) == example_runs.KEPT   # their late runs are shared
     assert all(has_warp_roles(example) for example in WS_EXAMPLES)
     for example in ALL_EXAMPLES:
         seeds = set(more_seeds(example))
@@ -120,13 +108,14 @@ def test_the_slow_seeds_cover_every_example_and_each_role_kernel_fully():
 @pytest.mark.parametrize("example", ALL_EXAMPLES)
 def test_every_example_is_race_free_and_correct_under_more_seeds(example):
     for seed in more_seeds(example):
-        problem, inputs, result = run(example, "random", seed)
+        problem, inputs, result = run(example, "random", seed, keep=False)
         assert_matches(problem, inputs, result)
 
 
 def test_a_seed_gives_the_same_run_and_seeds_give_different_runs():
     example = "ws_gemm_2cta_bf16.mlir"
-    runs = [run(example, "random", seed)[2] for seed in (5, 5, 6, 7)]
+    # two separate runs of seed 5 (not one shared result)
+    runs = [example_runs.fresh_run(example, "random", seed) for seed in (5, 5, 6, 7)]
     assert runs[0].counts == runs[1].counts
     assert runs[0].warp_instructions == runs[1].warp_instructions
     # the spin loops of mbarrier waits run a different number of times under other
