@@ -80,14 +80,13 @@ _DEFAULTS = {
             "collector_b": "b0", "collector_b_op": "discard", "max_shift": 0},
     "cp": {"column": 0},
     "ld": {"pack16": 0},
-    "load_fragment": {"pack16": 0},
+    "load_fragment": {"pack16": 0, "dims": ()},
     "st": {"unpack16": 0},
     "ld_red": {"abs": 0, "nan": 0},
     # No dims operands: the leading dimension is the attribute, the offsets 0 and the
     # matrix unbounded.
     "smem_fill": {"dims": ()},
     "store_fragment": {"dims": ()},
-    "load_fragment": {"dims": ()},
     "alloc_mbarrier": {"count": 1},
     "tmem_buffer": {"half_lanes": 0},
     "tmem_stage": {"half_lanes": 0},

@@ -557,7 +557,7 @@ class LoadFragmentOp(Tcgen05Op):
     half_split = Attribute("half_split")  # int
     ld = Attribute("ld")  # int
     num = Attribute("num")  # int
-    pack16 = Attribute("pack16")  # int
+    pack16 = Attribute("pack16")  # int, default 0
     shape = Attribute("shape")  # str
 
 

@@ -109,7 +109,6 @@ class RecordingTensorCore:
         return RecordedOp(opcode.split(".")[1])
 
     def load(self, opcode, taddr, warp, rank, ctas, imm):
-        import numpy as np
         self.calls.append(("ld", opcode, taddr, warp, rank))
         nregs = int([p for p in opcode.split(".") if p.startswith("x")][0][1:])
         lane = (taddr >> 16) + np.arange(32).reshape(32, 1)

@@ -12,7 +12,7 @@ import itertools
 
 import pytest
 
-from tcgen05_lower.isa import addressing, descriptors, fragments, layouts
+from tcgen05_lower.isa import addressing, descriptors, fragments
 
 SWIZZLES = ("none", "32B", "64B", "128B")
 
@@ -111,7 +111,6 @@ def test_block_start_is_the_unswizzled_row_zero_address(swizzle):
 # of the same formulas, one per statement of tmem-facts section 1.
 
 def access(layout, n, width, shape, num, pack16=False, **kw):
-    from tcgen05_lower.isa import fragments
     columns = fragments.columns_per_access(shape, num, pack16=pack16)
     split = columns // 2 if shape == "16x32bx2" else None
     return addressing.WarpgroupAccess.create(layout, n=n, width=width, shape=shape, num=num,

@@ -189,3 +189,39 @@ def test_build_writes_copied_attributes_as_they_are():
             wait = ops.WaitOp.build(attributes=copied, reason="r")
             assert str(wait) == ('"tcgen05.wait"() {kind = "ld", other.note = 3 : i32, '
                                  'reason = "r"} : () -> ()')
+
+
+def test_a_load_fragment_without_pack16_reads_the_isa_default():
+    """tcgen05.ld without .pack::16b moves each 32-bit cell unpacked (PTX ISA 9.7.16.8.3):
+    an absent pack16 on tcgen05.load_fragment, as on tcgen05.ld, means 0; and its absent
+    dims means no dims operands. Both defaults once sat in two "load_fragment" entries of
+    attributes.py's table, the second replacing the first."""
+    text = (ROOT / "lit_tests/ldst/layout-a.mlir").read_text().split("// -----")[0]
+    context = d.make_context()
+    with context, capture_diagnostics(context):
+        module = parse_module(text, "layout-a.mlir")
+        loads = [ops.LoadFragmentOp(op) for op in d.walk_ops(module)
+                 if ops.LoadFragmentOp.matches(op)]
+        assert loads and not any(load.has("pack16") or load.has("dims") for load in loads)
+        assert [(load.pack16, load.dims) for load in loads] == [(0, ())] * len(loads)
+        lds = [ops.LdOp(op) for op in d.walk_ops(module) if ops.LdOp.matches(op)]
+        assert lds and [ld.pack16 for ld in lds] == [0] * len(lds)   # the same reading
+
+
+def test_the_defaults_table_names_each_op_once():
+    """A repeated key in a dict display silently replaces the earlier entry (Python keeps
+    the last): read attributes.py's source and count the keys of _DEFAULTS and _OPS."""
+    import ast
+
+    source = (ROOT / "dialect/attributes.py").read_text()
+    tables = {}
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    tables[target.id] = [k.value for k in node.value.keys
+                                         if isinstance(k, ast.Constant)]
+    assert {"_DEFAULTS", "_OPS"} <= set(tables)
+    for name, keys in tables.items():
+        repeated = sorted({k for k in keys if keys.count(k) > 1})
+        assert repeated == [], (name, repeated)

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tcgen05_lower.cli.sim import file_problem, make_inputs, output_names
+from tcgen05_lower.cli.sim import file_problem, make_inputs
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.sim.api import simulate
 from sim_checks import assert_matches

@@ -13,7 +13,6 @@ comparison of the two strategies.
 
 import re
 
-import pytest
 
 from conftest import requires_ptxas
 from tcgen05_lower.backend import run_ptxas

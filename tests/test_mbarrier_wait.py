@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 
 from tcgen05_lower import backend
 from tcgen05_lower.bindings import PassManager, ir, nvvm

@@ -6,7 +6,7 @@ kernel_ir.OpMap keys ops by their C pointers instead."""
 import glob
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.bindings import capture_diagnostics, ir, op_pointer
+from tcgen05_lower.bindings import ir, op_pointer
 from tcgen05_lower.parsing import parse_module
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.kernel_ir import OpMap

@@ -11,7 +11,6 @@ import pytest
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.parsing import parse_module
-from tcgen05_lower.builder import KernelBuilder
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.kernel_ir import source_parameter_names
 

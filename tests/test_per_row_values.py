@@ -9,7 +9,6 @@ look at doubles when the chain doubles)."""
 
 from __future__ import annotations
 
-import pytest
 
 from tcgen05_lower import kernel_ir
 from tcgen05_lower.driver import compile_source

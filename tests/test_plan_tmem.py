@@ -9,7 +9,6 @@ planned kernel is checked by tests/tmem_checker.py, which shares no code with th
 from __future__ import annotations
 
 import json
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 

@@ -11,7 +11,6 @@ simulator runs the emitted shfl.sync and imports nothing of the compiler."""
 
 import re
 
-import numpy as np
 import pytest
 
 from sim_checks import assert_matches, run

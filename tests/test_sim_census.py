@@ -7,33 +7,34 @@ from pathlib import Path
 
 import pytest
 
-from tcgen05_lower.driver import CompileFailed, compile_source
+from corpus_compiles import chunks, compile_part
 from tcgen05_lower.sim import ops, ptx
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def sources():
+    """(file#part, part, path) of every example, corpus kernel and lit input, cut as
+    --split-input-file cuts them (tests/corpus_compiles.py, whose compiles
+    tests/test_verify_corpus.py shares)."""
     files = sorted(ROOT.glob("examples/*.mlir")) + \
         sorted(ROOT.glob("benchmarks/tmem/corpus/*.mlir")) + \
-        sorted(ROOT.glob("lit_tests/**/*.mlir"))
+        sorted(p for p in ROOT.glob("lit_tests/**/*.mlir") if "Output" not in p.parts)
     for path in files:
-        text = path.read_text()
-        for i, chunk in enumerate(text.split("// -----")):
-            yield f"{path.relative_to(ROOT)}#{i}", chunk
+        for i, chunk in enumerate(chunks(path)):
+            yield f"{path.relative_to(ROOT)}#{i}", chunk, path
 
 
 @pytest.fixture(scope="module")
 def census():
     """opcode -> first 'file#chunk:line' that emits it."""
     seen, compiled = {}, 0
-    for name, text in sources():
-        try:
-            result = compile_source(text, name)
-        except (CompileFailed, Exception):  # expected-error inputs and non-kernels
+    for name, text, path in sources():
+        emitted, error = compile_part(text, str(path))
+        if error is not None:  # expected-error inputs and non-kernels
             continue
         compiled += 1
-        for entry in ptx.parse(result.ptx).entries:
+        for entry in ptx.parse(emitted).entries:
             for ins in entry.instructions:
                 seen.setdefault(ins.opcode, f"{name}:{ins.line}")
     return seen, compiled

@@ -10,34 +10,18 @@ file's bound (examples/gemm_m64_pair.check.py)."""
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from tcgen05_lower.cli.sim import prepare
-from tcgen05_lower.sim.api import simulate
-from conftest import example_pass_options
+from example_runs import run
 from sim_checks import assert_matches
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.mlir"))
 
 
-def check_of(name: str) -> str:
-    sidecar = ROOT / "examples" / name.replace(".mlir", ".check.py")
-    return str(sidecar) if sidecar.exists() else "gemm"
-
-
-@pytest.fixture(scope="module")
-def prepared():
-    return {}
-
-
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 @pytest.mark.parametrize("example", EXAMPLES)
-def test_example_matches_numpy(example, schedule, prepared):
-    if example not in prepared:
-        prepared[example] = prepare(str(ROOT / "examples" / example), check_of(example), 0,
-                                    pass_options=example_pass_options(example))
-    ptx, manifest, problem, inputs = prepared[example]
-    args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
-    assert_matches(problem, inputs, simulate(ptx, manifest, args, schedule=schedule))
+def test_example_matches_numpy(example, schedule):
+    # prepared once (tcgen05-sim's prepare, the example's pass options, check-file seed 0)
+    # and shared with tests/test_sim_functional.py and test_sim_random_schedule.py
+    assert_matches(*run(example, schedule))

@@ -236,7 +236,6 @@ def test_f16_metadata_m64_uses_layout_f_lanes_at_lane_16():
     ("f16", 0b100, 16 << 16, 0, False, "covers lanes 0-127"),
 ])
 def test_metadata_address_and_selector_rules(kind, idesc, taddr, d_lane, half, message):
-    rows = 64 if half else 128
     row_lanes = layout_f_lane(np.arange(64), d_lane) if half else np.arange(128)
     with pytest.raises(SimError, match=message):
         sparse.Metadata(kind, idesc, taddr, row_lanes, d_lane, half)

@@ -13,9 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import example_pass_options
+import example_runs
 from test_ws_persistent_gemm import AFTER_SYNC, CHECK, EXAMPLE, _mutants, named_parameters
-from tcgen05_lower.cli.sim import prepare
 from tcgen05_lower.cli.sim_check_file import file_problem
 from tcgen05_lower.cli.sim_problem import make_inputs, output_names
 from tcgen05_lower.driver import compile_source
@@ -24,15 +23,11 @@ from tcgen05_lower.sim.ordering import OrderingModel
 from tcgen05_lower.sim.state import SimError
 
 ROOT = Path(__file__).resolve().parent.parent
-_PREPARED: dict = {}
 
 
 def prepared(name: str):
-    if name not in _PREPARED:
-        _PREPARED[name] = prepare(str(ROOT / "examples" / f"{name}.mlir"),
-                                  str(ROOT / "examples" / f"{name}.check.py"), 0,
-                                  pass_options=example_pass_options(f"{name}.mlir"))
-    return _PREPARED[name]
+    """examples/NAME.mlir prepared once per session (tests/example_runs.py)."""
+    return example_runs.prepared(f"{name}.mlir")
 
 
 def run(ptx, manifest, inputs, **options):
@@ -56,7 +51,8 @@ def assert_same_run(full, functional):
                          ids=["late", "eager", "random-1"])
 def test_the_functional_run_is_the_full_run_without_races(name, options):
     ptx, manifest, _, inputs = prepared(name)
-    full = run(ptx, manifest, inputs, **options)
+    # the full run of tests/test_sim_examples.py and test_sim_random_schedule.py, shared
+    full = example_runs.run(f"{name}.mlir", options["schedule"], options.get("seed"))[2]
     assert full.races == [] and full.problems == []
     assert_same_run(full, run(ptx, manifest, inputs, functional_only=True, **options))
 

@@ -12,7 +12,7 @@ import pytest
 from sim_standins import PlainOrdering
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.state import SimError
-from test_sim_executor import kernel, line_of
+from test_sim_executor import kernel
 
 SHARED = ".shared .align 8 .b8 bar[8];\n.shared .align 4 .b8 cells[512];\n"
 

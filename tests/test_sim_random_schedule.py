@@ -4,8 +4,11 @@ Correct kernels stay correct under every seed: each warp-specialized example run
 race-free, leaves nothing behind and matches NumPy (the check files' references and
 tolerances, tests/sim_checks.assert_matches) under FAST_SEEDS random schedules, and its
 outputs are bit-identical to the late schedule's (the schedule reorders only what the
-program does not order; the MMAs of one thread still run in issue order). Every example
-under SLOW_SEEDS seeds is marked slow.
+program does not order; the MMAs of one thread still run in issue order). The slow test
+takes every example further: each kernel with warp roles to SLOW_SEEDS seeds (the four
+above only for the seeds the fast test has not run), each uniform kernel (no
+tcgen05.partitions: every warp runs the same program) to UNIFORM_SEEDS, or to SLOW_SEEDS
+too with TCGEN05_ALL_SEEDS=1 in the environment (docs/simulator.md).
 
 Deleted synchronization: each op tcgen05-insert-sync adds to the persistent example,
 deleted in turn (the mutants of tests/test_ws_persistent_gemm.py), is caught by some seed
@@ -17,15 +20,17 @@ test_ws_persistent_gemm.py already deletes each op under the late schedule.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from conftest import example_pass_options
+import example_runs
+from example_runs import check_of, prepared
 from sim_checks import assert_matches, judge
 from test_ws_persistent_gemm import AFTER_SYNC, CHECK, EXAMPLE, _mutants, named_parameters
-from tcgen05_lower.cli.sim import prepare, run as cli_run
+from tcgen05_lower.cli.sim import run as cli_run
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.ordering import OrderingModel, TmaInFlight
@@ -40,29 +45,23 @@ ALL_EXAMPLES = sorted(p.name for p in (ROOT / "examples").glob("*.mlir"))
 #: minute with their late runs.
 FAST_SEEDS = 3
 SLOW_SEEDS = 8
+#: Seeds of a uniform kernel in the slow test unless TCGEN05_ALL_SEEDS=1. What a seed
+#: varies is the interleaving; races are found from vector clocks whatever the
+#: interleaving (docs/simulator.md), and in a uniform kernel every warp waits at the
+#: same barriers and mbarriers, so the late and eager schedules (tests/test_sim_examples.py)
+#: bound when its asynchronous operations complete. A grid's clusters draw schedules of
+#: their own (seeded by seed and cluster id), so a seed is a schedule per CTA there.
+UNIFORM_SEEDS = 2
+ALL_SEEDS = os.environ.get("TCGEN05_ALL_SEEDS", "") not in ("", "0")
 #: benchmarks/sim/RANDOM_SCHEDULES.md: every mutant is caught by a seed among these.
 DELETION_SEEDS = 8
 
 
-def check_of(name: str) -> str:
-    sidecar = ROOT / "examples" / name.replace(".mlir", ".check.py")
-    return str(sidecar) if sidecar.exists() else "gemm"
-
-
-_PREPARED: dict = {}
-
-
-def prepared(example: str):
-    if example not in _PREPARED:
-        _PREPARED[example] = prepare(str(ROOT / "examples" / example), check_of(example), 0,
-                                     pass_options=example_pass_options(example))
-    return _PREPARED[example]
-
-
-def run(example: str, schedule: str, seed: int | None = None):
-    ptx, manifest, problem, inputs = prepared(example)
-    args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
-    return problem, inputs, simulate(ptx, manifest, args, schedule=schedule, seed=seed)
+def run(example: str, schedule: str, seed: int | None = None, keep: bool = True):
+    """(problem, inputs, SimResult), shared with the other tests of the examples
+    (tests/example_runs.py); the slow test's runs are not kept (no other test repeats
+    them)."""
+    return example_runs.run(example, schedule, seed, keep)
 
 
 def outputs_of(result, problem, inputs) -> dict:
@@ -75,23 +74,48 @@ def test_warp_specialized_examples_are_race_free_and_exact_under_random_seeds(ex
     assert_matches(problem, inputs, late)
     want = outputs_of(late, problem, inputs)
     for seed in range(FAST_SEEDS):
-        problem, inputs, result = run(example, "random", seed)
+        problem, inputs, result = run(example, "random", seed, keep=False)
         assert_matches(problem, inputs, result)
         for name, array in outputs_of(result, problem, inputs).items():
             assert np.array_equal(array, want[name]), (example, seed, name)
 
 
+def has_warp_roles(example: str) -> bool:
+    return '"tcgen05.partitions"' in (ROOT / "examples" / example).read_text()
+
+
+def more_seeds(example: str) -> range:
+    """The seeds the slow test runs `example` under (module docstring)."""
+    if example in WS_EXAMPLES:   # seeds 0 to FAST_SEEDS - 1: the test above, bit-exact too
+        return range(FAST_SEEDS, SLOW_SEEDS)
+    if ALL_SEEDS or has_warp_roles(example):
+        return range(SLOW_SEEDS)
+    return range(UNIFORM_SEEDS)
+
+
+def test_the_slow_seeds_cover_every_example_and_each_role_kernel_fully():
+    assert set(WS_EXAMPLES) == example_runs.KEPT   # their late runs are shared
+    assert all(has_warp_roles(example) for example in WS_EXAMPLES)
+    for example in ALL_EXAMPLES:
+        seeds = set(more_seeds(example))
+        if example in WS_EXAMPLES:
+            seeds |= set(range(FAST_SEEDS))
+        full = has_warp_roles(example) or ALL_SEEDS
+        assert seeds == set(range(SLOW_SEEDS if full else UNIFORM_SEEDS)), example
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("example", ALL_EXAMPLES)
 def test_every_example_is_race_free_and_correct_under_more_seeds(example):
-    for seed in range(SLOW_SEEDS):
-        problem, inputs, result = run(example, "random", seed)
+    for seed in more_seeds(example):
+        problem, inputs, result = run(example, "random", seed, keep=False)
         assert_matches(problem, inputs, result)
 
 
 def test_a_seed_gives_the_same_run_and_seeds_give_different_runs():
     example = "ws_gemm_2cta_bf16.mlir"
-    runs = [run(example, "random", seed)[2] for seed in (5, 5, 6, 7)]
+    # two separate runs of seed 5 (not one shared result)
+    runs = [example_runs.fresh_run(example, "random", seed) for seed in (5, 5, 6, 7)]
     assert runs[0].counts == runs[1].counts
     assert runs[0].warp_instructions == runs[1].warp_instructions
     # the spin loops of mbarrier waits run a different number of times under other

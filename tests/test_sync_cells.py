@@ -13,7 +13,6 @@ fence::before_thread_sync -> barrier -> fence::after_thread_sync.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower.parsing import parse_module

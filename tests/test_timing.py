@@ -155,9 +155,13 @@ def test_timing_leaves_the_functional_run_unchanged(tmp_path):
 
 def _estimate(path, pipeline=None):
     from tcgen05_lower.driver import compile_source
-    from tcgen05_lower.sim.api import simulate
     kwargs = {"pipeline": pipeline} if pipeline else {}
-    result = compile_source(Path(path).read_text(), str(path), **kwargs)
+    return _estimate_compiled(path, compile_source(Path(path).read_text(), str(path),
+                                                   **kwargs))
+
+
+def _estimate_compiled(path, result):
+    from tcgen05_lower.sim.api import simulate
     run = simulate(result.ptx, result.manifest, _gemm_inputs(path, result.manifest),
                    timing=True)
     assert run.ok
@@ -178,9 +182,17 @@ def test_double_buffered_accumulator_is_estimated_faster():
     sorted((ROOT / "examples").glob("*.mlir"))), ids=lambda p: p.stem)
 def test_conservative_sync_is_never_estimated_faster(path):
     from tcgen05_lower.cli.compare import pipeline_for
-    minimal = _estimate(path, pipeline_for((("tcgen05-insert-sync", "strategy", "minimal"),)))
-    conservative = _estimate(path, pipeline_for(
-        (("tcgen05-insert-sync", "strategy", "conservative"),)))
+    from tcgen05_lower.driver import compile_source
+
+    compiled = [compile_source(Path(path).read_text(), str(path), pipeline=pipeline_for(
+        (("tcgen05-insert-sync", "strategy", strategy),))) for strategy in
+        ("minimal", "conservative")]
+    minimal = _estimate_compiled(path, compiled[0])
+    if len({(c.ptx, json.dumps(c.manifest, sort_keys=True)) for c in compiled}) == 1:
+        # both strategies wrote the same protocol (the warp-role kernels' rings): the same
+        # PTX on the same inputs gives the same estimate, so one simulation decides it
+        return
+    conservative = _estimate_compiled(path, compiled[1])
     assert conservative.cycles >= minimal.cycles
 
 

@@ -9,7 +9,6 @@ GEMM (benchmarks/timing/ring_depth.py, each checked against NumPy when recorded)
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import pytest

@@ -55,7 +55,7 @@ def main() -> None:
         print(description, kind(late), caught, flush=True)
     seconds = time.perf_counter() - start
     lines = [
-        f"# Deleted synchronization ops under random schedules",
+        "# Deleted synchronization ops under random schedules",
         "",
         f"`PYTHONPATH=$PWD python benchmarks/sim/random_deletions.py --seeds {args.seeds}` "
         f"({seconds:.0f} s): each op tcgen05-insert-sync adds to "

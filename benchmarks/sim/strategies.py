@@ -1,7 +1,8 @@
 """Strategy differential in the simulator (issue 11, point 2): every corpus kernel that
 compiles is simulated under every combination of tcgen05-plan-tmem (first-fit, optimal,
 no-reuse), tcgen05-select-layouts (max-width, register-budget=32) and tcgen05-insert-sync
-(minimal, conservative) strategies, on the same random inputs, under the late schedule.
+(minimal, conservative) strategies, on the same random inputs, under the late schedule
+(combinations that compile to the same PTX and manifest are simulated once).
 Every combination must run race-free and leave every global buffer bit-identical to the
 first combination's (the MMAs and their order do not depend on the strategies; only where
 and when data sits and moves does).
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import sys
 import time
 from pathlib import Path
@@ -55,12 +57,24 @@ def inputs_for(manifest: dict, seed: int = 0) -> dict:
     return args
 
 
-def run(text: str, name: str, combo) -> dict | str:
-    """The global buffers after the run, or why the combination could not run."""
+def run(text: str, name: str, combo, simulated: dict | None = None) -> dict | str:
+    """The global buffers after the run, or why the combination could not run.
+    `simulated` maps (PTX, manifest) to an earlier combination's outcome: combinations
+    that compile to the same PTX and manifest are simulated once (the inputs are the same
+    and the simulator is deterministic, so a second run could only repeat the first)."""
     try:
         result = compile_source(text, name, pipeline=pipeline(*combo))
     except CompileFailed as failure:
         return "does not compile: " + failure.diagnostics[0].message.splitlines()[0][:100]
+    if simulated is None:
+        return _simulate(result)
+    key = (result.ptx, json.dumps(result.manifest, sort_keys=True))
+    if key not in simulated:
+        simulated[key] = _simulate(result)
+    return simulated[key]
+
+
+def _simulate(result) -> dict | str:
     try:
         run_ = simulate(result.ptx, result.manifest, inputs_for(result.manifest), "late")
     except SimError as error:
@@ -77,9 +91,9 @@ def differential(path: Path) -> tuple[str, str]:
     "skipped" (the reference combination cannot run: a form not modelled, data the ISA
     leaves undefined, or planning rejects the kernel) or "DIFFERENT"/"FAILED"."""
     text = path.read_text()
-    reference, ran, refused = None, 0, []
+    reference, ran, refused, simulated = None, 0, [], {}
     for combo in COMBOS:
-        got = run(text, str(path), combo)
+        got = run(text, str(path), combo, simulated)
         if isinstance(got, str):
             if got.startswith("does not compile"):
                 refused.append(f"{'/'.join(combo)} ({got})")
@@ -101,7 +115,8 @@ def differential(path: Path) -> tuple[str, str]:
                 return "DIFFERENT", f"{'/'.join(combo)}: buffer {key} differs"
     if reference is None:
         return "skipped", refused[0].split(" (", 1)[1].rstrip(")")
-    detail = f"{ran} of {len(COMBOS)} combinations ran, bit-identical"
+    detail = (f"{ran} of {len(COMBOS)} combinations ran, bit-identical ({len(simulated)} "
+              f"distinct PTX simulated)")
     if refused:
         detail += "; not compiled: " + "; ".join(refused)[:200]
     return ("same" if ran > 1 else "skipped"), detail

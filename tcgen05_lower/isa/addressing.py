@@ -237,7 +237,7 @@ class WarpgroupAccess:
                               f"of one .16x32b half) so that the halves are adjacent, not "
                               f"{half_split}")
         if shape != "16x32bx2" and half_split is not None:
-            raise IsaRuleError("9.7.16.8.3", f"immHalfSplitoff is only for .16x32bx2")
+            raise IsaRuleError("9.7.16.8.3", "immHalfSplitoff is only for .16x32bx2")
         if not 1 <= width <= n:
             raise IsaRuleError("9.7.16.8.3", f"a {width}-column slice of a {n}-column "
                                              f"buffer")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Iterable, Optional, Union
+from typing import Iterable, Mapping, Optional, Union
 
 from tcgen05_lower.text import did_you_mean
 

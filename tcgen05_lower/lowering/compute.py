@@ -38,8 +38,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower import emit
 from tcgen05_lower.bindings import ir, llvm
 from tcgen05_lower.computed import COMPUTED_ELEMENTS, FP8_CVT, REDUCE_KINDS
-from tcgen05_lower.dialect.ops import (FragBroadcastOp, FragMapOp, FragReduceOp, LdOp,
-                                       StoreFragmentOp)
+from tcgen05_lower.dialect.ops import FragBroadcastOp, FragMapOp, FragReduceOp, LdOp
 from tcgen05_lower.emit import Sym, as_value, cast, i32, i64
 from tcgen05_lower.isa import row_slots
 from tcgen05_lower.isa.addressing import WarpgroupAccess

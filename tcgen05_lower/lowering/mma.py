@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from tcgen05_lower import dialect as d
 from tcgen05_lower import emit, ptx
-from tcgen05_lower.bindings import ir, llvm
+from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import MmaOp
 from tcgen05_lower.element_types import container_bits, isa_type
 from tcgen05_lower.emit import Sym, as_value, i32, i64

@@ -104,10 +104,10 @@ class Effects:
         barrier, state = self.mbarrier(op, 2)
         if state.open_expect is None:
             self.problem(op, ("expect_tx",),
-                         f"tcgen05.tma_load signals complete_tx on an mbarrier with no "
-                         f"tcgen05.mbarrier_expect_tx in its current phase (none since the "
-                         f"last wait or commit on it): the phase completes without its "
-                         f"bytes, or its bytes land in a later phase (PTX ISA 9.7.13.15)")
+                         "tcgen05.tma_load signals complete_tx on an mbarrier with no "
+                         "tcgen05.mbarrier_expect_tx in its current phase (none since the "
+                         "last wait or commit on it): the phase completes without its "
+                         "bytes, or its bytes land in a later phase (PTX ISA 9.7.13.15)")
             instance.complete = True  # reported: nothing further to say about it
             return
         instance.first_commit[barrier] = state.open_expect

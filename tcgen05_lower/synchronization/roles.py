@@ -72,7 +72,7 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp,
-                                       FenceProxyAsyncOp, LdOp, MbarrierArriveOp,
+                                       FenceProxyAsyncOp, MbarrierArriveOp,
                                        MbarrierWaitOp, MmaOp, SmemBufferOp, SmemFillOp,
                                        TmemBufferOp, WaitOp)
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, OpDict, partition_roles, role_info

@@ -46,7 +46,7 @@ from typing import Callable
 
 from .corpus import ROOT, Seed, strip_comments
 from .mutate import BOUNDARY_INTS, Mutator
-from .run import (DEFAULT_TIMEOUT, Outcome, Pool, _fence, normalise)
+from .run import Outcome, Pool, _fence
 from .run import signature_of as _signature_of
 
 SIM_WORKER = Path(__file__).resolve().parent / "sim_worker.py"
