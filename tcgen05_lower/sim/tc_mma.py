@@ -64,7 +64,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     else:
         lanes, cols, rows = d_cells(info.m, info.n, cta_group, ws, int(d_taddr))
     fp = Footprint()
-    a_desc = b = None
+    a_desc = None
     b_desc_d = decode_smem_descriptor(int(b_desc))
     b_rows = info.n // cta_group                    # each CTA of a pair holds N/2 rows of B
     if info.transpose_b and ELEMENT_BYTES[info.b_type] == 1 and (

@@ -215,7 +215,7 @@ class RingProtocol:
             full_j = self.stage(acc_full, j, f"acc_full mbarrier of the stage of "
                                              f"{acc_name} this tile writes")
             if acc_empty is not None:
-                empty_j = self.stage(acc_empty, j, f"acc_empty mbarrier of the same stage")
+                empty_j = self.stage(acc_empty, j, "acc_empty mbarrier of the same stage")
                 self.emit(MbarrierWaitOp, barrier=empty_j, phase=self.parity(u, 1),
                           reason=f"the tile's first MMA overwrites stage j of {acc_name} "
                                  f"after {ld_role.describe()} drained its previous round "
@@ -237,7 +237,7 @@ class RingProtocol:
             j, u = self.position(nest, depth)
             full_j = self.stage(acc_full, j, f"acc_full mbarrier of the stage of "
                                              f"{acc_name} this tile reads")
-            empty_j = self.stage(acc_empty, j, f"acc_empty mbarrier of the same stage") \
+            empty_j = self.stage(acc_empty, j, "acc_empty mbarrier of the same stage") \
                 if acc_empty is not None else None
             self.emit(MbarrierWaitOp, barrier=full_j, phase=self.parity(u, 0),
                       reason=f"tcgen05.ld of stage j of {acc_name} after the tile's MMAs "

@@ -677,7 +677,7 @@ def render(spec: Spec) -> str:
                 body(f"^bb0(%x0: {s.acc_t}, %xm: f32, %row: index, %c: index):", i)
                 body("%x = arith.subf %x0, %xm : f32", i + 1)
             else:
-                body(f'%out = "tcgen05.frag_map"(%frag) ({{', i)
+                body('%out = "tcgen05.frag_map"(%frag) ({', i)
                 body(f"^bb0(%x: {s.acc_t}, %row: index, %c: index):", i)
             j = i + 1
             h = "%x"
@@ -743,7 +743,7 @@ def render(spec: Spec) -> str:
                  f'i64, dims = ["row_offset", "column_offset"]}} : ({vty}, !llvm.ptr<1>, '
                  f'index, index, index) -> ()', i)
         else:
-            body(f"%dest = arith.addi %nt, %col : index", i)
+            body("%dest = arith.addi %nt, %col : index", i)
             body(f'"tcgen05.store_fragment"({value}, %C, %dest) {{ld = {sz.ldc} : i64}} : '
                  f'({vty}, !llvm.ptr<1>, index) -> ()', i)
         body("}", ind)
