@@ -11,8 +11,8 @@ what cute.compile tells: the PTX's parameters and the offsets it reads them at, 
 IR's MMA-atom operands, TMA boxes, swizzle and grid. Expected C: NumPy's matmul of the
 inputs (small integers, exact in fp16 and fp32).
 
-Needs ``nvidia-cutlass-dsl`` (not in the ``peer`` extra: a 105 MB download; skipped
-without it)."""
+Needs ``nvidia-cutlass-dsl`` (the ``peer`` extra, part of ``.[test]``; skipped without
+it)."""
 
 import importlib.util
 import os
@@ -269,8 +269,9 @@ def test_cute_dsl_blackwell_gemm():
     acquire = simulate(ptx, manifest, {"a": a, "b": b, "c": np.zeros((M, N), np.float16)},
                        fences="acquire")
     assert np.array_equal(acquire.outputs["c"].astype(np.float32), expected)
-    # under the acquire reading one race per CTA's pair of lines is left: no
-    # tcgen05.wait::ld orders the epilogue's tcgen05.ld before the tcgen05.dealloc
+    # under the acquire reading one race is left: no tcgen05.wait::ld orders the
+    # epilogue's tcgen05.ld before the tcgen05.dealloc (PTX ISA 9.7.16.6.4.5: the
+    # register dependency orders the values' use, not the load's TMEM access)
     assert "tcgen05.wait::ld" not in ptx
     assert len(acquire.races) == 1, acquire.races
     race = acquire.races[0]
