@@ -168,12 +168,8 @@ def _check_params(params, entry: P.Entry) -> None:
             raise LaunchError(f"the PTX's {pp.name} is a by-value array of {pp.size} bytes: "
                               f"the manifest's parameter {name} must be a tensor_map or a "
                               f"struct's fields, with \"pointer\": false")
-        if "fields" in mp:
-            why = f"the manifest's parameter {name} has fields but the PTX's {pp.name} " \
-                  f"is no by-value .b8 array" if pp.size is None else \
-                param_space.describe_fields(name, mp["fields"], pp.size)
-            if why:
-                raise LaunchError(why)
+        if "fields" in mp and param_space.fields_problem(name, mp["fields"], pp):
+            raise LaunchError(param_space.fields_problem(name, mp["fields"], pp))
         described = mp.get("tensor_map")
         if described is not None and not (
                 isinstance(described, dict) and isinstance(described.get("tensor"), str)
@@ -333,14 +329,8 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
         elif pp.name in args:
             bound[pp.name] = args[pp.name]
         elif "fields" in mp:  # a by-value struct (sim/param_space.py)
-            struct = param_space.struct_of(name, mp["fields"], pp.size, ptx_name)
-            for array in (f["array"] for f in mp["fields"] if "array" in f):
-                if not isinstance(args.get(array), np.ndarray):
-                    raise SimError(f"the by-value parameter {name} holds the address of "
-                                   f"{array}, which is not an array argument given")
-                if array not in ptx_name:  # an array no parameter passes
-                    bound.setdefault(EXTRA_ARRAYS, {})[array] = args[array]
-            bound[pp.name] = struct
+            bound[pp.name] = param_space.struct_argument(name, mp["fields"], pp, args,
+                                                         ptx_name, bound)
         elif described is not None:
             array = args.get(described["tensor"])
             if not isinstance(array, np.ndarray):

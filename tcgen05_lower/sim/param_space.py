@@ -115,11 +115,16 @@ class ParamStruct:
         return bytes(raw)
 
 
-def describe_fields(name: str, fields, size: int) -> str | None:
-    """Why the manifest's `fields` of the by-value parameter `name` ({size} bytes) are not
-    a struct description (None when they are): each field an object with an integer
-    offset and either a type and an integer value that fits it, or an array name (8
-    bytes); inside the struct, aligned to its width, and overlapping no other."""
+def fields_problem(name: str, fields, pp) -> str | None:
+    """Why the manifest's `fields` of the parameter `name` (the PTX's `pp`) do not describe
+    its bytes (None when they do; the caller raises api.LaunchError): `pp` must be a
+    by-value .b8 array, and each field an object with an integer offset and either a type
+    and an integer value that fits it, or an array name (8 bytes); inside the struct,
+    aligned to its width, and overlapping no other."""
+    if pp.size is None:
+        return (f"the manifest's parameter {name} has fields but the PTX's {pp.name} is no "
+                f"by-value .b8 array")
+    size = pp.size
     if not isinstance(fields, list) or not all(isinstance(f, dict) for f in fields):
         return f"the manifest's parameter {name} has fields {fields!r}, not a list of objects"
     taken = [None] * size
@@ -158,17 +163,28 @@ def describe_fields(name: str, fields, size: int) -> str | None:
     return None
 
 
-def struct_of(name: str, fields: list, size: int, ptx_name: dict) -> ParamStruct:
-    """The ParamStruct the (checked) manifest fields describe; an array a kernel
+def struct_argument(name: str, fields: list, pp, args: dict, ptx_name: dict,
+                    bound: dict) -> ParamStruct:
+    """The ParamStruct the (checked) manifest fields of parameter `name` describe. Each
+    array a field names must be an array argument; one no kernel parameter passes is
+    added to ``bound[EXTRA_ARRAYS]`` (bound as a global buffer of its own), one a
     parameter passes too is named by that parameter's PTX name (`ptx_name`), as its
     global buffer is."""
+    import numpy as np
+
     out = []
     for f in fields:
-        if "array" in f:
-            out.append((f["offset"], 8, None, ptx_name.get(f["array"], f["array"])))
-        else:
+        if "value" in f:
             out.append((f["offset"], FIELD_BYTES[f["type"]], int(f["value"]), None))
-    return ParamStruct(name, size, tuple(out))
+            continue
+        array = f["array"]
+        if not isinstance(args.get(array), np.ndarray):
+            raise SimError(f"the by-value parameter {name} holds the address of {array}, "
+                           f"which is not an array argument given")
+        if array not in ptx_name:
+            bound.setdefault(EXTRA_ARRAYS, {})[array] = args[array]
+        out.append((f["offset"], 8, None, ptx_name.get(array, array)))
+    return ParamStruct(name, pp.size, tuple(out))
 
 
 def bind_structs(machine, structs: list) -> None:
