@@ -6,10 +6,13 @@ blackwell/tutorial/tutorial_gemm/fp16_gemm_0.py: one warp issues the TMA loads o
 accumulator to the 4 warps' tcgen05.ld epilogue), 128x128x64 tiles, 2 x 1 CTAs.
 
 The kernel takes its tiled MMA's runtime state and the output tensor as by-value
-parameter structs and its TMA atoms as by-value tensor maps; the manifest is built from
-what cute.compile tells: the PTX's parameters and the offsets it reads them at, the host
-IR's MMA-atom operands, TMA boxes, swizzle and grid. Expected C: NumPy's matmul of the
-inputs (small integers, exact in fp16 and fp32).
+parameter structs and its TMA atoms as by-value tensor maps; compiled for run-time
+extents (as the tutorial's from_dlpack tensors with dynamic layouts), C's struct also
+holds its extents and row stride, and A's and B's coordinate tensors theirs. The
+manifest is built from what cute.compile tells: the PTX's parameters and the offsets it
+reads them at, the host IR's launch operand types, MMA-atom operands, TMA boxes and
+swizzle. Expected C: NumPy's matmul of the inputs (small integers, exact in fp16 and
+fp32).
 
 Needs ``nvidia-cutlass-dsl`` (the ``peer`` extra, part of ``.[test]``; skipped without
 it)."""
@@ -169,13 +172,41 @@ def gemm(a: cute.Tensor, b: cute.Tensor, c: cute.Tensor):
 M, N, K = 256, 128, 192  # 2 x 1 CTAs, 3 K blocks through the 2-stage ring
 
 
-def compile_gemm():
+def compile_gemm(dynamic: bool):
     """(PTX, host MLIR) of the GEMM for row-major (K-major) A (M x K), B (N x K) and
-    C (M x N) fp16 tensors."""
-    fake = [make_fake_compact_tensor(AB, shape, stride_order=(1, 0), assumed_align=32)
-            for shape in ((M, K), (N, K), (M, N))]
-    compiled = cute.compile(gemm, *fake)
+    C (M x N) fp16 tensors; `dynamic`: their extents are run-time values (as the
+    tutorial's from_dlpack tensors with dynamic layouts), else compile-time ones."""
+    def tensor(rows, cols):
+        shape = (cute.sym_int32(), cute.sym_int32(divisibility=cols)) if dynamic \
+            else (rows, cols)
+        return make_fake_compact_tensor(AB, shape, stride_order=(1, 0), assumed_align=32)
+    compiled = cute.compile(gemm, tensor(M, K), tensor(N, K), tensor(M, N))
     return compiled.artifacts.PTX, compiled.artifacts.MLIR
+
+
+def split_top_level(text: str) -> list[str]:
+    """`text` split at the commas outside <>, () and quotes."""
+    parts, depth, quoted, start = [], 0, False, 0
+    for i, ch in enumerate(text):
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in "<(":
+            depth += 1
+        elif not quoted and ch in ">)":
+            depth -= 1
+        elif not quoted and depth == 0 and ch == ",":
+            parts.append(text[start:i].strip())
+            start = i + 1
+    return parts + [text[start:].strip()]
+
+
+def launch_types(mlir: str) -> list[str]:
+    """The types of the kernel launch's operands in the host IR (aliases resolved)."""
+    line = next(x for x in mlir.splitlines() if "cuda.launch_ex" in x)
+    signature = line[line.index("} : !cuda.launch_cfg"):]
+    inner = signature[signature.index(", (") + 3:signature.rindex(") -> ")]
+    aliases = dict(re.findall(r"^(![\w.]+) = (.*)$", mlir, re.M))
+    return [aliases.get(t, t) for t in split_top_level(inner)]
 
 
 def param_reads(ptx: str, param: str) -> list[tuple[int, str]]:
@@ -204,53 +235,90 @@ def mma_state_values(mlir: str) -> list[int]:
     return values
 
 
+def dynamic_fields(layout: str, array: np.ndarray, offset: int) -> list[dict]:
+    """The run-time extents and strides of a CuTe layout "(s0,s1):(d0,d1)" as struct
+    fields from byte `offset` on, each at its natural alignment: a "?" extent an i32, a
+    "?{i64 ...}" stride an i64 (their values the array's, strides in elements)."""
+    shape, stride = (split_top_level(part.strip("()")) for part in layout.split(":"))
+    values = [(s, n) for s, n in zip(shape, array.shape)] + \
+        [(d, n // array.itemsize) for d, n in zip(stride, array.strides)]
+    fields = []
+    for spec, value in values:
+        if not spec.startswith("?"):
+            continue
+        ty, size = ("s64", 8) if "i64" in spec else ("s32", 4)
+        offset = -(-offset // size) * size
+        fields.append({"offset": offset, "type": ty, "value": int(value)})
+        offset += size
+    return fields
+
+
 #: CuTe's swizzle S<B,4,3> of 16-byte units -> the TMA swizzle (2^B units of 16 bytes)
 SWIZZLES = {"1": "32B", "2": "64B", "3": "128B"}
 
 
-def build_manifest(ptx: str, mlir: str) -> dict:
+def build_manifest(ptx: str, mlir: str, arrays: dict) -> dict:
+    """The launch manifest, from the launch's operand types in the host IR: the tiled
+    MMA's runtime state (the fields its PTX reads, in offset order, hold the make_atom
+    operands in order), each TMA atom a by-value tensor map (box: tma_gbasis's shape,
+    innermost first) of the next of A and B, a coordinate tensor or a global tensor its
+    run-time layout values (a global tensor's address first), static layouts nothing.
+    Each struct's size is checked against the PTX parameter it fills."""
     entry = re.search(r"\.entry (\w+)\(", ptx).group(1)
-    params = re.findall(r"\.param \.align (\d+) \.b8 (\w+)\[(\d+)\]", ptx)
-    assert [int(size) for _, _, size in params] == [32, 128, 128, 8], params
-    # param 0, the tiled MMA's runtime state: the fields the kernel reads, in offset
-    # order, hold the make_atom operands in order (three i1 flags, four i32 lanes)
-    reads = param_reads(ptx, params[0][1])
-    values = mma_state_values(mlir)
-    assert len(reads) == len(values), (reads, values)
-    mma_fields = [{"offset": off, "type": ty if ty != "b8" else "u8", "value": v}
-                  for (off, ty), v in zip(reads, values)]
-    # params 1 and 2: the TMA atoms of A and B (box: tma_gbasis's shape, innermost first)
-    boxes = re.findall(r"tma_gbasis = <\"\((\d+),(\d+)\):", mlir)
+    ptx_params = re.findall(r"\.param \.align \d+ \.b8 (\w+)\[(\d+)\]", ptx)
     swizzle = SWIZZLES[re.search(r"S<(\d),4,3>", mlir).group(1)]
-    maps = [{"tensor": t, "box": [int(x) for x in boxes[i]], "swizzle": swizzle}
-            for i, t in enumerate("ab")]
-    grid = re.search(r"gridDim = \(([^)]*)\)", mlir).group(1).split(", ")
-    grid = [int(re.fullmatch(r"%c(\d+)_i32", g).group(1)) for g in grid]
-    return {"entry": entry, "threads": THREADS, "cluster": [1, 1, 1], "grid": grid,
+    params, maps, last_map = [], iter("ab"), None
+    for ty in launch_types(mlir):
+        layout = re.findall(r'"([^"]*)"', ty)[-1] if '"' in ty else ""
+        if "sm100.mma" in ty:
+            name, entry_param = "tiled_mma", {"fields": [
+                {"offset": off, "type": "u8" if kind == "b8" else kind, "value": v}
+                for (off, kind), v in zip(param_reads(ptx, ptx_params[len(params)][0]),
+                                          mma_state_values(mlir), strict=True)]}
+        elif "non_exec_tiled_tma_load" in ty:
+            last_map = next(maps)
+            box = re.search(r"tma_gbasis = <\"\((\d+),(\d+)\):", ty).groups()
+            name, entry_param = f"tma_{last_map}", {"tensor_map": {
+                "tensor": last_map, "box": [int(x) for x in box], "swizzle": swizzle}}
+        elif "coord_tensor" in ty and "?" in layout:
+            name, entry_param = f"{last_map}_shape", {
+                "fields": dynamic_fields(layout, arrays[last_map], 0)}
+        elif "memref" in ty and "gmem" in ty:
+            name, entry_param = "c_tensor", {"fields": [{"offset": 0, "array": "c"}]
+                                             + dynamic_fields(layout, arrays["c"], 8)}
+        else:
+            assert "?" not in ty, ty  # a static layout passes nothing
+            continue
+        params.append({"name": name, "pointer": False, **entry_param})
+    assert len(params) == len(ptx_params), (params, ptx_params)
+    for param, (_, size) in zip(params, ptx_params):
+        if "fields" in param:
+            last = max(f["offset"] + (8 if "array" in f else int(f["type"][1:]) // 8)
+                       for f in param["fields"])
+            assert last <= int(size) < last + 16, (param, size)
+    return {"entry": entry, "threads": THREADS, "cluster": [1, 1, 1],
+            "grid": [-(-M // TILE[0]), -(-N // TILE[1]), 1],
             # barriers (56 bytes, padded to the tiles' 128-byte alignment), then the A
             # and B stages: 2 x (128 x 64 + 128 x 64) fp16
-            "dynamic_smem_bytes": 128 + STAGES * 2 * 128 * 64 * 2,
-            "params": [{"name": "tiled_mma", "pointer": False, "fields": mma_fields},
-                       {"name": "tma_a", "pointer": False, "tensor_map": maps[0]},
-                       {"name": "tma_b", "pointer": False, "tensor_map": maps[1]},
-                       # C's layout is static: the struct is its global address alone
-                       {"name": "c_tensor", "pointer": False,
-                        "fields": [{"offset": 0, "array": "c"}]}]}
+            "dynamic_smem_bytes": 128 + STAGES * 2 * 128 * 64 * 2, "params": params}
 
 
-def test_cute_dsl_blackwell_gemm():
-    ptx, mlir = compile_gemm()
+@pytest.mark.parametrize("dynamic", [False, True], ids=["static", "dynamic"])
+def test_cute_dsl_blackwell_gemm(dynamic):
+    ptx, mlir = compile_gemm(dynamic)
     # what this kernel brings the simulator: by-value structs and maps, prefetch.tensormap,
     # TMA loads with a cache policy
     for form in ("tcgen05.mma.cta_group::1.kind::f16", ".param .align 16 .b8",
                  "prefetch.tensormap", "mbarrier::complete_tx::bytes.L2::cache_hint",
                  "cvta.param.u64"):
         assert form in ptx, form
-    manifest = build_manifest(ptx, mlir)
-    assert manifest["grid"] == [M // 128, N // 128, 1]
     rng = np.random.default_rng(40)
     a = rng.integers(-3, 4, (M, K)).astype(np.float16)
     b = rng.integers(-3, 4, (N, K)).astype(np.float16)
+    c = np.zeros((M, N), np.float16)
+    manifest = build_manifest(ptx, mlir, {"a": a, "b": b, "c": c})
+    # by value: the MMA state, 2 tensor maps, C (with run-time extents: A's and B's too)
+    assert len(manifest["params"]) == (6 if dynamic else 4)
     expected = a.astype(np.float32) @ b.astype(np.float32).T  # NumPy
 
     canonical = simulate(ptx, manifest, {"a": a, "b": b, "c": np.zeros((M, N), np.float16)})
