@@ -106,7 +106,7 @@ def test_struct_and_tensor_map_together_are_refused():
 
 
 # -- prefetch.tensormap and a TMA load with .L2::cache_hint --------------------------------
-# Thread 0 prefetches the by-value map k_param_0 (PTX ISA 9.7.9.15, prefetch: no
+# Thread 0 prefetches the by-value map k_param_0 (PTX ISA, prefetch: no
 # architectural effect), initializes the mbarrier, expects 1024 bytes and loads the 32 x 16
 # box (innermost first; 16-bit elements, no swizzle) at coordinates (8, 2) of the 16 x 64
 # array `src` (through the map's generic address, cvta.param), with or without
@@ -200,7 +200,7 @@ def test_other_prefetches_are_not_simulated():
         tma_load(False, "prefetch.global.L2 [%rd21];")
 
 
-# -- mov.pred between predicate registers (PTX ISA 9.7.9.1, mov: .pred is a type of mov) ---
+# -- mov.pred between predicate registers (PTX ISA, mov: .pred is one of its types) ------
 def test_mov_pred_copies_a_predicate_register():
     body = """
 	ld.param.b64 	%rd1, [k_param_0];

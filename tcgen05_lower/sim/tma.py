@@ -125,17 +125,16 @@ def bulk_load_parts(parts: list) -> list:
 def without_cache_hint(parts: list) -> tuple[list, bool]:
     """The load's modifiers without ``.L2::cache_hint``, and whether it had one. PTX ISA
     9.7.9.25.5.1 (cp.async.bulk.tensor): with ``.L2::cache_hint`` the instruction takes
-    one more operand, the 64-bit cache-policy (last, after ctaMask), and the qualifier
-    "is only supported for .global state space"; a cache policy is a performance hint
-    (createpolicy, 9.7.9.18: "the cache eviction priority ... hint"), which changes no
-    value the kernel reads: accepted, its operand read, and ignored."""
+    one more operand, the 64-bit cache-policy (last, after ctaMask); a cache policy
+    (made by createpolicy) is a performance hint on how L2 evicts the lines, which
+    changes no value the kernel reads: accepted, its operand read, and ignored."""
     if "L2::cache_hint" not in parts:
         return list(parts), False
     return [p for p in parts if p != "L2::cache_hint"], True
 
 
 def prefetch_tensormap(ins: P.Instr):
-    """``prefetch{.const, .param}.tensormap [a]`` (PTX ISA 9.7.9.15, prefetch): brings
+    """``prefetch{.const, .param}.tensormap [a]`` (PTX ISA, prefetch / prefetchu): brings
     the cache line of the tensor map at `a` closer "for subsequent use by the
     cp.async.bulk.tensor instruction"; it has no architectural effect, so it is a no-op
     here, except that `a` must be the generic address of a tensor map given at launch
