@@ -22,6 +22,7 @@ import numpy as np
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ptx import split_top
 from tcgen05_lower.sim.executor import Launch, Machine
+from tcgen05_lower.sim import param_space
 from tcgen05_lower.sim.param_space import EXTRA_ARRAYS
 from tcgen05_lower.sim.source_lines import (  # noqa: F401  (source_locations: API)
     locate as _locate, locate_problems as _locate_problems, source_locations)
@@ -163,10 +164,12 @@ def _check_params(params, entry: P.Entry) -> None:
         if "tensor_map" in mp and not mp["pointer"] and pp.size is None:
             raise LaunchError(f"the manifest's parameter {name} has a tensor_map but is not "
                               f"a pointer (nor a by-value .b8 array parameter)")
-        if pp.size is not None and (mp["pointer"] or "tensor_map" not in mp):
+        if pp.size is not None and (mp["pointer"] or ("tensor_map" in mp) == ("fields" in mp)):
             raise LaunchError(f"the PTX's {pp.name} is a by-value array of {pp.size} bytes: "
-                              f"the manifest's parameter {name} must be a tensor_map with "
-                              f"\"pointer\": false")
+                              f"the manifest's parameter {name} must be a tensor_map or a "
+                              f"struct's fields, with \"pointer\": false")
+        if "fields" in mp and param_space.fields_problem(name, mp["fields"], pp):
+            raise LaunchError(param_space.fields_problem(name, mp["fields"], pp))
         described = mp.get("tensor_map")
         if described is not None and not (
                 isinstance(described, dict) and isinstance(described.get("tensor"), str)
@@ -325,6 +328,9 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
                 check_scalar(name, args[name], pp)
         elif pp.name in args:
             bound[pp.name] = args[pp.name]
+        elif "fields" in mp:  # a by-value struct (sim/param_space.py)
+            bound[pp.name] = param_space.struct_argument(name, mp["fields"], pp, args,
+                                                         ptx_name, bound)
         elif described is not None:
             array = args.get(described["tensor"])
             if not isinstance(array, np.ndarray):

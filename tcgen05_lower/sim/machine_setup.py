@@ -59,13 +59,16 @@ class MachineSetup:
         self.param_bytes: dict[str, bytes] = {}
         #: made-up tensor-map address -> (TensorMap, the Buffer it describes): sim/tma.py
         self.tensor_maps: dict[int, tuple] = {}
-        maps = []
+        maps, structs = [], []
         for i, param in enumerate(self.entry.params):
             if param.name not in args:
                 raise SimError(f"no value for kernel parameter {param.name}")
             value = args[param.name]
             if param.size is not None:  # by value: sim/param_space.py
                 param_space.check_value(param, value)
+                if isinstance(value, param_space.ParamStruct):
+                    structs.append((param, value))
+                    continue
             if isinstance(value, TensorMap):
                 address = TENSOR_MAP_BASE + len(maps) * TENSOR_MAP_BYTES
                 maps.append((param.name, address, value))
@@ -90,6 +93,7 @@ class MachineSetup:
                 self.param_bytes[param.name] = (int(value) & ((1 << (8 * nbytes)) - 1)) \
                     .to_bytes(nbytes, "little")
         param_space.bind_extra_arrays(self, args.get(param_space.EXTRA_ARRAYS, {}))
+        param_space.bind_structs(self, structs)
         self._bind_tensor_maps(maps)
 
     def _bind_tensor_maps(self, maps) -> None:

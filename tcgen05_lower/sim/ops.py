@@ -70,6 +70,7 @@ def _handler_for(ins: P.Instr):
         "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
         "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix, "brx": _brx,
         "vote": lambda ins: vote_handler(ins, _unknown),   # sim/vote.py
+        "prefetch": _prefetch,
     }
     if base not in table:
         raise _unknown(ins)
@@ -80,6 +81,11 @@ _ALU2 = frozenset({"add", "sub", "and", "or", "xor", "min", "max", "shl", "shr",
                    "rem"})
 STRAIGHT = _ALU2 | {"mov", "setp", "selp", "not", "cvt", "bfe", "bfi", "neg", "abs", "mad",
                     "ld", "st", "mapa", "ex2", "copysign", "fma", "sqrt"}
+
+
+def _prefetch(ins: P.Instr):
+    from tcgen05_lower.sim import tma
+    return tma.prefetch_tensormap(ins)
 
 
 # -- tcgen05 (9.7.16) ----------------------------------------------------------------------

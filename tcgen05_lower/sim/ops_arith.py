@@ -155,7 +155,7 @@ def _reader(m: Machine, op, bits: int, ins: P.Instr):
         return immediate
     if not isinstance(op, P.Reg):
         return lambda act: m.read(op, act, bits, ins)
-    mask, found = MASK[bits], []
+    mask, found = MASK.get(bits, np.uint64((1 << bits) - 1)), []  # bits 1: mov.pred
 
     def register(act):
         if not found:

@@ -236,15 +236,18 @@ def _mapa(ins: P.Instr):
 
 
 def _cvta(ins: P.Instr):
-    """cvta.global.u64 only (the tensor-map operand of cp.async.bulk.tensor is a generic
-    address): the simulator's generic window onto global memory is the identity, so the
-    generic address of a global address is itself. Ordinary generic loads and stores stay
+    """cvta.global.u64 and cvta.to.global.u64 (the tensor-map operand of
+    cp.async.bulk.tensor is a generic address; CuTe DSL converts a generic pointer to a
+    global one before st.global): the simulator's generic window onto global memory is
+    the identity, so the generic address of a global address is itself and the global
+    address of a generic one (that points into global memory) too. Ordinary generic loads and stores stay
     unmodelled (``_memory_form``)."""
     if ins.parts[1:] == ["param", "u64"]:
         return _cvta_param
-    if ins.parts[1:] != ["global", "u64"]:
-        raise _unknown(ins, "generic addresses are not modelled (only cvta.global.u64 and "
-                            "cvta.param.u64)")
+    # cvta.to.global.u64 (generic -> global): the same identity, the other way
+    if ins.parts[1:] not in (["global", "u64"], ["to", "global", "u64"]):
+        raise _unknown(ins, "generic addresses are not modelled (only cvta.global.u64, "
+                            "cvta.to.global.u64 and cvta.param.u64)")
 
     def make(m, ins):
         d, a = ins.operands

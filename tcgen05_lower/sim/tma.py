@@ -122,6 +122,52 @@ def bulk_load_parts(parts: list) -> list:
     return parts
 
 
+def without_cache_hint(parts: list) -> tuple[list, bool]:
+    """The load's modifiers without ``.L2::cache_hint``, and whether it had one. PTX ISA
+    9.7.9.25.5.1 (cp.async.bulk.tensor): with ``.L2::cache_hint`` the instruction takes
+    one more operand, the 64-bit cache-policy (last, after ctaMask); a cache policy
+    (made by createpolicy) is a performance hint on how L2 evicts the lines, which
+    changes no value the kernel reads: accepted, its operand read, and ignored."""
+    if "L2::cache_hint" not in parts:
+        return list(parts), False
+    return [p for p in parts if p != "L2::cache_hint"], True
+
+
+def prefetch_tensormap(ins: P.Instr):
+    """``prefetch{.const, .param}.tensormap [a]`` (PTX ISA, prefetch / prefetchu): brings
+    the cache line of the tensor map at `a` closer "for subsequent use by the
+    cp.async.bulk.tensor instruction"; it has no architectural effect, so it is a no-op
+    here, except that `a` must be the generic address of a tensor map given at launch
+    (a by-value one through cvta.param, or one passed by pointer): an address that names
+    none is the kernel's bug (it would prefetch, then load, something else). Only the
+    generic form (no state space) is simulated."""
+    from tcgen05_lower.sim.ops_support import _unknown
+
+    if ins.parts != ["prefetch", "tensormap"]:
+        raise _unknown(ins, "only prefetch.tensormap [a] with a generic address (and no "
+                            "other prefetch) is simulated")
+
+    def make(m, ins):
+        if len(ins.operands) != 1:
+            raise SimError("prefetch.tensormap takes one address operand", ins.line,
+                           ins.text)
+
+        def run(ins, idx):
+            act = m.guarded(ins, idx)
+            if m.threads_of(act).size:
+                addresses = np.unique(np.asarray(m.address(ins.operands[0], act, ins),
+                                                 np.uint64).reshape(-1))
+                for address in addresses:
+                    if int(address) not in m.tensor_maps:
+                        raise SimError(f"prefetch.tensormap of {int(address):#x}, which is "
+                                       f"not the address of a tensor map given at launch "
+                                       f"(bound tensor maps: {m.describe_tensor_maps()})",
+                                       ins.line, ins.text)
+            m.advance(idx)
+        return run
+    return make
+
+
 def handler(ins: P.Instr):
     """cp.async.bulk.tensor, 2-D tile mode, global -> shared::cluster with
     mbarrier::complete_tx::bytes, optionally ``.cta_group::1`` / ``.cta_group::2``; other
@@ -135,7 +181,7 @@ def handler(ins: P.Instr):
     (docs/cta-pairs.md). Any other CTA's mbarrier is a SimError."""
     form = ["cp", "async", "bulk", "tensor", "2d", "shared::cluster", "global", "tile",
             "mbarrier::complete_tx::bytes"]
-    parts = bulk_load_parts(ins.parts)
+    parts, hinted = without_cache_hint(bulk_load_parts(ins.parts))
     group = parts[len(form):]
     multicast = group[:1] == ["multicast::cluster"]
     if multicast:
@@ -149,9 +195,10 @@ def handler(ins: P.Instr):
     pair = group == ["cta_group::2"]
 
     def make(m, ins):
-        if len(ins.operands) != 3 + multicast:
+        if len(ins.operands) != 3 + multicast + hinted:
             raise SimError(f"cp.async.bulk.tensor{'.multicast::cluster' if multicast else ''}"
-                           f" takes {3 + multicast} operands", ins.line, ins.text)
+                           f"{'.L2::cache_hint' if hinted else ''} takes "
+                           f"{3 + multicast + hinted} operands", ins.line, ins.text)
         dst, tensor, mbar = ins.operands[:3]
         if not isinstance(tensor, P.TensorAddr) or len(tensor.coordinates.items) != 2:
             raise SimError("cp.async.bulk.tensor.2d needs [tensorMap, {c0, c1}]", ins.line,
@@ -162,6 +209,8 @@ def handler(ins: P.Instr):
 
             act = m.guarded(ins, idx)
             threads = m.threads_of(act)
+            if hinted:  # read (it must be a defined 64-bit value), then ignored
+                m.read(ins.operands[-1], act, 64, ins)
             if threads.size:
                 dsts = m.address(dst, act, ins) * np.ones(threads.size, np.uint64)
                 maps = m.address(tensor.base, act, ins) * np.ones(threads.size, np.uint64)
