@@ -69,6 +69,18 @@ SMALLER = {
          ("benchmarks/sweep/", "")],
         "54 points take minutes on two cores; 1 runs the same code, and the report, table "
         "and plot go to the scratch directory, not over the shipped ones"),
+    "python benchmarks/generator/run.py --count 400 --seed 39": (
+        [("--count 400", "--count 2"),
+         ("--results benchmarks/generator/results_39.jsonl", "--results results.jsonl"),
+         ("-o benchmarks/generator/REPORT_39.md", "-o REPORT.md")],
+        "400 generated kernels take about seven minutes; 2 run the same code, and the "
+        "results and report go to the scratch directory, not over the shipped ones"),
+    "python benchmarks/generator/run.py --count 150 --seed 40": (
+        [("--count 150", "--count 2"),
+         ("--results benchmarks/generator/results_40.jsonl", "--results results.jsonl"),
+         ("-o benchmarks/generator/REPORT_40.md", "-o REPORT.md")],
+        "150 generated kernels take over two minutes; 2 run the same code, and the "
+        "results and report go to the scratch directory, not over the shipped ones"),
     "python benchmarks/generator/run.py --seed 33 --retry-known": (
         [("--retry-known", "--retry-known --results results.jsonl -o REPORT.md")],
         "reruns the kernels of a copy of the shipped results (COPY), so that the "
