@@ -16,9 +16,9 @@ The 1-CTA variant (``1cta``) is built by the flagship's Python twin
 (examples/python/ws_gemm_bf16_grid_2cta.py, ``build(cta_group=1)``): the same kernel with
 each CTA computing 128 x 256 tiles alone (cta_group::1 MMAs, B's whole 256 rows loaded by
 each CTA) in a 1 x 1 cluster, on the same persistent grid of CTAs (148 at 8192^3: 148
-single CTAs against the flagship's 74 pairs, the same tiles' area per SM). A 1-CTA
-multicast cluster (``build(cta_group=1, cluster=(2, 1))``) is refused by the compiler
-(TMA multicast in cta_group::1 kernels is not supported yet), so it has no row.
+single CTAs against the flagship's 74 pairs, the same tiles' area per SM); ``1cta_2x1``
+puts two such CTAs along M in a 2 x 1 cluster, B's tile multicast to both
+(``build(cta_group=1, cluster=(2, 1))``): the flagship's cluster without the pair.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ OUT = Path(__file__).resolve().parent / "grid_2cta"
 VARIANTS = {"2x2": (2, 2, True), "4x1": (4, 1, True),
             "2x2_nomc": (2, 2, False), "4x1_nomc": (4, 1, False)}
 #: name -> the twin's build() parameters: the variants the text substitution cannot make
-TWIN_VARIANTS = {"1cta": {"cta_group": 1, "cluster": (1, 1), "tile_n": 256}}
+TWIN_VARIANTS = {"1cta": {"cta_group": 1, "cluster": (1, 1), "tile_n": 256},
+                 "1cta_2x1": {"cta_group": 1, "cluster": (2, 1), "tile_n": 256}}
 TWIN = ROOT / "examples" / "python" / "ws_gemm_bf16_grid_2cta.py"
 A_LOAD = '"tcgen05.tma_load"(%tmA, %as, %k, %m0) :'
 B_LOAD = '"tcgen05.tma_load"(%tmB, %bs, %k, %n0) :'
@@ -145,7 +146,8 @@ NOTES = """Why, in the model's terms (docs/timing.md, "The whole grid"; the `est
 each run gives the keys its clusters share at a step). Every 2-CTA variant is within 0.4
 points: at 8192^3 the model has this kernel close to compute-bound whatever the order, the
 cluster or multicast, and the ranking between them is a matter of the L2, not of the
-tensor pipe. The 1-CTA variant is L2-bound, 24 points behind.
+tensor pipe. So is the 1-CTA kernel in a 2 x 1 multicast cluster (94.0 %); the lone
+1-CTA variant is L2-bound, 24 points behind.
 
 - Rasterization, M first vs N first (94.1 vs 94.2 %): the 74 pairs of a step take 32 row
   blocks of A and 3 column blocks of B (M first) or 3 and 32 (N first); A's and B's blocks
@@ -174,6 +176,15 @@ tensor pipe. The 1-CTA variant is L2-bound, 24 points behind.
   rate against the 72.7 its L2 share gives, so the L2 port is the bound (96.4 % busy)
   and the tensor pipe waits on it (by hand: 72.7 / 96 = 76 % at most). The DRAM bytes
   are the flagship's, over a longer run (55.5 % x 975,199 / 1,310,111 = 41.3 %).
+- 1 CTA in a 2 x 1 cluster with B multicast (94.0 / 94.1 %, M / N first, a tie with the
+  flagship): the two
+  CTAs of a cluster compute the flagship pair's two halves, and B's 256 rows, read once
+  from L2 for both (docs/timing.md, multicast), cost each SM 16 KiB of L2 reads a K block
+  as the pair's 128 rows do: 32 KiB per SM in all, 64 B/cycle at full rate, within the
+  72.7 of its L2 share (the port 93.6 % busy against the flagship's 88.1 %), the same
+  DRAM bytes (1,960 MiB distinct, DRAM share 55.4 %). What the pair saves over it here is
+  not time but shared memory: a pair's CTA holds half of B's tile, a ring of 4 x (16 +
+  16) KiB against 4 x (16 + 32) KiB (docs/cta-pairs.md).
 - 1 CTA, N first vs M first (71.8 vs 70.0 %): the same L2 bytes (the port's busy share
   grows by the shorter run: 96.4 % x 1,310,111 / 1,277,289 = 98.9 %), but N first, 32
   column blocks of B and 5 row blocks of A at a step, misses fewer distinct bytes than
@@ -215,7 +226,8 @@ def write_table(size: int = 8192, jobs: int = 1, only: list | None = None) -> Pa
         (name, OUT / f"ws_gemm_bf16_grid_2cta_{name}.mlir", f"{cx} x {cy}",
          "yes" if mc else "no") for name, (cx, cy, mc) in VARIANTS.items()] + [
         (name, OUT / f"ws_gemm_bf16_grid_2cta_{name}.mlir",
-         f"{p['cluster'][0] * p['cta_group']} x {p['cluster'][1]}", "-")
+         f"{p['cluster'][0] * p['cta_group']} x {p['cluster'][1]}",
+         "yes" if max(p["cluster"]) > 1 else "-")
         for name, p in TWIN_VARIANTS.items()]
     runs = [(k, raster) for k in kernels for raster in (0, 1)
             if only is None or f"{k[0]}:{raster}" in only]

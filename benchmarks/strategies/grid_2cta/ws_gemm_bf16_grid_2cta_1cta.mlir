@@ -156,4 +156,4 @@ module {
 #loc40 = loc("examples/python/ws_gemm_bf16_grid_2cta.py":144:1)
 #loc41 = loc("examples/python/ws_gemm_bf16_grid_2cta.py":146:1)
 #loc42 = loc("examples/python/ws_gemm_bf16_grid_2cta.py":147:1)
-#loc43 = loc("benchmarks/strategies/grid_2cta.py":93:1)
+#loc43 = loc("benchmarks/strategies/grid_2cta.py":94:1)
