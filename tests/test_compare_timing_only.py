@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 CHECK = ROOT / "examples" / "ws_gemm_bf16_grid_2cta.check.py"
 KERNELS = [ROOT / "benchmarks" / "strategies" / "grid_2cta" /
@@ -25,10 +27,12 @@ def sim_alone(tool, kernel) -> tuple:
     return int(cycles.group(1).replace(",", "")), float(util.group(1))
 
 
-def test_compare_ranks_kernels_as_their_timing_only_runs_do(tool):
+@pytest.mark.parametrize("extra", [(), ("--functional-only",)])
+def test_compare_ranks_kernels_as_their_timing_only_runs_do(tool, extra):
+    # --functional-only: no race detection, the same timing (docs/simulator.md)
     out = tool("tcgen05-compare", *KERNELS, "--grid", "tcgen05-insert-sync.strategy=minimal",
                "--check", CHECK, *SIZES, "--timing-only", "--rank", "--format", "json",
-               "-j", "1")
+               "-j", "1", *extra)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert [r["reason"] for r in rows] == ["", ""]

@@ -28,12 +28,13 @@ combinations run in parallel processes (``--jobs``, default: the cores available
 
 To rank kernels (several files) at a problem size: ``--check FILE.py`` and ``--set
 NAME=VALUE`` (repeatable) as tcgen05-sim's, ``--timing-only`` for the whole grid's
-estimate as ``tcgen05-sim --timing-only`` makes it (no numerics compared), ``--rank`` for
-the rows by tensor-pipe utilisation, best first:
+estimate as ``tcgen05-sim --timing-only`` makes it (no numerics compared;
+``--functional-only``: without race detection, as tcgen05-sim's), ``--rank`` for the rows
+by tensor-pipe utilisation, best first:
 
     tcgen05-compare examples/ws_gemm_bf16_grid_2cta.mlir benchmarks/strategies/grid_2cta/*.mlir \
         --grid tcgen05-insert-sync.strategy=minimal --check examples/ws_gemm_bf16_grid_2cta.check.py \
-        --set M=8192 --set N=8192 --set K=8192 --timing-only --rank
+        --set M=8192 --set N=8192 --set K=8192 --timing-only --functional-only --rank
 """
 
 from __future__ import annotations
@@ -267,10 +268,12 @@ class RunOptions:
     """How each distinct PTX runs: ``check``, a check file for every kernel (else each
     kernel's own); ``scalars``, its integer arguments ((name, value) pairs, as
     tcgen05-sim --set); ``timing_only``, the whole grid estimated as tcgen05-sim
-    --timing-only does (no numerics compared)."""
+    --timing-only does (no numerics compared); ``functional_only``, no race detection
+    (tcgen05-sim --functional-only: the same timing, several times faster)."""
     check: str | None = None
     scalars: tuple = ()
     timing_only: bool = False
+    functional_only: bool = False
 
 
 def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int,
@@ -287,10 +290,11 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int,
     except (simcli.UsageError, SimError) as err:
         return {"error": "inputs: " + str(err).splitlines()[0][:120]}
     if run.timing_only:
-        return _estimate_grid(ptx, manifest, inputs, timing_params)
+        return _estimate_grid(ptx, manifest, inputs, timing_params, run.functional_only)
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     try:
-        result = simulate(ptx, manifest, inputs, "late", timing=timing_params or True)
+        result = simulate(ptx, manifest, inputs, "late", timing=timing_params or True,
+                          functional_only=run.functional_only)
     except SimError as err:
         return {"error": "simulator: " + err.message.splitlines()[0][:120]}
     if result.races:
@@ -310,14 +314,15 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int,
             "tensor_pipe": t.utilisation["tensor pipe"]}
 
 
-def _estimate_grid(ptx: str, manifest: dict, inputs: dict, timing_params) -> dict:
+def _estimate_grid(ptx: str, manifest: dict, inputs: dict, timing_params,
+                   functional_only: bool = False) -> dict:
     """A timing-only run (tcgen05-sim --timing-only's): cycles and utilisation, no
     outputs to compare."""
     from tcgen05_lower.cli.sim_timing import TooManyClusters, estimate_grid
     from tcgen05_lower.sim.state import SimError
     try:
         result = estimate_grid(ptx, manifest, inputs, None, timing_params or True,
-                               schedule="late")[0]
+                               schedule="late", functional_only=functional_only)[0]
     except TooManyClusters as exc:
         return {"error": str(exc)[:160]}
     except SimError as err:
@@ -459,6 +464,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--timing-only", action="store_true",
                         help="estimate each kernel's whole grid as tcgen05-sim "
                              "--timing-only does (numerics not compared)")
+    parser.add_argument("--functional-only", action="store_true",
+                        help="no race detection (as tcgen05-sim --functional-only: the "
+                             "same results and timing, several times faster)")
     parser.add_argument("--rank", action="store_true",
                         help="rows by modelled tensor-pipe utilisation, best first")
     return parser
@@ -500,7 +508,8 @@ def _run_options(args) -> RunOptions:
         scalars = parse_settings(args.set)
     except SimUsageError as exc:
         raise UsageError(str(exc)) from None
-    return RunOptions(args.check, tuple(scalars.items()), args.timing_only)
+    return RunOptions(args.check, tuple(scalars.items()), args.timing_only,
+                      args.functional_only)
 
 
 def _timing_params(items) -> dict:
