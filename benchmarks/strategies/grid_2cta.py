@@ -193,10 +193,10 @@ tensor pipe. So is the 1-CTA kernel in a 2 x 1 multicast cluster (94.0 %); the l
 
 The cluster shape, the multicast and the CTAs per tile are the kernel's text, the raster
 its argument: this script runs tcgen05-sim --timing-only for each (its results kept in
-grid_2cta/results/); `tcgen05-compare KERNELS --check CHECK --set M=8192 .. --timing-only
---rank` makes the same estimates (with race detection, slower) and ranks them itself. Each estimate simulates
-cluster (0, 0, 0) whole and every other cluster for its first 1,500 warp instructions
-per CTA; the run column is wall time on two shared, busy cores."""
+grid_2cta/results/); `tcgen05-compare KERNELS --check CHECK --set M=8192 ..
+--timing-only --functional-only --rank` makes the same estimates and ranks them itself.
+Each estimate simulates cluster (0, 0, 0) whole and every other cluster for its first
+1,500 warp instructions per CTA; the run column is wall time on two shared, busy cores."""
 
 
 def tile_of(name: str) -> str:

@@ -32,8 +32,10 @@ estimate as ``tcgen05-sim --timing-only`` makes it (no numerics compared;
 ``--functional-only``: without race detection, as tcgen05-sim's), ``--rank`` for the rows
 by tensor-pipe utilisation, best first:
 
-    tcgen05-compare examples/ws_gemm_bf16_grid_2cta.mlir benchmarks/strategies/grid_2cta/*.mlir \
-        --grid tcgen05-insert-sync.strategy=minimal --check examples/ws_gemm_bf16_grid_2cta.check.py \
+    tcgen05-compare examples/ws_gemm_bf16_grid_2cta.mlir \\
+        benchmarks/strategies/grid_2cta/*.mlir \\
+        --grid tcgen05-insert-sync.strategy=minimal \\
+        --check examples/ws_gemm_bf16_grid_2cta.check.py \\
         --set M=8192 --set N=8192 --set K=8192 --timing-only --functional-only --rank
 """
 

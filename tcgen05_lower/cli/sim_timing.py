@@ -14,11 +14,12 @@ class TooManyClusters(Exception):
 
 
 def estimate_grid(ptx, manifest, inputs, grid=None, timing=True, **options):
-    """(result, launch, grid dims, clusters in all, clusters run) of a timing-only run: cluster (0, 0, 0) simulated
-    whole and the prefixes of the clusters ``timing_only_clusters`` names, the rest
-    replayed (sim/timing/wave.py). `options` go to ``simulate`` (schedule, fences,
-    max_instructions, timeout, functional_only, progress_stream). SimError for what the
-    simulator refuses; TooManyClusters before anything runs for a grid too large."""
+    """(result, launch, grid dims, clusters in all, clusters run) of a timing-only run:
+    cluster (0, 0, 0) simulated whole and the prefixes of the clusters
+    ``timing_only_clusters`` names, the rest replayed (sim/timing/wave.py). `options` go
+    to ``simulate`` (schedule, fences, max_instructions, timeout, functional_only,
+    progress_stream). SimError for what the simulator refuses; TooManyClusters before
+    anything runs for a grid too large."""
     from tcgen05_lower.sim import ptx as P
     from tcgen05_lower.sim.api import grid_of, launch_of, simulate
     from tcgen05_lower.sim.timing import TIMING_ONLY_MAX_CLUSTERS
