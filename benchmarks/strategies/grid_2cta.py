@@ -143,7 +143,7 @@ def _estimate(kernel: Path, raster: int, size: int) -> dict:
 
 #: What the table can and cannot say, written under it (for the 8192^3 runs).
 NOTES = """Why, in the model's terms (docs/timing.md, "The whole grid"; the `estimate:` line of
-each run gives the keys its clusters share at a step). Every 2-CTA variant is within 0.4
+each run gives the keys its clusters share at a step). Every 2-CTA variant is within 0.9
 points: at 8192^3 the model has this kernel close to compute-bound whatever the order, the
 cluster or multicast, and the ranking between them is a matter of the L2, not of the
 tensor pipe. So is the 1-CTA kernel in a 2 x 1 multicast cluster (94.0 %); the lone
@@ -155,13 +155,14 @@ tensor pipe. So is the 1-CTA kernel in a 2 x 1 multicast cluster (94.0 %); the l
   DRAM share 55.5 %) and so is the L2 traffic (88.1 %). Only a non-square problem can
   separate them.
 - Multicast: the 2 x 2 cluster with A multicast along y and without it read the same
-  bytes from DRAM (56.9 %: the two pairs of a cluster load A's tile at the same place of
+  bytes from DRAM (56.6 %: the two pairs of a cluster load A's tile at the same place of
   their load sequences, once from DRAM either way), but the L2 reads A once for both
-  pairs with it: its SMs' shares of the L2 bandwidth are 70.1 % busy against 88.1 %.
+  pairs with it: its SMs' shares of the L2 bandwidth are 70.0 % busy against 87.9 %.
   4 x 1 with B multicast along x alike (70.4 %), with the flagship's DRAM bytes (B: 24
   distinct keys of 296 cluster loads at a step, each multicast to both pairs). Its 0.4
   points over the flagship (94.5 %) are not memory's: the same DRAM bytes, and less L2
-  time did nothing for 2 x 2. By the model's own rule (docs/timing.md: a difference of a
+  time did nothing for 2 x 2 (93.6 % with and without multicast, half a point under the
+  flagship: its DRAM bytes are a little more, 2,016 against 1,960 MiB distinct). By the model's own rule (docs/timing.md: a difference of a
   few percent is a ranking, not a measurement) all five are ties.
 - Why multicast gains so little: cutting a fifth of the L2 reads leaves the tensor pipe
   at 94 %, so the L2 is not what holds it there; the rest is the MMA warp's (151,357
@@ -175,7 +176,7 @@ tensor pipe. So is the 1-CTA kernel in a 2 x 1 multicast cluster (94.0 %); the l
   so each SM reads 48 KiB from L2 per K block against 32 KiB: 96 B/cycle per SM at full
   rate against the 72.7 its L2 share gives, so the L2 port is the bound (96.4 % busy)
   and the tensor pipe waits on it (by hand: 72.7 / 96 = 76 % at most). The DRAM bytes
-  are the flagship's, over a longer run (55.5 % x 975,199 / 1,310,111 = 41.3 %).
+  are the flagship's, over a longer run (55.5 % x 975,212 / 1,310,111 = 41.3 %).
 - 1 CTA in a 2 x 1 cluster with B multicast (94.0 / 94.1 %, M / N first, a tie with the
   flagship): the two
   CTAs of a cluster compute the flagship pair's two halves, and B's 256 rows, read once
