@@ -77,6 +77,22 @@ def test_the_variants_are_what_the_generator_writes():
     for name, (cx, cy, mc) in generator.VARIANTS.items():
         path = VARIANTS / f"ws_gemm_bf16_grid_2cta_{name}.mlir"
         assert path.read_text() == generator.variant(cx, cy, mc), name
+    for name, parameters in generator.TWIN_VARIANTS.items():
+        path = VARIANTS / f"ws_gemm_bf16_grid_2cta_{name}.mlir"
+        assert path.read_text() == generator.twin_variant(name, parameters), name
+
+
+@pytest.mark.parametrize("name,multicasts", [("1cta", 0), ("1cta_2x1", 1)])
+def test_the_one_cta_variants_match_numpy_race_free(name, multicasts):
+    # The 1-CTA variants (the twin's cta_group=1: 128 x 256 tiles, cta_group::1 MMAs; in
+    # a 2 x 1 cluster B's load multicast) at the check file's odd sizes: M = 300 is 3
+    # tiles of 128, the last partial; N = 520 3 of 256; 4 CTAs walk the 9 tiles.
+    # Reference: NumPy (the check file).
+    result = compiled(VARIANTS / f"ws_gemm_bf16_grid_2cta_{name}.mlir")
+    assert "cta_group::1" in result.ptx and "cta_group::2" not in result.ptx
+    assert result.ptx.count("global.tile.mbarrier::complete_tx::bytes.multicast") == \
+        multicasts
+    assert judge(result, CHECK, "late") is None
 
 
 @pytest.mark.parametrize("name", ["2x2", "4x1"])

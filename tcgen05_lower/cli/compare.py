@@ -25,6 +25,18 @@ utilisation (``tcgen05_lower/sim/timing.py``: for comparing strategies, not abso
 cycles; ``--timing-param NAME=VALUE``, repeatable, overrides a parameter of it, and an
 unknown name or a value that is no number is a usage error). A combination that does not compile shows why. Progress goes to stderr;
 combinations run in parallel processes (``--jobs``, default: the cores available).
+
+To rank kernels (several files) at a problem size: ``--check FILE.py`` and ``--set
+NAME=VALUE`` (repeatable) as tcgen05-sim's, ``--timing-only`` for the whole grid's
+estimate as ``tcgen05-sim --timing-only`` makes it (no numerics compared;
+``--functional-only``: without race detection, as tcgen05-sim's), ``--rank`` for the rows
+by tensor-pipe utilisation, best first:
+
+    tcgen05-compare examples/ws_gemm_bf16_grid_2cta.mlir \\
+        benchmarks/strategies/grid_2cta/*.mlir \\
+        --grid tcgen05-insert-sync.strategy=minimal \\
+        --check examples/ws_gemm_bf16_grid_2cta.check.py \\
+        --set M=8192 --set N=8192 --set K=8192 --timing-only --functional-only --rank
 """
 
 from __future__ import annotations
@@ -218,11 +230,20 @@ def compile_combo(path: str, combo) -> tuple[Row, str | None, dict | None]:
     return row, result.ptx, result.manifest
 
 
-def kernel_inputs(path: str, manifest: dict, seed: int):
-    """(inputs, NumPy check or None): the kernel's .check.py, else the gemm check when
-    the kernel's shapes give it, else random buffers (1 MiB each, integer arguments 1)."""
+def kernel_inputs(path: str, manifest: dict, seed: int, run: "RunOptions | None" = None):
+    """(inputs, NumPy check or None): ``run.check`` (a check file, as tcgen05-sim --check)
+    or the kernel's .check.py, with ``run.scalars`` for its SCALARS, else the gemm check
+    when the kernel's shapes give it, else random buffers (1 MiB each, integer arguments
+    1). A timing-only run does not call the reference to learn its outputs."""
     from tcgen05_lower.cli import sim as simcli
-    check = Path(path).with_suffix(".check.py")
+    run = run or RunOptions()
+    check = Path(run.check) if run.check else Path(path).with_suffix(".check.py")
+    if run.check or run.scalars:
+        # --check / --set: the check file's problem or nothing (no random fallback that
+        # would ignore the sizes asked for)
+        problem = simcli.file_problem(str(check), manifest, dict(run.scalars))
+        outputs = set() if run.timing_only else simcli.output_names(problem, manifest, seed)
+        return simcli.make_inputs(problem, manifest, outputs, seed), problem
     try:
         if check.exists():
             problem = simcli.file_problem(str(check), manifest)
@@ -244,17 +265,38 @@ def kernel_inputs(path: str, manifest: dict, seed: int):
         return args, None
 
 
+@dataclass(frozen=True)
+class RunOptions:
+    """How each distinct PTX runs: ``check``, a check file for every kernel (else each
+    kernel's own); ``scalars``, its integer arguments ((name, value) pairs, as
+    tcgen05-sim --set); ``timing_only``, the whole grid estimated as tcgen05-sim
+    --timing-only does (no numerics compared); ``functional_only``, no race detection
+    (tcgen05-sim --functional-only: the same timing, several times faster)."""
+    check: str | None = None
+    scalars: tuple = ()
+    timing_only: bool = False
+    functional_only: bool = False
+
+
 def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int,
-                 timing_params: dict | None = None) -> dict:
+                 timing_params: dict | None = None, run: RunOptions | None = None) -> dict:
     """Runs one PTX with the timing model: outputs' digest, the NumPy check, cycles."""
     import numpy as np
 
+    from tcgen05_lower.cli import sim as simcli
     from tcgen05_lower.sim.api import simulate
     from tcgen05_lower.sim.state import SimError
-    inputs, problem = kernel_inputs(path, manifest, seed)
+    run = run or RunOptions()
+    try:
+        inputs, problem = kernel_inputs(path, manifest, seed, run)
+    except (simcli.UsageError, SimError) as err:
+        return {"error": "inputs: " + str(err).splitlines()[0][:120]}
+    if run.timing_only:
+        return _estimate_grid(ptx, manifest, inputs, timing_params, run.functional_only)
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     try:
-        result = simulate(ptx, manifest, inputs, "late", timing=timing_params or True)
+        result = simulate(ptx, manifest, inputs, "late", timing=timing_params or True,
+                          functional_only=run.functional_only)
     except SimError as err:
         return {"error": "simulator: " + err.message.splitlines()[0][:120]}
     if result.races:
@@ -274,11 +316,35 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int,
             "tensor_pipe": t.utilisation["tensor pipe"]}
 
 
+def _estimate_grid(ptx: str, manifest: dict, inputs: dict, timing_params,
+                   functional_only: bool = False) -> dict:
+    """A timing-only run (tcgen05-sim --timing-only's): cycles and utilisation, no
+    outputs to compare."""
+    from tcgen05_lower.cli.sim_timing import TooManyClusters, estimate_grid
+    from tcgen05_lower.sim.state import SimError
+    try:
+        result = estimate_grid(ptx, manifest, inputs, None, timing_params or True,
+                               schedule="late", functional_only=functional_only)[0]
+    except TooManyClusters as exc:
+        return {"error": str(exc)[:160]}
+    except SimError as err:
+        return {"error": "simulator: " + err.message.splitlines()[0][:120]}
+    if result.races:
+        return {"error": "race: " + result.races[0].message[:120]}
+    if result.problems:
+        return {"error": "at exit: " + result.problems[0][:120]}
+    t = result.timing
+    return {"digest": None, "numpy": None, "cycles": t.cycles,
+            "tensor_pipe": t.utilisation["tensor pipe"]}
+
+
 def compare(paths: list[str], grid, jobs: int, seed: int = 0,
-            progress="stderr", timing_params: dict | None = None) -> list[Row]:
+            progress="stderr", timing_params: dict | None = None,
+            run_options: "RunOptions | None" = None) -> list[Row]:
     """One row per kernel and combination. Progress lines go to `progress` (a stream, the
     process's stderr at call time by default, or None for none). ``timing_params``: the
-    timing model's parameters to override (timing.PARAMETERS)."""
+    timing model's parameters to override (timing.PARAMETERS); ``run_options``: the check file,
+    integer arguments and timing-only mode of every simulation (RunOptions)."""
     if progress == "stderr":
         progress = sys.stderr  # looked up now: a stream bound at import may be closed
     combos = combinations(grid)
@@ -310,7 +376,7 @@ def compare(paths: list[str], grid, jobs: int, seed: int = 0,
         for i, (key, out) in enumerate(zip(keys, run(
                 simulate_ptx, [unique[k][0] for k in keys], [unique[k][1] for k in keys],
                 [unique[k][2] for k in keys], [seed] * len(keys),
-                [timing_params] * len(keys)))):
+                [timing_params] * len(keys), [run_options] * len(keys)))):
             sims[key] = out
             note(f"simulated {i + 1}/{len(keys)} distinct PTX: {Path(key[0]).name}")
     finally:
@@ -327,6 +393,9 @@ def compare(paths: list[str], grid, jobs: int, seed: int = 0,
             row.reason = (row.reason + "; " if row.reason else "") + out["error"]
             continue
         row.cycles, row.tensor_pipe = out["cycles"], out["tensor_pipe"]
+        if out["digest"] is None:
+            row.same = "-"  # timing only: no outputs computed for every CTA
+            continue
         ref = reference.setdefault(path, out)
         same = out["digest"] == ref["digest"] and ref["numpy"] is not False
         row.same = "yes" if same else "no"
@@ -388,6 +457,20 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", metavar="FILE", help="write the table here")
     parser.add_argument("--timing-param", action="append", default=[], metavar="NAME=VALUE",
                         help="a timing-model parameter (docs/timing.md), repeatable")
+    parser.add_argument("--check", default=None, metavar="FILE.py",
+                        help="the check file of every kernel (as tcgen05-sim --check; "
+                             "default: each kernel's KERNEL.check.py)")
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                        help="an integer kernel argument of every kernel (overrides the "
+                             "check file's SCALARS, as tcgen05-sim --set), repeatable")
+    parser.add_argument("--timing-only", action="store_true",
+                        help="estimate each kernel's whole grid as tcgen05-sim "
+                             "--timing-only does (numerics not compared)")
+    parser.add_argument("--functional-only", action="store_true",
+                        help="no race detection (as tcgen05-sim --functional-only: the "
+                             "same results and timing, several times faster)")
+    parser.add_argument("--rank", action="store_true",
+                        help="rows by modelled tensor-pipe utilisation, best first")
     return parser
 
 
@@ -398,20 +481,37 @@ def run(argv=None) -> int:
         timing_params = _timing_params(args.timing_param)
         for combo in combinations(grid):
             pipeline_for(combo)
-        for path in args.kernels:
+        for path in args.kernels + ([args.check] if args.check else []):
             if not Path(path).is_file():
                 raise UsageError(f"{path}: no such file")
+        run_options = _run_options(args)
     except UsageError as exc:
         print(f"tcgen05-compare: error: {exc}", file=sys.stderr)
         return 1
     rows = compare(args.kernels, grid, max(args.jobs, 1), args.seed,
-                   timing_params=timing_params)
+                   timing_params=timing_params, run_options=run_options)
+    if args.rank:
+        # stable: equal utilisations keep the order given; rows without one go last
+        rows.sort(key=lambda r: -(r.tensor_pipe if r.tensor_pipe is not None else -1.0))
     text = format_rows(rows, args.format)
     if args.output:
         Path(args.output).write_text(text)
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _run_options(args) -> RunOptions:
+    """--check, --set and --timing-only as RunOptions; UsageError for a --set that is
+    no NAME=INTEGER."""
+    from tcgen05_lower.cli.sim import UsageError as SimUsageError
+    from tcgen05_lower.cli.sim import parse_settings
+    try:
+        scalars = parse_settings(args.set)
+    except SimUsageError as exc:
+        raise UsageError(str(exc)) from None
+    return RunOptions(args.check, tuple(scalars.items()), args.timing_only,
+                      args.functional_only)
 
 
 def _timing_params(items) -> dict:
