@@ -15,6 +15,8 @@ bytes the manifest describes field by field (``ParamStruct``, below).
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 from tcgen05_lower.sim.state import SimError
 
 #: Param-space addresses of by-value parameters (32-bit, as mov.b32 takes them).
@@ -88,7 +90,7 @@ def bind_extra_arrays(machine, arrays: dict) -> None:
 # parameter's bytes are read with ld.param at the parameter's address plus an offset).
 
 #: Field types: the byte widths of PTX's fundamental integer types (5.2.1).
-FIELD_BYTES = {f"{k}{bits}": bits // 8 for k in "bsu" for bits in (8, 16, 32, 64)}
+FIELD_BYTES = MappingProxyType({f"{k}{bits}": bits // 8 for k in "bsu" for bits in (8, 16, 32, 64)})
 
 
 class ParamStruct:
