@@ -33,9 +33,9 @@ Each point runs twice in the simulator:
   compare directly; ``gpu_utilisation`` is the tensor pipes' busy share of the whole GPU
   for that time.
 
-TMA multicast in cta_group::1 kernels is not in the compiler yet, so the 1-CTA points
-in clusters of several tiles are refused with its diagnostic (status "not supported
-yet"); shared memory refuses the rings that do not fit a CTA (227 KiB).
+A point the compiler refuses for a feature it does not have yet gets the status "not
+supported yet" with its diagnostic; shared memory refuses the rings that do not fit a CTA
+(227 KiB).
 """
 
 import os
