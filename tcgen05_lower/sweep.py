@@ -250,29 +250,21 @@ def _timing_columns(estimate) -> dict:
 def _timing_only(result, spec: str, sizes: dict, seed: int, max_instructions,
                  timeout) -> dict:
     """The timing columns of a timing-only estimate of the compiled point at `sizes`
-    (overrides of the check file's scalars), as ``tcgen05-sim --timing-only`` makes it:
-    cluster (0, 0, 0) simulated whole and the others ``timing.wave.timing_only_clusters``
-    names for a prefix each, without race detection (the point's check run has looked
-    for races). The outputs are not checked."""
+    (overrides of the check file's scalars), made by the estimate ``tcgen05-sim
+    --timing-only`` makes (``cli.sim_timing.estimate_grid``), without race detection (the
+    point's check run has looked for races). The outputs are not checked."""
     from tcgen05_lower.cli import sim as S
-    from tcgen05_lower.sim import ptx as P
-    from tcgen05_lower.sim.api import (DEFAULT_MAX_INSTRUCTIONS, DEFAULT_TIMEOUT,
-                                       check_launch, grid_of, launch_of, simulate)
-    from tcgen05_lower.sim.timing.wave import timing_only_clusters
+    from tcgen05_lower.cli.sim_timing import estimate_grid
+    from tcgen05_lower.sim.api import DEFAULT_MAX_INSTRUCTIONS, DEFAULT_TIMEOUT, check_launch
 
     try:
         manifest = result.manifest
         entry = check_launch(result.ptx, manifest)
         problem = S.file_problem(spec, manifest, sizes, entry)
         inputs = S.make_inputs(problem, manifest, set(), seed)  # outputs: not compared
-        launch = launch_of(manifest, P.parse(result.ptx).entry(manifest.get("entry")))
-        dims = grid_of(manifest, inputs, launch.cluster_dims)
-        grid = tuple(n // c for n, c in zip(dims, launch.cluster_dims))
-        clusters, budget = timing_only_clusters(grid, launch.cluster, True)
-        ran = simulate(result.ptx, manifest, inputs, timing=True, clusters=clusters,
-                       budgets={c: budget for c in clusters[1:]},
-                       max_instructions=max_instructions or DEFAULT_MAX_INSTRUCTIONS,
-                       timeout=timeout or DEFAULT_TIMEOUT, functional_only=True)
+        ran = estimate_grid(result.ptx, manifest, inputs,
+                            max_instructions=max_instructions or DEFAULT_MAX_INSTRUCTIONS,
+                            timeout=timeout or DEFAULT_TIMEOUT, functional_only=True)[0]
     except Exception as exc:
         shown = " ".join(f"{k}={v}" for k, v in sizes.items())
         raise PointFailed("timing", f"timing-only at {shown}: {type(exc).__name__}: "
