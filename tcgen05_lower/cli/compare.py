@@ -299,10 +299,9 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int,
                           functional_only=run.functional_only)
     except SimError as err:
         return {"error": "simulator: " + err.message.splitlines()[0][:120]}
-    if result.races:
-        return {"error": "race: " + result.races[0].message[:120]}
-    if result.problems:
-        return {"error": "at exit: " + result.problems[0][:120]}
+    refused = _refusal(result)
+    if refused is not None:
+        return refused
     digest = hashlib.sha256()
     for name in sorted(result.outputs):
         digest.update(name.encode() + np.ascontiguousarray(result.outputs[name]).tobytes())
@@ -314,6 +313,15 @@ def simulate_ptx(path: str, ptx: str, manifest: dict, seed: int,
     t = result.timing
     return {"digest": digest.hexdigest(), "numpy": checked, "cycles": t.cycles,
             "tensor_pipe": t.utilisation["tensor pipe"]}
+
+
+def _refusal(result) -> dict | None:
+    """The row of a run that raced or left problems at exit (the first one), else None."""
+    if result.races:
+        return {"error": "race: " + result.races[0].message[:120]}
+    if result.problems:
+        return {"error": "at exit: " + result.problems[0][:120]}
+    return None
 
 
 def _estimate_grid(ptx: str, manifest: dict, inputs: dict, timing_params,
@@ -329,10 +337,9 @@ def _estimate_grid(ptx: str, manifest: dict, inputs: dict, timing_params,
         return {"error": str(exc)[:160]}
     except SimError as err:
         return {"error": "simulator: " + err.message.splitlines()[0][:120]}
-    if result.races:
-        return {"error": "race: " + result.races[0].message[:120]}
-    if result.problems:
-        return {"error": "at exit: " + result.problems[0][:120]}
+    refused = _refusal(result)
+    if refused is not None:
+        return refused
     t = result.timing
     return {"digest": None, "numpy": None, "cycles": t.cycles,
             "tensor_pipe": t.utilisation["tensor pipe"]}
