@@ -60,7 +60,7 @@ from tcgen05_lower.synchronization.common import WRITTEN_SYNC, SyncError
 from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.pipelined_loads import plan_pipelined_loads
 from tcgen05_lower.synchronization.role_turns import WHO, buffer_name, handoff_pairs
-from tcgen05_lower.synchronization.thread_order import ThreadOrder
+from tcgen05_lower.synchronization.thread_order import LD, ST, ThreadOrder
 
 #: The strategy name (tcgen05-insert-sync's option).
 HANDOFFS = "handoffs"
@@ -160,7 +160,7 @@ class _Writer:
                                  f"complete before the other role's next turn (the commit "
                                  f"tracks every prior MMA of the thread, 9.7.16.12.1)")
                 return
-            for kind, present in (("ld", site.loads), ("st", site.stores)):
+            for kind, present in ((LD, site.loads), (ST, site.stores)):
                 if present:
                     self.emit(WaitOp, kind=kind,
                               reason=f"the tcgen05.{kind} of {turns.role.name!r}'s turn on "
@@ -184,7 +184,7 @@ class _Writer:
             body = role.op.regions[0].blocks[0]
             end = body.operations[len(body.operations) - 1]
             with ir.InsertionPoint(end), end.location:
-                for kind in ("ld", "st"):
+                for kind in (LD, ST):
                     if kind in pending:
                         self.emit(WaitOp, kind=kind,
                                   reason=f"the tcgen05.{kind} of {role.name!r} complete "

@@ -45,7 +45,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tcgen05_lower import dialect as d
-from tcgen05_lower.dialect.ops import LdOp, MmaOp, StOp
+from tcgen05_lower.dialect.ops import LdOp, MmaOp, StOp, TmemBufferOp
 from tcgen05_lower.kernel_ir import root_buffers
 from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.common import SyncError, constant_value, enclosing_op
@@ -125,8 +125,8 @@ class Pair:
 
 def buffer_name(root) -> str:
     """The buffer's ``name`` attribute, or a placeholder."""
-    name = root.attributes["name"] if "name" in root.attributes else None
-    return str(name).strip('"') if name is not None else "a TMEM buffer"
+    name = TmemBufferOp(root).name
+    return name if name else "a TMEM buffer"
 
 
 def role_touches(role) -> list:

@@ -32,7 +32,8 @@ from tcgen05_lower.kernel_ir import defining_op, root_buffers
 from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.common import constant_value
 
-LD, ST = "ld", "st"
+#: The kinds of tcgen05.wait, named after the ops they wait for (9.7.16.6.2.1.2).
+LD, ST = LdOp.NAME, StOp.NAME
 #: Entries of one kind and buffer kept apart before they merge into one for any cell.
 MAX_SAME = 8
 
