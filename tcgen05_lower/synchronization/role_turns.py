@@ -29,8 +29,7 @@ bounds differ by arithmetic on constants, pipelined_loads._offset_from).
 
 Refused with a located diagnostic naming the rule (lit_tests/tcgen05-insert-sync/
 handoffs-diagnostics.mlir): TMEM accesses other than mma, ld and st in roles (cp, shift,
-ld_red), TMEM scale factors or sparsity metadata, multi-stage TMEM buffers (tmem_stage
-rings), an operand whose buffer the pass cannot trace to one root, a buffer shared by
+ld_red), multi-stage TMEM buffers (tmem_stage rings), an operand whose buffer the pass cannot trace to one root, a buffer shared by
 more than two roles or by two roles neither or both of which issue the MMAs, a role
 that issues MMAs and loads or stores the buffers it shares, a loop not from 0 by 1,
 loops whose bounds do not differ by a constant, turn counts that differ, first turns
@@ -151,15 +150,13 @@ def role_touches(role) -> list:
 
 def _mma_touches(op) -> list:
     mma = MmaOp(op)
-    if any(v is not None for v in (mma.scale_a, mma.scale_b, mma.metadata)):
-        raise SyncError(op, f"{WHO}: an MMA with scale factors or sparsity metadata in "
-                            f"tensor memory is not planned yet")
+    # A from tensor memory, scale factors and sparsity metadata: read.
+    found = [Touch(op, _root(v, op), True, False, True)
+             for v in (mma.a, mma.scale_a, mma.scale_b, mma.metadata)
+             if v is not None and d.is_tmem(v)]
     # enable_input_d constant false: the MMA overwrites D without reading it.
     accumulates = constant_value(mma.enable_input_d) != 0
-    found = [Touch(op, _root(mma.d, op), accumulates, True, True)]
-    if d.is_tmem(mma.a):
-        found.insert(0, Touch(op, _root(mma.a, op), True, False, True))
-    return found
+    return found + [Touch(op, _root(mma.d, op), accumulates, True, True)]
 
 
 def _root(value, op):
