@@ -165,6 +165,11 @@ synchronization of their own, or that arrives on mbarriers itself
 
 Strategy ``none`` adds nothing and keeps the kernel's own synchronization as written: the
 strategy for kernels that write their synchronization (roles, TMA protocols, rings).
+Strategy ``loads`` keeps it and plans only the TMA loads that name no mbarrier, read by a
+software-pipelined MMA role (``synchronization/pipelined_loads.py``); strategy
+``handoffs`` plans those loads and the TMEM handoffs between the MMA role and the roles
+that load and store its buffers, for a kernel that writes none
+(``synchronization/role_handoffs.py``; examples/ws_attention_fwd_bf16.mlir).
 
 Not supported (located diagnostics): kernels with several blocks (run lift-cf-to-scf
 first), and region ops other than scf.for, scf.while, scf.if and scf.index_switch around
