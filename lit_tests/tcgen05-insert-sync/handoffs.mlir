@@ -14,8 +14,10 @@
 // partitions op (1): 18 ops. @correction adds a correction loop of O (ld then st of the
 // same 32 columns, step 32): one wait::ld before the store (9.7.16.6.4.2), none between
 // iterations (disjoint columns); @overlap steps by 16, so the load of iteration i + 1
-// meets the store of iteration i: a wait::st before the load as well. verify-sync
-// accepts all three.
+// meets the store of iteration i: a wait::st before the load as well. @first_in_loop
+// has no MMA before the MMA role's loop: its turn j waits for completion j - 1 of the
+// backward mbarrier, parity (j + 1) & 1 (in iteration 0 the phase before the first, which
+// a fresh mbarrier reports complete). verify-sync accepts all four.
 // RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=handoffs report=true},tcgen05-verify-sync{report=true}' 2>&1 >/dev/null | FileCheck %s
 
 // CHECK: tcgen05-insert-sync: kernel @handoffs strategy=handoffs added 18 ops (3 commit, 4 mbarrier_wait, 2 wait::ld, 1 wait::st, 2 fence::before, 5 fence::after, 1 mbarrier_arrive), 2 mbarriers
@@ -45,9 +47,12 @@
 // CHECK: kernel @overlap strategy=handoffs added 20 ops (3 commit, 4 mbarrier_wait, 3 wait::ld, 2 wait::st,
 // CHECK: tcgen05.wait::st tcgen05.ld of O after this thread's tcgen05.st of cells it may share
 // CHECK-NEXT: tcgen05.wait::ld tcgen05.st of O after this thread's tcgen05.ld of cells it may share
+// CHECK: kernel @first_in_loop strategy=handoffs added
+// CHECK: tcgen05.mbarrier_wait 'mma' accesses S, O after the loads and stores of the other role's previous turn on them (turn j waits for parity (j + 1) & 1)
 // CHECK: tcgen05-verify-sync: kernel @handoffs: {{.*}}: ordered
 // CHECK: tcgen05-verify-sync: kernel @correction: {{.*}}: ordered
 // CHECK: tcgen05-verify-sync: kernel @overlap: {{.*}}: ordered
+// CHECK: tcgen05-verify-sync: kernel @first_in_loop: {{.*}}: ordered
 
 !q = !tcgen05.smem<[128, 64], bf16, "K", "128B">
 !k = !tcgen05.smem<[64, 64], bf16, "K", "128B">
@@ -194,6 +199,37 @@ func.func @overlap(%out: !llvm.ptr<1>, %n: index, %m: index)
           %o = "tcgen05.ld"(%O, %col) : (!s, index) -> !tcgen05.frag<[128, 32], f32>
           "tcgen05.st"(%O, %col, %o) : (!s, index, !tcgen05.frag<[128, 32], f32>) -> ()
         }
+      }
+      %r = "tcgen05.ld"(%O, %c0) : (!s, index) -> !f
+      "tcgen05.store_fragment"(%r, %out, %c0) {ld = 64 : i64} : (!f, !llvm.ptr<1>, index) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "softmax", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+func.func @first_in_loop(%out: !llvm.ptr<1>, %n: index)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %false = arith.constant false
+  %q = "tcgen05.smem_buffer"() : () -> !q
+  %k = "tcgen05.smem_buffer"() : () -> !k
+  %S = "tcgen05.tmem_buffer"() {name = "S"} : () -> !s
+  %O = "tcgen05.tmem_buffer"() {name = "O"} : () -> !s
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %j = %c0 to %n step %c1 {
+        "tcgen05.mma"(%S, %q, %k, %false) {kind = "f16"} : (!s, !q, !k, i1) -> ()
+      }
+      "tcgen05.mma"(%O, %q, %k, %false) {kind = "f16"} : (!s, !q, !k, i1) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      scf.for %j = %c0 to %n step %c1 {
+        %x = "tcgen05.ld"(%S, %c0) : (!s, index) -> !f
+        "tcgen05.store_fragment"(%x, %out, %c0) {ld = 64 : i64} : (!f, !llvm.ptr<1>, index) -> ()
       }
       %r = "tcgen05.ld"(%O, %c0) : (!s, index) -> !f
       "tcgen05.store_fragment"(%r, %out, %c0) {ld = 64 : i64} : (!f, !llvm.ptr<1>, index) -> ()
