@@ -29,15 +29,15 @@ bounds differ by arithmetic on constants, pipelined_loads._offset_from).
 
 Refused with a located diagnostic naming the rule (lit_tests/tcgen05-insert-sync/
 handoffs-diagnostics.mlir): TMEM accesses other than mma, ld and st in roles (cp, shift,
-ld_red), multi-stage TMEM buffers (tmem_stage rings), an operand whose buffer the pass cannot trace to one root, a buffer shared by
-more than two roles or by two roles neither or both of which issue the MMAs, a role
-that issues MMAs and loads or stores the buffers it shares, a loop not from 0 by 1,
-loops whose bounds do not differ by a constant, turn counts that differ, first turns
-that both (or neither) read what the other writes, and a last turn that the MMA role
-takes (nothing would read what it wrote) or that is an iteration of the second role's
-loop (its signal would have no receiver in the last iteration). Cost: one walk of the
-roles, one pass over each site's block: linear in the kernel.
-"""
+ld_red), multi-stage TMEM buffers (tmem_stage rings), an operand whose buffer the pass
+cannot trace to one root, a buffer shared by more than two roles or by two roles neither
+or both of which issue the MMAs, a role that issues MMAs and loads or stores the buffers
+it shares, a loop not from 0 by 1, loops whose bounds do not differ by a constant, turn
+counts that differ, first turns that both (or neither) read what the other writes, and a
+last turn that the MMA role takes (nothing would read what it wrote) or that is an
+iteration of the second role's loop (its signal would have no receiver in the last
+iteration). Cost: one walk of the roles, one pass over each site's block: linear in the
+kernel."""
 
 from __future__ import annotations
 

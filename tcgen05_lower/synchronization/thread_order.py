@@ -14,10 +14,11 @@ root buffer, columns), and writes the wait right before the access that needs it
   iteration and none between them), or unknown (any cell of the buffer); an access
   through a view of another buffer (an alias) has unknown columns of its root;
 - tcgen05.wait::ld / ::st (written or inserted) clear the loads / stores;
-- a branch's paths join by union; a loop's body is summarized once with nothing pending
-  at its entry (what may still be pending at the end of an iteration), and walked once
-  with what is pending before it plus that summary, carried to "an earlier iteration":
-  each loop body is walked twice in all, linear in the kernel.
+- a branch's paths join by union; an scf.while counts every access inside it as pending
+  at any of its buffer's cells from its start; an scf.for's body is summarized once with
+  nothing pending at its entry (what may still be pending at the end of an iteration),
+  and walked once with what is pending before it plus that summary, carried to "an
+  earlier iteration": each loop body is walked twice in all, linear in the kernel.
 
 What is still pending at the end of a role is returned: the role's end waits for it
 before the join (role_handoffs.py).
@@ -64,6 +65,13 @@ class ThreadOrder:
                 pending = self.access(op, name, pending, dry)
             elif op.name == "scf.for":
                 pending = self.loop(op, pending, dry)
+            elif op.name == "scf.while":
+                # Its iterations are not counted: each access inside it may still be in
+                # flight from an earlier one, at any of its buffer's cells.
+                entry = _union(pending, _anywhere(op))
+                ends = [self.block(region.blocks[0], list(entry), dry)
+                        for region in op.regions if len(region.blocks)]
+                pending = _union(entry, *ends)
             elif len(op.regions):
                 ends = [self.block(region.blocks[0], list(pending), dry)
                         for region in op.regions if len(region.blocks)]
@@ -110,6 +118,18 @@ class ThreadOrder:
                       reason=f"tcgen05.{name} of {what} after this thread's {earlier} of "
                              f"cells it may share (9.7.16.6.4.2; a register dependence "
                              f"orders no memory access, 9.7.16.6.4.5)")
+
+
+def _anywhere(op) -> list:
+    """Every ld / st nested in `op`, pending at any cell of its buffer."""
+    found = []
+    for inner in d.walk_ops(op):
+        name = d.op_name(inner)
+        if name in (LdOp.NAME, StOp.NAME):
+            inner = inner.operation
+            found.append((LD if name == LdOp.NAME else ST,
+                          _footprint(inner, inner.operands[0])[0], None))
+    return found
 
 
 def _footprint(op, buffer) -> tuple:
