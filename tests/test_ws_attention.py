@@ -118,6 +118,17 @@ def test_sequence_length_1000(d, causal, tmp_path):
     assert_matches(problem, inputs, sim)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("d, causal", [(64, 0), (128, 1)])
+@pytest.mark.parametrize("schedule", ["eager", "random"])
+def test_sequence_length_1000_other_schedules(d, causal, schedule, tmp_path):
+    """L = 1000 under the eager schedule and a random one (seed 0): race-free, within
+    the bound, nothing left at exit (the protocol strategy=handoffs writes)."""
+    check = check_file(tmp_path, d=d, length=1000, causal=causal)
+    result = compile_source(example(d, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
+    assert judge(result, check, schedule, seed=0) is None
+
+
 def _verified_pipeline() -> str:
     return override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{strategy=none}"])
 
