@@ -126,7 +126,7 @@ def test_sequence_length_1000_other_schedules(d, causal, schedule, tmp_path):
     the bound, nothing left at exit (the protocol strategy=handoffs writes)."""
     check = check_file(tmp_path, d=d, length=1000, causal=causal)
     result = compile_source(example(d, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
-    assert judge(result, check, schedule, seed=0) is None
+    assert judge(result, check, schedule, seed=0 if schedule == "random" else None) is None
 
 
 def _verified_pipeline() -> str:
