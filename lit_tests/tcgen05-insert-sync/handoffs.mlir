@@ -12,12 +12,17 @@
 // runs wait::ld, wait::st, fence::before_thread_sync and arrives after its loop's last
 // store (4), wait::ld + fence::before_thread_sync at its end (2); the fence after the
 // partitions op (1): 18 ops. @correction adds a correction loop of O (ld then st of the
-// same 32 columns, step 32): one wait::ld before the store (9.7.16.6.4.2), none between
-// iterations (disjoint columns); @overlap steps by 16, so the load of iteration i + 1
-// meets the store of iteration i: a wait::st before the load as well. @first_in_loop
-// has no MMA before the MMA role's loop: its turn j waits for completion j - 1 of the
-// backward mbarrier, parity (j + 1) & 1 (in iteration 0 the phase before the first, which
-// a fresh mbarrier reports complete). verify-sync accepts all four.
+// same 32 columns, step 32, two trips): one wait::ld before the store (9.7.16.6.4.2), none
+// between iterations (disjoint columns), and the turn's wait::ld before its arrival goes
+// (the last store waited for every load before it): 18 ops; @overlap steps by 16, so the
+// load of iteration i + 1 meets the store of iteration i: a wait::st before the load as
+// well, 19. @first_in_loop has no MMA before the MMA role's loop: its turn j waits for
+// completion j - 1 of the backward mbarrier, parity (j + 1) & 1 (in iteration 0 the phase
+// before the first, which a fresh mbarrier reports complete); its turn after the loop
+// writes O only, which the softmax's loop turn before it did not touch: a wait (the
+// phases stay in step) and no fence. M: 3 + 2, softmax: 2 + 3 + 2 + 2, the partitions
+// op's fence: 15. verify-sync accepts all four (and rejects the deletion of any inserted
+// op: tests/test_role_handoffs.py).
 // RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=handoffs report=true},tcgen05-verify-sync{report=true}' 2>&1 >/dev/null | FileCheck %s
 
 // CHECK: tcgen05-insert-sync: kernel @handoffs strategy=handoffs added 18 ops (3 commit, 4 mbarrier_wait, 2 wait::ld, 1 wait::st, 2 fence::before, 5 fence::after, 1 mbarrier_arrive), 2 mbarriers
@@ -41,13 +46,13 @@
 // CHECK-NEXT: tcgen05.wait::ld the tcgen05.ld of 'softmax' complete before the join of the roles and the dealloc after it (9.7.16.6.4.4)
 // CHECK-NEXT: tcgen05.fence::before_thread_sync 'softmax''s tcgen05 ops ordered before the join (9.7.16.6.4.4)
 // CHECK-NEXT: tcgen05.fence::after_thread_sync the dealloc after the roles' join ordered after their TMEM accesses (9.7.16.6.4.4)
-// CHECK: kernel @correction strategy=handoffs added 19 ops (3 commit, 4 mbarrier_wait, 3 wait::ld, 1 wait::st,
+// CHECK: kernel @correction strategy=handoffs added 18 ops (3 commit, 4 mbarrier_wait, 2 wait::ld, 1 wait::st,
 // CHECK: tcgen05.wait::ld tcgen05.st of O after this thread's tcgen05.ld of cells it may share
 // CHECK-NOT: tcgen05.ld of O after this thread's tcgen05.st
-// CHECK: kernel @overlap strategy=handoffs added 20 ops (3 commit, 4 mbarrier_wait, 3 wait::ld, 2 wait::st,
+// CHECK: kernel @overlap strategy=handoffs added 19 ops (3 commit, 4 mbarrier_wait, 2 wait::ld, 2 wait::st,
 // CHECK: tcgen05.wait::st tcgen05.ld of O after this thread's tcgen05.st of cells it may share
 // CHECK-NEXT: tcgen05.wait::ld tcgen05.st of O after this thread's tcgen05.ld of cells it may share
-// CHECK: kernel @first_in_loop strategy=handoffs added
+// CHECK: kernel @first_in_loop strategy=handoffs added 15 ops (2 commit, 4 mbarrier_wait, 2 wait::ld, 2 fence::before, 4 fence::after, 1 mbarrier_arrive), 2 mbarriers
 // CHECK: tcgen05.mbarrier_wait 'mma' accesses S, O after the loads and stores of the other role's previous turn on them (turn j waits for parity (j + 1) & 1)
 // CHECK: tcgen05-verify-sync: kernel @handoffs: {{.*}}: ordered
 // CHECK: tcgen05-verify-sync: kernel @correction: {{.*}}: ordered

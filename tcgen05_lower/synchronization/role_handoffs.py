@@ -59,7 +59,8 @@ from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.common import WRITTEN_SYNC, SyncError
 from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.pipelined_loads import plan_pipelined_loads
-from tcgen05_lower.synchronization.role_turns import WHO, buffer_name, handoff_pairs
+from tcgen05_lower.synchronization.role_turns import (WHO, buffer_name, handoff_pairs,
+                                                      previous_sites)
 from tcgen05_lower.synchronization.thread_order import LD, ST, ThreadOrder
 
 #: The strategy name (tcgen05-insert-sync's option).
@@ -102,6 +103,7 @@ class _Writer:
         self.added, self.barriers = added, barriers
         self.constants: dict = {}
         self.names = OpDict()
+        self.optional = OpDict()   # waits the walk of thread_order.py may drop
 
     def pair(self, pair) -> None:
         for root in pair.buffers:
@@ -117,14 +119,19 @@ class _Writer:
         for turns, out, into in ((pair.mma, forward, backward), (pair.other, backward,
                                                                   forward)):
             first, issuer = turns is pair.first, turns is pair.mma
+            sender = pair.other if issuer else pair.mma
             for site in turns.sites:
-                self.receive(turns, site, into, first, names, issuer)
+                fence = site.shares(previous_sites(turns, site, sender, first))
+                self.receive(turns, site, into, first, names, issuer, fence)
                 if first or site is not turns.sites[-1]:
                     self.send(turns, site, out, names, issuer)
 
     # -- one site -------------------------------------------------------------------------
-    def receive(self, turns, site, barrier, first: bool, names: str, issuer: bool) -> None:
-        """The wait before the site's first access for the other role's previous turn."""
+    def receive(self, turns, site, barrier, first: bool, names: str, issuer: bool,
+                fence: bool) -> None:
+        """The wait before the site's first access for the other role's previous turn;
+        the fence after it when that turn may have touched a buffer this one does (the
+        wait alone keeps the phases in step: each turn waits for one)."""
         shift = 1 if first else 0
         if site.where == "prologue" and first:
             return   # the first turn of all: the buffers hold nothing of the other role
@@ -146,9 +153,10 @@ class _Writer:
             self.emit(MbarrierWaitOp, barrier=barrier, phase=parity,
                       reason=f"{turns.role.name!r} accesses {names} after {other} of the "
                              f"other role's previous turn on them ({when})")
-            self.emit(FenceOp, kind="after_thread_sync",
-                      reason=f"{turns.role.name!r}'s tcgen05 ops on {names} ordered after "
-                             f"the mbarrier wait (9.7.16.6.4.4)")
+            if fence:
+                self.emit(FenceOp, kind="after_thread_sync",
+                          reason=f"{turns.role.name!r}'s tcgen05 ops on {names} ordered "
+                                 f"after the mbarrier wait (9.7.16.6.4.4)")
 
     def send(self, turns, site, barrier, names: str, issuer: bool) -> None:
         """The signal after the site's last access: a commit, or waits, fence, arrive."""
@@ -162,9 +170,13 @@ class _Writer:
                 return
             for kind, present in ((LD, site.loads), (ST, site.stores)):
                 if present:
-                    self.emit(WaitOp, kind=kind,
-                              reason=f"the tcgen05.{kind} of {turns.role.name!r}'s turn on "
-                                     f"{names} complete before its arrival (9.7.16.6.4.4)")
+                    # Dropped by the walk of thread_order.py when nothing of its kind can
+                    # still be in flight there.
+                    self.optional[self.emit(
+                        WaitOp, kind=kind,
+                        reason=f"the tcgen05.{kind} of {turns.role.name!r}'s turn on "
+                               f"{names} complete before its arrival (9.7.16.6.4.4)"
+                    ).operation] = True
             self.emit(FenceOp, kind="before_thread_sync",
                       reason=f"{turns.role.name!r}'s tcgen05 ops on {names} ordered before "
                              f"its arrival (9.7.16.6.4.4)")
@@ -176,7 +188,7 @@ class _Writer:
     def join(self, roles, pairs) -> None:
         """The same-thread waits in every role that loads or stores, what its end waits
         for, and the fence after the partitions op."""
-        order = ThreadOrder(self.emit, self.names)
+        order = ThreadOrder(self.emit, self.names, self.optional)
         for role in roles:
             pending = order.role(role)
             if not pending:
@@ -197,6 +209,10 @@ class _Writer:
             self.emit(FenceOp, kind="after_thread_sync",
                       reason="the dealloc after the roles' join ordered after their TMEM "
                              "accesses (9.7.16.6.4.4)")
+        dropped = OpDict((op, True) for op in order.dropped)
+        self.added[:] = [op for op in self.added if op.operation not in dropped]
+        for op in order.dropped:
+            op.erase()
 
     # -- helpers --------------------------------------------------------------------------
     def alloc(self, count: int, purpose: str):

@@ -89,6 +89,11 @@ class Site:
     last: object
     loads: bool = False
     stores: bool = False
+    roots: list = field(default_factory=list)   # the buffers it touches
+
+    def shares(self, others: list) -> bool:
+        """Whether it touches a buffer one of the sites `others` touches."""
+        return any(root in site.roots for site in others for root in self.roots)
 
 
 @dataclass
@@ -266,9 +271,13 @@ def _anchor(op, holder):
 
 def _site(where: str, block, anchored: list, position) -> Site:
     ranked = sorted(anchored, key=lambda at: position[at[0]])
+    roots = []
+    for _, touch in anchored:
+        if touch.root not in roots:
+            roots.append(touch.root)
     return Site(where, block, ranked[0][0], ranked[-1][0],
                 loads=any(t.load for _, t in anchored),
-                stores=any(t.store for _, t in anchored))
+                stores=any(t.store for _, t in anchored), roots=roots)
 
 
 def _reads_first(touches: list) -> bool:
@@ -333,3 +342,16 @@ def _align(pair: Pair) -> None:
 
 def _epi(turns: Turns) -> int:
     return 1 if turns.sites[-1].where == "epilogue" else 0
+
+
+def previous_sites(receiver: Turns, site: Site, sender: Turns, first: bool) -> list:
+    """The sites of `sender` that may hold the turn just before `site`'s turns of
+    `receiver` (`first`: the receiver goes first): before its prologue, the sender's first
+    site; before its epilogue, the sender's last site (the receiver second) or any other
+    (first: turn T - 2 is the sender's loop, or its prologue when the loop runs no
+    iteration); before an iteration of its loop, any."""
+    if site.where == "prologue" and not first:
+        return sender.sites[:1]
+    if site.where == "epilogue":
+        return sender.sites[-1:] if not first else sender.sites[:-1] or sender.sites
+    return sender.sites

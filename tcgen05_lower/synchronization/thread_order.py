@@ -21,7 +21,8 @@ root buffer, columns), and writes the wait right before the access that needs it
   earlier iteration": each loop body is walked twice in all, linear in the kernel.
 
 What is still pending at the end of a role is returned: the role's end waits for it
-before the join (role_handoffs.py).
+before the join (role_handoffs.py); a wait the caller marks optional (before an arrival)
+is dropped when nothing of its kind can be in flight where it stands.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import LdOp, StOp, TmemBufferOp, WaitOp
 from tcgen05_lower.kernel_ir import defining_op, root_buffers
 from tcgen05_lower.op_tables import OpDict
-from tcgen05_lower.synchronization.common import constant_value
+from tcgen05_lower.synchronization.common import constant_trip_count, constant_value
 
 #: The kinds of tcgen05.wait, named after the ops they wait for (9.7.16.6.2.1.2).
 LD, ST = LdOp.NAME, StOp.NAME
@@ -43,10 +44,12 @@ class ThreadOrder:
     """The walk of one role (module docstring); `emit(cls, **fields)` builds an op at the
     insertion point and records it."""
 
-    def __init__(self, emit, names):
+    def __init__(self, emit, names, optional=None):
         self.emit = emit
         self.names = names          # root op -> buffer name
         self.summaries = OpDict()   # scf.for -> what may be pending after an iteration
+        self.optional = optional if optional is not None else OpDict()
+        self.dropped: list = []     # optional waits with nothing of their kind pending
 
     def role(self, role) -> set:
         """Writes the waits of `role`; the kinds still pending at its end."""
@@ -60,6 +63,9 @@ class ThreadOrder:
             name = d.op_name(op)
             if name == WaitOp.NAME:
                 kind = str(WaitOp(op).kind)
+                if not dry and op in self.optional and \
+                        not any(p[0] == kind for p in pending):
+                    self.dropped.append(op)
                 pending = [p for p in pending if p[0] != kind]
             elif name in (LdOp.NAME, StOp.NAME):
                 pending = self.access(op, name, pending, dry)
@@ -102,12 +108,13 @@ class ThreadOrder:
         if summary is None:
             summary = self.summaries[loop] = self.block(loop.regions[0].blocks[0], [],
                                                         dry=True)
+        # A loop that may run no iteration leaves `pending` as it was.
+        before = pending if (constant_trip_count(loop) or 0) < 1 else []
         if dry:
             return _union(pending, [_leaving(p, loop) for p in summary])
         carried = [_earlier(p, loop) for p in summary]
         end = self.block(loop.regions[0].blocks[0], _union(pending, carried), dry=False)
-        # Zero trips leave `pending` as it was.
-        return _union(pending, [_leaving(p, loop) for p in end])
+        return _union(before, [_leaving(p, loop) for p in end])
 
     def wait(self, op, kind: str, name: str, root) -> None:
         what = self.names.get(root, "a TMEM buffer") if root is not None else \
