@@ -36,6 +36,12 @@ a thread's own ld / st of the      tcgen05.wait::ld / wait::st before the access
 same cells                         (thread_order.py, 9.7.16.6.4.2)
 =================================  ==========================================================
 
+Two ops of the table are left out where they order nothing: the fence after a wait whose
+turn touches no buffer that the other role's turn before it may have touched (the wait
+stays: it keeps the phases in step; role_turns.previous_sites), and a wait::ld / wait::st
+before an arrival when no load / store of the thread can still be in flight there
+(thread_order.py drops it: a later wait in the turn already covered them).
+
 One forward and one backward mbarrier per pair, whatever the number of buffers: every
 buffer's producer -> consumer handoff of a turn rides on the turn's one commit (or
 arrival), and its consumer -> producer (WAR) handoff on the other role's. The cost of the
