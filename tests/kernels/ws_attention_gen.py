@@ -5,9 +5,11 @@ halves Q, K, V and O are cut into, one TMA box and one 128-byte swizzle span eac
 docs/tma.md), `tiles` query tiles of 128 rows per CTA (1: one softmax warpgroup, the MMA
 computing the next block's scores while it works; 2: two softmax warpgroups in ping-pong),
 and optionally a constant number of KV blocks; `planned_loads` leaves the TMA loads'
-synchronization to tcgen05-insert-sync{strategy=loads}; `rescale` corrects O at every
+synchronization to tcgen05-insert-sync{strategy=loads}; `planned_handoffs` (two tiles,
+with `planned_loads`) writes no synchronization at all, tcgen05-insert-sync
+{strategy=handoffs} writing it (``without_handoffs``); `rescale` corrects O at every
 block or, "conditional", only where a warp's maxima grew past `threshold`. The example
-is ``generate(64, 2, planned_loads=True, rescale="conditional")``;
+is ``generate(64, 2, planned_loads=True, rescale="conditional", planned_handoffs=True)``;
 tests/test_ws_attention.py checks that character for character and runs the others."""
 
 from __future__ import annotations
