@@ -800,3 +800,48 @@ func.func @both_sides(%out: !llvm.ptr<1>, %n: index, %m: index)
   }) : () -> ()
   return
 }
+
+// -----
+
+// The TMA loads' rules (pipelined_loads.py) named under strategy=handoffs: no MMA reads the loaded ring (the MMA reads another tile).
+!q = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!ring = !tcgen05.smem<[2, 64, 64], bf16, "K", "128B">
+!kt = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!acc = !tcgen05.tmem<[128, 64], f32>
+func.func @loads_unread(%C: !llvm.ptr<1>, %nb: index,
+    %tmK: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "K", box = array<i64: 64, 64>,
+                                              swizzle = "128B"}})
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %false = arith.constant false
+  %q = "tcgen05.smem_buffer"() : () -> !q
+  %k = "tcgen05.smem_buffer"() : () -> !ring
+  %x = "tcgen05.smem_buffer"() : () -> !kt
+  %acc = "tcgen05.tmem_buffer"() {name = "acc"} : () -> !acc
+// expected-error @+1 {{tcgen05-insert-sync{strategy=handoffs}: no tcgen05.mma reads the tiles the TMA loads fill}}
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      scf.for %j = %c0 to %nb step %c1 {
+        %s = arith.remui %j, %c2 : index
+        %key = arith.muli %j, %c64 : index
+        %ks = "tcgen05.smem_stage"(%k, %s) : (!ring, index) -> !kt
+        "tcgen05.tma_load"(%tmK, %ks, %c0, %key) : (!llvm.ptr<1>, !kt, index, index) -> ()
+      }
+      "gpu.yield"() : () -> ()
+    }) {name = "load", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      "tcgen05.mma"(%acc, %q, %x, %false) {kind = "f16"} : (!acc, !q, !kt, i1) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      %f = "tcgen05.ld"(%acc, %c0) : (!acc, index) -> !tcgen05.frag<[128, 64], f32>
+      "tcgen05.store_fragment"(%f, %C, %c0) {ld = 64 : i64} : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}

@@ -64,6 +64,7 @@ from tcgen05_lower.kernel_ir import PARTITIONS_OP, partition_roles, role_info
 from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.common import WRITTEN_SYNC, SyncError
 from tcgen05_lower.synchronization.phases import _const, _op
+from tcgen05_lower.synchronization.pipelined_loads import _WHO as LOADS_WHO
 from tcgen05_lower.synchronization.pipelined_loads import plan_pipelined_loads
 from tcgen05_lower.synchronization.role_turns import (WHO, buffer_name, handoff_pairs,
                                                       previous_sites)
@@ -93,7 +94,10 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
                                     f"there is no handoff to plan (use strategy=loads)")
     added, barriers = [], []
     if tma.barrierless_load(kernel) is not None:
-        added, barriers = plan_pipelined_loads(kernel)
+        try:
+            added, barriers = plan_pipelined_loads(kernel)
+        except SyncError as error:   # the same rule, named under this strategy
+            raise SyncError(error.op, error.message.replace(LOADS_WHO, WHO)) from None
     writer = _Writer(partitions, added, barriers)
     for pair in pairs:
         writer.pair(pair)
