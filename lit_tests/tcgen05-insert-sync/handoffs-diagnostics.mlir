@@ -1,8 +1,8 @@
 // tcgen05-insert-sync{strategy=handoffs} (tcgen05_lower/synchronization/role_turns.py,
 // role_handoffs.py) on kernels it does not plan: located diagnostics naming the rule.
-// Each kernel is the one of handoffs.mlir (an MMA role and a softmax role handing S, P
-// and O to each other) with one change, in its comment; the expected texts follow
-// role_turns.py's docstring.
+// Each kernel but the first and the last is handoffs.mlir's @handoffs (an MMA role and
+// a softmax role handing S, P and O to each other) with one change, in its comment;
+// the expected texts follow role_turns.py's and role_handoffs.py's docstrings.
 // RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=handoffs}' --split-input-file --verify-diagnostics
 
 // A kernel without warp roles.
