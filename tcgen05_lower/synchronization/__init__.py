@@ -12,6 +12,10 @@ these modules; the rules they follow are in the pass's docstring).
 ``phases``      the mbarrier phase parity of every wait
 ``insertion``   the plan turned into ops; phase-separating barriers; CTA-pair commit
                 masks
+``role_turns``  (strategy=handoffs) the TMEM buffers an MMA role shares with a role
+                that loads / stores them, and each role's turns on them
+``role_handoffs`` the mbarriers, waits, fences and arrivals of those turns
+``thread_order``  a thread's own tcgen05.ld / st of the same cells (wait::ld / ::st)
 ==============  ==========================================================================
 
 ``tcgen05-verify-sync`` shares none of this: it checks a program with its own model.
