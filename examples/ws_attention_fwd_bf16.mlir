@@ -1,5 +1,5 @@
-// Forward attention, warp-specialized, the TMA loads' synchronization
-// inserted by tcgen05-insert-sync{strategy=loads}, the rest written by hand:
+// Forward attention, warp-specialized, its synchronization written
+// by tcgen05-insert-sync{strategy=handoffs}:
 //   O (256 x D, f32) = softmax(Q K^T / sqrt(D) + mask) V
 // Q (256 x D), K and V (L x D) bf16 row-major, D = 64 (the head dimension), L keys
 // given at run time; the mask hides keys >= L (the last KV block may be partial: TMA fills
@@ -22,33 +22,25 @@
 // Two query tiles in ping-pong: per block the MMA runs P_0 V_j, S_0 of block j + 1,
 // then P_1 V_j, S_1 of block j + 1, so while one softmax warpgroup works on its
 // scores the tensor pipe serves the other. One stage of S and P per tile.
-// mbarriers (9.7.16.6.4 canonical patterns; parities from the loop counter j):
-//   The TMA loads name no mbarrier: tcgen05-insert-sync{strategy=loads} writes their
-//   protocol (tcgen05_lower/synchronization/pipelined_loads.py): once_full (expect_tx +
-//   the Q boxes; MMA waits phase 0 before the first S), full[2] and empty[2] for the K/V
-//   ring (expect_tx + the boxes of block j into stage j % 2; MMA waits before S of block
-//   j, its first reader, and commits after the last P V of block j, its last; the load
-//   role waits on empty before each refill and, after its loop, for the last commit to
-//   each stage).
-//   s_full_t     (count 1): MMA commits after S_t; softmax t waits for it and fences
-//                after_thread_sync before its tcgen05.ld.
-//   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,
-//                behind tcgen05.wait::ld, wait::st and fence::before_thread_sync; MMA waits
-//                parity j & 1 and fences after_thread_sync before P_t V_j and before S_t
-//                is written again.
-//   o_done_t     (count 1): MMA commits after P_t V_j; softmax t waits parity (j + 1) & 1
-//                before writing P_t or touching O_t in block j (phase j - 1; block 0 waits
-//                for the phase before the first), and phase n - 1 before its epilogue.
-//                In the loop it fences after_thread_sync after that wait only when the
-//                MMA commits S_t of block j before P_t V_(j-1) (one tile); in ping-pong
-//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
-//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
-// Compile with tcgen05-insert-sync{strategy=loads}: insert-sync does not plan the rest
-// (tcgen05.st in a role, several accumulators, docs/partitions.md "Not planned yet");
-// tcgen05-verify-sync checks the whole protocol, the run-time
-// block count for every count up to the mbarriers' phase period
-// (tcgen05_lower/sync_check/runtime_bounds.py). The reference is
-// examples/ws_attention_fwd_bf16.check.py.
+// Synchronization: none written here; tcgen05-insert-sync{strategy=handoffs} writes it
+// all (tcgen05_lower/synchronization/role_handoffs.py, docs/partitions.md):
+//   the TMA loads' (pipelined_loads.py): once_full for Q (expect_tx; the MMA waits phase
+//   0), full[2] and empty[2] for the K/V ring (expect_tx on full_s before the boxes of
+//   block j; the MMA waits on it before S of block j and commits empty_s after the last
+//   P V of block j; the load role waits on empty_s before each refill and, after its
+//   loop, for the last commit to each stage);
+//   per query tile t, the handoffs of S_t, P_t and O_t between the MMA warp and softmax
+//   t, whose turns alternate (MMA: S of block 0; per block j < n - 1, P V_j and S of
+//   block j + 1; P V_(n-1). Softmax: block j; the epilogue): a forward mbarrier (count 1:
+//   a commit after each MMA turn; softmax t waits parity j & 1 before block j, n & 1
+//   before its epilogue, and fences after_thread_sync) and a backward one (count 128:
+//   softmax t runs wait::ld, wait::st and fence::before_thread_sync and arrives after
+//   block j; the MMA waits parity j & 1, then (n - 1) & 1, and fences after_thread_sync
+//   before its turn); wait::ld between a thread's load of O and its store of the same
+//   columns; the join's wait::ld and fences.
+// tcgen05-verify-sync checks the protocol, the run-time block count for every count up
+// to the mbarriers' phase period (tcgen05_lower/sync_check/runtime_bounds.py). The
+// reference is examples/ws_attention_fwd_bf16.check.py.
 func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<1>,
     %O: !llvm.ptr<1>, %L: index, %causal: index,
     %tmQ: !llvm.ptr<1> {tcgen05.tensor_map = {tensor = "Q", box = array<i64: 64, 128>,
@@ -85,12 +77,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
   %s1 = "tcgen05.tmem_buffer"() {name = "S1"} : () -> !tcgen05.tmem<[128, 64], f32>
   %pt1 = "tcgen05.tmem_buffer"() {name = "P1"} : () -> !tcgen05.tmem<[128, 64], bf16>
   %o1_0 = "tcgen05.tmem_buffer"() {name = "O1_0"} : () -> !tcgen05.tmem<[128, 64], f32>
-  %s_full0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
-  %p_full0 = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !tcgen05.mbarrier
-  %o_done0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
-  %s_full1 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
-  %p_full1 = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !tcgen05.mbarrier
-  %o_done1 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
 
   "tcgen05.partitions"() ({
     // Load role: warp 0; one thread issues the TMA loads (their mbarriers, expect_tx
@@ -132,7 +118,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
       "tcgen05.mma"(%s0, %q0_0, %kb0_0_0, %true) {kind = "f16", k_offset = 48 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
-      "tcgen05.commit"(%s_full0) : (!tcgen05.mbarrier) -> ()
       %kb0_1_0 = "tcgen05.smem_stage"(%k0, %ks0) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
       "tcgen05.mma"(%s1, %q1_0, %kb0_1_0, %false) {kind = "f16", k_offset = 0 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
@@ -142,16 +127,11 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
       "tcgen05.mma"(%s1, %q1_0, %kb0_1_0, %true) {kind = "f16", k_offset = 48 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
-      "tcgen05.commit"(%s_full1) : (!tcgen05.mbarrier) -> ()
       %last = arith.subi %n, %c1 : index
       scf.for %j = %c0 to %last step %c1 {
         %j1 = arith.addi %j, %c1 : index
         %vsl_0 = arith.remui %j, %c2 : index
-        %ppl_0 = arith.andi %j, %c1 : index
-        %p_parityl_0 = arith.index_cast %ppl_0 : index to i32
         %accl_0 = arith.cmpi ne, %j, %c0 : index
-        "tcgen05.mbarrier_wait"(%p_full0, %p_parityl_0) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         %vbl_0_0 = "tcgen05.smem_stage"(%v0, %vsl_0) : (!tcgen05.smem<[2, 64, 64], bf16, "MN", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "MN", "128B">
         "tcgen05.mma"(%o0_0, %pt0, %vbl_0_0, %accl_0) {kind = "f16", k_offset = 0 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
@@ -161,7 +141,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
         "tcgen05.mma"(%o0_0, %pt0, %vbl_0_0, %true) {kind = "f16", k_offset = 48 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
-        "tcgen05.commit"(%o_done0) : (!tcgen05.mbarrier) -> ()
         %ksn = arith.remui %j1, %c2 : index
         %kbn_0_0 = "tcgen05.smem_stage"(%k0, %ksn) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
         "tcgen05.mma"(%s0, %q0_0, %kbn_0_0, %false) {kind = "f16", k_offset = 0 : i64}
@@ -172,13 +151,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
         "tcgen05.mma"(%s0, %q0_0, %kbn_0_0, %true) {kind = "f16", k_offset = 48 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
-        "tcgen05.commit"(%s_full0) : (!tcgen05.mbarrier) -> ()
         %vsl_1 = arith.remui %j, %c2 : index
-        %ppl_1 = arith.andi %j, %c1 : index
-        %p_parityl_1 = arith.index_cast %ppl_1 : index to i32
         %accl_1 = arith.cmpi ne, %j, %c0 : index
-        "tcgen05.mbarrier_wait"(%p_full1, %p_parityl_1) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         %vbl_1_0 = "tcgen05.smem_stage"(%v0, %vsl_1) : (!tcgen05.smem<[2, 64, 64], bf16, "MN", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "MN", "128B">
         "tcgen05.mma"(%o1_0, %pt1, %vbl_1_0, %accl_1) {kind = "f16", k_offset = 0 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
@@ -188,7 +162,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
         "tcgen05.mma"(%o1_0, %pt1, %vbl_1_0, %true) {kind = "f16", k_offset = 48 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
-        "tcgen05.commit"(%o_done1) : (!tcgen05.mbarrier) -> ()
         %kbn_1_0 = "tcgen05.smem_stage"(%k0, %ksn) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
         "tcgen05.mma"(%s1, %q1_0, %kbn_1_0, %false) {kind = "f16", k_offset = 0 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
@@ -198,14 +171,9 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
         "tcgen05.mma"(%s1, %q1_0, %kbn_1_0, %true) {kind = "f16", k_offset = 48 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
-        "tcgen05.commit"(%s_full1) : (!tcgen05.mbarrier) -> ()
       }
       %vse_0 = arith.remui %last, %c2 : index
-      %ppe_0 = arith.andi %last, %c1 : index
-      %p_paritye_0 = arith.index_cast %ppe_0 : index to i32
       %acce_0 = arith.cmpi ne, %last, %c0 : index
-      "tcgen05.mbarrier_wait"(%p_full0, %p_paritye_0) : (!tcgen05.mbarrier, i32) -> ()
-      "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
       %vbe_0_0 = "tcgen05.smem_stage"(%v0, %vse_0) : (!tcgen05.smem<[2, 64, 64], bf16, "MN", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "MN", "128B">
       "tcgen05.mma"(%o0_0, %pt0, %vbe_0_0, %acce_0) {kind = "f16", k_offset = 0 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
@@ -215,13 +183,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
       "tcgen05.mma"(%o0_0, %pt0, %vbe_0_0, %true) {kind = "f16", k_offset = 48 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
-      "tcgen05.commit"(%o_done0) : (!tcgen05.mbarrier) -> ()
       %vse_1 = arith.remui %last, %c2 : index
-      %ppe_1 = arith.andi %last, %c1 : index
-      %p_paritye_1 = arith.index_cast %ppe_1 : index to i32
       %acce_1 = arith.cmpi ne, %last, %c0 : index
-      "tcgen05.mbarrier_wait"(%p_full1, %p_paritye_1) : (!tcgen05.mbarrier, i32) -> ()
-      "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
       %vbe_1_0 = "tcgen05.smem_stage"(%v0, %vse_1) : (!tcgen05.smem<[2, 64, 64], bf16, "MN", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "MN", "128B">
       "tcgen05.mma"(%o1_0, %pt1, %vbe_1_0, %acce_1) {kind = "f16", k_offset = 0 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
@@ -231,7 +194,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
       "tcgen05.mma"(%o1_0, %pt1, %vbe_1_0, %true) {kind = "f16", k_offset = 48 : i64}
           : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
-      "tcgen05.commit"(%o_done1) : (!tcgen05.mbarrier) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "mma", first_warp = 1 : i64, warps = 1 : i64} : () -> ()
 
@@ -252,15 +214,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
       }) : () -> !tcgen05.frag<[128, 1], f32>
       %stats:2 = scf.for %j = %c0 to %n step %c1
           iter_args(%m_old = %m_init, %l_old = %l_init) -> (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) {
-        %sp = arith.andi %j, %c1 : index
-        %s_parity = arith.index_cast %sp : index to i32
-        %j1 = arith.addi %j, %c1 : index
-        %op = arith.andi %j1, %c1 : index
-        %o_parity = arith.index_cast %op : index to i32
         %key = arith.muli %j, %c64 : index
         %not_first = arith.cmpi ne, %j, %c0 : index
-        "tcgen05.mbarrier_wait"(%s_full0, %s_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         %raw = "tcgen05.ld"(%s0, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
         // Masked keys (past L, or after the query's row when causal) get -inf.
         %sc = "tcgen05.frag_map"(%raw) ({
@@ -331,19 +286,12 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           %y = arith.truncf %x : f32 to bf16
           gpu.yield %y : bf16
         }) : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], bf16>
-        // The previous P V has completed: the P it read is free again and O0 holds every
-        // earlier block.
-        "tcgen05.mbarrier_wait"(%o_done0, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
-        // No fence: the one after the wait on s_full0 orders what follows
-        // (S0 of this block was committed after the previous P0 V).
         "tcgen05.st"(%pt0, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).
         scf.if %rescale {
           scf.for %col = %c0 to %c64 step %c32 {
             %of = "tcgen05.ld"(%o0_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
-            // The store below writes the cells this load reads (9.7.16.6.4.2).
-            "tcgen05.wait"() {kind = "ld"} : () -> ()
             %ab = "tcgen05.frag_broadcast"(%alpha, %of) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
             %scaled = "tcgen05.frag_map"(%of, %ab) ({
             ^bb0(%x: f32, %a: f32, %row: index, %c: index):
@@ -353,20 +301,9 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             "tcgen05.st"(%o0_0, %col, %scaled) : (!tcgen05.tmem<[128, 64], f32>, index, !tcgen05.frag<[128, 32], f32>) -> ()
           }
         }
-        // The loads of S and O and the stores of P and O complete before the arrival
-        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
-        "tcgen05.wait"() {kind = "ld"} : () -> ()
-        "tcgen05.wait"() {kind = "st"} : () -> ()
-        "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
-        "tcgen05.mbarrier_arrive"(%p_full0) : (!tcgen05.mbarrier) -> ()
         scf.yield %m_new, %l_new : !tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>
       }
-      // O / l once the last P V has completed (phase n - 1 of o_done0).
-      %nl = arith.subi %n, %c1 : index
-      %fp = arith.andi %nl, %c1 : index
-      %final_parity = arith.index_cast %fp : index to i32
-      "tcgen05.mbarrier_wait"(%o_done0, %final_parity) : (!tcgen05.mbarrier, i32) -> ()
-      "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+      // O / l after the last block.
       scf.for %col = %c0 to %c64 step %c32 {
         %of = "tcgen05.ld"(%o0_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
         %lb = "tcgen05.frag_broadcast"(%stats#1, %of) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
@@ -379,8 +316,6 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         %dest = arith.addi %dc0, %col : index
         "tcgen05.store_fragment"(%res, %O, %dest) {ld = 64 : i64} : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
       }
-      "tcgen05.wait"() {kind = "ld"} : () -> ()
-      "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
       "gpu.yield"() : () -> ()
     }) {name = "softmax0", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
     // Softmax role 1: warps 8-11, one warpgroup (warp w reads lanes
@@ -400,15 +335,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
       }) : () -> !tcgen05.frag<[128, 1], f32>
       %stats:2 = scf.for %j = %c0 to %n step %c1
           iter_args(%m_old = %m_init, %l_old = %l_init) -> (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>) {
-        %sp = arith.andi %j, %c1 : index
-        %s_parity = arith.index_cast %sp : index to i32
-        %j1 = arith.addi %j, %c1 : index
-        %op = arith.andi %j1, %c1 : index
-        %o_parity = arith.index_cast %op : index to i32
         %key = arith.muli %j, %c64 : index
         %not_first = arith.cmpi ne, %j, %c0 : index
-        "tcgen05.mbarrier_wait"(%s_full1, %s_parity) : (!tcgen05.mbarrier, i32) -> ()
-        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         %raw = "tcgen05.ld"(%s1, %c0) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 64], f32>
         // Masked keys (past L, or after the query's row when causal) get -inf.
         %sc = "tcgen05.frag_map"(%raw) ({
@@ -479,19 +407,12 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           %y = arith.truncf %x : f32 to bf16
           gpu.yield %y : bf16
         }) : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], bf16>
-        // The previous P V has completed: the P it read is free again and O1 holds every
-        // earlier block.
-        "tcgen05.mbarrier_wait"(%o_done1, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
-        // No fence: the one after the wait on s_full1 orders what follows
-        // (S1 of this block was committed after the previous P1 V).
         "tcgen05.st"(%pt1, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).
         scf.if %rescale {
           scf.for %col = %c0 to %c64 step %c32 {
             %of = "tcgen05.ld"(%o1_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
-            // The store below writes the cells this load reads (9.7.16.6.4.2).
-            "tcgen05.wait"() {kind = "ld"} : () -> ()
             %ab = "tcgen05.frag_broadcast"(%alpha, %of) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
             %scaled = "tcgen05.frag_map"(%of, %ab) ({
             ^bb0(%x: f32, %a: f32, %row: index, %c: index):
@@ -501,20 +422,9 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             "tcgen05.st"(%o1_0, %col, %scaled) : (!tcgen05.tmem<[128, 64], f32>, index, !tcgen05.frag<[128, 32], f32>) -> ()
           }
         }
-        // The loads of S and O and the stores of P and O complete before the arrival
-        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
-        "tcgen05.wait"() {kind = "ld"} : () -> ()
-        "tcgen05.wait"() {kind = "st"} : () -> ()
-        "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
-        "tcgen05.mbarrier_arrive"(%p_full1) : (!tcgen05.mbarrier) -> ()
         scf.yield %m_new, %l_new : !tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 1], f32>
       }
-      // O / l once the last P V has completed (phase n - 1 of o_done1).
-      %nl = arith.subi %n, %c1 : index
-      %fp = arith.andi %nl, %c1 : index
-      %final_parity = arith.index_cast %fp : index to i32
-      "tcgen05.mbarrier_wait"(%o_done1, %final_parity) : (!tcgen05.mbarrier, i32) -> ()
-      "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
+      // O / l after the last block.
       scf.for %col = %c0 to %c64 step %c32 {
         %of = "tcgen05.ld"(%o1_0, %col) : (!tcgen05.tmem<[128, 64], f32>, index) -> !tcgen05.frag<[128, 32], f32>
         %lb = "tcgen05.frag_broadcast"(%stats#1, %of) : (!tcgen05.frag<[128, 1], f32>, !tcgen05.frag<[128, 32], f32>) -> !tcgen05.frag<[128, 32], f32>
@@ -527,12 +437,9 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         %dest = arith.addi %dc0, %col : index
         "tcgen05.store_fragment"(%res, %O, %dest) {ld = 64 : i64} : (!tcgen05.frag<[128, 32], f32>, !llvm.ptr<1>, index) -> ()
       }
-      "tcgen05.wait"() {kind = "ld"} : () -> ()
-      "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
       "gpu.yield"() : () -> ()
     }) {name = "softmax1", first_warp = 8 : i64, warps = 4 : i64} : () -> ()
     "gpu.yield"() : () -> ()
   }) : () -> ()
-  "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
   return
 }

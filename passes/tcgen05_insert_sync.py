@@ -165,6 +165,11 @@ synchronization of their own, or that arrives on mbarriers itself
 
 Strategy ``none`` adds nothing and keeps the kernel's own synchronization as written: the
 strategy for kernels that write their synchronization (roles, TMA protocols, rings).
+Strategy ``loads`` keeps it and plans only the TMA loads that name no mbarrier, read by a
+software-pipelined MMA role (``synchronization/pipelined_loads.py``); strategy
+``handoffs`` plans those loads and the TMEM handoffs between the MMA role and the roles
+that load and store its buffers, for a kernel that writes none
+(``synchronization/role_handoffs.py``; examples/ws_attention_fwd_bf16.mlir).
 
 Not supported (located diagnostics): kernels with several blocks (run lift-cf-to-scf
 first), and region ops other than scf.for, scf.while, scf.if and scf.index_switch around
@@ -186,6 +191,7 @@ from tcgen05_lower.synchronization.insertion import (choose_commit_masks, materi
                                                      separate_phases)
 from tcgen05_lower.synchronization.pipelined_loads import LOADS, plan_pipelined_loads
 from tcgen05_lower.synchronization.planner import Planner
+from tcgen05_lower.synchronization.role_handoffs import HANDOFFS, plan_role_handoffs
 from tcgen05_lower.synchronization.ring_depth import (AUTO_STAGES, KERNEL_STAGES,
                                                       RING_STAGES_KIND, ring_stages_option)
 from tcgen05_lower.synchronization.roles import plan_roles
@@ -266,8 +272,10 @@ class Tcgen05InsertSync(ModulePass):
                "the kernel's own synchronization and add nothing (the strategy for "
                "kernels that write their synchronization, e.g. warp roles with "
                "mbarriers; docs/partitions.md), or loads: keep it and plan the TMA loads "
-               "that name no mbarrier (synchronization/pipelined_loads.py)",
-               STRATEGIES + (NONE, LOADS)),
+               "that name no mbarrier (synchronization/pipelined_loads.py), or handoffs: "
+               "those loads and the TMEM handoffs between the MMA role and the roles "
+               "that load and store its buffers (synchronization/role_handoffs.py)",
+               STRATEGIES + (NONE, LOADS, HANDOFFS)),
         Option("report", bool, False, "print the sync ops added, with their reasons"),
         Option("ring-stages", ring_stages_option, KERNEL_STAGES,
                "depth of the shared-memory rings that the TMA loads of a kernel with warp "
@@ -300,7 +308,7 @@ class Tcgen05InsertSync(ModulePass):
                           f"the kernel's own synchronization is kept as written",
                           file=self.report_stream)
                 continue
-            if has_partitions(kernel) or self.option("strategy") == LOADS:
+            if has_partitions(kernel) or self.option("strategy") in (LOADS, HANDOFFS):
                 try:
                     added, mbarriers = self.plan_partitions(kernel)
                 except SyncError as exc:
@@ -342,6 +350,8 @@ class Tcgen05InsertSync(ModulePass):
         protocol (synchronization/roles.py, rings.py)."""
         if self.option("strategy") == LOADS:
             return plan_pipelined_loads(kernel)
+        if self.option("strategy") == HANDOFFS:
+            return plan_role_handoffs(kernel)
         return plan_roles(kernel, self.option("strategy"), self.option("ring-stages"))
 
     def print_report(self, name: str, added: list, barriers: int,

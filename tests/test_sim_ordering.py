@@ -249,8 +249,8 @@ def later_commit(order: str):
     """Thread 0 issues two MMAs into disjoint columns, O (0-63) and S (64-127), each
     followed by a commit to its own mbarrier (o_done at MBAR, s_full at 256), in `order`;
     thread 32 waits on s_full, fences after_thread_sync, loads S, then waits on o_done
-    with no fence after it and loads O (examples/ws_attention_fwd_bf16.mlir's softmax
-    in ping-pong)."""
+    with no fence after it and loads O (the softmax of the hand-written ping-pong form
+    of examples/ws_attention_fwd_bf16.mlir, tests/kernels/ws_attention_gen.py)."""
     m = model()
     m.mbarrier_init(0, 0, 256, 1, line=6)
     everyone = np.arange(128)

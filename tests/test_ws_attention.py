@@ -1,21 +1,23 @@
 """Issue 39: examples/ws_attention_fwd_bf16.mlir, warp-specialized forward attention
 (load warp with a TMA ring, MMA warp, softmax warpgroups that also correct O in tensor
-memory, P stored from registers as the A operand of P V): the synchronization of its TMA
-loads inserted by tcgen05-insert-sync{strategy=loads}
-(tcgen05_lower/synchronization/pipelined_loads.py), the rest written by hand; the
-generator's other form writes it all by hand.
+memory, P stored from registers as the A operand of P V), which writes no
+synchronization: tcgen05-insert-sync{strategy=handoffs} writes it all (the TMA loads',
+tcgen05_lower/synchronization/pipelined_loads.py, and the handoffs of S, P and O between
+the roles, role_handoffs.py). The generator's other forms write the handoffs by hand
+(one query tile, whose S and P are 2-stage TMEM rings, compiled with strategy=loads) or
+everything by hand (strategy=none).
 
 Expected values: examples/ws_attention_fwd_bf16.check.py, the online-softmax recurrence
 in float64 with P rounded to bf16 (and the plain float64 softmax attention for a second,
 looser bound), NumPy only; the simulator imports nothing of the compiler. The variants
 (head dimension 128, one query tile, a constant number of blocks) come from
-tests/kernels/ws_attention_gen.py, whose generate(64, 2, planned_loads=True) is the
-example itself.
+tests/kernels/ws_attention_gen.py, whose generate(64, 2, planned_loads=True,
+rescale="conditional", planned_handoffs=True) is the example itself.
 
 What checks the synchronization: tcgen05-verify-sync, which runs the roles as concurrent
 programs for every block count up to the phase period of the mbarriers
-(sync_check/runtime_bounds.py; it rejects the deletion of every synchronization op of
-the example, written or inserted), and the simulator, race-free under both schedules."""
+(sync_check/runtime_bounds.py; it rejects the deletion of every synchronization op,
+written or inserted), and the simulator, race-free under both schedules."""
 
 from __future__ import annotations
 
@@ -40,12 +42,24 @@ CHECK = EXAMPLES / f"{NAME}.check.py"
 SELECT = "strategy=register-budget=32"
 
 
+#: The name whose pass options (conftest.EXAMPLE_PASS_OPTIONS) compile the generator's
+#: one-tile form: its handoffs written by hand, its TMA loads' synchronization
+#: insert-sync's (strategy=loads).
+LOADS_NAME = f"{NAME}_loads"
+
+
 def example(d: int = 64, tiles: int = 2, blocks: int | None = None,
             rescale: str = "conditional", threshold: float = THRESHOLD) -> str:
-    """The example's form (its TMA loads planned by insert-sync, conditional rescaling)
-    of the variant."""
+    """The example's form of the variant (conditional rescaling, its TMA loads and, with
+    two tiles, its handoffs planned by insert-sync)."""
     return generate(d, tiles, blocks, planned_loads=True, rescale=rescale,
-                    threshold=threshold)
+                    threshold=threshold, planned_handoffs=tiles == 2)
+
+
+def name_of(tiles: int) -> str:
+    """The name whose pass options compile `example(d, tiles)`: strategy=handoffs for two
+    tiles, strategy=loads for one (module docstring)."""
+    return NAME if tiles == 2 else LOADS_NAME
 
 
 def check_file(tmp_path, *, d: int = 64, tiles: int = 2, length: int = 1000,
@@ -84,7 +98,7 @@ def test_matches_float64_attention_race_free(d, tiles, causal, rescale, threshol
     blocks at LOW)."""
     check = check_file(tmp_path, d=d, tiles=tiles, length=200, causal=causal)
     _, problem, inputs, sim = run(example(d, tiles, rescale=rescale, threshold=threshold),
-                                  NAME, check, SELECT, schedule)
+                                  name_of(tiles), check, SELECT, schedule)
     assert_matches(problem, inputs, sim)
     # The second bound of examples/attention_fwd_bf16.check.py: against softmax
     # attention in float64 with nothing rounded, 2^-6 (p |V|) / l covers the bf16
@@ -104,6 +118,17 @@ def test_sequence_length_1000(d, causal, tmp_path):
     assert_matches(problem, inputs, sim)
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("d, causal", [(64, 0), (128, 1)])
+@pytest.mark.parametrize("schedule", ["eager", "random"])
+def test_sequence_length_1000_other_schedules(d, causal, schedule, tmp_path):
+    """L = 1000 under the eager schedule and a random one (seed 0): race-free, within
+    the bound, nothing left at exit (the protocol strategy=handoffs writes)."""
+    check = check_file(tmp_path, d=d, length=1000, causal=causal)
+    result = compile_source(example(d, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
+    assert judge(result, check, schedule, seed=0 if schedule == "random" else None) is None
+
+
 def _verified_pipeline() -> str:
     return override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{strategy=none}"])
 
@@ -111,23 +136,28 @@ def _verified_pipeline() -> str:
 @pytest.mark.parametrize("d, tiles, blocks", [(64, 1, None), (128, 2, None), (64, 2, 3)])
 def test_verify_sync_accepts_the_protocol(d, tiles, blocks):
     """verify-sync checks the roles as concurrent programs (docs/partitions.md), with the
-    run-time block count or a constant one, and accepts them: written all by hand, and
-    with the TMA loads' part inserted (strategy=loads)."""
+    run-time block count or a constant one, and accepts them: written all by hand, with
+    the TMA loads' part inserted (strategy=loads), and (two tiles) all inserted
+    (strategy=handoffs)."""
     compile_source(generate(d, tiles, blocks=blocks), f"{NAME}.mlir", emit="mlir",
                    pipeline=_verified_pipeline())
+    compile_source(generate(d, tiles, blocks=blocks, planned_loads=True), f"{NAME}.mlir",
+                   emit="mlir", pipeline=example_pipeline(LOADS_NAME))
     compile_source(example(d, tiles, blocks=blocks), f"{NAME}.mlir", emit="mlir",
-                   pipeline=example_pipeline(NAME))
+                   pipeline=example_pipeline(name_of(tiles)))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("planned", [False, True], ids=["hand", "example"])
+@pytest.mark.parametrize("planned", [False, True], ids=["hand", "loads"])
 def test_deleting_any_synchronization_op_is_caught(planned, tmp_path):
     """Each synchronization op written in the kernel deleted in turn (all of them by hand,
-    or the example's, whose TMA loads insert-sync plans): verify-sync rejects the kernel,
-    or the simulator (L = 150: three blocks, the last partial) reports a race, a
-    deadlock, a problem at exit or a wrong O under the late or the eager schedule."""
-    text = example(64, 2) if planned else generate(64, 2)
-    pipeline = example_pipeline(NAME) if planned else _verified_pipeline()
+    or the handoffs of the form whose TMA loads insert-sync plans): verify-sync rejects
+    the kernel, or the simulator (L = 150: three blocks, the last partial) reports a race,
+    a deadlock, a problem at exit or a wrong O under the late or the eager schedule. (The
+    example writes none: test_deleting_any_inserted_handoff_op_* delete what
+    strategy=handoffs inserts.)"""
+    text = generate(64, 2, planned_loads=True) if planned else generate(64, 2)
+    pipeline = example_pipeline(LOADS_NAME) if planned else _verified_pipeline()
     lines = text.splitlines()
     check = check_file(tmp_path, length=150)
     unseen = []
@@ -177,7 +207,8 @@ def test_the_fence_after_o_done_is_needed_with_one_tile_only(tmp_path):
 
 
 def test_the_example_compiles_with_its_pass_options():
-    """conftest.EXAMPLE_PASS_OPTIONS: strategy=none (verify-sync checks the roles)."""
+    """conftest.EXAMPLE_PASS_OPTIONS: strategy=handoffs (insert-sync writes the whole
+    protocol, verify-sync checks the roles)."""
     result = compile_source((EXAMPLES / f"{NAME}.mlir").read_text(), f"{NAME}.mlir",
                             pipeline=example_pipeline(NAME))
     assert result.ptx.count("tcgen05.st.sync.aligned.32x32b.x32.b32") >= 2
@@ -192,7 +223,7 @@ def test_the_python_twin_builds_the_variants(d, tiles, rescale):
     spec = importlib.util.spec_from_file_location("ws_attention_twin", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    pipeline = example_pipeline(NAME)
+    pipeline = example_pipeline(name_of(tiles))
     expected = compile_source(example(d, tiles, rescale=rescale), f"{NAME}.mlir",
                               arch="sm_100a", pipeline=pipeline).ptx
     assert module.build(d=d, tiles=tiles, rescale=rescale).compile(
@@ -221,10 +252,13 @@ INSERTED = {"mbarrier_expect_tx": 2, "mbarrier_wait": 6, "commit": 2, "total": 1
 PARAMETERS = ("Q", "K", "V", "O", "L", "causal", "tmQ", "tmK", "tmV")
 
 
-def _planned(tmp_path, d: int = 64, tiles: int = 2):
+def _planned(tmp_path, d: int = 64, tiles: int = 2, strategy: str = "loads"):
+    """The kernel after insert-sync: strategy=loads on the form whose handoffs are
+    written by hand, strategy=handoffs on the example's."""
     source = tmp_path / f"{NAME}.mlir"
-    source.write_text(example(d, tiles))
-    return plan(source, "loads")
+    source.write_text(example(d, tiles) if strategy == "handoffs" else
+                      generate(d, tiles, planned_loads=True, rescale="conditional"))
+    return plan(source, strategy)
 
 
 @pytest.mark.parametrize("d, tiles", [(64, 2), (128, 1)])
@@ -295,3 +329,102 @@ def test_the_later_commit_kernels_in_the_simulator(case, races):
         assert bool(found) == races, found
         if races:
             assert "tcgen05.ld and tcgen05.mma" in str(found[0])
+
+
+# -- the whole protocol, inserted (strategy=handoffs) -------------------------------------
+
+#: The handoff ops the hand-written form writes (the form whose TMA loads strategy=loads
+#: plans; counted in its text by sync_lines): per tile, the MMA role's commit to s_full
+#: before its loop, its wait on p_full + fence, commits to o_done and s_full in the loop,
+#: wait + fence + commit after it (8); softmax t's wait on s_full + fence, wait on
+#: o_done, wait::ld in the correction, wait::ld, wait::st, fence::before and arrival on
+#: p_full in its loop, wait on o_done + fence, wait::ld + fence::before after it (12);
+#: the fence after the partitions op (1): 2 x 20 + 1.
+HAND_HANDOFFS = 41
+
+
+def inserted_handoffs(halves: int) -> dict:
+    """The ops strategy=handoffs writes for the example with `halves` 64-wide halves of
+    O, counted by hand from role_handoffs.py's table: the 10 of the TMA loads
+    (INSERTED) and per tile t (two) the MMA role's commit to the forward mbarrier after
+    S_t before its loop, wait on the backward one + fence::after_thread_sync before
+    P_t V_j and commit after S_t of block j + 1 in its loop, wait + fence + commit after
+    it; softmax t's wait on the forward mbarrier + fence before its block, wait::ld
+    before each store of O in the correction (one per half: the load of the same
+    columns), wait::ld, wait::st, fence::before_thread_sync and arrival after its block,
+    wait + fence before its epilogue, wait::ld + fence::before at its end; the fence
+    after the partitions op."""
+    per_tile = {"commit": 3, "mbarrier_wait": 4, "fence::after": 4, "wait::ld": 2 + halves,
+                "wait::st": 1, "fence::before": 2, "mbarrier_arrive": 1}
+    counts = {k: 2 * v for k, v in per_tile.items()}
+    counts["fence::after"] += 1
+    for k, v in INSERTED.items():
+        if k != "total":
+            counts[k] = counts.get(k, 0) + v
+    counts["total"] = sum(counts.values())
+    return counts
+
+
+def test_the_hand_written_form_has_41_handoff_ops():
+    """The count the inserted protocol is compared with (HAND_HANDOFFS)."""
+    assert len(sync_lines(generate(64, 2, planned_loads=True,
+                                   rescale="conditional"))) == HAND_HANDOFFS
+
+
+@pytest.mark.parametrize("d", [64, 128])
+def test_insert_sync_writes_the_whole_protocol(d, tmp_path):
+    """strategy=handoffs on the example (no synchronization written): 47 ops for head
+    dimension 64 (37 of them handoffs, against the hand-written 41: one forward mbarrier
+    per tile instead of s_full and o_done, since the commit after S_t of block j + 1
+    also tracks P_t V_j, 9.7.16.12.1), 49 for 128 (a wait::ld per half of O in the
+    correction); 4 mbarriers of handoffs (count 1 and 128 per tile); verify-sync
+    accepts the result."""
+    planned = _planned(tmp_path, d, 2, "handoffs")
+    counts = {k: v for k, v in planned.counts[NAME].items() if v}
+    assert counts == inserted_handoffs(d // 64)
+    assert counts["total"] - INSERTED["total"] == (37 if d == 64 else 39)
+    assert planned.text.count("count = 128 : i64") == 2
+    assert verify(planned.text, planned.source_name) == []
+
+
+@pytest.mark.slow
+def test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync(tmp_path):
+    """Each of the 47 ops strategy=handoffs inserts deleted in turn: verify-sync rejects
+    the kernel (an unordered pair, a wait that never returns, an arrival or commit
+    missing, a load in flight at the join)."""
+    planned = _planned(tmp_path, strategy="handoffs")
+    mutants = list(deletion_mutants(planned.text, planned.source_name))
+    assert len(mutants) == inserted_handoffs(1)["total"]
+    accepted = [description for description, text in mutants
+                if not verify(text, planned.source_name)]
+    assert accepted == []
+
+
+@pytest.mark.slow
+def test_deleting_any_inserted_handoff_op_is_caught_by_the_simulator(tmp_path):
+    """The same 47 mutants compiled without verify-sync's check of the roles: the
+    simulator (L = 150) reports a race, a deadlock, an mbarrier error, a problem at exit
+    or a wrong O under the late or the eager schedule, for every one but the two
+    wait::ld between a softmax thread's load of O and its store of the same columns in
+    the correction (the stored values are computed from the loaded registers, and the
+    simulator reports no anti-dependence there; the ISA asks for the wait all the same,
+    9.7.16.6.4.5: "to enforce such memory orderings and avoiding anti-dependency hazards
+    around tcgen05.ld, tcgen05.wait::ld must be used"), which verify-sync rejects
+    (test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync)."""
+    planned = _planned(tmp_path, strategy="handoffs")
+    check = check_file(tmp_path, length=150)
+    after = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
+    unseen = []
+    for description, text in deletion_mutants(planned.text, planned.source_name):
+        text = re.sub(r"%arg(\d)\b", lambda m: "%" + PARAMETERS[int(m.group(1))]
+                      if int(m.group(1)) < len(PARAMETERS) else m.group(0), text)
+        try:
+            result = compile_source(text, f"{NAME}.mlir", pipeline=after)
+        except CompileFailed:
+            continue
+        if judge(result, check, "late") is None and judge(result, check, "eager") is None:
+            unseen.append(description)
+    same_thread = [f"tcgen05.wait::ld (tcgen05.st of O{t}_0 after this thread's tcgen05.ld "
+                   f"of cells it may share (9.7.16.6.4.2; a register dependence orders no "
+                   f"memory access, 9.7.16.6.4.5))" for t in range(2)]
+    assert unseen == same_thread

@@ -1,9 +1,11 @@
 """Twin of examples/ws_attention_fwd_bf16.mlir: warp-specialized forward attention (TMA
 ring for K and V, an MMA warp, softmax warpgroups that also correct O in tensor memory)
-whose TMA loads name no mbarrier, tcgen05-insert-sync{strategy=loads} writing their
-synchronization, the rest written out (the example's comment gives every mbarrier and
-parity). Parameters as tests/kernels/ws_attention_gen.py: the head dimension `d` (64 or
-128) and the query tiles (1, or 2 in ping-pong); the defaults give the example."""
+that writes no synchronization: tcgen05-insert-sync{strategy=handoffs} writes it all
+(the example's comment says what). Parameters as tests/kernels/ws_attention_gen.py: the
+head dimension `d` (64 or 128) and the query tiles (1, or 2 in ping-pong); the defaults
+give the example. One query tile keeps S and P in 2-stage TMEM rings, which
+strategy=handoffs does not take: that form writes the handoffs between the roles out
+(compile it with strategy=loads, which writes the TMA loads' only)."""
 
 from tcgen05_lower.builder import KernelBuilder, tensor_map
 
@@ -19,6 +21,7 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
     if rescale not in ("always", "conditional"):
         raise ValueError("rescale: always or conditional")
     halves, stages = d // 64, (2 if tiles == 1 else 1)  # stages of S and P per tile
+    hand = tiles == 1   # the handoffs written here (two tiles: insert-sync's)
     scale = 1.0 / d ** 0.5
     k = KernelBuilder(name, threads=128 + 128 * tiles, params={
         "Q": "!llvm.ptr<1>", "K": "!llvm.ptr<1>", "V": "!llvm.ptr<1>", "O": "!llvm.ptr<1>",
@@ -43,7 +46,7 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
         p.append(k.tmem([128, 64], "bf16", name=f"P{t}", **ring))
         o.append([k.tmem([128, 64], "f32", name=f"O{t}_{h}") for h in range(halves)])
     s_full, p_full, o_done = [], [], []
-    for t in range(tiles):
+    for t in range(tiles if hand else 0):
         s_full.append(k.mbarrier(count=1, **ring))
         p_full.append(k.mbarrier(count=128))  # the softmax warpgroup's threads
         o_done.append(k.mbarrier(count=1))
@@ -74,21 +77,25 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
             kb = k.stage(kr[h], kstage)
             for i in range(4):
                 k.mma(sd, q[t][h], kb, h > 0 or i > 0, kind="f16", k_offset=16 * i)
-        k.commit(k.stage(s_full[t], sstage) if stages > 1 else s_full[t])
+        if hand:
+            k.commit(k.stage(s_full[t], sstage) if stages > 1 else s_full[t])
 
     def pv(t, j):
         vs = k.rem(j, 2)
-        p_parity = parity(j)
+        if hand:
+            p_parity = parity(j)
         accumulate = k.cmp("ne", j, 0)
-        k.mbarrier_wait(p_full[t], p_parity)
-        k.fence("after_thread_sync")
+        if hand:
+            k.mbarrier_wait(p_full[t], p_parity)
+            k.fence("after_thread_sync")
         pa = k.stage(p[t], vs) if stages > 1 else p[t]
         for h in range(halves):
             vb = k.stage(vr[h], vs)
             for i in range(4):
                 k.mma(o[t][h], pa, vb, accumulate if i == 0 else True, kind="f16",
                       k_offset=16 * i)
-        k.commit(o_done[t])
+        if hand:
+            k.commit(o_done[t])
 
     with k.role("mma", first_warp=1, warps=1):
         ks = wait_kv(0)
@@ -123,15 +130,15 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
                     st = k.rem(j, 2)
                     sp = k.and_(k.div(j, 2), 1)
                     sv, pv_t, sf = k.stage(s[t], st), k.stage(p[t], st), k.stage(s_full[t], st)
+                    s_parity = k.index_cast(sp, "i32")
+                    o_parity = parity(k.add(j, 1))
                 else:
-                    sp = k.and_(j, 1)
-                    sv, pv_t, sf = s[t], p[t], s_full[t]
-                s_parity = k.index_cast(sp, "i32")
-                o_parity = parity(k.add(j, 1))
+                    sv, pv_t = s[t], p[t]
                 key = k.mul(j, BLOCK)
                 not_first = k.cmp("ne", j, 0)
-                k.mbarrier_wait(sf, s_parity)
-                k.fence("after_thread_sync")
+                if hand:
+                    k.mbarrier_wait(sf, s_parity)
+                    k.fence("after_thread_sync")
                 raw = k.ld(sv, 0, 64)
 
                 def mask(x, row, c):
@@ -169,36 +176,39 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
                 l_new = k.frag_map(lambda total, a, b, row, c: k.add(k.mul(total, a), b),
                                    l_old, alpha, k.frag_reduce(pf, "sum"))
                 pb = k.frag_map(lambda x, row, c: k.convert(x, "bf16"), pf, element="bf16")
-                k.mbarrier_wait(o_done[t], o_parity)
-                if tiles == 1:
+                if hand:
+                    k.mbarrier_wait(o_done[t], o_parity)
                     # The MMA issued S_t of this block before P_t V of the previous one.
-                    # In ping-pong it commits S_t after that product, and the fence
-                    # after the wait on s_full_t orders both (9.7.16.12.1, 9.7.16.6.3).
                     k.fence("after_thread_sync")
                 k.st(pv_t, 0, pb)
                 with k.if_(correct):  # O = O alpha (block 0: the first P V overwrites O)
                     for h in range(halves):
                         with k.loop(0, 64, 32) as col:
                             of = k.ld(o[t][h], col, 32)
-                            k.wait("ld")
+                            if hand:
+                                k.wait("ld")
                             k.st(o[t][h], col, k.frag_map(lambda x, a, row, c: k.mul(x, a),
                                                           of, k.frag_broadcast(alpha, of)))
-                k.wait("ld")
-                k.wait("st")
-                k.fence("before_thread_sync")
-                k.mbarrier_arrive(p_full[t])
+                if hand:
+                    k.wait("ld")
+                    k.wait("st")
+                    k.fence("before_thread_sync")
+                    k.mbarrier_arrive(p_full[t])
                 k.yield_(m_new, l_new)
-            k.mbarrier_wait(o_done[t], parity(k.sub(n, 1)))
-            k.fence("after_thread_sync")
+            if hand:
+                k.mbarrier_wait(o_done[t], parity(k.sub(n, 1)))
+                k.fence("after_thread_sync")
             for h in range(halves):
                 with k.loop(0, 64, 32) as col:
                     of = k.ld(o[t][h], col, 32)
                     out = k.frag_map(lambda x, total, row, c: k.div(x, total), of,
                                      k.frag_broadcast(blocks_loop.results[1], of))
                     k.store_fragment(out, "O", k.add(128 * t * d + 64 * h, col), ld=d)
-            k.wait("ld")
-            k.fence("before_thread_sync")
-    k.fence("after_thread_sync")
+            if hand:
+                k.wait("ld")
+                k.fence("before_thread_sync")
+    if hand:
+        k.fence("after_thread_sync")
     return k
 
 

@@ -2,7 +2,8 @@
 // thread (9.7.16.12.1), so the wait on a later commit and the fence::after_thread_sync
 // after it order the loads of a role after every earlier MMA of the committing thread
 // (9.7.16.6.3), and a later wait on the earlier commit's mbarrier needs no fence of its
-// own (examples/ws_attention_fwd_bf16.mlir: the softmax's wait on o_done_t in ping-pong).
+// own (tests/kernels/ws_attention_gen.py's hand-written ping-pong form of
+// examples/ws_attention_fwd_bf16.mlir: the softmax's wait on o_done_t).
 // When the commit waited on with the fence comes before the MMA, it orders nothing of that
 // MMA: the load of O needs the fence after the wait on o_done (9.7.16.6.4.4). Verdicts
 // derived by hand from those sections; the kernels are planned by hand.

@@ -5,9 +5,11 @@ halves Q, K, V and O are cut into, one TMA box and one 128-byte swizzle span eac
 docs/tma.md), `tiles` query tiles of 128 rows per CTA (1: one softmax warpgroup, the MMA
 computing the next block's scores while it works; 2: two softmax warpgroups in ping-pong),
 and optionally a constant number of KV blocks; `planned_loads` leaves the TMA loads'
-synchronization to tcgen05-insert-sync{strategy=loads}; `rescale` corrects O at every
+synchronization to tcgen05-insert-sync{strategy=loads}; `planned_handoffs` (two tiles,
+with `planned_loads`) writes no synchronization at all, tcgen05-insert-sync
+{strategy=handoffs} writing it (``without_handoffs``); `rescale` corrects O at every
 block or, "conditional", only where a warp's maxima grew past `threshold`. The example
-is ``generate(64, 2, planned_loads=True, rescale="conditional")``;
+is ``generate(64, 2, planned_loads=True, rescale="conditional", planned_handoffs=True)``;
 tests/test_ws_attention.py checks that character for character and runs the others."""
 
 from __future__ import annotations
@@ -648,13 +650,82 @@ class _Gen:
 
 def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
              planned_loads: bool = False, rescale: str = "always",
-             threshold: float = THRESHOLD) -> str:
+             threshold: float = THRESHOLD, planned_handoffs: bool = False) -> str:
     """The kernel for head dimension `d`, `tiles` query tiles and (optionally) a constant
     number of KV blocks (module docstring); with `planned_loads` its TMA loads name no
     mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization;
     `rescale` "conditional" corrects O only where a warp votes for it (RESCALE), past
-    `threshold`."""
-    return _Gen(d, tiles, blocks, planned_loads, rescale, threshold).text()
+    `threshold`; with `planned_handoffs` (and `planned_loads`, two tiles) it writes no
+    synchronization at all and tcgen05-insert-sync{strategy=handoffs} writes it
+    (without_handoffs)."""
+    text = _Gen(d, tiles, blocks, planned_loads, rescale, threshold).text()
+    return without_handoffs(text, tiles, planned_loads) if planned_handoffs else text
+
+
+# -- the form whose handoffs insert-sync plans (strategy=handoffs) --------------------------
+
+#: The header of that form from its "// mbarriers" line on (the lines before it are the
+#: hand-written form's, the first one replaced).
+HANDOFFS_HEADER = """// Synchronization: none written here; tcgen05-insert-sync{strategy=handoffs} writes it
+// all (tcgen05_lower/synchronization/role_handoffs.py, docs/partitions.md):
+//   the TMA loads' (pipelined_loads.py): once_full for Q (expect_tx; the MMA waits phase
+//   0), full[2] and empty[2] for the K/V ring (expect_tx on full_s before the boxes of
+//   block j; the MMA waits on it before S of block j and commits empty_s after the last
+//   P V of block j; the load role waits on empty_s before each refill and, after its
+//   loop, for the last commit to each stage);
+//   per query tile t, the handoffs of S_t, P_t and O_t between the MMA warp and softmax
+//   t, whose turns alternate (MMA: S of block 0; per block j < n - 1, P V_j and S of
+//   block j + 1; P V_(n-1). Softmax: block j; the epilogue): a forward mbarrier (count 1:
+//   a commit after each MMA turn; softmax t waits parity j & 1 before block j, n & 1
+//   before its epilogue, and fences after_thread_sync) and a backward one (count 128:
+//   softmax t runs wait::ld, wait::st and fence::before_thread_sync and arrives after
+//   block j; the MMA waits parity j & 1, then (n - 1) & 1, and fences after_thread_sync
+//   before its turn); wait::ld between a thread's load of O and its store of the same
+//   columns; the join's wait::ld and fences.
+// tcgen05-verify-sync checks the protocol, the run-time block count for every count up
+// to the mbarriers' phase period (tcgen05_lower/sync_check/runtime_bounds.py). The
+// reference is examples/ws_attention_fwd_bf16.check.py.
+"""
+
+#: Lines of the hand-written form that only its synchronization needs: the ops, the
+#: mbarriers, the parities' arithmetic and the comments on them.
+_HANDOFF_LINE = (
+    r'"tcgen05\.(fence|wait|mbarrier_wait|mbarrier_arrive|commit)"',
+    r"^\s*%(s_full|p_full|o_done)\d+ = ",
+    r"^\s*%(sp|s_parity|op|o_parity|nl|fp|final_parity|pp\w*|p_parity\w*) = ",
+    r"^\s*// (The previous P V has completed|earlier block\.$|No fence: |\(S\d of this "
+    r"block|The store below writes|The loads of S and O|\(9\.7\.16\.6\.4\.4; the "
+    r"registers)")
+
+
+def without_handoffs(text: str, tiles: int, planned_loads: bool) -> str:
+    """The hand-written form `text` with none of its synchronization (its TMA loads'
+    already left to insert-sync): tcgen05-insert-sync{strategy=handoffs} writes it all.
+    Two query tiles only (one tile's S and P are 2-stage TMEM rings, which the planner
+    does not take)."""
+    import re
+
+    if tiles != 2 or not planned_loads:
+        raise ValueError("planned_handoffs: two query tiles, with planned_loads")
+    head, body = text.split("// mbarriers (", 1)
+    head = head.replace("the TMA loads' synchronization\n// inserted by tcgen05-insert-sync"
+                        "{strategy=loads}, the rest written by hand:",
+                        "its synchronization written\n// by "
+                        "tcgen05-insert-sync{strategy=handoffs}:")
+    body = body[body.index("func.func"):]
+    lines = body.splitlines(keepends=True)
+    kept = []
+    for k, line in enumerate(lines):
+        if any(re.search(pattern, line) for pattern in _HANDOFF_LINE):
+            continue
+        # The softmax's j + 1 served o_done's parity only (the MMA's serves the next
+        # block's scores).
+        if re.match(r"^\s*%j1 = ", line) and k + 1 < len(lines) and \
+                re.match(r"^\s*%op = ", lines[k + 1]):
+            continue
+        kept.append(re.sub(r"// O / l once the last P V has completed \(phase n - 1 of "
+                           r"o_done\d\)\.", "// O / l after the last block.", line))
+    return head + HANDOFFS_HEADER + "".join(kept)
 
 
 if __name__ == "__main__":
