@@ -28,7 +28,7 @@ import numpy as np
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_sim_peers import TARGET, compile_for_sm100, triton_cache  # noqa: E402,F401
+from test_sim_peers import compile_for_sm100, triton_cache  # noqa: E402,F401
 
 import ml_dtypes  # noqa: E402
 import triton.language as tl  # noqa: E402
