@@ -211,9 +211,22 @@ def test_the_campaign_covers_every_feasible_pair():
         covered.update(kg.pairs(spec))
     missing = set(campaign.value_pairs()) - covered - set(infeasible)
     assert not missing, sorted(missing)[:10]
+    # no pair is both covered and listed as one no valid kernel has
+    assert not covered & set(infeasible), sorted(covered & set(infeasible))
     # and an infeasible pair really has no valid spec: pinned, every draw has a problem
     for pair in infeasible[:20]:
         assert campaign.draw(__import__("random").Random(0), pair, tries=200) is None
+
+
+@pytest.mark.parametrize("pair", [(("cluster", "2x2"), ("m", "64")),
+                                  (("cluster", "4x1"), ("n", "16")),
+                                  (("cluster", "2x2"), ("dtype", "nv_e2m1"))])
+def test_a_pair_only_a_cluster_of_single_ctas_has_is_drawn_when_pinned(pair):
+    """M = 64, N = 16 and nvfp4 block scaling exist in a cluster only with single CTAs
+    (kernelgen.CLUSTERS_1CTA): pinning the pair must not also pin a CTA pair, which made
+    campaigns 40 and 41 list these pairs as infeasible while kernels with them passed."""
+    spec = campaign.draw(__import__("random").Random(0), pair)
+    assert spec is not None and spec.ctas == 1 and not kg.problems(spec)
 
 
 @pytest.mark.parametrize("spec", [kg.Spec(), kg.Spec(out="e4m3", act="gelu", bias="row"),
