@@ -253,3 +253,28 @@ def test_the_comparison_can_fail(spec):
         past = good.copy()
         past[0, sz.N] = 0
         assert kg.compare(spec, args, past) is not None
+
+
+def test_the_campaign_records_the_commit_it_started_at(tmp_path, monkeypatch):
+    """benchmarks/generator/run.py writes the checkout's commit when the run starts into
+    its commands file: campaign 41 recorded the HEAD at its end, two commits made during
+    the run later, as the code it ran."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "generator" / "run.py"
+    spec = importlib.util.spec_from_file_location("generator_run", path)
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    head = {"now": "aaaaaaa"}
+
+    def work(spec):  # a commit lands while the kernels run
+        head["now"] = "bbbbbbb"
+        return {"stage": "ok", "message": "", "seconds": 0.0, "known": None}
+    monkeypatch.setattr(run, "commit_of", lambda root, mark_changes=False: head["now"])
+    monkeypatch.setattr(run, "_work", work)
+    monkeypatch.setattr(run, "report", lambda *a, **k: "")
+    results = tmp_path / "r.jsonl"
+    assert run.main(["--count", "2", "--seed", "33", "--results", str(results),
+                     "-o", str(tmp_path / "R.md")]) == 0
+    assert results.with_suffix(".commands").read_text().rstrip().endswith("# at aaaaaaa")
