@@ -9,7 +9,9 @@ code is the test's input):
   ``tl.range(..., flatten=True)`` over tiles, optionally warp-specialized, with an
   epilogue split in two halves), in fp16 and in fp8 (e4m3 in and out);
 - its fused attention forward pass (06-fused-attention.py: ``tl.dot`` of Q K^T and of
-  P V with an online softmax, TMA descriptors, causal with warp specialization).
+  P V with an online softmax, TMA descriptors, causal with warp specialization);
+- Gluon's tcgen05_copy (gluon/10-tcgen05-copy.py): f32 through a swizzled shared tile
+  into TMEM and back.
 
 Each compares with NumPy (a matmul of the inputs in float64, exact where the element
 types make it exact; the attention within a bound of its fp16 P) under both fence
@@ -33,6 +35,7 @@ from test_sim_peers import compile_for_sm100, triton_cache  # noqa: E402,F401
 import ml_dtypes  # noqa: E402
 import triton.language as tl  # noqa: E402
 import triton  # noqa: E402
+from triton.backends.compiler import GPUTarget  # noqa: E402
 
 from tcgen05_lower.sim.api import simulate  # noqa: E402
 from tcgen05_lower.sim.state import SimError  # noqa: E402
@@ -414,3 +417,64 @@ def test_fused_attention_forward(causal, warp_specialize):
         # error stays far below 2e-3 (measured: 3e-4)
         assert np.abs(out.astype(np.float64) - expected).max() < 2e-3
     both_readings(ptx, manifest, args, "desc_o.tensor", check)
+
+
+# -- Gluon's tcgen05_copy (python/tutorials/gluon/10-tcgen05-copy.py) --------------------
+try:
+    from triton.experimental import gluon
+    from triton.experimental.gluon import language as gl
+    from triton.experimental.gluon._runtime import GluonASTSource
+    from triton.experimental.gluon.language.nvidia.blackwell import (
+        TensorMemoryLayout, allocate_tensor_memory, fence_async_shared, mbarrier,
+        tcgen05_commit, tcgen05_copy)
+except ImportError:  # a Triton without Gluon: its test is skipped
+    gluon = None
+
+if gluon is not None:
+    @gluon.jit
+    def gluon_tcgen05_copy(in_ptr, out_ptr, M: gl.constexpr, N: gl.constexpr,
+                           smem_layout: gl.constexpr, tmem_layout: gl.constexpr):
+        layout: gl.constexpr = gl.BlockedLayout([1, 1], [1, 32], [1, gl.num_warps()], [1, 0])
+        offs_m = gl.arange(0, M, gl.SliceLayout(1, layout))
+        offs_n = gl.arange(0, N, gl.SliceLayout(0, layout))
+        x = gl.load(in_ptr + offs_m[:, None] * N + offs_n[None, :])
+        smem = gl.allocate_shared_memory(x.dtype, (M, N), smem_layout)
+        tmem = allocate_tensor_memory(x.dtype, (M, N), tmem_layout)
+        bar = gl.allocate_shared_memory(gl.int64, [1], gl.constexpr(mbarrier.MBarrierLayout()))
+        mbarrier.init(bar, count=1)
+        smem.store(x)
+        fence_async_shared()
+        tcgen05_copy(smem, tmem)
+        tcgen05_commit(bar)
+        mbarrier.wait(bar, phase=0)
+        mbarrier.invalidate(bar)
+        y = gl.convert_layout(tmem.load(), layout)
+        gl.store(out_ptr + offs_m[:, None] * N + offs_n[None, :], y)
+
+
+@pytest.mark.skipif(gluon is None, reason="this Triton has no Gluon (triton.experimental.gluon)")
+@pytest.mark.parametrize("m, n, block_n, swizzle", [
+    (256, 128, 64, 128),
+    pytest.param(128, 64, 16, 32, marks=pytest.mark.slow),
+    pytest.param(128, 32, 1, 64, marks=pytest.mark.slow),
+])
+def test_gluon_tcgen05_copy_round_trip(m, n, block_n, swizzle):
+    """f32 through a swizzled shared tile, tcgen05.cp.128x256b into TMEM and tcgen05.ld
+    back: what comes out is what went in (the 51 shapes of the tutorial's test that
+    compile all round-trip; three of them here)."""
+    signature = {"in_ptr": "*fp32", "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr",
+                 "smem_layout": "constexpr", "tmem_layout": "constexpr"}
+    constants = {"M": m, "N": n,
+                 "smem_layout": gl.NVMMASharedLayout(swizzle_byte_width=swizzle,
+                                                     element_bitwidth=32, rank=2),
+                 "tmem_layout": TensorMemoryLayout(block=(128, block_n), col_stride=1)}
+    kernel = triton.compile(GluonASTSource(gluon_tcgen05_copy, signature, constexprs=constants),
+                            target=GPUTarget("cuda", 100, 32), options={"num_warps": 4})
+    ptx, metadata = kernel.asm["ptx"], kernel.metadata._asdict()
+    assert "tcgen05.cp.cta_group::1.128x256b" in ptx
+    x = np.random.default_rng(44).standard_normal((m, n)).astype(np.float32)
+    manifest, args = triton_launch(metadata, signature,
+                                   {"in_ptr": x, "out_ptr": np.zeros_like(x)}, ["1"])
+    result = simulate(ptx, manifest, args, fences="acquire")
+    assert result.ok, (result.races[:3], result.problems)
+    assert np.array_equal(result.outputs["out_ptr"], x)
