@@ -23,6 +23,7 @@ in Table 44.
 Needs the ``peer`` extra (Triton). Marked slow: mxfp4, nvfp4 with the ISA's encoding,
 the fp16 persistent variants and the causal warp-specialized attention (each 5-20 s)."""
 
+import re
 import sys
 from pathlib import Path
 
@@ -200,8 +201,6 @@ def test_block_scaled_nvfp4_sets_a_reserved_descriptor_bit():
 
 def clear_bit_24(ptx: str) -> str:
     """The nvfp4 descriptor constants with bit 24 cleared (bit 23 = 0 already says UE4M3)."""
-    import re
-
     def fix(match):
         value = int(match.group(2))
         if value & NVFP4_IDESC_BIT_24 and (value >> 27) & 3 == 1:  # M = 128 at bits 27-28
@@ -426,7 +425,7 @@ try:
     from triton.experimental.gluon._runtime import GluonASTSource
     from triton.experimental.gluon.language.nvidia.blackwell import (
         TensorMemoryLayout, allocate_tensor_memory, fence_async_shared, mbarrier,
-        tcgen05_commit, tcgen05_copy)
+        tcgen05_commit, tcgen05_copy, tcgen05_mma)
 except ImportError:  # a Triton without Gluon: its test is skipped
     gluon = None
 
@@ -478,3 +477,76 @@ def test_gluon_tcgen05_copy_round_trip(m, n, block_n, swizzle):
     result = simulate(ptx, manifest, args, fences="acquire")
     assert result.ok, (result.races[:3], result.problems)
     assert np.array_equal(result.outputs["out_ptr"], x)
+
+
+if gluon is not None:
+    @gluon.jit
+    def gluon_copy_after_mma(a_ptr, b_ptr, c0_ptr, c1_ptr, out_ptr, M: gl.constexpr,
+                             N: gl.constexpr, K: gl.constexpr):
+        layout: gl.constexpr = gl.BlockedLayout([1, 1], [1, 32], [1, gl.num_warps()], [1, 0])
+        rows = gl.arange(0, M, gl.SliceLayout(1, layout))
+        cols = gl.arange(0, N, gl.SliceLayout(0, layout))
+        ks = gl.arange(0, K, gl.SliceLayout(0, layout))
+        k_rows = gl.arange(0, K, gl.SliceLayout(1, layout))
+        a_s = gl.allocate_shared_memory(gl.float16, (M, K),
+                                        gl.NVMMASharedLayout.get_default_for([M, K], gl.float16))
+        b_s = gl.allocate_shared_memory(gl.float16, (K, N),
+                                        gl.NVMMASharedLayout.get_default_for([K, N], gl.float16))
+        c_layout: gl.constexpr = gl.NVMMASharedLayout(swizzle_byte_width=128,
+                                                      element_bitwidth=32, rank=2)
+        c0_s = gl.allocate_shared_memory(gl.float32, (M, N), c_layout)
+        c1_s = gl.allocate_shared_memory(gl.float32, (M, N), c_layout)
+        acc = allocate_tensor_memory(gl.float32, (M, N),
+                                     TensorMemoryLayout(block=(128, N), col_stride=1))
+        bar = gl.allocate_shared_memory(gl.int64, [1], gl.constexpr(mbarrier.MBarrierLayout()))
+        mbarrier.init(bar, count=1)
+        a_s.store(gl.load(a_ptr + rows[:, None] * K + ks[None, :]))
+        b_s.store(gl.load(b_ptr + k_rows[:, None] * N + cols[None, :]))
+        c0_s.store(gl.load(c0_ptr + rows[:, None] * N + cols[None, :]))
+        c1_s.store(gl.load(c1_ptr + rows[:, None] * N + cols[None, :]))
+        fence_async_shared()
+        tcgen05_copy(c0_s, acc)
+        tcgen05_mma(a_s, b_s, acc, use_acc=True)
+        tcgen05_copy(c1_s, acc)   # after the MMA with no wait: "also valid", the tutorial says
+        tcgen05_mma(a_s, b_s, acc, use_acc=True)
+        tcgen05_commit(bar)
+        mbarrier.wait(bar, phase=0)
+        mbarrier.invalidate(bar)
+        y = gl.convert_layout(acc.load(), layout)
+        gl.store(out_ptr + rows[:, None] * N + cols[None, :], y)
+
+
+@pytest.mark.skipif(gluon is None, reason="this Triton has no Gluon (triton.experimental.gluon)")
+def test_gluon_copy_after_mma_relies_on_an_order_the_isa_does_not_list():
+    """Gluon's tcgen05_copy tutorial calls a copy into the accumulator right after an MMA
+    on it valid ("the second tcgen05_copy will only execute after the preceding
+    tcgen05_mma is complete"). 9.7.16.6.2 lists cp -> mma as a pipelined pair, but not
+    mma -> cp nor cp -> cp: the simulator reports the second copy against the first copy
+    and the MMA under both fence readings (the same thread issues them all, no wait
+    between). C is the in-order result, c1 + A B, under both schedules."""
+    m, n, k = 128, 64, 64
+    signature = {"a_ptr": "*fp16", "b_ptr": "*fp16", "c0_ptr": "*fp32", "c1_ptr": "*fp32",
+                 "out_ptr": "*fp32", "M": "constexpr", "N": "constexpr", "K": "constexpr"}
+    kernel = triton.compile(GluonASTSource(gluon_copy_after_mma, signature,
+                                           constexprs={"M": m, "N": n, "K": k}),
+                            target=GPUTarget("cuda", 100, 32), options={"num_warps": 4})
+    ptx, metadata = kernel.asm["ptx"], kernel.metadata._asdict()
+    rng = np.random.default_rng(45)
+    a, b = rng.integers(-3, 4, (m, k)).astype(np.float16), rng.integers(-3, 4, (k, n)).astype(np.float16)
+    c0, c1 = (rng.integers(-3, 4, (m, n)).astype(np.float32) for _ in range(2))
+    expected = c1 + a.astype(np.float32) @ b.astype(np.float32)  # NumPy, exact integers
+    manifest, args = triton_launch(metadata, signature, {
+        "a_ptr": a, "b_ptr": b, "c0_ptr": c0, "c1_ptr": c1,
+        "out_ptr": np.zeros((m, n), np.float32)}, ["1"])
+    lines = ptx.splitlines()
+    for schedule in ("late", "eager"):
+        result = simulate(ptx, manifest, {k: (v.copy() if isinstance(v, np.ndarray) else v)
+                                          for k, v in args.items()},
+                          fences="acquire", schedule=schedule)
+        assert np.array_equal(result.outputs["out_ptr"], expected)
+        assert not result.problems
+        assert result.races
+        for race in result.races:  # the second copy, against the first copy or an MMA
+            assert "tcgen05.cp" in lines[race.ptx_line - 1]
+            assert re.search(r"tcgen05\.(cp|mma)", lines[race.other_line - 1])
+        assert any("tcgen05.mma" in lines[r.other_line - 1] for r in result.races)
