@@ -14,13 +14,16 @@
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.words import from_float, to_float
 
 _LOW = np.uint64(0xFFFFFFFF)
-_OPS = {"add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y}
+_OPS = MappingProxyType({"add": lambda x, y: x + y, "sub": lambda x, y: x - y,
+                         "mul": lambda x, y: x * y})
 
 
 def is_f32x2(ins: P.Instr) -> bool:
