@@ -21,7 +21,9 @@ kernel is refused as emitted: Triton sets bit 24 of its instruction descriptor, 
 in Table 44.
 
 Needs the ``peer`` extra (Triton). Marked slow: mxfp4, nvfp4 with the ISA's encoding,
-the fp16 persistent variants and the causal warp-specialized attention (each 5-20 s)."""
+the fp16 persistent variants, the causal warp-specialized attention and two of the copy
+round trips (together about 13 s on a quiet machine, the attention up to 18 s on a busy
+one); the rest takes about 15 s."""
 
 import re
 import sys
