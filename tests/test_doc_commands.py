@@ -48,6 +48,26 @@ SLOW = {
 }
 #: Commands (by a substring) run smaller: (replacements, why).
 SMALLER = {
+    # before "--count 500" below, which the second chunk of campaign 41 would match first
+    "python benchmarks/generator/run.py --count 1000 --seed 41": (
+        [("--count 1000", "--count 2"),
+         ("--results benchmarks/generator/results_41.jsonl", "--results results.jsonl"),
+         ("-o benchmarks/generator/REPORT_41.md", "-o REPORT.md")],
+        "1,000 generated kernels take over 20 minutes; 2 run the same code, and the "
+        "results and report go to the scratch directory, not over the shipped ones"),
+    "python benchmarks/generator/run.py --count 500 --seed 41 --start 1000": (
+        [("--count 500", "--count 2"), ("--start 1000", "--start 0"),
+         ("--results benchmarks/generator/results_41.jsonl", "--results results.jsonl"),
+         ("-o benchmarks/generator/REPORT_41.md", "-o REPORT.md")],
+        "500 more kernels take over 10 minutes; 2 run the same code (from the first, "
+        "so that no 1,000 specs are drawn first), and the results and report go to the "
+        "scratch directory, not over the shipped ones"),
+    "python benchmarks/generator/run.py --count 400 --seed 42": (
+        [("--count 400", "--count 2"),
+         ("--results benchmarks/generator/results_42.jsonl", "--results results.jsonl"),
+         ("-o benchmarks/generator/REPORT_42.md", "-o REPORT.md")],
+        "400 generated kernels take about eight minutes; 2 run the same code, and the "
+        "results and report go to the scratch directory, not over the shipped ones"),
     "python benchmarks/fuzz/run.py --mutants 30000": (
         [("--mutants 30000", "--mutants 10"), ("--jobs 2", "--jobs 1"),
          ("--minimise 30", "--minimise 0"),

@@ -211,9 +211,22 @@ def test_the_campaign_covers_every_feasible_pair():
         covered.update(kg.pairs(spec))
     missing = set(campaign.value_pairs()) - covered - set(infeasible)
     assert not missing, sorted(missing)[:10]
+    # no pair is both covered and listed as one no valid kernel has
+    assert not covered & set(infeasible), sorted(covered & set(infeasible))
     # and an infeasible pair really has no valid spec: pinned, every draw has a problem
     for pair in infeasible[:20]:
         assert campaign.draw(__import__("random").Random(0), pair, tries=200) is None
+
+
+@pytest.mark.parametrize("pair", [(("cluster", "2x2"), ("m", "64")),
+                                  (("cluster", "4x1"), ("n", "16")),
+                                  (("cluster", "2x2"), ("dtype", "nv_e2m1"))])
+def test_a_pair_only_a_cluster_of_single_ctas_has_is_drawn_when_pinned(pair):
+    """M = 64, N = 16 and nvfp4 block scaling exist in a cluster only with single CTAs
+    (kernelgen.CLUSTERS_1CTA): pinning the pair must not also pin a CTA pair, which made
+    campaigns 40 and 41 list these pairs as infeasible while kernels with them passed."""
+    spec = campaign.draw(__import__("random").Random(0), pair)
+    assert spec is not None and spec.ctas == 1 and not kg.problems(spec)
 
 
 @pytest.mark.parametrize("spec", [kg.Spec(), kg.Spec(out="e4m3", act="gelu", bias="row"),
@@ -240,3 +253,28 @@ def test_the_comparison_can_fail(spec):
         past = good.copy()
         past[0, sz.N] = 0
         assert kg.compare(spec, args, past) is not None
+
+
+def test_the_campaign_records_the_commit_it_started_at(tmp_path, monkeypatch):
+    """benchmarks/generator/run.py writes the checkout's commit when the run starts into
+    its commands file: campaign 41 recorded the HEAD at its end, two commits made during
+    the run later, as the code it ran."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "benchmarks" / "generator" / "run.py"
+    spec = importlib.util.spec_from_file_location("generator_run", path)
+    run = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(run)
+    head = {"now": "aaaaaaa"}
+
+    def work(spec):  # a commit lands while the kernels run
+        head["now"] = "bbbbbbb"
+        return {"stage": "ok", "message": "", "seconds": 0.0, "known": None}
+    monkeypatch.setattr(run, "commit_of", lambda root, mark_changes=False: head["now"])
+    monkeypatch.setattr(run, "_work", work)
+    monkeypatch.setattr(run, "report", lambda *a, **k: "")
+    results = tmp_path / "r.jsonl"
+    assert run.main(["--count", "2", "--seed", "33", "--results", str(results),
+                     "-o", str(tmp_path / "R.md")]) == 0
+    assert results.with_suffix(".commands").read_text().rstrip().endswith("# at aaaaaaa")

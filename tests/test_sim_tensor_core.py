@@ -59,6 +59,25 @@ def test_k_major_without_swizzle_uses_lbo_between_16_byte_units():
     assert address[2, 17] == 2048 + 2 * 16 + 256 + 1     # next 16 bytes of K: LBO
 
 
+def test_base_offset_without_swizzle_moves_no_address():
+    # Table 40 bits 49-51 place a swizzle's repeating pattern (Table 41); without
+    # swizzling there is none. The descriptor Triton 3.9 gives tcgen05.cp for an mxfp4
+    # scale tile: start 0x8600, SBO 128, no swizzle, base offset (0x8600 >> 7) & 7 = 4.
+    desc = td.decode_smem_descriptor(smem_descriptor(0x8600, 0, 128, 0) | 4 << 49)
+    assert desc.base_offset == 4
+    address = td.k_major_addresses(desc, rows=32, k_bytes=16)
+    # row r of a 32x128b tile: (r mod 8) * 16 + (r div 8) * SBO from the start, by hand
+    assert address[0, 0] == 0x8600
+    assert address[9, 5] == 0x8600 + 1 * 16 + 1 * 128 + 5
+    assert address[31, 15] == 0x8600 + 7 * 16 + 3 * 128 + 15
+
+
+def test_base_offset_with_a_swizzle_is_refused():
+    desc = td.decode_smem_descriptor(smem_descriptor(0x8600, 16, 1024, 2) | 4 << 49)
+    with pytest.raises(SimError, match="base offset of 4"):
+        td.k_major_addresses(desc, rows=8, k_bytes=128)
+
+
 def place_k_major(smem, start, matrix_bytes, lbo, sbo):
     """Writes a [rows, bytes] operand in the no-swizzle K-major canonical layout."""
     rows, nbytes = matrix_bytes.shape

@@ -205,6 +205,9 @@ def main(argv=None) -> int:
         print("//", specs[args.show].key())
         print(kg.render(specs[args.show]), end="")
         return 0
+    # the code the kernels run with is the checkout's when the run starts (a commit made
+    # during a long run must not be recorded as the one it ran at)
+    started_at = commit_of(ROOT, mark_changes=True) or "an unknown commit"
     if not args.report_only:
         if args.retry_known:
             last = _load(args.results, args.seed)
@@ -249,7 +252,7 @@ def main(argv=None) -> int:
     if not args.report_only:
         line = ("python benchmarks/generator/run.py " + " ".join(
             a if " " not in a else repr(a) for a in (argv or sys.argv[1:])))
-        commands.append(f"{line}   # at {commit_of(ROOT, mark_changes=True) or 'an unknown commit'}")
+        commands.append(f"{line}   # at {started_at}")
         commands_file.write_text("\n".join(commands) + "\n")
     args.output.write_text(report(args.seed, results, shrunk, commands))
     return 1 if failing else 0

@@ -22,7 +22,7 @@ import numpy as np
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ptx import split_top
 from tcgen05_lower.sim.executor import Launch, Machine
-from tcgen05_lower.sim import param_space
+from tcgen05_lower.sim import param_space, scalar_params
 from tcgen05_lower.sim.param_space import EXTRA_ARRAYS
 from tcgen05_lower.sim.source_lines import (  # noqa: F401  (source_locations: API)
     locate as _locate, locate_problems as _locate_problems, source_locations)
@@ -179,9 +179,9 @@ def _check_params(params, entry: P.Entry) -> None:
             raise LaunchError(f"the manifest's parameter {name} has the tensor_map "
                               f"{described!r}, not {{tensor: name, box: [integers], "
                               f"swizzle: name}}")
-        if not mp["pointer"] and kind_bits[0] not in "bsu":
-            raise LaunchError(f"the manifest's parameter {name} is an integer, the PTX's "
-                              f"{pp.name} is {pp.ptx_type}")
+        problem = scalar_params.float_problem(name, mp, pp, kind_bits[0])  # sim/scalar_params.py
+        if problem:
+            raise LaunchError(problem)
 
 
 def _param_kind(pp: P.Param) -> tuple[str, int]:

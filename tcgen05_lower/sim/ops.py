@@ -5,7 +5,8 @@ parallel synchronization 9.7.14 (barrier, mbarrier, fence), tcgen05 9.7.16), and
 other front ends emit around tcgen05 (Triton, Gluon): ldmatrix / stmatrix
 (sim/warp_matrix.py), brx.idx, bar.warp.sync, mbarrier.inval, cvt to f16x2 / bf16x2,
 cvta.param of by-value tensor maps (sim/param_space.py), TMA stores and cp.async with
-their groups (sim/bulk.py).
+their groups (sim/bulk.py), prmt's byte permute (sim/prmt.py), f32x2 pairs and div.full.f32
+(sim/f32_forms.py).
 
 ``decode(machine, ins)`` returns the handler of one instruction, or raises SimError for an
 opcode or modifier outside this set: an unknown instruction is never a silent no-op.
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from tcgen05_lower.sim import f32_forms
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ops_arith import (_abs, _bfe, _bfi, _check_alu, _mad, _mov, _neg, _not,
                                          _selp, _setp)
@@ -31,6 +33,7 @@ from tcgen05_lower.sim.ops_convert import _copysign, _cvt, _ex2, _fma, _sqrt
 from tcgen05_lower.sim.ops_mbarrier import _fence, _mbarrier
 from tcgen05_lower.sim.ops_memory import _cp, _cvta, _ld, _mapa, _st, _warp_matrix
 from tcgen05_lower.sim.ops_support import Unknown, _unknown
+from tcgen05_lower.sim.prmt import handler as prmt_handler
 from tcgen05_lower.sim.vote import vote_handler
 
 if TYPE_CHECKING:
@@ -59,6 +62,10 @@ def decode(m: Machine, ins: P.Instr):
 def _handler_for(ins: P.Instr):
     parts = ins.parts
     base = parts[0]
+    if f32_forms.is_f32x2(ins):                     # sim/f32_forms.py
+        return f32_forms.f32x2_handler(ins, _unknown)
+    if f32_forms.is_div_full(ins):
+        return f32_forms.div_full_handler(ins, _unknown)
     if base in _ALU2:
         return _check_alu(ins)
     table = {
@@ -71,6 +78,7 @@ def _handler_for(ins: P.Instr):
         "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix, "brx": _brx,
         "vote": lambda ins: vote_handler(ins, _unknown),   # sim/vote.py
         "prefetch": _prefetch,
+        "prmt": lambda ins: prmt_handler(ins, _unknown),   # sim/prmt.py
     }
     if base not in table:
         raise _unknown(ins)
@@ -80,7 +88,7 @@ def _handler_for(ins: P.Instr):
 _ALU2 = frozenset({"add", "sub", "and", "or", "xor", "min", "max", "shl", "shr", "mul", "div",
                    "rem"})
 STRAIGHT = _ALU2 | {"mov", "setp", "selp", "not", "cvt", "bfe", "bfi", "neg", "abs", "mad",
-                    "ld", "st", "mapa", "ex2", "copysign", "fma", "sqrt"}
+                    "ld", "st", "mapa", "ex2", "copysign", "fma", "sqrt", "prmt"}
 
 
 def _prefetch(ins: P.Instr):

@@ -60,6 +60,18 @@ def decode_smem_descriptor(desc: int) -> SmemDescriptor:
                           swizzle=SWIZZLE_MODES[mode])
 
 
+def _check_base_offset(desc: SmemDescriptor) -> None:
+    """The matrix base offset (Table 40, bits 49-51) places a swizzling mode's repeating
+    pattern when it does not start where Table 41 says; without swizzling there is no
+    repeating pattern, so the field has nothing to place and the addresses do not depend
+    on it (Triton sets it to (start >> 7) & 7 for the unswizzled scale-factor tiles its
+    tcgen05.cp reads). A swizzled operand with a non-zero base offset is not modelled."""
+    if desc.base_offset and desc.swizzle != "none":
+        raise SimError(f"a matrix base offset of {desc.base_offset} (Table 40) with "
+                       f"{desc.swizzle} swizzling is not modelled yet: the simulator needs "
+                       "the pattern aligned (Table 41)")
+
+
 def k_major_addresses(desc: SmemDescriptor, rows: int, k_bytes: int) -> np.ndarray:
     """Shared-memory byte address of every (row, byte of K) of a K-major operand: the
     canonical K-major layouts of 9.7.16.3.3, ((8,m),(T,2k)):((nT,SBO),(1,LBO)) without
@@ -70,9 +82,7 @@ def k_major_addresses(desc: SmemDescriptor, rows: int, k_bytes: int) -> np.ndarr
     index (address bits 7..): Swizzle<1|2|3, 4, 3> (9.7.16.10.6)."""
     if desc.swizzle == "128B_base32B":
         raise SimError("128-byte swizzle with 32-byte atomicity is not modelled yet")
-    if desc.base_offset:
-        raise SimError(f"a matrix base offset of {desc.base_offset} (Table 40) is not "
-                       "modelled yet: the simulator needs the pattern aligned (Table 41)")
+    _check_base_offset(desc)
     if desc.leading_absolute:
         raise SimError("the absolute leading-dimension address mode is not modelled yet")
     row_bytes = SWIZZLE_ROW_BYTES[desc.swizzle]
@@ -103,9 +113,7 @@ def mn_major_addresses(desc: SmemDescriptor, rows: int, k: int, element_bytes: i
     if desc.swizzle == "128B_base32B":
         raise SimError("MN-major operands with 128-byte swizzle and 32-byte atomicity are not "
                        "modelled yet: 9.7.16.3.3 gives no canonical layout for them")
-    if desc.base_offset:
-        raise SimError(f"a matrix base offset of {desc.base_offset} (Table 40) is not "
-                       "modelled yet: the simulator needs the pattern aligned (Table 41)")
+    _check_base_offset(desc)
     if desc.leading_absolute:
         raise SimError("the absolute leading-dimension address mode is only for K-major "
                        "operands (9.7.16.3.1.2.1)")

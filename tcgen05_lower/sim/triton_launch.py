@@ -6,7 +6,7 @@ compiled metadata (the JSON Triton writes beside a compiled kernel in its cache,
 How Triton passes arguments (its launcher, as of Triton 3.9), which the PTX entry's
 parameters follow:
 - a pointer (``*fp16``) is a 64-bit global address; an integer (``i32``, ``i64``, ``u32``
-  ...) its value; a ``constexpr`` is compiled in and passes nothing;
+  ...) or a float (``fp32``, ``fp64``) its value; a ``constexpr`` is compiled in and passes nothing;
 - a tensor descriptor (``tensordesc<fp16[128, 64]>``) that became a TMA tensor map (its
   entry in the metadata's ``tensordesc_meta``: swizzle, element size, block size, outer
   dimension first) is the 128-byte CUtensorMap passed by value, then the tensor's shape
@@ -32,6 +32,9 @@ from tcgen05_lower.sim.state import SimError
 SWIZZLES = MappingProxyType({0: "none", 1: "32B", 2: "64B", 3: "128B"})
 
 _SCALARS = frozenset({"i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64"})
+#: Float scalars (``fp32`` the attention tutorial's ``sm_scale``): a .f32 / .f64 kernel
+#: parameter, passed as a Python float.
+_FLOATS = frozenset({"fp32", "fp64"})
 
 
 def _descriptor_rank(ty: str) -> int | None:
@@ -67,6 +70,9 @@ def triton_launch(metadata: dict, signature: dict, values: dict,
         elif ty in _SCALARS:
             params.append({"name": name, "pointer": False})
             args[name] = int(value)
+        elif ty in _FLOATS:
+            params.append({"name": name, "pointer": False, "float": True})
+            args[name] = float(value)
         else:
             raise SimError(f"the kernel parameter {name} has the Triton type {ty}, which "
                            f"the simulator does not pass")

@@ -46,10 +46,11 @@ def pinned(pair) -> dict:
         if name not in DERIVED:
             fixed[name] = _typed(name, text)
     # What a rare value needs, so that a draw finds it (a value the pair pins wins):
-    # a cluster multicasts only between pairs with TMA in warp roles, and a row reduction
-    # shuffles with .16x32bx2 fragments.
+    # a cluster multicasts only with TMA in warp roles (between CTA pairs or single CTAs:
+    # pinning a pair would make M = 64 or N = 16 with a cluster look infeasible), and a
+    # row reduction shuffles with .16x32bx2 fragments.
     if fixed.get("cluster", "none") != "none":
-        fixed.update({"ctas": 2, "program": "roles", "load": "tma", **fixed})
+        fixed.update({"program": "roles", "load": "tma", **fixed})
     if dict(pair).get("row_shuffle") == "True":
         fixed.update({"rowred": "max", "ld_shape": "16x32bx2", **fixed})
     return fixed
