@@ -57,7 +57,8 @@ class SharedMemoryOrdering:
         ranks = np.broadcast_to(np.asarray(rank).reshape(-1), threads.shape)
         addresses = np.broadcast_to(np.asarray(addresses).astype(np.int64).reshape(-1),
                                     threads.shape)
-        for r in np.unique(ranks):
+        # usually every thread accesses its own CTA's memory: one rank, no sort
+        for r in (ranks[:1] if (ranks == ranks[0]).all() else np.unique(ranks)):
             sel = ranks == r
             byte = (addresses[sel].reshape(-1, 1) + np.arange(size)).reshape(-1)
             who = np.repeat(threads[sel], size)

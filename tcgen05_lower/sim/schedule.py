@@ -37,6 +37,8 @@ import bisect
 
 import numpy as np
 
+from tcgen05_lower.sim.words import ALL
+
 #: Redraw the warps' priorities every this many steps (one value drawn per run).
 RESHUFFLE_STEPS = (64, 1024)
 #: The starved warp's stretch: it starts within this many steps and lasts this many.
@@ -69,6 +71,10 @@ class RandomSchedule:
         self.join = float(rng.choice(JOIN))
         self.complete = float(rng.choice(COMPLETE))
         self.priority = self._draw_priorities()
+        self._priority_of, self._priority_list = None, []
+        self._warp_threads = [np.arange(32 * w, 32 * w + 32) for w in range(nwarps)]
+        for threads in self._warp_threads:
+            threads.setflags(write=False)
         self.steps = 0
 
     def _draw_priorities(self) -> np.ndarray:
@@ -121,6 +127,58 @@ class RandomSchedule:
             joining[self.starved] = False
         joining[chosen] = True
         return (pcs == m) & joining[warp_of]
+
+    def pick_threads(self, pcs: np.ndarray, warp_of: np.ndarray) -> tuple:
+        """``pick``'s choice, with the same draws, as (PC, threads, warps): the threads
+        as ``ALL`` (all of them) or their sorted ids, and how many warps they
+        fall in. The warps that join are found on Python lists and their threads at the
+        PC per warp, instead of masks over every thread of the cluster."""
+        nwarps = self.nwarps
+        if pcs.size != nwarps * 32:   # threads not numbered warp by warp in full warps
+            sel = self.pick(pcs, warp_of)
+            idx = np.flatnonzero(sel)
+            return (int(pcs[idx[0]]), ALL if idx.size == pcs.size else idx,
+                    int(np.unique(warp_of[idx]).size))
+        self.steps += 1
+        if self.steps % self.reshuffle == 0:
+            self.priority = self._draw_priorities()
+        by_warp = pcs.reshape(nwarps, 32)
+        lowest = by_warp.min(axis=1).tolist()
+        ready = [w for w, pc in enumerate(lowest) if pc < _NOT_RUNNABLE]
+        starving = self.starve_from <= self.steps < self.starve_to
+        if starving and len(ready) > 1:
+            ready = [w for w in ready if w != self.starved]
+        chosen = self._draw_warp(ready)
+        m = lowest[chosen]
+        if self.join < 1.0:
+            draws = (self.rng.random(nwarps) < self.join).tolist()
+            joined = [w for w, pc in enumerate(lowest) if pc == m and draws[w]]
+        else:
+            joined = [w for w, pc in enumerate(lowest) if pc == m]
+        if starving and self.starved in joined:
+            joined.remove(self.starved)
+        if chosen not in joined:
+            joined.append(chosen)
+            joined.sort()
+        # a warp whose every thread can run at m: all its threads (shared, read-only)
+        whole = (by_warp.max(axis=1) == m).tolist()
+        parts = [self._warp_threads[w] if whole[w] else
+                 np.flatnonzero(pcs[32 * w:32 * w + 32] == m) + 32 * w for w in joined]
+        idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        return m, (ALL if idx.size == pcs.size else idx), len(joined)
+
+    def _draw_warp(self, ready: list) -> int:
+        """One of the ``ready`` warps, drawn by priority (``pick``'s arithmetic)."""
+        if self._priority_of is not self.priority:
+            self._priority_of, self._priority_list = self.priority, self.priority.tolist()
+        priority = self._priority_list
+        weights, total = [], 0.0
+        for w in ready:               # np.cumsum: sequential float64 sums
+            total += priority[w]
+            weights.append(total)
+        # np.searchsorted(weights, x) (side "left"): the first index with weights >= x
+        return ready[min(bisect.bisect_left(weights, self.rng.random() * weights[-1]),
+                         len(ready) - 1)]
 
     def choose(self, n: int) -> int:
         """One of ``n`` allowed pending asynchronous operations, at random."""
