@@ -42,6 +42,7 @@ from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.global_buffers import GLOBAL_BASE, GLOBAL_STRIDE, Buffer  # noqa: F401
 from tcgen05_lower.sim.machine_registers import MachineRegisters
 from tcgen05_lower.sim.machine_setup import MachineSetup
+from tcgen05_lower.sim.machine_stepping import MachineStepping, fusible_runs
 from tcgen05_lower.sim.state import CtaMemory, LimitExceeded, SimError
 from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM_BASE,  # noqa: F401
                                      UINT, from_float, from_signed, mul_hi_u64, parse_type,
@@ -49,16 +50,6 @@ from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM
 
 _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
                                  CBAR: "barrier.cluster.wait", RUN: "ready"})
-
-#: The PC the run loop gives a thread that cannot run (above any real PC).
-_NOT_RUNNABLE = np.int64(1 << 62)
-
-def _fusible_runs(handlers: list) -> list:
-    """Per PC, how many instructions from it on have a fused ``body`` (``_fused``)."""
-    runs = [0] * (len(handlers) + 1)
-    for pc in range(len(handlers) - 1, -1, -1):
-        runs[pc] = runs[pc + 1] + 1 if hasattr(handlers[pc], "body") else 0
-    return runs
 
 
 @dataclass
@@ -94,7 +85,7 @@ class RunStats:
     seconds: float = 0.0
 
 
-class Machine(MachineSetup, MachineRegisters):
+class Machine(MachineSetup, MachineRegisters, MachineStepping):
     """One launch of one PTX entry on one CTA or CTA pair.
 
     ``max_instructions`` (warp instructions) and ``deadline`` (a time.perf_counter()
@@ -106,11 +97,6 @@ class Machine(MachineSetup, MachineRegisters):
     #: A schedule.RandomSchedule (use_random_schedule), else None: lowest PC first.
     random = None
     limit_text = time_text = ""
-    #: After a straight step that woke no waiter: (its threads, their new PC), with
-    #: ``_pcs`` the PCs the step was chosen from (NOT_RUNNABLE: cannot run); else None.
-    _moved = None
-    _pcs = None
-    _contiguous_of = _contiguous = None   # contiguous()'s last question and answer
 
     def __init__(self, module: P.Module, entry: P.Entry, launch: Launch, args: dict,
                  ordering_factory, tensor_core, schedule: str = "late", trace=None,
@@ -171,7 +157,7 @@ class Machine(MachineSetup, MachineRegisters):
         # the step's bookkeeping inline (``_count``) unless a subclass adds to it or a
         # trace is written; ``width``: the warps of ``idx`` when known, else None
         plain = type(self)._count is Machine._count and self.trace is None
-        fusible = _fusible_runs(handlers)
+        fusible = fusible_runs(handlers)
         # The threads of the last step, all at this PC now, run next without looking: the
         # step was straight-line (it changed no thread's status and advanced only its own
         # threads), and every other runnable thread's PC is above this one (chain_limit)
@@ -229,95 +215,6 @@ class Machine(MachineSetup, MachineRegisters):
                               file=self.progress_stream)
         self.stats.seconds = time.perf_counter() - start
         return self.stats
-
-    def _fused(self, m: int, idx, run: int, chain_limit: int, width) -> int:
-        """Runs the stretch of unguarded straight-line ALU instructions from PC ``m`` (at
-        most ``run`` of them, each with a ``body``: sim/ops_fastint.py) on the threads
-        ``idx`` as the steps one by one would: the same bookkeeping per step, the PCs
-        advanced once at the end. Stops where the step-by-step loop would look again
-        (another thread's PC, chain_limit), before a step at which it checks the
-        instruction or time budget or prints progress; 0 when that leaves fewer than two
-        steps (the caller then runs the step itself)."""
-        stats = self.stats
-        if width is None:
-            width = self._warps_in(idx)
-        k = min(run, chain_limit - m)
-        if self.max_instructions is not None:
-            k = min(k, (self.max_instructions - stats.warp_instructions) // width)
-        if self.deadline is not None:
-            k = min(k, 255 - stats.steps % 256)
-        if self.progress_stream is not None:
-            k = min(k, 4095 - stats.steps % 4096)
-        if k < 2:
-            return 0
-        at = self.contiguous(idx)
-        instrs, handlers, counts = self.entry.instructions, self.handlers, stats.counts
-        done = 0
-        try:
-            for pc in range(m, m + k):
-                ins = instrs[pc]
-                stats.steps += 1
-                stats.warp_instructions += width
-                counts[ins.opcode] = counts.get(ins.opcode, 0) + width
-                handlers[pc].body(at)
-                done += 1
-        except SimError as err:
-            if err.ptx_line is None:
-                err.ptx_line, err.ptx_text = ins.line, ins.text
-            raise
-        finally:
-            self.pc[at] += done
-        self._moved = (idx, m + k)
-        return k
-
-    def _schedule(self, count: int) -> tuple:
-        """The next step's (PC, threads, warps or None, chain limit): the lowest-PC-first
-        choice, or the random schedule's; PC -1 when every thread has exited. Completes
-        pending asynchronous work when no thread can run (SimError: a deadlock)."""
-        status, moved, self._moved = self.status, self._moved, None
-        while True:
-            if self.random is not None and self.random.complete_now() and \
-                    self.ordering.progress():
-                self.epoch += 1   # a random early completion (sim/schedule.py)
-                moved = None
-            if moved is not None:
-                # the threads of the last step moved on to the next PC and nothing else
-                # changed: the same threads are runnable (some are), at the same PCs
-                pcs = self._pcs
-                pcs[moved[0]] = moved[1]
-                break
-            runnable = (status == RUN) | ((status == MBAR) & (self.wait_epoch < self.epoch))
-            if runnable.any():
-                pcs = self._pcs = np.where(runnable, self.pc, _NOT_RUNNABLE)
-                break
-            if (status == EXIT).all():
-                return -1, ALL, None, -1
-            if self.ordering.progress():
-                self.epoch += 1
-                continue
-            raise self._deadlock()
-        if self.random is None:
-            m = int(pcs.min())
-            sel = pcs == m
-            chain_limit = int(np.where(sel, _NOT_RUNNABLE, pcs).min())
-            idx = ALL if sel.all() else np.flatnonzero(sel)
-            width = None
-        else:
-            m, idx, width = self.random.pick_threads(pcs, self.warp_of)
-            chain_limit = -1
-        if m >= count:
-            raise SimError("a thread ran past the end of the kernel without ret",
-                           self.entry.end_line, "}")
-        status[idx] = RUN
-        return m, idx, width, chain_limit
-
-    def _warps_in(self, idx) -> int:
-        """How many warps the threads ``idx`` (ALL, or sorted thread ids) fall in."""
-        if idx is ALL:
-            return self.nwarps
-        warps = self.warp_of[idx]
-        return 1 if warps[0] == warps[-1] else \
-            1 + int(np.count_nonzero(warps[1:] != warps[:-1]))
 
     def _limits_text(self) -> str:
         """The budgets for the progress line, so a long run says when it will stop."""
@@ -401,23 +298,6 @@ class Machine(MachineSetup, MachineRegisters):
         if idx is ALL:
             return ALL if pred.all() else np.flatnonzero(pred)
         return idx[pred]
-
-    def advance(self, idx) -> None:
-        self.pc[self.contiguous(idx)] += 1
-
-    def contiguous(self, idx):
-        """``idx`` (ALL, or sorted unique thread ids) as a slice when its threads are
-        consecutive (a warp: indexing then makes views, not copies), else itself. The
-        last answer is kept: the steps of a straight-line stretch share their ``idx``."""
-        if idx is self._contiguous_of:
-            return self._contiguous
-        found = idx
-        if idx is not ALL and len(idx):
-            first = int(idx[0])
-            if int(idx[-1]) - first + 1 == len(idx):
-                found = slice(first, first + len(idx))
-        self._contiguous_of, self._contiguous = idx, found
-        return found
 
     def check_warp_converged(self, ins: P.Instr, idx) -> None:
         """A ``.sync.aligned`` instruction: every live thread of each warp taking part

@@ -14,13 +14,16 @@ shift by a register, a predicate destination) still goes through ``_binop`` and
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.words import ALL, MASK
 
-_UFUNC = {"add": np.add, "sub": np.subtract, "and": np.bitwise_and, "or": np.bitwise_or,
-          "xor": np.bitwise_xor}
+#: The NumPy ufunc (by name) of each operation on uint64 bits.
+_UFUNC = MappingProxyType({"add": "add", "sub": "subtract", "and": "bitwise_and",
+                          "or": "bitwise_or", "xor": "bitwise_xor"})
 _ZERO = np.uint64(0)
 
 
@@ -97,7 +100,7 @@ def _view_reader(m, op, bits: int, ins: P.Instr, general):
 def _operation(m, ins: P.Instr, base: str, kind: str, bits: int, b, binop):
     """``f(a, b)`` with ``binop``'s values for this instruction's form."""
     if base in _UFUNC:
-        return _UFUNC[base]
+        return getattr(np, _UFUNC[base])
     if not isinstance(b, P.Imm) or (base == "shr" and kind == "s"):
         return binop
     # the shift amount is the immediate's low 32 bits (the reader masks it so); as in
