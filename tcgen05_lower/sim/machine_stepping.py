@@ -112,7 +112,8 @@ class MachineStepping:
             idx = ALL if sel.all() else np.flatnonzero(sel)
             width = None
         else:
-            m, idx, width = self.random.pick_threads(pcs, self.warp_of)
+            m, idx, width = self.random.pick_threads(pcs, self.warp_of,
+                                                       moved is not None)
             chain_limit = -1
         if m >= count:
             raise SimError("a thread ran past the end of the kernel without ret",

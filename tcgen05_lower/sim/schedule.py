@@ -72,6 +72,8 @@ class RandomSchedule:
         self.complete = float(rng.choice(COMPLETE))
         self.priority = self._draw_priorities()
         self._priority_of, self._priority_list = None, []
+        #: The last pick_threads: (its warps, its PC); the warps' lowest and highest PCs.
+        self._last, self._lowest, self._highest = None, [], []
         self._warp_threads = [np.arange(32 * w, 32 * w + 32) for w in range(nwarps)]
         for threads in self._warp_threads:
             threads.setflags(write=False)
@@ -128,11 +130,14 @@ class RandomSchedule:
         joining[chosen] = True
         return (pcs == m) & joining[warp_of]
 
-    def pick_threads(self, pcs: np.ndarray, warp_of: np.ndarray) -> tuple:
+    def pick_threads(self, pcs: np.ndarray, warp_of: np.ndarray, moved: bool = False) -> tuple:
         """``pick``'s choice, with the same draws, as (PC, threads, warps): the threads
         as ``ALL`` (all of them) or their sorted ids, and how many warps they
         fall in. The warps that join are found on Python lists and their threads at the
-        PC per warp, instead of masks over every thread of the cluster."""
+        PC per warp, instead of masks over every thread of the cluster. ``moved``: the
+        only change to ``pcs`` since the last pick is that its threads moved on to the
+        next PC (the executor's straight step), so the warps' lowest and highest PCs
+        are updated for its warps only."""
         nwarps = self.nwarps
         if pcs.size != nwarps * 32:   # threads not numbered warp by warp in full warps
             sel = self.pick(pcs, warp_of)
@@ -142,8 +147,7 @@ class RandomSchedule:
         self.steps += 1
         if self.steps % self.reshuffle == 0:
             self.priority = self._draw_priorities()
-        by_warp = pcs.reshape(nwarps, 32)
-        lowest = by_warp.min(axis=1).tolist()
+        lowest, highest = self._warp_pcs(pcs, moved)
         ready = [w for w, pc in enumerate(lowest) if pc < _NOT_RUNNABLE]
         starving = self.starve_from <= self.steps < self.starve_to
         if starving and len(ready) > 1:
@@ -161,11 +165,28 @@ class RandomSchedule:
             joined.append(chosen)
             joined.sort()
         # a warp whose every thread can run at m: all its threads (shared, read-only)
-        whole = (by_warp.max(axis=1) == m).tolist()
-        parts = [self._warp_threads[w] if whole[w] else
+        parts = [self._warp_threads[w] if highest[w] == m else
                  np.flatnonzero(pcs[32 * w:32 * w + 32] == m) + 32 * w for w in joined]
         idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        self._last = (joined, m)
         return m, (ALL if idx.size == pcs.size else idx), len(joined)
+
+    def _warp_pcs(self, pcs: np.ndarray, moved: bool) -> tuple:
+        """Each warp's lowest and highest PC in ``pcs`` (lists). After a step whose
+        threads (all those of its warps at its PC m) moved to m + 1 and nothing else
+        changed, only those warps change: their lowest PC is m + 1 (their other
+        runnable threads were above m), their highest m + 1 if it was m, else looked up."""
+        if not moved or self._last is None:
+            by_warp = pcs.reshape(self.nwarps, 32)
+            self._lowest = by_warp.min(axis=1).tolist()
+            self._highest = by_warp.max(axis=1).tolist()
+            return self._lowest, self._highest
+        lowest, highest = self._lowest, self._highest
+        joined, m = self._last
+        for w in joined:
+            lowest[w] = m + 1
+            highest[w] = m + 1 if highest[w] == m else int(pcs[32 * w:32 * w + 32].max())
+        return lowest, highest
 
     def _draw_warp(self, ready: list) -> int:
         """One of the ``ready`` warps, drawn by priority (``pick``'s arithmetic)."""
