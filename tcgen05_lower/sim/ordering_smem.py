@@ -103,9 +103,6 @@ class SharedMemoryOrdering:
                            what: str, line: int) -> None:
         """Races of accesses by threads `who` (one per byte, or one thread for all) to
         bytes a TMA load writes whose completion they have not observed."""
-        if isinstance(who, (int, np.integer)):
-            self._check_tma_loads_seen(int(who), rank, addresses, what, line)
-            return
         writers = self.tma_writer[rank][addresses]
         busy = writers >= 0
         if not busy.any():
@@ -122,53 +119,6 @@ class SharedMemoryOrdering:
                        f"writes, and its completion (the complete_tx phase of its mbarrier, "
                        f"observed by a wait) is not ordered before", line,
                        int(self.tma_line[rank][addresses[first]]))
-
-    def _check_tma_loads_seen(self, thread: int, rank: int, addresses: np.ndarray,
-                              what: str, line: int) -> None:
-        """``_check_tma_written`` for one thread: the same report. The bytes fall into a
-        few TMA loads (writer, sequence number), each observed or not as a whole, so the
-        test is per load, on the loads of ``addresses`` kept while no TMA load is issued
-        (an MMA built once reads the same bytes again and again)."""
-        loads = self._tma_loads_of(rank, addresses)
-        if not loads:
-            return
-        row = self.known[thread]
-        late = [first for writer, seq, first in loads if row[self.TMA + writer] < seq]
-        if late:
-            first = min(late)
-            writer = int(self.tma_writer[rank][addresses[first]])
-            self._race(f"{what} shared memory of CTA {rank} (byte {addresses[first]:#x}) "
-                       f"that a TMA load (cp.async.bulk.tensor of thread {writer}) "
-                       f"writes, and its completion (the complete_tx phase of its mbarrier, "
-                       f"observed by a wait) is not ordered before", line,
-                       int(self.tma_line[rank][addresses[first]]))
-
-    #: _tma_loads_of's answers: id(addresses) -> (addresses, rank, TMA loads issued
-    #: before, loads); and how many TMA loads were issued (the answers' validity).
-    _tma_loads_kept = None
-    _tma_loads_issued = 0
-
-    def _tma_loads_of(self, rank: int, addresses: np.ndarray) -> list:
-        """The TMA loads that wrote bytes of ``addresses`` of CTA ``rank``: (writer
-        thread, its sequence number, the position in ``addresses`` of its first byte)."""
-        kept = self._tma_loads_kept
-        if kept is None or len(kept) > 256:
-            kept = self._tma_loads_kept = {}
-        found = kept.get(id(addresses))
-        if found is not None and found[0] is addresses and found[1] == rank and \
-                found[2] == self._tma_loads_issued:
-            return found[3]
-        writers = self.tma_writer[rank][addresses]
-        busy = np.flatnonzero(writers >= 0)
-        loads = []
-        if busy.size:
-            pairs = (writers[busy].astype(np.int64) << 40) | \
-                self.tma_seq[rank][addresses][busy]
-            distinct, first = np.unique(pairs, return_index=True)
-            loads = [(int(p) >> 40, int(p) & ((1 << 40) - 1), int(busy[f]))
-                     for p, f in zip(distinct.tolist(), first.tolist())]
-        kept[id(addresses)] = (addresses, rank, self._tma_loads_issued, loads)
-        return loads
 
     def tma_load(self, thread: int, rank: int, addresses: np.ndarray, write, nbytes: int,
                  mbarrier: int, line: int, mbarrier_rank: int | None = None) -> None:
@@ -193,7 +143,6 @@ class SharedMemoryOrdering:
                                 f"a TMA load of thread {thread} also writes", line)
         self.seq[self.TMA + thread] += 1
         seq = int(self.seq[self.TMA + thread])
-        self._tma_loads_issued += 1   # _tma_loads_of's kept answers are stale
         self.tma_writer[rank][addresses] = thread
         self.tma_seq[rank][addresses] = seq
         self.tma_line[rank][addresses] = line
