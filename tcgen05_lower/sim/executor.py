@@ -21,8 +21,9 @@ names where each warp waits.
 
 Everything that orders memory goes through ``ordering.OrderingModel``; the semantics of
 tcgen05.mma/cp/shift/ld/st through ``tensor_core``. The machine's set-up for a launch
-(``machine_setup``) and its register and operand access (``machine_registers``) are
-mixins of ``Machine``; this module holds the state and the run loop.
+(``machine_setup``), its register and operand access (``machine_registers``) and its
+scheduler with the fused straight-line stretches (``machine_stepping``) are mixins of
+``Machine``; this module holds the state and the run loop.
 
 Modelled as no-ops on purpose (they order nothing the model tracks):
 ``fence.mbarrier_init.release.cluster`` (an mbarrier init is visible to the whole cluster
