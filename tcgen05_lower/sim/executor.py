@@ -21,8 +21,9 @@ names where each warp waits.
 
 Everything that orders memory goes through ``ordering.OrderingModel``; the semantics of
 tcgen05.mma/cp/shift/ld/st through ``tensor_core``. The machine's set-up for a launch
-(``machine_setup``) and its register and operand access (``machine_registers``) are
-mixins of ``Machine``; this module holds the state and the run loop.
+(``machine_setup``), its register and operand access (``machine_registers``) and its
+scheduler with the fused straight-line stretches (``machine_stepping``) are mixins of
+``Machine``; this module holds the state and the run loop.
 
 Modelled as no-ops on purpose (they order nothing the model tracks):
 ``fence.mbarrier_init.release.cluster`` (an mbarrier init is visible to the whole cluster
@@ -42,6 +43,7 @@ from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.global_buffers import GLOBAL_BASE, GLOBAL_STRIDE, Buffer  # noqa: F401
 from tcgen05_lower.sim.machine_registers import MachineRegisters
 from tcgen05_lower.sim.machine_setup import MachineSetup
+from tcgen05_lower.sim.machine_stepping import MachineStepping, fusible_runs
 from tcgen05_lower.sim.state import CtaMemory, LimitExceeded, SimError
 from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM_BASE,  # noqa: F401
                                      UINT, from_float, from_signed, mul_hi_u64, parse_type,
@@ -50,8 +52,6 @@ from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM
 _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
                                  CBAR: "barrier.cluster.wait", RUN: "ready"})
 
-#: The PC the run loop gives a thread that cannot run (above any real PC).
-_NOT_RUNNABLE = np.int64(1 << 62)
 
 @dataclass
 class Launch:
@@ -86,7 +86,7 @@ class RunStats:
     seconds: float = 0.0
 
 
-class Machine(MachineSetup, MachineRegisters):
+class Machine(MachineSetup, MachineRegisters, MachineStepping):
     """One launch of one PTX entry on one CTA or CTA pair.
 
     ``max_instructions`` (warp instructions) and ``deadline`` (a time.perf_counter()
@@ -152,64 +152,66 @@ class Machine(MachineSetup, MachineRegisters):
         start = time.perf_counter()
         last_report = start
         instrs = self.entry.instructions
+        count = len(instrs)
+        handlers = self.handlers
+        stats = self.stats
+        # the step's bookkeeping inline (``_count``) unless a subclass adds to it or a
+        # trace is written; ``width``: the warps of ``idx`` when known, else None
+        plain = type(self)._count is Machine._count and self.trace is None
+        fusible = fusible_runs(handlers)
         # The threads of the last step, all at this PC now, run next without looking: the
         # step was straight-line (it changed no thread's status and advanced only its own
         # threads), and every other runnable thread's PC is above this one (chain_limit)
         # so the lowest-PC-first choice is these threads again.
-        together_at, together_idx, chain_limit = None, ALL, -1
+        together_at, together_idx, chain_limit, width = None, ALL, -1, None
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             while True:
-                if together_at is not None and together_at < len(instrs) and \
+                if together_at is not None and together_at < count and \
                         together_at < chain_limit:
                     m, idx = together_at, together_idx
                 else:
-                    if self.random is not None and self.random.complete_now() and \
-                            self.ordering.progress():
-                        self.epoch += 1   # a random early completion (sim/schedule.py)
-                    runnable = (self.status == RUN) | \
-                        ((self.status == MBAR) & (self.wait_epoch < self.epoch))
-                    if not runnable.any():
-                        if (self.status == EXIT).all():
-                            break
-                        if self.ordering.progress():
-                            self.epoch += 1
-                            continue
-                        raise self._deadlock()
-                    pcs = np.where(runnable, self.pc, _NOT_RUNNABLE)
-                    if self.random is None:
-                        m = int(pcs.min())
-                        sel = pcs == m
-                        chain_limit = int(np.where(sel, _NOT_RUNNABLE, pcs).min())
-                    else:
-                        sel = self.random.pick(pcs, self.warp_of)
-                        m = int(pcs[sel][0])
-                    if m >= len(instrs):
-                        raise SimError("a thread ran past the end of the kernel without ret",
-                                       self.entry.end_line, "}")
-                    idx = ALL if sel.all() else np.flatnonzero(sel)
-                    self.status[idx] = RUN
+                    m, idx, width, chain_limit = self._schedule(count)
+                    if m < 0:
+                        break
+                if plain and self.random is None and fusible[m] > 1:
+                    k = self._fused(m, idx, fusible[m], chain_limit, width)
+                    if k:
+                        together_at, together_idx = m + k, idx
+                        continue
                 ins = instrs[m]
-                self._count(ins, idx)
+                if plain:
+                    if width is None:
+                        width = self._warps_in(idx)
+                    stats.steps += 1
+                    stats.warp_instructions += width
+                    stats.counts[ins.opcode] = stats.counts.get(ins.opcode, 0) + width
+                else:
+                    self._count(ins, idx)
                 if self.max_instructions is not None and \
-                        self.stats.warp_instructions > self.max_instructions:
+                        stats.warp_instructions > self.max_instructions:
                     raise self._over_limit(ins, self.limit_text)
-                if self.deadline is not None and self.stats.steps % 256 == 0 and \
+                if self.deadline is not None and stats.steps % 256 == 0 and \
                         time.perf_counter() > self.deadline:
                     raise self._over_limit(ins, self.time_text)
-                handler = self.handlers[m]
+                handler = handlers[m]
                 together_at = m + 1 if handler.straight and self.random is None else None
                 together_idx = idx
+                epoch = self.epoch
                 try:
                     handler(ins, idx)
                 except SimError as err:
                     if err.ptx_line is None:
                         err.ptx_line, err.ptx_text = ins.line, ins.text
                     raise
-                if self.progress_stream is not None and self.stats.steps % 4096 == 0:
+                # a straight step that woke no waiter changed only its threads' PCs: the
+                # next choice starts from the last one's PCs (``_schedule``)
+                self._moved = (idx, m + 1) if handler.straight and epoch == self.epoch \
+                    else None
+                if self.progress_stream is not None and stats.steps % 4096 == 0:
                     now = time.perf_counter()
                     if now - last_report > 2.0:
                         last_report = now
-                        print(f"tcgen05-sim: {self.stats.warp_instructions} warp instructions,"
+                        print(f"tcgen05-sim: {stats.warp_instructions} warp instructions,"
                               f" {now - start:.1f} s{self._limits_text()}",
                               file=self.progress_stream)
         self.stats.seconds = time.perf_counter() - start
@@ -232,12 +234,7 @@ class Machine(MachineSetup, MachineRegisters):
 
     def _count(self, ins: P.Instr, idx) -> None:
         self.stats.steps += 1
-        if idx is ALL:
-            nwarps = self.nwarps
-        else:   # idx is sorted (the run loop's flatnonzero), so are its warps
-            warps = self.warp_of[idx]
-            nwarps = 1 if warps[0] == warps[-1] else \
-                1 + int(np.count_nonzero(warps[1:] != warps[:-1]))
+        nwarps = self._warps_in(idx)   # idx is sorted (the run loop's), so are its warps
         self.stats.warp_instructions += nwarps
         self.stats.counts[ins.opcode] = self.stats.counts.get(ins.opcode, 0) + nwarps
         if self.trace is not None:
@@ -302,9 +299,6 @@ class Machine(MachineSetup, MachineRegisters):
         if idx is ALL:
             return ALL if pred.all() else np.flatnonzero(pred)
         return idx[pred]
-
-    def advance(self, idx) -> None:
-        self.pc[idx] += 1
 
     def check_warp_converged(self, ins: P.Instr, idx) -> None:
         """A ``.sync.aligned`` instruction: every live thread of each warp taking part

@@ -14,6 +14,7 @@ import numpy as np
 
 from tcgen05_lower.sim import minmax3
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.ops_fastint import int_handler
 from tcgen05_lower.sim.ops_support import _unknown
 from tcgen05_lower.sim.state import SimError
 from tcgen05_lower.sim.words import (ALL, MASK, from_float, from_signed, mul_hi_u64,
@@ -130,6 +131,10 @@ def _alu_handler(m: Machine, ins: P.Instr, base: str, kind: str, bits: int):
     d, a, b = ins.operands
     rbits = 32 if base in ("shl", "shr") else bits
     read_a, read_b = _reader(m, a, bits, ins), _reader(m, b, rbits, ins)
+    fast = int_handler(m, ins, base, kind, bits, read_a, read_b,
+                       lambda x, y: _binop(base, kind, bits, x, y, ins))
+    if fast is not None:   # the same semantics, dispatched once (sim/ops_fastint.py)
+        return fast
 
     def run(ins, idx):
         act = m.guarded(ins, idx)

@@ -129,11 +129,10 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self.ISSUED, self.DONE, self.LD, self.ST = t, 2 * t, 3 * t, 3 * t + w
         self.TMA = 3 * t + 2 * w
         agents = 4 * t + 2 * w
-        self.known = np.zeros((t, agents), np.int64)
-        self.known[np.arange(t), np.arange(t)] = 1
-        self.tc_known = self.known.copy()
-        self.pending_tc = self.known.copy()
-        self.released = self.known.copy()
+        # each starts as the identity (a thread's own epoch 1); made with zeros rather
+        # than copied, so that rows no thread ever touches cost no memory traffic
+        self.known, self.tc_known, self.pending_tc, self.released = (
+            _identity_clocks(t, agents) for _ in range(4))
         self.seq = np.zeros(agents, np.int64)       # last sequence number per stream agent
         self.inflight: list[InFlight] = []
         # commits and TMA loads (TmaInFlight) to complete, in issue order
@@ -335,3 +334,10 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
                 problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
                                 "still allocated at exit (9.7.16.7.1)")
         return problems
+
+
+def _identity_clocks(threads: int, agents: int) -> np.ndarray:
+    """A clock matrix of ``threads`` rows over ``agents``: 1 at (t, t), else 0."""
+    clocks = np.zeros((threads, agents), np.int64)
+    clocks[np.arange(threads), np.arange(threads)] = 1
+    return clocks

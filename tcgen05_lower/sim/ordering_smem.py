@@ -54,11 +54,15 @@ class SharedMemoryOrdering:
     def smem_access(self, threads: np.ndarray, rank, addresses: np.ndarray,
                     size: int, write: bool, line: int) -> None:
         threads = np.asarray(threads).reshape(-1)
+        if not threads.size:
+            return
         ranks = np.broadcast_to(np.asarray(rank).reshape(-1), threads.shape)
         addresses = np.broadcast_to(np.asarray(addresses).astype(np.int64).reshape(-1),
                                     threads.shape)
-        for r in np.unique(ranks):
-            sel = ranks == r
+        # usually every thread accesses one CTA's memory: one rank, all of them
+        one = (ranks == ranks[0]).all()
+        for r in (ranks[:1] if one else np.unique(ranks)):
+            sel = slice(None) if one else ranks == r
             byte = (addresses[sel].reshape(-1, 1) + np.arange(size)).reshape(-1)
             who = np.repeat(threads[sel], size)
             self._check_tma_written(who, r, byte, ("st.shared" if write else "ld.shared") +

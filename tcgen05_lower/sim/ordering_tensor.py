@@ -155,20 +155,43 @@ class TensorOrdering:
         and after_thread_sync (9.7.16.6.3)."""
         fp = op.footprint
         for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
-            mask = fp.tmem_columns(rank) if hasattr(fp, "tmem_columns") else \
-                _columns_of(fp, rank)
-            owners = self.alloc_by[rank][mask]
-            seqs = self.alloc_seq[rank][mask]
-            for owner in np.unique(owners[owners >= 0]):
+            for owner, need, alloc_line in self._allocations_of(fp, rank):
                 if owner // 32 == thread // 32:
                     continue  # the allocating warp itself: program order
-                need = int(seqs[owners == owner].max())
                 if self.tc_known[thread, self.ISSUED + owner] < need:
-                    lines = self.alloc_line[rank][mask][owners == owner]
                     self._race(f"tcgen05.{op.kind} uses TMEM columns of CTA {rank} whose "
                                f"tcgen05.alloc (by thread {owner}) is not ordered before it "
                                "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
-                               line, int(lines.max()))
+                               line, alloc_line)
+
+    #: Replaced by every tcgen05.alloc: the allocations _allocations_of kept for a
+    #: footprint hold while it is the same object.
+    _alloc_state = None
+
+    def _allocations_of(self, fp, rank: int) -> list:
+        """(owner thread, sequence number of its latest alloc, that alloc's PTX line)
+        for each thread whose allocation holds columns of CTA ``rank`` that ``fp``
+        touches, by owner; kept on the footprint until the next alloc (an MMA built
+        once is issued again and again)."""
+        summaries = getattr(fp, "_summaries", None)
+        key = ("allocations", rank)
+        if summaries is not None:
+            kept = summaries.get(key)
+            if kept is not None and kept[0] is self._alloc_state and \
+                    self._alloc_state is not None:
+                return kept[1]
+        mask = fp.tmem_columns(rank) if hasattr(fp, "tmem_columns") else \
+            _columns_of(fp, rank)
+        owners = self.alloc_by[rank][mask]
+        seqs = self.alloc_seq[rank][mask]
+        found = []
+        for owner in np.unique(owners[owners >= 0]):
+            select = owners == owner
+            found.append((int(owner), int(seqs[select].max()),
+                          int(self.alloc_line[rank][mask][select].max())))
+        if summaries is not None and self._alloc_state is not None:
+            summaries[key] = (self._alloc_state, found)
+        return found
 
     def _check_async_smem_reads(self, thread: int, op: TensorOp, line: int) -> None:
         """9.7.16.6.5: ordinary stores read by the async proxy need fence.proxy.async;
@@ -260,6 +283,7 @@ class TensorOrdering:
                 seq = int(self.seq[self.ISSUED + owner])
                 self.known[owner, self.ISSUED + owner] = seq
                 self.tc_known[owner, self.ISSUED + owner] = seq
+                self._alloc_state = object()   # _allocations_of's kept answers are stale
                 self.alloc_by[rank][start:start + columns] = owner
                 self.alloc_seq[rank][start:start + columns] = seq
                 self.alloc_line[rank][start:start + columns] = line

@@ -37,6 +37,8 @@ import bisect
 
 import numpy as np
 
+from tcgen05_lower.sim.words import ALL
+
 #: Redraw the warps' priorities every this many steps (one value drawn per run).
 RESHUFFLE_STEPS = (64, 1024)
 #: The starved warp's stretch: it starts within this many steps and lasts this many.
@@ -69,6 +71,12 @@ class RandomSchedule:
         self.join = float(rng.choice(JOIN))
         self.complete = float(rng.choice(COMPLETE))
         self.priority = self._draw_priorities()
+        self._priority_of, self._priority_list = None, []
+        #: The last pick_threads: (its warps, its PC); the warps' lowest and highest PCs.
+        self._last, self._lowest, self._highest = None, [], []
+        self._warp_threads = [np.arange(32 * w, 32 * w + 32) for w in range(nwarps)]
+        for threads in self._warp_threads:
+            threads.setflags(write=False)
         self.steps = 0
 
     def _draw_priorities(self) -> np.ndarray:
@@ -121,6 +129,77 @@ class RandomSchedule:
             joining[self.starved] = False
         joining[chosen] = True
         return (pcs == m) & joining[warp_of]
+
+    def pick_threads(self, pcs: np.ndarray, warp_of: np.ndarray, moved: bool = False) -> tuple:
+        """``pick``'s choice, with the same draws, as (PC, threads, warps): the threads
+        as ``ALL`` (all of them) or their sorted ids, and how many warps they
+        fall in. The warps that join are found on Python lists and their threads at the
+        PC per warp, instead of masks over every thread of the cluster. ``moved``: the
+        only change to ``pcs`` since the last pick is that its threads moved on to the
+        next PC (the executor's straight step), so the warps' lowest and highest PCs
+        are updated for its warps only."""
+        nwarps = self.nwarps
+        if pcs.size != nwarps * 32:   # threads not numbered warp by warp in full warps
+            sel = self.pick(pcs, warp_of)
+            idx = np.flatnonzero(sel)
+            return (int(pcs[idx[0]]), ALL if idx.size == pcs.size else idx,
+                    int(np.unique(warp_of[idx]).size))
+        self.steps += 1
+        if self.steps % self.reshuffle == 0:
+            self.priority = self._draw_priorities()
+        lowest, highest = self._warp_pcs(pcs, moved)
+        ready = [w for w, pc in enumerate(lowest) if pc < _NOT_RUNNABLE]
+        starving = self.starve_from <= self.steps < self.starve_to
+        if starving and len(ready) > 1:
+            ready = [w for w in ready if w != self.starved]
+        chosen = self._draw_warp(ready)
+        m = lowest[chosen]
+        if self.join < 1.0:
+            draws = (self.rng.random(nwarps) < self.join).tolist()
+            joined = [w for w, pc in enumerate(lowest) if pc == m and draws[w]]
+        else:
+            joined = [w for w, pc in enumerate(lowest) if pc == m]
+        if starving and self.starved in joined:
+            joined.remove(self.starved)
+        if chosen not in joined:
+            joined.append(chosen)
+            joined.sort()
+        # a warp whose every thread can run at m: all its threads (shared, read-only)
+        parts = [self._warp_threads[w] if highest[w] == m else
+                 np.flatnonzero(pcs[32 * w:32 * w + 32] == m) + 32 * w for w in joined]
+        idx = parts[0] if len(parts) == 1 else np.concatenate(parts)
+        self._last = (joined, m)
+        return m, (ALL if idx.size == pcs.size else idx), len(joined)
+
+    def _warp_pcs(self, pcs: np.ndarray, moved: bool) -> tuple:
+        """Each warp's lowest and highest PC in ``pcs`` (lists). After a step whose
+        threads (all those of its warps at its PC m) moved to m + 1 and nothing else
+        changed, only those warps change: their lowest PC is m + 1 (their other
+        runnable threads were above m), their highest m + 1 if it was m, else looked up."""
+        if not moved or self._last is None:
+            by_warp = pcs.reshape(self.nwarps, 32)
+            self._lowest = by_warp.min(axis=1).tolist()
+            self._highest = by_warp.max(axis=1).tolist()
+            return self._lowest, self._highest
+        lowest, highest = self._lowest, self._highest
+        joined, m = self._last
+        for w in joined:
+            lowest[w] = m + 1
+            highest[w] = m + 1 if highest[w] == m else int(pcs[32 * w:32 * w + 32].max())
+        return lowest, highest
+
+    def _draw_warp(self, ready: list) -> int:
+        """One of the ``ready`` warps, drawn by priority (``pick``'s arithmetic)."""
+        if self._priority_of is not self.priority:
+            self._priority_of, self._priority_list = self.priority, self.priority.tolist()
+        priority = self._priority_list
+        weights, total = [], 0.0
+        for w in ready:               # np.cumsum: sequential float64 sums
+            total += priority[w]
+            weights.append(total)
+        # np.searchsorted(weights, x) (side "left"): the first index with weights >= x
+        return ready[min(bisect.bisect_left(weights, self.rng.random() * weights[-1]),
+                         len(ready) - 1)]
 
     def choose(self, n: int) -> int:
         """One of ``n`` allowed pending asynchronous operations, at random."""

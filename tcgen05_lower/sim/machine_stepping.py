@@ -1,0 +1,147 @@
+"""How the run loop of ``executor.Machine`` chooses and takes its steps (a mixin of it):
+the scheduler (lowest PC first, or the random schedule's choice), the fused stretches of
+straight-line ALU instructions, and the threads of a step as a slice when they are
+consecutive.
+
+The scheduler keeps the PCs it chose the last step from: after a straight step that woke
+no waiter only that step's threads moved (to the next PC), so the next choice starts from
+those PCs instead of recomputing which threads can run. A fused stretch runs the steps
+the step-by-step loop would run (the same threads, the same bookkeeping per step) and
+advances their PCs once.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tcgen05_lower.sim.state import SimError
+from tcgen05_lower.sim.words import ALL, EXIT, MBAR, RUN
+
+#: The PC the scheduler gives a thread that cannot run (above any real PC).
+NOT_RUNNABLE = np.int64(1 << 62)
+
+
+def fusible_runs(handlers: list) -> list:
+    """Per PC, how many instructions from it on have a fused ``body`` (``_fused``)."""
+    runs = [0] * (len(handlers) + 1)
+    for pc in range(len(handlers) - 1, -1, -1):
+        runs[pc] = runs[pc + 1] + 1 if hasattr(handlers[pc], "body") else 0
+    return runs
+
+
+class MachineStepping:
+    """The scheduler and the fused stretches of ``executor.Machine`` (its state is the
+    Machine's: ``pc``, ``status``, ``wait_epoch``, ``epoch``, ``random``, ``ordering``)."""
+
+    #: After a straight step that woke no waiter: (its threads, their new PC), with
+    #: ``_pcs`` the PCs the step was chosen from (NOT_RUNNABLE: cannot run); else None.
+    _moved = None
+    _pcs = None
+    _contiguous_of = _contiguous = None   # contiguous()'s last question and answer
+
+    def _fused(self, m: int, idx, run: int, chain_limit: int, width) -> int:
+        """Runs the stretch of unguarded straight-line ALU instructions from PC ``m`` (at
+        most ``run`` of them, each with a ``body``: sim/ops_fastint.py) on the threads
+        ``idx`` as the steps one by one would: the same bookkeeping per step, the PCs
+        advanced once at the end. Stops where the step-by-step loop would look again
+        (another thread's PC, chain_limit), before a step at which it checks the
+        instruction or time budget or prints progress; 0 when that leaves fewer than two
+        steps (the caller then runs the step itself)."""
+        stats = self.stats
+        if width is None:
+            width = self._warps_in(idx)
+        k = min(run, chain_limit - m)
+        if self.max_instructions is not None:
+            k = min(k, (self.max_instructions - stats.warp_instructions) // width)
+        if self.deadline is not None:
+            k = min(k, 255 - stats.steps % 256)
+        if self.progress_stream is not None:
+            k = min(k, 4095 - stats.steps % 4096)
+        if k < 2:
+            return 0
+        at = self.contiguous(idx)
+        instrs, handlers, counts = self.entry.instructions, self.handlers, stats.counts
+        done = 0
+        try:
+            for pc in range(m, m + k):
+                ins = instrs[pc]
+                stats.steps += 1
+                stats.warp_instructions += width
+                counts[ins.opcode] = counts.get(ins.opcode, 0) + width
+                handlers[pc].body(at)
+                done += 1
+        except SimError as err:
+            if err.ptx_line is None:
+                err.ptx_line, err.ptx_text = ins.line, ins.text
+            raise
+        finally:
+            self.pc[at] += done
+        self._moved = (idx, m + k)
+        return k
+
+    def _schedule(self, count: int) -> tuple:
+        """The next step's (PC, threads, warps or None, chain limit): the lowest-PC-first
+        choice, or the random schedule's; PC -1 when every thread has exited. Completes
+        pending asynchronous work when no thread can run (SimError: a deadlock)."""
+        status, moved, self._moved = self.status, self._moved, None
+        while True:
+            if self.random is not None and self.random.complete_now() and \
+                    self.ordering.progress():
+                self.epoch += 1   # a random early completion (sim/schedule.py)
+                moved = None
+            if moved is not None:
+                # the threads of the last step moved on to the next PC and nothing else
+                # changed: the same threads are runnable (some are), at the same PCs
+                pcs = self._pcs
+                pcs[moved[0]] = moved[1]
+                break
+            runnable = (status == RUN) | ((status == MBAR) & (self.wait_epoch < self.epoch))
+            if runnable.any():
+                pcs = self._pcs = np.where(runnable, self.pc, NOT_RUNNABLE)
+                break
+            if (status == EXIT).all():
+                return -1, ALL, None, -1
+            if self.ordering.progress():
+                self.epoch += 1
+                continue
+            raise self._deadlock()
+        if self.random is None:
+            m = int(pcs.min())
+            sel = pcs == m
+            chain_limit = int(np.where(sel, NOT_RUNNABLE, pcs).min())
+            idx = ALL if sel.all() else np.flatnonzero(sel)
+            width = None
+        else:
+            m, idx, width = self.random.pick_threads(pcs, self.warp_of,
+                                                       moved is not None)
+            chain_limit = -1
+        if m >= count:
+            raise SimError("a thread ran past the end of the kernel without ret",
+                           self.entry.end_line, "}")
+        status[idx] = RUN
+        return m, idx, width, chain_limit
+
+    def _warps_in(self, idx) -> int:
+        """How many warps the threads ``idx`` (ALL, or sorted thread ids) fall in."""
+        if idx is ALL:
+            return self.nwarps
+        warps = self.warp_of[idx]
+        return 1 if warps[0] == warps[-1] else \
+            1 + int(np.count_nonzero(warps[1:] != warps[:-1]))
+
+    def advance(self, idx) -> None:
+        self.pc[self.contiguous(idx)] += 1
+
+    def contiguous(self, idx):
+        """``idx`` (ALL, or sorted unique thread ids) as a slice when its threads are
+        consecutive (a warp: indexing then makes views, not copies), else itself. The
+        last answer is kept: the steps of a straight-line stretch share their ``idx``."""
+        if idx is self._contiguous_of:
+            return self._contiguous
+        found = idx
+        if idx is not ALL and len(idx):
+            first = int(idx[0])
+            if int(idx[-1]) - first + 1 == len(idx):
+                found = slice(first, first + len(idx))
+        self._contiguous_of, self._contiguous = idx, found
+        return found
