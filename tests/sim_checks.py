@@ -17,6 +17,38 @@ from tcgen05_lower.sim.api import simulate
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
+# -- the text of the small hand-written kernels these tests compile -------------------------
+def kernel_head(name: str, pointers, *constants: str) -> str:
+    """The first lines of a one-CTA, 128-thread sm_100a kernel `name` taking the global
+    pointers `pointers` (names): its signature and the constants %c0, %c32, %c64
+    (index), `constants` (lines of its own), %false and %true."""
+    args = ", ".join(f"%{p}: !llvm.ptr<1>" for p in pointers)
+    return "\n".join([
+        f"func.func @{name}({args})",
+        '    attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, '
+        'cta_group = 1 : i64}} {',
+        "  %c0 = arith.constant 0 : index", "  %c32 = arith.constant 32 : index",
+        "  %c64 = arith.constant 64 : index", *constants,
+        "  %false = arith.constant false", "  %true = arith.constant true"])
+
+
+def smem_fill(pointer: str, buffer: str, buffer_type: str) -> str:
+    """The line filling the shared-memory `buffer` from the row-major (K-major) global
+    array `pointer` of 64-element rows."""
+    return (f'  "tcgen05.smem_fill"(%{pointer}, %{buffer}, %c0) {{src_layout = "mn_k", '
+            f'src_ld = 64 : i64}} : (!llvm.ptr<1>, {buffer_type}, index) -> ()')
+
+
+def mma_chain(d, a, b, a_type, b_type, kind, k_step, d_type) -> str:
+    """The MMAs of D = A B^T over K = 64 in steps of `k_step`, the first overwriting D."""
+    lines = []
+    for i, k in enumerate(range(0, 64, k_step)):
+        acc = "%false" if i == 0 else "%true"
+        lines.append(f'  "tcgen05.mma"({d}, {a}, {b}, {acc}) {{kind = "{kind}", '
+                     f'k_offset = {k} : i64}} : ({d_type}, {a_type}, {b_type}, i1) -> ()')
+    return "\n".join(lines)
+
+
 def compile_with(text: str, name: str, select: str):
     """`text` through the default pipeline, tcgen05-select-layouts given `select` (and
     the pass options the example `name` needs, conftest.EXAMPLE_PASS_OPTIONS)."""
