@@ -49,14 +49,23 @@ def mma_chain(d, a, b, a_type, b_type, kind, k_step, d_type) -> str:
     return "\n".join(lines)
 
 
+#: (text, name, select) -> compile result, once per session: a kernel is often run under
+#: the late and the eager schedule (two tests of one compile). Read it, do not change it.
+_COMPILES: dict = {}
+
+
 def compile_with(text: str, name: str, select: str):
     """`text` through the default pipeline, tcgen05-select-layouts given `select` (and
-    the pass options the example `name` needs, conftest.EXAMPLE_PASS_OPTIONS)."""
+    the pass options the example `name` needs, conftest.EXAMPLE_PASS_OPTIONS); compiled
+    once per session (a failure is not kept: it raises each time)."""
     from conftest import example_pipeline
 
-    pipeline = example_pipeline(name, DEFAULT_PIPELINE.replace(
-        "tcgen05-select-layouts", f"tcgen05-select-layouts{{{select}}}"))
-    return compile_source(text, f"{name}.mlir", pipeline=pipeline)
+    key = (text, name, select)
+    if key not in _COMPILES:
+        pipeline = example_pipeline(name, DEFAULT_PIPELINE.replace(
+            "tcgen05-select-layouts", f"tcgen05-select-layouts{{{select}}}"))
+        _COMPILES[key] = compile_source(text, f"{name}.mlir", pipeline=pipeline)
+    return _COMPILES[key]
 
 
 def run(text: str, name: str, check: Path, select: str, schedule: str = "late"):

@@ -29,9 +29,8 @@ import pytest
 import example_runs
 from example_runs import check_of, prepared
 from sim_checks import assert_matches, judge
-from test_ws_persistent_gemm import AFTER_SYNC, CHECK, EXAMPLE, _mutants, named_parameters
+from test_ws_persistent_gemm import CHECK, _mutants, compile_after_sync
 from tcgen05_lower.cli.sim import run as cli_run
-from tcgen05_lower.driver import compile_source
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.ordering import OrderingModel, TmaInFlight
 from tcgen05_lower.sim.schedule import NOT_RUNNABLE, RandomSchedule, parse_seeds
@@ -129,7 +128,7 @@ def test_each_deleted_sync_op_is_caught_by_some_seed():
     assert len(mutants) == 17   # as in tests/test_ws_persistent_gemm.py
     missed = []
     for description, text in mutants:
-        result = compile_source(named_parameters(text), EXAMPLE.name, pipeline=AFTER_SYNC)
+        result = compile_after_sync(text)   # shared with test_ws_persistent_gemm.py
         if not any(judge(result, CHECK, "random", seed=seed) is not None
                    for seed in range(DELETION_SEEDS)):
             missed.append(description)
@@ -208,7 +207,7 @@ def test_cli_reports_the_first_failing_seed_of_a_broken_kernel(tmp_path, capsys)
     """The persistent example without its expect_tx (the full_s phase completes at the
     producer's arrive, before the TMA bytes land): every seed reports it."""
     description, text = next((d, t) for d, t in _mutants() if "expect_tx" in d)
-    result = compile_source(named_parameters(text), EXAMPLE.name, pipeline=AFTER_SYNC)
+    result = compile_after_sync(text)
     ptx, manifest = tmp_path / "k.ptx", tmp_path / "k.json"
     ptx.write_text(result.ptx)
     manifest.write_text(json.dumps(result.manifest))

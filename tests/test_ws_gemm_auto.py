@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import example_pipeline
-from sim_checks import judge, sync_lines
+import example_runs
+from sim_checks import assert_matches, judge, sync_lines
 from test_sync_common import deletion_mutants, plan, verify
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import LOWERING
@@ -54,7 +54,9 @@ def test_the_example_writes_no_synchronization():
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 def test_the_planned_example_runs_clean(schedule):
-    assert simulate_verdict(AUTO.read_text(), example_pipeline(AUTO), schedule) is None
+    # the run of tests/test_sim_examples.py (the same compile, CHECK's seed-0 inputs),
+    # simulated once per session (tests/example_runs.py)
+    assert_matches(*example_runs.run(AUTO.name, schedule))
 
 
 @pytest.mark.parametrize("strategy", ["minimal", "conservative"])

@@ -16,13 +16,15 @@ tcgen05-verify-sync.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
 from conftest import example_pipeline, requires_ptxas
-from sim_checks import SYNC_OP, judge, sync_lines
+import example_runs
+from sim_checks import SYNC_OP, assert_matches, judge, sync_lines
 from test_sync_common import deletion_mutants, deletions, plan, verify
 from tcgen05_lower.backend import run_ptxas
 from tcgen05_lower.driver import CompileFailed, compile_source
@@ -97,11 +99,35 @@ def hand_verdict(text: str, schedule: str = "late") -> str | None:
     return judge(result, CHECK, schedule)
 
 
+#: planned kernel text -> its compile from after insert-sync (or the CompileFailed), once
+#: per session: the deletion tests here and tests/test_sim_random_schedule.py run the
+#: same 17 mutants (under the late schedule here, random seeds there).
+_AFTER_SYNC_COMPILES: dict = {}
+
+
+def compile_after_sync(text: str):
+    """The planned kernel `text` compiled from after insert-sync (the example's source
+    names bound to its parameters); raises CompileFailed."""
+    if text not in _AFTER_SYNC_COMPILES:
+        try:
+            _AFTER_SYNC_COMPILES[text] = compile_source(named_parameters(text), EXAMPLE.name,
+                                                        pipeline=AFTER_SYNC)
+        except CompileFailed as failed:
+            # kept without its traceback, whose frames would keep the compile's MLIR
+            # context alive (tests/test_process_hygiene.py)
+            failed.__traceback__ = failed.__context__ = failed.__cause__ = None
+            _AFTER_SYNC_COMPILES[text] = failed
+    outcome = _AFTER_SYNC_COMPILES[text]
+    if isinstance(outcome, CompileFailed):
+        raise outcome
+    return outcome
+
+
 def planned_verdict(text: str, schedule: str = "late") -> str | None:
     """Why the simulator rejects the planned kernel `text` compiled from after
     insert-sync (None: it runs clean and matches NumPy)."""
     try:
-        result = compile_source(named_parameters(text), EXAMPLE.name, pipeline=AFTER_SYNC)
+        result = compile_after_sync(text)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
     return judge(result, CHECK, schedule)
@@ -155,8 +181,9 @@ def test_sync_ops_per_k_block_are_the_minimum():
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 def test_the_example_matches_numpy_race_free(schedule):
-    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name)
-    assert judge(result, CHECK, schedule) is None
+    # the run of tests/test_sim_examples.py (the same compile, CHECK's seed-0 inputs),
+    # simulated once per session (tests/example_runs.py)
+    assert_matches(*example_runs.run(EXAMPLE.name, schedule))
 
 
 @requires_ptxas
@@ -168,9 +195,10 @@ def test_ptxas_accepts_the_example(arch):
     assert assembled.ok, assembled.stderr
 
 
-def _mutants():
+@functools.lru_cache(maxsize=None)   # planned once per session (tests here and
+def _mutants() -> tuple:               # in tests/test_sim_random_schedule.py)
     planned = plan(EXAMPLE, "minimal")
-    return list(deletion_mutants(planned.text, planned.source_name))
+    return tuple(deletion_mutants(planned.text, planned.source_name))
 
 
 def test_the_unmutated_planned_kernel_passes_the_mutation_harness():
