@@ -13,6 +13,7 @@ from tcgen05_lower.cli.sim_problem import make_inputs, output_names
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE
 from tcgen05_lower.sim.api import simulate
+from tcgen05_lower.sim.ordering import OrderingModel
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -102,12 +103,28 @@ def assert_matches(problem, inputs, sim) -> None:
         assert ok, f"{output}: max abs error {max_abs}, max rel error {max_rel} ({bound})"
 
 
+class FirstRaceOrdering(OrderingModel):
+    """The simulator's ordering model, stopping the run at the first race it reports (the
+    Race raised, a SimError): a deletion test's verdict needs one race, and the rest of
+    the run could only add races or turn it into an error, a verdict all the same. Its
+    races are the model's own; a run without one is the model's run to the end."""
+
+    def _race(self, *args, **kwargs):
+        before = len(self.races)
+        super()._race(*args, **kwargs)
+        if len(self.races) > before:
+            raise self.races[-1]
+
+
 def judge(result, check: Path, schedule: str = "late", ptx: str | None = None,
-          seed: int | None = None) -> str | None:
+          seed: int | None = None, first_race: bool = False) -> str | None:
     """Why the simulator rejects the compiled `result` (its PTX, or `ptx` instead) on the
     inputs of `check` (seed 0) under `schedule` (with `seed` for "random"): an error
     (deadlock, over-arrival, ...), a race, a problem at exit or a wrong output; None when
-    it runs clean and matches the check's NumPy reference within its tolerance."""
+    it runs clean and matches the check's NumPy reference within its tolerance.
+    `first_race`: the run stops at its first race (FirstRaceOrdering; for a test that
+    needs only whether a mutant is rejected: an error after a race is then the race)."""
+    from tcgen05_lower.sim.ordering_records import Race
     from tcgen05_lower.sim.state import SimError
 
     problem = file_problem(str(check), result.manifest)
@@ -116,8 +133,10 @@ def judge(result, check: Path, schedule: str = "late", ptx: str | None = None,
     originals = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
     try:
         sim = simulate(ptx or result.ptx, result.manifest, inputs, schedule=schedule,
-                       seed=seed)
+                       seed=seed, ordering_factory=FirstRaceOrdering if first_race else None)
     except SimError as error:
+        if first_race and isinstance(error, Race):
+            return f"race: {error}"
         return f"error: {error.message.splitlines()[0]}"
     if sim.races:
         return f"race: {sim.races[0]}"

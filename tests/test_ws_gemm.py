@@ -27,12 +27,13 @@ UNCHECKED = "tcgen05-verify-sync{partitions=skip}"
 
 
 def verdict(text: str, schedule: str = "late") -> str | None:
-    """Why the simulator rejects `text` (None: it runs clean and matches NumPy)."""
+    """Why the simulator rejects `text` (None: it runs clean and matches NumPy), or
+    only whether: the run stops at its first race (sim_checks.judge's first_race)."""
     from tcgen05_lower.pipeline import override_options
 
     pipeline = override_options(example_pipeline(EXAMPLE), [UNCHECKED])
     result = compile_source(text, EXAMPLE.name, pipeline=pipeline)
-    return judge(result, CHECK, schedule)
+    return judge(result, CHECK, schedule, first_race=True)
 
 
 def test_the_example_has_the_sync_ops_of_its_protocol():

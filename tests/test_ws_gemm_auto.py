@@ -41,10 +41,12 @@ def named_parameters(text: str) -> str:
     return re.sub(r"%arg([0-2])\b", lambda m: "%" + "ABC"[int(m.group(1))], text)
 
 
-def simulate_verdict(text: str, pipeline: str, schedule: str = "late") -> str | None:
-    """Why the simulator rejects `text` (None: it runs clean and matches NumPy)."""
+def simulate_verdict(text: str, pipeline: str, schedule: str = "late",
+                     first_race: bool = False) -> str | None:
+    """Why the simulator rejects `text` (None: it runs clean and matches NumPy;
+    `first_race`: sim_checks.judge's)."""
     result = compile_source(named_parameters(text), AUTO.name, pipeline=pipeline)
-    return judge(result, CHECK, schedule)
+    return judge(result, CHECK, schedule, first_race=first_race)
 
 
 def test_the_example_writes_no_synchronization():
@@ -87,7 +89,7 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
     unnoticed = []
     for description, text in mutants:
         flagged = verify(text, AUTO.name) != []
-        found = simulate_verdict(text, AFTER_SYNC)
+        found = simulate_verdict(text, AFTER_SYNC, first_race=True)
         if not flagged or found is None:
             unnoticed.append((description, flagged, found))
     assert unnoticed == []

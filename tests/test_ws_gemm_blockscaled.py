@@ -76,13 +76,16 @@ def named(text: str) -> str:
                   if int(m.group(1)) < len(PARAMS) else m.group(0), text)
 
 
-def planned_verdict(text: str, check: Path, schedule: str = "late") -> str | None:
+def planned_verdict(text: str, check: Path, schedule: str = "late",
+                    first_race: bool = False) -> str | None:
+    """Why the simulator rejects the planned `text` (None: clean and right; `first_race`:
+    sim_checks.judge's)."""
     try:
         result = compile_source(named(text), check.name.replace(".check.py", ".mlir"),
                                 pipeline=AFTER_SYNC)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
-    return judge(result, check, schedule)
+    return judge(result, check, schedule, first_race=first_race)
 
 
 @pytest.mark.parametrize("which", KERNELS)
@@ -168,7 +171,7 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator(whi
     unnoticed = []
     for description, text in mutants:
         flagged = verify(text, path.name)
-        found = planned_verdict(text, check)
+        found = planned_verdict(text, check, first_race=True)   # only whether it is caught
         # caught by the simulator itself: the mutants compile (verify-sync's role check
         # is skipped), so a compiler rejection would be a failure of the harness
         if not flagged or found is None or found.startswith("rejected by the compiler"):

@@ -88,15 +88,15 @@ def named_parameters(text: str) -> str:
     return re.sub(r"%arg([0-4])\b", lambda m: "%" + names[int(m.group(1))], text)
 
 
-def hand_verdict(text: str, schedule: str = "late") -> str | None:
+def hand_verdict(text: str, schedule: str = "late", first_race: bool = False) -> str | None:
     """Why the hand-synchronized kernel `text` is rejected: by the compiler, else by the
-    simulator (None: it runs clean and matches NumPy)."""
+    simulator (None: it runs clean and matches NumPy; `first_race`: sim_checks.judge's)."""
     pipeline = override_options(example_pipeline(HAND), [UNCHECKED])
     try:
         result = compile_source(text, HAND.name, pipeline=pipeline)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
-    return judge(result, CHECK, schedule)
+    return judge(result, CHECK, schedule, first_race=first_race)
 
 
 #: planned kernel text -> its compile from after insert-sync (or the CompileFailed), once
@@ -123,14 +123,14 @@ def compile_after_sync(text: str):
     return outcome
 
 
-def planned_verdict(text: str, schedule: str = "late") -> str | None:
+def planned_verdict(text: str, schedule: str = "late", first_race: bool = False) -> str | None:
     """Why the simulator rejects the planned kernel `text` compiled from after
-    insert-sync (None: it runs clean and matches NumPy)."""
+    insert-sync (None: it runs clean and matches NumPy; `first_race`: sim_checks.judge's)."""
     try:
         result = compile_after_sync(text)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
-    return judge(result, CHECK, schedule)
+    return judge(result, CHECK, schedule, first_race=first_race)
 
 
 # -- the example, synchronized by tcgen05-insert-sync ------------------------------------------
@@ -216,7 +216,7 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
     unnoticed, tails = [], []
     for description, text in mutants:
         flagged = verify(text, EXAMPLE.name)
-        found = planned_verdict(text)
+        found = planned_verdict(text, first_race=True)   # only whether it is caught
         # caught by the simulator itself: the mutants compile (verify-sync's role check
         # is skipped), so a compiler rejection would be a failure of the harness
         if not flagged or found is None or found.startswith("rejected by the compiler"):
@@ -250,7 +250,7 @@ def test_deleting_any_inserted_op_of_the_wrapping_kernel_is_caught():
         try:
             result = compile_source(named_parameters(text), WRAPPING.name,
                                     pipeline=AFTER_SYNC)
-            found = judge(result, WRAPPING_CHECK, "late")
+            found = judge(result, WRAPPING_CHECK, "late", first_race=True)
         except CompileFailed as failed:
             found = str(failed)
         if not flagged or found is None:
@@ -381,7 +381,7 @@ def test_deleting_any_hand_sync_op_is_caught_by_the_simulator(line):
     lines = HAND.read_text().splitlines()
     deleted = lines[line].strip()
     del lines[line]
-    found = hand_verdict("\n".join(lines) + "\n")
+    found = hand_verdict("\n".join(lines) + "\n", first_race=True)
     assert found is not None, f"deleting line {line + 1} ({deleted}) went unnoticed"
 
 
