@@ -25,6 +25,27 @@ KEPT = frozenset({"ws_gemm_bf16.mlir", "ws_gemm_bf16_auto.mlir", "ws_persistent_
                   "ws_gemm_2cta_bf16.mlir"})
 
 
+#: (example, target) -> (compile result, ptxas result) of the example for that target.
+_ASSEMBLED: dict = {}
+
+
+def assembled(example: str, target: str):
+    """(compile result, ptxas's result) of examples/`example` (a file name) compiled for
+    `target` with its pass options, once per session: tests/test_examples_ptxas.py
+    assembles every example for every target, and the examples' own tests assemble
+    theirs with assertions of their own on the PTX."""
+    from conftest import example_pipeline
+    from tcgen05_lower.backend import run_ptxas
+    from tcgen05_lower.driver import compile_source
+
+    key = (example, target)
+    if key not in _ASSEMBLED:
+        result = compile_source((EXAMPLES / example).read_text(), example, arch=target,
+                                emit="ptx", pipeline=example_pipeline(example))
+        _ASSEMBLED[key] = (result, run_ptxas(result.ptx, arch=target))
+    return _ASSEMBLED[key]
+
+
 def check_of(name: str) -> str:
     """The example's check file, or "gemm" (the plain GEMM check) if it has none."""
     sidecar = EXAMPLES / name.replace(".mlir", ".check.py")

@@ -26,7 +26,6 @@ from conftest import example_pipeline, requires_ptxas
 import example_runs
 from sim_checks import SYNC_OP, assert_matches, judge, sync_lines
 from test_sync_common import deletion_mutants, deletions, plan, verify
-from tcgen05_lower.backend import run_ptxas
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE, LOWERING, override_options
 
@@ -189,9 +188,8 @@ def test_the_example_matches_numpy_race_free(schedule):
 @requires_ptxas
 @pytest.mark.parametrize("arch", ["sm_100a", "sm_103a", "sm_110a"])
 def test_ptxas_accepts_the_example(arch):
-    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name, arch=arch)
+    result, assembled = example_runs.assembled(EXAMPLE.name, arch)   # shared, per session
     assert f".target {arch}" in result.ptx
-    assembled = run_ptxas(result.ptx, arch=arch)
     assert assembled.ok, assembled.stderr
 
 
