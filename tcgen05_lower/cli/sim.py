@@ -19,8 +19,9 @@ error allowed per element), ``INPUT_RANGES`` ({name: (low, high)}, the range of 
 input's random values, default [-8, 8)), ``STRUCTS`` ({parameter name: [field, ...]},
 or a function of the scalars returning it: the bytes of by-value struct parameters, as a
 manifest's "fields"; docs/simulator.md), and ``reference(inputs) -> {output name:
-expected array}`` (``inputs`` holds the kernel's scalar arguments too). The grid is the manifest's, computed from the
-scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs.
+expected array}`` (``inputs`` holds the kernel's scalar arguments too). The grid is the
+manifest's, computed from the scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA
+of it runs.
 
 ``--schedule random`` draws the warp order, the warps' priorities, a warp starved for a
 stretch and when (and in which allowed order) commits and TMA loads complete from a seed

@@ -14,9 +14,9 @@ import traceback
 import numpy as np
 
 from tcgen05_lower.cli.sim_problem import (CheckFileError, Problem, UsageError, _read_text,
-                                           numpy_dtype, scalar_parameter_names)
-from tcgen05_lower.sim.param_space import fields_problem
+                                           numpy_dtype, param_name, scalar_parameter_names)
 from tcgen05_lower.cli.sim_report import compare
+from tcgen05_lower.sim.param_space import fields_problem
 
 
 class CheckFile:
@@ -151,7 +151,7 @@ def _structs_of(spec: CheckFile, scalars: dict, buffers: dict, manifest: dict,
         raise spec.wrong("STRUCTS", "STRUCTS must be a dict {parameter name: [field, ...]}, "
                                     "each field {\"offset\": k, \"type\": \"u32\", "
                                     "\"value\": n} or {\"offset\": k, \"array\": name}")
-    by_value = {p["name"]: k for k, p in enumerate(manifest["params"])
+    by_value = {param_name(p): k for k, p in enumerate(manifest["params"])
                 if not p["pointer"] and "tensor_map" not in p}
     for name, fields in structs.items():
         if name not in by_value:

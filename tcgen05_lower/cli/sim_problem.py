@@ -107,7 +107,7 @@ def with_structs(manifest: dict, structs: dict) -> dict:
     check file's STRUCTS) described by those fields (sim/param_space.py)."""
     if not structs:
         return manifest
-    params = [dict(p, fields=structs[p["name"]]) if p["name"] in structs else p
+    params = [dict(p, fields=structs[param_name(p)]) if param_name(p) in structs else p
               for p in manifest["params"]]
     return dict(manifest, params=params)
 

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.emit import i32
 
+
 def _registers(name: str) -> MappingProxyType:
     """Dimension ("x", "y", "z") -> the NVVM op builder that reads the special register
     ``%name.x`` / ``.y`` / ``.z`` (``nvvm.read_ptx_sreg_<name>_<dimension>``)."""

@@ -167,8 +167,7 @@ def _check_params(params, entry: P.Entry) -> None:
         if pp.size is not None and (mp["pointer"] or ("tensor_map" in mp) == ("fields" in mp)):
             raise LaunchError(f"the PTX's {pp.name} is a by-value array of {pp.size} bytes: "
                               f"the manifest's parameter {name} must be a tensor_map or a "
-                              f"struct's fields, with \"pointer\": false (or tcgen05-sim's "
-                              f"check file gives its fields: STRUCTS)")
+                              f"struct's fields (or a check file's STRUCTS), \"pointer\": false")
         if "fields" in mp and param_space.fields_problem(name, mp["fields"], pp):
             raise LaunchError(param_space.fields_problem(name, mp["fields"], pp))
         described = mp.get("tensor_map")
@@ -234,26 +233,13 @@ def check_scalar(name: str, value, pp: P.Param) -> None:
 
 def check_launch(ptx: str, manifest: dict, structs_later: bool = False) -> P.Entry:
     """The PTX entry `manifest` launches, once the manifest is checked against it
-    (check_manifest, cluster size); SimError / LaunchError otherwise. `structs_later`:
-    a by-value struct parameter may still lack its fields (tcgen05-sim's check file
-    gives them: STRUCTS); launch_of checks the completed manifest."""
+    (check_manifest, cluster size); SimError / LaunchError otherwise. `structs_later`: a
+    by-value struct may lack its fields yet (a check file's STRUCTS; launch_of after)."""
     if not isinstance(manifest, dict):
         raise LaunchError(f"a manifest is a JSON object, not {type(manifest).__name__}")
     entry = P.parse(ptx).entry(manifest.get("entry"))
-    launch_of(_fields_pending(manifest, entry) if structs_later else manifest, entry)
+    launch_of(param_space.fields_pending(manifest, entry) if structs_later else manifest, entry)
     return entry
-
-
-def _fields_pending(manifest: dict, entry: P.Entry) -> dict:
-    """The manifest with no fields yet ("fields": []) on each by-value .b8 array parameter
-    that has neither a tensor map nor fields, for checking the rest of it."""
-    params = manifest.get("params")
-    if not isinstance(params, list) or len(params) != len(entry.params):
-        return manifest  # check_manifest says what is wrong
-    pending = [dict(mp, fields=[]) if isinstance(mp, dict) and pp.size is not None
-               and mp.get("pointer") is False and "tensor_map" not in mp
-               and "fields" not in mp else mp for mp, pp in zip(params, entry.params)]
-    return dict(manifest, params=pending)
 
 
 def manifest_parameters(manifest: dict, entry: P.Entry) -> list[tuple[str, dict, P.Param]]:
