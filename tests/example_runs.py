@@ -1,7 +1,8 @@
 """Each example prepared for the simulator once per test session, and the runs several
 test files make of it simulated once: tests/test_sim_examples.py (late and eager),
-tests/test_sim_functional.py (the full runs it compares the functional-only runs with)
-and tests/test_sim_random_schedule.py (late, and random seeds) prepared the same
+tests/test_sim_functional.py (the full runs it compares the functional-only runs with),
+tests/test_sim_random_schedule.py (late, and random seeds) and the warp-specialized
+examples' own tests (tests/test_ws_*.py: their clean runs) prepared the same
 examples the same way (tcgen05-sim's prepare: the default pipeline with the example's
 pass options, its check file's seed-0 inputs) and ran the same schedules on them. The
 simulator is deterministic (tests/test_sim_random_schedule.py checks that a seed gives
