@@ -1,7 +1,8 @@
 """Each example prepared for the simulator once per test session, and the runs several
 test files make of it simulated once: tests/test_sim_examples.py (late and eager),
-tests/test_sim_functional.py (the full runs it compares the functional-only runs with)
-and tests/test_sim_random_schedule.py (late, and random seeds) prepared the same
+tests/test_sim_functional.py (the full runs it compares the functional-only runs with),
+tests/test_sim_random_schedule.py (late, and random seeds) and the warp-specialized
+examples' own tests (tests/test_ws_*.py: their clean runs) prepared the same
 examples the same way (tcgen05-sim's prepare: the default pipeline with the example's
 pass options, its check file's seed-0 inputs) and ran the same schedules on them. The
 simulator is deterministic (tests/test_sim_random_schedule.py checks that a seed gives
@@ -23,6 +24,27 @@ _PREPARED: dict = {}
 _RUNS: dict = {}
 KEPT = frozenset({"ws_gemm_bf16.mlir", "ws_gemm_bf16_auto.mlir", "ws_persistent_gemm_bf16.mlir",
                   "ws_gemm_2cta_bf16.mlir"})
+
+
+#: (example, target) -> (compile result, ptxas result) of the example for that target.
+_ASSEMBLED: dict = {}
+
+
+def assembled(example: str, target: str):
+    """(compile result, ptxas's result) of examples/`example` (a file name) compiled for
+    `target` with its pass options, once per session: tests/test_examples_ptxas.py
+    assembles every example for every target, and the examples' own tests assemble
+    theirs with assertions of their own on the PTX."""
+    from conftest import example_pipeline
+    from tcgen05_lower.backend import run_ptxas
+    from tcgen05_lower.driver import compile_source
+
+    key = (example, target)
+    if key not in _ASSEMBLED:
+        result = compile_source((EXAMPLES / example).read_text(), example, arch=target,
+                                emit="ptx", pipeline=example_pipeline(example))
+        _ASSEMBLED[key] = (result, run_ptxas(result.ptx, arch=target))
+    return _ASSEMBLED[key]
 
 
 def check_of(name: str) -> str:

@@ -16,21 +16,12 @@ import re
 import numpy as np
 import pytest
 
-from sim_checks import assert_matches, run
+from sim_checks import assert_matches, kernel_head, mma_chain, run, smem_fill
 
 FP8 = "f8E4M3FN"
 #: (element type, kind, K per MMA, smem swizzle of a 64-element row, NumPy dtype)
 ELEMENTS = {"bf16": ("bf16", "f16", 16, "128B", "bfloat16"),
             "e4m3": (FP8, "f8f6f4", 32, "64B", "float8_e4m3fn")}
-
-
-def _mmas(d, a, b, a_type, b_type, kind, k_step, d_type):
-    lines = []
-    for i, k in enumerate(range(0, 64, k_step)):
-        acc = "%false" if i == 0 else "%true"
-        lines.append(f'  "tcgen05.mma"({d}, {a}, {b}, {acc}) {{kind = "{kind}", '
-                     f'k_offset = {k} : i64}} : ({d_type}, {a_type}, {b_type}, i1) -> ()')
-    return "\n".join(lines)
 
 
 def chain_kernel(m: int, element: str) -> str:
@@ -43,23 +34,17 @@ def chain_kernel(m: int, element: str) -> str:
     k = '!tcgen05.smem<[64, 64], bf16, "K", "128B">'
     v = f'!tcgen05.smem<[64, 64], {p_type}, "K", "{swizzle}">'
     return f"""
-func.func @chain(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %Vt: !llvm.ptr<1>, %O: !llvm.ptr<1>)
-    attributes {{tcgen05.kernel = {{target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}}}} {{
-  %c0 = arith.constant 0 : index
-  %c32 = arith.constant 32 : index
-  %c64 = arith.constant 64 : index
-  %false = arith.constant false
-  %true = arith.constant true
+{kernel_head("chain", ("Q", "K", "Vt", "O"))}
   %q = "tcgen05.smem_buffer"() : () -> {q}
   %k = "tcgen05.smem_buffer"() : () -> {k}
   %v = "tcgen05.smem_buffer"() : () -> {v}
   %s = "tcgen05.tmem_buffer"() : () -> {d}
   %p = "tcgen05.tmem_buffer"() : () -> {pt}
   %o = "tcgen05.tmem_buffer"() : () -> {d}
-  "tcgen05.smem_fill"(%Q, %q, %c0) {{src_layout = "mn_k", src_ld = 64 : i64}} : (!llvm.ptr<1>, {q}, index) -> ()
-  "tcgen05.smem_fill"(%K, %k, %c0) {{src_layout = "mn_k", src_ld = 64 : i64}} : (!llvm.ptr<1>, {k}, index) -> ()
-  "tcgen05.smem_fill"(%Vt, %v, %c0) {{src_layout = "mn_k", src_ld = 64 : i64}} : (!llvm.ptr<1>, {v}, index) -> ()
-{_mmas("%s", "%q", "%k", q, k, "f16", 16, d)}
+{smem_fill("Q", "q", q)}
+{smem_fill("K", "k", k)}
+{smem_fill("Vt", "v", v)}
+{mma_chain("%s", "%q", "%k", q, k, "f16", 16, d)}
   %sf = "tcgen05.ld"(%s, %c0) : ({d}, index) -> !tcgen05.frag<[{m}, 64], f32>
   %pf = "tcgen05.frag_map"(%sf) ({{
   ^bb0(%x: f32, %row: index, %c: index):
@@ -67,7 +52,7 @@ func.func @chain(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %Vt: !llvm.ptr<1>, %O: !llv
     gpu.yield %y : {p_type}
   }}) : (!tcgen05.frag<[{m}, 64], f32>) -> !tcgen05.frag<[{m}, 64], {p_type}>
   "tcgen05.st"(%p, %c0, %pf) : ({pt}, index, !tcgen05.frag<[{m}, 64], {p_type}>) -> ()
-{_mmas("%o", "%p", "%v", pt, v, kind, k_step, d)}
+{mma_chain("%o", "%p", "%v", pt, v, kind, k_step, d)}
   scf.for %col = %c0 to %c64 step %c32 {{
     %of = "tcgen05.ld"(%o, %col) : ({d}, index) -> !tcgen05.frag<[{m}, 32], f32>
     "tcgen05.store_fragment"(%of, %O, %col) {{ld = 64 : i64}} : (!tcgen05.frag<[{m}, 32], f32>, !llvm.ptr<1>, index) -> ()
@@ -87,23 +72,16 @@ def global_kernel(m: int, element: str, width: int) -> str:
     b = f'!tcgen05.smem<[64, 64], {a_type}, "K", "{swizzle}">'
     frag = f"!tcgen05.frag<[{m}, {width}], {a_type}>"
     return f"""
-func.func @from_global(%A: !llvm.ptr<1>, %Bt: !llvm.ptr<1>, %O: !llvm.ptr<1>)
-    attributes {{tcgen05.kernel = {{target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}}}} {{
-  %c0 = arith.constant 0 : index
-  %c32 = arith.constant 32 : index
-  %c64 = arith.constant 64 : index
-  %cw = arith.constant {width} : index
-  %false = arith.constant false
-  %true = arith.constant true
+{kernel_head("from_global", ("A", "Bt", "O"), f"  %cw = arith.constant {width} : index")}
   %b = "tcgen05.smem_buffer"() : () -> {b}
   %a = "tcgen05.tmem_buffer"() : () -> {at}
   %o = "tcgen05.tmem_buffer"() : () -> {d}
-  "tcgen05.smem_fill"(%Bt, %b, %c0) {{src_layout = "mn_k", src_ld = 64 : i64}} : (!llvm.ptr<1>, {b}, index) -> ()
+{smem_fill("Bt", "b", b)}
   scf.for %col = %c0 to %c64 step %cw {{
     %af = "tcgen05.load_fragment"(%A, %col) {{ld = 64 : i64}} : (!llvm.ptr<1>, index) -> {frag}
     "tcgen05.st"(%a, %col, %af) : ({at}, index, {frag}) -> ()
   }}
-{_mmas("%o", "%a", "%b", at, b, kind, k_step, d)}
+{mma_chain("%o", "%a", "%b", at, b, kind, k_step, d)}
   scf.for %col = %c0 to %c64 step %c32 {{
     %of = "tcgen05.ld"(%o, %col) : ({d}, index) -> !tcgen05.frag<[{m}, 32], f32>
     "tcgen05.store_fragment"(%of, %O, %col) {{ld = 64 : i64}} : (!tcgen05.frag<[{m}, 32], f32>, !llvm.ptr<1>, index) -> ()

@@ -3,11 +3,11 @@ instructions, to PTX that ptxas (an independent tool) accepts."""
 
 import pytest
 
-from tcgen05_lower.backend import run_ptxas
+import example_runs
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.isa import targets
 
-from conftest import EXAMPLES, example_pipeline, requires_ptxas
+from conftest import EXAMPLES, requires_ptxas
 
 EXAMPLE_FILES = sorted(p.name for p in EXAMPLES.glob("*.mlir"))
 # The targets the project is tested on (tcgen05 needs an 'a' or 'f' target).
@@ -23,17 +23,16 @@ def test_there_are_examples():
 @pytest.mark.parametrize("target", TEST_TARGETS)
 @pytest.mark.parametrize("example", EXAMPLE_FILES)
 def test_example_assembles(example, target):
-    text = (EXAMPLES / example).read_text()
     # kind::f16 MMAs and the tcgen05 base instructions: allowed on all four targets
     # (9.7.16.10.9.1 Target ISA Notes; family targets from PTX 8.8).
     assert targets.feature_supported("kind::f16", target)
-    result = compile_source(text, example, arch=target, emit="ptx",
-                            pipeline=example_pipeline(example))
+    # compiled with its pass options and assembled once per session (shared with the
+    # examples' own ptxas tests)
+    result, ptxas = example_runs.assembled(example, target)
     assert f".target {target}" in result.ptx
     version = targets.ptx_version_string(result.ptx_version)
     assert f".version {version}" in result.ptx
-    assembled = run_ptxas(result.ptx, arch=target)
-    assert assembled.ok, assembled.stderr
+    assert ptxas.ok, ptxas.stderr
 
 
 @requires_ptxas

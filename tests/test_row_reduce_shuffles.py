@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-from sim_checks import assert_matches, run
+from sim_checks import assert_matches, kernel_head, mma_chain, run, smem_fill
 
 
 def softmax_kernel(m: int, shape: str | None, loop: bool) -> str:
@@ -30,23 +30,14 @@ def softmax_kernel(m: int, shape: str | None, loop: bool) -> str:
     row = f"!tcgen05.frag<[{m}, 1], f32>"
     attr = f' {{shape = "{shape}"}}' if shape else ""
     carried = LOOP.format(d=d, half=half, row=row, attr=attr)
-    mmas = "\n".join(
-        f'  "tcgen05.mma"(%acc, %a, %b, {"%false" if k == 0 else "%true"}) {{kind = "f16", '
-        f'k_offset = {k} : i64}} : ({d}, {a}, {b}, i1) -> ()' for k in range(0, 64, 16))
     return f"""
-func.func @softmax(%A: !llvm.ptr<1>, %Bt: !llvm.ptr<1>, %P: !llvm.ptr<1>, %M: !llvm.ptr<1>)
-    attributes {{tcgen05.kernel = {{target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}}}} {{
-  %c0 = arith.constant 0 : index
-  %c32 = arith.constant 32 : index
-  %c64 = arith.constant 64 : index
-  %false = arith.constant false
-  %true = arith.constant true
+{kernel_head("softmax", ("A", "Bt", "P", "M"))}
   %a = "tcgen05.smem_buffer"() : () -> {a}
   %b = "tcgen05.smem_buffer"() : () -> {b}
   %acc = "tcgen05.tmem_buffer"() : () -> {d}
-  "tcgen05.smem_fill"(%A, %a, %c0) {{src_layout = "mn_k", src_ld = 64 : i64}} : (!llvm.ptr<1>, {a}, index) -> ()
-  "tcgen05.smem_fill"(%Bt, %b, %c0) {{src_layout = "mn_k", src_ld = 64 : i64}} : (!llvm.ptr<1>, {b}, index) -> ()
-{mmas}
+{smem_fill("A", "a", a)}
+{smem_fill("Bt", "b", b)}
+{mma_chain("%acc", "%a", "%b", a, b, "f16", 16, d)}
   %x = "tcgen05.ld"(%acc, %c0){attr} : ({d}, index) -> {full}
   %mx = "tcgen05.frag_reduce"(%x) {{kind = "max"}} : ({full}) -> {row}
   %mb = "tcgen05.frag_broadcast"(%mx, %x) : ({row}, {full}) -> {full}

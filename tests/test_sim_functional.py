@@ -14,10 +14,9 @@ import numpy as np
 import pytest
 
 import example_runs
-from test_ws_persistent_gemm import AFTER_SYNC, CHECK, EXAMPLE, _mutants, named_parameters
+from test_ws_persistent_gemm import CHECK, _mutants, compile_after_sync
 from tcgen05_lower.cli.sim_check_file import file_problem
 from tcgen05_lower.cli.sim_problem import make_inputs, output_names
-from tcgen05_lower.driver import compile_source
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.ordering import OrderingModel
 from tcgen05_lower.sim.state import SimError
@@ -71,7 +70,7 @@ def _mutant_runs():
     mutants of the persistent example that report races and that raise an error."""
     seen = {"races": None, "error": None}
     for _, text in _mutants():
-        result = compile_source(named_parameters(text), EXAMPLE.name, pipeline=AFTER_SYNC)
+        result = compile_after_sync(text)   # shared with test_ws_persistent_gemm.py
         problem = file_problem(str(CHECK), result.manifest)
         inputs = make_inputs(problem, result.manifest,
                              output_names(problem, result.manifest, 0), 0)

@@ -17,6 +17,7 @@ from tcgen05_lower.pipeline import LOWERING
 from tcgen05_lower.sim.api import simulate
 from tcgen05_lower.sim.state import SimError
 from conftest import synchronized_by_the_compiler
+from sim_checks import FirstRaceOrdering
 from test_sync_common import deletion_mutants, kernel_id, plan, verify
 
 #: Slow (deleting each inserted sync op of every example and simulating):
@@ -55,7 +56,9 @@ def simulator_verdict(text: str, source_name: str, problem, inputs,
     args = {new: (inputs[old].copy() if isinstance(inputs[old], np.ndarray) else inputs[old])
             for new, old in zip(printed, names) if old in inputs}  # not: tensor maps
     try:
-        run = simulate(result.ptx, result.manifest, args, schedule="late")
+        # only whether the mutant is caught: the run stops at its first race
+        run = simulate(result.ptx, result.manifest, args, schedule="late",
+                       ordering_factory=FirstRaceOrdering)
     except SimError as error:
         return f"error: {error.message.splitlines()[0]}"
     if run.races:

@@ -219,3 +219,94 @@ def test_mov_pred_copies_a_predicate_register():
                       {"out": out})
     assert result.ok
     assert out.tolist() == [1] * 5 + [0] * 27  # lanes 0-4 have %p1, so %p2
+
+
+# -- a by-value struct through tcgen05-sim's check file (STRUCTS) -------------------------
+# The manifest says only that k_param_0 is passed by value; the check file gives its fields
+# (as a function of the scalars) and the shape of `out`, an array no parameter passes but
+# the struct holds the address of. Expected: the same hand derivation as above (each
+# field's value at its offset, byte 16 on zero).
+STRUCT_CHECK = """
+import numpy as np
+
+SCALARS = {"n": 123456789, "small": 200}
+BUFFERS = {"out": ("int32", (4,))}
+TOLERANCE = (0, 0)
+
+
+def STRUCTS(s):
+    return {"args": [{"offset": 0, "array": "out"},
+                     {"offset": 8, "type": "u32", "value": s["n"]},
+                     {"offset": 12, "type": "u8", "value": s["small"]},
+                     {"offset": 14, "type": "s16", "value": -5}]}
+
+
+def reference(inputs):
+    return {"out": np.array([SCALARS["n"], SCALARS["small"], -5, 0])}
+"""
+
+
+def struct_cli(tmp_path, tool, check_text: str, *extra):
+    import json
+
+    (tmp_path / "k.ptx").write_text(kernel(STRUCT, STRUCT_PARAMS))
+    (tmp_path / "m.json").write_text(json.dumps(
+        {"entry": "k", "threads": 32, "params": [{"name": "args", "pointer": False}]}))
+    (tmp_path / "k_check.py").write_text(check_text)
+    return tool("tcgen05-sim", tmp_path / "k.ptx", "--manifest", tmp_path / "m.json",
+                "--check", tmp_path / "k_check.py", *extra)
+
+
+def test_check_file_structs_describe_a_by_value_parameter(tmp_path, tool):
+    proc = struct_cli(tmp_path, tool, STRUCT_CHECK)
+    assert proc.returncode == 0, (proc.stdout, proc.stderr)
+    assert "out (4 int32): max abs error 0" in proc.stdout and "OK" in proc.stdout
+    # SCALARS name no argument of this kernel: --set refuses them
+    proc = struct_cli(tmp_path, tool, STRUCT_CHECK, "--set", "small=7")
+    assert proc.returncode == 1 and "--set small" in proc.stderr
+    # a field that disagrees with the reference is a mismatch
+    wrong = STRUCT_CHECK.replace('"value": -5}', '"value": -6}')
+    proc = struct_cli(tmp_path, tool, wrong)
+    assert proc.returncode == 1 and "MISMATCH" in proc.stdout, proc.stdout
+
+
+def _bad_struct_check(old: str, new: str) -> str:
+    assert old in STRUCT_CHECK
+    return STRUCT_CHECK.replace(old, new)
+
+
+@pytest.mark.parametrize("old, new, message", [
+    ('"type": "u8"', '"type": "f8"',
+     "STRUCTS['args']: field 2 of the parameter args has the type 'f8', not one of"),
+    ('{"offset": 12, "type": "u8", "value": s["small"]}', '{"offset": 12, "type": "u8"}',
+     "STRUCTS['args']: field 2 of the parameter args needs either \"array\""),
+    ('"offset": 14, "type": "s16"', '"offset": 30, "type": "s32"',
+     "STRUCTS['args']: field 3 of the parameter args (4 bytes at offset 30) is not aligned"),
+    ('"value": -5}', '"value": -40000}',
+     "STRUCTS['args']: field 3 of the parameter args: -40000 does not fit .s16"),
+    ('"array": "out"', '"array": "c"',
+     "STRUCTS['args']: field 0 holds the address of 'c', an array BUFFERS gives no shape"),
+    ('return {"args": [', 'return {"argz": [',
+     "STRUCTS['argz']: the kernel has no by-value parameter argz (by-value parameters: args)"),
+    ('return {"args": [', 'return {"args": (',
+     "STRUCTS must be a dict {parameter name: [field, ...]}"),
+])
+def test_bad_check_file_structs_are_located(tmp_path, tool, old, new, message):
+    text = _bad_struct_check(old, new)
+    if new.endswith("("):
+        text = text.replace("-5}]}", "-5})}")
+    proc = struct_cli(tmp_path, tool, text)
+    assert proc.returncode == 1, (proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr
+    line = STRUCT_CHECK[:STRUCT_CHECK.index("def STRUCTS")].count("\n") + 1
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1, proc.stderr
+    assert lines[0].startswith(f"tcgen05-sim: error: {tmp_path / 'k_check.py'}:{line}: "
+                               f"{message}"), proc.stderr
+
+
+def test_a_struct_no_one_describes_is_refused(tmp_path, tool):
+    proc = struct_cli(tmp_path, tool, STRUCT_CHECK.replace("def STRUCTS", "def _unused"))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "the PTX's k_param_0 is a by-value array of 32 bytes" in proc.stderr
+    assert "STRUCTS" in proc.stderr

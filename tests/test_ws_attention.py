@@ -167,7 +167,8 @@ def test_deleting_any_synchronization_op_is_caught(planned, tmp_path):
             result = compile_source(mutant, f"{NAME}.mlir", pipeline=pipeline)
         except CompileFailed:
             continue  # verify-sync rejects it
-        if judge(result, check, "late") is None and judge(result, check, "eager") is None:
+        if judge(result, check, "late", first_race=True) is None and \
+                judge(result, check, "eager", first_race=True) is None:
             unseen.append((index, lines[index].strip()))
     assert unseen == []
 
@@ -230,12 +231,17 @@ def test_the_python_twin_builds_the_variants(d, tiles, rescale):
         arch="sm_100a", pipeline=pipeline).ptx == expected
 
 
+@pytest.fixture(scope="module")
+def example_64_2():
+    """The example's kernel for d = 64, 2 query tiles, compiled once for the seeds."""
+    return compile_source(example(64, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
+
+
 @pytest.mark.parametrize("seed", [0, 1])
-def test_random_schedules(seed, tmp_path):
+def test_random_schedules(seed, example_64_2, tmp_path):
     """Random interleavings of the roles (tcgen05-sim --schedule random): race-free and
     within the bound (L = 200)."""
-    result = compile_source(example(64, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
-    assert judge(result, check_file(tmp_path, length=200), "random", seed=seed) is None
+    assert judge(example_64_2, check_file(tmp_path, length=200), "random", seed=seed) is None
 
 
 # -- the TMA loads' synchronization, inserted (strategy=loads) ----------------------------
@@ -302,7 +308,8 @@ def test_deleting_any_inserted_op_is_caught_by_the_simulator(tmp_path):
             result = compile_source(text, f"{NAME}.mlir", pipeline=after)
         except CompileFailed:
             continue
-        if judge(result, check, "late") is None and judge(result, check, "eager") is None:
+        if judge(result, check, "late", first_race=True) is None and \
+                judge(result, check, "eager", first_race=True) is None:
             unseen.append(description)
     assert unseen == []
 

@@ -30,9 +30,10 @@ EXAMPLE = ROOT / "tests" / "kernels" / "ws_gemm_2cta_bf16_hand.mlir"
 CHECK = ROOT / "examples" / "ws_gemm_2cta_bf16.check.py"
 
 
-def verdict(text: str, schedule: str = "late") -> str | None:
+def verdict(text: str, schedule: str = "late", first_race: bool = False) -> str | None:
     """Why `text` is rejected: by the compiler (its roles unchecked: partitions=skip),
-    else by the simulator (None: it runs clean and matches NumPy)."""
+    else by the simulator (None: it runs clean and matches NumPy; `first_race`:
+    sim_checks.judge's)."""
     from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
 
     unchecked = override_options(DEFAULT_PIPELINE, list(PAIR_HAND_SYNCHRONIZED))
@@ -40,7 +41,7 @@ def verdict(text: str, schedule: str = "late") -> str | None:
         result = compile_source(text, EXAMPLE.name, pipeline=unchecked)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
-    return judge(result, CHECK, schedule)
+    return judge(result, CHECK, schedule, first_race=first_race)
 
 
 def replaced(text: str, old: str, new: str, count: int = 1) -> str:
@@ -164,7 +165,7 @@ def test_deleting_any_sync_op_is_caught(line):
     lines = EXAMPLE.read_text().splitlines()
     deleted = lines[line].strip()
     del lines[line]
-    found = verdict("\n".join(lines) + "\n")
+    found = verdict("\n".join(lines) + "\n", first_race=True)
     assert found is not None, f"deleting line {line + 1} ({deleted}) went unnoticed"
 
 

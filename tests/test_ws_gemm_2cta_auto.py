@@ -27,10 +27,10 @@ from pathlib import Path
 import pytest
 
 from conftest import requires_ptxas
-from sim_checks import judge, sync_lines
+import example_runs
+from sim_checks import assert_matches, judge, sync_lines
 from test_sync_common import deletion_mutants, plan, verify
 from tcgen05_lower import dialect as d
-from tcgen05_lower.backend import run_ptxas
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.pipeline import LOWERING
@@ -156,16 +156,18 @@ def test_the_pass_executes_as_many_sync_ops_as_the_hand_protocol():
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 def test_the_example_matches_numpy_race_free_as_a_cluster_of_2(schedule):
-    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name)
-    assert judge(result, CHECK, schedule) is None
+    # the run of tests/test_sim_examples.py (the same compile, CHECK's seed-0 inputs),
+    # simulated once per session (tests/example_runs.py)
+    problem, inputs, result = example_runs.run(EXAMPLE.name, schedule)
+    assert result.cluster == 2
+    assert_matches(problem, inputs, result)
 
 
 @requires_ptxas
 @pytest.mark.parametrize("arch", ["sm_100a", "sm_103a", "sm_110a"])
 def test_ptxas_accepts_the_example(arch):
-    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name, arch=arch)
+    result, assembled = example_runs.assembled(EXAMPLE.name, arch)   # shared, per session
     assert f".target {arch}" in result.ptx and ".reqnctapercluster 2, 1, 1" in result.ptx
-    assembled = run_ptxas(result.ptx, arch=arch)
     assert assembled.ok, assembled.stderr
 
 

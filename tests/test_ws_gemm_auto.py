@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import example_pipeline
-from sim_checks import judge, sync_lines
+import example_runs
+from sim_checks import assert_matches, judge, sync_lines
 from test_sync_common import deletion_mutants, plan, verify
 from tcgen05_lower.driver import compile_source
 from tcgen05_lower.pipeline import LOWERING
@@ -41,10 +41,12 @@ def named_parameters(text: str) -> str:
     return re.sub(r"%arg([0-2])\b", lambda m: "%" + "ABC"[int(m.group(1))], text)
 
 
-def simulate_verdict(text: str, pipeline: str, schedule: str = "late") -> str | None:
-    """Why the simulator rejects `text` (None: it runs clean and matches NumPy)."""
+def simulate_verdict(text: str, pipeline: str, schedule: str = "late",
+                     first_race: bool = False) -> str | None:
+    """Why the simulator rejects `text` (None: it runs clean and matches NumPy;
+    `first_race`: sim_checks.judge's)."""
     result = compile_source(named_parameters(text), AUTO.name, pipeline=pipeline)
-    return judge(result, CHECK, schedule)
+    return judge(result, CHECK, schedule, first_race=first_race)
 
 
 def test_the_example_writes_no_synchronization():
@@ -54,7 +56,9 @@ def test_the_example_writes_no_synchronization():
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 def test_the_planned_example_runs_clean(schedule):
-    assert simulate_verdict(AUTO.read_text(), example_pipeline(AUTO), schedule) is None
+    # the run of tests/test_sim_examples.py (the same compile, CHECK's seed-0 inputs),
+    # simulated once per session (tests/example_runs.py)
+    assert_matches(*example_runs.run(AUTO.name, schedule))
 
 
 @pytest.mark.parametrize("strategy", ["minimal", "conservative"])
@@ -85,7 +89,7 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
     unnoticed = []
     for description, text in mutants:
         flagged = verify(text, AUTO.name) != []
-        found = simulate_verdict(text, AFTER_SYNC)
+        found = simulate_verdict(text, AFTER_SYNC, first_race=True)
         if not flagged or found is None:
             unnoticed.append((description, flagged, found))
     assert unnoticed == []

@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pytest
 
+import example_runs
 from conftest import requires_ptxas
 from sim_checks import judge, sync_lines
 from test_sync_common import deletion_mutants, plan, verify
-from tcgen05_lower.backend import run_ptxas
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.sync_check.runtime_bounds import trip_counts
 from tcgen05_lower.pipeline import LOWERING
@@ -76,13 +76,16 @@ def named(text: str) -> str:
                   if int(m.group(1)) < len(PARAMS) else m.group(0), text)
 
 
-def planned_verdict(text: str, check: Path, schedule: str = "late") -> str | None:
+def planned_verdict(text: str, check: Path, schedule: str = "late",
+                    first_race: bool = False) -> str | None:
+    """Why the simulator rejects the planned `text` (None: clean and right; `first_race`:
+    sim_checks.judge's)."""
     try:
         result = compile_source(named(text), check.name.replace(".check.py", ".mlir"),
                                 pipeline=AFTER_SYNC)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
-    return judge(result, check, schedule)
+    return judge(result, check, schedule, first_race=first_race)
 
 
 @pytest.mark.parametrize("which", KERNELS)
@@ -147,10 +150,9 @@ def test_the_example_matches_numpy_race_free(which, sizes, schedule, tmp_path):
 @pytest.mark.parametrize("which", KERNELS)
 def test_ptxas_accepts_the_example(which):
     path, _, mma, _ = KERNELS[which]
-    result = compile_source(path.read_text(), path.name, arch="sm_100a")
+    result, assembled = example_runs.assembled(path.name, "sm_100a")   # shared, per session
     assert result.ptx.count("tcgen05.cp.cta_group::1.32x128b.warpx4") == COPIES[which]
     assert mma in result.ptx
-    assembled = run_ptxas(result.ptx, arch="sm_100a")
     assert assembled.ok, assembled.stderr
 
 
@@ -168,7 +170,7 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator(whi
     unnoticed = []
     for description, text in mutants:
         flagged = verify(text, path.name)
-        found = planned_verdict(text, check)
+        found = planned_verdict(text, check, first_race=True)   # only whether it is caught
         # caught by the simulator itself: the mutants compile (verify-sync's role check
         # is skipped), so a compiler rejection would be a failure of the harness
         if not flagged or found is None or found.startswith("rejected by the compiler"):
@@ -234,10 +236,9 @@ def test_the_pair_example_matches_numpy_race_free(schedule, sizes, tmp_path):
 
 @requires_ptxas
 def test_ptxas_accepts_the_pair_example():
-    result = compile_source(MXF8_2CTA.read_text(), MXF8_2CTA.name, arch="sm_100a")
+    result, assembled = example_runs.assembled(MXF8_2CTA.name, "sm_100a")  # shared
     assert result.ptx.count("tcgen05.cp.cta_group::2.32x128b.warpx4") == 2
     assert "tcgen05.mma.cta_group::2.kind::mxf8f6f4.block_scale.scale_vec::1X" in result.ptx
-    assembled = run_ptxas(result.ptx, arch="sm_100a")
     assert assembled.ok, assembled.stderr
 
 

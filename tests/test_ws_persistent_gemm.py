@@ -16,15 +16,16 @@ tcgen05-verify-sync.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
 import pytest
 
 from conftest import example_pipeline, requires_ptxas
-from sim_checks import SYNC_OP, judge, sync_lines
+import example_runs
+from sim_checks import SYNC_OP, assert_matches, judge, sync_lines
 from test_sync_common import deletion_mutants, deletions, plan, verify
-from tcgen05_lower.backend import run_ptxas
 from tcgen05_lower.driver import CompileFailed, compile_source
 from tcgen05_lower.pipeline import DEFAULT_PIPELINE, LOWERING, override_options
 
@@ -86,25 +87,49 @@ def named_parameters(text: str) -> str:
     return re.sub(r"%arg([0-4])\b", lambda m: "%" + names[int(m.group(1))], text)
 
 
-def hand_verdict(text: str, schedule: str = "late") -> str | None:
+def hand_verdict(text: str, schedule: str = "late", first_race: bool = False) -> str | None:
     """Why the hand-synchronized kernel `text` is rejected: by the compiler, else by the
-    simulator (None: it runs clean and matches NumPy)."""
+    simulator (None: it runs clean and matches NumPy; `first_race`: sim_checks.judge's)."""
     pipeline = override_options(example_pipeline(HAND), [UNCHECKED])
     try:
         result = compile_source(text, HAND.name, pipeline=pipeline)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
-    return judge(result, CHECK, schedule)
+    return judge(result, CHECK, schedule, first_race=first_race)
 
 
-def planned_verdict(text: str, schedule: str = "late") -> str | None:
+#: planned kernel text -> its compile from after insert-sync (or the CompileFailed), once
+#: per session: the deletion tests here and tests/test_sim_random_schedule.py run the
+#: same 17 mutants (under the late schedule here, random seeds there).
+_AFTER_SYNC_COMPILES: dict = {}
+
+
+def compile_after_sync(text: str):
+    """The planned kernel `text` compiled from after insert-sync (the example's source
+    names bound to its parameters); raises CompileFailed."""
+    if text not in _AFTER_SYNC_COMPILES:
+        try:
+            _AFTER_SYNC_COMPILES[text] = compile_source(named_parameters(text), EXAMPLE.name,
+                                                        pipeline=AFTER_SYNC)
+        except CompileFailed as failed:
+            # kept without its traceback, whose frames would keep the compile's MLIR
+            # context alive (tests/test_process_hygiene.py)
+            failed.__traceback__ = failed.__context__ = failed.__cause__ = None
+            _AFTER_SYNC_COMPILES[text] = failed
+    outcome = _AFTER_SYNC_COMPILES[text]
+    if isinstance(outcome, CompileFailed):
+        raise outcome
+    return outcome
+
+
+def planned_verdict(text: str, schedule: str = "late", first_race: bool = False) -> str | None:
     """Why the simulator rejects the planned kernel `text` compiled from after
-    insert-sync (None: it runs clean and matches NumPy)."""
+    insert-sync (None: it runs clean and matches NumPy; `first_race`: sim_checks.judge's)."""
     try:
-        result = compile_source(named_parameters(text), EXAMPLE.name, pipeline=AFTER_SYNC)
+        result = compile_after_sync(text)
     except CompileFailed as failed:
         return f"rejected by the compiler: {failed}".splitlines()[0]
-    return judge(result, CHECK, schedule)
+    return judge(result, CHECK, schedule, first_race=first_race)
 
 
 # -- the example, synchronized by tcgen05-insert-sync ------------------------------------------
@@ -155,22 +180,23 @@ def test_sync_ops_per_k_block_are_the_minimum():
 
 @pytest.mark.parametrize("schedule", ["late", "eager"])
 def test_the_example_matches_numpy_race_free(schedule):
-    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name)
-    assert judge(result, CHECK, schedule) is None
+    # the run of tests/test_sim_examples.py (the same compile, CHECK's seed-0 inputs),
+    # simulated once per session (tests/example_runs.py)
+    assert_matches(*example_runs.run(EXAMPLE.name, schedule))
 
 
 @requires_ptxas
 @pytest.mark.parametrize("arch", ["sm_100a", "sm_103a", "sm_110a"])
 def test_ptxas_accepts_the_example(arch):
-    result = compile_source(EXAMPLE.read_text(), EXAMPLE.name, arch=arch)
+    result, assembled = example_runs.assembled(EXAMPLE.name, arch)   # shared, per session
     assert f".target {arch}" in result.ptx
-    assembled = run_ptxas(result.ptx, arch=arch)
     assert assembled.ok, assembled.stderr
 
 
-def _mutants():
+@functools.lru_cache(maxsize=None)   # planned once per session (tests here and
+def _mutants() -> tuple:               # in tests/test_sim_random_schedule.py)
     planned = plan(EXAMPLE, "minimal")
-    return list(deletion_mutants(planned.text, planned.source_name))
+    return tuple(deletion_mutants(planned.text, planned.source_name))
 
 
 def test_the_unmutated_planned_kernel_passes_the_mutation_harness():
@@ -188,7 +214,7 @@ def test_deleting_any_inserted_op_is_caught_by_verify_sync_and_the_simulator():
     unnoticed, tails = [], []
     for description, text in mutants:
         flagged = verify(text, EXAMPLE.name)
-        found = planned_verdict(text)
+        found = planned_verdict(text, first_race=True)   # only whether it is caught
         # caught by the simulator itself: the mutants compile (verify-sync's role check
         # is skipped), so a compiler rejection would be a failure of the harness
         if not flagged or found is None or found.startswith("rejected by the compiler"):
@@ -222,7 +248,7 @@ def test_deleting_any_inserted_op_of_the_wrapping_kernel_is_caught():
         try:
             result = compile_source(named_parameters(text), WRAPPING.name,
                                     pipeline=AFTER_SYNC)
-            found = judge(result, WRAPPING_CHECK, "late")
+            found = judge(result, WRAPPING_CHECK, "late", first_race=True)
         except CompileFailed as failed:
             found = str(failed)
         if not flagged or found is None:
@@ -353,7 +379,7 @@ def test_deleting_any_hand_sync_op_is_caught_by_the_simulator(line):
     lines = HAND.read_text().splitlines()
     deleted = lines[line].strip()
     del lines[line]
-    found = hand_verdict("\n".join(lines) + "\n")
+    found = hand_verdict("\n".join(lines) + "\n", first_race=True)
     assert found is not None, f"deleting line {line + 1} ({deleted}) went unnoticed"
 
 

@@ -16,9 +16,12 @@ int}, the integer arguments; ``--set NAME=VALUE`` overrides them, and a function
 ``derived(scalars)`` may return more of them, e.g. leading dimensions from sizes),
 ``TOLERANCE`` ((rtol, atol)) or ``bound(name, inputs) -> (array, text)`` (the largest
 error allowed per element), ``INPUT_RANGES`` ({name: (low, high)}, the range of an integer
-input's random values, default [-8, 8)), and ``reference(inputs) -> {output name:
-expected array}`` (``inputs`` holds the scalars too). The grid is the manifest's, computed from the
-scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA of it runs.
+input's random values, default [-8, 8)), ``STRUCTS`` ({parameter name: [field, ...]},
+or a function of the scalars returning it: the bytes of by-value struct parameters, as a
+manifest's "fields"; docs/simulator.md), and ``reference(inputs) -> {output name:
+expected array}`` (``inputs`` holds the kernel's scalar arguments too). The grid is the
+manifest's, computed from the scalars (``--grid X[,Y[,Z]]`` overrides it), and every CTA
+of it runs.
 
 ``--schedule random`` draws the warp order, the warps' priorities, a warp starved for a
 stretch and when (and in which allowed order) commits and TMA loads complete from a seed
@@ -57,7 +60,7 @@ from tcgen05_lower.cli.common import add_version_option, guarded_main, print_dia
 from tcgen05_lower.cli.sim_check_file import file_problem
 from tcgen05_lower.cli.sim_gemm import gemm_problem
 from tcgen05_lower.cli.sim_problem import (UsageError, _read_text, check_memory, make_inputs,
-                                           output_names)
+                                           output_names, with_structs)
 from tcgen05_lower.cli.sim_report import report
 from tcgen05_lower.cli.sim_timing import run_timing_only
 
@@ -200,15 +203,20 @@ def prepare(path: str, check: str = "gemm", seed: int = 0, arch: str | None = No
     arrays, checked before any is allocated. `probe_outputs` False (a timing-only run,
     which checks no numbers) skips calling the reference to learn its outputs (at
     8192^3 a minute of NumPy): every buffer then gets random values."""
-    from tcgen05_lower.sim.api import check_launch
+    from tcgen05_lower.sim.api import check_launch, launch_of
 
     ptx, manifest, mlir_text = load_kernel(path, arch, manifest_path, pass_options)
-    entry = check_launch(ptx, manifest)
+    # a check file may give the fields of by-value structs (STRUCTS): checked once added
+    entry = check_launch(ptx, manifest, structs_later=check != "gemm")
     if check == "gemm" and scalars:
         raise UsageError(f"--set {', '.join(scalars)}: --check gemm reads the sizes from the "
                          f"kernel; --set gives the integer arguments of a --check FILE.py")
-    problem = gemm_problem(mlir_text, manifest, entry) if check == "gemm" \
-        else file_problem(check, manifest, scalars, entry)
+    if check == "gemm":
+        problem = gemm_problem(mlir_text, manifest, entry)
+    else:
+        problem = file_problem(check, manifest, scalars, entry)
+        manifest = with_structs(manifest, problem.structs)
+        launch_of(manifest, entry)
     check_memory(problem, manifest, max_memory)
     outputs = output_names(problem, manifest, seed) if probe_outputs else set()
     return ptx, manifest, problem, make_inputs(problem, manifest, outputs, seed)

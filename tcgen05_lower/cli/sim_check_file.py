@@ -1,7 +1,7 @@
 """A --check FILE.py of tcgen05-sim (cli/sim.py's module docstring says what it may
 define): ``CheckFile`` loads it and reports what goes wrong in it at its file:line, and
 ``file_problem`` makes the ``Problem`` from its BUFFERS, SCALARS, derived, TOLERANCE,
-bound, INPUT_RANGES and reference.
+bound, INPUT_RANGES, STRUCTS and reference.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import traceback
 import numpy as np
 
 from tcgen05_lower.cli.sim_problem import (CheckFileError, Problem, UsageError, _read_text,
-                                           numpy_dtype, scalar_parameter_names)
+                                           numpy_dtype, param_name, scalar_parameter_names)
 from tcgen05_lower.cli.sim_report import compare
+from tcgen05_lower.sim.param_space import fields_problem
 
 
 class CheckFile:
@@ -121,12 +122,51 @@ def file_problem(path: str, manifest: dict, overrides: dict | None = None,
     buffers = spec.call("BUFFERS", dict(scalars)) if callable(spec.get("BUFFERS")) \
         else spec.get("BUFFERS")
     buffers = _buffers_of(spec, buffers, shown)
+    structs = _structs_of(spec, scalars, buffers, manifest, entry)
+    if set(overrides or {}) & set(structs):
+        raise UsageError(f"--set {', '.join(sorted(set(overrides) & set(structs)))}: a "
+                         f"by-value struct (the check file's STRUCTS), not an integer "
+                         f"argument of the kernel")
 
     def reference(inputs):
         return spec.call("reference", inputs)
 
     return Problem(buffers, scalars, reference, tolerance,
-                   path + (f" ({shown})" if shown else ""), spec, _ranges_of(spec, buffers))
+                   path + (f" ({shown})" if shown else ""), spec, _ranges_of(spec, buffers),
+                   structs)
+
+
+def _structs_of(spec: CheckFile, scalars: dict, buffers: dict, manifest: dict,
+                entry) -> dict:
+    """STRUCTS of the check file ({parameter name: [field, ...]}, or a function of the
+    scalars returning it): the fields of by-value struct parameters, as a manifest's
+    "fields" (sim/param_space.py), each array a field holds the address of one BUFFERS
+    gives. With `entry` (the PTX entry), each struct's fields are checked against its
+    parameter's bytes."""
+    structs = spec.call("STRUCTS", dict(scalars)) if callable(spec.get("STRUCTS")) \
+        else spec.get("STRUCTS", {})
+    if not isinstance(structs, dict) or not all(
+            isinstance(k, str) and isinstance(v, list) and all(isinstance(f, dict) for f in v)
+            for k, v in structs.items()):
+        raise spec.wrong("STRUCTS", "STRUCTS must be a dict {parameter name: [field, ...]}, "
+                                    "each field {\"offset\": k, \"type\": \"u32\", "
+                                    "\"value\": n} or {\"offset\": k, \"array\": name}")
+    by_value = {param_name(p): k for k, p in enumerate(manifest["params"])
+                if not p["pointer"] and "tensor_map" not in p}
+    for name, fields in structs.items():
+        if name not in by_value:
+            raise spec.wrong("STRUCTS", f"STRUCTS[{name!r}]: the kernel has no by-value "
+                                        f"parameter {name} (by-value parameters: "
+                                        f"{', '.join(by_value) or 'none'})")
+        why = entry is not None and fields_problem(name, fields, entry.params[by_value[name]])
+        if why:
+            raise spec.wrong("STRUCTS", f"STRUCTS[{name!r}]: {why}")
+        for k, f in enumerate(fields):
+            if isinstance(f.get("array"), str) and f["array"] not in buffers:
+                raise spec.wrong("STRUCTS", f"STRUCTS[{name!r}]: field {k} holds the address "
+                                            f"of {f['array']!r}, an array BUFFERS gives no "
+                                            f"shape")
+    return structs
 
 
 def _ranges_of(spec: CheckFile, buffers: dict) -> dict:

@@ -45,6 +45,7 @@ class Problem:
     description: str
     check_file: object = None  # the CheckFile it comes from (errors at its lines), if any
     ranges: dict = field(default_factory=dict)  # name -> [low, high) of integer inputs
+    structs: dict = field(default_factory=dict)  # by-value struct parameter -> its fields
 
 
 def _read_text(path: str, what: str) -> str:
@@ -76,14 +77,39 @@ def _cluster_ctas(manifest: dict, entry=None) -> int:
 
 
 def scalar_parameter_names(manifest: dict) -> list[str]:
-    """The manifest's integer (by-value) parameters."""
-    return [param_name(p) for p in manifest["params"] if not p["pointer"]]
+    """The manifest's integer (by-value) parameters: not the by-value tensor maps and
+    structs ("fields")."""
+    return [param_name(p) for p in manifest["params"]
+            if not p["pointer"] and "tensor_map" not in p and "fields" not in p]
 
 
 def array_parameter_names(manifest: dict) -> list[str]:
     """The manifest's array parameters (pointers but tensor maps)."""
     return [param_name(p) for p in manifest["params"]
             if p["pointer"] and "tensor_map" not in p]
+
+
+def launch_array_names(manifest: dict) -> list[str]:
+    """The arrays of a launch: the array parameters, then the arrays that only a tensor
+    map describes or a by-value struct holds the address of (CuTe DSL passes A and B as
+    tensor maps and C inside a struct; sim/param_space.py), each once."""
+    names = array_parameter_names(manifest)
+    for p in manifest["params"]:
+        held = [f["array"] for f in p.get("fields", ()) if "array" in f]
+        if isinstance(p.get("tensor_map"), dict):
+            held.append(p["tensor_map"]["tensor"])
+        names += [a for a in held if a not in names]
+    return names
+
+
+def with_structs(manifest: dict, structs: dict) -> dict:
+    """The manifest with the by-value parameters named in `structs` ({name: fields}, a
+    check file's STRUCTS) described by those fields (sim/param_space.py)."""
+    if not structs:
+        return manifest
+    params = [dict(p, fields=structs[param_name(p)]) if param_name(p) in structs else p
+              for p in manifest["params"]]
+    return dict(manifest, params=params)
 
 
 def param_name(param: dict) -> str:
@@ -96,9 +122,12 @@ def check_memory(problem: Problem, manifest: dict, limit: int | None) -> None:
     """UsageError, before anything is allocated, when an array parameter has no shape or
     the arrays need more than `limit` bytes (--max-memory)."""
     total, sizes = 0, []
-    for name in array_parameter_names(manifest):
+    parameters = set(array_parameter_names(manifest))
+    for name in launch_array_names(manifest):
         if name not in problem.buffers:
-            raise UsageError(f"no shape for buffer parameter {name}")
+            raise UsageError(f"no shape for buffer parameter {name}" if name in parameters
+                             else f"no shape for the array {name}, which a tensor map or "
+                                  f"a by-value struct of the kernel names")
         dtype_name, dims = problem.buffers[name]
         count = 1
         for d in dims:
@@ -128,13 +157,14 @@ def make_inputs(problem: Problem, manifest: dict, reference_names, seed: int) ->
     args = {}
     for param in manifest["params"]:
         name = param["name"]
-        if "tensor_map" in param:
-            continue  # bound by the simulator to the array it names (sim/tma.py)
+        if "tensor_map" in param or "fields" in param:
+            continue  # bound by the simulator to the arrays they name (sim/tma.py,
+            # sim/param_space.py), made below
         if not param["pointer"]:
             if name not in problem.scalars:
                 raise UsageError(f"no value for scalar parameter {name}")
             args[name] = int(problem.scalars[name])
-            continue
+    for name in launch_array_names(manifest):
         if name not in problem.buffers:
             raise UsageError(f"no shape for buffer parameter {name}")
         dtype_name, dims = problem.buffers[name]
@@ -167,7 +197,7 @@ def expected_outputs(problem: Problem, manifest: dict, inputs: dict) -> dict:
     if not isinstance(expected, dict):
         raise wrong(f"reference(inputs) must return a dict {{output: array}}, not "
                     f"{type(expected).__name__}")
-    arrays = array_parameter_names(manifest)
+    arrays = launch_array_names(manifest)
     for name, want in expected.items():
         if name not in arrays:
             raise wrong(f"reference(inputs) returns {name!r}, which is not an array "

@@ -15,28 +15,23 @@ from types import MappingProxyType
 from tcgen05_lower.bindings import ir, nvvm
 from tcgen05_lower.emit import i32
 
+
+def _registers(name: str) -> MappingProxyType:
+    """Dimension ("x", "y", "z") -> the NVVM op builder that reads the special register
+    ``%name.x`` / ``.y`` / ``.z`` (``nvvm.read_ptx_sreg_<name>_<dimension>``)."""
+    return MappingProxyType({d: getattr(nvvm, f"read_ptx_sreg_{name}_{d}") for d in "xyz"})
+
+
 #: op name -> dimension -> the NVVM op builder.
 _READERS = MappingProxyType({
-    "gpu.block_id": MappingProxyType({"x": nvvm.read_ptx_sreg_ctaid_x,
-                                      "y": nvvm.read_ptx_sreg_ctaid_y,
-                                      "z": nvvm.read_ptx_sreg_ctaid_z}),
-    "gpu.grid_dim": MappingProxyType({"x": nvvm.read_ptx_sreg_nctaid_x,
-                                      "y": nvvm.read_ptx_sreg_nctaid_y,
-                                      "z": nvvm.read_ptx_sreg_nctaid_z}),
+    "gpu.block_id": _registers("ctaid"),
+    "gpu.grid_dim": _registers("nctaid"),
     # the cluster's place in the grid, the grid's clusters, the CTA's place in its
     # cluster: %clusterid, %nclusterid, %cluster_ctaid (PTX ISA 10, Special Registers)
-    "gpu.cluster_id": MappingProxyType({"x": nvvm.read_ptx_sreg_clusterid_x,
-                                        "y": nvvm.read_ptx_sreg_clusterid_y,
-                                        "z": nvvm.read_ptx_sreg_clusterid_z}),
-    "gpu.cluster_dim": MappingProxyType({"x": nvvm.read_ptx_sreg_nclusterid_x,
-                                         "y": nvvm.read_ptx_sreg_nclusterid_y,
-                                         "z": nvvm.read_ptx_sreg_nclusterid_z}),
-    "gpu.cluster_dim_blocks": MappingProxyType({"x": nvvm.read_ptx_sreg_cluster_nctaid_x,
-                                                "y": nvvm.read_ptx_sreg_cluster_nctaid_y,
-                                                "z": nvvm.read_ptx_sreg_cluster_nctaid_z}),
-    "gpu.cluster_block_id": MappingProxyType({"x": nvvm.read_ptx_sreg_cluster_ctaid_x,
-                                              "y": nvvm.read_ptx_sreg_cluster_ctaid_y,
-                                              "z": nvvm.read_ptx_sreg_cluster_ctaid_z}),
+    "gpu.cluster_id": _registers("clusterid"),
+    "gpu.cluster_dim": _registers("nclusterid"),
+    "gpu.cluster_dim_blocks": _registers("cluster_nctaid"),
+    "gpu.cluster_block_id": _registers("cluster_ctaid"),
 })
 
 

@@ -167,7 +167,7 @@ def _check_params(params, entry: P.Entry) -> None:
         if pp.size is not None and (mp["pointer"] or ("tensor_map" in mp) == ("fields" in mp)):
             raise LaunchError(f"the PTX's {pp.name} is a by-value array of {pp.size} bytes: "
                               f"the manifest's parameter {name} must be a tensor_map or a "
-                              f"struct's fields, with \"pointer\": false")
+                              f"struct's fields (or a check file's STRUCTS), \"pointer\": false")
         if "fields" in mp and param_space.fields_problem(name, mp["fields"], pp):
             raise LaunchError(param_space.fields_problem(name, mp["fields"], pp))
         described = mp.get("tensor_map")
@@ -231,13 +231,14 @@ def check_scalar(name: str, value, pp: P.Param) -> None:
                           f"parameter ({low} to {high - 1})")
 
 
-def check_launch(ptx: str, manifest: dict) -> P.Entry:
+def check_launch(ptx: str, manifest: dict, structs_later: bool = False) -> P.Entry:
     """The PTX entry `manifest` launches, once the manifest is checked against it
-    (check_manifest, cluster size); SimError / LaunchError otherwise."""
+    (check_manifest, cluster size); SimError / LaunchError otherwise. `structs_later`: a
+    by-value struct may lack its fields yet (a check file's STRUCTS; launch_of after)."""
     if not isinstance(manifest, dict):
         raise LaunchError(f"a manifest is a JSON object, not {type(manifest).__name__}")
     entry = P.parse(ptx).entry(manifest.get("entry"))
-    launch_of(manifest, entry)
+    launch_of(param_space.fields_pending(manifest, entry) if structs_later else manifest, entry)
     return entry
 
 
