@@ -84,7 +84,7 @@ class SharedMemoryOrdering:
                 readers = self.reader[r][byte]
                 busy = readers >= 0
                 if busy.any():
-                    agents = self.DONE + readers[busy]
+                    agents = self.column[self.DONE + readers[busy]]
                     known = self.known[who[busy], agents]
                     late = known < self.reader_seq[r][byte][busy]
                     if late.any():
@@ -108,9 +108,9 @@ class SharedMemoryOrdering:
         if not busy.any():
             return
         if isinstance(who, (int, np.integer)):
-            seen = self.known[who][self.TMA + writers[busy]]
+            seen = self.known[who][self.column[self.TMA + writers[busy]]]
         else:
-            seen = self.known[who[busy], self.TMA + writers[busy]]
+            seen = self.known[who[busy], self.column[self.TMA + writers[busy]]]
         late = seen < self.tma_seq[rank][addresses][busy]
         if late.any():
             first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
@@ -130,7 +130,7 @@ class SharedMemoryOrdering:
         readers = self.reader[rank][addresses]
         busy = readers >= 0
         if busy.any():
-            known = self.known[thread, self.DONE + readers[busy]]
+            known = self.known[thread, self.column[self.DONE + readers[busy]]]
             late = known < self.reader_seq[rank][addresses][busy]
             if late.any():
                 first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
@@ -141,8 +141,9 @@ class SharedMemoryOrdering:
                            line, int(self.reader_line[rank][addresses[first]]))
         self._check_tma_written(thread, rank, addresses,
                                 f"a TMA load of thread {thread} also writes", line)
-        self.seq[self.TMA + thread] += 1
-        seq = int(self.seq[self.TMA + thread])
+        stream = self._stream(self.TMA + thread)
+        self.seq[stream] += 1
+        seq = int(self.seq[stream])
         self.tma_writer[rank][addresses] = thread
         self.tma_seq[rank][addresses] = seq
         self.tma_line[rank][addresses] = line
@@ -168,7 +169,7 @@ class SharedMemoryOrdering:
         bar.last_async = (bar.phase, "the complete_tx of a TMA load (cp.async.bulk.tensor)",
                           entry.line)
         generic = np.zeros(self.known.shape[1], np.int64)
-        generic[self.TMA + entry.thread] = entry.seq
+        generic[self.column[self.TMA + entry.thread]] = entry.seq
         # complete_tx is performed on the mbarrier by the async proxy: a waiter of the
         # mbarrier's CTA observes it (docs/memory-model.md)
         _contribute(bar, (bar_rank, "cluster"), generic, generic)
