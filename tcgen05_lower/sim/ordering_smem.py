@@ -56,9 +56,12 @@ class SharedMemoryOrdering:
         threads = np.asarray(threads).reshape(-1)
         if not threads.size:
             return
-        ranks = np.broadcast_to(np.asarray(rank).reshape(-1), threads.shape)
-        addresses = np.broadcast_to(np.asarray(addresses).astype(np.int64).reshape(-1),
-                                    threads.shape)
+        ranks = np.asarray(rank).reshape(-1)
+        addresses = np.asarray(addresses).astype(np.int64).reshape(-1)
+        if ranks.size != threads.size:   # one for all threads
+            ranks = np.broadcast_to(ranks, threads.shape)
+        if addresses.size != threads.size:
+            addresses = np.broadcast_to(addresses, threads.shape)
         # usually every thread accesses one CTA's memory: one rank, all of them
         one = (ranks == ranks[0]).all()
         for r in (ranks[:1] if one else np.unique(ranks)):
@@ -95,7 +98,9 @@ class SharedMemoryOrdering:
                                    "(its completion is not observed)", line,
                                    int(self.reader_line[r][byte[first]]))
                 self.writer[r][byte] = who
-                self.write_epoch[r][byte] = self.known[who, who]
+                # each thread's epoch, for each of its bytes (``who`` is threads repeated)
+                mine = threads[sel]
+                self.write_epoch[r][byte] = np.repeat(self.known[mine, mine], size)
                 self.write_line[r][byte] = line
 
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
