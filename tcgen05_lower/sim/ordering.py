@@ -31,7 +31,9 @@ How ordering is tracked (vector clocks)
 ---------------------------------------
 Agents are the threads (their ordinary accesses), and per thread two streams of its
 mma/cp/shift ops, "issued" and "completed", and per warp the completion streams of its
-tcgen05.ld and tcgen05.st. Each thread keeps two clocks over all agents:
+tcgen05.ld and tcgen05.st. Each thread keeps two clocks over all agents (a stream agent
+gets its column in the clocks at its first issue, ``_stream``; until then it reads as a
+column of zeros):
 
 - ``known`` orders the thread's ordinary (generic-proxy) accesses: barrier.sync and
   mbarrier arrive/wait join it as PTX's memory model does.
@@ -101,7 +103,8 @@ from __future__ import annotations
 import numpy as np
 
 from tcgen05_lower.sim.ordering_mbarriers import MbarrierOrdering
-from tcgen05_lower.sim.ordering_records import InFlight, Mbarrier, Race, TmaInFlight, _rows
+from tcgen05_lower.sim.ordering_records import (InFlight, Mbarrier, Race, TmaInFlight, _fit,
+                                                 _rows)
 from tcgen05_lower.sim.ordering_smem import SharedMemoryOrdering
 from tcgen05_lower.sim.ordering_tensor import TensorOrdering
 from tcgen05_lower.sim.state import TMEM_COLUMNS, CtaMemory, SimError
@@ -128,12 +131,18 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         # [3t+w, 3t+2w), TMA loads completed [3t+2w, 4t+2w)
         self.ISSUED, self.DONE, self.LD, self.ST = t, 2 * t, 3 * t, 3 * t + w
         self.TMA = 3 * t + 2 * w
-        agents = 4 * t + 2 * w
+        # the clocks' columns: the threads' [0, t), then one column that stays zero (of
+        # every stream agent not used yet), then a column per stream agent in use,
+        # given at its first issue (``_stream``): most streams (threads that never
+        # issue) never get one, so a fence or barrier moves a quarter of the bytes
+        self.column = np.full(4 * t + 2 * w, t, np.int64)   # agent -> its column
+        self.columns = t + 1
         # each starts as the identity (a thread's own epoch 1); made with zeros rather
         # than copied, so that rows no thread ever touches cost no memory traffic
         self.known, self.tc_known, self.pending_tc, self.released = (
-            _identity_clocks(t, agents) for _ in range(4))
-        self.seq = np.zeros(agents, np.int64)       # last sequence number per stream agent
+            _identity_clocks(t, t + 1 + _SPARE_COLUMNS) for _ in range(4))
+        self.seq = np.zeros(t + 1 + _SPARE_COLUMNS, np.int64)   # last sequence number per
+        # stream agent, by column
         self.inflight: list[InFlight] = []
         # commits and TMA loads (TmaInFlight) to complete, in issue order
         self.pending_commits: list = []
@@ -185,6 +194,27 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self._race_keys[key] = race
         self.races.append(race)
 
+    def _stream(self, agent: int) -> int:
+        """The column of stream agent `agent` (a logical index, ``self.DONE + thread``
+        and the like), given now if it has none: columns are read through
+        ``self.column`` (the zero column for a stream without one) and given before the
+        first write."""
+        col = int(self.column[agent])
+        if col != self.nthreads:
+            return col
+        if self.columns == self.known.shape[1]:
+            self._widen()
+        col = self.column[agent] = self.columns
+        self.columns += 1
+        return col
+
+    def _widen(self) -> None:
+        """More columns for stream agents (zeros: nobody knows anything of them yet)."""
+        more = max(_SPARE_COLUMNS, self.columns - self.nthreads)
+        for name in ("known", "tc_known", "pending_tc", "released"):
+            setattr(self, name, _fit(getattr(self, name), self.columns + more))
+        self.seq = _fit(self.seq, self.columns + more)
+
     def _epoch(self, thread: int) -> int:
         return int(self.known[thread, thread])
 
@@ -211,6 +241,8 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
 
     def _acquire(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
         rows = _rows(threads)
+        width = self.known.shape[1]
+        generic, tc = _fit(generic, width), _fit(tc, width)   # released before a _widen
         if isinstance(rows, slice):   # in place: no copies of the rows
             np.maximum(self.known[rows], generic, out=self.known[rows])
             np.maximum(self.pending_tc[rows], tc, out=self.pending_tc[rows])
@@ -228,7 +260,7 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
     def wait(self, threads: np.ndarray, kind: str, line: int) -> None:
         base = self.LD if kind == "ld" else self.ST
         for warp in np.unique(np.asarray(threads) // 32):
-            agent = base + int(warp)
+            agent = int(self.column[base + int(warp)])   # the zero column: none issued
             seq = int(self.seq[agent])
             if kind == "st":
                 for record in self.inflight:
@@ -334,6 +366,10 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
                 problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
                                 "still allocated at exit (9.7.16.7.1)")
         return problems
+
+
+#: Stream-agent columns the clocks get at a time (``OrderingModel._widen``).
+_SPARE_COLUMNS = 16
 
 
 def _identity_clocks(threads: int, agents: int) -> np.ndarray:

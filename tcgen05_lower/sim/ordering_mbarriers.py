@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tcgen05_lower.sim.ordering_records import Mbarrier
+from tcgen05_lower.sim.ordering_records import Mbarrier, _fit
 from tcgen05_lower.sim.state import SimError
 
 
@@ -183,8 +183,13 @@ class MbarrierOrdering:
 def _contribute(bar: Mbarrier, source: tuple, generic: np.ndarray, tc: np.ndarray) -> None:
     """Adds what one arrival (or complete_tx) releases to the current phase, by source."""
     known = bar.released.get(source)
-    bar.released[source] = (generic.copy(), tc.copy()) if known is None else \
-        (np.maximum(known[0], generic), np.maximum(known[1], tc))
+    if known is None:
+        bar.released[source] = (generic.copy(), tc.copy())
+        return
+    # clocks taken before and after the model's clocks got more columns (_widen)
+    width = max(known[0].shape[0], generic.shape[0])
+    bar.released[source] = (np.maximum(_fit(known[0], width), _fit(generic, width)),
+                            np.maximum(_fit(known[1], width), _fit(tc, width)))
 
 
 def _synchronizes(source: tuple, waiter_rank: int, wait_scope: str) -> bool:

@@ -127,3 +127,12 @@ def group_races(races: list) -> list:
         grouped[key] = race
         out.append(race)
     return out
+
+
+def _fit(clocks: np.ndarray, width: int) -> np.ndarray:
+    """`clocks` (a vector or a matrix of rows) with `width` columns: the new ones zero."""
+    if clocks.shape[-1] >= width:
+        return clocks
+    wider = np.zeros(clocks.shape[:-1] + (width,), clocks.dtype)
+    wider[..., :clocks.shape[-1]] = clocks
+    return wider

@@ -56,9 +56,12 @@ class SharedMemoryOrdering:
         threads = np.asarray(threads).reshape(-1)
         if not threads.size:
             return
-        ranks = np.broadcast_to(np.asarray(rank).reshape(-1), threads.shape)
-        addresses = np.broadcast_to(np.asarray(addresses).astype(np.int64).reshape(-1),
-                                    threads.shape)
+        ranks = np.asarray(rank).reshape(-1)
+        addresses = np.asarray(addresses).astype(np.int64).reshape(-1)
+        if ranks.size != threads.size:   # one for all threads
+            ranks = np.broadcast_to(ranks, threads.shape)
+        if addresses.size != threads.size:
+            addresses = np.broadcast_to(addresses, threads.shape)
         # usually every thread accesses one CTA's memory: one rank, all of them
         one = (ranks == ranks[0]).all()
         for r in (ranks[:1] if one else np.unique(ranks)):
@@ -84,7 +87,7 @@ class SharedMemoryOrdering:
                 readers = self.reader[r][byte]
                 busy = readers >= 0
                 if busy.any():
-                    agents = self.DONE + readers[busy]
+                    agents = self.column[self.DONE + readers[busy]]
                     known = self.known[who[busy], agents]
                     late = known < self.reader_seq[r][byte][busy]
                     if late.any():
@@ -95,7 +98,9 @@ class SharedMemoryOrdering:
                                    "(its completion is not observed)", line,
                                    int(self.reader_line[r][byte[first]]))
                 self.writer[r][byte] = who
-                self.write_epoch[r][byte] = self.known[who, who]
+                # each thread's epoch, for each of its bytes (``who`` is threads repeated)
+                mine = threads[sel]
+                self.write_epoch[r][byte] = np.repeat(self.known[mine, mine], size)
                 self.write_line[r][byte] = line
 
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
@@ -108,9 +113,9 @@ class SharedMemoryOrdering:
         if not busy.any():
             return
         if isinstance(who, (int, np.integer)):
-            seen = self.known[who][self.TMA + writers[busy]]
+            seen = self.known[who][self.column[self.TMA + writers[busy]]]
         else:
-            seen = self.known[who[busy], self.TMA + writers[busy]]
+            seen = self.known[who[busy], self.column[self.TMA + writers[busy]]]
         late = seen < self.tma_seq[rank][addresses][busy]
         if late.any():
             first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
@@ -130,7 +135,7 @@ class SharedMemoryOrdering:
         readers = self.reader[rank][addresses]
         busy = readers >= 0
         if busy.any():
-            known = self.known[thread, self.DONE + readers[busy]]
+            known = self.known[thread, self.column[self.DONE + readers[busy]]]
             late = known < self.reader_seq[rank][addresses][busy]
             if late.any():
                 first = np.flatnonzero(busy)[np.flatnonzero(late)[0]]
@@ -141,8 +146,9 @@ class SharedMemoryOrdering:
                            line, int(self.reader_line[rank][addresses[first]]))
         self._check_tma_written(thread, rank, addresses,
                                 f"a TMA load of thread {thread} also writes", line)
-        self.seq[self.TMA + thread] += 1
-        seq = int(self.seq[self.TMA + thread])
+        stream = self._stream(self.TMA + thread)
+        self.seq[stream] += 1
+        seq = int(self.seq[stream])
         self.tma_writer[rank][addresses] = thread
         self.tma_seq[rank][addresses] = seq
         self.tma_line[rank][addresses] = line
@@ -168,7 +174,7 @@ class SharedMemoryOrdering:
         bar.last_async = (bar.phase, "the complete_tx of a TMA load (cp.async.bulk.tensor)",
                           entry.line)
         generic = np.zeros(self.known.shape[1], np.int64)
-        generic[self.TMA + entry.thread] = entry.seq
+        generic[self.column[self.TMA + entry.thread]] = entry.seq
         # complete_tx is performed on the mbarrier by the async proxy: a waiter of the
         # mbarrier's CTA observes it (docs/memory-model.md)
         _contribute(bar, (bar_rank, "cluster"), generic, generic)

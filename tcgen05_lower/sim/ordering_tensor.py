@@ -26,13 +26,15 @@ class TensorOrdering:
         self._check_async_smem_reads(thread, op, line)
         warp = thread // 32
         if kind in ("mma", "cp", "shift"):
-            agent, issue_agent = self.DONE + thread, self.ISSUED + thread
+            agent = self._stream(self.DONE + thread)
+            issue_agent = self._stream(self.ISSUED + thread)
             self.seq[issue_agent] += 1
             seq = int(self.seq[issue_agent])
             self.known[thread, issue_agent] = seq
             self.tc_known[thread, issue_agent] = seq
         else:
-            agent, issue_agent = (self.LD if kind == "ld" else self.ST) + warp, -1
+            agent = self._stream((self.LD if kind == "ld" else self.ST) + warp)
+            issue_agent = -1
             self.seq[agent] += 1
             seq = int(self.seq[agent])
         record = InFlight(op, kind, thread, agent, issue_agent, seq, line, cp4x256b=cp4)
@@ -158,7 +160,7 @@ class TensorOrdering:
             for owner, need, alloc_line in self._allocations_of(fp, rank):
                 if owner // 32 == thread // 32:
                     continue  # the allocating warp itself: program order
-                if self.tc_known[thread, self.ISSUED + owner] < need:
+                if self.tc_known[thread, self.column[self.ISSUED + owner]] < need:
                     self._race(f"tcgen05.{op.kind} uses TMEM columns of CTA {rank} whose "
                                f"tcgen05.alloc (by thread {owner}) is not ordered before it "
                                "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
@@ -239,13 +241,14 @@ class TensorOrdering:
         for r in range(len(self.ctas)):
             if cta_mask >> r & 1:
                 self._mbar(r, mbarrier, line, thread)
-        seq = int(self.seq[self.ISSUED + thread])
+        seq = int(self.seq[self.column[self.ISSUED + thread]])
+        done = self._stream(self.DONE + thread)
         # the implicit before_thread_sync of tcgen05.commit (9.7.16.6.4.2)
         self.released[thread] = np.maximum(self.known[thread], self.tc_known[thread])
         self._release(np.array([thread]))
         generic, tc = self._published([thread])
-        generic[self.DONE + thread] = max(generic[self.DONE + thread], seq)
-        tc[self.DONE + thread] = max(tc[self.DONE + thread], seq)
+        generic[done] = max(generic[done], seq)
+        tc[done] = max(tc[done], seq)
         targets = [r for r in range(len(self.ctas)) if cta_mask >> r & 1]
         entry = (thread, seq, mbarrier, tuple(targets), line, generic, tc)
         if self.schedule == "eager":
@@ -279,10 +282,11 @@ class TensorOrdering:
         for start in range(0, TMEM_COLUMNS, columns):
             if not used[start:start + columns].any():
                 used[start:start + columns] = True
-                self.seq[self.ISSUED + owner] += 1
-                seq = int(self.seq[self.ISSUED + owner])
-                self.known[owner, self.ISSUED + owner] = seq
-                self.tc_known[owner, self.ISSUED + owner] = seq
+                issued = self._stream(self.ISSUED + owner)
+                self.seq[issued] += 1
+                seq = int(self.seq[issued])
+                self.known[owner, issued] = seq
+                self.tc_known[owner, issued] = seq
                 self._alloc_state = object()   # _allocations_of's kept answers are stale
                 self.alloc_by[rank][start:start + columns] = owner
                 self.alloc_seq[rank][start:start + columns] = seq
