@@ -128,7 +128,7 @@ def _ring(t: str, stages: int) -> str:
 
 class _Gen:
     def __init__(self, d: int, tiles: int, blocks: int | None, planned_loads: bool = False,
-                 rescale: str = "always", threshold: float = 8.0):
+                 rescale: str = "always", threshold: float = 8.0, p_over_s: bool = False):
         if d not in (64, 128) or tiles not in (1, 2):
             raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
         if rescale not in RESCALE:
@@ -137,6 +137,7 @@ class _Gen:
         self.threshold = threshold
         self.d, self.tiles, self.blocks = d, tiles, blocks
         self.planned = planned_loads   # the TMA loads' synchronization left to insert-sync
+        self.p_over_s = p_over_s       # P_t written over S_t's columns (P_OVER_S below)
         self.halves = d // 64
         self.stages = 2 if tiles == 1 else 1   # of S and P per tile
         self.scale = 1.0 / d ** 0.5
@@ -282,7 +283,7 @@ class _Gen:
         for t in range(tiles):
             self.w(f'  %s{t} = "tcgen05.tmem_buffer"() {{name = "S{t}"}} : () -> '
                    f'{_ring(S_T, self.stages)}\n'
-                   f'  %pt{t} = "tcgen05.tmem_buffer"() {{name = "P{t}"}} : () -> '
+                   f'  %pt{t} = "tcgen05.tmem_buffer"() {{name = "P{t}"{self.p_alias(t)}}} : () -> '
                    f'{_ring(P_T, self.stages)}\n')
             for h in range(self.halves):
                 self.w(f'  %o{t}_{h} = "tcgen05.tmem_buffer"() {{name = "O{t}_{h}"}} : () -> '
@@ -403,6 +404,7 @@ class _Gen:
         ind = "        "
         if self.tiles == 1:
             ks = self.wait_kv("%j1", ind, "n")
+            self.w(self.p_read_done(0, "%j", ind, "n_0"))
             self.scores(0, "%j1", ks, ind, "n_0")
             self.pv(0, "%j", ind, "l_0")
         else:
@@ -411,6 +413,7 @@ class _Gen:
                 self.pv(t, "%j", ind, f"l_{t}")
                 if ks is None:
                     ks = self.wait_kv("%j1", ind, "n")
+                self.w(self.p_read_done(t, "%j", ind, f"n_{t}"))
                 self.scores(t, "%j1", ks, ind, f"n_{t}")
         self.release_kv("%j", ind, "l")
         self.w("      }\n")
@@ -515,7 +518,7 @@ class _Gen:
 {ind}// The previous P V has completed: the P it read is free again and O{t} holds every
 {ind}// earlier block.
 {ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()
-{self.o_done_fence(t, ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
+{self.o_done_fence(t, ind)}{self.s_read_done(ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
 {ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
 {ind}// overwrites it).
 {ind}scf.if %{self.correct} {{
@@ -631,6 +634,47 @@ class _Gen:
         return (f"{ind}// No fence: the one after the wait on s_full{t} orders what follows\n"
                 f"{ind}// (S{t} of this block was committed after the previous P{t} V).\n")
 
+    # ------------------------------------------------------------------ P over S
+    # (the p_over_s option: P_OVER_S_HEADER says why each piece is there)
+
+    def p_alias(self, t: int) -> str:
+        """The attributes that put P_t on S_t's cells (tcgen05_lower/planning/aliases.py):
+        a [128, 64] bf16 A operand packs two elements per 32-bit column, 32 columns of
+        S_t's 64 per stage, the first ones."""
+        return f', alias = "S{t}"' if self.p_over_s else ""
+
+    def p_read_done(self, t: int, j: str, ind: str, tag: str) -> str:
+        """Before the MMA writes S_t of block j + 1 over P_t: the last P_t V that read
+        those cells has completed. Two tcgen05.mma of different accumulators (O_t, S_t)
+        are not a pipelined pair (9.7.16.6.2: "same N and accumulator and shape"), so
+        the second's write is not ordered after the first's read of A without a wait:
+        the MMA thread waits on o_done_t for that product's commit (9.7.16.6.4.2,
+        example 2) and fences after_thread_sync. Two tiles: P_t V_j, committed just
+        before (phase j, parity j & 1). One tile, 2 stages: S of block j + 1 goes to
+        stage (j + 1) % 2, read last by P V_(j-1) (phase j - 1, parity (j + 1) & 1; a
+        fresh mbarrier reports the phase before the first complete, block 0)."""
+        if not self.p_over_s:
+            return ""
+        parity = f"%pr{tag}"
+        if self.tiles == 1:
+            phase = f"{ind}%ph{tag} = arith.addi {j}, %c1 : index\n" \
+                    f"{ind}%pq{tag} = arith.andi %ph{tag}, %c1 : index\n"
+        else:
+            phase = f"{ind}%pq{tag} = arith.andi {j}, %c1 : index\n"
+        return (f"{ind}// S{t} is written over P{t}: the P{t} V that read it has completed.\n"
+                f"{phase}{ind}{parity} = arith.index_cast %pq{tag} : index to i32\n"
+                f'{ind}"tcgen05.mbarrier_wait"(%o_done{t}, {parity}) : ({BAR}, i32) -> ()\n'
+                f'{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()\n')
+
+    def s_read_done(self, ind: str) -> str:
+        """Before softmax t stores P_t over S_t: its load of S_t has completed. The
+        registers' use does not order the load's reads before the store's writes
+        (9.7.16.6.4.5: "tcgen05.wait::ld must be used"; 9.7.16.6.4.2)."""
+        if not self.p_over_s:
+            return ""
+        return (f"{ind}// P is stored over the S just loaded: that load completes first.\n"
+                f'{ind}"tcgen05.wait"() {{kind = "ld"}} : () -> ()\n')
+
     def text(self) -> str:
         self.prologue()
         self.load_role()
@@ -648,13 +692,13 @@ class _Gen:
 
 def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
              planned_loads: bool = False, rescale: str = "always",
-             threshold: float = THRESHOLD) -> str:
+             threshold: float = THRESHOLD, p_over_s: bool = False) -> str:
     """The kernel for head dimension `d`, `tiles` query tiles and (optionally) a constant
     number of KV blocks (module docstring); with `planned_loads` its TMA loads name no
     mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization;
     `rescale` "conditional" corrects O only where a warp votes for it (RESCALE), past
     `threshold`."""
-    return _Gen(d, tiles, blocks, planned_loads, rescale, threshold).text()
+    return _Gen(d, tiles, blocks, planned_loads, rescale, threshold, p_over_s).text()
 
 
 if __name__ == "__main__":
