@@ -12,7 +12,9 @@
 //                          from tensor memory (A operand);
 //   softmax t (warps 4-7 and 8-11): per block, the online softmax of S_t (tcgen05.frag_reduce,
 //                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
-//                          (tcgen05.st into an A operand), and the correction of O_t in
+//                          over S_t's first 32 columns once its load of S_t completed
+//                          (tcgen05.st into an A operand that aliases S_t, alias = "S_t":
+//                          tcgen05_lower/planning/aliases.py), and the correction of O_t in
 //                          tensor memory (O_t *= alpha, ld/st;
 //                          FlashAttention-4's conditional rescaling: only in the warps
 //                          where a row's max grew past a threshold, a warp
@@ -43,6 +45,11 @@
 //                MMA commits S_t of block j before P_t V_(j-1) (one tile); in ping-pong
 //                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
 //                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
+//                P_t lies on S_t's cells, so the MMA waits on o_done_t too (and fences
+//                after_thread_sync) before it writes S_t over the P_t that P_t V read:
+//                two MMAs of different accumulators are no pipelined pair (9.7.16.6.2,
+//                "same N and accumulator and shape"). Ping-pong: phase j, committed just
+//                before; one tile: phase j - 1 (S of block j + 1 goes to stage (j + 1) % 2).
 // Compile with tcgen05-insert-sync{strategy=loads}: insert-sync does not plan the rest
 // (tcgen05.st in a role, several accumulators, docs/partitions.md "Not planned yet");
 // tcgen05-verify-sync checks the whole protocol, the run-time
@@ -80,10 +87,10 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
   %k0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 64, 64], bf16, "K", "128B">
   %v0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 64, 64], bf16, "MN", "128B">
   %s0 = "tcgen05.tmem_buffer"() {name = "S0"} : () -> !tcgen05.tmem<[128, 64], f32>
-  %pt0 = "tcgen05.tmem_buffer"() {name = "P0"} : () -> !tcgen05.tmem<[128, 64], bf16>
+  %pt0 = "tcgen05.tmem_buffer"() {name = "P0", alias = "S0"} : () -> !tcgen05.tmem<[128, 64], bf16>
   %o0_0 = "tcgen05.tmem_buffer"() {name = "O0_0"} : () -> !tcgen05.tmem<[128, 64], f32>
   %s1 = "tcgen05.tmem_buffer"() {name = "S1"} : () -> !tcgen05.tmem<[128, 64], f32>
-  %pt1 = "tcgen05.tmem_buffer"() {name = "P1"} : () -> !tcgen05.tmem<[128, 64], bf16>
+  %pt1 = "tcgen05.tmem_buffer"() {name = "P1", alias = "S1"} : () -> !tcgen05.tmem<[128, 64], bf16>
   %o1_0 = "tcgen05.tmem_buffer"() {name = "O1_0"} : () -> !tcgen05.tmem<[128, 64], f32>
   %s_full0 = "tcgen05.alloc_mbarrier"() {count = 1 : i64} : () -> !tcgen05.mbarrier
   %p_full0 = "tcgen05.alloc_mbarrier"() {count = 128 : i64} : () -> !tcgen05.mbarrier
@@ -163,6 +170,11 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
         "tcgen05.commit"(%o_done0) : (!tcgen05.mbarrier) -> ()
         %ksn = arith.remui %j1, %c2 : index
+        // S0 is written over P0: the P0 V that read it has completed.
+        %pqn_0 = arith.andi %j, %c1 : index
+        %prn_0 = arith.index_cast %pqn_0 : index to i32
+        "tcgen05.mbarrier_wait"(%o_done0, %prn_0) : (!tcgen05.mbarrier, i32) -> ()
+        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         %kbn_0_0 = "tcgen05.smem_stage"(%k0, %ksn) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
         "tcgen05.mma"(%s0, %q0_0, %kbn_0_0, %false) {kind = "f16", k_offset = 0 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
@@ -189,6 +201,11 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         "tcgen05.mma"(%o1_0, %pt1, %vbl_1_0, %true) {kind = "f16", k_offset = 48 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.tmem<[128, 64], bf16>, !tcgen05.smem<[64, 64], bf16, "MN", "128B">, i1) -> ()
         "tcgen05.commit"(%o_done1) : (!tcgen05.mbarrier) -> ()
+        // S1 is written over P1: the P1 V that read it has completed.
+        %pqn_1 = arith.andi %j, %c1 : index
+        %prn_1 = arith.index_cast %pqn_1 : index to i32
+        "tcgen05.mbarrier_wait"(%o_done1, %prn_1) : (!tcgen05.mbarrier, i32) -> ()
+        "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
         %kbn_1_0 = "tcgen05.smem_stage"(%k0, %ksn) : (!tcgen05.smem<[2, 64, 64], bf16, "K", "128B">, index) -> !tcgen05.smem<[64, 64], bf16, "K", "128B">
         "tcgen05.mma"(%s1, %q1_0, %kbn_1_0, %false) {kind = "f16", k_offset = 0 : i64}
             : (!tcgen05.tmem<[128, 64], f32>, !tcgen05.smem<[128, 64], bf16, "K", "128B">, !tcgen05.smem<[64, 64], bf16, "K", "128B">, i1) -> ()
@@ -336,6 +353,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         "tcgen05.mbarrier_wait"(%o_done0, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
         // No fence: the one after the wait on s_full0 orders what follows
         // (S0 of this block was committed after the previous P0 V).
+        // P is stored over the S just loaded: that load completes first.
+        "tcgen05.wait"() {kind = "ld"} : () -> ()
         "tcgen05.st"(%pt0, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).
@@ -484,6 +503,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
         "tcgen05.mbarrier_wait"(%o_done1, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
         // No fence: the one after the wait on s_full1 orders what follows
         // (S1 of this block was committed after the previous P1 V).
+        // P is stored over the S just loaded: that load completes first.
+        "tcgen05.wait"() {kind = "ld"} : () -> ()
         "tcgen05.st"(%pt1, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
         // O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
         // overwrites it).

@@ -41,11 +41,12 @@ SELECT = "strategy=register-budget=32"
 
 
 def example(d: int = 64, tiles: int = 2, blocks: int | None = None,
-            rescale: str = "conditional", threshold: float = THRESHOLD) -> str:
-    """The example's form (its TMA loads planned by insert-sync, conditional rescaling)
-    of the variant."""
+            rescale: str = "conditional", threshold: float = THRESHOLD,
+            p_over_s: bool = True) -> str:
+    """The example's form (its TMA loads planned by insert-sync, conditional rescaling,
+    P_t written over S_t's columns) of the variant."""
     return generate(d, tiles, blocks, planned_loads=True, rescale=rescale,
-                    threshold=threshold)
+                    threshold=threshold, p_over_s=p_over_s)
 
 
 def check_file(tmp_path, *, d: int = 64, tiles: int = 2, length: int = 1000,
@@ -295,3 +296,69 @@ def test_the_later_commit_kernels_in_the_simulator(case, races):
         assert bool(found) == races, found
         if races:
             assert "tcgen05.ld and tcgen05.mma" in str(found[0])
+
+
+# -- P written over S's columns (a TMEM alias, tcgen05_lower/planning/aliases.py) ------------
+
+def _plan(text: str):
+    """The TMEM plan tcgen05-plan-tmem made of the kernel `text`."""
+    result = compile_source(text, f"{NAME}.mlir", emit="mlir", pipeline=example_pipeline(NAME))
+    return next(r for r in result.pass_results if hasattr(r, "plans")).plans[0]
+
+
+@pytest.mark.parametrize("d, tiles, before, after", [
+    (64, 2, (320, 512), (256, 256)), (64, 1, (256, 256), (192, 256)),
+    (128, 2, (448, 512), (384, 512))])
+def test_p_over_s_takes_no_columns_of_its_own(d, tiles, before, after):
+    """P_t on S_t's cells: the columns the plan needs (peak, allocation), by hand: per
+    tile S_t 64 f32 columns per stage (2 stages with one tile), P_t (a [128, 64] bf16 A
+    operand, two elements per 32-bit column, tmem-facts section 1) 32 per stage, O_t
+    d columns; the roles run concurrently, so nothing shares columns; the allocation is
+    the next power of two (9.7.16.7.1). With the alias P_t's 32 per stage are gone."""
+    for p_over_s, (peak, allocation) in ((False, before), (True, after)):
+        plan = _plan(example(d, tiles, p_over_s=p_over_s))
+        assert (plan.peak_columns, plan.allocation_columns) == (peak, allocation)
+        names = {b.label for b in plan.buffers}
+        assert ("%P0" in names) is not p_over_s
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("d, tiles", [(64, 1), (128, 1)])
+def test_p_over_s_one_tile_race_free(d, tiles, schedule, tmp_path):
+    """One query tile, two stages of S (and of the P over them): S of block j + 1 goes to
+    the stage P of block j - 1 lies on, after the MMA waited for that P V (phase j - 1 of
+    o_done); against the float64 recurrence (L = 200), race-free."""
+    check = check_file(tmp_path, d=d, tiles=tiles, length=200)
+    _, problem, inputs, sim = run(example(d, tiles), NAME, check, SELECT, schedule)
+    assert_matches(problem, inputs, sim)
+
+
+@pytest.mark.parametrize("tiles", [1, 2])
+def test_p_over_s_waits_are_needed(tiles, tmp_path):
+    """Each op the P-over-S form adds (the MMA's wait on o_done_t and its fence before S_t
+    is written over P_t; the softmax's tcgen05.wait::ld before P_t is stored over the S_t
+    it loaded) deleted in turn: verify-sync rejects the kernel (the rule: two MMAs of
+    different accumulators are no pipelined pair, 9.7.16.6.2; a store over cells a load
+    read needs wait::ld, 9.7.16.6.4.2). Without verify-sync's check of the roles, the
+    simulator reports the MMA pair's race (L = 150, the eager schedule)."""
+    text = example(64, tiles)
+    lines = text.splitlines()
+    added = []
+    for k, line in enumerate(lines):
+        if "is written over P" in line:
+            wait = next(i for i in range(k, k + 6) if "mbarrier_wait" in lines[i])
+            added += [wait, wait + 1]
+        elif "stored over the S just loaded" in line:
+            added.append(k + 1)
+    assert len(added) == 3 * tiles, added
+    unchecked = example_pipeline(NAME).replace("tcgen05-verify-sync",
+                                               "tcgen05-verify-sync{partitions=skip}")
+    check = check_file(tmp_path, tiles=tiles, length=150)
+    for index in added:
+        mutant = "\n".join(line for k, line in enumerate(lines) if k != index)
+        with pytest.raises(CompileFailed, match="without ordering"):
+            compile_source(mutant, f"{NAME}.mlir", pipeline=example_pipeline(NAME))
+        if "mbarrier_wait" in lines[index]:
+            verdict = judge(compile_source(mutant, f"{NAME}.mlir", pipeline=unchecked),
+                            check, "eager")
+            assert verdict is not None and "tcgen05.mma and tcgen05.mma" in verdict, verdict

@@ -112,9 +112,11 @@ def report_note(op, parent) -> str:
     mine, theirs = TmemBufferOp(op), TmemBufferOp(parent)
     label = f"%{mine.name}" if mine.name else "an alias"
     first = mine.alias_column
-    return (f"{label} ({d.type_info(op.results[0].type).text()}, role {mine.role}) takes "
-            f"no columns of its own: it is columns {first}-{first + mine.columns - 1} of "
-            f"%{theirs.name}")
+    t = d.type_info(op.results[0].type)
+    each = "each stage of " if t.stages > 1 else ""
+    parent = f"%{theirs.name}" if theirs.name else "its parent"
+    return (f"{label} ({t.text()}, role {mine.role}) takes no columns of its own: it is "
+            f"columns {first}-{first + mine.columns - 1} of {each}{parent}")
 
 
 def rewrite(op, parent, base) -> None:

@@ -6,8 +6,9 @@ docs/tma.md), `tiles` query tiles of 128 rows per CTA (1: one softmax warpgroup,
 computing the next block's scores while it works; 2: two softmax warpgroups in ping-pong),
 and optionally a constant number of KV blocks; `planned_loads` leaves the TMA loads'
 synchronization to tcgen05-insert-sync{strategy=loads}; `rescale` corrects O at every
-block or, "conditional", only where a warp's maxima grew past `threshold`. The example
-is ``generate(64, 2, planned_loads=True, rescale="conditional")``;
+block or, "conditional", only where a warp's maxima grew past `threshold`; `p_over_s`
+writes P_t over S_t's own columns (FlashAttention-4; a TMEM alias, P_OVER_S_HEADER). The
+example is ``generate(64, 2, planned_loads=True, rescale="conditional", p_over_s=True)``;
 tests/test_ws_attention.py checks that character for character and runs the others."""
 
 from __future__ import annotations
@@ -83,6 +84,26 @@ PLANNED_HEADER = {
     """// Compile with tcgen05-insert-sync{strategy=loads}: insert-sync does not plan the rest
 // (tcgen05.st in a role, several accumulators, docs/partitions.md "Not planned yet");
 // tcgen05-verify-sync checks the whole protocol,""",
+}
+
+#: The header's lines that the variant writing P_t over S_t (option p_over_s) says otherwise.
+P_OVER_S_HEADER = {
+    """//                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
+//                          (tcgen05.st into an A operand), and the correction of O_t in""":
+    """//                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
+//                          over S_t's first 32 columns once its load of S_t completed
+//                          (tcgen05.st into an A operand that aliases S_t, alias = "S_t":
+//                          tcgen05_lower/planning/aliases.py), and the correction of O_t in""",
+    """//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
+//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
+""": """//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
+//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
+//                P_t lies on S_t's cells, so the MMA waits on o_done_t too (and fences
+//                after_thread_sync) before it writes S_t over the P_t that P_t V read:
+//                two MMAs of different accumulators are no pipelined pair (9.7.16.6.2,
+//                "same N and accumulator and shape"). Ping-pong: phase j, committed just
+//                before; one tile: phase j - 1 (S of block j + 1 goes to stage (j + 1) % 2).
+""",
 }
 
 SCHEDULE = {
@@ -239,6 +260,9 @@ class _Gen:
                                schedule=SCHEDULE[tiles],
                                rescale=RESCALE_TEXT[self.conditional])
         for old, new in PLANNED_HEADER.items() if self.planned else ():
+            assert old in header, old
+            header = header.replace(old, new)
+        for old, new in P_OVER_S_HEADER.items() if self.p_over_s else ():
             assert old in header, old
             header = header.replace(old, new)
         self.w(header + "\n")
@@ -697,7 +721,7 @@ def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
     number of KV blocks (module docstring); with `planned_loads` its TMA loads name no
     mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization;
     `rescale` "conditional" corrects O only where a warp votes for it (RESCALE), past
-    `threshold`."""
+    `threshold`; `p_over_s` puts P_t on S_t's cells (P_OVER_S_HEADER)."""
     return _Gen(d, tiles, blocks, planned_loads, rescale, threshold, p_over_s).text()
 
 
