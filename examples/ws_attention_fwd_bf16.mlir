@@ -50,6 +50,10 @@
 //                two MMAs of different accumulators are no pipelined pair (9.7.16.6.2,
 //                "same N and accumulator and shape"). Ping-pong: phase j, committed just
 //                before; one tile: phase j - 1 (S of block j + 1 goes to stage (j + 1) % 2).
+//                In ping-pong softmax t then waits on o_done_t after its loop only: the
+//                MMA saw phase j - 1 before it wrote S_t of block j, which softmax t
+//                waits for on s_full_t and fences after (9.7.16.6.3), and phase n - 2 is
+//                complete when it waits for phase n - 1 (no parity alias).
 // Compile with tcgen05-insert-sync{strategy=loads}: insert-sync does not plan the rest
 // (tcgen05.st in a role, several accumulators, docs/partitions.md "Not planned yet");
 // tcgen05-verify-sync checks the whole protocol, the run-time
@@ -348,11 +352,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           %y = arith.truncf %x : f32 to bf16
           gpu.yield %y : bf16
         }) : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], bf16>
-        // The previous P V has completed: the P it read is free again and O0 holds every
-        // earlier block.
-        "tcgen05.mbarrier_wait"(%o_done0, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
-        // No fence: the one after the wait on s_full0 orders what follows
-        // (S0 of this block was committed after the previous P0 V).
+        // No wait on o_done0: the MMA saw the previous P0 V complete before
+        // it wrote S0 of this block over P0 (o_done_t at the top).
         // P is stored over the S just loaded: that load completes first.
         "tcgen05.wait"() {kind = "ld"} : () -> ()
         "tcgen05.st"(%pt0, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()
@@ -498,11 +499,8 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
           %y = arith.truncf %x : f32 to bf16
           gpu.yield %y : bf16
         }) : (!tcgen05.frag<[128, 64], f32>) -> !tcgen05.frag<[128, 64], bf16>
-        // The previous P V has completed: the P it read is free again and O1 holds every
-        // earlier block.
-        "tcgen05.mbarrier_wait"(%o_done1, %o_parity) : (!tcgen05.mbarrier, i32) -> ()
-        // No fence: the one after the wait on s_full1 orders what follows
-        // (S1 of this block was committed after the previous P1 V).
+        // No wait on o_done1: the MMA saw the previous P1 V complete before
+        // it wrote S1 of this block over P1 (o_done_t at the top).
         // P is stored over the S just loaded: that load completes first.
         "tcgen05.wait"() {kind = "ld"} : () -> ()
         "tcgen05.st"(%pt1, %c0, %pb) : (!tcgen05.tmem<[128, 64], bf16>, index, !tcgen05.frag<[128, 64], bf16>) -> ()

@@ -186,7 +186,10 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
                 l_new = k.frag_map(lambda total, a, b, row, c: k.add(k.mul(total, a), b),
                                    l_old, alpha, k.frag_reduce(pf, "sum"))
                 pb = k.frag_map(lambda x, row, c: k.convert(x, "bf16"), pf, element="bf16")
-                k.mbarrier_wait(o_done[t], o_parity)
+                if not (p_over_s and tiles == 2):
+                    # (Ping-pong with P over S: the MMA saw the previous P V complete
+                    # before it wrote this block's S, which the wait on s_full_t orders.)
+                    k.mbarrier_wait(o_done[t], o_parity)
                 if tiles == 1:
                     # The MMA issued S_t of this block before P_t V of the previous one.
                     # In ping-pong it commits S_t after that product, and the fence

@@ -103,6 +103,10 @@ P_OVER_S_HEADER = {
 //                two MMAs of different accumulators are no pipelined pair (9.7.16.6.2,
 //                "same N and accumulator and shape"). Ping-pong: phase j, committed just
 //                before; one tile: phase j - 1 (S of block j + 1 goes to stage (j + 1) % 2).
+//                In ping-pong softmax t then waits on o_done_t after its loop only: the
+//                MMA saw phase j - 1 before it wrote S_t of block j, which softmax t
+//                waits for on s_full_t and fences after (9.7.16.6.3), and phase n - 2 is
+//                complete when it waits for phase n - 1 (no parity alias).
 """,
 }
 
@@ -539,10 +543,7 @@ class _Gen:
 {ind}  %y = arith.truncf %x : f32 to bf16
 {ind}  gpu.yield %y : bf16
 {ind}}}) : ({F64}) -> !tcgen05.frag<[128, 64], bf16>
-{ind}// The previous P V has completed: the P it read is free again and O{t} holds every
-{ind}// earlier block.
-{ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()
-{self.o_done_fence(t, ind)}{self.s_read_done(ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
+{self.o_done_wait(t, ind)}{self.s_read_done(ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
 {ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
 {ind}// overwrites it).
 {ind}scf.if %{self.correct} {{
@@ -641,6 +642,17 @@ class _Gen:
 {ind}%rescale = arith.andi %not_first, %update : i1
 """
 
+    def o_done_wait(self, t: int, ind: str) -> str:
+        """Softmax t's wait in its loop for the previous P_t V (and the fence after it,
+        o_done_fence); none in ping-pong with P over S (p_over_s_skips_o_done_wait)."""
+        if self.p_over_s_skips_o_done_wait:
+            return (f"{ind}// No wait on o_done{t}: the MMA saw the previous P{t} V complete before\n"
+                    f"{ind}// it wrote S{t} of this block over P{t} (o_done_t at the top).\n")
+        return (f"{ind}// The previous P V has completed: the P it read is free again and O{t} holds every\n"
+                f"{ind}// earlier block.\n"
+                f'{ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()\n'
+                + self.o_done_fence(t, ind))
+
     def o_done_fence(self, t: int, ind: str) -> str:
         """What follows the wait on o_done_t in the loop. One tile: the fence that orders
         the stores of P_t and the correction of O_t after P_t V_(j-1) (the MMA issued
@@ -689,6 +701,18 @@ class _Gen:
                 f"{phase}{ind}{parity} = arith.index_cast %pq{tag} : index to i32\n"
                 f'{ind}"tcgen05.mbarrier_wait"(%o_done{t}, {parity}) : ({BAR}, i32) -> ()\n'
                 f'{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()\n')
+
+    @property
+    def p_over_s_skips_o_done_wait(self) -> bool:
+        """Ping-pong with P over S: the MMA waits for phase j - 1 of o_done_t (P_t V of
+        block j - 1) and fences before it writes S_t of block j (p_read_done), and commits
+        s_full_t after; softmax t's wait on s_full_t and its fence then order its store
+        of P_t and its correction of O_t after that product (9.7.16.6.3), and phase n - 2
+        of o_done_t is complete when the wait after the loop looks for phase n - 1, so
+        that parity wait cannot take phase n - 3 for it: the wait in the loop orders
+        nothing more. One tile: the MMA writes S of block j before P V of block j - 1,
+        and the wait stays."""
+        return self.p_over_s and self.tiles == 2
 
     def s_read_done(self, ind: str) -> str:
         """Before softmax t stores P_t over S_t: its load of S_t has completed. The
