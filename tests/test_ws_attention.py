@@ -124,13 +124,16 @@ def test_verify_sync_accepts_the_protocol(d, tiles, blocks):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("planned", [False, True], ids=["hand", "example"])
+@pytest.mark.parametrize("planned", [False, True, "correction"],
+                         ids=["hand", "example", "correction"])
 def test_deleting_any_synchronization_op_is_caught(planned, tmp_path):
     """Each synchronization op written in the kernel deleted in turn (all of them by hand,
-    or the example's, whose TMA loads insert-sync plans): verify-sync rejects the kernel,
-    or the simulator (L = 150: three blocks, the last partial) reports a race, a
-    deadlock, a problem at exit or a wrong O under the late or the eager schedule."""
-    text = example(64, 2) if planned else generate(64, 2)
+    or the example's, whose TMA loads insert-sync plans, or those of its form with a
+    correction warpgroup): verify-sync rejects the kernel, or the simulator (L = 150:
+    three blocks, the last partial) reports a race, a deadlock, a problem at exit or a
+    wrong O under the late or the eager schedule."""
+    text = correction_kernel() if planned == "correction" else \
+        example(64, 2) if planned else generate(64, 2)
     pipeline = example_pipeline(NAME) if planned else _verified_pipeline()
     lines = text.splitlines()
     check = check_file(tmp_path, length=150)
@@ -365,3 +368,54 @@ def test_p_over_s_waits_are_needed(tiles, tmp_path):
             verdict = judge(compile_source(mutant, f"{NAME}.mlir", pipeline=unchecked),
                             check, "eager")
             assert verdict is not None and "tcgen05.mma and tcgen05.mma" in verdict, verdict
+
+
+# -- a correction warpgroup (FlashAttention-4) ---------------------------------------------
+
+def correction_kernel(d: int = 64, rescale: str = "conditional",
+                      threshold: float = THRESHOLD) -> str:
+    """The example with a correction warpgroup (warps 12-15) that rescales O in tensor
+    memory and writes O / l, alpha and l handed over in TMEM (an alias on S's columns
+    32-33) behind p_full and l_full, O handed back through o_ready."""
+    return generate(d, 2, planned_loads=True, rescale=rescale, threshold=threshold,
+                    p_over_s=True, correction=True)
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("d, causal, rescale, threshold", [
+    (64, 0, "conditional", THRESHOLD), (64, 1, "conditional", LOW),
+    (128, 0, "always", THRESHOLD), (128, 1, "conditional", LOW)])
+def test_correction_warpgroup_matches_race_free(d, causal, rescale, threshold, schedule,
+                                               tmp_path):
+    """L = 200 against the float64 recurrence with P rounded to bf16 (the check file's
+    bound), race-free; at LOW the warps' votes go both ways (test above), so the
+    correction warpgroup's own vote (alpha != 1 in a row of the warp) rescales some
+    warps and blocks and skips others."""
+    check = check_file(tmp_path, d=d, length=200, causal=causal)
+    result, problem, inputs, sim = run(correction_kernel(d, rescale, threshold), NAME,
+                                       check, SELECT, schedule)
+    assert_matches(problem, inputs, sim)
+    assert result.manifest["threads"] == 512   # 16 warps: the correction's are 12-15
+    if schedule == "late":
+        assert judge(result, check, "random", seed=1) is None
+
+
+def test_correction_warpgroup_protocol_accepted_by_verify_sync():
+    """verify-sync runs the five roles as concurrent programs for every block count up
+    to the mbarriers' phase period and accepts them; the plan still needs 256 columns
+    (alpha and l ride on S's columns 32-33, the plan's notes say so)."""
+    plan = _plan(correction_kernel())
+    assert (plan.peak_columns, plan.allocation_columns) == (256, 256)
+    assert any("%C0" in note and "columns 32-33 of %S0" in note for note in plan.notes)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("causal", [0, 1])
+def test_correction_warpgroup_sequence_length_1000(d, causal, tmp_path):
+    """L = 1000 under the late, eager and a random schedule."""
+    check = check_file(tmp_path, d=d, length=1000, causal=causal)
+    result, problem, inputs, sim = run(correction_kernel(d), NAME, check, SELECT)
+    assert_matches(problem, inputs, sim)
+    assert judge(result, check, "eager") is None
+    assert judge(result, check, "random", seed=0) is None

@@ -13,6 +13,8 @@ tests/test_ws_attention.py checks that character for character and runs the othe
 
 from __future__ import annotations
 
+import re
+
 HEADER = """// Forward attention, warp-specialized, all synchronization written by hand:
 //   O ({rows} x D, f32) = softmax(Q K^T / sqrt(D) + mask) V
 // Q ({rows} x D), K and V (L x D) bf16 row-major, D = {d} (the head dimension), L keys
@@ -110,6 +112,37 @@ P_OVER_S_HEADER = {
 """,
 }
 
+#: The header's lines that the variant with a correction warpgroup (option correction,
+#: FlashAttention-4's correction warpgroup) says otherwise.
+CORRECTION_HEADER = {
+    """//                          (tcgen05.st into an A operand that aliases S_t, alias = "S_t":
+//                          tcgen05_lower/planning/aliases.py), and the correction of O_t in
+//                          tensor memory (O_t *= alpha, ld/st...)
+//                          once the previous P_t V has completed; after the last block
+//                          O_t / l goes to global memory.""":
+    """//                          (tcgen05.st into an A operand that aliases S_t, alias = "S_t":
+//                          tcgen05_lower/planning/aliases.py), and alpha, the rescale
+//                          factor of O_t's rows, into column 0 of C_t (a [128, 2] f32 alias
+//                          on S_t's columns 32-33, read by the time S_t is written again);
+//                          after the last block l into column 1;
+//   correction (warps 12-15): per block and tile, once P_t and alpha are stored and the
+//                          previous P_t V has completed, O_t *= alpha in tensor memory
+//                          (ld/st; not in block 0; with conditional rescaling only in the
+//                          warps with a row whose alpha != 1, a vote), then o_ready_t;
+//                          after the last block O_t / l to global memory.""",
+    """//   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,""":
+    """//   p_full_t     (count 128): softmax t arrives after P_t and alpha,""",
+    """//   o_done_t     (count 1): MMA commits after P_t V_j;""":
+    """//   o_ready_t    (count 128): correction arrives after rescaling O_t for block j,
+//                behind wait::ld, wait::st and fence::before_thread_sync; MMA waits
+//                parity j & 1 beside p_full_t before P_t V_j.
+//   l_full_t     (count 128): softmax t arrives after storing l (wait::st, fence); the
+//                correction waits phase 0 before its epilogue.
+//   The correction also waits on p_full_t (phase j) and o_done_t (phase j - 1) before it
+//   loads alpha and O_t; it alone waits for phase n - 1 of o_done_t (the epilogue).
+//   o_done_t     (count 1): MMA commits after P_t V_j;""",
+}
+
 SCHEDULE = {
     1: ("One query tile: S and P have 2 stages, and the MMA issues S_{j+1} before it waits\n"
         "// for P_j, so the tensor pipe computes the next scores while the softmax works."),
@@ -128,6 +161,7 @@ S_T = "!tcgen05.tmem<[128, 64], f32>"
 P_T = "!tcgen05.tmem<[128, 64], bf16>"
 O_T = "!tcgen05.tmem<[128, 64], f32>"
 F64 = "!tcgen05.frag<[128, 64], f32>"
+C_T = "!tcgen05.tmem<[128, 2], f32>"
 F32C = "!tcgen05.frag<[128, 32], f32>"
 ROW = "!tcgen05.frag<[128, 1], f32>"
 
@@ -153,9 +187,13 @@ def _ring(t: str, stages: int) -> str:
 
 class _Gen:
     def __init__(self, d: int, tiles: int, blocks: int | None, planned_loads: bool = False,
-                 rescale: str = "always", threshold: float = 8.0, p_over_s: bool = False):
+                 rescale: str = "always", threshold: float = 8.0, p_over_s: bool = False,
+                 correction: bool = False):
         if d not in (64, 128) or tiles not in (1, 2):
             raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
+        if correction and (tiles != 2 or not p_over_s):
+            raise ValueError("a correction warpgroup: two query tiles, P over S "
+                             "(CORRECTION_HEADER)")
         if rescale not in RESCALE:
             raise ValueError(f"rescale {rescale!r}: one of {RESCALE}")
         self.conditional = rescale == "conditional"
@@ -163,6 +201,7 @@ class _Gen:
         self.d, self.tiles, self.blocks = d, tiles, blocks
         self.planned = planned_loads   # the TMA loads' synchronization left to insert-sync
         self.p_over_s = p_over_s       # P_t written over S_t's columns (P_OVER_S below)
+        self.correction = correction   # a correction warpgroup (CORRECTION below)
         self.halves = d // 64
         self.stages = 2 if tiles == 1 else 1   # of S and P per tile
         self.scale = 1.0 / d ** 0.5
@@ -235,7 +274,7 @@ class _Gen:
 {ind}%p_parity{tag} = arith.index_cast %pp{tag} : index to i32
 {ind}%acc{tag} = arith.cmpi ne, {j}, %c0 : index
 {ind}"tcgen05.mbarrier_wait"(%p_full{t}, %p_parity{tag}) : ({BAR}, i32) -> ()
-{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+{self.o_ready_wait(t, ind, tag)}{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
 """)
         p = self.p_buffer(t, f"%vs{tag}", ind, tag)
         for h in range(self.halves):
@@ -258,7 +297,7 @@ class _Gen:
     def prologue(self) -> None:
         d, tiles = self.d, self.tiles
         rows = 128 * tiles
-        threads = 128 + 128 * tiles
+        threads = 128 + 128 * tiles + (128 if self.correction else 0)
         softmax_warps = "4-7" if tiles == 1 else "4-7 and 8-11"
         header = HEADER.format(rows=rows, d=d, threads=threads, softmax_warps=softmax_warps,
                                schedule=SCHEDULE[tiles],
@@ -269,6 +308,11 @@ class _Gen:
         for old, new in P_OVER_S_HEADER.items() if self.p_over_s else ():
             assert old in header, old
             header = header.replace(old, new)
+        for old, new in CORRECTION_HEADER.items() if self.correction else ():
+            # "..." stands for the rescaling's own words (RESCALE_TEXT).
+            pattern = re.escape(old).replace(re.escape("..."), ".*?")
+            assert re.search(pattern, header, flags=re.S), old
+            header = re.sub(pattern, lambda _: new, header, count=1, flags=re.S)
         self.w(header + "\n")
         self.w(f"""func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<1>,
     %O: !llvm.ptr<1>, %L: index, %causal: index,
@@ -327,6 +371,7 @@ class _Gen:
             self.w(f'  %s_full{t} = "tcgen05.alloc_mbarrier"() {{count = 1 : i64{stages}}} : () -> {BAR}\n'
                    f'  %p_full{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n'
                    f'  %o_done{t} = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> {BAR}\n')
+        self.correction_declarations()
         self.w('\n  "tcgen05.partitions"() ({\n')
 
     def load_role(self) -> None:
@@ -544,16 +589,41 @@ class _Gen:
 {ind}  gpu.yield %y : bf16
 {ind}}}) : ({F64}) -> !tcgen05.frag<[128, 64], bf16>
 {self.o_done_wait(t, ind)}{self.s_read_done(ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
-{ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
+""")
+        if self.correction:
+            self.w(self.alpha_handoff(t, ind))
+        else:
+            self.w(f"""{ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
 {ind}// overwrites it).
-{ind}scf.if %{self.correct} {{
+""")
+            self.rescale_o(t, f"%{self.correct}", "%alpha")
+        self.w(f"""        // The loads of S and O and the stores of P and O complete before the arrival
+        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
+        "tcgen05.wait"() {{kind = "ld"}} : () -> ()
+        "tcgen05.wait"() {{kind = "st"}} : () -> ()
+        "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+        "tcgen05.mbarrier_arrive"(%p_full{t}) : ({BAR}) -> ()
+        scf.yield %m_new, %l_new : {ROW}, {ROW}
+      }}
+""")
+        if self.correction:
+            self.w(self.l_handoff(t))
+        else:
+            self.epilogue(t, "%stats#1")
+        self.w(f"""      "gpu.yield"() : () -> ()
+    }}) {{name = "softmax{t}", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
+""")
+
+    def rescale_o(self, t: int, condition: str, alpha: str) -> None:
+        """O_t = O_t alpha in tensor memory, where `condition` holds (ld, multiply, st)."""
+        self.w(f"""        scf.if {condition} {{
 """)
         for h in range(self.halves):
             self.w(f"""          scf.for %col = %c0 to %c64 step %c32 {{
             %of = "tcgen05.ld"(%o{t}_{h}, %col) : ({O_T}, index) -> {F32C}
             // The store below writes the cells this load reads (9.7.16.6.4.2).
             "tcgen05.wait"() {{kind = "ld"}} : () -> ()
-            %ab = "tcgen05.frag_broadcast"(%alpha, %of) : ({ROW}, {F32C}) -> {F32C}
+            %ab = "tcgen05.frag_broadcast"({alpha}, %of) : ({ROW}, {F32C}) -> {F32C}
             %scaled = "tcgen05.frag_map"(%of, %ab) ({{
             ^bb0(%x: f32, %a: f32, %row: index, %c: index):
               %y = arith.mulf %x, %a : f32
@@ -562,20 +632,17 @@ class _Gen:
             "tcgen05.st"(%o{t}_{h}, %col, %scaled) : ({O_T}, index, {F32C}) -> ()
           }}
 """)
-        self.w(f"""        }}
-        // The loads of S and O and the stores of P and O complete before the arrival
-        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
-        "tcgen05.wait"() {{kind = "ld"}} : () -> ()
-        "tcgen05.wait"() {{kind = "st"}} : () -> ()
-        "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
-        "tcgen05.mbarrier_arrive"(%p_full{t}) : ({BAR}) -> ()
-        scf.yield %m_new, %l_new : {ROW}, {ROW}
-      }}
-      // O / l once the last P V has completed (phase n - 1 of o_done{t}).
-      %nl = arith.subi %n, %c1 : index
-      %fp = arith.andi %nl, %c1 : index
-      %final_parity = arith.index_cast %fp : index to i32
-      "tcgen05.mbarrier_wait"(%o_done{t}, %final_parity) : ({BAR}, i32) -> ()
+        self.w("        }\n")
+
+    def epilogue(self, t: int, total: str, tag: str = "") -> None:
+        """O_t / l (`total`) to global memory once the last P_t V has completed, then the
+        loads complete before the role's end (`tag` suffixes the role-level names)."""
+        d = self.d
+        self.w(f"""      // O / l once the last P V has completed (phase n - 1 of o_done{t}).
+      %nl{tag} = arith.subi %n, %c1 : index
+      %fp{tag} = arith.andi %nl{tag}, %c1 : index
+      %final_parity{tag} = arith.index_cast %fp{tag} : index to i32
+      "tcgen05.mbarrier_wait"(%o_done{t}, %final_parity{tag}) : ({BAR}, i32) -> ()
       "tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
 """)
         for h in range(self.halves):
@@ -583,7 +650,7 @@ class _Gen:
             # 128 t D elements on.
             self.w(f"""      scf.for %col = %c0 to %c64 step %c32 {{
         %of = "tcgen05.ld"(%o{t}_{h}, %col) : ({O_T}, index) -> {F32C}
-        %lb = "tcgen05.frag_broadcast"(%stats#1, %of) : ({ROW}, {F32C}) -> {F32C}
+        %lb = "tcgen05.frag_broadcast"({total}, %of) : ({ROW}, {F32C}) -> {F32C}
         %res = "tcgen05.frag_map"(%of, %lb) ({{
         ^bb0(%x: f32, %sum: f32, %row: index, %c: index):
           %y = arith.divf %x, %sum : f32
@@ -594,10 +661,8 @@ class _Gen:
         "tcgen05.store_fragment"(%res, %O, %dest) {{ld = {d} : i64}} : ({F32C}, !llvm.ptr<1>, index) -> ()
       }}
 """)
-        self.w(f"""      "tcgen05.wait"() {{kind = "ld"}} : () -> ()
-      "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
-      "gpu.yield"() : () -> ()
-    }}) {{name = "softmax{t}", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
+        self.w("""      "tcgen05.wait"() {kind = "ld"} : () -> ()
+      "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
 """)
 
     @property
@@ -723,12 +788,137 @@ class _Gen:
         return (f"{ind}// P is stored over the S just loaded: that load completes first.\n"
                 f'{ind}"tcgen05.wait"() {{kind = "ld"}} : () -> ()\n')
 
+    # ------------------------------------------------------------------ correction
+    # (the correction option: CORRECTION_HEADER says what each piece is for)
+
+    def correction_declarations(self) -> None:
+        """Per tile: C_t, the [128, 2] f32 hand-off of alpha (column 0) and l (column 1)
+        on columns 32-33 of S_t (an alias: free once softmax t has loaded S_t, written
+        again only by the next S_t, after the correction read alpha); o_ready_t and
+        l_full_t (count 128 each)."""
+        if not self.correction:
+            return
+        for t in range(self.tiles):
+            self.w(f'  %cs{t} = "tcgen05.tmem_buffer"() {{name = "C{t}", alias = "S{t}", '
+                   f'alias_column = 32 : i64}} : () -> {C_T}\n'
+                   f'  %o_ready{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n'
+                   f'  %l_full{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n')
+
+    def o_ready_wait(self, t: int, ind: str, tag: str) -> str:
+        """Before P_t V_j: the correction warpgroup has rescaled O_t for block j (phase j
+        of o_ready_t, the parity of p_full_t's); the fence after both waits follows."""
+        if not self.correction:
+            return ""
+        return (f'{ind}"tcgen05.mbarrier_wait"(%o_ready{t}, %p_parity{tag}) : '
+                f'({BAR}, i32) -> ()\n')
+
+    def alpha_handoff(self, t: int, ind: str) -> str:
+        """Softmax t hands alpha of block j to the correction warpgroup: stored into
+        column 0 of C_t, over S_t's column 32, which its load of S_t has read (the
+        wait::ld before the store of P completed it); p_full_t's arrival publishes it."""
+        return (f"{ind}// alpha to the correction warpgroup (C{t}, column 0; p_full{t} publishes it).\n"
+                + self.row_store(t, "%c0", "%alpha", "a", ind))
+
+    @staticmethod
+    def row_store(t: int, column: str, value: str, tag: str, ind: str) -> str:
+        """Stores the per-row value `value` into `column` of C_t. tcgen05.st takes a
+        fragment of a load (or a frag_map of one first): the column is loaded (cells the
+        MMA wrote, S_t's), the load completes before the store over it (9.7.16.6.4.2),
+        and a frag_map replaces its values."""
+        return (f'{ind}%{tag}_old{t} = "tcgen05.ld"(%cs{t}, {column}) : ({C_T}, index) -> {ROW}\n'
+                f'{ind}"tcgen05.wait"() {{kind = "ld"}} : () -> ()\n'
+                f'{ind}%{tag}_new{t} = "tcgen05.frag_map"(%{tag}_old{t}, {value}) ({{\n'
+                f'{ind}^bb0(%x: f32, %v: f32, %row: index, %c: index):\n'
+                f'{ind}  gpu.yield %v : f32\n'
+                f'{ind}}}) : ({ROW}, {ROW}) -> {ROW}\n'
+                f'{ind}"tcgen05.st"(%cs{t}, {column}, %{tag}_new{t}) : ({C_T}, index, {ROW}) -> ()\n')
+
+    def l_handoff(self, t: int) -> str:
+        """After its loop softmax t hands l to the correction warpgroup (C_t, column 1)
+        and arrives on l_full_t behind wait::st and fence::before_thread_sync."""
+        return f"""      // l to the correction warpgroup (C{t}, column 1), which writes O / l.
+{self.row_store(t, "%c1", "%stats#1", "l", "      ")}      "tcgen05.wait"() {{kind = "st"}} : () -> ()
+      "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+      "tcgen05.mbarrier_arrive"(%l_full{t}) : ({BAR}) -> ()
+"""
+
+    def correction_role(self) -> None:
+        """Warps 4 + 4 tiles on, one warpgroup (its warp w reads lanes 32 (w % 4) ..,
+        the rows softmax warp w holds): per block j and tile t, once p_full_t's phase j
+        (P_t and alpha stored) and o_done_t's phase j - 1 (the previous P_t V) are
+        complete, O_t *= alpha where needed, then o_ready_t; after the loop O_t / l."""
+        first_warp = 4 + 4 * self.tiles
+        self.w(f"""    // Correction role: warps {first_warp}-{first_warp + 3}, one warpgroup; per block and tile it rescales
+    // O_t by the alpha softmax t stored (where a row's alpha is not 1: the softmax's
+    // vote kept the others at 1; never in block 0), then O_t / l after the last block.
+    "tcgen05.role"() ({{
+      scf.for %j = %c0 to %n step %c1 {{
+        %pp = arith.andi %j, %c1 : index
+        %p_parity = arith.index_cast %pp : index to i32
+        %j1 = arith.addi %j, %c1 : index
+        %op = arith.andi %j1, %c1 : index
+        %o_parity = arith.index_cast %op : index to i32
+        %not_first = arith.cmpi ne, %j, %c0 : index
+""")
+        ind = "        "
+        for t in range(self.tiles):
+            self.w(f"""{ind}// Tile {t}: alpha is stored (p_full{t}, phase j) and the previous P{t} V has completed
+{ind}// (o_done{t}, phase j - 1; block 0: the phase before the first).
+{ind}"tcgen05.mbarrier_wait"(%p_full{t}, %p_parity) : ({BAR}, i32) -> ()
+{ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()
+{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+{ind}%alpha_ld{t} = "tcgen05.ld"(%cs{t}, %c0) : ({C_T}, index) -> {ROW}
+{ind}// One column: the reduction is the identity, giving a per-row value (one register
+{ind}// per row in the thread of the row) that frag_vote and frag_broadcast take.
+{ind}%alpha{t} = "tcgen05.frag_reduce"(%alpha_ld{t}) {{kind = "max"}} : ({ROW}) -> {ROW}
+{self.correction_condition(t, ind)}""")
+            self.rescale_o(t, f"%fix{t}", f"%alpha{t}")
+            self.w(f"""{ind}"tcgen05.wait"() {{kind = "ld"}} : () -> ()
+{ind}"tcgen05.wait"() {{kind = "st"}} : () -> ()
+{ind}"tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+{ind}"tcgen05.mbarrier_arrive"(%o_ready{t}) : ({BAR}) -> ()
+""")
+        self.w("      }\n")
+        for t in range(self.tiles):
+            self.w(f"""      // Tile {t}: l is stored (l_full{t}).
+      "tcgen05.mbarrier_wait"(%l_full{t}, %p0) : ({BAR}, i32) -> ()
+      "tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+      %l_ld{t} = "tcgen05.ld"(%cs{t}, %c1) : ({C_T}, index) -> {ROW}
+      %l{t} = "tcgen05.frag_reduce"(%l_ld{t}) {{kind = "max"}} : ({ROW}) -> {ROW}
+""")
+            self.epilogue(t, f"%l{t}", f"_{t}")
+        self.w(f"""      "gpu.yield"() : () -> ()
+    }}) {{name = "correction", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
+""")
+
+    def correction_condition(self, t: int, ind: str) -> str:
+        """%fix{t}: whether the warp rescales O_t in this block: not in block 0 (O holds
+        nothing yet) and, with conditional rescaling, where one of the warp's rows has
+        alpha != 1 (a warp that voted against updating its maxima has alpha = 1 in every
+        row, exp(0); one that voted for it has a row past the threshold, alpha < 1)."""
+        if not self.conditional:
+            return f"{ind}%fix{t} = arith.andi %not_first, %true : i1\n"
+        return f"""{ind}%moved{t} = "tcgen05.frag_map"(%alpha{t}) ({{
+{ind}^bb0(%a: f32, %row: index, %c: index):
+{ind}  %one = arith.constant 1.0 : f32
+{ind}  %ne = arith.cmpf une, %a, %one : f32
+{ind}  %yes = arith.constant 1.0 : f32
+{ind}  %no = arith.constant 0.0 : f32
+{ind}  %y = arith.select %ne, %yes, %no : f32
+{ind}  gpu.yield %y : f32
+{ind}}}) : ({ROW}) -> {ROW}
+{ind}%any{t} = "tcgen05.frag_vote"(%moved{t}) {{kind = "any"}} : ({ROW}) -> i1
+{ind}%fix{t} = arith.andi %not_first, %any{t} : i1
+"""
+
     def text(self) -> str:
         self.prologue()
         self.load_role()
         self.mma_role()
         for t in range(self.tiles):
             self.softmax_role(t)
+        if self.correction:
+            self.correction_role()
         self.w("""    "gpu.yield"() : () -> ()
   }) : () -> ()
   "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
@@ -740,13 +930,17 @@ class _Gen:
 
 def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
              planned_loads: bool = False, rescale: str = "always",
-             threshold: float = THRESHOLD, p_over_s: bool = False) -> str:
+             threshold: float = THRESHOLD, p_over_s: bool = False,
+             correction: bool = False) -> str:
     """The kernel for head dimension `d`, `tiles` query tiles and (optionally) a constant
     number of KV blocks (module docstring); with `planned_loads` its TMA loads name no
     mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization;
     `rescale` "conditional" corrects O only where a warp votes for it (RESCALE), past
-    `threshold`; `p_over_s` puts P_t on S_t's cells (P_OVER_S_HEADER)."""
-    return _Gen(d, tiles, blocks, planned_loads, rescale, threshold, p_over_s).text()
+    `threshold`; `p_over_s` puts P_t on S_t's cells (P_OVER_S_HEADER); `correction`
+    leaves the rescaling of O and the epilogue to a warpgroup of their own
+    (CORRECTION_HEADER; two tiles, P over S)."""
+    return _Gen(d, tiles, blocks, planned_loads, rescale, threshold, p_over_s,
+                correction).text()
 
 
 if __name__ == "__main__":
