@@ -130,16 +130,28 @@ CORRECTION_HEADER = {
 //                          (ld/st; not in block 0; with conditional rescaling only in the
 //                          warps with a row whose alpha != 1, a vote), then o_ready_t;
 //                          after the last block O_t / l to global memory.""",
-    """//   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,""":
-    """//   p_full_t     (count 128): softmax t arrives after P_t and alpha,""",
+    """//   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,
+//                behind tcgen05.wait::ld, wait::st and fence::before_thread_sync; MMA waits
+//                parity j & 1 and fences after_thread_sync before P_t V_j and before S_t
+//                is written again.""":
+    """//   p_full_t     (count 128): softmax t arrives after P_t and alpha, behind
+//                tcgen05.wait::st and fence::before_thread_sync (its loads completed at
+//                the wait::ld before the store of alpha); the correction waits parity
+//                j & 1 and fences after_thread_sync before it loads alpha.""",
+    """//                In ping-pong softmax t then waits on o_done_t after its loop only: the""":
+    """//                With the correction warpgroup softmax t does not wait on o_done_t at
+//                all; the correction waits for phase n - 1 before its epilogue, as the
+//                softmax would after its loop in ping-pong without it: the""",
     """//   o_done_t     (count 1): MMA commits after P_t V_j;""":
     """//   o_ready_t    (count 128): correction arrives after rescaling O_t for block j,
 //                behind wait::ld, wait::st and fence::before_thread_sync; MMA waits
-//                parity j & 1 beside p_full_t before P_t V_j.
+//                parity j & 1 before P_t V_j, in place of p_full_t: the correction
+//                waited for p_full_t's phase j (P_t and alpha stored) first, and loads
+//                alpha and O_t after it (o_done_t's phase j - 1 is then complete: the
+//                MMA waited for it before S_t of block j, 9.7.16.6.3).
 //   l_full_t     (count 128): softmax t arrives after storing l (wait::st, fence); the
-//                correction waits phase 0 before its epilogue.
-//   The correction also waits on p_full_t (phase j) and o_done_t (phase j - 1) before it
-//   loads alpha and O_t; it alone waits for phase n - 1 of o_done_t (the epilogue).
+//                correction waits phase 0 before its epilogue, and phase n - 1 of
+//                o_done_t (it alone).
 //   o_done_t     (count 1): MMA commits after P_t V_j;""",
 }
 
@@ -273,8 +285,7 @@ class _Gen:
 {ind}%pp{tag} = arith.andi {j}, %c1 : index
 {ind}%p_parity{tag} = arith.index_cast %pp{tag} : index to i32
 {ind}%acc{tag} = arith.cmpi ne, {j}, %c0 : index
-{ind}"tcgen05.mbarrier_wait"(%p_full{t}, %p_parity{tag}) : ({BAR}, i32) -> ()
-{self.o_ready_wait(t, ind, tag)}{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+{self.p_ready_wait(t, ind, tag)}{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
 """)
         p = self.p_buffer(t, f"%vs{tag}", ind, tag)
         for h in range(self.halves):
@@ -597,10 +608,7 @@ class _Gen:
 {ind}// overwrites it).
 """)
             self.rescale_o(t, f"%{self.correct}", "%alpha")
-        self.w(f"""        // The loads of S and O and the stores of P and O complete before the arrival
-        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
-        "tcgen05.wait"() {{kind = "ld"}} : () -> ()
-        "tcgen05.wait"() {{kind = "st"}} : () -> ()
+        self.w(f"""{self.arrival_waits()}        "tcgen05.wait"() {{kind = "st"}} : () -> ()
         "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
         "tcgen05.mbarrier_arrive"(%p_full{t}) : ({BAR}) -> ()
         scf.yield %m_new, %l_new : {ROW}, {ROW}
@@ -634,9 +642,10 @@ class _Gen:
 """)
         self.w("        }\n")
 
-    def epilogue(self, t: int, total: str, tag: str = "") -> None:
-        """O_t / l (`total`) to global memory once the last P_t V has completed, then the
-        loads complete before the role's end (`tag` suffixes the role-level names)."""
+    def epilogue(self, t: int, total: str, tag: str = "", finish: bool = True) -> None:
+        """O_t / l (`total`) to global memory once the last P_t V has completed, then
+        (`finish`: the role's last epilogue) the loads complete before the role's end
+        (`tag` suffixes the role-level names)."""
         d = self.d
         self.w(f"""      // O / l once the last P V has completed (phase n - 1 of o_done{t}).
       %nl{tag} = arith.subi %n, %c1 : index
@@ -661,7 +670,8 @@ class _Gen:
         "tcgen05.store_fragment"(%res, %O, %dest) {{ld = {d} : i64}} : ({F32C}, !llvm.ptr<1>, index) -> ()
       }}
 """)
-        self.w("""      "tcgen05.wait"() {kind = "ld"} : () -> ()
+        if finish:
+            self.w("""      "tcgen05.wait"() {kind = "ld"} : () -> ()
       "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
 """)
 
@@ -804,13 +814,26 @@ class _Gen:
                    f'  %o_ready{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n'
                    f'  %l_full{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n')
 
-    def o_ready_wait(self, t: int, ind: str, tag: str) -> str:
-        """Before P_t V_j: the correction warpgroup has rescaled O_t for block j (phase j
-        of o_ready_t, the parity of p_full_t's); the fence after both waits follows."""
-        if not self.correction:
-            return ""
-        return (f'{ind}"tcgen05.mbarrier_wait"(%o_ready{t}, %p_parity{tag}) : '
+    def p_ready_wait(self, t: int, ind: str, tag: str) -> str:
+        """Before P_t V_j: P_t is stored (phase j of p_full_t); with a correction
+        warpgroup, O_t is rescaled for block j (phase j of o_ready_t) instead, which
+        also orders P_t: the correction arrives on o_ready_t after its own wait on
+        p_full_t's phase j (9.7.16.6.3). The fence follows."""
+        barrier = "o_ready" if self.correction else "p_full"
+        return (f'{ind}"tcgen05.mbarrier_wait"(%{barrier}{t}, %p_parity{tag}) : '
                 f'({BAR}, i32) -> ()\n')
+
+    def arrival_waits(self) -> str:
+        """Before softmax t's arrival on p_full_t: its loads complete (with the
+        correction warpgroup, the wait::ld before the store of alpha completed every
+        one), then its stores (the line after)."""
+        if self.correction:
+            return ("        // The stores of P and alpha complete before the arrival (9.7.16.6.4.4;\n"
+                    "        // every load completed at the wait::ld before the store of alpha).\n")
+        return """        // The loads of S and O and the stores of P and O complete before the arrival
+        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
+        "tcgen05.wait"() {kind = "ld"} : () -> ()
+"""
 
     def alpha_handoff(self, t: int, ind: str) -> str:
         """Softmax t hands alpha of block j to the correction warpgroup: stored into
@@ -855,17 +878,14 @@ class _Gen:
       scf.for %j = %c0 to %n step %c1 {{
         %pp = arith.andi %j, %c1 : index
         %p_parity = arith.index_cast %pp : index to i32
-        %j1 = arith.addi %j, %c1 : index
-        %op = arith.andi %j1, %c1 : index
-        %o_parity = arith.index_cast %op : index to i32
         %not_first = arith.cmpi ne, %j, %c0 : index
 """)
         ind = "        "
         for t in range(self.tiles):
-            self.w(f"""{ind}// Tile {t}: alpha is stored (p_full{t}, phase j) and the previous P{t} V has completed
-{ind}// (o_done{t}, phase j - 1; block 0: the phase before the first).
+            self.w(f"""{ind}// Tile {t}: alpha is stored (p_full{t}, phase j). The previous P{t} V has completed
+{ind}// too: the MMA waited for it before it wrote S{t} of block j, which softmax {t} waited
+{ind}// for before its arrival (9.7.16.6.3).
 {ind}"tcgen05.mbarrier_wait"(%p_full{t}, %p_parity) : ({BAR}, i32) -> ()
-{ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()
 {ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
 {ind}%alpha_ld{t} = "tcgen05.ld"(%cs{t}, %c0) : ({C_T}, index) -> {ROW}
 {ind}// One column: the reduction is the identity, giving a per-row value (one register
@@ -886,7 +906,7 @@ class _Gen:
       %l_ld{t} = "tcgen05.ld"(%cs{t}, %c1) : ({C_T}, index) -> {ROW}
       %l{t} = "tcgen05.frag_reduce"(%l_ld{t}) {{kind = "max"}} : ({ROW}) -> {ROW}
 """)
-            self.epilogue(t, f"%l{t}", f"_{t}")
+            self.epilogue(t, f"%l{t}", f"_{t}", finish=t == self.tiles - 1)
         self.w(f"""      "gpu.yield"() : () -> ()
     }}) {{name = "correction", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
 """)
