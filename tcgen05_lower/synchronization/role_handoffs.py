@@ -66,8 +66,9 @@ from tcgen05_lower.synchronization.common import WRITTEN_SYNC, SyncError
 from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.pipelined_loads import _WHO as LOADS_WHO
 from tcgen05_lower.synchronization.pipelined_loads import plan_pipelined_loads
-from tcgen05_lower.synchronization.role_turns import (WHO, buffer_name, handoff_pairs,
-                                                      previous_sites)
+from tcgen05_lower.synchronization.mma_hazards import plan_mma_hazards
+from tcgen05_lower.synchronization.role_turns import (WHO, alias_roots, buffer_name,
+                                                      handoff_pairs, previous_sites)
 from tcgen05_lower.synchronization.thread_order import LD, ST, ThreadOrder
 
 #: The strategy name (tcgen05-insert-sync's option).
@@ -88,7 +89,8 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
     if written is not None:
         raise SyncError(written, f"{WHO} writes the roles' synchronization, and this kernel "
                                  f"writes some of its own (use strategy=loads or none)")
-    pairs = handoff_pairs(roles)
+    aliased = alias_roots(kernel)
+    pairs = handoff_pairs(roles, aliased)
     if not pairs:
         raise SyncError(partitions, f"{WHO}: no TMEM buffer is shared by two roles, so "
                                     f"there is no handoff to plan (use strategy=loads)")
@@ -98,9 +100,10 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
             added, barriers = plan_pipelined_loads(kernel)
         except SyncError as error:   # the same rule, named under this strategy
             raise SyncError(error.op, error.message.replace(LOADS_WHO, WHO)) from None
-    writer = _Writer(partitions, added, barriers)
+    writer = _Writer(partitions, added, barriers, aliased)
     for pair in pairs:
         writer.pair(pair)
+    plan_mma_hazards(pairs, aliased, writer)
     writer.join(roles, pairs)
     return writer.added, writer.barriers
 
@@ -108,8 +111,9 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
 class _Writer:
     """Builds the ops of the module docstring and records them."""
 
-    def __init__(self, partitions, added: list, barriers: list):
+    def __init__(self, partitions, added: list, barriers: list, aliased=None):
         self.partitions = partitions
+        self.aliased = aliased     # TMEM aliases -> their parents (role_turns.alias_roots)
         self.added, self.barriers = added, barriers
         self.constants: dict = {}
         self.names = OpDict()
@@ -198,7 +202,7 @@ class _Writer:
     def join(self, roles, pairs) -> None:
         """The same-thread waits in every role that loads or stores, what its end waits
         for, and the fence after the partitions op."""
-        order = ThreadOrder(self.emit, self.names, self.optional)
+        order = ThreadOrder(self.emit, self.names, self.optional, self.aliased)
         for role in roles:
             pending = order.role(role)
             if not pending:

@@ -963,13 +963,14 @@ def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
     `threshold`; `p_over_s` puts P_t on S_t's cells (P_OVER_S_HEADER); `correction`
     leaves the rescaling of O and the epilogue to a warpgroup of their own
     (CORRECTION_HEADER; two tiles, P over S); with `planned_handoffs` (and
-    `planned_loads`, two tiles, no p_over_s or correction) it writes no synchronization at
-    all and tcgen05-insert-sync{strategy=handoffs} writes it (without_handoffs)."""
-    if planned_handoffs and (p_over_s or correction):
-        raise ValueError("planned_handoffs: not with p_over_s or correction")
+    `planned_loads`, two tiles, no correction) it writes no synchronization at all and
+    tcgen05-insert-sync{strategy=handoffs} writes it (without_handoffs)."""
+    if planned_handoffs and correction:
+        raise ValueError("planned_handoffs: not with correction")
     text = _Gen(d, tiles, blocks, planned_loads, rescale, threshold, p_over_s,
                 correction).text()
-    return without_handoffs(text, tiles, planned_loads) if planned_handoffs else text
+    return without_handoffs(text, tiles, planned_loads, p_over_s) if planned_handoffs \
+        else text
 
 
 # -- the form whose handoffs insert-sync plans (strategy=handoffs) --------------------------
@@ -997,6 +998,19 @@ HANDOFFS_HEADER = """// Synchronization: none written here; tcgen05-insert-sync{
 // reference is examples/ws_attention_fwd_bf16.check.py.
 """
 
+#: What HANDOFFS_HEADER says more with P_t over S_t (p_over_s): the handoffs see the
+#: alias's cells as S_t's; the MMA's own order of S_t after P_t V (mma_hazards.py).
+P_OVER_S_HANDOFFS = ("""//   before its turn); wait::ld between a thread's load of O and its store of the same
+//   columns; the join's wait::ld and fences.
+""", """//   before its turn); wait::ld between a thread's load of O and its store of the same
+//   columns, and between softmax t's load of S_t and its store of P_t over it (P_t an
+//   alias of S_t: the handoffs count its cells as S_t's); the join's wait::ld and fences;
+//   per tile, the MMA's own order of S_t of block j + 1 after P_t V_j, which reads P_t
+//   as A (two MMAs of different accumulators are no pipelined pair, 9.7.16.6.2): a
+//   commit to an mbarrier of its own (count 1) after P_t V_j, a wait (parity j & 1) and
+//   fence::after_thread_sync before S_t (mma_hazards.py).
+""")
+
 #: Lines of the hand-written form that only its synchronization needs: the ops, the
 #: mbarriers, the parities' arithmetic and the comments on them.
 _HANDOFF_LINE = (
@@ -1005,10 +1019,15 @@ _HANDOFF_LINE = (
     r"^\s*%(sp|s_parity|op|o_parity|nl|fp|final_parity|pp\w*|p_parity\w*) = ",
     r"^\s*// (The previous P V has completed|earlier block\.$|No fence: |\(S\d of this "
     r"block|The store below writes|The loads of S and O|\(9\.7\.16\.6\.4\.4; the "
-    r"registers)")
+    r"registers)",
+    # p_over_s's: the MMA's wait for P V before S over P, the softmax's wait::ld.
+    r"^\s*%(pqn|prn)_\d+ = ",
+    r"^\s*// (S\d is written over P\d: |No wait on o_done\d: |it wrote S\d of this block "
+    r"over P\d|P is stored over the S just loaded)")
 
 
-def without_handoffs(text: str, tiles: int, planned_loads: bool) -> str:
+def without_handoffs(text: str, tiles: int, planned_loads: bool,
+                     p_over_s: bool = False) -> str:
     """The hand-written form `text` with none of its synchronization (its TMA loads'
     already left to insert-sync): tcgen05-insert-sync{strategy=handoffs} writes it all.
     Two query tiles only (one tile's S and P are 2-stage TMEM rings, which the planner
@@ -1035,7 +1054,9 @@ def without_handoffs(text: str, tiles: int, planned_loads: bool) -> str:
             continue
         kept.append(re.sub(r"// O / l once the last P V has completed \(phase n - 1 of "
                            r"o_done\d\)\.", "// O / l after the last block.", line))
-    return head + HANDOFFS_HEADER + "".join(kept)
+    header = HANDOFFS_HEADER.replace(P_OVER_S_HANDOFFS[0], P_OVER_S_HANDOFFS[1]) \
+        if p_over_s else HANDOFFS_HEADER
+    return head + header + "".join(kept)
 
 
 if __name__ == "__main__":
