@@ -12,7 +12,8 @@ in float64 with P rounded to bf16 (and the plain float64 softmax attention for a
 looser bound), NumPy only; the simulator imports nothing of the compiler. The variants
 (head dimension 128, one query tile, a constant number of blocks) come from
 tests/kernels/ws_attention_gen.py, whose generate(64, 2, planned_loads=True,
-rescale="conditional", planned_handoffs=True) is the example itself.
+rescale="conditional", planned_handoffs=True, p_over_s=True) is the example itself (P_t
+written over S_t's columns, a TMEM alias).
 
 What checks the synchronization: tcgen05-verify-sync, which runs the roles as concurrent
 programs for every block count up to the phase period of the mbarriers
@@ -49,11 +50,12 @@ LOADS_NAME = f"{NAME}_loads"
 
 
 def example(d: int = 64, tiles: int = 2, blocks: int | None = None,
-            rescale: str = "conditional", threshold: float = THRESHOLD) -> str:
-    """The example's form of the variant (conditional rescaling, its TMA loads and, with
-    two tiles, its handoffs planned by insert-sync)."""
+            rescale: str = "conditional", threshold: float = THRESHOLD,
+            p_over_s: bool = True) -> str:
+    """The example's form of the variant (conditional rescaling, P_t written over S_t's
+    columns, its TMA loads and, with two tiles, its handoffs planned by insert-sync)."""
     return generate(d, tiles, blocks, planned_loads=True, rescale=rescale,
-                    threshold=threshold, planned_handoffs=tiles == 2)
+                    threshold=threshold, planned_handoffs=tiles == 2, p_over_s=p_over_s)
 
 
 def name_of(tiles: int) -> str:
@@ -259,11 +261,12 @@ INSERTED = {"mbarrier_expect_tx": 2, "mbarrier_wait": 6, "commit": 2, "total": 1
 PARAMETERS = ("Q", "K", "V", "O", "L", "causal", "tmQ", "tmK", "tmV")
 
 
-def _planned(tmp_path, d: int = 64, tiles: int = 2, strategy: str = "loads"):
+def _planned(tmp_path, d: int = 64, tiles: int = 2, strategy: str = "loads",
+             p_over_s: bool = True):
     """The kernel after insert-sync: strategy=loads on the form whose handoffs are
-    written by hand, strategy=handoffs on the example's."""
+    written by hand, strategy=handoffs on the example's (P over S, or apart)."""
     source = tmp_path / f"{NAME}.mlir"
-    source.write_text(example(d, tiles) if strategy == "handoffs" else
+    source.write_text(example(d, tiles, p_over_s=p_over_s) if strategy == "handoffs" else
                       generate(d, tiles, planned_loads=True, rescale="conditional"))
     return plan(source, strategy)
 
@@ -348,9 +351,13 @@ def test_the_later_commit_kernels_in_the_simulator(case, races):
 #: p_full in its loop, wait on o_done + fence, wait::ld + fence::before after it (12);
 #: the fence after the partitions op (1): 2 x 20 + 1.
 HAND_HANDOFFS = 41
+#: The same with P_t over S_t (hand_p_over_s): per tile the MMA's wait on o_done + fence
+#: before S_t is written over P_t and softmax t's wait::ld before its store of P_t over
+#: S_t come in, its wait on o_done in the loop goes (P_OVER_S_HEADER): 41 + 2 x 2.
+HAND_P_OVER_S_HANDOFFS = 45
 
 
-def inserted_handoffs(halves: int) -> dict:
+def inserted_handoffs(halves: int, p_over_s: bool = True) -> dict:
     """The ops strategy=handoffs writes for the example with `halves` 64-wide halves of
     O, counted by hand from role_handoffs.py's table: the 10 of the TMA loads
     (INSERTED) and per tile t (two) the MMA role's commit to the forward mbarrier after
@@ -360,9 +367,16 @@ def inserted_handoffs(halves: int) -> dict:
     before each store of O in the correction (one per half: the load of the same
     columns), wait::ld, wait::st, fence::before_thread_sync and arrival after its block,
     wait + fence before its epilogue, wait::ld + fence::before at its end; the fence
-    after the partitions op."""
+    after the partitions op. With P_t over S_t (`p_over_s`), per tile: the MMA's commit
+    after P_t V_j and its wait + fence before S_t of block j + 1 (mma_hazards.py), and
+    softmax t's wait::ld before its store of P_t over S_t (thread_order.py); its
+    wait::ld before the arrival stays (it follows the correction's branch, whose
+    wait::ld verify-sync wants repeated after it)."""
     per_tile = {"commit": 3, "mbarrier_wait": 4, "fence::after": 4, "wait::ld": 2 + halves,
                 "wait::st": 1, "fence::before": 2, "mbarrier_arrive": 1}
+    if p_over_s:
+        for k in ("commit", "mbarrier_wait", "fence::after", "wait::ld"):
+            per_tile[k] += 1
     counts = {k: 2 * v for k, v in per_tile.items()}
     counts["fence::after"] += 1
     for k, v in INSERTED.items():
@@ -372,33 +386,43 @@ def inserted_handoffs(halves: int) -> dict:
     return counts
 
 
-def test_the_hand_written_form_has_41_handoff_ops():
-    """The count the inserted protocol is compared with (HAND_HANDOFFS)."""
+def test_the_hand_written_forms_have_41_and_45_handoff_ops():
+    """The counts the inserted protocol is compared with (HAND_HANDOFFS, P and S apart;
+    HAND_P_OVER_S_HANDOFFS, P over S)."""
     assert len(sync_lines(generate(64, 2, planned_loads=True,
                                    rescale="conditional"))) == HAND_HANDOFFS
+    assert len(sync_lines(hand_p_over_s(64, 2))) == HAND_P_OVER_S_HANDOFFS
 
 
+@pytest.mark.parametrize("p_over_s", [True, False], ids=["p_over_s", "apart"])
 @pytest.mark.parametrize("d", [64, 128])
-def test_insert_sync_writes_the_whole_protocol(d, tmp_path):
-    """strategy=handoffs on the example (no synchronization written): 47 ops for head
-    dimension 64 (37 of them handoffs, against the hand-written 41: one forward mbarrier
-    per tile instead of s_full and o_done, since the commit after S_t of block j + 1
-    also tracks P_t V_j, 9.7.16.12.1), 49 for 128 (a wait::ld per half of O in the
-    correction); 4 mbarriers of handoffs (count 1 and 128 per tile); verify-sync
-    accepts the result."""
-    planned = _planned(tmp_path, d, 2, "handoffs")
+def test_insert_sync_writes_the_whole_protocol(d, p_over_s, tmp_path):
+    """strategy=handoffs on the example (no synchronization written). P and S apart: 47
+    ops for head dimension 64 (37 of them handoffs, against the hand-written 41: one
+    forward mbarrier per tile instead of s_full and o_done, since the commit after S_t
+    of block j + 1 also tracks P_t V_j, 9.7.16.12.1), 49 for 128 (a wait::ld per half of
+    O in the correction). P over S (the example): 55 and 57 (45 and 47 handoffs, against
+    the hand-written 45 for 64), 2 more mbarriers (count 1: the MMA's own order of S_t
+    after P_t V). 4 mbarriers of handoffs (count 1 and 128 per tile); verify-sync accepts
+    the result."""
+    planned = _planned(tmp_path, d, 2, "handoffs", p_over_s)
     counts = {k: v for k, v in planned.counts[NAME].items() if v}
-    assert counts == inserted_handoffs(d // 64)
-    assert counts["total"] - INSERTED["total"] == (37 if d == 64 else 39)
+    assert counts == inserted_handoffs(d // 64, p_over_s)
+    assert counts["total"] - INSERTED["total"] == \
+        (37 if d == 64 else 39) + (8 if p_over_s else 0)
     assert planned.text.count("count = 128 : i64") == 2
+    # count 1: the TMA loads' once_full, full and empty (one op each), the forward
+    # mbarrier per tile, and with P over S the MMA's own per tile.
+    assert planned.text.count("count = 1 : i64") == 3 + 2 + (2 if p_over_s else 0)
     assert verify(planned.text, planned.source_name) == []
 
 
 @pytest.mark.slow
 def test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync(tmp_path):
-    """Each of the 47 ops strategy=handoffs inserts deleted in turn: verify-sync rejects
+    """Each of the 55 ops strategy=handoffs inserts deleted in turn: verify-sync rejects
     the kernel (an unordered pair, a wait that never returns, an arrival or commit
-    missing, a load in flight at the join)."""
+    missing, a load in flight at the join, a wait in a branch it cannot evaluate not
+    repeated after it)."""
     planned = _planned(tmp_path, strategy="handoffs")
     mutants = list(deletion_mutants(planned.text, planned.source_name))
     assert len(mutants) == inserted_handoffs(1)["total"]
@@ -409,15 +433,22 @@ def test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync(tmp_path):
 
 @pytest.mark.slow
 def test_deleting_any_inserted_handoff_op_is_caught_by_the_simulator(tmp_path):
-    """The same 47 mutants compiled without verify-sync's check of the roles: the
+    """The same 55 mutants compiled without verify-sync's check of the roles: the
     simulator (L = 150) reports a race, a deadlock, an mbarrier error, a problem at exit
-    or a wrong O under the late or the eager schedule, for every one but the two
-    wait::ld between a softmax thread's load of O and its store of the same columns in
-    the correction (the stored values are computed from the loaded registers, and the
-    simulator reports no anti-dependence there; the ISA asks for the wait all the same,
-    9.7.16.6.4.5: "to enforce such memory orderings and avoiding anti-dependency hazards
-    around tcgen05.ld, tcgen05.wait::ld must be used"), which verify-sync rejects
-    (test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync)."""
+    or a wrong O under the late or the eager schedule (among them the MMA's commit, wait
+    and fence before S_t is written over P_t, and softmax t's wait::ld before it stores
+    P_t over S_t), for every one but four, which verify-sync rejects
+    (test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync):
+    - per tile, the wait::ld between a softmax thread's load of O and its store of the
+      same columns in the correction (the stored values are computed from the loaded
+      registers, and the simulator reports no anti-dependence there; the ISA asks for
+      the wait all the same, 9.7.16.6.4.5: "to enforce such memory orderings and avoiding
+      anti-dependency hazards around tcgen05.ld, tcgen05.wait::ld must be used");
+    - per tile, the wait::ld before softmax t's arrival: on every path no load is in
+      flight there (the correction's branch waits inside, the load of S_t was waited for
+      before P_t's store), so nothing can go wrong without it; verify-sync, which traces
+      the correction's branch as taken, wants the branch's wait::ld repeated right after
+      it (sync_check/branches.py), and thread_order.py keeps it for that."""
     planned = _planned(tmp_path, strategy="handoffs")
     check = check_file(tmp_path, length=150)
     after = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
@@ -431,10 +462,13 @@ def test_deleting_any_inserted_handoff_op_is_caught_by_the_simulator(tmp_path):
             continue
         if judge(result, check, "late") is None and judge(result, check, "eager") is None:
             unseen.append(description)
-    same_thread = [f"tcgen05.wait::ld (tcgen05.st of O{t}_0 after this thread's tcgen05.ld "
-                   f"of cells it may share (9.7.16.6.4.2; a register dependence orders no "
-                   f"memory access, 9.7.16.6.4.5))" for t in range(2)]
-    assert unseen == same_thread
+    unneeded = [line for t in range(2) for line in (
+        f"tcgen05.wait::ld (tcgen05.st of O{t}_0 after this thread's tcgen05.ld of cells it "
+        f"may share (9.7.16.6.4.2; a register dependence orders no memory access, "
+        f"9.7.16.6.4.5))",
+        f"tcgen05.wait::ld (the tcgen05.ld of 'softmax{t}''s turn on S{t}, O{t}_0 complete "
+        f"before its arrival (9.7.16.6.4.4))")]
+    assert unseen == unneeded
 
 
 # -- P written over S's columns (a TMEM alias, tcgen05_lower/planning/aliases.py) ------------

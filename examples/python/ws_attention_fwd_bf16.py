@@ -3,8 +3,7 @@ ring for K and V, an MMA warp, softmax warpgroups that also correct O in tensor 
 that writes no synchronization: tcgen05-insert-sync{strategy=handoffs} writes it all
 (the example's comment says what). Parameters as tests/kernels/ws_attention_gen.py: the
 head dimension `d` (64 or 128), the query tiles (1, or 2 in ping-pong) and whether P_t
-is written over S_t's columns (`p_over_s`, a TMEM alias; one tile only); the defaults
-give the example. One query tile keeps S and P in 2-stage TMEM rings, which
+is written over S_t's columns (`p_over_s`, a TMEM alias); the defaults give the example. One query tile keeps S and P in 2-stage TMEM rings, which
 strategy=handoffs does not take: that form writes the handoffs between the roles out
 (compile it with strategy=loads, which writes the TMA loads' only)."""
 
@@ -15,17 +14,16 @@ BLOCK = 64  # keys per KV block
 
 def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
           rescale: str = "conditional", threshold: float = 8.0,
-          p_over_s: bool = False) -> KernelBuilder:
+          p_over_s: bool = True) -> KernelBuilder:
     """`rescale` "conditional": a warp corrects O only when one of its rows' scaled max
     grew by more than `threshold` (FlashAttention-4), "always": at every block.
     `p_over_s`: P_t lies on the first 32 columns of S_t (alias = "S_t"): the MMA waits
     for the P_t V that read them before writing S_t again (two MMAs of different
     accumulators are no pipelined pair, 9.7.16.6.2), and the softmax waits for its load
-    of S_t before storing P_t over it (9.7.16.6.4.2)."""
+    of S_t before storing P_t over it (9.7.16.6.4.2): written here with one tile,
+    insert-sync's with two."""
     if d not in (64, 128) or tiles not in (1, 2):
         raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
-    if p_over_s and tiles != 1:
-        raise ValueError("p_over_s: one query tile (strategy=handoffs does not plan it)")
     if rescale not in ("always", "conditional"):
         raise ValueError("rescale: always or conditional")
     halves, stages = d // 64, (2 if tiles == 1 else 1)  # stages of S and P per tile

@@ -70,7 +70,7 @@
 // CHECK: tcgen05.commit the MMAs of 'mma' reading S's cells complete before its MMA with another accumulator writes them (9.7.16.12.1)
 // CHECK-NEXT: tcgen05.mbarrier_wait 'mma' writes S's cells after its MMAs with another accumulator that read them have completed (iteration j waits for parity j & 1; two MMAs of different accumulators are no pipelined pair, 9.7.16.6.2)
 // CHECK-NEXT: tcgen05.fence::after_thread_sync 'mma''s MMA on S ordered after the mbarrier wait (9.7.16.6.4.4)
-// CHECK: tcgen05.wait::ld tcgen05.st of S after this thread's tcgen05.ld of cells it may share
+// CHECK: tcgen05.wait::ld tcgen05.st of P (on S's cells) after this thread's tcgen05.ld of cells it may share
 // CHECK-NOT: tcgen05.wait::ld the tcgen05.ld of 'softmax''s turn
 // CHECK: tcgen05.wait::st the tcgen05.st of 'softmax''s turn on S, O complete before its arrival
 // CHECK: tcgen05-verify-sync: kernel @handoffs: {{.*}}: ordered

@@ -97,7 +97,7 @@ class ThreadOrder:
         for kind in (ST,) if name == LdOp.NAME else (LD, ST):
             if any(p[0] == kind and _overlap(p, mine) for p in pending):
                 if not dry:
-                    self.wait(op, kind, name, root)
+                    self.wait(op, kind, name, root, buffer)
                 pending = [p for p in pending if p[0] != kind]
         pending = pending + [mine]
         same = [p for p in pending if p[0] == mine[0] and p[1] == root]
@@ -121,9 +121,13 @@ class ThreadOrder:
         end = self.block(loop.regions[0].blocks[0], _union(pending, carried), dry=False)
         return _union(before, [_leaving(p, loop) for p in end])
 
-    def wait(self, op, kind: str, name: str, root) -> None:
+    def wait(self, op, kind: str, name: str, root, buffer=None) -> None:
         what = self.names.get(root, "a TMEM buffer") if root is not None else \
             "a TMEM buffer"
+        own = root_buffers(buffer) if buffer is not None and self.aliased is not None \
+            else None
+        if own and len(own) == 1 and own[0] in self.aliased:
+            what = f"{TmemBufferOp(own[0]).name or 'an alias'} (on {what}'s cells)"
         earlier = "tcgen05.ld" if kind == LD else "tcgen05.st"
         with ir.InsertionPoint(op), op.location:
             self.emit(WaitOp, kind=kind,

@@ -12,7 +12,7 @@ block or, "conditional", only where a warp's maxima grew past `threshold`; `p_ov
 writes P_t over S_t's own columns (FlashAttention-4; a TMEM alias, P_OVER_S_HEADER);
 `correction` leaves the rescaling of O to a warpgroup of its own (CORRECTION_HEADER).
 The example is ``generate(64, 2, planned_loads=True, rescale="conditional",
-planned_handoffs=True)``;
+planned_handoffs=True, p_over_s=True)``;
 tests/test_ws_attention.py checks that character for character and runs the others."""
 
 from __future__ import annotations
