@@ -20,7 +20,7 @@ LIT = Path(__file__).resolve().parent.parent / "lit_tests" / "tcgen05-insert-syn
 
 #: Inserted ops per kernel, counted by hand (the lit file's comment).
 COUNTS = {"handoffs": 18, "correction": 18, "overlap": 19, "first_in_loop": 15,
-          "p_over_s": 21}
+          "p_over_s": 21, "alias_across_turns": 17}
 
 
 def _planned(tmp_path):

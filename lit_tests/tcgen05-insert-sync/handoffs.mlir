@@ -33,6 +33,15 @@
 // there). MMA role: 3 + 1 commits, 2 + 1 waits, 2 + 1 fences (10); softmax: 2 waits, 2
 // fences, wait::ld before the store, wait::st, fence::before, arrival, wait::ld +
 // fence::before at its end (10); the partitions op's fence: 21 ops, 3 mbarriers.
+// @alias_across_turns: the MMA role writes S (turn 0), reads P, S's cells, as A in its
+// loop (O += P V, turn j + 1) and writes S again after it; the softmax role loads O in its
+// loop and S after it. The MMA's S after its loop and the last O += P V are of different
+// turns: the handoffs order them only through the fence after the MMA's wait, which the
+// table would leave out (the softmax's loop turn before it touched only O); a buffer an
+// alias names keeps it (role_handoffs.aliased_cells). MMA: a commit after each of its 3
+// sites, wait + fence before its loop's and its epilogue's MMA (7); softmax: wait + fence,
+// wait::ld, fence::before, arrival in its loop, wait + fence before its epilogue,
+// wait::ld + fence::before at its end (9); the partitions op's fence: 17 ops, 2 mbarriers.
 // RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=handoffs report=true},tcgen05-verify-sync{report=true}' 2>&1 >/dev/null | FileCheck %s
 
 // CHECK: tcgen05-insert-sync: kernel @handoffs strategy=handoffs added 18 ops (3 commit, 4 mbarrier_wait, 2 wait::ld, 1 wait::st, 2 fence::before, 5 fence::after, 1 mbarrier_arrive), 2 mbarriers
@@ -73,11 +82,13 @@
 // CHECK: tcgen05.wait::ld tcgen05.st of P (on S's cells) after this thread's tcgen05.ld of cells it may share
 // CHECK-NOT: tcgen05.wait::ld the tcgen05.ld of 'softmax''s turn
 // CHECK: tcgen05.wait::st the tcgen05.st of 'softmax''s turn on S, O complete before its arrival
+// CHECK: kernel @alias_across_turns strategy=handoffs added 17 ops (3 commit, 4 mbarrier_wait, 2 wait::ld, 2 fence::before, 5 fence::after, 1 mbarrier_arrive), 2 mbarriers
 // CHECK: tcgen05-verify-sync: kernel @handoffs: {{.*}}: ordered
 // CHECK: tcgen05-verify-sync: kernel @correction: {{.*}}: ordered
 // CHECK: tcgen05-verify-sync: kernel @overlap: {{.*}}: ordered
 // CHECK: tcgen05-verify-sync: kernel @first_in_loop: {{.*}}: ordered
 // CHECK: tcgen05-verify-sync: kernel @p_over_s: {{.*}}: ordered
+// CHECK: tcgen05-verify-sync: kernel @alias_across_turns: {{.*}}: ordered
 
 !q = !tcgen05.smem<[128, 64], bf16, "K", "128B">
 !k = !tcgen05.smem<[64, 64], bf16, "K", "128B">
@@ -302,6 +313,42 @@ func.func @p_over_s(%out: !llvm.ptr<1>, %n: index, %m: index)
       }
       %r = "tcgen05.ld"(%O, %c0) : (!s, index) -> !f
       "tcgen05.store_fragment"(%r, %out, %c0) {ld = 64 : i64} : (!f, !llvm.ptr<1>, index) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "softmax", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+func.func @alias_across_turns(%out: !llvm.ptr<1>, %n: index)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %false = arith.constant false
+  %q = "tcgen05.smem_buffer"() : () -> !q
+  %k = "tcgen05.smem_buffer"() : () -> !k
+  %v = "tcgen05.smem_buffer"() : () -> !v
+  %S = "tcgen05.tmem_buffer"() {name = "S"} : () -> !s
+  %P = "tcgen05.tmem_buffer"() {name = "P", alias = "S"} : () -> !p
+  %O = "tcgen05.tmem_buffer"() {name = "O"} : () -> !s
+  %n1 = arith.addi %n, %c1 : index
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      "tcgen05.mma"(%S, %q, %k, %false) {kind = "f16"} : (!s, !q, !k, i1) -> ()
+      scf.for %j = %c0 to %n step %c1 {
+        %acc = arith.cmpi ne, %j, %c0 : index
+        "tcgen05.mma"(%O, %P, %v, %acc) {kind = "f16"} : (!s, !p, !v, i1) -> ()
+      }
+      "tcgen05.mma"(%S, %q, %k, %false) {kind = "f16"} : (!s, !q, !k, i1) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      scf.for %j = %c0 to %n1 step %c1 {
+        %r = "tcgen05.ld"(%O, %c0) : (!s, index) -> !f
+        "tcgen05.store_fragment"(%r, %out, %c0) {ld = 64 : i64} : (!f, !llvm.ptr<1>, index) -> ()
+      }
+      %x = "tcgen05.ld"(%S, %c0) : (!s, index) -> !f
+      "tcgen05.store_fragment"(%x, %out, %c0) {ld = 64 : i64} : (!f, !llvm.ptr<1>, index) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "softmax", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
     "gpu.yield"() : () -> ()

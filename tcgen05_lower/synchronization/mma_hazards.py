@@ -23,9 +23,10 @@ The mbarrier completes once per execution of the site, so the wait's parity is j
 the role's loop (iteration j, the loop counts from 0 by 1, role_turns.py) and 0 before
 or after it. An MMA of an earlier turn is ordered by the handoffs between the turns (the
 turn's commit, the other role's wait and arrival, the wait and fence before the next
-turn). Refused with a located diagnostic: the two MMAs inside one op nested in the site
-(an scf.if or scf.for), where no wait can stand between them at the site's level. Cost:
-one pass over each MMA site's ops.
+turn; role_handoffs keeps that fence on a buffer an alias names). Refused with a located
+diagnostic: the two MMAs inside one op nested in the site (an scf.if or scf.for), where
+no wait can stand between them at the site's level. Cost: one pass over each MMA site's
+ops.
 """
 
 from __future__ import annotations

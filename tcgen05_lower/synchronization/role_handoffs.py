@@ -38,9 +38,11 @@ same cells                         (thread_order.py, 9.7.16.6.4.2)
 
 Two ops of the table are left out where they order nothing: the fence after a wait whose
 turn touches no buffer that the other role's turn before it may have touched (the wait
-stays: it keeps the phases in step; role_turns.previous_sites), and a wait::ld / wait::st
-before an arrival when no load / store of the thread can still be in flight there
-(thread_order.py drops it: a later wait in the turn already covered them).
+stays: it keeps the phases in step; role_turns.previous_sites; kept before an MMA turn
+on a buffer that a TMEM alias names, which may hold the MMA role's own order across
+turns, mma_hazards.py), and a wait::ld / wait::st before an arrival when no load / store
+of the thread can still be in flight there (thread_order.py drops it: a later wait in
+the turn already covered them).
 
 One forward and one backward mbarrier per pair, whatever the number of buffers: every
 buffer's producer -> consumer handoff of a turn rides on the turn's one commit (or
@@ -135,7 +137,8 @@ class _Writer:
             first, issuer = turns is pair.first, turns is pair.mma
             sender = pair.other if issuer else pair.mma
             for site in turns.sites:
-                fence = site.shares(previous_sites(turns, site, sender, first))
+                fence = site.shares(previous_sites(turns, site, sender, first)) or \
+                    (issuer and self.aliased_cells(site))
                 self.receive(turns, site, into, first, names, issuer, fence)
                 if first or site is not turns.sites[-1]:
                     self.send(turns, site, out, names, issuer)
@@ -227,6 +230,17 @@ class _Writer:
         self.added[:] = [op for op in self.added if op.operation not in dropped]
         for op in order.dropped:
             op.erase()
+
+    # -- helpers --------------------------------------------------------------------------
+    def aliased_cells(self, site) -> bool:
+        """Whether the MMA site touches a buffer an alias names: an MMA of it may write
+        cells an MMA of the role's previous turn, with another accumulator, read, which
+        only this fence orders after that turn's commit (mma_hazards.py), so it stays
+        even where the other role's turn touched none of the site's buffers."""
+        if self.aliased is None:
+            return False
+        parents = self.aliased.values()
+        return any(root in parents for root in site.roots)
 
     # -- helpers --------------------------------------------------------------------------
     def alloc(self, count: int, purpose: str):
