@@ -22,8 +22,9 @@ What follows from it, stage by stage:
 - After planning it is an ordinary placed buffer whose cells overlap its parent's:
   the lowering, tcgen05-verify-sync and the simulator see the overlap from the addresses.
 
-The ISA states no column alignment for the ``a-tmem`` address of tcgen05.mma (9.7.16.10.9,
-the operand's description) and the planner places A buffers at any column, so any
+The ISA states no column alignment for the ``a-tmem`` address of tcgen05.mma (9.7.16.10.9.1
+describes the operand; only Layouts F and C constrain a lane field, 9.7.16.10.5, which the
+alias takes from its parent) and the planner places A buffers at any column, so any
 ``alias_column`` whose footprint fits is accepted.
 """
 
