@@ -37,6 +37,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import CommitOp, FenceOp, MbarrierWaitOp, MmaOp
 from tcgen05_lower.kernel_ir import root_buffers
+from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.common import SyncError
 from tcgen05_lower.synchronization.role_turns import WHO, buffer_name, cells_root
 
@@ -63,7 +64,9 @@ def plan_mma_hazards(pairs, aliased, writer) -> None:
 
 def _site(pair, site, aliased, writer) -> None:
     earlier: list = []
-    for anchor in _span(site):
+    span = _span(site)
+    position = OpDict((op, i) for i, op in enumerate(span))
+    for anchor in span:
         for op in [anchor, *d.walk_ops(anchor)]:
             if not MmaOp.matches(op):
                 continue
@@ -82,8 +85,8 @@ def _site(pair, site, aliased, writer) -> None:
                                     f"pipelined pair) is planned only between ops of the "
                                     f"turn's block")
                 _order(pair, site, last.anchor, anchor, mma, writer)
-                after = _after(site, last.anchor)
-                earlier = [e for e in earlier if e.anchor in after]
+                # What the wait orders: the MMAs up to the commit after `last`.
+                earlier = [e for e in earlier if position[e.anchor] > position[last.anchor]]
             earlier.append(mma)
 
 
@@ -98,13 +101,6 @@ def _span(site) -> list:
         if op == site.last:
             break
     return found
-
-
-def _after(site, anchor) -> list:
-    """The ops of the site's span after `anchor`."""
-    span = _span(site)
-    index = next(i for i, op in enumerate(span) if op == anchor)
-    return span[index + 1:]
 
 
 def _mma(op, anchor, aliased):
