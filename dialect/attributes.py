@@ -29,7 +29,8 @@ _PLACED = {"layout": "str", "role": "str", "columns": "int", "half_lanes": "int"
 
 _OPS = {
     "tmem_buffer": {"name": "str", **_PLACED, "layout_c": "str", "lane_offset": "int",
-                    "column_offset": "int", "stage_layout": "str", "stage_stride": "int"},
+                    "column_offset": "int", "stage_layout": "str", "stage_stride": "int",
+                    "alias": "str", "alias_column": "int"},
     "tmem_stage": dict(_PLACED),
     "smem_buffer": {},
     "smem_stage": {},
@@ -88,7 +89,7 @@ _DEFAULTS = {
     "smem_fill": {"dims": ()},
     "store_fragment": {"dims": ()},
     "alloc_mbarrier": {"count": 1},
-    "tmem_buffer": {"half_lanes": 0},
+    "tmem_buffer": {"half_lanes": 0, "alias_column": 0},
     "tmem_stage": {"half_lanes": 0},
 }
 

@@ -32,6 +32,8 @@ class TmemBufferOp(Tcgen05Op):
         """The single result buffer."""
         return self.result(0)
 
+    alias = Attribute("alias")  # str
+    alias_column = Attribute("alias_column")  # int, default 0
     column_offset = Attribute("column_offset")  # int
     columns = Attribute("columns")  # int
     half_lanes = Attribute("half_lanes")  # int, default 0

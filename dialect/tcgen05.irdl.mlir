@@ -53,6 +53,12 @@ irdl.dialect @tcgen05 {
 
   // A logical TMEM buffer. After tcgen05-plan-tmem it takes the allocation's base address
   // as operand and carries lane_offset / column_offset attributes.
+  // With alias = "X" it has no cells of its own: it names the cells of the buffer whose
+  // name is X (declared before it, not itself an alias), with its own element type, shape
+  // and role, alias_column 32-bit columns into each stage of X and on X's lanes (so the
+  // same rows, stage count and data-path layout as X, and its footprint inside X's).
+  // FlashAttention-4's P written as bf16 over the f32 scores S it was computed from.
+  // tcgen05-plan-tmem places X only and counts every access to the alias as one to X.
   irdl.operation @tmem_buffer {
     %i32 = irdl.is i32
     %t = irdl.base @tcgen05::@tmem

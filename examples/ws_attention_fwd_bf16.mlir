@@ -12,7 +12,9 @@
 //                          from tensor memory (A operand);
 //   softmax t (warps 4-7 and 8-11): per block, the online softmax of S_t (tcgen05.frag_reduce,
 //                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
-//                          (tcgen05.st into an A operand), and the correction of O_t in
+//                          over S_t's first 32 columns once its load of S_t completed
+//                          (tcgen05.st into an A operand that aliases S_t, alias = "S_t":
+//                          tcgen05_lower/planning/aliases.py), and the correction of O_t in
 //                          tensor memory (O_t *= alpha, ld/st;
 //                          FlashAttention-4's conditional rescaling: only in the warps
 //                          where a row's max grew past a threshold, a warp
@@ -37,7 +39,12 @@
 //   softmax t runs wait::ld, wait::st and fence::before_thread_sync and arrives after
 //   block j; the MMA waits parity j & 1, then (n - 1) & 1, and fences after_thread_sync
 //   before its turn); wait::ld between a thread's load of O and its store of the same
-//   columns; the join's wait::ld and fences.
+//   columns, and between softmax t's load of S_t and its store of P_t over it (P_t an
+//   alias of S_t: the handoffs count its cells as S_t's); the join's wait::ld and fences;
+//   per tile, the MMA's own order of S_t of block j + 1 after P_t V_j, which reads P_t
+//   as A (two MMAs of different accumulators are no pipelined pair, 9.7.16.6.2): a
+//   commit to an mbarrier of its own (count 1) after P_t V_j, a wait (parity j & 1) and
+//   fence::after_thread_sync before S_t (mma_hazards.py).
 // tcgen05-verify-sync checks the protocol, the run-time block count for every count up
 // to the mbarriers' phase period (tcgen05_lower/sync_check/runtime_bounds.py). The
 // reference is examples/ws_attention_fwd_bf16.check.py.
@@ -72,10 +79,10 @@ func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.p
   %k0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 64, 64], bf16, "K", "128B">
   %v0 = "tcgen05.smem_buffer"() : () -> !tcgen05.smem<[2, 64, 64], bf16, "MN", "128B">
   %s0 = "tcgen05.tmem_buffer"() {name = "S0"} : () -> !tcgen05.tmem<[128, 64], f32>
-  %pt0 = "tcgen05.tmem_buffer"() {name = "P0"} : () -> !tcgen05.tmem<[128, 64], bf16>
+  %pt0 = "tcgen05.tmem_buffer"() {name = "P0", alias = "S0"} : () -> !tcgen05.tmem<[128, 64], bf16>
   %o0_0 = "tcgen05.tmem_buffer"() {name = "O0_0"} : () -> !tcgen05.tmem<[128, 64], f32>
   %s1 = "tcgen05.tmem_buffer"() {name = "S1"} : () -> !tcgen05.tmem<[128, 64], f32>
-  %pt1 = "tcgen05.tmem_buffer"() {name = "P1"} : () -> !tcgen05.tmem<[128, 64], bf16>
+  %pt1 = "tcgen05.tmem_buffer"() {name = "P1", alias = "S1"} : () -> !tcgen05.tmem<[128, 64], bf16>
   %o1_0 = "tcgen05.tmem_buffer"() {name = "O1_0"} : () -> !tcgen05.tmem<[128, 64], f32>
 
   "tcgen05.partitions"() ({

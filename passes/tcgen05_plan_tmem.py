@@ -37,6 +37,10 @@ first, no permit is relinquished (a later alloc would be illegal), and the colum
 must not increase along any execution path. Every tcgen05 op that names a ``cta_group``
 must agree with the kernel's.
 
+A buffer with ``alias`` (``tcgen05_lower.planning.aliases``) is not placed: it gets its
+parent's lane offset, column offset + ``alias_column`` and stage layout and stride, and
+its accesses keep the parent live.
+
 Errors: tensor memory over-subscribed (at the op where the live footprint, or the chosen
 strategy's placement, first passes 512 columns; lists the live buffers and the total),
 mixed cta_group, an increasing allocation sequence, an allocation size that is not a power
@@ -57,7 +61,7 @@ from tcgen05_lower.dialect.ops import (AllocOp, DeallocOp, MmaOp, RelinquishAllo
                                        TmemBufferOp, TmemStageOp, wrap)
 from tcgen05_lower.isa.layouts import TMEM_COLUMNS
 from tcgen05_lower.pass_infra import ModulePass, Option, PassResult
-from tcgen05_lower.planning import liveness, placement, report
+from tcgen05_lower.planning import aliases, liveness, placement, report
 from tcgen05_lower.planning.program import build_program
 
 #: The unit of allocation is 32 columns; counts are powers of two up to 512 (9.7.16.7.1).
@@ -177,6 +181,11 @@ class Tcgen05PlanTmem(ModulePass):
         if not buffers:
             self.check_allocations(program, None)
             return None
+        alias_parents = aliases.parents(buffers)
+        for op, parent in alias_parents.items():
+            problem = aliases.footprint_problem(op, parent)
+            if problem:
+                self.fail(op, problem)
         hand_allocs = [op for op in ops if AllocOp.matches(op)]
         live = liveness.analyze(program)
         items, ties_note = self.build_items(program, live)
@@ -195,6 +204,8 @@ class Tcgen05PlanTmem(ModulePass):
                 f"run concurrently: every buffer a role uses is live across the whole "
                 f"partitions op, so buffers of different roles never share columns "
                 f"({', '.join(used) or 'no buffer'})")
+        for op, parent in alias_parents.items():
+            plan.notes.append(aliases.report_note(op, parent))
         if hand_allocs:
             plan.notes.append("the kernel allocates tensor memory itself too: the planner's "
                               "allocation comes first and no permit is relinquished")
@@ -217,7 +228,7 @@ class Tcgen05PlanTmem(ModulePass):
         self.check_allocations(program, plan.allocation_columns)
         alloc = self.insert_allocation(kernel, info, plan.allocation_columns,
                                        relinquish=not hand_allocs)
-        self.rewrite_buffers(program, alloc, plan)
+        self.rewrite_buffers(program, alloc, plan, alias_parents)
         return plan
 
     # ------------------------------------------------------------------ checks
@@ -435,11 +446,15 @@ class Tcgen05PlanTmem(ModulePass):
                                     cta_group=int(info.cta_group))
         return alloc
 
-    def rewrite_buffers(self, program, alloc, plan) -> None:
-        """Gives every root buffer its base address and placement, and every stage view
-        its buffer's layout and footprint."""
+    def rewrite_buffers(self, program, alloc, plan, alias_parents) -> None:
+        """Gives every root buffer its base address and placement, every alias its
+        parent's (planning.aliases), and every stage view its buffer's layout and
+        footprint."""
         base = AllocOp(alloc).address
         stage_ops = [op for op in program.ops if TmemStageOp.matches(op)]
+        # Each alias's parent, as a root index (the parent op is replaced below).
+        root_of = {root.op: root.index for root in program.roots}
+        alias_roots = [(op, root_of[parent]) for op, parent in alias_parents.items()]
         for root, buffer in zip(program.roots, plan.buffers):
             old = root.op
             attrs = {name: old.attributes[name] for name in old.attributes}
@@ -456,6 +471,8 @@ class Tcgen05PlanTmem(ModulePass):
             old.results[0].replace_all_uses_with(new.results[0])
             old.erase()
             root.op = new
+        for op, index in alias_roots:
+            aliases.rewrite(op, program.roots[index].op, base)
         for op in stage_ops:
             # A view carries its buffer's layout and footprint, so that loads and stores
             # of a stage lower like loads of a buffer (tcgen05_lower.lowering.views).

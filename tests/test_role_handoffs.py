@@ -19,7 +19,8 @@ LIT = Path(__file__).resolve().parent.parent / "lit_tests" / "tcgen05-insert-syn
     "handoffs.mlir"
 
 #: Inserted ops per kernel, counted by hand (the lit file's comment).
-COUNTS = {"handoffs": 18, "correction": 18, "overlap": 19, "first_in_loop": 15}
+COUNTS = {"handoffs": 18, "correction": 18, "overlap": 19, "first_in_loop": 15,
+          "p_over_s": 21, "alias_across_turns": 17}
 
 
 def _planned(tmp_path):
@@ -35,8 +36,8 @@ def test_the_counts_and_verify_sync_accepts(tmp_path):
 
 
 def test_deleting_any_inserted_op_is_rejected_by_verify_sync(tmp_path):
-    """The dropped ones stay dropped: the wait::ld before the arrival of @correction's
-    and @overlap's turn (the last store of the correction waited for every load), the
+    """The dropped ones stay dropped: the wait::ld before the arrival of @correction's,
+    @overlap's and @p_over_s's turn (the last store waited for every load), the
     fence after the wait before @first_in_loop's MMA after its loop (it writes O, which
     the turn before it did not touch); every op left is needed."""
     planned = _planned(tmp_path)

@@ -12,7 +12,8 @@ in float64 with P rounded to bf16 (and the plain float64 softmax attention for a
 looser bound), NumPy only; the simulator imports nothing of the compiler. The variants
 (head dimension 128, one query tile, a constant number of blocks) come from
 tests/kernels/ws_attention_gen.py, whose generate(64, 2, planned_loads=True,
-rescale="conditional", planned_handoffs=True) is the example itself.
+rescale="conditional", planned_handoffs=True, p_over_s=True) is the example itself (P_t
+written over S_t's columns, a TMEM alias).
 
 What checks the synchronization: tcgen05-verify-sync, which runs the roles as concurrent
 programs for every block count up to the phase period of the mbarriers
@@ -49,17 +50,28 @@ LOADS_NAME = f"{NAME}_loads"
 
 
 def example(d: int = 64, tiles: int = 2, blocks: int | None = None,
-            rescale: str = "conditional", threshold: float = THRESHOLD) -> str:
-    """The example's form of the variant (conditional rescaling, its TMA loads and, with
-    two tiles, its handoffs planned by insert-sync)."""
+            rescale: str = "conditional", threshold: float = THRESHOLD,
+            p_over_s: bool = True) -> str:
+    """The example's form of the variant (conditional rescaling, P_t written over S_t's
+    columns, its TMA loads and, with two tiles, its handoffs planned by insert-sync)."""
     return generate(d, tiles, blocks, planned_loads=True, rescale=rescale,
-                    threshold=threshold, planned_handoffs=tiles == 2)
+                    threshold=threshold, planned_handoffs=tiles == 2, p_over_s=p_over_s)
 
 
 def name_of(tiles: int) -> str:
     """The name whose pass options compile `example(d, tiles)`: strategy=handoffs for two
     tiles, strategy=loads for one (module docstring)."""
     return NAME if tiles == 2 else LOADS_NAME
+
+
+def hand_p_over_s(d: int = 64, tiles: int = 2, blocks: int | None = None,
+                  rescale: str = "conditional", threshold: float = THRESHOLD,
+                  p_over_s: bool = True) -> str:
+    """The form with P_t written over S_t's columns (p_over_s) and its handoffs written
+    by hand (its TMA loads planned by insert-sync, conditional rescaling), compiled with
+    LOADS_NAME's options."""
+    return generate(d, tiles, blocks, planned_loads=True, rescale=rescale,
+                    threshold=threshold, p_over_s=p_over_s)
 
 
 def check_file(tmp_path, *, d: int = 64, tiles: int = 2, length: int = 1000,
@@ -112,21 +124,14 @@ def test_matches_float64_attention_race_free(d, tiles, causal, rescale, threshol
 @pytest.mark.parametrize("d", [64, 128])
 @pytest.mark.parametrize("causal", [0, 1])
 def test_sequence_length_1000(d, causal, tmp_path):
-    """L = 1000: 15 full KV blocks and one of 40 keys (5-70 s each)."""
+    """L = 1000: 15 full KV blocks and one of 40 keys (5-70 s each); race-free and within
+    the bound under the eager and a random schedule (seed 0) too, nothing left at exit
+    (judge; the protocol strategy=handoffs writes)."""
     check = check_file(tmp_path, d=d, length=1000, causal=causal)
-    _, problem, inputs, sim = run(example(d, 2), NAME, check, SELECT)
+    result, problem, inputs, sim = run(example(d, 2), NAME, check, SELECT)
     assert_matches(problem, inputs, sim)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("d, causal", [(64, 0), (128, 1)])
-@pytest.mark.parametrize("schedule", ["eager", "random"])
-def test_sequence_length_1000_other_schedules(d, causal, schedule, tmp_path):
-    """L = 1000 under the eager schedule and a random one (seed 0): race-free, within
-    the bound, nothing left at exit (the protocol strategy=handoffs writes)."""
-    check = check_file(tmp_path, d=d, length=1000, causal=causal)
-    result = compile_source(example(d, 2), f"{NAME}.mlir", pipeline=example_pipeline(NAME))
-    assert judge(result, check, schedule, seed=0 if schedule == "random" else None) is None
+    assert judge(result, check, "eager") is None
+    assert judge(result, check, "random", seed=0) is None
 
 
 def _verified_pipeline() -> str:
@@ -148,15 +153,19 @@ def test_verify_sync_accepts_the_protocol(d, tiles, blocks):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("planned", [False, True], ids=["hand", "loads"])
+@pytest.mark.parametrize("planned", [False, True, "p_over_s", "correction"],
+                         ids=["hand", "loads", "p_over_s", "correction"])
 def test_deleting_any_synchronization_op_is_caught(planned, tmp_path):
     """Each synchronization op written in the kernel deleted in turn (all of them by hand,
-    or the handoffs of the form whose TMA loads insert-sync plans): verify-sync rejects
-    the kernel, or the simulator (L = 150: three blocks, the last partial) reports a race,
-    a deadlock, a problem at exit or a wrong O under the late or the eager schedule. (The
-    example writes none: test_deleting_any_inserted_handoff_op_* delete what
-    strategy=handoffs inserts.)"""
-    text = generate(64, 2, planned_loads=True) if planned else generate(64, 2)
+    or the handoffs of the forms whose TMA loads insert-sync plans: P and S apart, P over
+    S, P over S with a correction warpgroup): verify-sync rejects the kernel, or the
+    simulator (L = 150: three blocks, the last partial) reports a race, a deadlock, a
+    problem at exit or a wrong O under the late or the eager schedule. (The example
+    writes none: test_deleting_any_inserted_handoff_op_* delete what strategy=handoffs
+    inserts.)"""
+    text = correction_kernel() if planned == "correction" else \
+        hand_p_over_s(64, 2) if planned == "p_over_s" else \
+        generate(64, 2, planned_loads=True) if planned else generate(64, 2)
     pipeline = example_pipeline(LOADS_NAME) if planned else _verified_pipeline()
     lines = text.splitlines()
     check = check_file(tmp_path, length=150)
@@ -258,11 +267,12 @@ INSERTED = {"mbarrier_expect_tx": 2, "mbarrier_wait": 6, "commit": 2, "total": 1
 PARAMETERS = ("Q", "K", "V", "O", "L", "causal", "tmQ", "tmK", "tmV")
 
 
-def _planned(tmp_path, d: int = 64, tiles: int = 2, strategy: str = "loads"):
+def _planned(tmp_path, d: int = 64, tiles: int = 2, strategy: str = "loads",
+             p_over_s: bool = True):
     """The kernel after insert-sync: strategy=loads on the form whose handoffs are
-    written by hand, strategy=handoffs on the example's."""
+    written by hand, strategy=handoffs on the example's (P over S, or apart)."""
     source = tmp_path / f"{NAME}.mlir"
-    source.write_text(example(d, tiles) if strategy == "handoffs" else
+    source.write_text(example(d, tiles, p_over_s=p_over_s) if strategy == "handoffs" else
                       generate(d, tiles, planned_loads=True, rescale="conditional"))
     return plan(source, strategy)
 
@@ -348,9 +358,13 @@ def test_the_later_commit_kernels_in_the_simulator(case, races):
 #: p_full in its loop, wait on o_done + fence, wait::ld + fence::before after it (12);
 #: the fence after the partitions op (1): 2 x 20 + 1.
 HAND_HANDOFFS = 41
+#: The same with P_t over S_t (hand_p_over_s): per tile the MMA's wait on o_done + fence
+#: before S_t is written over P_t and softmax t's wait::ld before its store of P_t over
+#: S_t come in, its wait on o_done in the loop goes (P_OVER_S_HEADER): 41 + 2 x 2.
+HAND_P_OVER_S_HANDOFFS = 45
 
 
-def inserted_handoffs(halves: int) -> dict:
+def inserted_handoffs(halves: int, p_over_s: bool = True) -> dict:
     """The ops strategy=handoffs writes for the example with `halves` 64-wide halves of
     O, counted by hand from role_handoffs.py's table: the 10 of the TMA loads
     (INSERTED) and per tile t (two) the MMA role's commit to the forward mbarrier after
@@ -360,9 +374,16 @@ def inserted_handoffs(halves: int) -> dict:
     before each store of O in the correction (one per half: the load of the same
     columns), wait::ld, wait::st, fence::before_thread_sync and arrival after its block,
     wait + fence before its epilogue, wait::ld + fence::before at its end; the fence
-    after the partitions op."""
+    after the partitions op. With P_t over S_t (`p_over_s`), per tile: the MMA's commit
+    after P_t V_j and its wait + fence before S_t of block j + 1 (mma_hazards.py), and
+    softmax t's wait::ld before its store of P_t over S_t (thread_order.py); its
+    wait::ld before the arrival stays (it follows the correction's branch, whose
+    wait::ld verify-sync wants repeated after it)."""
     per_tile = {"commit": 3, "mbarrier_wait": 4, "fence::after": 4, "wait::ld": 2 + halves,
                 "wait::st": 1, "fence::before": 2, "mbarrier_arrive": 1}
+    if p_over_s:
+        for k in ("commit", "mbarrier_wait", "fence::after", "wait::ld"):
+            per_tile[k] += 1
     counts = {k: 2 * v for k, v in per_tile.items()}
     counts["fence::after"] += 1
     for k, v in INSERTED.items():
@@ -372,33 +393,43 @@ def inserted_handoffs(halves: int) -> dict:
     return counts
 
 
-def test_the_hand_written_form_has_41_handoff_ops():
-    """The count the inserted protocol is compared with (HAND_HANDOFFS)."""
+def test_the_hand_written_forms_have_41_and_45_handoff_ops():
+    """The counts the inserted protocol is compared with (HAND_HANDOFFS, P and S apart;
+    HAND_P_OVER_S_HANDOFFS, P over S)."""
     assert len(sync_lines(generate(64, 2, planned_loads=True,
                                    rescale="conditional"))) == HAND_HANDOFFS
+    assert len(sync_lines(hand_p_over_s(64, 2))) == HAND_P_OVER_S_HANDOFFS
 
 
+@pytest.mark.parametrize("p_over_s", [True, False], ids=["p_over_s", "apart"])
 @pytest.mark.parametrize("d", [64, 128])
-def test_insert_sync_writes_the_whole_protocol(d, tmp_path):
-    """strategy=handoffs on the example (no synchronization written): 47 ops for head
-    dimension 64 (37 of them handoffs, against the hand-written 41: one forward mbarrier
-    per tile instead of s_full and o_done, since the commit after S_t of block j + 1
-    also tracks P_t V_j, 9.7.16.12.1), 49 for 128 (a wait::ld per half of O in the
-    correction); 4 mbarriers of handoffs (count 1 and 128 per tile); verify-sync
-    accepts the result."""
-    planned = _planned(tmp_path, d, 2, "handoffs")
+def test_insert_sync_writes_the_whole_protocol(d, p_over_s, tmp_path):
+    """strategy=handoffs on the example (no synchronization written). P and S apart: 47
+    ops for head dimension 64 (37 of them handoffs, against the hand-written 41: one
+    forward mbarrier per tile instead of s_full and o_done, since the commit after S_t
+    of block j + 1 also tracks P_t V_j, 9.7.16.12.1), 49 for 128 (a wait::ld per half of
+    O in the correction). P over S (the example): 55 and 57 (45 and 47 handoffs, against
+    the hand-written 45 for 64), 2 more mbarriers (count 1: the MMA's own order of S_t
+    after P_t V). 4 mbarriers of handoffs (count 1 and 128 per tile); verify-sync accepts
+    the result."""
+    planned = _planned(tmp_path, d, 2, "handoffs", p_over_s)
     counts = {k: v for k, v in planned.counts[NAME].items() if v}
-    assert counts == inserted_handoffs(d // 64)
-    assert counts["total"] - INSERTED["total"] == (37 if d == 64 else 39)
+    assert counts == inserted_handoffs(d // 64, p_over_s)
+    assert counts["total"] - INSERTED["total"] == \
+        (37 if d == 64 else 39) + (8 if p_over_s else 0)
     assert planned.text.count("count = 128 : i64") == 2
+    # count 1: the TMA loads' once_full, full and empty (one op each), the forward
+    # mbarrier per tile, and with P over S the MMA's own per tile.
+    assert planned.text.count("count = 1 : i64") == 3 + 2 + (2 if p_over_s else 0)
     assert verify(planned.text, planned.source_name) == []
 
 
 @pytest.mark.slow
 def test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync(tmp_path):
-    """Each of the 47 ops strategy=handoffs inserts deleted in turn: verify-sync rejects
+    """Each of the 55 ops strategy=handoffs inserts deleted in turn: verify-sync rejects
     the kernel (an unordered pair, a wait that never returns, an arrival or commit
-    missing, a load in flight at the join)."""
+    missing, a load in flight at the join, a wait in a branch it cannot evaluate not
+    repeated after it)."""
     planned = _planned(tmp_path, strategy="handoffs")
     mutants = list(deletion_mutants(planned.text, planned.source_name))
     assert len(mutants) == inserted_handoffs(1)["total"]
@@ -409,15 +440,22 @@ def test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync(tmp_path):
 
 @pytest.mark.slow
 def test_deleting_any_inserted_handoff_op_is_caught_by_the_simulator(tmp_path):
-    """The same 47 mutants compiled without verify-sync's check of the roles: the
+    """The same 55 mutants compiled without verify-sync's check of the roles: the
     simulator (L = 150) reports a race, a deadlock, an mbarrier error, a problem at exit
-    or a wrong O under the late or the eager schedule, for every one but the two
-    wait::ld between a softmax thread's load of O and its store of the same columns in
-    the correction (the stored values are computed from the loaded registers, and the
-    simulator reports no anti-dependence there; the ISA asks for the wait all the same,
-    9.7.16.6.4.5: "to enforce such memory orderings and avoiding anti-dependency hazards
-    around tcgen05.ld, tcgen05.wait::ld must be used"), which verify-sync rejects
-    (test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync)."""
+    or a wrong O under the late or the eager schedule (among them the MMA's commit, wait
+    and fence before S_t is written over P_t, and softmax t's wait::ld before it stores
+    P_t over S_t), for every one but four, which verify-sync rejects
+    (test_deleting_any_inserted_handoff_op_is_rejected_by_verify_sync):
+    - per tile, the wait::ld between a softmax thread's load of O and its store of the
+      same columns in the correction (the stored values are computed from the loaded
+      registers, and the simulator reports no anti-dependence there; the ISA asks for
+      the wait all the same, 9.7.16.6.4.5: "to enforce such memory orderings and avoiding
+      anti-dependency hazards around tcgen05.ld, tcgen05.wait::ld must be used");
+    - per tile, the wait::ld before softmax t's arrival: on every path no load is in
+      flight there (the correction's branch waits inside, the load of S_t was waited for
+      before P_t's store), so nothing can go wrong without it; verify-sync, which traces
+      the correction's branch as taken, wants the branch's wait::ld repeated right after
+      it (sync_check/branches.py), and thread_order.py keeps it for that."""
     planned = _planned(tmp_path, strategy="handoffs")
     check = check_file(tmp_path, length=150)
     after = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
@@ -431,7 +469,130 @@ def test_deleting_any_inserted_handoff_op_is_caught_by_the_simulator(tmp_path):
             continue
         if judge(result, check, "late") is None and judge(result, check, "eager") is None:
             unseen.append(description)
-    same_thread = [f"tcgen05.wait::ld (tcgen05.st of O{t}_0 after this thread's tcgen05.ld "
-                   f"of cells it may share (9.7.16.6.4.2; a register dependence orders no "
-                   f"memory access, 9.7.16.6.4.5))" for t in range(2)]
-    assert unseen == same_thread
+    unneeded = [line for t in range(2) for line in (
+        f"tcgen05.wait::ld (tcgen05.st of O{t}_0 after this thread's tcgen05.ld of cells it "
+        f"may share (9.7.16.6.4.2; a register dependence orders no memory access, "
+        f"9.7.16.6.4.5))",
+        f"tcgen05.wait::ld (the tcgen05.ld of 'softmax{t}''s turn on S{t}, O{t}_0 complete "
+        f"before its arrival (9.7.16.6.4.4))")]
+    assert unseen == unneeded
+
+
+# -- P written over S's columns (a TMEM alias, tcgen05_lower/planning/aliases.py) ------------
+
+def _plan(text: str, name: str = LOADS_NAME):
+    """The TMEM plan tcgen05-plan-tmem made of the kernel `text` (compiled with the pass
+    options of `name`)."""
+    result = compile_source(text, f"{NAME}.mlir", emit="mlir", pipeline=example_pipeline(name))
+    return next(r for r in result.pass_results if hasattr(r, "plans")).plans[0]
+
+
+@pytest.mark.parametrize("d, tiles, before, after", [
+    (64, 2, (320, 512), (256, 256)), (64, 1, (256, 256), (192, 256)),
+    (128, 2, (448, 512), (384, 512))])
+def test_p_over_s_takes_no_columns_of_its_own(d, tiles, before, after):
+    """P_t on S_t's cells: the columns the plan needs (peak, allocation), by hand: per
+    tile S_t 64 f32 columns per stage (2 stages with one tile), P_t (a [128, 64] bf16 A
+    operand, two elements per 32-bit column, tmem-facts section 1) 32 per stage, O_t
+    d columns; the roles run concurrently, so nothing shares columns; the allocation is
+    the next power of two (9.7.16.7.1). With the alias P_t's 32 per stage are gone."""
+    for p_over_s, (peak, allocation) in ((False, before), (True, after)):
+        plan = _plan(hand_p_over_s(d, tiles, p_over_s=p_over_s))
+        assert (plan.peak_columns, plan.allocation_columns) == (peak, allocation)
+        names = {b.label for b in plan.buffers}
+        assert ("%P0" in names) is not p_over_s
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("d, tiles", [(64, 1), (128, 1), (64, 2), (128, 2)])
+def test_p_over_s_race_free(d, tiles, schedule, tmp_path):
+    """One query tile, two stages of S (and of the P over them): S of block j + 1 goes to
+    the stage P of block j - 1 lies on, after the MMA waited for that P V (phase j - 1 of
+    o_done); two tiles (ping-pong), one stage each: S_t of block j + 1 over P_t of block
+    j after that P V. Against the float64 recurrence (L = 200), race-free."""
+    check = check_file(tmp_path, d=d, tiles=tiles, length=200)
+    _, problem, inputs, sim = run(hand_p_over_s(d, tiles), LOADS_NAME, check, SELECT,
+                                  schedule)
+    assert_matches(problem, inputs, sim)
+
+
+@pytest.mark.parametrize("tiles", [1, 2])
+def test_p_over_s_waits_are_needed(tiles, tmp_path):
+    """Each op the P-over-S form adds (the MMA's wait on o_done_t and its fence before S_t
+    is written over P_t; the softmax's tcgen05.wait::ld before P_t is stored over the S_t
+    it loaded) deleted in turn: verify-sync rejects the kernel (the rule: two MMAs of
+    different accumulators are no pipelined pair, 9.7.16.6.2; a store over cells a load
+    read needs wait::ld, 9.7.16.6.4.2). Without verify-sync's check of the roles, the
+    simulator reports the MMA pair's race (L = 150, the eager schedule)."""
+    text = hand_p_over_s(64, tiles)
+    lines = text.splitlines()
+    added = []
+    for k, line in enumerate(lines):
+        if "is written over P" in line:
+            wait = next(i for i in range(k, k + 6) if "mbarrier_wait" in lines[i])
+            added += [wait, wait + 1]
+        elif "stored over the S just loaded" in line:
+            added.append(k + 1)
+    assert len(added) == 3 * tiles, added
+    unchecked = example_pipeline(LOADS_NAME).replace("tcgen05-verify-sync",
+                                               "tcgen05-verify-sync{partitions=skip}")
+    check = check_file(tmp_path, tiles=tiles, length=150)
+    for index in added:
+        mutant = "\n".join(line for k, line in enumerate(lines) if k != index)
+        with pytest.raises(CompileFailed, match="without ordering"):
+            compile_source(mutant, f"{NAME}.mlir", pipeline=example_pipeline(LOADS_NAME))
+        if "mbarrier_wait" in lines[index]:
+            verdict = judge(compile_source(mutant, f"{NAME}.mlir", pipeline=unchecked),
+                            check, "eager")
+            assert verdict is not None and "tcgen05.mma and tcgen05.mma" in verdict, verdict
+
+
+# -- a correction warpgroup (FlashAttention-4) ---------------------------------------------
+
+def correction_kernel(d: int = 64, rescale: str = "conditional",
+                      threshold: float = THRESHOLD) -> str:
+    """The example with a correction warpgroup (warps 12-15) that rescales O in tensor
+    memory and writes O / l, alpha and l handed over in TMEM (an alias on S's columns
+    32-33) behind p_full and l_full, O handed back through o_ready."""
+    return generate(d, 2, planned_loads=True, rescale=rescale, threshold=threshold,
+                    p_over_s=True, correction=True)
+
+
+@pytest.mark.parametrize("schedule", ["late", "eager"])
+@pytest.mark.parametrize("d, causal, rescale, threshold", [
+    (64, 0, "conditional", THRESHOLD), (64, 1, "conditional", LOW),
+    (128, 0, "always", THRESHOLD), (128, 1, "conditional", LOW)])
+def test_correction_warpgroup_matches_race_free(d, causal, rescale, threshold, schedule,
+                                               tmp_path):
+    """L = 200 against the float64 recurrence with P rounded to bf16 (the check file's
+    bound), race-free; at LOW the warps' votes go both ways (test above), so the
+    correction warpgroup's own vote (alpha != 1 in a row of the warp) rescales some
+    warps and blocks and skips others."""
+    check = check_file(tmp_path, d=d, length=200, causal=causal)
+    result, problem, inputs, sim = run(correction_kernel(d, rescale, threshold), LOADS_NAME,
+                                       check, SELECT, schedule)
+    assert_matches(problem, inputs, sim)
+    assert result.manifest["threads"] == 512   # 16 warps: the correction's are 12-15
+    if schedule == "late":
+        assert judge(result, check, "random", seed=1) is None
+
+
+def test_correction_warpgroup_protocol_accepted_by_verify_sync():
+    """verify-sync runs the five roles as concurrent programs for every block count up
+    to the mbarriers' phase period and accepts them; the plan still needs 256 columns
+    (alpha and l ride on S's columns 32-33, the plan's notes say so)."""
+    plan = _plan(correction_kernel())
+    assert (plan.peak_columns, plan.allocation_columns) == (256, 256)
+    assert any("%C0" in note and "columns 32-33 of %S0" in note for note in plan.notes)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("causal", [0, 1])
+def test_correction_warpgroup_sequence_length_1000(d, causal, tmp_path):
+    """L = 1000 under the late, eager and a random schedule."""
+    check = check_file(tmp_path, d=d, length=1000, causal=causal)
+    result, problem, inputs, sim = run(correction_kernel(d), LOADS_NAME, check, SELECT)
+    assert_matches(problem, inputs, sim)
+    assert judge(result, check, "eager") is None
+    assert judge(result, check, "random", seed=0) is None

@@ -2,8 +2,8 @@
 ring for K and V, an MMA warp, softmax warpgroups that also correct O in tensor memory)
 that writes no synchronization: tcgen05-insert-sync{strategy=handoffs} writes it all
 (the example's comment says what). Parameters as tests/kernels/ws_attention_gen.py: the
-head dimension `d` (64 or 128) and the query tiles (1, or 2 in ping-pong); the defaults
-give the example. One query tile keeps S and P in 2-stage TMEM rings, which
+head dimension `d` (64 or 128), the query tiles (1, or 2 in ping-pong) and whether P_t
+is written over S_t's columns (`p_over_s`, a TMEM alias); the defaults give the example. One query tile keeps S and P in 2-stage TMEM rings, which
 strategy=handoffs does not take: that form writes the handoffs between the roles out
 (compile it with strategy=loads, which writes the TMA loads' only)."""
 
@@ -13,9 +13,15 @@ BLOCK = 64  # keys per KV block
 
 
 def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
-          rescale: str = "conditional", threshold: float = 8.0) -> KernelBuilder:
+          rescale: str = "conditional", threshold: float = 8.0,
+          p_over_s: bool = True) -> KernelBuilder:
     """`rescale` "conditional": a warp corrects O only when one of its rows' scaled max
-    grew by more than `threshold` (FlashAttention-4), "always": at every block."""
+    grew by more than `threshold` (FlashAttention-4), "always": at every block.
+    `p_over_s`: P_t lies on the first 32 columns of S_t (alias = "S_t"): the MMA waits
+    for the P_t V that read them before writing S_t again (two MMAs of different
+    accumulators are no pipelined pair, 9.7.16.6.2), and the softmax waits for its load
+    of S_t before storing P_t over it (9.7.16.6.4.2): written here with one tile,
+    insert-sync's with two."""
     if d not in (64, 128) or tiles not in (1, 2):
         raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
     if rescale not in ("always", "conditional"):
@@ -43,7 +49,8 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
     s, p, o = [], [], []
     for t in range(tiles):
         s.append(k.tmem([128, 64], "f32", name=f"S{t}", **ring))
-        p.append(k.tmem([128, 64], "bf16", name=f"P{t}", **ring))
+        alias = {"alias": f"S{t}"} if p_over_s else {}
+        p.append(k.tmem([128, 64], "bf16", name=f"P{t}", **ring, **alias))
         o.append([k.tmem([128, 64], "f32", name=f"O{t}_{h}") for h in range(halves)])
     s_full, p_full, o_done = [], [], []
     for t in range(tiles if hand else 0):
@@ -97,6 +104,13 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
         if hand:
             k.commit(o_done[t])
 
+    def p_read_done(t, j):
+        """S_t is written over P_t: the P_t V that read it has completed (ping-pong:
+        phase j, one tile: phase j - 1, the stage's previous use)."""
+        if p_over_s and hand:
+            k.mbarrier_wait(o_done[t], parity(k.add(j, 1) if tiles == 1 else j))
+            k.fence("after_thread_sync")
+
     with k.role("mma", first_warp=1, warps=1):
         ks = wait_kv(0)
         for t in range(tiles):
@@ -105,7 +119,9 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
         with k.loop(0, last, 1) as j:
             j1 = k.add(j, 1)
             if tiles == 1:
-                scores(0, wait_kv(j1))
+                ks = wait_kv(j1)
+                p_read_done(0, j)
+                scores(0, ks)
                 pv(0, j)
             else:
                 ks = None
@@ -113,6 +129,7 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
                     pv(t, j)
                     if ks is None:
                         ks = wait_kv(j1)
+                    p_read_done(t, j)
                     scores(t, ks)
         for t in range(tiles):
             pv(t, last)
@@ -180,6 +197,8 @@ def build(name: str = "ws_attention_fwd_bf16", *, d: int = 64, tiles: int = 2,
                     k.mbarrier_wait(o_done[t], o_parity)
                     # The MMA issued S_t of this block before P_t V of the previous one.
                     k.fence("after_thread_sync")
+                if p_over_s and hand:
+                    k.wait("ld")   # P is stored over the S just loaded
                 k.st(pv_t, 0, pb)
                 with k.if_(correct):  # O = O alpha (block 0: the first P V overwrites O)
                     for h in range(halves):

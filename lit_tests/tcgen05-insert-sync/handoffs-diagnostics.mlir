@@ -1,6 +1,6 @@
 // tcgen05-insert-sync{strategy=handoffs} (tcgen05_lower/synchronization/role_turns.py,
 // role_handoffs.py) on kernels it does not plan: located diagnostics naming the rule.
-// Each kernel but the first and the last is handoffs.mlir's @handoffs (an MMA role and
+// Each kernel but the first and the last two is handoffs.mlir's @handoffs (an MMA role and
 // a softmax role handing S, P and O to each other) with one change, in its comment;
 // the expected texts follow role_turns.py's and role_handoffs.py's docstrings.
 // RUN: tcgen05-opt %s -p 'tcgen05-verify,tcgen05-select-layouts,tcgen05-plan-tmem,tcgen05-insert-sync{strategy=handoffs}' --split-input-file --verify-diagnostics
@@ -841,6 +841,64 @@ func.func @loads_unread(%C: !llvm.ptr<1>, %nb: index,
       "tcgen05.store_fragment"(%f, %C, %c0) {ld = 64 : i64} : (!tcgen05.frag<[128, 64], f32>, !llvm.ptr<1>, index) -> ()
       "gpu.yield"() : () -> ()
     }) {name = "epilogue", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
+    "gpu.yield"() : () -> ()
+  }) : () -> ()
+  return
+}
+
+// -----
+
+// P an alias of S (its cells are S's), and the MMA role's O += P V and the S it writes
+// over P inside one scf.if of its loop: no wait can stand between them at the turn's level.
+!q = !tcgen05.smem<[128, 64], bf16, "K", "128B">
+!k = !tcgen05.smem<[64, 64], bf16, "K", "128B">
+!v = !tcgen05.smem<[64, 64], bf16, "MN", "128B">
+!s = !tcgen05.tmem<[128, 64], f32>
+!p = !tcgen05.tmem<[128, 64], bf16>
+!f = !tcgen05.frag<[128, 64], f32>
+!fb = !tcgen05.frag<[128, 64], bf16>
+func.func @hazard_nested(%out: !llvm.ptr<1>, %n: index, %m: index)
+    attributes {tcgen05.kernel = {target = "sm_100a", threads = 256 : i64, cta_group = 1 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %true = arith.constant true
+  %false = arith.constant false
+  %q = "tcgen05.smem_buffer"() : () -> !q
+  %k = "tcgen05.smem_buffer"() : () -> !k
+  %v = "tcgen05.smem_buffer"() : () -> !v
+  %S = "tcgen05.tmem_buffer"() {name = "S"} : () -> !s
+  %P = "tcgen05.tmem_buffer"() {name = "P", alias = "S"} : () -> !p
+  %O = "tcgen05.tmem_buffer"() {name = "O"} : () -> !s
+  %n1 = arith.addi %n, %c1 : index
+  "tcgen05.partitions"() ({
+    "tcgen05.role"() ({
+      "tcgen05.mma"(%S, %q, %k, %false) {kind = "f16"} : (!s, !q, !k, i1) -> ()
+      scf.for %j = %c0 to %n step %c1 {
+        %acc = arith.cmpi ne, %j, %c0 : index
+        scf.if %true {
+          "tcgen05.mma"(%O, %P, %v, %acc) {kind = "f16"} : (!s, !p, !v, i1) -> ()
+          // expected-error @+1 {{tcgen05-insert-sync{strategy=handoffs}: this MMA writes cells of S that an earlier MMA with another accumulator reads or writes inside the same nested op; the wait between them (9.7.16.6.2: no pipelined pair) is planned only between ops of the turn's block}}
+          "tcgen05.mma"(%S, %q, %k, %false) {kind = "f16"} : (!s, !q, !k, i1) -> ()
+        }
+      }
+      %accl = arith.cmpi ne, %n, %c0 : index
+      "tcgen05.mma"(%O, %P, %v, %accl) {kind = "f16"} : (!s, !p, !v, i1) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "mma", first_warp = 0 : i64, warps = 1 : i64} : () -> ()
+    "tcgen05.role"() ({
+      scf.for %j = %c0 to %n1 step %c1 {
+        %x = "tcgen05.ld"(%S, %c0) : (!s, index) -> !f
+        %b = "tcgen05.frag_map"(%x) ({
+        ^bb0(%e: f32, %row: index, %c: index):
+          %y = arith.truncf %e : f32 to bf16
+          gpu.yield %y : bf16
+        }) : (!f) -> !fb
+        "tcgen05.st"(%P, %c0, %b) : (!p, index, !fb) -> ()
+      }
+      %r = "tcgen05.ld"(%O, %c0) : (!s, index) -> !f
+      "tcgen05.store_fragment"(%r, %out, %c0) {ld = 64 : i64} : (!f, !llvm.ptr<1>, index) -> ()
+      "gpu.yield"() : () -> ()
+    }) {name = "softmax", first_warp = 4 : i64, warps = 4 : i64} : () -> ()
     "gpu.yield"() : () -> ()
   }) : () -> ()
   return

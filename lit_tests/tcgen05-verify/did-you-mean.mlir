@@ -30,7 +30,7 @@ func.func @kernel_entry() attributes {tcgen05.kernel = {target = "sm_100a", thre
 // -----
 
 func.func @attribute_name() attributes {tcgen05.kernel = {target = "sm_100a", threads = 128 : i64, cta_group = 1 : i64}} {
-  // expected-error @+1 {{tcgen05.tmem_buffer has no attribute 'nmae'; its attributes: column_offset, columns, half_lanes, lane_offset, layout, layout_c, name, role, stage_layout, stage_stride; did you mean 'name'?}}
+  // expected-error @+1 {{tcgen05.tmem_buffer has no attribute 'nmae'; its attributes: alias, alias_column, column_offset, columns, half_lanes, lane_offset, layout, layout_c, name, role, stage_layout, stage_stride; did you mean 'name'?}}
   %acc = "tcgen05.tmem_buffer"() {nmae = "acc"} : () -> !tcgen05.tmem<[128, 128], f32>
   return
 }

@@ -21,7 +21,9 @@ class BufferMixin:
              stages: int | None = None, **attributes) -> "ir.Value":
         """A logical TMEM buffer ``!tcgen05.tmem<shape, element>``; with `stages`, a ring
         of that many ``[rows, columns]`` stages (``[stages, rows, columns]``, used through
-        :meth:`stage`). Other attributes, such as a ``role``, by keyword."""
+        :meth:`stage`). Other attributes, such as a ``role``, by keyword; ``alias="S"``
+        (and ``alias_column``) puts the buffer on the cells of the buffer named S
+        (tcgen05_lower/planning/aliases.py)."""
         shape = tuple(shape) if stages is None else (stages, *shape)
         with self._at_end():
             t = ir.Type.parse(d.TmemType(shape, element).text())

@@ -27,7 +27,9 @@ index is dynamic); both operands for ``arith.select``; every incoming value for 
 arguments, ``scf.for`` iteration arguments and results, ``scf.if`` / ``scf.while``
 results. A value produced by any other op is assumed to name every root. An access is
 *certain* when its value names exactly one root, and not through a stage view: only
-certain accesses can prove that two ops touch the same cells (see ``liveness``).
+certain accesses can prove that two ops touch the same cells (see ``liveness``). A
+``tcgen05.tmem_buffer`` with ``alias`` (``planning.aliases``) is no root: it names its
+parent's root, as a view.
 
 Accesses (PTX ISA 9.7.16.6.1 lists which instructions are asynchronous)
 ------------------------------------------------------------------------
@@ -49,6 +51,7 @@ from tcgen05_lower.bindings import int_value, ir
 from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, StOp, TmemBufferOp,
                                        WaitOp)
 from tcgen05_lower.kernel_ir import mma_operands
+from tcgen05_lower.planning.aliases import parents as aliases_of
 
 #: Completion class of each asynchronous tcgen05 op: "M" is observed through
 #: commit -> mbarrier (9.7.16.6.2.1.1), "L" through wait::ld and "S" through wait::st
@@ -253,8 +256,10 @@ class _Builder:
                     succ[t] = entries + after_list
 
 
-def _points_to(builder: _Builder, roots: dict) -> tuple[dict, dict]:
-    """Root bit masks and view flags of every TMEM value (see the module docstring)."""
+def _points_to(builder: _Builder, roots: dict, aliases: dict) -> tuple[dict, dict]:
+    """Root bit masks and view flags of every TMEM value (see the module docstring); an
+    alias buffer (`aliases`: alias op -> parent op, planning.aliases) names its parent's
+    root, as a view (it covers part of the parent's cells)."""
     everything = (1 << len(roots)) - 1
     masks: dict = {}
     views: dict = {}
@@ -271,7 +276,10 @@ def _points_to(builder: _Builder, roots: dict) -> tuple[dict, dict]:
     for op in builder.ops[1:]:
         name = op.name
         if name == "tcgen05.tmem_buffer":
-            seed(op.results[0], 1 << roots[op], False)
+            if op in aliases:
+                seed(op.results[0], 1 << roots[aliases[op]], True)
+            else:
+                seed(op.results[0], 1 << roots[op], False)
             continue
         if name == "tcgen05.tmem_stage":
             seed(op.results[0], 0, True)
@@ -375,9 +383,13 @@ def build_program(kernel) -> Program:
 def _build(kernel) -> Program:
     builder = _Builder(kernel)
     succ = builder.successors()
-    root_ops = [op for op in builder.ops[1:] if TmemBufferOp.matches(op)]
+    buffer_ops = [op for op in builder.ops[1:] if TmemBufferOp.matches(op)]
+    # An alias has no cells of its own (planning.aliases): not a root. One whose parent
+    # is missing (tcgen05-verify reports it) stays a root of its own.
+    aliases = aliases_of(buffer_ops)
+    root_ops = [op for op in buffer_ops if op not in aliases]
     root_index = {op: i for i, op in enumerate(root_ops)}
-    masks, views = _points_to(builder, root_index)
+    masks, views = _points_to(builder, root_index, aliases)
     asm_state = ir.AsmState(kernel) if any(not TmemBufferOp(op).name for op in root_ops) \
         else None
     roots = [Root(i, buffer_label(op, asm_state), builder.index[op], op)
@@ -433,8 +445,8 @@ def _build(kernel) -> Program:
             for value in op.operands:
                 if builder.is_tmem(value):
                     accesses.append(access(value, reads=True, writes=True, role="other"))
-        if name == "tmem_buffer":
-            node.defines = 1 << root_index[op]
+        if name == "tmem_buffer" and op in root_index:
+            node.defines = 1 << root_index[op]   # (an alias defines nothing: its parent's cells)
         if name in ASYNC_CLASS:
             node.async_kind = name
         node.accesses = tuple(a for a in accesses if a is not None)

@@ -137,9 +137,12 @@ class OrderChecks:
             # An accumulator may be one of several buffers: whichever each one is, the
             # two must be the same known buffer, or share no cell (then they do not
             # depend on each other at all).
-            return earlier.shape_key == later.shape_key and all(
-                (mine == theirs and mine.known) or not mine.meets(theirs)
-                for mine in earlier.tmem_writes for theirs in later.tmem_writes)
+            if earlier.shape_key != later.shape_key or not all(
+                    (mine == theirs and mine.known) or not mine.meets(theirs)
+                    for mine in earlier.tmem_writes for theirs in later.tmem_writes):
+                return False
+            return same_accumulator(earlier, later) or not meet_outside_accumulators(
+                earlier, later)
         if condition == "cp.4x256b":
             return later.shape_key == ("4x256b",)
         return True
@@ -186,3 +189,21 @@ class OrderChecks:
     def problem(self, op, key: tuple, message: str) -> None:
         """Records a problem once per (op, key)."""
         self.problems.setdefault((op, key), (op, message))
+
+
+def same_accumulator(earlier: Instance, later: Instance) -> bool:
+    """Whether two MMAs certainly write one accumulator (the same known cells)."""
+    return all(mine == theirs and mine.known
+               for mine in earlier.tmem_writes for theirs in later.tmem_writes)
+
+
+def meet_outside_accumulators(earlier: Instance, later: Instance) -> bool:
+    """Whether one of two MMAs whose accumulators may differ writes cells the other reads
+    other than as its accumulator (A in tensor memory, scale factors, metadata): those
+    MMAs are no pipelined pair (9.7.16.6.2, "same N and accumulator and shape"), so
+    nothing orders that read and that write (e.g. S written over the P an earlier P V
+    read, tcgen05_lower/planning/aliases.py)."""
+    def other_reads(instance):
+        return [r for r in instance.tmem_reads if r not in instance.tmem_writes]
+    return first_meeting(later.tmem_writes, other_reads(earlier)) is not None or \
+        first_meeting(earlier.tmem_writes, other_reads(later)) is not None

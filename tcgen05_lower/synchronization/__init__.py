@@ -16,6 +16,8 @@ these modules; the rules they follow are in the pass's docstring).
                      that loads / stores them, and each role's turns on them
 ``role_handoffs``    the mbarriers, waits, fences and arrivals of those turns
 ``thread_order``     a thread's own tcgen05.ld / st of the same cells (wait::ld / ::st)
+``mma_hazards``      the MMA role's MMAs of different accumulators on the same cells (a
+                     TMEM alias: S written over the P an earlier MMA read)
 ===================  =====================================================================
 
 ``tcgen05-verify-sync`` shares none of this: it checks a program with its own model.

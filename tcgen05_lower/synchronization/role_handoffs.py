@@ -38,9 +38,11 @@ same cells                         (thread_order.py, 9.7.16.6.4.2)
 
 Two ops of the table are left out where they order nothing: the fence after a wait whose
 turn touches no buffer that the other role's turn before it may have touched (the wait
-stays: it keeps the phases in step; role_turns.previous_sites), and a wait::ld / wait::st
-before an arrival when no load / store of the thread can still be in flight there
-(thread_order.py drops it: a later wait in the turn already covered them).
+stays: it keeps the phases in step; role_turns.previous_sites; kept before an MMA turn
+on a buffer that a TMEM alias names, which may hold the MMA role's own order across
+turns, mma_hazards.py), and a wait::ld / wait::st before an arrival when no load / store
+of the thread can still be in flight there (thread_order.py drops it: a later wait in
+the turn already covered them).
 
 One forward and one backward mbarrier per pair, whatever the number of buffers: every
 buffer's producer -> consumer handoff of a turn rides on the turn's one commit (or
@@ -66,8 +68,9 @@ from tcgen05_lower.synchronization.common import WRITTEN_SYNC, SyncError
 from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.pipelined_loads import _WHO as LOADS_WHO
 from tcgen05_lower.synchronization.pipelined_loads import plan_pipelined_loads
-from tcgen05_lower.synchronization.role_turns import (WHO, buffer_name, handoff_pairs,
-                                                      previous_sites)
+from tcgen05_lower.synchronization.mma_hazards import plan_mma_hazards
+from tcgen05_lower.synchronization.role_turns import (WHO, alias_roots, buffer_name,
+                                                      handoff_pairs, previous_sites)
 from tcgen05_lower.synchronization.thread_order import LD, ST, ThreadOrder
 
 #: The strategy name (tcgen05-insert-sync's option).
@@ -88,7 +91,8 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
     if written is not None:
         raise SyncError(written, f"{WHO} writes the roles' synchronization, and this kernel "
                                  f"writes some of its own (use strategy=loads or none)")
-    pairs = handoff_pairs(roles)
+    aliased = alias_roots(kernel)
+    pairs = handoff_pairs(roles, aliased)
     if not pairs:
         raise SyncError(partitions, f"{WHO}: no TMEM buffer is shared by two roles, so "
                                     f"there is no handoff to plan (use strategy=loads)")
@@ -98,9 +102,10 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
             added, barriers = plan_pipelined_loads(kernel)
         except SyncError as error:   # the same rule, named under this strategy
             raise SyncError(error.op, error.message.replace(LOADS_WHO, WHO)) from None
-    writer = _Writer(partitions, added, barriers)
+    writer = _Writer(partitions, added, barriers, aliased)
     for pair in pairs:
         writer.pair(pair)
+    plan_mma_hazards(pairs, aliased, writer)
     writer.join(roles, pairs)
     return writer.added, writer.barriers
 
@@ -108,8 +113,9 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
 class _Writer:
     """Builds the ops of the module docstring and records them."""
 
-    def __init__(self, partitions, added: list, barriers: list):
+    def __init__(self, partitions, added: list, barriers: list, aliased=None):
         self.partitions = partitions
+        self.aliased = aliased     # TMEM aliases -> their parents (role_turns.alias_roots)
         self.added, self.barriers = added, barriers
         self.constants: dict = {}
         self.names = OpDict()
@@ -131,7 +137,8 @@ class _Writer:
             first, issuer = turns is pair.first, turns is pair.mma
             sender = pair.other if issuer else pair.mma
             for site in turns.sites:
-                fence = site.shares(previous_sites(turns, site, sender, first))
+                fence = site.shares(previous_sites(turns, site, sender, first)) or \
+                    (issuer and self.aliased_cells(site))
                 self.receive(turns, site, into, first, names, issuer, fence)
                 if first or site is not turns.sites[-1]:
                     self.send(turns, site, out, names, issuer)
@@ -198,7 +205,7 @@ class _Writer:
     def join(self, roles, pairs) -> None:
         """The same-thread waits in every role that loads or stores, what its end waits
         for, and the fence after the partitions op."""
-        order = ThreadOrder(self.emit, self.names, self.optional)
+        order = ThreadOrder(self.emit, self.names, self.optional, self.aliased)
         for role in roles:
             pending = order.role(role)
             if not pending:
@@ -223,6 +230,17 @@ class _Writer:
         self.added[:] = [op for op in self.added if op.operation not in dropped]
         for op in order.dropped:
             op.erase()
+
+    # -- helpers --------------------------------------------------------------------------
+    def aliased_cells(self, site) -> bool:
+        """Whether the MMA site touches a buffer an alias names: an MMA of it may write
+        cells an MMA of the role's previous turn, with another accumulator, read, which
+        only this fence orders after that turn's commit (mma_hazards.py), so it stays
+        even where the other role's turn touched none of the site's buffers."""
+        if self.aliased is None:
+            return False
+        parents = self.aliased.values()
+        return any(root in parents for root in site.roots)
 
     # -- helpers --------------------------------------------------------------------------
     def alloc(self, count: int, purpose: str):

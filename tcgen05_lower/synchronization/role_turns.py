@@ -6,7 +6,8 @@ A *handoff pair* is the MMA role M (the one role issuing tcgen05.mma on a buffer
 role C that loads or stores the same buffer (tcgen05.ld / tcgen05.st); its buffers are
 every TMEM buffer the two share. Two operands name the same buffer when they have the
 same root (kernel_ir.root_buffers: the ``tcgen05.tmem_buffer`` their value comes from),
-so a view of a buffer counts as the buffer it views.
+so a view of a buffer counts as the buffer it views, and a TMEM alias (``alias = "X"``)
+as X, whose cells it names (mma_hazards.py).
 
 A role's *turn* on its pair's buffers is one execution of one of its *sites*:
 
@@ -47,6 +48,7 @@ from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import LdOp, MmaOp, StOp, TmemBufferOp
 from tcgen05_lower.kernel_ir import root_buffers
 from tcgen05_lower.op_tables import OpDict
+from tcgen05_lower.planning.aliases import parents
 from tcgen05_lower.synchronization.common import SyncError, constant_value, enclosing_op
 from tcgen05_lower.synchronization.pipelined_loads import _offset_from
 
@@ -133,8 +135,23 @@ def buffer_name(root) -> str:
     return name if name else "a TMEM buffer"
 
 
-def role_touches(role) -> list:
-    """Every TMEM access of `role`, in program order (refuses the unplanned ones)."""
+def alias_roots(kernel) -> OpDict:
+    """alias ``tcgen05.tmem_buffer`` op -> the buffer op whose cells it names (one pass
+    over the kernel's buffers; planning.aliases.parents)."""
+    buffers = [op.operation for op in d.walk_ops(kernel) if TmemBufferOp.matches(op)]
+    return OpDict(parents(buffers).items())
+
+
+def cells_root(root, aliased):
+    """The buffer op owning the cells of buffer op `root` (its parent if it is an alias)."""
+    if root is None or aliased is None or root not in aliased:
+        return root
+    return aliased[root]
+
+
+def role_touches(role, aliased=None) -> list:
+    """Every TMEM access of `role`, in program order (refuses the unplanned ones); an
+    alias's accesses count as its parent's (`aliased`, :func:`alias_roots`)."""
     found = []
     for op in d.walk_ops(role.op):
         name = d.op_name(op)
@@ -145,43 +162,43 @@ def role_touches(role) -> list:
             raise SyncError(op, f"{WHO}: tcgen05.{name} in a role is not planned yet (the "
                                 f"handoffs cover tcgen05.mma, tcgen05.ld and tcgen05.st)")
         if name == MmaOp.NAME:
-            found.extend(_mma_touches(op))
+            found.extend(_mma_touches(op, aliased))
         elif name == LdOp.NAME:
-            found.append(Touch(op, _root(LdOp(op).source, op), True, False, False))
+            found.append(Touch(op, _root(LdOp(op).source, op, aliased), True, False, False))
         elif name == StOp.NAME:
-            found.append(Touch(op, _root(StOp(op).dest, op), False, True, False))
+            found.append(Touch(op, _root(StOp(op).dest, op, aliased), False, True, False))
     return found
 
 
-def _mma_touches(op) -> list:
+def _mma_touches(op, aliased) -> list:
     mma = MmaOp(op)
     # A from tensor memory, scale factors and sparsity metadata: read.
-    found = [Touch(op, _root(v, op), True, False, True)
+    found = [Touch(op, _root(v, op, aliased), True, False, True)
              for v in (mma.a, mma.scale_a, mma.scale_b, mma.metadata)
              if v is not None and d.is_tmem(v)]
     # enable_input_d constant false: the MMA overwrites D without reading it.
     accumulates = constant_value(mma.enable_input_d) != 0
-    return found + [Touch(op, _root(mma.d, op), accumulates, True, True)]
+    return found + [Touch(op, _root(mma.d, op, aliased), accumulates, True, True)]
 
 
-def _root(value, op):
+def _root(value, op, aliased=None):
     roots = root_buffers(value)
     if roots is None or len(roots) != 1:
         what = "buffers the pass cannot trace" if roots is None else \
             f"{len(roots)} buffers"
         raise SyncError(op, f"{WHO}: a TMEM operand that may name {what}; each operand "
                             f"must name one buffer")
-    root = roots[0]
+    root = cells_root(roots[0], aliased)
     if len(d.type_info(root.results[0].type).shape) > 2:
         raise SyncError(op, f"{WHO}: a multi-stage TMEM buffer (tmem_stage ring) is not "
                             f"planned yet: each stage would need handoffs of its own")
     return root
 
 
-def handoff_pairs(roles) -> list:
+def handoff_pairs(roles, aliased=None) -> list:
     """The kernel's handoff pairs, each with its turns and its first role (module
-    docstring)."""
-    touches = {role.index: role_touches(role) for role in roles}
+    docstring); `aliased`: :func:`alias_roots`."""
+    touches = {role.index: role_touches(role, aliased) for role in roles}
     users = OpDict()   # root -> {role index: [touches]}
     order = []
     for role in roles:

@@ -22,7 +22,8 @@ root buffer, columns), and writes the wait right before the access that needs it
 
 What is still pending at the end of a role is returned: the role's end waits for it
 before the join (role_handoffs.py); a wait the caller marks optional (before an arrival)
-is dropped when nothing of its kind can be in flight where it stands.
+is dropped when nothing of its kind can be in flight where it stands, unless it directly
+follows a branch holding a wait of its kind (verify-sync wants it there).
 """
 
 from __future__ import annotations
@@ -44,8 +45,9 @@ class ThreadOrder:
     """The walk of one role (module docstring); `emit(cls, **fields)` builds an op at the
     insertion point and records it."""
 
-    def __init__(self, emit, names, optional=None):
+    def __init__(self, emit, names, optional=None, aliased=None):
         self.emit = emit
+        self.aliased = aliased      # alias buffer op -> its parent (role_turns.alias_roots)
         self.names = names          # root op -> buffer name
         self.summaries = OpDict()   # scf.for -> what may be pending after an iteration
         self.optional = optional if optional is not None else OpDict()
@@ -58,13 +60,15 @@ class ThreadOrder:
 
     # -- the walk -------------------------------------------------------------------------
     def block(self, block, pending: list, dry: bool) -> list:
+        previous = None
         for op in list(block.operations):
             op = op.operation
             name = d.op_name(op)
             if name == WaitOp.NAME:
                 kind = str(WaitOp(op).kind)
                 if not dry and op in self.optional and \
-                        not any(p[0] == kind for p in pending):
+                        not any(p[0] == kind for p in pending) and \
+                        not _branch_waits(previous, kind):
                     self.dropped.append(op)
                 pending = [p for p in pending if p[0] != kind]
             elif name in (LdOp.NAME, StOp.NAME):
@@ -74,7 +78,7 @@ class ThreadOrder:
             elif op.name == "scf.while":
                 # Its iterations are not counted: each access inside it may still be in
                 # flight from an earlier one, at any of its buffer's cells.
-                entry = _union(pending, _anywhere(op))
+                entry = _union(pending, _anywhere(op, self.aliased))
                 ends = [self.block(region.blocks[0], list(entry), dry)
                         for region in op.regions if len(region.blocks)]
                 pending = _union(entry, *ends)
@@ -82,17 +86,18 @@ class ThreadOrder:
                 ends = [self.block(region.blocks[0], list(pending), dry)
                         for region in op.regions if len(region.blocks)]
                 pending = _union(pending, *ends)
+            previous = op
         return pending
 
     def access(self, op, name: str, pending: list, dry: bool) -> list:
         buffer = LdOp(op).source if name == LdOp.NAME else StOp(op).dest
-        root, columns = _footprint(op, buffer)
+        root, columns = _footprint(op, buffer, self.aliased)
         mine = (LD if name == LdOp.NAME else ST, root, columns)
         # A load waits for earlier stores; a store for earlier loads and stores.
         for kind in (ST,) if name == LdOp.NAME else (LD, ST):
             if any(p[0] == kind and _overlap(p, mine) for p in pending):
                 if not dry:
-                    self.wait(op, kind, name, root)
+                    self.wait(op, kind, name, root, buffer)
                 pending = [p for p in pending if p[0] != kind]
         pending = pending + [mine]
         same = [p for p in pending if p[0] == mine[0] and p[1] == root]
@@ -116,9 +121,13 @@ class ThreadOrder:
         end = self.block(loop.regions[0].blocks[0], _union(pending, carried), dry=False)
         return _union(before, [_leaving(p, loop) for p in end])
 
-    def wait(self, op, kind: str, name: str, root) -> None:
+    def wait(self, op, kind: str, name: str, root, buffer=None) -> None:
         what = self.names.get(root, "a TMEM buffer") if root is not None else \
             "a TMEM buffer"
+        own = root_buffers(buffer) if buffer is not None and self.aliased is not None \
+            else None
+        if own and len(own) == 1 and own[0] in self.aliased:
+            what = f"{TmemBufferOp(own[0]).name or 'an alias'} (on {what}'s cells)"
         earlier = "tcgen05.ld" if kind == LD else "tcgen05.st"
         with ir.InsertionPoint(op), op.location:
             self.emit(WaitOp, kind=kind,
@@ -127,7 +136,17 @@ class ThreadOrder:
                              f"orders no memory access, 9.7.16.6.4.5)")
 
 
-def _anywhere(op) -> list:
+def _branch_waits(op, kind: str) -> bool:
+    """Whether `op` is a branch holding a tcgen05.wait of `kind`: tcgen05-verify-sync
+    traces a branch it cannot evaluate as taken only when each wait in it is repeated
+    directly after it (sync_check/branches.py), so the wait after it stays."""
+    if op is None or op.name != "scf.if":
+        return False
+    return any(d.op_name(inner) == WaitOp.NAME and str(WaitOp(inner).kind) == kind
+               for inner in d.walk_ops(op))
+
+
+def _anywhere(op, aliased) -> list:
     """Every ld / st nested in `op`, pending at any cell of its buffer."""
     found = []
     for inner in d.walk_ops(op):
@@ -135,14 +154,16 @@ def _anywhere(op) -> list:
         if name in (LdOp.NAME, StOp.NAME):
             inner = inner.operation
             found.append((LD if name == LdOp.NAME else ST,
-                          _footprint(inner, inner.operands[0])[0], None))
+                          _footprint(inner, inner.operands[0], aliased)[0], None))
     return found
 
 
-def _footprint(op, buffer) -> tuple:
+def _footprint(op, buffer, aliased=None) -> tuple:
     """(root buffer op or None, columns) of an ld / st (module docstring)."""
     roots = root_buffers(buffer)
     root = roots[0] if roots and len(roots) == 1 else None
+    if root is not None and aliased is not None and root in aliased:
+        return aliased[root], None   # the alias's columns are in its own type's units
     direct = defining_op(buffer)
     if root is None or direct is None or not TmemBufferOp.matches(direct):
         return root, None   # through a view: columns of another buffer's type

@@ -18,6 +18,7 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, AllocOp, CommitOp, CpOp,
 from tcgen05_lower.isa import targets
 from tcgen05_lower.isa.errors import IsaRuleError
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, ROLE_OP, enclosing_roles, misaligned_arguments
+from tcgen05_lower.planning.aliases import alias_problems
 from tcgen05_lower.verification import clusters
 from tcgen05_lower.verification.barriers import BarrierRules
 from tcgen05_lower.verification.buffers import BufferRules
@@ -91,6 +92,8 @@ class Verifier(TargetRules, BufferRules, RoleRules, RuntimeShapeRules, FragmentR
                 attributes_ok &= self.check_attribute_types(op)
         if not attributes_ok:
             return  # ... and these attributes
+        for op, message in alias_problems([op for op in ops if TmemBufferOp.matches(op)]):
+            self.error(op, message)   # TMEM aliases (planning.aliases)
         self.role_of = enclosing_roles(kernel) if partitioned else {}
         self.role = {}
         if partitioned and not self.check_partitions(ops, info):

@@ -8,11 +8,16 @@ and optionally a constant number of KV blocks; `planned_loads` leaves the TMA lo
 synchronization to tcgen05-insert-sync{strategy=loads}; `planned_handoffs` (two tiles,
 with `planned_loads`) writes no synchronization at all, tcgen05-insert-sync
 {strategy=handoffs} writing it (``without_handoffs``); `rescale` corrects O at every
-block or, "conditional", only where a warp's maxima grew past `threshold`. The example
-is ``generate(64, 2, planned_loads=True, rescale="conditional", planned_handoffs=True)``;
+block or, "conditional", only where a warp's maxima grew past `threshold`; `p_over_s`
+writes P_t over S_t's own columns (FlashAttention-4; a TMEM alias, P_OVER_S_HEADER);
+`correction` leaves the rescaling of O to a warpgroup of its own (CORRECTION_HEADER).
+The example is ``generate(64, 2, planned_loads=True, rescale="conditional",
+planned_handoffs=True, p_over_s=True)``;
 tests/test_ws_attention.py checks that character for character and runs the others."""
 
 from __future__ import annotations
+
+import re
 
 HEADER = """// Forward attention, warp-specialized, all synchronization written by hand:
 //   O ({rows} x D, f32) = softmax(Q K^T / sqrt(D) + mask) V
@@ -87,6 +92,73 @@ PLANNED_HEADER = {
 // tcgen05-verify-sync checks the whole protocol,""",
 }
 
+#: The header's lines that the variant writing P_t over S_t (option p_over_s) says otherwise.
+P_OVER_S_HEADER = {
+    """//                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
+//                          (tcgen05.st into an A operand), and the correction of O_t in""":
+    """//                          frag_map, frag_broadcast), P_t = bf16(p) stored into tensor memory
+//                          over S_t's first 32 columns once its load of S_t completed
+//                          (tcgen05.st into an A operand that aliases S_t, alias = "S_t":
+//                          tcgen05_lower/planning/aliases.py), and the correction of O_t in""",
+    """//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
+//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
+""": """//                the commit of S_t comes after, tracks that product too (9.7.16.12.1),
+//                and the fence after the wait on s_full_t orders it (9.7.16.6.3).
+//                P_t lies on S_t's cells, so the MMA waits on o_done_t too (and fences
+//                after_thread_sync) before it writes S_t over the P_t that P_t V read:
+//                two MMAs of different accumulators are no pipelined pair (9.7.16.6.2,
+//                "same N and accumulator and shape"). Ping-pong: phase j, committed just
+//                before; one tile: phase j - 1 (S of block j + 1 goes to stage (j + 1) % 2).
+//                In ping-pong softmax t then waits on o_done_t after its loop only: the
+//                MMA saw phase j - 1 before it wrote S_t of block j, which softmax t
+//                waits for on s_full_t and fences after (9.7.16.6.3), and phase n - 2 is
+//                complete when it waits for phase n - 1 (no parity alias).
+""",
+}
+
+#: The header's lines that the variant with a correction warpgroup (option correction,
+#: FlashAttention-4's correction warpgroup) says otherwise.
+CORRECTION_HEADER = {
+    """//                          (tcgen05.st into an A operand that aliases S_t, alias = "S_t":
+//                          tcgen05_lower/planning/aliases.py), and the correction of O_t in
+//                          tensor memory (O_t *= alpha, ld/st...)
+//                          once the previous P_t V has completed; after the last block
+//                          O_t / l goes to global memory.""":
+    """//                          (tcgen05.st into an A operand that aliases S_t, alias = "S_t":
+//                          tcgen05_lower/planning/aliases.py), and alpha, the rescale
+//                          factor of O_t's rows, into column 0 of C_t (a [128, 2] f32 alias
+//                          on S_t's columns 32-33, read by the time S_t is written again);
+//                          after the last block l into column 1;
+//   correction (warps 12-15): per block and tile, once P_t and alpha are stored and the
+//                          previous P_t V has completed, O_t *= alpha in tensor memory
+//                          (ld/st; not in block 0; with conditional rescaling only in the
+//                          warps with a row whose alpha != 1, a vote), then o_ready_t;
+//                          after the last block O_t / l to global memory.""",
+    """//   p_full_t     (count 128): softmax t arrives after P_t and the correction of O_t,
+//                behind tcgen05.wait::ld, wait::st and fence::before_thread_sync; MMA waits
+//                parity j & 1 and fences after_thread_sync before P_t V_j and before S_t
+//                is written again.""":
+    """//   p_full_t     (count 128): softmax t arrives after P_t and alpha, behind
+//                tcgen05.wait::st and fence::before_thread_sync (its loads completed at
+//                the wait::ld before the store of alpha); the correction waits parity
+//                j & 1 and fences after_thread_sync before it loads alpha.""",
+    """//                In ping-pong softmax t then waits on o_done_t after its loop only: the""":
+    """//                With the correction warpgroup softmax t does not wait on o_done_t at
+//                all; the correction waits for phase n - 1 before its epilogue, as the
+//                softmax would after its loop in ping-pong without it: the""",
+    """//   o_done_t     (count 1): MMA commits after P_t V_j;""":
+    """//   o_ready_t    (count 128): correction arrives after rescaling O_t for block j,
+//                behind wait::ld, wait::st and fence::before_thread_sync; MMA waits
+//                parity j & 1 before P_t V_j, in place of p_full_t: the correction
+//                waited for p_full_t's phase j (P_t and alpha stored) first, and loads
+//                alpha and O_t after it (o_done_t's phase j - 1 is then complete: the
+//                MMA waited for it before S_t of block j, 9.7.16.6.3).
+//   l_full_t     (count 128): softmax t arrives after storing l (wait::st, fence); the
+//                correction waits phase 0 before its epilogue, and phase n - 1 of
+//                o_done_t (it alone).
+//   o_done_t     (count 1): MMA commits after P_t V_j;""",
+}
+
 SCHEDULE = {
     1: ("One query tile: S and P have 2 stages, and the MMA issues S_{j+1} before it waits\n"
         "// for P_j, so the tensor pipe computes the next scores while the softmax works."),
@@ -105,6 +177,7 @@ S_T = "!tcgen05.tmem<[128, 64], f32>"
 P_T = "!tcgen05.tmem<[128, 64], bf16>"
 O_T = "!tcgen05.tmem<[128, 64], f32>"
 F64 = "!tcgen05.frag<[128, 64], f32>"
+C_T = "!tcgen05.tmem<[128, 2], f32>"
 F32C = "!tcgen05.frag<[128, 32], f32>"
 ROW = "!tcgen05.frag<[128, 1], f32>"
 
@@ -130,15 +203,21 @@ def _ring(t: str, stages: int) -> str:
 
 class _Gen:
     def __init__(self, d: int, tiles: int, blocks: int | None, planned_loads: bool = False,
-                 rescale: str = "always", threshold: float = 8.0):
+                 rescale: str = "always", threshold: float = 8.0, p_over_s: bool = False,
+                 correction: bool = False):
         if d not in (64, 128) or tiles not in (1, 2):
             raise ValueError("head dimension 64 or 128, 1 or 2 query tiles")
+        if correction and (tiles != 2 or not p_over_s):
+            raise ValueError("a correction warpgroup: two query tiles, P over S "
+                             "(CORRECTION_HEADER)")
         if rescale not in RESCALE:
             raise ValueError(f"rescale {rescale!r}: one of {RESCALE}")
         self.conditional = rescale == "conditional"
         self.threshold = threshold
         self.d, self.tiles, self.blocks = d, tiles, blocks
         self.planned = planned_loads   # the TMA loads' synchronization left to insert-sync
+        self.p_over_s = p_over_s       # P_t written over S_t's columns (P_OVER_S below)
+        self.correction = correction   # a correction warpgroup (CORRECTION below)
         self.halves = d // 64
         self.stages = 2 if tiles == 1 else 1   # of S and P per tile
         self.scale = 1.0 / d ** 0.5
@@ -210,8 +289,7 @@ class _Gen:
 {ind}%pp{tag} = arith.andi {j}, %c1 : index
 {ind}%p_parity{tag} = arith.index_cast %pp{tag} : index to i32
 {ind}%acc{tag} = arith.cmpi ne, {j}, %c0 : index
-{ind}"tcgen05.mbarrier_wait"(%p_full{t}, %p_parity{tag}) : ({BAR}, i32) -> ()
-{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+{self.p_ready_wait(t, ind, tag)}{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
 """)
         p = self.p_buffer(t, f"%vs{tag}", ind, tag)
         for h in range(self.halves):
@@ -234,7 +312,7 @@ class _Gen:
     def prologue(self) -> None:
         d, tiles = self.d, self.tiles
         rows = 128 * tiles
-        threads = 128 + 128 * tiles
+        threads = 128 + 128 * tiles + (128 if self.correction else 0)
         softmax_warps = "4-7" if tiles == 1 else "4-7 and 8-11"
         header = HEADER.format(rows=rows, d=d, threads=threads, softmax_warps=softmax_warps,
                                schedule=SCHEDULE[tiles],
@@ -242,6 +320,14 @@ class _Gen:
         for old, new in PLANNED_HEADER.items() if self.planned else ():
             assert old in header, old
             header = header.replace(old, new)
+        for old, new in P_OVER_S_HEADER.items() if self.p_over_s else ():
+            assert old in header, old
+            header = header.replace(old, new)
+        for old, new in CORRECTION_HEADER.items() if self.correction else ():
+            # "..." stands for the rescaling's own words (RESCALE_TEXT).
+            pattern = re.escape(old).replace(re.escape("..."), ".*?")
+            assert re.search(pattern, header, flags=re.S), old
+            header = re.sub(pattern, lambda _: new, header, count=1, flags=re.S)
         self.w(header + "\n")
         self.w(f"""func.func @ws_attention_fwd_bf16(%Q: !llvm.ptr<1>, %K: !llvm.ptr<1>, %V: !llvm.ptr<1>,
     %O: !llvm.ptr<1>, %L: index, %causal: index,
@@ -284,7 +370,7 @@ class _Gen:
         for t in range(tiles):
             self.w(f'  %s{t} = "tcgen05.tmem_buffer"() {{name = "S{t}"}} : () -> '
                    f'{_ring(S_T, self.stages)}\n'
-                   f'  %pt{t} = "tcgen05.tmem_buffer"() {{name = "P{t}"}} : () -> '
+                   f'  %pt{t} = "tcgen05.tmem_buffer"() {{name = "P{t}"{self.p_alias(t)}}} : () -> '
                    f'{_ring(P_T, self.stages)}\n')
             for h in range(self.halves):
                 self.w(f'  %o{t}_{h} = "tcgen05.tmem_buffer"() {{name = "O{t}_{h}"}} : () -> '
@@ -300,6 +386,7 @@ class _Gen:
             self.w(f'  %s_full{t} = "tcgen05.alloc_mbarrier"() {{count = 1 : i64{stages}}} : () -> {BAR}\n'
                    f'  %p_full{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n'
                    f'  %o_done{t} = "tcgen05.alloc_mbarrier"() {{count = 1 : i64}} : () -> {BAR}\n')
+        self.correction_declarations()
         self.w('\n  "tcgen05.partitions"() ({\n')
 
     def load_role(self) -> None:
@@ -405,6 +492,7 @@ class _Gen:
         ind = "        "
         if self.tiles == 1:
             ks = self.wait_kv("%j1", ind, "n")
+            self.w(self.p_read_done(0, "%j", ind, "n_0"))
             self.scores(0, "%j1", ks, ind, "n_0")
             self.pv(0, "%j", ind, "l_0")
         else:
@@ -413,6 +501,7 @@ class _Gen:
                 self.pv(t, "%j", ind, f"l_{t}")
                 if ks is None:
                     ks = self.wait_kv("%j1", ind, "n")
+                self.w(self.p_read_done(t, "%j", ind, f"n_{t}"))
                 self.scores(t, "%j1", ks, ind, f"n_{t}")
         self.release_kv("%j", ind, "l")
         self.w("      }\n")
@@ -514,20 +603,39 @@ class _Gen:
 {ind}  %y = arith.truncf %x : f32 to bf16
 {ind}  gpu.yield %y : bf16
 {ind}}}) : ({F64}) -> !tcgen05.frag<[128, 64], bf16>
-{ind}// The previous P V has completed: the P it read is free again and O{t} holds every
-{ind}// earlier block.
-{ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()
-{self.o_done_fence(t, ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
-{ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
+{self.o_done_wait(t, ind)}{self.s_read_done(ind)}{ind}"tcgen05.st"({pv}, %c0, %pb) : ({P_T}, index, !tcgen05.frag<[128, 64], bf16>) -> ()
+""")
+        if self.correction:
+            self.w(self.alpha_handoff(t, ind))
+        else:
+            self.w(f"""{ind}// O = O alpha in tensor memory (block 0: O holds nothing yet, the first P V
 {ind}// overwrites it).
-{ind}scf.if %{self.correct} {{
+""")
+            self.rescale_o(t, f"%{self.correct}", "%alpha")
+        self.w(f"""{self.arrival_waits()}        "tcgen05.wait"() {{kind = "st"}} : () -> ()
+        "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+        "tcgen05.mbarrier_arrive"(%p_full{t}) : ({BAR}) -> ()
+        scf.yield %m_new, %l_new : {ROW}, {ROW}
+      }}
+""")
+        if self.correction:
+            self.w(self.l_handoff(t))
+        else:
+            self.epilogue(t, "%stats#1")
+        self.w(f"""      "gpu.yield"() : () -> ()
+    }}) {{name = "softmax{t}", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
+""")
+
+    def rescale_o(self, t: int, condition: str, alpha: str) -> None:
+        """O_t = O_t alpha in tensor memory, where `condition` holds (ld, multiply, st)."""
+        self.w(f"""        scf.if {condition} {{
 """)
         for h in range(self.halves):
             self.w(f"""          scf.for %col = %c0 to %c64 step %c32 {{
             %of = "tcgen05.ld"(%o{t}_{h}, %col) : ({O_T}, index) -> {F32C}
             // The store below writes the cells this load reads (9.7.16.6.4.2).
             "tcgen05.wait"() {{kind = "ld"}} : () -> ()
-            %ab = "tcgen05.frag_broadcast"(%alpha, %of) : ({ROW}, {F32C}) -> {F32C}
+            %ab = "tcgen05.frag_broadcast"({alpha}, %of) : ({ROW}, {F32C}) -> {F32C}
             %scaled = "tcgen05.frag_map"(%of, %ab) ({{
             ^bb0(%x: f32, %a: f32, %row: index, %c: index):
               %y = arith.mulf %x, %a : f32
@@ -536,20 +644,18 @@ class _Gen:
             "tcgen05.st"(%o{t}_{h}, %col, %scaled) : ({O_T}, index, {F32C}) -> ()
           }}
 """)
-        self.w(f"""        }}
-        // The loads of S and O and the stores of P and O complete before the arrival
-        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
-        "tcgen05.wait"() {{kind = "ld"}} : () -> ()
-        "tcgen05.wait"() {{kind = "st"}} : () -> ()
-        "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
-        "tcgen05.mbarrier_arrive"(%p_full{t}) : ({BAR}) -> ()
-        scf.yield %m_new, %l_new : {ROW}, {ROW}
-      }}
-      // O / l once the last P V has completed (phase n - 1 of o_done{t}).
-      %nl = arith.subi %n, %c1 : index
-      %fp = arith.andi %nl, %c1 : index
-      %final_parity = arith.index_cast %fp : index to i32
-      "tcgen05.mbarrier_wait"(%o_done{t}, %final_parity) : ({BAR}, i32) -> ()
+        self.w("        }\n")
+
+    def epilogue(self, t: int, total: str, tag: str = "", finish: bool = True) -> None:
+        """O_t / l (`total`) to global memory once the last P_t V has completed, then
+        (`finish`: the role's last epilogue) the loads complete before the role's end
+        (`tag` suffixes the role-level names)."""
+        d = self.d
+        self.w(f"""      // O / l once the last P V has completed (phase n - 1 of o_done{t}).
+      %nl{tag} = arith.subi %n, %c1 : index
+      %fp{tag} = arith.andi %nl{tag}, %c1 : index
+      %final_parity{tag} = arith.index_cast %fp{tag} : index to i32
+      "tcgen05.mbarrier_wait"(%o_done{t}, %final_parity{tag}) : ({BAR}, i32) -> ()
       "tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
 """)
         for h in range(self.halves):
@@ -557,7 +663,7 @@ class _Gen:
             # 128 t D elements on.
             self.w(f"""      scf.for %col = %c0 to %c64 step %c32 {{
         %of = "tcgen05.ld"(%o{t}_{h}, %col) : ({O_T}, index) -> {F32C}
-        %lb = "tcgen05.frag_broadcast"(%stats#1, %of) : ({ROW}, {F32C}) -> {F32C}
+        %lb = "tcgen05.frag_broadcast"({total}, %of) : ({ROW}, {F32C}) -> {F32C}
         %res = "tcgen05.frag_map"(%of, %lb) ({{
         ^bb0(%x: f32, %sum: f32, %row: index, %c: index):
           %y = arith.divf %x, %sum : f32
@@ -568,10 +674,9 @@ class _Gen:
         "tcgen05.store_fragment"(%res, %O, %dest) {{ld = {d} : i64}} : ({F32C}, !llvm.ptr<1>, index) -> ()
       }}
 """)
-        self.w(f"""      "tcgen05.wait"() {{kind = "ld"}} : () -> ()
-      "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
-      "gpu.yield"() : () -> ()
-    }}) {{name = "softmax{t}", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
+        if finish:
+            self.w("""      "tcgen05.wait"() {kind = "ld"} : () -> ()
+      "tcgen05.fence"() {kind = "before_thread_sync"} : () -> ()
 """)
 
     @property
@@ -616,6 +721,17 @@ class _Gen:
 {ind}%rescale = arith.andi %not_first, %update : i1
 """
 
+    def o_done_wait(self, t: int, ind: str) -> str:
+        """Softmax t's wait in its loop for the previous P_t V (and the fence after it,
+        o_done_fence); none in ping-pong with P over S (p_over_s_skips_o_done_wait)."""
+        if self.p_over_s_skips_o_done_wait:
+            return (f"{ind}// No wait on o_done{t}: the MMA saw the previous P{t} V complete before\n"
+                    f"{ind}// it wrote S{t} of this block over P{t} (o_done_t at the top).\n")
+        return (f"{ind}// The previous P V has completed: the P it read is free again and O{t} holds every\n"
+                f"{ind}// earlier block.\n"
+                f'{ind}"tcgen05.mbarrier_wait"(%o_done{t}, %o_parity) : ({BAR}, i32) -> ()\n'
+                + self.o_done_fence(t, ind))
+
     def o_done_fence(self, t: int, ind: str) -> str:
         """What follows the wait on o_done_t in the loop. One tile: the fence that orders
         the stores of P_t and the correction of O_t after P_t V_(j-1) (the MMA issued
@@ -633,12 +749,200 @@ class _Gen:
         return (f"{ind}// No fence: the one after the wait on s_full{t} orders what follows\n"
                 f"{ind}// (S{t} of this block was committed after the previous P{t} V).\n")
 
+    # ------------------------------------------------------------------ P over S
+    # (the p_over_s option: P_OVER_S_HEADER says why each piece is there)
+
+    def p_alias(self, t: int) -> str:
+        """The attributes that put P_t on S_t's cells (tcgen05_lower/planning/aliases.py):
+        a [128, 64] bf16 A operand packs two elements per 32-bit column, 32 columns of
+        S_t's 64 per stage, the first ones."""
+        return f', alias = "S{t}"' if self.p_over_s else ""
+
+    def p_read_done(self, t: int, j: str, ind: str, tag: str) -> str:
+        """Before the MMA writes S_t of block j + 1 over P_t: the last P_t V that read
+        those cells has completed. Two tcgen05.mma of different accumulators (O_t, S_t)
+        are not a pipelined pair (9.7.16.6.2: "same N and accumulator and shape"), so
+        the second's write is not ordered after the first's read of A without a wait:
+        the MMA thread waits on o_done_t for that product's commit (9.7.16.6.4.2,
+        example 2) and fences after_thread_sync. Two tiles: P_t V_j, committed just
+        before (phase j, parity j & 1). One tile, 2 stages: S of block j + 1 goes to
+        stage (j + 1) % 2, read last by P V_(j-1) (phase j - 1, parity (j + 1) & 1; a
+        fresh mbarrier reports the phase before the first complete, block 0)."""
+        if not self.p_over_s:
+            return ""
+        parity = f"%pr{tag}"
+        if self.tiles == 1:
+            phase = f"{ind}%ph{tag} = arith.addi {j}, %c1 : index\n" \
+                    f"{ind}%pq{tag} = arith.andi %ph{tag}, %c1 : index\n"
+        else:
+            phase = f"{ind}%pq{tag} = arith.andi {j}, %c1 : index\n"
+        return (f"{ind}// S{t} is written over P{t}: the P{t} V that read it has completed.\n"
+                f"{phase}{ind}{parity} = arith.index_cast %pq{tag} : index to i32\n"
+                f'{ind}"tcgen05.mbarrier_wait"(%o_done{t}, {parity}) : ({BAR}, i32) -> ()\n'
+                f'{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()\n')
+
+    @property
+    def p_over_s_skips_o_done_wait(self) -> bool:
+        """Ping-pong with P over S: the MMA waits for phase j - 1 of o_done_t (P_t V of
+        block j - 1) and fences before it writes S_t of block j (p_read_done), and commits
+        s_full_t after; softmax t's wait on s_full_t and its fence then order its store
+        of P_t and its correction of O_t after that product (9.7.16.6.3), and phase n - 2
+        of o_done_t is complete when the wait after the loop looks for phase n - 1, so
+        that parity wait cannot take phase n - 3 for it: the wait in the loop orders
+        nothing more. One tile: the MMA writes S of block j before P V of block j - 1,
+        and the wait stays."""
+        return self.p_over_s and self.tiles == 2
+
+    def s_read_done(self, ind: str) -> str:
+        """Before softmax t stores P_t over S_t: its load of S_t has completed. The
+        registers' use does not order the load's reads before the store's writes
+        (9.7.16.6.4.5: "tcgen05.wait::ld must be used"; 9.7.16.6.4.2)."""
+        if not self.p_over_s:
+            return ""
+        return (f"{ind}// P is stored over the S just loaded: that load completes first.\n"
+                f'{ind}"tcgen05.wait"() {{kind = "ld"}} : () -> ()\n')
+
+    # ------------------------------------------------------------------ correction
+    # (the correction option: CORRECTION_HEADER says what each piece is for)
+
+    def correction_declarations(self) -> None:
+        """Per tile: C_t, the [128, 2] f32 hand-off of alpha (column 0) and l (column 1)
+        on columns 32-33 of S_t (an alias: free once softmax t has loaded S_t, written
+        again only by the next S_t, after the correction read alpha); o_ready_t and
+        l_full_t (count 128 each)."""
+        if not self.correction:
+            return
+        for t in range(self.tiles):
+            self.w(f'  %cs{t} = "tcgen05.tmem_buffer"() {{name = "C{t}", alias = "S{t}", '
+                   f'alias_column = 32 : i64}} : () -> {C_T}\n'
+                   f'  %o_ready{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n'
+                   f'  %l_full{t} = "tcgen05.alloc_mbarrier"() {{count = 128 : i64}} : () -> {BAR}\n')
+
+    def p_ready_wait(self, t: int, ind: str, tag: str) -> str:
+        """Before P_t V_j: P_t is stored (phase j of p_full_t); with a correction
+        warpgroup, O_t is rescaled for block j (phase j of o_ready_t) instead, which
+        also orders P_t: the correction arrives on o_ready_t after its own wait on
+        p_full_t's phase j (9.7.16.6.3). The fence follows."""
+        barrier = "o_ready" if self.correction else "p_full"
+        return (f'{ind}"tcgen05.mbarrier_wait"(%{barrier}{t}, %p_parity{tag}) : '
+                f'({BAR}, i32) -> ()\n')
+
+    def arrival_waits(self) -> str:
+        """Before softmax t's arrival on p_full_t: its loads complete (with the
+        correction warpgroup, the wait::ld before the store of alpha completed every
+        one), then its stores (the line after)."""
+        if self.correction:
+            return ("        // The stores of P and alpha complete before the arrival (9.7.16.6.4.4;\n"
+                    "        // every load completed at the wait::ld before the store of alpha).\n")
+        return """        // The loads of S and O and the stores of P and O complete before the arrival
+        // (9.7.16.6.4.4; the registers themselves need no wait, 9.7.16.6.4.5).
+        "tcgen05.wait"() {kind = "ld"} : () -> ()
+"""
+
+    def alpha_handoff(self, t: int, ind: str) -> str:
+        """Softmax t hands alpha of block j to the correction warpgroup: stored into
+        column 0 of C_t, over S_t's column 32, which its load of S_t has read (the
+        wait::ld before the store of P completed it); p_full_t's arrival publishes it."""
+        return (f"{ind}// alpha to the correction warpgroup (C{t}, column 0; p_full{t} publishes it).\n"
+                + self.row_store(t, "%c0", "%alpha", "a", ind))
+
+    @staticmethod
+    def row_store(t: int, column: str, value: str, tag: str, ind: str) -> str:
+        """Stores the per-row value `value` into `column` of C_t. tcgen05.st takes a
+        fragment of a load (or a frag_map of one first): the column is loaded (cells the
+        MMA wrote, S_t's), the load completes before the store over it (9.7.16.6.4.2),
+        and a frag_map replaces its values."""
+        return (f'{ind}%{tag}_old{t} = "tcgen05.ld"(%cs{t}, {column}) : ({C_T}, index) -> {ROW}\n'
+                f'{ind}"tcgen05.wait"() {{kind = "ld"}} : () -> ()\n'
+                f'{ind}%{tag}_new{t} = "tcgen05.frag_map"(%{tag}_old{t}, {value}) ({{\n'
+                f'{ind}^bb0(%x: f32, %v: f32, %row: index, %c: index):\n'
+                f'{ind}  gpu.yield %v : f32\n'
+                f'{ind}}}) : ({ROW}, {ROW}) -> {ROW}\n'
+                f'{ind}"tcgen05.st"(%cs{t}, {column}, %{tag}_new{t}) : ({C_T}, index, {ROW}) -> ()\n')
+
+    def l_handoff(self, t: int) -> str:
+        """After its loop softmax t hands l to the correction warpgroup (C_t, column 1)
+        and arrives on l_full_t behind wait::st and fence::before_thread_sync."""
+        return f"""      // l to the correction warpgroup (C{t}, column 1), which writes O / l.
+{self.row_store(t, "%c1", "%stats#1", "l", "      ")}      "tcgen05.wait"() {{kind = "st"}} : () -> ()
+      "tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+      "tcgen05.mbarrier_arrive"(%l_full{t}) : ({BAR}) -> ()
+"""
+
+    def correction_role(self) -> None:
+        """Warps 4 + 4 tiles on, one warpgroup (its warp w reads lanes 32 (w % 4) ..,
+        the rows softmax warp w holds): per block j and tile t, once p_full_t's phase j
+        (P_t and alpha stored) and o_done_t's phase j - 1 (the previous P_t V) are
+        complete, O_t *= alpha where needed, then o_ready_t; after the loop O_t / l."""
+        first_warp = 4 + 4 * self.tiles
+        self.w(f"""    // Correction role: warps {first_warp}-{first_warp + 3}, one warpgroup; per block and tile it rescales
+    // O_t by the alpha softmax t stored (where a row's alpha is not 1: the softmax's
+    // vote kept the others at 1; never in block 0), then O_t / l after the last block.
+    "tcgen05.role"() ({{
+      scf.for %j = %c0 to %n step %c1 {{
+        %pp = arith.andi %j, %c1 : index
+        %p_parity = arith.index_cast %pp : index to i32
+        %not_first = arith.cmpi ne, %j, %c0 : index
+""")
+        ind = "        "
+        for t in range(self.tiles):
+            self.w(f"""{ind}// Tile {t}: alpha is stored (p_full{t}, phase j). The previous P{t} V has completed
+{ind}// too: the MMA waited for it before it wrote S{t} of block j, which softmax {t} waited
+{ind}// for before its arrival (9.7.16.6.3).
+{ind}"tcgen05.mbarrier_wait"(%p_full{t}, %p_parity) : ({BAR}, i32) -> ()
+{ind}"tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+{ind}%alpha_ld{t} = "tcgen05.ld"(%cs{t}, %c0) : ({C_T}, index) -> {ROW}
+{ind}// One column: the reduction is the identity, giving a per-row value (one register
+{ind}// per row in the thread of the row) that frag_vote and frag_broadcast take.
+{ind}%alpha{t} = "tcgen05.frag_reduce"(%alpha_ld{t}) {{kind = "max"}} : ({ROW}) -> {ROW}
+{self.correction_condition(t, ind)}""")
+            self.rescale_o(t, f"%fix{t}", f"%alpha{t}")
+            self.w(f"""{ind}"tcgen05.wait"() {{kind = "ld"}} : () -> ()
+{ind}"tcgen05.wait"() {{kind = "st"}} : () -> ()
+{ind}"tcgen05.fence"() {{kind = "before_thread_sync"}} : () -> ()
+{ind}"tcgen05.mbarrier_arrive"(%o_ready{t}) : ({BAR}) -> ()
+""")
+        self.w("      }\n")
+        for t in range(self.tiles):
+            self.w(f"""      // Tile {t}: l is stored (l_full{t}).
+      "tcgen05.mbarrier_wait"(%l_full{t}, %p0) : ({BAR}, i32) -> ()
+      "tcgen05.fence"() {{kind = "after_thread_sync"}} : () -> ()
+      %l_ld{t} = "tcgen05.ld"(%cs{t}, %c1) : ({C_T}, index) -> {ROW}
+      %l{t} = "tcgen05.frag_reduce"(%l_ld{t}) {{kind = "max"}} : ({ROW}) -> {ROW}
+""")
+            self.epilogue(t, f"%l{t}", f"_{t}", finish=t == self.tiles - 1)
+        self.w(f"""      "gpu.yield"() : () -> ()
+    }}) {{name = "correction", first_warp = {first_warp} : i64, warps = 4 : i64}} : () -> ()
+""")
+
+    def correction_condition(self, t: int, ind: str) -> str:
+        """%fix{t}: whether the warp rescales O_t in this block: not in block 0 (O holds
+        nothing yet) and, with conditional rescaling, where one of the warp's rows has
+        alpha != 1 (a warp that voted against updating its maxima has alpha = 1 in every
+        row, exp(0); one that voted for it has a row past the threshold, alpha < 1)."""
+        if not self.conditional:
+            return f"{ind}%fix{t} = arith.andi %not_first, %true : i1\n"
+        return f"""{ind}%moved{t} = "tcgen05.frag_map"(%alpha{t}) ({{
+{ind}^bb0(%a: f32, %row: index, %c: index):
+{ind}  %one = arith.constant 1.0 : f32
+{ind}  %ne = arith.cmpf une, %a, %one : f32
+{ind}  %yes = arith.constant 1.0 : f32
+{ind}  %no = arith.constant 0.0 : f32
+{ind}  %y = arith.select %ne, %yes, %no : f32
+{ind}  gpu.yield %y : f32
+{ind}}}) : ({ROW}) -> {ROW}
+{ind}%any{t} = "tcgen05.frag_vote"(%moved{t}) {{kind = "any"}} : ({ROW}) -> i1
+{ind}%fix{t} = arith.andi %not_first, %any{t} : i1
+"""
+
     def text(self) -> str:
         self.prologue()
         self.load_role()
         self.mma_role()
         for t in range(self.tiles):
             self.softmax_role(t)
+        if self.correction:
+            self.correction_role()
         self.w("""    "gpu.yield"() : () -> ()
   }) : () -> ()
   "tcgen05.fence"() {kind = "after_thread_sync"} : () -> ()
@@ -650,16 +954,23 @@ class _Gen:
 
 def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
              planned_loads: bool = False, rescale: str = "always",
-             threshold: float = THRESHOLD, planned_handoffs: bool = False) -> str:
+             threshold: float = THRESHOLD, planned_handoffs: bool = False,
+             p_over_s: bool = False, correction: bool = False) -> str:
     """The kernel for head dimension `d`, `tiles` query tiles and (optionally) a constant
     number of KV blocks (module docstring); with `planned_loads` its TMA loads name no
     mbarrier and tcgen05-insert-sync{strategy=loads} writes their synchronization;
     `rescale` "conditional" corrects O only where a warp votes for it (RESCALE), past
-    `threshold`; with `planned_handoffs` (and `planned_loads`, two tiles) it writes no
-    synchronization at all and tcgen05-insert-sync{strategy=handoffs} writes it
-    (without_handoffs)."""
-    text = _Gen(d, tiles, blocks, planned_loads, rescale, threshold).text()
-    return without_handoffs(text, tiles, planned_loads) if planned_handoffs else text
+    `threshold`; `p_over_s` puts P_t on S_t's cells (P_OVER_S_HEADER); `correction`
+    leaves the rescaling of O and the epilogue to a warpgroup of their own
+    (CORRECTION_HEADER; two tiles, P over S); with `planned_handoffs` (and
+    `planned_loads`, two tiles, no correction) it writes no synchronization at all and
+    tcgen05-insert-sync{strategy=handoffs} writes it (without_handoffs)."""
+    if planned_handoffs and correction:
+        raise ValueError("planned_handoffs: not with correction")
+    text = _Gen(d, tiles, blocks, planned_loads, rescale, threshold, p_over_s,
+                correction).text()
+    return without_handoffs(text, tiles, planned_loads, p_over_s) if planned_handoffs \
+        else text
 
 
 # -- the form whose handoffs insert-sync plans (strategy=handoffs) --------------------------
@@ -687,6 +998,19 @@ HANDOFFS_HEADER = """// Synchronization: none written here; tcgen05-insert-sync{
 // reference is examples/ws_attention_fwd_bf16.check.py.
 """
 
+#: What HANDOFFS_HEADER says more with P_t over S_t (p_over_s): the handoffs see the
+#: alias's cells as S_t's; the MMA's own order of S_t after P_t V (mma_hazards.py).
+P_OVER_S_HANDOFFS = ("""//   before its turn); wait::ld between a thread's load of O and its store of the same
+//   columns; the join's wait::ld and fences.
+""", """//   before its turn); wait::ld between a thread's load of O and its store of the same
+//   columns, and between softmax t's load of S_t and its store of P_t over it (P_t an
+//   alias of S_t: the handoffs count its cells as S_t's); the join's wait::ld and fences;
+//   per tile, the MMA's own order of S_t of block j + 1 after P_t V_j, which reads P_t
+//   as A (two MMAs of different accumulators are no pipelined pair, 9.7.16.6.2): a
+//   commit to an mbarrier of its own (count 1) after P_t V_j, a wait (parity j & 1) and
+//   fence::after_thread_sync before S_t (mma_hazards.py).
+""")
+
 #: Lines of the hand-written form that only its synchronization needs: the ops, the
 #: mbarriers, the parities' arithmetic and the comments on them.
 _HANDOFF_LINE = (
@@ -695,10 +1019,15 @@ _HANDOFF_LINE = (
     r"^\s*%(sp|s_parity|op|o_parity|nl|fp|final_parity|pp\w*|p_parity\w*) = ",
     r"^\s*// (The previous P V has completed|earlier block\.$|No fence: |\(S\d of this "
     r"block|The store below writes|The loads of S and O|\(9\.7\.16\.6\.4\.4; the "
-    r"registers)")
+    r"registers)",
+    # p_over_s's: the MMA's wait for P V before S over P, the softmax's wait::ld.
+    r"^\s*%(pqn|prn)_\d+ = ",
+    r"^\s*// (S\d is written over P\d: |No wait on o_done\d: |it wrote S\d of this block "
+    r"over P\d|P is stored over the S just loaded)")
 
 
-def without_handoffs(text: str, tiles: int, planned_loads: bool) -> str:
+def without_handoffs(text: str, tiles: int, planned_loads: bool,
+                     p_over_s: bool = False) -> str:
     """The hand-written form `text` with none of its synchronization (its TMA loads'
     already left to insert-sync): tcgen05-insert-sync{strategy=handoffs} writes it all.
     Two query tiles only (one tile's S and P are 2-stage TMEM rings, which the planner
@@ -725,7 +1054,9 @@ def without_handoffs(text: str, tiles: int, planned_loads: bool) -> str:
             continue
         kept.append(re.sub(r"// O / l once the last P V has completed \(phase n - 1 of "
                            r"o_done\d\)\.", "// O / l after the last block.", line))
-    return head + HANDOFFS_HEADER + "".join(kept)
+    header = HANDOFFS_HEADER.replace(P_OVER_S_HANDOFFS[0], P_OVER_S_HANDOFFS[1]) \
+        if p_over_s else HANDOFFS_HEADER
+    return head + header + "".join(kept)
 
 
 if __name__ == "__main__":
