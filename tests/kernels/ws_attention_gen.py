@@ -514,7 +514,7 @@ class _Gen:
 """)
 
     def softmax_role(self, t: int) -> None:
-        d, scale = self.d, self.scale
+        scale = self.scale
         first_warp = 4 + 4 * t
         self.w(f"""    // Softmax role {t}: warps {first_warp}-{first_warp + 3}, one warpgroup (warp w reads lanes
     // 32 (w % 4) ..), query rows {128 * t}-{128 * t + 127}; it also corrects O{t}. The running max m
