@@ -302,12 +302,10 @@ def test_deleting_any_inserted_op_is_rejected_by_verify_sync(tmp_path):
     assert accepted == []
 
 
-@pytest.mark.slow
-def test_deleting_any_inserted_op_is_caught_by_the_simulator(tmp_path):
-    """The same mutants compiled without verify-sync's check of the roles: the simulator
-    (L = 150) reports a race, a deadlock, an mbarrier error, a problem at exit or a wrong
-    O under the late or the eager schedule."""
-    planned = _planned(tmp_path)
+def _unseen_by_the_simulator(planned, tmp_path, first_race: bool = False) -> list:
+    """The deletion mutants of `planned` (compiled without verify-sync's check of the
+    roles) that the simulator does not reject at L = 150 under the late or the eager
+    schedule; `first_race` stops a run at its first race (a verdict needs one)."""
     check = check_file(tmp_path, length=150)
     after = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
     unseen = []
@@ -318,10 +316,18 @@ def test_deleting_any_inserted_op_is_caught_by_the_simulator(tmp_path):
             result = compile_source(text, f"{NAME}.mlir", pipeline=after)
         except CompileFailed:
             continue
-        if judge(result, check, "late", first_race=True) is None and \
-                judge(result, check, "eager", first_race=True) is None:
+        if all(judge(result, check, schedule, first_race=first_race) is None
+               for schedule in ("late", "eager")):
             unseen.append(description)
-    assert unseen == []
+    return unseen
+
+
+@pytest.mark.slow
+def test_deleting_any_inserted_op_is_caught_by_the_simulator(tmp_path):
+    """The same mutants compiled without verify-sync's check of the roles: the simulator
+    (L = 150) reports a race, a deadlock, an mbarrier error, a problem at exit or a wrong
+    O under the late or the eager schedule."""
+    assert _unseen_by_the_simulator(_planned(tmp_path), tmp_path, first_race=True) == []
 
 
 @pytest.mark.parametrize("case, races", [(0, False), (1, True)])
@@ -456,19 +462,7 @@ def test_deleting_any_inserted_handoff_op_is_caught_by_the_simulator(tmp_path):
       before P_t's store), so nothing can go wrong without it; verify-sync, which traces
       the correction's branch as taken, wants the branch's wait::ld repeated right after
       it (sync_check/branches.py), and thread_order.py keeps it for that."""
-    planned = _planned(tmp_path, strategy="handoffs")
-    check = check_file(tmp_path, length=150)
-    after = ",".join(("tcgen05-verify-sync{partitions=skip}",) + LOWERING)
-    unseen = []
-    for description, text in deletion_mutants(planned.text, planned.source_name):
-        text = re.sub(r"%arg(\d)\b", lambda m: "%" + PARAMETERS[int(m.group(1))]
-                      if int(m.group(1)) < len(PARAMETERS) else m.group(0), text)
-        try:
-            result = compile_source(text, f"{NAME}.mlir", pipeline=after)
-        except CompileFailed:
-            continue
-        if judge(result, check, "late") is None and judge(result, check, "eager") is None:
-            unseen.append(description)
+    unseen = _unseen_by_the_simulator(_planned(tmp_path, strategy="handoffs"), tmp_path)
     unneeded = [line for t in range(2) for line in (
         f"tcgen05.wait::ld (tcgen05.st of O{t}_0 after this thread's tcgen05.ld of cells it "
         f"may share (9.7.16.6.4.2; a register dependence orders no memory access, "

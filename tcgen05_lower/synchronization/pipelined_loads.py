@@ -66,11 +66,12 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, MbarrierExpectTxOp,
+from tcgen05_lower.dialect.ops import (CommitOp, MbarrierExpectTxOp,
                                        MbarrierStageOp, MbarrierWaitOp, MmaOp, SmemStageOp,
                                        TmaLoadOp)
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, defining_op, partition_roles, role_info
 from tcgen05_lower.synchronization.common import SyncError, constant_value
+from tcgen05_lower.synchronization.emitter import Emitter
 from tcgen05_lower.synchronization.phases import _const, _op
 
 #: The strategy name (tcgen05-insert-sync's option).
@@ -106,7 +107,7 @@ class _Site:
         self.last = set()
 
 
-class _Plan:
+class _Plan(Emitter):
     """The loads, their readers and the ops written for them (module docstring)."""
 
     def __init__(self, partitions):
@@ -235,7 +236,7 @@ class _Plan:
         if first is None:
             raise SyncError(once[0], f"{_WHO}: no tcgen05.mma reads the tiles the TMA "
                                      f"loads outside the load loop fill")
-        full = self.alloc(1, 1, "once_full: the TMA loads of the tiles loaded once "
+        full = self.alloc(1, stages=1, purpose="once_full: the TMA loads of the tiles loaded once "
                                 "complete_tx on it; the MMA role waits for its phase 0")
         nbytes = sum(tma.tile_bytes(TmaLoadOp(op).tile) for op in once)
         with ir.InsertionPoint(once[0]), once[0].location:
@@ -267,9 +268,9 @@ class _Plan:
                                           f"loop's plus or minus a constant (their "
                                           f"iterations name the same uses)")
         _check_reads(sites, depth, delta, mma_loop or self.mma_role.op)
-        full = self.alloc(1, depth, "full: the ring loads of use i complete_tx on stage "
+        full = self.alloc(1, stages=depth, purpose="full: the ring loads of use i complete_tx on stage "
                                     "i mod S; the MMA role waits before the first read")
-        empty = self.alloc(1, depth, "empty: the MMA role commits after the last read of "
+        empty = self.alloc(1, stages=depth, purpose="empty: the MMA role commits after the last read of "
                                      "use u; the load role waits before the refill")
         self.plan_fills(looped, loop, depth, full, empty, load_role)
         self.plan_reads(sites, depth, full, empty, load_role)
@@ -388,28 +389,6 @@ class _Plan:
                                      f"{depth}) & 1; the arrivals of two commits are not "
                                      f"ordered, 9.7.16.12.1)")
                     ir.Operation.create("scf.yield")
-
-    # -- insertion helpers ----------------------------------------------------------------
-    def alloc(self, count: int, stages: int, purpose: str):
-        with ir.InsertionPoint(self.partitions), self.partitions.location:
-            fields = dict(count=count) if stages == 1 else dict(count=count, stages=stages)
-            op = AllocMbarrierOp.build(result_types=[d.mbarrier_type()], **fields)
-        self.barriers.append((count, purpose))
-        return op.results[0]
-
-    def emit(self, cls, **fields):
-        op = cls.build(**fields)
-        self.added.append(op)
-        return op
-
-    def index(self, value: int):
-        """An index constant before the kernel's partitions op (it dominates every
-        insertion point in the roles), one per value."""
-        found = self.constants.get(value)
-        if found is None:
-            with ir.InsertionPoint(self.partitions), self.partitions.location:
-                found = self.constants[value] = _const(value, _index())
-        return found
 
     def position(self, iv, depth: int):
         if depth == 1:

@@ -60,11 +60,12 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp, MbarrierArriveOp,
+from tcgen05_lower.dialect.ops import (CommitOp, FenceOp, MbarrierArriveOp,
                                        MbarrierWaitOp, WaitOp)
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, partition_roles, role_info
 from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.common import WRITTEN_SYNC, SyncError
+from tcgen05_lower.synchronization.emitter import Emitter
 from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.pipelined_loads import _WHO as LOADS_WHO
 from tcgen05_lower.synchronization.pipelined_loads import plan_pipelined_loads
@@ -110,7 +111,7 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
     return writer.added, writer.barriers
 
 
-class _Writer:
+class _Writer(Emitter):
     """Builds the ops of the module docstring and records them."""
 
     def __init__(self, partitions, added: list, barriers: list, aliased=None):
@@ -241,26 +242,6 @@ class _Writer:
             return False
         parents = self.aliased.values()
         return any(root in parents for root in site.roots)
-
-    # -- helpers --------------------------------------------------------------------------
-    def alloc(self, count: int, purpose: str):
-        with ir.InsertionPoint(self.partitions), self.partitions.location:
-            op = AllocMbarrierOp.build(result_types=[d.mbarrier_type()], count=count)
-        self.barriers.append((count, purpose))
-        return op.results[0]
-
-    def emit(self, cls, **fields):
-        op = cls.build(**fields)
-        self.added.append(op)
-        return op
-
-    def index(self, value: int):
-        """An index constant before the partitions op (it dominates the roles)."""
-        found = self.constants.get(value)
-        if found is None:
-            with ir.InsertionPoint(self.partitions), self.partitions.location:
-                found = self.constants[value] = _const(value, ir.IndexType.get())
-        return found
 
     def parity(self, base, plus: int):
         """(base + plus) & 1 as i32 at the insertion point (plus & 1 if base is None)."""
