@@ -18,8 +18,8 @@ these modules; the rules they follow are in the pass's docstring).
 ``thread_order``     a thread's own tcgen05.ld / st of the same cells (wait::ld / ::st)
 ``mma_hazards``      the MMA role's MMAs of different accumulators on the same cells (a
                      TMEM alias: S written over the P an earlier MMA read)
-``emitter``          what the planners writing into roles share (pipelined_loads,
-                     role_handoffs): mbarriers, recorded ops, index constants
+``emitter``          what the planners writing into roles share (every planner: the
+                     ops recorded; two of them: mbarriers, index constants)
 ===================  =====================================================================
 
 ``tcgen05-verify-sync`` shares none of this: it checks a program with its own model.

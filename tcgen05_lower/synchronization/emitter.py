@@ -1,7 +1,8 @@
-"""What the planners that write ops into a kernel's roles (pipelined_loads.py,
-role_handoffs.py) share: their mbarriers, allocated before the partitions op; the ops
-they add, recorded for the pass's report; and one index constant per value, before the
-partitions op so that it dominates every insertion point in the roles."""
+"""What the planners that write ops into a kernel's roles share: the ops they add,
+recorded for the pass's report (`Recorder`, every planner); and, for pipelined_loads.py
+and role_handoffs.py (`Emitter`), their mbarriers, allocated before the partitions op,
+and one index constant per value, before the partitions op so that it dominates every
+insertion point in the roles."""
 
 from __future__ import annotations
 
@@ -11,7 +12,18 @@ from tcgen05_lower.dialect.ops import AllocMbarrierOp
 from tcgen05_lower.synchronization.phases import _const
 
 
-class Emitter:
+class Recorder:
+    """Mixin of every planner that writes ops (roles.py, ring_protocol.py and the two
+    below): the class that uses it sets `added`, the ops written, in order."""
+
+    def emit(self, cls, **fields):
+        """Builds `cls` at the current insertion point and records it as added."""
+        op = cls.build(**fields)
+        self.added.append(op)
+        return op
+
+
+class Emitter(Recorder):
     """Mixin. The class that uses it sets `partitions` (the kernel's partitions op),
     `barriers` (a list of (count, purpose), one per mbarrier allocated), `added` (the
     ops written, in order) and `constants` (value -> index constant)."""
@@ -24,12 +36,6 @@ class Emitter:
             op = AllocMbarrierOp.build(result_types=[d.mbarrier_type()], **fields)
         self.barriers.append((count, purpose))
         return op.results[0]
-
-    def emit(self, cls, **fields):
-        """Builds `cls` at the current insertion point and records it as added."""
-        op = cls.build(**fields)
-        self.added.append(op)
-        return op
 
     def index(self, value: int):
         """The index constant `value`, one per value, before the partitions op."""

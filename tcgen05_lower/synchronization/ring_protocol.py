@@ -14,6 +14,7 @@ from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, FenceOp,
                                        MbarrierStageOp, MbarrierWaitOp, TmaLoadOp, WaitOp)
 from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.ring_nests import Nest, _top_in
+from tcgen05_lower.synchronization.emitter import Recorder
 
 #: %cluster_ctarank bits of both CTAs of a pair (9.7.16.5.1): a commit with this
 #: multicast_mask arrives at the mbarrier at the same offset in each (9.7.16.12.1).
@@ -23,7 +24,7 @@ PAIR_CTAS = 2
 #: ``mbarrier_arrive``'s ``cta`` for an arrival at the even CTA's mbarrier.
 EVEN_CTA = "even"
 
-class RingProtocol:
+class RingProtocol(Recorder):
     """The insertion half of ``RingPlan`` (needs ``added``, ``barriers``, ``anchor``,
     ``partitions``, ``pair``, ``multicast``, ``info`` and ``constants`` of the plan)."""
 
@@ -46,11 +47,6 @@ class RingProtocol:
     def both_reason(self, who: str) -> str:
         return (f"; multicast 0b11 to both CTAs' copies, each CTA's {who} waits on its "
                 f"own" if self.pair else "")
-
-    def emit(self, cls, **fields):
-        op = cls.build(**fields)
-        self.added.append(op)
-        return op
 
     def constant(self, value: int):
         """An index constant defined once, at the kernel's entry (it dominates every

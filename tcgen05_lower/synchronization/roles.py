@@ -80,6 +80,7 @@ from tcgen05_lower.synchronization.common import (WRITTEN_SYNC, SyncError, const
                                                   role_accesses)
 from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.rings import has_tma_roles, plan_rings
+from tcgen05_lower.synchronization.emitter import Recorder
 
 #: Ops whose presence in a role this module does not plan for yet (tma_load: rings.py).
 UNSUPPORTED = ("tma_load", "cp", "shift", "st", "ld_red")
@@ -122,7 +123,7 @@ def _top(op, role_op):
     return op
 
 
-class RolePlan:
+class RolePlan(Recorder):
     """Finds the cross-role dependences of one partitions op and inserts the protocol."""
 
     def __init__(self, kernel, partitions, strategy: str):
@@ -204,11 +205,6 @@ class RolePlan:
             i = _op("arith.addi", [i, _const(plus, index)], index)
         return _op("arith.index_cast", [_op("arith.andi", [i, _const(1, index)], index)],
                    i32)
-
-    def emit(self, cls, **fields):
-        op = cls.build(**fields)
-        self.added.append(op)
-        return op
 
     def run(self) -> list:
         fills, mmas, lds = self.collect()
