@@ -398,6 +398,9 @@ def _setp(ins: P.Instr):
         d, a, b = ins.operands
         dname = d.name.split("|")[0]
         read_a, read_b = _reader(m, a, bits, ins), _reader(m, b, bits, ins)
+        lean = _int_compare(m, ins, cmp, kind, bits, dname, read_a, read_b)
+        if lean is not None:
+            return lean
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
@@ -406,6 +409,51 @@ def _setp(ins: P.Instr):
             m.advance(idx)
         return run
     return make
+
+
+def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname: str,
+                 read_a, read_b):
+    """The handler of an integer setp with its comparison (a ufunc) and signedness
+    chosen once: ``_compare``'s values, stored into a predicate register as
+    ``Machine.write`` stores them; with a ``body`` for the fused stretches
+    (machine_stepping._fused) when unguarded. None for float comparisons."""
+    if kind == "f" or bits not in MASK:
+        return None
+    ufunc = _INT_UFUNC[cmp]
+    signed = kind == "s"
+    found = []
+
+    def compare(at):
+        x, y = read_a(at), read_b(at)
+        if signed:   # a 64-bit register's bits as int64: to_signed's view, without a call
+            x = x.view(np.int64) if bits == 64 and type(x) is np.ndarray else \
+                to_signed(x, bits)
+            y = y.view(np.int64) if bits == 64 and type(y) is np.ndarray else \
+                to_signed(y, bits)
+        value = ufunc(x, y)
+        if not found:
+            found.append(m.reg(dname, ins))
+        out = found[0]
+        if out.dtype == bool:
+            out[at] = value
+        else:   # not a predicate: the general write
+            m.write(dname, at, value, 1, ins)
+
+    guard = ins.guard
+
+    def run(ins, idx):
+        act = idx if guard is None else m.guarded(ins, idx)
+        compare(m.contiguous(act))
+        m.advance(idx)
+    if guard is None:
+        run.body = compare
+    return run
+
+
+#: The NumPy comparison of each integer setp comparison (``_compare``'s table).
+_INT_UFUNC = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+              "gt": np.greater, "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal,
+              "hi": np.greater, "hs": np.greater_equal}
 
 
 def _bfe(ins: P.Instr):

@@ -12,6 +12,10 @@ from tcgen05_lower.sim.ordering_mbarriers import _contribute
 from tcgen05_lower.sim.ordering_records import TmaInFlight
 
 
+#: Reductions called as ufunc methods (no Python wrapper): smem_access_warp's tests.
+_MAX, _MIN, _ANY = np.maximum.reduce, np.minimum.reduce, np.logical_or.reduce
+
+
 class SharedMemoryOrdering:
     """Shared-memory accesses, TMA loads and CTA exits of ``OrderingModel`` (a
     mixin of it: the state is its ``__init__``'s)."""
@@ -102,6 +106,67 @@ class SharedMemoryOrdering:
                 mine = threads[sel]
                 self.write_epoch[r][byte] = np.repeat(self.known[mine, mine], size)
                 self.write_line[r][byte] = line
+
+    def smem_access_warp(self, at: slice, rank: int, addresses: np.ndarray, size: int,
+                         write: bool, line: int) -> None:
+        """``smem_access`` of the consecutive threads ``at`` of CTA ``rank``, thread
+        ``at.start + i`` at ``addresses[i]`` (int64): the same checks and bookkeeping
+        in fewer array operations. It first finds, without changing anything, whether
+        there is a race to report (a TMA-written byte, another thread's write not
+        ordered before a read, a tcgen05 op still reading a byte written); if there may
+        be, ``smem_access`` does the access instead (and reports it)."""
+        byte = addresses if size == 1 else \
+            (addresses.reshape(-1, 1) + self._byte_lanes(size)).reshape(-1)
+        if _MAX(self.tma_writer[rank][byte]) >= 0:
+            return self._smem_access_general(at, rank, addresses, size, write, line)
+        who = self._byte_owners(at, size)
+        if not write:
+            writers = self.writer[rank][byte]
+            if _MAX(writers) >= 0 and _ANY((writers >= 0) & (writers != who)):
+                return self._smem_access_general(at, rank, addresses, size, write, line)
+            return None
+        readers = self.reader[rank][byte]
+        if _MIN(readers) >= 0:   # every byte read by a tcgen05 op (an operand tile)
+            known = self.known[who, self.column[self.DONE + readers]]
+            if _ANY(known < self.reader_seq[rank][byte]):
+                return self._smem_access_general(at, rank, addresses, size, write, line)
+        elif _MAX(readers) >= 0:
+            busy = readers >= 0
+            known = self.known[who[busy], self.column[self.DONE + readers[busy]]]
+            if _ANY(known < self.reader_seq[rank][byte][busy]):
+                return self._smem_access_general(at, rank, addresses, size, write, line)
+        self.writer[rank][byte] = who
+        epochs = self.known[at, at].diagonal()   # each thread's own epoch
+        self.write_epoch[rank][byte] = epochs if size == 1 else epochs.repeat(size)
+        self.write_line[rank][byte] = line
+        return None
+
+    def _smem_access_general(self, at: slice, rank: int, addresses, size, write,
+                             line) -> None:
+        threads = np.arange(at.start, at.stop)
+        self.smem_access(threads, np.full(threads.shape, rank, np.int64), addresses, size,
+                         write, line)
+
+    #: (size -> arange(size)) and ((start, stop, size) -> the thread of each byte), made
+    #: once: read-only arrays
+    _lanes_made: dict = {}
+    _owners_made: dict = {}
+
+    def _byte_lanes(self, size: int) -> np.ndarray:
+        lanes = self._lanes_made.get(size)
+        if lanes is None:
+            lanes = self._lanes_made[size] = np.arange(size)
+            lanes.flags.writeable = False
+        return lanes
+
+    def _byte_owners(self, at: slice, size: int) -> np.ndarray:
+        key = (at.start, at.stop, size)
+        owners = self._owners_made.get(key)
+        if owners is None:
+            owners = np.repeat(np.arange(at.start, at.stop), size)
+            owners.flags.writeable = False
+            self._owners_made[key] = owners
+        return owners
 
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
     def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
