@@ -422,14 +422,25 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
     ufunc = _INT_UFUNC[cmp]
     signed = kind == "s"
     found = []
+    b = ins.operands[2]
+    if bits == 64 and isinstance(ins.operands[1], P.Reg):
+        read_a = _view64(m, ins.operands[1], ins, read_a)
+
+    constant = []   # an immediate b as the comparison takes it (to_signed if signed)
 
     def compare(at):
-        x, y = read_a(at), read_b(at)
+        x = read_a(at)
+        if constant:
+            y = constant[0]
+        else:
+            y = read_b(at)
+            if signed:
+                y = to_signed(y, bits)
+            if isinstance(b, P.Imm):
+                constant.append(y)
         if signed:   # a 64-bit register's bits as int64: to_signed's view, without a call
             x = x.view(np.int64) if bits == 64 and type(x) is np.ndarray else \
                 to_signed(x, bits)
-            y = y.view(np.int64) if bits == 64 and type(y) is np.ndarray else \
-                to_signed(y, bits)
         value = ufunc(x, y)
         if not found:
             found.append(m.reg(dname, ins))
@@ -448,6 +459,20 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
     if guard is None:
         run.body = compare
     return run
+
+
+def _view64(m: Machine, op: P.Reg, ins: P.Instr, general):
+    """A 64-bit register operand read as a view of its uint64 array (``_reader``'s value:
+    its mask is a no-op at 64 bits) for a comparison, which makes a new array; other
+    arrays (a predicate's) through ``general``."""
+    found = []
+
+    def register(act):
+        if not found:
+            found.append(m.reg(op.name, ins))
+        arr = found[0]
+        return arr[act] if arr.dtype == np.uint64 else general(act)
+    return register
 
 
 #: The NumPy comparison of each integer setp comparison (``_compare``'s table).

@@ -110,7 +110,7 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views)
     rank = int(m.rank[at.start])
     if int(m.rank[at.stop - 1]) != rank:
         return None
-    view = views.of(("shared", rank), m.smem[rank])
+    view = views.of(("shared", rank), m.ctas[rank].smem)   # a view of m.smem[rank]
     if view is None:
         return None
     local = addr.astype(np.int64)
@@ -125,7 +125,7 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
         return None
     size, views, lean = nbytes * vec, _Views(nbytes), _lean_ordering(m)
     lanes = np.arange(vec, dtype=np.int64) if vec > 1 else None
-    targets = []   # per destination: (array, its bits, sign-extend)
+    targets = []   # per destination: (array, its bits, sign-extend, mask needed)
 
     def destinations() -> bool:
         """The destination registers (found once): uint64 arrays of 8 to 64 bits."""
@@ -136,7 +136,9 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
                 arr, rbits = m.reg(r.name, ins), m.reg_bits(r.name)
                 if arr.dtype != np.uint64 or rbits not in MASK:
                     return False
-                targets.append((arr, rbits, kind == "s" and rbits > bits))
+                # a zero-extended element already fits a register at least as wide
+                extend = kind == "s" and rbits > bits
+                targets.append((arr, rbits, extend, extend or rbits < 8 * nbytes))
         return True
 
     def try_load(act) -> bool:
@@ -156,11 +158,11 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
                 m.ordering.smem_access(np.arange(at.start, at.stop), m.rank[at], local, size, False,
                                        ins.line)
         values = view[element if lanes is None else element.reshape(-1, 1) + lanes]
-        for j, (out, rbits, extend) in enumerate(targets):
+        for j, (out, rbits, extend, masked) in enumerate(targets):
             v = (values if lanes is None else values[:, j]).astype(np.uint64)
             if extend:   # sign-extend (9.7.10.8)
                 v = from_signed(to_signed(v, bits), rbits)
-            out[at] = v & MASK[rbits]
+            out[at] = v & MASK[rbits] if masked else v
         return True
     return try_load
 
@@ -182,7 +184,12 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
         n = at.stop - at.start
         # the sources first, then the address, as the general handler reads them
         if lanes is None:
-            values = np.asarray(m.read(srcs[0], at, bits, ins), np.uint64).astype(typed)
+            src = srcs[0]
+            arr = m.regs.get(src.name) if isinstance(src, P.Reg) else None
+            if arr is not None and arr.dtype == np.uint64 and 8 * nbytes <= bits:
+                values = arr[at].astype(typed)   # the low bytes: m.read's value, stored
+            else:
+                values = np.asarray(m.read(src, at, bits, ins), np.uint64).astype(typed)
         else:
             wide = np.empty((n, vec), np.uint64)
             for j, r in enumerate(srcs):
