@@ -186,13 +186,15 @@ def _pred_logic(m: Machine, ins: P.Instr, base: str):
 def _mul_handler(m: Machine, ins: P.Instr, kind: str, bits: int, mode: set):
     d, a, b = ins.operands
 
-    def run(ins, idx):
-        act = m.guarded(ins, idx)
+    def apply(act):
         x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
         m.write(d.name, act, _mul(kind, bits, mode, x, y, ins),
                 2 * bits if "wide" in mode else bits, ins)
+
+    def run(ins, idx):
+        apply(m.guarded(ins, idx))
         m.advance(idx)
-    return run
+    return _fusible(run, ins, apply)
 
 
 def _mul(kind: str, bits: int, mode: set, x, y, ins: P.Instr):
@@ -233,8 +235,7 @@ def _mad(ins: P.Instr):
         d, a, b, c = ins.operands
         wbits = 2 * bits if "wide" in mode else bits
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
             z = m.read(c, act, wbits, ins)
             if kind == "f":  # mad.f32 is fused (fma), computed in float64 then rounded
@@ -243,9 +244,22 @@ def _mad(ins: P.Instr):
             else:
                 r = _mul(kind, bits, mode, x, y, ins) + z
             m.write(d.name, act, r, wbits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
+
+
+def _fusible(run, ins: P.Instr, apply):
+    """``run`` with ``apply(act)`` (the instruction on its active threads, PC untouched)
+    as its ``body`` when unguarded: on the threads of ``Machine.contiguous`` it computes
+    what ``run`` computes on the step's, and the fused stretches
+    (machine_stepping._fused) call it."""
+    if ins.guard is None:
+        run.body = apply
+    return run
 
 
 def _unary(apply):
@@ -304,11 +318,13 @@ def _mov(ins: P.Instr):
             raise _unknown(ins, "only scalar register moves")
         read_a = _reader(m, a, bits, ins)
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             m.write(d.name, act, read_a(act), bits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
 
 

@@ -120,20 +120,23 @@ class SharedMemoryOrdering:
 
     def smem_access_warp(self, at: slice, rank: int, addresses: np.ndarray, size: int,
                          write: bool, line: int) -> None:
-        """``smem_access`` of the consecutive threads ``at`` of CTA ``rank``, thread
-        ``at.start + i`` at ``addresses[i]`` (int64, inside the CTA's shared memory:
+        """``smem_access`` of the threads ``at`` of CTA ``rank`` (a slice of
+        consecutive threads, or sorted thread ids), its i-th thread at
+        ``addresses[i]`` (int64, inside the CTA's shared memory:
         ops_memory_warp checked it): the same checks and bookkeeping in fewer array
         operations. It first finds, without changing anything, whether there is a race
         to report (a TMA-written byte, another thread's write not ordered before a read,
         a tcgen05 op still reading a byte written) or the bytes' readers are mixed;
         then ``smem_access`` does the access instead (and reports what there is)."""
-        n = at.stop - at.start
+        consecutive = type(at) is slice
+        n = at.stop - at.start if consecutive else len(at)
         byte = addresses if size == 1 else \
             addresses.repeat(size) + self._made(("lanes", n, size), _lanes, n, size)
         if rank in self.__dict__.get("_tma_ranks", ()) and \
                 _MAX(self.tma_writer[rank][byte]) >= 0:
             return self._smem_access_general(at, rank, addresses, size, write, line)
-        who = self._made(("who", at.start, at.stop, size), _owners, at, size)
+        who = self._made(("who", at.start, at.stop, size), _owners, at, size) \
+            if consecutive else at.astype(np.int32).repeat(size)
         if not write:
             writers = self.writer[rank][byte]
             if _MAX(writers) >= 0 and _ANY((writers >= 0) & (writers != who)):
@@ -147,14 +150,15 @@ class SharedMemoryOrdering:
         elif _MAX(readers) >= 0:   # some bytes read, some not: byte by byte
             return self._smem_access_general(at, rank, addresses, size, write, line)
         self.writer[rank][byte] = who
-        epochs = self.known[at, at].diagonal()   # each thread's own epoch
+        # each thread's own epoch
+        epochs = self.known[at, at].diagonal() if consecutive else self.known[at, at]
         self.write_epoch[rank][byte] = epochs if size == 1 else epochs.repeat(size)
         self.write_line[rank][byte] = line
         return None
 
     def _smem_access_general(self, at: slice, rank: int, addresses, size, write,
                              line) -> None:
-        threads = np.arange(at.start, at.stop)
+        threads = np.arange(at.start, at.stop) if type(at) is slice else at
         self.smem_access(threads, np.full(threads.shape, rank, np.int64), addresses, size,
                          write, line)
 
