@@ -173,36 +173,32 @@ class SharedMemoryOrdering:
             found.flags.writeable = False
         return found
 
-    def _clear_over_range(self, owner: np.ndarray, seq: np.ndarray, stream: int,
-                          who: int, addresses: np.ndarray) -> bool:
+    def _clear_one_owner(self, owner: np.ndarray, seq: np.ndarray, stream: int,
+                         who: int, addresses: np.ndarray) -> bool:
         """Whether thread `who` has observed, for every byte of `addresses`, the
         completion of the async operation that owns it (``owner``: the issuing thread or
         -1, ``seq``: the operation's number in the issuer's stream ``stream + issuer``),
-        decided over the range [min, max] of the addresses: true there, true for them
-        (a superset). Only where that is cheap: a large access whose range is at most
-        twice its size and whose bytes have one owner (or none). False means "not
-        decided here": the caller then checks byte by byte."""
-        n = addresses.size
-        if n < 256:
+        decided with a few reductions where the bytes have no owner or all the same one
+        (a TMA load's tile, an MMA's operands): then the latest operation's number is
+        all there is to compare. False means "not decided here": the caller then checks
+        byte by byte (and reports what it finds)."""
+        owners = owner[addresses]
+        if not owners.size:
             return False
-        low, high = int(_MIN(addresses)), int(_MAX(addresses)) + 1
-        if low < 0 or high > owner.size or high - low > 2 * n:
-            return False
-        owners = owner[low:high]
         last = int(_MAX(owners))
         if last < 0:
-            return True   # no byte in the range has an owner
+            return True   # no byte has an owner
         if int(_MIN(owners)) != last:
             return False
         seen = self.known[who, self.column[stream + last]]
-        return bool(seen >= _MAX(seq[low:high]))
+        return bool(seen >= _MAX(seq[addresses]))
 
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
     def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
                            what: str, line: int) -> None:
         """Races of accesses by threads `who` (one per byte, or one thread for all) to
         bytes a TMA load writes whose completion they have not observed."""
-        if isinstance(who, (int, np.integer)) and self._clear_over_range(
+        if isinstance(who, (int, np.integer)) and self._clear_one_owner(
                 self.tma_writer[rank], self.tma_seq[rank], self.TMA, who, addresses):
             return
         writers = self.tma_writer[rank][addresses]
@@ -229,8 +225,8 @@ class SharedMemoryOrdering:
         `mbarrier_rank` (default `rank`; module docstring)."""
         bar_rank = rank if mbarrier_rank is None else mbarrier_rank
         self._mbar(bar_rank, mbarrier, line, thread)
-        clear = self._clear_over_range(self.reader[rank], self.reader_seq[rank], self.DONE,
-                                       thread, addresses)
+        clear = self._clear_one_owner(self.reader[rank], self.reader_seq[rank], self.DONE,
+                                      thread, addresses)
         readers = None if clear else self.reader[rank][addresses]
         if not clear and (readers >= 0).any():
             busy = readers >= 0
