@@ -40,8 +40,10 @@ class MachineStepping:
     _contiguous_of = _contiguous = None   # contiguous()'s last question and answer
 
     def _fused(self, m: int, idx, run: int, chain_limit: int, width) -> int:
-        """Runs the stretch of unguarded straight-line ALU instructions from PC ``m`` (at
-        most ``run`` of them, each with a ``body``: sim/ops_fastint.py) on the threads
+        """Runs the stretch of unguarded straight-line instructions from PC ``m`` (at
+        most ``run`` of them, each with a ``body``: the integer ALU of
+        sim/ops_fastint.py, setp, mov, mad and mul of sim/ops_arith.py, ld and st of
+        sim/ops_memory.py) on the threads
         ``idx`` as the steps one by one would: the same bookkeeping per step, the PCs
         advanced once at the end. Stops where the step-by-step loop would look again
         (another thread's PC, chain_limit), before a step at which it checks the
@@ -60,24 +62,52 @@ class MachineStepping:
         if k < 2:
             return 0
         at = self.contiguous(idx)
-        instrs, handlers, counts = self.entry.instructions, self.handlers, stats.counts
+        bodies, opcodes = self._stretch(m, k)
         done = 0
         try:
-            for pc in range(m, m + k):
-                ins = instrs[pc]
-                stats.steps += 1
-                stats.warp_instructions += width
-                counts[ins.opcode] = counts.get(ins.opcode, 0) + width
-                handlers[pc].body(at)
+            for body in bodies:
+                body(at)
                 done += 1
-        except SimError as err:
-            if err.ptx_line is None:
+        except BaseException as err:
+            # the bookkeeping of the steps run, the failing one included (the step loop
+            # counts a step before running it)
+            self._count_stretch(m, done + 1, width, None)
+            ins = self.entry.instructions[m + done]
+            if isinstance(err, SimError) and err.ptx_line is None:
                 err.ptx_line, err.ptx_text = ins.line, ins.text
             raise
         finally:
             self.pc[at] += done
+        self._count_stretch(m, k, width, opcodes)
         self._moved = (idx, m + k)
         return k
+
+    def _stretch(self, m: int, k: int) -> tuple:
+        """The bodies of the stretch of ``k`` instructions from PC ``m`` and its
+        opcodes with their multiplicities in the order of their first occurrence (what
+        the step loop's counts per opcode add, in the order it adds them), made once."""
+        made = self.__dict__.setdefault("_stretches", {})
+        found = made.get((m, k))
+        if found is None:
+            opcodes: dict = {}
+            for ins in self.entry.instructions[m:m + k]:
+                opcodes[ins.opcode] = opcodes.get(ins.opcode, 0) + 1
+            found = made[(m, k)] = (tuple(h.body for h in self.handlers[m:m + k]),
+                                    tuple(opcodes.items()))
+        return found
+
+    def _count_stretch(self, m: int, k: int, width: int, opcodes) -> None:
+        """The step loop's bookkeeping of ``k`` steps from PC ``m`` of ``width`` warps:
+        steps, warp instructions, counts per opcode (``opcodes``: ``_stretch``'s, or
+        None to take them from the instructions)."""
+        stats = self.stats
+        stats.steps += k
+        stats.warp_instructions += k * width
+        counts = stats.counts
+        if opcodes is None:
+            opcodes = [(ins.opcode, 1) for ins in self.entry.instructions[m:m + k]]
+        for opcode, n in opcodes:
+            counts[opcode] = counts.get(opcode, 0) + n * width
 
     def _schedule(self, count: int) -> tuple:
         """The next step's (PC, threads, warps or None, chain limit): the lowest-PC-first

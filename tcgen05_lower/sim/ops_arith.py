@@ -186,13 +186,15 @@ def _pred_logic(m: Machine, ins: P.Instr, base: str):
 def _mul_handler(m: Machine, ins: P.Instr, kind: str, bits: int, mode: set):
     d, a, b = ins.operands
 
-    def run(ins, idx):
-        act = m.guarded(ins, idx)
+    def apply(act):
         x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
         m.write(d.name, act, _mul(kind, bits, mode, x, y, ins),
                 2 * bits if "wide" in mode else bits, ins)
+
+    def run(ins, idx):
+        apply(m.guarded(ins, idx))
         m.advance(idx)
-    return run
+    return _fusible(run, ins, apply)
 
 
 def _mul(kind: str, bits: int, mode: set, x, y, ins: P.Instr):
@@ -233,8 +235,7 @@ def _mad(ins: P.Instr):
         d, a, b, c = ins.operands
         wbits = 2 * bits if "wide" in mode else bits
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
             z = m.read(c, act, wbits, ins)
             if kind == "f":  # mad.f32 is fused (fma), computed in float64 then rounded
@@ -243,9 +244,22 @@ def _mad(ins: P.Instr):
             else:
                 r = _mul(kind, bits, mode, x, y, ins) + z
             m.write(d.name, act, r, wbits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
+
+
+def _fusible(run, ins: P.Instr, apply):
+    """``run`` with ``apply(act)`` (the instruction on its active threads, PC untouched)
+    as its ``body`` when unguarded: on the threads of ``Machine.contiguous`` it computes
+    what ``run`` computes on the step's, and the fused stretches
+    (machine_stepping._fused) call it."""
+    if ins.guard is None:
+        run.body = apply
+    return run
 
 
 def _unary(apply):
@@ -304,11 +318,13 @@ def _mov(ins: P.Instr):
             raise _unknown(ins, "only scalar register moves")
         read_a = _reader(m, a, bits, ins)
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             m.write(d.name, act, read_a(act), bits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
 
 
@@ -398,6 +414,9 @@ def _setp(ins: P.Instr):
         d, a, b = ins.operands
         dname = d.name.split("|")[0]
         read_a, read_b = _reader(m, a, bits, ins), _reader(m, b, bits, ins)
+        lean = _int_compare(m, ins, cmp, kind, bits, dname, read_a, read_b)
+        if lean is not None:
+            return lean
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
@@ -406,6 +425,76 @@ def _setp(ins: P.Instr):
             m.advance(idx)
         return run
     return make
+
+
+def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname: str,
+                 read_a, read_b):
+    """The handler of an integer setp with its comparison (a ufunc) and signedness
+    chosen once: ``_compare``'s values, stored into a predicate register as
+    ``Machine.write`` stores them; with a ``body`` for the fused stretches
+    (machine_stepping._fused) when unguarded. None for float comparisons."""
+    if kind == "f" or bits not in MASK:
+        return None
+    ufunc = _INT_UFUNC[cmp]
+    signed = kind == "s"
+    found = []
+    b = ins.operands[2]
+    if bits == 64 and isinstance(ins.operands[1], P.Reg):
+        read_a = _view64(m, ins.operands[1], ins, read_a)
+
+    constant = []   # an immediate b as the comparison takes it (to_signed if signed)
+
+    def compare(at):
+        x = read_a(at)
+        if constant:
+            y = constant[0]
+        else:
+            y = read_b(at)
+            if signed:
+                y = to_signed(y, bits)
+            if isinstance(b, P.Imm):
+                constant.append(y)
+        if signed:   # a 64-bit register's bits as int64: to_signed's view, without a call
+            x = x.view(np.int64) if bits == 64 and type(x) is np.ndarray else \
+                to_signed(x, bits)
+        value = ufunc(x, y)
+        if not found:
+            found.append(m.reg(dname, ins))
+        out = found[0]
+        if out.dtype == bool:
+            out[at] = value
+        else:   # not a predicate: the general write
+            m.write(dname, at, value, 1, ins)
+
+    guard = ins.guard
+
+    def run(ins, idx):
+        act = idx if guard is None else m.guarded(ins, idx)
+        compare(m.contiguous(act))
+        m.advance(idx)
+    if guard is None:
+        run.body = compare
+    return run
+
+
+def _view64(m: Machine, op: P.Reg, ins: P.Instr, general):
+    """A 64-bit register operand read as a view of its uint64 array (``_reader``'s value:
+    its mask is a no-op at 64 bits) for a comparison, which makes a new array; other
+    arrays (a predicate's) through ``general``."""
+    found = []
+
+    def register(act):
+        if not found:
+            found.append(m.reg(op.name, ins))
+        arr = found[0]
+        return arr[act] if arr.dtype == np.uint64 else general(act)
+    return register
+
+
+#: The NumPy comparison of each integer setp comparison (``_compare``'s table).
+_INT_UFUNC = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
+              "gt": np.greater, "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal,
+              "hi": np.greater, "hs": np.greater_equal}
 
 
 def _bfe(ins: P.Instr):

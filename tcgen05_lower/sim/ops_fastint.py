@@ -46,14 +46,24 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
     mask = None if bits == 64 else MASK[bits]
     guard = ins.guard
     found = []
+    # (ufunc, a's array, b's array or immediate, d's array) once every array is found to
+    # be a uint64 register: the operation then writes into d's slice itself (``_direct``)
+    direct = []
+    into = _direct_ufunc(m, ins, base, kind, bits, a, b) if operate is not binop else None
 
     def run(ins, idx):
         act = idx if guard is None else m.guarded(ins, idx)
         if act is ALL or len(act):
             at = m.contiguous(act)
+            if direct and type(at) is slice:
+                ufunc, x, y, out = direct[0]
+                ufunc(x[at], y if type(y) is np.uint64 else y[at], out=out[at])
+                m.advance(idx)
+                return
             value = operate(read_a(at), read_b(at))
             if not found:
                 found.append(m.reg(d.name, ins))
+                _direct(m, into, a, b, read_b, at, found[0], direct)
             out = found[0]
             if out.dtype == bool:   # a predicate destination: the general write
                 m.write(d.name, act, value, bits, ins)
@@ -66,9 +76,14 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
     def body(at):
         """The unguarded instruction on the threads ``at`` (``Machine.contiguous``),
         without advancing their PC: the run loop's fused stretches (executor.py)."""
+        if direct and type(at) is slice:
+            ufunc, x, y, out = direct[0]
+            ufunc(x[at], y if type(y) is np.uint64 else y[at], out=out[at])
+            return
         value = operate(read_a(at), read_b(at))
         if not found:
             found.append(m.reg(d.name, ins))
+            _direct(m, into, a, b, read_b, at, found[0], direct)
         out = found[0]
         if out.dtype == bool:
             m.write(d.name, at, value, bits, ins)
@@ -79,6 +94,44 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
     if guard is None:
         run.body = body
     return run
+
+
+def _direct_ufunc(m, ins: P.Instr, base: str, kind: str, bits: int, a, b):
+    """The ufunc that computes a 64-bit ``base`` of register ``a`` and register or
+    immediate ``b`` with ``_operation``'s values, or None: only 64-bit forms (no mask
+    on the operands or the result), a shift only by an immediate below 64 (``_operation``
+    gives zero for more) and not signed."""
+    if bits != 64 or not isinstance(a, P.Reg) or not isinstance(b, (P.Reg, P.Imm)):
+        return None
+    if base in _UFUNC:
+        return getattr(np, _UFUNC[base])
+    if not isinstance(b, P.Imm) or (base == "shr" and kind == "s") or \
+            (m.imm_bits(b, 32) & 0xFFFFFFFF) >= bits:
+        return None
+    return np.left_shift if base == "shl" else np.right_shift
+
+
+def _direct(m, ufunc, a, b, read_b, at, out: np.ndarray, direct: list) -> None:
+    """After the first run of the handler (its registers found, as the general code
+    finds them): the direct form (ufunc, a's array, b's array or value, d's array) into
+    ``direct`` when every register is a uint64 array; the shift's second operand is
+    its amount (``_operation``'s ``shift``), an immediate its bits (``read_b``)."""
+    if ufunc is None or out.dtype != np.uint64:
+        return
+    x = m.regs.get(a.name)
+    if x is None or x.dtype != np.uint64:
+        return
+    if isinstance(b, P.Reg):
+        y = m.regs.get(b.name)
+        if y is None or y.dtype != np.uint64:
+            return
+    elif ufunc in (np.left_shift, np.right_shift):
+        y = np.uint64(m.imm_bits(b, 32) & 0xFFFFFFFF)
+    else:
+        y = read_b(at)
+        if type(y) is not np.uint64:
+            return
+    direct.append((ufunc, x, y, out))
 
 
 def _view_reader(m, op, bits: int, ins: P.Instr, general):

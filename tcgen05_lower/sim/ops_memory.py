@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tcgen05_lower.sim import ops_memory_warp
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ops_support import (CLUSTER_RANK_SHIFT, MemoryAccess, _shared_target,
                                            _unknown)
@@ -62,19 +63,25 @@ def _ld(ins: P.Instr):
         if len(dsts) != vec:
             raise SimError("vector width and destination count differ", ins.line, ins.text)
         nbytes = max(bits // 8, 1)
+        # a warp of consecutive threads at aligned in-bounds addresses: the same access,
+        # fewer array operations (sim/ops_memory_warp.py); else the general code below
+        lean = ops_memory_warp.load_maker(m, ins, space, vec, kind, bits, nbytes, a, dsts)
+
+        def general(act):
+            addr = None if space == "param" else m.address(a, act, ins)
+            values = load(m, space, act, addr, nbytes, vec, ins)
+            for j, r in enumerate(dsts):
+                v = values[:, j]
+                if kind == "s" and m.reg_bits(r.name) > bits:  # sign-extend (9.7.10.8)
+                    v = from_signed(to_signed(v, bits), m.reg_bits(r.name))
+                m.write(r.name, act, v, m.reg_bits(r.name), ins)
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            if act is ALL or len(act):
-                addr = None if space == "param" else m.address(a, act, ins)
-                values = load(m, space, act, addr, nbytes, vec, ins)
-                for j, r in enumerate(dsts):
-                    v = values[:, j]
-                    if kind == "s" and m.reg_bits(r.name) > bits:  # sign-extend (9.7.10.8)
-                        v = from_signed(to_signed(v, bits), m.reg_bits(r.name))
-                    m.write(r.name, act, v, m.reg_bits(r.name), ins)
+            if (act is ALL or len(act)) and not (lean is not None and lean(act)):
+                general(act)
             m.advance(idx)
-        return run
+        return _with_body(run, ins, lean, general)
     return make
 
 
@@ -89,18 +96,36 @@ def _st(ins: P.Instr):
         if len(srcs) != vec:
             raise SimError("vector width and source count differ", ins.line, ins.text)
         nbytes = max(bits // 8, 1)
+        lean = ops_memory_warp.store_maker(m, ins, space, vec, bits, nbytes, a, srcs)
+
+        def general(act):
+            n = m.nthreads if act is ALL else len(act)
+            values = np.empty((n, vec), np.uint64)
+            for j, r in enumerate(srcs):
+                values[:, j] = m.read(r, act, bits, ins)
+            store(m, space, act, m.address(a, act, ins), nbytes, vec, values, ins)
 
         def run(ins, idx):
             act = m.guarded(ins, idx)
-            if act is ALL or len(act):
-                n = m.nthreads if act is ALL else len(act)
-                values = np.empty((n, vec), np.uint64)
-                for j, r in enumerate(srcs):
-                    values[:, j] = m.read(r, act, bits, ins)
-                store(m, space, act, m.address(a, act, ins), nbytes, vec, values, ins)
+            if (act is ALL or len(act)) and not (lean is not None and lean(act)):
+                general(act)
             m.advance(idx)
-        return run
+        return _with_body(run, ins, lean, general)
     return make
+
+
+def _with_body(run, ins: P.Instr, lean, general):
+    """``run`` with a ``body(at)`` for the fused stretches (machine_stepping._fused) when
+    the instruction is unguarded and has a lean form: the access on the threads ``at``
+    (``Machine.contiguous``), without advancing their PC."""
+    if ins.guard is not None or lean is None:
+        return run
+
+    def body(at):
+        if not lean(at):
+            general(ops_memory_warp.thread_ids(at))
+    run.body = body
+    return run
 
 
 def _byte_offsets(addr, nbytes: int, vec: int):

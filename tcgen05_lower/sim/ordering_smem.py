@@ -12,6 +12,21 @@ from tcgen05_lower.sim.ordering_mbarriers import _contribute
 from tcgen05_lower.sim.ordering_records import TmaInFlight
 
 
+#: Reductions called as ufunc methods (no Python wrapper): smem_access_warp's tests.
+_MAX, _MIN, _ANY = np.maximum.reduce, np.minimum.reduce, np.logical_or.reduce
+
+
+def _lanes(n: int, size: int) -> np.ndarray:
+    """0, 1, .., size - 1, n times: each byte's offset in its thread's access."""
+    return np.tile(np.arange(size), n)
+
+
+def _owners(at: slice, size: int) -> np.ndarray:
+    """The thread of each byte of the accesses of threads ``at``, ``size`` bytes each,
+    as the writer arrays hold it (int32)."""
+    return np.arange(at.start, at.stop, dtype=np.int32).repeat(size)
+
+
 class SharedMemoryOrdering:
     """Shared-memory accesses, TMA loads and CTA exits of ``OrderingModel`` (a
     mixin of it: the state is its ``__init__``'s)."""
@@ -103,11 +118,89 @@ class SharedMemoryOrdering:
                 self.write_epoch[r][byte] = np.repeat(self.known[mine, mine], size)
                 self.write_line[r][byte] = line
 
+    def smem_access_warp(self, at: slice, rank: int, addresses: np.ndarray, size: int,
+                         write: bool, line: int) -> None:
+        """``smem_access`` of the threads ``at`` of CTA ``rank`` (a slice of
+        consecutive threads, or sorted thread ids), its i-th thread at
+        ``addresses[i]`` (int64, inside the CTA's shared memory:
+        ops_memory_warp checked it): the same checks and bookkeeping in fewer array
+        operations. It first finds, without changing anything, whether there is a race
+        to report (a TMA-written byte, another thread's write not ordered before a read,
+        a tcgen05 op still reading a byte written) or the bytes' readers are mixed;
+        then ``smem_access`` does the access instead (and reports what there is)."""
+        consecutive = type(at) is slice
+        n = at.stop - at.start if consecutive else len(at)
+        byte = addresses if size == 1 else \
+            addresses.repeat(size) + self._made(("lanes", n, size), _lanes, n, size)
+        if rank in self.__dict__.get("_tma_ranks", ()) and \
+                _MAX(self.tma_writer[rank][byte]) >= 0:
+            return self._smem_access_general(at, rank, addresses, size, write, line)
+        who = self._made(("who", at.start, at.stop, size), _owners, at, size) \
+            if consecutive else at.astype(np.int32).repeat(size)
+        if not write:
+            writers = self.writer[rank][byte]
+            if _MAX(writers) >= 0 and _ANY((writers >= 0) & (writers != who)):
+                return self._smem_access_general(at, rank, addresses, size, write, line)
+            return None
+        readers = self.reader[rank][byte]
+        if _MIN(readers) >= 0:   # every byte read by a tcgen05 op (an operand tile)
+            known = self.known[who, self.column[self.DONE + readers]]
+            if _ANY(known < self.reader_seq[rank][byte]):
+                return self._smem_access_general(at, rank, addresses, size, write, line)
+        elif _MAX(readers) >= 0:   # some bytes read, some not: byte by byte
+            return self._smem_access_general(at, rank, addresses, size, write, line)
+        self.writer[rank][byte] = who
+        # each thread's own epoch
+        epochs = self.known[at, at].diagonal() if consecutive else self.known[at, at]
+        self.write_epoch[rank][byte] = epochs if size == 1 else epochs.repeat(size)
+        self.write_line[rank][byte] = line
+        return None
+
+    def _smem_access_general(self, at: slice, rank: int, addresses, size, write,
+                             line) -> None:
+        threads = np.arange(at.start, at.stop) if type(at) is slice else at
+        self.smem_access(threads, np.full(threads.shape, rank, np.int64), addresses, size,
+                         write, line)
+
+    #: Read-only arrays smem_access_warp makes once: by key, the bytes' offsets in their
+    #: access (("lanes", threads, size)) and the thread of each byte (("who", ...)).
+    _arrays_made: dict = {}
+
+    def _made(self, key, make, *args) -> np.ndarray:
+        found = self._arrays_made.get(key)
+        if found is None:
+            found = self._arrays_made[key] = make(*args)
+            found.flags.writeable = False
+        return found
+
+    def _clear_one_owner(self, owner: np.ndarray, seq: np.ndarray, stream: int,
+                         who: int, addresses: np.ndarray) -> bool:
+        """Whether thread `who` has observed, for every byte of `addresses`, the
+        completion of the async operation that owns it (``owner``: the issuing thread or
+        -1, ``seq``: the operation's number in the issuer's stream ``stream + issuer``),
+        decided with a few reductions where the bytes have no owner or all the same one
+        (a TMA load's tile, an MMA's operands): then the latest operation's number is
+        all there is to compare. False means "not decided here": the caller then checks
+        byte by byte (and reports what it finds)."""
+        owners = owner[addresses]
+        if not owners.size:
+            return False
+        last = int(_MAX(owners))
+        if last < 0:
+            return True   # no byte has an owner
+        if int(_MIN(owners)) != last:
+            return False
+        seen = self.known[who, self.column[stream + last]]
+        return bool(seen >= _MAX(seq[addresses]))
+
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
     def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
                            what: str, line: int) -> None:
         """Races of accesses by threads `who` (one per byte, or one thread for all) to
         bytes a TMA load writes whose completion they have not observed."""
+        if isinstance(who, (int, np.integer)) and self._clear_one_owner(
+                self.tma_writer[rank], self.tma_seq[rank], self.TMA, who, addresses):
+            return
         writers = self.tma_writer[rank][addresses]
         busy = writers >= 0
         if not busy.any():
@@ -132,9 +225,11 @@ class SharedMemoryOrdering:
         `mbarrier_rank` (default `rank`; module docstring)."""
         bar_rank = rank if mbarrier_rank is None else mbarrier_rank
         self._mbar(bar_rank, mbarrier, line, thread)
-        readers = self.reader[rank][addresses]
-        busy = readers >= 0
-        if busy.any():
+        clear = self._clear_one_owner(self.reader[rank], self.reader_seq[rank], self.DONE,
+                                      thread, addresses)
+        readers = None if clear else self.reader[rank][addresses]
+        if not clear and (readers >= 0).any():
+            busy = readers >= 0
             known = self.known[thread, self.column[self.DONE + readers[busy]]]
             late = known < self.reader_seq[rank][addresses][busy]
             if late.any():
@@ -149,6 +244,9 @@ class SharedMemoryOrdering:
         stream = self._stream(self.TMA + thread)
         self.seq[stream] += 1
         seq = int(self.seq[stream])
+        # the CTAs a TMA load ever wrote: smem_access_warp looks for TMA-written bytes
+        # only in those (tma_writer stays -1 elsewhere)
+        self.__dict__.setdefault("_tma_ranks", set()).add(rank)
         self.tma_writer[rank][addresses] = thread
         self.tma_seq[rank][addresses] = seq
         self.tma_line[rank][addresses] = line

@@ -1,0 +1,224 @@
+"""The lean form of ``ld`` / ``st`` (global and shared::cta, ``ops_memory``) for the
+common case: every address of the step is aligned and inside one global array (or, for
+shared memory, the threads are of one CTA and the addresses inside its shared memory), so
+the per-thread checks reduce to three reductions (an OR for the alignment, a minimum and
+a maximum for the bounds), and the data moves as whole elements through a typed view of
+the array instead of byte by byte. Threads that are consecutive (a warp, the usual step
+of a warp-specialized kernel) are indexed as a slice (views, no copies).
+
+Same semantics as ``ops_memory.load`` / ``store``, bit for bit: each ``try_*`` function
+decides, before it changes anything (registers, memory, the ordering model), whether the
+access is one it can do; when it is not (a misaligned or out-of-bounds address, shared
+memory of several CTAs, a predicate register, ...) it returns False and the handler runs
+the general code, which reports what there is to report. The shared-memory bookkeeping of
+the ordering model is ``ordering_smem.SharedMemoryOrdering.smem_access_warp``, which in
+turn leaves any access with something to report to ``smem_access``; an ordering model
+that redefines ``smem_access`` (the functional-only one) gets its own.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.ordering_smem import SharedMemoryOrdering
+from tcgen05_lower.sim.words import ALL, MASK, SMEM_BASE, UINT, from_signed, to_signed
+
+
+#: Reductions over a warp's addresses, called as ufunc methods (no Python wrapper).
+_OR, _MIN, _MAX = np.bitwise_or.reduce, np.minimum.reduce, np.maximum.reduce
+
+
+def _lean_ordering(m) -> bool:
+    """Whether the machine's ordering model checks shared memory with the code of
+    ``SharedMemoryOrdering`` (so ``smem_access_warp`` is its ``smem_access``); a model
+    that redefines it (the functional-only one) gets the general call."""
+    kind = type(m.ordering)
+    return getattr(kind, "smem_access", None) is SharedMemoryOrdering.smem_access and \
+        getattr(kind, "_check_tma_written", None) is SharedMemoryOrdering._check_tma_written
+
+
+class _Views:
+    """Views of the machine's byte arrays as items of one access of a thread, made once
+    per array: item ``i`` is bytes ``[i * n, (i + 1) * n)``, an unsigned integer read
+    little-endian (as ``ops_memory._assemble`` reads it) for a scalar access, raw
+    ``n`` bytes (a void item: a 1-D index moves them) for a vector one."""
+
+    def __init__(self, nbytes: int, vec: int):
+        self.item = nbytes * vec
+        self.dtype = UINT[nbytes] if vec == 1 else np.dtype((np.void, self.item))
+        self.made: dict = {}
+
+    def of(self, key, raw: np.ndarray):
+        found = self.made.get(key)
+        if found is not None and found[0] is raw:
+            return found[1]
+        view = None
+        if raw.ndim == 1 and raw.dtype == np.uint8 and raw.flags.c_contiguous:
+            view = raw[:raw.size - raw.size % self.item].view(self.dtype)
+        self.made[key] = (raw, view)
+        return view
+
+
+def _threads(m, act):
+    """The step's active threads (ALL, sorted thread ids, or the slice
+    ``Machine.contiguous`` made of them): a slice when they are consecutive (indexing
+    then makes views), else the sorted ids."""
+    at = act if type(act) is slice else m.contiguous(act)
+    return slice(0, m.nthreads) if at is ALL else at
+
+
+def thread_ids(at):
+    """The thread ids of ``at`` (ALL, ids, or a slice of consecutive threads) as the
+    general handlers take them: ALL or an array."""
+    if type(at) is slice and at is not ALL:
+        return np.arange(at.start, at.stop)
+    return at
+
+
+def _ends(at) -> tuple[int, int]:
+    """The first and last thread of ``at`` (a slice, or sorted ids)."""
+    if type(at) is slice:
+        return at.start, at.stop - 1
+    return int(at[0]), int(at[-1])
+
+
+def _address(m, a: P.Addr, at: slice, ins):
+    """``m.address(a, at, ins)``: a register base read as its array's slice (what
+    ``m.read`` gives for a 64-bit read of a uint64 register) plus the offset."""
+    base = m.regs.get(a.base.name) if isinstance(a.base, P.Reg) else None
+    if base is None or base.dtype != np.uint64:
+        return m.address(a, at, ins)
+    return base[at] + np.uint64(a.offset & 0xFFFFFFFFFFFFFFFF)
+
+
+def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views):
+    """(typed view, element index per thread, None or (CTA rank, address per thread
+    as int64)) of an aligned access of ``size`` bytes at ``addr`` by the threads ``at``
+    that lies inside one global array or inside the shared memory of their one CTA;
+    None when it does not (the general code then reports it)."""
+    if size > 1 and int(_OR(addr)) & (size - 1):
+        return None   # misaligned (ops_memory._check_aligned): a low bit set somewhere
+    low, high = int(_MIN(addr)), int(_MAX(addr))
+    shift = np.uint64(views.item.bit_length() - 1)   # (an access is aligned: an item)
+    if space == "global":
+        for i, buf in enumerate(m.buffers):   # ops_memory._globals's first test
+            if buf.base <= low and high + size <= buf.base + buf.raw.size:
+                if buf.base % views.item:
+                    return None
+                view = views.of(("global", i), buf.raw)
+                if view is None:
+                    return None
+                return view, ((addr - np.uint64(buf.base)) >> shift).view(np.int64), None
+        return None
+    # shared::cta: the thread's own CTA (ops_support._shared_target)
+    if low < SMEM_BASE or high + size > m.smem_end:
+        return None
+    first, last = _ends(at)
+    rank = int(m.rank[first])
+    if int(m.rank[last]) != rank:   # (sorted: the same rank at both ends, all of them)
+        return None
+    view = views.of(("shared", rank), m.ctas[rank].smem)   # a view of m.smem[rank]
+    if view is None:
+        return None
+    local = addr.astype(np.int64)
+    return view, local >> np.int64(shift), (rank, local)
+
+
+def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, a, dsts):
+    """``try_load(act) -> bool`` for ``ld`` (ops_memory._ld's run), or None for a form
+    it leaves to the general code."""
+    if space not in ("global", "shared::cta") or not isinstance(a, P.Addr) or \
+            nbytes not in UINT:
+        return None
+    size, views, lean = nbytes * vec, _Views(nbytes, vec), _lean_ordering(m)
+    typed = UINT[nbytes]
+    targets = []   # per destination: (array, its bits, sign-extend, mask needed)
+
+    def destinations() -> bool:
+        """The destination registers (found once): uint64 arrays of 8 to 64 bits."""
+        if not targets:
+            for r in dsts:
+                if m.entry.reg_type(r.name) is None:
+                    return False   # undeclared: the general code's error
+                arr, rbits = m.reg(r.name, ins), m.reg_bits(r.name)
+                if arr.dtype != np.uint64 or rbits not in MASK:
+                    return False
+                # a zero-extended element already fits a register at least as wide
+                extend = kind == "s" and rbits > bits
+                targets.append((arr, rbits, extend, extend or rbits < 8 * nbytes))
+        return True
+
+    def try_load(act) -> bool:
+        at = _threads(m, act)
+        if not destinations():
+            return False
+        addr = _address(m, a, at, ins)
+        place = _where(m, space, addr, at, size, views)
+        if place is None:
+            return False
+        view, element, shared = place
+        if shared is not None:
+            rank, local = shared
+            if lean:
+                m.ordering.smem_access_warp(at, rank, local, size, False, ins.line)
+            else:
+                m.ordering.smem_access(thread_ids(at), m.rank[at], local, size, False,
+                                       ins.line)
+        values = view[element]
+        if vec > 1:   # the items' bytes as (thread, element)
+            values = values.view(typed).reshape(-1, vec)
+        for j, (out, rbits, extend, masked) in enumerate(targets):
+            v = (values if vec == 1 else values[:, j]).astype(np.uint64)
+            if extend:   # sign-extend (9.7.10.8)
+                v = from_signed(to_signed(v, bits), rbits)
+            out[at] = v & MASK[rbits] if masked else v
+        return True
+    return try_load
+
+
+def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
+    """``try_store(act) -> bool`` for ``st`` (ops_memory._st's run), or None for a form
+    it leaves to the general code."""
+    if space not in ("global", "shared::cta") or not isinstance(a, P.Addr) or \
+            nbytes not in UINT:
+        return None
+    size, views, lean = nbytes * vec, _Views(nbytes, vec), _lean_ordering(m)
+    typed = UINT[nbytes]
+    low_bytes = 8 * nbytes <= bits   # a source's low bytes are its value's (m.read masks)
+
+    def source(r, at):
+        """m.read's value of source ``r``, or the register's slice where storing its low
+        bytes stores the same."""
+        arr = m.regs.get(r.name) if low_bytes and isinstance(r, P.Reg) else None
+        if arr is not None and arr.dtype == np.uint64:
+            return arr[at]
+        return np.asarray(m.read(r, at, bits, ins), np.uint64)
+
+    def try_store(act) -> bool:
+        at = _threads(m, act)
+        # the sources first, then the address, as the general handler reads them; each
+        # value's low bytes (a cast to the element type) are what ops_memory._split stores
+        if vec == 1:
+            values = source(srcs[0], at).astype(typed)
+        else:
+            n = at.stop - at.start if type(at) is slice else len(at)
+            values = np.empty((n, vec), typed)
+            for j, r in enumerate(srcs):
+                values[:, j] = source(r, at)
+            values = values.view(views.dtype).reshape(-1)   # one item per thread
+        addr = _address(m, a, at, ins)
+        place = _where(m, space, addr, at, size, views)
+        if place is None:
+            return False
+        view, element, shared = place
+        if shared is not None:
+            rank, local = shared
+            if lean:
+                m.ordering.smem_access_warp(at, rank, local, size, True, ins.line)
+            else:
+                m.ordering.smem_access(thread_ids(at), m.rank[at], local, size, True,
+                                       ins.line)
+        view[element] = values
+        return True
+    return try_store
