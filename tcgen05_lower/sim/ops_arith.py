@@ -8,6 +8,7 @@ form of one instruction and returns ``make(m, ins)``, which returns the handler
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -435,7 +436,7 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
     (machine_stepping._fused) when unguarded. None for float comparisons."""
     if kind == "f" or bits not in MASK:
         return None
-    ufunc = _INT_UFUNC[cmp]
+    ufunc = getattr(np, _INT_UFUNC[cmp])
     signed = kind == "s"
     found = []
     b = ins.operands[2]
@@ -491,10 +492,11 @@ def _view64(m: Machine, op: P.Reg, ins: P.Instr, general):
     return register
 
 
-#: The NumPy comparison of each integer setp comparison (``_compare``'s table).
-_INT_UFUNC = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-              "gt": np.greater, "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal,
-              "hi": np.greater, "hs": np.greater_equal}
+#: The name of the NumPy comparison of each integer setp comparison (``_compare``'s table).
+_INT_UFUNC = MappingProxyType({
+    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+    "gt": "greater", "ge": "greater_equal", "lo": "less", "ls": "less_equal",
+    "hi": "greater", "hs": "greater_equal"})
 
 
 def _bfe(ins: P.Instr):
