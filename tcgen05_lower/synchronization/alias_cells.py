@@ -17,6 +17,7 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower.dialect.ops import LdOp, StOp, TmemBufferOp
 from tcgen05_lower.element_types import element_bits
+from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.common import constant_value
 
 
@@ -73,14 +74,40 @@ def op_cells(op, aliased) -> list:
 
 
 def cells_meet(mine: list, theirs: list) -> bool:
-    """Whether two lists of :func:`op_cells` entries share a cell."""
+    """Whether two lists of :func:`op_cells` entries share a cell: their spans per root
+    sorted once, each of `mine` looked up by bisection (n log n in the entries)."""
+    from bisect import bisect_right
+
+    spans = OpDict()   # root -> None (every cell) or sorted [(first, end)]
+    for root, span in theirs:
+        if span is None:
+            spans[root] = None
+        elif spans.get(root, []) is not None:
+            spans.setdefault(root, []).append((span[0], span[0] + span[1]))
+    merged = OpDict()
+    for root, found in spans.items():
+        merged[root] = None if found is None else _merge(sorted(found))
     for root, span in mine:
-        for other, their_span in theirs:
-            if root != other:
-                continue
-            if span is None or their_span is None:
-                return True
-            if span[0] < their_span[0] + their_span[1] and \
-                    their_span[0] < span[0] + span[1]:
-                return True
+        if root not in merged:
+            continue
+        runs = merged[root]
+        if span is None or runs is None:
+            return True
+        first, end = span[0], span[0] + span[1]
+        k = bisect_right(runs, (first, float("inf"))) - 1   # the last run starting at or before first
+        if k >= 0 and runs[k][1] > first:
+            return True
+        if k + 1 < len(runs) and runs[k + 1][0] < end:
+            return True
     return False
+
+
+def _merge(runs: list) -> list:
+    """Sorted (first, end) runs merged where they overlap or touch."""
+    merged = []
+    for first, end in runs:
+        if merged and first <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((first, end))
+    return merged

@@ -109,12 +109,16 @@ def split_rings(roles, aliased) -> tuple[list, OpDict]:
     if not any(len(users[root]) > 2 for root in order):
         return [], OpDict()
     group = _mma_groups(order, touches)
+    members = OpDict()   # group -> its shared buffers, first met first
+    for root in order:
+        if len(users[root]) > 1:
+            members.setdefault(group.find(root), []).append(root)
     rings, ringed = [], OpDict()
     by_index = {role.index: role for role in roles}
     for root in order:
         if len(users[root]) < 3 or root in ringed:
             continue
-        mine = [r for r in order if group.find(r) == group.find(root) and len(users[r]) > 1]
+        mine = members[group.find(root)]
         for r in mine:
             ringed[r] = True
         rings.append(_ring(mine, users, touches, by_index, aliased))
@@ -128,9 +132,12 @@ class _Union:
         self.parent = OpDict()
 
     def find(self, root):
-        while self.parent.get(root, root) != root:
-            root = self.parent[root]
-        return root
+        top = root
+        while self.parent.get(top, top) != top:
+            top = self.parent[top]
+        while root != top:   # path compression: each later find is short
+            self.parent[root], root = top, self.parent.get(root, root)
+        return top
 
     def join(self, a, b) -> None:
         a, b = self.find(a), self.find(b)
@@ -225,10 +232,11 @@ def _order(mma, indices, turns, firsts, names) -> list:
                         f"{WHO}: in the ring of handoffs on {names} the MMA role's first "
                         f"turn must be the one that writes before it reads (roles whose "
                         f"first turn does: {who})")
+    written = {i: OpDict((t.root, True) for t in firsts[i] if t.writes) for i in indices}
     ordered, left = [mma], [i for i in indices if i != mma]
     while left:
         ready = [i for i in left if not any(
-            _feeds(firsts[k], firsts[i]) for k in left if k != i)]
+            _feeds(written[k], firsts[i]) for k in left if k != i)]
         if len(ready) != 1:
             raise SyncError(turns[left[0]].sites[0].first,
                             f"{WHO}: the order of the turns of roles "
@@ -240,10 +248,9 @@ def _order(mma, indices, turns, firsts, names) -> list:
     return ordered
 
 
-def _feeds(writer: list, reader: list) -> bool:
-    """Whether the first turn `reader` reads a buffer that the first turn `writer`
-    writes."""
-    written = OpDict((t.root, True) for t in writer if t.writes)
+def _feeds(written, reader: list) -> bool:
+    """Whether the first turn `reader` reads a buffer of `written` (what another role's
+    first turn writes)."""
     return any(t.reads and t.root in written for t in reader)
 
 
