@@ -134,3 +134,22 @@ def test_deleting_any_inserted_ring_op_is_rejected_by_verify_sync(tmp_path):
     accepted = [description for description, text in mutants
                 if not verify(text, planned.source_name)]
     assert accepted == []
+
+
+LIT = Path(__file__).resolve().parent.parent / "lit_tests" / "tcgen05-insert-sync" / \
+    "rings.mlir"
+
+
+def test_the_small_ring_every_op_needed(tmp_path):
+    """lit_tests/tcgen05-insert-sync/rings.mlir's @ring (three roles, the shape of the
+    correction warpgroup): 33 ops, counted by hand in the lit file's comment; verify-sync
+    accepts it and rejects the deletion of each."""
+    source = tmp_path / LIT.name
+    source.write_text(LIT.read_text())
+    planned = plan(source, "handoffs")
+    assert planned.counts["ring"]["total"] == 33
+    assert verify(planned.text, planned.source_name) == []
+    mutants = list(deletion_mutants(planned.text, planned.source_name))
+    assert len(mutants) == 33
+    assert [description for description, text in mutants
+            if not verify(text, planned.source_name)] == []
