@@ -113,16 +113,33 @@ def split_rings(roles, aliased) -> tuple[list, OpDict]:
     for root in order:
         if len(users[root]) > 1:
             members.setdefault(group.find(root), []).append(root)
+    grouped = OpDict()   # group -> {role index: its touches of the group's shared buffers}
+    for role in roles:
+        for touch in touches[role.index]:
+            if len(users[touch.root]) > 1:
+                mine = grouped.setdefault(group.find(touch.root), {})
+                mine.setdefault(role.index, []).append(touch)
     rings, ringed = [], OpDict()
     by_index = {role.index: role for role in roles}
+    positions: dict = {}   # role index -> its body's op positions, built once
     for root in order:
         if len(users[root]) < 3 or root in ringed:
             continue
-        mine = members[group.find(root)]
-        for r in mine:
+        key = group.find(root)
+        for r in members[key]:
             ringed[r] = True
-        rings.append(_ring(mine, users, touches, by_index, aliased))
+        rings.append(_ring(members[key], grouped[key], by_index, aliased, positions))
     return rings, ringed
+
+
+def _positions(positions: dict, role) -> OpDict:
+    """The positions of the ops of `role`'s body (built once per role)."""
+    found = positions.get(role.index)
+    if found is None:
+        body = role.op.regions[0].blocks[0]
+        found = positions[role.index] = OpDict((op.operation, i)
+                                               for i, op in enumerate(body.operations))
+    return found
 
 
 class _Union:
@@ -162,46 +179,36 @@ def _mma_groups(order, touches) -> _Union:
     return group
 
 
-def _ring(roots: list, users, touches, by_index, aliased) -> Ring:
-    picked = OpDict((root, True) for root in roots)
+def _ring(roots: list, mine: dict, by_index, aliased, positions: dict) -> Ring:
+    """The ring of the buffers `roots`, from each role's touches of them (`mine`)."""
     names = ", ".join(buffer_name(r) for r in roots)
-    indices = []
-    for root in roots:
-        indices += [i for i in users[root] if i not in indices]
-    indices.sort()
-    issuing = [i for i in indices if any(t.issuer and t.root in picked
-                                         for t in touches[i])]
-    first_touch = next(t for t in touches[indices[0]] if t.root in picked)
+    indices = sorted(mine)
+    issuing = [i for i in indices if any(t.issuer for t in mine[i])]
     if len(issuing) != 1:
-        raise SyncError(first_touch.op, f"{WHO}: the TMEM buffers {names} are accessed by "
-                                        f"{len(indices)} roles, "
-                                        f"{'none' if not issuing else len(issuing)} of them "
-                                        f"issuing MMAs on them; a ring of handoffs has one "
-                                        f"MMA role")
+        raise SyncError(mine[indices[0]][0].op,
+                        f"{WHO}: the TMEM buffers {names} are accessed by {len(indices)} "
+                        f"roles, {'none' if not issuing else len(issuing)} of them issuing "
+                        f"MMAs on them; a ring of handoffs has one MMA role")
     mma = issuing[0]
-    own = next((t for t in touches[mma] if t.root in picked and not t.issuer), None)
+    own = next((t for t in mine[mma] if not t.issuer), None)
     if own is not None:
         raise SyncError(own.op, f"{WHO}: role '{by_index[mma].name}' issues MMAs on {names} "
                                 f"and loads or stores them; the other roles of a ring only "
                                 f"load and store")
-    turns = {i: role_turns(by_index[i], [t for t in touches[i] if t.root in picked])
-             for i in indices}
-    firsts = {i: _first_touches(by_index[i], turns[i],
-                                [t for t in touches[i] if t.root in picked])
-              for i in indices}
+    turns = {i: role_turns(by_index[i], mine[i]) for i in indices}
+    firsts = {i: _first_touches(by_index[i], turns[i], mine[i],
+                                _positions(positions, by_index[i])) for i in indices}
     ordered = _order(mma, indices, turns, firsts, names)
     ring = Ring([turns[i] for i in ordered], roots)
     _align(ring, names)
     for i in indices:
-        _site_cells(ring, by_index[i], turns[i], [t for t in touches[i] if t.root in picked],
-                    aliased)
+        _site_cells(ring, by_index[i], turns[i], mine[i], aliased,
+                    _positions(positions, by_index[i]))
     return ring
 
 
-def _site_cells(ring: Ring, role, turns: Turns, touches: list, aliased) -> None:
+def _site_cells(ring: Ring, role, turns: Turns, touches: list, aliased, position) -> None:
     """The cells each site of `role` touches (alias_cells.op_cells), into ring.cells."""
-    body = role.op.regions[0].blocks[0]
-    position = OpDict((op.operation, i) for i, op in enumerate(body.operations))
     at = position[turns.loop] if turns.loop is not None else None
     for site in turns.sites:
         ring.cells[id(site)] = []
@@ -212,12 +219,10 @@ def _site_cells(ring: Ring, role, turns: Turns, touches: list, aliased) -> None:
         ring.cells[id(site)] += op_cells(touch.op, aliased)
 
 
-def _first_touches(role, turns: Turns, touches: list) -> list:
+def _first_touches(role, turns: Turns, touches: list, position) -> list:
     """The accesses of the role's first turn (its first site's), in program order."""
     if turns.loop is None:
         return touches
-    body = role.op.regions[0].blocks[0]
-    position = OpDict((op.operation, i) for i, op in enumerate(body.operations))
     at = position[turns.loop]
     limit = (lambda k: k == at) if turns.sites[0].where == "loop" else (lambda k: k < at)
     return [t for t in touches if limit(position[_anchor(t.op, role.op)])]
