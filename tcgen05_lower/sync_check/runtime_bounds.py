@@ -97,8 +97,8 @@ def bind_runtime_bound(tracer, op) -> bool:
     if roots:   # run-wide values that cannot give this count
         raise NoSuchCount(op)
     # no run-wide roots: the bound alone (module docstring)
-    tracer.eval.bound[op.operands[1]] = \
-        (tracer.eval.value(op.operands[0]) or 0) + trips * (tracer.eval.value(op.operands[2]) or 1)
+    lb, step = tracer.eval.value(op.operands[0]) or 0, tracer.eval.value(op.operands[2]) or 1
+    tracer.eval.bound[op.operands[1]] = lb + trips * step
     return True
 
 

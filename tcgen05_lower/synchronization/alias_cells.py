@@ -94,7 +94,8 @@ def cells_meet(mine: list, theirs: list) -> bool:
         if span is None or runs is None:
             return True
         first, end = span[0], span[0] + span[1]
-        k = bisect_right(runs, (first, float("inf"))) - 1   # the last run starting at or before first
+        # The last run starting at or before `first`, then the one after it.
+        k = bisect_right(runs, (first, float("inf"))) - 1
         if k >= 0 and runs[k][1] > first:
             return True
         if k + 1 < len(runs) and runs[k + 1][0] < end:
