@@ -19,7 +19,7 @@ import pytest
 
 from sim_checks import assert_matches, judge, run
 from test_sync_common import deletion_mutants, plan, verify
-from test_ws_attention import INSERTED, LOW, NAME, SELECT, check_file
+from test_ws_attention import INSERTED, LOW, NAME, SELECT, _unseen_by_the_simulator, check_file
 
 sys.path.insert(0, str(Path(__file__).parent / "kernels"))
 from ws_attention_gen import THRESHOLD, generate  # noqa: E402
@@ -69,9 +69,9 @@ def ring_ops(halves: int) -> dict:
     return counts
 
 
-def _planned(tmp_path, d: int = 64):
+def _planned(tmp_path, d: int = 64, threshold: float = THRESHOLD):
     source = tmp_path / f"{NAME}.mlir"
-    source.write_text(planned_correction(d))
+    source.write_text(planned_correction(d, threshold=threshold))
     return plan(source, "handoffs")
 
 
@@ -134,6 +134,20 @@ def test_deleting_any_inserted_ring_op_is_rejected_by_verify_sync(tmp_path):
     accepted = [description for description, text in mutants
                 if not verify(text, planned.source_name)]
     assert accepted == []
+
+
+@pytest.mark.slow
+def test_deleting_any_inserted_ring_op_is_caught_by_the_simulator(tmp_path):
+    """The same 75 mutants at the LOW threshold (the correction rescales some warps and
+    blocks, so its loads and stores of O run) compiled without verify-sync's check of the
+    roles: the simulator (L = 150) reports a race, a deadlock, an mbarrier error, a
+    problem at exit or a wrong O under the late or the eager schedule for every one. (At
+    the default threshold no warp rescales after block 0 on these inputs: six deletions,
+    per tile the wait::ld between the correction's load and store of O and its wait::st
+    and fence before its arrival, then order nothing that runs.)"""
+    unseen = _unseen_by_the_simulator(_planned(tmp_path, threshold=LOW), tmp_path,
+                                      first_race=True)
+    assert unseen == []
 
 
 LIT = Path(__file__).resolve().parent.parent / "lit_tests" / "tcgen05-insert-sync" / \
