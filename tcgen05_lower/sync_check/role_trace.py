@@ -14,7 +14,7 @@ from tcgen05_lower.kernel_ir import (PARTITIONS_OP, defining_op, has_partitions,
                                      role_info)
 from tcgen05_lower.sync_check.branches import unknown_branch_problem
 from tcgen05_lower.sync_check.cta import Run
-from tcgen05_lower.sync_check.runtime_bounds import bind_runtime_bound, shared_bound
+from tcgen05_lower.sync_check.runtime_bounds import bind_runtime_bound
 from tcgen05_lower.sync_check.model import (ANY_TILE, EXPECT_TX, FULL_LANES, Footprint, LOADS,
                                             SINGLE_THREAD_OPS, TMA_LOAD, TMEM_COLUMNS, Unsupported,
                                             is_placed_buffer, lane_mask)
@@ -176,9 +176,7 @@ class RoleTracer(Run):
     def loop(self, op) -> None:
         bound = op.operands[1]
         if self.eval.value(bound) is None and bound not in self.eval.bound \
-                and not bind_runtime_bound(self, op, self.eval.value(op.operands[0]) or 0,
-                                           self.eval.value(op.operands[2]) or 1) \
-                and not shared_bound(bound, getattr(self, "partitions", None)):
+                and not bind_runtime_bound(self, op):
             # neither a count of this run (runtime_bounds.check_each_count) nor a bound
             # several roles share, run UNKNOWN_TRIPS times in each (runtime_bounds.py)
             raise Unsupported(op, "tcgen05-verify-sync checks the loops of a kernel with "

@@ -70,6 +70,7 @@ from tcgen05_lower.synchronization.phases import _const, _op
 from tcgen05_lower.synchronization.pipelined_loads import _WHO as LOADS_WHO
 from tcgen05_lower.synchronization.pipelined_loads import plan_pipelined_loads
 from tcgen05_lower.synchronization.mma_hazards import plan_mma_hazards
+from tcgen05_lower.synchronization.role_rings import split_rings, write_ring
 from tcgen05_lower.synchronization.role_turns import (WHO, alias_roots, buffer_name,
                                                       handoff_pairs, previous_sites)
 from tcgen05_lower.synchronization.thread_order import LD, ST, ThreadOrder
@@ -93,8 +94,9 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
         raise SyncError(written, f"{WHO} writes the roles' synchronization, and this kernel "
                                  f"writes some of its own (use strategy=loads or none)")
     aliased = alias_roots(kernel)
-    pairs = handoff_pairs(roles, aliased)
-    if not pairs:
+    rings, ringed = split_rings(roles, aliased)   # more than two roles (role_rings.py)
+    pairs = handoff_pairs(roles, aliased, ringed)
+    if not pairs and not rings:
         raise SyncError(partitions, f"{WHO}: no TMEM buffer is shared by two roles, so "
                                     f"there is no handoff to plan (use strategy=loads)")
     added, barriers = [], []
@@ -106,7 +108,9 @@ def plan_role_handoffs(kernel) -> tuple[list, list]:
     writer = _Writer(partitions, added, barriers, aliased)
     for pair in pairs:
         writer.pair(pair)
-    plan_mma_hazards(pairs, aliased, writer)
+    for ring in rings:
+        write_ring(writer, ring)
+    plan_mma_hazards(pairs + rings, aliased, writer)
     writer.join(roles, pairs)
     return writer.added, writer.barriers
 

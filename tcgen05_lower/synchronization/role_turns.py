@@ -195,9 +195,10 @@ def _root(value, op, aliased=None):
     return root
 
 
-def handoff_pairs(roles, aliased=None) -> list:
+def handoff_pairs(roles, aliased=None, ringed=None) -> list:
     """The kernel's handoff pairs, each with its turns and its first role (module
-    docstring); `aliased`: :func:`alias_roots`."""
+    docstring); `aliased`: :func:`alias_roots`; `ringed`: buffers of rings
+    (role_rings.py), left out."""
     touches = {role.index: role_touches(role, aliased) for role in roles}
     users = OpDict()   # root -> {role index: [touches]}
     order = []
@@ -211,8 +212,8 @@ def handoff_pairs(roles, aliased=None) -> list:
     pairs: dict = {}
     for root in order:
         shared = users[root]
-        if len(shared) < 2:
-            continue   # one role's own buffer: no handoff
+        if len(shared) < 2 or (ringed is not None and root in ringed):
+            continue   # one role's own buffer (no handoff), or a ring's
         key = _pair_of(root, shared)
         pairs.setdefault(key, []).append(root)
     issuers = {m for m, _ in pairs}

@@ -33,6 +33,7 @@ from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import LdOp, StOp, TmemBufferOp, WaitOp
 from tcgen05_lower.kernel_ir import defining_op, root_buffers
 from tcgen05_lower.op_tables import OpDict
+from tcgen05_lower.synchronization.alias_cells import alias_columns
 from tcgen05_lower.synchronization.common import constant_trip_count, constant_value
 
 #: The kinds of tcgen05.wait, named after the ops they wait for (9.7.16.6.2.1.2).
@@ -163,7 +164,9 @@ def _footprint(op, buffer, aliased=None) -> tuple:
     roots = root_buffers(buffer)
     root = roots[0] if roots and len(roots) == 1 else None
     if root is not None and aliased is not None and root in aliased:
-        return aliased[root], None   # the alias's columns are in its own type's units
+        # The parent's columns the alias's access touches, once placed (alias_cells.py).
+        span = alias_columns(op, root, aliased[root])
+        return aliased[root], (("c", None) + span if span is not None else None)
     direct = defining_op(buffer)
     if root is None or direct is None or not TmemBufferOp.matches(direct):
         return root, None   # through a view: columns of another buffer's type

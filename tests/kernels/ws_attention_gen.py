@@ -963,14 +963,13 @@ def generate(d: int = 64, tiles: int = 2, blocks: int | None = None,
     `threshold`; `p_over_s` puts P_t on S_t's cells (P_OVER_S_HEADER); `correction`
     leaves the rescaling of O and the epilogue to a warpgroup of their own
     (CORRECTION_HEADER; two tiles, P over S); with `planned_handoffs` (and
-    `planned_loads`, two tiles, no correction) it writes no synchronization at all and
-    tcgen05-insert-sync{strategy=handoffs} writes it (without_handoffs)."""
-    if planned_handoffs and correction:
-        raise ValueError("planned_handoffs: not with correction")
+    `planned_loads`, two tiles) it writes no synchronization at all and
+    tcgen05-insert-sync{strategy=handoffs} writes it (without_handoffs; with the correction
+    warpgroup, rings of three roles, synchronization/role_rings.py)."""
     text = _Gen(d, tiles, blocks, planned_loads, rescale, threshold, p_over_s,
                 correction).text()
-    return without_handoffs(text, tiles, planned_loads, p_over_s) if planned_handoffs \
-        else text
+    return without_handoffs(text, tiles, planned_loads, p_over_s, correction) \
+        if planned_handoffs else text
 
 
 # -- the form whose handoffs insert-sync plans (strategy=handoffs) --------------------------
@@ -1026,8 +1025,40 @@ _HANDOFF_LINE = (
     r"over P\d|P is stored over the S just loaded)")
 
 
+#: What HANDOFFS_HEADER says instead with the correction warpgroup (correction): a ring
+#: of three roles per tile (synchronization/role_rings.py).
+CORRECTION_HANDOFFS = ("""//   per query tile t, the handoffs of S_t, P_t and O_t between the MMA warp and softmax
+//   t, whose turns alternate (MMA: S of block 0; per block j < n - 1, P V_j and S of
+//   block j + 1; P V_(n-1). Softmax: block j; the epilogue): a forward mbarrier (count 1:
+//   a commit after each MMA turn; softmax t waits parity j & 1 before block j, n & 1
+//   before its epilogue, and fences after_thread_sync) and a backward one (count 128:
+//   softmax t runs wait::ld, wait::st and fence::before_thread_sync and arrives after
+//   block j; the MMA waits parity j & 1, then (n - 1) & 1, and fences after_thread_sync
+""", """//   per query tile t, a ring of handoffs of S_t (P_t and C_t on its cells) and O_t
+//   among the MMA warp, softmax t and the correction warpgroup, whose turns follow each
+//   other in that order round after round (MMA: S of block 0; per block j < n - 1, P V_j
+//   and S of block j + 1; P V_(n-1). Softmax: block j; l. Correction: block j; O / l):
+//   one mbarrier per role to the next one (MMA -> softmax t, count 1: a commit after
+//   each MMA turn; softmax t -> correction and correction -> MMA, count 128: wait::ld /
+//   wait::st, fence::before_thread_sync and an arrival after each turn;
+//   synchronization/role_rings.py: each turn waits for the previous role's and fences
+//   after_thread_sync
+""")
+
+
+#: The correction warpgroup's synchronization lines (with _HANDOFF_LINE's): its
+#: mbarriers, the final parity's arithmetic, the comments on them.
+_CORRECTION_LINE = (
+    r"^\s*%(o_ready|l_full)\d+ = ",
+    r"^\s*%(nl|fp|final_parity)_\d+ = ",
+    r"^\s*// (Tile \d: alpha is stored|Tile \d: l is stored|too: the MMA waited for it|"
+    r"for before its arrival \(9\.7\.16\.6\.3\)|The stores of P and alpha complete|"
+    r"every load completed at the wait::ld)",
+    r"^\s*// alpha to the correction warpgroup")
+
+
 def without_handoffs(text: str, tiles: int, planned_loads: bool,
-                     p_over_s: bool = False) -> str:
+                     p_over_s: bool = False, correction: bool = False) -> str:
     """The hand-written form `text` with none of its synchronization (its TMA loads'
     already left to insert-sync): tcgen05-insert-sync{strategy=handoffs} writes it all.
     Two query tiles only (one tile's S and P are 2-stage TMEM rings, which the planner
@@ -1044,8 +1075,9 @@ def without_handoffs(text: str, tiles: int, planned_loads: bool,
     body = body[body.index("func.func"):]
     lines = body.splitlines(keepends=True)
     kept = []
+    patterns = _HANDOFF_LINE + (_CORRECTION_LINE if correction else ())
     for k, line in enumerate(lines):
-        if any(re.search(pattern, line) for pattern in _HANDOFF_LINE):
+        if any(re.search(pattern, line) for pattern in patterns):
             continue
         # The softmax's j + 1 served o_done's parity only (the MMA's serves the next
         # block's scores).
@@ -1054,8 +1086,9 @@ def without_handoffs(text: str, tiles: int, planned_loads: bool,
             continue
         kept.append(re.sub(r"// O / l once the last P V has completed \(phase n - 1 of "
                            r"o_done\d\)\.", "// O / l after the last block.", line))
-    header = HANDOFFS_HEADER.replace(P_OVER_S_HANDOFFS[0], P_OVER_S_HANDOFFS[1]) \
-        if p_over_s else HANDOFFS_HEADER
+    header = HANDOFFS_HEADER.replace(*CORRECTION_HANDOFFS) if correction \
+        else HANDOFFS_HEADER
+    header = header.replace(*P_OVER_S_HANDOFFS) if p_over_s else header
     return head + header + "".join(kept)
 
 
