@@ -89,6 +89,45 @@ class MbarrierOrdering:
         return self._arrive(rank, address, count, generic, tc, line,
                             (thread // self.threads_per_cta, scope))
 
+    def mbarrier_arrive_many(self, threads: np.ndarray, rank: int, address: int,
+                             counts: list, line: int, scope: str = "cta",
+                             expect_tx: list | None = None) -> int | None:
+        """The arrivals of `threads` (in order, one CTA's) on one mbarrier, each after its
+        expect_tx (``expect_tx``: bytes per thread, then each arrives once) as
+        ``mbarrier_expect_tx`` and ``mbarrier_arrive`` thread by thread would make them,
+        at once: the token they all get; None (nothing done) when the one-by-one calls
+        could differ: a subclass's arrive, fences implied by it, something to report
+        about the mbarrier's use, or a phase that would complete before the last
+        arrival. Each thread's release and published clocks are its own rows, so the
+        phase gets their maximum (``_published`` of the group), as the arrivals one
+        by one give it."""
+        if type(self).mbarrier_arrive is not MbarrierOrdering.mbarrier_arrive or \
+                type(self).mbarrier_expect_tx is not MbarrierOrdering.mbarrier_expect_tx or \
+                self.fences != "canonical":
+            return None
+        threads = np.asarray(threads, np.int64).reshape(-1)
+        bar = self.mbarriers.get((rank, address))
+        if bar is None or not threads.size or not self._use_ordered(threads, bar):
+            return None
+        sources = threads // self.threads_per_cta
+        if (sources != sources[0]).any():
+            return None
+        arrivals = len(counts) if expect_tx is not None else sum(counts)
+        if min(counts) < 1 and expect_tx is None or arrivals > bar.pending:
+            return None   # an arrival of 0, or a phase completing before the last
+        source = int(sources[0])
+        if expect_tx is not None:
+            bar.tx += sum(expect_tx)
+        self._landing(rank, address, "mbarrier.arrive" + (
+            " (remote, shared::cluster)" if rank != source else ""), line)
+        self._release(threads)
+        generic, tc = self._published(threads)
+        token = bar.phase
+        _contribute(bar, (source, scope), generic, tc)
+        bar.pending -= arrivals
+        self._maybe_complete(bar)
+        return token
+
     def mbarrier_expect_tx(self, thread: int, rank: int, address: int, nbytes: int,
                            line: int) -> None:
         self._mbar(rank, address, line).tx += nbytes
