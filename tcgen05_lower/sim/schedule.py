@@ -178,8 +178,10 @@ class RandomSchedule:
         threads (all those of its warps at its PC m) moved to m + 1 and nothing else
         changed, only those warps change: their lowest PC is m + 1 (their other
         runnable threads were above m), their highest m + 1 if it was m, else looked up.
-        After a local step (``moved == "local"``) those warps' are looked up."""
-        if not moved or self._last is None:
+        After a local step (``moved == "local"``) of one warp, that warp's are looked
+        up (of several, all: two reductions over the cluster cost less than two per
+        warp)."""
+        if not moved or self._last is None or (moved == "local" and len(self._last[0]) > 1):
             by_warp = pcs.reshape(self.nwarps, 32)
             self._lowest = by_warp.min(axis=1).tolist()
             self._highest = by_warp.max(axis=1).tolist()
