@@ -4,8 +4,10 @@ straight-line ALU instructions, and the threads of a step as a slice when they a
 consecutive.
 
 The scheduler keeps the PCs it chose the last step from: after a straight step that woke
-no waiter only that step's threads moved (to the next PC), so the next choice starts from
-those PCs instead of recomputing which threads can run. A fused stretch runs the steps
+no waiter only that step's threads moved (to the next PC), and after a local one
+(``run.local``: a branch, a wait, a tcgen05 or TMA op) only their PCs and statuses
+changed, so the next choice starts from those PCs, looking up only the step's threads,
+instead of recomputing which threads can run. A fused stretch runs the steps
 the step-by-step loop would run (the same threads, the same bookkeeping per step) and
 advances their PCs once.
 """
