@@ -80,6 +80,25 @@ def test_box_outside_the_tensor_is_zero_filled():
     assert image[3, 16] == 3 * 256 + 0
 
 
+def test_box_inside_a_tensor_with_padded_rows_reads_each_row_at_its_stride():
+    """A box wholly inside the tensor (read through strides): a map of the first 96
+    columns of a 16 x 128 array (rows 256 bytes apart) and the box {32, 4} at (64, 12),
+    its last four rows; then the map of all 128 columns and the box at (96, 12), whose
+    last byte is the buffer's last. Row j, column i of the box is element (12 + j,
+    c0 + i): labelled, by hand."""
+    array = labelled(16, 128)
+    raw = array.reshape(-1).view(np.uint8)
+    for dims, c0 in (((96, 16), 64), ((128, 16), 96)):
+        tmap = TensorMap("A", dims, (128 * 2,), (32, 4), "none")
+        image = box_image(tmap, raw, 2, c0, 12).view(np.uint16)
+        assert image.shape == (4, 32)
+        for j in range(4):
+            for i in range(32):
+                assert image[j, i] == (12 + j) * 256 + c0 + i, (dims, j, i)
+        image[0, 0] = 1   # a copy: the tensor is not written through it
+        assert array[12, c0] == 12 * 256 + c0
+
+
 def test_tensor_map_rules():
     """What cuTensorMapEncodeTiled requires of a map the simulator copies with."""
     with pytest.raises(SimError, match="more than the 128B swizzle span"):

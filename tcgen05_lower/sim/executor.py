@@ -203,10 +203,19 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                     if err.ptx_line is None:
                         err.ptx_line, err.ptx_text = ins.line, ins.text
                     raise
-                # a straight step that woke no waiter changed only its threads' PCs: the
-                # next choice starts from the last one's PCs (``_schedule``)
-                self._moved = (idx, m + 1) if handler.straight and epoch == self.epoch \
-                    else None
+                # a straight (or local) step that woke no waiter changed only its threads'
+                # PCs (and statuses): the next choice starts from the last one's PCs
+                # (``_schedule``); after a local one the same threads may run on at once
+                if epoch != self.epoch:
+                    self._moved = None
+                elif handler.straight:
+                    self._moved = (idx, m + 1)
+                elif handler.local:
+                    self._moved = (idx, None)
+                    if self.random is None:
+                        together_at = self.together_after_local(idx)
+                else:
+                    self._moved = None
                 if self.progress_stream is not None and stats.steps % 4096 == 0:
                     now = time.perf_counter()
                     if now - last_report > 2.0:

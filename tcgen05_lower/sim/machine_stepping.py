@@ -4,8 +4,10 @@ straight-line ALU instructions, and the threads of a step as a slice when they a
 consecutive.
 
 The scheduler keeps the PCs it chose the last step from: after a straight step that woke
-no waiter only that step's threads moved (to the next PC), so the next choice starts from
-those PCs instead of recomputing which threads can run. A fused stretch runs the steps
+no waiter only that step's threads moved (to the next PC), and after a local one
+(``run.local``: a branch, a wait, a tcgen05 or TMA op) only their PCs and statuses
+changed, so the next choice starts from those PCs, looking up only the step's threads,
+instead of recomputing which threads can run. A fused stretch runs the steps
 the step-by-step loop would run (the same threads, the same bookkeeping per step) and
 advances their PCs once.
 """
@@ -33,8 +35,10 @@ class MachineStepping:
     """The scheduler and the fused stretches of ``executor.Machine`` (its state is the
     Machine's: ``pc``, ``status``, ``wait_epoch``, ``epoch``, ``random``, ``ordering``)."""
 
-    #: After a straight step that woke no waiter: (its threads, their new PC), with
-    #: ``_pcs`` the PCs the step was chosen from (NOT_RUNNABLE: cannot run); else None.
+    #: After a straight step that woke no waiter: (its threads, their new PC); after a
+    #: local one (``run.local``: it changed the PCs and statuses of its own threads only)
+    #: that woke none, (its threads, None); with ``_pcs`` the PCs the step was chosen
+    #: from (NOT_RUNNABLE: cannot run). Else None.
     _moved = None
     _pcs = None
     _contiguous_of = _contiguous = None   # contiguous()'s last question and answer
@@ -119,12 +123,24 @@ class MachineStepping:
                     self.ordering.progress():
                 self.epoch += 1   # a random early completion (sim/schedule.py)
                 moved = None
-            if moved is not None:
+            if moved is not None and moved[1] is not None:
                 # the threads of the last step moved on to the next PC and nothing else
                 # changed: the same threads are runnable (some are), at the same PCs
                 pcs = self._pcs
                 pcs[moved[0]] = moved[1]
                 break
+            if moved is not None:
+                # a local step: only its threads' PCs and statuses changed, and no waiter
+                # woke (the epoch is the same), so only their entries are looked up again
+                pcs = self._pcs
+                at = self.contiguous(moved[0])
+                here = status[at]
+                pcs[at] = np.where((here == RUN) | ((here == MBAR) &
+                                                   (self.wait_epoch[at] < self.epoch)),
+                                   self.pc[at], NOT_RUNNABLE)
+                if pcs.min() < NOT_RUNNABLE:
+                    break
+                moved = None   # nothing can run: the full look below decides what next
             runnable = (status == RUN) | ((status == MBAR) & (self.wait_epoch < self.epoch))
             if runnable.any():
                 pcs = self._pcs = np.where(runnable, self.pc, NOT_RUNNABLE)
@@ -142,14 +158,26 @@ class MachineStepping:
             idx = ALL if sel.all() else np.flatnonzero(sel)
             width = None
         else:
-            m, idx, width = self.random.pick_threads(pcs, self.warp_of,
-                                                       moved is not None)
+            m, idx, width = self.random.pick_threads(
+                pcs, self.warp_of, moved is not None and (moved[1] is not None or "local"))
             chain_limit = -1
         if m >= count:
             raise SimError("a thread ran past the end of the kernel without ret",
                            self.entry.end_line, "}")
         status[idx] = RUN
         return m, idx, width, chain_limit
+
+    def together_after_local(self, idx):
+        """After a local step that woke no waiter: the PC every thread of ``idx`` is at
+        when all of them can run and are at the same one (a uniform branch, a
+        successful wait), else None. The lowest-PC-first choice then takes these threads
+        again if that PC is below the other runnable threads' (the run loop's chain)."""
+        at = self.contiguous(idx)
+        pcs = self.pc[at]
+        first = pcs[0] if pcs.size else None
+        if first is None or not (pcs == first).all() or not (self.status[at] == RUN).all():
+            return None
+        return int(first)
 
     def _warps_in(self, idx) -> int:
         """How many warps the threads ``idx`` (ALL, or sorted thread ids) fall in."""

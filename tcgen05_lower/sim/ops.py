@@ -52,10 +52,13 @@ def known(opcode: str) -> bool:
 
 def decode(m: Machine, ins: P.Instr):
     """The handler ``run(ins, idx)`` of one instruction; ``run.straight`` tells the
-    executor that it only advances the threads that run it."""
+    executor that it only advances the threads that run it, ``run.local`` that it
+    changes the PCs and statuses of those threads only (the scheduler then looks up
+    only theirs again, unless the step woke a waiter: sim/machine_stepping.py)."""
     make = _handler_for(ins)
     run = make(m, ins)
     run.straight = ins.parts[0] in STRAIGHT
+    run.local = ins.parts[0] not in NOT_LOCAL
     return run
 
 
@@ -89,6 +92,10 @@ _ALU2 = frozenset({"add", "sub", "and", "or", "xor", "min", "max", "shl", "shr",
                    "rem"})
 STRAIGHT = _ALU2 | {"mov", "setp", "selp", "not", "cvt", "bfe", "bfi", "neg", "abs", "mad",
                     "ld", "st", "mapa", "ex2", "copysign", "fma", "sqrt", "prmt"}
+
+#: What changes other threads' PCs or statuses: barriers release their waiters, an exit
+#: completes barriers (executor.Machine.release_barriers, exit_threads).
+NOT_LOCAL = frozenset({"barrier", "bar", "ret", "exit"})
 
 
 def _prefetch(ins: P.Instr):

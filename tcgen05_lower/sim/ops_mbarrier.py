@@ -59,6 +59,11 @@ def _mbarrier_arrive_cluster(m: Machine, ins: P.Instr):
                                           "mbarrier.arrive", ins)
             ranks = np.asarray(ranks).reshape(-1) * np.ones(threads.size, np.int64)
             local = np.asarray(local).reshape(-1) * np.ones(threads.size, np.int64)
+            if _arrive_together(m, ins, threads, ranks, local, [1] * threads.size,
+                                None, check_address=True) is not None:
+                m.epoch += 1
+                m.advance(idx)
+                return
             for g, r, ad in zip(threads, ranks, local):
                 _check_mbarrier_address(m, int(ad))
                 m.ordering.mbarrier_arrive(int(g), int(r), int(ad), 1, ins.line,
@@ -66,6 +71,23 @@ def _mbarrier_arrive_cluster(m: Machine, ins: P.Instr):
             m.epoch += 1
         m.advance(idx)
     return run
+
+
+def _arrive_together(m: Machine, ins: P.Instr, threads: np.ndarray, ranks: np.ndarray,
+                     addresses: np.ndarray, counts: list, expect_tx: list | None,
+                     check_address: bool = False):
+    """The arrivals of a group of threads on one mbarrier at once
+    (``mbarrier_arrive_many``): their token, or None when they arrive on different
+    mbarriers or the ordering model asks for them one by one (nothing done then)."""
+    many = getattr(m.ordering, "mbarrier_arrive_many", None)
+    if many is None or threads.size < 2 or (ranks != ranks[0]).any() or \
+            (addresses != addresses[0]).any():
+        return None
+    address = int(addresses[0])
+    if check_address:
+        _check_mbarrier_address(m, address)
+    return many(threads, int(ranks[0]), address, counts, ins.line, scope=_scope(ins),
+                expect_tx=expect_tx)
 
 
 def _mbar_operand(m, ins, op, act):
@@ -187,8 +209,12 @@ def _mbarrier_arrive(m: Machine, ins: P.Instr):
             addrs = _mbar_operand(m, ins, ops_[1], act) * np.ones(threads.size, np.uint64)
             extra = m.read(ops_[2], act, 32, ins) * np.ones(threads.size, np.uint64) \
                 if len(ops_) > 2 else np.ones(threads.size, np.uint64)
-            tokens = []
-            for g, ad, c in zip(threads, addrs, extra):
+            values = extra.tolist()
+            token = _arrive_together(m, ins, threads, m.rank[threads], addrs,
+                                     [1] * threads.size if expect else values,
+                                     values if expect else None)
+            tokens = [] if token is None else [token] * threads.size
+            for g, ad, c in zip(threads, addrs, extra) if token is None else ():
                 rank = int(m.rank[g])
                 if expect:
                     m.ordering.mbarrier_expect_tx(int(g), rank, int(ad), int(c), ins.line)

@@ -89,6 +89,45 @@ class MbarrierOrdering:
         return self._arrive(rank, address, count, generic, tc, line,
                             (thread // self.threads_per_cta, scope))
 
+    def mbarrier_arrive_many(self, threads: np.ndarray, rank: int, address: int,
+                             counts: list, line: int, scope: str = "cta",
+                             expect_tx: list | None = None) -> int | None:
+        """The arrivals of `threads` (in order, one CTA's) on one mbarrier, each after its
+        expect_tx (``expect_tx``: bytes per thread, then each arrives once) as
+        ``mbarrier_expect_tx`` and ``mbarrier_arrive`` thread by thread would make them,
+        at once: the token they all get; None (nothing done) when the one-by-one calls
+        could differ: a subclass's arrive, fences implied by it, something to report
+        about the mbarrier's use, or a phase that would complete before the last
+        arrival. Each thread's release and published clocks are its own rows, so the
+        phase gets their maximum (``_published`` of the group), as the arrivals one
+        by one give it."""
+        if type(self).mbarrier_arrive is not MbarrierOrdering.mbarrier_arrive or \
+                type(self).mbarrier_expect_tx is not MbarrierOrdering.mbarrier_expect_tx or \
+                self.fences != "canonical":
+            return None
+        threads = np.asarray(threads, np.int64).reshape(-1)
+        bar = self.mbarriers.get((rank, address))
+        if bar is None or not threads.size or not self._use_ordered(threads, bar):
+            return None
+        sources = threads // self.threads_per_cta
+        if (sources != sources[0]).any():
+            return None
+        arrivals = len(counts) if expect_tx is not None else sum(counts)
+        if min(counts) < 1 and expect_tx is None or arrivals > bar.pending:
+            return None   # an arrival of 0, or a phase completing before the last
+        source = int(sources[0])
+        if expect_tx is not None:
+            bar.tx += sum(expect_tx)
+        self._landing(rank, address, "mbarrier.arrive" + (
+            " (remote, shared::cluster)" if rank != source else ""), line)
+        self._release(threads)
+        generic, tc = self._published(threads)
+        token = bar.phase
+        _contribute(bar, (source, scope), generic, tc)
+        bar.pending -= arrivals
+        self._maybe_complete(bar)
+        return token
+
     def mbarrier_expect_tx(self, thread: int, rank: int, address: int, nbytes: int,
                            line: int) -> None:
         self._mbar(rank, address, line).tx += nbytes
@@ -128,21 +167,19 @@ class MbarrierOrdering:
         threads = np.asarray(threads, np.int64).reshape(-1)
         ranks = np.asarray(ranks, np.int64).reshape(-1) * np.ones_like(threads)
         addresses = np.asarray(addresses, np.int64).reshape(-1) * np.ones_like(threads)
-        if ((addresses < 0) | (addresses >= 1 << 40) | (ranks < 0)).any():
-            return one_by_one()
-        # one int per (rank, address, parity): a group of threads waits on the same phase
-        keys = (ranks << 41) | (addresses << 1) | \
-            (np.asarray(parities, np.int64).reshape(-1) & 1)
-        groups = []
-        distinct = keys[:1] if (keys == keys[0]).all() else np.unique(keys)
-        for key in distinct.tolist():
-            rank, address, parity = key >> 41, (key >> 1) & ((1 << 40) - 1), key & 1
-            selected = keys == key
-            members = threads[selected]
-            bar = self.mbarriers.get((rank, address))
-            if bar is None or not self._use_ordered(members, bar):
+        parities = np.asarray(parities, np.int64).reshape(-1) & 1
+        if (ranks == ranks[0]).all() and (addresses == addresses[0]).all() and \
+                (parities == parities[0]).all():
+            # the usual case: one group, every thread (an mbarrier at an address out of
+            # _wait_groups' key range does not exist: the same answer as there)
+            bar = self.mbarriers.get((int(ranks[0]), int(addresses[0])))
+            if bar is None or not self._use_ordered(threads, bar):
                 return one_by_one()
-            groups.append((selected, members, bar, parity))
+            groups = [(slice(None), threads, bar, int(parities[0]))]
+        else:
+            groups = self._wait_groups(threads, ranks, addresses, parities)
+            if groups is None:
+                return one_by_one()
         ok = np.zeros(threads.size, bool)
         for selected, members, bar, parity in groups:
             if bar.phase % 2 == parity:
@@ -164,20 +201,46 @@ class MbarrierOrdering:
                     self._acquire(acquiring, generic, tc)
         return ok
 
+    def _wait_groups(self, threads, ranks, addresses, parities) -> list | None:
+        """The groups of threads that wait on the same mbarrier and parity: (their
+        selection, the threads, the mbarrier, the parity); None when the waits must be
+        tried one by one (an mbarrier not initialized or not ordered for a group)."""
+        if ((addresses < 0) | (addresses >= 1 << 40) | (ranks < 0)).any():
+            return None
+        # one int per (rank, address, parity): a group of threads waits on the same phase
+        keys = (ranks << 41) | (addresses << 1) | parities
+        groups = []
+        for key in np.unique(keys).tolist():
+            rank, address, parity = key >> 41, (key >> 1) & ((1 << 40) - 1), key & 1
+            selected = keys == key
+            members = threads[selected]
+            bar = self.mbarriers.get((rank, address))
+            if bar is None or not self._use_ordered(members, bar):
+                return None
+            groups.append((selected, members, bar, parity))
+        return groups
+
     def _use_ordered(self, threads: np.ndarray, bar: Mbarrier) -> bool:
         """Whether ``_mbar`` would report nothing for any of `threads` using `bar`: its
         init is ordered before the use, and for threads of another CTA a
-        fence.mbarrier_init after it too."""
+        fence.mbarrier_init after it too. A yes is kept (``bar.ordered_users``): the
+        clocks it compares only grow, and the first fence after the init stays the
+        first."""
+        key = threads.tobytes()
+        if key in bar.ordered_users:
+            return True
         others = threads[threads != bar.init_by]
         if (self.known[others, bar.init_by] <= bar.init_epoch).any():
             return False
         remote = others[others // self.threads_per_cta != bar.rank]
         if bar.init_by in threads and bar.init_by // self.threads_per_cta != bar.rank:
             remote = np.append(remote, bar.init_by)
-        if not remote.size:
-            return True
-        fences = [f for f in self.init_fences[bar.init_by] if f >= bar.init_epoch]
-        return bool(fences) and bool((self.known[remote, bar.init_by] > fences[0]).all())
+        if remote.size:
+            fences = [f for f in self.init_fences[bar.init_by] if f >= bar.init_epoch]
+            if not fences or not (self.known[remote, bar.init_by] > fences[0]).all():
+                return False
+        bar.ordered_users.add(key)
+        return True
 
 
 def _contribute(bar: Mbarrier, source: tuple, generic: np.ndarray, tc: np.ndarray) -> None:

@@ -96,6 +96,9 @@ class Mbarrier:
     last_async: tuple | None = None
     observed: int = -1
     rank: int = 0
+    #: Groups of threads (their ids' bytes) whose use of this mbarrier is known ordered
+    #: after its init (``_use_ordered``): clocks only grow, so that stays true.
+    ordered_users: set = field(default_factory=set, repr=False, compare=False)
 
 
 def _rows(threads):

@@ -130,14 +130,16 @@ class RandomSchedule:
         joining[chosen] = True
         return (pcs == m) & joining[warp_of]
 
-    def pick_threads(self, pcs: np.ndarray, warp_of: np.ndarray, moved: bool = False) -> tuple:
+    def pick_threads(self, pcs: np.ndarray, warp_of: np.ndarray,
+                     moved: bool | str = False) -> tuple:
         """``pick``'s choice, with the same draws, as (PC, threads, warps): the threads
         as ``ALL`` (all of them) or their sorted ids, and how many warps they
         fall in. The warps that join are found on Python lists and their threads at the
         PC per warp, instead of masks over every thread of the cluster. ``moved``: the
         only change to ``pcs`` since the last pick is that its threads moved on to the
         next PC (the executor's straight step), so the warps' lowest and highest PCs
-        are updated for its warps only."""
+        are updated for its warps only; ``"local"``: only its threads' entries changed
+        (a local step), so only its warps' are looked up again."""
         nwarps = self.nwarps
         if pcs.size != nwarps * 32:   # threads not numbered warp by warp in full warps
             sel = self.pick(pcs, warp_of)
@@ -171,18 +173,26 @@ class RandomSchedule:
         self._last = (joined, m)
         return m, (ALL if idx.size == pcs.size else idx), len(joined)
 
-    def _warp_pcs(self, pcs: np.ndarray, moved: bool) -> tuple:
+    def _warp_pcs(self, pcs: np.ndarray, moved: bool | str) -> tuple:
         """Each warp's lowest and highest PC in ``pcs`` (lists). After a step whose
         threads (all those of its warps at its PC m) moved to m + 1 and nothing else
         changed, only those warps change: their lowest PC is m + 1 (their other
-        runnable threads were above m), their highest m + 1 if it was m, else looked up."""
-        if not moved or self._last is None:
+        runnable threads were above m), their highest m + 1 if it was m, else looked up.
+        After a local step (``moved == "local"``) of one warp, that warp's are looked
+        up (of several, all: two reductions over the cluster cost less than two per
+        warp)."""
+        if not moved or self._last is None or (moved == "local" and len(self._last[0]) > 1):
             by_warp = pcs.reshape(self.nwarps, 32)
             self._lowest = by_warp.min(axis=1).tolist()
             self._highest = by_warp.max(axis=1).tolist()
             return self._lowest, self._highest
         lowest, highest = self._lowest, self._highest
         joined, m = self._last
+        if moved == "local":
+            for w in joined:
+                warp = pcs[32 * w:32 * w + 32]
+                lowest[w], highest[w] = int(warp.min()), int(warp.max())
+            return lowest, highest
         for w in joined:
             lowest[w] = m + 1
             highest[w] = m + 1 if highest[w] == m else int(pcs[32 * w:32 * w + 32].max())

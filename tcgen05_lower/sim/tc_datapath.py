@@ -132,8 +132,25 @@ def _tmem_bytes(cta: CtaMemory, lane, col, rows) -> np.ndarray:
         np.ascontiguousarray(words).view(np.uint8).reshape(rows, -1)
 
 
+def tmem_block(lanes: np.ndarray, cols: np.ndarray) -> tuple:
+    """The cells (lanes[rows, N], columns[rows, N]) as a pair of slices when they are the
+    block of lanes l0.. and columns c0.. in row-major order (D under layouts A and D), so
+    that tensor memory is indexed by a view instead of gathered and scattered cell by
+    cell (the same elements in the same order); else (lanes, cols) unchanged."""
+    if lanes.ndim != 2 or lanes.shape != cols.shape or not lanes.size:
+        return lanes, cols
+    rows, n = lanes.shape
+    l0, c0 = int(lanes[0, 0]), int(cols[0, 0])
+    if (lanes == np.arange(l0, l0 + rows).reshape(rows, 1)).all() and \
+            (cols == np.arange(c0, c0 + n).reshape(1, n)).all():
+        return slice(l0, l0 + rows), slice(c0, c0 + n)
+    return lanes, cols
+
+
 def _accumulate(cta: CtaMemory, lanes, cols, product, info: InstrDescriptor,
                 enable_input_d: bool, scale_input_d: int, keep_lanes) -> None:
+    """D's cells (lanes, cols: index arrays, or ``tmem_block``'s slices) = product
+    (+ D's old value scaled when enable_input_d), rounded to D's type."""
     old = cta.tmem[lanes, cols]
     if info.d_type == "s32":
         total = product.astype(np.int64)

@@ -12,7 +12,8 @@ import numpy as np
 from tcgen05_lower.sim import datamove, sparse
 from tcgen05_lower.sim.state import Address, CtaMemory, Footprint, SimError, unique_addresses
 from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
-                                           _tmem_bytes, d_cells, one_blas_thread)
+                                           _tmem_bytes, d_cells, one_blas_thread,
+                                           tmem_block)
 from tcgen05_lower.sim.tc_descriptors import (DENSE_K, ELEMENT_BYTES, decode_elements,
                                               decode_instr_descriptor, decode_smem_descriptor,
                                               k_major_addresses, operand_addresses)
@@ -95,6 +96,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         kind, int(idesc), int(meta_taddr), lanes[:, 0], int(d_taddr) >> 16,
         sparse.half_datapath(cta_group, info.m))
     d_mask = _mask(lanes, cols)
+    d_at = tmem_block(lanes, cols)   # D's cells, as slices when a block
     if disabled is not None:
         lane_bits = np.array([(disabled[i // 32] >> (i % 32)) & 1 for i in range(32 * len(disabled))],
                              bool)
@@ -138,7 +140,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
                 a_matrix = -a_matrix
             with one_blas_thread():
                 product = a_matrix @ b_matrix.T                 # [rows, N]
-            _accumulate(cta, lanes, cols, product, info, enable_input_d, scale_input_d,
+            _accumulate(cta, *d_at, product, info, enable_input_d, scale_input_d,
                         None if disabled is None else lane_bits[lanes + 128 * (r - rank)])
 
     key = (rank, int(d_taddr), info.m, info.n, cta_group)
@@ -198,6 +200,7 @@ def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: lis
     sfb_cells = block_scale.scale_factor_cells(int(sfb_taddr), info.n, layout_b_split=layout_b)
 
     d_mask = _mask(lanes, cols)
+    d_at = tmem_block(lanes, cols)   # D's cells, as slices when a block
     fp = Footprint()
     for r in ranks:
         fp.tmem_writes[r] = d_mask
@@ -236,7 +239,7 @@ def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: lis
             with one_blas_thread():
                 product = (block_scale.apply_scales(a_matrix, scale_a)
                            @ block_scale.apply_scales(b_matrix, scale_b).T)
-            _accumulate(cta, lanes, cols, product, info, enable_input_d, 0, None)
+            _accumulate(cta, *d_at, product, info, enable_input_d, 0, None)
 
     key = (rank, int(d_taddr), info.m, info.n, cta_group)
     return Operation("mma", fp, key, perform)

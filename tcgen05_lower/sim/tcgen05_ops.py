@@ -325,7 +325,7 @@ def _load(split: bool, red: bool):
                 taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
                 w = int(m.tid[warp[0]] // 32)
                 values, red_values, tensor_op = m.tc.load(ins.opcode, taddr, w, rank, m.ctas,
-                                                          imm)
+                                                          imm, **m.issue_kwargs)
                 _check_allocated(m, tensor_op, ins)
                 lanes = m.tid[warp] % 32
                 values = np.asarray(values, np.uint32)

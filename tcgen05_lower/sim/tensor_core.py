@@ -84,7 +84,7 @@ import numpy as np
 from tcgen05_lower.sim import datamove
 from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory, Footprint,
                                      SimError, unique_addresses)
-from tcgen05_lower.sim.tc_datapath import Operation, _mask
+from tcgen05_lower.sim.tc_datapath import Operation, _mask, tmem_block
 # decode_instr_descriptor: also read through this module (sim/timing.py's MMA shapes)
 from tcgen05_lower.sim.tc_descriptors import (decode_instr_descriptor,  # noqa: F401
                                               decode_smem_descriptor, k_major_addresses)
@@ -299,16 +299,29 @@ def _ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None):
 
 
 def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
-         imm: int | None):
-    """tcgen05.ld by warp ``warp`` (index in the CTA): the registers of its 32 threads."""
+         imm: int | None, cache: dict | None = None):
+    """tcgen05.ld by warp ``warp`` (index in the CTA): the registers of its 32 threads.
+    ``cache``: the run's (issue_async's); the cells and footprint of an ld are a pure
+    function of its qualifiers, address, warp and CTA, kept there."""
     parts = _qualifiers(opcode)
     reduction = datamove.load_reduction(parts) if parts[1] == "red" else None
-    lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
-    cells = ctas[rank].tmem[lanes, cols]
+    key = ("ld", opcode, taddr, warp, rank, imm)
+    built = None if cache is None else cache.get(key)
+    if built is None:
+        lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
+        # the footprint is shared by the lds of the key, as a built MMA's (not changed
+        # after its issue); the cells as slices when they are a block (.32x32b)
+        built = (tmem_block(lanes, cols), packed,
+                 Footprint(tmem_reads={rank: _mask(lanes, cols)}))
+        if cache is not None:
+            if len(cache) >= _MMA_CACHE_SIZE:
+                cache.clear()
+            cache[key] = built
+    at, packed, fp = built
+    cells = ctas[rank].tmem[at]
     if packed:   # 9.7.16.8.2: two adjacent cells' low 16 bits in one register
         cells = (cells[..., 0] & 0xFFFF) | ((cells[..., 1] & 0xFFFF) << 16)
-    fp = Footprint(tmem_reads={rank: _mask(lanes, cols)})
-    cells = cells.astype(np.uint32)
+    cells = cells.astype(np.uint32)   # a copy, also of a block's view
     red = None if reduction is None else datamove.reduce_loaded(cells, reduction)
     return cells, red, Operation("ld", fp, None, lambda ctas: None)
 

@@ -88,6 +88,9 @@ def box_image(tmap: TensorMap, raw: np.ndarray, itemsize: int, c0: int, c1: int)
     """The box at element coordinates (c0, c1) as ``box[1]`` rows of bytes, elements
     outside the tensor zero (module docstring)."""
     b0, b1 = tmap.box
+    inner = _inner_box(tmap, raw, itemsize, c0, c1)
+    if inner is not None:
+        return inner
     i = c0 + np.arange(b0).reshape(1, b0)
     j = c1 + np.arange(b1).reshape(b1, 1)
     inside = (i >= 0) & (i < tmap.dims[0]) & (j >= 0) & (j < tmap.dims[1])
@@ -96,6 +99,22 @@ def box_image(tmap: TensorMap, raw: np.ndarray, itemsize: int, c0: int, c1: int)
     image = raw[offsets]
     image[~inside] = 0
     return image.reshape(b1, b0 * itemsize)
+
+
+def _inner_box(tmap: TensorMap, raw: np.ndarray, itemsize: int, c0: int, c1: int):
+    """``box_image`` of a box wholly inside the tensor, as a copy of the rows' bytes read
+    through strides (the same bytes as its gather); None when the box reaches outside
+    the tensor or its bytes outside ``raw`` (the gather then fills or fails)."""
+    b0, b1 = tmap.box
+    stride, row = int(tmap.strides[0]), b0 * itemsize
+    if raw.ndim != 1 or raw.strides != (1,) or stride < 0 or c0 < 0 or c1 < 0 or \
+            c0 + b0 > tmap.dims[0] or c1 + b1 > tmap.dims[1]:
+        return None
+    first = c1 * stride + c0 * itemsize
+    if (c1 + b1 - 1) * stride + c0 * itemsize + row > raw.size:
+        return None
+    return np.lib.stride_tricks.as_strided(raw[first:], shape=(b1, row),
+                                           strides=(stride, 1)).copy()
 
 
 def destination_addresses(tmap: TensorMap, dst: int, itemsize: int) -> np.ndarray:
@@ -234,7 +253,7 @@ def handler(ins: P.Instr):
                         raise SimError(f"cp.async.bulk.tensor: shared-memory destination "
                                        f"{int(dsts[n]):#x} is not 128-byte aligned",
                                        ins.line, ins.text)
-                    addresses = destination_addresses(tmap, int(dsts[n]), itemsize)
+                    addresses = _destinations(m, tmap, int(dsts[n]), itemsize)
                     nbytes = addresses.size
                     g_arr = np.array([g])
                     rank, _ = _shared_target(m, "shared::cluster", g_arr,
@@ -274,6 +293,18 @@ def handler(ins: P.Instr):
             m.advance(idx)
         return run
     return make
+
+
+def _destinations(m, tmap: TensorMap, dst: int, itemsize: int) -> np.ndarray:
+    """``destination_addresses``, kept for the run (on the machine: a ring loads the same
+    few boxes into the same few stages again and again), read-only."""
+    cache = m.__dict__.setdefault("_tma_destinations", {})
+    key = (tmap.box, tmap.swizzle, dst, itemsize)
+    addresses = cache.get(key)
+    if addresses is None:
+        addresses = cache[key] = destination_addresses(tmap, dst, itemsize)
+        addresses.setflags(write=False)
+    return addresses
 
 
 def multicast_targets(mask: int, rank: int, bar_rank: int, cluster: int,
