@@ -1,7 +1,7 @@
 """How the run loop of ``executor.Machine`` chooses and takes its steps (a mixin of it):
 the scheduler (lowest PC first, or the random schedule's choice), the fused stretches of
-straight-line ALU instructions, and the threads of a step as a slice when they are
-consecutive.
+straight-line instructions (integer ALU, setp, mov, mad, mul, ld and st), and the threads
+of a step as a slice when they are consecutive.
 
 The scheduler keeps the PCs it chose the last step from: after a straight step that woke
 no waiter only that step's threads moved (to the next PC), and after a local one
