@@ -53,6 +53,11 @@ def pinned(pair) -> dict:
         fixed.update({"program": "roles", "load": "tma", **fixed})
     if dict(pair).get("row_shuffle") == "True":
         fixed.update({"rowred": "max", "ld_shape": "16x32bx2", **fixed})
+    # strategy=handoffs plans the chained GEMM in warp roles with TMA loads
+    if fixed.get("sync") == "handoffs":
+        fixed.update({"program": "roles", "load": "tma", "chain": "alias", **fixed})
+    if fixed.get("chain", "none") != "none" and fixed.get("program") == "roles":
+        fixed.update({"sync": "handoffs", "load": "tma", **fixed})
     return fixed
 
 
