@@ -334,18 +334,22 @@ def _chain_problems(s: Spec) -> list[str]:
                    "loop (step 32) would be its turn loop, which must count from 0 by 1 "
                    "(handoffs-diagnostics.mlir); the chained GEMM has the handoffs' form")
     if s.sync == "handoffs" and s.load != "tma":
-        why.append("strategy=handoffs plans TMA loads only (pipelined_loads.py): fills in "
-                   "roles are roles.py's (strategy=auto)")
+        why.append("strategy=handoffs: the generator's handoffs form loads by TMA "
+                   "(pipelined_loads.py plans TMA rings); fills in roles are not generated "
+                   "with it")
     if s.chain == "none":
         return why
     if s.program == "roles" and s.sync != "handoffs":
         why.append("a chained GEMM in warp roles: strategy=auto refuses tcgen05.st in a "
-                   "role (docs/partitions.md, Not planned yet); strategy=handoffs plans it")
+                   "role (\"tcgen05.st in role 'epilogue' (warps 4-7) is not planned in a "
+                   "kernel whose roles issue TMA loads yet\", docs/partitions.md, Not planned "
+                   "yet); strategy=handoffs plans it")
     if s.dtype not in ("bf16", "f16", "e4m3", "e5m2"):
         why.append("a chained GEMM's P (A from tensor memory, stored by tcgen05.st): not "
-                   "for tf32 (\"tf32 elements are not supported yet\", isa/a_store.py), "
-                   "kind::i8 (A in tensor memory not modelled by the simulator) or block "
-                   "scaling (the second MMA would need scale factors: not generated)")
+                   "for tf32 (P's frag_map is refused: \"a computed fragment of tf32 is not "
+                   "supported\"), kind::i8 (A in tensor memory not modelled by the "
+                   "simulator) or block scaling (the second MMA would need scale factors: "
+                   "not generated)")
     if s.n != s.kb:
         why.append("a chained GEMM: n is one K block of the second MMA (128 bytes of A's "
                    "elements: k_offset moves A and B together, so P's [M, n] and V's "
@@ -358,8 +362,9 @@ def _chain_problems(s: Spec) -> list[str]:
                    "planning/aliases.py; strategy=handoffs refuses tmem_stage rings, "
                    "handoffs-diagnostics.mlir)")
     if s.ctas != 1:
-        why.append("a chained GEMM in a CTA pair: tcgen05.st of an A operand in Layouts A "
-                   "and B is refused (\"not supported yet\", docs/epilogues.md)")
+        why.append("a chained GEMM in a CTA pair: tcgen05.st into an A operand of Layouts A "
+                   "and B is refused (\"not supported yet: only Layout D (M = 128, "
+                   "cta_group::1) ... and Layout F (M = 64)\", docs/epilogues.md)")
     if s.cluster != "none":
         why.append("a chained GEMM in a cluster: not generated (V's loads would need a "
                    "multicast plan of their own)")
@@ -503,8 +508,8 @@ def render(spec: Spec) -> str:
     p_ty = f"!tcgen05.tmem<[{s.m}, {s.n}], {elem}>"
     p_frag = f"!tcgen05.frag<[{s.m}, {ch}], {elem}>"
     o_ty = f"!tcgen05.tmem<[{s.m}, {CHAIN_N2}], f32>"
-    tile_v = _smem(CHAIN_N2, kb, elem, 0, sw)
-    ring_v = _smem(CHAIN_N2, kb, elem, s.ring, sw)
+    tile_v = _smem(CHAIN_N2 // s.ctas, kb, elem, 0, sw)
+    ring_v = _smem(CHAIN_N2 // s.ctas, kb, elem, s.ring, sw)
 
     params = ["%A: !llvm.ptr<1>", "%B: !llvm.ptr<1>"]
     if s.scaled:
@@ -529,7 +534,7 @@ def render(spec: Spec) -> str:
                       f'array<i64: {inner}, {s.n_cta}>, swizzle = "{sw}"}}}}')
     if chain and s.load == "tma":
         params.append(f'%tmV: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "V", box = '
-                      f'array<i64: {kb}, {CHAIN_N2}>, swizzle = "{sw}"}}}}')
+                      f'array<i64: {kb}, {CHAIN_N2 // s.ctas}>, swizzle = "{sw}"}}}}')
     if ws_scaled:
         for x in ("SFA", "SFB"):
             params.append(f'%tm{x}: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "{x}", '
