@@ -53,6 +53,18 @@ CHAINS = [
     pytest.param(kg.Spec(chain="sep", dtype="e5m2", n=128, program="roles", load="tma",
                          sync="handoffs", kblocks=2, ring=2, tiles=2, bias="row",
                          out="e4m3", seed=8), id="handoffs-sep-e5m2"),
+    # run-time M, N, K (edge tiles: B's rows and V's columns past N zero-filled, O's rows
+    # past M not stored), one program, P over S, two tiles, a row bias
+    pytest.param(kg.Spec(chain="alias", shapes="runtime", tiles=2, load="tma", bias="row",
+                         seed=2), id="uniform-alias-runtime"),
+    # run-time shapes in warp roles with strategy=handoffs, a row maximum
+    pytest.param(kg.Spec(chain="alias", shapes="runtime", tiles=2, program="roles",
+                         load="tma", sync="handoffs", rowred="max", seed=1),
+                 id="handoffs-alias-runtime-rowmax"),
+    # a block-scaled first MMA (kind::mxf8f6f4, UE8M0 factors) and an unscaled
+    # kind::f8f6f4 second one reading P (e4m3) from tensor memory; run-time shapes
+    pytest.param(kg.Spec(chain="sep", dtype="mx_e4m3", n=128, shapes="runtime", kblocks=2,
+                         bias="col", seed=3), id="uniform-sep-mxf8-runtime"),
 ]
 
 

@@ -6,7 +6,9 @@ memory, copied to tensor memory or stored there from registers, a uniform progra
 warp roles, fills or TMA, the ring's stages, the accumulator's stages, one CTA or a pair,
 clusters of pairs with TMA multicast, static or run-time shapes, and the epilogue (output
 type, per-column and per-row broadcasts, an activation, a per-tensor scale, a row
-reduction, the tcgen05.ld shape). ``problems(spec)`` lists why the compiler
+reduction, the tcgen05.ld shape), a chained GEMM (P = f(S) stored into tensor memory,
+apart or over S by a TMEM alias, and read as the A operand of a second MMA) and
+tcgen05-insert-sync{strategy=handoffs}. ``problems(spec)`` lists why the compiler
 would not take it (each reason is a documented limitation: docs/partitions.md "Not
 planned yet", docs/element-types.md, docs/cta-pairs.md); ``random_spec`` draws only specs
 without problems. ``render`` writes the kernel in the forms the shipped examples use.
@@ -84,6 +86,10 @@ FEATURES = {
     "sync": ["auto", "handoffs"],
 }
 
+#: The element types a chained GEMM's P takes (A's; an mxf8f6f4 first MMA's P is fp8,
+#: read by an unscaled kind::f8f6f4 second MMA) and the OUTPUTS entry that rounds to it.
+P_TYPES = {"bf16": "bf16", "f16": "f16", "e4m3": "e4m3", "e5m2": "e5m2",
+           "mx_e4m3": "e4m3", "mx_e5m2": "e5m2"}
 #: The chained GEMM's second MMA (``chain``): O = P V^T with N2 = CHAIN_N2 columns, P
 #: [M, n] the A operand in tensor memory and V [N2, n tiles] in global memory (K-major).
 CHAIN_N2 = 64
@@ -129,8 +135,10 @@ class Spec:
     #                         reduction), rounds it to A's element type and stores it
     #                         (tcgen05.st) as P into a TMEM buffer of its own ("sep") or
     #                         over S's first columns (an alias of the accumulator, "alias"),
-    #                         and an MMA reads P as its A operand from tensor memory; N's
-    #                         tiles are K blocks of the second GEMM (O accumulates over them)
+    #                         and an MMA reads P as its A operand from tensor memory (an
+    #                         unscaled kind::f8f6f4 one after a block-scaled first MMA); N's
+    #                         tiles are K blocks of the second GEMM (O accumulates over them,
+    #                         in one CTA: run-time shapes have one N tile of the grid)
     sync: str = "auto"      # "handoffs": tcgen05-insert-sync{strategy=handoffs} plans the
     #                         roles' TMA loads and TMEM handoffs (docs/partitions.md)
     seed: int = 0
@@ -344,12 +352,17 @@ def _chain_problems(s: Spec) -> list[str]:
                    "role (\"tcgen05.st in role 'epilogue' (warps 4-7) is not planned in a "
                    "kernel whose roles issue TMA loads yet\", docs/partitions.md, Not planned "
                    "yet); strategy=handoffs plans it")
-    if s.dtype not in ("bf16", "f16", "e4m3", "e5m2"):
+    if s.dtype not in P_TYPES:
         why.append("a chained GEMM's P (A from tensor memory, stored by tcgen05.st): not "
                    "for tf32 (P's frag_map is refused: \"a computed fragment of tf32 is not "
                    "supported\"), kind::i8 (A in tensor memory not modelled by the "
-                   "simulator) or block scaling (the second MMA would need scale factors: "
-                   "not generated)")
+                   "simulator) or 4-bit elements (P would be stored as e2m1: not "
+                   "generated)")
+    if s.scaled and s.program == "roles":
+        why.append("a block-scaled chained GEMM in warp roles: the scale factors' "
+                   "tcgen05.cp in the MMA role is refused by strategy=handoffs (\"tcgen05.cp "
+                   "in a role is not planned yet (the handoffs cover tcgen05.mma, tcgen05.ld "
+                   "and tcgen05.st)\", synchronization/role_turns.py)")
     if s.n != s.kb:
         why.append("a chained GEMM: n is one K block of the second MMA (128 bytes of A's "
                    "elements: k_offset moves A and B together, so P's [M, n] and V's "
@@ -368,9 +381,6 @@ def _chain_problems(s: Spec) -> list[str]:
     if s.cluster != "none":
         why.append("a chained GEMM in a cluster: not generated (V's loads would need a "
                    "multicast plan of their own)")
-    if s.shapes != "static":
-        why.append("a chained GEMM with run-time shapes: not generated (the turn loop's "
-                   "bound would be the run-time tile count)")
     if s.b_major != "nk" and s.program == "roles":
         why.append("TMA loads K-major tiles of a K-contiguous B here")
     if s.ld_shape == "16x32bx2" and s.m == 128:
@@ -426,6 +436,8 @@ def sizes(spec: Spec) -> Sizes:
     gm, gn = rng.choice([(1, 1), (1, 1), (2, 1), (1, 2)])
     if spec.scaled and spec.program == "uniform":
         gm, gn = 1, 1   # one tile: every CTA would read the same scale factors
+    if spec.chain != "none":
+        gn = 1          # the chained GEMM's O sums over every N tile in one CTA
     if spec.cl:         # whole clusters: along M and N as many tiles as a cluster has
         gm = gm if spec.cl[4] == 1 else spec.cl[4]
         gn = gn if spec.cl[5] == 1 else spec.cl[5]
@@ -440,7 +452,7 @@ def sizes(spec: Spec) -> Sizes:
     pad = align * rng.randrange(0, 3)
     lda = -(-K // align) * align + pad
     ldb = (-(-N // align) * align + pad) if spec.b_major == "kn" else lda
-    ldc = N + rng.randrange(0, 5)
+    ldc = (CHAIN_N2 if spec.chain != "none" else N) + rng.randrange(0, 5)
     return Sizes(M, N, K, lda, ldb, ldc, gm, gn)
 
 
@@ -730,19 +742,22 @@ def render(spec: Spec) -> str:
             body(f"%ra_1 = arith.addi %ra, {t.c(32)} : index", ind)
             body(f"%rb_1 = arith.addi %rb, {t.c(32)} : index", ind)
 
-    def mmas(ind, d_v, a_v, b_v, a_ty, first_pred, d_ty=None, b_ty=None):
+    def mmas(ind, d_v, a_v, b_v, a_ty, first_pred, d_ty=None, b_ty=None, plain=False):
+        """The MMAs of one K block; `plain`: the chained GEMM's second MMA, unscaled
+        (kind::f8f6f4 for the mxf8f6f4 kinds' fp8 elements)."""
+        kind = "f8f6f4" if plain and s.scaled else s.kind
         for j in range(kb // s.k_mma):
             pred = first_pred if j == 0 else "%true"
             ops = f"{d_v}, {a_v}, {b_v}, {pred}"
             tys = f"{d_ty or acc1}, {a_ty}, {b_ty or tile_b}, i1"
-            if s.scaled:
+            if s.scaled and not plain:
                 h = str(j) if s.nvf4 else ""
                 ops += f", %tsA{h}, %tsB{h}" if ws_scaled else ", %sfA, %sfB"
                 tys += f", {sf_t}, {sf_t}"
             vec = ', scale_vec = "block32"' if s.packed4 else ""
             if s.nvf4:
                 vec = ', scale_vec = "4X", scale_a_id = 0 : i64, scale_b_id = 0 : i64'
-            body(f'"tcgen05.mma"({ops}) {{kind = "{s.kind}"{vec}, k_offset = {j * s.k_mma} : '
+            body(f'"tcgen05.mma"({ops}) {{kind = "{kind}"{vec}, k_offset = {j * s.k_mma} : '
                  f'i64}} : ({tys}) -> ()', ind)
 
     def tile_values(ind, tv):
@@ -873,8 +888,14 @@ def render(spec: Spec) -> str:
             body(f"gpu.yield %oy : {out_t}", i + 1)
             body(f"}}) : ({o_frag}) -> {c_frag}", i)
             value, vty = "%oc", c_frag
-        body(f'"tcgen05.store_fragment"({value}, %C, %ocol) {{ld = {CHAIN_N2} : i64}} : '
-             f'({vty}, !llvm.ptr<1>, index) -> ()', i)
+        if runtime:   # this CTA's M tile, rows past M not stored
+            body(f'"tcgen05.store_fragment"({value}, %C, %ocol, %c_ld, %m0, {t.c(0)}, %m_sz, '
+                 f'{t.c(CHAIN_N2)}) {{dims = ["ld", "row_offset", "column_offset", "rows", '
+                 f'"columns"]}} : ({vty}, !llvm.ptr<1>, index, index, index, index, index, '
+                 f'index) -> ()', i)
+        else:
+            body(f'"tcgen05.store_fragment"({value}, %C, %ocol) {{ld = {sz.ldc} : i64}} : '
+                 f'({vty}, !llvm.ptr<1>, index) -> ()', i)
         body("}", ind)
 
     def chain_roles():
@@ -902,12 +923,12 @@ def render(spec: Spec) -> str:
             body(f'%vv{tag} = "tcgen05.smem_stage"(%v, %sv{tag}) : ({ring_v}, index) -> '
                  f'{tile_v}', ind)
             body(f"%oacc{tag} = arith.cmpi ne, {use}, {t.c(0)} : index", ind)
-            mmas(ind, "%o", "%p", f"%vv{tag}", p_ty, f"%oacc{tag}", o_ty, tile_v)
+            mmas(ind, "%o", "%p", f"%vv{tag}", p_ty, f"%oacc{tag}", o_ty, tile_v, plain=True)
 
         body('"tcgen05.partitions"() ({', 1)
         for ind in role("load", 0, 1):
             for i in range(s.kblocks):
-                tma(ind, "%tmA", f"%a{i}", tile_a, t.c(i * kb), t.c(0), None)
+                tma(ind, "%tmA", f"%a{i}", tile_a, t.c(i * kb), a_row, None)
             body(f"scf.for %j = {t.c(0)} to {t.c(s.tiles)} step {t.c(1)} {{", ind)
             i = ind + 1
             body(f"%st = arith.remui %j, {t.c(s.ring)} : index", i)
@@ -989,7 +1010,11 @@ def render(spec: Spec) -> str:
             # P = f(S) into tensor memory, V's tile of this N tile, O += P V^T
             epilogue(ind, d_v, "P")
             vk = "%nt"
-            if s.load == "fill":
+            if s.load == "fill" and runtime:   # V's columns past N zero-filled
+                body(f'"tcgen05.smem_fill"(%V, %v, {vk}, {t.c(CHAIN_N2)}, %n_sz) {{src_layout = '
+                     f'"mn_k", src_ld = {s.n * s.tiles} : i64, dims = ["rows", "k_size"]}} : '
+                     f'(!llvm.ptr<1>, {tile_v}, index, index, index) -> ()', ind)
+            elif s.load == "fill":
                 body(f'"tcgen05.smem_fill"(%V, %v, {vk}) {{src_layout = "mn_k", src_ld = '
                      f'{s.n * s.tiles} : i64}} : (!llvm.ptr<1>, {tile_v}, index) -> ()', ind)
             else:
@@ -1001,7 +1026,7 @@ def render(spec: Spec) -> str:
             if s.tiles > 1:
                 body(f"%o_acc = arith.cmpi ne, %t, {t.c(0)} : index", ind)
                 o_first = "%o_acc"
-            mmas(ind, "%o", "%p", "%v", p_ty, o_first, o_ty, tile_v)
+            mmas(ind, "%o", "%p", "%v", p_ty, o_first, o_ty, tile_v, plain=True)
         else:
             epilogue(ind, d_v)
         if s.tiles > 1:
@@ -1166,7 +1191,9 @@ def make_inputs(spec: Spec) -> dict:
     args = {"A": a, "B": b}
     if spec.chain != "none":
         # V: N2 x (n tiles), K-major (the second MMA's K runs over the first's N)
-        args["V"] = _operand(rng, spec.dtype, (CHAIN_N2, sz.N), wide)
+        # (the columns past N zero: TMA reads them, and P's columns there are f(0))
+        args["V"] = _operand(rng, spec.dtype, (CHAIN_N2, spec.n * spec.tiles), wide)
+        args["V"][:, sz.N:] = np.zeros((), args["V"].dtype)
     if spec.scaled and spec.program == "roles":
         # The blocked layout of examples/ws_gemm_mxf8_blockscaled.mlir: 32 rows of 16
         # bytes per (tile, K block) (A's tiles of 128 rows, B's of N rows), every byte a
@@ -1355,7 +1382,7 @@ def _chained(spec: Spec, args: dict, h: np.ndarray, err: np.ndarray):
     of P' and V, each exact in f32, in any order: |O' - O| <= ep |V|^T + K2 u (|P| + ep)
     |V|^T."""
     dt = _dtype(DTYPES[spec.dtype][2])
-    top = OUTPUTS[spec.dtype][4]
+    top = OUTPUTS[P_TYPES[spec.dtype]][4]
 
     def rnd(x):
         x = x.astype(np.float32)
@@ -1365,7 +1392,7 @@ def _chained(spec: Spec, args: dict, h: np.ndarray, err: np.ndarray):
 
     p = rnd(h)
     ep = rnd(h + err) - rnd(h - err)
-    v = _elements(spec, args["V"])
+    v = _elements(spec, args["V"])[:, :h.shape[1]]
     av = np.abs(v)
     k2 = v.shape[1]
     u = 2.0 ** -24
