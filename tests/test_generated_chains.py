@@ -48,6 +48,12 @@ CHAINS = [
     pytest.param(kg.Spec(chain="alias", dtype="f16", m=64, program="roles", load="tma",
                          sync="handoffs", tiles=2, scale=True, act="relu", out="f16",
                          seed=7), id="handoffs-alias-f16-m64"),
+    # warp roles, strategy=handoffs, M = 64 with P in its own buffer (Layout F, half
+    # lanes: before the fix in synchronization/thread_order.py verify-sync refused the
+    # chunk stores of P, "missing tcgen05.wait::st"; campaign 43's interim run, kernel
+    # 101, and the seed-33 sample's kernel 14)
+    pytest.param(kg.Spec(chain="sep", m=64, program="roles", load="tma", sync="handoffs",
+                         ring=2, act="relu", out="e5m2", seed=9), id="handoffs-sep-m64"),
     # warp roles, strategy=handoffs, e5m2 (n = 128), 2 K blocks (two B rings), row bias,
     # an e4m3 output
     pytest.param(kg.Spec(chain="sep", dtype="e5m2", n=128, program="roles", load="tma",
