@@ -59,6 +59,11 @@ CHAINS = [
     pytest.param(kg.Spec(chain="sep", dtype="e5m2", n=128, program="roles", load="tma",
                          sync="handoffs", kblocks=2, ring=2, tiles=2, bias="row",
                          out="e4m3", seed=8), id="handoffs-sep-e5m2"),
+    # an f16 output past 65504: O of an e5m2 chain with a row sum (P up to 57344) rounds
+    # to +-inf (cvt.rn.f16.f32, no satfinite), which the reference did not model (it
+    # wanted 72738 +- 257: campaign 4302's kernel 112, shrunk)
+    pytest.param(kg.Spec(chain="sep", dtype="mx_e5m2", n=128, out="f16", rowred="sum",
+                         seed=869072850), id="uniform-sep-f16-overflow"),
     # run-time M, N, K (edge tiles: B's rows and V's columns past N zero-filled, O's rows
     # past M not stored), one program, P over S, two tiles, a row bias
     pytest.param(kg.Spec(chain="alias", shapes="runtime", tiles=2, load="tma", bias="row",
@@ -119,3 +124,27 @@ def test_documented_refusals(spec, text):
         compile_source(kg.render(spec), "refused.mlir", pipeline=check.pipeline(spec),
                        emit="mlir")
     assert text in str(refused.value)
+
+
+def test_an_f16_output_past_its_range_is_inf():
+    """The reference rounds an f16 output as cvt.rn.f16.f32 does (IEEE 754 round to
+    nearest): by hand, A = 256 and B = 8 everywhere (bf16, exact), K = 64: every element
+    of C is 64 x 2048 = 131072 >= 65520, so +inf, with nothing to allow; A = 1 and B = 1:
+    64, finite, within f16's half unit (2^-11 x 64) plus its half subnormal spacing."""
+    import numpy as np
+    spec = kg.Spec(out="f16")
+    args = kg.make_inputs(spec)
+    args["A"][:] = 256
+    args["B"][:] = 8
+    want, bound = kg.reference(spec, args)
+    assert np.all(want == np.inf) and np.all(bound == 0)
+    got = np.full_like(args["C"], np.inf)
+    assert kg.compare(spec, args, got) is None
+    got[3, 5] = 65504.0
+    assert kg.compare(spec, args, got) is not None
+    args["A"][:] = 1
+    args["B"][:] = 1
+    want, bound = kg.reference(spec, args)
+    assert np.all(want == 64.0)
+    assert np.allclose(bound, 64 * 64 * 2.0 ** -24 * (1 + 2.0 ** -11) + 2.0 ** -11 * 64
+                       + 2.0 ** -25, rtol=1e-6)
