@@ -54,12 +54,13 @@ def _load(path: Path, seed: int) -> dict:
     return out
 
 
-def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
+def report(seed: int, results: dict, shrunk: dict, commands: list[str],
+           pin: dict | None = None) -> str:
     count = max(results) + 1 if results else 0
-    specs, _ = campaign.specs(seed, count)
+    specs, _ = campaign.specs(seed, count, pin)
     # The first 400 kernels settle every pair (covered or infeasible; the generator's
     # test checks it), so the list of infeasible pairs is complete.
-    _, infeasible = campaign.specs(seed, max(count, 400))
+    _, infeasible = campaign.specs(seed, max(count, 400), pin)
     done = [(specs[i], results[i]) for i in sorted(results)]
     passed = sum(r["stage"] == "ok" for _, r in done)
     known = [(s, r) for s, r in done if r["stage"] != "ok" and r.get("known")]
@@ -92,6 +93,11 @@ def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
         f"- pairs of feature values: {len(covered & set(map(tuple, campaign.value_pairs())))}"
         f" of the {feasible_total} feasible ones covered; {len(infeasible)} infeasible (below)",
     ]
+    if pin:
+        lines.append("- a focused campaign (--pin): every kernel a free draw with " + ", ".join(
+            f"{k} in {{{', '.join(map(str, v))}}}" for k, v in pin.items()) + "; no pair "
+            "covering, so the pairs the pin excludes count as uncovered and none as "
+            "infeasible")
     unpassed = sorted((fa, va, fb, vb) for (fa, fb), cells in table.items()
                       for (va, vb), (g, ok) in cells.items() if ok == 0)
     lines.append(f"- pairs of feature values covered only by kernels that failed: "
@@ -129,7 +135,8 @@ def report(seed: int, results: dict, shrunk: dict, commands: list[str]) -> str:
               "`kernelgen.FEATURES`: bf16, M = 128, N = 64, B stored N x K, A in shared "
               "memory, a uniform program, fills, one stage, one accumulator, one CTA, "
               "static shapes, an f32 store, no bias, no activation, no scale, one K block, "
-              "one tile, no cluster, no row reduction, the default tcgen05.ld shape; "
+              "one tile, no cluster, no row reduction, the default tcgen05.ld shape, no "
+              "chained GEMM, strategy=auto; "
               "block_scale is on for the mx kinds, row_shuffle for a row reduction of "
               ".16x32bx2 fragments). For each pair of features: "
               "the kernels with both on, how many passed, and how many pairs of their "
@@ -195,13 +202,21 @@ def main(argv=None) -> int:
     parser.add_argument("--show", type=int, default=None)
     parser.add_argument("--shrink", type=int, default=30, help="runs per shrunk failure")
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--pin", action="append", default=[], metavar="FEATURE=V1,V2",
+                        help="a focused campaign: every kernel drawn with FEATURE among "
+                             "the values (free draws, no pair covering)")
     parser.add_argument("--retry-known", action="store_true",
                         help="rerun only the kernels whose last result is a failure of a "
                              "known open bug (after its fix is merged)")
     args = parser.parse_args(argv)
+    pin = {}
+    for item in args.pin:
+        name, _, values = item.partition("=")
+        pin[name] = [campaign._typed(name, v) for v in values.split(",")]
+    pin = pin or None
 
     if args.show is not None:
-        specs, _ = campaign.specs(args.seed, args.show + 1)
+        specs, _ = campaign.specs(args.seed, args.show + 1, pin)
         print("//", specs[args.show].key())
         print(kg.render(specs[args.show]), end="")
         return 0
@@ -212,9 +227,9 @@ def main(argv=None) -> int:
         if args.retry_known:
             last = _load(args.results, args.seed)
             todo = sorted(i for i, row in last.items() if row.get("known"))
-            specs, _ = campaign.specs(args.seed, max(last) + 1 if last else 0)
+            specs, _ = campaign.specs(args.seed, max(last) + 1 if last else 0, pin)
         else:
-            specs, _ = campaign.specs(args.seed, args.start + args.count)
+            specs, _ = campaign.specs(args.seed, args.start + args.count, pin)
             todo = list(range(args.start, args.start + args.count))
         start = time.perf_counter()
         args.results.parent.mkdir(parents=True, exist_ok=True)
@@ -236,7 +251,7 @@ def main(argv=None) -> int:
     if not results:
         print("no results", file=sys.stderr)
         return 1
-    specs, _ = campaign.specs(args.seed, max(results) + 1)
+    specs, _ = campaign.specs(args.seed, max(results) + 1, pin)
     shrunk, failing = {}, False
     for i in sorted(results):
         row = results[i]
@@ -254,7 +269,7 @@ def main(argv=None) -> int:
             a if " " not in a else repr(a) for a in (argv or sys.argv[1:])))
         commands.append(f"{line}   # at {started_at}")
         commands_file.write_text("\n".join(commands) + "\n")
-    args.output.write_text(report(args.seed, results, shrunk, commands))
+    args.output.write_text(report(args.seed, results, shrunk, commands, pin))
     return 1 if failing else 0
 
 

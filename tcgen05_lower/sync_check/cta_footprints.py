@@ -9,6 +9,7 @@ from tcgen05_lower.bindings import ir
 from tcgen05_lower.dialect.ops import (CpOp, LdOp, LdRedOp, MmaOp, ShiftOp, SmemStageOp, StOp,
                                        TmemBufferOp, TmemStageOp, wrap)
 from tcgen05_lower.kernel_ir import defining_op, mma_operands
+from tcgen05_lower.verification.common import known_element_bits
 from tcgen05_lower.sync_check.model import (ANY_TILE, A_CONTAINER_BITS, A_LINEAR_LAYOUTS,
                                             A_ROW_BITS, A_ROW_BITS_K96, COPY_COLUMNS, FULL_LANES,
                                             Footprint, Instance, TMEM_COLUMNS, WARPGROUP_OPS,
@@ -52,8 +53,9 @@ class Footprints:
 
     def cells(self, value) -> list:
         """[(cells, linear)] for every buffer `value` may name now (one, unless it is a
-        region result or block argument that several ways bound), where linear says
-        whether column c of the buffer is TMEM column (first column + c)."""
+        region result or block argument that several ways bound), where linear is the
+        elements per TMEM column when element c of a row is in TMEM column (first column
+        + c // linear), else 0."""
         found = []
         for root in self.roots(value):
             for cell in self.buffer_cells(root):
@@ -81,8 +83,11 @@ class Footprints:
             # `columns` is one stage's footprint; where each stage sits (side by side, or
             # paired on lane halves) is the planner's: take all of them on every lane.
             return [(Footprint(first, first + columns * stages[0], FULL_LANES), False)]
-        shape = d.type_info(value.type).shape
-        linear = not half and len(shape) == 2 and columns == shape[-1]
+        info = d.type_info(value.type)
+        shape = info.shape
+        linear = 0
+        if not half and len(shape) == 2:
+            linear = _elements_per_column(info.element, shape[-1], columns)
         return [(Footprint(first, first + columns, lanes), linear)]
 
     def copy_cells(self, op) -> list:
@@ -174,8 +179,11 @@ class Footprints:
         start = self.eval.value(column)
         cells = []
         for whole, linear in buffers:
-            if linear and start is not None:
-                whole = Footprint(whole.lo + start, whole.lo + start + width, whole.lanes)
+            # `linear` elements per 32-bit column (2 for a packed 16-bit buffer): a slice
+            # that starts and ends on a column boundary is those columns
+            if linear and start is not None and start % linear == 0 and width % linear == 0:
+                whole = Footprint(whole.lo + start // linear,
+                                  whole.lo + (start + width) // linear, whole.lanes)
             cells.append(whole)
         if name == StOp.NAME:
             return Instance(op, name, [], cells, [], [])
@@ -210,3 +218,16 @@ class Footprints:
             return Instance(op, name, cells, list(cells), [], [])
         # smem_fill and tma_load: the tile is operand 1
         return Instance(op, name, [], [], [], self.tiles(op.operands[1]))
+
+
+def _elements_per_column(element: str, elements: int, columns: int) -> int:
+    """How many elements of a row one 32-bit column holds in a buffer of `elements`
+    columns of `element` placed on `columns` TMEM columns: 1 when they are as many, 32 /
+    bits when the buffer packs its elements along the columns (a 16-bit A operand: two
+    per column, tmem-facts section 1), else 0 (no linear map: the whole buffer)."""
+    if columns == elements:
+        return 1
+    bits = known_element_bits(element)
+    if bits in (8, 16) and columns * (32 // bits) == elements:
+        return 32 // bits
+    return 0

@@ -372,11 +372,30 @@ def pipelined(earlier: Access, later: Access) -> bool:
         if not earlier.pipeline_key or not later.pipeline_key:
             return False
         (mine, shape), (theirs, other) = earlier.pipeline_key, later.pipeline_key
-        return shape == other and all(a == b or _disjoint(a, b)
-                                      for a in mine for b in theirs)
+        if shape != other or not all(a == b or _disjoint(a, b)
+                                     for a in mine for b in theirs):
+            return False
+        # Accumulators that may differ: no pipelined pair, so a write of one MMA to
+        # cells the other reads as A, scale factors or metadata (S written over the P
+        # an earlier P V read, planning/aliases.py) is ordered by nothing (as
+        # sync_check.cta_checks.meet_outside_accumulators).
+        return all(a == b for a in mine for b in theirs) or \
+            not _meet_outside_accumulators(earlier, later)
     if pair in (("cp", "mma"), ("shift", "mma"), ("mma", "shift")):
         return True
     return pair == ("shift", "cp") and later.pipeline_key == ("4x256b",)
+
+
+def _meet_outside_accumulators(earlier: Access, later: Access) -> bool:
+    """Whether one MMA writes cells the other reads other than as its accumulator (an
+    MMA's reads end with its accumulator's cells, _access); slices are compared by the
+    whole ranges of their buffers (more synchronization, never less)."""
+    def meet(p: Cells, q: Cells) -> bool:
+        lo_p, hi_p = (p.lo, p.hi) if p.base is None else p.bound
+        lo_q, hi_q = (q.lo, q.hi) if q.base is None else q.bound
+        return bool(p.lanes & q.lanes) and lo_p < hi_q and lo_q < hi_p
+    return any(meet(w, r) for w in later.writes for r in earlier.reads[:-1]) or \
+        any(meet(w, r) for w in earlier.writes for r in later.reads[:-1])
 
 
 def _disjoint(a: tuple, b: tuple) -> bool:

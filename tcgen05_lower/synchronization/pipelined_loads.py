@@ -498,6 +498,12 @@ def _constant_of(value):
 
 
 def _stage(ring, index):
+    """Stage `index` of the mbarrier ring `ring`. A ring of one stage is a single mbarrier
+    (Emitter.alloc writes no stages for it): its stage is the mbarrier itself, which
+    tcgen05-verify-sync and the lowering take (an mbarrier_stage of it they do not)."""
+    alloc = defining_op(ring)
+    if alloc is not None and "stages" not in alloc.attributes:
+        return ring
     return MbarrierStageOp.build(result_types=[d.mbarrier_type()], ring=ring,
                                  stage=index).results[0]
 

@@ -170,6 +170,11 @@ def _footprint(op, buffer, aliased=None) -> tuple:
     direct = defining_op(buffer)
     if root is None or direct is None or not TmemBufferOp.matches(direct):
         return root, None   # through a view: columns of another buffer's type
+    if TmemBufferOp(direct).half_lanes:
+        # a buffer on half lanes (Layout F, M = 64): tcgen05-verify-sync takes each of its
+        # accesses as one of all its cells (sync_check.cta_footprints.buffer_cells), so
+        # its columns are unknown here too (a wait::st between chunk stores it wants)
+        return root, None
     fragment = op.results[0] if LdOp.matches(op) else StOp(op).fragment
     width = d.type_info(fragment.type).shape[1]
     column = LdOp(op).column if LdOp.matches(op) else StOp(op).column

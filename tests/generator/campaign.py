@@ -53,6 +53,15 @@ def pinned(pair) -> dict:
         fixed.update({"program": "roles", "load": "tma", **fixed})
     if dict(pair).get("row_shuffle") == "True":
         fixed.update({"rowred": "max", "ld_shape": "16x32bx2", **fixed})
+    # an i32 output is kind::i8's (a draw that leaves the type free finds it too rarely
+    # beside a pair's M = 256)
+    if fixed.get("out") == "i32":
+        fixed.update({"dtype": "i8", **fixed})
+    # strategy=handoffs plans the chained GEMM in warp roles with TMA loads
+    if fixed.get("sync") == "handoffs":
+        fixed.update({"program": "roles", "load": "tma", "chain": "alias", **fixed})
+    if fixed.get("chain", "none") != "none" and fixed.get("program") == "roles":
+        fixed.update({"sync": "handoffs", "load": "tma", **fixed})
     return fixed
 
 
@@ -61,14 +70,18 @@ def _matches(spec: kg.Spec, pair) -> bool:
     return all(str(f[name]) == text for name, text in pair)
 
 
-def draw(rng: random.Random, pair=None, tries: int = 3000) -> kg.Spec | None:
+def draw(rng: random.Random, pair=None, tries: int = 3000,
+         pin: dict | None = None) -> kg.Spec | None:
     """A spec without problems that has the pair's values (None if no draw found one).
     Each free feature takes its base value with probability 1/2, else a uniform choice,
     so that the restrictive features (block scaling, pairs, A in TMEM) meet often
-    enough."""
+    enough; a feature in `pin` (name -> the values allowed) takes one of its values."""
     fixed = pinned(pair) if pair else {}
     for _ in range(tries):
         values = {}
+        if pin:   # the pinned values, with what they need (pinned's rules)
+            chosen = tuple((name, str(rng.choice(v))) for name, v in pin.items())
+            fixed = {**pinned(chosen), **(pinned(pair) if pair else {})}
         for name, choices in kg.FEATURES.items():
             if name in fixed:
                 values[name] = fixed[name]
@@ -81,9 +94,13 @@ def draw(rng: random.Random, pair=None, tries: int = 3000) -> kg.Spec | None:
     return None
 
 
-def specs(seed: int, count: int):
-    """The first `count` specs of campaign `seed`, and the pairs found infeasible."""
+def specs(seed: int, count: int, pin: dict | None = None):
+    """The first `count` specs of campaign `seed`, and the pairs found infeasible. With
+    `pin` (name -> the values allowed, a focused campaign) every spec is a free draw with
+    those features among their values: no pair covering, no pair infeasible."""
     rng = random.Random(seed)
+    if pin:
+        return [draw(rng, pin=pin, tries=30_000) for _ in range(count)], []
     pending = value_pairs()
     rng.shuffle(pending)
     covered: set = set()

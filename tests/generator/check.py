@@ -53,6 +53,15 @@ class Outcome:
         return None
 
 
+def pipeline(spec: kg.Spec) -> str:
+    """The default pipeline, with tcgen05-insert-sync{strategy=handoffs} for a spec whose
+    sync is "handoffs"."""
+    from tcgen05_lower.pipeline import DEFAULT_PIPELINE, override_options
+    if spec.sync != "handoffs":
+        return DEFAULT_PIPELINE
+    return override_options(DEFAULT_PIPELINE, ["tcgen05-insert-sync{strategy=handoffs}"])
+
+
 def run_spec(spec: kg.Spec, *, ptxas: bool = True, schedules=("late", "eager")) -> Outcome:
     """Compiles, assembles and simulates `spec`; the first check that fails is the
     outcome."""
@@ -70,7 +79,7 @@ def run_spec(spec: kg.Spec, *, ptxas: bool = True, schedules=("late", "eager")) 
         return done("invalid", "; ".join(problems))
     text = kg.render(spec)
     try:
-        result = compile_source(text, "gen_kernel.mlir")
+        result = compile_source(text, "gen_kernel.mlir", pipeline=pipeline(spec))
     except CompileFailed as error:
         return done("compile", str(error))
     except Exception as error:  # noqa: BLE001 - any escape is a compiler bug to report

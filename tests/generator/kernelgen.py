@@ -6,7 +6,9 @@ memory, copied to tensor memory or stored there from registers, a uniform progra
 warp roles, fills or TMA, the ring's stages, the accumulator's stages, one CTA or a pair,
 clusters of pairs with TMA multicast, static or run-time shapes, and the epilogue (output
 type, per-column and per-row broadcasts, an activation, a per-tensor scale, a row
-reduction, the tcgen05.ld shape). ``problems(spec)`` lists why the compiler
+reduction, the tcgen05.ld shape), a chained GEMM (P = f(S) stored into tensor memory,
+apart or over S by a TMEM alias, and read as the A operand of a second MMA) and
+tcgen05-insert-sync{strategy=handoffs}. ``problems(spec)`` lists why the compiler
 would not take it (each reason is a documented limitation: docs/partitions.md "Not
 planned yet", docs/element-types.md, docs/cta-pairs.md); ``random_spec`` draws only specs
 without problems. ``render`` writes the kernel in the forms the shipped examples use.
@@ -58,6 +60,9 @@ OUTPUTS = {
     "e5m2": ("f8E5M2", "float8_e5m2", 2.0 ** -3, 2.0 ** -17, 57344.0),
 }
 
+#: The f32 magnitude from which round-to-nearest to f16 gives +-inf (65504 + 16).
+F16_OVERFLOW = 65520.0
+
 #: Each feature with its values; the first is the base a failing spec shrinks towards.
 FEATURES = {
     "dtype": list(DTYPES),
@@ -80,7 +85,17 @@ FEATURES = {
     "cluster": ["none", "2x2", "4x1"],
     "rowred": ["none", "max", "sum"],
     "ld_shape": ["auto", "16x32bx2"],
+    "chain": ["none", "sep", "alias"],
+    "sync": ["auto", "handoffs"],
 }
+
+#: The element types a chained GEMM's P takes (A's; an mxf8f6f4 first MMA's P is fp8,
+#: read by an unscaled kind::f8f6f4 second MMA) and the OUTPUTS entry that rounds to it.
+P_TYPES = {"bf16": "bf16", "f16": "f16", "e4m3": "e4m3", "e5m2": "e5m2",
+           "mx_e4m3": "e4m3", "mx_e5m2": "e5m2"}
+#: The chained GEMM's second MMA (``chain``): O = P V^T with N2 = CHAIN_N2 columns, P
+#: [M, n] the A operand in tensor memory and V [N2, n tiles] in global memory (K-major).
+CHAIN_N2 = 64
 
 #: Clusters of CTA pairs with TMA multicast (docs/tma.md "Multicast across a cluster"):
 #: (cluster x, cluster y, the operand multicast, its dimension, pair tiles along M and N
@@ -118,6 +133,17 @@ class Spec:
     #                         sum over the loaded columns (frag_reduce, frag_broadcast)
     ld_shape: str = "auto"  # "16x32bx2": tcgen05.ld with that shape (a row split over
     #                         two threads: row reductions shuffle, isa/row_slots.py)
+    chain: str = "none"     # "sep" / "alias": a chained GEMM O = f(A B^T) V^T: the epilogue
+    #                         loads S = A B^T, transforms it (bias, scale, activation, row
+    #                         reduction), rounds it to A's element type and stores it
+    #                         (tcgen05.st) as P into a TMEM buffer of its own ("sep") or
+    #                         over S's first columns (an alias of the accumulator, "alias"),
+    #                         and an MMA reads P as its A operand from tensor memory (an
+    #                         unscaled kind::f8f6f4 one after a block-scaled first MMA); N's
+    #                         tiles are K blocks of the second GEMM (O accumulates over them,
+    #                         in one CTA: run-time shapes have one N tile of the grid)
+    sync: str = "auto"      # "handoffs": tcgen05-insert-sync{strategy=handoffs} plans the
+    #                         roles' TMA loads and TMEM handoffs (docs/partitions.md)
     seed: int = 0
 
     def key(self) -> str:
@@ -235,7 +261,8 @@ def problems(spec: Spec) -> list[str]:
                    "rows, a multiple of 16)")
     sf_stages = s.ring if (s.scaled and s.program == "roles") else 1
     columns = (s.acc_stages * s.n + (32 if s.a_in_tmem else 0)
-               + (8 * sf_stages * (2 if s.nvf4 else 1) if s.scaled else 0))
+               + (8 * sf_stages * (2 if s.nvf4 else 1) if s.scaled else 0)
+               + (CHAIN_N2 + (32 if s.chain == "sep" else 0) if s.chain != "none" else 0))
     if columns > 512:
         why.append(f"the buffers need {columns} TMEM columns, more than 512 (9.7.16.1)")
     if s.acc_stages > s.tiles:
@@ -303,6 +330,65 @@ def problems(spec: Spec) -> list[str]:
     if s.program == "uniform" and s.load == "tma" and s.ctas == 2:
         why.append("TMA in a uniform pair kernel: tcgen05-verify-sync does not check it "
                    "(docs/cta-pairs.md); a pair takes TMA in warp roles")
+    why += _chain_problems(s)
+    return why
+
+
+def _chain_problems(s: Spec) -> list[str]:
+    """Why the chained GEMM (``chain``) or strategy=handoffs (``sync``) does not take `s`."""
+    why = []
+    if s.sync == "handoffs" and s.program != "roles":
+        why.append("strategy=handoffs plans the handoffs between warp roles (\"this kernel "
+                   "has no tcgen05.partitions\", handoffs-diagnostics.mlir)")
+    if s.sync == "handoffs" and s.chain == "none":
+        why.append("strategy=handoffs with the plain GEMM's roles: the epilogue's column "
+                   "loop (step 32) would be its turn loop, which must count from 0 by 1 "
+                   "(handoffs-diagnostics.mlir); the chained GEMM has the handoffs' form")
+    if s.sync == "handoffs" and s.load != "tma":
+        why.append("strategy=handoffs: the generator's handoffs form loads by TMA "
+                   "(pipelined_loads.py plans TMA rings); fills in roles are not generated "
+                   "with it")
+    if s.chain == "none":
+        return why
+    if s.program == "roles" and s.sync != "handoffs":
+        why.append("a chained GEMM in warp roles: strategy=auto refuses tcgen05.st in a "
+                   "role (\"tcgen05.st in role 'epilogue' (warps 4-7) is not planned in a "
+                   "kernel whose roles issue TMA loads yet\", docs/partitions.md, Not planned "
+                   "yet); strategy=handoffs plans it")
+    if s.dtype not in P_TYPES:
+        why.append("a chained GEMM's P (A from tensor memory, stored by tcgen05.st): not "
+                   "for tf32 (P's frag_map is refused: \"a computed fragment of tf32 is not "
+                   "supported\"), kind::i8 (A in tensor memory not modelled by the "
+                   "simulator) or 4-bit elements (P would be stored as e2m1: not "
+                   "generated)")
+    if s.scaled and s.program == "roles":
+        why.append("a block-scaled chained GEMM in warp roles: the scale factors' "
+                   "tcgen05.cp in the MMA role is refused by strategy=handoffs (\"tcgen05.cp "
+                   "in a role is not planned yet (the handoffs cover tcgen05.mma, tcgen05.ld "
+                   "and tcgen05.st)\", synchronization/role_turns.py)")
+    if s.n != s.kb:
+        why.append("a chained GEMM: n is one K block of the second MMA (128 bytes of A's "
+                   "elements: k_offset moves A and B together, so P's [M, n] and V's "
+                   "[N2, n] tile span the same K)")
+    if s.a_src != "smem":
+        why.append("a chained GEMM: the first MMA's A in shared memory (A in tensor memory "
+                   "beside P: not generated)")
+    if s.acc_stages != 1:
+        why.append("a chained GEMM: one stage of S (an alias has its parent's stage count, "
+                   "planning/aliases.py; strategy=handoffs refuses tmem_stage rings, "
+                   "handoffs-diagnostics.mlir)")
+    if s.ctas != 1:
+        why.append("a chained GEMM in a CTA pair: tcgen05.st into an A operand of Layouts A "
+                   "and B is refused (\"not supported yet: only Layout D (M = 128, "
+                   "cta_group::1) ... and Layout F (M = 64)\", docs/epilogues.md)")
+    if s.cluster != "none":
+        why.append("a chained GEMM in a cluster: not generated (V's loads would need a "
+                   "multicast plan of their own)")
+    if s.ld_shape == "16x32bx2" and s.m == 128:
+        why.append("a chained GEMM's P from .16x32bx2 fragments: the compiler refuses "
+                   "tcgen05.st of them into an A operand (\"packs the K elements each "
+                   "thread holds of its row, so the fragment must be held one row per "
+                   "thread\", layout_selection/a_stores.py: a row split over two threads)")
     return why
 
 
@@ -344,12 +430,15 @@ def sizes(spec: Spec) -> Sizes:
     cm, cn = spec.cl[4:6] if spec.cl else (1, 1)   # a cluster's pair tiles
     if spec.shapes == "static":
         k = kp
+        ldc = CHAIN_N2 if spec.chain != "none" else cn * nt   # C: O's N2 columns
         return Sizes(cm * spec.m, cn * nt, k, k, cn * nt if spec.b_major == "kn" else k,
-                     cn * nt, cm, cn)
+                     ldc, cm, cn)
     rng = random.Random(spec.seed ^ 0x5EED)
     gm, gn = rng.choice([(1, 1), (1, 1), (2, 1), (1, 2)])
     if spec.scaled and spec.program == "uniform":
         gm, gn = 1, 1   # one tile: every CTA would read the same scale factors
+    if spec.chain != "none":
+        gn = 1          # the chained GEMM's O sums over every N tile in one CTA
     if spec.cl:         # whole clusters: along M and N as many tiles as a cluster has
         gm = gm if spec.cl[4] == 1 else spec.cl[4]
         gn = gn if spec.cl[5] == 1 else spec.cl[5]
@@ -364,7 +453,7 @@ def sizes(spec: Spec) -> Sizes:
     pad = align * rng.randrange(0, 3)
     lda = -(-K // align) * align + pad
     ldb = (-(-N // align) * align + pad) if spec.b_major == "kn" else lda
-    ldc = N + rng.randrange(0, 5)
+    ldc = (CHAIN_N2 if spec.chain != "none" else N) + rng.randrange(0, 5)
     return Sizes(M, N, K, lda, ldb, ldc, gm, gn)
 
 
@@ -426,6 +515,14 @@ def render(spec: Spec) -> str:
     ld_attr = ' {shape = "16x32bx2"}' if s.ld_shape == "16x32bx2" else ""
     out_t = OUTPUTS[s.out][0]
     out_frag = f"!tcgen05.frag<[{s.m}, {ch}], {out_t}>"
+    # the chained GEMM: P [M, n] (A's element type) in tensor memory, its own or over S's
+    # first columns; O [M, N2] f32; V's [N2, n] K-major tiles (one per tile of N)
+    chain = s.chain != "none"
+    p_ty = f"!tcgen05.tmem<[{s.m}, {s.n}], {elem}>"
+    p_frag = f"!tcgen05.frag<[{s.m}, {ch}], {elem}>"
+    o_ty = f"!tcgen05.tmem<[{s.m}, {CHAIN_N2}], f32>"
+    tile_v = _smem(CHAIN_N2 // s.ctas, kb, elem, 0, sw)
+    ring_v = _smem(CHAIN_N2 // s.ctas, kb, elem, s.ring, sw)
 
     params = ["%A: !llvm.ptr<1>", "%B: !llvm.ptr<1>"]
     if s.scaled:
@@ -436,6 +533,8 @@ def render(spec: Spec) -> str:
         params.append("%rbias: !llvm.ptr<1>")
     if s.scale:
         params.append("%scale: !llvm.ptr<1>")
+    if chain:
+        params.append("%V: !llvm.ptr<1>")
     params.append("%C: !llvm.ptr<1>")
     if runtime:
         params += [f"%{x}: i32" for x in ("M", "N", "K", "lda", "ldb", "ldc")]
@@ -446,6 +545,9 @@ def render(spec: Spec) -> str:
                       f'array<i64: {inner}, {s.m_cta}>, swizzle = "{sw}"}}}}')
         params.append(f'%tmB: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "B", box = '
                       f'array<i64: {inner}, {s.n_cta}>, swizzle = "{sw}"}}}}')
+    if chain and s.load == "tma":
+        params.append(f'%tmV: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "V", box = '
+                      f'array<i64: {kb}, {CHAIN_N2 // s.ctas}>, swizzle = "{sw}"}}}}')
     if ws_scaled:
         for x in ("SFA", "SFB"):
             params.append(f'%tm{x}: !llvm.ptr<1> {{tcgen05.tensor_map = {{tensor = "{x}", '
@@ -491,8 +593,16 @@ def render(spec: Spec) -> str:
         body(f"%m0 = arith.muli %tile_m, {t.c(s.m)} : index")
         body(f"%n0 = arith.muli %tile_n, {t.c(nt)} : index")
     body("%true = arith.constant true")
+    if chain:
+        body("%false = arith.constant false")
     # buffers
-    if explicit:
+    if chain and s.program == "roles":
+        # A loaded once (a tile per K block), B and V through rings (one per K block of B)
+        for i in range(s.kblocks):
+            body(f'%a{i} = "tcgen05.smem_buffer"() : () -> {tile_a}')
+            body(f'%b{i} = "tcgen05.smem_buffer"() : () -> {ring_b}')
+        body(f'%v = "tcgen05.smem_buffer"() : () -> {ring_v}')
+    elif explicit:
         for i in range(s.ring):
             body(f'%a{i} = "tcgen05.smem_buffer"() : () -> {tile_a}')
             body(f'%b{i} = "tcgen05.smem_buffer"() : () -> {tile_b}')
@@ -506,6 +616,12 @@ def render(spec: Spec) -> str:
         for q in range(4):
             body(f'%stage{q} = "tcgen05.smem_buffer"() : () -> {staging}')
     body(f'%acc = "tcgen05.tmem_buffer"() {{name = "acc"}} : () -> {acc_ty}')
+    if chain:
+        alias = ', alias = "acc", alias_column = 0 : i64' if s.chain == "alias" else ""
+        body(f'%p = "tcgen05.tmem_buffer"() {{name = "p"{alias}}} : () -> {p_ty}')
+        body(f'%o = "tcgen05.tmem_buffer"() {{name = "o"}} : () -> {o_ty}')
+        if s.program == "uniform":
+            body(f'%v = "tcgen05.smem_buffer"() : () -> {tile_v}')
     if ws_scaled:
         for x in ("A", "B"):
             for h in halves:
@@ -627,18 +743,22 @@ def render(spec: Spec) -> str:
             body(f"%ra_1 = arith.addi %ra, {t.c(32)} : index", ind)
             body(f"%rb_1 = arith.addi %rb, {t.c(32)} : index", ind)
 
-    def mmas(ind, d_v, a_v, b_v, a_ty, first_pred):
+    def mmas(ind, d_v, a_v, b_v, a_ty, first_pred, d_ty=None, b_ty=None, plain=False):
+        """The MMAs of one K block; `plain`: the chained GEMM's second MMA, unscaled
+        (kind::f8f6f4 for the mxf8f6f4 kinds' fp8 elements)."""
+        kind = "f8f6f4" if plain and s.scaled else s.kind
         for j in range(kb // s.k_mma):
             pred = first_pred if j == 0 else "%true"
-            ops, tys = f"{d_v}, {a_v}, {b_v}, {pred}", f"{acc1}, {a_ty}, {tile_b}, i1"
-            if s.scaled:
+            ops = f"{d_v}, {a_v}, {b_v}, {pred}"
+            tys = f"{d_ty or acc1}, {a_ty}, {b_ty or tile_b}, i1"
+            if s.scaled and not plain:
                 h = str(j) if s.nvf4 else ""
                 ops += f", %tsA{h}, %tsB{h}" if ws_scaled else ", %sfA, %sfB"
                 tys += f", {sf_t}, {sf_t}"
             vec = ', scale_vec = "block32"' if s.packed4 else ""
             if s.nvf4:
                 vec = ', scale_vec = "4X", scale_a_id = 0 : i64, scale_b_id = 0 : i64'
-            body(f'"tcgen05.mma"({ops}) {{kind = "{s.kind}"{vec}, k_offset = {j * s.k_mma} : '
+            body(f'"tcgen05.mma"({ops}) {{kind = "{kind}"{vec}, k_offset = {j * s.k_mma} : '
                  f'i64}} : ({tys}) -> ()', ind)
 
     def tile_values(ind, tv):
@@ -659,7 +779,10 @@ def render(spec: Spec) -> str:
             return "%d"
         return "%acc"
 
-    def epilogue(ind, d_v):
+    def epilogue(ind, d_v, target="C"):
+        """The accumulator's epilogue: to C, or (`target` "P", the chained GEMM) rounded to
+        A's element type and stored into P with tcgen05.st."""
+        to_p = target == "P"
         body(f"scf.for %col = {t.c(0)} to {t.c(s.n)} step {t.c(ch)} {{", ind)
         i = ind + 1
         body(f'%frag = "tcgen05.ld"({d_v}, %col){ld_attr} : ({acc1}, index) -> {acc_frag}', i)
@@ -671,7 +794,7 @@ def render(spec: Spec) -> str:
                  f'({acc_frag}) -> {row_frag}', i)
             body(f'%rbc = "tcgen05.frag_broadcast"(%rmax, %frag) : ({row_frag}, {acc_frag}) -> '
                  f'{acc_frag}', i)
-        if s.mapped:
+        if s.mapped or to_p:
             if s.rowred != "none":
                 body('%out = "tcgen05.frag_map"(%frag, %rbc) ({', i)
                 body(f"^bb0(%x0: {s.acc_t}, %xm: f32, %row: index, %c: index):", i)
@@ -727,14 +850,17 @@ def render(spec: Spec) -> str:
                 body(f"%g9 = arith.mulf {h}, %ghalf : f32", j)
                 body("%ha = arith.mulf %g9, %g8 : f32", j)
                 h = "%ha"
-            if s.out not in ("f32",):
-                body(f"%y = arith.truncf {h} : f32 to {out_t}", j)
+            yt, yfrag = (elem, p_frag) if to_p else (out_t, out_frag)
+            if yt != "f32":
+                body(f"%y = arith.truncf {h} : f32 to {yt}", j)
                 h = "%y"
-            body(f"gpu.yield {h} : {out_t}", j)
+            body(f"gpu.yield {h} : {yt}", j)
             ins = f"{acc_frag}, {acc_frag}" if s.rowred != "none" else acc_frag
-            body(f"}}) : ({ins}) -> {out_frag}", i)
-            value, vty = "%out", out_frag
-        if runtime:
+            body(f"}}) : ({ins}) -> {yfrag}", i)
+            value, vty = "%out", yfrag
+        if to_p:
+            body(f'"tcgen05.st"(%p, %col, {value}) : ({p_ty}, index, {vty}) -> ()', i)
+        elif runtime:
             body(f'"tcgen05.store_fragment"({value}, %C, %col, %c_ld, %m0, %nt, %m_sz, %n_sz) '
                  f'{{dims = ["ld", "row_offset", "column_offset", "rows", "columns"]}} : '
                  f'({vty}, !llvm.ptr<1>, index, index, index, index, index, index) -> ()', i)
@@ -748,9 +874,99 @@ def render(spec: Spec) -> str:
                  f'({vty}, !llvm.ptr<1>, index) -> ()', i)
         body("}", ind)
 
+    def chain_out(ind):
+        """The chained GEMM's epilogue: O to C (converted to C's type)."""
+        o_frag = f"!tcgen05.frag<[{s.m}, 32], f32>"
+        c_frag = f"!tcgen05.frag<[{s.m}, 32], {out_t}>"
+        body(f"scf.for %ocol = {t.c(0)} to {t.c(CHAIN_N2)} step {t.c(32)} {{", ind)
+        i = ind + 1
+        body(f'%of = "tcgen05.ld"(%o, %ocol){ld_attr} : ({o_ty}, index) -> {o_frag}', i)
+        value, vty = "%of", o_frag
+        if s.out != "f32":
+            body('%oc = "tcgen05.frag_map"(%of) ({', i)
+            body("^bb0(%ox: f32, %orow: index, %oc_: index):", i)
+            body(f"%oy = arith.truncf %ox : f32 to {out_t}", i + 1)
+            body(f"gpu.yield %oy : {out_t}", i + 1)
+            body(f"}}) : ({o_frag}) -> {c_frag}", i)
+            value, vty = "%oc", c_frag
+        if runtime:   # this CTA's M tile, rows past M not stored
+            body(f'"tcgen05.store_fragment"({value}, %C, %ocol, %c_ld, %m0, {t.c(0)}, %m_sz, '
+                 f'{t.c(CHAIN_N2)}) {{dims = ["ld", "row_offset", "column_offset", "rows", '
+                 f'"columns"]}} : ({vty}, !llvm.ptr<1>, index, index, index, index, index, '
+                 f'index) -> ()', i)
+        else:
+            body(f'"tcgen05.store_fragment"({value}, %C, %ocol) {{ld = {sz.ldc} : i64}} : '
+                 f'({vty}, !llvm.ptr<1>, index) -> ()', i)
+        body("}", ind)
+
+    def chain_roles():
+        """The chained GEMM in warp roles, the attention kernel's form without softmax
+        (examples/ws_attention_fwd_bf16.mlir), for strategy=handoffs: the load role loads
+        A once and B's and V's tiles of N tile j through rings; the MMA role computes S of
+        tile 0, then per j < tiles - 1 O += P V_j and S of tile j + 1, then O += P V_last;
+        the epilogue role turns S into P per tile, then stores O."""
+        def role(name, first, warps):
+            body('"tcgen05.role"() ({', 2)
+            yield 3
+            body('"gpu.yield"() : () -> ()', 3)
+            body(f'}}) {{name = "{name}", first_warp = {first} : i64, warps = {warps} : i64}}'
+                 f' : () -> ()', 2)
+
+        def s_mmas(ind, stage, tag):
+            for i in range(s.kblocks):
+                body(f'%bb{i}{tag} = "tcgen05.smem_stage"(%b{i}, {stage}) : ({ring_b}, '
+                     f'index) -> {tile_b}', ind)
+                mmas(ind, "%acc", f"%a{i}", f"%bb{i}{tag}", tile_a,
+                     "%false" if i == 0 else "%true")
+
+        def o_mmas(ind, use, tag):
+            body(f"%sv{tag} = arith.remui {use}, {t.c(s.ring)} : index", ind)
+            body(f'%vv{tag} = "tcgen05.smem_stage"(%v, %sv{tag}) : ({ring_v}, index) -> '
+                 f'{tile_v}', ind)
+            body(f"%oacc{tag} = arith.cmpi ne, {use}, {t.c(0)} : index", ind)
+            mmas(ind, "%o", "%p", f"%vv{tag}", p_ty, f"%oacc{tag}", o_ty, tile_v, plain=True)
+
+        body('"tcgen05.partitions"() ({', 1)
+        for ind in role("load", 0, 1):
+            for i in range(s.kblocks):
+                tma(ind, "%tmA", f"%a{i}", tile_a, t.c(i * kb), a_row, None)
+            body(f"scf.for %j = {t.c(0)} to {t.c(s.tiles)} step {t.c(1)} {{", ind)
+            i = ind + 1
+            body(f"%st = arith.remui %j, {t.c(s.ring)} : index", i)
+            body(f"%nt = arith.muli %j, {t.c(s.n)} : index", i)
+            for q in range(s.kblocks):
+                body(f'%bs{q} = "tcgen05.smem_stage"(%b{q}, %st) : ({ring_b}, index) -> '
+                     f'{tile_b}', i)
+                tma(i, "%tmB", f"%bs{q}", tile_b, t.c(q * kb), "%nt", None)
+            body(f'%vs = "tcgen05.smem_stage"(%v, %st) : ({ring_v}, index) -> {tile_v}', i)
+            tma(i, "%tmV", "%vs", tile_v, "%nt", t.c(0), None)
+            body("}", ind)
+        for ind in role("mma", 1, 1):
+            body(f"%s0 = arith.remui {t.c(0)}, {t.c(s.ring)} : index", ind)
+            s_mmas(ind, "%s0", "_0")
+            body(f"%last = arith.subi {t.c(s.tiles)}, {t.c(1)} : index", ind)
+            body(f"scf.for %j = {t.c(0)} to %last step {t.c(1)} {{", ind)
+            i = ind + 1
+            body(f"%j1 = arith.addi %j, {t.c(1)} : index", i)
+            o_mmas(i, "%j", "_l")
+            body(f"%sn = arith.remui %j1, {t.c(s.ring)} : index", i)
+            s_mmas(i, "%sn", "_n")
+            body("}", ind)
+            o_mmas(ind, "%last", "_e")
+        for ind in role("epilogue", 4, 4):
+            body(f"scf.for %j = {t.c(0)} to {t.c(s.tiles)} step {t.c(1)} {{", ind)
+            body(f"%nt = arith.muli %j, {t.c(s.n)} : index", ind + 1)
+            epilogue(ind + 1, "%acc", "P")
+            body("}", ind)
+            chain_out(ind)
+        body('"gpu.yield"() : () -> ()', 2)
+        body("}) : () -> ()", 1)
+
     a_ty = a_tmem if s.a_in_tmem else tile_a
     a_row = "%m0" if located else t.c(0)
-    if s.program == "uniform":
+    if chain and s.program == "roles":
+        chain_roles()
+    elif s.program == "uniform":
         # One program: for each tile, the K loop (loads, MMAs), then the epilogue.
         ind = 1
         if s.tiles > 1:
@@ -791,9 +1007,33 @@ def render(spec: Spec) -> str:
         body(f"%not_first = arith.cmpi ne, %k, {t.c(0)} : index", i)
         mmas(i, d_v, a_v, b_v, a_ty, "%not_first")
         body("}", ind)
-        epilogue(ind, d_v)
+        if chain:
+            # P = f(S) into tensor memory, V's tile of this N tile, O += P V^T
+            epilogue(ind, d_v, "P")
+            vk = "%nt"
+            if s.load == "fill" and runtime:   # V's columns past N zero-filled
+                body(f'"tcgen05.smem_fill"(%V, %v, {vk}, {t.c(CHAIN_N2)}, %n_sz) {{src_layout = '
+                     f'"mn_k", src_ld = {s.n * s.tiles} : i64, dims = ["rows", "k_size"]}} : '
+                     f'(!llvm.ptr<1>, {tile_v}, index, index, index) -> ()', ind)
+            elif s.load == "fill":
+                body(f'"tcgen05.smem_fill"(%V, %v, {vk}) {{src_layout = "mn_k", src_ld = '
+                     f'{s.n * s.tiles} : i64}} : (!llvm.ptr<1>, {tile_v}, index) -> ()', ind)
+            else:
+                body('"tcgen05.mbarrier_expect_tx"(%full) : (!tcgen05.mbarrier) -> ()', ind)
+                tma(ind, "%tmV", "%v", tile_v, vk, t.c(0), "%full")
+                body('"tcgen05.mbarrier_wait"(%full) : (!tcgen05.mbarrier) -> ()', ind)
+                body('"tcgen05.barrier"() : () -> ()', ind)
+            o_first = "%false"
+            if s.tiles > 1:
+                body(f"%o_acc = arith.cmpi ne, %t, {t.c(0)} : index", ind)
+                o_first = "%o_acc"
+            mmas(ind, "%o", "%p", "%v", p_ty, o_first, o_ty, tile_v, plain=True)
+        else:
+            epilogue(ind, d_v)
         if s.tiles > 1:
             body("}", 1)
+        if chain:
+            chain_out(1)
     else:
         body('"tcgen05.partitions"() ({', 1)
         roles = [("load", 0, 1), ("mma", 1, 1), ("epilogue", 4, 4)]
@@ -950,6 +1190,11 @@ def make_inputs(spec: Spec) -> dict:
         a[:, kk:] = zero
         b[:, kk:] = zero
     args = {"A": a, "B": b}
+    if spec.chain != "none":
+        # V: N2 x (n tiles), K-major (the second MMA's K runs over the first's N)
+        # (the columns past N zero: TMA reads them, and P's columns there are f(0))
+        args["V"] = _operand(rng, spec.dtype, (CHAIN_N2, spec.n * spec.tiles), wide)
+        args["V"][:, sz.N:] = np.zeros((), args["V"].dtype)
     if spec.scaled and spec.program == "roles":
         # The blocked layout of examples/ws_gemm_mxf8_blockscaled.mlir: 32 rows of 16
         # bytes per (tile, K block) (A's tiles of 128 rows, B's of N rows), every byte a
@@ -1116,11 +1361,60 @@ def reference(spec: Spec, args: dict) -> tuple[np.ndarray, np.ndarray]:
         z = np.sqrt(2.0 / np.pi) * (h + 0.044715 * h ** 3)
         err = 1.13 * err + np.abs(h) * 2.0 ** -18 * (1 + np.abs(z))
         h = _gelu(h)
+    if spec.chain != "none":
+        h, err = _chained(spec, args, h, err)
     _, _, unit, half_sub, top = OUTPUTS[spec.out]
     if top is not None:
         h = np.clip(h, -top, top)
+    if spec.out == "f16":
+        # round to nearest without satfinite: from 65520 (half a unit in the last place
+        # past 65504, the largest finite f16) the value is +-inf (IEEE 754): inf where
+        # every value within the bound overflows, either where some does
+        certain = np.abs(h) - err >= F16_OVERFLOW
+        maybe = ~certain & (np.abs(h) + err >= F16_OVERFLOW)
+        h = np.where(certain, np.copysign(np.inf, h), h)
+        err = np.where(maybe, np.inf, np.where(certain, 0.0, err))
+        finite = np.isfinite(h)
+        err = np.where(finite, err + unit * (np.abs(np.where(finite, h, 0.0)) + err)
+                       + half_sub, err)
+        return h, err
     err = err + unit * (np.abs(h) + err) + half_sub
     return h, err
+
+
+def _chained(spec: Spec, args: dict, h: np.ndarray, err: np.ndarray):
+    """The chained GEMM's O = P V^T (float64) and its error bound, from the first
+    epilogue's values `h` (within `err` of what the kernel computes in f32).
+
+    P is h rounded to A's element type, as the kernel's arith.truncf does (round to
+    nearest from f32; satfinite for fp8, which clamps to the largest finite value). The
+    kernel rounds its own f32 value h' with |h' - h| <= err; rounding (to f32, then to
+    P's type) is monotone, so its P' lies between rnd(h - err) and rnd(h + err), as does
+    the reference's P = rnd(h): |P' - P| <= ep = rnd(h + err) - rnd(h - err) (zero where
+    no rounding boundary lies within err of h). The second MMA sums K2 = n tiles products
+    of P' and V, each exact in f32, in any order: |O' - O| <= ep |V|^T + K2 u (|P| + ep)
+    |V|^T."""
+    dt = _dtype(DTYPES[spec.dtype][2])
+    top = OUTPUTS[P_TYPES[spec.dtype]][4]
+
+    def rnd(x):
+        x = x.astype(np.float32)
+        if top is not None:
+            x = np.clip(x, -top, top)
+        return x.astype(dt).astype(np.float64)
+
+    p = rnd(h)
+    ep = rnd(h + err) - rnd(h - err)
+    v = _elements(spec, args["V"])[:, :h.shape[1]]
+    av = np.abs(v)
+    k2 = v.shape[1]
+    u = 2.0 ** -24
+    return p @ v.T, ep @ av.T + k2 * u * ((np.abs(p) + ep) @ av.T)
+
+
+def out_columns(spec: Spec, sz: Sizes) -> int:
+    """C's columns the kernel writes: N, or the chained GEMM's N2."""
+    return CHAIN_N2 if spec.chain != "none" else sz.N
 
 
 def compare(spec: Spec, args: dict, got: np.ndarray) -> str | None:
@@ -1128,18 +1422,20 @@ def compare(spec: Spec, args: dict, got: np.ndarray) -> str | None:
     (ldc past N) are untouched; else what is wrong."""
     sz = sizes(spec)
     want, bound = reference(spec, args)
-    region = got[:sz.M, :sz.N].astype(np.float64)
-    bad = ~(np.abs(region - want) <= bound)
+    ncols = out_columns(spec, sz)
+    region = got[:sz.M, :ncols].astype(np.float64)
+    with np.errstate(invalid="ignore"):     # inf - inf where an f16 output overflowed
+        bad = ~((region == want) | (np.abs(region - want) <= bound))
     if bad.any():
         r, c = np.argwhere(bad)[0]
         return (f"wrong C: {int(bad.sum())} of {bad.size} elements, first at ({r}, {c}): "
                 f"got {region[r, c]!r}, want {want[r, c]!r} +- {bound[r, c]:.3g}")
-    pad = got[:, sz.N:]
+    pad = got[:, ncols:]
     if pad.size:
         untouched = (pad == -1) if spec.out == "i32" else np.isnan(pad.astype(np.float64))
         if not untouched.all():
             r, c = np.argwhere(~untouched)[0]
-            return f"C written past N: ({r}, {sz.N + c})"
+            return f"C written past N: ({r}, {ncols + c})"
     return None
 
 
