@@ -66,7 +66,7 @@ from __future__ import annotations
 from tcgen05_lower import dialect as d
 from tcgen05_lower import tma
 from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import (CommitOp, MbarrierExpectTxOp,
+from tcgen05_lower.dialect.ops import (AllocMbarrierOp, CommitOp, MbarrierExpectTxOp,
                                        MbarrierStageOp, MbarrierWaitOp, MmaOp, SmemStageOp,
                                        TmaLoadOp)
 from tcgen05_lower.kernel_ir import PARTITIONS_OP, defining_op, partition_roles, role_info
@@ -502,7 +502,9 @@ def _stage(ring, index):
     (Emitter.alloc writes no stages for it): its stage is the mbarrier itself, which
     tcgen05-verify-sync and the lowering take (an mbarrier_stage of it they do not)."""
     alloc = defining_op(ring)
-    if alloc is not None and "stages" not in alloc.attributes:
+    staged = (alloc is not None and AllocMbarrierOp.matches(alloc)
+              and AllocMbarrierOp(alloc).stages is not None)
+    if alloc is not None and not staged:
         return ring
     return MbarrierStageOp.build(result_types=[d.mbarrier_type()], ring=ring,
                                  stage=index).results[0]
