@@ -17,6 +17,38 @@ from tcgen05_lower.backend import find_ptxas
 # default of the tools, which verifies after the tcgen05 passes and the last pass only.
 os.environ.setdefault("TCGEN05_VERIFY_EACH", "1")
 
+
+# -- the whole suite on every core -------------------------------------------------------------
+
+#: pytest-xdist's distribution mode for the whole suite: each worker starts with a contiguous
+#: half (a third, ...) of the tests in collection order, so that the tests of a file, and the
+#: neighbouring files that share a compile or a simulation (tests/example_runs.py,
+#: tests/sim_checks.py), mostly stay in one process; a worker that runs out takes half of
+#: what another has left, so the run ends within about one test of the other workers.
+WHOLE_SUITE_DIST = "worksteal"
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config):
+    """A bare `pytest` (the whole suite: the README's command) runs on one pytest-xdist
+    worker per core ("-n auto"). A run that names its tests (`pytest
+    tests/test_cli.py`), gives `-n` itself (`-n 0`: one process), leaves pytest-xdist out
+    (`-p no:xdist`, or not installed), only collects, or debugs (`--pdb`) is left as
+    given. This runs before pytest-xdist's own pytest_cmdline_main (a conftest's hook is
+    registered after the installed plugins, so pluggy calls it first), which turns "auto"
+    into the core count (or $PYTEST_XDIST_AUTO_NUM_WORKERS)."""
+    if not config.pluginmanager.hasplugin("xdist") or hasattr(config, "workerinput"):
+        return  # no pytest-xdist, or this is already one of its workers
+    if config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
+        return  # tests named on the command line: a developer's run, one process
+    if config.option.numprocesses is not None or config.option.collectonly \
+            or config.option.usepdb:
+        return  # -n given; nothing to run; a debugger needs the one process
+    config.option.numprocesses = "auto"
+    if config.option.dist == "no":
+        config.option.dist = WHOLE_SUITE_DIST
+
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 

@@ -462,7 +462,8 @@ def test_deleting_any_inserted_handoff_op_is_caught_by_the_simulator(tmp_path):
       before P_t's store), so nothing can go wrong without it; verify-sync, which traces
       the correction's branch as taken, wants the branch's wait::ld repeated right after
       it (sync_check/branches.py), and thread_order.py keeps it for that."""
-    unseen = _unseen_by_the_simulator(_planned(tmp_path, strategy="handoffs"), tmp_path)
+    unseen = _unseen_by_the_simulator(_planned(tmp_path, strategy="handoffs"), tmp_path,
+                                      first_race=True)
     unneeded = [line for t in range(2) for line in (
         f"tcgen05.wait::ld (tcgen05.st of O{t}_0 after this thread's tcgen05.ld of cells it "
         f"may share (9.7.16.6.4.2; a register dependence orders no memory access, "
