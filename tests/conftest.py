@@ -16,6 +16,11 @@ from tcgen05_lower.backend import find_ptxas
 # that a pass leaving invalid IR is the one named); tests/test_verify_each.py covers the
 # default of the tools, which verifies after the tcgen05 passes and the last pass only.
 os.environ.setdefault("TCGEN05_VERIFY_EACH", "1")
+# One BLAS thread per process (before NumPy is loaded here, and in the pytest-xdist workers
+# and the tools' subprocesses, which inherit it): the simulator's products are small blocks,
+# for which a second OpenBLAS thread adds CPU time and no speed (benchmarks/sim/SPEED.md,
+# "Round 4: merged"), and the suite already runs one worker per core.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 
 # -- the whole suite on every core -------------------------------------------------------------
