@@ -72,7 +72,7 @@ from tcgen05_lower.synchronization.pipelined_loads import plan_pipelined_loads
 from tcgen05_lower.synchronization.mma_hazards import plan_mma_hazards
 from tcgen05_lower.synchronization.role_rings import split_rings, write_ring
 from tcgen05_lower.synchronization.role_turns import (WHO, alias_roots, buffer_name,
-                                                      handoff_pairs, previous_sites)
+                                                      handoff_pairs, previous_sites, turn_parity)
 from tcgen05_lower.synchronization.thread_order import LD, ST, ThreadOrder
 
 #: The strategy name (tcgen05-insert-sync's option).
@@ -159,18 +159,7 @@ class _Writer(Emitter):
             return   # the first turn of all: the buffers hold nothing of the other role
         op = site.first
         with ir.InsertionPoint(op), op.location:
-            if site.where == "loop":
-                iv = turns.loop.regions[0].blocks[0].arguments[0]
-                parity = self.parity(iv, turns.pro + shift)
-                when = f"turn j{' + 1' if turns.pro else ''} waits for parity " \
-                       f"(j + {turns.pro + shift}) & 1"
-            elif site.where == "epilogue":
-                parity = self.parity(turns.bound, turns.pro + shift)
-                when = f"the turn after the loop waits for parity (U + " \
-                       f"{turns.pro + shift}) & 1, U the loop's bound"
-            else:
-                parity = self.parity(None, 0)
-                when = "its first turn waits for phase 0"
+            parity, when = turn_parity(self, turns, site, shift)
             other = "the loads and stores" if issuer else "the MMAs"
             self.emit(MbarrierWaitOp, barrier=barrier, phase=parity,
                       reason=f"{turns.role.name!r} accesses {names} after {other} of the "

@@ -73,9 +73,8 @@ from tcgen05_lower.dialect.ops import CommitOp, FenceOp, MbarrierArriveOp, Mbarr
 from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.alias_cells import cells_meet, op_cells
 from tcgen05_lower.synchronization.common import SyncError
-from tcgen05_lower.synchronization.pipelined_loads import _offset_from
-from tcgen05_lower.synchronization.role_turns import (WHO, Turns, _anchor, _epi, buffer_name,
-                                                      role_touches, role_turns)
+from tcgen05_lower.synchronization.role_turns import (WHO, Turns, _anchor, _epi, bound_offset,
+                                                      buffer_name, role_touches, role_turns, turn_parity)
 from tcgen05_lower.synchronization.thread_order import LD, ST
 
 
@@ -271,14 +270,7 @@ def _align(ring: Ring, names: str) -> None:
                                          f"ring in none: their turns cannot be paired")
         if m.loop is None:
             continue
-        offset = _offset_from(m.bound, other.bound)
-        if offset is None:
-            back = _offset_from(other.bound, m.bound)
-            if back is None:
-                raise SyncError(m.loop, f"{WHO}: the bounds of the loops of roles "
-                                        f"'{m.role.name}' and '{other.role.name}' on "
-                                        f"{names} must differ by a constant")
-            offset = -back
+        offset = bound_offset(m, other, names)
         extra_m, extra_o = m.pro + offset + _epi(m), other.pro + _epi(other)
         if extra_m != extra_o:
             raise SyncError(m.loop, f"{WHO}: roles '{m.role.name}' and "
@@ -354,18 +346,7 @@ def _receive(writer, turns, site, barrier, first: bool, names: str, before: str,
     shift = 1 if first else 0
     op = site.first
     with ir.InsertionPoint(op), op.location:
-        if site.where == "loop":
-            iv = turns.loop.regions[0].blocks[0].arguments[0]
-            parity = writer.parity(iv, turns.pro + shift)
-            when = f"turn j{' + 1' if turns.pro else ''} waits for parity " \
-                   f"(j + {turns.pro + shift}) & 1"
-        elif site.where == "epilogue":
-            parity = writer.parity(turns.bound, turns.pro + shift)
-            when = f"the turn after the loop waits for parity (U + " \
-                   f"{turns.pro + shift}) & 1, U the loop's bound"
-        else:
-            parity = writer.parity(None, 0)
-            when = "its first turn waits for phase 0"
+        parity, when = turn_parity(writer, turns, site, shift)
         writer.emit(MbarrierWaitOp, barrier=barrier, phase=parity,
                     reason=f"{turns.role.name!r} accesses {names} after the turn of "
                            f"{before!r} before it in their ring ({when})")

@@ -325,14 +325,7 @@ def _align(pair: Pair) -> None:
                                      f"{names} in a loop and the other role in none: their "
                                      f"turns cannot be paired")
     if m.loop is not None:
-        offset = _offset_from(m.bound, c.bound)
-        if offset is None:
-            back = _offset_from(c.bound, m.bound)
-            if back is None:
-                raise SyncError(m.loop, f"{WHO}: the bounds of the loops of roles "
-                                        f"'{m.role.name}' and '{c.role.name}' on {names} "
-                                        f"must differ by a constant")
-            offset = -back
+        offset = bound_offset(m, c, names)
         extra_m, extra_c = m.pro + offset + _epi(m), c.pro + _epi(c)
     else:
         extra_m = extra_c = 1
@@ -362,6 +355,21 @@ def _epi(turns: Turns) -> int:
     return 1 if turns.sites[-1].where == "epilogue" else 0
 
 
+def bound_offset(m: Turns, other: Turns, names: str) -> int:
+    """d when the bound of `m`'s loop is the bound of `other`'s plus d (either written from
+    the other, by addi / subi of constants); refused when the bounds do not differ by a
+    constant, since the roles' turns then cannot be paired."""
+    offset = _offset_from(m.bound, other.bound)
+    if offset is not None:
+        return offset
+    back = _offset_from(other.bound, m.bound)
+    if back is None:
+        raise SyncError(m.loop, f"{WHO}: the bounds of the loops of roles "
+                                f"'{m.role.name}' and '{other.role.name}' on {names} "
+                                f"must differ by a constant")
+    return -back
+
+
 def previous_sites(receiver: Turns, site: Site, sender: Turns, first: bool) -> list:
     """The sites of `sender` that may hold the turn just before `site`'s turns of
     `receiver` (`first`: the receiver goes first): before its prologue, the sender's first
@@ -373,3 +381,21 @@ def previous_sites(receiver: Turns, site: Site, sender: Turns, first: bool) -> l
     if site.where == "epilogue":
         return sender.sites[-1:] if not first else sender.sites[:-1] or sender.sites
     return sender.sites
+
+
+def turn_parity(writer, turns: Turns, site: Site, shift: int):
+    """The parity a wait at `site` of `turns` waits for, from `writer`'s counters
+    (`writer.parity(base, plus)`), and the words saying which: an iteration j waits for
+    (j + prologue turns + `shift`) & 1, the turn after the loop for (U + ...) & 1 with U the
+    loop's bound, a first turn in the prologue for phase 0 (`shift`: 1 when the waiting
+    role goes first, so that its turn follows the other's previous one)."""
+    if site.where == "loop":
+        iv = turns.loop.regions[0].blocks[0].arguments[0]
+        return (writer.parity(iv, turns.pro + shift),
+                f"turn j{' + 1' if turns.pro else ''} waits for parity "
+                f"(j + {turns.pro + shift}) & 1")
+    if site.where == "epilogue":
+        return (writer.parity(turns.bound, turns.pro + shift),
+                f"the turn after the loop waits for parity (U + {turns.pro + shift}) & 1, "
+                f"U the loop's bound")
+    return writer.parity(None, 0), "its first turn waits for phase 0"
