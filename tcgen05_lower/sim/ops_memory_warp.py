@@ -159,12 +159,7 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
             return False
         view, element, shared = place
         if shared is not None:
-            rank, local = shared
-            if lean:
-                m.ordering.smem_access_warp(at, rank, local, size, False, ins.line)
-            else:
-                m.ordering.smem_access(thread_ids(at), m.rank[at], local, size, False,
-                                       ins.line)
+            _track(m, at, shared, size, False, lean, ins.line)
         values = view[element]
         if vec > 1:   # the items' bytes as (thread, element)
             values = values.view(typed).reshape(-1, vec)
@@ -175,6 +170,17 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
             out[at] = v & MASK[rbits] if masked else v
         return True
     return try_load
+
+
+def _track(m, at, shared, size: int, write: bool, lean: bool, line) -> None:
+    """The ordering model's bookkeeping of a shared-memory access by the threads ``at``
+    (``shared``: their CTA's rank and local addresses): the one-warp form when the model
+    takes it (``lean``), else the general one."""
+    rank, local = shared
+    if lean:
+        m.ordering.smem_access_warp(at, rank, local, size, write, line)
+    else:
+        m.ordering.smem_access(thread_ids(at), m.rank[at], local, size, write, line)
 
 
 def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
@@ -213,12 +219,7 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
             return False
         view, element, shared = place
         if shared is not None:
-            rank, local = shared
-            if lean:
-                m.ordering.smem_access_warp(at, rank, local, size, True, ins.line)
-            else:
-                m.ordering.smem_access(thread_ids(at), m.rank[at], local, size, True,
-                                       ins.line)
+            _track(m, at, shared, size, True, lean, ins.line)
         view[element] = values
         return True
     return try_store
