@@ -68,6 +68,18 @@ SMALLER = {
          ("-o benchmarks/generator/REPORT_42.md", "-o REPORT.md")],
         "400 generated kernels take about eight minutes; 2 run the same code, and the "
         "results and report go to the scratch directory, not over the shipped ones"),
+    "python benchmarks/generator/run.py --count 400 --seed 43": (
+        [("--count 400", "--count 2"),
+         ("--results benchmarks/generator/results_43.jsonl", "--results results.jsonl"),
+         ("-o benchmarks/generator/REPORT_43.md", "-o REPORT.md")],
+        "400 generated kernels take about nine minutes; 2 run the same code, and the "
+        "results and report go to the scratch directory, not over the shipped ones"),
+    "python benchmarks/generator/run.py --count 250 --seed 4301": (
+        [("--count 250", "--count 2"),
+         ("--results benchmarks/generator/results_43_chain.jsonl", "--results results.jsonl"),
+         ("-o benchmarks/generator/REPORT_43_chain.md", "-o REPORT.md")],
+        "250 chained GEMMs take several minutes; 2 run the same code (the same pins), "
+        "and the results and report go to the scratch directory, not over the shipped ones"),
     "python benchmarks/fuzz/run.py --mutants 30000": (
         [("--mutants 30000", "--mutants 10"), ("--jobs 2", "--jobs 1"),
          ("--minimise 30", "--minimise 0"),
