@@ -211,8 +211,6 @@ class TensorOrdering:
                                                self.TMA, thread, form):
                 self._check_tma_written(thread, rank, addresses,
                                         f"tcgen05.{op.kind} by thread {thread} reads", line)
-            if form is not None and not marks.written(form):
-                continue   # no ordinary writer (the per-byte test below, by chunk)
             writers = self.writer[rank][addresses]
             written = writers >= 0
             if not written.any():

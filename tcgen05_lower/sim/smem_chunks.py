@@ -1,18 +1,18 @@
 """Shared-memory byte sets of the asynchronous proxy as 16-byte chunks: a TMA load's box
 and an MMA's operand bytes.
 
-A TMA box lands in whole, 16-byte aligned chunks (PTX ISA 9.7.9.25.5.1, cp.async.bulk
-.tensor: the box's inner dimension is a multiple of 16 bytes and the swizzle modes move
-16-byte chunks), and an MMA reads its operands as 16-byte rows of core matrices
-(9.7.16.10.7, the shared memory descriptor's canonical layouts). The ordering model
-(``ordering_smem``, ``ordering_tensor``) keeps, for each such byte set, its chunks
-(``ChunkForm``), and for each CTA a summary per chunk of who wrote its bytes last through
-a TMA load and which tcgen05 op reads them (``ChunkMarks``), so that the test "has this
+Both are usually whole 16-byte aligned chunks: the swizzle modes move 16-byte chunks
+(PTX ISA 5.5.6, tensor swizzling modes) and the shared memory descriptor's start address and byte offsets are 16-byte aligned
+(9.7.16.4.1), so an MMA reads its operands as 16-byte rows of core matrices. That is
+checked for each byte set, not assumed (``chunk_form``). The ordering model
+(``ordering_smem``, ``ordering_tensor``) keeps the chunks of each such set (made once
+per box or footprint) and, for each CTA, a summary per chunk of which TMA load wrote its
+bytes last and which tcgen05 op reads them (``ChunkMarks``), so that the test "has this
 thread observed the completion of every async operation that owns these bytes" and the
-update of the owners are operations on a few hundred chunks instead of 12 K to 32 K bytes.
-The per-byte arrays stay the model's state (every other access reads them) and are
-updated as before; a chunk whose bytes may have several owners is marked unknown
-(``MIXED``) and the per-byte code decides there.
+update of the owners work on a few hundred chunks instead of 12 K to 32 K bytes. The
+per-byte arrays stay the model's state (every other access reads them) and are updated
+as before (by chunk-sized items); a chunk whose bytes may have several owners is marked
+``MIXED`` and the per-byte code decides there, as for a set that is not whole chunks.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ class ChunkMarks:
         self.reader_seq = np.zeros(n, np.int64)
         self.bytes_tma = tuple(_rows(a[rank]) for a in (model.tma_writer, model.tma_seq,
                                                          model.tma_line))
-        self.bytes_writer = model.writer[rank].reshape(-1, CHUNK)
+        self.bytes_writer = model.writer[rank].reshape(-1, CHUNK)   # a row per chunk
         self.bytes_reader = tuple(_rows(a[rank]) for a in (model.reader, model.reader_seq,
                                                            model.reader_line))
         self.chunks = n
@@ -137,13 +137,6 @@ class ChunkMarks:
         """Bytes `addresses` got owners byte by byte (no chunk form): their chunks'
         summaries are unknown from now on."""
         owners[addresses // CHUNK] = MIXED
-
-    def written(self, form: ChunkForm) -> bool:
-        """Whether a byte of `form` has an ordinary writer (``writer`` >= 0)."""
-        if form.span is not None:
-            return bool(_MAX(self.bytes_writer[form.low // CHUNK:(form.high + 1) // CHUNK],
-                             axis=None) >= 0)
-        return bool(_MAX(self.bytes_writer[form.index], axis=None) >= 0)
 
 
 def owners_seen(model, owners: np.ndarray, seqs: np.ndarray, stream: int, who: int,
