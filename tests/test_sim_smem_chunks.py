@@ -109,3 +109,20 @@ def test_a_load_over_bytes_an_mma_reads_in_part_goes_byte_by_byte():
     [(line, other, message)] = races(m)
     assert (line, other) == (20, 10) and "byte 0x8" in message and \
         "still reads" in message
+
+
+@pytest.mark.parametrize("lean", [True, False])
+def test_a_store_to_bytes_an_mma_still_reads_is_a_race(lean):
+    """The MMA's readers are kept by chunk (the per-byte arrays written when next
+    needed): a st.shared of thread 64, which has not observed the MMA's completion, to
+    byte 4 of its operands is a race with it, through the one-warp form and the general
+    one alike."""
+    m = model()
+    m.issue(0, mma(smem=np.arange(0, 64)), 10)
+    assert m.chunk_marks[0].stale[0]
+    if lean:
+        m.smem_access_warp(slice(64, 65), 0, np.array([4], np.int64), 4, True, 20)
+    else:
+        m.smem_access(np.array([64]), 0, np.array([4], np.int64), 4, True, 20)
+    [(line, other, message)] = races(m)
+    assert (line, other) == (20, 10) and "byte 0x4" in message and "still reads" in message

@@ -100,6 +100,7 @@ class SharedMemoryOrdering:
                                    "before the read", line,
                                    int(self.write_line[r][byte[first]]))
             if write:
+                self._fresh_readers(r)
                 readers = self.reader[r][byte]
                 busy = readers >= 0
                 if busy.any():
@@ -143,6 +144,7 @@ class SharedMemoryOrdering:
             if _MAX(writers) >= 0 and _ANY((writers >= 0) & (writers != who)):
                 return self._smem_access_general(at, rank, addresses, size, write, line)
             return None
+        self._fresh_readers(rank)
         readers = self.reader[rank][byte]
         if _MIN(readers) >= 0:   # every byte read by a tcgen05 op (an operand tile)
             known = self.known[who, self.column[self.DONE + readers]]
@@ -194,6 +196,13 @@ class SharedMemoryOrdering:
         seen = self.known[who, self.column[stream + last]]
         return bool(seen >= _MAX(seq[addresses]))
 
+    def _fresh_readers(self, rank) -> None:
+        """The per-byte readers of CTA `rank` up to date (smem_chunks.ChunkMarks writes
+        an MMA's readers by chunk, and bytes only when they are read)."""
+        marks = self.chunk_marks[rank]
+        if marks is not None and marks.any_stale:
+            marks.fresh_readers()
+
     def _form_of(self, addresses: np.ndarray):
         """The chunks of a read-only byte set (a TMA box's destinations, kept for the
         run by tma.py), made once per array for the run; None for a writable array
@@ -243,10 +252,12 @@ class SharedMemoryOrdering:
         if marks is None or not marks.fits(form):
             form = None
         # by chunk when they decide it (smem_chunks.py), else byte by byte
-        clear = (form is not None and owners_seen(self, marks.reader, marks.reader_seq,
-                                                  self.DONE, thread, form)) or \
-            self._clear_one_owner(self.reader[rank], self.reader_seq[rank], self.DONE,
-                                  thread, addresses)
+        clear = form is not None and owners_seen(self, marks.reader, marks.reader_seq,
+                                                 self.DONE, thread, form)
+        if not clear:
+            self._fresh_readers(rank)
+            clear = self._clear_one_owner(self.reader[rank], self.reader_seq[rank],
+                                          self.DONE, thread, addresses)
         readers = None if clear else self.reader[rank][addresses]
         if not clear and (readers >= 0).any():
             busy = readers >= 0

@@ -242,6 +242,8 @@ class TensorOrdering:
             if form is not None:
                 marks.set_reader(form, thread, seq, line)
                 continue
+            if marks is not None:
+                marks.fresh_readers()   # the chunks' earlier readers first
             self.reader[rank][addresses] = thread
             self.reader_seq[rank][addresses] = seq
             self.reader_line[rank][addresses] = line

@@ -84,8 +84,10 @@ class ChunkMarks:
     ``MIXED`` when they may differ) and the greatest sequence number among its bytes
     (``tma_seq`` / ``reader_seq``), plus views of the per-byte arrays as rows of a chunk.
     Exact as long as every write of those per-byte arrays goes through ``set_tma`` /
-    ``set_reader`` (ordering_smem.tma_load and ordering_tensor._note_async_smem_reads
-    are their only writers)."""
+    ``set_reader`` or is followed by ``mix`` (ordering_smem.tma_load and
+    ordering_tensor._note_async_smem_reads are their only writers); the per-byte reader
+    arrays of the chunks ``set_reader`` summarizes are written when next read or written
+    byte by byte (``fresh_readers``, which every such access calls first)."""
 
     def __init__(self, model, rank: int):
         n = model.tma_writer[rank].size // CHUNK
@@ -94,11 +96,17 @@ class ChunkMarks:
         self.tma_seq = np.zeros(n, np.int64)
         self.reader = np.full(n, -1, np.int32)
         self.reader_seq = np.zeros(n, np.int64)
+        # the readers' bytes are written when read (``fresh_readers``): chunks whose
+        # per-byte reader, reader_seq and reader_line lag the summaries (an MMA's operands
+        # are read again by few but written by every MMA issue)
+        self.reader_line = np.zeros(n, np.int64)
+        self.stale = np.zeros(n, bool)
+        self.any_stale = False
         self.bytes_tma = tuple(_rows(a[rank]) for a in (model.tma_writer, model.tma_seq,
                                                          model.tma_line))
         self.bytes_writer = model.writer[rank].reshape(-1, CHUNK)   # a row per chunk
-        self.bytes_reader = tuple(_rows(a[rank]) for a in (model.reader, model.reader_seq,
-                                                           model.reader_line))
+        self.bytes_reader = tuple(a[rank].reshape(-1, CHUNK) for a in (
+            model.reader, model.reader_seq, model.reader_line))
         self.chunks = n
 
     @staticmethod
@@ -125,13 +133,28 @@ class ChunkMarks:
         self.tma_seq[at] = seq
 
     def set_reader(self, form: ChunkForm, thread: int, seq: int, line: int) -> None:
-        """Bytes `form` are read by tcgen05 op `seq` of `thread`, at `line`."""
+        """Bytes `form` are read by tcgen05 op `seq` of `thread`, at `line` (their
+        per-byte arrays written by the next ``fresh_readers``)."""
         at = form.index if form.span is None else slice(form.low // CHUNK,
                                                         (form.high + 1) // CHUNK)
-        for (array, row), value in zip(self.bytes_reader, (thread, seq, line)):
-            array[at] = row(value)
         self.reader[at] = thread
         self.reader_seq[at] = seq
+        self.reader_line[at] = line
+        self.stale[at] = True
+        self.any_stale = True
+
+    def fresh_readers(self) -> None:
+        """Writes the per-byte reader, reader_seq and reader_line of the chunks
+        ``set_reader`` summarized since the last call: before anything reads or writes
+        them byte by byte."""
+        if not self.any_stale:
+            return
+        at = np.flatnonzero(self.stale)
+        for array, summary in zip(self.bytes_reader, (self.reader, self.reader_seq,
+                                                      self.reader_line)):
+            array[at] = summary[at, None]
+        self.stale[at] = False
+        self.any_stale = False
 
     def mix(self, owners: np.ndarray, addresses: np.ndarray) -> None:
         """Bytes `addresses` got owners byte by byte (no chunk form): their chunks'
