@@ -2,16 +2,18 @@
 and an MMA's operand bytes.
 
 Both are usually whole 16-byte aligned chunks: the swizzle modes move 16-byte chunks
-(PTX ISA 5.5.6, tensor swizzling modes) and the shared memory descriptor's start address and byte offsets are 16-byte aligned
-(9.7.16.4.1), so an MMA reads its operands as 16-byte rows of core matrices. That is
-checked for each byte set, not assumed (``chunk_form``). The ordering model
-(``ordering_smem``, ``ordering_tensor``) keeps the chunks of each such set (made once
-per box or footprint) and, for each CTA, a summary per chunk of which TMA load wrote its
-bytes last and which tcgen05 op reads them (``ChunkMarks``), so that the test "has this
-thread observed the completion of every async operation that owns these bytes" and the
-update of the owners work on a few hundred chunks instead of 12 K to 32 K bytes. The
-per-byte arrays stay the model's state (every other access reads them) and are updated
-as before (by chunk-sized items); a chunk whose bytes may have several owners is marked
+(PTX ISA 5.5.6, tensor swizzling modes) and the shared memory descriptor's start address
+and byte offsets are 16-byte aligned (9.7.16.4.1), so an MMA reads its operands as
+16-byte rows of core matrices. That is checked for each byte set, not assumed
+(``chunk_form``). The ordering model (``ordering_smem``, ``ordering_tensor``) keeps the
+chunks of each such set (made once per box or footprint) and, for each CTA, a summary
+per chunk of which TMA load wrote its bytes last and which tcgen05 op reads them
+(``ChunkMarks``), so that the test "has this thread observed the completion of every
+async operation that owns these bytes" and the update of the owners work on a few
+hundred chunks instead of 12 K to 32 K bytes. The per-byte arrays stay the model's
+state for everything else: a TMA load writes them by chunk-sized items, an MMA's readers
+are written to them when something next reads or writes them byte by byte
+(``ChunkMarks.fresh_readers``). A chunk whose bytes may have several owners is marked
 ``MIXED`` and the per-byte code decides there, as for a set that is not whole chunks.
 """
 
