@@ -107,6 +107,7 @@ from tcgen05_lower.sim.ordering_records import (InFlight, Mbarrier, Race, TmaInF
                                                  _rows)
 from tcgen05_lower.sim.ordering_smem import SharedMemoryOrdering
 from tcgen05_lower.sim.ordering_tensor import TensorOrdering
+from tcgen05_lower.sim.smem_chunks import ChunkMarks
 from tcgen05_lower.sim.state import TMEM_COLUMNS, CtaMemory, SimError
 
 
@@ -176,6 +177,8 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self.tma_writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
         self.tma_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.tma_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        # the same for 16-byte chunks, and the views by chunk (smem_chunks.py)
+        self.chunk_marks = [ChunkMarks.of(self, r) for r in range(len(ctas))]
         # CTAs whose threads have all exited, and the arrivals that landed on their
         # shared memory afterwards (reported at finish; module docstring)
         self.exited = [False for _ in ctas]

@@ -10,6 +10,7 @@ import numpy as np
 
 from tcgen05_lower.sim.ordering_mbarriers import _contribute
 from tcgen05_lower.sim.ordering_records import TmaInFlight
+from tcgen05_lower.sim.smem_chunks import chunk_form, owners_seen
 
 
 #: Reductions called as ufunc methods (no Python wrapper): smem_access_warp's tests.
@@ -99,6 +100,7 @@ class SharedMemoryOrdering:
                                    "before the read", line,
                                    int(self.write_line[r][byte[first]]))
             if write:
+                self._fresh_readers(r)
                 readers = self.reader[r][byte]
                 busy = readers >= 0
                 if busy.any():
@@ -142,6 +144,7 @@ class SharedMemoryOrdering:
             if _MAX(writers) >= 0 and _ANY((writers >= 0) & (writers != who)):
                 return self._smem_access_general(at, rank, addresses, size, write, line)
             return None
+        self._fresh_readers(rank)
         readers = self.reader[rank][byte]
         if _MIN(readers) >= 0:   # every byte read by a tcgen05 op (an operand tile)
             known = self.known[who, self.column[self.DONE + readers]]
@@ -193,6 +196,25 @@ class SharedMemoryOrdering:
         seen = self.known[who, self.column[stream + last]]
         return bool(seen >= _MAX(seq[addresses]))
 
+    def _fresh_readers(self, rank) -> None:
+        """The per-byte readers of CTA `rank` up to date (smem_chunks.ChunkMarks writes
+        an MMA's readers by chunk, and bytes only when they are read)."""
+        marks = self.chunk_marks[rank]
+        if marks is not None and marks.any_stale:
+            marks.fresh_readers()
+
+    def _form_of(self, addresses: np.ndarray):
+        """The chunks of a read-only byte set (a TMA box's destinations, kept for the
+        run by tma.py), made once per array for the run; None for a writable array
+        (its bytes could change) or a set that is not whole chunks."""
+        if addresses.flags.writeable:
+            return None
+        forms = self.__dict__.setdefault("_chunk_forms", {})
+        kept = forms.get(id(addresses))
+        if kept is None or kept[0] is not addresses:
+            kept = forms[id(addresses)] = (addresses, chunk_form(addresses))
+        return kept[1]
+
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
     def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
                            what: str, line: int) -> None:
@@ -225,8 +247,17 @@ class SharedMemoryOrdering:
         `mbarrier_rank` (default `rank`; module docstring)."""
         bar_rank = rank if mbarrier_rank is None else mbarrier_rank
         self._mbar(bar_rank, mbarrier, line, thread)
-        clear = self._clear_one_owner(self.reader[rank], self.reader_seq[rank], self.DONE,
-                                      thread, addresses)
+        marks = self.chunk_marks[rank]
+        form = self._form_of(addresses) if marks is not None else None
+        if marks is None or not marks.fits(form):
+            form = None
+        # by chunk when they decide it (smem_chunks.py), else byte by byte
+        clear = form is not None and owners_seen(self, marks.reader, marks.reader_seq,
+                                                 self.DONE, thread, form)
+        if not clear:
+            self._fresh_readers(rank)
+            clear = self._clear_one_owner(self.reader[rank], self.reader_seq[rank],
+                                          self.DONE, thread, addresses)
         readers = None if clear else self.reader[rank][addresses]
         if not clear and (readers >= 0).any():
             busy = readers >= 0
@@ -239,19 +270,26 @@ class SharedMemoryOrdering:
                            f"{addresses[first]:#x}) that a tcgen05 op of thread "
                            f"{readers[first]} still reads (its completion is not observed)",
                            line, int(self.reader_line[rank][addresses[first]]))
-        self._check_tma_written(thread, rank, addresses,
-                                f"a TMA load of thread {thread} also writes", line)
+        if form is None or not owners_seen(self, marks.tma_writer, marks.tma_seq, self.TMA,
+                                           thread, form):
+            self._check_tma_written(thread, rank, addresses,
+                                    f"a TMA load of thread {thread} also writes", line)
         stream = self._stream(self.TMA + thread)
         self.seq[stream] += 1
         seq = int(self.seq[stream])
         # the CTAs a TMA load ever wrote: smem_access_warp looks for TMA-written bytes
         # only in those (tma_writer stays -1 elsewhere)
         self.__dict__.setdefault("_tma_ranks", set()).add(rank)
-        self.tma_writer[rank][addresses] = thread
-        self.tma_seq[rank][addresses] = seq
-        self.tma_line[rank][addresses] = line
         # the bytes are the TMA load's now: earlier ordinary writes are overwritten
-        self.writer[rank][addresses] = -1
+        if form is not None:
+            marks.set_tma(form, thread, seq, line)
+        else:
+            self.tma_writer[rank][addresses] = thread
+            self.tma_seq[rank][addresses] = seq
+            self.tma_line[rank][addresses] = line
+            self.writer[rank][addresses] = -1
+            if marks is not None:
+                marks.mix(marks.tma_writer, addresses)
         entry = TmaInFlight(thread, seq, rank, addresses, write, nbytes, mbarrier, line,
                             bar_rank)
         if self.schedule == "eager":

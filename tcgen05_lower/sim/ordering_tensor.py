@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from tcgen05_lower.sim.ordering_records import PIPELINED, InFlight
+from tcgen05_lower.sim.smem_chunks import chunk_form, owners_seen
 from tcgen05_lower.sim.state import TMEM_COLUMNS, SimError, TensorOp
 
 
@@ -200,12 +201,16 @@ class TensorOrdering:
         bytes a TMA load writes need its completion observed."""
         for rank, addresses in op.footprint.smem_reads.items():
             size = self.writer[rank].size
-            if addresses.size and (addresses.min() < 0 or addresses.max() >= size):
+            marks, form = self._operand_chunks(op.footprint, rank, addresses)
+            if form is None and addresses.size and (addresses.min() < 0 or
+                                                    addresses.max() >= size):
                 raise SimError(f"tcgen05.{op.kind} reads shared-memory bytes "
                                f"{int(addresses.min()):#x}-{int(addresses.max()):#x} of CTA "
                                f"{rank}, past its {size} bytes of shared memory", line)
-            self._check_tma_written(thread, rank, addresses,
-                                    f"tcgen05.{op.kind} by thread {thread} reads", line)
+            if form is None or not owners_seen(self, marks.tma_writer, marks.tma_seq,
+                                               self.TMA, thread, form):
+                self._check_tma_written(thread, rank, addresses,
+                                        f"tcgen05.{op.kind} by thread {thread} reads", line)
             writers = self.writer[rank][addresses]
             written = writers >= 0
             if not written.any():
@@ -233,9 +238,34 @@ class TensorOrdering:
 
     def _note_async_smem_reads(self, thread: int, op: TensorOp, seq: int, line: int) -> None:
         for rank, addresses in op.footprint.smem_reads.items():
+            marks, form = self._operand_chunks(op.footprint, rank, addresses)
+            if form is not None:
+                marks.set_reader(form, thread, seq, line)
+                continue
+            if marks is not None:
+                marks.fresh_readers()   # the chunks' earlier readers first
             self.reader[rank][addresses] = thread
             self.reader_seq[rank][addresses] = seq
             self.reader_line[rank][addresses] = line
+            if marks is not None:
+                marks.mix(marks.reader, addresses)
+
+    def _operand_chunks(self, fp, rank: int, addresses: np.ndarray):
+        """(the chunk marks of CTA `rank`, the chunks of `addresses`, footprint `fp`'s
+        shared-memory reads there): the chunks made once per footprint (complete when
+        issued), None when they are not whole chunks inside the CTA's shared memory
+        (smem_chunks.py; the per-byte code then)."""
+        marks = self.chunk_marks[rank]
+        if marks is None:
+            return None, None
+        key = ("chunks", rank)
+        summaries = getattr(fp, "_summaries", None)
+        if summaries is None:
+            return marks, None
+        if key not in summaries or summaries[key][0] is not addresses:
+            summaries[key] = (addresses, chunk_form(np.asarray(addresses)))
+        form = summaries[key][1]
+        return marks, (form if marks.fits(form) else None)
 
     def commit(self, thread: int, rank: int, mbarrier: int, cta_mask: int, line: int) -> None:
         for r in range(len(self.ctas)):

@@ -287,7 +287,7 @@ def handler(ins: P.Instr):
                         # what the load reads, for the timing model's L2 (sim/timing.py;
                         # each copy of a multicast is a load of the same key there)
                         write.source = (tmap.tensor, c0, c1, nbytes)
-                        m.ordering.tma_load(int(g), to, addresses.reshape(-1), write, nbytes,
+                        m.ordering.tma_load(int(g), to, addresses, write, nbytes,
                                             bar_local, ins.line, mbarrier_rank=signal)
                 m.epoch += 1
             m.advance(idx)
@@ -302,7 +302,9 @@ def _destinations(m, tmap: TensorMap, dst: int, itemsize: int) -> np.ndarray:
     key = (tmap.box, tmap.swizzle, dst, itemsize)
     addresses = cache.get(key)
     if addresses is None:
-        addresses = cache[key] = destination_addresses(tmap, dst, itemsize)
+        # one dimension: the same array object every time (ordering_smem keeps its
+        # 16-byte chunks by array)
+        addresses = cache[key] = destination_addresses(tmap, dst, itemsize).reshape(-1)
         addresses.setflags(write=False)
     return addresses
 

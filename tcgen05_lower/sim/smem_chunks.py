@@ -1,0 +1,182 @@
+"""Shared-memory byte sets of the asynchronous proxy as 16-byte chunks: a TMA load's box
+and an MMA's operand bytes.
+
+Both are usually whole 16-byte aligned chunks: the swizzle modes move 16-byte chunks
+(PTX ISA 5.5.6, tensor swizzling modes) and the shared memory descriptor's start address
+and byte offsets are 16-byte aligned (9.7.16.4.1), so an MMA reads its operands as
+16-byte rows of core matrices. That is checked for each byte set, not assumed
+(``chunk_form``). The ordering model (``ordering_smem``, ``ordering_tensor``) keeps the
+chunks of each such set (made once per box or footprint) and, for each CTA, a summary
+per chunk of which TMA load wrote its bytes last and which tcgen05 op reads them
+(``ChunkMarks``), so that the test "has this thread observed the completion of every
+async operation that owns these bytes" and the update of the owners work on a few
+hundred chunks instead of 12 K to 32 K bytes. The per-byte arrays stay the model's
+state for everything else: a TMA load writes them by chunk-sized items, an MMA's readers
+are written to them when something next reads or writes them byte by byte
+(``ChunkMarks.fresh_readers``). A chunk whose bytes may have several owners is marked
+``MIXED`` and the per-byte code decides there, as for a set that is not whole chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: Bytes per chunk.
+CHUNK = 16
+#: A chunk summary: its bytes may have different owners (only the bytes can tell).
+MIXED = -2
+
+_ALL, _MIN, _MAX = np.logical_and.reduce, np.minimum.reduce, np.maximum.reduce
+
+
+class ChunkForm:
+    """A set of byte addresses that is a union of whole 16-byte aligned chunks:
+    ``index`` the chunks' numbers (address // 16, increasing), ``span`` the byte slice
+    they make when contiguous (else None), ``low`` / ``high`` the least and greatest
+    address."""
+
+    __slots__ = ("index", "span", "low", "high")
+
+    def __init__(self, index: np.ndarray, span: slice | None, low: int, high: int):
+        self.index, self.span, self.low, self.high = index, span, low, high
+
+
+def chunk_form(addresses: np.ndarray) -> ChunkForm | None:
+    """The chunks of the byte set `addresses` (1-D integers, in any order, repeats
+    allowed), or None when it is empty, has a negative address or is not a union of
+    whole aligned chunks (then only the per-byte code applies)."""
+    if addresses.ndim != 1 or addresses.size == 0:
+        return None
+    if addresses.size > 1 and _ALL(addresses[1:] > addresses[:-1]):
+        ordered = addresses   # already increasing, no repeats (unique_addresses)
+    else:
+        low, high = int(_MIN(addresses)), int(_MAX(addresses))
+        if low < 0 or high - low > 1 << 24:
+            return None
+        seen = np.zeros(high - low + 1, bool)
+        seen[addresses - low] = True
+        ordered = np.flatnonzero(seen) + low
+    low, high = int(ordered[0]), int(ordered[-1])
+    if low < 0 or ordered.size % CHUNK or low % CHUNK:
+        return None
+    heads = ordered[0::CHUNK]
+    # increasing and unique: CHUNK of them from an aligned head to head + 15 are the chunk
+    if _MAX(heads % CHUNK) != 0 or not _ALL(ordered[CHUNK - 1::CHUNK] - heads == CHUNK - 1):
+        return None
+    span = slice(low, high + 1) if high - low + 1 == ordered.size else None
+    return ChunkForm((heads // CHUNK).astype(np.int64), span, low, high)
+
+
+def _rows(array: np.ndarray):
+    """(a view of the per-byte `array` with one item per chunk, a function giving the
+    item whose CHUNK entries all hold a value): a chunk's entries set as one item move
+    with one copy each (several times faster than the same bytes as entries)."""
+    item = np.dtype((np.void, CHUNK * array.itemsize))
+    dtype = array.dtype
+
+    def row(value):
+        return np.full(CHUNK, value, dtype).view(item)[0]
+
+    return array.view(item), row
+
+
+class ChunkMarks:
+    """Per-chunk summaries of one CTA's TMA-written and async-read bytes: for each chunk,
+    the owner all its bytes share (``tma_writer`` / ``reader``: the thread, -1 for none,
+    ``MIXED`` when they may differ) and the greatest sequence number among its bytes
+    (``tma_seq`` / ``reader_seq``), plus views of the per-byte arrays as rows of a chunk.
+    Exact as long as every write of those per-byte arrays goes through ``set_tma`` /
+    ``set_reader`` or is followed by ``mix`` (ordering_smem.tma_load and
+    ordering_tensor._note_async_smem_reads are their only writers); the per-byte reader
+    arrays of the chunks ``set_reader`` summarizes are written when next read or written
+    byte by byte (``fresh_readers``, which every such access calls first)."""
+
+    def __init__(self, model, rank: int):
+        n = model.tma_writer[rank].size // CHUNK
+        # the per-byte arrays are made with -1 owners and zero sequence numbers
+        self.tma_writer = np.full(n, -1, np.int32)
+        self.tma_seq = np.zeros(n, np.int64)
+        self.reader = np.full(n, -1, np.int32)
+        self.reader_seq = np.zeros(n, np.int64)
+        # the readers' bytes are written when read (``fresh_readers``): chunks whose
+        # per-byte reader, reader_seq and reader_line lag the summaries (an MMA's operands
+        # are read again by few but written by every MMA issue)
+        self.reader_line = np.zeros(n, np.int64)
+        self.stale = np.zeros(n, bool)
+        self.any_stale = False
+        self.bytes_tma = tuple(_rows(a[rank]) for a in (model.tma_writer, model.tma_seq,
+                                                         model.tma_line))
+        self.bytes_writer = model.writer[rank].reshape(-1, CHUNK)   # a row per chunk
+        self.bytes_reader = tuple(a[rank].reshape(-1, CHUNK) for a in (
+            model.reader, model.reader_seq, model.reader_line))
+        self.chunks = n
+
+    @staticmethod
+    def of(model, rank: int) -> ChunkMarks | None:
+        """The marks of CTA `rank`, made with the model (None when its shared memory
+        is not a whole number of chunks: then only the per-byte code applies)."""
+        if model.tma_writer[rank].size % CHUNK:
+            return None
+        return ChunkMarks(model, rank)
+
+    def fits(self, form: ChunkForm | None) -> bool:
+        """Whether `form` is known and inside this CTA's shared memory."""
+        return form is not None and form.high < self.chunks * CHUNK
+
+    def set_tma(self, form: ChunkForm, thread: int, seq: int, line: int) -> None:
+        """Bytes `form` are TMA load `seq` of `thread`'s, at `line`, and no ordinary
+        write's any more."""
+        at = form.index if form.span is None else slice(form.low // CHUNK,
+                                                        (form.high + 1) // CHUNK)
+        for (array, row), value in zip(self.bytes_tma, (thread, seq, line)):
+            array[at] = row(value)
+        self.bytes_writer[at] = -1
+        self.tma_writer[at] = thread
+        self.tma_seq[at] = seq
+
+    def set_reader(self, form: ChunkForm, thread: int, seq: int, line: int) -> None:
+        """Bytes `form` are read by tcgen05 op `seq` of `thread`, at `line` (their
+        per-byte arrays written by the next ``fresh_readers``)."""
+        at = form.index if form.span is None else slice(form.low // CHUNK,
+                                                        (form.high + 1) // CHUNK)
+        self.reader[at] = thread
+        self.reader_seq[at] = seq
+        self.reader_line[at] = line
+        self.stale[at] = True
+        self.any_stale = True
+
+    def fresh_readers(self) -> None:
+        """Writes the per-byte reader, reader_seq and reader_line of the chunks
+        ``set_reader`` summarized since the last call: before anything reads or writes
+        them byte by byte."""
+        if not self.any_stale:
+            return
+        at = np.flatnonzero(self.stale)
+        for array, summary in zip(self.bytes_reader, (self.reader, self.reader_seq,
+                                                      self.reader_line)):
+            array[at] = summary[at, None]
+        self.stale[at] = False
+        self.any_stale = False
+
+    def mix(self, owners: np.ndarray, addresses: np.ndarray) -> None:
+        """Bytes `addresses` got owners byte by byte (no chunk form): their chunks'
+        summaries are unknown from now on."""
+        owners[addresses // CHUNK] = MIXED
+
+
+def owners_seen(model, owners: np.ndarray, seqs: np.ndarray, stream: int, who: int,
+                form: ChunkForm) -> bool:
+    """Whether thread `who` has observed, for every byte of `form`, the completion of
+    the async operation that owns it (``owners`` / ``seqs``: a ``ChunkMarks``' summaries
+    of one kind; the issuer's stream ``stream + issuer``), decided when the chunks have
+    no owner or all the same one. False means "not decided here": the per-byte code then
+    decides (and reports what it finds)."""
+    mine = owners[form.index]
+    last = int(_MAX(mine))
+    if int(_MIN(mine)) != last:
+        return False   # several owners, or some unknown
+    if last == -1:
+        return True    # no byte has an owner
+    if last < 0:
+        return False
+    return bool(model.known[who, model.column[stream + last]] >= _MAX(seqs[form.index]))
