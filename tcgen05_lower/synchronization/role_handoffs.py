@@ -144,40 +144,46 @@ class _Writer(Emitter):
             for site in turns.sites:
                 fence = site.shares(previous_sites(turns, site, sender, first)) or \
                     (issuer and self.aliased_cells(site))
-                self.receive(turns, site, into, first, names, issuer, fence)
+                other = "the loads and stores" if issuer else "the MMAs"
+                self.receive(turns, site, into, first, names, fence,
+                             f"{other} of the other role's previous turn on them")
                 if first or site is not turns.sites[-1]:
-                    self.send(turns, site, out, names, issuer)
+                    self.send(turns, site, out, names, issuer, "the other role's next turn",
+                              "the MMA role's next turn may overwrite and read them")
 
     # -- one site -------------------------------------------------------------------------
-    def receive(self, turns, site, barrier, first: bool, names: str, issuer: bool,
-                fence: bool) -> None:
-        """The wait before the site's first access for the other role's previous turn;
-        the fence after it when that turn may have touched a buffer this one does (the
-        wait alone keeps the phases in step: each turn waits for one)."""
-        shift = 1 if first else 0
+    def receive(self, turns, site, barrier, first: bool, names: str, fence: bool,
+                waits_for: str) -> None:
+        """The wait before the site's first access for the previous turn (`waits_for`
+        says whose), and the fence after it when that turn may have touched a buffer this
+        one does (the wait alone keeps the phases in step: each turn waits for one). The
+        first turn of all (`first`, in the prologue) waits for nothing. The pair and the
+        ring planners (role_rings.py) both write through it."""
         if site.where == "prologue" and first:
-            return   # the first turn of all: the buffers hold nothing of the other role
+            return   # the first turn of all: the buffers hold nothing of another role
         op = site.first
         with ir.InsertionPoint(op), op.location:
-            parity, when = turn_parity(self, turns, site, shift)
-            other = "the loads and stores" if issuer else "the MMAs"
+            parity, when = turn_parity(self, turns, site, 1 if first else 0)
             self.emit(MbarrierWaitOp, barrier=barrier, phase=parity,
-                      reason=f"{turns.role.name!r} accesses {names} after {other} of the "
-                             f"other role's previous turn on them ({when})")
+                      reason=f"{turns.role.name!r} accesses {names} after {waits_for} "
+                             f"({when})")
             if fence:
                 self.emit(FenceOp, kind="after_thread_sync",
                           reason=f"{turns.role.name!r}'s tcgen05 ops on {names} ordered "
                                  f"after the mbarrier wait (9.7.16.6.4.4)")
 
-    def send(self, turns, site, barrier, names: str, issuer: bool) -> None:
-        """The signal after the site's last access: a commit, or waits, fence, arrive."""
+    def send(self, turns, site, barrier, names: str, issuer: bool, next_turn: str,
+             then: str) -> None:
+        """The signal after the site's last access: a commit (`issuer`, the MMA role), or
+        waits, fence, arrive; `next_turn` names the turn the signal lets go, `then` what
+        it may do."""
         op = site.last
         with ir.InsertionPoint.after(op), op.location:
             if issuer:
                 self.emit(CommitOp, barrier=barrier,
                           reason=f"the MMAs of {turns.role.name!r}'s turn on {names} "
-                                 f"complete before the other role's next turn (the commit "
-                                 f"tracks every prior MMA of the thread, 9.7.16.12.1)")
+                                 f"complete before {next_turn} (the commit tracks every "
+                                 f"prior MMA of the thread, 9.7.16.12.1)")
                 return
             for kind, present in ((LD, site.loads), (ST, site.stores)):
                 if present:
@@ -192,8 +198,7 @@ class _Writer(Emitter):
                       reason=f"{turns.role.name!r}'s tcgen05 ops on {names} ordered before "
                              f"its arrival (9.7.16.6.4.4)")
             self.emit(MbarrierArriveOp, barrier=barrier,
-                      reason=f"{turns.role.name!r}'s turn on {names} is over: the MMA "
-                             f"role's next turn may overwrite and read them")
+                      reason=f"{turns.role.name!r}'s turn on {names} is over: {then}")
 
     # -- the join -------------------------------------------------------------------------
     def join(self, roles, pairs) -> None:

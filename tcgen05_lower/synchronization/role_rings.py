@@ -68,14 +68,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tcgen05_lower.bindings import ir
-from tcgen05_lower.dialect.ops import CommitOp, FenceOp, MbarrierArriveOp, MbarrierWaitOp, WaitOp
 from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.alias_cells import cells_meet, op_cells
 from tcgen05_lower.synchronization.common import SyncError
 from tcgen05_lower.synchronization.role_turns import (WHO, Turns, _anchor, _epi, bound_offset,
-                                                      buffer_name, role_touches, role_turns, turn_parity)
-from tcgen05_lower.synchronization.thread_order import LD, ST
+                                                      buffer_name, role_touches, role_turns)
 
 
 @dataclass
@@ -315,10 +312,14 @@ def write_ring(writer, ring: Ring) -> None:
             fence = i == 0 or cells_meet(ring.cells[id(site)],
                                          [c for s in _between(ring, i, site)
                                           for c in ring.cells[id(s)]])
-            _receive(writer, turns, site, barriers[i - 1], i == 0, names, before, fence)
+            # (module docstring; the wait stays where the fence goes: it keeps the phases
+            # in step and the order transitive along the ring)
+            writer.receive(turns, site, barriers[i - 1], i == 0, names, fence,
+                           f"the turn of {before!r} before it in their ring")
             if i < count - 1 or site is not turns.sites[-1]:
-                _send(writer, turns, site, barriers[i], i == 0, names,
-                      ring.turns[(i + 1) % count].role.name)
+                after = ring.turns[(i + 1) % count].role.name
+                writer.send(turns, site, barriers[i], names, i == 0, f"{after!r}'s turn",
+                            f"{after!r} may take its turn")
 
 
 def _between(ring: Ring, i: int, site) -> list:
@@ -333,48 +334,3 @@ def _between(ring: Ring, i: int, site) -> list:
     for t in ring.turns[i + 1:]:
         found += t.sites[:-1] if t.sites[-1].where == "epilogue" else t.sites
     return found
-
-
-def _receive(writer, turns, site, barrier, first: bool, names: str, before: str,
-             fence: bool) -> None:
-    """The wait before the site's first access for the previous role's turn, and the
-    fence after it where the turns since the role's previous one may have touched a cell
-    the site touches (module docstring; the wait stays: it keeps the phases in step and
-    the order transitive along the ring)."""
-    if site.where == "prologue" and first:
-        return   # the first turn of all
-    shift = 1 if first else 0
-    op = site.first
-    with ir.InsertionPoint(op), op.location:
-        parity, when = turn_parity(writer, turns, site, shift)
-        writer.emit(MbarrierWaitOp, barrier=barrier, phase=parity,
-                    reason=f"{turns.role.name!r} accesses {names} after the turn of "
-                           f"{before!r} before it in their ring ({when})")
-        if fence:
-            writer.emit(FenceOp, kind="after_thread_sync",
-                        reason=f"{turns.role.name!r}'s tcgen05 ops on {names} ordered "
-                               f"after the mbarrier wait (9.7.16.6.4.4)")
-
-
-def _send(writer, turns, site, barrier, issuer: bool, names: str, after: str) -> None:
-    """The signal after the site's last access: a commit, or waits, fence, arrive."""
-    op = site.last
-    with ir.InsertionPoint.after(op), op.location:
-        if issuer:
-            writer.emit(CommitOp, barrier=barrier,
-                        reason=f"the MMAs of {turns.role.name!r}'s turn on {names} "
-                               f"complete before {after!r}'s turn (the commit tracks every "
-                               f"prior MMA of the thread, 9.7.16.12.1)")
-            return
-        for kind, present in ((LD, site.loads), (ST, site.stores)):
-            if present:
-                writer.optional[writer.emit(
-                    WaitOp, kind=kind,
-                    reason=f"the tcgen05.{kind} of {turns.role.name!r}'s turn on {names} "
-                           f"complete before its arrival (9.7.16.6.4.4)").operation] = True
-        writer.emit(FenceOp, kind="before_thread_sync",
-                    reason=f"{turns.role.name!r}'s tcgen05 ops on {names} ordered before "
-                           f"its arrival (9.7.16.6.4.4)")
-        writer.emit(MbarrierArriveOp, barrier=barrier,
-                    reason=f"{turns.role.name!r}'s turn on {names} is over: {after!r} "
-                           f"may take its turn")
