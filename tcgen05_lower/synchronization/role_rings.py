@@ -72,7 +72,7 @@ from tcgen05_lower.op_tables import OpDict
 from tcgen05_lower.synchronization.alias_cells import cells_meet, op_cells
 from tcgen05_lower.synchronization.common import SyncError
 from tcgen05_lower.synchronization.role_turns import (WHO, Turns, _anchor, _epi, bound_offset,
-                                                      buffer_name, role_touches, role_turns)
+                                                      buffer_name, buffer_users, role_turns)
 
 
 @dataclass
@@ -94,14 +94,7 @@ def split_rings(roles, aliased) -> tuple[list, OpDict]:
     """The kernel's rings (module docstring) and their buffers (root op -> True), which
     the pairs of role_turns.handoff_pairs leave out; ([], empty) when no buffer is
     accessed by more than two roles."""
-    touches = {role.index: role_touches(role, aliased) for role in roles}
-    users, order = OpDict(), []
-    for role in roles:
-        for touch in touches[role.index]:
-            if touch.root not in users:
-                users[touch.root] = {}
-                order.append(touch.root)
-            users[touch.root].setdefault(role.index, []).append(touch)
+    touches, users, order = buffer_users(roles, aliased)
     if not any(len(users[root]) > 2 for root in order):
         return [], OpDict()
     group = _mma_groups(order, touches)

@@ -195,19 +195,27 @@ def _root(value, op, aliased=None):
     return root
 
 
-def handoff_pairs(roles, aliased=None, ringed=None) -> list:
-    """The kernel's handoff pairs, each with its turns and its first role (module
-    docstring); `aliased`: :func:`alias_roots`; `ringed`: buffers of rings
-    (role_rings.py), left out."""
+def buffer_users(roles, aliased=None):
+    """Each role's touches of TMEM buffers ({role index: [touches]}), and for each buffer
+    (its root, `aliased`: :func:`alias_roots`) the touches by role ({root: {role index:
+    [touches]}}) with the roots in the order first met (roles in order, each in program
+    order)."""
     touches = {role.index: role_touches(role, aliased) for role in roles}
-    users = OpDict()   # root -> {role index: [touches]}
-    order = []
+    users, order = OpDict(), []
     for role in roles:
         for touch in touches[role.index]:
             if touch.root not in users:
                 users[touch.root] = {}
                 order.append(touch.root)
             users[touch.root].setdefault(role.index, []).append(touch)
+    return touches, users, order
+
+
+def handoff_pairs(roles, aliased=None, ringed=None) -> list:
+    """The kernel's handoff pairs, each with its turns and its first role (module
+    docstring); `aliased`: :func:`alias_roots`; `ringed`: buffers of rings
+    (role_rings.py), left out."""
+    touches, users, order = buffer_users(roles, aliased)
     by_index = {role.index: role for role in roles}
     pairs: dict = {}
     for root in order:
