@@ -54,28 +54,13 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
     def run(ins, idx):
         act = idx if guard is None else m.guarded(ins, idx)
         if act is ALL or len(act):
-            at = m.contiguous(act)
-            if direct and type(at) is slice:
-                ufunc, x, y, out = direct[0]
-                ufunc(x[at], y if type(y) is np.uint64 else y[at], out=out[at])
-                m.advance(idx)
-                return
-            value = operate(read_a(at), read_b(at))
-            if not found:
-                found.append(m.reg(d.name, ins))
-                _direct(m, into, a, b, read_b, at, found[0], direct)
-            out = found[0]
-            if out.dtype == bool:   # a predicate destination: the general write
-                m.write(d.name, act, value, bits, ins)
-            elif mask is None:
-                out[at] = value
-            else:
-                out[at] = np.asarray(value, dtype=np.uint64) & mask
+            body(m.contiguous(act))
         m.advance(idx)
 
     def body(at):
-        """The unguarded instruction on the threads ``at`` (``Machine.contiguous``),
-        without advancing their PC: the run loop's fused stretches (executor.py)."""
+        """The instruction on the threads ``at`` (``Machine.contiguous``; the guard
+        already applied), without advancing their PC: ``run``'s work, and, unguarded,
+        what the run loop's fused stretches call (machine_stepping.py)."""
         if direct and type(at) is slice:
             ufunc, x, y, out = direct[0]
             ufunc(x[at], y if type(y) is np.uint64 else y[at], out=out[at])

@@ -153,13 +153,10 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
         at = _threads(m, act)
         if not destinations():
             return False
-        addr = _address(m, a, at, ins)
-        place = _where(m, space, addr, at, size, views)
+        place = _place(m, ins, space, a, at, size, views, False, lean)
         if place is None:
             return False
-        view, element, shared = place
-        if shared is not None:
-            _track(m, at, shared, size, False, lean, ins.line)
+        view, element = place
         values = view[element]
         if vec > 1:   # the items' bytes as (thread, element)
             values = values.view(typed).reshape(-1, vec)
@@ -172,15 +169,22 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
     return try_load
 
 
-def _track(m, at, shared, size: int, write: bool, lean: bool, line) -> None:
-    """The ordering model's bookkeeping of a shared-memory access by the threads ``at``
-    (``shared``: their CTA's rank and local addresses): the one-warp form when the model
-    takes it (``lean``), else the general one."""
-    rank, local = shared
-    if lean:
-        m.ordering.smem_access_warp(at, rank, local, size, write, line)
-    else:
-        m.ordering.smem_access(thread_ids(at), m.rank[at], local, size, write, line)
+def _place(m, ins, space: str, a, at, size: int, views, write: bool, lean: bool):
+    """(view, element) of the access of the threads ``at`` at address operand ``a``
+    (``_where``), or None for the general code; a shared-memory access noted by the
+    ordering model first (the one-warp form when the model takes it, ``lean``)."""
+    place = _where(m, space, _address(m, a, at, ins), at, size, views)
+    if place is None:
+        return None
+    view, element, shared = place
+    if shared is not None:
+        rank, local = shared
+        if lean:
+            m.ordering.smem_access_warp(at, rank, local, size, write, ins.line)
+        else:
+            m.ordering.smem_access(thread_ids(at), m.rank[at], local, size, write,
+                                   ins.line)
+    return view, element
 
 
 def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
@@ -213,13 +217,10 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
             for j, r in enumerate(srcs):
                 values[:, j] = source(r, at)
             values = values.view(views.dtype).reshape(-1)   # one item per thread
-        addr = _address(m, a, at, ins)
-        place = _where(m, space, addr, at, size, views)
+        place = _place(m, ins, space, a, at, size, views, True, lean)
         if place is None:
             return False
-        view, element, shared = place
-        if shared is not None:
-            _track(m, at, shared, size, True, lean, ins.line)
+        view, element = place
         view[element] = values
         return True
     return try_store
