@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 import sys
@@ -34,10 +35,14 @@ import behaviour_manifest  # noqa: E402
 from behaviour_manifest import compare, fresh_scratch, record  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
+#: Where the scratch directories go: $SIM_MANIFEST_TMP, else /tmp (two checkouts writing
+#: records at once each give their own, since every command empties its scratch). Paths
+#: under it appear in some commands: compare records written with the same one.
+_TMP = Path(os.environ.get("SIM_MANIFEST_TMP", "/tmp"))
 #: A scratch directory of its own (the compiler's manifest may be written meanwhile).
-SCRATCH = behaviour_manifest.SCRATCH = Path("/tmp/tcgen05-sim-behaviour-manifest")
+SCRATCH = behaviour_manifest.SCRATCH = _TMP / "tcgen05-sim-behaviour-manifest"
 #: The mutated PTX (outside SCRATCH, which every command starts afresh).
-MUTANTS = Path("/tmp/tcgen05-sim-behaviour-mutants")
+MUTANTS = _TMP / "tcgen05-sim-behaviour-mutants"
 #: Wall-clock seconds and rates, masked before hashing.
 _CLOCK = re.compile(r"\d[\d,]*\.?\d* (s\b|ms\b|warp instructions/s)|\d+ s left")
 #: The progress lines of a long run (executor.Machine.run), printed every 2 s of wall
