@@ -21,6 +21,16 @@ from tcgen05_lower.sim.words import ALL, EXIT, MBAR, RUN
 
 #: The PC the scheduler gives a thread that cannot run (above any real PC).
 NOT_RUNNABLE = np.int64(1 << 62)
+#: At most this many steps per ``_fused`` call (a bound on its loop; the run loop calls
+#: it again for the next ones).
+_STEPS_PER_CALL = 1 << 16
+
+
+def _count(at, nthreads: int) -> int:
+    """How many threads ``at`` (ALL, a slice of consecutive threads, or ids) holds."""
+    if type(at) is slice:
+        return nthreads if at.start is None else at.stop - at.start
+    return len(at)
 
 
 def fusible_runs(handlers: list) -> list:
@@ -43,29 +53,60 @@ class MachineStepping:
     _pcs = None
     _contiguous_of = _contiguous = None   # contiguous()'s last question and answer
 
-    def _fused(self, m: int, idx, run: int, chain_limit: int, width) -> int:
+    def _fused(self, m: int, idx, run: int, chain_limit: int, width):
         """Runs the stretch of unguarded straight-line instructions from PC ``m`` (at
         most ``run`` of them, each with a ``body``: the integer ALU of
         sim/ops_fastint.py, setp, mov, mad and mul of sim/ops_arith.py, ld and st of
-        sim/ops_memory.py) on the threads
-        ``idx`` as the steps one by one would: the same bookkeeping per step, the PCs
-        advanced once at the end. Stops where the step-by-step loop would look again
-        (another thread's PC, chain_limit), before a step at which it checks the
-        instruction or time budget or prints progress; 0 when that leaves fewer than two
-        steps (the caller then runs the step itself)."""
+        sim/ops_memory.py) on the threads ``idx`` as the steps one by one would: the
+        same bookkeeping per step, the PCs advanced once at the end. It runs on through
+        a ``bra`` that every thread of the step takes the same way (unguarded, or a
+        guard predicate the same in all of them: ``_branch_through``) into the next
+        stretch, so that a loop whose body is such a stretch runs as one call. Stops
+        where the step-by-step loop would look again (another thread's PC:
+        ``chain_limit``), before a step at which it checks the instruction or time
+        budget or prints progress, and at anything else (the step loop then runs it).
+        Returns the PC the threads are at after it, None when the first stretch would be
+        shorter than two steps (nothing run: the caller runs the step itself)."""
         stats = self.stats
         if width is None:
             width = self._warps_in(idx)
-        k = min(run, chain_limit - m)
+        left = _STEPS_PER_CALL
         if self.max_instructions is not None:
-            k = min(k, (self.max_instructions - stats.warp_instructions) // width)
+            left = min(left, (self.max_instructions - stats.warp_instructions) // width)
         if self.deadline is not None:
-            k = min(k, 255 - stats.steps % 256)
+            left = min(left, 255 - stats.steps % 256)
         if self.progress_stream is not None:
-            k = min(k, 4095 - stats.steps % 4096)
+            left = min(left, 4095 - stats.steps % 4096)
+        k = min(run, chain_limit - m, left)
         if k < 2:
-            return 0
+            return None
         at = self.contiguous(idx)
+        runs = self.__dict__.get("_runs")
+        if runs is None:
+            runs = self._runs = fusible_runs(self.handlers)
+        pc = m
+        while True:
+            if k:
+                self._run_stretch(pc, k, at, width)
+                pc += k
+                left -= k
+            elif self._branch_through(pc, at, width):
+                pc = self.pc_after_branch
+                left -= 1
+            else:
+                break
+            if left <= 0 or pc >= chain_limit:
+                break
+            k = min(runs[pc], chain_limit - pc, left)
+        self.pc[at] = pc
+        self._moved = (idx, pc)
+        return pc
+
+    def _run_stretch(self, m: int, k: int, at, width: int) -> None:
+        """The ``k`` bodies from PC ``m`` on the threads ``at`` (all at PC ``m``) with
+        the step loop's bookkeeping. On an error the steps run, the failing one
+        included, are counted as the step loop counts them (a step before running it),
+        the threads' PC is the failing instruction's, and the error names its line."""
         bodies, opcodes = self._stretch(m, k)
         done = 0
         try:
@@ -73,18 +114,60 @@ class MachineStepping:
                 body(at)
                 done += 1
         except BaseException as err:
-            # the bookkeeping of the steps run, the failing one included (the step loop
-            # counts a step before running it)
             self._count_stretch(m, done + 1, width, None)
+            self.pc[at] = m + done
             ins = self.entry.instructions[m + done]
             if isinstance(err, SimError) and err.ptx_line is None:
                 err.ptx_line, err.ptx_text = ins.line, ins.text
             raise
-        finally:
-            self.pc[at] += done
         self._count_stretch(m, k, width, opcodes)
-        self._moved = (idx, m + k)
-        return k
+
+    def _branch_through(self, pc: int, at, width: int) -> bool:
+        """Takes the ``bra`` at ``pc`` for the threads ``at`` when they all go the same
+        way (sim/ops_control.py's ``bra``: to its label where the guard holds, else to
+        the next instruction), counted as its step: the new PC in ``pc_after_branch``.
+        False, nothing done, for anything else: another instruction, a guard that
+        differs between the threads, or a guard register that is not (yet) a
+        predicate array (the step loop then runs it, and reports what it reports)."""
+        branch = self._branches().get(pc)
+        if branch is None:
+            return False
+        dest, guard, negated, opcode = branch
+        if guard is not None:
+            pred = self.regs.get(guard)
+            if pred is None or pred.dtype != bool:
+                return False
+            held = int(np.count_nonzero(pred[at]))
+            if held == 0:
+                taken = negated
+            elif held == _count(at, self.nthreads):
+                taken = not negated
+            else:
+                return False   # the threads diverge: the step loop splits them
+            if not taken:
+                dest = pc + 1
+        stats = self.stats
+        stats.steps += 1
+        stats.warp_instructions += width
+        stats.counts[opcode] = stats.counts.get(opcode, 0) + width
+        self.pc_after_branch = dest
+        return True
+
+    def _branches(self) -> dict:
+        """PC -> (label's PC, guard register or None, negated, opcode) of every ``bra``
+        (made once per machine; its handler checked the form and the label)."""
+        found = self.__dict__.get("_bra_at")
+        if found is None:
+            found = self._bra_at = {}
+            labels = self.entry.labels
+            for pc, ins in enumerate(self.entry.instructions):
+                if ins.parts[0] != "bra" or ins.parts[1:] not in ([], ["uni"]) or \
+                        len(ins.operands) != 1 or \
+                        getattr(ins.operands[0], "name", None) not in labels:
+                    continue
+                found[pc] = (labels[ins.operands[0].name], ins.guard, ins.guard_negated,
+                             ins.opcode)
+        return found
 
     def _stretch(self, m: int, k: int) -> tuple:
         """The bodies of the stretch of ``k`` instructions from PC ``m`` and its

@@ -48,6 +48,9 @@ class _Views:
         self.item = nbytes * vec
         self.dtype = UINT[nbytes] if vec == 1 else np.dtype((np.void, self.item))
         self.made: dict = {}
+        # the global array the instruction's last access found (``_where``) and the
+        # base register's value that is offset 0 in it: (index, base - offset mod 2^64)
+        self.last = None
 
     def of(self, key, raw: np.ndarray):
         found = self.made.get(key)
@@ -92,16 +95,18 @@ def _address(m, a: P.Addr, at: slice, ins):
     return base[at] + np.uint64(a.offset & 0xFFFFFFFFFFFFFFFF)
 
 
-def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views):
+def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views, a=None):
     """(typed view, element index per thread, None or (CTA rank, address per thread
     as int64)) of an aligned access of ``size`` bytes at ``addr`` by the threads ``at``
     that lies inside one global array or inside the shared memory of their one CTA;
-    None when it does not (the general code then reports it)."""
-    if size > 1 and int(_OR(addr)) & (size - 1):
+    None when it does not (the general code then reports it). A global access at
+    address operand ``a`` notes its array for ``_global_again``."""
+    bits = int(_OR(addr))
+    if size > 1 and bits & (size - 1):
         return None   # misaligned (ops_memory._check_aligned): a low bit set somewhere
-    low, high = int(_MIN(addr)), int(_MAX(addr))
     shift = np.uint64(views.item.bit_length() - 1)   # (an access is aligned: an item)
     if space == "global":
+        low, high = int(_MIN(addr)), int(_MAX(addr))
         for i, buf in enumerate(m.buffers):   # ops_memory._globals's first test
             if buf.base <= low and high + size <= buf.base + buf.raw.size:
                 if buf.base % views.item:
@@ -109,11 +114,16 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views)
                 view = views.of(("global", i), buf.raw)
                 if view is None:
                     return None
+                if a is not None:
+                    views.last = (i, np.uint64((buf.base - a.offset) & 0xFFFFFFFFFFFFFFFF))
                 return view, ((addr - np.uint64(buf.base)) >> shift).view(np.int64), None
         return None
-    # shared::cta: the thread's own CTA (ops_support._shared_target)
-    if low < SMEM_BASE or high + size > m.smem_end:
-        return None
+    # shared::cta: the thread's own CTA (ops_support._shared_target); the OR of the
+    # addresses is at least their maximum: below the end, so is every address
+    if bits + size > m.smem_end or int(_MIN(addr)) < SMEM_BASE:
+        low, high = int(_MIN(addr)), int(_MAX(addr))
+        if low < SMEM_BASE or high + size > m.smem_end:
+            return None
     first, last = _ends(at)
     rank = int(m.rank[first])
     if int(m.rank[last]) != rank:   # (sorted: the same rank at both ends, all of them)
@@ -121,8 +131,34 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views)
     view = views.of(("shared", rank), m.ctas[rank].smem)   # a view of m.smem[rank]
     if view is None:
         return None
-    local = addr.astype(np.int64)
+    local = addr.view(np.int64)   # (below smem_end: the same values as int64)
     return view, local >> np.int64(shift), (rank, local)
+
+
+def _global_again(m, a: P.Addr, at, size: int, views: _Views):
+    """``_where``'s answer for a global access when it lies inside the array the
+    instruction's last access found (the usual case: a loop walking one array), from
+    one subtraction and one reduction: the offsets in the array are the base register
+    minus (array base - offset), modulo 2^64 as ``_address`` adds; an address below
+    the array wraps to a huge offset. Their OR is at least their maximum and has their
+    low bits, so an OR below the array's end with no low bit set means every access is
+    aligned and inside it (the array's base is aligned to the item: ``_where`` checked
+    it). None when that does not settle it (``_where`` then decides)."""
+    last = views.last
+    base = m.regs.get(a.base.name) if last is not None and isinstance(a.base, P.Reg) \
+        else None
+    if base is None or base.dtype != np.uint64:
+        return None
+    i, zero = last
+    buf = m.buffers[i]
+    offsets = base[at] - zero
+    bits = int(_OR(offsets))
+    if bits & (size - 1) or bits + size > buf.raw.size:
+        return None
+    view = views.of(("global", i), buf.raw)
+    if view is None:
+        return None
+    return view, (offsets >> np.uint64(views.item.bit_length() - 1)).view(np.int64), None
 
 
 def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, a, dsts):
@@ -173,7 +209,9 @@ def _place(m, ins, space: str, a, at, size: int, views, write: bool, lean: bool)
     """(view, element) of the access of the threads ``at`` at address operand ``a``
     (``_where``), or None for the general code; a shared-memory access noted by the
     ordering model first (the one-warp form when the model takes it, ``lean``)."""
-    place = _where(m, space, _address(m, a, at, ins), at, size, views)
+    place = _global_again(m, a, at, size, views) if space == "global" else None
+    if place is None:
+        place = _where(m, space, _address(m, a, at, ins), at, size, views, a)
     if place is None:
         return None
     view, element, shared = place

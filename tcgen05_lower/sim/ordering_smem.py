@@ -146,11 +146,14 @@ class SharedMemoryOrdering:
             return None
         self._fresh_readers(rank)
         readers = self.reader[rank][byte]
-        if _MIN(readers) >= 0:   # every byte read by a tcgen05 op (an operand tile)
+        # how many bytes a tcgen05 op reads (a count: one call, where a minimum and a
+        # maximum are two reductions, each slower on a warp's bytes)
+        read = np.count_nonzero(np.greater_equal(readers, self._zero_i32()))
+        if read == readers.size:   # every byte read by a tcgen05 op (an operand tile)
             known = self.known[who, self.column[self.DONE + readers]]
             if _ANY(known < self.reader_seq[rank][byte]):
                 return self._smem_access_general(at, rank, addresses, size, write, line)
-        elif _MAX(readers) >= 0:   # some bytes read, some not: byte by byte
+        elif read:   # some bytes read, some not: byte by byte
             return self._smem_access_general(at, rank, addresses, size, write, line)
         self.writer[rank][byte] = who
         # each thread's own epoch
@@ -158,6 +161,13 @@ class SharedMemoryOrdering:
         self.write_epoch[rank][byte] = epochs if size == 1 else epochs.repeat(size)
         self.write_line[rank][byte] = line
         return None
+
+    def _zero_i32(self) -> np.ndarray:
+        """A 0-d int32 zero (a ufunc converts it faster than a scalar), the model's own."""
+        zero = self.__dict__.get("_zero")
+        if zero is None:
+            zero = self._zero = np.zeros((), np.int32)
+        return zero
 
     def _smem_access_general(self, at: slice, rank: int, addresses, size, write,
                              line) -> None:
