@@ -1,7 +1,9 @@
 """Fused stretches that run on through branches (machine_stepping._fused and
 _branch_through), the global accesses that reuse the array their instruction found last
-(ops_memory_warp._global_again) and the integer ALU's views of its registers kept for
-the step's threads (ops_fastint): what a copy loop computes is hand-derived (each thread
+(ops_memory_warp._global_again) and the views of their registers that the integer ALU
+(ops_fastint) and setp with an immediate (ops_arith._int_compare) keep for the step's
+threads (a wrong slice shows in "staggered", whose warps run the loop one after the
+other): what a copy loop computes is hand-derived (each thread
 t copies elements t, t + 64, ... of its trip count), and everything the run reports
 (outputs, races, counts per opcode in their order, warp instructions, errors with their
 lines) is the same as with the fast path switched off, the general code as reference."""
@@ -24,7 +26,9 @@ from tcgen05_lower.sim.state import SimError  # noqa: E402
 #: Two warps; thread t runs {limit} iterations i = 0, 1, ...: it loads the 16-bit element
 #: t + 64 i of in (k_param_0, or of in2, k_param_2, in odd iterations with ALTERNATE),
 #: stores it to shared memory and to out (k_param_1) at the same index; after the loop
-#: it stores its iteration count as a 64-bit word at byte 2048 + 8 t of out.
+#: it stores its iteration count as a 64-bit word at byte 2048 + 8 t of out, and at byte
+#: 2560 + 8 t how many of its elements' indices j had j - 200 > -5 (signed: setp.gt.s64
+#: with an immediate).
 COPY = """
 	ld.param.b64 	%rd1, [k_param_0];
 	ld.param.b64 	%rd2, [k_param_1];
@@ -35,10 +39,16 @@ COPY = """
 	cvt.u64.u32 	%rd3, %r1;
 	mov.b64 	%rd4, 0;
 	mov.b64 	%rd9, buf;
+	mov.b64 	%rd18, 0;
+	{enter}
 $LOOP:
 	setp.ge.u64 	%p1, %rd4, %rd10;
 	@%p1 bra 	$DONE;
 	shl.b64 	%rd5, %rd3, 1;
+	sub.s64 	%rd19, %rd3, 200;
+	setp.gt.s64 	%p3, %rd19, -5;
+	selp.b64 	%rd17, 1, 0, %p3;
+	add.s64 	%rd18, %rd18, %rd17;
 	and.b64 	%rd13, %rd4, {alternate};
 	setp.ne.b64 	%p2, %rd13, 0;
 	selp.b64 	%rd14, %rd12, %rd1, %p2;
@@ -55,7 +65,10 @@ $DONE:
 	mul.wide.u32 	%rd15, %r1, 8;
 	add.s64 	%rd16, %rd2, %rd15;
 	st.global.b64 	[%rd16+2048], %rd4;
+	st.global.b64 	[%rd16+2560], %rd18;
 	ret;
+$LATE:
+	bra.uni 	$LOOP;
 """
 PARAMS = (".u64 .ptr .global .align 1 k_param_0", ".u64 .ptr .global .align 1 k_param_1",
           ".u64 .ptr .global .align 1 k_param_2")
@@ -68,11 +81,18 @@ LIMITS = {
     "per warp": ("shr.u32 	%r3, %r1, 5;\n\tsub.s32 	%r2, 4, %r3;", lambda t: 4 - t // 32),
     # lanes of one warp leave after 2 to 5 iterations: the warp diverges at the exit
     "per lane": ("and.b32 	%r3, %r1, 3;\n\tadd.s32 	%r2, %r3, 2;", lambda t: 2 + (t & 3)),
+    # warp 1 enters the loop through $LATE, at the end of the kernel: under the lowest PC
+    # first it runs its iterations after warp 0 ran all of its own
+    "staggered": ("mov.u32 	%r2, 4;", lambda t: np.full_like(t, 4)),
 }
+#: What runs before the loop: in "staggered", warp 1 branches to $LATE.
+ENTER = {"staggered": "shr.u32 	%r5, %r1, 5;\n\tsetp.ne.b32 	%p4, %r5, 0;\n"
+                      "\t@%p4 bra 	$LATE;"}
 
 
 def copy_kernel(limit: str, alternate: bool) -> str:
-    body = COPY.format(limit=LIMITS[limit][0], alternate=1 if alternate else 0)
+    body = COPY.format(limit=LIMITS[limit][0], alternate=1 if alternate else 0,
+                       enter=ENTER.get(limit, ""))
     return kernel(body, params=PARAMS, extra=SHARED)
 
 
@@ -80,12 +100,13 @@ def arrays(elements: int = 64 * 6):
     rng = np.random.default_rng(11)
     source = rng.integers(0, 1 << 16, elements, dtype=np.uint16)
     other = rng.integers(0, 1 << 16, elements, dtype=np.uint16)
-    return source, np.zeros(2048 + 64 * 8, np.uint8), other
+    return source, np.zeros(2048 + 2 * 64 * 8, np.uint8), other
 
 
 def expected(limit: str, alternate: bool):
     """Hand-derived: thread t writes element t + 64 i for i < its trip count, taken from
-    in2 when i is odd and ALTERNATE, else from in; its word at 2048 + 8 t is the count."""
+    in2 when i is odd and ALTERNATE, else from in; its word at 2048 + 8 t is the count,
+    at 2560 + 8 t the number of its j above 195."""
     source, out, other = arrays()
     t = np.arange(64)
     trips = LIMITS[limit][1](t)
@@ -94,7 +115,9 @@ def expected(limit: str, alternate: bool):
         for i in range(n):
             j = thread + 64 * i
             halves[j] = (other if alternate and i % 2 else source)[j]
-    out[2048:].view(np.uint64)[:] = trips
+    words = out[2048:].view(np.uint64)
+    words[:64] = trips
+    words[64:] = [sum(thread + 64 * i > 195 for i in range(n)) for thread, n in zip(t, trips)]
     return out
 
 

@@ -44,8 +44,13 @@ class _Views:
     little-endian (as ``ops_memory._assemble`` reads it) for a scalar access, raw
     ``n`` bytes (a void item: a 1-D index moves them) for a vector one."""
 
-    def __init__(self, nbytes: int, vec: int):
+    def __init__(self, nbytes: int, vec: int, a):
         self.item = nbytes * vec
+        # operands of the address arithmetic as 0-d arrays (a ufunc converts them faster
+        # than NumPy scalars): the item's log2 (unsigned and signed) and the offset
+        shift = self.item.bit_length() - 1   # (an access is aligned: an item)
+        self.shift_u, self.shift_i = np.array(shift, np.uint64), np.array(shift, np.int64)
+        self.offset = np.array(a.offset & 0xFFFFFFFFFFFFFFFF, np.uint64)
         self.dtype = UINT[nbytes] if vec == 1 else np.dtype((np.void, self.item))
         self.made: dict = {}
         # the global array the instruction's last access found (``_where``) and the
@@ -86,13 +91,13 @@ def _ends(at) -> tuple[int, int]:
     return int(at[0]), int(at[-1])
 
 
-def _address(m, a: P.Addr, at: slice, ins):
+def _address(m, a: P.Addr, at: slice, ins, views: _Views):
     """``m.address(a, at, ins)``: a register base read as its array's slice (what
-    ``m.read`` gives for a 64-bit read of a uint64 register) plus the offset."""
+    ``m.read`` gives for a 64-bit read of a uint64 register) plus the offset (mod 2^64)."""
     base = m.regs.get(a.base.name) if isinstance(a.base, P.Reg) else None
     if base is None or base.dtype != np.uint64:
         return m.address(a, at, ins)
-    return base[at] + np.uint64(a.offset & 0xFFFFFFFFFFFFFFFF)
+    return np.add(base[at], views.offset)
 
 
 def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views, a=None):
@@ -104,7 +109,7 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views,
     bits = int(_OR(addr))
     if size > 1 and bits & (size - 1):
         return None   # misaligned (ops_memory._check_aligned): a low bit set somewhere
-    shift = np.uint64(views.item.bit_length() - 1)   # (an access is aligned: an item)
+    shift = views.shift_u
     if space == "global":
         low, high = int(_MIN(addr)), int(_MAX(addr))
         for i, buf in enumerate(m.buffers):   # ops_memory._globals's first test
@@ -115,7 +120,8 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views,
                 if view is None:
                     return None
                 if a is not None:
-                    views.last = (i, np.uint64((buf.base - a.offset) & 0xFFFFFFFFFFFFFFFF))
+                    views.last = (i, np.array((buf.base - a.offset) & 0xFFFFFFFFFFFFFFFF,
+                                              np.uint64))
                 return view, ((addr - np.uint64(buf.base)) >> shift).view(np.int64), None
         return None
     # shared::cta: the thread's own CTA (ops_support._shared_target); the OR of the
@@ -132,7 +138,7 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views,
     if view is None:
         return None
     local = addr.view(np.int64)   # (below smem_end: the same values as int64)
-    return view, local >> np.int64(shift), (rank, local)
+    return view, np.right_shift(local, views.shift_i), (rank, local)
 
 
 def _global_again(m, a: P.Addr, at, size: int, views: _Views):
@@ -158,7 +164,7 @@ def _global_again(m, a: P.Addr, at, size: int, views: _Views):
     view = views.of(("global", i), buf.raw)
     if view is None:
         return None
-    return view, (offsets >> np.uint64(views.item.bit_length() - 1)).view(np.int64), None
+    return view, np.right_shift(offsets, views.shift_u).view(np.int64), None
 
 
 def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, a, dsts):
@@ -167,7 +173,7 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
     if space not in ("global", "shared::cta") or not isinstance(a, P.Addr) or \
             nbytes not in UINT:
         return None
-    size, views, lean = nbytes * vec, _Views(nbytes, vec), _lean_ordering(m)
+    size, views, lean = nbytes * vec, _Views(nbytes, vec, a), _lean_ordering(m)
     typed = UINT[nbytes]
     targets = []   # per destination: (array, its bits, sign-extend, mask needed)
 
@@ -211,7 +217,7 @@ def _place(m, ins, space: str, a, at, size: int, views, write: bool, lean: bool)
     ordering model first (the one-warp form when the model takes it, ``lean``)."""
     place = _global_again(m, a, at, size, views) if space == "global" else None
     if place is None:
-        place = _where(m, space, _address(m, a, at, ins), at, size, views, a)
+        place = _where(m, space, _address(m, a, at, ins, views), at, size, views, a)
     if place is None:
         return None
     view, element, shared = place
@@ -231,7 +237,7 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
     if space not in ("global", "shared::cta") or not isinstance(a, P.Addr) or \
             nbytes not in UINT:
         return None
-    size, views, lean = nbytes * vec, _Views(nbytes, vec), _lean_ordering(m)
+    size, views, lean = nbytes * vec, _Views(nbytes, vec, a), _lean_ordering(m)
     typed = UINT[nbytes]
     low_bytes = 8 * nbytes <= bits   # a source's low bytes are its value's (m.read masks)
 
