@@ -131,10 +131,10 @@ def simulated(text: str, monkeypatch, elements: int = 64 * 6, general=(), **opti
 
         def branch_through(self, *args):
             if "branches" in general:
-                return False
-            took = through(self, *args)
-            ran["branches"] += took
-            return took
+                return None
+            after = through(self, *args)
+            ran["branches"] += after is not None
+            return after
         patch.setattr(machine_stepping.MachineStepping, "_branch_through", branch_through)
         if "fused" in general:
             patch.setattr(machine_stepping.MachineStepping, "_fused",
@@ -220,4 +220,15 @@ def test_a_misaligned_access_in_the_loop_is_the_general_codes_error(monkeypatch)
     fast, _, _ = simulated(text, monkeypatch)
     reference, _, _ = simulated(text, monkeypatch, general=("branches", "fused", "global"))
     assert isinstance(fast, SimError) and "misaligned" in str(fast)
+    same_run(fast, reference)
+
+
+def test_a_shared_store_below_the_shared_memory_is_the_general_codes_error(monkeypatch):
+    """The loop's shared base is address 0 instead of buf: below the shared window
+    (which starts at 1024, words.SMEM_BASE), where the one-AND bounds test of the lean
+    store (ops_memory_warp._in_shared) must not let it through."""
+    text = copy_kernel("uniform", False).replace("mov.b64 	%rd9, buf;", "mov.b64 	%rd9, 0;")
+    fast, _, _ = simulated(text, monkeypatch)
+    reference, _, _ = simulated(text, monkeypatch, general=("branches", "fused", "global"))
+    assert isinstance(fast, SimError) and "out-of-bounds shared-memory store" in str(fast)
     same_run(fast, reference)

@@ -84,77 +84,89 @@ class MachineStepping:
         runs = self.__dict__.get("_runs")
         if runs is None:
             runs = self._runs = fusible_runs(self.handlers)
+        # what ran, for the bookkeeping at the end: (PC, length) of each stretch, (PC, 0)
+        # of each branch, with how many times, in the order they first ran (so the
+        # counts per opcode are added in the order the step loop adds them)
+        tally: dict = {}
+        steps = done = 0
         pc = m
-        while True:
-            if k:
-                self._run_stretch(pc, k, at, width)
-                pc += k
+        try:
+            while True:
+                if k:
+                    done = 0
+                    for body in self._stretch(pc, k)[0]:
+                        body(at)
+                        done += 1
+                    done = 0
+                    key = (pc, k)
+                    pc += k
+                else:
+                    after = self._branch_through(pc, at)
+                    if after is None:
+                        break
+                    key, k, pc = (pc, 0), 1, after
+                tally[key] = tally.get(key, 0) + 1
+                steps += k
                 left -= k
-            elif self._branch_through(pc, at, width):
-                pc = self.pc_after_branch
-                left -= 1
-            else:
-                break
-            if left <= 0 or pc >= chain_limit:
-                break
-            k = min(runs[pc], chain_limit - pc, left)
+                if left <= 0 or pc >= chain_limit:
+                    break
+                k = min(runs[pc], chain_limit - pc, left)
+        except BaseException as err:
+            # the bookkeeping of the steps run, the failing one included (the step loop
+            # counts a step before running it); the threads stay at the failing one
+            self._count_ran(tally, steps, width)
+            self._count_stretch(pc, done + 1, width, None)
+            self.pc[at] = pc + done
+            ins = self.entry.instructions[pc + done]
+            if isinstance(err, SimError) and err.ptx_line is None:
+                err.ptx_line, err.ptx_text = ins.line, ins.text
+            raise
+        self._count_ran(tally, steps, width)
         self.pc[at] = pc
         self._moved = (idx, pc)
         return pc
 
-    def _run_stretch(self, m: int, k: int, at, width: int) -> None:
-        """The ``k`` bodies from PC ``m`` on the threads ``at`` (all at PC ``m``) with
-        the step loop's bookkeeping. On an error the steps run, the failing one
-        included, are counted as the step loop counts them (a step before running it),
-        the threads' PC is the failing instruction's, and the error names its line."""
-        bodies, opcodes = self._stretch(m, k)
-        done = 0
-        try:
-            for body in bodies:
-                body(at)
-                done += 1
-        except BaseException as err:
-            self._count_stretch(m, done + 1, width, None)
-            self.pc[at] = m + done
-            ins = self.entry.instructions[m + done]
-            if isinstance(err, SimError) and err.ptx_line is None:
-                err.ptx_line, err.ptx_text = ins.line, ins.text
-            raise
-        self._count_stretch(m, k, width, opcodes)
+    def _count_ran(self, tally: dict, steps: int, width: int) -> None:
+        """The step loop's bookkeeping of ``steps`` steps of ``width`` warps: the
+        stretches and branches of ``tally`` ((PC, length), length 0 for a branch -> how
+        many times), in the order they first ran."""
+        stats = self.stats
+        stats.steps += steps
+        stats.warp_instructions += steps * width
+        counts, stretches, instructions = stats.counts, self._stretches, \
+            self.entry.instructions
+        for (pc, k), times in tally.items():
+            opcodes = stretches[(pc, k)][1] if k else ((instructions[pc].opcode, 1),)
+            for opcode, n in opcodes:
+                counts[opcode] = counts.get(opcode, 0) + n * times * width
 
-    def _branch_through(self, pc: int, at, width: int) -> bool:
-        """Takes the ``bra`` at ``pc`` for the threads ``at`` when they all go the same
-        way (sim/ops_control.py's ``bra``: to its label where the guard holds, else to
-        the next instruction), counted as its step: the new PC in ``pc_after_branch``.
-        False, nothing done, for anything else: another instruction, a guard that
-        differs between the threads, or a guard register that is not (yet) a
-        predicate array (the step loop then runs it, and reports what it reports)."""
+    def _branch_through(self, pc: int, at):
+        """The PC the ``bra`` at ``pc`` takes the threads ``at`` to when they all go
+        the same way (sim/ops_control.py's ``bra``: to its label where the guard holds,
+        else to the next instruction). None, nothing done, for anything else: another
+        instruction, a guard that differs between the threads, or a guard register that
+        is not (yet) a predicate array (the step loop then runs it, and reports what it
+        reports)."""
         branch = self._branches().get(pc)
         if branch is None:
-            return False
-        dest, guard, negated, opcode = branch
-        if guard is not None:
-            pred = self.regs.get(guard)
-            if pred is None or pred.dtype != bool:
-                return False
-            held = int(np.count_nonzero(pred[at]))
-            if held == 0:
-                taken = negated
-            elif held == _count(at, self.nthreads):
-                taken = not negated
-            else:
-                return False   # the threads diverge: the step loop splits them
-            if not taken:
-                dest = pc + 1
-        stats = self.stats
-        stats.steps += 1
-        stats.warp_instructions += width
-        stats.counts[opcode] = stats.counts.get(opcode, 0) + width
-        self.pc_after_branch = dest
-        return True
+            return None
+        dest, guard, negated = branch
+        if guard is None:
+            return dest
+        pred = self.regs.get(guard)
+        if pred is None or pred.dtype != bool:
+            return None
+        held = int(np.count_nonzero(pred[at]))
+        if held == 0:
+            taken = negated
+        elif held == _count(at, self.nthreads):
+            taken = not negated
+        else:
+            return None   # the threads diverge: the step loop splits them
+        return dest if taken else pc + 1
 
     def _branches(self) -> dict:
-        """PC -> (label's PC, guard register or None, negated, opcode) of every ``bra``
+        """PC -> (label's PC, guard register or None, negated) of every ``bra``
         (made once per machine; its handler checked the form and the label)."""
         found = self.__dict__.get("_bra_at")
         if found is None:
@@ -165,8 +177,7 @@ class MachineStepping:
                         len(ins.operands) != 1 or \
                         getattr(ins.operands[0], "name", None) not in labels:
                     continue
-                found[pc] = (labels[ins.operands[0].name], ins.guard, ins.guard_negated,
-                             ins.opcode)
+                found[pc] = (labels[ins.operands[0].name], ins.guard, ins.guard_negated)
         return found
 
     def _stretch(self, m: int, k: int) -> tuple:

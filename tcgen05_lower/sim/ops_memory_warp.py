@@ -106,6 +106,8 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views,
     that lies inside one global array or inside the shared memory of their one CTA;
     None when it does not (the general code then reports it). A global access at
     address operand ``a`` notes its array for ``_global_again``."""
+    if space != "global" and _in_shared(m, addr, size, views):
+        return _shared_place(m, addr, at, views)
     bits = int(_OR(addr))
     if size > 1 and bits & (size - 1):
         return None   # misaligned (ops_memory._check_aligned): a low bit set somewhere
@@ -130,6 +132,30 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views,
         low, high = int(_MIN(addr)), int(_MAX(addr))
         if low < SMEM_BASE or high + size > m.smem_end:
             return None
+    return _shared_place(m, addr, at, views)
+
+
+def _in_shared(m, addr: np.ndarray, size: int, views: _Views) -> bool:
+    """Whether every access of ``size`` bytes at ``addr`` is aligned and inside the
+    shared memory [SMEM_BASE, smem_end), found with one subtraction, one AND and a
+    count: each offset from SMEM_BASE (an address below it wraps to a huge one) below
+    the greatest power of two P that fits the shared memory, and a multiple of the size
+    (SMEM_BASE is one), so that address + size <= SMEM_BASE + P <= smem_end. False
+    when that does not settle it (``_where``'s reductions then decide)."""
+    test = views.__dict__.get("shared_test")
+    if test is None:
+        room = m.smem_end - SMEM_BASE
+        test = views.shared_test = () if room < size or SMEM_BASE % size else (
+            np.array(SMEM_BASE, np.uint64),
+            np.array(((1 << 64) - (1 << (room.bit_length() - 1))) | (size - 1), np.uint64))
+    if not test:
+        return False
+    return not np.count_nonzero(np.bitwise_and(np.subtract(addr, test[0]), test[1]))
+
+
+def _shared_place(m, addr: np.ndarray, at, views: _Views):
+    """``_where``'s answer for a shared access found aligned and inside the shared
+    memory: the threads' one CTA's view (None if they are of several)."""
     first, last = _ends(at)
     rank = int(m.rank[first])
     if int(m.rank[last]) != rank:   # (sorted: the same rank at both ends, all of them)
