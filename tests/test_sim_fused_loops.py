@@ -2,8 +2,9 @@
 _branch_through), the global accesses that reuse the array their instruction found last
 (ops_memory_warp._global_again) and the views of their registers that the integer ALU
 (ops_fastint) and setp with an immediate (ops_arith._int_compare) keep for the step's
-threads (a wrong slice shows in "staggered", whose warps run the loop one after the
-other): what a copy loop computes is hand-derived (each thread
+threads, with the fused stretch's plan that calls their ufuncs directly
+(machine_stepping._plan; a wrong slice shows in "staggered", whose warps run the loop one
+after the other): what a copy loop computes is hand-derived (each thread
 t copies elements t, t + 64, ... of its trip count), and everything the run reports
 (outputs, races, counts per opcode in their order, warp instructions, errors with their
 lines) is the same as with the fast path switched off, the general code as reference."""

@@ -1,6 +1,7 @@
 """How the run loop of ``executor.Machine`` chooses and takes its steps (a mixin of it):
 the scheduler (lowest PC first, or the random schedule's choice), the fused stretches of
-straight-line instructions (integer ALU, setp, mov, mad, mul, ld and st), and the threads
+straight-line instructions (integer ALU, setp, mov, mad, mul, ld and st) and the
+branches between them that the step's threads all take the same way, and the threads
 of a step as a slice when they are consecutive.
 
 The scheduler keeps the PCs it chose the last step from: after a straight step that woke
@@ -24,6 +25,24 @@ NOT_RUNNABLE = np.int64(1 << 62)
 #: At most this many steps per ``_fused`` call (a bound on its loop; the run loop calls
 #: it again for the next ones).
 _STEPS_PER_CALL = 1 << 16
+
+
+def _plan(bodies: tuple, at) -> tuple:
+    """How a stretch whose ``bodies`` just ran on the threads ``at`` runs on them
+    again: (function, arguments) per body, the body's own ufunc call on the views of its
+    registers where it keeps them for ``at`` (``views``: ops_fastint's direct form,
+    ops_arith's setp with an immediate; what the body would call), else the body on
+    ``at``. Valid while ``at`` is the same object (the plan holds it) and the register
+    arrays are the machine's (they are made once and written in place)."""
+    steps = []
+    for body in bodies:
+        views = getattr(body, "views", None)
+        if views is not None and views[0] is at:
+            ufunc, x, y, out = views[1]
+            steps.append((ufunc, (x, y, out)))
+        else:
+            steps.append((body, (at,)))
+    return tuple(steps)
 
 
 def _count(at, nthreads: int) -> int:
@@ -61,7 +80,8 @@ class MachineStepping:
         same bookkeeping per step, the PCs advanced once at the end. It runs on through
         a ``bra`` that every thread of the step takes the same way (unguarded, or a
         guard predicate the same in all of them: ``_branch_through``) into the next
-        stretch, so that a loop whose body is such a stretch runs as one call. Stops
+        stretch, so that a loop whose body is such a stretch runs as one call; a
+        stretch run again on the same threads follows its plan (``_plan``). Stops
         where the step-by-step loop would look again (another thread's PC:
         ``chain_limit``), before a step at which it checks the instruction or time
         budget or prints progress, and at anything else (the step loop then runs it).
@@ -88,17 +108,26 @@ class MachineStepping:
         # of each branch, with how many times, in the order they first ran (so the
         # counts per opcode are added in the order the step loop adds them)
         tally: dict = {}
+        plans = self.__dict__.setdefault("_plans", {})
         steps = done = 0
         pc = m
         try:
             while True:
                 if k:
-                    done = 0
-                    for body in self._stretch(pc, k)[0]:
-                        body(at)
-                        done += 1
-                    done = 0
                     key = (pc, k)
+                    plan = plans.get(key)
+                    done = 0
+                    if plan is not None and plan[0] is at:
+                        for call, args in plan[1]:
+                            call(*args)
+                            done += 1
+                    else:
+                        bodies = self._stretch(pc, k)[0]
+                        for body in bodies:
+                            body(at)
+                            done += 1
+                        plans[key] = (at, _plan(bodies, at))
+                    done = 0
                     pc += k
                 else:
                     after = self._branch_through(pc, at)

@@ -451,7 +451,7 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
 
     def compare(at):
         if views[0] is at:   # (views holds ``at``: its identity is not reused)
-            x, y, out = views[1]
+            _, x, y, out = views[1]
             ufunc(x, y, out)
             return
         x = read_a(at)
@@ -479,7 +479,7 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
                 x.base is not None and x.dtype in (np.uint64, np.int64):
             # a view of a's register, compared with the immediate and written into the
             # predicate's slice: the same values as the lines above
-            views[0], views[1] = at, (x, np.asarray(y), out[at])
+            views[0], views[1] = at, (ufunc, x, np.asarray(y), out[at])
 
     guard = ins.guard
 
@@ -489,6 +489,7 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
         m.advance(idx)
     if guard is None:
         run.body = compare
+        compare.views = views   # (machine_stepping._fused's plans read them)
     return run
 
 

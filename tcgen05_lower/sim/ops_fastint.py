@@ -90,6 +90,7 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
             out[at] = np.asarray(value, dtype=np.uint64) & mask
     if guard is None:
         run.body = body
+        body.views = views   # (machine_stepping._fused's plans read them)
     return run
 
 
