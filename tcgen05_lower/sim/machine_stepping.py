@@ -1,7 +1,6 @@
 """How the run loop of ``executor.Machine`` chooses and takes its steps (a mixin of it):
 the scheduler (lowest PC first, or the random schedule's choice), the fused stretches of
-straight-line instructions (integer ALU, setp, mov, mad, mul, ld and st) and the
-branches between them that the step's threads all take the same way, and the threads
+straight-line instructions (integer ALU, setp, mov, mad, mul, ld and st), and the threads
 of a step as a slice when they are consecutive.
 
 The scheduler keeps the PCs it chose the last step from: after a straight step that woke
@@ -22,34 +21,6 @@ from tcgen05_lower.sim.words import ALL, EXIT, MBAR, RUN
 
 #: The PC the scheduler gives a thread that cannot run (above any real PC).
 NOT_RUNNABLE = np.int64(1 << 62)
-#: At most this many steps per ``_fused`` call (a bound on its loop; the run loop calls
-#: it again for the next ones).
-_STEPS_PER_CALL = 1 << 16
-
-
-def _plan(bodies: tuple, at) -> tuple:
-    """How a stretch whose ``bodies`` just ran on the threads ``at`` runs on them
-    again: (function, arguments) per body, the body's own ufunc call on the views of its
-    registers where it keeps them for ``at`` (``views``: ops_fastint's direct form,
-    ops_arith's setp with an immediate; what the body would call), else the body on
-    ``at``. Valid while ``at`` is the same object (the plan holds it) and the register
-    arrays are the machine's (they are made once and written in place)."""
-    steps = []
-    for body in bodies:
-        views = getattr(body, "views", None)
-        if views is not None and views[0] is at:
-            ufunc, x, y, out = views[1]
-            steps.append((ufunc, (x, y, out)))
-        else:
-            steps.append((body, (at,)))
-    return tuple(steps)
-
-
-def _count(at, nthreads: int) -> int:
-    """How many threads ``at`` (ALL, a slice of consecutive threads, or ids) holds."""
-    if type(at) is slice:
-        return nthreads if at.start is None else at.stop - at.start
-    return len(at)
 
 
 def fusible_runs(handlers: list) -> list:
@@ -90,7 +61,7 @@ class MachineStepping:
         stats = self.stats
         if width is None:
             width = self._warps_in(idx)
-        left = _STEPS_PER_CALL
+        left = self._STEPS_PER_CALL
         if self.max_instructions is not None:
             left = min(left, (self.max_instructions - stats.warp_instructions) // width)
         if self.deadline is not None:
@@ -126,7 +97,7 @@ class MachineStepping:
                         for body in bodies:
                             body(at)
                             done += 1
-                        plans[key] = (at, _plan(bodies, at))
+                        plans[key] = (at, self._plan(bodies, at))
                     done = 0
                     pc += k
                 else:
@@ -154,6 +125,34 @@ class MachineStepping:
         self.pc[at] = pc
         self._moved = (idx, pc)
         return pc
+
+    #: At most this many steps per ``_fused`` call (a bound on its loop; the run loop
+    #: calls it again for the next ones).
+    _STEPS_PER_CALL = 1 << 16
+
+    @staticmethod
+    def _plan(bodies: tuple, at) -> tuple:
+        """How a stretch whose ``bodies`` just ran on the threads ``at`` runs on them
+        again: (function, arguments) per body, the body's own ufunc call on the views of
+        its registers where it keeps them for ``at`` (``views``: ops_fastint's direct
+        form, ops_arith's setp with an immediate; what the body would call), else the
+        body on ``at``. Valid while ``at`` is the same object (the plan holds it) and the
+        register arrays are the machine's (they are made once and written in place)."""
+        steps = []
+        for body in bodies:
+            views = getattr(body, "views", None)
+            if views is not None and views[0] is at:
+                ufunc, x, y, out = views[1]
+                steps.append((ufunc, (x, y, out)))
+            else:
+                steps.append((body, (at,)))
+        return tuple(steps)
+
+    def _count_of(self, at) -> int:
+        """How many threads ``at`` (ALL, a slice of consecutive threads, or ids) holds."""
+        if type(at) is slice:
+            return self.nthreads if at.start is None else at.stop - at.start
+        return len(at)
 
     def _count_ran(self, tally: dict, steps: int, width: int) -> None:
         """The step loop's bookkeeping of ``steps`` steps of ``width`` warps: the
@@ -188,7 +187,7 @@ class MachineStepping:
         held = int(np.count_nonzero(pred[at]))
         if held == 0:
             taken = negated
-        elif held == _count(at, self.nthreads):
+        elif held == self._count_of(at):
             taken = not negated
         else:
             return None   # the threads diverge: the step loop splits them
