@@ -131,17 +131,24 @@ class SharedMemoryOrdering:
         a tcgen05 op still reading a byte written) or the bytes' readers are mixed;
         then ``smem_access`` does the access instead (and reports what there is)."""
         consecutive = type(at) is slice
-        n = at.stop - at.start if consecutive else len(at)
-        byte = addresses if size == 1 else \
-            addresses.repeat(size) + self._made(("lanes", n, size), _lanes, n, size)
+        same = self.__dict__.get("_last_warp")   # the last call's threads and size
+        if consecutive and same is not None and same[0] is at and same[1] == size:
+            lanes, who = same[2]
+        else:
+            n = at.stop - at.start if consecutive else len(at)
+            lanes = None if size == 1 else self._made(("lanes", n, size), _lanes, n, size)
+            who = self._made(("who", at.start, at.stop, size), _owners, at, size) \
+                if consecutive else at.astype(np.int32).repeat(size)
+            if consecutive:
+                self._last_warp = (at, size, (lanes, who))
+        byte = addresses if size == 1 else addresses.repeat(size) + lanes
         if rank in self.__dict__.get("_tma_ranks", ()) and \
                 _MAX(self.tma_writer[rank][byte]) >= 0:
             return self._smem_access_general(at, rank, addresses, size, write, line)
-        who = self._made(("who", at.start, at.stop, size), _owners, at, size) \
-            if consecutive else at.astype(np.int32).repeat(size)
         if not write:
             writers = self.writer[rank][byte]
-            if _MAX(writers) >= 0 and _ANY((writers >= 0) & (writers != who)):
+            if np.count_nonzero(np.greater_equal(writers, self._zero_i32())) and \
+                    _ANY((writers >= 0) & (writers != who)):
                 return self._smem_access_general(at, rank, addresses, size, write, line)
             return None
         self._fresh_readers(rank)
