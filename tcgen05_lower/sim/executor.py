@@ -174,9 +174,9 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                     if m < 0:
                         break
                 if plain and self.random is None and fusible[m] > 1:
-                    k = self._fused(m, idx, fusible[m], chain_limit, width)
-                    if k:
-                        together_at, together_idx = m + k, idx
+                    after = self._fused(m, idx, fusible[m], chain_limit, width)
+                    if after is not None:   # the PC the stretch (and its branches) led to
+                        together_at, together_idx = after, idx
                         continue
                 ins = instrs[m]
                 if plain:

@@ -43,48 +43,170 @@ class MachineStepping:
     _pcs = None
     _contiguous_of = _contiguous = None   # contiguous()'s last question and answer
 
-    def _fused(self, m: int, idx, run: int, chain_limit: int, width) -> int:
+    def _fused(self, m: int, idx, run: int, chain_limit: int, width):
         """Runs the stretch of unguarded straight-line instructions from PC ``m`` (at
         most ``run`` of them, each with a ``body``: the integer ALU of
         sim/ops_fastint.py, setp, mov, mad and mul of sim/ops_arith.py, ld and st of
-        sim/ops_memory.py) on the threads
-        ``idx`` as the steps one by one would: the same bookkeeping per step, the PCs
-        advanced once at the end. Stops where the step-by-step loop would look again
-        (another thread's PC, chain_limit), before a step at which it checks the
-        instruction or time budget or prints progress; 0 when that leaves fewer than two
-        steps (the caller then runs the step itself)."""
+        sim/ops_memory.py) on the threads ``idx`` as the steps one by one would: the
+        same bookkeeping per step, the PCs advanced once at the end. It runs on through
+        a ``bra`` that every thread of the step takes the same way (unguarded, or a
+        guard predicate the same in all of them: ``_branch_through``) into the next
+        stretch, so that a loop whose body is such a stretch runs as one call; a
+        stretch run again on the same threads follows its plan (``_plan``). Stops
+        where the step-by-step loop would look again (another thread's PC:
+        ``chain_limit``), before a step at which it checks the instruction or time
+        budget or prints progress, and at anything else (the step loop then runs it).
+        Returns the PC the threads are at after it, None when the first stretch would be
+        shorter than two steps (nothing run: the caller runs the step itself)."""
         stats = self.stats
         if width is None:
             width = self._warps_in(idx)
-        k = min(run, chain_limit - m)
+        left = self._STEPS_PER_CALL
         if self.max_instructions is not None:
-            k = min(k, (self.max_instructions - stats.warp_instructions) // width)
+            left = min(left, (self.max_instructions - stats.warp_instructions) // width)
         if self.deadline is not None:
-            k = min(k, 255 - stats.steps % 256)
+            left = min(left, 255 - stats.steps % 256)
         if self.progress_stream is not None:
-            k = min(k, 4095 - stats.steps % 4096)
+            left = min(left, 4095 - stats.steps % 4096)
+        k = min(run, chain_limit - m, left)
         if k < 2:
-            return 0
+            return None
         at = self.contiguous(idx)
-        bodies, opcodes = self._stretch(m, k)
-        done = 0
+        runs = self.__dict__.get("_runs")
+        if runs is None:
+            runs = self._runs = fusible_runs(self.handlers)
+        # what ran, for the bookkeeping at the end: (PC, length) of each stretch, (PC, 0)
+        # of each branch, with how many times, in the order they first ran (so the
+        # counts per opcode are added in the order the step loop adds them)
+        tally: dict = {}
+        plans = self.__dict__.setdefault("_plans", {})
+        steps = done = 0
+        pc = m
         try:
-            for body in bodies:
-                body(at)
-                done += 1
+            while True:
+                if k:
+                    key = (pc, k)
+                    plan = plans.get(key)
+                    done = 0
+                    if plan is not None and plan[0] is at:
+                        for call, args in plan[1]:
+                            call(*args)
+                            done += 1
+                    else:
+                        bodies = self._stretch(pc, k)[0]
+                        for body in bodies:
+                            body(at)
+                            done += 1
+                        plans[key] = (at, self._plan(bodies, at))
+                    done = 0
+                    pc += k
+                else:
+                    after = self._branch_through(pc, at)
+                    if after is None:
+                        break
+                    key, k, pc = (pc, 0), 1, after
+                tally[key] = tally.get(key, 0) + 1
+                steps += k
+                left -= k
+                if left <= 0 or pc >= chain_limit:
+                    break
+                k = min(runs[pc], chain_limit - pc, left)
         except BaseException as err:
             # the bookkeeping of the steps run, the failing one included (the step loop
-            # counts a step before running it)
-            self._count_stretch(m, done + 1, width, None)
-            ins = self.entry.instructions[m + done]
+            # counts a step before running it); the threads stay at the failing one
+            self._count_ran(tally, steps, width)
+            self._count_stretch(pc, done + 1, width, None)
+            self.pc[at] = pc + done
+            ins = self.entry.instructions[pc + done]
             if isinstance(err, SimError) and err.ptx_line is None:
                 err.ptx_line, err.ptx_text = ins.line, ins.text
             raise
-        finally:
-            self.pc[at] += done
-        self._count_stretch(m, k, width, opcodes)
-        self._moved = (idx, m + k)
-        return k
+        self._count_ran(tally, steps, width)
+        self.pc[at] = pc
+        self._moved = (idx, pc)
+        return pc
+
+    #: At most this many steps per ``_fused`` call (a bound on its loop; the run loop
+    #: calls it again for the next ones).
+    _STEPS_PER_CALL = 1 << 16
+
+    @staticmethod
+    def _plan(bodies: tuple, at) -> tuple:
+        """How a stretch whose ``bodies`` just ran on the threads ``at`` runs on them
+        again: (function, arguments) per body, the body's own ufunc call on the views of
+        its registers where it keeps them for ``at`` (``views``: ops_fastint's direct
+        form, ops_arith's setp with an immediate; what the body would call), else the
+        body on ``at``. Valid while ``at`` is the same object (the plan holds it) and the
+        register arrays are the machine's (they are made once and written in place)."""
+        steps = []
+        for body in bodies:
+            views = getattr(body, "views", None)
+            if views is not None and views[0] is at:
+                ufunc, x, y, out = views[1]
+                steps.append((ufunc, (x, y, out)))
+            else:
+                steps.append((body, (at,)))
+        return tuple(steps)
+
+    def _count_of(self, at) -> int:
+        """How many threads ``at`` (ALL, a slice of consecutive threads, or ids) holds."""
+        if type(at) is slice:
+            return self.nthreads if at.start is None else at.stop - at.start
+        return len(at)
+
+    def _count_ran(self, tally: dict, steps: int, width: int) -> None:
+        """The step loop's bookkeeping of ``steps`` steps of ``width`` warps: the
+        stretches and branches of ``tally`` ((PC, length), length 0 for a branch -> how
+        many times), in the order they first ran."""
+        stats = self.stats
+        stats.steps += steps
+        stats.warp_instructions += steps * width
+        counts, stretches, instructions = stats.counts, self._stretches, \
+            self.entry.instructions
+        for (pc, k), times in tally.items():
+            opcodes = stretches[(pc, k)][1] if k else ((instructions[pc].opcode, 1),)
+            for opcode, n in opcodes:
+                counts[opcode] = counts.get(opcode, 0) + n * times * width
+
+    def _branch_through(self, pc: int, at):
+        """The PC the ``bra`` at ``pc`` takes the threads ``at`` to when they all go
+        the same way (sim/ops_control.py's ``bra``: to its label where the guard holds,
+        else to the next instruction). None, nothing done, for anything else: another
+        instruction, a guard that differs between the threads, or a guard register that
+        is not (yet) a predicate array (the step loop then runs it, and reports what it
+        reports)."""
+        branch = self._branches().get(pc)
+        if branch is None:
+            return None
+        dest, guard, negated = branch
+        if guard is None:
+            return dest
+        pred = self.regs.get(guard)
+        if pred is None or pred.dtype != bool:
+            return None
+        held = int(np.count_nonzero(pred[at]))
+        if held == 0:
+            taken = negated
+        elif held == self._count_of(at):
+            taken = not negated
+        else:
+            return None   # the threads diverge: the step loop splits them
+        return dest if taken else pc + 1
+
+    def _branches(self) -> dict:
+        """PC -> (label's PC, guard register or None, negated) of every ``bra``
+        (made once per machine; its handler checked the form and the label)."""
+        found = self.__dict__.get("_bra_at")
+        if found is None:
+            found = self._bra_at = {}
+            labels = self.entry.labels
+            for pc, ins in enumerate(self.entry.instructions):
+                if ins.parts[0] != "bra" or ins.parts[1:] not in ([], ["uni"]) or \
+                        len(ins.operands) != 1 or \
+                        getattr(ins.operands[0], "name", None) not in labels:
+                    continue
+                found[pc] = (labels[ins.operands[0].name], ins.guard, ins.guard_negated)
+        return found
 
     def _stretch(self, m: int, k: int) -> tuple:
         """The bodies of the stretch of ``k`` instructions from PC ``m`` and its

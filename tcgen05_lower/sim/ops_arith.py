@@ -440,12 +440,20 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
     signed = kind == "s"
     found = []
     b = ins.operands[2]
-    if bits == 64 and isinstance(ins.operands[1], P.Reg):
+    viewed = bits == 64 and isinstance(ins.operands[1], P.Reg)   # a read as a view
+    if viewed:
         read_a = _view64(m, ins.operands[1], ins, read_a)
 
     constant = []   # an immediate b as the comparison takes it (to_signed if signed)
+    # for the last slice of threads ``at`` (the steps of a fused stretch share it): the
+    # comparison's operands and destination as views, the immediate a 0-d array
+    views = [None, None]
 
     def compare(at):
+        if views[0] is at:   # (views holds ``at``: its identity is not reused)
+            _, x, y, out = views[1]
+            ufunc(x, y, out)
+            return
         x = read_a(at)
         if constant:
             y = constant[0]
@@ -466,6 +474,12 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
             out[at] = value
         else:   # not a predicate: the general write
             m.write(dname, at, value, 1, ins)
+            return
+        if constant and viewed and type(at) is slice and type(x) is np.ndarray and \
+                x.base is not None and x.dtype in (np.uint64, np.int64):
+            # a view of a's register, compared with the immediate and written into the
+            # predicate's slice: the same values as the lines above
+            views[0], views[1] = at, (ufunc, x, np.asarray(y), out[at])
 
     guard = ins.guard
 
@@ -475,6 +489,7 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
         m.advance(idx)
     if guard is None:
         run.body = compare
+        compare.views = views   # (machine_stepping._fused's plans read them)
     return run
 
 

@@ -57,13 +57,25 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
             body(m.contiguous(act))
         m.advance(idx)
 
+    # the direct form's views of its registers for the last slice of threads: the
+    # steps of a fused stretch (and of a loop run through by it) share their slice
+    views = [None, None]
+
     def body(at):
         """The instruction on the threads ``at`` (``Machine.contiguous``; the guard
         already applied), without advancing their PC: ``run``'s work, and, unguarded,
         what the run loop's fused stretches call (machine_stepping.py)."""
+        if views[0] is at:   # (views holds ``at``: its identity is not reused)
+            ufunc, x, y, out = views[1]
+            ufunc(x, y, out)
+            return
         if direct and type(at) is slice:
             ufunc, x, y, out = direct[0]
-            ufunc(x[at], y if type(y) is np.uint64 else y[at], out=out[at])
+            # an immediate as a 0-d array: the same uint64 operand, and a ufunc call
+            # converts a 0-d array faster than a NumPy scalar
+            made = (ufunc, x[at], np.asarray(y) if type(y) is np.uint64 else y[at], out[at])
+            views[0], views[1] = at, made
+            ufunc(made[1], made[2], made[3])
             return
         value = operate(read_a(at), read_b(at))
         if not found:
@@ -78,6 +90,7 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
             out[at] = np.asarray(value, dtype=np.uint64) & mask
     if guard is None:
         run.body = body
+        body.views = views   # (machine_stepping._fused's plans read them)
     return run
 
 

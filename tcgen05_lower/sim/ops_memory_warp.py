@@ -44,10 +44,18 @@ class _Views:
     little-endian (as ``ops_memory._assemble`` reads it) for a scalar access, raw
     ``n`` bytes (a void item: a 1-D index moves them) for a vector one."""
 
-    def __init__(self, nbytes: int, vec: int):
+    def __init__(self, nbytes: int, vec: int, a):
         self.item = nbytes * vec
+        # operands of the address arithmetic as 0-d arrays (a ufunc converts them faster
+        # than NumPy scalars): the item's log2 (unsigned and signed) and the offset
+        shift = self.item.bit_length() - 1   # (an access is aligned: an item)
+        self.shift_u, self.shift_i = np.array(shift, np.uint64), np.array(shift, np.int64)
+        self.offset = np.array(a.offset & 0xFFFFFFFFFFFFFFFF, np.uint64)
         self.dtype = UINT[nbytes] if vec == 1 else np.dtype((np.void, self.item))
         self.made: dict = {}
+        # the global array the instruction's last access found (``_where``) and the
+        # base register's value that is offset 0 in it: (index, base - offset mod 2^64)
+        self.last = None
 
     def of(self, key, raw: np.ndarray):
         found = self.made.get(key)
@@ -83,25 +91,29 @@ def _ends(at) -> tuple[int, int]:
     return int(at[0]), int(at[-1])
 
 
-def _address(m, a: P.Addr, at: slice, ins):
+def _address(m, a: P.Addr, at: slice, ins, views: _Views):
     """``m.address(a, at, ins)``: a register base read as its array's slice (what
-    ``m.read`` gives for a 64-bit read of a uint64 register) plus the offset."""
+    ``m.read`` gives for a 64-bit read of a uint64 register) plus the offset (mod 2^64)."""
     base = m.regs.get(a.base.name) if isinstance(a.base, P.Reg) else None
     if base is None or base.dtype != np.uint64:
         return m.address(a, at, ins)
-    return base[at] + np.uint64(a.offset & 0xFFFFFFFFFFFFFFFF)
+    return np.add(base[at], views.offset)
 
 
-def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views):
+def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views, a=None):
     """(typed view, element index per thread, None or (CTA rank, address per thread
     as int64)) of an aligned access of ``size`` bytes at ``addr`` by the threads ``at``
     that lies inside one global array or inside the shared memory of their one CTA;
-    None when it does not (the general code then reports it)."""
-    if size > 1 and int(_OR(addr)) & (size - 1):
+    None when it does not (the general code then reports it). A global access at
+    address operand ``a`` notes its array for ``_global_again``."""
+    if space != "global" and _in_shared(m, addr, size, views):
+        return _shared_place(m, addr, at, views)
+    bits = int(_OR(addr))
+    if size > 1 and bits & (size - 1):
         return None   # misaligned (ops_memory._check_aligned): a low bit set somewhere
-    low, high = int(_MIN(addr)), int(_MAX(addr))
-    shift = np.uint64(views.item.bit_length() - 1)   # (an access is aligned: an item)
+    shift = views.shift_u
     if space == "global":
+        low, high = int(_MIN(addr)), int(_MAX(addr))
         for i, buf in enumerate(m.buffers):   # ops_memory._globals's first test
             if buf.base <= low and high + size <= buf.base + buf.raw.size:
                 if buf.base % views.item:
@@ -109,11 +121,41 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views)
                 view = views.of(("global", i), buf.raw)
                 if view is None:
                     return None
+                if a is not None:
+                    views.last = (i, np.array((buf.base - a.offset) & 0xFFFFFFFFFFFFFFFF,
+                                              np.uint64))
                 return view, ((addr - np.uint64(buf.base)) >> shift).view(np.int64), None
         return None
-    # shared::cta: the thread's own CTA (ops_support._shared_target)
-    if low < SMEM_BASE or high + size > m.smem_end:
-        return None
+    # shared::cta: the thread's own CTA (ops_support._shared_target); the OR of the
+    # addresses is at least their maximum: below the end, so is every address
+    if bits + size > m.smem_end or int(_MIN(addr)) < SMEM_BASE:
+        low, high = int(_MIN(addr)), int(_MAX(addr))
+        if low < SMEM_BASE or high + size > m.smem_end:
+            return None
+    return _shared_place(m, addr, at, views)
+
+
+def _in_shared(m, addr: np.ndarray, size: int, views: _Views) -> bool:
+    """Whether every access of ``size`` bytes at ``addr`` is aligned and inside the
+    shared memory [SMEM_BASE, smem_end), found with one subtraction, one AND and a
+    count: each offset from SMEM_BASE (an address below it wraps to a huge one) below
+    the greatest power of two P that fits the shared memory, and a multiple of the size
+    (SMEM_BASE is one), so that address + size <= SMEM_BASE + P <= smem_end. False
+    when that does not settle it (``_where``'s reductions then decide)."""
+    test = views.__dict__.get("shared_test")
+    if test is None:
+        room = m.smem_end - SMEM_BASE
+        test = views.shared_test = () if room < size or SMEM_BASE % size else (
+            np.array(SMEM_BASE, np.uint64),
+            np.array(((1 << 64) - (1 << (room.bit_length() - 1))) | (size - 1), np.uint64))
+    if not test:
+        return False
+    return not np.count_nonzero(np.bitwise_and(np.subtract(addr, test[0]), test[1]))
+
+
+def _shared_place(m, addr: np.ndarray, at, views: _Views):
+    """``_where``'s answer for a shared access found aligned and inside the shared
+    memory: the threads' one CTA's view (None if they are of several)."""
     first, last = _ends(at)
     rank = int(m.rank[first])
     if int(m.rank[last]) != rank:   # (sorted: the same rank at both ends, all of them)
@@ -121,8 +163,34 @@ def _where(m, space: str, addr: np.ndarray, at: slice, size: int, views: _Views)
     view = views.of(("shared", rank), m.ctas[rank].smem)   # a view of m.smem[rank]
     if view is None:
         return None
-    local = addr.astype(np.int64)
-    return view, local >> np.int64(shift), (rank, local)
+    local = addr.view(np.int64)   # (below smem_end: the same values as int64)
+    return view, np.right_shift(local, views.shift_i), (rank, local)
+
+
+def _global_again(m, a: P.Addr, at, size: int, views: _Views):
+    """``_where``'s answer for a global access when it lies inside the array the
+    instruction's last access found (the usual case: a loop walking one array), from
+    one subtraction and one reduction: the offsets in the array are the base register
+    minus (array base - offset), modulo 2^64 as ``_address`` adds; an address below
+    the array wraps to a huge offset. Their OR is at least their maximum and has their
+    low bits, so an OR below the array's end with no low bit set means every access is
+    aligned and inside it (the array's base is aligned to the item: ``_where`` checked
+    it). None when that does not settle it (``_where`` then decides)."""
+    last = views.last
+    base = m.regs.get(a.base.name) if last is not None and isinstance(a.base, P.Reg) \
+        else None
+    if base is None or base.dtype != np.uint64:
+        return None
+    i, zero = last
+    buf = m.buffers[i]
+    offsets = base[at] - zero
+    bits = int(_OR(offsets))
+    if bits & (size - 1) or bits + size > buf.raw.size:
+        return None
+    view = views.of(("global", i), buf.raw)
+    if view is None:
+        return None
+    return view, np.right_shift(offsets, views.shift_u).view(np.int64), None
 
 
 def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, a, dsts):
@@ -131,7 +199,7 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
     if space not in ("global", "shared::cta") or not isinstance(a, P.Addr) or \
             nbytes not in UINT:
         return None
-    size, views, lean = nbytes * vec, _Views(nbytes, vec), _lean_ordering(m)
+    size, views, lean = nbytes * vec, _Views(nbytes, vec, a), _lean_ordering(m)
     typed = UINT[nbytes]
     targets = []   # per destination: (array, its bits, sign-extend, mask needed)
 
@@ -173,7 +241,9 @@ def _place(m, ins, space: str, a, at, size: int, views, write: bool, lean: bool)
     """(view, element) of the access of the threads ``at`` at address operand ``a``
     (``_where``), or None for the general code; a shared-memory access noted by the
     ordering model first (the one-warp form when the model takes it, ``lean``)."""
-    place = _where(m, space, _address(m, a, at, ins), at, size, views)
+    place = _global_again(m, a, at, size, views) if space == "global" else None
+    if place is None:
+        place = _where(m, space, _address(m, a, at, ins, views), at, size, views, a)
     if place is None:
         return None
     view, element, shared = place
@@ -193,7 +263,7 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
     if space not in ("global", "shared::cta") or not isinstance(a, P.Addr) or \
             nbytes not in UINT:
         return None
-    size, views, lean = nbytes * vec, _Views(nbytes, vec), _lean_ordering(m)
+    size, views, lean = nbytes * vec, _Views(nbytes, vec, a), _lean_ordering(m)
     typed = UINT[nbytes]
     low_bytes = 8 * nbytes <= bits   # a source's low bytes are its value's (m.read masks)
 

@@ -131,26 +131,36 @@ class SharedMemoryOrdering:
         a tcgen05 op still reading a byte written) or the bytes' readers are mixed;
         then ``smem_access`` does the access instead (and reports what there is)."""
         consecutive = type(at) is slice
-        n = at.stop - at.start if consecutive else len(at)
-        byte = addresses if size == 1 else \
-            addresses.repeat(size) + self._made(("lanes", n, size), _lanes, n, size)
+        same = self.__dict__.get("_last_warp")   # the last call's threads and size
+        if consecutive and same is not None and same[0] is at and same[1] == size:
+            lanes, who = same[2]
+        else:
+            n = at.stop - at.start if consecutive else len(at)
+            lanes = None if size == 1 else self._made(("lanes", n, size), _lanes, n, size)
+            who = self._made(("who", at.start, at.stop, size), _owners, at, size) \
+                if consecutive else at.astype(np.int32).repeat(size)
+            if consecutive:
+                self._last_warp = (at, size, (lanes, who))
+        byte = addresses if size == 1 else addresses.repeat(size) + lanes
         if rank in self.__dict__.get("_tma_ranks", ()) and \
                 _MAX(self.tma_writer[rank][byte]) >= 0:
             return self._smem_access_general(at, rank, addresses, size, write, line)
-        who = self._made(("who", at.start, at.stop, size), _owners, at, size) \
-            if consecutive else at.astype(np.int32).repeat(size)
         if not write:
             writers = self.writer[rank][byte]
-            if _MAX(writers) >= 0 and _ANY((writers >= 0) & (writers != who)):
+            if np.count_nonzero(np.greater_equal(writers, self._zero_i32())) and \
+                    _ANY((writers >= 0) & (writers != who)):
                 return self._smem_access_general(at, rank, addresses, size, write, line)
             return None
         self._fresh_readers(rank)
         readers = self.reader[rank][byte]
-        if _MIN(readers) >= 0:   # every byte read by a tcgen05 op (an operand tile)
+        # how many bytes a tcgen05 op reads (a count: one call, where a minimum and a
+        # maximum are two reductions, each slower on a warp's bytes)
+        read = np.count_nonzero(np.greater_equal(readers, self._zero_i32()))
+        if read == readers.size:   # every byte read by a tcgen05 op (an operand tile)
             known = self.known[who, self.column[self.DONE + readers]]
             if _ANY(known < self.reader_seq[rank][byte]):
                 return self._smem_access_general(at, rank, addresses, size, write, line)
-        elif _MAX(readers) >= 0:   # some bytes read, some not: byte by byte
+        elif read:   # some bytes read, some not: byte by byte
             return self._smem_access_general(at, rank, addresses, size, write, line)
         self.writer[rank][byte] = who
         # each thread's own epoch
@@ -158,6 +168,13 @@ class SharedMemoryOrdering:
         self.write_epoch[rank][byte] = epochs if size == 1 else epochs.repeat(size)
         self.write_line[rank][byte] = line
         return None
+
+    def _zero_i32(self) -> np.ndarray:
+        """A 0-d int32 zero (a ufunc converts it faster than a scalar), the model's own."""
+        zero = self.__dict__.get("_zero")
+        if zero is None:
+            zero = self._zero = np.zeros((), np.int32)
+        return zero
 
     def _smem_access_general(self, at: slice, rank: int, addresses, size, write,
                              line) -> None:
