@@ -104,7 +104,7 @@ import numpy as np
 
 from tcgen05_lower.sim.ordering_mbarriers import MbarrierOrdering
 from tcgen05_lower.sim.ordering_records import (InFlight, Mbarrier, Race, TmaInFlight, _fit,
-                                                 _rows)
+                                                 _row_runs, _rows)
 from tcgen05_lower.sim.ordering_smem import SharedMemoryOrdering
 from tcgen05_lower.sim.ordering_tensor import TensorOrdering
 from tcgen05_lower.sim.smem_chunks import ChunkMarks
@@ -223,6 +223,12 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
 
     def _release(self, threads: np.ndarray) -> None:
         """The threads' own epochs end: what they did is now publishable."""
+        one = _single(threads)
+        if one is not None:   # one thread (an arrive, a commit): scalar updates
+            epoch = self.known[one, one] + 1
+            self.known[one, one] = epoch
+            self.tc_known[one, one] = epoch
+            return
         self.known[threads, threads] += 1
         self.tc_known[threads, threads] = self.known[threads, threads]
 
@@ -235,23 +241,33 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         execution ordering operations). A load thread that waits on a ring's empty stage
         (the MMAs' commit) and then arrives on its full stage forwards the MMAs'
         completion to the MMA thread's wait."""
-        rows = _rows(threads)
-        generic = self.known[rows].max(axis=0)
-        tc = np.maximum(self.released[rows].max(axis=0), self.pending_tc[rows].max(axis=0))
+        one = _single(threads)
+        if one is not None:   # one thread: its rows, no reductions
+            generic = self.known[one].copy()
+            tc = np.maximum(self.released[one], self.pending_tc[one])
+            tc[one] = max(tc[one], generic[one])
+            return generic, tc
+        runs = _row_runs(threads)
+        if runs is not None and len(runs) > 1:   # views of each run, no copies of rows
+            generic = np.maximum.reduce([self.known[run].max(axis=0) for run in runs])
+            tc = np.maximum.reduce([np.maximum(self.released[run].max(axis=0),
+                                               self.pending_tc[run].max(axis=0))
+                                    for run in runs])
+        else:
+            rows = _rows(threads)
+            generic = self.known[rows].max(axis=0)
+            tc = np.maximum(self.released[rows].max(axis=0),
+                            self.pending_tc[rows].max(axis=0))
         own = np.asarray(threads).reshape(-1)
         tc[own] = np.maximum(tc[own], self.known[own, own])
         return generic, tc
 
     def _acquire(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
-        rows = _rows(threads)
         width = self.known.shape[1]
         generic, tc = _fit(generic, width), _fit(tc, width)   # released before a _widen
-        if isinstance(rows, slice):   # in place: no copies of the rows
-            np.maximum(self.known[rows], generic, out=self.known[rows])
-            np.maximum(self.pending_tc[rows], tc, out=self.pending_tc[rows])
-            return
-        self.known[rows] = np.maximum(self.known[rows], generic)
-        self.pending_tc[rows] = np.maximum(self.pending_tc[rows], tc)
+        for rows in _row_views(threads):
+            _maximum_into(self.known, self.known, generic, rows)
+            _maximum_into(self.pending_tc, self.pending_tc, tc, rows)
 
     @staticmethod
     def _describe(rank: int, mask: np.ndarray) -> str:
@@ -275,20 +291,14 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
 
     def fence(self, threads: np.ndarray, kind: str, line: int) -> None:
         threads = np.asarray(threads)
-        rows = _rows(threads)
         if kind == "before_thread_sync":
-            if isinstance(rows, slice):
-                np.maximum(self.known[rows], self.tc_known[rows], out=self.released[rows])
-            else:
-                self.released[rows] = np.maximum(self.known[rows], self.tc_known[rows])
+            for rows in _row_views(threads):
+                _maximum_into(self.released, self.known, self.tc_known, rows)
         elif kind == "after_thread_sync":
             # only what arrived through tcgen05-aware release (before_thread_sync or a
             # commit) orders later tcgen05 ops; plain generic knowledge does not
-            if isinstance(rows, slice):
-                np.maximum(self.tc_known[rows], self.pending_tc[rows],
-                           out=self.tc_known[rows])
-            else:
-                self.tc_known[rows] = np.maximum(self.tc_known[rows], self.pending_tc[rows])
+            for rows in _row_views(threads):
+                _maximum_into(self.tc_known, self.tc_known, self.pending_tc, rows)
         elif kind == "proxy_async":
             for t in threads:
                 self.proxy_fences[int(t)].append(self._epoch(int(t)))
@@ -313,10 +323,20 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         generic, tc = self._published(threads)
         self._acquire(threads, generic, tc)
         self._implied(threads, "after_thread_sync", line)
-        # ops every thread knows complete can conflict with nothing any more
-        self.inflight = [r for r in self.inflight if not (
-            r.performed and (self.tc_known[:, r.agent] >= r.seq).all()
-            and (self.known[:, r.agent] >= r.seq).all())]
+        self._forget_known_complete()
+
+    def _forget_known_complete(self) -> None:
+        """Drops the performed ops every thread knows complete (in both clocks): they can
+        conflict with nothing any more. What every thread knows of an agent is the least
+        entry of its column, looked up once per agent."""
+        agents = sorted({r.agent for r in self.inflight if r.performed})
+        if not agents:
+            return
+        least = np.minimum(self.tc_known[:, agents].min(axis=0),
+                           self.known[:, agents].min(axis=0))
+        known_by_all = dict(zip(agents, least.tolist()))
+        self.inflight = [r for r in self.inflight
+                         if not (r.performed and known_by_all[r.agent] >= r.seq)]
 
     # -- progress and the end of the kernel ------------------------------------------------
     #: Under the "random" schedule: picks one of n allowed pending completions (the
@@ -369,6 +389,38 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
                 problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
                                 "still allocated at exit (9.7.16.7.1)")
         return problems
+
+
+def _single(threads) -> int | None:
+    """The thread of a selection of one (a list or vector of one integer), else None."""
+    if isinstance(threads, np.ndarray):
+        if threads.shape == (1,) and threads.dtype.kind in "iu":
+            return int(threads[0])
+        return None
+    if isinstance(threads, list) and len(threads) == 1 and \
+            isinstance(threads[0], (int, np.integer)):
+        return int(threads[0])
+    return None
+
+
+def _row_views(threads) -> list:
+    """The indices of the clock rows of `threads`: slices (views, updated in place) for
+    one run of consecutive threads or a few (``_row_runs``), else one index array."""
+    rows = _rows(threads)
+    if isinstance(rows, slice):
+        return [rows]
+    runs = _row_runs(rows)
+    return [rows] if runs is None else runs
+
+
+def _maximum_into(target: np.ndarray, a: np.ndarray, b: np.ndarray, rows) -> None:
+    """``target[rows] = max(a[rows], b)`` (b a vector of one row) or ``max(a[rows],
+    b[rows])`` (b a matrix of rows), in place when `rows` is a slice."""
+    other = b if b.ndim == 1 else b[rows]
+    if isinstance(rows, slice):
+        np.maximum(a[rows], other, out=target[rows])
+    else:
+        target[rows] = np.maximum(a[rows], other)
 
 
 #: Stream-agent columns the clocks get at a time (``OrderingModel._widen``).
