@@ -169,9 +169,11 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self.reader = [np.full(c.smem.size, -1, np.int32) for c in ctas]
         self.reader_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.reader_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
-        self.proxy_fences: list[list[int]] = [[] for _ in range(t)]
+        # per thread, its epochs at each fence.proxy.async (a thread without one reads as
+        # an empty list, and none is made for it: most threads never fence)
+        self.proxy_fences: _PerThread = _PerThread()
         # per thread, its epochs at each fence.mbarrier_init.release.cluster
-        self.init_fences: list[list[int]] = [[] for _ in range(t)]
+        self.init_fences: _PerThread = _PerThread()
         # shared memory written by TMA loads: the issuing thread, the load's sequence
         # number in its TMA stream, its line
         self.tma_writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
@@ -224,11 +226,16 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
     def _release(self, threads: np.ndarray) -> None:
         """The threads' own epochs end: what they did is now publishable."""
         one = _single(threads)
-        if one is not None:   # one thread (an arrive, a commit): scalar updates
-            epoch = self.known[one, one] + 1
-            self.known[one, one] = epoch
-            self.tc_known[one, one] = epoch
+        if one is None:
+            self._release_rows(threads)
             return
+        # one thread (an arrive, a commit): scalar updates
+        epoch = self.known[one, one] + 1
+        self.known[one, one] = epoch
+        self.tc_known[one, one] = epoch
+
+    def _release_rows(self, threads) -> None:
+        """``_release`` of any selection of threads."""
         self.known[threads, threads] += 1
         self.tc_known[threads, threads] = self.known[threads, threads]
 
@@ -242,11 +249,16 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         (the MMAs' commit) and then arrives on its full stage forwards the MMAs'
         completion to the MMA thread's wait."""
         one = _single(threads)
-        if one is not None:   # one thread: its rows, no reductions
-            generic = self.known[one].copy()
-            tc = np.maximum(self.released[one], self.pending_tc[one])
-            tc[one] = max(tc[one], generic[one])
-            return generic, tc
+        if one is None:
+            return self._published_rows(threads)
+        # one thread: its rows, no reductions
+        generic = self.known[one].copy()
+        tc = np.maximum(self.released[one], self.pending_tc[one])
+        tc[one] = max(tc[one], generic[one])
+        return generic, tc
+
+    def _published_rows(self, threads) -> tuple[np.ndarray, np.ndarray]:
+        """``_published`` of any selection of threads."""
         runs = _row_runs(threads)
         if runs is not None and len(runs) > 1:   # views of each run, no copies of rows
             generic = np.maximum.reduce([self.known[run].max(axis=0) for run in runs])
@@ -301,11 +313,11 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
                 _maximum_into(self.tc_known, self.tc_known, self.pending_tc, rows)
         elif kind == "proxy_async":
             for t in threads:
-                self.proxy_fences[int(t)].append(self._epoch(int(t)))
+                self.proxy_fences.setdefault(int(t), []).append(self._epoch(int(t)))
             self._release(threads)
         elif kind == "mbarrier_init":
             for t in threads.reshape(-1):
-                self.init_fences[int(t)].append(self._epoch(int(t)))
+                self.init_fences.setdefault(int(t), []).append(self._epoch(int(t)))
             self._release(threads.reshape(-1))
         else:
             raise SimError(f"unknown fence kind {kind!r}", line)
@@ -389,6 +401,13 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
                 problems.append(f"TMEM columns {cols.min()}-{cols.max()} of CTA {rank} are "
                                 "still allocated at exit (9.7.16.7.1)")
         return problems
+
+
+class _PerThread(dict):
+    """Lists by thread id; a thread that has none reads as an empty one (not stored)."""
+
+    def __missing__(self, thread) -> tuple:
+        return ()
 
 
 def _single(threads) -> int | None:
