@@ -19,13 +19,20 @@ pending_tc) on the threads' rows.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.ordering import OrderingModel
-from tcgen05_lower.sim.ordering_records import InFlight, _row_runs
-from tcgen05_lower.sim.state import CtaMemory
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_sim_ordering import MBAR, ld, mma  # noqa: E402
+from test_sim_ordering import model as ordering_model  # noqa: E402
+from tcgen05_lower.sim import ptx as P  # noqa: E402
+from tcgen05_lower.sim.ordering import _CLOCK_MAX, OrderingModel  # noqa: E402
+from tcgen05_lower.sim.ordering_records import InFlight, _row_runs  # noqa: E402
+from tcgen05_lower.sim.state import CtaMemory  # noqa: E402
 
 
 # -- the parser ------------------------------------------------------------------------------
@@ -187,7 +194,7 @@ def test_release_and_publication_agree_with_the_rule(name):
     generic, tc = m._published(threads)
     want_generic, want_tc = reference_published(want, threads)
     assert np.array_equal(generic, want_generic) and np.array_equal(tc, want_tc)
-    assert generic.dtype == tc.dtype == np.int64
+    assert generic.dtype == tc.dtype == m.known.dtype
     # the published vectors are copies: the model's rows do not move with them
     generic += 1000
     tc += 1000
@@ -317,3 +324,56 @@ def test_fence_epochs_per_thread():
     # epochs start at 1 and each fence ends one (a release)
     assert m.proxy_fences[np.int64(5)] == [1, 2] and m.proxy_fences[6] == [1]
     assert m.init_fences[6] == [2] and list(m.init_fences[5]) == []
+
+
+# -- the clocks' width ---------------------------------------------------------------------------
+def test_clocks_are_32_bit_until_an_epoch_passes_it():
+    """An epoch one past the largest 32-bit value (2**31 - 1, by hand: 2**31) is kept
+    exactly: the clocks become 64-bit first."""
+    m = OrderingModel([CtaMemory(0, np.zeros(64, np.uint8))], 64)
+    assert m.known.dtype == np.int32 and _CLOCK_MAX == 2**31 - 1
+    m.known[5, 5] = m.tc_known[5, 5] = 2**31 - 2
+    m._release([5])                       # 2**31 - 1 still fits
+    assert m.known.dtype == np.int32 and m.known[5, 5] == 2**31 - 1
+    m._release([5])
+    assert m.known.dtype == m.tc_known.dtype == m.pending_tc.dtype == np.int64
+    assert m.known[5, 5] == m.tc_known[5, 5] == 2**31
+    # a barrier of everyone then publishes it to every thread, exactly
+    everyone = np.arange(64)
+    m.barrier(everyone, 1)
+    assert (m.known[:, 5] == 2**31 + 1).all()
+
+
+def test_clocks_widen_for_many_threads_at_once():
+    m = OrderingModel([CtaMemory(0, np.zeros(64, np.uint8))], 64)
+    everyone = np.arange(64)
+    m.known[everyone, everyone] = 2**31 - 1
+    m.barrier(everyone, 1)                # every thread's epoch passes 32 bits
+    assert m.known.dtype == np.int64 and (m.known[:, :64] == 2**31).all()
+
+
+@pytest.mark.parametrize("waits", [True, False])
+def test_clocks_widen_before_a_sequence_number_passes_32_bits(waits):
+    """The MMA stream of thread 0 at the largest 32-bit number: its next MMA is number
+    2**31, and the commit -> wait -> fence pattern (9.7.16.6.4.4, Example 2) still
+    orders it before thread 32's ld, which races with it without the wait."""
+    m = ordering_model()
+    m.issue(0, mma(), 10)
+    issued = int(m.column[m.ISSUED + 0])
+    m.seq[issued] = 2**31 - 2
+    m.issue(0, mma(), 11)                 # 2**31 - 1: still 32-bit
+    assert m.known.dtype == np.int32 and m.known[0, issued] == 2**31 - 1
+    m.issue(0, mma(), 12)
+    assert m.known.dtype == np.int64
+    assert m.known[0, issued] == m.tc_known[0, issued] == 2**31
+    m.commit(0, 0, MBAR, 1, 13)
+    if waits:
+        while not m.mbarrier_try_wait_parity(32, 0, MBAR, 0, 14):
+            assert m.progress()
+    m.fence(np.array([32]), "after_thread_sync", 15)
+    m.issue(32, ld(slice(32, 64)), 16)
+    if waits:
+        assert m.races == []
+        assert m.tc_known[32, m.column[m.DONE + 0]] == 2**31
+    else:
+        assert m.races and m.races[0].ptx_line == 16

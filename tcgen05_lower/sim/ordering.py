@@ -206,12 +206,20 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         first write."""
         col = int(self.column[agent])
         if col != self.nthreads:
+            if self.seq[col] >= _CLOCK_MAX and self.known.dtype != np.int64:
+                self._widen_entries()   # the stream's next number needs 64 bits
             return col
         if self.columns == self.known.shape[1]:
             self._widen()
         col = self.column[agent] = self.columns
         self.columns += 1
         return col
+
+    def _widen_entries(self) -> None:
+        """The clocks in 64 bits from now on (their entries kept): an epoch or sequence
+        number is about to pass ``_CLOCK_MAX``."""
+        for name in ("known", "tc_known", "pending_tc", "released"):
+            setattr(self, name, getattr(self, name).astype(np.int64))
 
     def _widen(self) -> None:
         """More columns for stream agents (zeros: nobody knows anything of them yet)."""
@@ -230,12 +238,17 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
             self._release_rows(threads)
             return
         # one thread (an arrive, a commit): scalar updates
-        epoch = self.known[one, one] + 1
+        epoch = int(self.known[one, one]) + 1
+        if epoch > _CLOCK_MAX and self.known.dtype != np.int64:
+            self._widen_entries()
         self.known[one, one] = epoch
         self.tc_known[one, one] = epoch
 
     def _release_rows(self, threads) -> None:
         """``_release`` of any selection of threads."""
+        own = self.known[threads, threads]
+        if own.size and own.max() >= _CLOCK_MAX and self.known.dtype != np.int64:
+            self._widen_entries()
         self.known[threads, threads] += 1
         self.tc_known[threads, threads] = self.known[threads, threads]
 
@@ -446,8 +459,19 @@ def _maximum_into(target: np.ndarray, a: np.ndarray, b: np.ndarray, rows) -> Non
 _SPARE_COLUMNS = 16
 
 
+#: The clocks' entries are epochs (one more per release of a thread: a barrier, an
+#: arrive, a fence.proxy.async or mbarrier_init fence, a commit) and sequence numbers (one
+#: more per op of a stream), each made by one instruction of a thread: they fit in 32
+#: bits in any run of fewer than 2**31 instructions per thread (the default budget,
+#: api.DEFAULT_MAX_INSTRUCTIONS, is 5 * 10**7 warp instructions), which halves the
+#: memory a fence, barrier or acquire moves and the pages a run touches. Should one
+#: reach this maximum all the same (no budget), the clocks become 64-bit before it is
+#: passed (``_widen_entries``, from ``_release`` and ``_stream``): the same numbers.
+_CLOCK_MAX = int(np.iinfo(np.int32).max)
+
+
 def _identity_clocks(threads: int, agents: int) -> np.ndarray:
     """A clock matrix of ``threads`` rows over ``agents``: 1 at (t, t), else 0."""
-    clocks = np.zeros((threads, agents), np.int64)
+    clocks = np.zeros((threads, agents), np.int32)
     clocks[np.arange(threads), np.arange(threads)] = 1
     return clocks
