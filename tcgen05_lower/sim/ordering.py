@@ -461,12 +461,13 @@ _SPARE_COLUMNS = 16
 
 #: The clocks' entries are epochs (one more per release of a thread: a barrier, an
 #: arrive, a fence.proxy.async or mbarrier_init fence, a commit) and sequence numbers (one
-#: more per op of a stream), each made by one instruction of a thread: they fit in 32
-#: bits in any run of fewer than 2**31 instructions per thread (the default budget,
-#: api.DEFAULT_MAX_INSTRUCTIONS, is 5 * 10**7 warp instructions), which halves the
-#: memory a fence, barrier or acquire moves and the pages a run touches. Should one
-#: reach this maximum all the same (no budget), the clocks become 64-bit before it is
-#: passed (``_widen_entries``, from ``_release`` and ``_stream``): the same numbers.
+#: more per op of a stream), a few at most per instruction a thread executes: far below
+#: 2**31 in any run the default budget allows (api.DEFAULT_MAX_INSTRUCTIONS, 5 * 10**7
+#: warp instructions), so 32 bits hold them, which halves the memory a fence, barrier or
+#: acquire moves and the pages a run touches. Should one reach this maximum all the same
+#: (a run without a budget), the clocks become 64-bit before it is passed
+#: (``_widen_entries``, from ``_release`` and ``_stream``, the only places epochs and
+#: sequence numbers grow): the same numbers.
 _CLOCK_MAX = int(np.iinfo(np.int32).max)
 
 
