@@ -21,6 +21,7 @@ copysign, fma, sqrt), ``ops_memory`` (ld, st, mapa, cvta, cp, ldmatrix / stmatri
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from tcgen05_lower.sim import f32_forms
@@ -71,21 +72,9 @@ def _handler_for(ins: P.Instr):
         return f32_forms.div_full_handler(ins, _unknown)
     if base in _ALU2:
         return _check_alu(ins)
-    table = {
-        "mov": _mov, "setp": _setp, "selp": _selp, "not": _not, "cvt": _cvt, "bfe": _bfe,
-        "bfi": _bfi, "neg": _neg, "abs": _abs, "mad": _mad, "ld": _ld, "st": _st,
-        "bra": _bra, "ret": _ret, "exit": _ret, "barrier": _barrier, "bar": _barrier,
-        "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
-        "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
-        "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
-        "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix, "brx": _brx,
-        "vote": lambda ins: vote_handler(ins, _unknown),   # sim/vote.py
-        "prefetch": _prefetch,
-        "prmt": lambda ins: prmt_handler(ins, _unknown),   # sim/prmt.py
-    }
-    if base not in table:
+    if base not in _TABLE:
         raise _unknown(ins)
-    return table[base](ins)
+    return _TABLE[base](ins)
 
 
 _ALU2 = frozenset({"add", "sub", "and", "or", "xor", "min", "max", "shl", "shr", "mul", "div",
@@ -107,3 +96,18 @@ def _prefetch(ins: P.Instr):
 def _tcgen05(ins: P.Instr):
     from tcgen05_lower.sim import tcgen05_ops
     return tcgen05_ops.handler_for(ins)
+
+
+#: The decoders by opcode (``_handler_for``), made once.
+_TABLE = MappingProxyType({
+    "mov": _mov, "setp": _setp, "selp": _selp, "not": _not, "cvt": _cvt, "bfe": _bfe,
+    "bfi": _bfi, "neg": _neg, "abs": _abs, "mad": _mad, "ld": _ld, "st": _st,
+    "bra": _bra, "ret": _ret, "exit": _ret, "barrier": _barrier, "bar": _barrier,
+    "mbarrier": _mbarrier, "fence": _fence, "shfl": _shfl, "tcgen05": _tcgen05,
+    "mapa": _mapa, "cvta": _cvta, "ex2": _ex2, "copysign": _copysign, "fma": _fma,
+    "sqrt": _sqrt, "cp": _cp, "elect": _elect, "setmaxnreg": _setmaxnreg,
+    "ldmatrix": _warp_matrix, "stmatrix": _warp_matrix, "brx": _brx,
+    "vote": lambda ins: vote_handler(ins, _unknown),   # sim/vote.py
+    "prefetch": _prefetch,
+    "prmt": lambda ins: prmt_handler(ins, _unknown),   # sim/prmt.py
+})

@@ -104,7 +104,7 @@ import numpy as np
 
 from tcgen05_lower.sim.ordering_mbarriers import MbarrierOrdering
 from tcgen05_lower.sim.ordering_records import (InFlight, Mbarrier, Race, TmaInFlight, _fit,
-                                                 _rows)
+                                                 _row_runs, _rows)
 from tcgen05_lower.sim.ordering_smem import SharedMemoryOrdering
 from tcgen05_lower.sim.ordering_tensor import TensorOrdering
 from tcgen05_lower.sim.smem_chunks import ChunkMarks
@@ -169,9 +169,11 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self.reader = [np.full(c.smem.size, -1, np.int32) for c in ctas]
         self.reader_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
         self.reader_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
-        self.proxy_fences: list[list[int]] = [[] for _ in range(t)]
+        # per thread, its epochs at each fence.proxy.async (a thread without one reads as
+        # an empty list, and none is made for it: most threads never fence)
+        self.proxy_fences: _PerThread = _PerThread()
         # per thread, its epochs at each fence.mbarrier_init.release.cluster
-        self.init_fences: list[list[int]] = [[] for _ in range(t)]
+        self.init_fences: _PerThread = _PerThread()
         # shared memory written by TMA loads: the issuing thread, the load's sequence
         # number in its TMA stream, its line
         self.tma_writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
@@ -204,12 +206,20 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         first write."""
         col = int(self.column[agent])
         if col != self.nthreads:
+            if self.seq[col] >= _CLOCK_MAX and self.known.dtype != np.int64:
+                self._widen_entries()   # the stream's next number needs 64 bits
             return col
         if self.columns == self.known.shape[1]:
             self._widen()
         col = self.column[agent] = self.columns
         self.columns += 1
         return col
+
+    def _widen_entries(self) -> None:
+        """The clocks in 64 bits from now on (their entries kept): an epoch or sequence
+        number is about to pass ``_CLOCK_MAX``."""
+        for name in ("known", "tc_known", "pending_tc", "released"):
+            setattr(self, name, getattr(self, name).astype(np.int64))
 
     def _widen(self) -> None:
         """More columns for stream agents (zeros: nobody knows anything of them yet)."""
@@ -223,6 +233,22 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
 
     def _release(self, threads: np.ndarray) -> None:
         """The threads' own epochs end: what they did is now publishable."""
+        one = _single(threads)
+        if one is None:
+            self._release_rows(threads)
+            return
+        # one thread (an arrive, a commit): scalar updates
+        epoch = int(self.known[one, one]) + 1
+        if epoch > _CLOCK_MAX and self.known.dtype != np.int64:
+            self._widen_entries()
+        self.known[one, one] = epoch
+        self.tc_known[one, one] = epoch
+
+    def _release_rows(self, threads) -> None:
+        """``_release`` of any selection of threads."""
+        own = self.known[threads, threads]
+        if own.size and own.max() >= _CLOCK_MAX and self.known.dtype != np.int64:
+            self._widen_entries()
         self.known[threads, threads] += 1
         self.tc_known[threads, threads] = self.known[threads, threads]
 
@@ -235,23 +261,38 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         execution ordering operations). A load thread that waits on a ring's empty stage
         (the MMAs' commit) and then arrives on its full stage forwards the MMAs'
         completion to the MMA thread's wait."""
-        rows = _rows(threads)
-        generic = self.known[rows].max(axis=0)
-        tc = np.maximum(self.released[rows].max(axis=0), self.pending_tc[rows].max(axis=0))
+        one = _single(threads)
+        if one is None:
+            return self._published_rows(threads)
+        # one thread: its rows, no reductions
+        generic = self.known[one].copy()
+        tc = np.maximum(self.released[one], self.pending_tc[one])
+        tc[one] = max(tc[one], generic[one])
+        return generic, tc
+
+    def _published_rows(self, threads) -> tuple[np.ndarray, np.ndarray]:
+        """``_published`` of any selection of threads."""
+        runs = _row_runs(threads)
+        if runs is not None and len(runs) > 1:   # views of each run, no copies of rows
+            generic = np.maximum.reduce([self.known[run].max(axis=0) for run in runs])
+            tc = np.maximum.reduce([np.maximum(self.released[run].max(axis=0),
+                                               self.pending_tc[run].max(axis=0))
+                                    for run in runs])
+        else:
+            rows = _rows(threads)
+            generic = self.known[rows].max(axis=0)
+            tc = np.maximum(self.released[rows].max(axis=0),
+                            self.pending_tc[rows].max(axis=0))
         own = np.asarray(threads).reshape(-1)
         tc[own] = np.maximum(tc[own], self.known[own, own])
         return generic, tc
 
     def _acquire(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
-        rows = _rows(threads)
         width = self.known.shape[1]
         generic, tc = _fit(generic, width), _fit(tc, width)   # released before a _widen
-        if isinstance(rows, slice):   # in place: no copies of the rows
-            np.maximum(self.known[rows], generic, out=self.known[rows])
-            np.maximum(self.pending_tc[rows], tc, out=self.pending_tc[rows])
-            return
-        self.known[rows] = np.maximum(self.known[rows], generic)
-        self.pending_tc[rows] = np.maximum(self.pending_tc[rows], tc)
+        for rows in _row_views(threads):
+            _maximum_into(self.known, self.known, generic, rows)
+            _maximum_into(self.pending_tc, self.pending_tc, tc, rows)
 
     @staticmethod
     def _describe(rank: int, mask: np.ndarray) -> str:
@@ -275,27 +316,21 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
 
     def fence(self, threads: np.ndarray, kind: str, line: int) -> None:
         threads = np.asarray(threads)
-        rows = _rows(threads)
         if kind == "before_thread_sync":
-            if isinstance(rows, slice):
-                np.maximum(self.known[rows], self.tc_known[rows], out=self.released[rows])
-            else:
-                self.released[rows] = np.maximum(self.known[rows], self.tc_known[rows])
+            for rows in _row_views(threads):
+                _maximum_into(self.released, self.known, self.tc_known, rows)
         elif kind == "after_thread_sync":
             # only what arrived through tcgen05-aware release (before_thread_sync or a
             # commit) orders later tcgen05 ops; plain generic knowledge does not
-            if isinstance(rows, slice):
-                np.maximum(self.tc_known[rows], self.pending_tc[rows],
-                           out=self.tc_known[rows])
-            else:
-                self.tc_known[rows] = np.maximum(self.tc_known[rows], self.pending_tc[rows])
+            for rows in _row_views(threads):
+                _maximum_into(self.tc_known, self.tc_known, self.pending_tc, rows)
         elif kind == "proxy_async":
             for t in threads:
-                self.proxy_fences[int(t)].append(self._epoch(int(t)))
+                self.proxy_fences.setdefault(int(t), []).append(self._epoch(int(t)))
             self._release(threads)
         elif kind == "mbarrier_init":
             for t in threads.reshape(-1):
-                self.init_fences[int(t)].append(self._epoch(int(t)))
+                self.init_fences.setdefault(int(t), []).append(self._epoch(int(t)))
             self._release(threads.reshape(-1))
         else:
             raise SimError(f"unknown fence kind {kind!r}", line)
@@ -313,10 +348,20 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         generic, tc = self._published(threads)
         self._acquire(threads, generic, tc)
         self._implied(threads, "after_thread_sync", line)
-        # ops every thread knows complete can conflict with nothing any more
-        self.inflight = [r for r in self.inflight if not (
-            r.performed and (self.tc_known[:, r.agent] >= r.seq).all()
-            and (self.known[:, r.agent] >= r.seq).all())]
+        self._forget_known_complete()
+
+    def _forget_known_complete(self) -> None:
+        """Drops the performed ops every thread knows complete (in both clocks): they can
+        conflict with nothing any more. What every thread knows of an agent is the least
+        entry of its column, looked up once per agent."""
+        agents = sorted({r.agent for r in self.inflight if r.performed})
+        if not agents:
+            return
+        least = np.minimum(self.tc_known[:, agents].min(axis=0),
+                           self.known[:, agents].min(axis=0))
+        known_by_all = dict(zip(agents, least.tolist()))
+        self.inflight = [r for r in self.inflight
+                         if not (r.performed and known_by_all[r.agent] >= r.seq)]
 
     # -- progress and the end of the kernel ------------------------------------------------
     #: Under the "random" schedule: picks one of n allowed pending completions (the
@@ -371,12 +416,63 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         return problems
 
 
+class _PerThread(dict):
+    """Lists by thread id; a thread that has none reads as an empty one (not stored)."""
+
+    def __missing__(self, thread) -> tuple:
+        return ()
+
+
+def _single(threads) -> int | None:
+    """The thread of a selection of one (a list or vector of one integer), else None."""
+    if isinstance(threads, np.ndarray):
+        if threads.shape == (1,) and threads.dtype.kind in "iu":
+            return int(threads[0])
+        return None
+    if isinstance(threads, list) and len(threads) == 1 and \
+            isinstance(threads[0], (int, np.integer)):
+        return int(threads[0])
+    return None
+
+
+def _row_views(threads) -> list:
+    """The indices of the clock rows of `threads`: slices (views, updated in place) for
+    one run of consecutive threads or a few (``_row_runs``), else one index array."""
+    rows = _rows(threads)
+    if isinstance(rows, slice):
+        return [rows]
+    runs = _row_runs(rows)
+    return [rows] if runs is None else runs
+
+
+def _maximum_into(target: np.ndarray, a: np.ndarray, b: np.ndarray, rows) -> None:
+    """``target[rows] = max(a[rows], b)`` (b a vector of one row) or ``max(a[rows],
+    b[rows])`` (b a matrix of rows), in place when `rows` is a slice."""
+    other = b if b.ndim == 1 else b[rows]
+    if isinstance(rows, slice):
+        np.maximum(a[rows], other, out=target[rows])
+    else:
+        target[rows] = np.maximum(a[rows], other)
+
+
 #: Stream-agent columns the clocks get at a time (``OrderingModel._widen``).
 _SPARE_COLUMNS = 16
 
 
+#: The clocks' entries are epochs (one more per release of a thread: a barrier, an
+#: arrive, a fence.proxy.async or mbarrier_init fence, a commit) and sequence numbers (one
+#: more per op of a stream), a few at most per instruction a thread executes: far below
+#: 2**31 in any run the default budget allows (api.DEFAULT_MAX_INSTRUCTIONS, 5 * 10**7
+#: warp instructions), so 32 bits hold them, which halves the memory a fence, barrier or
+#: acquire moves and the pages a run touches. Should one reach this maximum all the same
+#: (a run without a budget), the clocks become 64-bit before it is passed
+#: (``_widen_entries``, from ``_release`` and ``_stream``, the only places epochs and
+#: sequence numbers grow): the same numbers.
+_CLOCK_MAX = int(np.iinfo(np.int32).max)
+
+
 def _identity_clocks(threads: int, agents: int) -> np.ndarray:
     """A clock matrix of ``threads`` rows over ``agents``: 1 at (t, t), else 0."""
-    clocks = np.zeros((threads, agents), np.int64)
+    clocks = np.zeros((threads, agents), np.int32)
     clocks[np.arange(threads), np.arange(threads)] = 1
     return clocks

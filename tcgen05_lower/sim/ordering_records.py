@@ -114,6 +114,33 @@ def _rows(threads):
     return threads
 
 
+#: At most this many runs of consecutive threads are handled run by run (``_row_runs``).
+_MAX_RUNS = 8
+
+
+def _row_runs(threads) -> list | None:
+    """`threads` (increasing ids) as the slices of their runs of consecutive ids, when
+    there are at most ``_MAX_RUNS`` of them (the warps of a CTA pair's epilogue: two runs
+    of 128), so that the clock matrices' rows are read and updated in place as views,
+    without fancy-indexed copies of many rows (a megabyte each for 256 threads of a
+    pair, fresh memory that page-faults); None otherwise (empty, not increasing, not a
+    vector of integers, or too many runs): then index with ``_rows``."""
+    threads = np.asarray(threads)
+    if threads.ndim != 1 or threads.size == 0 or threads.dtype.kind not in "iu":
+        return None
+    steps = np.diff(threads.astype(np.int64, copy=False))
+    if (steps <= 0).any():
+        return None
+    cuts = np.flatnonzero(steps != 1) + 1
+    if cuts.size >= _MAX_RUNS:
+        return None
+    starts = [0] + cuts.tolist()
+    ends = cuts.tolist() + [threads.size]
+    firsts = threads[starts].tolist()
+    return [slice(first, first + end - start)
+            for first, start, end in zip(firsts, starts, ends)]
+
+
 def group_races(races: list) -> list:
     """Races of several runs (the CTAs of a grid) merged per pair of PTX lines, counts
     summed, in first-found order; errors that are not grouped Races pass through."""

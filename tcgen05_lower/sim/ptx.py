@@ -12,6 +12,7 @@ Every instruction keeps its 1-based PTX line for error messages.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -80,8 +81,10 @@ class Instr:
     guard: str | None = None       # predicate register name
     guard_negated: bool = False
 
-    @property
+    @functools.cached_property
     def parts(self) -> list[str]:
+        """The opcode's dot-separated words, split once (the decoders ask many times;
+        the list is shared: read it, do not change it)."""
         return self.opcode.split(".")
 
 
@@ -163,7 +166,7 @@ def strip_comments(text: str) -> str:
 
 class _Lines:
     def __init__(self, text: str):
-        self.starts = [0] + [i + 1 for i, c in enumerate(text) if c == "\n"]
+        self.starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
         self.text_lines = text.split("\n")
 
     def line_of(self, offset: int) -> int:
@@ -173,6 +176,7 @@ class _Lines:
         return self.text_lines[line - 1] if 0 < line <= len(self.text_lines) else ""
 
 
+_NEWLINE = re.compile(r"\n")
 _INT = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]+|\d+)U?$")
 _FLOAT_BITS = re.compile(r"0([fFdD])([0-9a-fA-F]+)$")
 _ENTRY = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(")
@@ -196,8 +200,23 @@ def parse_int(text: str) -> int | None:
     return sign * v
 
 
+#: The characters that nest (``split_top``).
+_NESTING = re.compile(r"[\[\]{}()]")
+
+
 def split_top(text: str, sep: str = ",") -> list[str]:
     """Split at ``sep`` outside brackets and braces."""
+    if len(sep) == 1 and sep not in "[]{}()" and _NESTING.search(text) is None:
+        # nothing nests: every sep splits (the general loop's result, at str.split's cost)
+        out = text.split(sep)
+        if not out[-1].strip():
+            out.pop()
+        return [x.strip() for x in out]
+    return _split_top_nested(text, sep)
+
+
+def _split_top_nested(text: str, sep: str) -> list[str]:
+    """``split_top`` character by character, tracking the depth of nesting."""
     out, depth, cur = [], 0, []
     for c in text:
         if c in "[{(":
@@ -216,6 +235,10 @@ def split_top(text: str, sep: str = ",") -> list[str]:
 
 # -- the parser ---------------------------------------------------------------------------------
 _LINE_DIRECTIVE = re.compile(r"\.(loc|file)\b")
+_SPACES = re.compile(r"\s*")
+_BRACES = re.compile(r"[{}]")
+_LABEL = re.compile(r"([\w$]+)\s*:(?!:)")
+_GUARD = re.compile(r"@(!?)([%\w$]+)\s+")
 
 def parse(text: str) -> Module:
     """Parses PTX text into a Module. Raises PtxParseError naming the line."""
@@ -225,7 +248,7 @@ def parse(text: str) -> Module:
     pos = 0
     n = len(clean)
     while pos < n:
-        m = re.compile(r"\s*").match(clean, pos)
+        m = _SPACES.match(clean, pos)
         pos = m.end()
         if pos >= n:
             break
@@ -339,8 +362,7 @@ class _EntryBody:
     def run(self, pos: int) -> int:
         clean, n = self.clean, len(self.clean)
         while pos < n:
-            while pos < n and clean[pos].isspace():
-                pos += 1
+            pos = _SPACES.match(clean, pos).end()   # \s is str.isspace's set
             if pos >= n:
                 break
             c = clean[pos]
@@ -363,7 +385,7 @@ class _EntryBody:
                 newline = clean.find("\n", pos)
                 pos = n if newline == -1 else newline + 1
                 continue
-            label = re.compile(r"([\w$]+)\s*:(?!:)").match(clean, pos)
+            label = _LABEL.match(clean, pos)
             if label:
                 self._declare(label.group(1))
                 self.entry.labels[self._local(label.group(1))] = len(self.pending)
@@ -377,6 +399,14 @@ class _EntryBody:
         raise PtxParseError(f"entry {self.entry.name} has no closing brace")
 
     def _statement_end(self, pos: int) -> int:
+        semi = self.clean.find(";", pos)
+        if semi != -1 and _BRACES.search(self.clean, pos, semi) is None:
+            return semi   # no brace before it: the first ';' is at depth 0
+        return self._statement_end_nested(pos)
+
+    def _statement_end_nested(self, pos: int) -> int:
+        """The offset of the first ';' after `pos` outside braces, character by
+        character."""
         depth = 0
         for i in range(pos, len(self.clean)):
             c = self.clean[i]
@@ -402,6 +432,9 @@ class _EntryBody:
 
     def _statement(self, stmt: str, offset: int) -> None:
         line = self.lines.line_of(offset)
+        if stmt[:1] not in (".", ""):   # an instruction (or a guard): no directive
+            self.pending.append((tuple(self.scope_stack), stmt, offset))
+            return
         words = stmt.split()
         if words[0] == ".reg":
             self._reg_decl(stmt, line)
@@ -453,11 +486,15 @@ class _EntryBody:
         return self.local_names.get((self.scope_stack[-1], name), name)
 
     def _finish(self) -> None:
+        # an operand's text read once per scope (its names resolve there): operands are
+        # immutable, so equal texts share their object
+        operands: dict[tuple, dict] = {}
         for scopes, stmt, offset in self.pending:
             line = self.lines.line_of(offset)
             self.entry.instructions.append(
                 _instruction(stmt, line, self.lines.text(line),
-                             lambda name, s=scopes: self._resolve(name, s)))
+                             lambda name, s=scopes: self._resolve(name, s),
+                             operands.setdefault(scopes, {})))
 
     def _resolve(self, name: str, scopes: tuple[int, ...]) -> str:
         for scope in reversed(scopes):
@@ -466,9 +503,10 @@ class _EntryBody:
         return name
 
 
-def _instruction(stmt: str, line: int, text: str, resolve) -> Instr:
+def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = None) -> Instr:
+    """The instruction `stmt`; `known`: operands already read in its scope, by text."""
     guard, negated = None, False
-    m = re.match(r"@(!?)([%\w$]+)\s+", stmt)
+    m = _GUARD.match(stmt)
     if m:
         negated = bool(m.group(1))
         guard = resolve(m.group(2))
@@ -476,8 +514,14 @@ def _instruction(stmt: str, line: int, text: str, resolve) -> Instr:
     parts = stmt.split(None, 1)
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
+    known = {} if known is None else known
     try:
-        operands = [_operand(x, resolve) for x in split_top(rest)] if rest.strip() else []
+        operands = []
+        for item in (split_top(rest) if rest.strip() else ()):
+            operand = known.get(item)
+            if operand is None:
+                operand = known[item] = _operand(item, resolve)
+            operands.append(operand)
     except ValueError as exc:
         raise PtxParseError(str(exc), line, text) from None
     return Instr(opcode, operands, line, text, guard, negated)
@@ -485,6 +529,16 @@ def _instruction(stmt: str, line: int, text: str, resolve) -> Instr:
 
 def _operand(text: str, resolve):
     t = text.strip()
+    if t[:1] == "%" and "|" not in t:
+        # a register: nothing else reads a text that starts with '%' (``_operand_any``)
+        if _IDENT.match(t):
+            return Reg(resolve(t))
+        raise ValueError(f"cannot read operand '{t}'")
+    return _operand_any(t, resolve)
+
+
+def _operand_any(t: str, resolve):
+    """An operand of any kind (`t` stripped)."""
     if t.startswith("{"):
         if not t.endswith("}"):
             raise ValueError(f"unbalanced vector operand '{t}'")
