@@ -296,6 +296,20 @@ def test_a_loop_to_two_to_the_31_stops_at_the_default_limit(tmp_path):
     assert x[0] == 100
 
 
+def test_an_empty_statement_is_a_located_parse_error(tmp_path, tool):
+    # ptxas 13 rejects `;;` ("Parsing error near ';': syntax error"); the loop's store
+    # line ends with a second ';', line 18 of spin_ptx's text (counted by hand:
+    # 9 lines to the brace, 3 declarations, a blank, ld, mov, the label, add, st)
+    text = spin_ptx().replace("[%rd1], %r1;", "[%rd1], %r1;;")
+    assert text.splitlines()[17].endswith(";;")
+    (tmp_path / "spin.ptx").write_text(text)
+    (tmp_path / "spin.json").write_text(json.dumps(SPIN_MANIFEST))
+    (tmp_path / "spin.check.py").write_text(SPIN_CHECK)
+    clean_error(tool("tcgen05-sim", str(tmp_path / "spin.ptx"), "--manifest",
+                     str(tmp_path / "spin.json"), "--check", str(tmp_path / "spin.check.py")),
+                "an empty statement", "line 18")
+
+
 def test_grid_100000_is_refused_after_the_first_cta(tool):
     text = clean_error(tool("tcgen05-sim", GEMM, "--grid", "100000"), "LimitExceeded",
                        "stopped after the first of 100,000 clusters")

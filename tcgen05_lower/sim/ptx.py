@@ -436,6 +436,9 @@ class _EntryBody:
             self.pending.append((tuple(self.scope_stack), stmt, offset))
             return
         words = stmt.split()
+        if not words:   # ';' with nothing before it: ptxas stops with a syntax error
+            raise PtxParseError("an empty statement (a ';' with nothing before it)", line,
+                                self.lines.text(line))
         if words[0] == ".reg":
             self._reg_decl(stmt, line)
             return
