@@ -314,9 +314,7 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self._acquire(threads, generic, tc)
         self._implied(threads, "after_thread_sync", line)
         # ops every thread knows complete can conflict with nothing any more
-        self.inflight = [r for r in self.inflight if not (
-            r.performed and (self.tc_known[:, r.agent] >= r.seq).all()
-            and (self.known[:, r.agent] >= r.seq).all())]
+        self.inflight = self._still_in_flight()
 
     # -- progress and the end of the kernel ------------------------------------------------
     #: Under the "random" schedule: picks one of n allowed pending completions (the

@@ -151,6 +151,21 @@ class TensorOrdering:
                        "after the first's completion (9.7.16.6)", line, record.line)
             break
 
+    def _still_in_flight(self) -> list:
+        """The in-flight records without the performed ones whose completion every
+        thread knows, for ordinary accesses and for tcgen05 ops (``barrier``): tested
+        for all records at once, the index kept in step."""
+        index = InflightIndex.of(self)
+        records = self.inflight
+        performed = np.flatnonzero(np.fromiter((r.performed for r in records), bool,
+                                               len(records)))
+        agents, seqs = index.agent[performed], index.seq[performed]
+        known = (self.tc_known[:, agents] >= seqs).all(axis=0) & \
+            (self.known[:, agents] >= seqs).all(axis=0)
+        keep = np.ones(len(records), bool)
+        keep[performed[known]] = False
+        return index.keep(keep)
+
     def _check_allocation_ordered(self, thread: int, op: TensorOp, line: int) -> None:
         """The columns an op touches were allocated by a tcgen05.alloc ordered before it:
         by the issuing warp itself, or through before_thread_sync, a barrier or mbarrier,

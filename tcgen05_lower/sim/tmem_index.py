@@ -71,7 +71,7 @@ class MaskSummary:
             high = TMEM_LANES - int(lanes[::-1].argmax())
             self.box = (slice(low, high), slice(first, end))
             self.block = mask[self.box]
-        self.words = np.concatenate([_words(lanes), _words(columns)])
+        self.words = _words(np.concatenate([lanes, columns]))
 
 
 class TmemSummary:
@@ -83,12 +83,14 @@ class TmemSummary:
     not a bool[128, 512] array, and nothing else is filled in: the callers take their
     general code."""
 
-    __slots__ = ("general", "ranks", "reads", "writes", "words", "columns", "column_keys")
+    __slots__ = ("general", "ranks", "reads", "writes", "words", "columns", "column_keys",
+                 "has_writes", "has_reads")
 
     def __init__(self, fp):
         self.ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
         self.reads, self.writes, self.words, self.columns = {}, {}, {}, {}
         self.column_keys = {}
+        self.has_writes, self.has_reads = bool(fp.tmem_writes), bool(fp.tmem_reads)
         self.general = not all(_regular(mask, rank) for masks in (fp.tmem_reads,
                                                                   fp.tmem_writes)
                                for rank, mask in masks.items())
@@ -101,14 +103,17 @@ class TmemSummary:
                     made[id(mask)] = MaskSummary(mask)
                 summaries[rank] = made[id(mask)]
         for rank in self.ranks:
+            write, read = self.writes.get(rank), self.reads.get(rank)
             words = np.zeros((2, WORDS), np.uint64)
-            columns = np.zeros(TMEM_COLUMNS, bool)
-            for which, masks in ((WRITES, self.writes), (READS, self.reads)):
-                if rank in masks:
-                    words[which] = masks[rank].words
-                    columns |= masks[rank].columns
-            self.words[rank], self.columns[rank] = words, columns
-            self.column_keys[rank] = np.packbits(columns).tobytes()
+            if write is not None:
+                words[WRITES] = write.words
+            if read is not None:
+                words[READS] = read.words
+            self.words[rank] = words
+            self.columns[rank] = read.columns if write is None else write.columns \
+                if read is None else write.columns | read.columns
+            self.column_keys[rank] = (words[WRITES, LANE_WORDS:] |
+                                      words[READS, LANE_WORDS:]).tobytes()
 
 
 def tmem_summary(fp) -> TmemSummary:
@@ -130,17 +135,21 @@ def _regular(mask, rank) -> bool:
 
 
 def _words(flags: np.ndarray) -> np.ndarray:
-    """The bool vector `flags` (a multiple of 64 long) as little-endian uint64 words."""
-    return np.packbits(flags, bitorder="little").view("<u8").astype(np.uint64)
+    """The bool vector `flags` (a multiple of 64 long) as uint64 words (all made the
+    same way, so that two sets intersect when their words do)."""
+    return np.packbits(flags, bitorder="little").view(np.uint64)
 
 
 class InflightIndex:
     """Arrays over a list of in-flight records (``ordering_records.InFlight``), in its
-    order, and the per-thread queues of its mma / cp / shift (module docstring).
+    order, and the per-thread queues of its mma / cp / shift (module docstring). The
+    queues hold the records a filtered list (``keep``) drops too: only performed ones,
+    which a commit skips.
     ``ranks``: the CTAs of the model (a summary of another rank is ``general``)."""
 
     def __init__(self, records: list, ranks: int):
         self.records, self.ranks, self.count = records, ranks, 0
+        self.rank_set = frozenset(range(ranks))
         self.agent = np.zeros(0, np.int64)
         self.seq = np.zeros(0, np.int64)
         self.writes = np.zeros(0, bool)
@@ -189,10 +198,9 @@ class InflightIndex:
 
     def _add(self, row: int, record) -> None:
         summary = tmem_summary(record.op.footprint)
-        self.writes[row] = bool(record.op.footprint.tmem_writes)
-        if summary.general or any(r >= self.ranks for r in summary.ranks):
-            self.general[row] = True
-        else:
+        self.writes[row] = summary.has_writes
+        general = self.general[row] = summary.general or not summary.ranks <= self.rank_set
+        if not general:
             for rank, words in summary.words.items():
                 self.words[row, rank] = words
         if record.issue_agent < 0:
@@ -203,6 +211,17 @@ class InflightIndex:
         self.last_seq[thread] = record.seq
         if not record.performed:
             self.queues.setdefault(thread, deque()).append(record)
+
+    def keep(self, keep: np.ndarray) -> list:
+        """The list of the records where `keep` (bool, one per record) is True, which
+        the index mirrors from now on (its arrays filtered, not made again)."""
+        self.sync()
+        kept = [record for record, stays in zip(self.records, keep.tolist()) if stays]
+        at = np.flatnonzero(keep)
+        for name in ("agent", "seq", "writes", "general", "words"):
+            setattr(self, name, getattr(self, name)[at])
+        self.records, self.count = kept, len(kept)
+        return kept
 
     def candidates(self, tc_row: np.ndarray, summary: TmemSummary,
                    reads_only: bool) -> list[int]:
@@ -215,13 +234,15 @@ class InflightIndex:
         index = np.flatnonzero(tc_row[self.agent[:n]] < self.seq[:n])
         if reads_only:
             index = index[self.writes[index]]
-        if summary.general or index.size == 0 or \
-                any(rank >= self.ranks for rank in summary.ranks):
+        if summary.general or index.size == 0 or not summary.ranks <= self.rank_set:
             return index.tolist()
+        # the pairs of _may_share whose first mask the op has
+        pairs = [at for at, mine in enumerate(_MINE) if
+                 (summary.has_writes if mine == WRITES else summary.has_reads)]
         hit = self.general[index]
         for rank in summary.ranks:
-            theirs = self.words[index, rank][:, list(_THEIRS)]      # [k, 3, WORDS]
-            both = theirs & summary.words[rank][list(_MINE)]
+            theirs = self.words[index, rank][:, [_THEIRS[at] for at in pairs]]
+            both = theirs & summary.words[rank][[_MINE[at] for at in pairs]]
             hit = hit | (both[..., :LANE_WORDS].any(-1) & both[..., LANE_WORDS:].any(-1)
                          ).any(-1)
         return index[hit].tolist()
