@@ -32,7 +32,7 @@ from test_sim_ordering import model as ordering_model  # noqa: E402
 from tcgen05_lower.sim import ptx as P  # noqa: E402
 from tcgen05_lower.sim.ordering import _CLOCK_MAX, OrderingModel  # noqa: E402
 from tcgen05_lower.sim.ordering_records import InFlight, _row_runs  # noqa: E402
-from tcgen05_lower.sim.state import CtaMemory  # noqa: E402
+from tcgen05_lower.sim.state import CtaMemory, Footprint  # noqa: E402
 
 
 # -- the parser ------------------------------------------------------------------------------
@@ -278,6 +278,14 @@ def test_row_runs():
     assert _row_runs(np.arange(0, 512, 2)) is None      # more runs than _MAX_RUNS
 
 
+class _NoCells:
+    """An op that touches no cell (the drop rule looks only at agents and sequences)."""
+    footprint = Footprint()
+
+
+_NO_CELLS = _NoCells()
+
+
 def test_barrier_forgets_what_every_thread_knows_complete():
     """The barrier's drop of in-flight ops against the rule written per record: an op is
     dropped when it is performed and every thread's known and tc_known entries of its
@@ -289,7 +297,7 @@ def test_barrier_forgets_what_every_thread_knows_complete():
     for i in range(40):
         agent = int(rng.integers(0, width))
         seq = int(rng.integers(0, 60))
-        records.append(InFlight(None, "mma", 0, agent, -1, seq, 10 + i,
+        records.append(InFlight(_NO_CELLS, "mma", 0, agent, -1, seq, 10 + i,
                                 performed=bool(rng.integers(0, 2))))
     # some that every thread knows: all entries of their agent at least their seq
     for r in records[:6]:

@@ -352,16 +352,9 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
 
     def _forget_known_complete(self) -> None:
         """Drops the performed ops every thread knows complete (in both clocks): they can
-        conflict with nothing any more. What every thread knows of an agent is the least
-        entry of its column, looked up once per agent."""
-        agents = sorted({r.agent for r in self.inflight if r.performed})
-        if not agents:
-            return
-        least = np.minimum(self.tc_known[:, agents].min(axis=0),
-                           self.known[:, agents].min(axis=0))
-        known_by_all = dict(zip(agents, least.tolist()))
-        self.inflight = [r for r in self.inflight
-                         if not (r.performed and known_by_all[r.agent] >= r.seq)]
+        conflict with nothing any more. Tested for all records at once, the TMEM index
+        kept in step (ordering_tensor._still_in_flight)."""
+        self.inflight = self._still_in_flight()
 
     # -- progress and the end of the kernel ------------------------------------------------
     #: Under the "random" schedule: picks one of n allowed pending completions (the

@@ -10,8 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from tcgen05_lower.sim.ordering_records import PIPELINED, InFlight
-from tcgen05_lower.sim.smem_chunks import chunk_form, owners_seen
+from tcgen05_lower.sim.smem_chunks import CHUNK, chunk_form, owners_seen
 from tcgen05_lower.sim.state import TMEM_COLUMNS, SimError, TensorOp
+from tcgen05_lower.sim.tmem_index import InflightIndex, tmem_summary
 
 
 class TensorOrdering:
@@ -54,14 +55,25 @@ class TensorOrdering:
                 if err.ptx_line is None:
                     err.ptx_line = record.line
                 raise
-            for rank, mask in record.op.footprint.tmem_writes.items():
-                self.tmem_written[rank] |= mask
+            summary = tmem_summary(record.op.footprint)
+            if summary.general:
+                for rank, mask in record.op.footprint.tmem_writes.items():
+                    self.tmem_written[rank] |= mask
+                return
+            for rank, written in summary.writes.items():   # the mask's block only
+                if written.box is not None:
+                    self.tmem_written[rank][written.box] |= written.block
 
     def _check_tmem_written(self, record: InFlight) -> None:
         """An op reads TMEM cells that no tcgen05.mma / st / cp / shift wrote since their
         columns were allocated: their contents are undefined (9.7.16.7.1 allocates columns,
         it does not clear them), so whatever the op computes from them is too."""
+        summary = tmem_summary(record.op.footprint)
         for rank, mask in record.op.footprint.tmem_reads.items():
+            read = None if summary.general else summary.reads[rank]
+            if read is not None and (read.box is None or not np.greater(
+                    read.block, self.tmem_written[rank][read.box]).any()):
+                continue   # its block has no cell read and not written: none unwritten
             unwritten = mask & ~self.tmem_written[rank]
             if not unwritten.any():
                 continue
@@ -95,62 +107,64 @@ class TensorOrdering:
         if not ranks:
             return
         # Only a record whose completion the issuer does not know can race with the new
-        # op (_ordered's first test, for all records at once), and only when their masks
-        # can share a cell (their lane and column sets intersect); the rest is the exact
-        # test, in the records' order.
-        candidates = self._not_known_complete(thread)
-        if not fp.tmem_writes:   # a read conflicts only with a record that writes
-            candidates = candidates[self._inflight_arrays[4][candidates]]
-        for index in candidates:
-            record = self.inflight[index]
-            other = record.op.footprint
-            if not any(_may_share(fp, other, rank) for rank in ranks):
-                continue
-            if self._ordered(thread, record, kind, op, cp4):
-                continue
-            for rank in ranks:
-                mine_w = fp.tmem_writes.get(rank)
-                mine_r = fp.tmem_reads.get(rank)
-                their_w = other.tmem_writes.get(rank)
-                their_r = other.tmem_reads.get(rank)
-                overlap = None
-                for a, b in ((mine_w, their_w), (mine_w, their_r), (mine_r, their_w)):
-                    if a is not None and b is not None:
-                        both = a & b
-                        if both.any():
-                            overlap = both
-                            break
-                if overlap is None:
-                    continue
-                self._race(f"tcgen05.{kind} and tcgen05.{record.kind} both access "
-                           f"{self._describe(rank, overlap)}, and the second is not ordered "
-                           "after the first's completion (9.7.16.6)", line, record.line)
-                break
+        # op (_ordered's first test), and only when their masks can share a cell
+        # (_may_share): both tested for all records at once (tmem_index.py); the rest
+        # is the exact test, in the records' order.
+        index = InflightIndex.of(self)
+        for at in index.candidates(self.tc_known[thread], tmem_summary(fp),
+                                   not fp.tmem_writes):
+            self._check_pair(thread, op, kind, cp4, line, ranks, self.inflight[at])
 
-    #: (the inflight list, how many of its records are in the arrays, their completion
-    #: agents, their sequence numbers, whether they write TMEM): kept in step with
-    #: ``inflight`` (appended to by ``issue``, replaced as a whole by ``barrier``).
-    _inflight_arrays = None
+    def _conflict_candidates_general(self, thread: int, op: TensorOp) -> list[int]:
+        """What ``InflightIndex.candidates`` computes for `op`, record by record (the
+        reference its tests compare with)."""
+        fp = op.footprint
+        ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
+        return [at for at, record in enumerate(self.inflight)
+                if self.tc_known[thread, record.agent] < record.seq
+                and (fp.tmem_writes or record.op.footprint.tmem_writes)
+                and any(_may_share(fp, record.op.footprint, rank) for rank in ranks)]
 
-    def _not_known_complete(self, thread: int) -> np.ndarray:
-        """Indices of the in-flight records whose completion `thread` does not know for
-        tcgen05 ops (``tc_known`` below the record's sequence number), in order."""
+    def _check_pair(self, thread: int, op: TensorOp, kind: str, cp4: bool, line: int,
+                    ranks: set, record: InFlight) -> None:
+        """The race of new op `op` with in-flight `record`, if they share a cell
+        (write/write, write/read, read/write) and the issuer does not order them."""
+        if self._ordered(thread, record, kind, op, cp4):
+            return
+        fp, other = op.footprint, record.op.footprint
+        for rank in ranks:
+            mine_w = fp.tmem_writes.get(rank)
+            mine_r = fp.tmem_reads.get(rank)
+            their_w = other.tmem_writes.get(rank)
+            their_r = other.tmem_reads.get(rank)
+            overlap = None
+            for a, b in ((mine_w, their_w), (mine_w, their_r), (mine_r, their_w)):
+                if a is not None and b is not None:
+                    both = a & b
+                    if both.any():
+                        overlap = both
+                        break
+            if overlap is None:
+                continue
+            self._race(f"tcgen05.{kind} and tcgen05.{record.kind} both access "
+                       f"{self._describe(rank, overlap)}, and the second is not ordered "
+                       "after the first's completion (9.7.16.6)", line, record.line)
+            break
+
+    def _still_in_flight(self) -> list:
+        """The in-flight records without the performed ones whose completion every
+        thread knows, for ordinary accesses and for tcgen05 ops (``barrier``): tested
+        for all records at once, the index kept in step."""
+        index = InflightIndex.of(self)
         records = self.inflight
-        cache = self._inflight_arrays
-        if cache is None or cache[0] is not records or cache[1] > len(records):
-            cache = [records, 0, np.zeros(0, np.int64), np.zeros(0, np.int64),
-                     np.zeros(0, bool)]
-        if cache[1] < len(records):
-            new = records[cache[1]:]
-            cache[4] = np.concatenate([cache[4], np.fromiter(
-                (bool(r.op.footprint.tmem_writes) for r in new), bool, len(new))])
-            cache[2] = np.concatenate([cache[2], np.fromiter((r.agent for r in new),
-                                                             np.int64, len(new))])
-            cache[3] = np.concatenate([cache[3], np.fromiter((r.seq for r in new),
-                                                             np.int64, len(new))])
-            cache[1] = len(records)
-        self._inflight_arrays = cache
-        return np.flatnonzero(self.tc_known[thread][cache[2]] < cache[3])
+        performed = np.flatnonzero(np.fromiter((r.performed for r in records), bool,
+                                               len(records)))
+        agents, seqs = index.agent[performed], index.seq[performed]
+        known = (self.tc_known[:, agents] >= seqs).all(axis=0) & \
+            (self.known[:, agents] >= seqs).all(axis=0)
+        keep = np.ones(len(records), bool)
+        keep[performed[known]] = False
+        return index.keep(keep)
 
     def _check_allocation_ordered(self, thread: int, op: TensorOp, line: int) -> None:
         """The columns an op touches were allocated by a tcgen05.alloc ordered before it:
@@ -167,24 +181,29 @@ class TensorOrdering:
                                "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
                                line, alloc_line)
 
-    #: Replaced by every tcgen05.alloc: the allocations _allocations_of kept for a
-    #: footprint hold while it is the same object.
+    #: Replaced by every tcgen05.alloc: the allocations _allocations_of found hold
+    #: while it is the same object.
     _alloc_state = None
 
     def _allocations_of(self, fp, rank: int) -> list:
         """(owner thread, sequence number of its latest alloc, that alloc's PTX line)
         for each thread whose allocation holds columns of CTA ``rank`` that ``fp``
-        touches, by owner; kept on the footprint until the next alloc (an MMA built
-        once is issued again and again)."""
-        summaries = getattr(fp, "_summaries", None)
-        key = ("allocations", rank)
-        if summaries is not None:
-            kept = summaries.get(key)
-            if kept is not None and kept[0] is self._alloc_state and \
-                    self._alloc_state is not None:
-                return kept[1]
-        mask = fp.tmem_columns(rank) if hasattr(fp, "tmem_columns") else \
-            _columns_of(fp, rank)
+        touches, by owner; kept per set of columns until the next alloc (an MMA or ld
+        is issued again and again, and ops of one accumulator touch the same columns)."""
+        summary = tmem_summary(fp)
+        if summary.general:
+            return self._owners_of(rank, _columns_of(fp, rank))
+        kept = self.__dict__.get("_allocations_kept")
+        if kept is None or kept[0] is not self._alloc_state:
+            kept = self.__dict__["_allocations_kept"] = (self._alloc_state, {})
+        key = (rank, summary.column_keys[rank])
+        found = kept[1].get(key)
+        if found is None:
+            found = kept[1][key] = self._owners_of(rank, summary.columns[rank])
+        return found
+
+    def _owners_of(self, rank: int, mask: np.ndarray) -> list:
+        """_allocations_of for the columns `mask` (bool[512]) of CTA `rank`."""
         owners = self.alloc_by[rank][mask]
         seqs = self.alloc_seq[rank][mask]
         found = []
@@ -192,8 +211,6 @@ class TensorOrdering:
             select = owners == owner
             found.append((int(owner), int(seqs[select].max()),
                           int(self.alloc_line[rank][mask][select].max())))
-        if summaries is not None and self._alloc_state is not None:
-            summaries[key] = (self._alloc_state, found)
         return found
 
     def _check_async_smem_reads(self, thread: int, op: TensorOp, line: int) -> None:
@@ -211,6 +228,8 @@ class TensorOrdering:
                                                self.TMA, thread, form):
                 self._check_tma_written(thread, rank, addresses,
                                         f"tcgen05.{op.kind} by thread {thread} reads", line)
+            if form is not None and _no_ordinary_writer(marks, form):
+                continue   # what the per-byte test below finds too, on 16-byte rows
             writers = self.writer[rank][addresses]
             written = writers >= 0
             if not written.any():
@@ -288,9 +307,9 @@ class TensorOrdering:
 
     def _complete_commit(self, entry) -> None:
         thread, seq, mbarrier, targets, line, generic, tc = entry
-        for record in self.inflight:
-            if record.issuer == thread and record.issue_agent >= 0 and record.seq <= seq:
-                self._perform(record)
+        # the thread's mma / cp / shift up to seq, in issue order (tmem_index.py)
+        for record in InflightIndex.of(self).due(thread, seq):
+            self._perform(record)
         what = "the arrive-on of tcgen05.commit" + (" (multicast)" if len(targets) > 1
                                                     else "")
         for r in targets:
@@ -368,6 +387,15 @@ def _may_share(mine, theirs, rank: int) -> bool:
         if a is not None and b is not None and a[0] & b[0] and a[1] & b[1]:
             return True
     return False
+
+
+def _no_ordinary_writer(marks, form) -> bool:
+    """Whether no byte of the chunks `form` has an ordinary writer (``writer`` -1), read
+    as rows of 16 bytes (``ChunkMarks.bytes_writer``) rather than byte by byte."""
+    # (np.take copies a row at a time: ten times faster here than indexing by an array)
+    rows = np.take(marks.bytes_writer, form.index, axis=0) if form.span is None else \
+        marks.bytes_writer[form.low // CHUNK:(form.high + 1) // CHUNK]
+    return int(rows.max()) < 0
 
 
 def _columns_of(fp, rank: int) -> np.ndarray:

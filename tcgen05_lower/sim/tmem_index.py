@@ -1,0 +1,261 @@
+"""The TMEM side of the ordering model's bookkeeping (ordering_tensor.py) as arrays: per
+footprint, its TMEM masks summarized once; per model, the asynchronous tcgen05 ops in
+flight indexed by what a check asks of them.
+
+A footprint is complete when its op is issued and not changed afterwards (state.py), and
+the same footprint is issued again and again (a built MMA, a tcgen05.ld of the same
+address: the run's cache, tensor_core.py). ``TmemSummary`` keeps, for each of its masks,
+the lanes and the columns it touches as bit words (two 64-bit words of lanes, eight of
+columns) and the block of cells it spans, so that
+
+- the test "can the new op share a cell with this record" (``_may_share``'s in
+  ordering_tensor.py: their lane sets and their column sets both intersect, for
+  write/write, write/read and read/write) is one array operation over all the records
+  the issuer does not know complete (``InflightIndex.candidates``), instead of a Python
+  call per record;
+- the never-written test and the written cells look at the mask's block, not at all of
+  TMEM.
+
+``InflightIndex`` mirrors the model's ``inflight`` list (appended to by ``issue``,
+replaced by ``barrier`` and ``FunctionalOrdering``): each record's completion agent,
+sequence number, whether it writes TMEM and its summary's words, in the list's order; and
+per issuing thread its mma / cp / shift in issue order, so that a commit completes the
+ops it tracks by taking them from the front of one queue (``due``) instead of walking
+every record in flight.
+
+Anything these do not describe exactly takes the general code: a footprint whose masks
+are not ``bool[128, 512]`` arrays of ranks the model has (``TmemSummary.general``) is a
+candidate for every check, and a thread whose records are not in increasing sequence
+order (only a caller that builds records by hand can do that) has its commits walk the
+list.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from tcgen05_lower.sim.state import TMEM_COLUMNS, TMEM_LANES
+
+#: 64-bit words of a lane set, of a column set, and of both (lanes first).
+LANE_WORDS = TMEM_LANES // 64
+WORDS = LANE_WORDS + TMEM_COLUMNS // 64
+#: Index of a summary's writes and reads in its words.
+WRITES, READS = 0, 1
+#: The pairs ``_may_share`` tests: (the new op's, the record's) mask.
+_MINE, _THEIRS = (WRITES, WRITES, READS), (WRITES, READS, WRITES)
+#: Where a footprint keeps its summary (``Footprint._summaries``).
+_KEY = ("tmem_index",)
+
+
+class MaskSummary:
+    """One TMEM mask of a footprint: ``words`` (uint64[WORDS]: the lanes, then the
+    columns it touches, bit i of the set in bit i % 64 of word i // 64), ``columns``
+    (bool[512]) and ``box`` / ``block``: the slices of lanes and columns that span its
+    cells and the mask there (None when it has none)."""
+
+    __slots__ = ("mask", "words", "columns", "box", "block")
+
+    def __init__(self, mask: np.ndarray):
+        columns = mask.any(axis=0)
+        self.mask, self.columns = mask, columns
+        self.box = self.block = None
+        lanes = np.zeros(TMEM_LANES, bool)
+        if columns.any():
+            # the lanes from the columns that hold cells only (an ld's 32 of 512)
+            first = int(columns.argmax())
+            end = TMEM_COLUMNS - int(columns[::-1].argmax())
+            lanes = mask[:, first:end].any(axis=1)
+            low = int(lanes.argmax())
+            high = TMEM_LANES - int(lanes[::-1].argmax())
+            self.box = (slice(low, high), slice(first, end))
+            self.block = mask[self.box]
+        self.words = _words(np.concatenate([lanes, columns]))
+
+
+class TmemSummary:
+    """The TMEM masks of one footprint, summarized (module docstring): ``reads`` and
+    ``writes`` (rank -> MaskSummary, in the footprint's order), ``words`` (rank ->
+    uint64[2, WORDS], writes then reads, zeros for a missing mask), ``columns`` (rank ->
+    the columns read or written, bool[512]) and ``column_keys`` (rank -> those columns
+    as bytes, a dict key), ``ranks`` (a set). ``general``: a mask is
+    not a bool[128, 512] array, and nothing else is filled in: the callers take their
+    general code."""
+
+    __slots__ = ("general", "ranks", "reads", "writes", "words", "columns", "column_keys",
+                 "has_writes", "has_reads")
+
+    def __init__(self, fp):
+        self.ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
+        self.reads, self.writes, self.words, self.columns = {}, {}, {}, {}
+        self.column_keys = {}
+        self.has_writes, self.has_reads = bool(fp.tmem_writes), bool(fp.tmem_reads)
+        self.general = not all(_regular(mask, rank) for masks in (fp.tmem_reads,
+                                                                  fp.tmem_writes)
+                               for rank, mask in masks.items())
+        if self.general:
+            return
+        made = {}   # by mask: the ranks of a cta_group::2 MMA share theirs
+        for summaries, masks in ((self.reads, fp.tmem_reads), (self.writes, fp.tmem_writes)):
+            for rank, mask in masks.items():
+                if id(mask) not in made:
+                    made[id(mask)] = MaskSummary(mask)
+                summaries[rank] = made[id(mask)]
+        for rank in self.ranks:
+            write, read = self.writes.get(rank), self.reads.get(rank)
+            words = np.zeros((2, WORDS), np.uint64)
+            if write is not None:
+                words[WRITES] = write.words
+            if read is not None:
+                words[READS] = read.words
+            self.words[rank] = words
+            self.columns[rank] = read.columns if write is None else write.columns \
+                if read is None else write.columns | read.columns
+            self.column_keys[rank] = (words[WRITES, LANE_WORDS:] |
+                                      words[READS, LANE_WORDS:]).tobytes()
+
+
+def tmem_summary(fp) -> TmemSummary:
+    """The summary of footprint `fp`, made once (kept in its ``_summaries``; made again
+    for a footprint without them)."""
+    kept = getattr(fp, "_summaries", None)
+    if not isinstance(kept, dict):
+        return TmemSummary(fp)
+    summary = kept.get(_KEY)
+    if summary is None:
+        summary = kept[_KEY] = TmemSummary(fp)
+    return summary
+
+
+def _regular(mask, rank) -> bool:
+    return isinstance(mask, np.ndarray) and mask.dtype == bool and \
+        mask.shape == (TMEM_LANES, TMEM_COLUMNS) and isinstance(rank, (int, np.integer)) \
+        and rank >= 0
+
+
+def _words(flags: np.ndarray) -> np.ndarray:
+    """The bool vector `flags` (a multiple of 64 long) as uint64 words (all made the
+    same way, so that two sets intersect when their words do)."""
+    return np.packbits(flags, bitorder="little").view(np.uint64)
+
+
+class InflightIndex:
+    """Arrays over a list of in-flight records (``ordering_records.InFlight``), in its
+    order, and the per-thread queues of its mma / cp / shift (module docstring). The
+    queues hold the records a filtered list (``keep``) drops too: only performed ones,
+    which a commit skips.
+    ``ranks``: the CTAs of the model (a summary of another rank is ``general``)."""
+
+    def __init__(self, records: list, ranks: int):
+        self.records, self.ranks, self.count = records, ranks, 0
+        self.rank_set = frozenset(range(ranks))
+        self.agent = np.zeros(0, np.int64)
+        self.seq = np.zeros(0, np.int64)
+        self.writes = np.zeros(0, bool)
+        self.general = np.zeros(0, bool)
+        self.words = np.zeros((0, ranks, 2, WORDS), np.uint64)
+        self.queues: dict[int, deque] = {}
+        self.last_seq: dict[int, int] = {}
+        #: threads whose records came out of sequence order: their commits walk the list
+        self.disordered: set[int] = set()
+        self.sync()
+
+    @staticmethod
+    def of(model) -> InflightIndex:
+        """The model's index, made again when its ``inflight`` is another list (or
+        shorter than what the index holds), brought up to date with it."""
+        index = model.__dict__.get("_tmem_index")
+        records = model.inflight
+        if index is None or index.records is not records or index.count > len(records):
+            index = model.__dict__["_tmem_index"] = InflightIndex(records, len(model.ctas))
+        else:
+            index.sync()
+        return index
+
+    def sync(self) -> None:
+        """Adds the records appended to the list since the last call."""
+        records = self.records
+        new = records[self.count:]
+        if not new:
+            return
+        end = self.count + len(new)
+        if end > self.agent.size:
+            self._grow(max(2 * self.agent.size, end, 64))
+        at = slice(self.count, end)
+        self.agent[at] = [r.agent for r in new]
+        self.seq[at] = [r.seq for r in new]
+        for offset, record in enumerate(new):
+            self._add(self.count + offset, record)
+        self.count = end
+
+    def _grow(self, size: int) -> None:
+        for name in ("agent", "seq", "writes", "general", "words"):
+            old = getattr(self, name)
+            grown = np.zeros((size,) + old.shape[1:], old.dtype)
+            grown[:old.shape[0]] = old
+            setattr(self, name, grown)
+
+    def _add(self, row: int, record) -> None:
+        summary = tmem_summary(record.op.footprint)
+        self.writes[row] = summary.has_writes
+        general = self.general[row] = summary.general or not summary.ranks <= self.rank_set
+        if not general:
+            for rank, words in summary.words.items():
+                self.words[row, rank] = words
+        if record.issue_agent < 0:
+            return
+        thread = record.issuer
+        if self.last_seq.get(thread, -1) >= record.seq:
+            self.disordered.add(thread)
+        self.last_seq[thread] = record.seq
+        if not record.performed:
+            self.queues.setdefault(thread, deque()).append(record)
+
+    def keep(self, keep: np.ndarray) -> list:
+        """The list of the records where `keep` (bool, one per record) is True, which
+        the index mirrors from now on (its arrays filtered, not made again)."""
+        self.sync()
+        kept = [record for record, stays in zip(self.records, keep.tolist()) if stays]
+        at = np.flatnonzero(keep)
+        for name in ("agent", "seq", "writes", "general", "words"):
+            setattr(self, name, getattr(self, name)[at])
+        self.records, self.count = kept, len(kept)
+        return kept
+
+    def candidates(self, tc_row: np.ndarray, summary: TmemSummary,
+                   reads_only: bool) -> list[int]:
+        """Indices, in order, of the records that the thread whose ``tc_known`` row is
+        `tc_row` does not know complete and that can share a cell with an op of
+        footprint `summary` (``_may_share`` of ordering_tensor.py, exactly: general
+        records and summaries are candidates always). `reads_only`: the op writes no
+        TMEM, so only records that write it count."""
+        n = self.count
+        index = np.flatnonzero(tc_row[self.agent[:n]] < self.seq[:n])
+        if reads_only:
+            index = index[self.writes[index]]
+        if summary.general or index.size == 0 or not summary.ranks <= self.rank_set:
+            return index.tolist()
+        # the pairs of _may_share whose first mask the op has
+        pairs = [at for at, mine in enumerate(_MINE) if
+                 (summary.has_writes if mine == WRITES else summary.has_reads)]
+        hit = self.general[index]
+        for rank in summary.ranks:
+            theirs = self.words[index, rank][:, [_THEIRS[at] for at in pairs]]
+            both = theirs & summary.words[rank][[_MINE[at] for at in pairs]]
+            hit = hit | (both[..., :LANE_WORDS].any(-1) & both[..., LANE_WORDS:].any(-1)
+                         ).any(-1)
+        return index[hit].tolist()
+
+    def due(self, thread: int, seq: int) -> list:
+        """The mma / cp / shift of `thread` up to sequence number `seq` that a commit
+        completes (not performed yet at their indexing; ``_perform`` skips the others),
+        in issue order, taken off its queue."""
+        if thread in self.disordered:
+            return [r for r in self.records
+                    if r.issuer == thread and r.issue_agent >= 0 and r.seq <= seq]
+        queue = self.queues.get(thread)
+        taken = []
+        while queue and queue[0].seq <= seq:
+            taken.append(queue.popleft())
+        return taken

@@ -1,0 +1,241 @@
+"""The TMEM side of the ordering model on arrays (tcgen05_lower/sim/tmem_index.py) against
+the general code it replaces, on the same records: the conflict candidates of every issue
+(``InflightIndex.candidates`` against ``_conflict_candidates_general``, the per-record
+``_may_share`` loop), the ops a commit completes (``InflightIndex.due`` against the walk
+of the in-flight list), the never-written and written cells looked up in a mask's block
+(against ``mask & ~written`` over all of TMEM, computed here with NumPy) and the test for
+ordinary writers of an MMA's operand chunks (against the per-byte lookup). Each guard
+that sends something unusual to the general code (a mask that is not bool[128, 512],
+records out of sequence order) has a case that goes wrong without it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_sim_ordering import MBAR, FakeOp, cells, ld, mma, model  # noqa: E402
+from tcgen05_lower.sim.ordering_records import InFlight  # noqa: E402
+from tcgen05_lower.sim.ordering_tensor import _no_ordinary_writer  # noqa: E402
+from tcgen05_lower.sim.smem_chunks import chunk_form  # noqa: E402
+from tcgen05_lower.sim.state import Footprint  # noqa: E402
+from tcgen05_lower.sim.tmem_index import InflightIndex, tmem_summary  # noqa: E402
+
+
+def random_mask(rng) -> np.ndarray:
+    """A block of lanes x columns, or scattered cells (not a rectangle), or nothing."""
+    mask = np.zeros((128, 512), bool)
+    form = rng.integers(0, 5)
+    if form == 0:
+        return mask
+    if form == 1:
+        mask[rng.integers(0, 128, 40), rng.integers(0, 512, 40)] = True
+        return mask
+    lane, col = rng.integers(0, 128), rng.integers(0, 512)
+    mask[lane:lane + rng.integers(1, 64), col:col + rng.integers(1, 96)] = True
+    return mask
+
+
+def random_op(rng, kinds=("mma", "ld", "st", "cp")) -> FakeOp:
+    kind = kinds[rng.integers(0, len(kinds))]
+    fp = Footprint()
+    if kind in ("mma", "st", "cp"):
+        fp.tmem_writes[0] = random_mask(rng)
+    if kind in ("mma", "ld") and (kind == "ld" or rng.integers(0, 2)):
+        fp.tmem_reads[0] = random_mask(rng)
+    return FakeOp(kind, fp, (0, int(rng.integers(0, 3)), 128, 64, 1))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_candidates_are_the_per_record_loops(seed):
+    # Threads of four warps issue random ops, some footprints issued again (an op built
+    # once); now and then one thread learns completions through a barrier and fences.
+    rng = np.random.default_rng(seed)
+    m = model()
+    built = [random_op(rng) for _ in range(12)]
+    compared = 0
+    still_in_flight, dropped = m._still_in_flight, []
+
+    def both():
+        # barrier's filter, record by record (the code it replaces), and at once
+        general = [r for r in m.inflight if not (
+            r.performed and (m.tc_known[:, r.agent] >= r.seq).all()
+            and (m.known[:, r.agent] >= r.seq).all())]
+        before = len(m.inflight)
+        fast = still_in_flight()
+        assert [id(r) for r in fast] == [id(r) for r in general]
+        dropped.append(before - len(fast))
+        return fast
+
+    m._still_in_flight = both
+    for step in range(150):
+        thread = int(rng.choice([0, 32, 64, 96, 1]))
+        op = built[rng.integers(0, len(built))] if rng.integers(0, 2) else random_op(rng)
+        if op.kind in ("ld", "st"):
+            thread -= thread % 32
+        fp = op.footprint
+        if fp.tmem_reads or fp.tmem_writes:
+            fast = InflightIndex.of(m).candidates(m.tc_known[thread], tmem_summary(fp),
+                                                  not fp.tmem_writes)
+            assert fast == m._conflict_candidates_general(thread, op), step
+            compared += len(fast)
+        m.issue(thread, op, 100 + step)
+        if step % 11 == 5:   # a commit of this thread's ops, completed
+            m.commit(thread, 0, MBAR, 1, 500 + step)
+            while m.progress():
+                pass
+        if step % 13 == 7:   # a warp waits for its lds
+            warp = np.arange(32) + 32 * int(rng.integers(0, 4))
+            m.wait(warp, "ld", 600 + step)
+        if step % 37 == 36:
+            everyone = np.arange(128)
+            m.fence(everyone, "before_thread_sync", 1000 + step)
+            m.barrier(everyone, 1000 + step)   # replaces the in-flight list
+            m.fence(everyone, "after_thread_sync", 1000 + step)
+    assert compared > 100   # the records did overlap (not only empty lists compared)
+    assert len(dropped) == 4 and sum(dropped) > 0
+
+
+def test_the_candidates_of_the_model_are_the_per_record_loops_in_an_example():
+    # The same comparison on every issue of a warp-specialized example (late schedule).
+    from tcgen05_lower.cli.sim import prepare
+    from tcgen05_lower.sim import ordering_tensor
+    from tcgen05_lower.sim.api import simulate
+
+    root = Path(__file__).resolve().parent.parent / "examples"
+    ptx, manifest, _, inputs = prepare(str(root / "ws_persistent_gemm_bf16.mlir"),
+                                       str(root / "ws_persistent_gemm_bf16.check.py"))
+    original = ordering_tensor.TensorOrdering._check_conflicts
+    seen = []
+
+    def both(self, thread, op, kind, cp4, line):
+        fp = op.footprint
+        if fp.tmem_reads or fp.tmem_writes:
+            fast = InflightIndex.of(self).candidates(self.tc_known[thread], tmem_summary(fp),
+                                                     not fp.tmem_writes)
+            seen.append((fast, self._conflict_candidates_general(thread, op)))
+        original(self, thread, op, kind, cp4, line)
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(ordering_tensor.TensorOrdering, "_check_conflicts", both)
+    try:
+        result = simulate(ptx, manifest, inputs, schedule="late")
+    finally:
+        mp.undo()
+    assert not result.races
+    assert len(seen) > 100 and sum(len(fast) for fast, _ in seen) > 0
+    assert all(fast == general for fast, general in seen)
+
+
+def uint8_mma(cols=slice(0, 64)) -> FakeOp:
+    """An MMA whose mask is 0/1 bytes, not bool: nothing tmem_index summarizes."""
+    return FakeOp("mma", Footprint(tmem_writes={0: cells(slice(0, 128), cols).astype(
+        np.uint8)}), (0, 0, 128, 64, 1))
+
+
+@pytest.mark.parametrize("unusual", ["earlier", "later"])
+def test_an_unusual_mask_is_a_candidate_always(unusual):
+    # 9.7.16.6: an ld of cells an unfinished MMA writes, with no ordering, races; so
+    # does the reverse. With the MMA's mask as 0/1 bytes the race is the same (the
+    # general code decides; without the guard its words would be zeros and the pair
+    # ruled out).
+    def run(make):
+        m = model()
+        if unusual == "earlier":
+            m.issue(0, make(), 10)
+            m.issue(32, ld(slice(32, 64), slice(0, 32)), 11)
+        else:
+            m.issue(32, ld(slice(32, 64), slice(0, 32)), 11)
+            m.issue(0, make(), 10)
+        return [(r.message, r.ptx_line, r.other_line) for r in m.races]
+
+    usual = run(mma)
+    assert len(usual) == 1 and "both access TMEM of CTA 0, lanes 32-63" in usual[0][0]
+    assert run(uint8_mma) == usual
+    assert tmem_summary(uint8_mma().footprint).general
+
+
+def test_a_commit_completes_records_out_of_sequence_order_too():
+    # Records appended by hand out of sequence order (thread 0: seq 3, then seq 2): a
+    # commit tracks all prior ops of its thread (9.7.16.6.4.2), so both are performed,
+    # as the walk of the list finds them; without the guard the queue would stop at
+    # the first and miss the second.
+    m = model()
+    m.issue(0, mma(cols=slice(0, 64)), 10)
+    first = m.inflight[0]
+    late, early = mma(cols=slice(64, 128)), mma(cols=slice(128, 192))
+    for op, seq in ((late, first.seq + 2), (early, first.seq + 1)):
+        m.inflight.append(InFlight(op, "mma", 0, first.agent, first.issue_agent, seq, 12))
+    m.seq[first.issue_agent] = first.seq + 2
+    index = InflightIndex.of(m)
+    general = [r for r in m.inflight if r.issuer == 0 and r.issue_agent >= 0
+               and r.seq <= first.seq + 2]
+    assert index.due(0, first.seq + 2) == general and len(general) == 3
+    m.commit(0, 0, MBAR, 1, 13)
+    assert m.progress()
+    assert late.performed and early.performed and first.performed
+
+
+def test_a_commit_completes_its_threads_ops_up_to_its_own_in_order():
+    # 9.7.16.6.4.2: a commit tracks the prior async ops of its thread, not later ones,
+    # nor another thread's; the order is the issue order.
+    m = model()
+    ops = [mma(cols=slice(64 * i, 64 * i + 64)) for i in range(4)]
+    order = []
+    for op in ops:
+        op.perform = lambda ctas, op=op: order.append(op)
+    m.issue(0, ops[0], 10)
+    m.issue(0, ops[1], 11)
+    m.issue(1, ops[2], 12)    # another thread's
+    m.commit(0, 0, MBAR, 1, 13)
+    m.issue(0, ops[3], 14)    # after the commit
+    assert m.progress()
+    assert order == [ops[0], ops[1]]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unwritten_and_written_cells_are_all_of_tmems(seed):
+    # The block lookups against mask & ~written over all of TMEM (NumPy here); a mask
+    # of 0/1 bytes takes the general code, with the same answer.
+    rng = np.random.default_rng(seed)
+    m = model()
+    m.tmem_written[0][:] = rng.random((128, 512)) < 0.7
+    for step in range(40):
+        read, write = random_mask(rng), random_mask(rng)
+        fp = Footprint(tmem_reads={0: read}, tmem_writes={0: write})
+        if step % 4 == 3:   # 0/1 bytes (the general code): an ld's read alone
+            write = np.zeros_like(write)
+            fp = Footprint(tmem_reads={0: read.astype(np.uint8)})
+            assert tmem_summary(fp).general
+        record = InFlight(FakeOp("mma", fp), "mma", 0, 0, 0, 1, 200 + step)
+        before = m.tmem_written[0].copy()
+        m.unwritten_reads.clear()
+        m._perform(record)
+        unwritten = read & ~before
+        if unwritten.any():
+            assert np.array_equal(m.unwritten_reads[(200 + step, "mma", 0)], unwritten)
+        else:
+            assert not m.unwritten_reads
+        assert np.array_equal(m.tmem_written[0], before | write)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_no_ordinary_writer_is_the_per_byte_lookup(seed):
+    rng = np.random.default_rng(seed)
+    m = model()
+    marks = m.chunk_marks[0]
+    for _ in range(30):
+        m.writer[0][:] = -1
+        written = rng.integers(0, 2048, rng.integers(0, 3))
+        m.writer[0][written] = rng.integers(0, 128, written.size)
+        chunks = np.unique(rng.integers(0, 128, rng.integers(1, 20)))
+        if rng.integers(0, 3) == 0:   # one contiguous run of chunks (a span)
+            chunks = np.arange(chunks[0], min(chunks[0] + 8, 128))
+        addresses = (chunks[:, None] * 16 + np.arange(16)).reshape(-1).astype(np.int64)
+        form = chunk_form(addresses)
+        assert form is not None
+        assert _no_ordinary_writer(marks, form) == (not (m.writer[0][addresses] >= 0).any())
