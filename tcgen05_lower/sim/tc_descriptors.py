@@ -142,6 +142,28 @@ def swizzled_address(address, row_bytes: int):
     return address ^ (((address >> 7) & mask) << 4)
 
 
+def pattern_phase(desc: SmemDescriptor) -> int | None:
+    """Where the start address of ``desc`` falls in its swizzling mode's repeating pattern
+    (start mod 1024, 512, 256 bytes for 128B, 64B, 32B swizzling: the boundaries of Table
+    41; 0 without swizzling), when its operand addresses (``operand_addresses``) are those
+    of the same descriptor started at that phase, shifted by the rest of the start (a
+    multiple of the pattern's size); None for a form that is not such a shift here (a
+    base offset, the absolute leading-dimension mode, 128B swizzling with 32B atomicity),
+    which ``operand_addresses`` computes alone.
+
+    Why: without swizzling an address is start + offset. A swizzle XORs address bits
+    4-6 with bits 7.. under the mask m = row bytes / 16 - 1 (``swizzled_address``); with
+    start = P + s, P a multiple of 8 swizzle rows (128 (m + 1) bytes, at least 256), bits
+    0-7 of P + (s + offset) are those of s + offset and bits 7.. of P add a multiple of
+    m + 1 to the row index, so the XOR sees s + offset alone: the address is P plus that
+    of s + offset."""
+    if desc.base_offset or desc.leading_absolute or desc.swizzle not in SWIZZLE_ROW_BYTES:
+        return None
+    if desc.swizzle == "none":
+        return 0
+    return desc.start % (8 * SWIZZLE_ROW_BYTES[desc.swizzle])
+
+
 def operand_addresses(desc: SmemDescriptor, rows: int, k: int, element: str,
                       mn_major: bool) -> np.ndarray:
     """[rows, k * element bytes] addresses of an A or B operand in shared memory: K-major,

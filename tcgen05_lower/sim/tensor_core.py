@@ -88,7 +88,7 @@ from tcgen05_lower.sim.tc_datapath import Operation, _mask, tmem_block
 # decode_instr_descriptor: also read through this module (sim/timing.py's MMA shapes)
 from tcgen05_lower.sim.tc_descriptors import (decode_instr_descriptor,  # noqa: F401
                                               decode_smem_descriptor, k_major_addresses)
-from tcgen05_lower.sim.tc_mma import _build_mma, _build_scaled_mma
+from tcgen05_lower.sim.tc_mma import _build_mma, _build_scaled_mma, run_parts
 
 
 def _qualifiers(opcode: str) -> list[str]:
@@ -155,7 +155,7 @@ def _cached_mma(kind, cta_group, ws, operands, rank, cluster_size,
         key, built = None, None
     if built is None:
         built = _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
-                           collector=collector, is_sparse=is_sparse)
+                           collector=collector, is_sparse=is_sparse, parts=run_parts(cache))
         if key is not None:
             if len(cache) >= _MMA_CACHE_SIZE:
                 cache.clear()
