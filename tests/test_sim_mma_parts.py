@@ -1,4 +1,4 @@
-"""The parts of an MMA a run builds once and shares (sim/tc_mma.py ``run_parts``): an
+"""The parts of an MMA a run builds once and shares (sim/tc_mma.py ``shared_parts``): an
 operand's shared-memory addresses as a pattern per phase of its start in the swizzle's
 repeating pattern plus the rest of the start (``tc_descriptors.pattern_phase``), the
 unique addresses of both operands from the patterns', and D's cells and mask per shape
@@ -249,11 +249,11 @@ def test_mmas_of_one_accumulator_share_a_read_only_d_mask():
 
 def test_the_parts_dict_stays_bounded():
     cache = {}
-    parts = tc_mma.run_parts(cache)
+    parts = tc_mma.shared_parts(cache)
     for i in range(tc_mma._PARTS_SIZE):
         parts[i] = i
-    assert tc_mma.run_parts(cache) == {}
-    assert tc_mma.run_parts(None) is None
+    assert tc_mma.shared_parts(cache) == {}
+    assert tc_mma.shared_parts(None) is None
 
 
 def test_a_start_past_the_pattern_is_shifted_not_rebuilt():
@@ -263,3 +263,86 @@ def test_a_start_past_the_pattern_is_shifted_not_rebuilt():
                                parts)
     assert len(parts) == 1
     np.testing.assert_array_equal(again, first + 4 * 1024)
+
+
+# -- block-scaled MMAs (.kind::mxf8f6f4): the same, and cached per run like the others --------
+
+#: Table 43: atype = btype = E4M3 (0), N >> 3 at bits 17-22, UE8M0 (bit 23 = 1), M >> 7
+#: at bits 27-28, scale-factor IDs 0.
+SCALED_IDESC = (64 >> 3) << 17 | 1 << 23 | (128 >> 7) << 27
+SCALED = "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32"
+
+
+def scaled_memory():
+    """Shared memory of E4M3 bytes without the NaN code (S.1111.111: bytes & 0x77), TMEM
+    words of four bytes in 120..126 (finite f32 D, UE8M0 2^-7 .. 2^-1), the scale
+    columns alike in the four lane quarters (9.7.16.10.7 duplicates them; entry i of a
+    scale vector at lane 32q + i mod 32, column i div 32 on, tmem-facts section 3): A's
+    128 at columns 400-403, B's 64 at 404-405."""
+    cta = CtaMemory(0, (RNG.integers(0, 256, 96 * 1024) & 0x77).astype(np.uint8))
+    cta.tmem[:] = RNG.integers(120, 127, (128, 512 * 4)).astype(np.uint8).view(np.uint32)
+    cta.tmem[32:, 400:406] = np.tile(cta.tmem[:32, 400:406], (3, 1))
+    return cta
+
+
+SCALED_ISSUES = {
+    "128B ring stages, K steps": [
+        (Address(0), smem_descriptor(2048 + 16384 * s + 32 * j, 16, 1024, 2),
+         smem_descriptor(51200 + 8192 * s + 32 * j, 16, 1024, 2), SCALED_IDESC,
+         Address(400), Address(404), j > 0) for s in range(2) for j in range(4)] * 2,
+    "A in tensor memory": [
+        (Address(64), Address(200 + 8 * j), smem_descriptor(4096 + 32 * j, 16, 1024, 2),
+         SCALED_IDESC, Address(400), Address(404), bool(j)) for j in range(2)] * 2,
+}
+
+
+@pytest.mark.parametrize("name", list(SCALED_ISSUES))
+def test_block_scaled_mmas_built_with_the_cache_are_those_built_alone(name):
+    mine_cta = scaled_memory()
+    alone_cta = CtaMemory(0, mine_cta.smem.copy(), mine_cta.tmem.copy())
+    cache = {}
+    ops = []
+    for operands in SCALED_ISSUES[name]:
+        mine = tc.issue_async(SCALED, list(operands), 0, 1, cache=cache)
+        general = tc.issue_async(SCALED, list(operands), 0, 1, cache=None)
+        for which in ("tmem_reads", "tmem_writes", "smem_reads"):
+            assert getattr(mine.footprint, which).keys() == \
+                getattr(general.footprint, which).keys()
+            for rank, value in getattr(general.footprint, which).items():
+                np.testing.assert_array_equal(getattr(mine.footprint, which)[rank], value)
+                assert getattr(mine.footprint, which)[rank].dtype == value.dtype
+        mine.perform([mine_cta])
+        general.perform([alone_cta])
+        np.testing.assert_array_equal(mine_cta.tmem, alone_cta.tmem)
+        ops.append(mine)
+    # each issue listed twice: the second is the first's build, in a record of its own
+    half = len(ops) // 2
+    assert all(a.footprint is b.footprint and a is not b
+               for a, b in zip(ops[:half], ops[half:]))
+
+
+# -- decoding operand bytes: a contiguous byte matrix viewed as little-endian words -------
+
+@pytest.mark.parametrize("element", ["f16", "bf16", "tf32", "e4m3", "e5m2", "u8", "s8"])
+def test_decoding_a_contiguous_matrix_is_decoding_byte_by_byte(element):
+    raw = RNG.integers(0, 256, (16, 32), dtype=np.uint8)
+    by_bytes = np.asfortranarray(raw)      # not C-contiguous: assembled byte by byte
+    assert not by_bytes.flags.c_contiguous
+    with np.errstate(invalid="ignore"):
+        np.testing.assert_array_equal(td.decode_elements(raw, element),
+                                      td.decode_elements(by_bytes, element))
+
+
+def test_decoded_values_by_hand():
+    # little-endian: bf16 0x3F80 = 1.0, f16 0x3C00 = 1.0, f16 0xC000 = -2.0 (IEEE 754
+    # binary16), tf32 keeps the top 19 bits: 0x3F800FFF reads as 0x3F800000 = 1.0,
+    # s8 0xFF = -1, u8 0xFF = 255, e4m3 0x38 = 2^(7 - 7) = 1.0
+    row = np.array([[0x80, 0x3F]], np.uint8)
+    assert td.decode_elements(row, "bf16").tolist() == [[1.0]]
+    assert td.decode_elements(np.array([[0x00, 0x3C, 0x00, 0xC0]], np.uint8),
+                              "f16").tolist() == [[1.0, -2.0]]
+    assert td.decode_elements(np.array([[0xFF, 0x0F, 0x80, 0x3F]], np.uint8),
+                              "tf32").tolist() == [[1.0]]
+    assert td.decode_elements(np.array([[0xFF, 0x38]], np.uint8), "s8").tolist() == [[-1, 56]]
+    assert td.decode_elements(np.array([[0xFF, 0x38]], np.uint8), "u8").tolist() == [[255, 56]]
+    assert td.decode_elements(np.array([[0x38]], np.uint8), "e4m3").tolist() == [[1.0]]

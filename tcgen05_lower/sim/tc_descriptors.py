@@ -253,10 +253,7 @@ def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
         from tcgen05_lower.sim import block_scale
         return block_scale.decode_padded(raw, element)
     size = ELEMENT_BYTES[element]
-    raw = raw.reshape(raw.shape[0], -1, size)
-    words = np.zeros(raw.shape[:-1], np.uint64)
-    for i in range(size):
-        words |= raw[..., i].astype(np.uint64) << np.uint64(8 * i)
+    words = _little_endian_words(raw, size)
     if element == "u8":
         return words.astype(np.int64)
     if element == "s8":
@@ -269,3 +266,18 @@ def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
              "e5m2": ml_dtypes.float8_e5m2}[element]
     unsigned = {2: np.uint16, 1: np.uint8}[size]
     return words.astype(unsigned).view(dtype).astype(np.float64)
+
+
+def _little_endian_words(raw: np.ndarray, size: int) -> np.ndarray:
+    """The unsigned integers of every ``size`` little-endian bytes of ``raw[rows, bytes]``:
+    ``[rows, bytes / size]``. A C-contiguous uint8 matrix is viewed as little-endian words
+    of that size (the same values, without assembling them byte by byte); anything else
+    is assembled byte by byte."""
+    if raw.dtype == np.uint8 and raw.ndim == 2 and raw.flags.c_contiguous \
+            and raw.shape[1] % size == 0:
+        return raw.view(np.dtype(f"<u{size}")).astype(np.dtype(f"=u{size}"))
+    raw = raw.reshape(raw.shape[0], -1, size)
+    words = np.zeros(raw.shape[:-1], np.uint64)
+    for i in range(size):
+        words |= raw[..., i].astype(np.uint64) << np.uint64(8 * i)
+    return words

@@ -18,8 +18,7 @@ from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate
                                            tmem_block)
 from tcgen05_lower.sim.tc_descriptors import (DENSE_K, ELEMENT_BYTES, decode_elements,
                                               decode_instr_descriptor, decode_smem_descriptor,
-                                              k_major_addresses, operand_addresses,
-                                              pattern_phase)
+                                              operand_addresses, pattern_phase)
 
 
 #: The key, in a run's cache of built MMAs (tensor_core.CACHES_MMAS), of the parts of an
@@ -32,14 +31,14 @@ _PARTS = "mma parts"
 _PARTS_SIZE = 64
 
 
-def run_parts(cache: dict | None) -> dict | None:
+def shared_parts(cache: dict | None) -> dict | None:
     """The dict of shared MMA parts inside the run's ``cache``, or None without one."""
     if cache is None:
         return None
-    parts = cache.get(_PARTS)
-    if parts is None or len(parts) >= _PARTS_SIZE:
-        parts = cache[_PARTS] = {}
-    return parts
+    shared = cache.get(_PARTS)
+    if shared is None or len(shared) >= _PARTS_SIZE:
+        shared = cache[_PARTS] = {}
+    return shared
 
 
 def _read_only(*arrays):
@@ -49,21 +48,21 @@ def _read_only(*arrays):
     return arrays
 
 
-def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, parts: dict | None):
+def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, shared: dict | None):
     """(lanes, cols, rows, D's mask, D's cells for _accumulate) of ``d_cells``; the same
     read-only arrays for every MMA of the run with this shape and d-tmem address."""
     key = ("d", m, n, cta_group, ws, taddr)
-    found = None if parts is None else parts.get(key)
+    found = None if shared is None else shared.get(key)
     if found is None:
         lanes, cols, rows = d_cells(m, n, cta_group, ws, taddr)
         d_mask = _mask(lanes, cols)
         found = (lanes, cols, rows, *_read_only(d_mask), tmem_block(lanes, cols))
-        if parts is not None:
-            parts[key] = found
+        if shared is not None:
+            shared[key] = found
     return found
 
 
-def _operand(desc, rows: int, k: int, element: str, mn_major: bool, parts: dict | None,
+def _operand(desc, rows: int, k: int, element: str, mn_major: bool, shared: dict | None,
              skip: int = 0):
     """(addresses of rows ``skip`` to ``skip + rows`` of the operand ``desc`` describes,
     ``operand_addresses``; (U, shift) such that U + shift are their ``unique_addresses``,
@@ -71,16 +70,16 @@ def _operand(desc, rows: int, k: int, element: str, mn_major: bool, parts: dict 
     (``pattern_phase``), the pattern of the start's phase and its unique addresses U are
     made once per run and layout, and the rest of the start (shift) added; else the
     general computation."""
-    phase = None if parts is None else pattern_phase(desc)
+    phase = None if shared is None else pattern_phase(desc)
     if phase is None:
         return operand_addresses(desc, rows + skip, k, element, mn_major)[skip:], None
     key = ("operand", desc.swizzle, desc.leading_offset, desc.stride_offset, phase, rows,
            skip, k, element, mn_major)
-    found = parts.get(key)
+    found = shared.get(key)
     if found is None:
         pattern = operand_addresses(dataclasses.replace(desc, start=phase), rows + skip, k,
                                     element, mn_major)[skip:]
-        found = parts[key] = _read_only(pattern, unique_addresses(pattern))
+        found = shared[key] = _read_only(pattern, unique_addresses(pattern))
     pattern, unique = found
     shift = desc.start - phase
     return pattern + shift, (unique, shift)
@@ -108,9 +107,9 @@ def _smem_reads(b_addresses, b_unique, a_addresses, a_unique) -> np.ndarray:
 
 def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
                collector: datamove.CollectorUsage, is_sparse: bool = False,
-               parts: dict | None = None) -> Operation:
-    """The operation of one dense or sparse tcgen05.mma; ``parts``: the run's shared
-    parts (``run_parts``), or None to compute every one."""
+               shared: dict | None = None) -> Operation:
+    """The operation of one dense or sparse tcgen05.mma; ``shared``: the run's shared
+    parts (``shared_parts``), or None to compute every one."""
     operands = list(operands)
     meta_taddr = operands.pop(3) if is_sparse else None   # [sp-meta-tmem] (9.7.16.10.9.2)
     d_taddr, a_operand, b_desc, idesc = operands[:4]
@@ -156,7 +155,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         d_at = tmem_block(lanes, cols)   # D's cells, as slices when a block
     else:
         lanes, cols, rows, d_mask, d_at = _d_part(info.m, info.n, cta_group, ws,
-                                                  int(d_taddr), parts)
+                                                  int(d_taddr), shared)
     fp = Footprint()
     a_desc = None
     b_desc_d = decode_smem_descriptor(int(b_desc))
@@ -168,7 +167,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
                        f"cta_group::{cta_group}")
     # Table 45's column shift: MMA column c reads B's column c + shift
     b_addresses, b_unique = _operand(b_desc_d, b_rows, k, info.b_type, info.transpose_b,
-                                     parts, skip=column_shift)
+                                     shared, skip=column_shift)
     a_addresses = a_unique = None
     a_in_tmem = isinstance(a_operand, Address)
     if a_in_tmem:
@@ -186,7 +185,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     else:
         a_desc = decode_smem_descriptor(int(a_operand))
         a_addresses, a_unique = _operand(a_desc, rows, a_k, info.a_type, info.transpose_a,
-                                         parts)
+                                         shared)
     meta = None if not is_sparse else sparse.Metadata(
         kind, int(idesc), int(meta_taddr), lanes[:, 0], int(d_taddr) >> 16,
         sparse.half_datapath(cta_group, info.m))
@@ -243,11 +242,12 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
 
 
 def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: list,
-                      rank: int, cluster_size: int):
+                      rank: int, cluster_size: int, shared: dict | None = None):
     """The operation of one ``tcgen05.mma.cta_group.kind{.block_scale}{.size}`` (syntax 2
     and 4 of 9.7.16.10.9.1): operands [d-tmem], a-desc | [a-tmem], b-desc, idesc,
     [scale-A-tmem], [scale-B-tmem], enable-input-d. The formats, scale factors and
-    their cells are block_scale's; the cells and accumulation are this module's."""
+    their cells are block_scale's; the cells and accumulation are this module's.
+    ``shared``: as _build_mma's."""
     from tcgen05_lower.sim import block_scale    # block scaling: 9.7.16.10.7
 
     if "ws" in parts:
@@ -278,25 +278,28 @@ def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: lis
     if cta_group == 2 and cluster_size < 2:
         raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
     ranks = [rank, rank + 1] if cta_group == 2 else [rank]
-    lanes, cols, rows = d_cells(info.m, info.n, cta_group, False, int(d_taddr))
+    lanes, cols, rows, d_mask, d_at = _d_part(info.m, info.n, cta_group, False,
+                                              int(d_taddr), shared)
     layout_b = cta_group == 2 and info.m == 128
     k_bytes = block_scale.row_bytes(kind, info.k)
-    b_addresses = k_major_addresses(decode_smem_descriptor(int(b_desc)),
-                                    info.n // cta_group, k_bytes)
+    # K-major rows of k_bytes one-byte elements: operand_addresses(.., "u8", False) is
+    # k_major_addresses(desc, rows, k_bytes)
+    b_addresses, b_unique = _operand(decode_smem_descriptor(int(b_desc)),
+                                     info.n // cta_group, k_bytes, "u8", False, shared)
+    a_addresses = a_unique = None
     a_in_tmem = isinstance(a_operand, Address)
     if a_in_tmem:
         if info.a_type in block_scale.SUB_BYTE_BITS and kind == "mxf8f6f4":
             raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
         a_cells = _a_tmem_cells(lanes, rows, int(a_operand), k_bytes)
     else:
-        a_addresses = k_major_addresses(decode_smem_descriptor(int(a_operand)), rows,
-                                        k_bytes)
+        a_addresses, a_unique = _operand(decode_smem_descriptor(int(a_operand)), rows,
+                                         k_bytes, "u8", False, shared)
     sfa_cells = block_scale.scale_factor_cells(int(sfa_taddr), rows)
     sfb_cells = block_scale.scale_factor_cells(int(sfb_taddr), info.n, layout_b_split=layout_b)
 
-    d_mask = _mask(lanes, cols)
-    d_at = tmem_block(lanes, cols)   # D's cells, as slices when a block
     fp = Footprint()
+    smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
     for r in ranks:
         fp.tmem_writes[r] = d_mask
         reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
@@ -305,10 +308,7 @@ def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: lis
         for cell_lanes, cell_cols in (sfa_cells, sfb_cells):
             reads[cell_lanes, np.broadcast_to(cell_cols, cell_lanes.shape)] = True
         fp.tmem_reads[r] = reads
-        smem = [b_addresses.reshape(-1)]
-        if not a_in_tmem:
-            smem.append(a_addresses.reshape(-1))
-        fp.smem_reads[r] = np.unique(np.concatenate(smem)).astype(np.int64)
+        fp.smem_reads[r] = smem_reads   # np.unique's, for non-negative addresses
 
     def perform(ctas) -> None:
         b_parts = [block_scale.decode_operand(ctas[r].smem[b_addresses], info.b_type, kind,
