@@ -346,3 +346,15 @@ def test_decoded_values_by_hand():
     assert td.decode_elements(np.array([[0xFF, 0x38]], np.uint8), "s8").tolist() == [[-1, 56]]
     assert td.decode_elements(np.array([[0xFF, 0x38]], np.uint8), "u8").tolist() == [[255, 56]]
     assert td.decode_elements(np.array([[0x38]], np.uint8), "e4m3").tolist() == [[1.0]]
+
+
+def test_footprint_tmem_bits_by_hand_and_kept():
+    from tcgen05_lower.sim.state import Footprint
+    mask = np.zeros((128, 512), bool)
+    mask[2:4, 5] = True                     # lanes 2 and 3, column 5
+    fp = Footprint(tmem_writes={0: mask})
+    assert fp.tmem_bits("writes", 0) == (0b1100, 1 << 5)
+    assert fp.tmem_bits("reads", 0) is None and fp.tmem_bits("writes", 1) is None
+    mask[:] = False                         # kept: a footprint is complete when issued
+    assert fp.tmem_bits("writes", 0) == (0b1100, 1 << 5)
+    assert fp.tmem_bits("reads", 0) is None

@@ -91,12 +91,14 @@ class Footprint:
         touches, as bit sets (Python ints: bit i set when lane / column i holds a cell of
         it), or None without such a mask. Two masks share a cell only if both their lane
         sets and their column sets intersect: a cheap test that rules out most pairs."""
-        key = (which, rank)
-        if key not in self._summaries:
-            mask = (self.tmem_reads if which == "reads" else self.tmem_writes).get(rank)
-            self._summaries[key] = None if mask is None else (
-                _bit_set(mask.any(axis=1)), _bit_set(mask.any(axis=0)))
-        return self._summaries[key]
+        try:   # one lookup: the ordering model asks thousands of times per run
+            return self._summaries[which, rank]
+        except KeyError:
+            pass
+        mask = (self.tmem_reads if which == "reads" else self.tmem_writes).get(rank)
+        bits = self._summaries[which, rank] = None if mask is None else (
+            _bit_set(mask.any(axis=1)), _bit_set(mask.any(axis=0)))
+        return bits
 
     def tmem_columns(self, rank: int) -> np.ndarray:
         """The TMEM columns of CTA ``rank`` the operation reads or writes (bool[512])."""
