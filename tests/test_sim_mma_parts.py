@@ -20,7 +20,8 @@ import pytest
 from tcgen05_lower.sim import tc_mma
 from tcgen05_lower.sim import tc_descriptors as td
 from tcgen05_lower.sim import tensor_core as tc
-from tcgen05_lower.sim.state import Address, CtaMemory, SimError, unique_addresses
+from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError,
+                                     unique_addresses)
 
 RNG = np.random.default_rng(37)
 #: Table 40 bits 61-63 and Table 41's pattern boundary (none: no pattern; Table 40 keeps
@@ -211,6 +212,16 @@ MMAS = {
 }
 
 
+def assert_summaries_of_the_masks(fp, ranks):
+    """The TMEM summaries a build gave its footprint (Footprint.known_tmem_bits, made once
+    per shared D mask) are those a footprint of the same masks makes from them."""
+    fresh = Footprint(tmem_reads={r: m.copy() for r, m in fp.tmem_reads.items()},
+                      tmem_writes={r: m.copy() for r, m in fp.tmem_writes.items()})
+    for which in ("reads", "writes"):
+        for rank in range(ranks):
+            assert fp.tmem_bits(which, rank) == fresh.tmem_bits(which, rank), (which, rank)
+
+
 @pytest.mark.parametrize("name", list(MMAS))
 def test_mmas_built_with_shared_parts_are_those_built_alone(name):
     opcode, cluster, issues = MMAS[name]
@@ -227,6 +238,7 @@ def test_mmas_built_with_shared_parts_are_those_built_alone(name):
                 np.testing.assert_array_equal(getattr(fp, which)[rank], value)
                 assert getattr(fp, which)[rank].dtype == value.dtype
         assert mine.accumulator == general.accumulator
+        assert_summaries_of_the_masks(fp, cluster)
         mine.perform(shared_ctas)
         general.perform(alone_ctas)
         for a, b in zip(shared_ctas, alone_ctas):
@@ -311,6 +323,7 @@ def test_block_scaled_mmas_built_with_the_cache_are_those_built_alone(name):
             for rank, value in getattr(general.footprint, which).items():
                 np.testing.assert_array_equal(getattr(mine.footprint, which)[rank], value)
                 assert getattr(mine.footprint, which)[rank].dtype == value.dtype
+        assert_summaries_of_the_masks(mine.footprint, 1)
         mine.perform([mine_cta])
         general.perform([alone_cta])
         np.testing.assert_array_equal(mine_cta.tmem, alone_cta.tmem)
@@ -349,7 +362,6 @@ def test_decoded_values_by_hand():
 
 
 def test_footprint_tmem_bits_by_hand_and_kept():
-    from tcgen05_lower.sim.state import Footprint
     mask = np.zeros((128, 512), bool)
     mask[2:4, 5] = True                     # lanes 2 and 3, column 5
     fp = Footprint(tmem_writes={0: mask})
