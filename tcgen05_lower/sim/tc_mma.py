@@ -43,6 +43,7 @@ def shared_parts(cache: dict | None) -> dict | None:
 
 
 def _read_only(*arrays):
+    """The arrays, made read-only: several MMAs' footprints and effects hold them."""
     for array in arrays:
         if isinstance(array, np.ndarray):
             array.flags.writeable = False
