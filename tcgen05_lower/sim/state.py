@@ -91,12 +91,18 @@ class Footprint:
         touches, as bit sets (Python ints: bit i set when lane / column i holds a cell of
         it), or None without such a mask. Two masks share a cell only if both their lane
         sets and their column sets intersect: a cheap test that rules out most pairs."""
-        key = (which, rank)
-        if key not in self._summaries:
-            mask = (self.tmem_reads if which == "reads" else self.tmem_writes).get(rank)
-            self._summaries[key] = None if mask is None else (
-                _bit_set(mask.any(axis=1)), _bit_set(mask.any(axis=0)))
-        return self._summaries[key]
+        try:   # one lookup: the ordering model asks thousands of times per run
+            return self._summaries[which, rank]
+        except KeyError:
+            pass
+        mask = (self.tmem_reads if which == "reads" else self.tmem_writes).get(rank)
+        bits = self._summaries[which, rank] = None if mask is None else tmem_bits_of(mask)
+        return bits
+
+    def known_tmem_bits(self, which: str, rank: int, bits: tuple[int, int]) -> None:
+        """Keeps ``bits`` (``tmem_bits_of`` the ``which`` mask of CTA ``rank``) as that
+        mask's summary: a mask several footprints share has it made once."""
+        self._summaries[which, rank] = bits
 
     def tmem_columns(self, rank: int) -> np.ndarray:
         """The TMEM columns of CTA ``rank`` the operation reads or writes (bool[512])."""
@@ -108,6 +114,12 @@ class Footprint:
                     columns |= masks[rank].any(axis=0)
             self._summaries[key] = columns
         return self._summaries[key]
+
+
+def tmem_bits_of(mask: np.ndarray) -> tuple[int, int]:
+    """(lanes, columns) a TMEM mask ``bool[128, 512]`` touches, as bit sets
+    (``Footprint.tmem_bits``)."""
+    return _bit_set(mask.any(axis=1)), _bit_set(mask.any(axis=0))
 
 
 def _bit_set(flags: np.ndarray) -> int:

@@ -142,6 +142,28 @@ def swizzled_address(address, row_bytes: int):
     return address ^ (((address >> 7) & mask) << 4)
 
 
+def pattern_phase(desc: SmemDescriptor) -> int | None:
+    """Where the start address of ``desc`` falls in its swizzling mode's repeating pattern
+    (start mod 1024, 512, 256 bytes for 128B, 64B, 32B swizzling: the boundaries of Table
+    41; 0 without swizzling), when its operand addresses (``operand_addresses``) are those
+    of the same descriptor started at that phase, shifted by the rest of the start (a
+    multiple of the pattern's size); None for a form that is not such a shift here (a
+    base offset, the absolute leading-dimension mode, 128B swizzling with 32B atomicity),
+    which ``operand_addresses`` computes alone.
+
+    Why: without swizzling an address is start + offset. A swizzle XORs address bits
+    4-6 with bits 7.. under the mask m = row bytes / 16 - 1 (``swizzled_address``); with
+    start = P + s, P a multiple of 8 swizzle rows (128 (m + 1) bytes, at least 256), bits
+    0-7 of P + (s + offset) are those of s + offset and bits 7.. of P add a multiple of
+    m + 1 to the row index, so the XOR sees s + offset alone: the address is P plus that
+    of s + offset."""
+    if desc.base_offset or desc.leading_absolute or desc.swizzle not in SWIZZLE_ROW_BYTES:
+        return None
+    if desc.swizzle == "none":
+        return 0
+    return desc.start % (8 * SWIZZLE_ROW_BYTES[desc.swizzle])
+
+
 def operand_addresses(desc: SmemDescriptor, rows: int, k: int, element: str,
                       mn_major: bool) -> np.ndarray:
     """[rows, k * element bytes] addresses of an A or B operand in shared memory: K-major,
@@ -231,10 +253,7 @@ def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
         from tcgen05_lower.sim import block_scale
         return block_scale.decode_padded(raw, element)
     size = ELEMENT_BYTES[element]
-    raw = raw.reshape(raw.shape[0], -1, size)
-    words = np.zeros(raw.shape[:-1], np.uint64)
-    for i in range(size):
-        words |= raw[..., i].astype(np.uint64) << np.uint64(8 * i)
+    words = _little_endian_words(raw, size)
     if element == "u8":
         return words.astype(np.int64)
     if element == "s8":
@@ -247,3 +266,18 @@ def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
              "e5m2": ml_dtypes.float8_e5m2}[element]
     unsigned = {2: np.uint16, 1: np.uint8}[size]
     return words.astype(unsigned).view(dtype).astype(np.float64)
+
+
+def _little_endian_words(raw: np.ndarray, size: int) -> np.ndarray:
+    """The unsigned integers of every ``size`` little-endian bytes of ``raw[rows, bytes]``:
+    ``[rows, bytes / size]``. A C-contiguous uint8 matrix is viewed as little-endian words
+    of that size (the same values, without assembling them byte by byte); anything else
+    is assembled byte by byte."""
+    if raw.dtype == np.uint8 and raw.ndim == 2 and raw.flags.c_contiguous \
+            and raw.shape[1] % size == 0:
+        return raw.view(np.dtype(f"<u{size}")).astype(np.dtype(f"=u{size}"))
+    raw = raw.reshape(raw.shape[0], -1, size)
+    words = np.zeros(raw.shape[:-1], np.uint64)
+    for i in range(size):
+        words |= raw[..., i].astype(np.uint64) << np.uint64(8 * i)
+    return words

@@ -7,20 +7,113 @@ and its effect when performed.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from tcgen05_lower.sim import datamove, sparse
-from tcgen05_lower.sim.state import Address, CtaMemory, Footprint, SimError, unique_addresses
+from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError, tmem_bits_of,
+                                     unique_addresses)
 from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
                                            _tmem_bytes, d_cells, one_blas_thread,
                                            tmem_block)
 from tcgen05_lower.sim.tc_descriptors import (DENSE_K, ELEMENT_BYTES, decode_elements,
                                               decode_instr_descriptor, decode_smem_descriptor,
-                                              k_major_addresses, operand_addresses)
+                                              operand_addresses, pattern_phase)
+
+
+#: The key, in a run's cache of built MMAs (tensor_core.CACHES_MMAS), of the parts of an
+#: MMA that are pure functions of a smaller key than the whole MMA's (its D cells and
+#: masks, its operands' address patterns), shared read-only by the MMAs of the run that
+#: have them alike: a ring of stages gives every stage its own descriptors, so the MMAs
+#: rarely repeat, but their D and their operands' layouts do. Emptied when it holds
+#: _PARTS_SIZE entries.
+_PARTS = "mma parts"
+_PARTS_SIZE = 64
+
+
+def shared_parts(cache: dict | None) -> dict | None:
+    """The dict of shared MMA parts inside the run's ``cache``, or None without one."""
+    if cache is None:
+        return None
+    shared = cache.get(_PARTS)
+    if shared is None or len(shared) >= _PARTS_SIZE:
+        shared = cache[_PARTS] = {}
+    return shared
+
+
+def _read_only(*arrays):
+    """The arrays, made read-only: several MMAs' footprints and effects hold them."""
+    for array in arrays:
+        if isinstance(array, np.ndarray):
+            array.flags.writeable = False
+    return arrays
+
+
+def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, shared: dict | None):
+    """(lanes, cols, rows, D's mask, D's cells for _accumulate, the mask's tmem_bits_of)
+    of ``d_cells``; the same read-only arrays for every MMA of the run with this shape
+    and d-tmem address."""
+    key = ("d", m, n, cta_group, ws, taddr)
+    found = None if shared is None else shared.get(key)
+    if found is None:
+        lanes, cols, rows = d_cells(m, n, cta_group, ws, taddr)
+        d_mask = _mask(lanes, cols)
+        found = (lanes, cols, rows, *_read_only(d_mask), tmem_block(lanes, cols),
+                 tmem_bits_of(d_mask))
+        if shared is not None:
+            shared[key] = found
+    return found
+
+
+def _operand(desc, rows: int, k: int, element: str, mn_major: bool, shared: dict | None,
+             skip: int = 0):
+    """(addresses of rows ``skip`` to ``skip + rows`` of the operand ``desc`` describes,
+    ``operand_addresses``; (U, shift) such that U + shift are their ``unique_addresses``,
+    or None when not computed). When they are a pattern shifted by the start
+    (``pattern_phase``), the pattern of the start's phase and its unique addresses U are
+    made once per run and layout, and the rest of the start (shift) added; else the
+    general computation."""
+    phase = None if shared is None else pattern_phase(desc)
+    if phase is None:
+        return operand_addresses(desc, rows + skip, k, element, mn_major)[skip:], None
+    key = ("operand", desc.swizzle, desc.leading_offset, desc.stride_offset, phase, rows,
+           skip, k, element, mn_major)
+    found = shared.get(key)
+    if found is None:
+        pattern = operand_addresses(dataclasses.replace(desc, start=phase), rows + skip, k,
+                                    element, mn_major)[skip:]
+        found = shared[key] = _read_only(pattern, unique_addresses(pattern))
+    pattern, unique = found
+    shift = desc.start - phase
+    return pattern + shift, (unique, shift)
+
+
+def _smem_reads(b_addresses, b_unique, a_addresses, a_unique) -> np.ndarray:
+    """unique_addresses of both operands' (A's None when in tensor memory). From their
+    own unique addresses ((U, shift) of ``_operand``) when both are known and their
+    ranges do not overlap (the lower one's then come first), else from the addresses."""
+    if a_addresses is None and b_unique is not None:
+        return b_unique[0] + b_unique[1]
+    if b_unique is not None and a_unique is not None and b_unique[0].size \
+            and a_unique[0].size:
+        first, second = sorted((a_unique, b_unique), key=lambda u: int(u[0][0]) + u[1])
+        if int(first[0][-1]) + first[1] < int(second[0][0]) + second[1]:
+            out = np.empty(first[0].size + second[0].size, np.int64)
+            np.add(first[0], first[1], out=out[:first[0].size])
+            np.add(second[0], second[1], out=out[first[0].size:])
+            return out
+    smem = [b_addresses.reshape(-1)]
+    if a_addresses is not None:
+        smem.append(a_addresses.reshape(-1))
+    return unique_addresses(np.concatenate(smem))
 
 
 def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
-               collector: datamove.CollectorUsage, is_sparse: bool = False) -> Operation:
+               collector: datamove.CollectorUsage, is_sparse: bool = False,
+               shared: dict | None = None) -> Operation:
+    """The operation of one dense or sparse tcgen05.mma; ``shared``: the run's shared
+    parts (``shared_parts``), or None to compute every one."""
     operands = list(operands)
     meta_taddr = operands.pop(3) if is_sparse else None   # [sp-meta-tmem] (9.7.16.10.9.2)
     d_taddr, a_operand, b_desc, idesc = operands[:4]
@@ -62,8 +155,12 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
     if is_sparse and cta_group == 2 and info.m == 128:
         lanes, cols, rows = sparse.layout_c_cells(info.n, int(d_taddr))
+        d_mask = _mask(lanes, cols)
+        d_at = tmem_block(lanes, cols)   # D's cells, as slices when a block
+        d_bits = tmem_bits_of(d_mask)
     else:
-        lanes, cols, rows = d_cells(info.m, info.n, cta_group, ws, int(d_taddr))
+        lanes, cols, rows, d_mask, d_at, d_bits = _d_part(info.m, info.n, cta_group, ws,
+                                                          int(d_taddr), shared)
     fp = Footprint()
     a_desc = None
     b_desc_d = decode_smem_descriptor(int(b_desc))
@@ -74,8 +171,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
                        f"{16 * cta_group} <= N <= 256 in steps of {16 * cta_group} for "
                        f"cta_group::{cta_group}")
     # Table 45's column shift: MMA column c reads B's column c + shift
-    b_addresses = operand_addresses(b_desc_d, b_rows + column_shift, k, info.b_type,
-                                    info.transpose_b)[column_shift:]
+    b_addresses, b_unique = _operand(b_desc_d, b_rows, k, info.b_type, info.transpose_b,
+                                     shared, skip=column_shift)
+    a_addresses = a_unique = None
     a_in_tmem = isinstance(a_operand, Address)
     if a_in_tmem:
         if kind == "i8" or info.a_type not in ELEMENT_BYTES:
@@ -91,20 +189,27 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         a_cells = _a_tmem_cells(lanes, rows, int(a_operand), a_k * ELEMENT_BYTES[info.a_type])
     else:
         a_desc = decode_smem_descriptor(int(a_operand))
-        a_addresses = operand_addresses(a_desc, rows, a_k, info.a_type, info.transpose_a)
+        a_addresses, a_unique = _operand(a_desc, rows, a_k, info.a_type, info.transpose_a,
+                                         shared)
     meta = None if not is_sparse else sparse.Metadata(
         kind, int(idesc), int(meta_taddr), lanes[:, 0], int(d_taddr) >> 16,
         sparse.half_datapath(cta_group, info.m))
-    d_mask = _mask(lanes, cols)
-    d_at = tmem_block(lanes, cols)   # D's cells, as slices when a block
     if disabled is not None:
         lane_bits = np.array([(disabled[i // 32] >> (i % 32)) & 1 for i in range(32 * len(disabled))],
                              bool)
         if len(disabled) != 4 * cta_group:
             raise SimError(f"disable-output-lane has {len(disabled)} elements; cta_group::"
                            f"{cta_group} takes {4 * cta_group} (9.7.16.10.9.1)")
+    smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
     for r in ranks:
         fp.tmem_writes[r] = d_mask
+        fp.known_tmem_bits("writes", r, d_bits)
+        fp.smem_reads[r] = smem_reads
+        if not a_in_tmem and meta is None:   # D's cells alone, or none
+            if enable_input_d and d_mask.any():
+                fp.tmem_reads[r] = d_mask
+                fp.known_tmem_bits("reads", r, d_bits)
+            continue
         reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
         if a_in_tmem:
             reads[a_cells[0], a_cells[1]] = True
@@ -112,10 +217,6 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
             reads[meta.cells()] = True
         if reads.any():
             fp.tmem_reads[r] = reads
-        smem = [b_addresses.reshape(-1)]
-        if not a_in_tmem:
-            smem.append(a_addresses.reshape(-1))
-        fp.smem_reads[r] = unique_addresses(np.concatenate(smem))
 
     def perform(ctas: list[CtaMemory]) -> None:
         b_raw = [ctas[r].smem[b_addresses] for r in ranks]
@@ -148,11 +249,12 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
 
 
 def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: list,
-                      rank: int, cluster_size: int):
+                      rank: int, cluster_size: int, shared: dict | None = None):
     """The operation of one ``tcgen05.mma.cta_group.kind{.block_scale}{.size}`` (syntax 2
     and 4 of 9.7.16.10.9.1): operands [d-tmem], a-desc | [a-tmem], b-desc, idesc,
     [scale-A-tmem], [scale-B-tmem], enable-input-d. The formats, scale factors and
-    their cells are block_scale's; the cells and accumulation are this module's."""
+    their cells are block_scale's; the cells and accumulation are this module's.
+    ``shared``: as _build_mma's."""
     from tcgen05_lower.sim import block_scale    # block scaling: 9.7.16.10.7
 
     if "ws" in parts:
@@ -183,37 +285,38 @@ def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: lis
     if cta_group == 2 and cluster_size < 2:
         raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
     ranks = [rank, rank + 1] if cta_group == 2 else [rank]
-    lanes, cols, rows = d_cells(info.m, info.n, cta_group, False, int(d_taddr))
+    lanes, cols, rows, d_mask, d_at, d_bits = _d_part(info.m, info.n, cta_group, False,
+                                                      int(d_taddr), shared)
     layout_b = cta_group == 2 and info.m == 128
     k_bytes = block_scale.row_bytes(kind, info.k)
-    b_addresses = k_major_addresses(decode_smem_descriptor(int(b_desc)),
-                                    info.n // cta_group, k_bytes)
+    # K-major rows of k_bytes one-byte elements: operand_addresses(.., "u8", False) is
+    # k_major_addresses(desc, rows, k_bytes)
+    b_addresses, b_unique = _operand(decode_smem_descriptor(int(b_desc)),
+                                     info.n // cta_group, k_bytes, "u8", False, shared)
+    a_addresses = a_unique = None
     a_in_tmem = isinstance(a_operand, Address)
     if a_in_tmem:
         if info.a_type in block_scale.SUB_BYTE_BITS and kind == "mxf8f6f4":
             raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
         a_cells = _a_tmem_cells(lanes, rows, int(a_operand), k_bytes)
     else:
-        a_addresses = k_major_addresses(decode_smem_descriptor(int(a_operand)), rows,
-                                        k_bytes)
+        a_addresses, a_unique = _operand(decode_smem_descriptor(int(a_operand)), rows,
+                                         k_bytes, "u8", False, shared)
     sfa_cells = block_scale.scale_factor_cells(int(sfa_taddr), rows)
     sfb_cells = block_scale.scale_factor_cells(int(sfb_taddr), info.n, layout_b_split=layout_b)
 
-    d_mask = _mask(lanes, cols)
-    d_at = tmem_block(lanes, cols)   # D's cells, as slices when a block
     fp = Footprint()
+    smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
     for r in ranks:
         fp.tmem_writes[r] = d_mask
+        fp.known_tmem_bits("writes", r, d_bits)
         reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
         if a_in_tmem:
             reads[a_cells[0], a_cells[1]] = True
         for cell_lanes, cell_cols in (sfa_cells, sfb_cells):
             reads[cell_lanes, np.broadcast_to(cell_cols, cell_lanes.shape)] = True
         fp.tmem_reads[r] = reads
-        smem = [b_addresses.reshape(-1)]
-        if not a_in_tmem:
-            smem.append(a_addresses.reshape(-1))
-        fp.smem_reads[r] = np.unique(np.concatenate(smem)).astype(np.int64)
+        fp.smem_reads[r] = smem_reads   # np.unique's, for non-negative addresses
 
     def perform(ctas) -> None:
         b_parts = [block_scale.decode_operand(ctas[r].smem[b_addresses], info.b_type, kind,

@@ -88,7 +88,7 @@ from tcgen05_lower.sim.tc_datapath import Operation, _mask, tmem_block
 # decode_instr_descriptor: also read through this module (sim/timing.py's MMA shapes)
 from tcgen05_lower.sim.tc_descriptors import (decode_instr_descriptor,  # noqa: F401
                                               decode_smem_descriptor, k_major_addresses)
-from tcgen05_lower.sim.tc_mma import _build_mma, _build_scaled_mma
+from tcgen05_lower.sim.tc_mma import _build_mma, _build_scaled_mma, shared_parts
 
 
 def _qualifiers(opcode: str) -> list[str]:
@@ -121,11 +121,17 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int,
     scaling = [p for p in parts if p in ("block_scale", "block16", "block32")
                or p.startswith("scale_vec::")]
     if kind in block_scale.BLOCK_SCALED_KINDS:
-        return _build_scaled_mma(parts, kind, cta_group, operands, rank, cluster_size)
+        return _cached_mma(("block_scale", tuple(parts), rank, cluster_size), operands, cache,
+                           lambda shared: _build_scaled_mma(parts, kind, cta_group, operands,
+                                                            rank, cluster_size, shared))
     if scaling:
         raise SimError(f".{scaling[0]} is not valid with .kind::{kind} (9.7.16.10.9.1)")
-    return _cached_mma(kind, cta_group, ws, operands, rank, cluster_size,
-                       datamove.collector_usage(parts, ws), "sp" in parts, cache)
+    collector, is_sparse = datamove.collector_usage(parts, ws), "sp" in parts
+    return _cached_mma((kind, cta_group, ws, rank, cluster_size, collector, is_sparse),
+                       operands, cache,
+                       lambda shared: _build_mma(kind, cta_group, ws, operands, rank,
+                                                 cluster_size, collector=collector,
+                                                 is_sparse=is_sparse, shared=shared))
 
 
 #: issue_async takes a ``cache`` (a dict the machine owns, one per run): built MMAs by
@@ -133,29 +139,29 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int,
 #: TMEM address, instruction descriptor) again and again, and building one (its cells,
 #: its operands' byte addresses) costs far more than performing it. What is built is a
 #: pure function of the key; the operation's effect reads the machine's state when it is
-#: performed. Cleared when it holds _MMA_CACHE_SIZE entries. No cache lives here: a run
-#: leaves nothing behind for the next (tests/test_process_hygiene.py).
+#: performed. Cleared when it holds _MMA_CACHE_SIZE entries. It also holds, under one
+#: key, the parts that MMAs which differ share (tc_mma.shared_parts: D's cells, operand
+#: address patterns). No cache lives here: a run leaves nothing behind for the next
+#: (tests/test_process_hygiene.py).
 CACHES_MMAS = True
 _MMA_CACHE_SIZE = 128
 
 
-def _cached_mma(kind, cta_group, ws, operands, rank, cluster_size,
-                collector: datamove.CollectorUsage, is_sparse: bool,
-                cache: dict | None) -> Operation:
-    """_build_mma's operation, reusing the footprint and effect of an identical earlier
-    issue (a fresh Operation each time, so no two issues share one record)."""
+def _cached_mma(form: tuple, operands, cache: dict | None, build) -> Operation:
+    """``build(shared)``'s operation (``shared``: the run's shared MMA parts,
+    tc_mma.shared_parts), reusing the footprint and effect of an identical earlier issue:
+    the same ``form`` (the qualifiers and issuer the build depends on besides the
+    operands) and operand values (a fresh Operation each time, so no two issues share
+    one record)."""
     if cache is None:
-        return _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
-                          collector=collector, is_sparse=is_sparse)
+        return build(None)
     try:
-        key = (kind, cta_group, ws, rank, cluster_size, collector, is_sparse,
-               tuple((type(o), o) for o in operands))
+        key = (*form, tuple((type(o), o) for o in operands))
         built = cache.get(key)
     except TypeError:   # an unhashable operand: build it every time
         key, built = None, None
     if built is None:
-        built = _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
-                           collector=collector, is_sparse=is_sparse)
+        built = build(shared_parts(cache))
         if key is not None:
             if len(cache) >= _MMA_CACHE_SIZE:
                 cache.clear()
