@@ -135,6 +135,11 @@ class MachineStepping:
                 pcs = self._pcs
                 at = self.contiguous(moved[0])
                 here = status[at]
+                if not here.any():
+                    # every one of them can run (status RUN, 0: a branch, a successful
+                    # wait, a tcgen05 op), so some thread can
+                    pcs[at] = self.pc[at]
+                    break
                 pcs[at] = np.where((here == RUN) | ((here == MBAR) &
                                                    (self.wait_epoch[at] < self.epoch)),
                                    self.pc[at], NOT_RUNNABLE)
