@@ -185,13 +185,15 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
         act = m.guarded(ins, idx)
         threads = m.threads_of(act)
         if threads.size:
-            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
-            phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
             many = getattr(m.ordering, "mbarrier_try_wait_parity_many", None)
             if many is not None:   # the same, per group of threads (ordering.py)
-                ok = many(threads, m.rank[threads], addrs, phases & np.uint64(1), ins.line,
+                # an address or parity the same for all (an immediate) is given once
+                ok = many(threads, m.rank[threads], _mbar_operand(m, ins, a, act),
+                          np.asarray(m.read(ph, act, 32, ins)) & np.uint64(1), ins.line,
                           scope=_scope(ins))
             else:
+                addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+                phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
                 ok = np.array([m.ordering.mbarrier_try_wait_parity(
                     int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line,
                     scope=_scope(ins)) for g, ad, p in zip(threads, addrs, phases)],

@@ -156,20 +156,25 @@ class MbarrierOrdering:
         and effects: bool per thread): per group of threads that wait on the same
         mbarrier and parity at once, when the use of the mbarrier is ordered after its
         init for all of them; thread by thread otherwise (then something is reported,
-        in the threads' order), and when a subclass redefines the one-thread wait."""
-        one_by_one = lambda: np.array([  # noqa: E731
-            self.mbarrier_try_wait_parity(int(g), int(r), int(a), int(p) & 1, line,
-                                          scope=scope)
-            for g, r, a, p in zip(threads, ranks, addresses, parities)], dtype=bool)
+        in the threads' order), and when a subclass redefines the one-thread wait.
+        ``ranks``, ``addresses`` and ``parities``: one per thread, or one for all."""
+        threads = np.asarray(threads, np.int64).reshape(-1)
+
+        def one_by_one(*values) -> np.ndarray:   # ranks, addresses, parities
+            return np.array([
+                self.mbarrier_try_wait_parity(int(g), int(r), int(a), int(p) & 1, line,
+                                              scope=scope)
+                for g, r, a, p in zip(threads, *(np.broadcast_to(
+                    np.asarray(v).reshape(-1), threads.shape) for v in values))], dtype=bool)
         if type(self).mbarrier_try_wait_parity is not \
                 MbarrierOrdering.mbarrier_try_wait_parity or self.fences != "canonical":
-            return one_by_one()   # a subclass's wait, or fences implied by each wait
-        threads = np.asarray(threads, np.int64).reshape(-1)
-        groups = self._wait_runs(threads, np.asarray(ranks, np.int64).reshape(-1),
-                                 np.asarray(addresses, np.int64).reshape(-1),
-                                 np.asarray(parities, np.int64).reshape(-1) & 1)
+            # a subclass's wait, or fences implied by each wait
+            return one_by_one(ranks, addresses, parities)
+        ranks, addresses, parities = (np.asarray(v, np.int64).reshape(-1)
+                                      for v in (ranks, addresses, parities))
+        groups = self._wait_runs(threads, ranks, addresses, parities & 1)
         if groups is None:
-            return one_by_one()
+            return one_by_one(ranks, addresses, parities)
         ok = np.zeros(threads.size, bool)
         for selected, members, bar, parity in groups:
             if bar.phase % 2 == parity:
