@@ -255,12 +255,7 @@ class MachineStepping:
                 # a local step: only its threads' PCs and statuses changed, and no waiter
                 # woke (the epoch is the same), so only their entries are looked up again
                 pcs = self._pcs
-                at = self.contiguous(moved[0])
-                here = status[at]
-                pcs[at] = np.where((here == RUN) | ((here == MBAR) &
-                                                   (self.wait_epoch[at] < self.epoch)),
-                                   self.pc[at], NOT_RUNNABLE)
-                if pcs.min() < NOT_RUNNABLE:
+                if self._note_local(pcs, moved[0]):
                     break
                 moved = None   # nothing can run: the full look below decides what next
             runnable = (status == RUN) | ((status == MBAR) & (self.wait_epoch < self.epoch))
@@ -288,6 +283,22 @@ class MachineStepping:
                            self.entry.end_line, "}")
         status[idx] = RUN
         return m, idx, width, chain_limit
+
+    def _note_local(self, pcs: np.ndarray, idx) -> bool:
+        """After a local step of the threads ``idx`` that woke no waiter: their entries
+        of ``pcs`` (the PC of a thread that can run, else NOT_RUNNABLE) made again;
+        whether any thread can run now."""
+        at = self.contiguous(idx)
+        here = self.status[at]
+        if not here.any():
+            # every one of them is RUN (status 0: after a branch, a successful wait, a
+            # tcgen05 op), so each can run at its PC
+            pcs[at] = self.pc[at]
+            return True
+        pcs[at] = np.where((here == RUN) | ((here == MBAR) &
+                                           (self.wait_epoch[at] < self.epoch)),
+                           self.pc[at], NOT_RUNNABLE)
+        return bool(pcs.min() < NOT_RUNNABLE)
 
     def together_after_local(self, idx):
         """After a local step that woke no waiter: the PC every thread of ``idx`` is at

@@ -59,12 +59,9 @@ def _mbarrier_arrive_cluster(m: Machine, ins: P.Instr):
                                           "mbarrier.arrive", ins)
             ranks = np.asarray(ranks).reshape(-1) * np.ones(threads.size, np.int64)
             local = np.asarray(local).reshape(-1) * np.ones(threads.size, np.int64)
-            if _arrive_together(m, ins, threads, ranks, local, [1] * threads.size,
-                                None, check_address=True) is not None:
-                m.epoch += 1
-                m.advance(idx)
-                return
-            for g, r, ad in zip(threads, ranks, local):
+            done = len(_arrive_together(m, ins, threads, ranks, local, [1] * threads.size,
+                                        None, check_address=True))
+            for g, r, ad in zip(threads[done:], ranks[done:], local[done:]):
                 _check_mbarrier_address(m, int(ad))
                 m.ordering.mbarrier_arrive(int(g), int(r), int(ad), 1, ins.line,
                                            scope=_scope(ins))
@@ -75,19 +72,34 @@ def _mbarrier_arrive_cluster(m: Machine, ins: P.Instr):
 
 def _arrive_together(m: Machine, ins: P.Instr, threads: np.ndarray, ranks: np.ndarray,
                      addresses: np.ndarray, counts: list, expect_tx: list | None,
-                     check_address: bool = False):
-    """The arrivals of a group of threads on one mbarrier at once
-    (``mbarrier_arrive_many``): their token, or None when they arrive on different
-    mbarriers or the ordering model asks for them one by one (nothing done then)."""
+                     check_address: bool = False) -> list:
+    """The arrivals of a group of threads on one mbarrier, several at once
+    (``mbarrier_arrive_many``), as the arrivals one by one in the threads' order would
+    make them: the tokens of the first threads, done; the caller arrives with the rest
+    (from ``len`` of the answer on) one by one. The threads of each source CTA (a run:
+    they are sorted) arrive together, in order, since one release carries one source
+    (the remote arrivals of a CTA pair on the leader's mbarrier come from both CTAs);
+    at the first run the ordering model asks to take one by one (it has then done
+    nothing), that run and the rest are left to the caller. None done when the threads
+    arrive on different mbarriers."""
     many = getattr(m.ordering, "mbarrier_arrive_many", None)
     if many is None or threads.size < 2 or (ranks != ranks[0]).any() or \
             (addresses != addresses[0]).any():
-        return None
+        return []
     address = int(addresses[0])
     if check_address:
         _check_mbarrier_address(m, address)
-    return many(threads, int(ranks[0]), address, counts, ins.line, scope=_scope(ins),
-                expect_tx=expect_tx)
+    sources = m.rank[threads]
+    cuts = [0] + (np.flatnonzero(sources[1:] != sources[:-1]) + 1).tolist() + [threads.size]
+    tokens: list = []
+    for start, stop in zip(cuts, cuts[1:]):
+        token = many(threads[start:stop], int(ranks[0]), address, counts[start:stop],
+                     ins.line, scope=_scope(ins),
+                     expect_tx=None if expect_tx is None else expect_tx[start:stop])
+        if token is None:
+            break
+        tokens.extend([token] * (stop - start))
+    return tokens
 
 
 def _mbar_operand(m, ins, op, act):
@@ -173,29 +185,46 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
         act = m.guarded(ins, idx)
         threads = m.threads_of(act)
         if threads.size:
-            addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
-            phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
             many = getattr(m.ordering, "mbarrier_try_wait_parity_many", None)
             if many is not None:   # the same, per group of threads (ordering.py)
-                ok = many(threads, m.rank[threads], addrs, phases & np.uint64(1), ins.line,
+                # an address or parity the same for all (an immediate) is given once
+                ok = many(threads, m.rank[threads], _mbar_operand(m, ins, a, act),
+                          np.asarray(m.read(ph, act, 32, ins)) & np.uint64(1), ins.line,
                           scope=_scope(ins))
             else:
+                addrs = _mbar_operand(m, ins, a, act) * np.ones(threads.size, np.uint64)
+                phases = m.read(ph, act, 32, ins) * np.ones(threads.size, np.uint64)
                 ok = np.array([m.ordering.mbarrier_try_wait_parity(
                     int(g), int(m.rank[g]), int(ad), int(p) & 1, ins.line,
                     scope=_scope(ins)) for g, ad, p in zip(threads, addrs, phases)],
                     dtype=bool)
             m.write(d.name, threads, ok, 1, ins)
             # A failed try_wait waits here until some mbarrier changes, then retries.
-            waiting = threads[~ok]
-            m.status[waiting] = MBAR
-            m.wait_epoch[waiting] = m.epoch
-            m.pc[threads[ok]] += 1
+            _wait_or_pass(m, act, threads, ok)
             if ins.guard is not None:   # threads the guard turns off move on
                 skipped = np.setdiff1d(m.threads_of(idx), threads, assume_unique=True)
                 m.pc[skipped] += 1
         else:
             m.advance(idx)
     return run
+
+
+def _wait_or_pass(m: Machine, act, threads: np.ndarray, ok: np.ndarray) -> None:
+    """The threads of ``act`` (``threads``: their ids) whose try_wait failed wait
+    (status MBAR since this epoch), the others move on; when all of them did the same,
+    through ``act`` as a slice if its threads are consecutive."""
+    if ok.all():
+        m.pc[m.contiguous(act)] += 1
+        return
+    if not ok.any():
+        at = m.contiguous(act)
+        m.status[at] = MBAR
+        m.wait_epoch[at] = m.epoch
+        return
+    waiting = threads[~ok]
+    m.status[waiting] = MBAR
+    m.wait_epoch[waiting] = m.epoch
+    m.pc[threads[ok]] += 1
 
 
 def _mbarrier_arrive(m: Machine, ins: P.Instr):
@@ -210,11 +239,11 @@ def _mbarrier_arrive(m: Machine, ins: P.Instr):
             extra = m.read(ops_[2], act, 32, ins) * np.ones(threads.size, np.uint64) \
                 if len(ops_) > 2 else np.ones(threads.size, np.uint64)
             values = extra.tolist()
-            token = _arrive_together(m, ins, threads, m.rank[threads], addrs,
-                                     [1] * threads.size if expect else values,
-                                     values if expect else None)
-            tokens = [] if token is None else [token] * threads.size
-            for g, ad, c in zip(threads, addrs, extra) if token is None else ():
+            tokens = _arrive_together(m, ins, threads, m.rank[threads], addrs,
+                                      [1] * threads.size if expect else values,
+                                      values if expect else None)
+            done = len(tokens)
+            for g, ad, c in zip(threads[done:], addrs[done:], extra[done:]):
                 rank = int(m.rank[g])
                 if expect:
                     m.ordering.mbarrier_expect_tx(int(g), rank, int(ad), int(c), ins.line)

@@ -156,40 +156,38 @@ class MbarrierOrdering:
         and effects: bool per thread): per group of threads that wait on the same
         mbarrier and parity at once, when the use of the mbarrier is ordered after its
         init for all of them; thread by thread otherwise (then something is reported,
-        in the threads' order), and when a subclass redefines the one-thread wait."""
-        one_by_one = lambda: np.array([  # noqa: E731
-            self.mbarrier_try_wait_parity(int(g), int(r), int(a), int(p) & 1, line,
-                                          scope=scope)
-            for g, r, a, p in zip(threads, ranks, addresses, parities)], dtype=bool)
+        in the threads' order), and when a subclass redefines the one-thread wait.
+        ``ranks``, ``addresses`` and ``parities``: one per thread, or one for all."""
+        threads = np.asarray(threads, np.int64).reshape(-1)
+
+        def one_by_one(*values) -> np.ndarray:   # ranks, addresses, parities
+            return np.array([
+                self.mbarrier_try_wait_parity(int(g), int(r), int(a), int(p) & 1, line,
+                                              scope=scope)
+                for g, r, a, p in zip(threads, *(np.broadcast_to(
+                    np.asarray(v).reshape(-1), threads.shape) for v in values))], dtype=bool)
         if type(self).mbarrier_try_wait_parity is not \
                 MbarrierOrdering.mbarrier_try_wait_parity or self.fences != "canonical":
-            return one_by_one()   # a subclass's wait, or fences implied by each wait
-        threads = np.asarray(threads, np.int64).reshape(-1)
-        ranks = np.asarray(ranks, np.int64).reshape(-1) * np.ones_like(threads)
-        addresses = np.asarray(addresses, np.int64).reshape(-1) * np.ones_like(threads)
-        parities = np.asarray(parities, np.int64).reshape(-1) & 1
-        if (ranks == ranks[0]).all() and (addresses == addresses[0]).all() and \
-                (parities == parities[0]).all():
-            # the usual case: one group, every thread (an mbarrier at an address out of
-            # _wait_groups' key range does not exist: the same answer as there)
-            bar = self.mbarriers.get((int(ranks[0]), int(addresses[0])))
-            if bar is None or not self._use_ordered(threads, bar):
-                return one_by_one()
-            groups = [(slice(None), threads, bar, int(parities[0]))]
-        else:
-            groups = self._wait_groups(threads, ranks, addresses, parities)
-            if groups is None:
-                return one_by_one()
+            # a subclass's wait, or fences implied by each wait
+            return one_by_one(ranks, addresses, parities)
+        ranks, addresses, parities = (np.asarray(v, np.int64).reshape(-1)
+                                      for v in (ranks, addresses, parities))
+        groups = self._wait_runs(threads, ranks, addresses, parities & 1)
+        if groups is None:
+            return one_by_one(ranks, addresses, parities)
         ok = np.zeros(threads.size, bool)
         for selected, members, bar, parity in groups:
             if bar.phase % 2 == parity:
                 continue
             bar.observed = max(bar.observed, bar.phase - 1)
             ok[selected] = True
+            completed = bar.completed.get(bar.phase - 1)
+            if not completed:
+                continue
             waiter_ranks = members // self.threads_per_cta
             one_rank = int(waiter_ranks[0]) if (waiter_ranks == waiter_ranks[0]).all() \
                 else None
-            for source, (generic, tc) in bar.completed.get(bar.phase - 1, {}).items():
+            for source, (generic, tc) in completed.items():
                 if one_rank is not None:
                     acquiring = members if _synchronizes(source, one_rank, scope) \
                         else members[:0]
@@ -200,6 +198,36 @@ class MbarrierOrdering:
                 if acquiring.size:
                     self._acquire(acquiring, generic, tc)
         return ok
+
+    def _wait_runs(self, threads, ranks, addresses, parities) -> list | None:
+        """``_wait_groups``' answer, found without sorting keys when every thread waits
+        at the same address and parity (the usual case: one instruction's operands):
+        each run of threads that give the same rank is a group (a rank seen again after
+        another makes a second group on the same mbarrier and phase: the waits' effects
+        are per thread, so the same as one group). ``ranks``, ``addresses`` and
+        ``parities``: one per thread, or one for all."""
+        if not threads.size:
+            return []
+        address, parity = _one_value(addresses), _one_value(parities)
+        if address is None or parity is None:
+            return self._wait_groups(threads, *(np.broadcast_to(v, threads.shape) for v in (
+                ranks, addresses, parities)))
+        rank = _one_value(ranks)
+        if rank is not None:
+            bounds, firsts = [0, threads.size], [rank]
+        else:
+            cuts = (np.flatnonzero(ranks[1:] != ranks[:-1]) + 1).tolist()
+            bounds, firsts = [0, *cuts, threads.size], ranks[[0, *cuts]].tolist()
+        groups = []
+        for start, stop, rank in zip(bounds, bounds[1:], firsts):
+            # an mbarrier at an address out of _wait_groups' key range does not exist:
+            # the same answer (one by one) as there
+            bar = self.mbarriers.get((rank, address))
+            members = threads if stop - start == threads.size else threads[start:stop]
+            if bar is None or not self._use_ordered(members, bar):
+                return None
+            groups.append((slice(start, stop), members, bar, parity))
+        return groups
 
     def _wait_groups(self, threads, ranks, addresses, parities) -> list | None:
         """The groups of threads that wait on the same mbarrier and parity: (their
@@ -241,6 +269,12 @@ class MbarrierOrdering:
                 return False
         bar.ordered_users.add(key)
         return True
+
+
+def _one_value(values: np.ndarray) -> int | None:
+    """The value every entry of ``values`` (one or more) has, else None."""
+    first = int(values[0])
+    return first if values.size == 1 or (values == first).all() else None
 
 
 def _contribute(bar: Mbarrier, source: tuple, generic: np.ndarray, tc: np.ndarray) -> None:

@@ -71,7 +71,8 @@ class RandomSchedule:
         self.join = float(rng.choice(JOIN))
         self.complete = float(rng.choice(COMPLETE))
         self.priority = self._draw_priorities()
-        self._priority_of, self._priority_list = None, []
+        #: _ready's last answer: (starving, the priorities, the warps, their weights)
+        self._ready_made = None
         #: The last pick_threads: (its warps, its PC); the warps' lowest and highest PCs.
         self._last, self._lowest, self._highest = None, [], []
         self._warp_threads = [np.arange(32 * w, 32 * w + 32) for w in range(nwarps)]
@@ -150,22 +151,29 @@ class RandomSchedule:
         if self.steps % self.reshuffle == 0:
             self.priority = self._draw_priorities()
         lowest, highest = self._warp_pcs(pcs, moved)
-        ready = [w for w, pc in enumerate(lowest) if pc < _NOT_RUNNABLE]
         starving = self.starve_from <= self.steps < self.starve_to
-        if starving and len(ready) > 1:
-            ready = [w for w in ready if w != self.starved]
-        chosen = self._draw_warp(ready)
+        ready, weights = self._ready(lowest, starving)
+        # np.searchsorted(weights, x) (side "left"): the first index with weights >= x
+        chosen = ready[min(bisect.bisect_left(weights, self.rng.random() * weights[-1]),
+                           len(ready) - 1)]
         m = lowest[chosen]
-        if self.join < 1.0:
-            draws = (self.rng.random(nwarps) < self.join).tolist()
-            joined = [w for w, pc in enumerate(lowest) if pc == m and draws[w]]
+        draws = self.rng.random(nwarps) if self.join < 1.0 else None
+        if lowest.count(m) == 1:
+            # no other warp at m: whatever the draws, the chosen warp runs alone (it is
+            # not the starved one unless that is the only warp that can run, and then
+            # it runs anyway)
+            joined = [chosen]
         else:
-            joined = [w for w, pc in enumerate(lowest) if pc == m]
-        if starving and self.starved in joined:
-            joined.remove(self.starved)
-        if chosen not in joined:
-            joined.append(chosen)
-            joined.sort()
+            if draws is not None:
+                on = (draws < self.join).tolist()
+                joined = [w for w, pc in enumerate(lowest) if pc == m and on[w]]
+            else:
+                joined = [w for w, pc in enumerate(lowest) if pc == m]
+            if starving and self.starved in joined:
+                joined.remove(self.starved)
+            if chosen not in joined:
+                joined.append(chosen)
+                joined.sort()
         # a warp whose every thread can run at m: all its threads (shared, read-only)
         parts = [self._warp_threads[w] if highest[w] == m else
                  np.flatnonzero(pcs[32 * w:32 * w + 32] == m) + 32 * w for w in joined]
@@ -177,39 +185,52 @@ class RandomSchedule:
         """Each warp's lowest and highest PC in ``pcs`` (lists). After a step whose
         threads (all those of its warps at its PC m) moved to m + 1 and nothing else
         changed, only those warps change: their lowest PC is m + 1 (their other
-        runnable threads were above m), their highest m + 1 if it was m, else looked up.
-        After a local step (``moved == "local"``) of one warp, that warp's are looked
-        up (of several, all: two reductions over the cluster cost less than two per
-        warp)."""
+        runnable threads were above m), their highest m + 1 if it was m, else looked up;
+        which warps can run is the same. After a local step (``moved == "local"``) of
+        one warp, that warp's are looked up (of several, all: two reductions over the
+        cluster cost less than two per warp). Which warps can run is found again
+        (``_ready``) only when it may have changed."""
         if not moved or self._last is None or (moved == "local" and len(self._last[0]) > 1):
             by_warp = pcs.reshape(self.nwarps, 32)
             self._lowest = by_warp.min(axis=1).tolist()
             self._highest = by_warp.max(axis=1).tolist()
+            self._ready_made = None
             return self._lowest, self._highest
         lowest, highest = self._lowest, self._highest
         joined, m = self._last
         if moved == "local":
             for w in joined:
-                warp = pcs[32 * w:32 * w + 32]
-                lowest[w], highest[w] = int(warp.min()), int(warp.max())
+                # 32 PCs: a list's min and max cost less than two NumPy reductions
+                warp = pcs[32 * w:32 * w + 32].tolist()
+                low = min(warp)
+                if (low < _NOT_RUNNABLE) != (lowest[w] < _NOT_RUNNABLE):
+                    self._ready_made = None
+                lowest[w], highest[w] = low, max(warp)
             return lowest, highest
         for w in joined:
             lowest[w] = m + 1
-            highest[w] = m + 1 if highest[w] == m else int(pcs[32 * w:32 * w + 32].max())
+            highest[w] = m + 1 if highest[w] == m else max(pcs[32 * w:32 * w + 32].tolist())
         return lowest, highest
 
-    def _draw_warp(self, ready: list) -> int:
-        """One of the ``ready`` warps, drawn by priority (``pick``'s arithmetic)."""
-        if self._priority_of is not self.priority:
-            self._priority_of, self._priority_list = self.priority, self.priority.tolist()
-        priority = self._priority_list
+    def _ready(self, lowest: list, starving: bool) -> tuple:
+        """The warps the draw chooses from (those that can run, less the starved one
+        while it starves unless it is the only one) and their cumulative priorities
+        (``pick``'s arithmetic: np.cumsum's sequential float64 sums), made again only
+        when which warps can run (``_warp_pcs`` forgets them), the priorities or
+        whether a warp starves change."""
+        made = self._ready_made
+        if made is not None and made[0] == starving and made[1] is self.priority:
+            return made[2], made[3]
+        ready = [w for w, pc in enumerate(lowest) if pc < _NOT_RUNNABLE]
+        if starving and len(ready) > 1:
+            ready = [w for w in ready if w != self.starved]
+        priority = self.priority.tolist()
         weights, total = [], 0.0
-        for w in ready:               # np.cumsum: sequential float64 sums
+        for w in ready:
             total += priority[w]
             weights.append(total)
-        # np.searchsorted(weights, x) (side "left"): the first index with weights >= x
-        return ready[min(bisect.bisect_left(weights, self.rng.random() * weights[-1]),
-                         len(ready) - 1)]
+        self._ready_made = (starving, self.priority, ready, weights)
+        return ready, weights
 
     def choose(self, n: int) -> int:
         """One of ``n`` allowed pending asynchronous operations, at random."""
