@@ -14,7 +14,8 @@ when other processes share the cores: wall time then includes waiting for one) a
 median rate of warp instructions per CPU second (a warp instruction: one instruction
 executed by one warp, guarded-off warps included). The result is checked against NumPy
 each time, so a fast wrong simulation does not count. A first run, not counted, warms up
-imports; the cache of built MMAs (sim/tensor_core.py) is emptied before each run.
+imports; each run builds its MMAs anew (the cache of built MMAs belongs to the run's
+machine, executor.Machine.issue_kwargs).
 
 ``--warp-specialized``: the three warp-specialized TMA kernels (examples/ws_*.mlir with
 their check files) and the hand-synchronized ws_gemm_bf16. ``--baseline DIR``: every
@@ -57,8 +58,6 @@ def run_once(ptx, manifest, problem, inputs, path, schedule, seed, functional_on
         options["seed"] = seed
     if functional_only:
         options["functional_only"] = True
-    from tcgen05_lower.sim import tensor_core
-    getattr(tensor_core, "_MMA_CACHE", {}).clear()   # each run builds its MMAs anew
     start, cpu = time.perf_counter(), time.process_time()
     result = simulate(ptx, manifest, args, **options)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
