@@ -23,7 +23,8 @@ from tcgen05_lower.sim.ordering_records import InFlight  # noqa: E402
 from tcgen05_lower.sim.ordering_tensor import _no_ordinary_writer  # noqa: E402
 from tcgen05_lower.sim.smem_chunks import chunk_form  # noqa: E402
 from tcgen05_lower.sim.state import Footprint  # noqa: E402
-from tcgen05_lower.sim.tmem_index import InflightIndex, tmem_summary  # noqa: E402
+from tcgen05_lower.sim.tmem_index import (InflightIndex, TmemSummary,  # noqa: E402
+                                          shared_summary, tmem_summary)
 
 
 def random_mask(rng) -> np.ndarray:
@@ -221,6 +222,76 @@ def test_unwritten_and_written_cells_are_all_of_tmems(seed):
         else:
             assert not m.unwritten_reads
         assert np.array_equal(m.tmem_written[0], before | write)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_written_cells_known_are_the_written_test(seed):
+    # Footprints issued again and again (their summaries, and so the kept "all written"
+    # answers, reused), columns freed and allocated again now and then (tcgen05.alloc
+    # clears them): the unwritten reads and the written cells are those of NumPy over
+    # all of TMEM, step by step.
+    rng = np.random.default_rng(100 + seed)
+    m = model()
+    built = [Footprint(tmem_reads={0: random_mask(rng)}, tmem_writes={0: random_mask(rng)})
+             for _ in range(6)] + [Footprint(tmem_reads={0: random_mask(rng)})
+                                   for _ in range(3)]
+    written = np.zeros((128, 512), bool)
+    for step in range(60):
+        if step % 9 == 8:   # free and allocate again columns 0-255 (the alloc's clear)
+            m.dealloc(np.arange(32), 0, 0, 512, 1, line=90)
+            m.alloc(np.arange(32), 0, 256, 1, line=91)
+            m.alloc(np.arange(32), 0, 256, 1, line=92)
+            written[:] = False
+        fp = built[rng.integers(0, len(built))]
+        record = InFlight(FakeOp("mma", fp), "mma", 0, 0, 0, 1, 300 + step)
+        m.unwritten_reads.clear()
+        m._perform(record)
+        unwritten = fp.tmem_reads[0] & ~written
+        if unwritten.any():
+            assert np.array_equal(m.unwritten_reads[(300 + step, "mma", 0)], unwritten)
+        else:
+            assert not m.unwritten_reads
+        if 0 in fp.tmem_writes:
+            written |= fp.tmem_writes[0]
+        assert np.array_equal(m.tmem_written[0], written)
+
+
+def test_an_alloc_forgets_the_written_cells_known():
+    # An MMA writes columns 0-63 and an ld reads them twice (the second answered from
+    # the kept answer); the columns are freed and allocated again: the same ld's
+    # footprint now reads cells no op wrote since that alloc (9.7.16.7.1), which a kept
+    # answer that outlived the alloc would miss.
+    m = model()
+    write, read = mma(cols=slice(0, 64)), ld(slice(0, 32), slice(0, 32))
+    for line, op in ((10, write), (11, read), (12, read)):
+        m._perform(InFlight(op, op.kind, 0, 0, 0, 1, line))
+    assert not m.unwritten_reads
+    m.dealloc(np.arange(32), 0, 0, 512, 1, line=13)
+    m.alloc(np.arange(32), 0, 512, 1, line=14)
+    m._perform(InFlight(read, "ld", 0, 0, 0, 1, 15))
+    assert m.unwritten_reads[(15, "ld", 0)].sum() == 32 * 32
+
+
+def test_a_shared_summary_is_given_only_to_the_same_masks():
+    # tmem_index.shared_summary: a footprint of the same mask objects gets the kept
+    # summary; one of equal masks that are other objects (or other ranks) its own
+    # (a summary names its masks: the kept one would describe another footprint's).
+    mask = cells(slice(0, 128), slice(0, 64))
+    kept = {}
+    first = Footprint(tmem_writes={0: mask}, tmem_reads={0: mask})
+    shared_summary(first, kept, "d")
+    again = Footprint(tmem_writes={0: mask}, tmem_reads={0: mask})
+    shared_summary(again, kept, "d")
+    assert tmem_summary(again) is tmem_summary(first)
+    for other in (Footprint(tmem_writes={0: mask.copy()}, tmem_reads={0: mask}),
+                  Footprint(tmem_writes={0: mask}),
+                  Footprint(tmem_writes={1: mask}, tmem_reads={1: mask})):
+        shared_summary(other, kept, "d")
+        summary = tmem_summary(other)
+        assert summary is not tmem_summary(first)
+        assert all(summary.writes[r].mask is other.tmem_writes[r] for r in other.tmem_writes)
+        np.testing.assert_array_equal(summary.words[min(summary.ranks)],
+                                      TmemSummary(other).words[min(summary.ranks)])
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -60,19 +60,25 @@ class TensorOrdering:
                 for rank, mask in record.op.footprint.tmem_writes.items():
                     self.tmem_written[rank] |= mask
                 return
+            known = self._written_known()
             for rank, written in summary.writes.items():   # the mask's block only
-                if written.box is not None:
+                if written.box is not None and known.get((id(written), rank)) is not written:
                     self.tmem_written[rank][written.box] |= written.block
+                    known[id(written), rank] = written
 
     def _check_tmem_written(self, record: InFlight) -> None:
         """An op reads TMEM cells that no tcgen05.mma / st / cp / shift wrote since their
         columns were allocated: their contents are undefined (9.7.16.7.1 allocates columns,
         it does not clear them), so whatever the op computes from them is too."""
         summary = tmem_summary(record.op.footprint)
+        known = self._written_known()
         for rank, mask in record.op.footprint.tmem_reads.items():
             read = None if summary.general else summary.reads[rank]
+            if read is not None and known.get((id(read), rank)) is read:
+                continue   # all its cells written, and no alloc since
             if read is not None and (read.box is None or not np.greater(
                     read.block, self.tmem_written[rank][read.box]).any()):
+                known[id(read), rank] = read
                 continue   # its block has no cell read and not written: none unwritten
             unwritten = mask & ~self.tmem_written[rank]
             if not unwritten.any():
@@ -80,6 +86,18 @@ class TensorOrdering:
             key = (record.line, record.kind, rank)
             seen = self.unwritten_reads.get(key)
             self.unwritten_reads[key] = unwritten if seen is None else seen | unwritten
+
+    def _written_known(self) -> dict:
+        """The mask summaries (tmem_index.MaskSummary) whose cells are all in
+        ``tmem_written``, by (id, rank) -> the summary (kept alive, so that no other
+        object takes its id): ``tmem_written`` only gains cells until the next
+        tcgen05.alloc clears columns, which starts a new dict (as would 1024 entries).
+        An MMA's D mask and an ld's footprint are issued again and again: their
+        written test and update are then one lookup."""
+        kept = self.__dict__.get("_written_kept")
+        if kept is None or kept[0] is not self._alloc_state or len(kept[1]) >= 1024:
+            kept = self.__dict__["_written_kept"] = (self._alloc_state, {})
+        return kept[1]
 
     def _unwritten_report(self) -> list[str]:
         """One line per (op line, CTA): the cells it read, over all its executions."""

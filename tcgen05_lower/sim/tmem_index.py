@@ -128,6 +128,32 @@ def tmem_summary(fp) -> TmemSummary:
     return summary
 
 
+def shared_summary(fp, kept: dict | None, key) -> None:
+    """Gives footprint `fp` the summary kept under `key` in `kept` (a dict the run owns,
+    ``tc_mma.shared_parts``), made from `fp` the first time: MMAs built apart that hold
+    the same mask objects (a D mask shared in the run) share one summary. A kept
+    summary of other mask objects (another key's, or a mask made again) is not used:
+    ``_same_masks`` compares the objects, so the summary is always `fp`'s."""
+    if kept is None or not isinstance(getattr(fp, "_summaries", None), dict):
+        return
+    summary = kept.get(key)
+    if summary is None or not _same_masks(summary, fp):
+        summary = kept[key] = TmemSummary(fp)
+    fp._summaries[_KEY] = summary
+
+
+def _same_masks(summary: TmemSummary, fp) -> bool:
+    """Whether `summary` was made from masks that are `fp`'s, object for object."""
+    if summary.general:
+        return False
+    for summaries, masks in ((summary.reads, fp.tmem_reads),
+                             (summary.writes, fp.tmem_writes)):
+        if summaries.keys() != masks.keys() or any(
+                summaries[rank].mask is not mask for rank, mask in masks.items()):
+            return False
+    return True
+
+
 def _regular(mask, rank) -> bool:
     return isinstance(mask, np.ndarray) and mask.dtype == bool and \
         mask.shape == (TMEM_LANES, TMEM_COLUMNS) and isinstance(rank, (int, np.integer)) \
