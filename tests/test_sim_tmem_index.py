@@ -22,8 +22,9 @@ from test_sim_ordering import MBAR, FakeOp, cells, ld, mma, model  # noqa: E402
 from tcgen05_lower.sim.ordering_records import InFlight  # noqa: E402
 from tcgen05_lower.sim.ordering_tensor import _no_ordinary_writer  # noqa: E402
 from tcgen05_lower.sim.smem_chunks import chunk_form  # noqa: E402
-from tcgen05_lower.sim.state import Footprint  # noqa: E402
-from tcgen05_lower.sim.tmem_index import (InflightIndex, TmemSummary,  # noqa: E402
+from tcgen05_lower.sim.state import CtaMemory, Footprint  # noqa: E402
+from tcgen05_lower.sim.tmem_index import (InflightIndex, MaskSummary,  # noqa: E402
+                                          TmemSummary,
                                           shared_summary, tmem_summary)
 
 
@@ -292,6 +293,54 @@ def test_a_shared_summary_is_given_only_to_the_same_masks():
         assert all(summary.writes[r].mask is other.tmem_writes[r] for r in other.tmem_writes)
         np.testing.assert_array_equal(summary.words[min(summary.ranks)],
                                       TmemSummary(other).words[min(summary.ranks)])
+
+
+def assert_same_mask_summary(mine, want):
+    assert mine.mask is want.mask and mine.box == want.box
+    assert (mine.block is None) == (want.block is None)
+    for name in ("words", "columns") + (() if want.block is None else ("block",)):
+        np.testing.assert_array_equal(getattr(mine, name), getattr(want, name))
+        assert getattr(mine, name).dtype == getattr(want, name).dtype
+
+
+LD_FORMS = [(f"tcgen05.ld.sync.aligned.{shape}.x{num}{pack}.b32", imm)
+            for shape, imm in (("32x32b", None), ("16x64b", None), ("16x128b", None),
+                               ("16x256b", None), ("16x32bx2", 8), ("16x32bx2", 40))
+            for num in (1, 4, 16) for pack in ("", ".pack::16b")]
+
+
+@pytest.mark.parametrize("opcode, imm", LD_FORMS)
+def test_an_lds_summary_from_its_cells_is_its_masks(opcode, imm):
+    # tensor_core.load gives its footprint a summary made from the cells
+    # (MaskSummary.of_cells): the same as the one made from the 128 x 512 mask, for
+    # every shape of 9.7.16.2.3, packed or not, at several addresses and warps.
+    from tcgen05_lower.sim import tensor_core
+    ctas = [CtaMemory(0, np.zeros(16, np.uint8))]
+    for taddr, warp in ((0, 0), (32 << 16 | 100, 1), (96 << 16 | 7, 7)):
+        _, _, op = tensor_core.load(opcode, taddr, warp, 0, ctas, imm, cache={})
+        fp = op.footprint
+        fresh = TmemSummary(Footprint(tmem_reads={0: fp.tmem_reads[0].copy()}))
+        mine = tmem_summary(fp)
+        assert_same_mask_summary(mine.reads[0], MaskSummary(fp.tmem_reads[0]))
+        np.testing.assert_array_equal(mine.words[0], fresh.words[0])
+        np.testing.assert_array_equal(mine.columns[0], fresh.columns[0])
+        assert mine.column_keys == fresh.column_keys and not mine.writes
+
+
+def test_a_summary_of_cells_of_no_cell_or_another_mask_is_the_masks_own():
+    # No cells: the mask's own summary (box None); a summary handed over for another
+    # mask object (equal or not) is not used for this one.
+    empty = np.zeros((128, 512), bool)
+    none = np.zeros(0, np.int64)
+    assert_same_mask_summary(MaskSummary.of_cells(empty, none, none), MaskSummary(empty))
+    lanes, cols = np.arange(32).reshape(32, 1), np.arange(8).reshape(1, 8) + 0 * \
+        np.arange(32).reshape(32, 1)
+    mask = cells(lanes, cols)
+    other = cells(lanes + 32, cols)
+    fp = Footprint(tmem_reads={0: mask})
+    # (under this mask's id: what an id taken over by a new object would give)
+    summary = TmemSummary(fp, {id(mask): MaskSummary.of_cells(other, lanes + 32, cols)})
+    assert_same_mask_summary(summary.reads[0], MaskSummary(mask))
 
 
 @pytest.mark.parametrize("seed", range(4))

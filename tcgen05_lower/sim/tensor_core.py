@@ -89,6 +89,7 @@ from tcgen05_lower.sim.tc_datapath import Operation, _mask, tmem_block
 from tcgen05_lower.sim.tc_descriptors import (decode_instr_descriptor,  # noqa: F401
                                               decode_smem_descriptor, k_major_addresses)
 from tcgen05_lower.sim.tc_mma import _build_mma, _build_scaled_mma, shared_parts
+from tcgen05_lower.sim.tmem_index import summary_of_cells
 
 
 def _qualifiers(opcode: str) -> list[str]:
@@ -317,8 +318,10 @@ def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
         lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
         # the footprint is shared by the lds of the key, as a built MMA's (not changed
         # after its issue); the cells as slices when they are a block (.32x32b)
-        built = (tmem_block(lanes, cols), packed,
-                 Footprint(tmem_reads={rank: _mask(lanes, cols)}))
+        mask = _mask(lanes, cols)
+        fp = Footprint(tmem_reads={rank: mask})
+        summary_of_cells(fp, mask, lanes, cols)
+        built = (tmem_block(lanes, cols), packed, fp)
         if cache is not None:
             if len(cache) >= _MMA_CACHE_SIZE:
                 cache.clear()

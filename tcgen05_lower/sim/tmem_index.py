@@ -73,6 +73,25 @@ class MaskSummary:
             self.block = mask[self.box]
         self.words = _words(np.concatenate([lanes, columns]))
 
+    @classmethod
+    def of_cells(cls, mask: np.ndarray, lanes: np.ndarray, cols: np.ndarray) -> MaskSummary:
+        """``MaskSummary(mask)`` for the mask whose cells are (``lanes``, ``cols``)
+        (integer arrays of one shape, ``tc_datapath._mask``'s), from the cells instead of
+        from the 128 x 512 mask: a tcgen05.ld's builder knows them. No cells: the
+        mask's own summary."""
+        if lanes.size == 0:
+            return cls(mask)
+        self = cls.__new__(cls)
+        flags = np.zeros(TMEM_LANES + TMEM_COLUMNS, bool)
+        flags[lanes.reshape(-1)] = True
+        flags[TMEM_LANES + cols.reshape(-1)] = True
+        self.mask, self.columns = mask, flags[TMEM_LANES:].copy()
+        self.box = (slice(int(lanes.min()), int(lanes.max()) + 1),
+                    slice(int(cols.min()), int(cols.max()) + 1))
+        self.block = mask[self.box]
+        self.words = _words(flags)
+        return self
+
 
 class TmemSummary:
     """The TMEM masks of one footprint, summarized (module docstring): ``reads`` and
@@ -86,7 +105,9 @@ class TmemSummary:
     __slots__ = ("general", "ranks", "reads", "writes", "words", "columns", "column_keys",
                  "has_writes", "has_reads")
 
-    def __init__(self, fp):
+    def __init__(self, fp, known: dict | None = None):
+        """`known`: id of a mask -> its MaskSummary, made by the footprint's builder
+        (used only for that very mask object)."""
         self.ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
         self.reads, self.writes, self.words, self.columns = {}, {}, {}, {}
         self.column_keys = {}
@@ -97,9 +118,11 @@ class TmemSummary:
         if self.general:
             return
         made = {}   # by mask: the ranks of a cta_group::2 MMA share theirs
+        for key, part in (known or {}).items():
+            made[key] = part
         for summaries, masks in ((self.reads, fp.tmem_reads), (self.writes, fp.tmem_writes)):
             for rank, mask in masks.items():
-                if id(mask) not in made:
+                if id(mask) not in made or made[id(mask)].mask is not mask:
                     made[id(mask)] = MaskSummary(mask)
                 summaries[rank] = made[id(mask)]
         for rank in self.ranks:
@@ -140,6 +163,14 @@ def shared_summary(fp, kept: dict | None, key) -> None:
     if summary is None or not _same_masks(summary, fp):
         summary = kept[key] = TmemSummary(fp)
     fp._summaries[_KEY] = summary
+
+
+def summary_of_cells(fp, mask: np.ndarray, lanes: np.ndarray, cols: np.ndarray) -> None:
+    """Gives footprint `fp`, which holds `mask` (the cells `lanes`, `cols`), its summary
+    with that mask's made from the cells (``MaskSummary.of_cells``)."""
+    if isinstance(getattr(fp, "_summaries", None), dict):
+        fp._summaries[_KEY] = TmemSummary(fp, {id(mask): MaskSummary.of_cells(mask, lanes,
+                                                                              cols)})
 
 
 def _same_masks(summary: TmemSummary, fp) -> bool:
