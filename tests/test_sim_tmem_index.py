@@ -22,7 +22,7 @@ from test_sim_ordering import MBAR, FakeOp, cells, ld, mma, model  # noqa: E402
 from tcgen05_lower.sim.ordering_records import InFlight  # noqa: E402
 from tcgen05_lower.sim.ordering_tensor import _no_ordinary_writer  # noqa: E402
 from tcgen05_lower.sim.smem_chunks import chunk_form  # noqa: E402
-from tcgen05_lower.sim.state import CtaMemory, Footprint  # noqa: E402
+from tcgen05_lower.sim.state import CtaMemory, Footprint, SimError  # noqa: E402
 from tcgen05_lower.sim.tmem_index import (InflightIndex, MaskSummary,  # noqa: E402
                                           TmemSummary,
                                           shared_summary, tmem_summary)
@@ -341,6 +341,44 @@ def test_a_summary_of_cells_of_no_cell_or_another_mask_is_the_masks_own():
     # (under this mask's id: what an id taken over by a new object would give)
     summary = TmemSummary(fp, {id(mask): MaskSummary.of_cells(other, lanes + 32, cols)})
     assert_same_mask_summary(summary.reads[0], MaskSummary(mask))
+
+
+def test_allocated_columns_of_kept_masks_are_the_masks_columns():
+    # check_tmem_allocated's columns kept per read-only mask (_columns_of_mask) against
+    # np.flatnonzero(mask.any(axis=0)); a writable mask changed in place, a read-only
+    # view of a writable one and a kept entry under a mask's id that names another
+    # object (an id taken over) are computed again.
+    rng = np.random.default_rng(7)
+    m = model()
+    masks = []
+    for _ in range(8):
+        mask = random_mask(rng)
+        mask.flags.writeable = bool(rng.integers(0, 2))
+        masks.append(mask)
+    for _ in range(40):
+        mask = masks[rng.integers(0, len(masks))]
+        np.testing.assert_array_equal(m._columns_of_mask(mask),
+                                      np.flatnonzero(mask.any(axis=0)))
+    writable = cells(slice(0, 32), slice(0, 8))
+    m._columns_of_mask(writable)
+    writable[:, 100] = True
+    assert m._columns_of_mask(writable)[-1] == 100
+    base = cells(slice(0, 32), slice(0, 8))
+    view = base[:]
+    view.flags.writeable = False
+    m._columns_of_mask(view)
+    base[:, 200] = True
+    assert m._columns_of_mask(view)[-1] == 200
+    mine = cells(slice(0, 32), slice(0, 8))
+    mine.flags.writeable = False
+    m._mask_columns[id(mine)] = (masks[0], np.array([300]))
+    np.testing.assert_array_equal(m._columns_of_mask(mine), np.arange(8))
+    with pytest.raises(SimError, match="columns 32-32 of CTA 0, which are not allocated"):
+        m.dealloc(np.arange(32), 0, 0, 512, 1, line=5)
+        m.alloc(np.arange(32), 0, 8 * 4, 1, line=6)   # columns 0-31
+        big = cells(slice(0, 32), slice(0, 33))
+        big.flags.writeable = False
+        m.check_tmem_allocated(0, big, 7)
 
 
 @pytest.mark.parametrize("seed", range(4))

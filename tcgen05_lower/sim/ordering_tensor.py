@@ -385,11 +385,26 @@ class TensorOrdering:
         self.relinquished[rank] = True
 
     def check_tmem_allocated(self, rank: int, mask: np.ndarray, line: int) -> None:
-        columns = np.flatnonzero(mask.any(axis=0))
+        columns = self._columns_of_mask(mask)
         outside = columns[~self.allocated[rank][columns]]
         if outside.size:
             raise SimError(f"access to TMEM columns {outside.min()}-{outside.max()} of CTA "
                            f"{rank}, which are not allocated (9.7.16.7)", line)
+
+    def _columns_of_mask(self, mask: np.ndarray) -> np.ndarray:
+        """``np.flatnonzero(mask.any(axis=0))``, kept per read-only mask that owns its
+        cells (an MMA's shared D mask, a kept tcgen05.ld's: issued again and again, and
+        no write can change them): by id, with the mask kept alive so that no other
+        object takes its id; 256 masks at most. Any other mask: computed."""
+        if not isinstance(mask, np.ndarray) or mask.flags.writeable or mask.base is not None:
+            return np.flatnonzero(mask.any(axis=0))
+        kept = self.__dict__.get("_mask_columns")
+        if kept is None or len(kept) >= 256:
+            kept = self.__dict__["_mask_columns"] = {}
+        found = kept.get(id(mask))
+        if found is None or found[0] is not mask:
+            found = kept[id(mask)] = (mask, np.flatnonzero(mask.any(axis=0)))
+        return found[1]
 
 
 def _may_share(mine, theirs, rank: int) -> bool:

@@ -319,6 +319,7 @@ def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
         # the footprint is shared by the lds of the key, as a built MMA's (not changed
         # after its issue); the cells as slices when they are a block (.32x32b)
         mask = _mask(lanes, cols)
+        mask.flags.writeable = False   # shared by the lds of the key
         fp = Footprint(tmem_reads={rank: mask})
         summary_of_cells(fp, mask, lanes, cols)
         built = (tmem_block(lanes, cols), packed, fp)
