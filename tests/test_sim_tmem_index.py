@@ -327,6 +327,40 @@ def test_an_lds_summary_from_its_cells_is_its_masks(opcode, imm):
         assert mine.column_keys == fresh.column_keys and not mine.writes
 
 
+@pytest.mark.parametrize("opcode, imm", LD_FORMS)
+def test_an_lds_cells_from_its_kept_form_are_its_cells(opcode, imm):
+    # tensor_core._kept_ldst_cells (the opcode's cells at address 0, shifted) against
+    # _ldst_cells and tmem_block at every lane a warp may use and past it, columns up to
+    # and past 511, every warp rank: the same cells, block, and errors word for word.
+    from tcgen05_lower.sim import tensor_core
+    from tcgen05_lower.sim.tc_datapath import _mask, tmem_block
+    cache = {}
+    for lane in (0, 5, 16, 31, 32, 40, 64, 96, 112, 127):
+        for column in (0, 3, 100, 400, 480, 500, 511):
+            for warp in (0, 1, 2, 3, 6):
+                taddr = lane << 16 | column
+                try:
+                    want = tensor_core._ldst_cells(opcode, taddr, warp, imm)
+                except SimError as err:
+                    with pytest.raises(SimError) as mine:
+                        tensor_core._kept_ldst_cells(opcode, taddr, warp, imm, cache)
+                    assert str(mine.value) == str(err)
+                    continue
+                lanes, cols, packed, at = tensor_core._kept_ldst_cells(opcode, taddr, warp,
+                                                                       imm, cache)
+                for got, expected in ((lanes, want[0]), (cols, want[1])):
+                    np.testing.assert_array_equal(got, expected)
+                    assert got.dtype == expected.dtype
+                assert packed == want[2]
+                block = tmem_block(want[0], want[1])
+                assert isinstance(at[0], slice) == isinstance(block[0], slice)
+                if isinstance(block[0], slice):
+                    assert at == block
+                mask = np.zeros((128, 512), bool)
+                mask[at] = True
+                np.testing.assert_array_equal(mask, _mask(want[0], want[1]))
+
+
 def test_a_summary_of_cells_of_no_cell_or_another_mask_is_the_masks_own():
     # No cells: the mask's own summary (box None); a summary handed over for another
     # mask object (equal or not) is not used for this one.
