@@ -103,7 +103,7 @@ class TmemSummary:
     general code."""
 
     __slots__ = ("general", "ranks", "reads", "writes", "words", "columns", "column_keys",
-                 "has_writes", "has_reads")
+                 "has_writes", "has_reads", "_pairs")
 
     def __init__(self, fp, known: dict | None = None):
         """`known`: id of a mask -> its MaskSummary, made by the footprint's builder
@@ -112,6 +112,7 @@ class TmemSummary:
         self.reads, self.writes, self.words, self.columns = {}, {}, {}, {}
         self.column_keys = {}
         self.has_writes, self.has_reads = bool(fp.tmem_writes), bool(fp.tmem_reads)
+        self._pairs = None
         self.general = not all(_regular(mask, rank) for masks in (fp.tmem_reads,
                                                                   fp.tmem_writes)
                                for rank, mask in masks.items())
@@ -137,6 +138,19 @@ class TmemSummary:
                 if read is None else write.columns | read.columns
             self.column_keys[rank] = (words[WRITES, LANE_WORDS:] |
                                       words[READS, LANE_WORDS:]).tobytes()
+
+
+    def pairs(self) -> list:
+        """Per rank: (rank, the record's words to test (indices into WRITES / READS),
+        this footprint's words they are tested against (uint64[pairs, WORDS])), for the
+        pairs of ``_may_share`` whose first mask the footprint has; made once."""
+        if self._pairs is None:
+            pairs = [at for at, mine in enumerate(_MINE) if
+                     (self.has_writes if mine == WRITES else self.has_reads)]
+            theirs = np.array([_THEIRS[at] for at in pairs], np.intp)
+            self._pairs = [(rank, theirs, self.words[rank][[_MINE[at] for at in pairs]])
+                           for rank in self.ranks]
+        return self._pairs
 
 
 def tmem_summary(fp) -> TmemSummary:
@@ -239,9 +253,12 @@ class InflightIndex:
         end = self.count + len(new)
         if end > self.agent.size:
             self._grow(max(2 * self.agent.size, end, 64))
-        at = slice(self.count, end)
-        self.agent[at] = [r.agent for r in new]
-        self.seq[at] = [r.seq for r in new]
+        if len(new) == 1:   # an issue's record
+            self.agent[self.count], self.seq[self.count] = new[0].agent, new[0].seq
+        else:
+            at = slice(self.count, end)
+            self.agent[at] = [r.agent for r in new]
+            self.seq[at] = [r.seq for r in new]
         for offset, record in enumerate(new):
             self._add(self.count + offset, record)
         self.count = end
@@ -293,15 +310,10 @@ class InflightIndex:
             index = index[self.writes[index]]
         if summary.general or index.size == 0 or not summary.ranks <= self.rank_set:
             return index.tolist()
-        # the pairs of _may_share whose first mask the op has
-        pairs = [at for at, mine in enumerate(_MINE) if
-                 (summary.has_writes if mine == WRITES else summary.has_reads)]
         hit = self.general[index]
-        for rank in summary.ranks:
-            theirs = self.words[index, rank][:, [_THEIRS[at] for at in pairs]]
-            both = theirs & summary.words[rank][[_MINE[at] for at in pairs]]
-            hit = hit | (both[..., :LANE_WORDS].any(-1) & both[..., LANE_WORDS:].any(-1)
-                         ).any(-1)
+        for rank, theirs, mine in summary.pairs():
+            both = self.words[index[:, None], rank, theirs] & mine
+            hit |= (both[..., :LANE_WORDS].any(-1) & both[..., LANE_WORDS:].any(-1)).any(-1)
         return index[hit].tolist()
 
     def due(self, thread: int, seq: int) -> list:
