@@ -22,6 +22,7 @@ from tcgen05_lower.sim import tc_descriptors as td
 from tcgen05_lower.sim import tensor_core as tc
 from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError,
                                      unique_addresses)
+from tcgen05_lower.sim.tmem_index import TmemSummary, tmem_summary
 
 RNG = np.random.default_rng(37)
 #: Table 40 bits 61-63 and Table 41's pattern boundary (none: no pattern; Table 40 keeps
@@ -222,6 +223,28 @@ def assert_summaries_of_the_masks(fp, ranks):
             assert fp.tmem_bits(which, rank) == fresh.tmem_bits(which, rank), (which, rank)
 
 
+def assert_tmem_summary_of_the_masks(fp):
+    """The TMEM summary (tmem_index.TmemSummary) a build gave its footprint, shared by
+    the MMAs of one D mask, is the one a fresh footprint of copies of its masks makes."""
+    fresh = Footprint(tmem_reads={r: m.copy() for r, m in fp.tmem_reads.items()},
+                      tmem_writes={r: m.copy() for r, m in fp.tmem_writes.items()})
+    mine, want = tmem_summary(fp), TmemSummary(fresh)
+    assert (mine.general, mine.ranks, mine.has_writes, mine.has_reads) == \
+        (want.general, want.ranks, want.has_writes, want.has_reads)
+    for rank in want.ranks:
+        np.testing.assert_array_equal(mine.words[rank], want.words[rank])
+        np.testing.assert_array_equal(mine.columns[rank], want.columns[rank])
+        assert mine.column_keys[rank] == want.column_keys[rank]
+    for which in ("reads", "writes"):
+        theirs = getattr(want, which)
+        assert getattr(mine, which).keys() == theirs.keys()
+        for rank, part in getattr(mine, which).items():
+            assert part.mask is getattr(fp, "tmem_" + which)[rank]
+            assert part.box == theirs[rank].box
+            np.testing.assert_array_equal(part.words, theirs[rank].words)
+            np.testing.assert_array_equal(part.block, theirs[rank].block)
+
+
 @pytest.mark.parametrize("name", list(MMAS))
 def test_mmas_built_with_shared_parts_are_those_built_alone(name):
     opcode, cluster, issues = MMAS[name]
@@ -239,6 +262,7 @@ def test_mmas_built_with_shared_parts_are_those_built_alone(name):
                 assert getattr(fp, which)[rank].dtype == value.dtype
         assert mine.accumulator == general.accumulator
         assert_summaries_of_the_masks(fp, cluster)
+        assert_tmem_summary_of_the_masks(fp)
         mine.perform(shared_ctas)
         general.perform(alone_ctas)
         for a, b in zip(shared_ctas, alone_ctas):
@@ -254,6 +278,10 @@ def test_mmas_of_one_accumulator_share_a_read_only_d_mask():
     assert len(masks) == 1
     with pytest.raises(ValueError):
         ops[0].footprint.tmem_writes[0][0, 0] = False
+    # one TMEM summary for all (tmem_index.shared_summary): the K steps' D reads too
+    accumulating = [op for op, operands in zip(ops, issues) if operands[4]]
+    assert len({id(tmem_summary(op.footprint)) for op in accumulating}) == 1
+    assert len(accumulating) == 6 and len({id(op.footprint) for op in accumulating}) == 6
     patterns = [key for key in cache[tc_mma._PARTS] if key[0] == "operand"]
     # A (128 rows) and B (64 rows) at the 4 phases of the K steps inside a 128-byte row
     assert len(patterns) == 8

@@ -22,8 +22,10 @@ from test_sim_ordering import MBAR, FakeOp, cells, ld, mma, model  # noqa: E402
 from tcgen05_lower.sim.ordering_records import InFlight  # noqa: E402
 from tcgen05_lower.sim.ordering_tensor import _no_ordinary_writer  # noqa: E402
 from tcgen05_lower.sim.smem_chunks import chunk_form  # noqa: E402
-from tcgen05_lower.sim.state import Footprint  # noqa: E402
-from tcgen05_lower.sim.tmem_index import InflightIndex, tmem_summary  # noqa: E402
+from tcgen05_lower.sim.state import CtaMemory, Footprint, SimError  # noqa: E402
+from tcgen05_lower.sim.tmem_index import (InflightIndex, MaskSummary,  # noqa: E402
+                                          TmemSummary,
+                                          shared_summary, tmem_summary)
 
 
 def random_mask(rng) -> np.ndarray:
@@ -221,6 +223,196 @@ def test_unwritten_and_written_cells_are_all_of_tmems(seed):
         else:
             assert not m.unwritten_reads
         assert np.array_equal(m.tmem_written[0], before | write)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_written_cells_known_are_the_written_test(seed):
+    # Footprints issued again and again (their summaries, and so the kept "all written"
+    # answers, reused), columns freed and allocated again now and then (tcgen05.alloc
+    # clears them): the unwritten reads and the written cells are those of NumPy over
+    # all of TMEM, step by step.
+    rng = np.random.default_rng(100 + seed)
+    m = model()
+    built = [Footprint(tmem_reads={0: random_mask(rng)}, tmem_writes={0: random_mask(rng)})
+             for _ in range(6)] + [Footprint(tmem_reads={0: random_mask(rng)})
+                                   for _ in range(3)]
+    written = np.zeros((128, 512), bool)
+    for step in range(60):
+        if step % 9 == 8:   # free and allocate again columns 0-255 (the alloc's clear)
+            m.dealloc(np.arange(32), 0, 0, 512, 1, line=90)
+            m.alloc(np.arange(32), 0, 256, 1, line=91)
+            m.alloc(np.arange(32), 0, 256, 1, line=92)
+            written[:] = False
+        fp = built[rng.integers(0, len(built))]
+        record = InFlight(FakeOp("mma", fp), "mma", 0, 0, 0, 1, 300 + step)
+        m.unwritten_reads.clear()
+        m._perform(record)
+        unwritten = fp.tmem_reads[0] & ~written
+        if unwritten.any():
+            assert np.array_equal(m.unwritten_reads[(300 + step, "mma", 0)], unwritten)
+        else:
+            assert not m.unwritten_reads
+        if 0 in fp.tmem_writes:
+            written |= fp.tmem_writes[0]
+        assert np.array_equal(m.tmem_written[0], written)
+
+
+def test_an_alloc_forgets_the_written_cells_known():
+    # An MMA writes columns 0-63 and an ld reads them twice (the second answered from
+    # the kept answer); the columns are freed and allocated again: the same ld's
+    # footprint now reads cells no op wrote since that alloc (9.7.16.7.1), which a kept
+    # answer that outlived the alloc would miss.
+    m = model()
+    write, read = mma(cols=slice(0, 64)), ld(slice(0, 32), slice(0, 32))
+    for line, op in ((10, write), (11, read), (12, read)):
+        m._perform(InFlight(op, op.kind, 0, 0, 0, 1, line))
+    assert not m.unwritten_reads
+    m.dealloc(np.arange(32), 0, 0, 512, 1, line=13)
+    m.alloc(np.arange(32), 0, 512, 1, line=14)
+    m._perform(InFlight(read, "ld", 0, 0, 0, 1, 15))
+    assert m.unwritten_reads[(15, "ld", 0)].sum() == 32 * 32
+
+
+def test_a_shared_summary_is_given_only_to_the_same_masks():
+    # tmem_index.shared_summary: a footprint of the same mask objects gets the kept
+    # summary; one of equal masks that are other objects (or other ranks) its own
+    # (a summary names its masks: the kept one would describe another footprint's).
+    mask = cells(slice(0, 128), slice(0, 64))
+    kept = {}
+    first = Footprint(tmem_writes={0: mask}, tmem_reads={0: mask})
+    shared_summary(first, kept, "d")
+    again = Footprint(tmem_writes={0: mask}, tmem_reads={0: mask})
+    shared_summary(again, kept, "d")
+    assert tmem_summary(again) is tmem_summary(first)
+    for other in (Footprint(tmem_writes={0: mask.copy()}, tmem_reads={0: mask}),
+                  Footprint(tmem_writes={0: mask}),
+                  Footprint(tmem_writes={1: mask}, tmem_reads={1: mask})):
+        shared_summary(other, kept, "d")
+        summary = tmem_summary(other)
+        assert summary is not tmem_summary(first)
+        assert all(summary.writes[r].mask is other.tmem_writes[r] for r in other.tmem_writes)
+        np.testing.assert_array_equal(summary.words[min(summary.ranks)],
+                                      TmemSummary(other).words[min(summary.ranks)])
+
+
+def assert_same_mask_summary(mine, want):
+    assert mine.mask is want.mask and mine.box == want.box
+    assert (mine.block is None) == (want.block is None)
+    for name in ("words", "columns") + (() if want.block is None else ("block",)):
+        np.testing.assert_array_equal(getattr(mine, name), getattr(want, name))
+        assert getattr(mine, name).dtype == getattr(want, name).dtype
+
+
+LD_FORMS = [(f"tcgen05.ld.sync.aligned.{shape}.x{num}{pack}.b32", imm)
+            for shape, imm in (("32x32b", None), ("16x64b", None), ("16x128b", None),
+                               ("16x256b", None), ("16x32bx2", 8), ("16x32bx2", 40))
+            for num in (1, 4, 16) for pack in ("", ".pack::16b")]
+
+
+@pytest.mark.parametrize("opcode, imm", LD_FORMS)
+def test_an_lds_summary_from_its_cells_is_its_masks(opcode, imm):
+    # tensor_core.load gives its footprint a summary made from the cells
+    # (MaskSummary.of_cells): the same as the one made from the 128 x 512 mask, for
+    # every shape of 9.7.16.2.3, packed or not, at several addresses and warps.
+    from tcgen05_lower.sim import tensor_core
+    ctas = [CtaMemory(0, np.zeros(16, np.uint8))]
+    for taddr, warp in ((0, 0), (32 << 16 | 100, 1), (96 << 16 | 7, 7)):
+        _, _, op = tensor_core.load(opcode, taddr, warp, 0, ctas, imm, cache={})
+        fp = op.footprint
+        fresh = TmemSummary(Footprint(tmem_reads={0: fp.tmem_reads[0].copy()}))
+        mine = tmem_summary(fp)
+        assert_same_mask_summary(mine.reads[0], MaskSummary(fp.tmem_reads[0]))
+        np.testing.assert_array_equal(mine.words[0], fresh.words[0])
+        np.testing.assert_array_equal(mine.columns[0], fresh.columns[0])
+        assert mine.column_keys == fresh.column_keys and not mine.writes
+
+
+@pytest.mark.parametrize("opcode, imm", LD_FORMS)
+def test_an_lds_cells_from_its_kept_form_are_its_cells(opcode, imm):
+    # tensor_core._kept_ldst_cells (the opcode's cells at address 0, shifted) against
+    # _ldst_cells and tmem_block at every lane a warp may use and past it, columns up to
+    # and past 511, every warp rank: the same cells, block, and errors word for word.
+    from tcgen05_lower.sim import tensor_core
+    from tcgen05_lower.sim.tc_datapath import _mask, tmem_block
+    cache = {}
+    for lane in (0, 5, 16, 31, 32, 40, 64, 96, 112, 127):
+        for column in (0, 3, 100, 400, 480, 500, 511):
+            for warp in (0, 1, 2, 3, 6):
+                taddr = lane << 16 | column
+                try:
+                    want = tensor_core._ldst_cells(opcode, taddr, warp, imm)
+                except SimError as err:
+                    with pytest.raises(SimError) as mine:
+                        tensor_core._kept_ldst_cells(opcode, taddr, warp, imm, cache)
+                    assert str(mine.value) == str(err)
+                    continue
+                lanes, cols, packed, at = tensor_core._kept_ldst_cells(opcode, taddr, warp,
+                                                                       imm, cache)
+                for got, expected in ((lanes, want[0]), (cols, want[1])):
+                    np.testing.assert_array_equal(got, expected)
+                    assert got.dtype == expected.dtype
+                assert packed == want[2]
+                block = tmem_block(want[0], want[1])
+                assert isinstance(at[0], slice) == isinstance(block[0], slice)
+                if isinstance(block[0], slice):
+                    assert at == block
+                mask = np.zeros((128, 512), bool)
+                mask[at] = True
+                np.testing.assert_array_equal(mask, _mask(want[0], want[1]))
+
+
+def test_a_summary_of_cells_of_no_cell_or_another_mask_is_the_masks_own():
+    # No cells: the mask's own summary (box None); a summary handed over for another
+    # mask object (equal or not) is not used for this one.
+    empty = np.zeros((128, 512), bool)
+    none = np.zeros(0, np.int64)
+    assert_same_mask_summary(MaskSummary.of_cells(empty, none, none), MaskSummary(empty))
+    lanes, cols = np.arange(32).reshape(32, 1), np.arange(8).reshape(1, 8) + 0 * \
+        np.arange(32).reshape(32, 1)
+    mask = cells(lanes, cols)
+    other = cells(lanes + 32, cols)
+    fp = Footprint(tmem_reads={0: mask})
+    # (under this mask's id: what an id taken over by a new object would give)
+    summary = TmemSummary(fp, {id(mask): MaskSummary.of_cells(other, lanes + 32, cols)})
+    assert_same_mask_summary(summary.reads[0], MaskSummary(mask))
+
+
+def test_allocated_columns_of_kept_masks_are_the_masks_columns():
+    # check_tmem_allocated's columns kept per read-only mask (_columns_of_mask) against
+    # np.flatnonzero(mask.any(axis=0)); a writable mask changed in place, a read-only
+    # view of a writable one and a kept entry under a mask's id that names another
+    # object (an id taken over) are computed again.
+    rng = np.random.default_rng(7)
+    m = model()
+    masks = []
+    for _ in range(8):
+        mask = random_mask(rng)
+        mask.flags.writeable = bool(rng.integers(0, 2))
+        masks.append(mask)
+    for _ in range(40):
+        mask = masks[rng.integers(0, len(masks))]
+        np.testing.assert_array_equal(m._columns_of_mask(mask),
+                                      np.flatnonzero(mask.any(axis=0)))
+    writable = cells(slice(0, 32), slice(0, 8))
+    m._columns_of_mask(writable)
+    writable[:, 100] = True
+    assert m._columns_of_mask(writable)[-1] == 100
+    base = cells(slice(0, 32), slice(0, 8))
+    view = base[:]
+    view.flags.writeable = False
+    m._columns_of_mask(view)
+    base[:, 200] = True
+    assert m._columns_of_mask(view)[-1] == 200
+    mine = cells(slice(0, 32), slice(0, 8))
+    mine.flags.writeable = False
+    m._mask_columns[id(mine)] = (masks[0], np.array([300]))
+    np.testing.assert_array_equal(m._columns_of_mask(mine), np.arange(8))
+    with pytest.raises(SimError, match="columns 32-32 of CTA 0, which are not allocated"):
+        m.dealloc(np.arange(32), 0, 0, 512, 1, line=5)
+        m.alloc(np.arange(32), 0, 8 * 4, 1, line=6)   # columns 0-31
+        big = cells(slice(0, 32), slice(0, 33))
+        big.flags.writeable = False
+        m.check_tmem_allocated(0, big, 7)
 
 
 @pytest.mark.parametrize("seed", range(4))

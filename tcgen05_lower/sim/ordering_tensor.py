@@ -60,19 +60,25 @@ class TensorOrdering:
                 for rank, mask in record.op.footprint.tmem_writes.items():
                     self.tmem_written[rank] |= mask
                 return
+            known = self._written_known()
             for rank, written in summary.writes.items():   # the mask's block only
-                if written.box is not None:
+                if written.box is not None and known.get((id(written), rank)) is not written:
                     self.tmem_written[rank][written.box] |= written.block
+                    known[id(written), rank] = written
 
     def _check_tmem_written(self, record: InFlight) -> None:
         """An op reads TMEM cells that no tcgen05.mma / st / cp / shift wrote since their
         columns were allocated: their contents are undefined (9.7.16.7.1 allocates columns,
         it does not clear them), so whatever the op computes from them is too."""
         summary = tmem_summary(record.op.footprint)
+        known = self._written_known()
         for rank, mask in record.op.footprint.tmem_reads.items():
             read = None if summary.general else summary.reads[rank]
+            if read is not None and known.get((id(read), rank)) is read:
+                continue   # all its cells written, and no alloc since
             if read is not None and (read.box is None or not np.greater(
                     read.block, self.tmem_written[rank][read.box]).any()):
+                known[id(read), rank] = read
                 continue   # its block has no cell read and not written: none unwritten
             unwritten = mask & ~self.tmem_written[rank]
             if not unwritten.any():
@@ -80,6 +86,18 @@ class TensorOrdering:
             key = (record.line, record.kind, rank)
             seen = self.unwritten_reads.get(key)
             self.unwritten_reads[key] = unwritten if seen is None else seen | unwritten
+
+    def _written_known(self) -> dict:
+        """The mask summaries (tmem_index.MaskSummary) whose cells are all in
+        ``tmem_written``, by (id, rank) -> the summary (kept alive, so that no other
+        object takes its id): ``tmem_written`` only gains cells until the next
+        tcgen05.alloc clears columns, which starts a new dict (as would 1024 entries).
+        An MMA's D mask and an ld's footprint are issued again and again: their
+        written test and update are then one lookup."""
+        kept = self.__dict__.get("_written_kept")
+        if kept is None or kept[0] is not self._alloc_state or len(kept[1]) >= 1024:
+            kept = self.__dict__["_written_kept"] = (self._alloc_state, {})
+        return kept[1]
 
     def _unwritten_report(self) -> list[str]:
         """One line per (op line, CTA): the cells it read, over all its executions."""
@@ -367,11 +385,26 @@ class TensorOrdering:
         self.relinquished[rank] = True
 
     def check_tmem_allocated(self, rank: int, mask: np.ndarray, line: int) -> None:
-        columns = np.flatnonzero(mask.any(axis=0))
+        columns = self._columns_of_mask(mask)
         outside = columns[~self.allocated[rank][columns]]
         if outside.size:
             raise SimError(f"access to TMEM columns {outside.min()}-{outside.max()} of CTA "
                            f"{rank}, which are not allocated (9.7.16.7)", line)
+
+    def _columns_of_mask(self, mask: np.ndarray) -> np.ndarray:
+        """``np.flatnonzero(mask.any(axis=0))``, kept per read-only mask that owns its
+        cells (an MMA's shared D mask, a kept tcgen05.ld's: issued again and again, and
+        no write can change them): by id, with the mask kept alive so that no other
+        object takes its id; 256 masks at most. Any other mask: computed."""
+        if not isinstance(mask, np.ndarray) or mask.flags.writeable or mask.base is not None:
+            return np.flatnonzero(mask.any(axis=0))
+        kept = self.__dict__.get("_mask_columns")
+        if kept is None or len(kept) >= 256:
+            kept = self.__dict__["_mask_columns"] = {}
+        found = kept.get(id(mask))
+        if found is None or found[0] is not mask:
+            found = kept[id(mask)] = (mask, np.flatnonzero(mask.any(axis=0)))
+        return found[1]
 
 
 def _may_share(mine, theirs, rank: int) -> bool:

@@ -20,6 +20,7 @@ from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate
 from tcgen05_lower.sim.tc_descriptors import (DENSE_K, ELEMENT_BYTES, decode_elements,
                                               decode_instr_descriptor, decode_smem_descriptor,
                                               operand_addresses, pattern_phase)
+from tcgen05_lower.sim.tmem_index import shared_summary
 
 
 #: The key, in a run's cache of built MMAs (tensor_core.CACHES_MMAS), of the parts of an
@@ -217,6 +218,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
             reads[meta.cells()] = True
         if reads.any():
             fp.tmem_reads[r] = reads
+    if shared is not None and not a_in_tmem and meta is None:   # D's mask alone
+        shared_summary(fp, shared, ("tmem summary", info.m, info.n, cta_group, ws,
+                                    int(d_taddr), rank, bool(fp.tmem_reads)))
 
     def perform(ctas: list[CtaMemory]) -> None:
         b_raw = [ctas[r].smem[b_addresses] for r in ranks]

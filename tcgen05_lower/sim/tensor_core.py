@@ -89,6 +89,7 @@ from tcgen05_lower.sim.tc_datapath import Operation, _mask, tmem_block
 from tcgen05_lower.sim.tc_descriptors import (decode_instr_descriptor,  # noqa: F401
                                               decode_smem_descriptor, k_major_addresses)
 from tcgen05_lower.sim.tc_mma import _build_mma, _build_scaled_mma, shared_parts
+from tcgen05_lower.sim.tmem_index import summary_of_cells
 
 
 def _qualifiers(opcode: str) -> list[str]:
@@ -304,6 +305,64 @@ def _ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None):
     return lanes, cols, packed
 
 
+class _LdForm:
+    """The cells of an ld/st opcode (and immHalfSplitoff) relative to its address: those
+    ``_ldst_cells`` gives for taddr 0 (``lanes``, ``cols``), their bounds, and whether
+    they are a block (``tmem_block``'s slices): every address's cells are these shifted
+    by its lane and column, and so are their bounds and their block."""
+
+    __slots__ = ("lanes", "cols", "packed", "low", "high", "last", "block")
+
+    def __init__(self, opcode: str, imm: int | None):
+        parts = _qualifiers(opcode)
+        shape = next(p for p in parts if "x" in p and p[0].isdigit())
+        num = int(next(p for p in parts if p.startswith("x") and p[1:].isdigit())[1:])
+        self.packed = any(p in ("pack::16b", "unpack::16b") for p in parts)
+        lanes, col_off, base = _fragment(shape, num, imm)
+        if self.packed:
+            cols = np.expand_dims(base, -1) + np.stack([2 * col_off, 2 * col_off + 1],
+                                                       axis=-1)
+            lanes = np.stack([lanes, lanes], axis=-1)
+        else:
+            cols = base + col_off
+        self.lanes, self.cols = lanes, cols
+        self.low, self.high, self.last = int(lanes.min()), int(lanes.max()), int(cols.max())
+        self.block = isinstance(tmem_block(lanes, cols)[0], slice)
+
+    def cells(self, taddr: int, warp: int):
+        """``_ldst_cells`` at `taddr` by `warp`, with tmem_block's form of the cells:
+        (lanes, cols, packed, at)."""
+        lane, column = taddr >> 16, taddr & 0xFFFF
+        quarter = warp % 4
+        if lane + self.low < 32 * quarter or lane + self.high >= 32 * quarter + 32:
+            raise SimError(f"warp {warp} accesses TMEM lanes {lane + self.low}-"
+                           f"{lane + self.high}; a warp of rank {quarter} in its warpgroup "
+                           f"may access only lanes {32 * quarter}-{32 * quarter + 31} "
+                           "(9.7.16.8.1)")
+        if column + self.last >= TMEM_COLUMNS:
+            raise SimError(f"tcgen05.ld/st at column {column} runs past column 511")
+        lanes, cols = lane + self.lanes, column + self.cols
+        if not self.block:
+            return lanes, cols, self.packed, (lanes, cols)
+        rows, n = lanes.shape
+        first, start = lane + int(self.lanes[0, 0]), column + int(self.cols[0, 0])
+        return lanes, cols, self.packed, (slice(first, first + rows), slice(start, start + n))
+
+
+def _kept_ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None, cache: dict | None):
+    """(lanes, cols, packed, tmem_block(lanes, cols)) of ``_ldst_cells``, from the
+    opcode's ``_LdForm`` kept in the run's `cache` (a pure function of the opcode and
+    immHalfSplitoff); without a cache, ``_ldst_cells`` itself."""
+    if cache is None:
+        lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
+        return lanes, cols, packed, tmem_block(lanes, cols)
+    key = ("ld form", opcode, imm)
+    form = cache.get(key)
+    if form is None:
+        form = cache[key] = _LdForm(opcode, imm)
+    return form.cells(taddr, warp)
+
+
 def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
          imm: int | None, cache: dict | None = None):
     """tcgen05.ld by warp ``warp`` (index in the CTA): the registers of its 32 threads.
@@ -314,11 +373,15 @@ def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
     key = ("ld", opcode, taddr, warp, rank, imm)
     built = None if cache is None else cache.get(key)
     if built is None:
-        lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
+        lanes, cols, packed, at = _kept_ldst_cells(opcode, taddr, warp, imm, cache)
         # the footprint is shared by the lds of the key, as a built MMA's (not changed
         # after its issue); the cells as slices when they are a block (.32x32b)
-        built = (tmem_block(lanes, cols), packed,
-                 Footprint(tmem_reads={rank: _mask(lanes, cols)}))
+        mask = np.zeros((TMEM_LANES, TMEM_COLUMNS), bool)
+        mask[at] = True   # _mask(lanes, cols)
+        mask.flags.writeable = False   # shared by the lds of the key
+        fp = Footprint(tmem_reads={rank: mask})
+        summary_of_cells(fp, mask, lanes, cols)
+        built = (at, packed, fp)
         if cache is not None:
             if len(cache) >= _MMA_CACHE_SIZE:
                 cache.clear()

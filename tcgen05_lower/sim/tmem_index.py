@@ -73,6 +73,25 @@ class MaskSummary:
             self.block = mask[self.box]
         self.words = _words(np.concatenate([lanes, columns]))
 
+    @classmethod
+    def of_cells(cls, mask: np.ndarray, lanes: np.ndarray, cols: np.ndarray) -> MaskSummary:
+        """``MaskSummary(mask)`` for the mask whose cells are (``lanes``, ``cols``)
+        (integer arrays of one shape, ``tc_datapath._mask``'s), from the cells instead of
+        from the 128 x 512 mask: a tcgen05.ld's builder knows them. No cells: the
+        mask's own summary."""
+        if lanes.size == 0:
+            return cls(mask)
+        self = cls.__new__(cls)
+        flags = np.zeros(TMEM_LANES + TMEM_COLUMNS, bool)
+        flags[lanes.reshape(-1)] = True
+        flags[TMEM_LANES + cols.reshape(-1)] = True
+        self.mask, self.columns = mask, flags[TMEM_LANES:].copy()
+        self.box = (slice(int(lanes.min()), int(lanes.max()) + 1),
+                    slice(int(cols.min()), int(cols.max()) + 1))
+        self.block = mask[self.box]
+        self.words = _words(flags)
+        return self
+
 
 class TmemSummary:
     """The TMEM masks of one footprint, summarized (module docstring): ``reads`` and
@@ -84,22 +103,27 @@ class TmemSummary:
     general code."""
 
     __slots__ = ("general", "ranks", "reads", "writes", "words", "columns", "column_keys",
-                 "has_writes", "has_reads")
+                 "has_writes", "has_reads", "_pairs")
 
-    def __init__(self, fp):
+    def __init__(self, fp, known: dict | None = None):
+        """`known`: id of a mask -> its MaskSummary, made by the footprint's builder
+        (used only for that very mask object)."""
         self.ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
         self.reads, self.writes, self.words, self.columns = {}, {}, {}, {}
         self.column_keys = {}
         self.has_writes, self.has_reads = bool(fp.tmem_writes), bool(fp.tmem_reads)
+        self._pairs = None
         self.general = not all(_regular(mask, rank) for masks in (fp.tmem_reads,
                                                                   fp.tmem_writes)
                                for rank, mask in masks.items())
         if self.general:
             return
         made = {}   # by mask: the ranks of a cta_group::2 MMA share theirs
+        for key, part in (known or {}).items():
+            made[key] = part
         for summaries, masks in ((self.reads, fp.tmem_reads), (self.writes, fp.tmem_writes)):
             for rank, mask in masks.items():
-                if id(mask) not in made:
+                if id(mask) not in made or made[id(mask)].mask is not mask:
                     made[id(mask)] = MaskSummary(mask)
                 summaries[rank] = made[id(mask)]
         for rank in self.ranks:
@@ -116,6 +140,19 @@ class TmemSummary:
                                       words[READS, LANE_WORDS:]).tobytes()
 
 
+    def pairs(self) -> list:
+        """Per rank: (rank, the record's words to test (indices into WRITES / READS),
+        this footprint's words they are tested against (uint64[pairs, WORDS])), for the
+        pairs of ``_may_share`` whose first mask the footprint has; made once."""
+        if self._pairs is None:
+            pairs = [at for at, mine in enumerate(_MINE) if
+                     (self.has_writes if mine == WRITES else self.has_reads)]
+            theirs = np.array([_THEIRS[at] for at in pairs], np.intp)
+            self._pairs = [(rank, theirs, self.words[rank][[_MINE[at] for at in pairs]])
+                           for rank in self.ranks]
+        return self._pairs
+
+
 def tmem_summary(fp) -> TmemSummary:
     """The summary of footprint `fp`, made once (kept in its ``_summaries``; made again
     for a footprint without them)."""
@@ -126,6 +163,40 @@ def tmem_summary(fp) -> TmemSummary:
     if summary is None:
         summary = kept[_KEY] = TmemSummary(fp)
     return summary
+
+
+def shared_summary(fp, kept: dict | None, key) -> None:
+    """Gives footprint `fp` the summary kept under `key` in `kept` (a dict the run owns,
+    ``tc_mma.shared_parts``), made from `fp` the first time: MMAs built apart that hold
+    the same mask objects (a D mask shared in the run) share one summary. A kept
+    summary of other mask objects (another key's, or a mask made again) is not used:
+    ``_same_masks`` compares the objects, so the summary is always `fp`'s."""
+    if kept is None or not isinstance(getattr(fp, "_summaries", None), dict):
+        return
+    summary = kept.get(key)
+    if summary is None or not _same_masks(summary, fp):
+        summary = kept[key] = TmemSummary(fp)
+    fp._summaries[_KEY] = summary
+
+
+def summary_of_cells(fp, mask: np.ndarray, lanes: np.ndarray, cols: np.ndarray) -> None:
+    """Gives footprint `fp`, which holds `mask` (the cells `lanes`, `cols`), its summary
+    with that mask's made from the cells (``MaskSummary.of_cells``)."""
+    if isinstance(getattr(fp, "_summaries", None), dict):
+        fp._summaries[_KEY] = TmemSummary(fp, {id(mask): MaskSummary.of_cells(mask, lanes,
+                                                                              cols)})
+
+
+def _same_masks(summary: TmemSummary, fp) -> bool:
+    """Whether `summary` was made from masks that are `fp`'s, object for object."""
+    if summary.general:
+        return False
+    for summaries, masks in ((summary.reads, fp.tmem_reads),
+                             (summary.writes, fp.tmem_writes)):
+        if summaries.keys() != masks.keys() or any(
+                summaries[rank].mask is not mask for rank, mask in masks.items()):
+            return False
+    return True
 
 
 def _regular(mask, rank) -> bool:
@@ -182,9 +253,12 @@ class InflightIndex:
         end = self.count + len(new)
         if end > self.agent.size:
             self._grow(max(2 * self.agent.size, end, 64))
-        at = slice(self.count, end)
-        self.agent[at] = [r.agent for r in new]
-        self.seq[at] = [r.seq for r in new]
+        if len(new) == 1:   # an issue's record
+            self.agent[self.count], self.seq[self.count] = new[0].agent, new[0].seq
+        else:
+            at = slice(self.count, end)
+            self.agent[at] = [r.agent for r in new]
+            self.seq[at] = [r.seq for r in new]
         for offset, record in enumerate(new):
             self._add(self.count + offset, record)
         self.count = end
@@ -236,15 +310,10 @@ class InflightIndex:
             index = index[self.writes[index]]
         if summary.general or index.size == 0 or not summary.ranks <= self.rank_set:
             return index.tolist()
-        # the pairs of _may_share whose first mask the op has
-        pairs = [at for at, mine in enumerate(_MINE) if
-                 (summary.has_writes if mine == WRITES else summary.has_reads)]
         hit = self.general[index]
-        for rank in summary.ranks:
-            theirs = self.words[index, rank][:, [_THEIRS[at] for at in pairs]]
-            both = theirs & summary.words[rank][[_MINE[at] for at in pairs]]
-            hit = hit | (both[..., :LANE_WORDS].any(-1) & both[..., LANE_WORDS:].any(-1)
-                         ).any(-1)
+        for rank, theirs, mine in summary.pairs():
+            both = self.words[index[:, None], rank, theirs] & mine
+            hit |= (both[..., :LANE_WORDS].any(-1) & both[..., LANE_WORDS:].any(-1)).any(-1)
         return index[hit].tolist()
 
     def due(self, thread: int, seq: int) -> list:
