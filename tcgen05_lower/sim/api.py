@@ -22,7 +22,7 @@ import numpy as np
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ptx import split_top
 from tcgen05_lower.sim.executor import Launch, Machine
-from tcgen05_lower.sim import param_space, scalar_params
+from tcgen05_lower.sim import bulk, param_space, scalar_params
 from tcgen05_lower.sim.param_space import EXTRA_ARRAYS
 from tcgen05_lower.sim.source_lines import (  # noqa: F401  (source_locations: API)
     locate as _locate, locate_problems as _locate_problems, source_locations)
@@ -461,9 +461,9 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         where = ("CTA " if launch.cluster == 1 else "pair of ctaid " if launch.cluster == 2
                  else "cluster of ctaid ") + f"({first[0]}, {first[1]}, {first[2]})"
         try:
-            machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id), bound,
-                              ordering_factory, tensor_core, schedule, trace=trace,
-                              progress_stream=progress_stream)
+            machine = machine_class(module, entry, replace(launch, cluster_id=cluster_id),
+                                    bound, ordering_factory, tensor_core, schedule,
+                                    trace=trace, progress_stream=progress_stream)
             machine.ordering.fences = fences
             if schedule == "random":
                 machine.use_random_schedule(seed)
@@ -482,9 +482,9 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
             timings.append(machine.recorder.trace)
             partial.append(cluster_id)
             warp_instructions += machine.stats.warp_instructions
+            machine.release()
             continue
         prefix = f"{where}: " if several else ""
-        from tcgen05_lower.sim import bulk
         problems += [prefix + p for p in bulk.finish(machine)]
         problems += [prefix + p for p in machine.ordering.finish(entry.end_line)]
         races += list(getattr(machine.ordering, "races", []))
@@ -494,6 +494,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         seconds += stats.seconds
         if timing:
             timings.append(machine.recorder.trace)
+        machine.release()   # freed by reference counting, not the cyclic collector
         if done == 0:
             # a timing-only estimate's neighbours run a budgeted prefix each
             equivalent = None if not budgets or not isinstance(clusters, list) else \

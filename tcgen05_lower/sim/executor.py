@@ -226,6 +226,20 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
         self.stats.seconds = time.perf_counter() - start
         return self.stats
 
+    #: What refers back to the machine: its handlers (closures over it) and what the
+    #: stretches keep of them (``machine_stepping``). ``release`` drops these.
+    _BACK_REFERENCES = ("handlers", "_plans", "_stretches", "_bra_at", "_runs")
+
+    def release(self) -> None:
+        """Drops the handlers and what keeps them, once nothing runs the machine any
+        more (api.simulate calls it after a cluster's results are taken): they are
+        closures over the machine, so the machine, its ordering model and the parsed
+        PTX they reach would otherwise be freed only by the cyclic garbage collector,
+        whose full collections then scan every run's leftovers. The state a finished
+        run reports (stats, buffers, ordering, the recorder) stays."""
+        for name in self._BACK_REFERENCES:
+            self.__dict__.pop(name, None)
+
     def _limits_text(self) -> str:
         """The budgets for the progress line, so a long run says when it will stop."""
         parts = []
