@@ -32,7 +32,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from test_sim_cluster_mbarriers import PROLOGUE, pair_kernel  # noqa: E402
+from test_sim_cluster_mbarriers import PROLOGUE, WAIT_AND_MARK, pair_kernel  # noqa: E402
 from tcgen05_lower.sim import ops_mbarrier  # noqa: E402
 from tcgen05_lower.sim.api import simulate  # noqa: E402
 from tcgen05_lower.sim.machine_stepping import NOT_RUNNABLE as MACHINE_NOT_RUNNABLE  # noqa: E402
@@ -152,19 +152,8 @@ WAIT_BOTH = """
 # Every thread of both CTAs arrives on CTA 0's mbarrier (count {count}) through mapa: CTA
 # 0's 32 arrivals, then CTA 1's 32. CTA 0 then waits for phase 0 and its thread 0 writes 7
 # to out[0].
-ARRIVE_BOTH = """
-	mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r4];
-	mov.b32 	%r7, 0;
-	@!%p4 bra 	$DONE;
-	{ .reg .pred done; wait: mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%r3], %r7; @!done bra wait; }
-	ld.param.b64 	%rd2, [k_param_0];
-	mov.b32 	%r8, 7;
-	@%p1 st.global.b32 	[%rd2], %r8;
-$DONE:
-	barrier.cluster.arrive.aligned;
-	barrier.cluster.wait.aligned;
-	ret;
-"""
+ARRIVE_BOTH = ("\tmbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r4];\n"
+               + WAIT_AND_MARK)
 
 #: Without the cluster barrier after the inits: other threads use the mbarriers before
 #: their init is ordered before the use (reported, one by one, in both runs).
