@@ -1,7 +1,8 @@
 """The TMEM side of the ordering model on arrays (tcgen05_lower/sim/tmem_index.py) against
 the general code it replaces, on the same records: the conflict candidates of every issue
-(``InflightIndex.candidates`` against ``_conflict_candidates_general``, the per-record
-``_may_share`` loop), the ops a commit completes (``InflightIndex.due`` against the walk
+(``InflightIndex.candidates``, the test once per pair of summaries, against
+``_conflict_candidates_general``, the per-record ``_may_share`` loop, and against
+``InflightIndex.candidates_general``, every record's words at once), the ops a commit completes (``InflightIndex.due`` against the walk
 of the in-flight list), the never-written and written cells looked up in a mask's block
 (against ``mask & ~written`` over all of TMEM, computed here with NumPy) and the test for
 ordinary writers of an MMA's operand chunks (against the per-byte lookup). Each guard
@@ -81,9 +82,13 @@ def test_the_candidates_are_the_per_record_loops(seed):
             thread -= thread % 32
         fp = op.footprint
         if fp.tmem_reads or fp.tmem_writes:
-            fast = InflightIndex.of(m).candidates(m.tc_known[thread], tmem_summary(fp),
-                                                  not fp.tmem_writes)
+            index = InflightIndex.of(m)
+            fast = index.candidates(m.tc_known[thread], tmem_summary(fp), not fp.tmem_writes)
             assert fast == m._conflict_candidates_general(thread, op), step
+            # and the arrays' test of every record's words (the form before the test per
+            # pair of summaries)
+            assert fast == index.candidates_general(m.tc_known[thread], tmem_summary(fp),
+                                                    not fp.tmem_writes), step
             compared += len(fast)
         m.issue(thread, op, 100 + step)
         if step % 11 == 5:   # a commit of this thread's ops, completed

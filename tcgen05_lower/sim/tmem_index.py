@@ -199,6 +199,20 @@ def _same_masks(summary: TmemSummary, fp) -> bool:
     return True
 
 
+def _shares(mine: TmemSummary, theirs: TmemSummary) -> bool:
+    """Whether an op of summary `mine` can share a cell with a record of summary `theirs`
+    (neither general, both of the model's ranks): ``InflightIndex.candidates_general``'s
+    test on the record's words (its summary's, zeros for a rank it does not have)."""
+    for rank, their_masks, my_words in mine.pairs():
+        words = theirs.words.get(rank)
+        if words is None:
+            continue
+        both = words[their_masks] & my_words
+        if (both[:, :LANE_WORDS].any(-1) & both[:, LANE_WORDS:].any(-1)).any():
+            return True
+    return False
+
+
 def _regular(mask, rank) -> bool:
     return isinstance(mask, np.ndarray) and mask.dtype == bool and \
         mask.shape == (TMEM_LANES, TMEM_COLUMNS) and isinstance(rank, (int, np.integer)) \
@@ -226,6 +240,11 @@ class InflightIndex:
         self.writes = np.zeros(0, bool)
         self.general = np.zeros(0, bool)
         self.words = np.zeros((0, ranks, 2, WORDS), np.uint64)
+        #: per record, in the list's order: its summary, None for a general one
+        self.summaries: list = []
+        #: (an op's summary, a record's) -> whether they can share a cell (``_shares``);
+        #: the summaries are keys (kept alive: identity is never reused) and never change
+        self.shares: dict = {}
         self.queues: dict[int, deque] = {}
         self.last_seq: dict[int, int] = {}
         #: threads whose records came out of sequence order: their commits walk the list
@@ -274,6 +293,7 @@ class InflightIndex:
         summary = tmem_summary(record.op.footprint)
         self.writes[row] = summary.has_writes
         general = self.general[row] = summary.general or not summary.ranks <= self.rank_set
+        self.summaries.append(None if general else summary)
         if not general:
             for rank, words in summary.words.items():
                 self.words[row, rank] = words
@@ -294,6 +314,7 @@ class InflightIndex:
         at = np.flatnonzero(keep)
         for name in ("agent", "seq", "writes", "general", "words"):
             setattr(self, name, getattr(self, name)[at])
+        self.summaries = [self.summaries[row] for row in at.tolist()]
         self.records, self.count = kept, len(kept)
         return kept
 
@@ -304,6 +325,32 @@ class InflightIndex:
         footprint `summary` (``_may_share`` of ordering_tensor.py, exactly: general
         records and summaries are candidates always). `reads_only`: the op writes no
         TMEM, so only records that write it count."""
+        n = self.count
+        open_ = tc_row[self.agent[:n]] < self.seq[:n]
+        if reads_only:
+            open_ &= self.writes[:n]
+        index = np.flatnonzero(open_).tolist()
+        if summary.general or not index or not summary.ranks <= self.rank_set:
+            return index
+        # the records share a few summaries (a footprint's, a shared D mask's): the test
+        # is made once per pair of summaries, a general record is a candidate always
+        summaries, shares = self.summaries, self.shares
+        found = []
+        for at in index:
+            theirs = summaries[at]
+            if theirs is not None:
+                hit = shares.get((summary, theirs))
+                if hit is None:
+                    hit = shares[(summary, theirs)] = _shares(summary, theirs)
+                if not hit:
+                    continue
+            found.append(at)
+        return found
+
+    def candidates_general(self, tc_row: np.ndarray, summary: TmemSummary,
+                           reads_only: bool) -> list[int]:
+        """``candidates`` over the arrays of all the records at once, every record's
+        words tested (what it computes, the reference its tests compare with)."""
         n = self.count
         index = np.flatnonzero(tc_row[self.agent[:n]] < self.seq[:n])
         if reads_only:
