@@ -75,3 +75,44 @@ def test_an_image_of_wider_items_is_cast_as_by_bytes():
     image = np.arange(32, dtype=np.int32) + 250
     assert np.array_equal(_landed(addresses, image, chunk_rows(addresses)),
                           _by_bytes(addresses, image))
+
+
+def _machine():
+    """What ops_support._shared_target reads of a machine: a cluster of 2 CTAs of 64
+    threads each, shared memory up to 0x8000."""
+    from types import SimpleNamespace
+    return SimpleNamespace(rank=np.repeat(np.arange(2), 64), smem_end=0x8000,
+                           launch=SimpleNamespace(cluster=2),
+                           threads_of=lambda idx: np.asarray(idx))
+
+
+def _general(m, thread, address, size, what):
+    from tcgen05_lower.sim.ops_support import _shared_target
+    rank, local = _shared_target(m, "shared::cluster", np.array([thread]),
+                                 np.uint64(address), size, what, None)
+    return int(np.asarray(rank).reshape(-1)[0]), int(np.asarray(local).reshape(-1)[0])
+
+
+def test_a_loads_shared_memory_target_kept_for_the_run_is_the_general_one():
+    # the same calls through _target (kept by own CTA, address, size and what) and
+    # through ops_support._shared_target: the same (rank, local) or the same SimError
+    from tcgen05_lower.sim.ops_support import CLUSTER_RANK_SHIFT, SMEM_BASE
+    from tcgen05_lower.sim.state import SimError
+    from tcgen05_lower.sim.tma import _target
+    m = _machine()
+    peer1 = 2 << CLUSTER_RANK_SHIFT   # shared::cluster address of CTA 1 (rank + 1)
+    end = m.smem_end
+    calls = [(0, SMEM_BASE + 0x400, 8), (64, SMEM_BASE + 0x400, 8),   # own CTA 0, 1
+             (0, peer1 | (SMEM_BASE + 0x400), 8),                     # CTA 1 by address
+             (0, end - 8, 8), (0, end - 8, 16),                       # fits, then not
+             (0, (3 << CLUSTER_RANK_SHIFT) | SMEM_BASE, 8)]           # outside the cluster
+    for thread, address, size in calls * 2:   # twice: the second time from the kept ones
+        try:
+            expected = _general(m, thread, address, size, "w")
+        except SimError as err:
+            with pytest.raises(SimError) as kept:
+                _target(m, thread, address, size, "w", None)
+            assert str(kept.value) == str(err)
+            continue
+        assert _target(m, thread, address, size, "w", None) == expected
+    assert _target(m, 64, SMEM_BASE + 0x400, 8, "w", None)[0] == 1   # thread 64: CTA 1

@@ -224,7 +224,7 @@ def handler(ins: P.Instr):
                            ins.text)
 
         def run(ins, idx):
-            from tcgen05_lower.sim.ops_support import _check_mbarrier_address, _shared_target
+            from tcgen05_lower.sim.ops_support import _check_mbarrier_address
 
             act = m.guarded(ins, idx)
             threads = m.threads_of(act)
@@ -255,17 +255,10 @@ def handler(ins: P.Instr):
                                        ins.line, ins.text)
                     addresses, chunks = _destinations(m, tmap, int(dsts[n]), itemsize)
                     nbytes = addresses.size
-                    g_arr = np.array([g])
-                    rank, _ = _shared_target(m, "shared::cluster", g_arr,
-                                             np.uint64(int(dsts[n])), nbytes,
-                                             "cp.async.bulk.tensor write", ins)
-                    rank = int(np.asarray(rank).reshape(-1)[0])
-                    bar_rank, bar_local = _shared_target(m, "shared::cluster", g_arr,
-                                                         np.uint64(int(bars[n])), 8,
-                                                         "cp.async.bulk.tensor mbarrier",
-                                                         ins)
-                    bar_rank = int(np.asarray(bar_rank).reshape(-1)[0])
-                    bar_local = int(np.asarray(bar_local).reshape(-1)[0])
+                    rank, _ = _target(m, int(g), int(dsts[n]), nbytes,
+                                      "cp.async.bulk.tensor write", ins)
+                    bar_rank, bar_local = _target(m, int(g), int(bars[n]), 8,
+                                                  "cp.async.bulk.tensor mbarrier", ins)
                     if bar_rank != rank and not (pair and bar_rank == rank ^ 1):
                         raise SimError(
                             f"cp.async.bulk.tensor{'.cta_group::2' if pair else ''}: the "
@@ -293,6 +286,27 @@ def handler(ins: P.Instr):
             m.advance(idx)
         return run
     return make
+
+
+def _target(m, thread: int, address: int, size: int, what: str, ins) -> tuple[int, int]:
+    """(CTA rank, CTA-local address) of the ``size`` bytes at shared::cluster `address`
+    as `thread` names them (ops_support._shared_target, which also refuses an address
+    outside the cluster or the shared memory), kept for the run by (the thread's own
+    CTA, address, size, what): the result is a function of those and of the launch's
+    cluster and shared-memory sizes, fixed for the run (a ring loads into the same few
+    stages and signals the same few mbarriers). A refused address is not kept: each
+    load of it raises the same SimError again."""
+    from tcgen05_lower.sim.ops_support import _shared_target
+
+    cache = m.__dict__.setdefault("_tma_targets", {})
+    key = (int(m.rank[thread]), address, size, what)
+    found = cache.get(key)
+    if found is None:
+        rank, local = _shared_target(m, "shared::cluster", np.array([thread]),
+                                     np.uint64(address), size, what, ins)
+        found = cache[key] = (int(np.asarray(rank).reshape(-1)[0]),
+                              int(np.asarray(local).reshape(-1)[0]))
+    return found
 
 
 def _destinations(m, tmap: TensorMap, dst: int, itemsize: int):
