@@ -126,3 +126,82 @@ def test_a_store_to_bytes_an_mma_still_reads_is_a_race(lean):
         m.smem_access(np.array([64]), 0, np.array([4], np.int64), 4, True, 20)
     [(line, other, message)] = races(m)
     assert (line, other) == (20, 10) and "byte 0x4" in message and "still reads" in message
+
+
+def test_owners_seen_reads_only_the_forms_chunks():
+    # chunks 1 and 3 owned by TMA load 1 of thread 32, chunk 2 between them by thread 33
+    # (load 5): a form of chunks 1 and 3 (no span) is decided by thread 32's load alone,
+    # the contiguous form of chunks 1..3 (a span, read as a slice) sees two owners
+    from tcgen05_lower.sim.smem_chunks import owners_seen
+    m = model()
+    mine, other = m._stream(m.TMA + 32), m._stream(m.TMA + 33)   # their columns
+    owners = np.full(8, -1, np.int32)
+    seqs = np.zeros(8, np.int64)
+    owners[[1, 3]], seqs[[1, 3]] = 32, 1
+    owners[2], seqs[2] = 33, 5
+    apart = chunk_form(np.concatenate([np.arange(48, 64), np.arange(16, 32)]))
+    together = chunk_form(np.arange(16, 64, dtype=np.int64))
+    assert apart.span is None and together.span == slice(16, 64)
+    # thread 0 has observed no TMA load: thread 32's is not seen (decided: False too)
+    assert not owners_seen(m, owners, seqs, m.TMA, 0, apart)
+    m.known[0, mine] = 1   # now it has (load 1 of thread 32), and thread 33's load 5
+    m.known[0, other] = 5
+    assert owners_seen(m, owners[:2], seqs[:2], m.TMA, 0, chunk_form(
+        np.arange(16, 32, dtype=np.int64)))   # (chunk 1 alone: decided, seen)
+    assert owners_seen(m, owners, seqs, m.TMA, 0, apart)
+    assert not owners_seen(m, owners, seqs, m.TMA, 0, together)   # two owners: undecided
+
+
+def _store_between_reads(lean: bool, same_op: bool):
+    """Thread 0's MMA reads bytes 0..255 (no ordinary writer: kept as found for its
+    footprint's chunks) and completes (commit, wait), thread 0 stores to byte 4 with
+    st.shared, then issues an MMA of the same bytes again: the store is not fenced with
+    fence.proxy.async (9.7.16.6.5)."""
+    m = model()
+    first = mma(smem=np.arange(0, 256))
+    m.issue(0, first, 10)
+    m.commit(0, 0, FULL, 1, 11)
+    while not m.mbarrier_try_wait_parity(0, 0, FULL, 0, 12):
+        assert m.progress()
+    if lean:
+        def general(*args):
+            raise AssertionError("the one-warp form fell back to smem_access")
+        m.smem_access = general   # the store goes through the one-warp form alone
+        m.smem_access_warp(slice(0, 1), 0, np.array([4], np.int64), 4, True, 20)
+        del m.smem_access
+    else:
+        m.smem_access(np.array([0]), 0, np.array([4], np.int64), 4, True, 20)
+    m.issue(0, first if same_op else mma(smem=np.arange(0, 256)), 30)
+    return races(m)
+
+
+@pytest.mark.parametrize("lean", [True, False])
+def test_a_store_after_chunks_were_found_unwritten_is_seen(lean):
+    # the same footprint again (its chunks found unwritten at line 10) and a new one
+    # (nothing remembered: the general test) report the same races
+    reference = _store_between_reads(lean, same_op=False)
+    assert any(line == 30 and "fence.proxy.async" in message
+               for line, _, message in reference)
+    assert _store_between_reads(lean, same_op=True) == reference
+
+
+@pytest.mark.parametrize("write", [False, True])
+def test_a_warps_access_to_bytes_a_load_wrote_by_chunk_is_a_race(write):
+    """A TMA load writes bytes 0..255 by chunk (their per-byte writers written when next
+    read); before its completion is observed, warp 2 (threads 64..95) reads or writes
+    bytes 0..127, 4 each: a race with the load, through the one-warp form as through
+    the general one (the reference)."""
+    found = []
+    for lean in (True, False):
+        m = model()
+        load(m, range(0, 256), 10, read_only=True)
+        addresses = np.arange(0, 128, 4, dtype=np.int64)
+        if lean:
+            m.smem_access_warp(slice(64, 96), 0, addresses, 4, write, 20)
+        else:
+            m.smem_access(np.arange(64, 96), 0, addresses, 4, write, 20)
+        found.append(races(m))
+    assert found[0] == found[1]
+    [(line, other, message)] = found[0]
+    assert (line, other) == (20, 10) and "byte 0x0" in message and \
+        "TMA load (cp.async.bulk.tensor of thread 32)" in message

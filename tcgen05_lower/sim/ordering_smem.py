@@ -115,6 +115,7 @@ class SharedMemoryOrdering:
                                    "(its completion is not observed)", line,
                                    int(self.reader_line[r][byte[first]]))
                 self.writer[r][byte] = who
+                self._stores = self.__dict__.get("_stores", 0) + 1   # ordering_tensor
                 # each thread's epoch, for each of its bytes (``who`` is threads repeated)
                 mine = threads[sel]
                 self.write_epoch[r][byte] = np.repeat(self.known[mine, mine], size)
@@ -143,7 +144,7 @@ class SharedMemoryOrdering:
                 self._last_warp = (at, size, (lanes, who))
         byte = addresses if size == 1 else addresses.repeat(size) + lanes
         if rank in self.__dict__.get("_tma_ranks", ()) and \
-                _MAX(self.tma_writer[rank][byte]) >= 0:
+                self._fresh_tma(rank) is None and _MAX(self.tma_writer[rank][byte]) >= 0:
             return self._smem_access_general(at, rank, addresses, size, write, line)
         if not write:
             writers = self.writer[rank][byte]
@@ -163,6 +164,7 @@ class SharedMemoryOrdering:
         elif read:   # some bytes read, some not: byte by byte
             return self._smem_access_general(at, rank, addresses, size, write, line)
         self.writer[rank][byte] = who
+        self._stores = self.__dict__.get("_stores", 0) + 1   # ordering_tensor._unwritten
         # each thread's own epoch
         epochs = self.known[at, at].diagonal() if consecutive else self.known[at, at]
         self.write_epoch[rank][byte] = epochs if size == 1 else epochs.repeat(size)
@@ -220,6 +222,13 @@ class SharedMemoryOrdering:
         if marks is not None and marks.any_stale:
             marks.fresh_readers()
 
+    def _fresh_tma(self, rank) -> None:
+        """The per-byte TMA writers of CTA `rank` up to date (smem_chunks.ChunkMarks
+        writes a TMA load's box by chunk, and its bytes only when they are read)."""
+        marks = self.chunk_marks[rank]
+        if marks is not None and marks.any_tma_stale:
+            marks.fresh_tma()
+
     def _form_of(self, addresses: np.ndarray):
         """The chunks of a read-only byte set (a TMA box's destinations, kept for the
         run by tma.py), made once per array for the run; None for a writable array
@@ -237,6 +246,7 @@ class SharedMemoryOrdering:
                            what: str, line: int) -> None:
         """Races of accesses by threads `who` (one per byte, or one thread for all) to
         bytes a TMA load writes whose completion they have not observed."""
+        self._fresh_tma(rank)
         if isinstance(who, (int, np.integer)) and self._clear_one_owner(
                 self.tma_writer[rank], self.tma_seq[rank], self.TMA, who, addresses):
             return
@@ -300,7 +310,7 @@ class SharedMemoryOrdering:
         # the bytes are the TMA load's now: earlier ordinary writes are overwritten
         if form is not None:
             marks.set_tma(form, thread, seq, line)
-        else:
+        else:   # (_check_tma_written above made the per-byte arrays fresh)
             self.tma_writer[rank][addresses] = thread
             self.tma_seq[rank][addresses] = seq
             self.tma_line[rank][addresses] = line

@@ -246,7 +246,7 @@ class TensorOrdering:
                                                self.TMA, thread, form):
                 self._check_tma_written(thread, rank, addresses,
                                         f"tcgen05.{op.kind} by thread {thread} reads", line)
-            if form is not None and _no_ordinary_writer(marks, form):
+            if form is not None and _unwritten(self, marks, form):
                 continue   # what the per-byte test below finds too, on 16-byte rows
             writers = self.writer[rank][addresses]
             written = writers >= 0
@@ -429,6 +429,23 @@ def _no_ordinary_writer(marks, form) -> bool:
     rows = np.take(marks.bytes_writer, form.index, axis=0) if form.span is None else \
         marks.bytes_writer[form.low // CHUNK:(form.high + 1) // CHUNK]
     return int(rows.max()) < 0
+
+
+def _unwritten(model, marks, form) -> bool:
+    """``_no_ordinary_writer(marks, form)``, remembered for the form with the model's
+    count of ordinary stores (``_stores``, which smem_access and smem_access_warp raise):
+    only an ordinary store gives a byte an ordinary writer (a TMA load takes them away),
+    so chunks found unwritten stay so until the next store. (An MMA ring reads the same
+    few operand tiles again and again.)"""
+    stores = model.__dict__.get("_stores", 0)
+    kept = model.__dict__.setdefault("_unwritten_forms", {})
+    seen = kept.get(id(form))
+    if seen is not None and seen[0] is form and seen[1] == stores:
+        return True
+    if not _no_ordinary_writer(marks, form):
+        return False
+    kept[id(form)] = (form, stores)   # the form kept alive: its id names no other
+    return True
 
 
 def _columns_of(fp, rank: int) -> np.ndarray:

@@ -67,19 +67,6 @@ def chunk_form(addresses: np.ndarray) -> ChunkForm | None:
     return ChunkForm((heads // CHUNK).astype(np.int64), span, low, high)
 
 
-def _rows(array: np.ndarray):
-    """(a view of the per-byte `array` with one item per chunk, a function giving the
-    item whose CHUNK entries all hold a value): a chunk's entries set as one item move
-    with one copy each (several times faster than the same bytes as entries)."""
-    item = np.dtype((np.void, CHUNK * array.itemsize))
-    dtype = array.dtype
-
-    def row(value):
-        return np.full(CHUNK, value, dtype).view(item)[0]
-
-    return array.view(item), row
-
-
 class ChunkMarks:
     """Per-chunk summaries of one CTA's TMA-written and async-read bytes: for each chunk,
     the owner all its bytes share (``tma_writer`` / ``reader``: the thread, -1 for none,
@@ -104,8 +91,13 @@ class ChunkMarks:
         self.reader_line = np.zeros(n, np.int64)
         self.stale = np.zeros(n, bool)
         self.any_stale = False
-        self.bytes_tma = tuple(_rows(a[rank]) for a in (model.tma_writer, model.tma_seq,
-                                                         model.tma_line))
+        # the same for the TMA loads' bytes (``fresh_tma``): a ring's loads overwrite
+        # the same stages again and again, and few accesses read those bytes one by one
+        self.tma_line = np.zeros(n, np.int64)
+        self.tma_stale = np.zeros(n, bool)
+        self.any_tma_stale = False
+        self.bytes_tma = tuple(a[rank].reshape(-1, CHUNK) for a in (
+            model.tma_writer, model.tma_seq, model.tma_line))
         self.bytes_writer = model.writer[rank].reshape(-1, CHUNK)   # a row per chunk
         self.bytes_reader = tuple(a[rank].reshape(-1, CHUNK) for a in (
             model.reader, model.reader_seq, model.reader_line))
@@ -128,11 +120,25 @@ class ChunkMarks:
         write's any more."""
         at = form.index if form.span is None else slice(form.low // CHUNK,
                                                         (form.high + 1) // CHUNK)
-        for (array, row), value in zip(self.bytes_tma, (thread, seq, line)):
-            array[at] = row(value)
         self.bytes_writer[at] = -1
         self.tma_writer[at] = thread
         self.tma_seq[at] = seq
+        self.tma_line[at] = line
+        self.tma_stale[at] = True
+        self.any_tma_stale = True
+
+    def fresh_tma(self) -> None:
+        """Writes the per-byte tma_writer, tma_seq and tma_line of the chunks
+        ``set_tma`` summarized since the last call: before anything reads or writes
+        them byte by byte."""
+        if not self.any_tma_stale:
+            return
+        at = np.flatnonzero(self.tma_stale)
+        for array, summary in zip(self.bytes_tma, (self.tma_writer, self.tma_seq,
+                                                   self.tma_line)):
+            array[at] = summary[at, None]
+        self.tma_stale[at] = False
+        self.any_tma_stale = False
 
     def set_reader(self, form: ChunkForm, thread: int, seq: int, line: int) -> None:
         """Bytes `form` are read by tcgen05 op `seq` of `thread`, at `line` (their
@@ -171,7 +177,10 @@ def owners_seen(model, owners: np.ndarray, seqs: np.ndarray, stream: int, who: i
     of one kind; the issuer's stream ``stream + issuer``), decided when the chunks have
     no owner or all the same one. False means "not decided here": the per-byte code then
     decides (and reports what it finds)."""
-    mine = owners[form.index]
+    # contiguous chunks as a slice: a view, where an index array copies
+    at = form.index if form.span is None else slice(form.low // CHUNK,
+                                                    (form.high + 1) // CHUNK)
+    mine = owners[at]
     last = int(_MAX(mine))
     if int(_MIN(mine)) != last:
         return False   # several owners, or some unknown
@@ -179,4 +188,4 @@ def owners_seen(model, owners: np.ndarray, seqs: np.ndarray, stream: int, who: i
         return True    # no byte has an owner
     if last < 0:
         return False
-    return bool(model.known[who, model.column[stream + last]] >= _MAX(seqs[form.index]))
+    return bool(model.known[who, model.column[stream + last]] >= _MAX(seqs[at]))

@@ -224,7 +224,7 @@ def handler(ins: P.Instr):
                            ins.text)
 
         def run(ins, idx):
-            from tcgen05_lower.sim.ops_support import _check_mbarrier_address, _shared_target
+            from tcgen05_lower.sim.ops_support import _check_mbarrier_address
 
             act = m.guarded(ins, idx)
             threads = m.threads_of(act)
@@ -253,19 +253,12 @@ def handler(ins: P.Instr):
                         raise SimError(f"cp.async.bulk.tensor: shared-memory destination "
                                        f"{int(dsts[n]):#x} is not 128-byte aligned",
                                        ins.line, ins.text)
-                    addresses = _destinations(m, tmap, int(dsts[n]), itemsize)
+                    addresses, chunks = _destinations(m, tmap, int(dsts[n]), itemsize)
                     nbytes = addresses.size
-                    g_arr = np.array([g])
-                    rank, _ = _shared_target(m, "shared::cluster", g_arr,
-                                             np.uint64(int(dsts[n])), nbytes,
-                                             "cp.async.bulk.tensor write", ins)
-                    rank = int(np.asarray(rank).reshape(-1)[0])
-                    bar_rank, bar_local = _shared_target(m, "shared::cluster", g_arr,
-                                                         np.uint64(int(bars[n])), 8,
-                                                         "cp.async.bulk.tensor mbarrier",
-                                                         ins)
-                    bar_rank = int(np.asarray(bar_rank).reshape(-1)[0])
-                    bar_local = int(np.asarray(bar_local).reshape(-1)[0])
+                    rank, _ = _target(m, int(g), int(dsts[n]), nbytes,
+                                      "cp.async.bulk.tensor write", ins)
+                    bar_rank, bar_local = _target(m, int(g), int(bars[n]), 8,
+                                                  "cp.async.bulk.tensor mbarrier", ins)
                     if bar_rank != rank and not (pair and bar_rank == rank ^ 1):
                         raise SimError(
                             f"cp.async.bulk.tensor{'.cta_group::2' if pair else ''}: the "
@@ -280,9 +273,9 @@ def handler(ins: P.Instr):
                                           m.launch.cluster, ins)
                     for to, signal in targets:
                         def write(tmap=tmap, buffer=buffer, itemsize=itemsize, c0=c0, c1=c1,
-                                  addresses=addresses, rank=to):
+                                  addresses=addresses, chunks=chunks, rank=to):
                             image = box_image(tmap, buffer.raw, itemsize, c0, c1)
-                            m.smem[rank, addresses.reshape(-1)] = image.reshape(-1)
+                            land_box(m.smem, rank, addresses, chunks, image)
 
                         # what the load reads, for the timing model's L2 (sim/timing.py;
                         # each copy of a multicast is a load of the same key there)
@@ -295,18 +288,78 @@ def handler(ins: P.Instr):
     return make
 
 
-def _destinations(m, tmap: TensorMap, dst: int, itemsize: int) -> np.ndarray:
-    """``destination_addresses``, kept for the run (on the machine: a ring loads the same
-    few boxes into the same few stages again and again), read-only."""
+def _target(m, thread: int, address: int, size: int, what: str, ins) -> tuple[int, int]:
+    """(CTA rank, CTA-local address) of the ``size`` bytes at shared::cluster `address`
+    as `thread` names them (ops_support._shared_target, which also refuses an address
+    outside the cluster or the shared memory), kept for the run by (the thread's own
+    CTA, address, size, what): the result is a function of those and of the launch's
+    cluster and shared-memory sizes, fixed for the run (a ring loads into the same few
+    stages and signals the same few mbarriers). A refused address is not kept: each
+    load of it raises the same SimError again."""
+    from tcgen05_lower.sim.ops_support import _shared_target
+
+    cache = m.__dict__.setdefault("_tma_targets", {})
+    key = (int(m.rank[thread]), address, size, what)
+    found = cache.get(key)
+    if found is None:
+        rank, local = _shared_target(m, "shared::cluster", np.array([thread]),
+                                     np.uint64(address), size, what, ins)
+        found = cache[key] = (int(np.asarray(rank).reshape(-1)[0]),
+                              int(np.asarray(local).reshape(-1)[0]))
+    return found
+
+
+def _destinations(m, tmap: TensorMap, dst: int, itemsize: int):
+    """(``destination_addresses``, their ``chunk_rows``), kept for the run (on the
+    machine: a ring loads the same few boxes into the same few stages again and again),
+    read-only."""
     cache = m.__dict__.setdefault("_tma_destinations", {})
     key = (tmap.box, tmap.swizzle, dst, itemsize)
-    addresses = cache.get(key)
-    if addresses is None:
+    kept = cache.get(key)
+    if kept is None:
         # one dimension: the same array object every time (ordering_smem keeps its
         # 16-byte chunks by array)
-        addresses = cache[key] = destination_addresses(tmap, dst, itemsize).reshape(-1)
+        addresses = destination_addresses(tmap, dst, itemsize).reshape(-1)
         addresses.setflags(write=False)
-    return addresses
+        kept = cache[key] = (addresses, chunk_rows(addresses))
+    return kept
+
+
+#: Bytes of a chunk the swizzle modes move whole (PTX ISA 5.5.6).
+_CHUNK = 16
+_CHUNK_ITEM = np.dtype((np.void, _CHUNK))
+
+
+def chunk_rows(addresses: np.ndarray) -> np.ndarray | None:
+    """The destination chunk (address // 16) of each 16 bytes of a box image, in image
+    order, when every 16 consecutive image bytes go to one whole aligned 16-byte chunk
+    (what the swizzle modes do: they move 16-byte chunks, 5.5.6); else None (the byte
+    scatter then)."""
+    if addresses.ndim != 1 or not addresses.size or addresses.size % _CHUNK:
+        return None
+    rows = addresses.reshape(-1, _CHUNK)
+    heads = rows[:, 0]
+    if int(heads.min()) < 0 or np.any(heads % _CHUNK) or \
+            np.any(rows != heads[:, None] + np.arange(_CHUNK)):
+        return None
+    chunks = heads // _CHUNK
+    chunks.setflags(write=False)
+    return chunks
+
+
+def land_box(smem: np.ndarray, rank: int, addresses: np.ndarray, chunks, image) -> None:
+    """Writes the box `image` (bytes in image order) to `addresses` of CTA `rank`'s
+    shared memory: by 16-byte chunks when ``chunk_rows`` found them and they fit (one
+    copy per chunk, some forty times faster than per byte), else byte by byte (which
+    also fails as before on an address outside the shared memory)."""
+    flat = image.reshape(-1)
+    row = smem[rank]
+    if chunks is None or row.dtype != np.uint8 or flat.dtype != np.uint8 or \
+            row.size % _CHUNK or not row.flags.c_contiguous or not flat.flags.c_contiguous or flat.size != chunks.size * _CHUNK or \
+            int(chunks.max()) >= row.size // _CHUNK:
+        smem[rank, addresses.reshape(-1)] = flat
+        return
+    row.view(_CHUNK_ITEM)[chunks] = flat.view(_CHUNK_ITEM)
 
 
 def multicast_targets(mask: int, rank: int, bar_rank: int, cluster: int,
