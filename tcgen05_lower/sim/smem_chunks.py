@@ -118,51 +118,36 @@ class ChunkMarks:
     def set_tma(self, form: ChunkForm, thread: int, seq: int, line: int) -> None:
         """Bytes `form` are TMA load `seq` of `thread`'s, at `line`, and no ordinary
         write's any more."""
-        at = form.index if form.span is None else slice(form.low // CHUNK,
-                                                        (form.high + 1) // CHUNK)
+        at = chunks_of(form)
         self.bytes_writer[at] = -1
-        self.tma_writer[at] = thread
-        self.tma_seq[at] = seq
-        self.tma_line[at] = line
-        self.tma_stale[at] = True
+        _mark(at, (self.tma_writer, self.tma_seq, self.tma_line), (thread, seq, line),
+              self.tma_stale)
         self.any_tma_stale = True
 
     def fresh_tma(self) -> None:
         """Writes the per-byte tma_writer, tma_seq and tma_line of the chunks
         ``set_tma`` summarized since the last call: before anything reads or writes
         them byte by byte."""
-        if not self.any_tma_stale:
-            return
-        at = np.flatnonzero(self.tma_stale)
-        for array, summary in zip(self.bytes_tma, (self.tma_writer, self.tma_seq,
-                                                   self.tma_line)):
-            array[at] = summary[at, None]
-        self.tma_stale[at] = False
-        self.any_tma_stale = False
+        if self.any_tma_stale:
+            _write_out(self.tma_stale, self.bytes_tma,
+                       (self.tma_writer, self.tma_seq, self.tma_line))
+            self.any_tma_stale = False
 
     def set_reader(self, form: ChunkForm, thread: int, seq: int, line: int) -> None:
         """Bytes `form` are read by tcgen05 op `seq` of `thread`, at `line` (their
         per-byte arrays written by the next ``fresh_readers``)."""
-        at = form.index if form.span is None else slice(form.low // CHUNK,
-                                                        (form.high + 1) // CHUNK)
-        self.reader[at] = thread
-        self.reader_seq[at] = seq
-        self.reader_line[at] = line
-        self.stale[at] = True
+        _mark(chunks_of(form), (self.reader, self.reader_seq, self.reader_line),
+              (thread, seq, line), self.stale)
         self.any_stale = True
 
     def fresh_readers(self) -> None:
         """Writes the per-byte reader, reader_seq and reader_line of the chunks
         ``set_reader`` summarized since the last call: before anything reads or writes
         them byte by byte."""
-        if not self.any_stale:
-            return
-        at = np.flatnonzero(self.stale)
-        for array, summary in zip(self.bytes_reader, (self.reader, self.reader_seq,
-                                                      self.reader_line)):
-            array[at] = summary[at, None]
-        self.stale[at] = False
-        self.any_stale = False
+        if self.any_stale:
+            _write_out(self.stale, self.bytes_reader,
+                       (self.reader, self.reader_seq, self.reader_line))
+            self.any_stale = False
 
     def mix(self, owners: np.ndarray, addresses: np.ndarray) -> None:
         """Bytes `addresses` got owners byte by byte (no chunk form): their chunks'
@@ -177,9 +162,7 @@ def owners_seen(model, owners: np.ndarray, seqs: np.ndarray, stream: int, who: i
     of one kind; the issuer's stream ``stream + issuer``), decided when the chunks have
     no owner or all the same one. False means "not decided here": the per-byte code then
     decides (and reports what it finds)."""
-    # contiguous chunks as a slice: a view, where an index array copies
-    at = form.index if form.span is None else slice(form.low // CHUNK,
-                                                    (form.high + 1) // CHUNK)
+    at = chunks_of(form)
     mine = owners[at]
     last = int(_MAX(mine))
     if int(_MIN(mine)) != last:
@@ -189,3 +172,28 @@ def owners_seen(model, owners: np.ndarray, seqs: np.ndarray, stream: int, who: i
     if last < 0:
         return False
     return bool(model.known[who, model.column[stream + last]] >= _MAX(seqs[at]))
+
+
+def _write_out(stale: np.ndarray, per_byte, summaries) -> None:
+    """Writes each stale chunk's summary into its 16 entries of the per-byte arrays
+    (per_byte[i] from summaries[i]) and marks the chunks fresh."""
+    at = np.flatnonzero(stale)
+    for array, summary in zip(per_byte, summaries):
+        array[at] = summary[at, None]
+    stale[at] = False
+
+
+def chunks_of(form: ChunkForm):
+    """The chunk numbers of `form`: contiguous ones as a slice (a view, where an index
+    array copies), else its index array."""
+    if form.span is None:
+        return form.index
+    return slice(form.low // CHUNK, (form.high + 1) // CHUNK)
+
+
+def _mark(at, summaries, values, stale: np.ndarray) -> None:
+    """Chunks `at` get values[i] in summaries[i], and are stale (their per-byte arrays
+    not yet written)."""
+    for summary, value in zip(summaries, values):
+        summary[at] = value
+    stale[at] = True
