@@ -82,7 +82,7 @@ class Footprint:
     tmem_writes: dict[int, np.ndarray] = field(default_factory=dict)  # rank -> bool[128, 512]
     smem_reads: dict[int, np.ndarray] = field(default_factory=dict)   # rank -> int64 addresses
     smem_writes: dict[int, np.ndarray] = field(default_factory=dict)  # rank -> int64 addresses
-    #: Summaries of the TMEM masks, computed once (``tmem_bits``, ``tmem_columns``): an
+    #: Summaries of the TMEM masks, computed once (``tmem_bits``, tmem_index's): an
     #: operation's footprint is complete when it is issued and not changed afterwards.
     _summaries: dict = field(default_factory=dict, repr=False, compare=False)
 
@@ -90,29 +90,12 @@ class Footprint:
         """(lanes, columns) the ``which`` ("reads" or "writes") mask of CTA ``rank``
         touches, as bit sets (Python ints: bit i set when lane / column i holds a cell of
         it), or None without such a mask. Two masks share a cell only if both their lane
-        sets and their column sets intersect: a cheap test that rules out most pairs."""
-        try:   # one lookup: the ordering model asks thousands of times per run
-            return self._summaries[which, rank]
-        except KeyError:
-            pass
-        mask = (self.tmem_reads if which == "reads" else self.tmem_writes).get(rank)
-        bits = self._summaries[which, rank] = None if mask is None else tmem_bits_of(mask)
-        return bits
-
-    def known_tmem_bits(self, which: str, rank: int, bits: tuple[int, int]) -> None:
-        """Keeps ``bits`` (``tmem_bits_of`` the ``which`` mask of CTA ``rank``) as that
-        mask's summary: a mask several footprints share has it made once."""
-        self._summaries[which, rank] = bits
-
-    def tmem_columns(self, rank: int) -> np.ndarray:
-        """The TMEM columns of CTA ``rank`` the operation reads or writes (bool[512])."""
-        key = ("columns", rank)
+        sets and their column sets intersect: the per-record test (ordering_tensor's
+        ``_may_share``) that ``tmem_index`` computes for all records at once."""
+        key = (which, rank)
         if key not in self._summaries:
-            columns = np.zeros(TMEM_COLUMNS, bool)
-            for masks in (self.tmem_reads, self.tmem_writes):
-                if rank in masks:
-                    columns |= masks[rank].any(axis=0)
-            self._summaries[key] = columns
+            mask = (self.tmem_reads if which == "reads" else self.tmem_writes).get(rank)
+            self._summaries[key] = None if mask is None else tmem_bits_of(mask)
         return self._summaries[key]
 
 

@@ -12,7 +12,7 @@ import dataclasses
 import numpy as np
 
 from tcgen05_lower.sim import datamove, sparse
-from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError, tmem_bits_of,
+from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError,
                                      unique_addresses)
 from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
                                            _tmem_bytes, d_cells, one_blas_thread,
@@ -52,16 +52,14 @@ def _read_only(*arrays):
 
 
 def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, shared: dict | None):
-    """(lanes, cols, rows, D's mask, D's cells for _accumulate, the mask's tmem_bits_of)
-    of ``d_cells``; the same read-only arrays for every MMA of the run with this shape
+    """(lanes, cols, rows, D's mask, D's cells for _accumulate) of ``d_cells``; the same read-only arrays for every MMA of the run with this shape
     and d-tmem address."""
     key = ("d", m, n, cta_group, ws, taddr)
     found = None if shared is None else shared.get(key)
     if found is None:
         lanes, cols, rows = d_cells(m, n, cta_group, ws, taddr)
         d_mask = _mask(lanes, cols)
-        found = (lanes, cols, rows, *_read_only(d_mask), tmem_block(lanes, cols),
-                 tmem_bits_of(d_mask))
+        found = (lanes, cols, rows, *_read_only(d_mask), tmem_block(lanes, cols))
         if shared is not None:
             shared[key] = found
     return found
@@ -158,10 +156,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         lanes, cols, rows = sparse.layout_c_cells(info.n, int(d_taddr))
         d_mask = _mask(lanes, cols)
         d_at = tmem_block(lanes, cols)   # D's cells, as slices when a block
-        d_bits = tmem_bits_of(d_mask)
     else:
-        lanes, cols, rows, d_mask, d_at, d_bits = _d_part(info.m, info.n, cta_group, ws,
-                                                          int(d_taddr), shared)
+        lanes, cols, rows, d_mask, d_at = _d_part(info.m, info.n, cta_group, ws,
+                                                  int(d_taddr), shared)
     fp = Footprint()
     a_desc = None
     b_desc_d = decode_smem_descriptor(int(b_desc))
@@ -204,12 +201,10 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
     for r in ranks:
         fp.tmem_writes[r] = d_mask
-        fp.known_tmem_bits("writes", r, d_bits)
         fp.smem_reads[r] = smem_reads
         if not a_in_tmem and meta is None:   # D's cells alone, or none
             if enable_input_d and d_mask.any():
                 fp.tmem_reads[r] = d_mask
-                fp.known_tmem_bits("reads", r, d_bits)
             continue
         reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
         if a_in_tmem:
@@ -289,8 +284,8 @@ def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: lis
     if cta_group == 2 and cluster_size < 2:
         raise SimError("a cta_group::2 MMA needs a cluster of two CTAs (9.7.16.5.1)")
     ranks = [rank, rank + 1] if cta_group == 2 else [rank]
-    lanes, cols, rows, d_mask, d_at, d_bits = _d_part(info.m, info.n, cta_group, False,
-                                                      int(d_taddr), shared)
+    lanes, cols, rows, d_mask, d_at = _d_part(info.m, info.n, cta_group, False,
+                                              int(d_taddr), shared)
     layout_b = cta_group == 2 and info.m == 128
     k_bytes = block_scale.row_bytes(kind, info.k)
     # K-major rows of k_bytes one-byte elements: operand_addresses(.., "u8", False) is
@@ -313,7 +308,6 @@ def _build_scaled_mma(parts: list[str], kind: str, cta_group: int, operands: lis
     smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
     for r in ranks:
         fp.tmem_writes[r] = d_mask
-        fp.known_tmem_bits("writes", r, d_bits)
         reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
         if a_in_tmem:
             reads[a_cells[0], a_cells[1]] = True
