@@ -509,7 +509,6 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         estimate = recording.replay(_overrides(timing))
         estimate.recording = recording
     from tcgen05_lower.sim.ordering_records import group_races
-    # the PTX's source lines are read only for something to report (most runs have none)
     races = _locate(group_races(races), ptx) if races else []
     problems = _locate_problems(problems, ptx) if problems else []
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
