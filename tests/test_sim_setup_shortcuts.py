@@ -196,3 +196,29 @@ def test_opcodes_outside_by_opcode_are_decoded_each_time(monkeypatch):
     # (10; the second, line 11, reuses its decoder), the ret (12)
     assert calls == [8, 9, 10, 12]
     assert len({id(h) for h in handlers}) == len(handlers)
+
+
+# -- integer literals ------------------------------------------------------------------------
+INTEGERS = ["0", "7", "42", "123456789012345678901234567890", " 5 ", "-5", "+5", "0x1F",
+            "0X1f", "0b101", "0B1", "017", "08", "00", "0U", "5U", "1.5", "", " ", "x1",
+            "٣", "1_000", "0f3F800000", "-0", "1e3"]
+
+
+@pytest.mark.parametrize("text", INTEGERS)
+def test_plain_decimals_read_as_the_general_reading(text):
+    """The short cut for plain decimal digits against the general reading; the guard
+    sends a sign, a U, a leading 0 (octal: "08" is no octal number and raises in both),
+    other digits than ASCII ones and anything else to the general reading."""
+    from tcgen05_lower.sim.ptx_text import _parse_int_general
+
+    def outcome(read):
+        try:
+            return read(text.strip())
+        except ValueError as err:
+            return str(err)
+    assert outcome(P.parse_int) == outcome(_parse_int_general)
+
+
+def test_integers_by_hand():
+    assert [P.parse_int(t) for t in ("42", "017", "0x1F", "-5", "0b101", "1.5")] == \
+        [42, 15, 31, -5, 5, None]

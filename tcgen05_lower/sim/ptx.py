@@ -125,7 +125,7 @@ class Entry:
         """The declared type of a register (``%r12`` through ``.reg .b32 %r<53>``)."""
         if name in self.regs:
             return self.regs[name]
-        m = re.fullmatch(r"(%[A-Za-z_$]+)(\d+)", name)
+        m = _NUMBERED.fullmatch(name)
         if m and m.group(1) in self.reg_prefixes:
             ty, n = self.reg_prefixes[m.group(1)]
             if int(m.group(2)) < n:
@@ -174,6 +174,12 @@ _NEWLINE = re.compile(r"\n")
 _FLOAT_BITS = re.compile(r"0([fFdD])([0-9a-fA-F]+)$")
 _ENTRY = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(")
 _IDENT = re.compile(r"[A-Za-z_$%][\w$.#]*$")
+# compiled once (not looked up in re's cache at every use)
+_NUMBERED = re.compile(r"(%[A-Za-z_$]+)(\d+)")               # %r12 of .reg .b32 %r<53>
+_REG_DECL = re.compile(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$")
+_REG_RANGE = re.compile(r"([%\w$]+)<(\d+)>")
+_FLOAT = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
+_ADDRESS = re.compile(r"([%\w$.#]+)?\s*(?:\+\s*([-+]?\w+))?")
 
 
 # -- the parser ---------------------------------------------------------------------------------
@@ -413,12 +419,12 @@ class _EntryBody:
         self.entry.branch_targets[self.last_label] = targets
 
     def _reg_decl(self, stmt: str, line: int) -> None:
-        m = re.match(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$", stmt)
+        m = _REG_DECL.match(stmt)
         if not m:
             raise PtxParseError(f"cannot read '{stmt}'", line, self.lines.text(line))
         ty = m.group(1)
         for item in split_top(m.group(2)):
-            rng = re.fullmatch(r"([%\w$]+)<(\d+)>", item)
+            rng = _REG_RANGE.fullmatch(item)
             if rng:
                 if self.scope_stack[-1]:
                     raise PtxParseError("register ranges inside blocks are not supported",
@@ -531,7 +537,7 @@ def _operand_any(t: str, resolve):
     if fm:
         width = 32 if fm.group(1) in "fF" else 64
         return Imm(0.0, int(fm.group(2), 16), width)
-    if re.fullmatch(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?", t):
+    if _FLOAT.fullmatch(t):
         return Imm(float(t))
     if t.startswith("!"):
         raise ValueError(f"negated operand '{t}' is not supported")
@@ -544,7 +550,7 @@ def _operand_any(t: str, resolve):
 
 
 def _address(inner: str, resolve) -> Addr:
-    m = re.fullmatch(r"([%\w$.#]+)?\s*(?:\+\s*([-+]?\w+))?", inner)
+    m = _ADDRESS.fullmatch(inner)
     if not m:
         raise ValueError(f"cannot read address '[{inner}]'")
     base_text, off_text = m.group(1), m.group(2)

@@ -26,7 +26,15 @@ _INT = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]+|\d+)U?$")
 
 
 def parse_int(text: str) -> int | None:
+    """The value of an integer literal, else None."""
     t = text.strip()
+    if t.isdecimal() and t.isascii() and (t[0] != "0" or len(t) == 1):
+        return int(t)   # plain decimal digits, no sign, not octal: as read below
+    return _parse_int_general(t)
+
+
+def _parse_int_general(t: str) -> int | None:
+    """``parse_int`` of a stripped text, of any form."""
     if not _INT.match(t):
         return None
     sign = -1 if t.startswith("-") else 1
