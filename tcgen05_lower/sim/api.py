@@ -509,8 +509,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
         estimate = recording.replay(_overrides(timing))
         estimate.recording = recording
     from tcgen05_lower.sim.ordering_records import group_races
-    races = _locate(group_races(races), ptx)
-    problems = _locate_problems(problems, ptx)
+    races = _locate(group_races(races), ptx) if races else []
+    problems = _locate_problems(problems, ptx) if problems else []
     return SimResult(outputs, races, problems, counts, warp_instructions, seconds,
                      ctas=dims[0] * dims[1] * dims[2], timing=estimate,
                      threads=launch.threads, cluster=launch.cluster,

@@ -134,7 +134,10 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
         self.bar_expected = np.zeros(n, dtype=np.int64)
         self.epoch = 0
         self.stats = RunStats()
-        self.handlers = [self._decode(ins) for ins in entry.instructions]
+        from tcgen05_lower.sim import ops  # the instruction set lives there
+
+        decode = ops.decoder()
+        self.handlers = [self._decode(ins, decode) for ins in entry.instructions]
 
     def use_random_schedule(self, seed: int) -> None:
         """Runs under the random schedule of ``seed`` (sim/schedule.py) instead of the
@@ -300,12 +303,14 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
         return np.arange(self.nthreads) if idx is ALL else np.asarray(idx)
 
     # -- decoding ------------------------------------------------------------------------
-    def _decode(self, ins: P.Instr):
-        """The handler of one instruction; SimError (naming the line) if unknown."""
-        from tcgen05_lower.sim import ops  # the instruction set lives there
-
+    def _decode(self, ins: P.Instr, decode=None):
+        """The handler of one instruction; SimError (naming the line) if unknown.
+        `decode`: the run's ``ops.decoder()`` (else ``ops.decode``)."""
+        if decode is None:
+            from tcgen05_lower.sim import ops  # the instruction set lives there
+            decode = ops.decode
         try:
-            return ops.decode(self, ins)
+            return decode(self, ins)
         except SimError as err:
             if err.ptx_line is None:
                 err.ptx_line, err.ptx_text = ins.line, ins.text

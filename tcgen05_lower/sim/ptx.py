@@ -12,10 +12,12 @@ Every instruction keeps its 1-based PTX line for error messages.
 from __future__ import annotations
 
 import bisect
-import functools
 import re
 from dataclasses import dataclass, field
 
+# the text-level helpers, read through this module too (api.py, tests)
+from tcgen05_lower.sim.ptx_text import (_split_top_nested, parse_int, split_top,  # noqa: F401
+                                        strip_comments)
 from tcgen05_lower.sim.state import SimError
 
 
@@ -81,11 +83,11 @@ class Instr:
     guard: str | None = None       # predicate register name
     guard_negated: bool = False
 
-    @functools.cached_property
-    def parts(self) -> list[str]:
-        """The opcode's dot-separated words, split once (the decoders ask many times;
-        the list is shared: read it, do not change it)."""
-        return self.opcode.split(".")
+    def __post_init__(self):
+        #: The opcode's dot-separated words, split once (the decoders ask many times;
+        #: read the list, do not change it). A plain attribute, not a field: equality,
+        #: repr and dataclasses.replace see the six fields only.
+        self.parts: list[str] = self.opcode.split(".")
 
 
 @dataclass
@@ -123,7 +125,7 @@ class Entry:
         """The declared type of a register (``%r12`` through ``.reg .b32 %r<53>``)."""
         if name in self.regs:
             return self.regs[name]
-        m = re.fullmatch(r"(%[A-Za-z_$]+)(\d+)", name)
+        m = _NUMBERED.fullmatch(name)
         if m and m.group(1) in self.reg_prefixes:
             ty, n = self.reg_prefixes[m.group(1)]
             if int(m.group(2)) < n:
@@ -155,15 +157,7 @@ class PtxParseError(SimError):
     """The PTX text is not in the subset this parser reads."""
 
 
-# -- lexical helpers --------------------------------------------------------------------------
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
-
-
-def strip_comments(text: str) -> str:
-    """Comments replaced by spaces of the same length, newlines kept (offsets stay valid)."""
-    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
+# -- lexical helpers (strip_comments, parse_int, split_top: sim/ptx_text.py) ---------------
 class _Lines:
     def __init__(self, text: str):
         self.starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
@@ -177,60 +171,15 @@ class _Lines:
 
 
 _NEWLINE = re.compile(r"\n")
-_INT = re.compile(r"[-+]?(0[xX][0-9a-fA-F]+|0[bB][01]+|0[0-7]+|\d+)U?$")
 _FLOAT_BITS = re.compile(r"0([fFdD])([0-9a-fA-F]+)$")
 _ENTRY = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(")
 _IDENT = re.compile(r"[A-Za-z_$%][\w$.#]*$")
-
-
-def parse_int(text: str) -> int | None:
-    t = text.strip()
-    if not _INT.match(t):
-        return None
-    sign = -1 if t.startswith("-") else 1
-    t = t.lstrip("+-").rstrip("U")
-    if t[:2] in ("0x", "0X"):
-        v = int(t[2:], 16)
-    elif t[:2] in ("0b", "0B"):
-        v = int(t[2:], 2)
-    elif len(t) > 1 and t.startswith("0"):
-        v = int(t, 8)
-    else:
-        v = int(t)
-    return sign * v
-
-
-#: The characters that nest (``split_top``).
-_NESTING = re.compile(r"[\[\]{}()]")
-
-
-def split_top(text: str, sep: str = ",") -> list[str]:
-    """Split at ``sep`` outside brackets and braces."""
-    if len(sep) == 1 and sep not in "[]{}()" and _NESTING.search(text) is None:
-        # nothing nests: every sep splits (the general loop's result, at str.split's cost)
-        out = text.split(sep)
-        if not out[-1].strip():
-            out.pop()
-        return [x.strip() for x in out]
-    return _split_top_nested(text, sep)
-
-
-def _split_top_nested(text: str, sep: str) -> list[str]:
-    """``split_top`` character by character, tracking the depth of nesting."""
-    out, depth, cur = [], 0, []
-    for c in text:
-        if c in "[{(":
-            depth += 1
-        elif c in "]})":
-            depth -= 1
-        if c == sep and depth == 0:
-            out.append("".join(cur))
-            cur = []
-        else:
-            cur.append(c)
-    if "".join(cur).strip():
-        out.append("".join(cur))
-    return [x.strip() for x in out]
+# compiled once (not looked up in re's cache at every use)
+_NUMBERED = re.compile(r"(%[A-Za-z_$]+)(\d+)")               # %r12 of .reg .b32 %r<53>
+_REG_DECL = re.compile(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$")
+_REG_RANGE = re.compile(r"([%\w$]+)<(\d+)>")
+_FLOAT = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
+_ADDRESS = re.compile(r"([%\w$.#]+)?\s*(?:\+\s*([-+]?\w+))?")
 
 
 # -- the parser ---------------------------------------------------------------------------------
@@ -431,10 +380,10 @@ class _EntryBody:
         return name
 
     def _statement(self, stmt: str, offset: int) -> None:
-        line = self.lines.line_of(offset)
         if stmt[:1] not in (".", ""):   # an instruction (or a guard): no directive
             self.pending.append((tuple(self.scope_stack), stmt, offset))
             return
+        line = self.lines.line_of(offset)
         words = stmt.split()
         if not words:   # ';' with nothing before it: ptxas stops with a syntax error
             raise PtxParseError("an empty statement (a ';' with nothing before it)", line,
@@ -470,12 +419,12 @@ class _EntryBody:
         self.entry.branch_targets[self.last_label] = targets
 
     def _reg_decl(self, stmt: str, line: int) -> None:
-        m = re.match(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$", stmt)
+        m = _REG_DECL.match(stmt)
         if not m:
             raise PtxParseError(f"cannot read '{stmt}'", line, self.lines.text(line))
         ty = m.group(1)
         for item in split_top(m.group(2)):
-            rng = re.fullmatch(r"([%\w$]+)<(\d+)>", item)
+            rng = _REG_RANGE.fullmatch(item)
             if rng:
                 if self.scope_stack[-1]:
                     raise PtxParseError("register ranges inside blocks are not supported",
@@ -492,24 +441,42 @@ class _EntryBody:
         # an operand's text read once per scope (its names resolve there): operands are
         # immutable, so equal texts share their object
         operands: dict[tuple, dict] = {}
+        resolvers: dict[tuple, object] = {}   # scopes -> its name resolution, made once
+        declared: dict[int, dict[str, str]] = {}   # scope -> its local names, renamed
+        for (scope, name), renamed in self.local_names.items():
+            declared.setdefault(scope, {})[name] = renamed
+        line_of, text_of = self.lines.line_of, self.lines.text
         for scopes, stmt, offset in self.pending:
-            line = self.lines.line_of(offset)
+            line = line_of(offset)
+            resolve = resolvers.get(scopes)
+            if resolve is None:
+                resolve = resolvers[scopes] = _resolver(scopes, declared)
             self.entry.instructions.append(
-                _instruction(stmt, line, self.lines.text(line),
-                             lambda name, s=scopes: self._resolve(name, s),
+                _instruction(stmt, line, text_of(line), resolve,
                              operands.setdefault(scopes, {})))
 
-    def _resolve(self, name: str, scopes: tuple[int, ...]) -> str:
-        for scope in reversed(scopes):
-            if (scope, name) in self.local_names:
-                return self.local_names[(scope, name)]
-        return name
+
+def _resolver(scopes: tuple[int, ...], declared: dict[int, dict[str, str]]):
+    """``resolve(name)`` in the nest of `scopes` (outermost first): the name an
+    enclosing block declared, the innermost one's first, renamed ``name#N``; else the
+    name itself."""
+    visible: dict[str, str] = {}
+    for scope in scopes:   # inner declarations replace outer ones
+        visible.update(declared.get(scope, ()))
+    if not visible:
+        return _same_name
+    return lambda name: visible.get(name, name)
+
+
+def _same_name(name: str) -> str:
+    """The resolution where no enclosing block declares a name."""
+    return name
 
 
 def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = None) -> Instr:
     """The instruction `stmt`; `known`: operands already read in its scope, by text."""
     guard, negated = None, False
-    m = _GUARD.match(stmt)
+    m = _GUARD.match(stmt) if stmt[:1] == "@" else None
     if m:
         negated = bool(m.group(1))
         guard = resolve(m.group(2))
@@ -570,7 +537,7 @@ def _operand_any(t: str, resolve):
     if fm:
         width = 32 if fm.group(1) in "fF" else 64
         return Imm(0.0, int(fm.group(2), 16), width)
-    if re.fullmatch(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?", t):
+    if _FLOAT.fullmatch(t):
         return Imm(float(t))
     if t.startswith("!"):
         raise ValueError(f"negated operand '{t}' is not supported")
@@ -583,7 +550,7 @@ def _operand_any(t: str, resolve):
 
 
 def _address(inner: str, resolve) -> Addr:
-    m = re.fullmatch(r"([%\w$.#]+)?\s*(?:\+\s*([-+]?\w+))?", inner)
+    m = _ADDRESS.fullmatch(inner)
     if not m:
         raise ValueError(f"cannot read address '[{inner}]'")
     base_text, off_text = m.group(1), m.group(2)
