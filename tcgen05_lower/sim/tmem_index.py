@@ -18,7 +18,8 @@ columns) and the block of cells it spans, so that
 
 ``InflightIndex`` mirrors the model's ``inflight`` list (appended to by ``issue``,
 replaced by ``barrier`` and ``FunctionalOrdering``): each record's completion agent,
-sequence number, whether it writes TMEM and its summary's words, in the list's order; and
+sequence number, whether it writes TMEM and the number of its summary among the
+distinct ones (each op summary's answers kept per number), in the list's order; and
 per issuing thread its mma / cp / shift in issue order, so that a commit completes the
 ops it tracks by taking them from the front of one queue (``due``) instead of walking
 every record in flight.
@@ -238,13 +239,19 @@ class InflightIndex:
         self.agent = np.zeros(0, np.int64)
         self.seq = np.zeros(0, np.int64)
         self.writes = np.zeros(0, bool)
-        self.general = np.zeros(0, bool)
-        self.words = np.zeros((0, ranks, 2, WORDS), np.uint64)
+        #: per record: the number of its summary in ``distinct`` (0: a general record)
+        self.sid = np.zeros(0, np.intp)
         #: per record, in the list's order: its summary, None for a general one
         self.summaries: list = []
-        #: (an op's summary, a record's) -> whether they can share a cell (``_shares``);
-        #: the summaries are keys (kept alive: identity is never reused) and never change
-        self.shares: dict = {}
+        #: the records' summaries, each once, by number (0 stands for every general
+        #: record), and the number of each; kept alive, so that no other takes its id
+        self.distinct: list = [None]
+        self.sid_of: dict = {}
+        #: an op's summary -> int8 per number in ``distinct``: whether an op of it can
+        #: share a cell with a record of that summary (``_shares``; 1 yes, 0 no, -1 not
+        #: tested yet; a general record: 1). Summaries never change, so neither does an
+        #: answer once tested.
+        self.hits: dict = {}
         self.queues: dict[int, deque] = {}
         self.last_seq: dict[int, int] = {}
         #: threads whose records came out of sequence order: their commits walk the list
@@ -283,7 +290,7 @@ class InflightIndex:
         self.count = end
 
     def _grow(self, size: int) -> None:
-        for name in ("agent", "seq", "writes", "general", "words"):
+        for name in ("agent", "seq", "writes", "sid"):
             old = getattr(self, name)
             grown = np.zeros((size,) + old.shape[1:], old.dtype)
             grown[:old.shape[0]] = old
@@ -292,11 +299,16 @@ class InflightIndex:
     def _add(self, row: int, record) -> None:
         summary = tmem_summary(record.op.footprint)
         self.writes[row] = summary.has_writes
-        general = self.general[row] = summary.general or not summary.ranks <= self.rank_set
-        self.summaries.append(None if general else summary)
-        if not general:
-            for rank, words in summary.words.items():
-                self.words[row, rank] = words
+        if summary.general or not summary.ranks <= self.rank_set:
+            self.summaries.append(None)
+            self.sid[row] = 0
+        else:
+            self.summaries.append(summary)
+            sid = self.sid_of.get(summary)
+            if sid is None:
+                sid = self.sid_of[summary] = len(self.distinct)
+                self.distinct.append(summary)
+            self.sid[row] = sid
         if record.issue_agent < 0:
             return
         thread = record.issuer
@@ -312,7 +324,7 @@ class InflightIndex:
         self.sync()
         kept = [record for record, stays in zip(self.records, keep.tolist()) if stays]
         at = np.flatnonzero(keep)
-        for name in ("agent", "seq", "writes", "general", "words"):
+        for name in ("agent", "seq", "writes", "sid"):
             setattr(self, name, getattr(self, name)[at])
         self.summaries = [self.summaries[row] for row in at.tolist()]
         self.records, self.count = kept, len(kept)
@@ -329,37 +341,51 @@ class InflightIndex:
         open_ = tc_row[self.agent[:n]] < self.seq[:n]
         if reads_only:
             open_ &= self.writes[:n]
-        index = np.flatnonzero(open_).tolist()
-        if summary.general or not index or not summary.ranks <= self.rank_set:
-            return index
+        index = np.flatnonzero(open_)
+        if summary.general or not index.size or not summary.ranks <= self.rank_set:
+            return index.tolist()
         # the records share a few summaries (a footprint's, a shared D mask's): the test
-        # is made once per pair of summaries, a general record is a candidate always
-        summaries, shares = self.summaries, self.shares
-        found = []
-        for at in index:
-            theirs = summaries[at]
-            if theirs is not None:
-                hit = shares.get((summary, theirs))
-                if hit is None:
-                    hit = shares[(summary, theirs)] = _shares(summary, theirs)
-                if not hit:
-                    continue
-            found.append(at)
-        return found
+        # is made once per pair of summaries (the op's table, by the records' numbers),
+        # a general record is a candidate always
+        sids = self.sid[index]
+        table = self._table(summary)
+        hit = table[sids]
+        if hit.min() < 0:
+            for sid in np.unique(sids[hit < 0]).tolist():
+                table[sid] = _shares(summary, self.distinct[sid])
+            hit = table[sids]
+        return index[hit > 0].tolist()
+
+    def _table(self, summary: TmemSummary) -> np.ndarray:
+        """The op summary's ``hits`` entry, long enough for every number given."""
+        table = self.hits.get(summary)
+        size = len(self.distinct)
+        if table is None or table.size < size:
+            grown = np.full(max(size, 2 * (0 if table is None else table.size)), -1, np.int8)
+            if table is not None:
+                grown[:table.size] = table
+            grown[0] = 1   # a general record: a candidate always
+            table = self.hits[summary] = grown
+        return table
 
     def candidates_general(self, tc_row: np.ndarray, summary: TmemSummary,
                            reads_only: bool) -> list[int]:
-        """``candidates`` over the arrays of all the records at once, every record's
-        words tested (what it computes, the reference its tests compare with)."""
+        """``candidates`` with every record's words tested at once, no answer kept
+        (what it computes, the reference its tests compare with)."""
         n = self.count
         index = np.flatnonzero(tc_row[self.agent[:n]] < self.seq[:n])
         if reads_only:
             index = index[self.writes[index]]
         if summary.general or index.size == 0 or not summary.ranks <= self.rank_set:
             return index.tolist()
-        hit = self.general[index]
+        rows = [self.summaries[at] for at in index.tolist()]
+        hit = np.array([theirs is None for theirs in rows], bool)
+        words = np.zeros((len(rows), self.ranks, 2, WORDS), np.uint64)
+        for at, theirs in enumerate(rows):
+            for rank, their_words in ({} if theirs is None else theirs.words).items():
+                words[at, rank] = their_words
         for rank, theirs, mine in summary.pairs():
-            both = self.words[index[:, None], rank, theirs] & mine
+            both = words[:, rank, theirs] & mine
             hit |= (both[..., :LANE_WORDS].any(-1) & both[..., LANE_WORDS:].any(-1)).any(-1)
         return index[hit].tolist()
 
