@@ -104,7 +104,7 @@ class TmemSummary:
     general code."""
 
     __slots__ = ("general", "ranks", "reads", "writes", "words", "columns", "column_keys",
-                 "has_writes", "has_reads", "_pairs")
+                 "has_writes", "has_reads", "_pairs", "bits", "_bit_pairs")
 
     def __init__(self, fp, known: dict | None = None):
         """`known`: id of a mask -> its MaskSummary, made by the footprint's builder
@@ -113,7 +113,10 @@ class TmemSummary:
         self.reads, self.writes, self.words, self.columns = {}, {}, {}, {}
         self.column_keys = {}
         self.has_writes, self.has_reads = bool(fp.tmem_writes), bool(fp.tmem_reads)
-        self._pairs = None
+        self._pairs = self._bit_pairs = None
+        #: rank -> (writes, reads): each (lanes, columns) as Python ints (bit i: lane or
+        #: column i, the words' bits), None for a missing mask (``_shares``)
+        self.bits = {}
         self.general = not all(_regular(mask, rank) for masks in (fp.tmem_reads,
                                                                   fp.tmem_writes)
                                for rank, mask in masks.items())
@@ -139,6 +142,8 @@ class TmemSummary:
                 if read is None else write.columns | read.columns
             self.column_keys[rank] = (words[WRITES, LANE_WORDS:] |
                                       words[READS, LANE_WORDS:]).tobytes()
+            self.bits[rank] = (None if write is None else _bits(write.words),
+                               None if read is None else _bits(read.words))
 
 
     def pairs(self) -> list:
@@ -152,6 +157,26 @@ class TmemSummary:
             self._pairs = [(rank, theirs, self.words[rank][[_MINE[at] for at in pairs]])
                            for rank in self.ranks]
         return self._pairs
+
+
+    def bit_pairs(self) -> list:
+        """``pairs`` as the bits of ``bits``: per rank, (rank, [(the record's mask to
+        test: WRITES or READS, this footprint's (lanes, columns) to test it against)]),
+        for the pairs of ``_may_share`` whose first mask the footprint has; made once."""
+        if self._bit_pairs is None:
+            self._bit_pairs = [(rank, [(theirs, self.bits[rank][mine])
+                                       for mine, theirs in zip(_MINE, _THEIRS)
+                                       if self.bits[rank][mine] is not None])
+                               for rank in self.ranks]
+        return self._bit_pairs
+
+
+def _bits(words: np.ndarray) -> tuple[int, int]:
+    """A mask summary's words as (lanes, columns) Python ints: bit i of the int is bit
+    i % 64 of word i // 64, so two sets intersect when their ints do."""
+    data = words.tobytes()
+    return (int.from_bytes(data[:8 * LANE_WORDS], "little"),
+            int.from_bytes(data[8 * LANE_WORDS:], "little"))
 
 
 def tmem_summary(fp) -> TmemSummary:
@@ -203,14 +228,16 @@ def _same_masks(summary: TmemSummary, fp) -> bool:
 def _shares(mine: TmemSummary, theirs: TmemSummary) -> bool:
     """Whether an op of summary `mine` can share a cell with a record of summary `theirs`
     (neither general, both of the model's ranks): ``InflightIndex.candidates_general``'s
-    test on the record's words (its summary's, zeros for a rank it does not have)."""
-    for rank, their_masks, my_words in mine.pairs():
-        words = theirs.words.get(rank)
-        if words is None:
+    test on the record's words (its summary's, zeros for a rank it does not have), on
+    the words as Python ints (``bits``: a few integer ands, not NumPy calls)."""
+    for rank, pairs in mine.bit_pairs():
+        their_bits = theirs.bits.get(rank)
+        if their_bits is None:
             continue
-        both = words[their_masks] & my_words
-        if (both[:, :LANE_WORDS].any(-1) & both[:, LANE_WORDS:].any(-1)).any():
-            return True
+        for which, (lanes, columns) in pairs:
+            other = their_bits[which]
+            if other is not None and lanes & other[0] and columns & other[1]:
+                return True
     return False
 
 
@@ -341,7 +368,7 @@ class InflightIndex:
         open_ = tc_row[self.agent[:n]] < self.seq[:n]
         if reads_only:
             open_ &= self.writes[:n]
-        index = np.flatnonzero(open_)
+        index = open_.nonzero()[0]   # (np.flatnonzero, without its wrapper's cost)
         if summary.general or not index.size or not summary.ranks <= self.rank_set:
             return index.tolist()
         # the records share a few summaries (a footprint's, a shared D mask's): the test
@@ -350,7 +377,7 @@ class InflightIndex:
         sids = self.sid[index]
         table = self._table(summary)
         hit = table[sids]
-        if hit.min() < 0:
+        if b"\xff" in hit.tobytes():   # a -1: a pair not tested yet (faster than a min)
             for sid in np.unique(sids[hit < 0]).tolist():
                 table[sid] = _shares(summary, self.distinct[sid])
             hit = table[sids]
