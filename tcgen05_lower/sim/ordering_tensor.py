@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from tcgen05_lower.sim.ordering_records import PIPELINED, InFlight
-from tcgen05_lower.sim.smem_chunks import CHUNK, chunk_form, owners_seen
+from tcgen05_lower.sim.smem_chunks import CHUNK, kept_chunk_form, owners_seen
 from tcgen05_lower.sim.state import TMEM_COLUMNS, SimError, TensorOp
 from tcgen05_lower.sim.tmem_index import InflightIndex, tmem_summary
 
@@ -295,13 +295,9 @@ class TensorOrdering:
         marks = self.chunk_marks[rank]
         if marks is None:
             return None, None
-        key = ("chunks", rank)
-        summaries = getattr(fp, "_summaries", None)
-        if summaries is None:
+        if getattr(fp, "_summaries", None) is None:
             return marks, None
-        if key not in summaries or summaries[key][0] is not addresses:
-            summaries[key] = (addresses, chunk_form(np.asarray(addresses)))
-        form = summaries[key][1]
+        form = kept_chunk_form(fp, rank, addresses)
         return marks, (form if marks.fits(form) else None)
 
     def commit(self, thread: int, rank: int, mbarrier: int, cta_mask: int, line: int) -> None:

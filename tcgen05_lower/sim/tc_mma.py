@@ -12,6 +12,7 @@ import dataclasses
 import numpy as np
 
 from tcgen05_lower.sim import datamove, sparse
+from tcgen05_lower.sim.smem_chunks import chunk_form, give_chunk_form
 from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError,
                                      unique_addresses)
 from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
@@ -160,35 +161,46 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         lanes, cols, rows, d_mask, d_at = _d_part(info.m, info.n, cta_group, ws,
                                                   int(d_taddr), shared)
     fp = Footprint()
-    a_desc = None
-    b_desc_d = decode_smem_descriptor(int(b_desc))
-    b_rows = info.n // cta_group                    # each CTA of a pair holds N/2 rows of B
-    if info.transpose_b and ELEMENT_BYTES[info.b_type] == 1 and (
-            info.n % (16 * cta_group) or info.n < 16 * cta_group):
-        raise SimError(f"N = {info.n} with an 8-bit transposed B: Table 50 allows "
-                       f"{16 * cta_group} <= N <= 256 in steps of {16 * cta_group} for "
-                       f"cta_group::{cta_group}")
-    # Table 45's column shift: MMA column c reads B's column c + shift
-    b_addresses, b_unique = _operand(b_desc_d, b_rows, k, info.b_type, info.transpose_b,
-                                     shared, skip=column_shift)
-    a_addresses = a_unique = None
     a_in_tmem = isinstance(a_operand, Address)
-    if a_in_tmem:
-        if kind == "i8" or info.a_type not in ELEMENT_BYTES:
-            raise SimError(f"A in tensor memory for .kind::{kind} is not modelled yet")
-        if info.a_type in ("e2m3", "e3m2", "e2m1"):    # 9.7.16.10.4.3: figures only
-            from tcgen05_lower.sim import block_scale
-            raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
-        if info.transpose_a:
-            raise SimError("Transpose A with A in tensor memory: A in tensor memory is "
-                           "row-major (Table 51)")
-        if is_sparse:
-            sparse.check_a_tmem_alignment(int(a_operand), int(d_taddr), cta_group, info.m)
-        a_cells = _a_tmem_cells(lanes, rows, int(a_operand), a_k * ELEMENT_BYTES[info.a_type])
+    # the operands' addresses of an MMA with A in shared memory are a pure function of
+    # this key, kept in the run's shared parts: the MMAs of two accumulators (another
+    # d-tmem) or with enable-input-d false then true read the same stage's operands
+    side_key = None if shared is None or a_in_tmem or is_sparse else (
+        "smem side", kind, cta_group, ws, int(idesc), int(b_desc), int(a_operand),
+        column_shift)
+    side = None if side_key is None else shared.get(side_key)
+    if side is not None:
+        b_addresses, a_addresses, smem_reads, _ = side
     else:
-        a_desc = decode_smem_descriptor(int(a_operand))
-        a_addresses, a_unique = _operand(a_desc, rows, a_k, info.a_type, info.transpose_a,
-                                         shared)
+        b_desc_d = decode_smem_descriptor(int(b_desc))
+        b_rows = info.n // cta_group   # each CTA of a pair holds N/2 rows of B
+        if info.transpose_b and ELEMENT_BYTES[info.b_type] == 1 and (
+                info.n % (16 * cta_group) or info.n < 16 * cta_group):
+            raise SimError(f"N = {info.n} with an 8-bit transposed B: Table 50 allows "
+                           f"{16 * cta_group} <= N <= 256 in steps of {16 * cta_group} for "
+                           f"cta_group::{cta_group}")
+        # Table 45's column shift: MMA column c reads B's column c + shift
+        b_addresses, b_unique = _operand(b_desc_d, b_rows, k, info.b_type,
+                                         info.transpose_b, shared, skip=column_shift)
+        a_addresses = a_unique = None
+        if a_in_tmem:
+            if kind == "i8" or info.a_type not in ELEMENT_BYTES:
+                raise SimError(f"A in tensor memory for .kind::{kind} is not modelled yet")
+            if info.a_type in ("e2m3", "e3m2", "e2m1"):    # 9.7.16.10.4.3: figures only
+                from tcgen05_lower.sim import block_scale
+                raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
+            if info.transpose_a:
+                raise SimError("Transpose A with A in tensor memory: A in tensor memory is "
+                               "row-major (Table 51)")
+            if is_sparse:
+                sparse.check_a_tmem_alignment(int(a_operand), int(d_taddr), cta_group,
+                                              info.m)
+            a_cells = _a_tmem_cells(lanes, rows, int(a_operand),
+                                    a_k * ELEMENT_BYTES[info.a_type])
+        else:
+            a_desc = decode_smem_descriptor(int(a_operand))
+            a_addresses, a_unique = _operand(a_desc, rows, a_k, info.a_type,
+                                             info.transpose_a, shared)
     meta = None if not is_sparse else sparse.Metadata(
         kind, int(idesc), int(meta_taddr), lanes[:, 0], int(d_taddr) >> 16,
         sparse.half_datapath(cta_group, info.m))
@@ -198,7 +210,11 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         if len(disabled) != 4 * cta_group:
             raise SimError(f"disable-output-lane has {len(disabled)} elements; cta_group::"
                            f"{cta_group} takes {4 * cta_group} (9.7.16.10.9.1)")
-    smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
+    if side is None:
+        smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
+        if side_key is not None:
+            side = shared[side_key] = (*_read_only(b_addresses, a_addresses, smem_reads),
+                                       chunk_form(smem_reads))
     for r in ranks:
         fp.tmem_writes[r] = d_mask
         fp.smem_reads[r] = smem_reads
@@ -213,6 +229,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
             reads[meta.cells()] = True
         if reads.any():
             fp.tmem_reads[r] = reads
+    if side is not None:   # the chunks of the kept addresses, made once (smem_chunks)
+        for r in ranks:
+            give_chunk_form(fp, r, smem_reads, side[3])
     if shared is not None and not a_in_tmem and meta is None:   # D's mask alone
         shared_summary(fp, shared, ("tmem summary", info.m, info.n, cta_group, ws,
                                     int(d_taddr), rank, bool(fp.tmem_reads)))
