@@ -221,7 +221,18 @@ class TensorOrdering:
         return found
 
     def _owners_of(self, rank: int, mask: np.ndarray) -> list:
-        """_allocations_of for the columns `mask` (bool[512]) of CTA `rank`."""
+        """_allocations_of for the columns `mask` (bool[512]) of CTA `rank`: columns of
+        one allocation (or of none) without np.unique, else ``_owners_of_general``."""
+        owners = self.alloc_by[rank][mask]
+        if owners.size:
+            low = int(owners.min())
+            if low == int(owners.max()):   # one owner for all, or none
+                return [] if low < 0 else [(low, int(self.alloc_seq[rank][mask].max()),
+                                            int(self.alloc_line[rank][mask].max()))]
+        return self._owners_of_general(rank, mask)
+
+    def _owners_of_general(self, rank: int, mask: np.ndarray) -> list:
+        """``_owners_of``, owner by owner (the reference its test compares with)."""
         owners = self.alloc_by[rank][mask]
         seqs = self.alloc_seq[rank][mask]
         found = []

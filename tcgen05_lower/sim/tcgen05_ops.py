@@ -138,23 +138,20 @@ def _operand_plan(m: Machine, op) -> tuple:
         except Exception:   # whatever it is, it is reported when read, as before
             return _OTHER, op
     if isinstance(op, P.Addr) and isinstance(op.base, P.Reg):
-        return _ADDR, (op.base.name, op.offset & 0xFFFFFFFFFFFFFFFF, op)
+        return _ADDR, (op.base.name, op.offset & 0xFFFFFFFFFFFFFFFF)
     return _OTHER, op
 
 
 def _planned_operand(m: Machine, plan: tuple, g: int, ins: P.Instr):
-    """``_scalar_operand`` of the planned operand for thread `g`, a register read with
-    Python ints; a predicate register as an address base (0 or 1), and every other
-    operand, take ``_scalar_operand``."""
+    """``_scalar_operand`` of the planned operand for thread `g`, registers read as
+    Python ints (m.address adds in uint64, wrapping; a predicate base reads as 0 or 1
+    there too); every other operand through ``_scalar_operand``."""
     how, what = plan
     if how == _REG:
         arr = m.reg(what[0], ins)
         return bool(arr[g]) if arr.dtype == bool else int(arr[g]) & what[1]
     if how == _ADDR:
-        arr = m.reg(what[0], ins)
-        if arr.dtype != bool:   # (m.address adds in uint64, wrapping)
-            return Address((int(arr[g]) + what[1]) & 0xFFFFFFFFFFFFFFFF)
-        return _scalar_operand(m, what[2], g, ins)
+        return Address((int(m.reg(what[0], ins)[g]) + what[1]) & 0xFFFFFFFFFFFFFFFF)
     return _scalar_operand(m, what, g, ins)
 
 
