@@ -66,6 +66,30 @@ def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, shared: dict |
     return found
 
 
+def _instr_descriptor(idesc: int, kind: str, shared: dict | None):
+    """``decode_instr_descriptor(idesc, kind)`` (a frozen InstrDescriptor), the same
+    object for the run's MMAs of this descriptor; an invalid one raises every time."""
+    key = ("idesc", idesc, kind)
+    found = None if shared is None else shared.get(key)
+    if found is None:
+        found = decode_instr_descriptor(idesc, kind)
+        if shared is not None:
+            shared[key] = found
+    return found
+
+
+def _has_cells(mask: np.ndarray, shared: dict | None) -> bool:
+    """``mask.any()``, kept for a read-only mask (a shared D mask) by its id, with the
+    mask, so that no other object takes the id while kept."""
+    if shared is None or mask.flags.writeable:
+        return bool(mask.any())
+    key = ("any", id(mask))
+    found = shared.get(key)
+    if found is None or found[0] is not mask:
+        found = shared[key] = (mask, bool(mask.any()))
+    return found[1]
+
+
 def _operand(desc, rows: int, k: int, element: str, mn_major: bool, shared: dict | None,
              skip: int = 0):
     """(addresses of rows ``skip`` to ``skip + rows`` of the operand ``desc`` describes,
@@ -132,7 +156,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     zero_mask = rest.pop(0) if rest and ws else None   # .ws: zero-column-mask-desc
     if rest:
         raise SimError(f"tcgen05.mma: {len(rest)} unexpected trailing operand(s)")
-    info = decode_instr_descriptor(int(idesc), kind)
+    info = _instr_descriptor(int(idesc), kind, shared)
     if info.sparse != is_sparse:    # Table 42, bit 2: Dense = 0, Sparse = 1
         raise SimError(f"instruction descriptor {int(idesc):#010x}: the sparsity bit (bit 2) "
                        f"is {int(info.sparse)} for tcgen05.mma{'.sp' if is_sparse else ''} "
@@ -219,7 +243,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         fp.tmem_writes[r] = d_mask
         fp.smem_reads[r] = smem_reads
         if not a_in_tmem and meta is None:   # D's cells alone, or none
-            if enable_input_d and d_mask.any():
+            if enable_input_d and _has_cells(d_mask, shared):
                 fp.tmem_reads[r] = d_mask
             continue
         reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
