@@ -121,16 +121,18 @@ class TensorOrdering:
     def _check_conflicts(self, thread: int, op: TensorOp, kind: str, cp4: bool,
                          line: int) -> None:
         fp = op.footprint
-        ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
-        if not ranks:
+        if not fp.tmem_reads and not fp.tmem_writes:
             return
         # Only a record whose completion the issuer does not know can race with the new
         # op (_ordered's first test), and only when their masks can share a cell
         # (_may_share): both tested for all records at once (tmem_index.py); the rest
         # is the exact test, in the records' order.
         index = InflightIndex.of(self)
-        for at in index.candidates(self.tc_known[thread], tmem_summary(fp),
-                                   not fp.tmem_writes):
+        found = index.candidates(self.tc_known[thread], tmem_summary(fp), not fp.tmem_writes)
+        if not found:
+            return
+        ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
+        for at in found:
             self._check_pair(thread, op, kind, cp4, line, ranks, self.inflight[at])
 
     def _conflict_candidates_general(self, thread: int, op: TensorOp) -> list[int]:
