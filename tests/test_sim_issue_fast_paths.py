@@ -219,3 +219,25 @@ def test_an_op_tables_grow_with_summaries_that_appear_later():
         assert fast == index.candidates_general(m.tc_known[thread], summary, True)
         assert fast == m._conflict_candidates_general(thread, read)
     assert len(index.distinct) == 13 and fast == [0, 1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_renumbered_summaries_give_the_same_candidates(seed, monkeypatch):
+    # tmem_index.InflightIndex._renumber with a cap of 3 distinct summaries (2048 in a
+    # run): random ops, barriers that drop records, and every issue's candidates
+    # compared with the per-record loops (test_sim_tmem_index's test, run here with
+    # the small cap). Renumbered records must keep the right summary's number.
+    from test_sim_tmem_index import test_the_candidates_are_the_per_record_loops
+    from tcgen05_lower.sim import tmem_index
+    calls = []
+    renumber = tmem_index.InflightIndex._renumber
+
+    def counted(self, rows):
+        calls.append(rows)
+        renumber(self, rows)
+        assert len(self.distinct) <= rows + 1
+
+    monkeypatch.setattr(tmem_index, "DISTINCT_CAP", 3)
+    monkeypatch.setattr(tmem_index.InflightIndex, "_renumber", counted)
+    test_the_candidates_are_the_per_record_loops(seed)
+    assert len(calls) >= 3

@@ -48,6 +48,9 @@ WRITES, READS = 0, 1
 _MINE, _THEIRS = (WRITES, WRITES, READS), (WRITES, READS, WRITES)
 #: Where a footprint keeps its summary (``Footprint._summaries``).
 _KEY = ("tmem_index",)
+#: Distinct record summaries an InflightIndex numbers before it numbers again only
+#: those of the records in its list (``InflightIndex._renumber``).
+DISTINCT_CAP = 2048
 
 
 class MaskSummary:
@@ -279,6 +282,8 @@ class InflightIndex:
         #: tested yet; a general record: 1). Summaries never change, so neither does an
         #: answer once tested.
         self.hits: dict = {}
+        #: how many numbers before ``_renumber`` (each op's table has one byte each)
+        self.distinct_cap = DISTINCT_CAP
         self.queues: dict[int, deque] = {}
         self.last_seq: dict[int, int] = {}
         #: threads whose records came out of sequence order: their commits walk the list
@@ -333,6 +338,8 @@ class InflightIndex:
             self.summaries.append(summary)
             sid = self.sid_of.get(summary)
             if sid is None:
+                if len(self.distinct) >= self.distinct_cap:
+                    self._renumber(row)
                 sid = self.sid_of[summary] = len(self.distinct)
                 self.distinct.append(summary)
             self.sid[row] = sid
@@ -344,6 +351,21 @@ class InflightIndex:
         self.last_seq[thread] = record.seq
         if not record.performed:
             self.queues.setdefault(thread, deque()).append(record)
+
+    def _renumber(self, rows: int) -> None:
+        """Numbers again the summaries of the first `rows` records only, the tables
+        forgotten: summaries of records no longer in the list (a long run's lds of
+        many addresses, built again after the run's cache was emptied) do not keep
+        their numbers, so ``distinct`` and each op's table stay bounded."""
+        self.distinct, self.sid_of, self.hits = [None], {}, {}
+        for row, summary in enumerate(self.summaries[:rows]):
+            if summary is not None:
+                sid = self.sid_of.get(summary)
+                if sid is None:
+                    sid = self.sid_of[summary] = len(self.distinct)
+                    self.distinct.append(summary)
+                self.sid[row] = sid
+        self.distinct_cap = max(DISTINCT_CAP, 2 * len(self.distinct))
 
     def keep(self, keep: np.ndarray) -> list:
         """The list of the records where `keep` (bool, one per record) is True, which
