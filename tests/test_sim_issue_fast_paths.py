@@ -174,6 +174,19 @@ def test_mmas_sharing_operand_addresses_are_those_built_alone():
     assert all(op.footprint.smem_reads[0] is not shared for op in ops[2:-1])
 
 
+def test_the_kept_operand_addresses_stay_bounded_apart_from_the_parts():
+    # Many descriptors (a long ring): the kept addresses are emptied alone when full,
+    # the run's other shared parts (D's cells, operand patterns) stay.
+    from tcgen05_lower.sim import tc_mma
+    cache = {}
+    for j in range(tc_mma._SIDES_SIZE + 5):
+        tc.issue_async(ONE, [Address(0), smem_descriptor(2048 + 32 * j, 16, 1024, 2), B,
+                             idesc(128, 64), True], 0, 1, cache=cache)
+    parts = cache[tc_mma._PARTS]
+    assert 0 < len(parts[tc_mma._SIDES]) <= tc_mma._SIDES_SIZE
+    assert any(key[0] == "d" for key in parts if isinstance(key, tuple))
+
+
 # -- the allocations of a set of columns ---------------------------------------------------
 
 @pytest.mark.parametrize("seed", range(4))

@@ -44,6 +44,21 @@ def shared_parts(cache: dict | None) -> dict | None:
     return shared
 
 
+#: The key, in the shared parts, of the dict of MMAs' operand addresses by descriptors
+#: (``_build_mma``'s "smem side"): a ring's stages and K steps give many, which must not
+#: empty the shared parts; emptied alone when it holds _SIDES_SIZE entries.
+_SIDES = "smem sides"
+_SIDES_SIZE = 64
+
+
+def _smem_sides(shared: dict) -> dict:
+    """The dict of kept operand addresses inside the run's shared parts."""
+    sides = shared.get(_SIDES)
+    if sides is None or len(sides) >= _SIDES_SIZE:
+        sides = shared[_SIDES] = {}
+    return sides
+
+
 def _read_only(*arrays):
     """The arrays, made read-only: several MMAs' footprints and effects hold them."""
     for array in arrays:
@@ -192,7 +207,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     side_key = None if shared is None or a_in_tmem or is_sparse else (
         "smem side", kind, cta_group, ws, int(idesc), int(b_desc), int(a_operand),
         column_shift)
-    side = None if side_key is None else shared.get(side_key)
+    sides = None if side_key is None else _smem_sides(shared)
+    side = None if side_key is None else sides.get(side_key)
     if side is not None:
         b_addresses, a_addresses, smem_reads, _ = side
     else:
@@ -237,8 +253,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     if side is None:
         smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
         if side_key is not None:
-            side = shared[side_key] = (*_read_only(b_addresses, a_addresses, smem_reads),
-                                       chunk_form(smem_reads))
+            side = sides[side_key] = (*_read_only(b_addresses, a_addresses, smem_reads),
+                                      chunk_form(smem_reads))
     for r in ranks:
         fp.tmem_writes[r] = d_mask
         fp.smem_reads[r] = smem_reads
