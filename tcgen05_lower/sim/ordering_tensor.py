@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from tcgen05_lower.sim.ordering_records import PIPELINED, InFlight
-from tcgen05_lower.sim.smem_chunks import CHUNK, chunk_form, owners_seen
+from tcgen05_lower.sim.smem_chunks import CHUNK, kept_chunk_form, owners_seen
 from tcgen05_lower.sim.state import TMEM_COLUMNS, SimError, TensorOp
 from tcgen05_lower.sim.tmem_index import InflightIndex, tmem_summary
 
@@ -121,16 +121,18 @@ class TensorOrdering:
     def _check_conflicts(self, thread: int, op: TensorOp, kind: str, cp4: bool,
                          line: int) -> None:
         fp = op.footprint
-        ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
-        if not ranks:
+        if not fp.tmem_reads and not fp.tmem_writes:
             return
         # Only a record whose completion the issuer does not know can race with the new
         # op (_ordered's first test), and only when their masks can share a cell
         # (_may_share): both tested for all records at once (tmem_index.py); the rest
         # is the exact test, in the records' order.
         index = InflightIndex.of(self)
-        for at in index.candidates(self.tc_known[thread], tmem_summary(fp),
-                                   not fp.tmem_writes):
+        found = index.candidates(self.tc_known[thread], tmem_summary(fp), not fp.tmem_writes)
+        if not found:
+            return
+        ranks = set(fp.tmem_reads) | set(fp.tmem_writes)
+        for at in found:
             self._check_pair(thread, op, kind, cp4, line, ranks, self.inflight[at])
 
     def _conflict_candidates_general(self, thread: int, op: TensorOp) -> list[int]:
@@ -221,7 +223,18 @@ class TensorOrdering:
         return found
 
     def _owners_of(self, rank: int, mask: np.ndarray) -> list:
-        """_allocations_of for the columns `mask` (bool[512]) of CTA `rank`."""
+        """_allocations_of for the columns `mask` (bool[512]) of CTA `rank`: columns of
+        one allocation (or of none) without np.unique, else ``_owners_of_general``."""
+        owners = self.alloc_by[rank][mask]
+        if owners.size:
+            low = int(owners.min())
+            if low == int(owners.max()):   # one owner for all, or none
+                return [] if low < 0 else [(low, int(self.alloc_seq[rank][mask].max()),
+                                            int(self.alloc_line[rank][mask].max()))]
+        return self._owners_of_general(rank, mask)
+
+    def _owners_of_general(self, rank: int, mask: np.ndarray) -> list:
+        """``_owners_of``, owner by owner (the reference its test compares with)."""
         owners = self.alloc_by[rank][mask]
         seqs = self.alloc_seq[rank][mask]
         found = []
@@ -295,13 +308,9 @@ class TensorOrdering:
         marks = self.chunk_marks[rank]
         if marks is None:
             return None, None
-        key = ("chunks", rank)
-        summaries = getattr(fp, "_summaries", None)
-        if summaries is None:
+        if getattr(fp, "_summaries", None) is None:
             return marks, None
-        if key not in summaries or summaries[key][0] is not addresses:
-            summaries[key] = (addresses, chunk_form(np.asarray(addresses)))
-        form = summaries[key][1]
+        form = kept_chunk_form(fp, rank, addresses)
         return marks, (form if marks.fits(form) else None)
 
     def commit(self, thread: int, rank: int, mbarrier: int, cta_mask: int, line: int) -> None:

@@ -67,6 +67,29 @@ def chunk_form(addresses: np.ndarray) -> ChunkForm | None:
     return ChunkForm((heads // CHUNK).astype(np.int64), span, low, high)
 
 
+#: Where a footprint keeps the chunks of its shared-memory reads of CTA `rank`
+#: (``Footprint._summaries``): (CHUNKS, rank) -> (the addresses, their chunk_form).
+CHUNKS = "chunks"
+
+
+def kept_chunk_form(fp, rank: int, addresses: np.ndarray):
+    """``chunk_form(addresses)``, the reads of CTA `rank` of footprint `fp` (which has
+    ``_summaries``), made once per footprint (complete when issued) unless given."""
+    summaries, key = fp._summaries, (CHUNKS, rank)
+    kept = summaries.get(key)
+    if kept is None or kept[0] is not addresses:
+        kept = summaries[key] = (addresses, chunk_form(np.asarray(addresses)))
+    return kept[1]
+
+
+def give_chunk_form(fp, rank: int, addresses: np.ndarray, form) -> None:
+    """Gives footprint `fp` `form`, which must be ``chunk_form(addresses)``, as the
+    chunks of its reads `addresses` of CTA `rank` (several MMAs that read the same kept
+    addresses share one form)."""
+    if isinstance(getattr(fp, "_summaries", None), dict):
+        fp._summaries[CHUNKS, rank] = (addresses, form)
+
+
 class ChunkMarks:
     """Per-chunk summaries of one CTA's TMA-written and async-read bytes: for each chunk,
     the owner all its bytes share (``tma_writer`` / ``reader``: the thread, -1 for none,

@@ -12,6 +12,7 @@ import dataclasses
 import numpy as np
 
 from tcgen05_lower.sim import datamove, sparse
+from tcgen05_lower.sim.smem_chunks import chunk_form, give_chunk_form
 from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError,
                                      unique_addresses)
 from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
@@ -43,6 +44,21 @@ def shared_parts(cache: dict | None) -> dict | None:
     return shared
 
 
+#: The key, in the shared parts, of the dict of MMAs' operand addresses by descriptors
+#: (``_build_mma``'s "smem side"): a ring's stages and K steps give many, which must not
+#: empty the shared parts; emptied alone when it holds _SIDES_SIZE entries.
+_SIDES = "smem sides"
+_SIDES_SIZE = 64
+
+
+def _smem_sides(shared: dict) -> dict:
+    """The dict of kept operand addresses inside the run's shared parts."""
+    sides = shared.get(_SIDES)
+    if sides is None or len(sides) >= _SIDES_SIZE:
+        sides = shared[_SIDES] = {}
+    return sides
+
+
 def _read_only(*arrays):
     """The arrays, made read-only: several MMAs' footprints and effects hold them."""
     for array in arrays:
@@ -63,6 +79,30 @@ def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, shared: dict |
         if shared is not None:
             shared[key] = found
     return found
+
+
+def _instr_descriptor(idesc: int, kind: str, shared: dict | None):
+    """``decode_instr_descriptor(idesc, kind)`` (a frozen InstrDescriptor), the same
+    object for the run's MMAs of this descriptor; an invalid one raises every time."""
+    key = ("idesc", idesc, kind)
+    found = None if shared is None else shared.get(key)
+    if found is None:
+        found = decode_instr_descriptor(idesc, kind)
+        if shared is not None:
+            shared[key] = found
+    return found
+
+
+def _has_cells(mask: np.ndarray, shared: dict | None) -> bool:
+    """``mask.any()``, kept for a read-only mask (a shared D mask) by its id, with the
+    mask, so that no other object takes the id while kept."""
+    if shared is None or mask.flags.writeable:
+        return bool(mask.any())
+    key = ("any", id(mask))
+    found = shared.get(key)
+    if found is None or found[0] is not mask:
+        found = shared[key] = (mask, bool(mask.any()))
+    return found[1]
 
 
 def _operand(desc, rows: int, k: int, element: str, mn_major: bool, shared: dict | None,
@@ -131,7 +171,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     zero_mask = rest.pop(0) if rest and ws else None   # .ws: zero-column-mask-desc
     if rest:
         raise SimError(f"tcgen05.mma: {len(rest)} unexpected trailing operand(s)")
-    info = decode_instr_descriptor(int(idesc), kind)
+    info = _instr_descriptor(int(idesc), kind, shared)
     if info.sparse != is_sparse:    # Table 42, bit 2: Dense = 0, Sparse = 1
         raise SimError(f"instruction descriptor {int(idesc):#010x}: the sparsity bit (bit 2) "
                        f"is {int(info.sparse)} for tcgen05.mma{'.sp' if is_sparse else ''} "
@@ -160,35 +200,47 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         lanes, cols, rows, d_mask, d_at = _d_part(info.m, info.n, cta_group, ws,
                                                   int(d_taddr), shared)
     fp = Footprint()
-    a_desc = None
-    b_desc_d = decode_smem_descriptor(int(b_desc))
-    b_rows = info.n // cta_group                    # each CTA of a pair holds N/2 rows of B
-    if info.transpose_b and ELEMENT_BYTES[info.b_type] == 1 and (
-            info.n % (16 * cta_group) or info.n < 16 * cta_group):
-        raise SimError(f"N = {info.n} with an 8-bit transposed B: Table 50 allows "
-                       f"{16 * cta_group} <= N <= 256 in steps of {16 * cta_group} for "
-                       f"cta_group::{cta_group}")
-    # Table 45's column shift: MMA column c reads B's column c + shift
-    b_addresses, b_unique = _operand(b_desc_d, b_rows, k, info.b_type, info.transpose_b,
-                                     shared, skip=column_shift)
-    a_addresses = a_unique = None
     a_in_tmem = isinstance(a_operand, Address)
-    if a_in_tmem:
-        if kind == "i8" or info.a_type not in ELEMENT_BYTES:
-            raise SimError(f"A in tensor memory for .kind::{kind} is not modelled yet")
-        if info.a_type in ("e2m3", "e3m2", "e2m1"):    # 9.7.16.10.4.3: figures only
-            from tcgen05_lower.sim import block_scale
-            raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
-        if info.transpose_a:
-            raise SimError("Transpose A with A in tensor memory: A in tensor memory is "
-                           "row-major (Table 51)")
-        if is_sparse:
-            sparse.check_a_tmem_alignment(int(a_operand), int(d_taddr), cta_group, info.m)
-        a_cells = _a_tmem_cells(lanes, rows, int(a_operand), a_k * ELEMENT_BYTES[info.a_type])
+    # the operands' addresses of an MMA with A in shared memory are a pure function of
+    # this key, kept in the run's shared parts: the MMAs of two accumulators (another
+    # d-tmem) or with enable-input-d false then true read the same stage's operands
+    side_key = None if shared is None or a_in_tmem or is_sparse else (
+        "smem side", kind, cta_group, ws, int(idesc), int(b_desc), int(a_operand),
+        column_shift)
+    sides = None if side_key is None else _smem_sides(shared)
+    side = None if side_key is None else sides.get(side_key)
+    if side is not None:
+        b_addresses, a_addresses, smem_reads, _ = side
     else:
-        a_desc = decode_smem_descriptor(int(a_operand))
-        a_addresses, a_unique = _operand(a_desc, rows, a_k, info.a_type, info.transpose_a,
-                                         shared)
+        b_desc_d = decode_smem_descriptor(int(b_desc))
+        b_rows = info.n // cta_group   # each CTA of a pair holds N/2 rows of B
+        if info.transpose_b and ELEMENT_BYTES[info.b_type] == 1 and (
+                info.n % (16 * cta_group) or info.n < 16 * cta_group):
+            raise SimError(f"N = {info.n} with an 8-bit transposed B: Table 50 allows "
+                           f"{16 * cta_group} <= N <= 256 in steps of {16 * cta_group} for "
+                           f"cta_group::{cta_group}")
+        # Table 45's column shift: MMA column c reads B's column c + shift
+        b_addresses, b_unique = _operand(b_desc_d, b_rows, k, info.b_type,
+                                         info.transpose_b, shared, skip=column_shift)
+        a_addresses = a_unique = None
+        if a_in_tmem:
+            if kind == "i8" or info.a_type not in ELEMENT_BYTES:
+                raise SimError(f"A in tensor memory for .kind::{kind} is not modelled yet")
+            if info.a_type in ("e2m3", "e3m2", "e2m1"):    # 9.7.16.10.4.3: figures only
+                from tcgen05_lower.sim import block_scale
+                raise block_scale.sub_byte_a_in_tmem(kind, info.a_type)
+            if info.transpose_a:
+                raise SimError("Transpose A with A in tensor memory: A in tensor memory is "
+                               "row-major (Table 51)")
+            if is_sparse:
+                sparse.check_a_tmem_alignment(int(a_operand), int(d_taddr), cta_group,
+                                              info.m)
+            a_cells = _a_tmem_cells(lanes, rows, int(a_operand),
+                                    a_k * ELEMENT_BYTES[info.a_type])
+        else:
+            a_desc = decode_smem_descriptor(int(a_operand))
+            a_addresses, a_unique = _operand(a_desc, rows, a_k, info.a_type,
+                                             info.transpose_a, shared)
     meta = None if not is_sparse else sparse.Metadata(
         kind, int(idesc), int(meta_taddr), lanes[:, 0], int(d_taddr) >> 16,
         sparse.half_datapath(cta_group, info.m))
@@ -198,12 +250,16 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         if len(disabled) != 4 * cta_group:
             raise SimError(f"disable-output-lane has {len(disabled)} elements; cta_group::"
                            f"{cta_group} takes {4 * cta_group} (9.7.16.10.9.1)")
-    smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
+    if side is None:
+        smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
+        if side_key is not None:
+            side = sides[side_key] = (*_read_only(b_addresses, a_addresses, smem_reads),
+                                      chunk_form(smem_reads))
     for r in ranks:
         fp.tmem_writes[r] = d_mask
         fp.smem_reads[r] = smem_reads
         if not a_in_tmem and meta is None:   # D's cells alone, or none
-            if enable_input_d and d_mask.any():
+            if enable_input_d and _has_cells(d_mask, shared):
                 fp.tmem_reads[r] = d_mask
             continue
         reads = d_mask.copy() if enable_input_d else np.zeros_like(d_mask)
@@ -213,6 +269,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
             reads[meta.cells()] = True
         if reads.any():
             fp.tmem_reads[r] = reads
+    if side is not None:   # the chunks of the kept addresses, made once (smem_chunks)
+        for r in ranks:
+            give_chunk_form(fp, r, smem_reads, side[3])
     if shared is not None and not a_in_tmem and meta is None:   # D's mask alone
         shared_summary(fp, shared, ("tmem summary", info.m, info.n, cta_group, ws,
                                     int(d_taddr), rank, bool(fp.tmem_reads)))

@@ -106,12 +106,14 @@ def _async(ins: P.Instr, op: str):
         raise _unknown(ins)
 
     def make(m: Machine, ins: P.Instr):
+        plans = [_operand_plan(m, o) for o in ins.operands]
+
         def run(ins, idx):
             act = m.guarded(ins, idx)
             for g in m.threads_of(act):
                 g = int(g)
                 rank = int(m.rank[g])
-                operands = [_scalar_operand(m, o, g, ins) for o in ins.operands]
+                operands = [_planned_operand(m, plan, g, ins) for plan in plans]
                 tensor_op = m.tc.issue_async(ins.opcode, operands, rank, m.launch.cluster,
                                               **m.issue_kwargs)
                 _check_allocated(m, tensor_op, ins)
@@ -119,6 +121,38 @@ def _async(ins: P.Instr, op: str):
             m.advance(idx)
         return run
     return make
+
+
+#: How _planned_operand reads an operand: a register's value (masked to its width) or
+#: predicate, a [register+offset] address, or _scalar_operand for anything else.
+_REG, _ADDR, _OTHER = 0, 1, 2
+
+
+def _operand_plan(m: Machine, op) -> tuple:
+    """(how, what) for ``_planned_operand``: for a register its name and the mask of its
+    width (its declaration's, fixed for the machine), for an address of a register plus
+    an offset the name and the offset as 64 bits; any other operand itself."""
+    if isinstance(op, P.Reg):
+        try:
+            return _REG, (op.name, int(MASK[m.reg_bits(op.name)]))
+        except Exception:   # whatever it is, it is reported when read, as before
+            return _OTHER, op
+    if isinstance(op, P.Addr) and isinstance(op.base, P.Reg):
+        return _ADDR, (op.base.name, op.offset & 0xFFFFFFFFFFFFFFFF)
+    return _OTHER, op
+
+
+def _planned_operand(m: Machine, plan: tuple, g: int, ins: P.Instr):
+    """``_scalar_operand`` of the planned operand for thread `g`, registers read as
+    Python ints (m.address adds in uint64, wrapping; a predicate base reads as 0 or 1
+    there too); every other operand through ``_scalar_operand``."""
+    how, what = plan
+    if how == _REG:
+        arr = m.reg(what[0], ins)
+        return bool(arr[g]) if arr.dtype == bool else int(arr[g]) & what[1]
+    if how == _ADDR:
+        return Address((int(m.reg(what[0], ins)[g]) + what[1]) & 0xFFFFFFFFFFFFFFFF)
+    return _scalar_operand(m, what, g, ins)
 
 
 def _scalar_operand(m: Machine, op, g: int, ins: P.Instr):

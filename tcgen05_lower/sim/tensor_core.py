@@ -101,12 +101,39 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int,
     """Builds the operation of one tcgen05.mma / cp / shift issued by a thread of CTA
     ``rank`` (the TensorOp protocol of state.py); ``cache``: the run's built MMAs
     (CACHES_MMAS), or None to build every one."""
-    parts = _qualifiers(opcode)
-    if parts[0] == "cp":
-        return _build_cp(parts, operands, rank, cluster_size)
-    if parts[0] == "shift":
-        footprint, perform = datamove.shift(parts, operands, rank, cluster_size)
-        return Operation("shift", footprint, None, perform)
+    key = ("mma form", opcode, rank, cluster_size)
+    form = None if cache is None else cache.get(key)
+    if form is None:
+        parts = _qualifiers(opcode)
+        if parts[0] == "cp":
+            return _build_cp(parts, operands, rank, cluster_size)
+        if parts[0] == "shift":
+            footprint, perform = datamove.shift(parts, operands, rank, cluster_size)
+            return Operation("shift", footprint, None, perform)
+        form = _mma_form(parts, rank)
+        if cache is not None:   # a pure function of the key, kept only when valid
+            if len(cache) >= _MMA_CACHE_SIZE:
+                cache.clear()
+            cache[key] = form
+    if form[0] == "block_scale":
+        parts, kind, cta_group = form[1:]
+        return _cached_mma(("block_scale", parts, rank, cluster_size), operands, cache,
+                           lambda shared: _build_scaled_mma(list(parts), kind, cta_group,
+                                                            operands, rank, cluster_size,
+                                                            shared))
+    kind, cta_group, ws, collector, is_sparse = form[1:]
+    # (the opcode names all the qualifiers the build depends on)
+    return _cached_mma(("dense", opcode, rank, cluster_size), operands, cache,
+                       lambda shared: _build_mma(kind, cta_group, ws, operands, rank,
+                                                 cluster_size, collector=collector,
+                                                 is_sparse=is_sparse, shared=shared))
+
+
+def _mma_form(parts: list[str], rank: int) -> tuple:
+    """What issue_async takes from a tcgen05.mma's qualifiers (and the issuing CTA's
+    rank, for the pair's rule): ("block_scale", parts, kind, cta_group) or ("dense",
+    kind, cta_group, ws, collector usage, sparse); a SimError for what is not
+    modelled or invalid, in the order of the checks below."""
     if parts[0] != "mma":
         raise SimError(f"tcgen05.{parts[0]} is not modelled yet")
     unsupported = [p for p in parts if p == "ashift"]
@@ -122,17 +149,11 @@ def issue_async(opcode: str, operands: list, rank: int, cluster_size: int,
     scaling = [p for p in parts if p in ("block_scale", "block16", "block32")
                or p.startswith("scale_vec::")]
     if kind in block_scale.BLOCK_SCALED_KINDS:
-        return _cached_mma(("block_scale", tuple(parts), rank, cluster_size), operands, cache,
-                           lambda shared: _build_scaled_mma(parts, kind, cta_group, operands,
-                                                            rank, cluster_size, shared))
+        return ("block_scale", tuple(parts), kind, cta_group)
     if scaling:
         raise SimError(f".{scaling[0]} is not valid with .kind::{kind} (9.7.16.10.9.1)")
     collector, is_sparse = datamove.collector_usage(parts, ws), "sp" in parts
-    return _cached_mma((kind, cta_group, ws, rank, cluster_size, collector, is_sparse),
-                       operands, cache,
-                       lambda shared: _build_mma(kind, cta_group, ws, operands, rank,
-                                                 cluster_size, collector=collector,
-                                                 is_sparse=is_sparse, shared=shared))
+    return ("dense", kind, cta_group, ws, collector, is_sparse)
 
 
 #: issue_async takes a ``cache`` (a dict the machine owns, one per run): built MMAs by
@@ -157,7 +178,7 @@ def _cached_mma(form: tuple, operands, cache: dict | None, build) -> Operation:
     if cache is None:
         return build(None)
     try:
-        key = (*form, tuple((type(o), o) for o in operands))
+        key = (*form, tuple(operands), tuple(map(type, operands)))
         built = cache.get(key)
     except TypeError:   # an unhashable operand: build it every time
         key, built = None, None

@@ -18,7 +18,8 @@ columns) and the block of cells it spans, so that
 
 ``InflightIndex`` mirrors the model's ``inflight`` list (appended to by ``issue``,
 replaced by ``barrier`` and ``FunctionalOrdering``): each record's completion agent,
-sequence number, whether it writes TMEM and its summary's words, in the list's order; and
+sequence number, whether it writes TMEM and the number of its summary among the
+distinct ones (each op summary's answers kept per number), in the list's order; and
 per issuing thread its mma / cp / shift in issue order, so that a commit completes the
 ops it tracks by taking them from the front of one queue (``due``) instead of walking
 every record in flight.
@@ -47,6 +48,9 @@ WRITES, READS = 0, 1
 _MINE, _THEIRS = (WRITES, WRITES, READS), (WRITES, READS, WRITES)
 #: Where a footprint keeps its summary (``Footprint._summaries``).
 _KEY = ("tmem_index",)
+#: Distinct record summaries an InflightIndex numbers before it numbers again only
+#: those of the records in its list (``InflightIndex._renumber``).
+DISTINCT_CAP = 2048
 
 
 class MaskSummary:
@@ -103,7 +107,7 @@ class TmemSummary:
     general code."""
 
     __slots__ = ("general", "ranks", "reads", "writes", "words", "columns", "column_keys",
-                 "has_writes", "has_reads", "_pairs")
+                 "has_writes", "has_reads", "_pairs", "bits", "_bit_pairs")
 
     def __init__(self, fp, known: dict | None = None):
         """`known`: id of a mask -> its MaskSummary, made by the footprint's builder
@@ -112,7 +116,10 @@ class TmemSummary:
         self.reads, self.writes, self.words, self.columns = {}, {}, {}, {}
         self.column_keys = {}
         self.has_writes, self.has_reads = bool(fp.tmem_writes), bool(fp.tmem_reads)
-        self._pairs = None
+        self._pairs = self._bit_pairs = None
+        #: rank -> (writes, reads): each (lanes, columns) as Python ints (bit i: lane or
+        #: column i, the words' bits), None for a missing mask (``_shares``)
+        self.bits = {}
         self.general = not all(_regular(mask, rank) for masks in (fp.tmem_reads,
                                                                   fp.tmem_writes)
                                for rank, mask in masks.items())
@@ -138,6 +145,8 @@ class TmemSummary:
                 if read is None else write.columns | read.columns
             self.column_keys[rank] = (words[WRITES, LANE_WORDS:] |
                                       words[READS, LANE_WORDS:]).tobytes()
+            self.bits[rank] = (None if write is None else _bits(write.words),
+                               None if read is None else _bits(read.words))
 
 
     def pairs(self) -> list:
@@ -151,6 +160,26 @@ class TmemSummary:
             self._pairs = [(rank, theirs, self.words[rank][[_MINE[at] for at in pairs]])
                            for rank in self.ranks]
         return self._pairs
+
+
+    def bit_pairs(self) -> list:
+        """``pairs`` as the bits of ``bits``: per rank, (rank, [(the record's mask to
+        test: WRITES or READS, this footprint's (lanes, columns) to test it against)]),
+        for the pairs of ``_may_share`` whose first mask the footprint has; made once."""
+        if self._bit_pairs is None:
+            self._bit_pairs = [(rank, [(theirs, self.bits[rank][mine])
+                                       for mine, theirs in zip(_MINE, _THEIRS)
+                                       if self.bits[rank][mine] is not None])
+                               for rank in self.ranks]
+        return self._bit_pairs
+
+
+def _bits(words: np.ndarray) -> tuple[int, int]:
+    """A mask summary's words as (lanes, columns) Python ints: bit i of the int is bit
+    i % 64 of word i // 64, so two sets intersect when their ints do."""
+    data = words.tobytes()
+    return (int.from_bytes(data[:8 * LANE_WORDS], "little"),
+            int.from_bytes(data[8 * LANE_WORDS:], "little"))
 
 
 def tmem_summary(fp) -> TmemSummary:
@@ -202,14 +231,16 @@ def _same_masks(summary: TmemSummary, fp) -> bool:
 def _shares(mine: TmemSummary, theirs: TmemSummary) -> bool:
     """Whether an op of summary `mine` can share a cell with a record of summary `theirs`
     (neither general, both of the model's ranks): ``InflightIndex.candidates_general``'s
-    test on the record's words (its summary's, zeros for a rank it does not have)."""
-    for rank, their_masks, my_words in mine.pairs():
-        words = theirs.words.get(rank)
-        if words is None:
+    test on the record's words (its summary's, zeros for a rank it does not have), on
+    the words as Python ints (``bits``: a few integer ands, not NumPy calls)."""
+    for rank, pairs in mine.bit_pairs():
+        their_bits = theirs.bits.get(rank)
+        if their_bits is None:
             continue
-        both = words[their_masks] & my_words
-        if (both[:, :LANE_WORDS].any(-1) & both[:, LANE_WORDS:].any(-1)).any():
-            return True
+        for which, (lanes, columns) in pairs:
+            other = their_bits[which]
+            if other is not None and lanes & other[0] and columns & other[1]:
+                return True
     return False
 
 
@@ -238,13 +269,21 @@ class InflightIndex:
         self.agent = np.zeros(0, np.int64)
         self.seq = np.zeros(0, np.int64)
         self.writes = np.zeros(0, bool)
-        self.general = np.zeros(0, bool)
-        self.words = np.zeros((0, ranks, 2, WORDS), np.uint64)
+        #: per record: the number of its summary in ``distinct`` (0: a general record)
+        self.sid = np.zeros(0, np.intp)
         #: per record, in the list's order: its summary, None for a general one
         self.summaries: list = []
-        #: (an op's summary, a record's) -> whether they can share a cell (``_shares``);
-        #: the summaries are keys (kept alive: identity is never reused) and never change
-        self.shares: dict = {}
+        #: the records' summaries, each once, by number (0 stands for every general
+        #: record), and the number of each; kept alive, so that no other takes its id
+        self.distinct: list = [None]
+        self.sid_of: dict = {}
+        #: an op's summary -> int8 per number in ``distinct``: whether an op of it can
+        #: share a cell with a record of that summary (``_shares``; 1 yes, 0 no, -1 not
+        #: tested yet; a general record: 1). Summaries never change, so neither does an
+        #: answer once tested.
+        self.hits: dict = {}
+        #: how many numbers before ``_renumber`` (each op's table has one byte each)
+        self.distinct_cap = DISTINCT_CAP
         self.queues: dict[int, deque] = {}
         self.last_seq: dict[int, int] = {}
         #: threads whose records came out of sequence order: their commits walk the list
@@ -283,7 +322,7 @@ class InflightIndex:
         self.count = end
 
     def _grow(self, size: int) -> None:
-        for name in ("agent", "seq", "writes", "general", "words"):
+        for name in ("agent", "seq", "writes", "sid"):
             old = getattr(self, name)
             grown = np.zeros((size,) + old.shape[1:], old.dtype)
             grown[:old.shape[0]] = old
@@ -292,11 +331,18 @@ class InflightIndex:
     def _add(self, row: int, record) -> None:
         summary = tmem_summary(record.op.footprint)
         self.writes[row] = summary.has_writes
-        general = self.general[row] = summary.general or not summary.ranks <= self.rank_set
-        self.summaries.append(None if general else summary)
-        if not general:
-            for rank, words in summary.words.items():
-                self.words[row, rank] = words
+        if summary.general or not summary.ranks <= self.rank_set:
+            self.summaries.append(None)
+            self.sid[row] = 0
+        else:
+            self.summaries.append(summary)
+            sid = self.sid_of.get(summary)
+            if sid is None:
+                if len(self.distinct) >= self.distinct_cap:
+                    self._renumber(row)
+                sid = self.sid_of[summary] = len(self.distinct)
+                self.distinct.append(summary)
+            self.sid[row] = sid
         if record.issue_agent < 0:
             return
         thread = record.issuer
@@ -306,13 +352,28 @@ class InflightIndex:
         if not record.performed:
             self.queues.setdefault(thread, deque()).append(record)
 
+    def _renumber(self, rows: int) -> None:
+        """Numbers again the summaries of the first `rows` records only, the tables
+        forgotten: summaries of records no longer in the list (a long run's lds of
+        many addresses, built again after the run's cache was emptied) do not keep
+        their numbers, so ``distinct`` and each op's table stay bounded."""
+        self.distinct, self.sid_of, self.hits = [None], {}, {}
+        for row, summary in enumerate(self.summaries[:rows]):
+            if summary is not None:
+                sid = self.sid_of.get(summary)
+                if sid is None:
+                    sid = self.sid_of[summary] = len(self.distinct)
+                    self.distinct.append(summary)
+                self.sid[row] = sid
+        self.distinct_cap = max(DISTINCT_CAP, 2 * len(self.distinct))
+
     def keep(self, keep: np.ndarray) -> list:
         """The list of the records where `keep` (bool, one per record) is True, which
         the index mirrors from now on (its arrays filtered, not made again)."""
         self.sync()
         kept = [record for record, stays in zip(self.records, keep.tolist()) if stays]
         at = np.flatnonzero(keep)
-        for name in ("agent", "seq", "writes", "general", "words"):
+        for name in ("agent", "seq", "writes", "sid"):
             setattr(self, name, getattr(self, name)[at])
         self.summaries = [self.summaries[row] for row in at.tolist()]
         self.records, self.count = kept, len(kept)
@@ -329,37 +390,51 @@ class InflightIndex:
         open_ = tc_row[self.agent[:n]] < self.seq[:n]
         if reads_only:
             open_ &= self.writes[:n]
-        index = np.flatnonzero(open_).tolist()
-        if summary.general or not index or not summary.ranks <= self.rank_set:
-            return index
+        index = open_.nonzero()[0]   # (np.flatnonzero, without its wrapper's cost)
+        if summary.general or not index.size or not summary.ranks <= self.rank_set:
+            return index.tolist()
         # the records share a few summaries (a footprint's, a shared D mask's): the test
-        # is made once per pair of summaries, a general record is a candidate always
-        summaries, shares = self.summaries, self.shares
-        found = []
-        for at in index:
-            theirs = summaries[at]
-            if theirs is not None:
-                hit = shares.get((summary, theirs))
-                if hit is None:
-                    hit = shares[(summary, theirs)] = _shares(summary, theirs)
-                if not hit:
-                    continue
-            found.append(at)
-        return found
+        # is made once per pair of summaries (the op's table, by the records' numbers),
+        # a general record is a candidate always
+        sids = self.sid[index]
+        table = self._table(summary)
+        hit = table[sids]
+        if b"\xff" in hit.tobytes():   # a -1: a pair not tested yet (faster than a min)
+            for sid in np.unique(sids[hit < 0]).tolist():
+                table[sid] = _shares(summary, self.distinct[sid])
+            hit = table[sids]
+        return index[hit > 0].tolist()
+
+    def _table(self, summary: TmemSummary) -> np.ndarray:
+        """The op summary's ``hits`` entry, long enough for every number given."""
+        table = self.hits.get(summary)
+        size = len(self.distinct)
+        if table is None or table.size < size:
+            grown = np.full(max(size, 2 * (0 if table is None else table.size)), -1, np.int8)
+            if table is not None:
+                grown[:table.size] = table
+            grown[0] = 1   # a general record: a candidate always
+            table = self.hits[summary] = grown
+        return table
 
     def candidates_general(self, tc_row: np.ndarray, summary: TmemSummary,
                            reads_only: bool) -> list[int]:
-        """``candidates`` over the arrays of all the records at once, every record's
-        words tested (what it computes, the reference its tests compare with)."""
+        """``candidates`` with every record's words tested at once, no answer kept
+        (what it computes, the reference its tests compare with)."""
         n = self.count
         index = np.flatnonzero(tc_row[self.agent[:n]] < self.seq[:n])
         if reads_only:
             index = index[self.writes[index]]
         if summary.general or index.size == 0 or not summary.ranks <= self.rank_set:
             return index.tolist()
-        hit = self.general[index]
+        rows = [self.summaries[at] for at in index.tolist()]
+        hit = np.array([theirs is None for theirs in rows], bool)
+        words = np.zeros((len(rows), self.ranks, 2, WORDS), np.uint64)
+        for at, theirs in enumerate(rows):
+            for rank, their_words in ({} if theirs is None else theirs.words).items():
+                words[at, rank] = their_words
         for rank, theirs, mine in summary.pairs():
-            both = self.words[index[:, None], rank, theirs] & mine
+            both = words[:, rank, theirs] & mine
             hit |= (both[..., :LANE_WORDS].any(-1) & both[..., LANE_WORDS:].any(-1)).any(-1)
         return index[hit].tolist()
 
