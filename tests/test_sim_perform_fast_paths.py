@@ -1,15 +1,17 @@
 """The fast paths of performing an MMA (sim/tc_mma.py ``perform``, sim/tc_datapath.py,
 sim/tc_descriptors.py): float elements decoded by viewing their bytes
 (``decode_elements`` / ``_viewable``), operand bytes gathered by 16-byte chunks
-(``_operand_chunks``, ``gather_bytes``) and an f32 D block accumulated in place
-(``_accumulate_f32_block``).
+(``_operand_chunks``, ``gather_bytes``), an f32 D block accumulated in place
+(``_accumulate_f32_block``), and, when an op is performed, its TMEM reads found written
+inside a block an earlier op wrote whole (sim/ordering_tensor.py ``_in_written_box``).
 
 Every test is differential: the fast path against the general code on the same input
 (``_decode_words``; NumPy's byte gather ``smem[addresses]`` with addresses from
 ``operand_addresses``; ``_accumulate`` given D's cells as index arrays, which the fast
-path does not take; an MMA built without the run's cache), compared bit for bit (NaN
-payloads too). Each guard has a case the fast path gets wrong (or fails on) without it.
-One accumulation is also checked by hand (IEEE 754 binary32 bits)."""
+path does not take; an MMA built without the run's cache; the ordering model keeping
+no written block), compared bit for bit (NaN payloads too). Each guard has a case the
+fast path gets wrong (or fails on) without it. One accumulation and one unwritten-read
+report are also checked by hand (IEEE 754 binary32 bits; the cells counted)."""
 
 from __future__ import annotations
 
@@ -281,3 +283,54 @@ def test_mmas_performed_by_chunks_are_those_performed_byte_by_byte(name):
     # the chunk copy ran: the cache kept the operands' chunks
     assert any(tc_mma._CHUNKS in parts for parts in cache.values()
                if isinstance(parts, dict))
+
+
+# -- reads of TMEM inside a block an MMA wrote whole ------------------------------------------
+
+def tmem_mask(lanes: slice, cols: slice, hole=None) -> np.ndarray:
+    mask = np.zeros((128, 512), bool)
+    mask[lanes, cols] = True
+    if hole is not None:
+        mask[hole] = False
+    return mask
+
+
+def unwritten_reads(keep_boxes: bool, writes, reads, monkeypatch) -> dict:
+    """The ordering model's unwritten-read report (``unwritten_reads``) after performing
+    ops that write the masks ``writes`` and then ops that read the masks ``reads``
+    (lines 100, 101, ...); ``keep_boxes`` False: no written box is kept, so every read
+    takes the general test (``tmem_written`` under its box)."""
+    from tcgen05_lower.sim import ordering_tensor
+    from tcgen05_lower.sim.ordering import OrderingModel
+    from tcgen05_lower.sim.ordering_records import InFlight
+    from tcgen05_lower.sim.state import Footprint
+
+    monkeypatch.setattr(ordering_tensor, "_WRITTEN_BOXES", 8 if keep_boxes else 0)
+    model = OrderingModel([CtaMemory(0, np.zeros(64, np.uint8))], 128, "late")
+    ops = [("mma", Footprint(tmem_writes={0: mask})) for mask in writes] + \
+        [("ld", Footprint(tmem_reads={0: mask})) for mask in reads]
+    for line, (kind, fp) in enumerate(ops, 100):
+        op = SimpleNamespace(kind=kind, footprint=fp, perform=lambda ctas: None)
+        model._perform(InFlight(op, kind, 0, 0, -1, 1, line))
+    known = model._written_known()
+    assert bool(known.get(("boxes", 0))) == keep_boxes   # the fast path is what runs
+    return model.unwritten_reads
+
+
+def test_reads_inside_a_whole_written_block_are_found_as_by_the_general_test(monkeypatch):
+    d_block = tmem_mask(slice(0, 128), slice(0, 256))              # an MMA's D
+    with_hole = tmem_mask(slice(0, 128), slice(320, 384), hole=(5, 330))
+    reads = [tmem_mask(slice(32, 64), slice(32, 64)),           # inside D: written
+             tmem_mask(slice(0, 32), slice(240, 272)),          # past D's columns
+             tmem_mask(slice(0, 32), slice(320, 352)),          # in the block with a hole
+             tmem_mask(slice(0, 32), slice(400, 432))]          # never written
+    fast = unwritten_reads(True, [d_block, with_hole], reads, monkeypatch)
+    general = unwritten_reads(False, [d_block, with_hole], reads, monkeypatch)
+    assert fast.keys() == general.keys()
+    for key in general:
+        np.testing.assert_array_equal(fast[key], general[key])
+    # by hand (writes at lines 100, 101, reads from 102): the read inside D misses
+    # nothing; the one past D's columns misses columns 256-271 of lanes 0-31; the one in
+    # the block with a hole misses the hole; the last misses all its 32 x 32 cells
+    assert {line: int(mask.sum()) for (line, _, _), mask in general.items()} == \
+        {103: 32 * 16, 104: 1, 105: 32 * 32}
