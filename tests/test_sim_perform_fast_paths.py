@@ -87,13 +87,14 @@ def test_chunks_of_a_k_major_operand_gather_its_bytes(code, lbo, sbo, element, r
         addresses, _ = tc_mma._operand(desc, rows, k, element, False, shared, skip=skip)
         chunks = tc_mma._operand_chunks(shared, desc, rows, k, element, False, skip)
         assert chunks is not None           # the chunk copy is what runs
-        index, highest = chunks
+        index, offset, highest = chunks
         # the chunks are the addresses' (each 16 bytes of a row one aligned chunk), from
         # the general computation of the addresses
         general = td.operand_addresses(desc, rows + skip, k, element, False)[skip:]
         np.testing.assert_array_equal(
-            (index[:, :, None] * 16 + np.arange(16)).reshape(general.shape), general)
-        assert highest == general.max() // 16
+            ((index + offset)[:, :, None] * 16 + np.arange(16)).reshape(general.shape),
+            general)
+        assert index.min() >= 0 and highest == index.max()
         assert same_bits(dp.gather_bytes(smem, addresses, chunks), smem[general])
 
 
@@ -143,6 +144,10 @@ def test_chunks_that_do_not_fit_the_memory_take_the_byte_gather():
     fewer = addresses[:64]
     smem = RNG.integers(0, 256, 64 * 1024, dtype=np.uint8)
     assert same_bits(dp.gather_bytes(smem, fewer, chunks), smem[fewer])
+    # the same chunks written with a negative offset (a slice would count it from the end)
+    index, offset, highest = chunks
+    shifted = (index + offset + 1, -1, highest + offset + 1)
+    assert same_bits(dp.gather_bytes(smem, addresses, shifted), smem[addresses])
 
 
 def test_chunks_past_the_memory_fail_as_the_byte_gather():

@@ -217,18 +217,19 @@ _CHUNK_ITEM = np.dtype((np.void, 16))
 
 def gather_bytes(smem: np.ndarray, addresses: np.ndarray, chunks) -> np.ndarray:
     """``smem[addresses]`` (a CTA's shared memory, uint8[bytes]; addresses[rows, bytes]),
-    copied by 16-byte chunks when ``chunks`` gives them: ``chunks[rows, bytes / 16]``,
-    the chunk (address // 16) each 16 bytes of a row of ``addresses`` are, in order
-    (``tc_mma._operand_chunks``), with ``highest`` the largest; (chunks, highest) or
-    None. One copy per chunk instead of per byte, the same bytes in the same places;
-    the byte gather whenever the chunks do not fit this memory or these addresses (it
-    also fails as before on an address outside the shared memory)."""
+    copied by 16-byte chunks when ``chunks`` gives them: (index, offset, highest), the
+    chunk (address // 16) each 16 bytes of a row of ``addresses`` are, in order, being
+    index[rows, bytes / 16] (non-negative, the largest ``highest``) plus offset
+    (``tc_mma._operand_chunks``); or None. One copy per chunk instead of per byte, the
+    same bytes in the same places; the byte gather whenever the chunks do not fit this
+    memory or these addresses (it also fails as before on an address outside the shared
+    memory)."""
     if chunks is None:
         return smem[addresses]
-    index, highest = chunks
+    index, offset, highest = chunks
     if smem.dtype != np.uint8 or smem.ndim != 1 or not smem.flags.c_contiguous \
-            or highest >= smem.size // 16 or addresses.ndim != 2 \
+            or offset < 0 or offset + highest >= smem.size // 16 or addresses.ndim != 2 \
             or index.shape != (addresses.shape[0], addresses.shape[1] // 16) \
             or addresses.shape[1] % 16:
         return smem[addresses]
-    return smem[:smem.size // 16 * 16].view(_CHUNK_ITEM)[index].view(np.uint8)
+    return smem[16 * offset:smem.size // 16 * 16].view(_CHUNK_ITEM)[index].view(np.uint8)

@@ -103,15 +103,17 @@ _CHUNKS = "operand chunks"
 
 def _operand_chunks(shared: dict | None, desc, rows: int, k: int, element: str,
                     mn_major: bool, skip: int = 0):
-    """(chunks[rows, bytes / 16], the largest) of the addresses ``_operand`` gave for the
-    same arguments (``tc_datapath.gather_bytes`` copies the operand by them), or None
+    """(chunks[rows, bytes / 16], offset, the largest chunk) such that the chunks plus
+    the offset are those (address // 16) of the addresses ``_operand`` gave for the same
+    arguments (``tc_datapath.gather_bytes`` copies the operand by them), or None
     when that did not use a kept pattern or the pattern's rows are not whole aligned
     16-byte chunks in order (an MN-major operand's are not). The swizzles move whole
     16-byte units (9.7.16.10.6) and every offset of a K-major layout is a multiple of 16
     bytes (Table 40 encodes them in units of 16), so a K-major pattern's are; the
     addresses are the pattern plus the rest of the start (a multiple of 16 bytes, as
-    the start is), so their chunks are the pattern's plus that over 16. The pattern's
-    chunks are found once per run (``tma.chunk_rows``, which checks every byte)."""
+    the start is), so their chunks are the pattern's plus that over 16 (the offset). The
+    pattern's chunks are found once per run (``tma.chunk_rows``, which checks every
+    byte)."""
     phase = None if shared is None else pattern_phase(desc)
     if phase is None:
         return None
@@ -128,7 +130,7 @@ def _operand_chunks(shared: dict | None, desc, rows: int, k: int, element: str,
     if chunks[1] is None:
         return None
     index, highest = chunks[1]
-    return index + shift // 16, highest + shift // 16
+    return index, shift // 16, highest
 
 
 def _pattern_chunks(pattern: np.ndarray):
