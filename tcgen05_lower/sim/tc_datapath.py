@@ -188,12 +188,14 @@ def _accumulate_f32_block(tmem: np.ndarray, lanes, cols, product, enable_input_d
 
     The same operations on the same values, so the same bits: the old words are read
     as float32 and converted to float64 (the general code's ``prior``), multiplied by
-    2^-scale-input-d unless that is 2^0 = 1 (x * 1.0 is x: exact for every number, and
-    a converted float32 NaN is already quiet, which the product returns unchanged), and
-    added as ``product + prior`` (the same operand order, so the same NaN is kept when
-    both are); the sum is then converted to float32 by NumPy's float64 -> float32 cast
-    while it is stored through a float32 view of the cells, the cast ``astype(float32)``
-    does before the general code stores the words."""
+    2^-scale-input-d (the same multiplication) unless that is 2^0 = 1, which leaves
+    every value as it is (x * 1.0 = x exactly for a number; a NaN converted from float32
+    is already quiet, and a multiplication returns a quiet NaN operand unchanged), and
+    added as ``product + prior`` (the same operand order, so the same NaN comes out when
+    both are NaNs); the sum is then converted to float32 by NumPy's float64 -> float32
+    cast as it is stored through a float32 view of the cells, the cast
+    ``astype(float32)`` makes before the general code stores the words. The tests run
+    both on NaN payloads, infinities, signed zeros and values past float32's range."""
     if type(lanes) is not slice or type(cols) is not slice or tmem.dtype != np.uint32 \
             or not isinstance(product, np.ndarray) or product.dtype != np.float64:
         return False
