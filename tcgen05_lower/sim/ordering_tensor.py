@@ -65,6 +65,7 @@ class TensorOrdering:
                 if written.box is not None and known.get((id(written), rank)) is not written:
                     self.tmem_written[rank][written.box] |= written.block
                     known[id(written), rank] = written
+                    _note_written_box(known, rank, written)
 
     def _check_tmem_written(self, record: InFlight) -> None:
         """An op reads TMEM cells that no tcgen05.mma / st / cp / shift wrote since their
@@ -76,6 +77,10 @@ class TensorOrdering:
             read = None if summary.general else summary.reads[rank]
             if read is not None and known.get((id(read), rank)) is read:
                 continue   # all its cells written, and no alloc since
+            if read is not None and _in_written_box(known, rank, read.box):
+                known[id(read), rank] = read
+                continue   # inside a box all of whose cells are written: what the test
+                # below finds (no cell of the box unwritten), without reading the mask
             if read is not None and (read.box is None or not np.greater(
                     read.block, self.tmem_written[rank][read.box]).any()):
                 known[id(read), rank] = read
@@ -414,6 +419,35 @@ class TensorOrdering:
         if found is None or found[0] is not mask:
             found = kept[id(mask)] = (mask, np.flatnonzero(mask.any(axis=0)))
         return found[1]
+
+
+#: At most this many whole written boxes are kept per CTA (``_note_written_box``): an MMA
+#: ring writes one or two D blocks again and again; the test is a loop over them.
+_WRITTEN_BOXES = 8
+
+
+def _note_written_box(known: dict, rank: int, written) -> None:
+    """Keeps the box of the write summary ``written`` (tmem_index.MaskSummary) of CTA
+    ``rank`` in ``known`` (``_written_known``'s dict) when its mask fills it (an MMA's D
+    block): every cell of the box is then in ``tmem_written`` until the next alloc, which
+    starts a new dict. Called once per summary and dict (its first update)."""
+    boxes = known.setdefault(("boxes", rank), [])
+    if len(boxes) < _WRITTEN_BOXES and written.block.all():
+        lanes, cols = written.box
+        boxes.append((lanes.start, lanes.stop, cols.start, cols.stop))
+
+
+def _in_written_box(known: dict, rank: int, box) -> bool:
+    """Whether the lanes and columns of ``box`` (a MaskSummary's, or None) lie inside a
+    box ``_note_written_box`` kept for CTA ``rank``: all of its cells are written."""
+    if box is None:
+        return False
+    lanes, cols = box
+    for low, high, first, end in known.get(("boxes", rank), ()):
+        if low <= lanes.start and lanes.stop <= high and first <= cols.start and \
+                cols.stop <= end:
+            return True
+    return False
 
 
 def _may_share(mine, theirs, rank: int) -> bool:

@@ -150,7 +150,12 @@ def tmem_block(lanes: np.ndarray, cols: np.ndarray) -> tuple:
 def _accumulate(cta: CtaMemory, lanes, cols, product, info: InstrDescriptor,
                 enable_input_d: bool, scale_input_d: int, keep_lanes) -> None:
     """D's cells (lanes, cols: index arrays, or ``tmem_block``'s slices) = product
-    (+ D's old value scaled when enable_input_d), rounded to D's type."""
+    (+ D's old value scaled when enable_input_d), rounded to D's type. An f32 D that is
+    a block of cells takes ``_accumulate_f32_block`` (the same operations in place)."""
+    if info.d_type == "f32" and keep_lanes is None and \
+            _accumulate_f32_block(cta.tmem, lanes, cols, product, enable_input_d,
+                                  scale_input_d):
+        return
     old = cta.tmem[lanes, cols]
     if info.d_type == "s32":
         total = product.astype(np.int64)
@@ -173,3 +178,60 @@ def _accumulate(cta: CtaMemory, lanes, cols, product, info: InstrDescriptor,
     if keep_lanes is not None:
         new = np.where(keep_lanes, old, new)
     cta.tmem[lanes, cols] = new
+
+
+def _accumulate_f32_block(tmem: np.ndarray, lanes, cols, product, enable_input_d: bool,
+                          scale_input_d: int) -> bool:
+    """``_accumulate`` of an f32 D whose cells are a block (``tmem_block``'s slices),
+    with no lane kept, done in place: True when done, False (nothing done) for anything
+    else, which the general code then does.
+
+    The same operations on the same values, so the same bits: the old words are read
+    as float32 and converted to float64 (the general code's ``prior``), multiplied by
+    2^-scale-input-d (the same multiplication) unless that is 2^0 = 1, which leaves
+    every value as it is (x * 1.0 = x exactly for a number; a NaN converted from float32
+    is already quiet, and a multiplication returns a quiet NaN operand unchanged), and
+    added as ``product + prior`` (the same operand order, so the same NaN comes out when
+    both are NaNs); the sum is then converted to float32 by NumPy's float64 -> float32
+    cast as it is stored through a float32 view of the cells, the cast
+    ``astype(float32)`` makes before the general code stores the words. The tests run
+    both on NaN payloads, infinities, signed zeros and values past float32's range."""
+    if type(lanes) is not slice or type(cols) is not slice or tmem.dtype != np.uint32 \
+            or not isinstance(product, np.ndarray) or product.dtype != np.float64:
+        return False
+    view = tmem[lanes, cols].view(np.float32)
+    if product.shape != view.shape:
+        return False   # broadcast or mismatched: the general code's
+    if not enable_input_d:
+        view[...] = product
+        return True
+    prior = view.astype(np.float64)
+    if scale_input_d:
+        np.multiply(prior, 2.0 ** -scale_input_d, out=prior)
+    np.add(product, prior, out=prior)
+    view[...] = prior
+    return True
+
+
+#: A 16-byte chunk of shared memory as one NumPy item (``gather_bytes``).
+_CHUNK_ITEM = np.dtype((np.void, 16))
+
+
+def gather_bytes(smem: np.ndarray, addresses: np.ndarray, chunks) -> np.ndarray:
+    """``smem[addresses]`` (a CTA's shared memory, uint8[bytes]; addresses[rows, bytes]),
+    copied by 16-byte chunks when ``chunks`` gives them: (index, offset, highest), the
+    chunk (address // 16) each 16 bytes of a row of ``addresses`` are, in order, being
+    index[rows, bytes / 16] (non-negative, the largest ``highest``) plus offset
+    (``tc_mma._operand_chunks``); or None. One copy per chunk instead of per byte, the
+    same bytes in the same places; the byte gather whenever the chunks do not fit this
+    memory or these addresses (it also fails as before on an address outside the shared
+    memory)."""
+    if chunks is None:
+        return smem[addresses]
+    index, offset, highest = chunks
+    if smem.dtype != np.uint8 or smem.ndim != 1 or not smem.flags.c_contiguous \
+            or offset < 0 or offset + highest >= smem.size // 16 or addresses.ndim != 2 \
+            or index.shape != (addresses.shape[0], addresses.shape[1] // 16) \
+            or addresses.shape[1] % 16:
+        return smem[addresses]
+    return smem[16 * offset:smem.size // 16 * 16].view(_CHUNK_ITEM)[index].view(np.uint8)

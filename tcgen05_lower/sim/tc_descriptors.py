@@ -6,6 +6,7 @@ the instruction descriptor of Tables 41 and 42, and the element types' decoding.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -248,11 +249,21 @@ DENSE_K = MappingProxyType({"f16": 16, "tf32": 8, "f8f6f4": 32, "i8": 32})
 def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
     """Element values (float64, or int64 for 8-bit integers) of the little-endian bytes
     ``raw[rows, bytes]``: ``[rows, bytes / element size]``; 4- and 6-bit types in the
-    shared-memory format of .kind::f8f6f4 (9.7.16.10.4.4, block_scale.decode_padded)."""
+    shared-memory format of .kind::f8f6f4 (9.7.16.10.4.4, block_scale.decode_padded).
+    A float type's bytes are viewed as its elements where ``_viewable`` allows (the same
+    bits, so the same values as the general ``_decode_words``)."""
     if element in ("e2m3", "e3m2", "e2m1"):
         from tcgen05_lower.sim import block_scale
         return block_scale.decode_padded(raw, element)
     size = ELEMENT_BYTES[element]
+    if element in _FLOAT_DTYPES and _viewable(raw, size):
+        return raw.view(_FLOAT_DTYPES[element]).astype(np.float64)
+    return _decode_words(raw, element, size)
+
+
+def _decode_words(raw: np.ndarray, element: str, size: int) -> np.ndarray:
+    """``decode_elements`` of a 1-, 2- or 4-byte type from the little-endian words of
+    ``raw`` (the general code, for any byte matrix)."""
     words = _little_endian_words(raw, size)
     if element == "u8":
         return words.astype(np.int64)
@@ -262,10 +273,27 @@ def decode_elements(raw: np.ndarray, element: str) -> np.ndarray:
         # The MMA reads the sign, 8 exponent and 10 mantissa bits (the top 19 bits).
         bits = (words.astype(np.uint32) & np.uint32(0xFFFFE000))
         return bits.view(np.float32).astype(np.float64)
-    dtype = {"f16": np.float16, "bf16": ml_dtypes.bfloat16, "e4m3": ml_dtypes.float8_e4m3fn,
-             "e5m2": ml_dtypes.float8_e5m2}[element]
     unsigned = {2: np.uint16, 1: np.uint8}[size]
-    return words.astype(unsigned).view(dtype).astype(np.float64)
+    return words.astype(unsigned).view(_FLOAT_DTYPES[element]).astype(np.float64)
+
+
+#: The NumPy types of the 8- and 16-bit float elements (native byte order, as NumPy's
+#: and ml_dtypes' types are).
+_FLOAT_DTYPES = MappingProxyType({"f16": np.dtype(np.float16),
+                                  "bf16": np.dtype(ml_dtypes.bfloat16),
+                                  "e4m3": np.dtype(ml_dtypes.float8_e4m3fn),
+                                  "e5m2": np.dtype(ml_dtypes.float8_e5m2)})
+
+
+def _viewable(raw: np.ndarray, size: int) -> bool:
+    """Whether ``raw[rows, bytes]`` can be viewed directly as elements of ``size`` bytes
+    that read as its little-endian words (``decode_elements``' fast path): a C-contiguous
+    uint8 matrix of whole elements on a little-endian host, so that the view's element
+    j of row i is bytes [size j, size (j + 1)) of row i with the first the least
+    significant, the word ``_little_endian_words`` assembles (without its two copies).
+    Anything else (another layout, dtype or host byte order) takes the general code."""
+    return sys.byteorder == "little" and raw.dtype == np.uint8 and raw.ndim == 2 \
+        and raw.flags.c_contiguous and raw.shape[1] % size == 0
 
 
 def _little_endian_words(raw: np.ndarray, size: int) -> np.ndarray:

@@ -16,11 +16,12 @@ from tcgen05_lower.sim.smem_chunks import chunk_form, give_chunk_form
 from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError,
                                      unique_addresses)
 from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
-                                           _tmem_bytes, d_cells, one_blas_thread,
-                                           tmem_block)
+                                           _tmem_bytes, d_cells, gather_bytes,
+                                           one_blas_thread, tmem_block)
 from tcgen05_lower.sim.tc_descriptors import (DENSE_K, ELEMENT_BYTES, decode_elements,
                                               decode_instr_descriptor, decode_smem_descriptor,
                                               operand_addresses, pattern_phase)
+from tcgen05_lower.sim.tma import chunk_rows
 from tcgen05_lower.sim.tmem_index import shared_summary
 
 
@@ -116,8 +117,7 @@ def _operand(desc, rows: int, k: int, element: str, mn_major: bool, shared: dict
     phase = None if shared is None else pattern_phase(desc)
     if phase is None:
         return operand_addresses(desc, rows + skip, k, element, mn_major)[skip:], None
-    key = ("operand", desc.swizzle, desc.leading_offset, desc.stride_offset, phase, rows,
-           skip, k, element, mn_major)
+    key = _operand_key(desc, phase, rows, skip, k, element, mn_major)
     found = shared.get(key)
     if found is None:
         pattern = operand_addresses(dataclasses.replace(desc, start=phase), rows + skip, k,
@@ -126,6 +126,63 @@ def _operand(desc, rows: int, k: int, element: str, mn_major: bool, shared: dict
     pattern, unique = found
     shift = desc.start - phase
     return pattern + shift, (unique, shift)
+
+
+def _operand_key(desc, phase: int, rows: int, skip: int, k: int, element: str,
+                 mn_major: bool) -> tuple:
+    """The key of an operand's address pattern in the run's shared parts (``_operand``;
+    ``_operand_chunks`` finds the pattern by it)."""
+    return ("operand", desc.swizzle, desc.leading_offset, desc.stride_offset, phase, rows,
+            skip, k, element, mn_major)
+
+
+#: The key, in the run's shared parts, of the dict of operand patterns' 16-byte chunks
+#: (``_operand_chunks``): one entry of the shared parts for all of them.
+_CHUNKS = "operand chunks"
+
+
+def _operand_chunks(shared: dict | None, desc, rows: int, k: int, element: str,
+                    mn_major: bool, skip: int = 0):
+    """(chunks[rows, bytes / 16], offset, the largest chunk) such that the chunks plus
+    the offset are those (address // 16) of the addresses ``_operand`` gave for the same
+    arguments (``tc_datapath.gather_bytes`` copies the operand by them), or None
+    when that did not use a kept pattern or the pattern's rows are not whole aligned
+    16-byte chunks in order (an MN-major operand's are not). The swizzles move whole
+    16-byte units (9.7.16.10.6) and every offset of a K-major layout is a multiple of 16
+    bytes (Table 40 encodes them in units of 16), so a K-major pattern's are; the
+    addresses are the pattern plus the rest of the start (a multiple of 16 bytes, as
+    the start is), so their chunks are the pattern's plus that over 16 (the offset). The
+    pattern's chunks are found once per run (``tma.chunk_rows``, which checks every
+    byte)."""
+    phase = None if shared is None else pattern_phase(desc)
+    if phase is None:
+        return None
+    key = _operand_key(desc, phase, rows, skip, k, element, mn_major)
+    found = shared.get(key)
+    shift = desc.start - phase
+    if found is None or shift % 16:
+        return None
+    pattern = found[0]
+    kept = shared.setdefault(_CHUNKS, {})
+    chunks = kept.get(key)
+    if chunks is None or chunks[0] is not pattern:
+        chunks = kept[key] = (pattern, _pattern_chunks(pattern))
+    if chunks[1] is None:
+        return None
+    index, highest = chunks[1]
+    return index, shift // 16, highest
+
+
+def _pattern_chunks(pattern: np.ndarray):
+    """(chunks[rows, bytes / 16], the largest) of an operand's address pattern
+    [rows, bytes] when every 16 bytes of a row are one aligned chunk in order, else
+    None."""
+    if pattern.ndim != 2 or not pattern.size or pattern.shape[1] % 16:
+        return None
+    chunks = chunk_rows(np.ascontiguousarray(pattern).reshape(-1))
+    if chunks is None:
+        return None
+    return _read_only(chunks.reshape(pattern.shape[0], -1))[0], int(chunks.max())
 
 
 def _smem_reads(b_addresses, b_unique, a_addresses, a_unique) -> np.ndarray:
@@ -276,20 +333,30 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         shared_summary(fp, shared, ("tmem summary", info.m, info.n, cta_group, ws,
                                     int(d_taddr), rank, bool(fp.tmem_reads)))
 
+    b_chunks = a_chunks = False   # not yet found (perform finds them)
+
     def perform(ctas: list[CtaMemory]) -> None:
-        b_raw = [ctas[r].smem[b_addresses] for r in ranks]
+        nonlocal b_chunks, a_chunks
+        if b_chunks is False:
+            b_chunks = _operand_chunks(shared, b_desc_d, b_rows, k, info.b_type,
+                                       info.transpose_b, column_shift)
+            a_chunks = None if a_in_tmem else _operand_chunks(
+                shared, a_desc, rows, a_k, info.a_type, info.transpose_a)
+        b_raw = [gather_bytes(ctas[r].smem, b_addresses, b_chunks) for r in ranks]
         if ws:   # the collector holds B for .ws, A otherwise (9.7.16.10)
             b_raw = [datamove.through_collector(ctas[rank], collector, b_raw[0], "B",
                                                  info.b_type)]
         b_parts = [decode_elements(raw, info.b_type) for raw in b_raw]
-        b_matrix = np.concatenate(b_parts, axis=0)            # [N, K]
+        # [N, K]; one part is decode_elements' new array, as the concatenation would be
+        b_matrix = b_parts[0] if len(b_parts) == 1 else np.concatenate(b_parts, axis=0)
         if info.negate_b:
             b_matrix = -b_matrix
         if zero_mask is not None:   # 9.7.16.4.3: "0s must be used for the entire column"
             b_matrix[zero_mask.zero] = 0
         for r in ranks:
             cta = ctas[r]
-            a_raw = _tmem_bytes(cta, *a_cells, rows) if a_in_tmem else cta.smem[a_addresses]
+            a_raw = _tmem_bytes(cta, *a_cells, rows) if a_in_tmem else \
+                gather_bytes(cta.smem, a_addresses, a_chunks)
             if not ws:
                 a_raw = datamove.through_collector(cta, collector, a_raw, "A", info.a_type)
             a_matrix = decode_elements(a_raw, info.a_type)          # [rows, K]
