@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_sim_mma_parts import idesc, memories, smem_descriptor  # noqa: E402
 from test_sim_ordering import FakeOp, cells, model  # noqa: E402
 from tcgen05_lower.sim import ptx as P  # noqa: E402
+from tcgen05_lower.sim import ordering_tensor  # noqa: E402
 from tcgen05_lower.sim import tcgen05_ops  # noqa: E402
 from tcgen05_lower.sim import tensor_core as tc  # noqa: E402
 from tcgen05_lower.sim.machine_registers import MachineRegisters  # noqa: E402
@@ -208,7 +209,7 @@ def test_owners_of_columns_are_the_owner_by_owner_loop(seed):
         m.alloc_seq[0][:] = rng.integers(1, 50, 512)
         m.alloc_line[0][:] = rng.integers(10, 90, 512)
         mask = rng.random(512) < rng.choice([0.0, 0.1, 1.0])
-        assert m._owners_of(0, mask) == m._owners_of_general(0, mask)
+        assert m._owners_of(0, mask) == ordering_tensor.owners_of_general(m, 0, mask)
 
 
 # -- the candidates' table per op summary --------------------------------------------------

@@ -229,25 +229,14 @@ class TensorOrdering:
 
     def _owners_of(self, rank: int, mask: np.ndarray) -> list:
         """_allocations_of for the columns `mask` (bool[512]) of CTA `rank`: columns of
-        one allocation (or of none) without np.unique, else ``_owners_of_general``."""
+        one allocation (or of none) without np.unique, else ``owners_of_general``."""
         owners = self.alloc_by[rank][mask]
         if owners.size:
             low = int(owners.min())
             if low == int(owners.max()):   # one owner for all, or none
                 return [] if low < 0 else [(low, int(self.alloc_seq[rank][mask].max()),
                                             int(self.alloc_line[rank][mask].max()))]
-        return self._owners_of_general(rank, mask)
-
-    def _owners_of_general(self, rank: int, mask: np.ndarray) -> list:
-        """``_owners_of``, owner by owner (the reference its test compares with)."""
-        owners = self.alloc_by[rank][mask]
-        seqs = self.alloc_seq[rank][mask]
-        found = []
-        for owner in np.unique(owners[owners >= 0]):
-            select = owners == owner
-            found.append((int(owner), int(seqs[select].max()),
-                          int(self.alloc_line[rank][mask][select].max())))
-        return found
+        return owners_of_general(self, rank, mask)
 
     def _check_async_smem_reads(self, thread: int, op: TensorOp, line: int) -> None:
         """9.7.16.6.5: ordinary stores read by the async proxy need fence.proxy.async;
@@ -419,6 +408,19 @@ class TensorOrdering:
         if found is None or found[0] is not mask:
             found = kept[id(mask)] = (mask, np.flatnonzero(mask.any(axis=0)))
         return found[1]
+
+
+def owners_of_general(model, rank: int, mask: np.ndarray) -> list:
+    """``TensorOrdering._owners_of``, owner by owner (the reference its test compares
+    with)."""
+    owners = model.alloc_by[rank][mask]
+    seqs = model.alloc_seq[rank][mask]
+    found = []
+    for owner in np.unique(owners[owners >= 0]):
+        select = owners == owner
+        found.append((int(owner), int(seqs[select].max()),
+                      int(model.alloc_line[rank][mask][select].max())))
+    return found
 
 
 #: At most this many whole written boxes are kept per CTA (``_note_written_box``): an MMA

@@ -337,11 +337,14 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
 
     def perform(ctas: list[CtaMemory]) -> None:
         nonlocal b_chunks, a_chunks
-        if b_chunks is False:
-            b_chunks = _operand_chunks(shared, b_desc_d, b_rows, k, info.b_type,
+        if b_chunks is False:   # the descriptors decoded again: a build that took its
+            # addresses from the run's kept sides decoded none
+            b_chunks = _operand_chunks(shared, decode_smem_descriptor(int(b_desc)),
+                                       info.n // cta_group, k, info.b_type,
                                        info.transpose_b, column_shift)
             a_chunks = None if a_in_tmem else _operand_chunks(
-                shared, a_desc, rows, a_k, info.a_type, info.transpose_a)
+                shared, decode_smem_descriptor(int(a_operand)), rows, a_k, info.a_type,
+                info.transpose_a)
         b_raw = [gather_bytes(ctas[r].smem, b_addresses, b_chunks) for r in ranks]
         if ws:   # the collector holds B for .ws, A otherwise (9.7.16.10)
             b_raw = [datamove.through_collector(ctas[rank], collector, b_raw[0], "B",
