@@ -42,6 +42,7 @@ _CP_QUALIFIERS = _CTA_GROUP | {"128x256b", "4x256b", "128x128b", "64x128b", "32x
                                "b6x16_p32", "b4x16_p64"}
 _LDST_SHAPES = frozenset({"16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"})
 _NUMS = frozenset({f"x{n}" for n in (1, 2, 4, 8, 16, 32, 64, 128)})
+_U64 = (1 << 64) - 1
 
 
 def _unknown(ins: P.Instr, why: str = "") -> SimError:
@@ -316,31 +317,170 @@ def _load(split: bool, red: bool):
         dst = _flatten_regs(ops_[0])
         red_dst = _flatten_regs(ops_[1]) if red else []
         taddr_op = ops_[-1]
+        lean = None if red else lean_load(m, ins, taddr_op, dst, imm)
 
         def run(ins, idx):
             m.check_warp_converged(ins, idx)
             act = m.guarded(ins, idx)
-            for warp in m.warps(act):
-                rank = int(m.rank[warp[0]])
-                taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
-                w = int(m.tid[warp[0]] // 32)
-                values, red_values, tensor_op = m.tc.load(ins.opcode, taddr, w, rank, m.ctas,
-                                                          imm, **m.issue_kwargs)
-                _check_allocated(m, tensor_op, ins)
-                lanes = m.tid[warp] % 32
-                values = np.asarray(values, np.uint32)
-                if values.shape[1] != len(dst):
-                    raise SimError(f"the tensor-core model returned {values.shape[1]} "
-                                   f"registers; the instruction names {len(dst)}")
-                _write_columns(m, dst, warp, values[lanes].astype(np.uint64), ins)
-                if red:
-                    red_values = np.asarray(red_values, np.uint32)
-                    for j, name in enumerate(red_dst):
-                        m.write(name, warp, red_values[lanes, j].astype(np.uint64), 32, ins)
-                m.ordering.issue(int(warp[0]), tensor_op, ins.line)
+            if lean is None:
+                for warp in m.warps(act):
+                    _load_warp(m, ins, warp, taddr_op, dst, red_dst, imm)
+            else:
+                lean.run(m.warps(act),
+                         lambda warp: _load_warp(m, ins, warp, taddr_op, dst, red_dst, imm))
             m.advance(idx)
         return run
     return make
+
+
+def _load_warp(m: Machine, ins: P.Instr, warp: np.ndarray, taddr_op, dst: list[str],
+               red_dst: list[str], imm: int | None) -> None:
+    """tcgen05.ld by the threads `warp` of one warp (the general code)."""
+    rank = int(m.rank[warp[0]])
+    taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
+    w = int(m.tid[warp[0]] // 32)
+    values, red_values, tensor_op = m.tc.load(ins.opcode, taddr, w, rank, m.ctas,
+                                              imm, **m.issue_kwargs)
+    _check_allocated(m, tensor_op, ins)
+    lanes = m.tid[warp] % 32
+    values = np.asarray(values, np.uint32)
+    if values.shape[1] != len(dst):
+        raise SimError(f"the tensor-core model returned {values.shape[1]} "
+                       f"registers; the instruction names {len(dst)}")
+    _write_columns(m, dst, warp, values[lanes].astype(np.uint64), ins)
+    if red_dst:
+        red_values = np.asarray(red_values, np.uint32)
+        for j, name in enumerate(red_dst):
+            m.write(name, warp, red_values[lanes, j].astype(np.uint64), 32, ins)
+    m.ordering.issue(int(warp[0]), tensor_op, ins.line)
+
+
+def lean_load(m: Machine, ins: P.Instr, taddr_op, dst: list[str], imm: int | None):
+    """The lean form of a tcgen05.ld without .red whose address is ``[register+imm]``
+    (``_LeanLoad``), or None when the machine's tensor core is not ``tensor_core`` (a
+    stand-in takes the general code)."""
+    from tcgen05_lower.sim import tensor_core
+    if not isinstance(taddr_op, P.Addr) or not isinstance(taddr_op.base, P.Reg) \
+            or m.tc is not tensor_core:
+        return None
+    return _LeanLoad(m, ins, taddr_op, dst, imm)
+
+
+class _LeanLoad:
+    """tcgen05.ld of one instruction by full warps, as ``_load_warp`` does it, with what
+    depends only on the address and the warp kept per (address, first thread) for the
+    run (the machine's handler owns it): the warp's CTA, the cells
+    (``tensor_core.built_load``, the footprint shared by those lds). Per warp there
+    remain the address register read, the TMEM read, the allocation check and the issue;
+    the destination registers of the warps of one execution are written together, one
+    slice store per register (each warp's before its issue returns, as far as anything
+    can tell: ``run`` writes them also when an issue raises, and before a warp the
+    general code loads).
+
+    ``load`` does nothing and answers False for anything else, which the general code
+    then does (and reports) as before: a warp of fewer than 32 threads or not
+    consecutive ones, or whose lanes are not its threads in order; an address that
+    differs between the threads; a destination or address register not made yet or a
+    predicate; a fragment of another width than the registers named."""
+
+    __slots__ = ("m", "ins", "base", "offset", "dst", "imm", "plans", "arrays")
+
+    #: Plans kept at most (an ld's addresses x warps in a run: a few dozen).
+    LIMIT = 256
+
+    def __init__(self, m: Machine, ins: P.Instr, taddr_op: P.Addr, dst: list[str],
+                 imm: int | None):
+        self.m, self.ins, self.dst, self.imm = m, ins, dst, imm
+        self.base, self.offset = taddr_op.base.name, taddr_op.offset & _U64
+        self.plans: dict = {}
+        self.arrays = None
+
+    def run(self, warps: list[np.ndarray], general) -> None:
+        """The ld by each of `warps` in order: lean, or by `general(warp)`."""
+        loaded: list = []   # (first thread, registers' values) not written yet
+        try:
+            for warp in warps:
+                if not self.load(warp, loaded):
+                    self._write(loaded)
+                    general(warp)
+        finally:
+            self._write(loaded)
+
+    def _registers(self):
+        """The address register's array and the destinations' (a register's array,
+        once made, is the machine's for the run: MachineRegisters.reg), or None while
+        one is not made yet or is a predicate."""
+        if self.arrays is None:
+            regs = self.m.regs
+            arrays = [regs.get(name) for name in [self.base, *self.dst]]
+            if any(a is None or a.dtype != np.uint64 for a in arrays):
+                return None
+            self.arrays = arrays
+        return self.arrays
+
+    def load(self, warp: np.ndarray, loaded: list) -> bool:
+        """The ld by `warp` (global thread ids), its registers' values appended to
+        `loaded` before its issue; or False with nothing done."""
+        if len(warp) != 32:
+            return False
+        lo = int(warp[0])
+        if int(warp[-1]) != lo + 31:
+            return False
+        arrays = self._registers()
+        if arrays is None:
+            return False
+        base = arrays[0][lo:lo + 32]
+        if base.tobytes() != base[:1].tobytes() * 32:   # not warp-uniform
+            return False
+        taddr = (int(base[0]) + self.offset) & _U64   # m.address's sum
+        plan = self.plans.get((taddr, lo))
+        if plan is None:
+            plan = self._plan(taddr, lo)
+        if plan is False:
+            return False
+        m, rank, at, packed, fp = self.m, *plan
+        cells = m.tc.loaded_cells(m.ctas[rank].tmem, at, packed)
+        tensor_op = m.tc.ld_operation(fp)
+        _check_allocated(m, tensor_op, self.ins)
+        loaded.append((lo, cells.T.astype(np.uint64)))   # [registers, 32], a copy
+        m.ordering.issue(lo, tensor_op, self.ins.line)
+        return True
+
+    def _write(self, loaded: list) -> None:
+        """Writes the registers of the warps in `loaded` and empties it: one slice of
+        each register for consecutive warps."""
+        if not loaded:
+            return
+        first = loaded[0][0]
+        if all(lo == first + 32 * at for at, (lo, _) in enumerate(loaded)):
+            values = loaded[0][1] if len(loaded) == 1 else \
+                np.concatenate([v for _, v in loaded], axis=1)
+            parts = [(slice(first, first + values.shape[1]), values)]
+        else:
+            parts = [(slice(lo, lo + 32), v) for lo, v in loaded]
+        loaded.clear()
+        for rows, values in parts:
+            for array, row in zip(self.arrays[1:], values):
+                array[rows] = row
+
+    def _plan(self, taddr: int, lo: int):
+        """(CTA, cells, packed, footprint) of the ld at `taddr` by the warp whose first
+        thread is `lo`, kept; False (kept) when its lanes are not its threads in order or
+        its fragment has not one register per destination. SimError as tensor_core.load
+        for an address the warp may not access."""
+        m = self.m
+        rank, w = int(m.rank[lo]), int(m.tid[lo] // 32)
+        at, packed, fp = m.tc.built_load(self.ins.opcode, taddr, w, rank, self.imm,
+                                         m.issue_kwargs.get("cache"))
+        cells = m.tc.loaded_cells(m.ctas[rank].tmem, at, packed)
+        plan = (rank, at, packed, fp)
+        if not np.array_equal(m.tid[lo:lo + 32] % 32, np.arange(32)) \
+                or cells.shape != (32, len(self.dst)):
+            plan = False
+        if len(self.plans) >= self.LIMIT:
+            self.plans.clear()
+        self.plans[taddr, lo] = plan
+        return plan
 
 
 def _write_columns(m: Machine, names: list[str], warp: np.ndarray, values: np.ndarray,
