@@ -326,7 +326,7 @@ def _load(split: bool, red: bool):
                 for warp in m.warps(act):
                     _load_warp(m, ins, warp, taddr_op, dst, red_dst, imm)
             else:
-                lean.run(m.warps(act),
+                lean.run(lean.warps(act),
                          lambda warp: _load_warp(m, ins, warp, taddr_op, dst, red_dst, imm))
             m.advance(idx)
         return run
@@ -383,7 +383,8 @@ class _LeanLoad:
     differs between the threads; a destination or address register not made yet or a
     predicate; a fragment of another width than the registers named."""
 
-    __slots__ = ("m", "ins", "base", "offset", "dst", "imm", "plans", "arrays")
+    __slots__ = ("m", "ins", "base", "offset", "dst", "imm", "plans", "arrays", "ids",
+                 "allocated")
 
     #: Plans kept at most (an ld's addresses x warps in a run: a few dozen).
     LIMIT = 256
@@ -394,6 +395,30 @@ class _LeanLoad:
         self.base, self.offset = taddr_op.base.name, taddr_op.offset & _U64
         self.plans: dict = {}
         self.arrays = None
+        # the machine's thread ids when its warps are its threads 32 by 32 (every CTA a
+        # whole number of warps), else None
+        ids = np.arange(m.nthreads)
+        self.ids = ids if np.array_equal(m.warp_of, ids // 32) else None
+        # the ordering model's allocated columns per CTA when its check_tmem_allocated
+        # is TensorOrdering's (that of the columns an ld's mask touches), else None
+        from tcgen05_lower.sim.ordering_tensor import TensorOrdering
+        check = getattr(type(m.ordering), "check_tmem_allocated", None)
+        self.allocated = m.ordering.allocated if \
+            check is TensorOrdering.check_tmem_allocated else None
+
+    def warps(self, act) -> list[np.ndarray]:
+        """``m.warps(act)``: for consecutive threads from a warp's first, whole warps
+        (when warps are the threads 32 by 32), slices of them instead of np.split's
+        search for the warps' ends."""
+        m, ids = self.m, self.ids
+        threads = m.threads_of(act)
+        n = len(threads)
+        if ids is None or n == 0 or n % 32 or threads.dtype != ids.dtype:
+            return m.warps(act)
+        lo = int(threads[0])
+        if lo % 32 or threads.tobytes() != ids[lo:lo + n].tobytes():
+            return m.warps(act)
+        return [threads[k:k + 32] for k in range(0, n, 32)]
 
     def run(self, warps: list[np.ndarray], general) -> None:
         """The ld by each of `warps` in order: lean, or by `general(warp)`."""
@@ -441,7 +466,10 @@ class _LeanLoad:
         m, rank, at, packed, fp = self.m, *plan
         cells = m.tc.loaded_cells(m.ctas[rank].tmem, at, packed)
         tensor_op = m.tc.ld_operation(fp)
-        _check_allocated(m, tensor_op, self.ins)
+        columns = at[1]
+        if self.allocated is None or not isinstance(columns, slice) or \
+                not self.allocated[rank][columns].all():
+            _check_allocated(m, tensor_op, self.ins)   # the general check (and its error)
         loaded.append((lo, cells.T.astype(np.uint64)))   # [registers, 32], a copy
         m.ordering.issue(lo, tensor_op, self.ins.line)
         return True
@@ -474,7 +502,7 @@ class _LeanLoad:
                                          m.issue_kwargs.get("cache"))
         cells = m.tc.loaded_cells(m.ctas[rank].tmem, at, packed)
         plan = (rank, at, packed, fp)
-        if not np.array_equal(m.tid[lo:lo + 32] % 32, np.arange(32)) \
+        if not (m.tid[lo:lo + 32] % 32 == np.arange(32)).all() \
                 or cells.shape != (32, len(self.dst)):
             plan = False
         if len(self.plans) >= self.LIMIT:
