@@ -27,7 +27,8 @@ from tcgen05_lower.sim.state import SimError  # noqa: E402
 #: its warpgroup), waits, loads them back with tcgen05.ld of the same form at LD_ADDR into
 #: {%d0, ..} (made by a mov first unless FRESH) and writes them to out[R * g + j] (g: the
 #: thread's index in the cluster). Warp 0 allocates ALLOC columns and frees them at the
-#: end; GUARD (a predicate on %p2: warp 1 and 3) may guard the ld.
+#: end; GUARD (a predicate on %p2: warp 1 and 3) may guard the ld; with HALVES the upper
+#: 16 threads of warps 1 and 2 exit first.
 BODY = """
 	.reg .b32 	%s<40>;
 	.reg .b32 	%d<40>;
@@ -40,7 +41,7 @@ BODY = """
 	setp.eq.u32 	%p1, %r2, 0;
 	and.b32 	%r7, %r2, 1;
 	setp.eq.u32 	%p2, %r7, 1;
-	@%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], {alloc};
+{exits}	@%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [slot], {alloc};
 	@%p1 tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
 	tcgen05.fence::before_thread_sync;
 	bar.sync 	0;
@@ -66,6 +67,14 @@ BODY = """
 	ret;
 """
 
+HALVES = """	and.b32 	%r32, %r1, 16;
+	setp.ne.u32 	%p3, %r32, 0;
+	sub.u32 	%r33, %r2, 1;
+	setp.lt.u32 	%p4, %r33, 2;
+	and.pred 	%p5, %p3, %p4;
+	@%p5 ret;
+"""
+
 #: Registers per thread of each form (9.7.16.2.3.1: .32x32b and .16x32bx2 one per .num,
 #: .16x64b one, .16x128b two, .16x256b four).
 FORMS = {"32x32b.x4": 4, "32x32b.x16": 16, "16x64b.x2": 2, "16x128b.x2": 4,
@@ -73,12 +82,14 @@ FORMS = {"32x32b.x4": 4, "32x32b.x16": 16, "16x64b.x2": 2, "16x128b.x2": 4,
 
 
 def ld_kernel(form="32x32b.x4", *, threads=128, alloc=64, packed=False, fresh=False,
-              guard="", ld_addr="[%r6]", names=None, cluster=1) -> tuple[str, int]:
+              guard="", ld_addr="[%r6]", names=None, cluster=1, halves=False
+              ) -> tuple[str, int]:
     """The kernel of BODY and its registers per thread."""
     regs = FORMS[form]
     names = regs if names is None else names
     text = BODY.format(
         threads=threads, alloc=alloc, form=form, guard=guard, ld_addr=ld_addr,
+        exits=HALVES if halves else "",
         unpack=".unpack::16b" if packed else "", pack=".pack::16b" if packed else "",
         imm=", 16" if form.startswith("16x32bx2") else "",
         sources="\n".join(f"\tmad.lo.u32 \t%s{j}, %r31, 64, {j};" for j in range(regs)),
@@ -184,6 +195,16 @@ def test_warps_not_consecutive_load_warp_by_warp(monkeypatch):
     result, out, taken = same_as_general(text, names, 128, monkeypatch)
     want = own_values(128, names)
     want[(np.arange(128) // 32) % 2 == 0] = 0
+    assert np.array_equal(out, want) and taken == 2
+
+
+def test_warps_with_exited_threads_take_the_general_code(monkeypatch):
+    # warps 1 and 2 keep threads 32-47 and 64-79: 96 threads from warp 0's first, not
+    # whole warps (m.warps splits them; warps 1 and 2 load by the general code)
+    text, names = ld_kernel(halves=True)
+    result, out, taken = same_as_general(text, names, 128, monkeypatch)
+    want = own_values(128, names)
+    want[(np.arange(128) % 32 >= 16) & np.isin(np.arange(128) // 32, (1, 2))] = 0
     assert np.array_equal(out, want) and taken == 2
 
 
