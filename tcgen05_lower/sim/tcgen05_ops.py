@@ -371,11 +371,12 @@ class _LeanLoad:
     depends only on the address and the warp kept per (address, first thread) for the
     run (the machine's handler owns it): the warp's CTA, the cells
     (``tensor_core.built_load``, the footprint shared by those lds). Per warp there
-    remain the address register read, the TMEM read, the allocation check and the issue;
-    the destination registers of the warps of one execution are written together, one
-    slice store per register (each warp's before its issue returns, as far as anything
-    can tell: ``run`` writes them also when an issue raises, and before a warp the
-    general code loads).
+    remain the address register read, the TMEM read, the allocation check and the issue.
+    The destination registers of the warps of one execution are written together after
+    their issues, one slice store per register, instead of each warp's before its issue:
+    nothing in between reads them (an issue reads no register, each warp its own
+    threads' address), and ``run`` writes those loaded before a warp the general code
+    loads and before an error leaves it, as the general code would have.
 
     ``load`` does nothing and answers False for anything else, which the general code
     then does (and reports) as before: a warp of fewer than 32 threads or not
@@ -384,7 +385,7 @@ class _LeanLoad:
     predicate; a fragment of another width than the registers named."""
 
     __slots__ = ("m", "ins", "base", "offset", "dst", "imm", "plans", "arrays", "ids",
-                 "allocated")
+                 "columns_checked")
 
     #: Plans kept at most (an ld's addresses x warps in a run: a few dozen).
     LIMIT = 256
@@ -399,12 +400,11 @@ class _LeanLoad:
         # whole number of warps), else None
         ids = np.arange(m.nthreads)
         self.ids = ids if np.array_equal(m.warp_of, ids // 32) else None
-        # the ordering model's allocated columns per CTA when its check_tmem_allocated
-        # is TensorOrdering's (that of the columns an ld's mask touches), else None
+        # whether the ordering model's check_tmem_allocated is TensorOrdering's: that
+        # the columns an ld's mask touches are in its ``allocated`` columns of the CTA
         from tcgen05_lower.sim.ordering_tensor import TensorOrdering
         check = getattr(type(m.ordering), "check_tmem_allocated", None)
-        self.allocated = m.ordering.allocated if \
-            check is TensorOrdering.check_tmem_allocated else None
+        self.columns_checked = check is TensorOrdering.check_tmem_allocated
 
     def warps(self, act) -> list[np.ndarray]:
         """``m.warps(act)``: for consecutive threads from a warp's first, whole warps
@@ -466,9 +466,9 @@ class _LeanLoad:
         m, rank, at, packed, fp = self.m, *plan
         cells = m.tc.loaded_cells(m.ctas[rank].tmem, at, packed)
         tensor_op = m.tc.ld_operation(fp)
-        columns = at[1]
-        if self.allocated is None or not isinstance(columns, slice) or \
-                not self.allocated[rank][columns].all():
+        columns = at[1]   # a block's: its mask's columns
+        if not self.columns_checked or not isinstance(columns, slice) or \
+                not m.ordering.allocated[rank][columns].all():
             _check_allocated(m, tensor_op, self.ins)   # the general check (and its error)
         loaded.append((lo, cells.T.astype(np.uint64)))   # [registers, 32], a copy
         m.ordering.issue(lo, tensor_op, self.ins.line)
