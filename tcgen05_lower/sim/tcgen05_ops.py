@@ -11,6 +11,8 @@ them, what operands they pass, and which model takes them.
 - ld, ld.red, st (warp-collective, 9.7.16.8): ``tensor_core.load`` / ``store`` once per
   warp; the destination registers are written when ld is issued. The warp's operation is
   issued to the ordering model once, by the warp's lowest active thread (see ordering.py).
+  Whole warps take the lean forms of ldst_lean.py (ld without .red, st), which keep per
+  address and warp what the general code builds each time.
 
 The qualifier grammar accepted here is the one of the syntax blocks of 9.7.16.7-9.7.16.10;
 anything else is an unknown instruction.
@@ -22,7 +24,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tcgen05_lower.sim import ldst_lean
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.ldst_lean import check_allocated as _check_allocated
 from tcgen05_lower.sim.words import MASK, SMEM_BASE
 
 if TYPE_CHECKING:
@@ -42,7 +46,6 @@ _CP_QUALIFIERS = _CTA_GROUP | {"128x256b", "4x256b", "128x128b", "64x128b", "32x
                                "b6x16_p32", "b4x16_p64"}
 _LDST_SHAPES = frozenset({"16x64b", "16x128b", "16x256b", "32x32b", "16x32bx2"})
 _NUMS = frozenset({f"x{n}" for n in (1, 2, 4, 8, 16, 32, 64, 128)})
-_U64 = (1 << 64) - 1
 
 
 def _unknown(ins: P.Instr, why: str = "") -> SimError:
@@ -139,13 +142,6 @@ def _scalar_operand(m: Machine, op, g: int, ins: P.Instr):
             return bool(arr[g])
         return int(arr[g] & MASK[m.reg_bits(op.name)])
     raise SimError(f"operand {op} cannot be passed to the tensor core", ins.line, ins.text)
-
-
-def _check_allocated(m: Machine, tensor_op, ins: P.Instr) -> None:
-    fp = tensor_op.footprint
-    for masks in (fp.tmem_reads, fp.tmem_writes):
-        for rank, mask in masks.items():
-            m.ordering.check_tmem_allocated(rank, mask, ins.line)
 
 
 def _uniform(values: np.ndarray, what: str) -> int:
@@ -317,7 +313,7 @@ def _load(split: bool, red: bool):
         dst = _flatten_regs(ops_[0])
         red_dst = _flatten_regs(ops_[1]) if red else []
         taddr_op = ops_[-1]
-        lean = None if red else lean_load(m, ins, taddr_op, dst, imm)
+        lean = None if red else ldst_lean.lean_load(m, ins, taddr_op, dst, imm)
 
         def run(ins, idx):
             m.check_warp_converged(ins, idx)
@@ -355,162 +351,6 @@ def _load_warp(m: Machine, ins: P.Instr, warp: np.ndarray, taddr_op, dst: list[s
     m.ordering.issue(int(warp[0]), tensor_op, ins.line)
 
 
-def lean_load(m: Machine, ins: P.Instr, taddr_op, dst: list[str], imm: int | None):
-    """The lean form of a tcgen05.ld without .red whose address is ``[register+imm]``
-    (``_LeanLoad``), or None when the machine's tensor core is not ``tensor_core`` (a
-    stand-in takes the general code)."""
-    from tcgen05_lower.sim import tensor_core
-    if not isinstance(taddr_op, P.Addr) or not isinstance(taddr_op.base, P.Reg) \
-            or m.tc is not tensor_core:
-        return None
-    return _LeanLoad(m, ins, taddr_op, dst, imm)
-
-
-class _LeanLoad:
-    """tcgen05.ld of one instruction by full warps, as ``_load_warp`` does it, with what
-    depends only on the address and the warp kept per (address, first thread) for the
-    run (the machine's handler owns it): the warp's CTA, the cells
-    (``tensor_core.built_load``, the footprint shared by those lds). Per warp there
-    remain the address register read, the TMEM read, the allocation check and the issue.
-    The destination registers of the warps of one execution are written together after
-    their issues, one slice store per register, instead of each warp's before its issue:
-    nothing in between reads them (an issue reads no register, each warp its own
-    threads' address), and ``run`` writes those loaded before a warp the general code
-    loads and before an error leaves it, as the general code would have.
-
-    ``load`` does nothing and answers False for anything else, which the general code
-    then does (and reports) as before: a warp of fewer than 32 threads or not
-    consecutive ones, or whose lanes are not its threads in order; an address that
-    differs between the threads; a destination or address register not made yet or a
-    predicate; a fragment of another width than the registers named."""
-
-    __slots__ = ("m", "ins", "base", "offset", "dst", "imm", "plans", "arrays", "ids",
-                 "columns_checked")
-
-    #: Plans kept at most (an ld's addresses x warps in a run: a few dozen).
-    LIMIT = 256
-
-    def __init__(self, m: Machine, ins: P.Instr, taddr_op: P.Addr, dst: list[str],
-                 imm: int | None):
-        self.m, self.ins, self.dst, self.imm = m, ins, dst, imm
-        self.base, self.offset = taddr_op.base.name, taddr_op.offset & _U64
-        self.plans: dict = {}
-        self.arrays = None
-        # the machine's thread ids when its warps are its threads 32 by 32 (every CTA a
-        # whole number of warps), else None
-        ids = np.arange(m.nthreads)
-        self.ids = ids if np.array_equal(m.warp_of, ids // 32) else None
-        # whether the ordering model's check_tmem_allocated is TensorOrdering's: that
-        # the columns an ld's mask touches are in its ``allocated`` columns of the CTA
-        from tcgen05_lower.sim.ordering_tensor import TensorOrdering
-        check = getattr(type(m.ordering), "check_tmem_allocated", None)
-        self.columns_checked = check is TensorOrdering.check_tmem_allocated
-
-    def warps(self, act) -> list[np.ndarray]:
-        """``m.warps(act)``: for consecutive threads from a warp's first, whole warps
-        (when warps are the threads 32 by 32), slices of them instead of np.split's
-        search for the warps' ends."""
-        m, ids = self.m, self.ids
-        threads = m.threads_of(act)
-        n = len(threads)
-        if ids is None or n == 0 or n % 32 or threads.dtype != ids.dtype:
-            return m.warps(act)
-        lo = int(threads[0])
-        if lo % 32 or threads.tobytes() != ids[lo:lo + n].tobytes():
-            return m.warps(act)
-        return [threads[k:k + 32] for k in range(0, n, 32)]
-
-    def run(self, warps: list[np.ndarray], general) -> None:
-        """The ld by each of `warps` in order: lean, or by `general(warp)`."""
-        loaded: list = []   # (first thread, registers' values) not written yet
-        try:
-            for warp in warps:
-                if not self.load(warp, loaded):
-                    self._write(loaded)
-                    general(warp)
-        finally:
-            self._write(loaded)
-
-    def _registers(self):
-        """The address register's array and the destinations' (a register's array,
-        once made, is the machine's for the run: MachineRegisters.reg), or None while
-        one is not made yet or is a predicate."""
-        if self.arrays is None:
-            regs = self.m.regs
-            arrays = [regs.get(name) for name in [self.base, *self.dst]]
-            if any(a is None or a.dtype != np.uint64 for a in arrays):
-                return None
-            self.arrays = arrays
-        return self.arrays
-
-    def load(self, warp: np.ndarray, loaded: list) -> bool:
-        """The ld by `warp` (global thread ids), its registers' values appended to
-        `loaded` before its issue; or False with nothing done."""
-        if len(warp) != 32:
-            return False
-        lo = int(warp[0])
-        if int(warp[-1]) != lo + 31:
-            return False
-        arrays = self._registers()
-        if arrays is None:
-            return False
-        base = arrays[0][lo:lo + 32]
-        if base.tobytes() != base[:1].tobytes() * 32:   # not warp-uniform
-            return False
-        taddr = (int(base[0]) + self.offset) & _U64   # m.address's sum
-        plan = self.plans.get((taddr, lo))
-        if plan is None:
-            plan = self._plan(taddr, lo)
-        if plan is False:
-            return False
-        m, rank, at, packed, fp = self.m, *plan
-        cells = m.tc.loaded_cells(m.ctas[rank].tmem, at, packed)
-        tensor_op = m.tc.ld_operation(fp)
-        columns = at[1]   # a block's: its mask's columns
-        if not self.columns_checked or not isinstance(columns, slice) or \
-                not m.ordering.allocated[rank][columns].all():
-            _check_allocated(m, tensor_op, self.ins)   # the general check (and its error)
-        loaded.append((lo, cells.T.astype(np.uint64)))   # [registers, 32], a copy
-        m.ordering.issue(lo, tensor_op, self.ins.line)
-        return True
-
-    def _write(self, loaded: list) -> None:
-        """Writes the registers of the warps in `loaded` and empties it: one slice of
-        each register for consecutive warps."""
-        if not loaded:
-            return
-        first = loaded[0][0]
-        if all(lo == first + 32 * at for at, (lo, _) in enumerate(loaded)):
-            values = loaded[0][1] if len(loaded) == 1 else \
-                np.concatenate([v for _, v in loaded], axis=1)
-            parts = [(slice(first, first + values.shape[1]), values)]
-        else:
-            parts = [(slice(lo, lo + 32), v) for lo, v in loaded]
-        loaded.clear()
-        for rows, values in parts:
-            for array, row in zip(self.arrays[1:], values):
-                array[rows] = row
-
-    def _plan(self, taddr: int, lo: int):
-        """(CTA, cells, packed, footprint) of the ld at `taddr` by the warp whose first
-        thread is `lo`, kept; False (kept) when its lanes are not its threads in order or
-        its fragment has not one register per destination. SimError as tensor_core.load
-        for an address the warp may not access."""
-        m = self.m
-        rank, w = int(m.rank[lo]), int(m.tid[lo] // 32)
-        at, packed, fp = m.tc.built_load(self.ins.opcode, taddr, w, rank, self.imm,
-                                         m.issue_kwargs.get("cache"))
-        cells = m.tc.loaded_cells(m.ctas[rank].tmem, at, packed)
-        plan = (rank, at, packed, fp)
-        if not (m.tid[lo:lo + 32] % 32 == np.arange(32)).all() \
-                or cells.shape != (32, len(self.dst)):
-            plan = False
-        if len(self.plans) >= self.LIMIT:
-            self.plans.clear()
-        self.plans[taddr, lo] = plan
-        return plan
-
-
 def _write_columns(m: Machine, names: list[str], warp: np.ndarray, values: np.ndarray,
                    ins: P.Instr) -> None:
     """m.write(names[j], warp, values[:, j], 32) for every j (values: uint64 below 2**32),
@@ -535,21 +375,29 @@ def _store(split: bool):
                 raise SimError("the .16x32bx2 shape needs immHalfSplitoff", ins.line, ins.text)
             imm = int(ops_[1].value)
         src = _flatten_regs(ops_[-1])
+        lean = ldst_lean.lean_store(m, ins, taddr_op, src, imm)
 
         def run(ins, idx):
             m.check_warp_converged(ins, idx)
             act = m.guarded(ins, idx)
-            for warp in m.warps(act):
-                rank = int(m.rank[warp[0]])
-                taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
-                w = int(m.tid[warp[0]] // 32)
-                values = np.zeros((32, len(src)), np.uint32)
-                lanes = m.tid[warp] % 32
-                for j, name in enumerate(src):
-                    values[lanes, j] = m.reg(name, ins)[warp].astype(np.uint32)
-                tensor_op = m.tc.store(ins.opcode, taddr, w, rank, values, imm)
-                _check_allocated(m, tensor_op, ins)
-                m.ordering.issue(int(warp[0]), tensor_op, ins.line)
+            for warp in (m.warps(act) if lean is None else lean.warps(act)):
+                if lean is None or not lean.store(warp):
+                    _store_warp(m, ins, warp, taddr_op, src, imm)
             m.advance(idx)
         return run
     return make
+
+
+def _store_warp(m: Machine, ins: P.Instr, warp: np.ndarray, taddr_op, src: list[str],
+                imm: int | None) -> None:
+    """tcgen05.st by the threads `warp` of one warp (the general code)."""
+    rank = int(m.rank[warp[0]])
+    taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
+    w = int(m.tid[warp[0]] // 32)
+    values = np.zeros((32, len(src)), np.uint32)
+    lanes = m.tid[warp] % 32
+    for j, name in enumerate(src):
+        values[lanes, j] = m.reg(name, ins)[warp].astype(np.uint32)
+    tensor_op = m.tc.store(ins.opcode, taddr, w, rank, values, imm)
+    _check_allocated(m, tensor_op, ins)
+    m.ordering.issue(int(warp[0]), tensor_op, ins.line)

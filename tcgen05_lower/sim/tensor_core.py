@@ -383,16 +383,29 @@ def built_load(opcode: str, taddr: int, warp: int, rank: int, imm: int | None,
     address, warp and CTA: (the cells as ``tmem_block`` gives them, slices when they are
     a block, whether the registers are packed, the footprint shared by the lds of the
     key). SimError for an address the warp may not access (9.7.16.8.1)."""
-    key = ("ld", opcode, taddr, warp, rank, imm)
+    return _built_ldst("ld", opcode, taddr, warp, rank, imm, cache)
+
+
+def built_store(opcode: str, taddr: int, warp: int, rank: int, imm: int | None,
+                cache: dict | None = None) -> tuple:
+    """``built_load`` of a tcgen05.st: its cells, and a footprint that writes them,
+    shared by the sts of the key (``store_operation`` gives each its values)."""
+    return _built_ldst("st", opcode, taddr, warp, rank, imm, cache)
+
+
+def _built_ldst(kind: str, opcode: str, taddr: int, warp: int, rank: int, imm: int | None,
+                cache: dict | None) -> tuple:
+    key = (kind, opcode, taddr, warp, rank, imm)
     built = None if cache is None else cache.get(key)
     if built is None:
         lanes, cols, packed, at = _kept_ldst_cells(opcode, taddr, warp, imm, cache)
-        # the footprint is shared by the lds of the key, as a built MMA's (not changed
+        # the footprint is shared by the ops of the key, as a built MMA's (not changed
         # after its issue); the cells as slices when they are a block (.32x32b)
         mask = np.zeros((TMEM_LANES, TMEM_COLUMNS), bool)
         mask[at] = True   # _mask(lanes, cols)
-        mask.flags.writeable = False   # shared by the lds of the key
-        fp = Footprint(tmem_reads={rank: mask})
+        mask.flags.writeable = False   # shared by the ops of the key
+        fp = Footprint(tmem_reads={rank: mask}) if kind == "ld" else \
+            Footprint(tmem_writes={rank: mask})
         summary_of_cells(fp, mask, lanes, cols)
         built = (at, packed, fp)
         if cache is not None:
@@ -420,6 +433,19 @@ def ld_operation(fp: Footprint) -> Operation:
 def _no_effect(ctas: list[CtaMemory]) -> None:
     """The effect of an ld when the ordering model performs it: none (its registers are
     written at its issue)."""
+
+
+def store_operation(fp: Footprint, rank: int, at, packed: bool,
+                    values: np.ndarray) -> Operation:
+    """The operation of one issued st of ``built_store``'s (footprint, cells, packed) with
+    the registers `values` (uint32[32, registers]): it writes them when performed."""
+    if packed:   # 9.7.16.8.2: each register's halves go to two adjacent cells
+        values = np.stack([values & 0xFFFF, values >> 16], axis=-1)
+
+    def perform(ctas: list[CtaMemory]) -> None:
+        ctas[rank].tmem[at] = values
+
+    return Operation("st", fp, None, perform)
 
 
 def store(opcode: str, taddr: int, warp: int, rank: int, values: np.ndarray,
