@@ -26,11 +26,10 @@ from tcgen05_lower.sim.state import SimError  # noqa: E402
 #: Every thread t of CTA r stores its registers {%s0, ..} = (64 * (r * threads + t) + j)
 #: with tcgen05.st of FORM at ST_ADDR (taddr: the allocated columns, lane 32 * its warp's
 #: rank in its warpgroup), waits, loads them back with tcgen05.ld of the same form at
-#: LD_ADDR (taddr) into
-#: {%d0, ..} (made by a mov first unless FRESH) and writes them to out[R * g + j] (g: the
-#: thread's index in the cluster). Warp 0 allocates ALLOC columns and frees them at the
-#: end; GUARD (a predicate on %p2: warp 1 and 3) may guard the ld; with HALVES the upper
-#: 16 threads of warps 1 and 2 exit first.
+#: LD_ADDR (taddr) into {%d0, ..} (made by a mov first unless FRESH) and writes them to
+#: out[R * g + j] (g: the thread's index in the cluster). Warp 0 allocates ALLOC columns
+#: and frees them at the end; GUARD (a predicate on %p2: warp 1 and 3) may guard the ld;
+#: with HALVES the upper 16 threads of warps 1 and 2 exit first.
 BODY = """
 	.reg .b32 	%s<40>;
 	.reg .b32 	%d<40>;
