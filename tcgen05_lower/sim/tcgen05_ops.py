@@ -11,6 +11,8 @@ them, what operands they pass, and which model takes them.
 - ld, ld.red, st (warp-collective, 9.7.16.8): ``tensor_core.load`` / ``store`` once per
   warp; the destination registers are written when ld is issued. The warp's operation is
   issued to the ordering model once, by the warp's lowest active thread (see ordering.py).
+  Whole warps take the lean forms of ldst_lean.py (ld without .red, st), which keep per
+  address and warp what the general code builds each time.
 
 The qualifier grammar accepted here is the one of the syntax blocks of 9.7.16.7-9.7.16.10;
 anything else is an unknown instruction.
@@ -22,7 +24,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tcgen05_lower.sim import ldst_lean
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.ldst_lean import check_allocated as _check_allocated
 from tcgen05_lower.sim.words import MASK, SMEM_BASE
 
 if TYPE_CHECKING:
@@ -172,13 +176,6 @@ def _scalar_operand(m: Machine, op, g: int, ins: P.Instr):
             return bool(arr[g])
         return int(arr[g] & MASK[m.reg_bits(op.name)])
     raise SimError(f"operand {op} cannot be passed to the tensor core", ins.line, ins.text)
-
-
-def _check_allocated(m: Machine, tensor_op, ins: P.Instr) -> None:
-    fp = tensor_op.footprint
-    for masks in (fp.tmem_reads, fp.tmem_writes):
-        for rank, mask in masks.items():
-            m.ordering.check_tmem_allocated(rank, mask, ins.line)
 
 
 def _uniform(values: np.ndarray, what: str) -> int:
@@ -350,31 +347,42 @@ def _load(split: bool, red: bool):
         dst = _flatten_regs(ops_[0])
         red_dst = _flatten_regs(ops_[1]) if red else []
         taddr_op = ops_[-1]
+        lean = None if red else ldst_lean.lean_load(m, ins, taddr_op, dst, imm)
 
         def run(ins, idx):
             m.check_warp_converged(ins, idx)
             act = m.guarded(ins, idx)
-            for warp in m.warps(act):
-                rank = int(m.rank[warp[0]])
-                taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
-                w = int(m.tid[warp[0]] // 32)
-                values, red_values, tensor_op = m.tc.load(ins.opcode, taddr, w, rank, m.ctas,
-                                                          imm, **m.issue_kwargs)
-                _check_allocated(m, tensor_op, ins)
-                lanes = m.tid[warp] % 32
-                values = np.asarray(values, np.uint32)
-                if values.shape[1] != len(dst):
-                    raise SimError(f"the tensor-core model returned {values.shape[1]} "
-                                   f"registers; the instruction names {len(dst)}")
-                _write_columns(m, dst, warp, values[lanes].astype(np.uint64), ins)
-                if red:
-                    red_values = np.asarray(red_values, np.uint32)
-                    for j, name in enumerate(red_dst):
-                        m.write(name, warp, red_values[lanes, j].astype(np.uint64), 32, ins)
-                m.ordering.issue(int(warp[0]), tensor_op, ins.line)
+            if lean is None:
+                for warp in m.warps(act):
+                    _load_warp(m, ins, warp, taddr_op, dst, red_dst, imm)
+            else:
+                lean.run(lean.warps(act),
+                         lambda warp: _load_warp(m, ins, warp, taddr_op, dst, red_dst, imm))
             m.advance(idx)
         return run
     return make
+
+
+def _load_warp(m: Machine, ins: P.Instr, warp: np.ndarray, taddr_op, dst: list[str],
+               red_dst: list[str], imm: int | None) -> None:
+    """tcgen05.ld by the threads `warp` of one warp (the general code)."""
+    rank = int(m.rank[warp[0]])
+    taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
+    w = int(m.tid[warp[0]] // 32)
+    values, red_values, tensor_op = m.tc.load(ins.opcode, taddr, w, rank, m.ctas,
+                                              imm, **m.issue_kwargs)
+    _check_allocated(m, tensor_op, ins)
+    lanes = m.tid[warp] % 32
+    values = np.asarray(values, np.uint32)
+    if values.shape[1] != len(dst):
+        raise SimError(f"the tensor-core model returned {values.shape[1]} "
+                       f"registers; the instruction names {len(dst)}")
+    _write_columns(m, dst, warp, values[lanes].astype(np.uint64), ins)
+    if red_dst:
+        red_values = np.asarray(red_values, np.uint32)
+        for j, name in enumerate(red_dst):
+            m.write(name, warp, red_values[lanes, j].astype(np.uint64), 32, ins)
+    m.ordering.issue(int(warp[0]), tensor_op, ins.line)
 
 
 def _write_columns(m: Machine, names: list[str], warp: np.ndarray, values: np.ndarray,
@@ -401,21 +409,29 @@ def _store(split: bool):
                 raise SimError("the .16x32bx2 shape needs immHalfSplitoff", ins.line, ins.text)
             imm = int(ops_[1].value)
         src = _flatten_regs(ops_[-1])
+        lean = ldst_lean.lean_store(m, ins, taddr_op, src, imm)
 
         def run(ins, idx):
             m.check_warp_converged(ins, idx)
             act = m.guarded(ins, idx)
-            for warp in m.warps(act):
-                rank = int(m.rank[warp[0]])
-                taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
-                w = int(m.tid[warp[0]] // 32)
-                values = np.zeros((32, len(src)), np.uint32)
-                lanes = m.tid[warp] % 32
-                for j, name in enumerate(src):
-                    values[lanes, j] = m.reg(name, ins)[warp].astype(np.uint32)
-                tensor_op = m.tc.store(ins.opcode, taddr, w, rank, values, imm)
-                _check_allocated(m, tensor_op, ins)
-                m.ordering.issue(int(warp[0]), tensor_op, ins.line)
+            for warp in (m.warps(act) if lean is None else lean.warps(act)):
+                if lean is None or not lean.store(warp):
+                    _store_warp(m, ins, warp, taddr_op, src, imm)
             m.advance(idx)
         return run
     return make
+
+
+def _store_warp(m: Machine, ins: P.Instr, warp: np.ndarray, taddr_op, src: list[str],
+                imm: int | None) -> None:
+    """tcgen05.st by the threads `warp` of one warp (the general code)."""
+    rank = int(m.rank[warp[0]])
+    taddr = _warp_value(m.address(taddr_op, warp, ins), warp, "taddr")
+    w = int(m.tid[warp[0]] // 32)
+    values = np.zeros((32, len(src)), np.uint32)
+    lanes = m.tid[warp] % 32
+    for j, name in enumerate(src):
+        values[lanes, j] = m.reg(name, ins)[warp].astype(np.uint32)
+    tensor_op = m.tc.store(ins.opcode, taddr, w, rank, values, imm)
+    _check_allocated(m, tensor_op, ins)
+    m.ordering.issue(int(warp[0]), tensor_op, ins.line)

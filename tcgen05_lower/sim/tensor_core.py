@@ -391,29 +391,82 @@ def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
     function of its qualifiers, address, warp and CTA, kept there."""
     parts = _qualifiers(opcode)
     reduction = datamove.load_reduction(parts) if parts[1] == "red" else None
-    key = ("ld", opcode, taddr, warp, rank, imm)
+    at, packed, fp = built_load(opcode, taddr, warp, rank, imm, cache)
+    # a copy, also of a block's view
+    cells = loaded_cells(ctas[rank].tmem, at, packed).astype(np.uint32)
+    red = None if reduction is None else datamove.reduce_loaded(cells, reduction)
+    return cells, red, ld_operation(fp)
+
+
+def built_load(opcode: str, taddr: int, warp: int, rank: int, imm: int | None,
+               cache: dict | None = None) -> tuple:
+    """What ``load`` builds of an ld, kept in the run's `cache` under its qualifiers,
+    address, warp and CTA: (the cells as ``tmem_block`` gives them, slices when they are
+    a block, whether the registers are packed, the footprint shared by the lds of the
+    key). SimError for an address the warp may not access (9.7.16.8.1)."""
+    return _built_ldst("ld", opcode, taddr, warp, rank, imm, cache)
+
+
+def built_store(opcode: str, taddr: int, warp: int, rank: int, imm: int | None,
+                cache: dict | None = None) -> tuple:
+    """``built_load`` of a tcgen05.st: its cells, and a footprint that writes them,
+    shared by the sts of the key (``store_operation`` gives each its values)."""
+    return _built_ldst("st", opcode, taddr, warp, rank, imm, cache)
+
+
+def _built_ldst(kind: str, opcode: str, taddr: int, warp: int, rank: int, imm: int | None,
+                cache: dict | None) -> tuple:
+    key = (kind, opcode, taddr, warp, rank, imm)
     built = None if cache is None else cache.get(key)
     if built is None:
         lanes, cols, packed, at = _kept_ldst_cells(opcode, taddr, warp, imm, cache)
-        # the footprint is shared by the lds of the key, as a built MMA's (not changed
+        # the footprint is shared by the ops of the key, as a built MMA's (not changed
         # after its issue); the cells as slices when they are a block (.32x32b)
         mask = np.zeros((TMEM_LANES, TMEM_COLUMNS), bool)
         mask[at] = True   # _mask(lanes, cols)
-        mask.flags.writeable = False   # shared by the lds of the key
-        fp = Footprint(tmem_reads={rank: mask})
+        mask.flags.writeable = False   # shared by the ops of the key
+        fp = Footprint(tmem_reads={rank: mask}) if kind == "ld" else \
+            Footprint(tmem_writes={rank: mask})
         summary_of_cells(fp, mask, lanes, cols)
         built = (at, packed, fp)
         if cache is not None:
             if len(cache) >= _MMA_CACHE_SIZE:
                 cache.clear()
             cache[key] = built
-    at, packed, fp = built
-    cells = ctas[rank].tmem[at]
+    return built
+
+
+def loaded_cells(tmem: np.ndarray, at, packed: bool) -> np.ndarray:
+    """The [32, registers] words an ld of cells `at` (``built_load``'s) reads from the
+    CTA's `tmem`: a view of it for an unpacked block."""
+    cells = tmem[at]
     if packed:   # 9.7.16.8.2: two adjacent cells' low 16 bits in one register
         cells = (cells[..., 0] & 0xFFFF) | ((cells[..., 1] & 0xFFFF) << 16)
-    cells = cells.astype(np.uint32)   # a copy, also of a block's view
-    red = None if reduction is None else datamove.reduce_loaded(cells, reduction)
-    return cells, red, Operation("ld", fp, None, lambda ctas: None)
+    return cells
+
+
+def ld_operation(fp: Footprint) -> Operation:
+    """The operation of one issued ld of footprint `fp` (a fresh one per issue, so that
+    no two issues share one record)."""
+    return Operation("ld", fp, None, _no_effect)
+
+
+def _no_effect(ctas: list[CtaMemory]) -> None:
+    """The effect of an ld when the ordering model performs it: none (its registers are
+    written at its issue)."""
+
+
+def store_operation(fp: Footprint, rank: int, at, packed: bool,
+                    values: np.ndarray) -> Operation:
+    """The operation of one issued st of ``built_store``'s (footprint, cells, packed) with
+    the registers `values` (uint32[32, registers]): it writes them when performed."""
+    if packed:   # 9.7.16.8.2: each register's halves go to two adjacent cells
+        values = np.stack([values & 0xFFFF, values >> 16], axis=-1)
+
+    def perform(ctas: list[CtaMemory]) -> None:
+        ctas[rank].tmem[at] = values
+
+    return Operation("st", fp, None, perform)
 
 
 def store(opcode: str, taddr: int, warp: int, rank: int, values: np.ndarray,
