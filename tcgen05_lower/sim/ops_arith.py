@@ -295,13 +295,15 @@ def _not(ins: P.Instr):
     def make(m, ins):
         d, a = ins.operands
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             x = m.read(a, act, bits, ins)
             r = (x == 0) if kind == "pred" else ~np.asarray(x, np.uint64)
             m.write(d.name, act, r, bits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
 
 
@@ -341,23 +343,24 @@ def _mov_vector(m, ins, d, a, kind, bits: int):
     part = bits // count
     mask = np.uint64((1 << part) - 1)
 
-    def unpack(ins, idx):
-        act = m.guarded(ins, idx)
+    def unpack(act):
         x = np.asarray(m.read(a, act, bits, ins), np.uint64)
         for j, item in enumerate(d.items):
             if isinstance(item, P.Reg) and item.name != "_":  # "_" discards a part
                 m.write(item.name, act, (x >> np.uint64(j * part)) & mask, part, ins)
-        m.advance(idx)
 
-    def pack(ins, idx):
-        act = m.guarded(ins, idx)
+    def pack(act):
         x = np.uint64(0)
         for j, item in enumerate(a.items):
             x = x | ((np.asarray(m.read(item, act, part, ins), np.uint64) & mask)
                      << np.uint64(j * part))
         m.write(d.name, act, x, bits, ins)
+    apply = unpack if isinstance(d, P.Vec) else pack
+
+    def run(ins, idx):
+        apply(m.guarded(ins, idx))
         m.advance(idx)
-    return unpack if isinstance(d, P.Vec) else pack
+    return _fusible(run, ins, apply)
 
 
 def _selp(ins: P.Instr):
@@ -366,13 +369,15 @@ def _selp(ins: P.Instr):
     def make(m, ins):
         d, a, b, c = ins.operands
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             p = m.read(c, act, 1, ins).astype(bool)
             m.write(d.name, act, np.where(p, m.read(a, act, bits, ins),
                                           m.read(b, act, bits, ins)), bits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
 
 
@@ -522,14 +527,16 @@ def _bfe(ins: P.Instr):
     def make(m, ins):
         d, a, b, c = ins.operands
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             x = m.read(a, act, bits, ins)
             pos = m.read(b, act, 32, ins) & np.uint64(0xFF)
             length = m.read(c, act, 32, ins) & np.uint64(0xFF)
             m.write(d.name, act, bit_extract(x, pos, length, bits, kind == "s"), bits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
 
 

@@ -260,9 +260,23 @@ def _elect(ins: P.Instr):
         if len(ins.operands) != 2 or not isinstance(ins.operands[0], P.DestPair):
             raise _unknown(ins, "elect.sync takes d|p, membermask")
         pair, mask = ins.operands
+        # every lane in the mask (an immediate with its low 32 bits set), no guard: each
+        # thread is in it and lane 0 is the lowest, so each warp elects its lane 0
+        full = ins.guard is None and isinstance(mask, P.Imm) and \
+            m.imm_bits(mask, 32) & 0xFFFFFFFF == 0xFFFFFFFF
+        lane0 = []   # per thread: whether its lane is 0 (made at the first use)
 
         def run(ins, idx):
             m.check_warp_converged(ins, idx)
+            at = m.contiguous(idx) if full else None
+            if type(at) is slice:   # the threads as a slice (never empty)
+                if not lane0:
+                    lane0.append(m.tid % 32 == 0)
+                m.write(pair.second.name, at, lane0[0][at], 1, ins)
+                if pair.first is not None:
+                    m.write(pair.first.name, at, np.uint64(0), 32, ins)
+                m.advance(idx)
+                return
             act = m.guarded(ins, idx)
             threads = m.threads_of(act)
             if threads.size:

@@ -180,8 +180,11 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
     if not parity:
         raise _unknown(ins, "only the .parity form")
     d, a, ph = ins.operands[:3]
+    uniform = _uniform_wait(m, ins, d, a, ph)
 
     def run(ins, idx):
+        if uniform is not None and uniform(idx):
+            return
         act = m.guarded(ins, idx)
         threads = m.threads_of(act)
         if threads.size:
@@ -207,6 +210,64 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
         else:
             m.advance(idx)
     return run
+
+
+def _uniform_wait(m: Machine, ins: P.Instr, d, a, ph):
+    """The try_wait of an unguarded ``mbarrier.try_wait.parity`` on ``[reg{+offset}]``
+    with a register or immediate parity, when the step's threads are consecutive, of
+    one CTA, and give the same address and parity (one warp's, usually): the ordering
+    model's wait of one group (``mbarrier_try_wait_parity_uniform``), one answer for
+    all, written and acted on through the slice of the threads. ``uniform(idx)``
+    returns False, nothing done, for anything else (the handler's general code then
+    runs: other operands, threads of two CTAs or with different values, an mbarrier
+    the model would wait on thread by thread)."""
+    if ins.guard is not None or not isinstance(d, P.Reg) or \
+            not isinstance(a, P.Addr) or not isinstance(a.base, P.Reg) or \
+            not isinstance(ph, (P.Reg, P.Imm)) or \
+            getattr(m.ordering, "mbarrier_try_wait_parity_uniform", None) is None:
+        return None
+    wait = m.ordering.mbarrier_try_wait_parity_uniform
+    scope, offset, base = _scope(ins), a.offset & 0xFFFFFFFFFFFFFFFF, a.base.name
+    parity = m.imm_bits(ph, 32) & 1 if isinstance(ph, P.Imm) else None
+    regs, rank_of = m.regs, m.rank
+
+    def uniform(idx) -> bool:
+        at = m.contiguous(idx)
+        if type(at) is not slice or at.start is None:
+            return False
+        start, stop = at.start, at.stop
+        if rank_of[start] != rank_of[stop - 1]:
+            return False
+        address = _same_value(regs.get(base), at)
+        if address is None:
+            return False
+        bit = parity if parity is not None else _same_value(regs.get(ph.name), at)
+        if bit is None:
+            return False
+        ok = wait(idx, int(rank_of[start]), (address + offset) & 0xFFFFFFFFFFFFFFFF,
+                  bit & 1, ins.line, scope=scope)
+        if ok is None:
+            return False
+        m.write(d.name, at, ok, 1, ins)
+        if ok:
+            m.pc[at] += 1
+        else:
+            m.status[at] = MBAR
+            m.wait_epoch[at] = m.epoch
+        return True
+    return uniform
+
+
+def _same_value(arr, at: slice) -> int | None:
+    """The value every thread of ``at`` has in the uint64 register array ``arr``, else
+    None (also for a register not yet made, or a predicate)."""
+    if arr is None or arr.dtype != np.uint64:
+        return None
+    values = arr[at]
+    first = values[0]
+    if np.count_nonzero(values != first):
+        return None
+    return int(first)
 
 
 def _wait_or_pass(m: Machine, act, threads: np.ndarray, ok: np.ndarray) -> None:
