@@ -233,9 +233,9 @@ def _uniform_wait(m: Machine, ins: P.Instr, d, a, ph):
 
     def uniform(idx) -> bool:
         at = m.contiguous(idx)
-        if type(at) is not slice or at.start is None:
+        if type(at) is not slice:
             return False
-        start, stop = at.start, at.stop
+        start, stop = (0, m.nthreads) if at is ALL else (at.start, at.stop)
         if rank_of[start] != rank_of[stop - 1]:
             return False
         address = _same_value(regs.get(base), at)
@@ -244,7 +244,7 @@ def _uniform_wait(m: Machine, ins: P.Instr, d, a, ph):
         bit = parity if parity is not None else _same_value(regs.get(ph.name), at)
         if bit is None:
             return False
-        ok = wait(idx, int(rank_of[start]), (address + offset) & 0xFFFFFFFFFFFFFFFF,
+        ok = wait(m.threads_of(idx) if idx is ALL else idx, int(rank_of[start]), (address + offset) & 0xFFFFFFFFFFFFFFFF,
                   bit & 1, ins.line, scope=scope)
         if ok is None:
             return False
@@ -274,10 +274,11 @@ def _wait_or_pass(m: Machine, act, threads: np.ndarray, ok: np.ndarray) -> None:
     """The threads of ``act`` (``threads``: their ids) whose try_wait failed wait
     (status MBAR since this epoch), the others move on; when all of them did the same,
     through ``act`` as a slice if its threads are consecutive."""
-    if ok.all():
+    passed = np.count_nonzero(ok)
+    if passed == ok.size:
         m.pc[m.contiguous(act)] += 1
         return
-    if not ok.any():
+    if not passed:
         at = m.contiguous(act)
         m.status[at] = MBAR
         m.wait_epoch[at] = m.epoch
