@@ -105,17 +105,18 @@ def _verdict(machine: Machine, ins, idx):
 
 def _idx_cases(n: int) -> list:
     ids = np.arange(n)
-    cases = [ALL, ids[:32], ids[32:64], ids[16:48], ids[32:n], ids[0:n:2],
-             np.delete(ids[:32], 5), ids[:64]]
+    cases = [ALL, ids[:32], ids[32:64], ids[16:48], ids[16:64], ids[:48], ids[32:n],
+             ids[0:n:2], np.delete(ids[:32], 5), ids[:64]]
     return [c for c in cases if c is ALL or (c.size and c[-1] < n)]
 
 
 @pytest.mark.parametrize("threads,cluster", [(64, 1), (64, 2), (48, 2), (40, 1)])
 def test_converged_warps_are_checked_as_the_counts_check_them(monkeypatch, threads,
                                                               cluster):
-    """Per set of threads (all, whole warps, half warps, a run across a CTA boundary,
-    every other thread, a warp less one lane) and per status (all running, one thread
-    of the first warp exited, the last warp's second half exited), unguarded and
+    """Per set of threads (all, whole warps, runs that start or end inside a warp, a run
+    across a CTA boundary, every other thread, a warp less one lane) and per status
+    (all running, one thread of the first warp exited, the last warp's second half
+    exited), unguarded and
     guarded (the guard %p1 true in thread 0 of each CTA only): the same verdict, error
     or not, with and without the whole-warp shortcut. With 48 threads per CTA the run of
     threads 32-63 is whole warp 1 of CTA 0 and half of CTA 1's warp 0 (an error the
