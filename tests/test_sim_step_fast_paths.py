@@ -412,7 +412,6 @@ BODIES = """
 def _bodies_run(guard: str, monkeypatch, fused: bool):
     text = kernel(BODIES.format(g=guard), threads=64)
     out = np.zeros(64 * 12, np.uint32)
-    trace = io.StringIO()
     ran = []
     with monkeypatch.context() as patch:
         if not fused:
