@@ -9,9 +9,10 @@ code (issue 37, round 9 of the simulator's speed):
 * ``ops_control._full_mask`` (elect.sync with every lane in its mask elects lane 0
   through the step's slice) against the general election;
 * ``ops_mbarrier._uniform_wait`` (a warp's try_wait on one mbarrier and parity as one
-  group, ``MbarrierOrdering.mbarrier_try_wait_parity_uniform``) against the general
-  wait, on warps whose threads wait on two mbarriers, of two CTAs, with an immediate
-  or a register parity;
+  group, the same warp of both CTAs of a pair as one group per CTA:
+  ``MbarrierOrdering.mbarrier_try_wait_parity_runs``) against the general wait, on
+  warps whose threads wait on two mbarriers, of two CTAs, with an immediate or a
+  register parity;
 * the fused stretches' bodies of mov's pack and unpack, selp, not, bfe, cvt and
   cvta.global against the steps one by one (no fused stretch).
 
@@ -347,10 +348,10 @@ def test_a_warps_wait_on_one_mbarrier_is_the_general_wait(monkeypatch, spread, p
 @pytest.mark.parametrize("unordered", [False, True])
 def test_a_pairs_wait_is_the_general_wait(monkeypatch, schedule, seed, unordered):
     """Both CTAs of a pair wait at once on their own mbarrier (under the late schedule
-    one step of 64 threads of two CTAs, left to the general code; under random ones
-    warp by warp); without the cluster barrier after the inits the waits are not
-    ordered after them, which the general code reports. The same report and model
-    state either way."""
+    one step of 64 threads of two CTAs: two groups, CTA 0's passing, CTA 1's waiting
+    until CTA 0's thread 0 arrives on its mbarrier; under random ones warp by warp);
+    without the cluster barrier after the inits the waits are not ordered after them,
+    which the general code reports. The same report and model state either way."""
     text = PROLOGUE.format(count=1) + WAIT_BOTH
     if unordered:
         text = text.replace("\tbarrier.cluster.arrive.aligned;\n"
@@ -362,9 +363,8 @@ def test_a_pairs_wait_is_the_general_wait(monkeypatch, schedule, seed, unordered
     if not unordered:
         assert fast[0][0] == [1] * 64
         if schedule == "late":
-            # the first wait, 64 threads of two CTAs, is the general code's; CTA 1's
-            # warp then tries again alone
-            assert fast[2][0] is False and fast[2][1:] == [True]
+            # the first wait, of 64 threads of two CTAs, and CTA 1's warp's second
+            assert fast[2] == [True, True]
 
 
 # -- bodies of the fused stretches -------------------------------------------------------------

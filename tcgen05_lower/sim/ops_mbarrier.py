@@ -214,29 +214,27 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
 
 def _uniform_wait(m: Machine, ins: P.Instr, d, a, ph):
     """The try_wait of an unguarded ``mbarrier.try_wait.parity`` on ``[reg{+offset}]``
-    with a register or immediate parity, when the step's threads are consecutive, of
-    one CTA, and give the same address and parity (one warp's, usually): the ordering
-    model's wait of one group (``mbarrier_try_wait_parity_uniform``), one answer for
-    all, written and acted on through the slice of the threads. ``uniform(idx)``
-    returns False, nothing done, for anything else (the handler's general code then
-    runs: other operands, threads of two CTAs or with different values, an mbarrier
-    the model would wait on thread by thread)."""
+    with a register or immediate parity, when the step's threads are consecutive and
+    give the same address and parity (a warp's, usually, or the same warp of each CTA
+    of a pair): the ordering model's wait by groups, one per CTA
+    (``mbarrier_try_wait_parity_runs``), one answer per group, written and acted on
+    through the slice of its threads. ``uniform(idx)`` returns False, nothing done,
+    for anything else (the handler's general code then runs: other operands, threads
+    that are not consecutive or give different values, an mbarrier the model would
+    wait on thread by thread)."""
     if ins.guard is not None or not isinstance(d, P.Reg) or \
             not isinstance(a, P.Addr) or not isinstance(a.base, P.Reg) or \
             not isinstance(ph, (P.Reg, P.Imm)) or \
-            getattr(m.ordering, "mbarrier_try_wait_parity_uniform", None) is None:
+            getattr(m.ordering, "mbarrier_try_wait_parity_runs", None) is None:
         return None
-    wait = m.ordering.mbarrier_try_wait_parity_uniform
+    wait = m.ordering.mbarrier_try_wait_parity_runs
     scope, offset, base = _scope(ins), a.offset & 0xFFFFFFFFFFFFFFFF, a.base.name
     parity = m.imm_bits(ph, 32) & 1 if isinstance(ph, P.Imm) else None
-    regs, rank_of = m.regs, m.rank
+    regs, per_cta = m.regs, m.launch.threads
 
     def uniform(idx) -> bool:
         at = m.contiguous(idx)
         if type(at) is not slice:
-            return False
-        start, stop = (0, m.nthreads) if at is ALL else (at.start, at.stop)
-        if rank_of[start] != rank_of[stop - 1]:
             return False
         address = _same_value(regs.get(base), at)
         if address is None:
@@ -244,16 +242,25 @@ def _uniform_wait(m: Machine, ins: P.Instr, d, a, ph):
         bit = parity if parity is not None else _same_value(regs.get(ph.name), at)
         if bit is None:
             return False
-        ok = wait(m.threads_of(idx) if idx is ALL else idx, int(rank_of[start]), (address + offset) & 0xFFFFFFFFFFFFFFFF,
-                  bit & 1, ins.line, scope=scope)
-        if ok is None:
+        start, stop = (0, m.nthreads) if at is ALL else (at.start, at.stop)
+        threads = m.threads_of(idx) if idx is ALL else idx
+        # the runs of one CTA each (thread g is of CTA g // threads per CTA)
+        cuts = [start] + list(range((start // per_cta + 1) * per_cta, stop, per_cta)) + \
+            [stop]
+        runs = [(threads if len(cuts) == 2 else threads[lo - start:hi - start],
+                 lo // per_cta) for lo, hi in zip(cuts, cuts[1:])]
+        passed = wait(runs, (address + offset) & 0xFFFFFFFFFFFFFFFF, bit & 1, ins.line,
+                      scope=scope)
+        if passed is None:
             return False
-        m.write(d.name, at, ok, 1, ins)
-        if ok:
-            m.pc[at] += 1
-        else:
-            m.status[at] = MBAR
-            m.wait_epoch[at] = m.epoch
+        for lo, hi, ok in zip(cuts, cuts[1:], passed):
+            part = at if len(cuts) == 2 else slice(lo, hi)
+            m.write(d.name, part, ok, 1, ins)
+            if ok:
+                m.pc[part] += 1
+            else:
+                m.status[part] = MBAR
+                m.wait_epoch[part] = m.epoch
         return True
     return uniform
 

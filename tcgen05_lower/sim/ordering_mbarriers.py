@@ -181,23 +181,27 @@ class MbarrierOrdering:
                 ok[selected] = True
         return ok
 
-    def mbarrier_try_wait_parity_uniform(self, threads: np.ndarray, rank: int,
-                                         address: int, parity: int, line: int,
-                                         scope: str = "cta") -> bool | None:
-        """``mbarrier_try_wait_parity_many`` of `threads` (int64 ids, sorted, all of CTA
-        `rank`) that all wait on the mbarrier at `address` of CTA `rank` for `parity`
-        (0 or 1): one group, so one answer for all of them (whether they passed), with
-        the same effects; None, nothing done, where ``mbarrier_try_wait_parity_many``
-        would not take them as one group (a subclass's wait, fences implied by each
-        wait, an mbarrier not initialized or whose init is not ordered before the use:
-        the caller then goes through it, which reports what it reports)."""
+    def mbarrier_try_wait_parity_runs(self, runs: list, address: int, parity: int,
+                                      line: int, scope: str = "cta") -> list | None:
+        """``mbarrier_try_wait_parity_many`` of threads that all wait at shared::cta
+        ``address`` for ``parity`` (0 or 1), given as ``runs``: (int64 ids, sorted, all
+        of one CTA; that CTA's rank) in the threads' order, each waiting on its own
+        CTA's mbarrier (``_wait_runs``' groups): per run, whether its threads passed,
+        with the same effects; None, nothing done, where ``mbarrier_try_wait_parity_many``
+        would not take them by groups (a subclass's wait, fences implied by each wait,
+        an mbarrier not initialized or whose init is not ordered before a run's use: the
+        caller then goes through it, which reports what it reports)."""
         if type(self).mbarrier_try_wait_parity is not \
                 MbarrierOrdering.mbarrier_try_wait_parity or self.fences != "canonical":
             return None
-        bar = self.mbarriers.get((rank, address))
-        if bar is None or not self._use_ordered(threads, bar):
-            return None
-        return self._wait_group(threads, bar, parity, scope, rank)
+        bars = []
+        for members, rank in runs:   # every group checked before any waits (_wait_runs)
+            bar = self.mbarriers.get((rank, address))
+            if bar is None or not self._use_ordered(members, bar):
+                return None
+            bars.append(bar)
+        return [self._wait_group(members, bar, parity, scope, rank)
+                for (members, rank), bar in zip(runs, bars)]
 
     def _wait_group(self, members: np.ndarray, bar: Mbarrier, parity: int, scope: str,
                     one_rank: int | None = None) -> bool:
