@@ -464,3 +464,27 @@ def test_the_bodies_compute_what_the_steps_compute(monkeypatch, guard):
         stores = next(pc for pc, ins in enumerate(P.parse(text).entries[0].instructions)
                       if ins.opcode.startswith("st."))
         assert any(m <= 1 and after is not None and after >= stores for m, after in ran)
+
+
+@pytest.mark.parametrize("schedule,seed", SCHEDULES)
+def test_the_second_warps_of_a_pair_wait_as_the_general_wait(monkeypatch, schedule, seed):
+    """CTAs of 64 threads: warp 0 of each branches past the wait, so under the late
+    schedule warp 1 of both CTAs (threads 32-63 and 96-127: ids, not a slice, of two
+    CTAs) waits in one step, CTA 0's passing (its thread 0 arrived) and CTA 1's waiting
+    until CTA 0's thread 0 arrives on its mbarrier. Hand-derived: every thread stores 1
+    to out[rank * 32 + tid], words 0-95. The same report and model state as the general
+    wait."""
+    wait = "{ .reg .pred done; wait: mbarrier.try_wait"
+    body = WAIT_BOTH.replace("\tmov.b32 	%r7, 0;\n",
+                             "\tmov.b32 	%r7, 0;\n\tshr.u32 	%r11, %r1, 5;\n"
+                             "\tsetp.eq.b32 	%p6, %r11, 0;\n\t@%p6 bra 	$SKIP;\n")
+    head, tail = body.split(wait)
+    line, rest = tail.split("\n", 1)
+    text = pair_kernel(PROLOGUE.format(count=1) + head + wait + line + "\n$SKIP:\n" + rest,
+                       threads=64)
+    fast = _wait_run(text, monkeypatch, False, schedule, seed, out_words=128)
+    general = _wait_run(text, monkeypatch, True, schedule, seed, out_words=128)
+    assert fast[:2] == general[:2]
+    assert fast[0][0] == [1] * 96 + [0] * 32
+    if schedule == "late":
+        assert fast[2] == [True, True]
