@@ -107,7 +107,9 @@ def _verdict(machine: Machine, ins, idx):
 def _idx_cases(n: int) -> list:
     ids = np.arange(n)
     cases = [ALL, ids[:32], ids[32:64], ids[16:48], ids[16:64], ids[:48], ids[32:n],
-             ids[0:n:2], np.delete(ids[:32], 5), ids[:64]]
+             ids[0:n:2], np.delete(ids[:32], 5), ids[:64],
+             np.concatenate([ids[:32], ids[64:96]]), np.concatenate([ids[:32], ids[80:112]]),
+             np.concatenate([ids[:32], ids[64:80], ids[96:112]])]
     return [c for c in cases if c is ALL or (c.size and c[-1] < n)]
 
 
@@ -115,7 +117,9 @@ def _idx_cases(n: int) -> list:
 def test_converged_warps_are_checked_as_the_counts_check_them(monkeypatch, threads,
                                                               cluster):
     """Per set of threads (all, whole warps, runs that start or end inside a warp, a run
-    across a CTA boundary, every other thread, a warp less one lane) and per status
+    across a CTA boundary, every other thread, a warp less one lane, ids of two whole
+    warps that are not neighbours, ids of a warp and a run inside another, two half
+    warps that are 32 apart) and per status
     (all running, one thread of the first warp exited, the last warp's second half
     exited), unguarded and
     guarded (the guard %p1 true in thread 0 of each CTA only): the same verdict, error
@@ -175,9 +179,17 @@ ELECT = """
 """
 
 
-def _elect_kernel(mask: str, guarded: bool) -> str:
+def _elect_kernel(mask: str, guarded: bool, staggered: bool = False) -> str:
     body = ELECT.format(mask=mask, guard="@%p3 " if guarded else "",
                         off="@!%p3 mov.b32 	%r3, 9;" if guarded else "")
+    if staggered:
+        # warps 1 and 3 go round through $LATE (at the end): under the lowest PC first
+        # warps 0 and 2 (ids, not a slice) elect together, then warps 1 and 3
+        body = body.replace("\tmov.b32 	%r5, 77;\n",
+                            "\tmov.b32 	%r5, 77;\n\tand.b32 	%r8, %r1, 32;\n"
+                            "\tsetp.ne.b32 	%p5, %r8, 0;\n\t@%p5 bra 	$LATE;\n$BACK:\n")
+        assert "$BACK" in body
+        body += "$LATE:\n\tmov.pred 	%p1, 0;\n\tbra.uni 	$BACK;\n"
     return kernel(body, threads=128)
 
 
@@ -196,15 +208,17 @@ def _elect_run(text: str, monkeypatch, general: bool, schedule="late", seed=None
 
 @pytest.mark.parametrize("mask", ["-1", "0xFFFFFFFF"])
 @pytest.mark.parametrize("guarded", [False, True])
+@pytest.mark.parametrize("staggered", [False, True])
 @pytest.mark.parametrize("schedule,seed", [("late", None), ("random", 3)])
 def test_elect_elects_the_lowest_lane_as_the_general_code_does(monkeypatch, mask, guarded,
-                                                               schedule, seed):
+                                                               staggered, schedule, seed):
     """Hand-derived (elect.sync: the lowest lane of the mask is elected, d is its lane):
     every lane is in the mask, so in each warp lane 0 is elected and every thread's d is
     0; a guarded elect runs in warps 0-1 (tid & 64 == 0) only, the others keep their d
-    (77) and store 9. The run with the fast path and the general one report the same
-    outputs, trace, counts, races and problems."""
-    text = _elect_kernel(mask, guarded)
+    (77) and store 9; staggered, warps 0 and 2 elect in one step, then 1 and 3. The run
+    with the fast path and the general one report the same outputs, trace, counts,
+    races and problems."""
+    text = _elect_kernel(mask, guarded, staggered)
     fast, fast_report = _elect_run(text, monkeypatch, False, schedule, seed)
     general, general_report = _elect_run(text, monkeypatch, True, schedule, seed)
     assert np.array_equal(fast, general) and fast_report == general_report

@@ -353,16 +353,25 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                                f"differs between threads of warp {w % self.warps_per_cta}")
 
     def whole_live_warps(self, idx) -> bool:
-        """Whether the threads ``idx`` are whole warps none of whose threads has exited:
-        every CTA's threads a multiple of 32 (warp w is then threads 32 w .. 32 w + 31 of
-        the cluster) and ``idx`` all of them, or a run of consecutive threads from a
-        warp's first to a warp's last. False says nothing (the caller's general code
-        decides)."""
+        """Whether the threads ``idx`` (ALL or sorted unique ids, as the run loop gives
+        them) are whole warps none of whose threads has exited: every CTA's threads a
+        multiple of 32 (warp w is then threads 32 w .. 32 w + 31 of the cluster) and
+        ``idx`` all of them, a run of consecutive threads from a warp's first to a
+        warp's last, or ids that are such warps. False says nothing (the caller's
+        general code decides)."""
         if self.launch.threads % 32:
             return False
         at = self.contiguous(idx)
-        if type(at) is not slice or (at.start is not None and (at.start % 32 or
-                                                                 at.stop % 32)):
+        if type(at) is not slice:
+            # sorted ids: whole warps when each 32 of them in turn are one warp's, from
+            # its lane 0 (sorted and unique: 31 apart means consecutive)
+            if len(at) % 32:
+                return False
+            rows = at.reshape(-1, 32)
+            if np.count_nonzero(rows[:, 0] % 32) or \
+                    np.count_nonzero(rows[:, 31] - rows[:, 0] != 31):
+                return False
+        elif at.start is not None and (at.start % 32 or at.stop % 32):
             return False
         return not np.count_nonzero(self.status[at] == EXIT)
 

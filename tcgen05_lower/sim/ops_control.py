@@ -266,7 +266,7 @@ def _elect(ins: P.Instr):
         def run(ins, idx):
             m.check_warp_converged(ins, idx)
             at = m.contiguous(idx) if full else None
-            if type(at) is slice:   # the threads as a slice (never empty)
+            if at is not None and (type(at) is slice or len(at)):   # (a slice: not empty)
                 if not lane0:
                     lane0.append(m.tid % 32 == 0)
                 m.write(pair.second.name, at, lane0[0][at], 1, ins)
