@@ -39,10 +39,11 @@ def lowest_first(pcs: np.ndarray) -> tuple:
     scheduler step's arrays are small, so the calls are what costs."""
     m = int(pcs[pcs.argmin()])
     sel = pcs == m
-    others = np.where(sel, NOT_RUNNABLE, pcs)
-    chain_limit = int(others[others.argmin()])
-    idx = ALL if np.count_nonzero(sel) == sel.size else sel.nonzero()[0]
-    return m, idx, chain_limit
+    idx = sel.nonzero()[0]
+    if idx.size == pcs.size:
+        return m, ALL, int(NOT_RUNNABLE)
+    others = pcs[~sel]
+    return m, idx, int(others[others.argmin()])
 
 
 class MachineStepping:
