@@ -209,12 +209,20 @@ def _model_state(model) -> tuple:
 SCHEDULES = [("late", None)] + [("random", seed) for seed in range(4)]
 
 
+def _without_uniform_waits(monkeypatch) -> None:
+    """Every try_wait through the handler's general code (``_wait_or_pass``,
+    ``mbarrier_try_wait_parity_many``), not the uniform waits' path of round 9
+    (tests/test_sim_step_fast_paths.py tests that one against this code)."""
+    monkeypatch.setattr(ops_mbarrier, "_uniform_wait", lambda *args: None)
+
+
 @pytest.mark.parametrize("name", ["wait", "wait-unordered", "arrive-48"])
 @pytest.mark.parametrize("schedule,seed", SCHEDULES)
 def test_local_steps_and_waits_match_the_general_code(monkeypatch, name, schedule, seed):
     """``_note_local`` and ``_wait_or_pass`` against the masks: the same trace, counts,
     outputs, races and model state, under the late schedule and random seeds."""
     text = _kernels()[name]
+    _without_uniform_waits(monkeypatch)
     fast = _run(text, schedule, seed)
     monkeypatch.setattr(MachineStepping, "_note_local", _general_note_local)
     monkeypatch.setattr(ops_mbarrier, "_wait_or_pass", _general_wait_or_pass)
@@ -227,6 +235,7 @@ def test_waits_of_both_ctas_match_the_waits_one_by_one(monkeypatch, name, schedu
     """The try_wait of both CTAs' threads (under the late schedule one step of 64 threads
     of ranks 0 and 1) grouped by rank runs against each thread's wait one by one."""
     text = _kernels()[name]
+    _without_uniform_waits(monkeypatch)
     fast = _run(text, schedule, seed)
     monkeypatch.setattr(MbarrierOrdering, "_wait_runs", lambda self, *values: None)
     assert _run(text, schedule, seed) == fast
@@ -238,6 +247,7 @@ def test_the_waits_of_both_ctas_go_by_rank_runs(monkeypatch):
     warp tries again: three warp instructions of the try_wait. Both mbarriers end in
     phase 1, observed by a wait."""
     runs = []
+    _without_uniform_waits(monkeypatch)
     original = MbarrierOrdering._wait_runs
 
     def spy(self, threads, *values):

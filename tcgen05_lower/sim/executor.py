@@ -331,6 +331,8 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
     def check_warp_converged(self, ins: P.Instr, idx) -> None:
         """A ``.sync.aligned`` instruction: every live thread of each warp taking part
         executes it together, and its guard is the same across the warp."""
+        if ins.guard is None and self.whole_live_warps(idx):
+            return   # each warp of idx takes part with all its threads, all live
         if idx is ALL:
             active = self.warp_size
             warps_in = np.arange(self.nwarps)
@@ -354,6 +356,29 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                 w = int(mixed[0])
                 raise SimError(f"the guard {ins.guard} of the warp-collective {ins.opcode} "
                                f"differs between threads of warp {w % self.warps_per_cta}")
+
+    def whole_live_warps(self, idx) -> bool:
+        """Whether the threads ``idx`` (ALL or sorted unique ids, as the run loop gives
+        them) are whole warps none of whose threads has exited: every CTA's threads a
+        multiple of 32 (warp w is then threads 32 w .. 32 w + 31 of the cluster) and
+        ``idx`` all of them, a run of consecutive threads from a warp's first to a
+        warp's last, or ids that are such warps. False says nothing (the caller's
+        general code decides)."""
+        if self.launch.threads % 32:
+            return False
+        at = self.contiguous(idx)
+        if type(at) is not slice:
+            # sorted ids: whole warps when each 32 of them in turn are one warp's, from
+            # its lane 0 (sorted and unique: 31 apart means consecutive)
+            if len(at) % 32:
+                return False
+            rows = at.reshape(-1, 32)
+            if np.count_nonzero(rows[:, 0] % 32) or \
+                    np.count_nonzero(rows[:, 31] - rows[:, 0] != 31):
+                return False
+        elif at.start is not None and (at.start % 32 or at.stop % 32):
+            return False
+        return not np.count_nonzero(self.status[at] == EXIT)
 
     def warps(self, idx) -> list[np.ndarray]:
         """The global thread ids of ``idx`` grouped by warp."""

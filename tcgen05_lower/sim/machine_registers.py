@@ -40,7 +40,9 @@ class MachineRegisters:
     def read(self, op, idx, bits: int, ins: P.Instr) -> np.ndarray:
         """An operand's raw bits for the threads ``idx`` (array, or a broadcast scalar)."""
         if isinstance(op, P.Reg):
-            arr = self.reg(op.name, ins)
+            arr = self.regs.get(op.name)
+            if arr is None:
+                arr = self.reg(op.name, ins)
             v = arr[idx]
             return v.astype(np.uint64) if arr.dtype == bool else v & MASK[bits]
         if isinstance(op, P.Imm):
@@ -71,9 +73,13 @@ class MachineRegisters:
         raise SimError(f"unknown symbol {name}", ins.line, ins.text)
 
     def write(self, name: str, idx, value, bits: int, ins: P.Instr) -> None:
-        arr = self.reg(name, ins)
+        arr = self.regs.get(name)
+        if arr is None:
+            arr = self.reg(name, ins)
         if arr.dtype == bool:
             arr[idx] = np.asarray(value) != 0
+        elif bits == 64:   # (the mask of 64 bits changes nothing)
+            arr[idx] = np.asarray(value, dtype=np.uint64)
         else:
             arr[idx] = np.asarray(value, dtype=np.uint64) & MASK[bits]
 

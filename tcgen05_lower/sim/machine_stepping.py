@@ -31,6 +31,21 @@ def fusible_runs(handlers: list) -> list:
     return runs
 
 
+def lowest_first(pcs: np.ndarray) -> tuple:
+    """The lowest-PC-first choice among ``pcs`` (per thread, NOT_RUNNABLE for a thread
+    that cannot run; some can): (the lowest PC, its threads: ALL or their ids, the
+    lowest PC of the other threads: the chain limit, NOT_RUNNABLE if none). The
+    arrays' own methods (argmin, nonzero) rather than NumPy's reduction wrappers: a
+    scheduler step's arrays are small, so the calls are what costs."""
+    m = int(pcs[pcs.argmin()])
+    sel = pcs == m
+    idx = sel.nonzero()[0]
+    if idx.size == pcs.size:
+        return m, ALL, int(NOT_RUNNABLE)
+    others = pcs[~sel]
+    return m, idx, int(others[others.argmin()])
+
+
 class MachineStepping:
     """The scheduler and the fused stretches of ``executor.Machine`` (its state is the
     Machine's: ``pc``, ``status``, ``wait_epoch``, ``epoch``, ``random``, ``ordering``)."""
@@ -259,20 +274,17 @@ class MachineStepping:
                     break
                 moved = None   # nothing can run: the full look below decides what next
             runnable = (status == RUN) | ((status == MBAR) & (self.wait_epoch < self.epoch))
-            if runnable.any():
+            if np.count_nonzero(runnable):
                 pcs = self._pcs = np.where(runnable, self.pc, NOT_RUNNABLE)
                 break
-            if (status == EXIT).all():
+            if np.count_nonzero(status == EXIT) == status.size:
                 return -1, ALL, None, -1
             if self.ordering.progress():
                 self.epoch += 1
                 continue
             raise self._deadlock()
         if self.random is None:
-            m = int(pcs.min())
-            sel = pcs == m
-            chain_limit = int(np.where(sel, NOT_RUNNABLE, pcs).min())
-            idx = ALL if sel.all() else np.flatnonzero(sel)
+            m, idx, chain_limit = lowest_first(pcs)
             width = None
         else:
             m, idx, width = self.random.pick_threads(
@@ -281,8 +293,8 @@ class MachineStepping:
         if m >= count:
             raise SimError("a thread ran past the end of the kernel without ret",
                            self.entry.end_line, "}")
-        status[idx] = RUN
-        return m, idx, width, chain_limit
+        status[self.contiguous(idx)] = RUN   # (a slice: no fancy index; the handler
+        return m, idx, width, chain_limit     # then finds the same slice kept)
 
     def _note_local(self, pcs: np.ndarray, idx) -> bool:
         """After a local step of the threads ``idx`` that woke no waiter: their entries
@@ -290,7 +302,7 @@ class MachineStepping:
         whether any thread can run now."""
         at = self.contiguous(idx)
         here = self.status[at]
-        if not here.any():
+        if not np.count_nonzero(here):
             # every one of them is RUN (status 0: after a branch, a successful wait, a
             # tcgen05 op), so each can run at its PC
             pcs[at] = self.pc[at]
@@ -298,7 +310,7 @@ class MachineStepping:
         pcs[at] = np.where((here == RUN) | ((here == MBAR) &
                                            (self.wait_epoch[at] < self.epoch)),
                            self.pc[at], NOT_RUNNABLE)
-        return bool(pcs.min() < NOT_RUNNABLE)
+        return bool(pcs[pcs.argmin()] < NOT_RUNNABLE)
 
     def together_after_local(self, idx):
         """After a local step that woke no waiter: the PC every thread of ``idx`` is at
@@ -307,8 +319,11 @@ class MachineStepping:
         again if that PC is below the other runnable threads' (the run loop's chain)."""
         at = self.contiguous(idx)
         pcs = self.pc[at]
-        first = pcs[0] if pcs.size else None
-        if first is None or not (pcs == first).all() or not (self.status[at] == RUN).all():
+        if not pcs.size:
+            return None
+        first = pcs[0]
+        # (RUN is status 0: a status not RUN is one that is not zero)
+        if np.count_nonzero(self.status[at]) or np.count_nonzero(pcs != first):
             return None
         return int(first)
 

@@ -171,6 +171,14 @@ def _reader(m: Machine, op, bits: int, ins: P.Instr):
     return register
 
 
+def _read_of(m: Machine, op, bits: int, ins: P.Instr):
+    """``m.read(op, act, bits, ins)`` as a function of ``act``: ``_reader``'s for a width
+    m.read masks with (``MASK``'s), else the call itself (which reports the width)."""
+    if bits in MASK:
+        return _reader(m, op, bits, ins)
+    return lambda act: m.read(op, act, bits, ins)
+
+
 def _pred_logic(m: Machine, ins: P.Instr, base: str):
     d, a, b = ins.operands
 
@@ -186,9 +194,10 @@ def _pred_logic(m: Machine, ins: P.Instr, base: str):
 
 def _mul_handler(m: Machine, ins: P.Instr, kind: str, bits: int, mode: set):
     d, a, b = ins.operands
+    read_a, read_b = _read_of(m, a, bits, ins), _read_of(m, b, bits, ins)
 
     def apply(act):
-        x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
+        x, y = read_a(act), read_b(act)
         m.write(d.name, act, _mul(kind, bits, mode, x, y, ins),
                 2 * bits if "wide" in mode else bits, ins)
 
@@ -235,10 +244,12 @@ def _mad(ins: P.Instr):
     def make(m: Machine, ins: P.Instr):
         d, a, b, c = ins.operands
         wbits = 2 * bits if "wide" in mode else bits
+        read_a, read_b, read_c = (_read_of(m, a, bits, ins), _read_of(m, b, bits, ins),
+                                  _read_of(m, c, wbits, ins))
 
         def apply(act):
-            x, y = m.read(a, act, bits, ins), m.read(b, act, bits, ins)
-            z = m.read(c, act, wbits, ins)
+            x, y = read_a(act), read_b(act)
+            z = read_c(act)
             if kind == "f":  # mad.f32 is fused (fma), computed in float64 then rounded
                 r = from_float((to_float(x, bits).astype(np.float64) *
                                 to_float(y, bits) + to_float(z, bits)), bits)
@@ -295,13 +306,15 @@ def _not(ins: P.Instr):
     def make(m, ins):
         d, a = ins.operands
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             x = m.read(a, act, bits, ins)
             r = (x == 0) if kind == "pred" else ~np.asarray(x, np.uint64)
             m.write(d.name, act, r, bits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
 
 
@@ -340,24 +353,29 @@ def _mov_vector(m, ins, d, a, kind, bits: int):
         raise _unknown(ins, "a vector mov other than .b16/.b32/.b64 into 2 or 4 parts")
     part = bits // count
     mask = np.uint64((1 << part) - 1)
+    # the operands' readers (m.read's values, the register arrays looked up once)
+    read_a = _read_of(m, a, bits, ins) if isinstance(d, P.Vec) else None
+    items = None if isinstance(d, P.Vec) else \
+        [_read_of(m, item, part, ins) for item in a.items]
 
-    def unpack(ins, idx):
-        act = m.guarded(ins, idx)
-        x = np.asarray(m.read(a, act, bits, ins), np.uint64)
+    def unpack(act):
+        x = np.asarray(read_a(act), np.uint64)
         for j, item in enumerate(d.items):
             if isinstance(item, P.Reg) and item.name != "_":  # "_" discards a part
                 m.write(item.name, act, (x >> np.uint64(j * part)) & mask, part, ins)
-        m.advance(idx)
 
-    def pack(ins, idx):
-        act = m.guarded(ins, idx)
+    def pack(act):
         x = np.uint64(0)
-        for j, item in enumerate(a.items):
-            x = x | ((np.asarray(m.read(item, act, part, ins), np.uint64) & mask)
+        for j, read_item in enumerate(items):
+            x = x | ((np.asarray(read_item(act), np.uint64) & mask)
                      << np.uint64(j * part))
         m.write(d.name, act, x, bits, ins)
+    apply = unpack if isinstance(d, P.Vec) else pack
+
+    def run(ins, idx):
+        apply(m.guarded(ins, idx))
         m.advance(idx)
-    return unpack if isinstance(d, P.Vec) else pack
+    return _fusible(run, ins, apply)
 
 
 def _selp(ins: P.Instr):
@@ -366,13 +384,15 @@ def _selp(ins: P.Instr):
     def make(m, ins):
         d, a, b, c = ins.operands
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             p = m.read(c, act, 1, ins).astype(bool)
             m.write(d.name, act, np.where(p, m.read(a, act, bits, ins),
                                           m.read(b, act, bits, ins)), bits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
 
 
@@ -522,14 +542,16 @@ def _bfe(ins: P.Instr):
     def make(m, ins):
         d, a, b, c = ins.operands
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             x = m.read(a, act, bits, ins)
             pos = m.read(b, act, 32, ins) & np.uint64(0xFF)
             length = m.read(c, act, 32, ins) & np.uint64(0xFF)
             m.write(d.name, act, bit_extract(x, pos, length, bits, kind == "s"), bits, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)
     return make
 
 

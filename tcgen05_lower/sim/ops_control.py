@@ -260,9 +260,20 @@ def _elect(ins: P.Instr):
         if len(ins.operands) != 2 or not isinstance(ins.operands[0], P.DestPair):
             raise _unknown(ins, "elect.sync takes d|p, membermask")
         pair, mask = ins.operands
+        full = _full_mask(m, ins, mask)
+        lane0 = []   # per thread: whether its lane is 0 (made at the first use)
 
         def run(ins, idx):
             m.check_warp_converged(ins, idx)
+            at = m.contiguous(idx) if full else None
+            if at is not None and (type(at) is slice or len(at)):   # (a slice: not empty)
+                if not lane0:
+                    lane0.append(m.tid % 32 == 0)
+                m.write(pair.second.name, at, lane0[0][at], 1, ins)
+                if pair.first is not None:
+                    m.write(pair.first.name, at, np.uint64(0), 32, ins)
+                m.advance(idx)
+                return
             act = m.guarded(ins, idx)
             threads = m.threads_of(act)
             if threads.size:
@@ -285,6 +296,14 @@ def _elect(ins: P.Instr):
             m.advance(idx)
         return run
     return make
+
+
+def _full_mask(m, ins: P.Instr, mask) -> bool:
+    """Whether an elect.sync elects lane 0 of each warp whatever its threads: no guard
+    and every lane in the mask (an immediate with its low 32 bits set), so each thread
+    is in it and lane 0 is the lowest lane (the warp is converged: it executes)."""
+    return ins.guard is None and isinstance(mask, P.Imm) and \
+        m.imm_bits(mask, 32) & 0xFFFFFFFF == 0xFFFFFFFF
 
 
 def _setmaxnreg(ins: P.Instr):

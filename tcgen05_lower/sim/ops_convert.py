@@ -10,7 +10,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.ops_arith import _reader, _type_of
+from tcgen05_lower.sim.ops_arith import _fusible, _reader, _type_of
 from tcgen05_lower.sim.ops_support import _unknown
 from tcgen05_lower.sim.words import (MASK, from_float, from_signed, parse_type, to_float,
                                      to_signed)
@@ -44,12 +44,13 @@ def _cvt(ins: P.Instr):
         d, a = ins.operands
         read_a = _reader(m, a, src[1], ins)
 
+        def apply(act):
+            m.write(d.name, act, _convert(read_a(act), dst, src, mods), dst[1], ins)
+
         def run(ins, idx):
-            act = m.guarded(ins, idx)
-            x = read_a(act)
-            m.write(d.name, act, _convert(x, dst, src, mods), dst[1], ins)
+            apply(m.guarded(ins, idx))
             m.advance(idx)
-        return run
+        return _fusible(run, ins, apply)   # (a body for the fused stretches)
     return make
 
 

@@ -180,8 +180,11 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
     if not parity:
         raise _unknown(ins, "only the .parity form")
     d, a, ph = ins.operands[:3]
+    uniform = _uniform_wait(m, ins, d, a, ph)
 
     def run(ins, idx):
+        if uniform is not None and uniform(idx):
+            return
         act = m.guarded(ins, idx)
         threads = m.threads_of(act)
         if threads.size:
@@ -209,14 +212,93 @@ def _mbarrier_try_wait(m: Machine, ins: P.Instr):
     return run
 
 
+def _uniform_wait(m: Machine, ins: P.Instr, d, a, ph):
+    """The try_wait of an unguarded ``mbarrier.try_wait.parity`` on ``[reg{+offset}]``
+    with a register or immediate parity, when the step's threads give the same address
+    and parity (a warp's, usually, or the same warp of each CTA of a pair): the
+    ordering model's wait by groups, one per run of threads of one CTA
+    (``mbarrier_try_wait_parity_runs``, ``_wait_runs``' groups), one answer per group,
+    written and acted on through its threads (a slice where they are consecutive).
+    ``uniform(idx)`` returns False, nothing done, for anything else (the handler's
+    general code then runs: other operands, threads that give different values, an
+    mbarrier the model would wait on thread by thread)."""
+    if ins.guard is not None or not isinstance(d, P.Reg) or \
+            not isinstance(a, P.Addr) or not isinstance(a.base, P.Reg) or \
+            not isinstance(ph, (P.Reg, P.Imm)) or \
+            getattr(m.ordering, "mbarrier_try_wait_parity_runs", None) is None:
+        return None
+    wait = m.ordering.mbarrier_try_wait_parity_runs
+    scope, offset, base = _scope(ins), a.offset & 0xFFFFFFFFFFFFFFFF, a.base.name
+    parity = m.imm_bits(ph, 32) & 1 if isinstance(ph, P.Imm) else None
+    regs = m.regs
+
+    def uniform(idx) -> bool:
+        at = m.contiguous(idx)
+        address = _same_value(regs.get(base), at)
+        if address is None:
+            return False
+        bit = parity if parity is not None else _same_value(regs.get(ph.name), at)
+        if bit is None:
+            return False
+        runs, places = _cta_runs(m, idx, at)
+        passed = wait(runs, (address + offset) & 0xFFFFFFFFFFFFFFFF, bit & 1, ins.line,
+                      scope=scope)
+        if passed is None:
+            return False
+        for part, ok in zip(places, passed):
+            m.write(d.name, part, ok, 1, ins)
+            if ok:
+                m.pc[part] += 1
+            else:
+                m.status[part] = MBAR
+                m.wait_epoch[part] = m.epoch
+        return True
+    return uniform
+
+
+def _cta_runs(m: Machine, idx, at) -> tuple[list, list]:
+    """The threads ``idx`` (ALL or sorted ids; ``at``: ``Machine.contiguous``'s form of
+    them) as runs of threads of one CTA, in order: ([(their ids, the CTA's rank)],
+    [where they are: a slice where consecutive, else their ids])."""
+    per_cta = m.launch.threads
+    threads = m.threads_of(idx) if idx is ALL else idx
+    if type(at) is slice:
+        start, stop = (0, m.nthreads) if at is ALL else (at.start, at.stop)
+        cuts = [start, *range((start // per_cta + 1) * per_cta, stop, per_cta), stop]
+        if len(cuts) == 2:
+            return [(threads, start // per_cta)], [at]
+        return ([(threads[lo - start:hi - start], lo // per_cta)
+                 for lo, hi in zip(cuts, cuts[1:])],
+                [slice(lo, hi) for lo, hi in zip(cuts, cuts[1:])])
+    first, last = int(threads[0]) // per_cta, int(threads[-1]) // per_cta
+    if first == last:
+        return [(threads, first)], [threads]
+    ranks = threads // per_cta
+    cuts = [0, *(np.flatnonzero(ranks[1:] != ranks[:-1]) + 1).tolist(), threads.size]
+    parts = [threads[lo:hi] for lo, hi in zip(cuts, cuts[1:])]
+    return [(part, int(part[0]) // per_cta) for part in parts], parts
+
+
+def _same_value(arr, at) -> int | None:
+    """The value every thread of ``at`` (a slice or ids) has in the uint64 register
+    array ``arr``, else None (also for a register not yet made, or a predicate)."""
+    if arr is None or arr.dtype != np.uint64:
+        return None
+    values = arr[at]
+    if not values.size or np.count_nonzero(values != values[:1]):
+        return None
+    return int(values[0])
+
+
 def _wait_or_pass(m: Machine, act, threads: np.ndarray, ok: np.ndarray) -> None:
     """The threads of ``act`` (``threads``: their ids) whose try_wait failed wait
     (status MBAR since this epoch), the others move on; when all of them did the same,
     through ``act`` as a slice if its threads are consecutive."""
-    if ok.all():
+    passed = np.count_nonzero(ok)
+    if passed == ok.size:
         m.pc[m.contiguous(act)] += 1
         return
-    if not ok.any():
+    if not passed:
         at = m.contiguous(act)
         m.status[at] = MBAR
         m.wait_epoch[at] = m.epoch

@@ -280,10 +280,14 @@ def _cvta(ins: P.Instr):
     def make(m, ins):
         d, a = ins.operands
 
-        def run(ins, idx):
-            act = m.guarded(ins, idx)
+        def apply(act):
             m.write(d.name, act, m.read(a, act, 64, ins), 64, ins)
+
+        def run(ins, idx):
+            apply(m.guarded(ins, idx))
             m.advance(idx)
+        if ins.guard is None:   # a body for the fused stretches (machine_stepping._fused)
+            run.body = apply
         return run
     return make
 

@@ -177,27 +177,61 @@ class MbarrierOrdering:
             return one_by_one(ranks, addresses, parities)
         ok = np.zeros(threads.size, bool)
         for selected, members, bar, parity in groups:
-            if bar.phase % 2 == parity:
-                continue
-            bar.observed = max(bar.observed, bar.phase - 1)
-            ok[selected] = True
-            completed = bar.completed.get(bar.phase - 1)
-            if not completed:
-                continue
-            waiter_ranks = members // self.threads_per_cta
-            one_rank = int(waiter_ranks[0]) if (waiter_ranks == waiter_ranks[0]).all() \
-                else None
-            for source, (generic, tc) in completed.items():
-                if one_rank is not None:
-                    acquiring = members if _synchronizes(source, one_rank, scope) \
-                        else members[:0]
-                else:
-                    acquiring = members[np.isin(waiter_ranks, [
-                        w for w in set(waiter_ranks.tolist())
-                        if _synchronizes(source, w, scope)])]
-                if acquiring.size:
-                    self._acquire(acquiring, generic, tc)
+            if self._wait_group(members, bar, parity, scope):
+                ok[selected] = True
         return ok
+
+    def mbarrier_try_wait_parity_runs(self, runs: list, address: int, parity: int,
+                                      line: int, scope: str = "cta") -> list | None:
+        """``mbarrier_try_wait_parity_many`` of threads that all wait at shared::cta
+        ``address`` for ``parity`` (0 or 1), given as ``runs``: (int64 ids, sorted, all
+        of one CTA; that CTA's rank) in the threads' order, each waiting on its own
+        CTA's mbarrier (``_wait_runs``' groups): per run, whether its threads passed,
+        with the same effects; None, nothing done, where ``mbarrier_try_wait_parity_many``
+        would not take them by groups (a subclass's wait, fences implied by each wait,
+        an mbarrier not initialized or whose init is not ordered before a run's use: the
+        caller then goes through it, which reports what it reports)."""
+        if type(self).mbarrier_try_wait_parity is not \
+                MbarrierOrdering.mbarrier_try_wait_parity or self.fences != "canonical":
+            return None
+        bars = []
+        for members, rank in runs:   # every group checked before any waits (_wait_runs)
+            bar = self.mbarriers.get((rank, address))
+            if bar is None or not self._use_ordered(members, bar):
+                return None
+            bars.append(bar)
+        return [self._wait_group(members, bar, parity, scope, rank)
+                for (members, rank), bar in zip(runs, bars)]
+
+    def _wait_group(self, members: np.ndarray, bar: Mbarrier, parity: int, scope: str,
+                    one_rank: int | None = None) -> bool:
+        """The try_wait.parity of a group of threads on one mbarrier and parity, their use
+        of it ordered after its init: whether they pass (the phase of that parity
+        completed), and if so what they acquire from its arrivals, by scope
+        (``mbarrier_try_wait_parity``'s effects for each of them). ``one_rank``: the CTA
+        of every member when the caller knows it."""
+        if bar.phase % 2 == parity:
+            return False
+        bar.observed = max(bar.observed, bar.phase - 1)
+        completed = bar.completed.get(bar.phase - 1)
+        if not completed:
+            return True
+        waiter_ranks = None
+        if one_rank is None:
+            waiter_ranks = members // self.threads_per_cta
+            if (waiter_ranks == waiter_ranks[0]).all():
+                one_rank = int(waiter_ranks[0])
+        for source, (generic, tc) in completed.items():
+            if one_rank is not None:
+                acquiring = members if _synchronizes(source, one_rank, scope) \
+                    else members[:0]
+            else:
+                acquiring = members[np.isin(waiter_ranks, [
+                    w for w in set(waiter_ranks.tolist())
+                    if _synchronizes(source, w, scope)])]
+            if acquiring.size:
+                self._acquire(acquiring, generic, tc)
+        return True
 
     def _wait_runs(self, threads, ranks, addresses, parities) -> list | None:
         """``_wait_groups``' answer, found without sorting keys when every thread waits
