@@ -13,8 +13,8 @@ import numpy as np
 
 from tcgen05_lower.sim import datamove, sparse
 from tcgen05_lower.sim.smem_chunks import chunk_form, give_chunk_form
-from tcgen05_lower.sim.state import (Address, CtaMemory, Footprint, SimError,
-                                     unique_addresses)
+from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory,
+                                     Footprint, SimError, unique_addresses)
 from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
                                            _tmem_bytes, d_cells, gather_bytes,
                                            one_blas_thread, tmem_block)
@@ -75,8 +75,12 @@ def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, shared: dict |
     found = None if shared is None else shared.get(key)
     if found is None:
         lanes, cols, rows = d_cells(m, n, cta_group, ws, taddr)
-        d_mask = _mask(lanes, cols)
-        found = (lanes, cols, rows, *_read_only(d_mask), tmem_block(lanes, cols))
+        d_at = tmem_block(lanes, cols)
+        # _mask(lanes, cols): tmem_block's slices are those very cells, else it gives
+        # the cells back, so the mask is set by a block's slices, not cell by cell
+        d_mask = np.zeros((TMEM_LANES, TMEM_COLUMNS), bool)
+        d_mask[d_at] = True
+        found = (lanes, cols, rows, *_read_only(d_mask), d_at)
         if shared is not None:
             shared[key] = found
     return found
@@ -331,7 +335,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
             give_chunk_form(fp, r, smem_reads, side[3])
     if shared is not None and not a_in_tmem and meta is None:   # D's mask alone
         shared_summary(fp, shared, ("tmem summary", info.m, info.n, cta_group, ws,
-                                    int(d_taddr), rank, bool(fp.tmem_reads)))
+                                    int(d_taddr), rank, bool(fp.tmem_reads)),
+                       block=(d_mask, d_at))
 
     b_chunks = a_chunks = False   # not yet found (perform finds them)
 

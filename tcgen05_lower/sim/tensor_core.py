@@ -89,7 +89,7 @@ from tcgen05_lower.sim.tc_datapath import Operation, _mask, tmem_block
 from tcgen05_lower.sim.tc_descriptors import (decode_instr_descriptor,  # noqa: F401
                                               decode_smem_descriptor, k_major_addresses)
 from tcgen05_lower.sim.tc_mma import _build_mma, _build_scaled_mma, shared_parts
-from tcgen05_lower.sim.tmem_index import summary_of_cells
+from tcgen05_lower.sim.tmem_index import summary_of_block
 
 
 def _qualifiers(opcode: str) -> list[str]:
@@ -427,7 +427,7 @@ def _built_ldst(kind: str, opcode: str, taddr: int, warp: int, rank: int, imm: i
         mask.flags.writeable = False   # shared by the ops of the key
         fp = Footprint(tmem_reads={rank: mask}) if kind == "ld" else \
             Footprint(tmem_writes={rank: mask})
-        summary_of_cells(fp, mask, lanes, cols)
+        summary_of_block(fp, mask, at, lanes, cols)   # from the block's bounds
         built = (at, packed, fp)
         if cache is not None:
             if len(cache) >= _MMA_CACHE_SIZE:

@@ -96,6 +96,42 @@ class MaskSummary:
         self.words = _words(flags)
         return self
 
+    @classmethod
+    def of_block(cls, mask: np.ndarray, lanes: slice, cols: slice) -> MaskSummary:
+        """``MaskSummary(mask)`` for a mask whose cells are exactly the block of lanes
+        `lanes` and columns `cols` (two slices of step 1, neither empty, inside TMEM:
+        ``_block_bounds``), from its bounds instead of from the 128 x 512 mask or its
+        cells: the lane and column sets are runs of bits. The caller knows the mask is
+        that block (it set it so)."""
+        self = cls.__new__(cls)
+        (l0, l1), (c0, c1) = (lanes.start, lanes.stop), (cols.start, cols.stop)
+        columns = np.zeros(TMEM_COLUMNS, bool)
+        columns[c0:c1] = True
+        self.mask, self.columns = mask, columns
+        self.box = (slice(l0, l1), slice(c0, c1))
+        self.block = mask[self.box]
+        self.words = np.frombuffer(bytearray((_run(l0, l1) | _run(c0, c1) << TMEM_LANES)
+                                             .to_bytes(8 * WORDS, "little")), np.uint64)
+        return self
+
+
+def _run(start: int, stop: int) -> int:
+    """The bits start .. stop - 1 set."""
+    return ((1 << (stop - start)) - 1) << start
+
+
+def _block_bounds(at) -> bool:
+    """Whether `at` is a block of cells ``MaskSummary.of_block`` takes: two slices of
+    step 1 with int bounds, neither empty, inside TMEM's lanes and columns."""
+    if not isinstance(at, tuple) or len(at) != 2:
+        return False
+    for part, size in zip(at, (TMEM_LANES, TMEM_COLUMNS)):
+        if not isinstance(part, slice) or part.step not in (None, 1) or \
+                type(part.start) is not int or type(part.stop) is not int or \
+                not 0 <= part.start < part.stop <= size:
+            return False
+    return True
+
 
 class TmemSummary:
     """The TMEM masks of one footprint, summarized (module docstring): ``reads`` and
@@ -149,6 +185,25 @@ class TmemSummary:
                                None if read is None else _bits(read.words))
 
 
+    @classmethod
+    def of_one(cls, rank: int, part: MaskSummary, writes: bool) -> TmemSummary:
+        """``TmemSummary(fp)`` of a footprint whose only TMEM mask is `part`'s (a
+        regular one: bool[128, 512], of `rank`, an int >= 0), written when `writes`
+        else read, without the general code's walk of the footprint's masks
+        (``summary_of_block``)."""
+        self = cls.__new__(cls)
+        self.general, self.ranks = False, {rank}
+        self.reads, self.writes = ({}, {rank: part}) if writes else ({rank: part}, {})
+        self.has_writes, self.has_reads = writes, not writes
+        self._pairs = self._bit_pairs = None
+        words = np.zeros((2, WORDS), np.uint64)
+        words[WRITES if writes else READS] = part.words
+        self.words, self.columns = {rank: words}, {rank: part.columns}
+        self.column_keys = {rank: part.words[LANE_WORDS:].tobytes()}
+        bits = _bits(part.words)
+        self.bits = {rank: (bits, None) if writes else (None, bits)}
+        return self
+
     def pairs(self) -> list:
         """Per rank: (rank, the record's words to test (indices into WRITES / READS),
         this footprint's words they are tested against (uint64[pairs, WORDS])), for the
@@ -194,17 +249,23 @@ def tmem_summary(fp) -> TmemSummary:
     return summary
 
 
-def shared_summary(fp, kept: dict | None, key) -> None:
+def shared_summary(fp, kept: dict | None, key, block: tuple | None = None) -> None:
     """Gives footprint `fp` the summary kept under `key` in `kept` (a dict the run owns,
     ``tc_mma.shared_parts``), made from `fp` the first time: MMAs built apart that hold
     the same mask objects (a D mask shared in the run) share one summary. A kept
     summary of other mask objects (another key's, or a mask made again) is not used:
-    ``_same_masks`` compares the objects, so the summary is always `fp`'s."""
+    ``_same_masks`` compares the objects, so the summary is always `fp`'s.
+    `block`: (a mask, the cells it holds as ``tmem_block`` gives them), when the caller
+    knows them: a mask whose cells are a block ``MaskSummary.of_block`` takes is
+    summarized from the block's bounds."""
     if kept is None or not isinstance(getattr(fp, "_summaries", None), dict):
         return
     summary = kept.get(key)
     if summary is None or not _same_masks(summary, fp):
-        summary = kept[key] = TmemSummary(fp)
+        known = None
+        if block is not None and _block_bounds(block[1]):
+            known = {id(block[0]): MaskSummary.of_block(block[0], *block[1])}
+        summary = kept[key] = TmemSummary(fp, known)
     fp._summaries[_KEY] = summary
 
 
@@ -214,6 +275,27 @@ def summary_of_cells(fp, mask: np.ndarray, lanes: np.ndarray, cols: np.ndarray) 
     if isinstance(getattr(fp, "_summaries", None), dict):
         fp._summaries[_KEY] = TmemSummary(fp, {id(mask): MaskSummary.of_cells(mask, lanes,
                                                                               cols)})
+
+
+def summary_of_block(fp, mask: np.ndarray, at, lanes: np.ndarray,
+                     cols: np.ndarray) -> None:
+    """``summary_of_cells(fp, mask, lanes, cols)`` for a footprint whose cells (`lanes`,
+    `cols`) are the block `at` (``tmem_block``'s slices): when `mask` is `fp`'s only TMEM
+    mask, a regular one of an int rank >= 0, and `at` a block ``MaskSummary.of_block``
+    takes, the summary made from the block's bounds (``TmemSummary.of_one``); anything
+    else takes ``summary_of_cells``. The caller knows the mask's cells are the block."""
+    if not isinstance(getattr(fp, "_summaries", None), dict):
+        return
+    masks = fp.tmem_writes or fp.tmem_reads
+    if len(fp.tmem_writes) + len(fp.tmem_reads) != 1 or not _block_bounds(at):
+        summary_of_cells(fp, mask, lanes, cols)
+        return
+    (rank, only), = masks.items()
+    if only is not mask or type(rank) is not int or not _regular(mask, rank):
+        summary_of_cells(fp, mask, lanes, cols)
+        return
+    fp._summaries[_KEY] = TmemSummary.of_one(rank, MaskSummary.of_block(mask, *at),
+                                             bool(fp.tmem_writes))
 
 
 def _same_masks(summary: TmemSummary, fp) -> bool:
