@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tcgen05_lower.sim import ops_memory_warp
+from tcgen05_lower.sim import fused_plans, ops_memory_warp
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ops_support import (CLUSTER_RANK_SHIFT, MemoryAccess, _shared_target,
                                            _unknown)
@@ -288,6 +288,8 @@ def _cvta(ins: P.Instr):
             m.advance(idx)
         if ins.guard is None:   # a body for the fused stretches (machine_stepping._fused)
             run.body = apply
+            apply.plan_for = lambda at: fused_plans.mov_plan(
+                m, 64, a, d, lambda at: m.read(a, at, 64, ins), at)
         return run
     return make
 
