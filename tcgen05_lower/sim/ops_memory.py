@@ -125,7 +125,23 @@ def _with_body(run, ins: P.Instr, lean, general):
         if not lean(at):
             general(ops_memory_warp.thread_ids(at))
     run.body = body
+    prepare = getattr(lean, "prepare", None)
+    if prepare is not None:
+        body.plan_for = lambda at: _planned_body(prepare(at), general, at)
     return run
+
+
+def _planned_body(lean, general, at):
+    """A fused stretch's step (machine_stepping._plan) for a body whose lean form
+    ``lean()`` was made for the threads ``at`` (None: the plan calls the body), with
+    the general code where the lean form declines."""
+    if lean is None:
+        return None
+
+    def step():
+        if not lean():
+            general(ops_memory_warp.thread_ids(at))
+    return step, ()
 
 
 def _byte_offsets(addr, nbytes: int, vec: int):

@@ -293,4 +293,31 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
         view, element = place
         view[element] = values
         return True
+
+    def prepare(at):
+        """``try_store`` on the threads ``at`` (a slice) with the sources' views and the
+        array of values made once (a fused stretch's plan): ``stored() -> bool``, the
+        same reads, decisions and writes; None unless every source is a uint64
+        register whose low bytes are stored (``source``'s view)."""
+        at = _threads(m, at)
+        cols = [m.regs.get(r.name) if low_bytes and isinstance(r, P.Reg) else None
+                for r in srcs]
+        if any(arr is None or arr.dtype != np.uint64 for arr in cols):
+            return None
+        cols = [arr[at] for arr in cols]
+        buf = np.empty((cols[0].size, vec), typed)
+        values = buf.reshape(-1) if vec == 1 else buf.view(views.dtype).reshape(-1)
+        fills = [(buf[:, j], col) for j, col in enumerate(cols)]
+
+        def stored() -> bool:
+            for into, col in fills:   # (the cast keeps the low bytes: astype's values)
+                into[...] = col
+            place = _place(m, ins, space, a, at, size, views, True, lean)
+            if place is None:
+                return False
+            view, element = place
+            view[element] = values
+            return True
+        return stored if np.shares_memory(values, buf) else None
+    try_store.prepare = prepare
     return try_store
