@@ -1,0 +1,169 @@
+"""The steps of the fused stretches' plans (machine_stepping._plan, sim/fused_plans.py,
+ops_memory_warp's prepared store): a loop whose body is one fused stretch of 32-bit
+integer ALU, scalar mov, the pack and unpack forms of mov, mad.lo, integer cvt, cvta and
+vector and scalar st.global runs its plans from the third iteration on (each warp its
+own, kept by its slice of threads; here the two warps step together). What it computes is hand-derived (a per-thread
+Python model of the loop below), and everything the run reports (outputs, counts per
+opcode in their order, warp instructions) is the same as without fused stretches (the
+step-by-step handlers, the general code). The type-punned unpack whose destination is
+also its source (``mov.b64 {%rd21, %rd22}, %rd21``: the handler reads the source before
+it writes) is one the plans must leave to the body: without that guard its second part
+would be read from the first part's new value and the model's values would differ."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from test_sim_executor import kernel  # noqa: E402
+from tcgen05_lower.sim import machine_stepping  # noqa: E402
+from tcgen05_lower.sim.api import simulate  # noqa: E402
+
+TRIPS = 5
+LOOP = """
+	ld.param.b64 	%rd2, [k_param_0];
+	mov.u32 	%r1, %tid.x;
+	mov.b32 	%r10, %r1;
+	mov.b32 	%r11, %r1;
+	mov.b32 	%r12, 0x80000001;
+	mov.b32 	%r15, 0;
+	cvt.u64.u32 	%rd20, %r1;
+	shl.b64 	%rd20, %rd20, 32;
+	or.b64 	%rd20, %rd20, 4294967280;
+	mov.b64 	%rd21, %rd20;
+	mov.b64 	%rd4, 0;
+	mul.wide.u32 	%rd6, %r1, 16;
+	add.s64 	%rd8, %rd2, %rd6;
+	mul.wide.u32 	%rd7, %r1, 8;
+	add.s64 	%rd9, %rd2, %rd7;
+	add.s64 	%rd9, %rd9, 10240;
+	{enter}
+$LOOP:
+	setp.ge.u64 	%p1, %rd4, {trips};
+	@%p1 bra 	$DONE;
+	add.s32 	%r10, %r10, 7;
+	sub.u32 	%r11, %r11, %r12;
+	shl.b32 	%r13, %r10, 28;
+	shr.u32 	%r14, %r11, 3;
+	xor.b32 	%r15, %r15, %r11;
+	mov.b32 	%r16, %r13;
+	mov.b32 	%r17, 12345;
+	mov.b64 	{{%r18, %r19}}, %rd20;
+	mad.lo.u32 	%r18, %r10, 1024, %r18;
+	mov.b64 	%rd20, {{%r18, %r19}};
+	mov.b64 	{{%rd21, %rd22}}, %rd21;
+	add.s64 	%rd21, %rd21, %rd20;
+	cvt.u32.u64 	%r20, %rd20;
+	cvt.u64.u32 	%rd23, %r10;
+	cvta.global.u64 	%rd24, %rd2;
+	st.global.v4.b32 	[%rd8], {{%r10, %r11, %r13, %r14}};
+	st.global.v4.b32 	[%rd8+1024], {{%r15, %r16, %r17, %r18}};
+	st.global.b64 	[%rd9], %rd22;
+	add.s64 	%rd8, %rd8, 2048;
+	add.s64 	%rd9, %rd9, 512;
+	add.s64 	%rd4, %rd4, 1;
+	bra.uni 	$LOOP;
+$DONE:
+	mul.wide.u32 	%rd10, %r1, 32;
+	add.s64 	%rd10, %rd2, %rd10;
+	st.global.v2.b64 	[%rd10+12800], {{%rd20, %rd21}};
+	st.global.v2.b64 	[%rd10+12816], {{%rd23, %rd24}};
+	st.global.v2.b32 	[%rd9+2048], {{%r19, %r20}};
+	ret;
+$LATE:
+	bra.uni 	$LOOP;
+"""
+#: What runs before the loop: "together", nothing (the two warps step as one, one
+#: plan); "staggered", warp 1 branches to $LATE at the end of the kernel, so under the
+#: lowest PC first it runs its loop after warp 0 ran all of its own (a plan per warp: a
+#: wrong slice's views would show in warp 1's values).
+ENTER = {"together": "", "staggered": "shr.u32 	%r5, %r1, 5;\n\tsetp.ne.b32 	%p4, %r5, 0;\n"
+                                   "\t@%p4 bra 	$LATE;"}
+SIZE = 5 * 2048 + 5 * 512 + 64 * 32 + 5 * 512 + 512
+M32, M64 = (1 << 32) - 1, (1 << 64) - 1
+
+
+def model(out_address: int) -> np.ndarray:
+    """Hand-derived: the loop above thread by thread in Python integers (each .b32
+    result masked to 32 bits, each .b64 one to 64; PTX ISA add/sub/shl/shr/xor, mov's
+    unpack (part 0 the low half) and pack, mad.lo's low half, cvt's truncation and zero
+    extension, cvta.global the identity)."""
+    out = np.zeros(SIZE, np.uint8)
+    words32, words64 = out.view(np.uint32), out.view(np.uint64)
+    for t in range(64):
+        r10 = r11 = t
+        r15 = 0
+        rd20 = (t << 32) | 4294967280
+        rd21 = rd20
+        r18 = r19 = r20 = rd22 = rd23 = 0
+        for i in range(TRIPS):
+            r10 = (r10 + 7) & M32
+            r11 = (r11 - 0x80000001) & M32
+            r13 = (r10 << 28) & M32
+            r14 = r11 >> 3
+            r15 ^= r11
+            r18, r19 = rd20 & M32, rd20 >> 32
+            r18 = (r10 * 1024 + r18) & M32
+            rd20 = r18 | (r19 << 32)
+            rd21, rd22 = rd21 & M32, rd21 >> 32   # both from the old value
+            rd21 = (rd21 + rd20) & M64
+            r20, rd23 = rd20 & M32, r10
+            base = (2048 * i + 16 * t) // 4
+            words32[base:base + 4] = [r10, r11, r13, r14]
+            words32[base + 256:base + 260] = [r15, r13, 12345, r18]
+            words64[(10240 + 512 * i + 8 * t) // 8] = rd22
+        words64[(12800 + 32 * t) // 8:(12800 + 32 * t) // 8 + 4] = \
+            [rd20, rd21, rd23, out_address]
+        words32[(10240 + 512 * TRIPS + 8 * t + 2048) // 4:][:2] = [r19, r20]
+    return out
+
+
+def simulated(monkeypatch, fused: bool, enter: str = "together"):
+    """(result, out, how many plan steps the plans' ``plan_for`` made)."""
+    made = []
+    with monkeypatch.context() as patch:
+        plan = machine_stepping.MachineStepping._plan
+
+        def counted(bodies, at):
+            steps = plan(bodies, at)
+            made.append(sum(step[0] is not body for step, body in zip(steps, bodies)))
+            return steps
+        patch.setattr(machine_stepping.MachineStepping, "_plan", staticmethod(counted))
+        if not fused:
+            patch.setattr(machine_stepping.MachineStepping, "_fused",
+                          lambda self, *args: None)
+        out = np.zeros(SIZE, np.uint8)
+        result = simulate(kernel(LOOP.format(trips=TRIPS, enter=ENTER[enter])), {}, {"k_param_0": out})
+    return result, out, sum(made)
+
+
+@pytest.mark.parametrize("enter", list(ENTER))
+def test_the_plans_compute_what_the_model_and_the_steps_compute(monkeypatch, enter):
+    fast, fast_out, planned = simulated(monkeypatch, True, enter)
+    assert fast.ok
+    # every instruction of the loop's stretch but the aliased unpack (the body) has a
+    # planned step: 20 of 21, and the exit test's setp; per plan (one, or one per warp)
+    assert planned == 21 * (2 if enter == "staggered" else 1)
+    reference, reference_out, _ = simulated(monkeypatch, False, enter)
+    assert np.array_equal(fast_out, reference_out)
+    assert list(fast.counts.items()) == list(reference.counts.items())
+    assert fast.warp_instructions == reference.warp_instructions
+    # the address the simulator gave the array (cvta.global's identity): from the run
+    address = int(reference_out.view(np.uint64)[12800 // 8 + 3])
+    assert np.array_equal(fast_out, model(address))
+
+
+@pytest.mark.parametrize("trips", [1, 2, 3])
+def test_short_loops_run_the_bodies_then_the_plans(monkeypatch, trips):
+    """A stretch's first two runs are its bodies' (the plan is made after the second):
+    one to three trips give what the step-by-step run gives."""
+    monkeypatch.setattr(sys.modules[__name__], "TRIPS", trips)
+    fast, fast_out, _ = simulated(monkeypatch, fused=True)
+    reference, reference_out, _ = simulated(monkeypatch, fused=False)
+    assert np.array_equal(fast_out, reference_out)
+    assert list(fast.counts.items()) == list(reference.counts.items())
