@@ -167,3 +167,46 @@ def test_short_loops_run_the_bodies_then_the_plans(monkeypatch, trips):
     reference, reference_out, _ = simulated(monkeypatch, fused=False)
     assert np.array_equal(fast_out, reference_out)
     assert list(fast.counts.items()) == list(reference.counts.items())
+
+
+class _Registers:
+    """The part of a Machine that ``MachineRegisters.write`` uses: its register arrays."""
+
+    def __init__(self):
+        self.regs = {"%p": np.zeros(8, bool), "%r": np.zeros(8, np.uint64)}
+
+
+def _reference_write(arr: np.ndarray, idx, value, bits: int) -> None:
+    """Machine.write's general code (a predicate: value != 0; else the value's uint64
+    bits masked to ``bits``; PTX ISA: a register holds its type's width)."""
+    if arr.dtype == bool:
+        arr[idx] = np.asarray(value) != 0
+    else:
+        arr[idx] = np.asarray(value, dtype=np.uint64) & np.uint64((1 << bits) - 1)
+
+
+WRITES = [
+    ("%p", slice(2, 6), True), ("%p", slice(0, 8), np.array([0, 1, 2, 0, 0, 3, 0, 1])),
+    ("%p", np.array([1, 3]), np.array([True, False])), ("%p", slice(1, 3), np.bool_(True)),
+    ("%p", slice(0, 4), np.array([True, False, True, True])), ("%p", slice(0, 2), 0),
+    ("%r", slice(1, 5), np.array([1 << 40, 7, (1 << 64) - 1, 1 << 32], np.uint64)),
+    ("%r", slice(0, 8), np.arange(8, dtype=np.int64) - 4),
+    ("%r", slice(2, 6), np.array(1 << 33, np.uint64)), ("%r", slice(0, 3), 5),
+    ("%r", np.array([0, 7]), np.array([1 << 35, 3], np.uint64)),
+    ("%r", slice(0, 4), np.array([9], np.uint64)),
+]
+
+
+@pytest.mark.parametrize("name, idx, value", WRITES)
+@pytest.mark.parametrize("bits", [16, 32, 64])
+def test_a_register_write_is_the_general_codes(name, idx, value, bits):
+    """Machine.write's bool values and masked slices stored as the general code stores
+    them (a signed array, a broadcast scalar, ids, a Python int: the general code)."""
+    from tcgen05_lower.sim.machine_registers import MachineRegisters
+    machine, reference = _Registers(), _Registers()
+    for regs in (machine.regs, reference.regs):
+        regs["%r"][:] = np.arange(8, dtype=np.uint64) * 0x1111
+    MachineRegisters.write(machine, name, idx, value, 1 if name == "%p" else bits, None)
+    _reference_write(reference.regs[name], idx, value, bits)
+    assert machine.regs[name].dtype == reference.regs[name].dtype
+    assert np.array_equal(machine.regs[name], reference.regs[name])
