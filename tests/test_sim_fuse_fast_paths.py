@@ -1,7 +1,7 @@
 """The steps of the fused stretches' plans (machine_stepping._plan, sim/fused_plans.py,
 ops_memory_warp's prepared store): a loop whose body is one fused stretch of 32-bit
 integer ALU, scalar mov, the pack and unpack forms of mov, mad.lo, integer cvt, cvta and
-vector and scalar st.global runs its plans from the third iteration on (each warp its
+vector and scalar st.global and ld.global (sign-extended, masked) runs its plans from the third iteration on (each warp its
 own, kept by its slice of threads; here the two warps step together). What it computes is hand-derived (a per-thread
 Python model of the loop below), and everything the run reports (outputs, counts per
 opcode in their order, warp instructions) is the same as without fused stretches (the
@@ -32,6 +32,7 @@ LOOP = """
 	mov.b32 	%r11, %r1;
 	mov.b32 	%r12, 0x80000001;
 	mov.b32 	%r15, 0;
+	mov.b32 	%r25, 0;
 	cvt.u64.u32 	%rd20, %r1;
 	shl.b64 	%rd20, %rd20, 32;
 	or.b64 	%rd20, %rd20, 4294967280;
@@ -64,6 +65,10 @@ $LOOP:
 	st.global.v4.b32 	[%rd8], {{%r10, %r11, %r13, %r14}};
 	st.global.v4.b32 	[%rd8+1024], {{%r15, %r16, %r17, %r18}};
 	st.global.b64 	[%rd9], %rd22;
+	ld.global.v2.b32 	{{%r21, %r22}}, [%rd8];
+	ld.global.s16 	%r23, [%rd8+4];
+	ld.global.b64 	%r24, [%rd9];
+	xor.b32 	%r25, %r25, %r23;
 	add.s64 	%rd8, %rd8, 2048;
 	add.s64 	%rd9, %rd9, 512;
 	add.s64 	%rd4, %rd4, 1;
@@ -74,6 +79,8 @@ $DONE:
 	st.global.v2.b64 	[%rd10+12800], {{%rd20, %rd21}};
 	st.global.v2.b64 	[%rd10+12816], {{%rd23, %rd24}};
 	st.global.v2.b32 	[%rd9+2048], {{%r19, %r20}};
+	st.global.v4.b32 	[%rd10+15360], {{%r21, %r22, %r23, %r24}};
+	st.global.b32 	[%rd10+15376], %r25;
 	ret;
 $LATE:
 	bra.uni 	$LOOP;
@@ -100,7 +107,7 @@ def model(out_address: int) -> np.ndarray:
         r15 = 0
         rd20 = (t << 32) | 4294967280
         rd21 = rd20
-        r18 = r19 = r20 = rd22 = rd23 = 0
+        r18 = r19 = r20 = rd22 = rd23 = r25 = 0
         for i in range(TRIPS):
             r10 = (r10 + 7) & M32
             r11 = (r11 - 0x80000001) & M32
@@ -117,9 +124,16 @@ def model(out_address: int) -> np.ndarray:
             words32[base:base + 4] = [r10, r11, r13, r14]
             words32[base + 256:base + 260] = [r15, r13, 12345, r18]
             words64[(10240 + 512 * i + 8 * t) // 8] = rd22
+            # loaded back: r10 and r11, r11's low half sign-extended (ld.s16 into a
+            # .b32), rd22's low 32 bits (a .b64 into a .b32 register)
+            r21, r22 = r10, r11
+            r23 = (r11 & 0xFFFF) - ((r11 & 0x8000) << 1) & M32
+            r24 = rd22 & M32
+            r25 ^= r23
         words64[(12800 + 32 * t) // 8:(12800 + 32 * t) // 8 + 4] = \
             [rd20, rd21, rd23, out_address]
         words32[(10240 + 512 * TRIPS + 8 * t + 2048) // 4:][:2] = [r19, r20]
+        words32[(15360 + 32 * t) // 4:][:5] = [r21, r22, r23, r24, r25]
     return out
 
 
@@ -147,8 +161,8 @@ def test_the_plans_compute_what_the_model_and_the_steps_compute(monkeypatch, ent
     fast, fast_out, planned = simulated(monkeypatch, True, enter)
     assert fast.ok
     # every instruction of the loop's stretch but the aliased unpack (the body) has a
-    # planned step: 20 of 21, and the exit test's setp; per plan (one, or one per warp)
-    assert planned == 21 * (2 if enter == "staggered" else 1)
+    # planned step: 24 of 25, and the exit test's setp; per plan (one, or one per warp)
+    assert planned == 25 * (2 if enter == "staggered" else 1)
     reference, reference_out, _ = simulated(monkeypatch, False, enter)
     assert np.array_equal(fast_out, reference_out)
     assert list(fast.counts.items()) == list(reference.counts.items())

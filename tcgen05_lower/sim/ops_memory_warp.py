@@ -234,6 +234,36 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
                 v = from_signed(to_signed(v, bits), rbits)
             out[at] = v & MASK[rbits] if masked else v
         return True
+
+    def prepare(at):
+        """``try_load`` on the threads ``at`` (a slice) with the destinations' views
+        made once (a fused stretch's plan): ``loaded() -> bool``, the same reads,
+        decisions and writes; None where ``try_load`` would decline them."""
+        at = _threads(m, at)
+        if not destinations():
+            return None
+        outs = [(out[at], rbits, extend, masked) for out, rbits, extend, masked in targets]
+
+        def loaded() -> bool:
+            place = _place(m, ins, space, a, at, size, views, False, lean)
+            if place is None:
+                return False
+            view, element = place
+            values = view[element]
+            if vec > 1:
+                values = values.view(typed).reshape(-1, vec)
+            for j, (out, rbits, extend, masked) in enumerate(outs):
+                v = values if vec == 1 else values[:, j]
+                if masked:
+                    v = v.astype(np.uint64)
+                    if extend:
+                        v = from_signed(to_signed(v, bits), rbits)
+                    out[...] = v & MASK[rbits]
+                else:   # (the cast zero-extends: astype(np.uint64)'s values)
+                    out[...] = v
+            return True
+        return loaded
+    try_load.prepare = prepare
     return try_load
 
 
