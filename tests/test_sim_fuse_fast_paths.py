@@ -67,7 +67,7 @@ $LOOP:
 	st.global.b64 	[%rd9], %rd22;
 	ld.global.v2.b32 	{{%r21, %r22}}, [%rd8];
 	ld.global.s16 	%r23, [%rd8+4];
-	ld.global.b64 	%r24, [%rd9];
+	ld.global.b64 	%r24, [%rd8];
 	xor.b32 	%r25, %r25, %r23;
 	add.s64 	%rd8, %rd8, 2048;
 	add.s64 	%rd9, %rd9, 512;
@@ -81,6 +81,7 @@ $DONE:
 	st.global.v2.b32 	[%rd9+2048], {{%r19, %r20}};
 	st.global.v4.b32 	[%rd10+15360], {{%r21, %r22, %r23, %r24}};
 	st.global.b32 	[%rd10+15376], %r25;
+	st.global.b64 	[%rd10+15384], %r24;
 	ret;
 $LATE:
 	bra.uni 	$LOOP;
@@ -125,15 +126,17 @@ def model(out_address: int) -> np.ndarray:
             words32[base + 256:base + 260] = [r15, r13, 12345, r18]
             words64[(10240 + 512 * i + 8 * t) // 8] = rd22
             # loaded back: r10 and r11, r11's low half sign-extended (ld.s16 into a
-            # .b32), rd22's low 32 bits (a .b64 into a .b32 register)
+            # .b32), the low 32 bits of the 64 at r10's place (a .b64 into a .b32 register)
             r21, r22 = r10, r11
             r23 = (r11 & 0xFFFF) - ((r11 & 0x8000) << 1) & M32
-            r24 = rd22 & M32
+            r24 = r10   # the low half of r10 | r11 << 32
             r25 ^= r23
         words64[(12800 + 32 * t) // 8:(12800 + 32 * t) // 8 + 4] = \
             [rd20, rd21, rd23, out_address]
         words32[(10240 + 512 * TRIPS + 8 * t + 2048) // 4:][:2] = [r19, r20]
         words32[(15360 + 32 * t) // 4:][:5] = [r21, r22, r23, r24, r25]
+        # the .b32 register read as 64 bits: the load kept only its low 32 bits
+        words64[(15384 + 32 * t) // 8] = r24
     return out
 
 
