@@ -11,6 +11,8 @@ every source before it writes, a form other than the ones named.
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
@@ -18,8 +20,8 @@ from tcgen05_lower.sim.words import MASK
 
 #: The ufunc (by name) of each integer operation whose value modulo 2^bits depends only
 #: on its operands modulo 2^bits (ops_fastint's _UFUNC).
-_UFUNC = {"add": "add", "sub": "subtract", "and": "bitwise_and", "or": "bitwise_or",
-          "xor": "bitwise_xor"}
+_UFUNC = MappingProxyType({"add": "add", "sub": "subtract", "and": "bitwise_and",
+                          "or": "bitwise_or", "xor": "bitwise_xor"})
 
 
 def register_views(m, names, at):
