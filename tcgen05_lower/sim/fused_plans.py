@@ -43,8 +43,8 @@ def masked_plan(m, base: str, bits: int, a, b, d, read_b, at: slice):
     registers' unmasked views. Their bits above ``bits`` change nothing: an add, sub,
     and, or, xor or shl modulo 2^64 then masked is the same modulo 2^bits as on the
     masked operands; a shr masks a's first. None for anything else (a shift by the
-    width or more, a shift by a register, a register not a uint64 array, a
-    destination that is also b with a shr: the body then)."""
+    width or more, a shift by a register, a register not a uint64 array: the body
+    then)."""
     if not isinstance(a, P.Reg) or not isinstance(b, (P.Reg, P.Imm)):
         return None
     names = (a.name, d.name) if isinstance(b, P.Imm) else (a.name, b.name, d.name)

@@ -9,7 +9,9 @@ no waiter only that step's threads moved (to the next PC), and after a local one
 changed, so the next choice starts from those PCs, looking up only the step's threads,
 instead of recomputing which threads can run. A fused stretch runs the steps
 the step-by-step loop would run (the same threads, the same bookkeeping per step) and
-advances their PCs once.
+advances their PCs once; from its second run on the same slice of threads (each warp's
+own) a stretch follows its plan, its steps as ufunc calls on views of their registers
+where the instruction has such a form (sim/fused_plans.py, the lean ld and st).
 """
 
 from __future__ import annotations
