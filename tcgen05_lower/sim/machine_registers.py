@@ -76,10 +76,19 @@ class MachineRegisters:
         arr = self.regs.get(name)
         if arr is None:
             arr = self.reg(name, ins)
+        kind = type(value)
         if arr.dtype == bool:
-            arr[idx] = np.asarray(value) != 0
+            # a bool, or an array of them, is its own ``!= 0`` (no conversion, no copy)
+            if kind is bool or kind is np.ndarray and value.dtype == bool:
+                arr[idx] = value
+            else:
+                arr[idx] = np.asarray(value) != 0
         elif bits == 64:   # (the mask of 64 bits changes nothing)
             arr[idx] = np.asarray(value, dtype=np.uint64)
+        elif kind is np.ndarray and type(idx) is slice and value.dtype == np.uint64 and \
+                value.shape == arr[idx].shape:
+            # the masked value straight into the register's slice (a view): no temporary
+            np.bitwise_and(value, MASK[bits], arr[idx])
         else:
             arr[idx] = np.asarray(value, dtype=np.uint64) & MASK[bits]
 

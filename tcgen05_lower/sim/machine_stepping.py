@@ -9,7 +9,9 @@ no waiter only that step's threads moved (to the next PC), and after a local one
 changed, so the next choice starts from those PCs, looking up only the step's threads,
 instead of recomputing which threads can run. A fused stretch runs the steps
 the step-by-step loop would run (the same threads, the same bookkeeping per step) and
-advances their PCs once.
+advances their PCs once; from its second run on the same slice of threads (each warp's
+own) a stretch follows its plan, its steps as ufunc calls on views of their registers
+where the instruction has such a form (sim/fused_plans.py, the lean ld and st).
 """
 
 from __future__ import annotations
@@ -95,15 +97,20 @@ class MachineStepping:
         # counts per opcode are added in the order the step loop adds them)
         tally: dict = {}
         plans = self.__dict__.setdefault("_plans", {})
+        sliced = type(at) is slice
+        at_key = None if sliced else at   # (a slice's plans are kept by its threads)
         steps = done = 0
         pc = m
         try:
             while True:
                 if k:
                     key = (pc, k)
-                    plan = plans.get(key)
+                    # a slice's plan is kept by its threads (an equal slice makes the
+                    # same views: each warp's plan lives on), other threads' by identity
+                    where = (pc, k, at.start, at.stop) if sliced else key
+                    plan = plans.get(where)
                     done = 0
-                    if plan is not None and plan[0] is at:
+                    if plan is not None and plan[0] is at_key and plan[1] is not None:
                         for call, args in plan[1]:
                             call(*args)
                             done += 1
@@ -112,7 +119,10 @@ class MachineStepping:
                         for body in bodies:
                             body(at)
                             done += 1
-                        plans[key] = (at, self._plan(bodies, at))
+                        # the plan from the second run on: the first finds the registers
+                        # and makes the bodies' kept forms (``views``, ``plan_for``)
+                        plans[where] = (at_key, None if plan is None or plan[0] is not
+                                        at_key else self._plan(bodies, at))
                     done = 0
                     pc += k
                 else:
@@ -148,19 +158,25 @@ class MachineStepping:
     @staticmethod
     def _plan(bodies: tuple, at) -> tuple:
         """How a stretch whose ``bodies`` just ran on the threads ``at`` runs on them
-        again: (function, arguments) per body, the body's own ufunc call on the views of
+        again: (function, arguments) per step, the body's own ufunc call on the views of
         its registers where it keeps them for ``at`` (``views``: ops_fastint's direct
-        form, ops_arith's setp with an immediate; what the body would call), else the
-        body on ``at``. Valid while ``at`` is the same object (the plan holds it) and the
-        register arrays are the machine's (they are made once and written in place)."""
+        form, ops_arith's setp with an immediate; what the body would call), the step
+        its ``plan_for(at)`` gives ((function, arguments): the same values through
+        ufuncs on views; None: it cannot), else the body on ``at``: one step per body
+        (an error's PC is the stretch's PC plus the steps done). Valid for ``at`` and any slice equal to it
+        (views of the same threads) while the register arrays are the machine's (they
+        are made once and written in place)."""
         steps = []
         for body in bodies:
             views = getattr(body, "views", None)
             if views is not None and views[0] is at:
                 ufunc, x, y, out = views[1]
                 steps.append((ufunc, (x, y, out)))
-            else:
-                steps.append((body, (at,)))
+                continue
+            plan_for = getattr(body, "plan_for", None)
+            planned = plan_for(at) if plan_for is not None and type(at) is slice \
+                else None
+            steps.append((body, (at,)) if planned is None else planned)
         return tuple(steps)
 
     def _count_of(self, at) -> int:

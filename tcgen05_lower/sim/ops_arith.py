@@ -13,8 +13,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tcgen05_lower.sim import minmax3
+from tcgen05_lower.sim import fused_plans, minmax3
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.bit_field import bit_extract
 from tcgen05_lower.sim.ops_fastint import int_handler
 from tcgen05_lower.sim.ops_support import _unknown
 from tcgen05_lower.sim.state import SimError
@@ -260,6 +261,9 @@ def _mad(ins: P.Instr):
         def run(ins, idx):
             apply(m.guarded(ins, idx))
             m.advance(idx)
+        if kind != "f" and mode == {"lo"} and bits in MASK:
+            apply.plan_for = lambda at: fused_plans.mad_lo_plan(
+                m, bits, ins.operands, (read_a, read_b, read_c), at)
         return _fusible(run, ins, apply)
     return make
 
@@ -338,6 +342,8 @@ def _mov(ins: P.Instr):
         def run(ins, idx):
             apply(m.guarded(ins, idx))
             m.advance(idx)
+        if bits in MASK:
+            apply.plan_for = lambda at: fused_plans.mov_plan(m, bits, a, d, read_a, at)
         return _fusible(run, ins, apply)
     return make
 
@@ -375,6 +381,8 @@ def _mov_vector(m, ins, d, a, kind, bits: int):
     def run(ins, idx):
         apply(m.guarded(ins, idx))
         m.advance(idx)
+    if bits in MASK:
+        apply.plan_for = lambda at: fused_plans.mov_vector_plan(m, d, a, part, mask, at)
     return _fusible(run, ins, apply)
 
 
@@ -553,26 +561,6 @@ def _bfe(ins: P.Instr):
             m.advance(idx)
         return _fusible(run, ins, apply)
     return make
-
-
-def bit_extract(x, pos, length, bits: int, signed: bool):
-    """bfe (9.7.2.x): bits pos..pos+len-1 of x, zero- or sign-extended."""
-    x = np.asarray(x, np.uint64)
-    pos = np.asarray(pos, np.uint64)
-    length = np.asarray(length, np.uint64)
-    avail = np.where(pos >= bits, np.uint64(0), np.uint64(bits) - np.minimum(pos, np.uint64(bits)))
-    n = np.minimum(length, avail)
-    shifted = x >> np.minimum(pos, np.uint64(63))
-    field = np.where(n >= 64, shifted, shifted & ((np.uint64(1) << np.minimum(n, np.uint64(63)))
-                                                  - np.uint64(1)))
-    field = np.where(n == 0, np.uint64(0), field)
-    if not signed:
-        return field
-    top = np.minimum(pos + length - np.uint64(1), np.uint64(bits - 1))
-    sbit = np.where(length == 0, np.uint64(0), (x >> np.minimum(top, np.uint64(63))) & np.uint64(1))
-    fill = ~((np.uint64(1) << np.minimum(n, np.uint64(63))) - np.uint64(1))
-    fill = np.where(n >= 64, np.uint64(0), fill)
-    return np.where(sbit == 1, field | fill, field) & MASK[bits]
 
 
 def _bfi(ins: P.Instr):

@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from tcgen05_lower.sim import fused_plans
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ops_arith import _fusible, _reader, _type_of
 from tcgen05_lower.sim.ops_support import _unknown
@@ -50,6 +51,11 @@ def _cvt(ins: P.Instr):
         def run(ins, idx):
             apply(m.guarded(ins, idx))
             m.advance(idx)
+        if dst[0] != "f" and src[0] != "f" and not (src[0] == "s" and dst[1] > src[1]) \
+                and dst[1] in MASK and src[1] in MASK:
+            # truncation or zero extension: the source's low bits, as a mov of them
+            low = min(dst[1], src[1])
+            apply.plan_for = lambda at: fused_plans.mov_plan(m, low, a, d, read_a, at)
         return _fusible(run, ins, apply)   # (a body for the fused stretches)
     return make
 

@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from tcgen05_lower.sim import fused_plans
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.words import ALL, MASK
 
@@ -91,7 +92,13 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
     if guard is None:
         run.body = body
         body.views = views   # (machine_stepping._fused's plans read them)
+        if operate is not binop and mask is not None:
+            body.plan_for = lambda at: fused_plans.masked_plan(m, base, bits, a, b, d, read_b, at)
     return run
+
+
+
+
 
 
 def _direct_ufunc(m, ins: P.Instr, base: str, kind: str, bits: int, a, b):

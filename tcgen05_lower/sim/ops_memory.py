@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tcgen05_lower.sim import ops_memory_warp
+from tcgen05_lower.sim import fused_plans, ops_memory_warp
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.ops_support import (CLUSTER_RANK_SHIFT, MemoryAccess, _shared_target,
                                            _unknown)
@@ -125,7 +125,23 @@ def _with_body(run, ins: P.Instr, lean, general):
         if not lean(at):
             general(ops_memory_warp.thread_ids(at))
     run.body = body
+    prepare = getattr(lean, "prepare", None)
+    if prepare is not None:
+        body.plan_for = lambda at: _planned_body(prepare(at), general, at)
     return run
+
+
+def _planned_body(lean, general, at):
+    """A fused stretch's step (machine_stepping._plan) for a body whose lean form
+    ``lean()`` was made for the threads ``at`` (None: the plan calls the body), with
+    the general code where the lean form declines."""
+    if lean is None:
+        return None
+
+    def step():
+        if not lean():
+            general(ops_memory_warp.thread_ids(at))
+    return step, ()
 
 
 def _byte_offsets(addr, nbytes: int, vec: int):
@@ -288,6 +304,8 @@ def _cvta(ins: P.Instr):
             m.advance(idx)
         if ins.guard is None:   # a body for the fused stretches (machine_stepping._fused)
             run.body = apply
+            apply.plan_for = lambda at: fused_plans.mov_plan(
+                m, 64, a, d, lambda at: m.read(a, at, 64, ins), at)
         return run
     return make
 

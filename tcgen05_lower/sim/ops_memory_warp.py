@@ -234,6 +234,36 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
                 v = from_signed(to_signed(v, bits), rbits)
             out[at] = v & MASK[rbits] if masked else v
         return True
+
+    def prepare(at):
+        """``try_load`` on the threads ``at`` (a slice) with the destinations' views
+        made once (a fused stretch's plan): ``loaded() -> bool``, the same reads,
+        decisions and writes; None where ``try_load`` would decline them."""
+        at = _threads(m, at)
+        if not destinations():
+            return None
+        outs = [(out[at], rbits, extend, masked) for out, rbits, extend, masked in targets]
+
+        def loaded() -> bool:
+            place = _place(m, ins, space, a, at, size, views, False, lean)
+            if place is None:
+                return False
+            view, element = place
+            values = view[element]
+            if vec > 1:
+                values = values.view(typed).reshape(-1, vec)
+            for j, (out, rbits, extend, masked) in enumerate(outs):
+                v = values if vec == 1 else values[:, j]
+                if masked:
+                    v = v.astype(np.uint64)
+                    if extend:
+                        v = from_signed(to_signed(v, bits), rbits)
+                    out[...] = v & MASK[rbits]
+                else:   # (the cast zero-extends: astype(np.uint64)'s values)
+                    out[...] = v
+            return True
+        return loaded
+    try_load.prepare = prepare
     return try_load
 
 
@@ -293,4 +323,31 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
         view, element = place
         view[element] = values
         return True
+
+    def prepare(at):
+        """``try_store`` on the threads ``at`` (a slice) with the sources' views and the
+        array of values made once (a fused stretch's plan): ``stored() -> bool``, the
+        same reads, decisions and writes; None unless every source is a uint64
+        register whose low bytes are stored (``source``'s view)."""
+        at = _threads(m, at)
+        cols = [m.regs.get(r.name) if low_bytes and isinstance(r, P.Reg) else None
+                for r in srcs]
+        if any(arr is None or arr.dtype != np.uint64 for arr in cols):
+            return None
+        cols = [arr[at] for arr in cols]
+        buf = np.empty((cols[0].size, vec), typed)
+        values = buf.reshape(-1) if vec == 1 else buf.view(views.dtype).reshape(-1)
+        fills = [(buf[:, j], col) for j, col in enumerate(cols)]
+
+        def stored() -> bool:
+            for into, col in fills:   # (the cast keeps the low bytes: astype's values)
+                into[...] = col
+            place = _place(m, ins, space, a, at, size, views, True, lean)
+            if place is None:
+                return False
+            view, element = place
+            view[element] = values
+            return True
+        return stored if np.shares_memory(values, buf) else None
+    try_store.prepare = prepare
     return try_store

@@ -1,0 +1,162 @@
+"""The steps of the fused stretches' plans (machine_stepping._plan) for the straight-line
+instructions whose bodies can run as a few ufunc calls on views of their registers: the
+integer ALU narrower than 64 bits (ops_fastint), mov with its pack and unpack forms and
+mad.lo (ops_arith), integer cvt and cvta (ops_convert, ops_memory). Each ``*_plan``
+function is called after its body ran on the threads ``at`` (a slice: its registers are
+made) and returns (function, arguments), one step that computes what the body computes
+on those threads, or None where it cannot (the plan then calls the body): a register
+that is not a uint64 array, a destination that is also a source where the body reads
+every source before it writes, a form other than the ones named.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+import numpy as np
+
+from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.words import MASK
+
+#: The ufunc (by name) of each integer operation whose value modulo 2^bits depends only
+#: on its operands modulo 2^bits (ops_fastint's _UFUNC).
+_UFUNC = MappingProxyType({"add": "add", "sub": "subtract", "and": "bitwise_and",
+                          "or": "bitwise_or", "xor": "bitwise_xor"})
+
+
+def register_views(m, names, at):
+    """The slices ``at`` of the registers ``names`` (views), or None unless every one
+    is a uint64 array already made (a predicate's bool array, a register not yet
+    written: the body's own code)."""
+    views = []
+    for name in names:
+        arr = m.regs.get(name)
+        if arr is None or arr.dtype != np.uint64:
+            return None
+        views.append(arr[at])
+    return views
+
+
+def masked_plan(m, base: str, bits: int, a, b, d, read_b, at: slice):
+    """A fused stretch's step (machine_stepping._plan) for an integer ``base`` narrower
+    than 64 bits on the threads ``at``: ``body``'s values into d's view, from the
+    registers' unmasked views. Their bits above ``bits`` change nothing: an add, sub,
+    and, or, xor or shl modulo 2^64 then masked is the same modulo 2^bits as on the
+    masked operands; a shr masks a's first. None for anything else (a shift by the
+    width or more, a shift by a register, a register not a uint64 array: the body
+    then)."""
+    if not isinstance(a, P.Reg) or not isinstance(b, (P.Reg, P.Imm)):
+        return None
+    names = (a.name, d.name) if isinstance(b, P.Imm) else (a.name, b.name, d.name)
+    views = register_views(m, names, at)
+    if views is None:
+        return None
+    x, out = views[0], views[-1]
+    y = np.asarray(read_b(at)) if isinstance(b, P.Imm) else views[1]
+    mask = np.asarray(MASK[bits])
+    if base in _UFUNC:
+        ufunc = getattr(np, _UFUNC[base])
+    elif isinstance(b, P.Imm) and (m.imm_bits(b, 32) & 0xFFFFFFFF) < bits:
+        # (the amount as _operation takes it)
+        ufunc = np.left_shift if base == "shl" else None
+        y = np.asarray(np.uint64(m.imm_bits(b, 32) & 0xFFFFFFFF))
+    else:
+        return None
+    if ufunc is None:   # shr: a's bits masked first, then shifted
+        def step():
+            np.bitwise_and(x, mask, out)
+            np.right_shift(out, y, out)
+    else:
+        def step():
+            ufunc(x, y, out)
+            np.bitwise_and(out, mask, out)
+    return step, ()
+
+
+def mad_lo_plan(m, bits: int, operands, readers, at: slice):
+    """A fused stretch's step (machine_stepping._plan) for ``mad.lo`` on the threads
+    ``at``: a * b + c modulo 2^64 from the registers' unmasked views (immediates as
+    their reader gives them), masked to ``bits`` into d's view: the same modulo
+    2^bits as on the masked operands. None when a register is not a uint64 array."""
+    d, *sources = operands
+    if not all(isinstance(op, (P.Reg, P.Imm)) for op in sources):
+        return None
+    regs = [op.name for op in sources if isinstance(op, P.Reg)]
+    views = register_views(m, regs + [d.name], at)
+    if views is None:
+        return None
+    out, found = views[-1], iter(views)
+    x, y, z = (next(found) if isinstance(op, P.Reg) else np.asarray(read(at))
+               for op, read in zip(sources, readers))
+    tmp = np.empty(out.shape, np.uint64)
+    mask = np.asarray(MASK[bits])
+
+    def step():
+        np.multiply(x, y, tmp)
+        np.add(tmp, z, tmp)
+        np.bitwise_and(tmp, mask, out)
+    return step, ()
+
+
+def mov_plan(m, bits: int, a, d, read_a, at: slice):
+    """A fused stretch's step (machine_stepping._plan) for a scalar mov on the threads
+    ``at``: d's view filled with an immediate's bits (what ``read_a`` gives, masked as
+    ``Machine.write`` masks), or a register's view masked to ``bits`` (copied at 64).
+    None for another operand or a register that is not a uint64 array."""
+    if isinstance(a, P.Imm):
+        views = register_views(m, (d.name,), at)
+        if views is None:
+            return None
+        return views[0].fill, (int(read_a(at)) & ((1 << bits) - 1),)
+    if not isinstance(a, P.Reg):
+        return None
+    views = register_views(m, (a.name, d.name), at)
+    if views is None:
+        return None
+    x, out = views
+    if bits == 64:
+        return np.positive, (x, out)
+    return np.bitwise_and, (x, np.asarray(MASK[bits]), out)
+
+
+def mov_vector_plan(m, d, a, part: int, mask, at: slice):
+    """A fused stretch's step (machine_stepping._plan) for a pack or unpack mov on the
+    threads ``at``, from the registers' views: unpack, part j of a is (a >> j part) &
+    mask (a's bits above the width never reach a part); pack, d is the OR of (item j &
+    mask) << j part. None unless every operand is a uint64 register (none discarded in
+    a pack) and no destination is also a source: the body reads every source before
+    it writes, the step does not."""
+    unpack = isinstance(d, P.Vec)
+    items = d.items if unpack else a.items
+    if not all(isinstance(item, P.Reg) for item in items) or \
+            not isinstance(a if unpack else d, P.Reg):
+        return None
+    named = [(j, item.name) for j, item in enumerate(items)
+             if not unpack or item.name != "_"]
+    sources = [a.name] if unpack else [name for _, name in named]
+    targets = [name for _, name in named] if unpack else [d.name]
+    if set(sources) & set(targets) or len(set(targets)) != len(targets):
+        return None
+    views = register_views(m, sources + targets, at)
+    if views is None:
+        return None
+    keep = np.asarray(mask)
+    shifts = [np.asarray(np.uint64(j * part)) for j, _ in named]
+    if unpack:
+        x, outs = views[0], list(zip(shifts, views[1:]))
+
+        def step():
+            for shift, out in outs:
+                np.right_shift(x, shift, out)
+                np.bitwise_and(out, keep, out)
+        return step, ()
+    out, tmp = views[-1], np.empty(views[-1].shape, np.uint64)
+    first, rest = views[0], list(zip(shifts[1:], views[1:-1]))
+
+    def packed():
+        np.bitwise_and(first, keep, out)
+        for shift, item in rest:
+            np.bitwise_and(item, keep, tmp)
+            np.left_shift(tmp, shift, tmp)
+            np.bitwise_or(out, tmp, out)
+    return packed, ()
