@@ -10,6 +10,9 @@ general code (issue 37, round 10 of the simulator's speed):
   acquires is the load's sequence number in its stream's column, as with 64 bits;
 * ``tma._destinations`` kept for the process against ``destination_addresses`` and
   ``chunk_rows`` made afresh;
+* ``tma._inner_box`` (a box wholly inside the tensor read as a reshaped slice) against
+  the rows picked from the tensor as a 2-D array, at the tensor's end too (where the
+  slice would pass the last byte: the strided read then);
 * ``Machine.release_barriers``' count check: threads giving different counts to one
   barrier still get the report naming both counts.
 
@@ -169,6 +172,27 @@ def test_kept_destinations_are_those_made_afresh(swizzle):
     assert again[0] is addresses   # the same box at the same place: the kept arrays
     elsewhere = tma._destinations(None, tmap, 0x800, 2)[0]
     assert np.array_equal(elsewhere, tma.destination_addresses(tmap, 0x800, 2).reshape(-1))
+
+
+@pytest.mark.parametrize("c0, c1, trimmed", [
+    (0, 0, False), (64, 8, False), (64, 112, False),   # inside; at the last rows
+    (0, 112, True), (32, 112, True), (16, 50, True),   # the last row shorter than stride
+])
+def test_inner_box_is_the_rows_of_the_tensor(c0, c1, trimmed):
+    """The box's rows (b1 rows of b0 elements from (c0, c1)) as NumPy picks them from
+    the tensor seen as rows of ``stride`` bytes."""
+    rows, stride, itemsize = 128, 256, 2
+    rng = np.random.default_rng(c0 + c1)
+    raw = rng.integers(0, 256, rows * stride, dtype=np.uint8)
+    if trimmed:   # a tensor whose last row is only as long as its elements
+        raw = raw[:(rows - 1) * stride + 200]
+    tmap = tma.TensorMap("a", (100, rows), (stride,), (16, 16), "none")
+    image = tma._inner_box(tmap, raw, itemsize, c0, c1)
+    padded = np.zeros(rows * stride, np.uint8)
+    padded[:raw.size] = raw
+    expected = padded.reshape(rows, stride)[c1:c1 + 16, c0 * itemsize:(c0 + 16) * itemsize]
+    assert image is not None and np.array_equal(image, expected)
+    assert not np.shares_memory(image, raw)   # a copy, as the strided read gives
 
 
 # -- barrier counts ---------------------------------------------------------------------------

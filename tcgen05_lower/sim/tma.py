@@ -114,6 +114,11 @@ def _inner_box(tmap: TensorMap, raw: np.ndarray, itemsize: int, c0: int, c1: int
     first = c1 * stride + c0 * itemsize
     if (c1 + b1 - 1) * stride + c0 * itemsize + row > raw.size:
         return None
+    if 0 < row <= stride and first + b1 * stride <= raw.size:
+        # the rows as a reshaped slice (a view, no as_strided: a plain reshape costs a
+        # fraction of its array-interface round trip); the last row needs its whole
+        # stride inside ``raw`` for that, so a box at the tensor's end reads as below
+        return raw[first:first + b1 * stride].reshape(b1, stride)[:, :row].copy()
     return np.lib.stride_tricks.as_strided(raw[first:], shape=(b1, row),
                                            strides=(stride, 1)).copy()
 
