@@ -406,15 +406,16 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
             live = in_cta & (self.status != EXIT)
             for barrier in np.unique(self.bar_id[waiting]):
                 at = waiting & (self.bar_id == barrier)
-                expected = set(int(x) for x in self.bar_expected[at])
-                if len(expected) > 1:
+                counts = self.bar_expected[at]
+                count = int(counts[0])
+                if np.count_nonzero(counts != count):   # (a set only for the report)
+                    expected = set(int(x) for x in counts)
                     raise SimError(f"barrier.sync {barrier}: its threads give different "
                                    f"thread counts ({', '.join(map(str, sorted(expected)))}, "
                                    f"0 for every thread of the CTA)")
-                count = expected.pop()
-                arrived = int(at.sum())
+                arrived = int(np.count_nonzero(at))
                 if count == 0:
-                    if arrived < int(live.sum()):
+                    if arrived < int(np.count_nonzero(live)):
                         continue
                 elif arrived < count:
                     continue

@@ -285,7 +285,12 @@ def _same_value(arr, at) -> int | None:
     if arr is None or arr.dtype != np.uint64:
         return None
     values = arr[at]
-    if not values.size or np.count_nonzero(values != values[:1]):
+    if not values.size:
+        return None
+    # all the same when the bytes are the first value's repeated (one bytes comparison
+    # instead of an elementwise one, a reduction and their arrays)
+    raw = values.tobytes()
+    if raw != raw[:8] * values.size:
         return None
     return int(values[0])
 

@@ -290,9 +290,26 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
     def _acquire(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
         width = self.known.shape[1]
         generic, tc = _fit(generic, width), _fit(tc, width)   # released before a _widen
-        for rows in _row_views(threads):
+        for rows in self._views(threads):
             _maximum_into(self.known, self.known, generic, rows)
             _maximum_into(self.pending_tc, self.pending_tc, tc, rows)
+
+    def _views(self, threads) -> list:
+        """``_row_views(threads)``, kept for the run by the threads' ids when every view
+        is a slice: a pure function of the ids (slices hold no array), and a run acquires
+        and fences with the same few groups (a warp, a CTA) again and again. An answer
+        holding an index array is not kept: it is the caller's array, which the caller
+        may change later. At most ``_KEPT_VIEWS`` answers are kept."""
+        if type(threads) is not np.ndarray or threads.ndim != 1:
+            return _row_views(threads)
+        kept = self.__dict__.setdefault("_kept_views", {})
+        key = (threads.dtype.char, threads.tobytes())
+        found = kept.get(key)
+        if found is None:
+            found = _row_views(threads)
+            if len(kept) < _KEPT_VIEWS and all(type(rows) is slice for rows in found):
+                kept[key] = found
+        return found
 
     @staticmethod
     def _describe(rank: int, mask: np.ndarray) -> str:
@@ -317,12 +334,12 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
     def fence(self, threads: np.ndarray, kind: str, line: int) -> None:
         threads = np.asarray(threads)
         if kind == "before_thread_sync":
-            for rows in _row_views(threads):
+            for rows in self._views(threads):
                 _maximum_into(self.released, self.known, self.tc_known, rows)
         elif kind == "after_thread_sync":
             # only what arrived through tcgen05-aware release (before_thread_sync or a
             # commit) orders later tcgen05 ops; plain generic knowledge does not
-            for rows in _row_views(threads):
+            for rows in self._views(threads):
                 _maximum_into(self.tc_known, self.tc_known, self.pending_tc, rows)
         elif kind == "proxy_async":
             for t in threads:
@@ -446,6 +463,10 @@ def _maximum_into(target: np.ndarray, a: np.ndarray, b: np.ndarray, rows) -> Non
         np.maximum(a[rows], other, out=target[rows])
     else:
         target[rows] = np.maximum(a[rows], other)
+
+
+#: At most this many groups of threads have their row views kept (``OrderingModel._views``).
+_KEPT_VIEWS = 1024
 
 
 #: Stream-agent columns the clocks get at a time (``OrderingModel._widen``).

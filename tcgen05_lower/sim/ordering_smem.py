@@ -336,7 +336,9 @@ class SharedMemoryOrdering:
         bar = self._mbar(bar_rank, entry.mbarrier, entry.line)
         bar.last_async = (bar.phase, "the complete_tx of a TMA load (cp.async.bulk.tensor)",
                           entry.line)
-        generic = np.zeros(self.known.shape[1], np.int64)
+        # in the clocks' own integer type: an acquire of it then merges without a cast
+        # (the clocks widen to 64 bits before a sequence number needs them: _stream)
+        generic = np.zeros(self.known.shape[1], self.known.dtype)
         generic[self.column[self.TMA + entry.thread]] = entry.seq
         # complete_tx is performed on the mbarrier by the async proxy: a waiter of the
         # mbarrier's CTA observes it (docs/memory-model.md)

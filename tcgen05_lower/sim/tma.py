@@ -23,6 +23,7 @@ mbarrier (``ordering.OrderingModel.tma_load``).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -113,6 +114,11 @@ def _inner_box(tmap: TensorMap, raw: np.ndarray, itemsize: int, c0: int, c1: int
     first = c1 * stride + c0 * itemsize
     if (c1 + b1 - 1) * stride + c0 * itemsize + row > raw.size:
         return None
+    if 0 < row <= stride and first + b1 * stride <= raw.size:
+        # the rows as a reshaped slice (a view, no as_strided: a plain reshape costs a
+        # fraction of its array-interface round trip); the last row needs its whole
+        # stride inside ``raw`` for that, so a box at the tensor's end reads as below
+        return raw[first:first + b1 * stride].reshape(b1, stride)[:, :row].copy()
     return np.lib.stride_tricks.as_strided(raw[first:], shape=(b1, row),
                                            strides=(stride, 1)).copy()
 
@@ -310,19 +316,25 @@ def _target(m, thread: int, address: int, size: int, what: str, ins) -> tuple[in
 
 
 def _destinations(m, tmap: TensorMap, dst: int, itemsize: int):
-    """(``destination_addresses``, their ``chunk_rows``), kept for the run (on the
-    machine: a ring loads the same few boxes into the same few stages again and again),
-    read-only."""
-    cache = m.__dict__.setdefault("_tma_destinations", {})
-    key = (tmap.box, tmap.swizzle, dst, itemsize)
-    kept = cache.get(key)
-    if kept is None:
-        # one dimension: the same array object every time (ordering_smem keeps its
-        # 16-byte chunks by array)
-        addresses = destination_addresses(tmap, dst, itemsize).reshape(-1)
-        addresses.setflags(write=False)
-        kept = cache[key] = (addresses, chunk_rows(addresses))
-    return kept
+    """(``destination_addresses``, their ``chunk_rows``), read-only, kept for the process
+    (``_box_destinations``): a ring loads the same few boxes into the same few stages
+    again and again, run after run."""
+    return _box_destinations(tuple(int(b) for b in tmap.box), tmap.swizzle, dst, itemsize)
+
+
+@functools.lru_cache(maxsize=16)
+def _box_destinations(box: tuple, swizzle: str, dst: int, itemsize: int) -> tuple:
+    """``_destinations``' answer for a box of ``box`` elements of ``itemsize`` bytes
+    swizzled by ``swizzle`` at ``dst``: a pure function of these (``destination_addresses``
+    reads nothing else of the map; ``chunk_rows`` reads the addresses only), so kept
+    across runs, at most 16 of them (a ring's stages and operands, a pair's CTAs; about
+    130 kB each for a 64 x 128 bf16 box). Both arrays are read-only, so no run can
+    change another's; one dimension, the same array object every time (ordering_smem
+    keeps its 16-byte chunks by array)."""
+    addresses = destination_addresses(TensorMap("", (), (), box, swizzle), dst,
+                                      itemsize).reshape(-1)
+    addresses.setflags(write=False)
+    return addresses, chunk_rows(addresses)
 
 
 #: Bytes of a chunk the swizzle modes move whole (PTX ISA 5.5.6).
