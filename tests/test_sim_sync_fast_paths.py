@@ -8,8 +8,8 @@ general code (issue 37, round 10 of the simulator's speed):
   comparison it replaces;
 * a TMA load's completion released in the clocks' own integer type: what a waiter
   acquires is the load's sequence number in its stream's column, as with 64 bits;
-* ``tma._destinations`` kept for the process against ``destination_addresses`` and
-  ``chunk_rows`` made afresh;
+* ``tma._destinations`` kept for the run (on the machine) against
+  ``destination_addresses`` and ``chunk_rows`` made afresh;
 * ``tma._inner_box`` (a box wholly inside the tensor read as a reshaped slice) against
   the rows picked from the tensor as a 2-D array, at the tensor's end too (where the
   slice would pass the last byte: the strided read then);
@@ -21,6 +21,8 @@ hand from the PTX ISA (named in each test).
 """
 
 from __future__ import annotations
+
+import types
 
 import numpy as np
 import pytest
@@ -161,17 +163,20 @@ def test_tma_completion_releases_its_sequence_number_in_the_clocks_type():
 
 @pytest.mark.parametrize("swizzle", ["none", "32B", "128B"])
 def test_kept_destinations_are_those_made_afresh(swizzle):
+    run = types.SimpleNamespace()   # a run's machine: the kept arrays live on it
     tmap = tma.TensorMap("a", (64, 128), (128,), (64, 16), swizzle)
-    addresses, chunks = tma._destinations(None, tmap, 0x400, 2)
+    addresses, chunks = tma._destinations(run, tmap, 0x400, 2)
     fresh = tma.destination_addresses(tmap, 0x400, 2).reshape(-1)
     assert np.array_equal(addresses, fresh)
     assert np.array_equal(chunks, tma.chunk_rows(fresh.copy()))
     assert not addresses.flags.writeable and not chunks.flags.writeable
     other_map = tma.TensorMap("b", (64, 64), (128,), (64, 16), swizzle)
-    again = tma._destinations(None, other_map, 0x400, 2)
+    again = tma._destinations(run, other_map, 0x400, 2)
     assert again[0] is addresses   # the same box at the same place: the kept arrays
-    elsewhere = tma._destinations(None, tmap, 0x800, 2)[0]
+    elsewhere = tma._destinations(run, tmap, 0x800, 2)[0]
     assert np.array_equal(elsewhere, tma.destination_addresses(tmap, 0x800, 2).reshape(-1))
+    # another run makes its own (nothing is kept across runs)
+    assert tma._destinations(types.SimpleNamespace(), tmap, 0x400, 2)[0] is not addresses
 
 
 @pytest.mark.parametrize("c0, c1, trimmed", [

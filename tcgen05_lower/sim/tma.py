@@ -23,7 +23,6 @@ mbarrier (``ordering.OrderingModel.tma_load``).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from types import MappingProxyType
 
@@ -316,25 +315,19 @@ def _target(m, thread: int, address: int, size: int, what: str, ins) -> tuple[in
 
 
 def _destinations(m, tmap: TensorMap, dst: int, itemsize: int):
-    """(``destination_addresses``, their ``chunk_rows``), read-only, kept for the process
-    (``_box_destinations``): a ring loads the same few boxes into the same few stages
-    again and again, run after run."""
-    return _box_destinations(tuple(int(b) for b in tmap.box), tmap.swizzle, dst, itemsize)
-
-
-@functools.lru_cache(maxsize=16)
-def _box_destinations(box: tuple, swizzle: str, dst: int, itemsize: int) -> tuple:
-    """``_destinations``' answer for a box of ``box`` elements of ``itemsize`` bytes
-    swizzled by ``swizzle`` at ``dst``: a pure function of these (``destination_addresses``
-    reads nothing else of the map; ``chunk_rows`` reads the addresses only), so kept
-    across runs, at most 16 of them (a ring's stages and operands, a pair's CTAs; about
-    130 kB each for a 64 x 128 bf16 box). Both arrays are read-only, so no run can
-    change another's; one dimension, the same array object every time (ordering_smem
-    keeps its 16-byte chunks by array)."""
-    addresses = destination_addresses(TensorMap("", (), (), box, swizzle), dst,
-                                      itemsize).reshape(-1)
-    addresses.setflags(write=False)
-    return addresses, chunk_rows(addresses)
+    """(``destination_addresses``, their ``chunk_rows``), kept for the run (on the
+    machine: a ring loads the same few boxes into the same few stages again and again),
+    read-only. Not kept across runs: a run leaves nothing behind for the next."""
+    cache = m.__dict__.setdefault("_tma_destinations", {})
+    key = (tmap.box, tmap.swizzle, dst, itemsize)
+    kept = cache.get(key)
+    if kept is None:
+        # one dimension: the same array object every time (ordering_smem keeps its
+        # 16-byte chunks by array)
+        addresses = destination_addresses(tmap, dst, itemsize).reshape(-1)
+        addresses.setflags(write=False)
+        kept = cache[key] = (addresses, chunk_rows(addresses))
+    return kept
 
 
 #: Bytes of a chunk the swizzle modes move whole (PTX ISA 5.5.6).
