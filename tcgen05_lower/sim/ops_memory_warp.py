@@ -317,6 +317,11 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
             for j, r in enumerate(srcs):
                 values[:, j] = source(r, at)
             values = values.view(views.dtype).reshape(-1)   # one item per thread
+        return put(at, values)
+
+    def put(at, values) -> bool:
+        """``values`` stored by the threads ``at``, or False (nothing stored) when the
+        lean path declines the address."""
         place = _place(m, ins, space, a, at, size, views, True, lean)
         if place is None:
             return False
@@ -342,12 +347,7 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
         def stored() -> bool:
             for into, col in fills:   # (the cast keeps the low bytes: astype's values)
                 into[...] = col
-            place = _place(m, ins, space, a, at, size, views, True, lean)
-            if place is None:
-                return False
-            view, element = place
-            view[element] = values
-            return True
+            return put(at, values)
         return stored if np.shares_memory(values, buf) else None
     try_store.prepare = prepare
     return try_store
