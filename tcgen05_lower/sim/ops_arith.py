@@ -161,7 +161,9 @@ def _reader(m: Machine, op, bits: int, ins: P.Instr):
         return immediate
     if not isinstance(op, P.Reg):
         return lambda act: m.read(op, act, bits, ins)
-    mask, found = MASK.get(bits, np.uint64((1 << bits) - 1)), []  # bits 1: mov.pred
+    mask, found = MASK.get(bits), []
+    if mask is None:   # bits 1: mov.pred (made only then, not as get's default)
+        mask = np.uint64((1 << bits) - 1)
 
     def register(act):
         if not found:
