@@ -283,3 +283,30 @@ def test_instruction_without_shared_words_splits_its_own():
     b = P._instruction("add.s32 %r3, %r2, 4", 4, "text", P._same_name, {}, words)
     assert a.parts is b.parts == ["add", "s32"] and words == {"add.s32": a.parts}
     assert a == P.Instr("add.s32", [P.Reg("%r1"), P.Reg("%r2"), P.Imm(4)], 3, "text")
+
+
+SCOPES = """
+.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k()
+{
+    .reg .b32 %r<4>;
+    add.s32 %r1, %r2, 1;
+    { add.s32 %r1, %r2, 1; }
+    { .reg .b32 %r2; add.s32 %r1, %r2, 1; }
+    ret;
+}
+"""
+
+
+def test_operands_shared_across_blocks_of_one_name_resolution():
+    """Operands are read once per name resolution: the entry's and a block declaring
+    nothing share theirs (the same objects); a block declaring %r2 reads its own, as its
+    rule says (%r2 there is the block's, renamed %r2#2; by hand)."""
+    adds = [ins for ins in P.parse(SCOPES).entry().instructions if ins.parts[0] == "add"]
+    assert [ins.operands for ins in adds] == [
+        [P.Reg("%r1"), P.Reg("%r2"), P.Imm(1)], [P.Reg("%r1"), P.Reg("%r2"), P.Imm(1)],
+        [P.Reg("%r1"), P.Reg("%r2#2"), P.Imm(1)]]
+    assert all(x is y for x, y in zip(adds[0].operands, adds[1].operands))
+    assert adds[2].operands[0] is not adds[0].operands[0]

@@ -453,9 +453,10 @@ class _EntryBody:
         return self.local_names.get((self.scope_stack[-1], name), name)
 
     def _finish(self) -> None:
-        # an operand's text read once per scope (its names resolve there): operands are
-        # immutable, so equal texts share their object
-        operands: dict[tuple, dict] = {}
+        # an operand's text read once per name resolution (a scope's, or the one of every
+        # scope whose blocks declare nothing, ``_same_name``): operands are immutable, so
+        # equal texts share their object
+        operands: dict[object, dict] = {}
         resolvers: dict[tuple, object] = {}   # scopes -> its name resolution, made once
         declared: dict[int, dict[str, str]] = {}   # scope -> its local names, renamed
         for (scope, name), renamed in self.local_names.items():
@@ -469,7 +470,7 @@ class _EntryBody:
                 resolve = resolvers[scopes] = _resolver(scopes, declared)
             self.entry.instructions.append(
                 _instruction(stmt, line, text_of(line), resolve,
-                             operands.setdefault(scopes, {}), words))
+                             operands.setdefault(resolve, {}), words))
 
 
 def _resolver(scopes: tuple[int, ...], declared: dict[int, dict[str, str]]):
