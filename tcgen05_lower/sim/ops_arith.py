@@ -161,9 +161,7 @@ def _reader(m: Machine, op, bits: int, ins: P.Instr):
         return immediate
     if not isinstance(op, P.Reg):
         return lambda act: m.read(op, act, bits, ins)
-    mask, found = MASK.get(bits), []
-    if mask is None:   # bits 1: mov.pred (made only then, not as get's default)
-        mask = np.uint64((1 << bits) - 1)
+    mask, found = MASK.get(bits) or np.uint64((1 << bits) - 1), []  # 1: mov.pred only
 
     def register(act):
         if not found:

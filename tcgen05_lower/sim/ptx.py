@@ -524,17 +524,13 @@ def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = 
 
 def _with_parts(opcode: str, operands: list, line: int, text: str, guard: str | None,
                 negated: bool, parts: list[str]) -> Instr:
-    """``Instr(opcode, operands, line, text, guard, negated)`` whose ``parts`` is the
-    list given (equal to ``opcode.split(".")``) rather than a split of its own: the
-    attributes set in the dataclass's order, without its ``__init__`` and
-    ``__post_init__`` calls."""
-    ins = _new_object(Instr)
+    """``Instr(opcode, operands, line, text, guard, negated)`` with ``parts`` (equal to
+    ``opcode.split(".")``) given: its attributes set in the dataclass's order, without
+    its ``__init__`` and ``__post_init__``."""
+    ins = object.__new__(Instr)
     ins.opcode, ins.operands, ins.line, ins.text = opcode, operands, line, text
     ins.guard, ins.guard_negated, ins.parts = guard, negated, parts
     return ins
-
-
-_new_object = object.__new__
 
 
 def _operand(text: str, resolve):
