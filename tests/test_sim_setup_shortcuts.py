@@ -222,3 +222,91 @@ def test_plain_decimals_read_as_the_general_reading(text):
 def test_integers_by_hand():
     assert [P.parse_int(t) for t in ("42", "017", "0x1F", "-5", "0b101", "1.5")] == \
         [42, 15, 31, -5, 5, None]
+
+
+# -- statement ends past braces ----------------------------------------------------------------
+def _end_or_error(body, pos: int, end):
+    try:
+        return end(pos)
+    except P.PtxParseError as err:
+        return str(err)
+
+
+def test_statement_end_past_braces_agrees_with_the_character_loop():
+    """The end of a statement whose text holds braces, from the braces and ';'s only,
+    against the loop over every character, on random text (unbalanced, without any ';'
+    at depth 0: the error)."""
+    rng = random.Random(11)
+    alphabet = "{};; a%r1,\n"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 30)))
+        body = P._EntryBody(P.Entry("k"), text, P._Lines(text))
+        for pos in range(len(text)):
+            assert _end_or_error(body, pos, body._statement_end_nested) == \
+                _end_or_error(body, pos, body._statement_end_by_char), (text, pos)
+
+
+def test_statement_end_by_hand():
+    text = "st.v2 [%r1], {%r2, %r3}; { mov.b32 %r1, 1; }; x"
+    body = P._EntryBody(P.Entry("k"), text, P._Lines(text))
+    assert body._statement_end(0) == text.index(";")
+    # the ';' inside the braces is skipped: the one after the closing brace ends it
+    assert body._statement_end(25) == len(text) - 3
+    with pytest.raises(P.PtxParseError, match="statement without ';'"):
+        body._statement_end(len(text) - 1)
+
+
+# -- instructions made with their opcode's shared words ---------------------------------------
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_parsed_instructions_are_those_instr_makes(example):
+    """The parser's instructions (``_with_parts``: one ``parts`` list per opcode text)
+    against ``Instr(...)`` of the same fields: equal, the same attributes in the same
+    order, ``parts`` the opcode's split."""
+    ptx, manifest, _, _ = example_runs.prepared(example)
+    instructions = P.parse(ptx).entry(manifest.get("entry")).instructions
+    shared: dict = {}
+    for ins in instructions:
+        general = P.Instr(ins.opcode, ins.operands, ins.line, ins.text, ins.guard,
+                          ins.guard_negated)
+        assert ins == general and repr(ins) == repr(general)
+        assert list(vars(ins).items()) == list(vars(general).items())
+        assert shared.setdefault(ins.opcode, ins.parts) is ins.parts
+    assert len(shared) < len(instructions)
+
+
+def test_instruction_without_shared_words_splits_its_own():
+    # the general path (no `words` dict): Instr's own split, by hand
+    ins = P._instruction("@!%p1 add.s32 %r1, %r2, 4", 3, "text", P._same_name)
+    assert ins.parts == ["add", "s32"] and ins.guard == "%p1" and ins.guard_negated
+    words: dict = {}
+    a = P._instruction("add.s32 %r1, %r2, 4", 3, "text", P._same_name, {}, words)
+    b = P._instruction("add.s32 %r3, %r2, 4", 4, "text", P._same_name, {}, words)
+    assert a.parts is b.parts == ["add", "s32"] and words == {"add.s32": a.parts}
+    assert a == P.Instr("add.s32", [P.Reg("%r1"), P.Reg("%r2"), P.Imm(4)], 3, "text")
+
+
+SCOPES = """
+.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k()
+{
+    .reg .b32 %r<4>;
+    add.s32 %r1, %r2, 1;
+    { add.s32 %r1, %r2, 1; }
+    { .reg .b32 %r2; add.s32 %r1, %r2, 1; }
+    ret;
+}
+"""
+
+
+def test_operands_shared_across_blocks_of_one_name_resolution():
+    """Operands are read once per name resolution: the entry's and a block declaring
+    nothing share theirs (the same objects); a block declaring %r2 reads its own, as its
+    rule says (%r2 there is the block's, renamed %r2#2; by hand)."""
+    adds = [ins for ins in P.parse(SCOPES).entry().instructions if ins.parts[0] == "add"]
+    assert [ins.operands for ins in adds] == [
+        [P.Reg("%r1"), P.Reg("%r2"), P.Imm(1)], [P.Reg("%r1"), P.Reg("%r2"), P.Imm(1)],
+        [P.Reg("%r1"), P.Reg("%r2#2"), P.Imm(1)]]
+    assert all(x is y for x, y in zip(adds[0].operands, adds[1].operands))
+    assert adds[2].operands[0] is not adds[0].operands[0]

@@ -162,7 +162,7 @@ def _reader(m: Machine, op, bits: int, ins: P.Instr):
         return immediate
     if not isinstance(op, P.Reg):
         return lambda act: m.read(op, act, bits, ins)
-    mask, found = MASK.get(bits, np.uint64((1 << bits) - 1)), []  # bits 1: mov.pred
+    mask, found = MASK.get(bits) or np.uint64((1 << bits) - 1), []  # 1: mov.pred only
 
     def register(act):
         if not found:

@@ -186,6 +186,7 @@ _ADDRESS = re.compile(r"([%\w$.#]+)?\s*(?:\+\s*([-+]?\w+))?")
 _LINE_DIRECTIVE = re.compile(r"\.(loc|file)\b")
 _SPACES = re.compile(r"\s*")
 _BRACES = re.compile(r"[{}]")
+_BRACES_OR_SEMI = re.compile(r"[{};]")
 _LABEL = re.compile(r"([\w$]+)\s*:(?!:)")
 _GUARD = re.compile(r"@(!?)([%\w$]+)\s+")
 
@@ -328,7 +329,7 @@ class _EntryBody:
                 self.scope_stack.pop()
                 pos += 1
                 continue
-            if _LINE_DIRECTIVE.match(clean, pos):
+            if c == "." and _LINE_DIRECTIVE.match(clean, pos):   # (it starts with '.')
                 # .loc / .file end at the line's end, not at a ';' (debugging directives):
                 # read up to the ';' they would swallow the next statement
                 newline = clean.find("\n", pos)
@@ -354,8 +355,22 @@ class _EntryBody:
         return self._statement_end_nested(pos)
 
     def _statement_end_nested(self, pos: int) -> int:
-        """The offset of the first ';' after `pos` outside braces, character by
-        character."""
+        """The offset of the first ';' after `pos` outside braces, visiting only the
+        braces and the ';'s (``_statement_end_by_char`` character by character)."""
+        depth = 0
+        for m in _BRACES_OR_SEMI.finditer(self.clean, pos):
+            c = m.group()
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif depth == 0:
+                return m.start()
+        raise PtxParseError("statement without ';'", self.lines.line_of(pos),
+                            self.lines.text(self.lines.line_of(pos)))
+
+    def _statement_end_by_char(self, pos: int) -> int:
+        """``_statement_end_nested`` character by character (tests compare them)."""
         depth = 0
         for i in range(pos, len(self.clean)):
             c = self.clean[i]
@@ -438,14 +453,16 @@ class _EntryBody:
         return self.local_names.get((self.scope_stack[-1], name), name)
 
     def _finish(self) -> None:
-        # an operand's text read once per scope (its names resolve there): operands are
-        # immutable, so equal texts share their object
-        operands: dict[tuple, dict] = {}
+        # an operand's text read once per name resolution (a scope's, or the one of every
+        # scope whose blocks declare nothing, ``_same_name``): operands are immutable, so
+        # equal texts share their object
+        operands: dict[object, dict] = {}
         resolvers: dict[tuple, object] = {}   # scopes -> its name resolution, made once
         declared: dict[int, dict[str, str]] = {}   # scope -> its local names, renamed
         for (scope, name), renamed in self.local_names.items():
             declared.setdefault(scope, {})[name] = renamed
         line_of, text_of = self.lines.line_of, self.lines.text
+        words: dict[str, list[str]] = {}   # opcode text -> its words, shared (this parse)
         for scopes, stmt, offset in self.pending:
             line = line_of(offset)
             resolve = resolvers.get(scopes)
@@ -453,7 +470,7 @@ class _EntryBody:
                 resolve = resolvers[scopes] = _resolver(scopes, declared)
             self.entry.instructions.append(
                 _instruction(stmt, line, text_of(line), resolve,
-                             operands.setdefault(scopes, {})))
+                             operands.setdefault(resolve, {}), words))
 
 
 def _resolver(scopes: tuple[int, ...], declared: dict[int, dict[str, str]]):
@@ -473,8 +490,11 @@ def _same_name(name: str) -> str:
     return name
 
 
-def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = None) -> Instr:
-    """The instruction `stmt`; `known`: operands already read in its scope, by text."""
+def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = None,
+                 words: dict | None = None) -> Instr:
+    """The instruction `stmt`; `known`: operands already read in its scope, by text;
+    `words`: the opcode texts' ``parts`` lists already made, shared by the instructions
+    of one opcode text (``Instr.parts`` is read, never changed)."""
     guard, negated = None, False
     m = _GUARD.match(stmt) if stmt[:1] == "@" else None
     if m:
@@ -494,7 +514,23 @@ def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = 
             operands.append(operand)
     except ValueError as exc:
         raise PtxParseError(str(exc), line, text) from None
-    return Instr(opcode, operands, line, text, guard, negated)
+    if words is None:
+        return Instr(opcode, operands, line, text, guard, negated)
+    parts = words.get(opcode)
+    if parts is None:
+        parts = words[opcode] = opcode.split(".")
+    return _with_parts(opcode, operands, line, text, guard, negated, parts)
+
+
+def _with_parts(opcode: str, operands: list, line: int, text: str, guard: str | None,
+                negated: bool, parts: list[str]) -> Instr:
+    """``Instr(opcode, operands, line, text, guard, negated)`` with ``parts`` (equal to
+    ``opcode.split(".")``) given: its attributes set in the dataclass's order, without
+    its ``__init__`` and ``__post_init__``."""
+    ins = object.__new__(Instr)
+    ins.opcode, ins.operands, ins.line, ins.text = opcode, operands, line, text
+    ins.guard, ins.guard_negated, ins.parts = guard, negated, parts
+    return ins
 
 
 def _operand(text: str, resolve):
