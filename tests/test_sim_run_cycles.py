@@ -14,6 +14,7 @@ import pytest
 
 import example_runs
 from tcgen05_lower.sim.api import simulate
+from tcgen05_lower.sim.state import SimError
 
 
 def _cycles_left_by(run) -> int:
@@ -49,4 +50,28 @@ def test_a_finished_run_leaves_no_reference_cycle(example, options):
         assert result.warp_instructions > 0 and not result.races
 
     run()   # the first run of a process also makes what lives on (imports, caches)
+    assert _cycles_left_by(run) == 0
+
+
+@pytest.mark.parametrize("options", [
+    {"max_instructions": 500},   # LimitExceeded mid-run (a SimError)
+    {"timeout": 0.0},            # stopped by the deadline at its first check
+])
+def test_a_run_stopped_by_an_error_leaves_no_reference_cycle(options):
+    """The same for a run that ends in a SimError: the machine is released before the
+    error leaves simulate()."""
+    ptx, manifest, _problem, inputs = example_runs.prepared("ws_persistent_gemm_bf16.mlir")
+
+    def run():
+        args = {k: (v.copy() if isinstance(v, np.ndarray) else v)
+                for k, v in inputs.items()}
+        try:   # (not pytest.raises: its record of the traceback would be a cycle itself)
+            simulate(ptx, manifest, args, **options)
+        except SimError as err:
+            message = str(err)
+        else:
+            message = ""
+        assert "stopped after" in message
+
+    run()
     assert _cycles_left_by(run) == 0

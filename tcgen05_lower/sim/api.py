@@ -454,7 +454,7 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
     partial = []
     budget_reached = timing_model.BudgetReached if timing else ()
     warp_instructions, seconds = 0, 0.0
-    ran = []
+    ran, machine = [], None
     for done, cluster_id in enumerate(clusters):
         ran.append(cluster_id)
         first = tuple(i * c for i, c in zip(cluster_id, launch.cluster_dims))
@@ -472,6 +472,8 @@ def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
                 machine.budget = budgets[cluster_id]
             stats = machine.run()
         except SimError as err:
+            if machine is not None:   # freed by reference counting, as a finished run
+                machine.release(stopped=True)
             if several:
                 err.message = f"{where}: {err.message}"
             err.message = _array_names(err.message, names)
@@ -537,10 +539,8 @@ class Budget:
     start: float = field(default_factory=time.perf_counter)
 
     def _text(self, what: str) -> str:
-        if what == "instructions":
-            return f"the limit is {self.max_instructions:,} warp instructions " \
-                   f"(--max-instructions)"
-        return f"the limit is {self.timeout:g} s (--timeout)"
+        return f"the limit is {self.max_instructions:,} warp instructions (--max-instructions)" \
+            if what == "instructions" else f"the limit is {self.timeout:g} s (--timeout)"
 
     def refuse_grid(self, nclusters: int, launch: Launch, entry: P.Entry) -> None:
         """Before anything runs: every warp of every cluster executes at least the

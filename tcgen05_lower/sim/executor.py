@@ -233,14 +233,17 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
     #: stretches keep of them (``machine_stepping``). ``release`` drops these.
     _BACK_REFERENCES = ("handlers", "_plans", "_stretches", "_bra_at", "_runs")
 
-    def release(self) -> None:
+    def release(self, stopped: bool = False) -> None:
         """Drops the handlers and what keeps them, once nothing runs the machine any
         more (api.simulate calls it after a cluster's results are taken): they are
         closures over the machine, so the machine, its ordering model and the parsed
         PTX they reach would otherwise be freed only by the cyclic garbage collector,
         whose full collections then scan every run's leftovers. The state a finished
-        run reports (stats, buffers, ordering, the recorder) stays."""
-        for name in self._BACK_REFERENCES:
+        run reports (stats, buffers, ordering, the recorder) stays. ``stopped``: the run
+        ended in an error, so nothing reads its state: the ordering model goes too, with
+        the asynchronous work still pending in it (a TMA load's effect is a closure over
+        the machine)."""
+        for name in self._BACK_REFERENCES + (("ordering",) if stopped else ()):
             self.__dict__.pop(name, None)
 
     def _limits_text(self) -> str:
