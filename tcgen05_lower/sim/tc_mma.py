@@ -271,7 +271,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
     sides = None if side_key is None else _smem_sides(shared)
     side = None if side_key is None else sides.get(side_key)
     if side is not None:
-        b_addresses, a_addresses, smem_reads, _ = side
+        b_addresses, a_addresses, smem_reads, _, b_chunks, a_chunks = side
     else:
         b_desc_d = decode_smem_descriptor(int(b_desc))
         b_rows = info.n // cta_group   # each CTA of a pair holds N/2 rows of B
@@ -283,7 +283,10 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         # Table 45's column shift: MMA column c reads B's column c + shift
         b_addresses, b_unique = _operand(b_desc_d, b_rows, k, info.b_type,
                                          info.transpose_b, shared, skip=column_shift)
-        a_addresses = a_unique = None
+        # their 16-byte chunks, for perform's gathers (None: byte by byte)
+        b_chunks = _operand_chunks(shared, b_desc_d, b_rows, k, info.b_type,
+                                   info.transpose_b, column_shift)
+        a_addresses = a_unique = a_chunks = None
         if a_in_tmem:
             if kind == "i8" or info.a_type not in ELEMENT_BYTES:
                 raise SimError(f"A in tensor memory for .kind::{kind} is not modelled yet")
@@ -302,6 +305,8 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
             a_desc = decode_smem_descriptor(int(a_operand))
             a_addresses, a_unique = _operand(a_desc, rows, a_k, info.a_type,
                                              info.transpose_a, shared)
+            a_chunks = _operand_chunks(shared, a_desc, rows, a_k, info.a_type,
+                                       info.transpose_a)
     meta = None if not is_sparse else sparse.Metadata(
         kind, int(idesc), int(meta_taddr), lanes[:, 0], int(d_taddr) >> 16,
         sparse.half_datapath(cta_group, info.m))
@@ -315,7 +320,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
         if side_key is not None:
             side = sides[side_key] = (*_read_only(b_addresses, a_addresses, smem_reads),
-                                      chunk_form(smem_reads))
+                                      chunk_form(smem_reads), b_chunks, a_chunks)
     for r in ranks:
         fp.tmem_writes[r] = d_mask
         fp.smem_reads[r] = smem_reads
@@ -338,18 +343,7 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
                                     int(d_taddr), rank, bool(fp.tmem_reads)),
                        block=(d_mask, d_at))
 
-    b_chunks = a_chunks = False   # not yet found (perform finds them)
-
     def perform(ctas: list[CtaMemory]) -> None:
-        nonlocal b_chunks, a_chunks
-        if b_chunks is False:   # the descriptors decoded again: a build that took its
-            # addresses from the run's kept sides decoded none
-            b_chunks = _operand_chunks(shared, decode_smem_descriptor(int(b_desc)),
-                                       info.n // cta_group, k, info.b_type,
-                                       info.transpose_b, column_shift)
-            a_chunks = None if a_in_tmem else _operand_chunks(
-                shared, decode_smem_descriptor(int(a_operand)), rows, a_k, info.a_type,
-                info.transpose_a)
         b_raw = [gather_bytes(ctas[r].smem, b_addresses, b_chunks) for r in ranks]
         if ws:   # the collector holds B for .ws, A otherwise (9.7.16.10)
             b_raw = [datamove.through_collector(ctas[rank], collector, b_raw[0], "B",
