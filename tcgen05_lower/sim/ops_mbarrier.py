@@ -247,11 +247,7 @@ def _uniform_wait(m: Machine, ins: P.Instr, d, a, ph):
             return False
         for part, ok in zip(places, passed):
             m.write(d.name, part, ok, 1, ins)
-            if ok:
-                m.pc[part] += 1
-            else:
-                m.status[part] = MBAR
-                m.wait_epoch[part] = m.epoch
+            _all_pass_or_wait(m, part, ok)
         return True
     return uniform
 
@@ -295,18 +291,23 @@ def _same_value(arr, at) -> int | None:
     return int(values[0])
 
 
+def _all_pass_or_wait(m: Machine, at, passed: bool) -> None:
+    """The threads ``at`` (a slice or ids), whose try_wait all passed or all failed,
+    move on or wait (status MBAR since this epoch)."""
+    if passed:
+        m.pc[at] += 1
+    else:
+        m.status[at] = MBAR
+        m.wait_epoch[at] = m.epoch
+
+
 def _wait_or_pass(m: Machine, act, threads: np.ndarray, ok: np.ndarray) -> None:
     """The threads of ``act`` (``threads``: their ids) whose try_wait failed wait
     (status MBAR since this epoch), the others move on; when all of them did the same,
     through ``act`` as a slice if its threads are consecutive."""
     passed = np.count_nonzero(ok)
-    if passed == ok.size:
-        m.pc[m.contiguous(act)] += 1
-        return
-    if not passed:
-        at = m.contiguous(act)
-        m.status[at] = MBAR
-        m.wait_epoch[at] = m.epoch
+    if passed == ok.size or not passed:
+        _all_pass_or_wait(m, m.contiguous(act), bool(passed))
         return
     waiting = threads[~ok]
     m.status[waiting] = MBAR
