@@ -18,9 +18,9 @@ import numpy as np
 from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.words import MASK
 
-#: The ufunc (by name) of each integer operation whose value modulo 2^bits depends only
-#: on its operands modulo 2^bits (ops_fastint's _UFUNC).
-_UFUNC = MappingProxyType({"add": "add", "sub": "subtract", "and": "bitwise_and",
+#: The NumPy ufunc (by name) of each integer operation on uint64 bits whose value modulo
+#: 2^bits depends only on its operands modulo 2^bits (also ops_fastint's table).
+UFUNCS = MappingProxyType({"add": "add", "sub": "subtract", "and": "bitwise_and",
                           "or": "bitwise_or", "xor": "bitwise_xor"})
 
 
@@ -54,8 +54,8 @@ def masked_plan(m, base: str, bits: int, a, b, d, read_b, at: slice):
     x, out = views[0], views[-1]
     y = np.asarray(read_b(at)) if isinstance(b, P.Imm) else views[1]
     mask = np.asarray(MASK[bits])
-    if base in _UFUNC:
-        ufunc = getattr(np, _UFUNC[base])
+    if base in UFUNCS:
+        ufunc = getattr(np, UFUNCS[base])
     elif isinstance(b, P.Imm) and (m.imm_bits(b, 32) & 0xFFFFFFFF) < bits:
         # (the amount as _operation takes it)
         ufunc = np.left_shift if base == "shl" else None

@@ -14,8 +14,6 @@ shift by a register, a predicate destination) still goes through ``_binop`` and
 
 from __future__ import annotations
 
-from types import MappingProxyType
-
 import numpy as np
 
 from tcgen05_lower.sim import fused_plans
@@ -23,8 +21,7 @@ from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.words import ALL, MASK
 
 #: The NumPy ufunc (by name) of each operation on uint64 bits.
-_UFUNC = MappingProxyType({"add": "add", "sub": "subtract", "and": "bitwise_and",
-                          "or": "bitwise_or", "xor": "bitwise_xor"})
+_UFUNC = fused_plans.UFUNCS
 _ZERO = np.uint64(0)
 
 
