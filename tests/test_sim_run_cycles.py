@@ -75,3 +75,57 @@ def test_a_run_stopped_by_an_error_leaves_no_reference_cycle(options):
 
     run()
     assert _cycles_left_by(run) == 0
+
+
+def _collections_during(run) -> int:
+    """How many collections the cyclic collector made while ``run()`` ran (gc.callbacks)."""
+    seen = []
+
+    def count(phase, info):
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        run()
+    finally:
+        gc.callbacks.remove(count)
+    return len(seen)
+
+
+def test_the_collector_is_paused_during_a_run_and_restored_after():
+    """simulate() pauses the cyclic collector (sim/collector.py): what a run allocates is
+    freed by reference counting (the tests above), so a collection would find nothing.
+    The same run through the undecorated function (``__wrapped__``) triggers collections:
+    that is what the pause saves, and what makes this test fail without it."""
+    ptx, manifest, _problem, inputs = example_runs.prepared("ws_persistent_gemm_bf16.mlir")
+
+    def run(function):
+        args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+        return lambda: function(ptx, manifest, args)
+
+    assert gc.isenabled()
+    assert _collections_during(run(simulate.__wrapped__)) > 0
+    assert _collections_during(run(simulate)) == 0
+    assert gc.isenabled()
+
+
+def test_the_collector_state_is_restored_whatever_the_outcome():
+    """Off before the call stays off; on before comes back on after a SimError too."""
+    ptx, manifest, _problem, inputs = example_runs.prepared("ws_persistent_gemm_bf16.mlir")
+    args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    assert gc.isenabled()
+    try:
+        simulate(ptx, manifest, args, max_instructions=500)
+    except SimError:
+        pass
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        simulate(ptx, manifest, args, max_instructions=500)
+    except SimError:
+        pass
+    finally:
+        was_on = gc.isenabled()
+        gc.enable()
+    assert not was_on

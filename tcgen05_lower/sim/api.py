@@ -20,9 +20,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
-from tcgen05_lower.sim.ptx import split_top
 from tcgen05_lower.sim.executor import Launch, Machine
-from tcgen05_lower.sim import bulk, param_space, scalar_params
+from tcgen05_lower.sim import bulk, collector, param_space, scalar_params
 from tcgen05_lower.sim.param_space import EXTRA_ARRAYS
 from tcgen05_lower.sim.source_lines import (  # noqa: F401  (source_locations: API)
     locate as _locate, locate_problems as _locate_problems, source_locations)
@@ -283,7 +282,7 @@ def grid_of(manifest: dict, args: dict, cluster, grid=None) -> tuple[int, int, i
     for item in grid:
         text = str(item).strip()
         product = 1
-        for part in split_top(text, "*"):
+        for part in P.split_top(text, "*"):
             product *= factor(part.strip(), text)
         dims.append(product)
     if len(dims) > 3:
@@ -349,6 +348,7 @@ def bind_arguments(manifest: dict, entry: P.Entry, args: dict) -> dict:
     return bound
 
 
+@collector.paused
 def simulate(ptx: str, manifest: dict | None = None, args: dict | None = None,
              schedule: str = "late", *, seed: int | None = None, trace=None,
              progress_stream=None,
