@@ -183,3 +183,17 @@ def grouped(steps: list) -> tuple:
             out[i:j] = key[-1]([call for call, _ in out[i:j]])
         i = j
     return tuple(out)
+
+
+def compare_views(m, name: str, at, ufunc, signed: bool, y, out: np.ndarray):
+    """ops_arith._int_compare's kept views for ids kept as rows (``Machine.rows_of``):
+    (ufunc, 64-bit register ``name``'s view, as int64 when signed: to_signed's bits,
+    the immediate ``y`` as a 0-d array, the predicate ``out``'s view); None when they
+    are not views."""
+    arr = m.regs.get(name)
+    if arr is None or arr.dtype != np.uint64:
+        return None
+    x, into = m.register_view(arr, at), m.register_view(out, at)
+    if x is None or into is None:
+        return None
+    return ufunc, x.view(np.int64) if signed else x, np.asarray(y), into

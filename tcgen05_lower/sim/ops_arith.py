@@ -510,7 +510,10 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
             views[0], views[1] = at, (ufunc, x, np.asarray(y), out[at])
         elif constant and viewed and type(at) is not slice:
             # ids kept as rows (Machine.rows_of): the same views, 2-D
-            _rows_views(m, ins.operands[1].name, at, ufunc, signed, y, out, views)
+            made = fused_plans.compare_views(m, ins.operands[1].name, at, ufunc, signed,
+                                             y, out)
+            if made is not None:
+                views[0], views[1] = at, made
 
     guard = ins.guard
 
@@ -522,19 +525,6 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
         run.body = compare
         compare.views = views   # (machine_stepping._fused's plans read them)
     return run
-
-
-def _rows_views(m: Machine, name: str, at, ufunc, signed: bool, y, out, views: list):
-    """``_int_compare``'s kept views for ids kept as rows (``Machine.register_view``):
-    64-bit register ``name`` (as int64 when signed: to_signed's bits) compared with the
-    immediate ``y`` into the predicate ``out``; nothing when they are not views."""
-    arr = m.regs.get(name)
-    if arr is None or arr.dtype != np.uint64:
-        return
-    x, into = m.register_view(arr, at), m.register_view(out, at)
-    if x is None or into is None:
-        return
-    views[0], views[1] = at, (ufunc, x.view(np.int64) if signed else x, np.asarray(y), into)
 
 
 def _view64(m: Machine, op: P.Reg, ins: P.Instr, general):
