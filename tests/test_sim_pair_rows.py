@@ -128,11 +128,11 @@ def simulated(monkeypatch, fused: bool, size: int = TRIPS * STRIDE):
 def test_the_rows_plans_compute_what_the_model_and_the_steps_compute(monkeypatch):
     fast, fast_out, on_ids, grouped = simulated(monkeypatch, True)
     assert fast.ok
-    # the plan of the loop's stretch was made on the ids: every step but the uniform
-    # branches' (not steps) planned (ALU, cvt, add.s64, setp, the five stores), and its
-    # group of stores ran as one from the third trip on (the plan is made after the
-    # second): trips 3, 4, 5
-    assert on_ids >= 14
+    # the plan of the loop's stretch was made on the ids: each of its 14 steps planned
+    # (three ALU, two cvt, three add.s64, the five stores, the setp; the uniform
+    # branches are no steps), and its group of stores ran as one from the third trip on
+    # (the plan is made after the second): trips 3, 4, 5
+    assert on_ids == 14
     assert grouped == TRIPS - 2
     reference, reference_out, _, _ = simulated(monkeypatch, False)
     assert np.array_equal(fast_out, reference_out)
