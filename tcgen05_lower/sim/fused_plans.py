@@ -29,12 +29,12 @@ def register_views(m, names, at):
     slice's, or the rows of ids kept by ``Machine.rows_of``: ``register_view``), or
     None unless every one is a uint64 array already made (a predicate's bool array, a
     register not yet written: the body's own code) and ``at`` gives views."""
-    views = []
+    views, sliced = [], type(at) is slice
     for name in names:
         arr = m.regs.get(name)
         if arr is None or arr.dtype != np.uint64:
             return None
-        view = m.register_view(arr, at)
+        view = arr[at] if sliced else m.register_view(arr, at)
         if view is None:
             return None
         views.append(view)

@@ -101,6 +101,8 @@ def _direct_views(m, direct: tuple, at):
     ``at`` (``Machine.register_view``: a slice, or ids kept as rows), or None when
     indexing them would copy (other ids: the general code)."""
     ufunc, x, y, out = direct
+    if type(at) is slice:
+        return ufunc, x[at], np.asarray(y) if type(y) is np.uint64 else y[at], out[at]
     xs, outs = m.register_view(x, at), m.register_view(out, at)
     if xs is None or outs is None:
         return None
