@@ -351,7 +351,7 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
         if any(arr is None or arr.dtype != np.uint64 for arr in cols):
             return None
         cols = [m.register_view(arr, at) for arr in cols]
-        if cols[0] is None:
+        if any(col is None for col in cols):   # (ids not kept as rows: the body)
             return None
         buf = np.empty((cols[0].size, vec), typed)
         values = buf.reshape(-1) if vec == 1 else buf.view(views.dtype).reshape(-1)
