@@ -2,8 +2,8 @@
 instructions whose bodies can run as a few ufunc calls on views of their registers: the
 integer ALU narrower than 64 bits (ops_fastint), mov with its pack and unpack forms and
 mad.lo (ops_arith), integer cvt and cvta (ops_convert, ops_memory). Each ``*_plan``
-function is called after its body ran on the threads ``at`` (a slice: its registers are
-made) and returns (function, arguments), one step that computes what the body computes
+function is called after its body ran on the threads ``at`` (a slice, or ids kept as
+rows by ``Machine.rows_of``: its registers are made) and returns (function, arguments), one step that computes what the body computes
 on those threads, or None where it cannot (the plan then calls the body): a register
 that is not a uint64 array, a destination that is also a source where the body reads
 every source before it writes, a form other than the ones named.
@@ -25,19 +25,23 @@ UFUNCS = MappingProxyType({"add": "add", "sub": "subtract", "and": "bitwise_and"
 
 
 def register_views(m, names, at):
-    """The slices ``at`` of the registers ``names`` (views), or None unless every one
-    is a uint64 array already made (a predicate's bool array, a register not yet
-    written: the body's own code)."""
-    views = []
+    """The elements of the threads ``at`` of the registers ``names`` as views (a
+    slice's, or the rows of ids kept by ``Machine.rows_of``: ``register_view``), or
+    None unless every one is a uint64 array already made (a predicate's bool array, a
+    register not yet written: the body's own code) and ``at`` gives views."""
+    views, sliced = [], type(at) is slice
     for name in names:
         arr = m.regs.get(name)
         if arr is None or arr.dtype != np.uint64:
             return None
-        views.append(arr[at])
+        view = arr[at] if sliced else m.register_view(arr, at)
+        if view is None:
+            return None
+        views.append(view)
     return views
 
 
-def masked_plan(m, base: str, bits: int, a, b, d, read_b, at: slice):
+def masked_plan(m, base: str, bits: int, a, b, d, read_b, at):
     """A fused stretch's step (machine_stepping._plan) for an integer ``base`` narrower
     than 64 bits on the threads ``at``: ``body``'s values into d's view, from the
     registers' unmasked views. Their bits above ``bits`` change nothing: an add, sub,
@@ -73,7 +77,7 @@ def masked_plan(m, base: str, bits: int, a, b, d, read_b, at: slice):
     return step, ()
 
 
-def mad_lo_plan(m, bits: int, operands, readers, at: slice):
+def mad_lo_plan(m, bits: int, operands, readers, at):
     """A fused stretch's step (machine_stepping._plan) for ``mad.lo`` on the threads
     ``at``: a * b + c modulo 2^64 from the registers' unmasked views (immediates as
     their reader gives them), masked to ``bits`` into d's view: the same modulo
@@ -98,7 +102,7 @@ def mad_lo_plan(m, bits: int, operands, readers, at: slice):
     return step, ()
 
 
-def mov_plan(m, bits: int, a, d, read_a, at: slice):
+def mov_plan(m, bits: int, a, d, read_a, at):
     """A fused stretch's step (machine_stepping._plan) for a scalar mov on the threads
     ``at``: d's view filled with an immediate's bits (what ``read_a`` gives, masked as
     ``Machine.write`` masks), or a register's view masked to ``bits`` (copied at 64).
@@ -119,7 +123,7 @@ def mov_plan(m, bits: int, a, d, read_a, at: slice):
     return np.bitwise_and, (x, np.asarray(MASK[bits]), out)
 
 
-def mov_vector_plan(m, d, a, part: int, mask, at: slice):
+def mov_vector_plan(m, d, a, part: int, mask, at):
     """A fused stretch's step (machine_stepping._plan) for a pack or unpack mov on the
     threads ``at``, from the registers' views: unpack, part j of a is (a >> j part) &
     mask (a's bits above the width never reach a part); pack, d is the OR of (item j &
@@ -160,3 +164,36 @@ def mov_vector_plan(m, d, a, part: int, mask, at: slice):
             np.left_shift(tmp, shift, tmp)
             np.bitwise_or(out, tmp, out)
     return packed, ()
+
+
+def grouped(steps: list) -> tuple:
+    """A plan's steps (machine_stepping._plan) with each run of two or more consecutive
+    steps that carry the same ``batch`` key (the lean global stores of one base
+    register: ops_memory_warp.store_maker) replaced by the steps of their group (the
+    key's maker, given the run's steps): the plan runs every step of a run, in order,
+    each time it runs, so a group's first step may do the work of all of them when it
+    knows they all succeed (the others then do nothing), else each does its own."""
+    out, i = list(steps), 0
+    while i < len(out):
+        key = getattr(out[i][0], "batch", None)
+        j = i + 1
+        while key is not None and j < len(out) and getattr(out[j][0], "batch", None) == key:
+            j += 1
+        if j - i >= 2:
+            out[i:j] = key[-1]([call for call, _ in out[i:j]])
+        i = j
+    return tuple(out)
+
+
+def compare_views(m, name: str, at, ufunc, signed: bool, y, out: np.ndarray):
+    """ops_arith._int_compare's kept views for ids kept as rows (``Machine.rows_of``):
+    (ufunc, 64-bit register ``name``'s view, as int64 when signed: to_signed's bits,
+    the immediate ``y`` as a 0-d array, the predicate ``out``'s view); None when they
+    are not views."""
+    arr = m.regs.get(name)
+    if arr is None or arr.dtype != np.uint64:
+        return None
+    x, into = m.register_view(arr, at), m.register_view(out, at)
+    if x is None or into is None:
+        return None
+    return ufunc, x.view(np.int64) if signed else x, np.asarray(y), into

@@ -14,6 +14,9 @@ from tcgen05_lower.sim import ptx as P
 from tcgen05_lower.sim.state import SimError
 from tcgen05_lower.sim.words import MASK, parse_type
 
+#: At most this many groups of threads are kept as strided rows per run (``rows_of``).
+_KEPT_ROWS = 64
+
 
 class MachineRegisters:
     """Register and operand access of ``executor.Machine`` (a mixin of it)."""
@@ -30,6 +33,47 @@ class MachineRegisters:
         arr = np.zeros(self.nthreads, dtype=bool if ty == ".pred" else np.uint64)
         self.regs[name] = arr
         return arr
+
+    # -- threads as rows of a strided view ----------------------------------------------------
+    def rows_of(self, at):
+        """``at`` (a fused stretch's threads: a slice, or sorted ids) as the run's kept id
+        array of the same threads when they are two or more runs of equally many
+        consecutive threads at a constant stride (a CTA pair's same warps: one run per
+        CTA), so that a register's elements of them are a 2-D view (``register_view``)
+        and a stretch's plan (machine_stepping._fused, kept by the identity of its
+        threads) serves them from run to run; else ``at`` itself. The kept array is
+        read-only (nothing may change it in place) and equal to ``at``."""
+        if type(at) is not np.ndarray or at.ndim != 1 or at.size < 2:
+            return at
+        key = (int(at[0]), int(at[-1]), at.size)
+        kept = self.__dict__.setdefault("_kept_rows", {})
+        found = kept.get(key)
+        if found is not None:
+            ids = found[0]
+            return ids if ids is at or ids.tobytes() == at.tobytes() else at
+        shape = _strided_rows(at)
+        if shape is None or len(kept) >= _KEPT_ROWS:
+            return at
+        ids = at.astype(np.int64)
+        ids.flags.writeable = False
+        kept[key] = (ids, shape)
+        self.__dict__.setdefault("_rows_shape", {})[id(ids)] = (ids, shape)
+        return ids
+
+    def register_view(self, arr: np.ndarray, at):
+        """The elements of the threads ``at`` of register array ``arr`` as a view (written
+        in place): ``arr[at]`` for a slice, a (runs, threads per run) view for ids kept
+        by ``rows_of``; None for other ids (indexing would copy)."""
+        if type(at) is slice:
+            return arr[at]
+        found = self.__dict__.get("_rows_shape", {}).get(id(at))
+        if found is None or found[0] is not at or arr.ndim != 1 or \
+                arr.size != self.nthreads or not arr.flags.c_contiguous:
+            return None
+        start, stride, runs, length = found[1]
+        item = arr.itemsize   # (a register array: made whole, one-dimensional)
+        return np.ndarray((runs, length), arr.dtype, arr, start * item,
+                          (stride * item, item))
 
     def reg_bits(self, name: str) -> int:
         ty = self.entry.reg_type(name)
@@ -103,3 +147,21 @@ class MachineRegisters:
         else:
             base = self.read(op.base, idx, 64, ins)
         return (np.asarray(base, dtype=np.uint64) + np.uint64(op.offset & 0xFFFFFFFFFFFFFFFF))
+
+
+def _strided_rows(ids: np.ndarray):
+    """(first thread, stride, runs, threads per run) when the sorted ids are two or more
+    runs of equally many consecutive threads whose first threads are a constant stride
+    apart, else None."""
+    breaks = np.flatnonzero(np.diff(ids) != 1) + 1
+    runs = breaks.size + 1
+    if runs < 2 or ids.size % runs:
+        return None
+    length = ids.size // runs
+    rows = ids.reshape(runs, length)
+    firsts = rows[:, 0]
+    stride = int(firsts[1] - firsts[0])
+    if stride < length or not (np.diff(firsts) == stride).all() or \
+            not (rows - firsts[:, None] == np.arange(length)).all():
+        return None
+    return int(firsts[0]), stride, runs, length

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tcgen05_lower.sim import fused_plans
 from tcgen05_lower.sim.state import SimError
 from tcgen05_lower.sim.words import ALL, EXIT, MBAR, RUN
 
@@ -88,7 +89,7 @@ class MachineStepping:
         k = min(run, chain_limit - m, left)
         if k < 2:
             return None
-        at = self.contiguous(idx)
+        at = self.rows_of(self.contiguous(idx))   # (ids of a CTA pair: kept, as rows)
         runs = self.__dict__.get("_runs")
         if runs is None:
             runs = self._runs = fusible_runs(self.handlers)
@@ -174,10 +175,9 @@ class MachineStepping:
                 steps.append((ufunc, (x, y, out)))
                 continue
             plan_for = getattr(body, "plan_for", None)
-            planned = plan_for(at) if plan_for is not None and type(at) is slice \
-                else None
+            planned = plan_for(at) if plan_for is not None else None   # (None: no views)
             steps.append((body, (at,)) if planned is None else planned)
-        return tuple(steps)
+        return fused_plans.grouped(steps)   # (runs of global stores as one step)
 
     def _count_of(self, at) -> int:
         """How many threads ``at`` (ALL, a slice of consecutive threads, or ids) holds."""

@@ -508,6 +508,12 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
             # a view of a's register, compared with the immediate and written into the
             # predicate's slice: the same values as the lines above
             views[0], views[1] = at, (ufunc, x, np.asarray(y), out[at])
+        elif constant and viewed and type(at) is not slice:
+            # ids kept as rows (Machine.rows_of): the same views, 2-D
+            made = fused_plans.compare_views(m, ins.operands[1].name, at, ufunc, signed,
+                                             y, out)
+            if made is not None:
+                views[0], views[1] = at, made
 
     guard = ins.guard
 

@@ -67,14 +67,12 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
             ufunc, x, y, out = views[1]
             ufunc(x, y, out)
             return
-        if direct and type(at) is slice:
-            ufunc, x, y, out = direct[0]
-            # an immediate as a 0-d array: the same uint64 operand, and a ufunc call
-            # converts a 0-d array faster than a NumPy scalar
-            made = (ufunc, x[at], np.asarray(y) if type(y) is np.uint64 else y[at], out[at])
-            views[0], views[1] = at, made
-            ufunc(made[1], made[2], made[3])
-            return
+        if direct:
+            made = _direct_views(m, direct[0], at)
+            if made is not None:
+                views[0], views[1] = at, made
+                made[0](made[1], made[2], made[3])
+                return
         value = operate(read_a(at), read_b(at))
         if not found:
             found.append(m.reg(d.name, ins))
@@ -96,6 +94,22 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
 
 
 
+
+
+def _direct_views(m, direct: tuple, at):
+    """The direct form (``_direct``) on the views of its registers for the threads
+    ``at`` (``Machine.register_view``: a slice, or ids kept as rows), or None when
+    indexing them would copy (other ids: the general code)."""
+    ufunc, x, y, out = direct
+    if type(at) is slice:
+        return ufunc, x[at], np.asarray(y) if type(y) is np.uint64 else y[at], out[at]
+    xs, outs = m.register_view(x, at), m.register_view(out, at)
+    if xs is None or outs is None:
+        return None
+    # an immediate as a 0-d array: the same uint64 operand, and a ufunc call converts a
+    # 0-d array faster than a NumPy scalar
+    return ufunc, xs, np.asarray(y) if type(y) is np.uint64 else m.register_view(y, at), \
+        outs
 
 
 def _direct_ufunc(m, ins: P.Instr, base: str, kind: str, bits: int, a, b):

@@ -141,6 +141,9 @@ def _planned_body(lean, general, at):
     def step():
         if not lean():
             general(ops_memory_warp.thread_ids(at))
+    batch = getattr(lean, "batch", None)
+    if batch is not None:   # (a global store: fused_plans.grouped may group it)
+        step.batch, step.member = batch, lean.member
     return step, ()
 
 

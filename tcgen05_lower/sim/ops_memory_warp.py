@@ -181,9 +181,16 @@ def _global_again(m, a: P.Addr, at, size: int, views: _Views):
         else None
     if base is None or base.dtype != np.uint64:
         return None
-    i, zero = last
+    return _global_in_last(m, base[at], size, views)
+
+
+def _global_in_last(m, based: np.ndarray, size: int, views: _Views):
+    """``_global_again``'s answer from the base register's values ``based`` of the
+    threads (any shape: their order is the threads'; the element indices come flat),
+    ``views.last`` set."""
+    i, zero = views.last
     buf = m.buffers[i]
-    offsets = base[at] - zero
+    offsets = np.subtract(based, zero).reshape(-1)
     bits = int(_OR(offsets))
     if bits & (size - 1) or bits + size > buf.raw.size:
         return None
@@ -238,9 +245,10 @@ def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, 
     def prepare(at):
         """``try_load`` on the threads ``at`` (a slice) with the destinations' views
         made once (a fused stretch's plan): ``loaded() -> bool``, the same reads,
-        decisions and writes; None where ``try_load`` would decline them."""
+        decisions and writes; None where ``try_load`` would decline them, and for
+        threads that are not a slice (the plan then calls the body)."""
         at = _threads(m, at)
-        if not destinations():
+        if type(at) is not slice or not destinations():
             return None
         outs = [(out[at], rbits, extend, masked) for out, rbits, extend, masked in targets]
 
@@ -333,21 +341,105 @@ def store_maker(m, ins, space: str, vec: int, bits: int, nbytes: int, a, srcs):
         """``try_store`` on the threads ``at`` (a slice) with the sources' views and the
         array of values made once (a fused stretch's plan): ``stored() -> bool``, the
         same reads, decisions and writes; None unless every source is a uint64
-        register whose low bytes are stored (``source``'s view)."""
+        register whose low bytes are stored (``source``'s view), and the threads a
+        slice or ids kept as rows (``Machine.rows_of``: their views are 2-D, the values
+        in the threads' order). A global store whose base is a uint64 register reads
+        its view too (``_global_in_last``, what ``put`` would find first)."""
         at = _threads(m, at)
         cols = [m.regs.get(r.name) if low_bytes and isinstance(r, P.Reg) else None
                 for r in srcs]
         if any(arr is None or arr.dtype != np.uint64 for arr in cols):
             return None
-        cols = [arr[at] for arr in cols]
+        cols = [m.register_view(arr, at) for arr in cols]
+        if any(col is None for col in cols):   # (ids not kept as rows: the body)
+            return None
         buf = np.empty((cols[0].size, vec), typed)
         values = buf.reshape(-1) if vec == 1 else buf.view(views.dtype).reshape(-1)
-        fills = [(buf[:, j], col) for j, col in enumerate(cols)]
+        fills = [(buf[:, j].reshape(col.shape), col) for j, col in enumerate(cols)]
+        # (views of buf, not copies: a copy's memory is not buf's)
+        if not all(np.may_share_memory(into, buf) for into, _ in fills) or \
+                not np.may_share_memory(values, buf):
+            return None
+        base = m.regs.get(a.base.name) if space == "global" and isinstance(a.base, P.Reg) \
+            else None
+        based = m.register_view(base, at) if base is not None and \
+            base.dtype == np.uint64 else None
 
         def stored() -> bool:
             for into, col in fills:   # (the cast keeps the low bytes: astype's values)
                 into[...] = col
+            if based is not None and views.last is not None:
+                place = _global_in_last(m, based, size, views)
+                if place is not None:   # (_place's answer: a global access notes nothing)
+                    view, element, _ = place
+                    view[element] = values
+                    return True
             return put(at, values)
-        return stored if np.shares_memory(values, buf) else None
+        if based is not None and vec == 1:   # (fused_plans.grouped's key, _store_group)
+            stored.batch = ("st.global", a.base.name, size, typed, _store_group)
+            stored.member = (m, views, based, cols[0])
+        return stored
     try_store.prepare = prepare
     return try_store
+
+
+def _store_group(calls: list) -> list:
+    """The steps of a run of consecutive planned global stores of one base register and
+    element size on the same threads (``fused_plans.grouped``; each call's ``member``:
+    its machine, ``_Views``, the base register's view and the source's view): the first
+    does all of them with one subtraction, one OR, one shift and one scatter when
+    every address of every store is aligned and inside the one array each store's last
+    access found (``_global_in_last`` would then take each of them: an OR of all the
+    offsets has at least each store's bits), the others nothing; else each store its
+    own step. Nothing between them reads or writes what they touch (a store writes no
+    register), so storing them at once stores the same bytes; the values go in the
+    stores' order (store-major, then the threads'), as one by one."""
+    m, first, based, _ = calls[0].member
+    members = [call.member for call in calls]
+    kinds = [member[1] for member in members]
+    n = based.size
+    values = np.empty((len(calls), n), first.dtype)
+    fills = [(values[j].reshape(member[3].shape), member[3])
+             for j, member in enumerate(members)]
+    base_row = np.empty((1, n), np.uint64)
+    base_into = base_row.reshape(based.shape)
+    offsets = np.empty((len(calls), n), np.uint64)
+    zeros = np.empty((len(calls), 1), np.uint64)
+    # the arrays of the stores' last accesses that ``zeros`` holds, and whether the
+    # group's first step stored them all this time
+    seen, done = [None], [False]
+    own = calls[0]
+
+    def lead():
+        lasts = [views.last for views in kinds]
+        if seen[0] is None or any(x is not y for x, y in zip(lasts, seen[0])):
+            if any(last is None or last[0] != lasts[0][0] for last in lasts):
+                done[0] = False
+                own()
+                return
+            zeros[:, 0] = [last[1] for last in lasts]
+            seen[0] = lasts
+        i = lasts[0][0]
+        raw = m.buffers[i].raw
+        np.copyto(base_into, based)
+        np.subtract(base_row, zeros, out=offsets)
+        flat = offsets.reshape(-1)
+        bits = int(_OR(flat))
+        view = None if bits & (first.item - 1) or bits + first.item > raw.size else \
+            first.of(("global", i), raw)
+        if view is None:
+            done[0] = False
+            own()
+            return
+        for into, col in fills:   # (the cast keeps the low bytes: astype's values)
+            into[...] = col
+        np.right_shift(flat, first.shift_u, out=flat)
+        view[flat.view(np.int64)] = values.reshape(-1)
+        done[0] = True
+
+    def follower(call):
+        def step():
+            if not done[0]:
+                call()
+        return step
+    return [(lead, ())] + [(follower(call), ()) for call in calls[1:]]
