@@ -61,7 +61,7 @@ class _LeanWarps:
     first thread) and the allocation check of a block's columns."""
 
     __slots__ = ("m", "ins", "base", "offset", "names", "imm", "plans", "arrays", "ids",
-                 "columns_checked")
+                 "columns_checked", "in_order")
 
     #: Plans kept at most (an instruction's addresses x warps in a run: a few dozen).
     LIMIT = 256
@@ -71,6 +71,7 @@ class _LeanWarps:
         self.m, self.ins, self.names, self.imm = m, ins, names, imm
         self.base, self.offset = taddr_op.base.name, taddr_op.offset & _U64
         self.plans: dict = {}
+        self.in_order: dict = {}   # first thread -> _in_order's answer
         self.arrays = None
         # the machine's thread ids when its warps are its threads 32 by 32 (every CTA a
         # whole number of warps), else None
@@ -137,21 +138,41 @@ class _LeanWarps:
         m = self.m
         rank, w = int(m.rank[lo]), int(m.tid[lo] // 32)
         at, packed, fp = self._build(m.tc, taddr, w, rank, m.issue_kwargs.get("cache"))
-        cells = m.tc.loaded_cells(m.ctas[rank].tmem, at, packed)
         plan = (rank, at, packed, fp)
-        if not (m.tid[lo:lo + 32] % 32 == np.arange(32)).all() \
-                or cells.shape != (32, len(self.names)):
+        if not self._in_order(lo) or _shape(m, rank, at, packed) != (32, len(self.names)):
             plan = False
         if len(self.plans) >= self.LIMIT:
             self.plans.clear()
         self.plans[taddr, lo] = plan
         return plan
 
+    def _in_order(self, lo: int) -> bool:
+        """Whether the lanes of the warp whose first thread is `lo` are its threads in
+        order (the machine's thread ids do not change in a run: answered once per
+        warp)."""
+        found = self.in_order.get(lo)
+        if found is None:
+            found = self.in_order[lo] = bool((self.m.tid[lo:lo + 32] % 32 ==
+                                              np.arange(32)).all())
+        return found
+
     def _check_allocated(self, rank: int, at, tensor_op) -> None:
         columns = at[1]   # a block's: its mask's columns
         if not self.columns_checked or not isinstance(columns, slice) or \
                 not self.m.ordering.allocated[rank][columns].all():
             check_allocated(self.m, tensor_op, self.ins)   # the general check, its error
+
+
+def _shape(m: Machine, rank: int, at, packed: bool) -> tuple:
+    """The shape of the registers ``loaded_cells`` gives for cells `at`: that of an
+    unpacked block from its slices (of step 1, inside TMEM: ``tensor_core``'s blocks),
+    else of the cells read."""
+    if not packed and isinstance(at, tuple) and len(at) == 2 and all(
+            isinstance(part, slice) and part.step is None and type(part.start) is int
+            and type(part.stop) is int and 0 <= part.start <= part.stop <= size
+            for part, size in zip(at, m.ctas[rank].tmem.shape)):
+        return at[0].stop - at[0].start, at[1].stop - at[1].start
+    return m.tc.loaded_cells(m.ctas[rank].tmem, at, packed).shape
 
 
 class _LeanLoad(_LeanWarps):

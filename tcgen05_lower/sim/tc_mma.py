@@ -12,7 +12,10 @@ import dataclasses
 import numpy as np
 
 from tcgen05_lower.sim import datamove, sparse
-from tcgen05_lower.sim.smem_chunks import chunk_form, give_chunk_form
+from tcgen05_lower.sim.mma_moves import (_CHUNKS, _d_block, _d_moved, _d_template_key,
+                                         _note_widest, _pattern_chunks, _pattern_unique,
+                                         _prefix_pattern, _read_only, _reads_chunk_form)
+from tcgen05_lower.sim.smem_chunks import give_chunk_form
 from tcgen05_lower.sim.state import (TMEM_COLUMNS, TMEM_LANES, Address, CtaMemory,
                                      Footprint, SimError, unique_addresses)
 from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate, _mask,
@@ -21,7 +24,6 @@ from tcgen05_lower.sim.tc_datapath import (Operation, _a_tmem_cells, _accumulate
 from tcgen05_lower.sim.tc_descriptors import (DENSE_K, ELEMENT_BYTES, decode_elements,
                                               decode_instr_descriptor, decode_smem_descriptor,
                                               operand_addresses, pattern_phase)
-from tcgen05_lower.sim.tma import chunk_rows
 from tcgen05_lower.sim.tmem_index import shared_summary
 
 
@@ -60,22 +62,19 @@ def _smem_sides(shared: dict) -> dict:
     return sides
 
 
-def _read_only(*arrays):
-    """The arrays, made read-only: several MMAs' footprints and effects hold them."""
-    for array in arrays:
-        if isinstance(array, np.ndarray):
-            array.flags.writeable = False
-    return arrays
-
-
 def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, shared: dict | None):
     """(lanes, cols, rows, D's mask, D's cells for _accumulate) of ``d_cells``; the same read-only arrays for every MMA of the run with this shape
     and d-tmem address."""
     key = ("d", m, n, cta_group, ws, taddr)
     found = None if shared is None else shared.get(key)
     if found is None:
-        lanes, cols, rows = d_cells(m, n, cta_group, ws, taddr)
-        d_at = tmem_block(lanes, cols)
+        moved = None if shared is None else _d_moved(m, n, cta_group, ws, taddr, shared) \
+            or _d_block(m, n, cta_group, taddr)
+        if moved is not None:
+            lanes, cols, rows, d_at = moved
+        else:
+            lanes, cols, rows = d_cells(m, n, cta_group, ws, taddr)
+            d_at = tmem_block(lanes, cols)
         # _mask(lanes, cols): tmem_block's slices are those very cells, else it gives
         # the cells back, so the mask is set by a block's slices, not cell by cell
         d_mask = np.zeros((TMEM_LANES, TMEM_COLUMNS), bool)
@@ -83,6 +82,8 @@ def _d_part(m: int, n: int, cta_group: int, ws: bool, taddr: int, shared: dict |
         found = (lanes, cols, rows, *_read_only(d_mask), d_at)
         if shared is not None:
             shared[key] = found
+            shared.setdefault(_d_template_key(m, n, cta_group, ws, taddr),
+                              (taddr & 0xFFFF, found, int(cols.max())))
     return found
 
 
@@ -124,9 +125,14 @@ def _operand(desc, rows: int, k: int, element: str, mn_major: bool, shared: dict
     key = _operand_key(desc, phase, rows, skip, k, element, mn_major)
     found = shared.get(key)
     if found is None:
-        pattern = operand_addresses(dataclasses.replace(desc, start=phase), rows + skip, k,
-                                    element, mn_major)[skip:]
-        found = shared[key] = _read_only(pattern, unique_addresses(pattern))
+        pattern, chunks = _prefix_pattern(shared, key)
+        if pattern is None:
+            pattern = operand_addresses(dataclasses.replace(desc, start=phase), rows + skip,
+                                        k, element, mn_major)[skip:]
+            chunks = _pattern_chunks(pattern)
+        found = shared[key] = _read_only(pattern, _pattern_unique(shared, key, pattern,
+                                                                  chunks))
+        _note_widest(shared, key, pattern, chunks)
     pattern, unique = found
     shift = desc.start - phase
     return pattern + shift, (unique, shift)
@@ -138,11 +144,6 @@ def _operand_key(desc, phase: int, rows: int, skip: int, k: int, element: str,
     ``_operand_chunks`` finds the pattern by it)."""
     return ("operand", desc.swizzle, desc.leading_offset, desc.stride_offset, phase, rows,
             skip, k, element, mn_major)
-
-
-#: The key, in the run's shared parts, of the dict of operand patterns' 16-byte chunks
-#: (``_operand_chunks``): one entry of the shared parts for all of them.
-_CHUNKS = "operand chunks"
 
 
 def _operand_chunks(shared: dict | None, desc, rows: int, k: int, element: str,
@@ -175,18 +176,6 @@ def _operand_chunks(shared: dict | None, desc, rows: int, k: int, element: str,
         return None
     index, highest = chunks[1]
     return index, shift // 16, highest
-
-
-def _pattern_chunks(pattern: np.ndarray):
-    """(chunks[rows, bytes / 16], the largest) of an operand's address pattern
-    [rows, bytes] when every 16 bytes of a row are one aligned chunk in order, else
-    None."""
-    if pattern.ndim != 2 or not pattern.size or pattern.shape[1] % 16:
-        return None
-    chunks = chunk_rows(np.ascontiguousarray(pattern).reshape(-1))
-    if chunks is None:
-        return None
-    return _read_only(chunks.reshape(pattern.shape[0], -1))[0], int(chunks.max())
 
 
 def _smem_reads(b_addresses, b_unique, a_addresses, a_unique) -> np.ndarray:
@@ -320,7 +309,9 @@ def _build_mma(kind, cta_group, ws, operands, rank, cluster_size,
         smem_reads = _smem_reads(b_addresses, b_unique, a_addresses, a_unique)
         if side_key is not None:
             side = sides[side_key] = (*_read_only(b_addresses, a_addresses, smem_reads),
-                                      chunk_form(smem_reads), b_chunks, a_chunks)
+                                      _reads_chunk_form(shared, smem_reads, b_unique,
+                                                        a_addresses, a_unique),
+                                      b_chunks, a_chunks)
     for r in ranks:
         fp.tmem_writes[r] = d_mask
         fp.smem_reads[r] = smem_reads

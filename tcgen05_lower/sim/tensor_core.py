@@ -89,7 +89,7 @@ from tcgen05_lower.sim.tc_datapath import Operation, _mask, tmem_block
 from tcgen05_lower.sim.tc_descriptors import (decode_instr_descriptor,  # noqa: F401
                                               decode_smem_descriptor, k_major_addresses)
 from tcgen05_lower.sim.tc_mma import _build_mma, _build_scaled_mma, shared_parts
-from tcgen05_lower.sim.tmem_index import summary_of_block
+from tcgen05_lower.sim.tmem_index import summary_of_block, summary_of_one_block
 
 
 def _qualifiers(opcode: str) -> list[str]:
@@ -353,6 +353,25 @@ class _LdForm:
     def cells(self, taddr: int, warp: int):
         """``_ldst_cells`` at `taddr` by `warp`, with tmem_block's form of the cells:
         (lanes, cols, packed, at)."""
+        lane, column = self._check(taddr, warp)
+        lanes, cols = lane + self.lanes, column + self.cols
+        if not self.block:
+            return lanes, cols, self.packed, (lanes, cols)
+        return lanes, cols, self.packed, self._block_at(lane, column)
+
+    def block_at(self, taddr: int, warp: int) -> tuple:
+        """For a block form: ``cells(taddr, warp)``'s slices (`at`) alone, after the
+        same checks (the same SimError)."""
+        return self._block_at(*self._check(taddr, warp))
+
+    def _block_at(self, lane: int, column: int) -> tuple:
+        rows, n = self.lanes.shape
+        first, start = lane + int(self.lanes[0, 0]), column + int(self.cols[0, 0])
+        return slice(first, first + rows), slice(start, start + n)
+
+    def _check(self, taddr: int, warp: int) -> tuple[int, int]:
+        """(lane, column) of `taddr`; SimError when the cells at it are not the warp's
+        lanes (9.7.16.8.1) or run past column 511."""
         lane, column = taddr >> 16, taddr & 0xFFFF
         quarter = warp % 4
         if lane + self.low < 32 * quarter or lane + self.high >= 32 * quarter + 32:
@@ -362,12 +381,7 @@ class _LdForm:
                            "(9.7.16.8.1)")
         if column + self.last >= TMEM_COLUMNS:
             raise SimError(f"tcgen05.ld/st at column {column} runs past column 511")
-        lanes, cols = lane + self.lanes, column + self.cols
-        if not self.block:
-            return lanes, cols, self.packed, (lanes, cols)
-        rows, n = lanes.shape
-        first, start = lane + int(self.lanes[0, 0]), column + int(self.cols[0, 0])
-        return lanes, cols, self.packed, (slice(first, first + rows), slice(start, start + n))
+        return lane, column
 
 
 def _kept_ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None, cache: dict | None):
@@ -377,11 +391,16 @@ def _kept_ldst_cells(opcode: str, taddr: int, warp: int, imm: int | None, cache:
     if cache is None:
         lanes, cols, packed = _ldst_cells(opcode, taddr, warp, imm)
         return lanes, cols, packed, tmem_block(lanes, cols)
+    return _kept_form(opcode, imm, cache).cells(taddr, warp)
+
+
+def _kept_form(opcode: str, imm: int | None, cache: dict) -> _LdForm:
+    """The opcode's ``_LdForm``, made once per run (kept in its `cache`)."""
     key = ("ld form", opcode, imm)
     form = cache.get(key)
     if form is None:
         form = cache[key] = _LdForm(opcode, imm)
-    return form.cells(taddr, warp)
+    return form
 
 
 def load(opcode: str, taddr: int, warp: int, rank: int, ctas: list[CtaMemory],
@@ -419,21 +438,69 @@ def _built_ldst(kind: str, opcode: str, taddr: int, warp: int, rank: int, imm: i
     key = (kind, opcode, taddr, warp, rank, imm)
     built = None if cache is None else cache.get(key)
     if built is None:
-        lanes, cols, packed, at = _kept_ldst_cells(opcode, taddr, warp, imm, cache)
-        # the footprint is shared by the ops of the key, as a built MMA's (not changed
-        # after its issue); the cells as slices when they are a block (.32x32b)
-        mask = np.zeros((TMEM_LANES, TMEM_COLUMNS), bool)
-        mask[at] = True   # _mask(lanes, cols)
-        mask.flags.writeable = False   # shared by the ops of the key
-        fp = Footprint(tmem_reads={rank: mask}) if kind == "ld" else \
-            Footprint(tmem_writes={rank: mask})
-        summary_of_block(fp, mask, at, lanes, cols)   # from the block's bounds
-        built = (at, packed, fp)
+        built = _built_block(kind, opcode, taddr, warp, rank, imm, cache) or \
+            _built_cells(kind, opcode, taddr, warp, rank, imm, cache)
         if cache is not None:
             if len(cache) >= _MMA_CACHE_SIZE:
                 cache.clear()
             cache[key] = built
     return built
+
+
+def _built_cells(kind: str, opcode: str, taddr: int, warp: int, rank: int,
+                 imm: int | None, cache: dict | None) -> tuple:
+    """``_built_ldst``'s (at, packed, footprint) from the cells (the general code)."""
+    lanes, cols, packed, at = _kept_ldst_cells(opcode, taddr, warp, imm, cache)
+    # the footprint is shared by the ops of the key, as a built MMA's (not changed
+    # after its issue); the cells as slices when they are a block (.32x32b)
+    mask = np.zeros((TMEM_LANES, TMEM_COLUMNS), bool)
+    mask[at] = True   # _mask(lanes, cols)
+    mask.flags.writeable = False   # shared by the ops of the key
+    fp = Footprint(tmem_reads={rank: mask}) if kind == "ld" else \
+        Footprint(tmem_writes={rank: mask})
+    summary_of_block(fp, mask, at, lanes, cols)   # from the block's bounds
+    return at, packed, fp
+
+
+def _built_block(kind: str, opcode: str, taddr: int, warp: int, rank: int,
+                 imm: int | None, cache: dict | None) -> tuple | None:
+    """``_built_ldst``'s (at, packed, footprint) for an ld / st whose cells are a block
+    (.32x32b unpacked: every ld of the persistent kernels' epilogues), made from the
+    block's slices alone: the opcode's form (kept for the run) gives them at any
+    address and warp by translation, the mask is set by them, and the summary is made
+    from their bounds (``summary_of_one_block``), without the cells' index arrays.
+    None (nothing done) without a run's cache, for cells that are not a block, or a
+    rank that is not an int >= 0: the general code builds those. The same SimError
+    as the general code for an address the warp may not access."""
+    if cache is None or type(rank) is not int or rank < 0:
+        return None
+    form = _kept_form(opcode, imm, cache)
+    if not form.block:
+        return None
+    at = form.block_at(taddr, warp)
+    mask = _block_mask(at, cache)
+    writes = kind != "ld"
+    fp = Footprint(tmem_writes={rank: mask}) if writes else Footprint(tmem_reads={rank: mask})
+    summary_of_one_block(fp, rank, mask, at, writes)
+    return at, form.packed, fp
+
+
+def _block_mask(at: tuple, cache: dict) -> np.ndarray:
+    """The mask (bool[128, 512], read-only) whose cells are the block `at` (slices of
+    step 1 inside TMEM), as a view of one sheet per block size kept for the run: the
+    sheet is twice TMEM's size with the block's cells at its middle, and the 128 x 512
+    window that starts `at`'s first lane and column before the middle holds them at
+    `at` and nothing else. The lds of a shape at every address and warp so share one
+    array instead of 64 KiB each (the same cells as a mask set by `at`)."""
+    (l0, l1), (c0, c1) = (at[0].start, at[0].stop), (at[1].start, at[1].stop)
+    key = ("block sheet", l1 - l0, c1 - c0)
+    sheet = cache.get(key)
+    if sheet is None:
+        sheet = np.zeros((2 * TMEM_LANES, 2 * TMEM_COLUMNS), bool)
+        sheet[TMEM_LANES:TMEM_LANES + l1 - l0, TMEM_COLUMNS:TMEM_COLUMNS + c1 - c0] = True
+        sheet.flags.writeable = False   # its windows are the footprints' masks
+        cache[key] = sheet
+    return sheet[TMEM_LANES - l0:2 * TMEM_LANES - l0, TMEM_COLUMNS - c0:2 * TMEM_COLUMNS - c0]
 
 
 def loaded_cells(tmem: np.ndarray, at, packed: bool) -> np.ndarray:
