@@ -49,6 +49,8 @@ from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM
                                      UINT, from_float, from_signed, mul_hi_u64, parse_type,
                                      to_float, to_signed)
 
+#: EXIT as a byte of a status array's bytes (int8).
+_EXIT_BYTE = bytes([EXIT])
 _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
                                  CBAR: "barrier.cluster.wait", RUN: "ready"})
 
@@ -212,11 +214,11 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                 if epoch != self.epoch:
                     self._moved = None
                 elif handler.straight:
-                    self._moved = (idx, m + 1)
+                    self._moved = (idx, m + 1, None)
                 elif handler.local:
-                    self._moved = (idx, None)
                     if self.random is None:
                         together_at = self.together_after_local(idx)
+                    self._moved = (idx, None, together_at)
                 else:
                     self._moved = None
                 if self.progress_stream is not None and stats.steps % 4096 == 0:
@@ -381,7 +383,7 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                 return False
         elif at.start is not None and (at.start % 32 or at.stop % 32):
             return False
-        return not np.count_nonzero(self.status[at] == EXIT)
+        return _EXIT_BYTE not in self.status[at].tobytes()   # (int8: a byte each)
 
     def warps(self, idx) -> list[np.ndarray]:
         """The global thread ids of ``idx`` grouped by warp."""
