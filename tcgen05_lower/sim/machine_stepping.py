@@ -377,7 +377,7 @@ class MachineStepping:
         if self.status[at].tobytes().count(0) != n:
             return None
         raw = pcs.tobytes()
-        if raw != raw[:8] * n:
+        if raw != raw[:8] * n:   # (int64 PCs: 8 bytes each)
             return None
         return int(pcs[0])
 
