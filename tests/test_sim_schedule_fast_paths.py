@@ -111,8 +111,8 @@ def test_pick_threads_picks_what_pick_picks_with_the_same_draws(nwarps, join):
 
 # -- local steps and waits: the fast paths against the masks they replace --------------------
 
-def _general_note_local(self, pcs, idx):
-    """``_note_local`` without its shortcut (the code before it)."""
+def _general_note_local(self, pcs, idx, together=None):
+    """``_note_local`` without its shortcuts (the code before them; ``together`` unused)."""
     at = self.contiguous(idx)
     here = self.status[at]
     pcs[at] = np.where((here == RUN) | ((here == MBAR) & (self.wait_epoch[at] < self.epoch)),

@@ -49,6 +49,8 @@ from tcgen05_lower.sim.words import (ALL, BAR, CBAR, EXIT, MASK, MBAR, RUN, SMEM
                                      UINT, from_float, from_signed, mul_hi_u64, parse_type,
                                      to_float, to_signed)
 
+#: EXIT as a byte of a status array's bytes (int8).
+_EXIT_BYTE = bytes([EXIT])
 _STATUS_TEXT = MappingProxyType({BAR: "barrier.sync", MBAR: "mbarrier wait",
                                  CBAR: "barrier.cluster.wait", RUN: "ready"})
 
@@ -161,7 +163,12 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
         # the step's bookkeeping inline (``_count``) unless a subclass adds to it or a
         # trace is written; ``width``: the warps of ``idx`` when known, else None
         plain = type(self)._count is Machine._count and self.trace is None
-        fusible = fusible_runs(handlers)
+        fusible = self._runs = fusible_runs(handlers)   # (``_fused`` reads it too)
+        # what the run's settings are, read once: they are set before it and not changed
+        late = self.random is None
+        fuse = plain and late
+        limit, deadline, progress = self.max_instructions, self.deadline, \
+            self.progress_stream
         # The threads of the last step, all at this PC now, run next without looking: the
         # step was straight-line (it changed no thread's status and advanced only its own
         # threads), and every other runnable thread's PC is above this one (chain_limit)
@@ -176,7 +183,7 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                     m, idx, width, chain_limit = self._schedule(count)
                     if m < 0:
                         break
-                if plain and self.random is None and fusible[m] > 1:
+                if fuse and fusible[m] > 1:
                     after = self._fused(m, idx, fusible[m], chain_limit, width)
                     if after is not None:   # the PC the stretch (and its branches) led to
                         together_at, together_idx = after, idx
@@ -190,14 +197,13 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                     stats.counts[ins.opcode] = stats.counts.get(ins.opcode, 0) + width
                 else:
                     self._count(ins, idx)
-                if self.max_instructions is not None and \
-                        stats.warp_instructions > self.max_instructions:
+                if limit is not None and stats.warp_instructions > limit:
                     raise self._over_limit(ins, self.limit_text)
-                if self.deadline is not None and stats.steps % 256 == 0 and \
-                        time.perf_counter() > self.deadline:
+                if deadline is not None and stats.steps % 256 == 0 and \
+                        time.perf_counter() > deadline:
                     raise self._over_limit(ins, self.time_text)
                 handler = handlers[m]
-                together_at = m + 1 if handler.straight and self.random is None else None
+                together_at = m + 1 if handler.straight and late else None
                 together_idx = idx
                 epoch = self.epoch
                 try:
@@ -212,20 +218,20 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                 if epoch != self.epoch:
                     self._moved = None
                 elif handler.straight:
-                    self._moved = (idx, m + 1)
+                    self._moved = (idx, m + 1, None)
                 elif handler.local:
-                    self._moved = (idx, None)
-                    if self.random is None:
+                    if late:
                         together_at = self.together_after_local(idx)
+                    self._moved = (idx, None, together_at)
                 else:
                     self._moved = None
-                if self.progress_stream is not None and stats.steps % 4096 == 0:
+                if progress is not None and stats.steps % 4096 == 0:
                     now = time.perf_counter()
                     if now - last_report > 2.0:
                         last_report = now
                         print(f"tcgen05-sim: {stats.warp_instructions} warp instructions,"
                               f" {now - start:.1f} s{self._limits_text()}",
-                              file=self.progress_stream)
+                              file=progress)
         self.stats.seconds = time.perf_counter() - start
         return self.stats
 
@@ -381,7 +387,7 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                 return False
         elif at.start is not None and (at.start % 32 or at.stop % 32):
             return False
-        return not np.count_nonzero(self.status[at] == EXIT)
+        return _EXIT_BYTE not in self.status[at].tobytes()   # (int8: a byte each)
 
     def warps(self, idx) -> list[np.ndarray]:
         """The global thread ids of ``idx`` grouped by warp."""

@@ -24,6 +24,8 @@ from tcgen05_lower.sim.words import ALL, EXIT, MBAR, RUN
 
 #: The PC the scheduler gives a thread that cannot run (above any real PC).
 NOT_RUNNABLE = np.int64(1 << 62)
+#: MBAR as a byte of a status array's bytes (int8).
+_MBAR_BYTE = bytes([MBAR])
 
 
 def fusible_runs(handlers: list) -> list:
@@ -53,10 +55,11 @@ class MachineStepping:
     """The scheduler and the fused stretches of ``executor.Machine`` (its state is the
     Machine's: ``pc``, ``status``, ``wait_epoch``, ``epoch``, ``random``, ``ordering``)."""
 
-    #: After a straight step that woke no waiter: (its threads, their new PC); after a
-    #: local one (``run.local``: it changed the PCs and statuses of its own threads only)
-    #: that woke none, (its threads, None); with ``_pcs`` the PCs the step was chosen
-    #: from (NOT_RUNNABLE: cannot run). Else None.
+    #: After a straight step that woke no waiter: (its threads, their new PC, None);
+    #: after a local one (``run.local``: it changed the PCs and statuses of its own
+    #: threads only) that woke none, (its threads, None, the PC all of them are at and
+    #: can run from if ``together_after_local`` found one, else None); with ``_pcs``
+    #: the PCs the step was chosen from (NOT_RUNNABLE: cannot run). Else None.
     _moved = None
     _pcs = None
     _contiguous_of = _contiguous = None   # contiguous()'s last question and answer
@@ -149,7 +152,7 @@ class MachineStepping:
             raise
         self._count_ran(tally, steps, width)
         self.pc[at] = pc
-        self._moved = (idx, pc)
+        self._moved = (idx, pc, None)
         return pc
 
     #: At most this many steps per ``_fused`` call (a bound on its loop; the run loop
@@ -286,12 +289,12 @@ class MachineStepping:
                 # a local step: only its threads' PCs and statuses changed, and no waiter
                 # woke (the epoch is the same), so only their entries are looked up again
                 pcs = self._pcs
-                if self._note_local(pcs, moved[0]):
+                if self._note_local(pcs, moved[0], moved[2]):
                     break
                 moved = None   # nothing can run: the full look below decides what next
-            runnable = (status == RUN) | ((status == MBAR) & (self.wait_epoch < self.epoch))
-            if np.count_nonzero(runnable):
-                pcs = self._pcs = np.where(runnable, self.pc, NOT_RUNNABLE)
+            pcs = self._runnable_pcs(status)
+            if pcs is not None:
+                self._pcs = pcs
                 break
             if np.count_nonzero(status == EXIT) == status.size:
                 return -1, ALL, None, -1
@@ -312,20 +315,50 @@ class MachineStepping:
         status[self.contiguous(idx)] = RUN   # (a slice: no fancy index; the handler
         return m, idx, width, chain_limit     # then finds the same slice kept)
 
-    def _note_local(self, pcs: np.ndarray, idx) -> bool:
+    def _runnable_pcs(self, status: np.ndarray):
+        """Each thread's PC where it can run (RUN, or MBAR with its wait begun in an
+        earlier epoch: a phase may have completed since), NOT_RUNNABLE where it cannot;
+        None when no thread can run. The statuses' bytes (int8) tell the common cases
+        apart without NumPy calls: every thread RUN (each at its PC), no thread waiting
+        at an mbarrier (the RUN ones)."""
+        raw = status.tobytes()
+        n = len(raw)
+        if raw.count(0) == n:
+            return self.pc.copy()
+        if _MBAR_BYTE in raw:
+            runnable = (status == RUN) | ((status == MBAR) & (self.wait_epoch < self.epoch))
+        else:
+            runnable = status == RUN
+        if runnable.tobytes().count(0) == n:   # (bools: one byte each, 0 or 1)
+            return None
+        return np.where(runnable, self.pc, NOT_RUNNABLE)
+
+    def _note_local(self, pcs: np.ndarray, idx, together=None) -> bool:
         """After a local step of the threads ``idx`` that woke no waiter: their entries
         of ``pcs`` (the PC of a thread that can run, else NOT_RUNNABLE) made again;
-        whether any thread can run now."""
+        whether any thread can run now. ``together``: the PC all of them are at and can
+        run from, when ``together_after_local`` found one."""
         at = self.contiguous(idx)
+        if together is not None:
+            pcs[at] = together
+            return True
         here = self.status[at]
-        if not np.count_nonzero(here):
+        raw = here.tobytes()
+        n = len(raw)
+        if raw.count(0) == n:
             # every one of them is RUN (status 0: after a branch, a successful wait, a
             # tcgen05 op), so each can run at its PC
             pcs[at] = self.pc[at]
             return True
-        pcs[at] = np.where((here == RUN) | ((here == MBAR) &
-                                           (self.wait_epoch[at] < self.epoch)),
-                           self.pc[at], NOT_RUNNABLE)
+        if raw == _MBAR_BYTE * n and \
+                self.wait_epoch[at].tobytes() == np.int64(self.epoch).tobytes() * n:
+            # every one of them began to wait at an mbarrier in this epoch (a try_wait
+            # that failed): none can run until a phase completes
+            pcs[at] = NOT_RUNNABLE
+        else:
+            pcs[at] = np.where((here == RUN) | ((here == MBAR) &
+                                               (self.wait_epoch[at] < self.epoch)),
+                               self.pc[at], NOT_RUNNABLE)
         return bool(pcs[pcs.argmin()] < NOT_RUNNABLE)
 
     def together_after_local(self, idx):
@@ -335,18 +368,28 @@ class MachineStepping:
         again if that PC is below the other runnable threads' (the run loop's chain)."""
         at = self.contiguous(idx)
         pcs = self.pc[at]
-        if not pcs.size:
+        n = len(pcs)
+        if not n:
             return None
-        first = pcs[0]
-        # (RUN is status 0: a status not RUN is one that is not zero)
-        if np.count_nonzero(self.status[at]) or np.count_nonzero(pcs != first):
+        # (RUN is status 0: all RUN when every byte of the int8 statuses is zero; all
+        # at one PC when the PCs' bytes are the first one's n times: comparisons of
+        # bytes cost less than NumPy calls on arrays this small)
+        if self.status[at].tobytes().count(0) != n:
             return None
-        return int(first)
+        raw = pcs.tobytes()
+        if raw != raw[:8] * n:   # (int64 PCs: 8 bytes each)
+            return None
+        return int(pcs[0])
 
     def _warps_in(self, idx) -> int:
         """How many warps the threads ``idx`` (ALL, or sorted thread ids) fall in."""
         if idx is ALL:
             return self.nwarps
+        at = self.contiguous(idx)
+        if type(at) is slice and self.launch.threads % 32 == 0:
+            # warp w is then threads 32 w .. 32 w + 31 of the cluster: consecutive
+            # threads fall in the warps from the first's to the last's
+            return (at.stop - 1) // 32 - at.start // 32 + 1
         warps = self.warp_of[idx]
         return 1 if warps[0] == warps[-1] else \
             1 + int(np.count_nonzero(warps[1:] != warps[:-1]))
