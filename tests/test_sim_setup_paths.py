@@ -89,7 +89,11 @@ def test_statement_end_skips_semicolons_in_braces():
 
 OPERANDS = ["%r1", "%tid.x", "%rd12", "%r1|%p2", "_|%p1", "%", "%r1 + 2", "%r<3>", "x",
             "done", "-5", "0x10", "0f3F800000", "1.5", "[%rd1+8]", "{%r1, %r2}", "!%p1",
-            "%p1|"]
+            "%p1|",
+            # names (ptx._NAME): a block's register, labels, variables; and texts the
+            # names' short cut must leave to the general reader
+            "_", "$L__BB0_2", "x.y#3", "done#1", "a$b", "x|p", "x+1", "1x", "0f3F800000x",
+            "0d3FF0000000000000", "-x", "x y", "é", "a-b"]
 
 
 @pytest.mark.parametrize("text", OPERANDS)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 # the text-level helpers, read through this module too (api.py, tests)
 from tcgen05_lower.sim.ptx_text import (_split_top_nested, parse_int, split_top,  # noqa: F401
@@ -160,8 +161,10 @@ class PtxParseError(SimError):
 # -- lexical helpers (strip_comments, parse_int, split_top: sim/ptx_text.py) ---------------
 class _Lines:
     def __init__(self, text: str):
-        self.starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
         self.text_lines = text.split("\n")
+        # line i + 1 starts after the i lines before it and their newlines
+        self.starts = list(accumulate(map(_PLUS_ONE, map(len, self.text_lines[:-1])),
+                                      initial=0))
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
@@ -170,10 +173,11 @@ class _Lines:
         return self.text_lines[line - 1] if 0 < line <= len(self.text_lines) else ""
 
 
-_NEWLINE = re.compile(r"\n")
+_PLUS_ONE = (1).__add__
 _FLOAT_BITS = re.compile(r"0([fFdD])([0-9a-fA-F]+)$")
 _ENTRY = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(")
 _IDENT = re.compile(r"[A-Za-z_$%][\w$.#]*$")
+_NAME = re.compile(r"[A-Za-z_$][\w$.#]*$")   # an identifier without '%' (``_operand``)
 # compiled once (not looked up in re's cache at every use)
 _NUMBERED = re.compile(r"(%[A-Za-z_$]+)(\d+)")               # %r12 of .reg .b32 %r<53>
 _REG_DECL = re.compile(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$")
@@ -304,6 +308,7 @@ class _EntryBody:
     def __init__(self, entry: Entry, clean: str, lines: _Lines):
         self.entry, self.clean, self.lines = entry, clean, lines
         self.scope_stack = [0]
+        self.scopes = (0,)   # scope_stack as a tuple (each statement keeps it)
         self.next_scope = 1
         self.local_names: dict[tuple[int, str], str] = {}  # (scope, name) -> renamed
         self.pending: list[tuple[tuple[int, ...], str, int]] = []  # (scopes, stmt, offset)
@@ -318,6 +323,7 @@ class _EntryBody:
             c = clean[pos]
             if c == "{":
                 self.scope_stack.append(self.next_scope)
+                self.scopes = tuple(self.scope_stack)
                 self.next_scope += 1
                 pos += 1
                 continue
@@ -327,6 +333,7 @@ class _EntryBody:
                     self._finish()
                     return pos + 1
                 self.scope_stack.pop()
+                self.scopes = tuple(self.scope_stack)
                 pos += 1
                 continue
             if c == "." and _LINE_DIRECTIVE.match(clean, pos):   # (it starts with '.')
@@ -342,9 +349,16 @@ class _EntryBody:
                 self.last_label = self._local(label.group(1))
                 pos = label.end()
                 continue
-            end = self._statement_end(pos)
+            # (``_statement_end`` and ``_statement``'s first case, inline: most statements
+            # are instructions without braces)
+            end = clean.find(";", pos)
+            if end == -1 or _BRACES.search(clean, pos, end) is not None:
+                end = self._statement_end_nested(pos)
             stmt = clean[pos:end].strip()
-            self._statement(stmt, pos)
+            if stmt[:1] not in (".", ""):   # an instruction (or a guard): no directive
+                self.pending.append((self.scopes, stmt, pos))
+            else:
+                self._statement(stmt, pos)
             pos = end + 1
         raise PtxParseError(f"entry {self.entry.name} has no closing brace")
 
@@ -396,7 +410,7 @@ class _EntryBody:
 
     def _statement(self, stmt: str, offset: int) -> None:
         if stmt[:1] not in (".", ""):   # an instruction (or a guard): no directive
-            self.pending.append((tuple(self.scope_stack), stmt, offset))
+            self.pending.append((self.scopes, stmt, offset))
             return
         line = self.lines.line_of(offset)
         words = stmt.split()
@@ -419,7 +433,7 @@ class _EntryBody:
             return  # .loc and similar annotations
         if words[0] == ".pragma":
             return
-        self.pending.append((tuple(self.scope_stack), stmt, offset))
+        self.pending.append((self.scopes, stmt, offset))
 
     def _branch_targets(self, stmt: str, line: int) -> None:
         """``tlist: .branchtargets l0, l1, ...;`` (PTX ISA 11.3.1, .branchtargets): the
@@ -455,7 +469,9 @@ class _EntryBody:
     def _finish(self) -> None:
         # an operand's text read once per name resolution (a scope's, or the one of every
         # scope whose blocks declare nothing, ``_same_name``): operands are immutable, so
-        # equal texts share their object
+        # equal texts share their object; a block's text that contains none of the names
+        # its blocks declare reads as the entry's does, and shares the entry's object
+        # (``_instruction``'s `entry`)
         operands: dict[object, dict] = {}
         resolvers: dict[tuple, object] = {}   # scopes -> its name resolution, made once
         declared: dict[int, dict[str, str]] = {}   # scope -> its local names, renamed
@@ -463,26 +479,34 @@ class _EntryBody:
             declared.setdefault(scope, {})[name] = renamed
         line_of, text_of = self.lines.line_of, self.lines.text
         words: dict[str, list[str]] = {}   # opcode text -> its words, shared (this parse)
+        entry_known = operands[_same_name] = {}
         for scopes, stmt, offset in self.pending:
             line = line_of(offset)
             resolve = resolvers.get(scopes)
             if resolve is None:
                 resolve = resolvers[scopes] = _resolver(scopes, declared)
+            known = operands.get(resolve)
+            if known is None:
+                known = operands[resolve] = {}
             self.entry.instructions.append(
-                _instruction(stmt, line, text_of(line), resolve,
-                             operands.setdefault(resolve, {}), words))
+                _instruction(stmt, line, text_of(line), resolve, known, words,
+                             entry_known))
 
 
 def _resolver(scopes: tuple[int, ...], declared: dict[int, dict[str, str]]):
     """``resolve(name)`` in the nest of `scopes` (outermost first): the name an
     enclosing block declared, the innermost one's first, renamed ``name#N``; else the
-    name itself."""
+    name itself. Its ``names``: those the blocks declare."""
     visible: dict[str, str] = {}
     for scope in scopes:   # inner declarations replace outer ones
         visible.update(declared.get(scope, ()))
     if not visible:
         return _same_name
-    return lambda name: visible.get(name, name)
+
+    def resolve(name: str) -> str:
+        return visible.get(name, name)
+    resolve.names = tuple(visible)
+    return resolve
 
 
 def _same_name(name: str) -> str:
@@ -491,10 +515,14 @@ def _same_name(name: str) -> str:
 
 
 def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = None,
-                 words: dict | None = None) -> Instr:
+                 words: dict | None = None, entry: dict | None = None) -> Instr:
     """The instruction `stmt`; `known`: operands already read in its scope, by text;
     `words`: the opcode texts' ``parts`` lists already made, shared by the instructions
-    of one opcode text (``Instr.parts`` is read, never changed)."""
+    of one opcode text (``Instr.parts`` is read, never changed); `entry`: the operands
+    read where no block declares a name (``_same_name``'s `known`), with which a block's
+    resolution (``resolve.names``: the names its blocks declare) shares the texts that
+    contain none of its names (every name looked up while reading an operand is part of
+    its text: none of them is a block's, so the text reads as the entry reads it)."""
     guard, negated = None, False
     m = _GUARD.match(stmt) if stmt[:1] == "@" else None
     if m:
@@ -505,12 +533,20 @@ def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = 
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
     known = {} if known is None else known
+    names = () if entry is None or resolve is _same_name else resolve.names
     try:
         operands = []
         for item in (split_top(rest) if rest.strip() else ()):
-            operand = known.get(item)
+            home = known
+            if names:
+                home = entry
+                for name in names:
+                    if name in item:
+                        home = known
+                        break
+            operand = home.get(item)
             if operand is None:
-                operand = known[item] = _operand(item, resolve)
+                operand = home[item] = _operand(item, resolve)
             operands.append(operand)
     except ValueError as exc:
         raise PtxParseError(str(exc), line, text) from None
@@ -540,6 +576,12 @@ def _operand(text: str, resolve):
         if _IDENT.match(t):
             return Reg(resolve(t))
         raise ValueError(f"cannot read operand '{t}'")
+    if _NAME.match(t):
+        # a name (a block's register, a label, a variable): no other reading of
+        # ``_operand_any`` accepts a text that starts with a letter, '_' or '$' and has
+        # no character outside \w, '$', '.', '#'
+        name = resolve(t)
+        return Reg(name) if name != t else Sym(t)
     return _operand_any(t, resolve)
 
 
