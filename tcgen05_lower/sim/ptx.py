@@ -14,64 +14,15 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from itertools import accumulate
 
 # the text-level helpers, read through this module too (api.py, tests)
+# the operands and their reader (sim/ptx_operands.py), read through this module too
+from tcgen05_lower.sim.ptx_operands import (Addr, DestPair, Imm, Reg, Sym,  # noqa: F401
+                                            TensorAddr, Vec, _address, _operand,
+                                            _operand_any)
 from tcgen05_lower.sim.ptx_text import (_split_top_nested, parse_int, split_top,  # noqa: F401
                                         strip_comments)
 from tcgen05_lower.sim.state import SimError
-
-
-# -- operands -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Reg:
-    """A register (``%r5``, ``%p1``, a block-local ``done#3``) or special register
-    (``%tid.x``)."""
-    name: str
-
-
-@dataclass(frozen=True)
-class Imm:
-    """An immediate: ``int`` (decimal, hex, octal, binary; negative allowed) or ``float``
-    (``0f3F800000`` / ``0d...`` bit patterns are kept as their bits in ``bits``)."""
-    value: int | float
-    bits: int | None = None  # raw bits of a 0f/0d literal
-    width: int | None = None  # 32 for 0f, 64 for 0d
-
-
-@dataclass(frozen=True)
-class Sym:
-    """A symbol: a variable, parameter or label name."""
-    name: str
-
-
-@dataclass(frozen=True)
-class Addr:
-    """A bracketed address ``[base+offset]``: base is a Reg or Sym (or None for ``[imm]``)."""
-    base: Reg | Sym | None
-    offset: int
-
-
-@dataclass(frozen=True)
-class Vec:
-    """A ``{a, b, ...}`` vector operand."""
-    items: tuple
-
-
-@dataclass(frozen=True)
-class DestPair:
-    """The ``d|p`` destination of elect.sync: a register (None for the sink ``_``) and a
-    predicate register."""
-    first: Reg | None
-    second: Reg
-
-
-@dataclass(frozen=True)
-class TensorAddr:
-    """The tensor operand ``[tensorMap, {c0, c1, ...}]`` of cp.async.bulk.tensor: the
-    tensor map's address and the coordinates (PTX ISA 9.7.9.25.5.1)."""
-    base: Addr
-    coordinates: Vec
 
 
 @dataclass
@@ -161,10 +112,8 @@ class PtxParseError(SimError):
 # -- lexical helpers (strip_comments, parse_int, split_top: sim/ptx_text.py) ---------------
 class _Lines:
     def __init__(self, text: str):
+        self.starts = [0] + [m.end() for m in _NEWLINE.finditer(text)]
         self.text_lines = text.split("\n")
-        # line i + 1 starts after the i lines before it and their newlines
-        self.starts = list(accumulate(map(_PLUS_ONE, map(len, self.text_lines[:-1])),
-                                      initial=0))
 
     def line_of(self, offset: int) -> int:
         return bisect.bisect_right(self.starts, offset)
@@ -173,17 +122,12 @@ class _Lines:
         return self.text_lines[line - 1] if 0 < line <= len(self.text_lines) else ""
 
 
-_PLUS_ONE = (1).__add__
-_FLOAT_BITS = re.compile(r"0([fFdD])([0-9a-fA-F]+)$")
+_NEWLINE = re.compile(r"\n")
 _ENTRY = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(")
-_IDENT = re.compile(r"[A-Za-z_$%][\w$.#]*$")
-_NAME = re.compile(r"[A-Za-z_$][\w$.#]*$")   # an identifier without '%' (``_operand``)
 # compiled once (not looked up in re's cache at every use)
 _NUMBERED = re.compile(r"(%[A-Za-z_$]+)(\d+)")               # %r12 of .reg .b32 %r<53>
 _REG_DECL = re.compile(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$")
 _REG_RANGE = re.compile(r"([%\w$]+)<(\d+)>")
-_FLOAT = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
-_ADDRESS = re.compile(r"([%\w$.#]+)?\s*(?:\+\s*([-+]?\w+))?")
 
 
 # -- the parser ---------------------------------------------------------------------------------
@@ -567,76 +511,3 @@ def _with_parts(opcode: str, operands: list, line: int, text: str, guard: str | 
     ins.opcode, ins.operands, ins.line, ins.text = opcode, operands, line, text
     ins.guard, ins.guard_negated, ins.parts = guard, negated, parts
     return ins
-
-
-def _operand(text: str, resolve):
-    t = text.strip()
-    if t[:1] == "%" and "|" not in t:
-        # a register: nothing else reads a text that starts with '%' (``_operand_any``)
-        if _IDENT.match(t):
-            return Reg(resolve(t))
-        raise ValueError(f"cannot read operand '{t}'")
-    if _NAME.match(t):
-        # a name (a block's register, a label, a variable): no other reading of
-        # ``_operand_any`` accepts a text that starts with a letter, '_' or '$' and has
-        # no character outside \w, '$', '.', '#'
-        name = resolve(t)
-        return Reg(name) if name != t else Sym(t)
-    return _operand_any(t, resolve)
-
-
-def _operand_any(t: str, resolve):
-    """An operand of any kind (`t` stripped)."""
-    if t.startswith("{"):
-        if not t.endswith("}"):
-            raise ValueError(f"unbalanced vector operand '{t}'")
-        return Vec(tuple(_operand(x, resolve) for x in split_top(t[1:-1])))
-    if t.startswith("["):
-        if not t.endswith("]"):
-            raise ValueError(f"unbalanced address operand '{t}'")
-        inner = t[1:-1].strip()
-        if "{" in inner:
-            items = split_top(inner)
-            if len(items) != 2 or not items[1].strip().startswith("{"):
-                raise ValueError(f"cannot read tensor operand '{t}'")
-            coordinates = _operand(items[1], resolve)
-            return TensorAddr(_address(items[0].strip(), resolve), coordinates)
-        return _address(inner, resolve)
-    if "|" in t:
-        first, second = (x.strip() for x in t.split("|", 1))
-        pair = (None if first == "_" else _operand(first, resolve), _operand(second, resolve))
-        if not all(isinstance(x, Reg) for x in pair if x is not None):
-            raise ValueError(f"cannot read destination pair '{t}'")
-        return DestPair(*pair)
-    value = parse_int(t)
-    if value is not None:
-        return Imm(value)
-    fm = _FLOAT_BITS.match(t)
-    if fm:
-        width = 32 if fm.group(1) in "fF" else 64
-        return Imm(0.0, int(fm.group(2), 16), width)
-    if _FLOAT.fullmatch(t):
-        return Imm(float(t))
-    if t.startswith("!"):
-        raise ValueError(f"negated operand '{t}' is not supported")
-    if not _IDENT.match(t):
-        raise ValueError(f"cannot read operand '{t}'")
-    if t.startswith("%"):
-        return Reg(resolve(t))
-    name = resolve(t)
-    return Reg(name) if name != t else Sym(t)
-
-
-def _address(inner: str, resolve) -> Addr:
-    m = _ADDRESS.fullmatch(inner)
-    if not m:
-        raise ValueError(f"cannot read address '[{inner}]'")
-    base_text, off_text = m.group(1), m.group(2)
-    base_value = parse_int(base_text) if base_text else None
-    if base_value is not None:
-        return Addr(None, base_value + (parse_int(off_text) or 0))
-    offset = parse_int(off_text) if off_text else 0
-    if off_text and offset is None:
-        raise ValueError(f"cannot read address offset '{off_text}'")
-    base = _operand(base_text, resolve)
-    return Addr(base, offset)
