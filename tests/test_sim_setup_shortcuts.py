@@ -176,6 +176,39 @@ def test_a_run_decoded_once_per_opcode_is_the_general_run(example, monkeypatch):
         assert np.array_equal(fast[0][name], general[0][name]), name
 
 
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_decoder_flags_are_those_decode_gives(example, monkeypatch):
+    """The decoder keeps each opcode's flags with its make (``ops.decoder``): for every
+    instruction, the same ``straight`` and ``local`` as the general ``ops.decode``."""
+    machines = []
+    decoded = Machine._decoded
+
+    def keep(self, instructions, decode):
+        machines.append(self)
+        return decoded(self, instructions, decode)
+    monkeypatch.setattr(Machine, "_decoded", keep)
+    ptx, manifest, _, inputs = example_runs.prepared(example)
+    simulate(ptx, manifest, {k: (v.copy() if isinstance(v, np.ndarray) else v)
+                             for k, v in inputs.items()})
+    m = machines[0]
+    fast = ops.decoder()
+    for ins in m.entry.instructions:
+        a, b = fast(m, ins), ops.decode(m, ins)
+        assert (a.straight, a.local) == (b.straight, b.local), ins.text
+
+
+def test_an_unknown_instruction_names_its_line():
+    """Machine._decoded's one ``try``: the SimError of an unknown form names the PTX line
+    of that instruction (by hand: line 11), as ``_decode`` of each did."""
+    text = KEEPS.replace("mov.u32 %r3, 2;", "mov.q99 %r3, 2;")
+    entry = P.parse(text).entry()
+    machine = Machine.__new__(Machine)
+    machine.entry = entry
+    with pytest.raises(P.SimError) as err:
+        machine._decoded(entry.instructions, ops.decoder())
+    assert err.value.ptx_line == 11 and err.value.ptx_text.strip() == "mov.q99 %r3, 2;"
+
+
 KEEPS = """
 .version 8.7
 .target sm_100a
@@ -263,6 +296,16 @@ def test_statement_end_past_braces_agrees_with_the_character_loop():
         for pos in range(len(text)):
             assert _end_or_error(body, pos, body._statement_end_nested) == \
                 _end_or_error(body, pos, body._statement_end_by_char), (text, pos)
+
+
+def test_a_statement_with_braces_ends_after_them():
+    """The run loop's own end of a statement (its first ';' when no brace comes before
+    it, else ``_statement_end_nested``): a ';' inside braces does not end it. By hand,
+    the operand read is then "l0; l1" (no reader takes it); without the nested end the
+    statement would stop at "{l0", an unbalanced vector."""
+    text = KEEPS.replace("ret;", "brx.idx %r1, {l0; l1};\n    ret;")
+    with pytest.raises(P.PtxParseError, match="cannot read operand 'l0; l1'"):
+        P.parse(text)
 
 
 def test_statement_end_by_hand():
