@@ -89,7 +89,11 @@ def test_statement_end_skips_semicolons_in_braces():
 
 OPERANDS = ["%r1", "%tid.x", "%rd12", "%r1|%p2", "_|%p1", "%", "%r1 + 2", "%r<3>", "x",
             "done", "-5", "0x10", "0f3F800000", "1.5", "[%rd1+8]", "{%r1, %r2}", "!%p1",
-            "%p1|"]
+            "%p1|",
+            # names (ptx._NAME): a block's register, labels, variables; and texts the
+            # names' short cut must leave to the general reader
+            "_", "$L__BB0_2", "x.y#3", "done#1", "a$b", "x|p", "x+1", "1x", "0f3F800000x",
+            "0d3FF0000000000000", "-x", "x y", "é", "a-b"]
 
 
 @pytest.mark.parametrize("text", OPERANDS)
@@ -385,3 +389,23 @@ def test_clocks_widen_before_a_sequence_number_passes_32_bits(waits):
         assert m.tc_known[32, m.column[m.DONE + 0]] == 2**31
     else:
         assert m.races and m.races[0].ptx_line == 16
+
+
+def test_per_byte_arrays_are_each_ctas_own():
+    """The ordering model's per-byte arrays (ordering._per_byte: a CTA's arrays are rows
+    of one block): by hand, each as long as its CTA's shared memory, filled with -1
+    (owners) or 0 (epochs, sequence numbers, lines), and a write to one changes no other."""
+    m = OrderingModel([CtaMemory(0, np.zeros(64, np.uint8)),
+                       CtaMemory(1, np.zeros(32, np.uint8))], 64)
+    owners = (m.writer, m.reader, m.tma_writer)
+    numbers = (m.write_epoch, m.write_line, m.reader_seq, m.reader_line, m.tma_seq,
+               m.tma_line)
+    for arrays, fill, dtype in ((owners, -1, np.int32), (numbers, 0, np.int64)):
+        for per_cta in arrays:
+            assert [a.shape for a in per_cta] == [(64,), (32,)]
+            assert all(a.dtype == dtype and (a == fill).all() for a in per_cta)
+    every = [a for per_cta in owners + numbers for a in per_cta]
+    for i, a in enumerate(every):
+        a[:] = 1000 + i
+    assert [int(a.min()) for a in every] == [int(a.max()) for a in every] == \
+        [1000 + i for i in range(len(every))]

@@ -45,6 +45,25 @@ def test_comma_split_by_hand():
     assert _split_commas_nested("a], b, [c") == ["a], b, [c"]
 
 
+def test_bracket_split_agrees_with_the_nested_loop_on_random_text():
+    # texts whose only nesting characters are brackets (ptx_text._split_commas_brackets),
+    # balanced or not piece by piece: against the character loop
+    rng = random.Random(11)
+    alphabet = "[],, a%r1+"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 24)))
+        assert P.split_top(text) == P._split_top_nested(text, ","), text
+
+
+def test_bracket_split_by_hand():
+    # every piece balanced: each comma splits; a comma inside brackets does not (the
+    # pieces "[%rd1" and " 8]" are not balanced: the general loop)
+    assert P.split_top("[%r9], %r10") == ["[%r9]", "%r10"]
+    assert P.split_top("%r1, [%rd2+8], ") == ["%r1", "[%rd2+8]"]
+    assert P.split_top("[%rd1, 8], %r2") == ["[%rd1, 8]", "%r2"]
+    assert P.split_top("a], b, [c") == ["a], b, [c"]
+
+
 # -- names in nested blocks ----------------------------------------------------------------
 NESTED = """
 .version 8.7
@@ -157,6 +176,39 @@ def test_a_run_decoded_once_per_opcode_is_the_general_run(example, monkeypatch):
         assert np.array_equal(fast[0][name], general[0][name]), name
 
 
+@pytest.mark.parametrize("example", EXAMPLES)
+def test_decoder_flags_are_those_decode_gives(example, monkeypatch):
+    """The decoder keeps each opcode's flags with its make (``ops.decoder``): for every
+    instruction, the same ``straight`` and ``local`` as the general ``ops.decode``."""
+    machines = []
+    decoded = Machine._decoded
+
+    def keep(self, instructions, decode):
+        machines.append(self)
+        return decoded(self, instructions, decode)
+    monkeypatch.setattr(Machine, "_decoded", keep)
+    ptx, manifest, _, inputs = example_runs.prepared(example)
+    simulate(ptx, manifest, {k: (v.copy() if isinstance(v, np.ndarray) else v)
+                             for k, v in inputs.items()})
+    m = machines[0]
+    fast = ops.decoder()
+    for ins in m.entry.instructions:
+        a, b = fast(m, ins), ops.decode(m, ins)
+        assert (a.straight, a.local) == (b.straight, b.local), ins.text
+
+
+def test_an_unknown_instruction_names_its_line():
+    """Machine._decoded's one ``try``: the SimError of an unknown form names the PTX line
+    of that instruction (by hand: line 11), as ``_decode`` of each did."""
+    text = KEEPS.replace("mov.u32 %r3, 2;", "mov.q99 %r3, 2;")
+    entry = P.parse(text).entry()
+    machine = Machine.__new__(Machine)
+    machine.entry = entry
+    with pytest.raises(P.SimError) as err:
+        machine._decoded(entry.instructions, ops.decoder())
+    assert err.value.ptx_line == 11 and err.value.ptx_text.strip() == "mov.q99 %r3, 2;"
+
+
 KEEPS = """
 .version 8.7
 .target sm_100a
@@ -246,6 +298,16 @@ def test_statement_end_past_braces_agrees_with_the_character_loop():
                 _end_or_error(body, pos, body._statement_end_by_char), (text, pos)
 
 
+def test_a_statement_with_braces_ends_after_them():
+    """The run loop's own end of a statement (its first ';' when no brace comes before
+    it, else ``_statement_end_nested``): a ';' inside braces does not end it. By hand,
+    the operand read is then "l0; l1" (no reader takes it); without the nested end the
+    statement would stop at "{l0", an unbalanced vector."""
+    text = KEEPS.replace("ret;", "brx.idx %r1, {l0; l1};\n    ret;")
+    with pytest.raises(P.PtxParseError, match="cannot read operand 'l0; l1'"):
+        P.parse(text)
+
+
 def test_statement_end_by_hand():
     text = "st.v2 [%r1], {%r2, %r3}; { mov.b32 %r1, 1; }; x"
     body = P._EntryBody(P.Entry("k"), text, P._Lines(text))
@@ -302,11 +364,54 @@ SCOPES = """
 
 def test_operands_shared_across_blocks_of_one_name_resolution():
     """Operands are read once per name resolution: the entry's and a block declaring
-    nothing share theirs (the same objects); a block declaring %r2 reads its own, as its
-    rule says (%r2 there is the block's, renamed %r2#2; by hand)."""
+    nothing share theirs (the same objects); a block declaring %r2 reads its own %r2, as
+    its rule says (%r2 there is the block's, renamed %r2#2; by hand), and shares the
+    entry's reading of the texts that name nothing it declares (%r1, 1)."""
     adds = [ins for ins in P.parse(SCOPES).entry().instructions if ins.parts[0] == "add"]
     assert [ins.operands for ins in adds] == [
         [P.Reg("%r1"), P.Reg("%r2"), P.Imm(1)], [P.Reg("%r1"), P.Reg("%r2"), P.Imm(1)],
         [P.Reg("%r1"), P.Reg("%r2#2"), P.Imm(1)]]
     assert all(x is y for x, y in zip(adds[0].operands, adds[1].operands))
-    assert adds[2].operands[0] is not adds[0].operands[0]
+    assert adds[2].operands[0] is adds[0].operands[0]
+    assert adds[2].operands[2] is adds[0].operands[2]
+    assert adds[2].operands[1] is not adds[0].operands[1]
+
+
+SHADOWS = """
+.version 8.7
+.target sm_100a
+.address_size 64
+.visible .entry k()
+{
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<4>;
+    .reg .pred %p<2>;
+    mov.u64 %rd1, p;
+    ld.shared.u32 %r1, [p+4];
+    setp.eq.u32 %p1, %r1, 0;
+    { .reg .pred p; .reg .b32 r; setp.eq.u32 p, %r1, 0; ld.shared.u32 r, [p+4];
+      mov.u64 %rd1, p; @p add.u32 %r2, r, 1; @%p1 mov.u32 %r3, %r2; }
+    mov.u64 %rd2, p;
+}
+"""
+
+
+def test_a_block_reads_the_names_it_declares_as_its_own():
+    """A block's operand text that contains a name the block declares is read in the
+    block, not taken from the entry's readings of the same text: ``p`` is the entry's
+    symbol outside the block and the block's predicate ``p#1`` inside, ``[p+4]`` the
+    same (by hand, ptx.py's renaming rule); a text that merely contains a declared name
+    (``%p1`` contains ``p``, ``%r1`` contains ``r``) reads as the entry reads it. Fails
+    when a block takes every text from the entry's readings."""
+    ins = P.parse(SHADOWS).entry().instructions
+    outside = [i.operands for i in ins if i.line not in (13, 14)]
+    inside = [(i.operands, i.guard) for i in ins if i.line in (13, 14)]
+    assert outside == [
+        [P.Reg("%rd1"), P.Sym("p")], [P.Reg("%r1"), P.Addr(P.Sym("p"), 4)],
+        [P.Reg("%p1"), P.Reg("%r1"), P.Imm(0)], [P.Reg("%rd2"), P.Sym("p")]]
+    assert inside == [
+        ([P.Reg("p#1"), P.Reg("%r1"), P.Imm(0)], None),
+        ([P.Reg("r#1"), P.Addr(P.Reg("p#1"), 4)], None),
+        ([P.Reg("%rd1"), P.Reg("p#1")], None),
+        ([P.Reg("%r2"), P.Reg("r#1"), P.Imm(1)], "p#1"),
+        ([P.Reg("%r3"), P.Reg("%r2")], "%p1")]

@@ -139,7 +139,7 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
         from tcgen05_lower.sim import ops  # the instruction set lives there
 
         decode = ops.decoder()
-        self.handlers = [self._decode(ins, decode) for ins in entry.instructions]
+        self.handlers = self._decoded(entry.instructions, decode)
 
     def use_random_schedule(self, seed: int) -> None:
         """Runs under the random schedule of ``seed`` (sim/schedule.py) instead of the
@@ -312,6 +312,20 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
         return np.arange(self.nthreads) if idx is ALL else np.asarray(idx)
 
     # -- decoding ------------------------------------------------------------------------
+    def _decoded(self, instructions: list, decode) -> list:
+        """The handlers of `instructions` (``_decode`` of each, in one ``try``): SimError
+        naming the line of the first unknown one."""
+        handlers = []
+        ins = None
+        try:
+            for ins in instructions:
+                handlers.append(decode(self, ins))
+        except SimError as err:
+            if err.ptx_line is None:
+                err.ptx_line, err.ptx_text = ins.line, ins.text
+            raise
+        return handlers
+
     def _decode(self, ins: P.Instr, decode=None):
         """The handler of one instruction; SimError (naming the line) if unknown.
         `decode`: the run's ``ops.decoder()`` (else ``ops.decode``)."""

@@ -118,7 +118,6 @@ class MachineSetup:
         %cluster_ctarank counts x fastest: rank = x + nx (y + ny z), and %ctaid =
         %clusterid * %cluster_nctaid + %cluster_ctaid per dimension."""
         L = self.launch
-        u = lambda a: np.asarray(a, dtype=np.uint64) * np.ones(self.nthreads, np.uint64)
         gx, gy, gz = L.grid_ctas
         cx, cy, cz = L.cluster_id
         nx, ny, nz = L.cluster_dims
@@ -138,5 +137,9 @@ class MachineSetup:
             "%is_explicit_cluster": int("explicitcluster" in self.entry.directives),
             "%smid": 0, "%gridid": 0,
         }
-        for name, value in specials.items():
-            self.regs[name] = u(value)
+        # each a uint64 value per thread: the rows of one block, filled row by row (a
+        # scalar broadcast, an array converted as np.asarray(value, np.uint64) does)
+        block = np.empty((len(specials), self.nthreads), np.uint64)
+        for row, (name, value) in zip(block, specials.items()):
+            row[...] = value
+            self.regs[name] = row

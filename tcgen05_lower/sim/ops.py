@@ -71,15 +71,22 @@ def decoder():
     opcode of ``BY_OPCODE`` looked up once per opcode text, every other through
     ``decode``. What it returns is ``decode``'s: a decoder of ``BY_OPCODE`` reads only
     the opcode's words, and its ``make`` the instruction it is handed."""
-    makes: dict = {}   # opcode text -> its make, for this run only
+    # opcode text -> its make and the flags ``_flagged`` gives, for this run only
+    makes: dict = {}
 
     def decode_one(m: Machine, ins: P.Instr):
-        if ins.parts[0] not in BY_OPCODE:
-            return decode(m, ins)
-        make = makes.get(ins.opcode)
-        if make is None:   # (an unknown form raises here, each time, as decode does)
-            make = makes[ins.opcode] = _handler_for(ins)
-        return _flagged(make(m, ins), ins)
+        known = makes.get(ins.opcode)
+        if known is None:
+            base = ins.parts[0]
+            if base not in BY_OPCODE:
+                return decode(m, ins)
+            # (an unknown form raises here, each time, as decode does)
+            known = makes[ins.opcode] = (_handler_for(ins), base in STRAIGHT,
+                                         base not in NOT_LOCAL)
+        make, straight, local = known
+        run = make(m, ins)
+        run.straight, run.local = straight, local
+        return run
     return decode_one
 
 

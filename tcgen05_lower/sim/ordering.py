@@ -163,12 +163,10 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self.unwritten_reads: dict = {}
         # shared memory: the last ordinary writer of each byte and its epoch; the latest
         # async reader of each byte (issuer, seq, line)
-        self.writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
-        self.write_epoch = [np.zeros(c.smem.size, np.int64) for c in ctas]
-        self.write_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
-        self.reader = [np.full(c.smem.size, -1, np.int32) for c in ctas]
-        self.reader_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
-        self.reader_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        # (the nine per-byte arrays of a CTA are rows of two blocks, ``_per_byte``)
+        self.writer, self.reader, self.tma_writer = _per_byte(ctas, 3, -1, np.int32)
+        (self.write_epoch, self.write_line, self.reader_seq, self.reader_line, self.tma_seq,
+         self.tma_line) = _per_byte(ctas, 6, 0, np.int64)
         # per thread, its epochs at each fence.proxy.async (a thread without one reads as
         # an empty list, and none is made for it: most threads never fence)
         self.proxy_fences: _PerThread = _PerThread()
@@ -176,9 +174,7 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self.init_fences: _PerThread = _PerThread()
         # shared memory written by TMA loads: the issuing thread, the load's sequence
         # number in its TMA stream, its line
-        self.tma_writer = [np.full(c.smem.size, -1, np.int32) for c in ctas]
-        self.tma_seq = [np.zeros(c.smem.size, np.int64) for c in ctas]
-        self.tma_line = [np.zeros(c.smem.size, np.int64) for c in ctas]
+        # (tma_writer, tma_seq, tma_line: made above with the other per-byte arrays)
         # the same for 16-byte chunks, and the views by chunk (smem_chunks.py)
         self.chunk_marks = [ChunkMarks.of(self, r) for r in range(len(ctas))]
         # CTAs whose threads have all exited, and the arrivals that landed on their
@@ -483,6 +479,16 @@ _SPARE_COLUMNS = 16
 #: (``_widen_entries``, from ``_release`` and ``_stream``, the only places epochs and
 #: sequence numbers grow): the same numbers.
 _CLOCK_MAX = int(np.iinfo(np.int32).max)
+
+
+def _per_byte(ctas: list[CtaMemory], count: int, fill: int, dtype) -> list[list]:
+    """`count` per-byte arrays of each CTA's shared memory, filled with `fill`: by array,
+    the CTAs' in rank order. A CTA's `count` arrays are the rows of one block, made in
+    one allocation and one fill instead of `count` (each row a separate array to its
+    users: none of them reads past its CTA's bytes)."""
+    blocks = [np.zeros((count, c.smem.size), dtype) if fill == 0 else
+              np.full((count, c.smem.size), fill, dtype) for c in ctas]
+    return [[block[i] for block in blocks] for i in range(count)]
 
 
 def _identity_clocks(threads: int, agents: int) -> np.ndarray:

@@ -16,61 +16,13 @@ import re
 from dataclasses import dataclass, field
 
 # the text-level helpers, read through this module too (api.py, tests)
+# the operands and their reader (sim/ptx_operands.py), read through this module too
+from tcgen05_lower.sim.ptx_operands import (Addr, DestPair, Imm, Reg, Sym,  # noqa: F401
+                                            TensorAddr, Vec, _address, _operand,
+                                            _operand_any)
 from tcgen05_lower.sim.ptx_text import (_split_top_nested, parse_int, split_top,  # noqa: F401
                                         strip_comments)
 from tcgen05_lower.sim.state import SimError
-
-
-# -- operands -------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Reg:
-    """A register (``%r5``, ``%p1``, a block-local ``done#3``) or special register
-    (``%tid.x``)."""
-    name: str
-
-
-@dataclass(frozen=True)
-class Imm:
-    """An immediate: ``int`` (decimal, hex, octal, binary; negative allowed) or ``float``
-    (``0f3F800000`` / ``0d...`` bit patterns are kept as their bits in ``bits``)."""
-    value: int | float
-    bits: int | None = None  # raw bits of a 0f/0d literal
-    width: int | None = None  # 32 for 0f, 64 for 0d
-
-
-@dataclass(frozen=True)
-class Sym:
-    """A symbol: a variable, parameter or label name."""
-    name: str
-
-
-@dataclass(frozen=True)
-class Addr:
-    """A bracketed address ``[base+offset]``: base is a Reg or Sym (or None for ``[imm]``)."""
-    base: Reg | Sym | None
-    offset: int
-
-
-@dataclass(frozen=True)
-class Vec:
-    """A ``{a, b, ...}`` vector operand."""
-    items: tuple
-
-
-@dataclass(frozen=True)
-class DestPair:
-    """The ``d|p`` destination of elect.sync: a register (None for the sink ``_``) and a
-    predicate register."""
-    first: Reg | None
-    second: Reg
-
-
-@dataclass(frozen=True)
-class TensorAddr:
-    """The tensor operand ``[tensorMap, {c0, c1, ...}]`` of cp.async.bulk.tensor: the
-    tensor map's address and the coordinates (PTX ISA 9.7.9.25.5.1)."""
-    base: Addr
-    coordinates: Vec
 
 
 @dataclass
@@ -171,15 +123,11 @@ class _Lines:
 
 
 _NEWLINE = re.compile(r"\n")
-_FLOAT_BITS = re.compile(r"0([fFdD])([0-9a-fA-F]+)$")
 _ENTRY = re.compile(r"(?:\.visible\s+|\.weak\s+)?\.entry\s+([\w$]+)\s*\(")
-_IDENT = re.compile(r"[A-Za-z_$%][\w$.#]*$")
 # compiled once (not looked up in re's cache at every use)
 _NUMBERED = re.compile(r"(%[A-Za-z_$]+)(\d+)")               # %r12 of .reg .b32 %r<53>
 _REG_DECL = re.compile(r"\.reg\s+(?:\.v\d\s+)?(\.\w+)\s+(.*)$")
 _REG_RANGE = re.compile(r"([%\w$]+)<(\d+)>")
-_FLOAT = re.compile(r"[-+]?\d+\.\d*(?:[eE][-+]?\d+)?")
-_ADDRESS = re.compile(r"([%\w$.#]+)?\s*(?:\+\s*([-+]?\w+))?")
 
 
 # -- the parser ---------------------------------------------------------------------------------
@@ -304,6 +252,7 @@ class _EntryBody:
     def __init__(self, entry: Entry, clean: str, lines: _Lines):
         self.entry, self.clean, self.lines = entry, clean, lines
         self.scope_stack = [0]
+        self.scopes = (0,)   # scope_stack as a tuple (each statement keeps it)
         self.next_scope = 1
         self.local_names: dict[tuple[int, str], str] = {}  # (scope, name) -> renamed
         self.pending: list[tuple[tuple[int, ...], str, int]] = []  # (scopes, stmt, offset)
@@ -318,6 +267,7 @@ class _EntryBody:
             c = clean[pos]
             if c == "{":
                 self.scope_stack.append(self.next_scope)
+                self.scopes = tuple(self.scope_stack)
                 self.next_scope += 1
                 pos += 1
                 continue
@@ -327,6 +277,7 @@ class _EntryBody:
                     self._finish()
                     return pos + 1
                 self.scope_stack.pop()
+                self.scopes = tuple(self.scope_stack)
                 pos += 1
                 continue
             if c == "." and _LINE_DIRECTIVE.match(clean, pos):   # (it starts with '.')
@@ -342,9 +293,16 @@ class _EntryBody:
                 self.last_label = self._local(label.group(1))
                 pos = label.end()
                 continue
-            end = self._statement_end(pos)
+            # (``_statement_end`` and ``_statement``'s first case, inline: most statements
+            # are instructions without braces)
+            end = clean.find(";", pos)
+            if end == -1 or _BRACES.search(clean, pos, end) is not None:
+                end = self._statement_end_nested(pos)
             stmt = clean[pos:end].strip()
-            self._statement(stmt, pos)
+            if stmt[:1] not in (".", ""):   # an instruction (or a guard): no directive
+                self.pending.append((self.scopes, stmt, pos))
+            else:
+                self._statement(stmt, pos)
             pos = end + 1
         raise PtxParseError(f"entry {self.entry.name} has no closing brace")
 
@@ -396,7 +354,7 @@ class _EntryBody:
 
     def _statement(self, stmt: str, offset: int) -> None:
         if stmt[:1] not in (".", ""):   # an instruction (or a guard): no directive
-            self.pending.append((tuple(self.scope_stack), stmt, offset))
+            self.pending.append((self.scopes, stmt, offset))
             return
         line = self.lines.line_of(offset)
         words = stmt.split()
@@ -419,7 +377,7 @@ class _EntryBody:
             return  # .loc and similar annotations
         if words[0] == ".pragma":
             return
-        self.pending.append((tuple(self.scope_stack), stmt, offset))
+        self.pending.append((self.scopes, stmt, offset))
 
     def _branch_targets(self, stmt: str, line: int) -> None:
         """``tlist: .branchtargets l0, l1, ...;`` (PTX ISA 11.3.1, .branchtargets): the
@@ -455,7 +413,9 @@ class _EntryBody:
     def _finish(self) -> None:
         # an operand's text read once per name resolution (a scope's, or the one of every
         # scope whose blocks declare nothing, ``_same_name``): operands are immutable, so
-        # equal texts share their object
+        # equal texts share their object; a block's text that contains none of the names
+        # its blocks declare reads as the entry's does, and shares the entry's object
+        # (``_instruction``'s `entry`)
         operands: dict[object, dict] = {}
         resolvers: dict[tuple, object] = {}   # scopes -> its name resolution, made once
         declared: dict[int, dict[str, str]] = {}   # scope -> its local names, renamed
@@ -463,26 +423,34 @@ class _EntryBody:
             declared.setdefault(scope, {})[name] = renamed
         line_of, text_of = self.lines.line_of, self.lines.text
         words: dict[str, list[str]] = {}   # opcode text -> its words, shared (this parse)
+        entry_known = operands[_same_name] = {}
         for scopes, stmt, offset in self.pending:
             line = line_of(offset)
             resolve = resolvers.get(scopes)
             if resolve is None:
                 resolve = resolvers[scopes] = _resolver(scopes, declared)
+            known = operands.get(resolve)
+            if known is None:
+                known = operands[resolve] = {}
             self.entry.instructions.append(
-                _instruction(stmt, line, text_of(line), resolve,
-                             operands.setdefault(resolve, {}), words))
+                _instruction(stmt, line, text_of(line), resolve, known, words,
+                             entry_known))
 
 
 def _resolver(scopes: tuple[int, ...], declared: dict[int, dict[str, str]]):
     """``resolve(name)`` in the nest of `scopes` (outermost first): the name an
     enclosing block declared, the innermost one's first, renamed ``name#N``; else the
-    name itself."""
+    name itself. Its ``names``: those the blocks declare."""
     visible: dict[str, str] = {}
     for scope in scopes:   # inner declarations replace outer ones
         visible.update(declared.get(scope, ()))
     if not visible:
         return _same_name
-    return lambda name: visible.get(name, name)
+
+    def resolve(name: str) -> str:
+        return visible.get(name, name)
+    resolve.names = tuple(visible)
+    return resolve
 
 
 def _same_name(name: str) -> str:
@@ -491,10 +459,14 @@ def _same_name(name: str) -> str:
 
 
 def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = None,
-                 words: dict | None = None) -> Instr:
+                 words: dict | None = None, entry: dict | None = None) -> Instr:
     """The instruction `stmt`; `known`: operands already read in its scope, by text;
     `words`: the opcode texts' ``parts`` lists already made, shared by the instructions
-    of one opcode text (``Instr.parts`` is read, never changed)."""
+    of one opcode text (``Instr.parts`` is read, never changed); `entry`: the operands
+    read where no block declares a name (``_same_name``'s `known`), with which a block's
+    resolution (``resolve.names``: the names its blocks declare) shares the texts that
+    contain none of its names (every name looked up while reading an operand is part of
+    its text: none of them is a block's, so the text reads as the entry reads it)."""
     guard, negated = None, False
     m = _GUARD.match(stmt) if stmt[:1] == "@" else None
     if m:
@@ -505,12 +477,20 @@ def _instruction(stmt: str, line: int, text: str, resolve, known: dict | None = 
     opcode = parts[0]
     rest = parts[1] if len(parts) > 1 else ""
     known = {} if known is None else known
+    names = () if entry is None or resolve is _same_name else resolve.names
     try:
         operands = []
         for item in (split_top(rest) if rest.strip() else ()):
-            operand = known.get(item)
+            home = known
+            if names:
+                home = entry
+                for name in names:
+                    if name in item:
+                        home = known
+                        break
+            operand = home.get(item)
             if operand is None:
-                operand = known[item] = _operand(item, resolve)
+                operand = home[item] = _operand(item, resolve)
             operands.append(operand)
     except ValueError as exc:
         raise PtxParseError(str(exc), line, text) from None
@@ -531,70 +511,3 @@ def _with_parts(opcode: str, operands: list, line: int, text: str, guard: str | 
     ins.opcode, ins.operands, ins.line, ins.text = opcode, operands, line, text
     ins.guard, ins.guard_negated, ins.parts = guard, negated, parts
     return ins
-
-
-def _operand(text: str, resolve):
-    t = text.strip()
-    if t[:1] == "%" and "|" not in t:
-        # a register: nothing else reads a text that starts with '%' (``_operand_any``)
-        if _IDENT.match(t):
-            return Reg(resolve(t))
-        raise ValueError(f"cannot read operand '{t}'")
-    return _operand_any(t, resolve)
-
-
-def _operand_any(t: str, resolve):
-    """An operand of any kind (`t` stripped)."""
-    if t.startswith("{"):
-        if not t.endswith("}"):
-            raise ValueError(f"unbalanced vector operand '{t}'")
-        return Vec(tuple(_operand(x, resolve) for x in split_top(t[1:-1])))
-    if t.startswith("["):
-        if not t.endswith("]"):
-            raise ValueError(f"unbalanced address operand '{t}'")
-        inner = t[1:-1].strip()
-        if "{" in inner:
-            items = split_top(inner)
-            if len(items) != 2 or not items[1].strip().startswith("{"):
-                raise ValueError(f"cannot read tensor operand '{t}'")
-            coordinates = _operand(items[1], resolve)
-            return TensorAddr(_address(items[0].strip(), resolve), coordinates)
-        return _address(inner, resolve)
-    if "|" in t:
-        first, second = (x.strip() for x in t.split("|", 1))
-        pair = (None if first == "_" else _operand(first, resolve), _operand(second, resolve))
-        if not all(isinstance(x, Reg) for x in pair if x is not None):
-            raise ValueError(f"cannot read destination pair '{t}'")
-        return DestPair(*pair)
-    value = parse_int(t)
-    if value is not None:
-        return Imm(value)
-    fm = _FLOAT_BITS.match(t)
-    if fm:
-        width = 32 if fm.group(1) in "fF" else 64
-        return Imm(0.0, int(fm.group(2), 16), width)
-    if _FLOAT.fullmatch(t):
-        return Imm(float(t))
-    if t.startswith("!"):
-        raise ValueError(f"negated operand '{t}' is not supported")
-    if not _IDENT.match(t):
-        raise ValueError(f"cannot read operand '{t}'")
-    if t.startswith("%"):
-        return Reg(resolve(t))
-    name = resolve(t)
-    return Reg(name) if name != t else Sym(t)
-
-
-def _address(inner: str, resolve) -> Addr:
-    m = _ADDRESS.fullmatch(inner)
-    if not m:
-        raise ValueError(f"cannot read address '[{inner}]'")
-    base_text, off_text = m.group(1), m.group(2)
-    base_value = parse_int(base_text) if base_text else None
-    if base_value is not None:
-        return Addr(None, base_value + (parse_int(off_text) or 0))
-    offset = parse_int(off_text) if off_text else 0
-    if off_text and offset is None:
-        raise ValueError(f"cannot read address offset '{off_text}'")
-    base = _operand(base_text, resolve)
-    return Addr(base, offset)

@@ -63,8 +63,28 @@ def split_top(text: str, sep: str = ",") -> list[str]:
             out.pop()
         return [x.strip() for x in out]
     if sep == ",":
+        if _BRACES_OR_PARENS.search(text) is None:
+            return _split_commas_brackets(text)
         return _split_commas_nested(text)
     return _split_top_nested(text, sep)
+
+
+#: What only ``_split_commas_nested`` reads: braces and parentheses.
+_BRACES_OR_PARENS = re.compile(r"[{}()]")
+
+
+def _split_commas_brackets(text: str) -> list[str]:
+    """``_split_commas_nested(text)`` of a text whose only nesting characters are
+    brackets (an address operand: ``[%r9], %r10``): when every comma-separated piece
+    opens as many brackets as it closes, the depth at each comma is zero, so every comma
+    splits, as ``str.split`` does; else the general loop."""
+    out = text.split(",")
+    for piece in out:
+        if piece.count("[") != piece.count("]"):
+            return _split_commas_nested(text)
+    if not out[-1].strip():
+        out.pop()
+    return [x.strip() for x in out]
 
 
 #: What ``_split_commas_nested`` looks at: the characters that nest and the comma.
