@@ -205,3 +205,37 @@ def test_a_warps_access_to_bytes_a_load_wrote_by_chunk_is_a_race(write):
     [(line, other, message)] = found[0]
     assert (line, other) == (20, 10) and "byte 0x0" in message and \
         "TMA load (cp.async.bulk.tensor of thread 32)" in message
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_chunk_form_of_chunks_is_the_chunk_form_of_their_bytes(seed):
+    # chunk_form_of_chunks(chunks) against chunk_form of the chunks' bytes (16 c .. 16 c
+    # + 15 each, in the chunks' order): increasing, shuffled, with repeats, a negative
+    # chunk, spread past 2^24 bytes, one chunk, none
+    from tcgen05_lower.sim.smem_chunks import chunk_form_of_chunks
+    rng = np.random.default_rng(seed)
+    cases = [np.array([], np.int64), np.array([5]), np.array([-1, 3]), np.array([-2]),
+             np.array([0, (1 << 20) + 1]), np.array([(1 << 20) + 1, 0]),
+             np.array([(1 << 20), 1]), np.array([0, 1 << 20])]
+    for _ in range(40):
+        chunks = rng.integers(0, 64, rng.integers(1, 40))
+        form = rng.integers(0, 4)
+        if form == 0:
+            chunks = np.unique(chunks)                  # increasing
+        elif form == 1:
+            chunks = np.arange(chunks[0], chunks[0] + chunks.size)   # contiguous
+            rng.shuffle(chunks)
+        cases.append(chunks)
+    compared = 0
+    for chunks in cases:
+        chunks = np.asarray(chunks, np.int64)
+        addresses = (chunks[:, None] * 16 + np.arange(16)).reshape(-1)
+        general, fast = chunk_form(addresses), chunk_form_of_chunks(chunks)
+        if general is None:
+            assert fast is None, chunks
+            continue
+        compared += 1
+        assert np.array_equal(fast.index, general.index) and fast.index.dtype == np.int64
+        assert (fast.span, fast.low, fast.high) == (general.span, general.low,
+                                                     general.high), chunks
+    assert compared > 40

@@ -241,6 +241,12 @@ class SharedMemoryOrdering:
             kept = forms[id(addresses)] = (addresses, chunk_form(addresses))
         return kept[1]
 
+    def give_form(self, addresses: np.ndarray, form) -> None:
+        """Gives ``_form_of`` `form`, which must be ``chunk_form(addresses)``, for the
+        read-only byte set `addresses` (tma.py finds a box's form from its chunks)."""
+        if not addresses.flags.writeable:
+            self.__dict__.setdefault("_chunk_forms", {})[id(addresses)] = (addresses, form)
+
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
     def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
                            what: str, line: int) -> None:

@@ -374,25 +374,30 @@ class TensorOrdering:
             raise SimError(f"tcgen05.dealloc of {columns} columns at {taddr:#x} frees "
                            f"columns that are not allocated in CTA {rank} (9.7.16.7.1)", line)
         thread = int(np.asarray(warp_threads).reshape(-1)[0])
-        for record in self.inflight:
+        for record in _unknown_records(self, thread):
             masks = [m for m in (record.op.footprint.tmem_reads.get(rank),
                                  record.op.footprint.tmem_writes.get(rank)) if m is not None]
-            if any(m[:, start:start + columns].any() for m in masks) and \
-                    self.tc_known[thread, record.agent] < record.seq:
+            if any(m[:, start:start + columns].any() for m in masks):
                 self._race(f"tcgen05.dealloc frees columns {start}-{start + columns - 1} of "
                            f"CTA {rank} that tcgen05.{record.kind} still uses", line,
                            record.line)
         self.allocated[rank][start:start + columns] = False
+        self._dealloc_count = self.__dict__.get("_dealloc_count", 0) + 1
 
     def relinquish(self, warp_threads: np.ndarray, rank: int, cta_group: int, line: int) -> None:
         self.relinquished[rank] = True
 
     def check_tmem_allocated(self, rank: int, mask: np.ndarray, line: int) -> None:
+        kept = _allocated_kept(self, mask)
+        if kept is not None and kept.get((id(mask), rank)) is mask:
+            return   # its columns found allocated, and no dealloc since
         columns = self._columns_of_mask(mask)
         outside = columns[~self.allocated[rank][columns]]
         if outside.size:
             raise SimError(f"access to TMEM columns {outside.min()}-{outside.max()} of CTA "
                            f"{rank}, which are not allocated (9.7.16.7)", line)
+        if kept is not None:
+            kept[id(mask), rank] = mask
 
     def _columns_of_mask(self, mask: np.ndarray) -> np.ndarray:
         """``np.flatnonzero(mask.any(axis=0))``, kept per read-only mask that owns its
@@ -408,6 +413,34 @@ class TensorOrdering:
         if found is None or found[0] is not mask:
             found = kept[id(mask)] = (mask, np.flatnonzero(mask.any(axis=0)))
         return found[1]
+
+
+def _unknown_records(model, thread: int) -> list:
+    """The in-flight records whose completion `thread` does not know
+    (``tc_known[thread, agent] < seq``), in order: tested for all records at once
+    (the index's arrays), where the dealloc used to test the masks of every record
+    first (all of a run's lds and MMAs, when no barrier dropped them)."""
+    index = InflightIndex.of(model)
+    n = index.count
+    unknown = (model.tc_known[thread][index.agent[:n]] < index.seq[:n]).nonzero()[0]
+    records = model.inflight
+    return [records[at] for at in unknown.tolist()]
+
+
+def _allocated_kept(model, mask: np.ndarray) -> dict | None:
+    """The read-only masks (by (id, rank) -> the mask, kept alive so that no other
+    object takes its id) whose columns ``check_tmem_allocated`` found allocated,
+    None for a mask that is not kept (``_columns_of_mask``'s rule). Only a dealloc
+    takes columns away (an alloc adds some), so a mask found allocated stays so
+    until the next dealloc, which starts a new dict (as do 256 entries). An MMA's
+    D mask and an ld's are checked again at every issue."""
+    if not isinstance(mask, np.ndarray) or mask.flags.writeable or mask.base is not None:
+        return None
+    deallocs = model.__dict__.get("_dealloc_count", 0)
+    kept = model.__dict__.get("_allocated_masks")
+    if kept is None or kept[0] != deallocs or len(kept[1]) >= 256:
+        kept = model.__dict__["_allocated_masks"] = (deallocs, {})
+    return kept[1]
 
 
 def owners_of_general(model, rank: int, mask: np.ndarray) -> list:

@@ -67,6 +67,31 @@ def chunk_form(addresses: np.ndarray) -> ChunkForm | None:
     return ChunkForm((heads // CHUNK).astype(np.int64), span, low, high)
 
 
+def chunk_form_of_chunks(chunks: np.ndarray) -> ChunkForm | None:
+    """``chunk_form`` of the bytes of the 16-byte chunks ``chunks`` (chunk numbers,
+    1-D integers, in any order, repeats allowed; their bytes are the addresses 16 c to
+    16 c + 15 of each c), found from the chunks instead of the bytes: the same rules
+    (none when empty or negative, or, out of order, spread over more than 2^24 bytes)
+    and the same form (the chunks' numbers, increasing, and the span of bytes when
+    they are contiguous). A TMA box's chunks (tma.destination_chunks)."""
+    if chunks.ndim != 1 or chunks.size == 0:
+        return None
+    if chunks.size > 1 and _ALL(chunks[1:] > chunks[:-1]):
+        ordered = chunks   # increasing and unique: so are their bytes
+    else:
+        low, high = int(_MIN(chunks)), int(_MAX(chunks))
+        if low < 0 or CHUNK * (high - low) + CHUNK - 1 > 1 << 24:
+            return None
+        seen = np.zeros(high - low + 1, bool)
+        seen[chunks - low] = True
+        ordered = np.flatnonzero(seen) + low
+    low, high = CHUNK * int(ordered[0]), CHUNK * int(ordered[-1]) + CHUNK - 1
+    if low < 0:
+        return None
+    span = slice(low, high + 1) if high - low + 1 == CHUNK * ordered.size else None
+    return ChunkForm(ordered.astype(np.int64), span, low, high)
+
+
 #: Where a footprint keeps the chunks of its shared-memory reads of CTA `rank`
 #: (``Footprint._summaries``): (CHUNKS, rank) -> (the addresses, their chunk_form).
 CHUNKS = "chunks"
