@@ -315,7 +315,7 @@ class SharedMemoryOrdering:
         self.__dict__.setdefault("_tma_ranks", set()).add(rank)
         # the bytes are the TMA load's now: earlier ordinary writes are overwritten
         if form is not None:
-            marks.set_tma(form, thread, seq, line)
+            marks.set_tma(form, thread, seq, line, self.__dict__.get("_stores", 0))
         else:   # (_check_tma_written above made the per-byte arrays fresh)
             self.tma_writer[rank][addresses] = thread
             self.tma_seq[rank][addresses] = seq

@@ -520,7 +520,9 @@ def _unwritten(model, marks, form) -> bool:
     seen = kept.get(id(form))
     if seen is not None and seen[0] is form and seen[1] == stores:
         return True
-    if not _no_ordinary_writer(marks, form):
+    # chunks a TMA load wrote after the last store (an operand stage): none has an
+    # ordinary writer, without reading their bytes' writers
+    if not marks.cleared_since(form, stores) and not _no_ordinary_writer(marks, form):
         return False
     kept[id(form)] = (form, stores)   # the form kept alive: its id names no other
     return True

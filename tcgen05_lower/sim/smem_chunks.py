@@ -143,6 +143,10 @@ class ChunkMarks:
         # the same stages again and again, and few accesses read those bytes one by one
         self.tma_line = np.zeros(n, np.int64)
         self.tma_stale = np.zeros(n, bool)
+        # per chunk: the model's count of ordinary stores (``_stores``) when ``set_tma``
+        # last took its bytes' ordinary writers away (-1: never); a chunk whose count is
+        # the current one has had no ordinary writer since (``cleared_since``)
+        self.cleared_at = np.full(n, -1, np.int64)
         self.any_tma_stale = False
         self.bytes_tma = tuple(a[rank].reshape(-1, CHUNK) for a in (
             model.tma_writer, model.tma_seq, model.tma_line))
@@ -163,14 +167,24 @@ class ChunkMarks:
         """Whether `form` is known and inside this CTA's shared memory."""
         return form is not None and form.high < self.chunks * CHUNK
 
-    def set_tma(self, form: ChunkForm, thread: int, seq: int, line: int) -> None:
+    def set_tma(self, form: ChunkForm, thread: int, seq: int, line: int,
+                stores: int = -1) -> None:
         """Bytes `form` are TMA load `seq` of `thread`'s, at `line`, and no ordinary
-        write's any more."""
+        write's any more (`stores`: the model's count of ordinary stores now, -1 when
+        not given)."""
         at = chunks_of(form)
         self.bytes_writer[at] = -1
+        self.cleared_at[at] = stores
         _mark(at, (self.tma_writer, self.tma_seq, self.tma_line), (thread, seq, line),
               self.tma_stale)
         self.any_tma_stale = True
+
+    def cleared_since(self, form: ChunkForm, stores: int) -> bool:
+        """Whether every chunk of `form` had its ordinary writers taken away by
+        ``set_tma`` when the model's count of ordinary stores was already `stores`
+        (its current count, which only grows: no store has been made since, so none of
+        their bytes has an ordinary writer). False: not known here."""
+        return stores >= 0 and int(_MIN(self.cleared_at[chunks_of(form)])) == stores
 
     def fresh_tma(self) -> None:
         """Writes the per-byte tma_writer, tma_seq and tma_line of the chunks
