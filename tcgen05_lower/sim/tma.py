@@ -254,7 +254,7 @@ def handler(ins: P.Instr):
                                        ins.line, ins.text)
                     tmap, buffer = bound
                     itemsize = buffer.data.itemsize
-                    c0, c1 = (int(np.int32(np.uint32(c[n] & 0xFFFFFFFF))) for c in coords)
+                    c0, c1 = (_int32(int(c[n])) for c in coords)
                     if int(dsts[n]) % 128:
                         raise SimError(f"cp.async.bulk.tensor: shared-memory destination "
                                        f"{int(dsts[n]):#x} is not 128-byte aligned",
@@ -294,6 +294,14 @@ def handler(ins: P.Instr):
     return make
 
 
+def _int32(value: int) -> int:
+    """The low 32 bits of `value` as a signed 32-bit integer (two's complement): a
+    coordinate operand's value (``np.int32(np.uint32(value & 0xFFFFFFFF))``, on Python
+    integers)."""
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
 def _target(m, thread: int, address: int, size: int, what: str, ins) -> tuple[int, int]:
     """(CTA rank, CTA-local address) of the ``size`` bytes at shared::cluster `address`
     as `thread` names them (ops_support._shared_target, which also refuses an address
@@ -331,7 +339,7 @@ def _destinations(m, tmap: TensorMap, dst: int, itemsize: int):
             addresses.setflags(write=False)
             made = (addresses, chunk_rows(addresses))
         else:   # the chunks' form too, for the ordering model (its chunk_form)
-            give = getattr(m.ordering, "give_form", None)
+            give = getattr(getattr(m, "ordering", None), "give_form", None)
             if give is not None:
                 give(made[0], chunk_form_of_chunks(made[1]))
         kept = cache[key] = made
