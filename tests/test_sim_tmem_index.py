@@ -502,3 +502,50 @@ def test_allocated_masks_are_checked_again_after_a_dealloc():
     writable[:, 40] = True
     with pytest.raises(SimError, match="columns 40-40 of CTA 0"):
         m.check_tmem_allocated(0, writable, 12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_allocations_found_ordered_are_the_general_checks(seed):
+    # the same random allocs, deallocs, barriers and issues in two models: one keeps
+    # the (thread, columns) whose allocations it found ordered until the next alloc
+    # (_ordered_allocations), the other checks every issue (the general code); they
+    # report the same races, the same number of times
+    from tcgen05_lower.sim import ordering_tensor
+    from tcgen05_lower.sim.ordering import OrderingModel
+    rng = np.random.default_rng(seed)
+    models = [OrderingModel([CtaMemory(0, np.zeros(2048, np.uint8))], 128, "late")
+              for _ in range(2)]
+    general = models[1]
+    general_check = ordering_tensor._ordered_allocations
+    built = [random_op(rng, kinds=("mma", "ld")) for _ in range(6)]
+    allocated, kept_answers = [], 0
+    for step in range(150):
+        what, warp = int(rng.integers(0, 10)), int(rng.integers(0, 4))
+        if what == 0 and len(allocated) < 2:
+            starts = {m.alloc(np.arange(32) + 32 * warp, 0, 256, 1, line=step)
+                      for m in models}
+            assert len(starts) == 1
+            allocated.append((warp, starts.pop()))
+        elif what == 1 and allocated:
+            owner, start = allocated.pop(0)
+            for m in models:
+                m.dealloc(np.arange(32) + 32 * owner, 0, start, 256, 1, line=step)
+        elif what == 2:
+            everyone = np.arange(128)
+            for m in models:
+                m.fence(everyone, "before_thread_sync", step)
+                m.barrier(everyone, step)
+                m.fence(everyone, "after_thread_sync", step)
+        elif what >= 3:
+            op = built[int(rng.integers(0, len(built)))]
+            models[0]._check_allocation_ordered(32 * warp, op, 1000 + step)
+            ordering_tensor._ordered_allocations = lambda *args: (None, None)
+            try:
+                general._check_allocation_ordered(32 * warp, op, 1000 + step)
+            finally:
+                ordering_tensor._ordered_allocations = general_check
+        kept = models[0].__dict__.get("_ordered_allocations")
+        kept_answers = max(kept_answers, 0 if kept is None else len(kept[1]))
+        assert [(r.message, r.ptx_line, r.other_line, r.count) for r in models[0].races] \
+            == [(r.message, r.ptx_line, r.other_line, r.count) for r in general.races]
+    assert kept_answers > 0 and models[0].races   # both paths taken

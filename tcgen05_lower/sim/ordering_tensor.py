@@ -197,14 +197,11 @@ class TensorOrdering:
         and after_thread_sync (9.7.16.6.3)."""
         fp = op.footprint
         for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
-            for owner, need, alloc_line in self._allocations_of(fp, rank):
-                if owner // 32 == thread // 32:
-                    continue  # the allocating warp itself: program order
-                if self.tc_known[thread, self.column[self.ISSUED + owner]] < need:
-                    self._race(f"tcgen05.{op.kind} uses TMEM columns of CTA {rank} whose "
-                               f"tcgen05.alloc (by thread {owner}) is not ordered before it "
-                               "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
-                               line, alloc_line)
+            ordered, key = _ordered_allocations(self, fp, rank, thread)
+            if ordered is not None and key in ordered:
+                continue   # found ordered for this thread and columns, no alloc since
+            if not _allocation_races(self, thread, op, rank, line) and ordered is not None:
+                ordered.add(key)
 
     #: Replaced by every tcgen05.alloc: the allocations _allocations_of found hold
     #: while it is the same object.
@@ -413,6 +410,41 @@ class TensorOrdering:
         if found is None or found[0] is not mask:
             found = kept[id(mask)] = (mask, np.flatnonzero(mask.any(axis=0)))
         return found[1]
+
+
+def _allocation_races(model, thread: int, op: TensorOp, rank: int, line: int) -> bool:
+    """Reports each allocation of the columns of CTA `rank` that `op` touches that is
+    not ordered before `thread` issues it (``_check_allocation_ordered``): whether one
+    was."""
+    raced = False
+    for owner, need, alloc_line in model._allocations_of(op.footprint, rank):
+        if owner // 32 == thread // 32:
+            continue  # the allocating warp itself: program order
+        if model.tc_known[thread, model.column[model.ISSUED + owner]] < need:
+            raced = True
+            model._race(f"tcgen05.{op.kind} uses TMEM columns of CTA {rank} whose "
+                        f"tcgen05.alloc (by thread {owner}) is not ordered before it "
+                        "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
+                        line, alloc_line)
+    return raced
+
+
+def _ordered_allocations(model, fp, rank: int, thread: int) -> tuple:
+    """(the set of (thread, CTA, columns' key) whose allocations
+    ``_check_allocation_ordered`` found ordered before the thread's use, the key of
+    footprint `fp`'s columns of CTA `rank` for `thread`), or (None, None) for a
+    footprint without a summary of its columns. Kept until the next tcgen05.alloc
+    (``_alloc_state``), as ``_allocations_of``'s answers are: until then the owners and
+    sequence numbers it compares with are the same, and the issuer's ``tc_known``
+    only grows, so what was ordered stays ordered. An MMA or ld is issued again and
+    again by the same threads over the same columns."""
+    summary = tmem_summary(fp)
+    if summary.general:
+        return None, None
+    kept = model.__dict__.get("_ordered_allocations")
+    if kept is None or kept[0] is not model._alloc_state:
+        kept = model.__dict__["_ordered_allocations"] = (model._alloc_state, set())
+    return kept[1], (thread, rank, summary.column_keys[rank])
 
 
 def _unknown_records(model, thread: int) -> list:
