@@ -244,7 +244,8 @@ def test_the_chunk_form_of_chunks_is_the_chunk_form_of_their_bytes(seed):
 @pytest.mark.parametrize("seed", range(4))
 def test_unwritten_operand_chunks_are_the_per_byte_lookup(seed):
     # random TMA loads (by chunk, and byte by byte) and ordinary stores (st.shared of
-    # one thread, 4 bytes); after each, operand chunk sets tested by _unwritten (which
+    # one thread, 4 bytes); after each load of chunks, no byte of them has an ordinary
+    # writer; after each step, operand chunk sets tested by _unwritten (which
     # may answer from the chunks a load cleared since the last store, ChunkMarks
     # .cleared_since) against the per-byte lookup: no byte with an ordinary writer
     from tcgen05_lower.sim.ordering_tensor import _unwritten
@@ -267,6 +268,9 @@ def test_unwritten_operand_chunks_are_the_per_byte_lookup(seed):
             load(m, (chunks[:, None] * 16 + np.arange(16)).reshape(-1), 100 + step,
                  read_only=True)
             loaded = chunks
+            # the load takes every byte's ordinary writer away (also where set_tma
+            # skips the write: bytes it cleared with no store since)
+            assert (m.writer[0][(chunks[:, None] * 16 + np.arange(16))] == -1).all()
         m.barrier(np.arange(128), 200 + step)   # the loads completed and observed
         while m.progress():
             pass

@@ -173,8 +173,9 @@ class ChunkMarks:
         write's any more (`stores`: the model's count of ordinary stores now, -1 when
         not given)."""
         at = chunks_of(form)
-        self.bytes_writer[at] = -1
-        self.cleared_at[at] = stores
+        if not self.cleared_since(form, stores):   # else every byte's writer is -1
+            self.bytes_writer[at] = -1             # already (a ring's stage reloaded)
+            self.cleared_at[at] = stores
         _mark(at, (self.tma_writer, self.tma_seq, self.tma_line), (thread, seq, line),
               self.tma_stale)
         self.any_tma_stale = True
