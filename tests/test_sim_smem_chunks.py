@@ -205,3 +205,83 @@ def test_a_warps_access_to_bytes_a_load_wrote_by_chunk_is_a_race(write):
     [(line, other, message)] = found[0]
     assert (line, other) == (20, 10) and "byte 0x0" in message and \
         "TMA load (cp.async.bulk.tensor of thread 32)" in message
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_chunk_form_of_chunks_is_the_chunk_form_of_their_bytes(seed):
+    # chunk_form_of_chunks(chunks) against chunk_form of the chunks' bytes (16 c .. 16 c
+    # + 15 each, in the chunks' order): increasing, shuffled, with repeats, a negative
+    # chunk, spread past 2^24 bytes, one chunk, none
+    from tcgen05_lower.sim.smem_chunks import chunk_form_of_chunks
+    rng = np.random.default_rng(seed)
+    cases = [np.array([], np.int64), np.array([5]), np.array([-1, 3]), np.array([-2]),
+             np.array([0, (1 << 20) + 1]), np.array([(1 << 20) + 1, 0]),
+             np.array([(1 << 20), 1]), np.array([0, 1 << 20])]
+    for _ in range(40):
+        chunks = rng.integers(0, 64, rng.integers(1, 40))
+        form = rng.integers(0, 4)
+        if form == 0:
+            chunks = np.unique(chunks)                  # increasing
+        elif form == 1:
+            chunks = np.arange(chunks[0], chunks[0] + chunks.size)   # contiguous
+            rng.shuffle(chunks)
+        cases.append(chunks)
+    compared = 0
+    for chunks in cases:
+        chunks = np.asarray(chunks, np.int64)
+        addresses = (chunks[:, None] * 16 + np.arange(16)).reshape(-1)
+        general, fast = chunk_form(addresses), chunk_form_of_chunks(chunks)
+        if general is None:
+            assert fast is None, chunks
+            continue
+        compared += 1
+        assert np.array_equal(fast.index, general.index) and fast.index.dtype == np.int64
+        assert (fast.span, fast.low, fast.high) == (general.span, general.low,
+                                                     general.high), chunks
+    assert compared > 40
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unwritten_operand_chunks_are_the_per_byte_lookup(seed):
+    # random TMA loads (by chunk, and byte by byte) and ordinary stores (st.shared of
+    # one thread, 4 bytes); after each load of chunks, no byte of them has an ordinary
+    # writer; after each step, operand chunk sets tested by _unwritten (which
+    # may answer from the chunks a load cleared since the last store, ChunkMarks
+    # .cleared_since) against the per-byte lookup: no byte with an ordinary writer
+    from tcgen05_lower.sim.ordering_tensor import _unwritten
+    rng = np.random.default_rng(seed)
+    m = model()
+    marks = m.chunk_marks[0]
+    m.barrier(np.arange(128), 9)   # thread 32's loads are ordered for everyone
+    decided, loaded = 0, None
+    for step in range(60):
+        what = rng.integers(0, 4)
+        first = int(rng.integers(0, 56))
+        if what == 0:   # a store of 4 bytes somewhere in chunks 0..63
+            byte = np.array([16 * first + 4 * int(rng.integers(0, 4))], np.int64)
+            m.smem_access(np.array([0]), 0, byte, 4, True, 100 + step)
+        elif what == 3:   # a load byte by byte
+            load(m, range(16 * first, 16 * first + 24), 100 + step, read_only=False)
+        else:   # a load of whole chunks (a contiguous box, or every other chunk)
+            chunks = np.arange(first, first + 8) if what == 1 else \
+                np.arange(first, first + 8, 2)
+            load(m, (chunks[:, None] * 16 + np.arange(16)).reshape(-1), 100 + step,
+                 read_only=True)
+            loaded = chunks
+            # the load takes every byte's ordinary writer away (also where set_tma
+            # skips the write: bytes it cleared with no store since)
+            assert (m.writer[0][(chunks[:, None] * 16 + np.arange(16))] == -1).all()
+        m.barrier(np.arange(128), 200 + step)   # the loads completed and observed
+        while m.progress():
+            pass
+        for _ in range(3):
+            chunks = np.unique(rng.integers(0, 64, rng.integers(1, 12)))
+            if rng.integers(0, 2) and loaded is not None:   # some of the last load's
+                chunks = np.unique(rng.choice(loaded, rng.integers(1, loaded.size + 1)))
+            form = chunk_form((chunks[:, None] * 16 + np.arange(16)).reshape(-1))
+            stores = m.__dict__.get("_stores", 0)
+            decided += marks.cleared_since(form, stores)
+            addresses = (chunks[:, None] * 16 + np.arange(16)).reshape(-1)
+            expected = not (m.writer[0][addresses] >= 0).any()
+            assert _unwritten(m, marks, form) == expected, step
+    assert decided > 10   # the chunks' answer was taken, not only the byte lookup

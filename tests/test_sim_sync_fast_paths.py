@@ -221,3 +221,46 @@ $END:
                                        r"thread counts \(64, 96,"):
         simulate(text, {}, {"k_param_0": np.zeros(4, np.uint32)},
                  ordering_factory=PlainOrdering, tensor_core=object())
+
+
+# -- a wait's runs of threads of one CTA ------------------------------------------------------
+
+def _runs_machine(per_cta: int, ctas: int):
+    """The parts of a run's machine ``_cta_runs`` reads (the kept runs live on it)."""
+    from tcgen05_lower.sim.words import ALL
+    m = types.SimpleNamespace(launch=types.SimpleNamespace(threads=per_cta),
+                              nthreads=per_cta * ctas)
+    m.threads_of = lambda idx: np.arange(m.nthreads) if idx is ALL else np.asarray(idx)
+    return m
+
+
+def _as_lists(found):
+    runs, places = found
+    return ([(members.tolist(), rank) for members, rank in runs],
+            [place if type(place) is slice else place.tolist() for place in places])
+
+
+@pytest.mark.parametrize("ctas", [1, 2])
+def test_kept_cta_runs_are_the_general_ones(ctas):
+    """``_cta_runs`` (kept by the threads) against ``cta_runs_general`` on the same
+    threads, twice (the second time from the kept answer), for a warp, the same warp
+    of each CTA, the whole launch and scattered ids; the caller's id array changed in
+    place afterwards does not change a kept answer, and the kept arrays are read-only."""
+    from tcgen05_lower.sim.words import ALL
+    m = _runs_machine(128, ctas)
+    groups = [(ALL, ALL), (np.arange(32, 64), slice(32, 64)),
+              (np.array([3, 9, 40]), None), (np.array([3, 9, 40], np.int32), None)]
+    if ctas == 2:
+        groups += [(np.concatenate([np.arange(32, 64), np.arange(160, 192)]), None),
+                   (np.arange(96, 160), slice(96, 160)), (np.array([5, 130]), None)]
+    for idx, at in groups * 2:
+        at = idx if at is None else at
+        expected = _as_lists(ops_mbarrier.cta_runs_general(m, idx, at))
+        found = ops_mbarrier._cta_runs(m, idx, at)
+        assert _as_lists(found) == expected
+        assert all(not members.flags.writeable for members, _ in found[0])
+        if type(at) is not slice:   # the caller reuses its array: the kept runs stay
+            idx[:] = idx[::-1]
+            assert _as_lists(ops_mbarrier._cta_runs(m, idx.copy()[::-1], at)) == expected
+            idx[:] = idx[::-1]
+    assert len(m._cta_runs_kept) == len(groups)   # one each (ids of two types apart)

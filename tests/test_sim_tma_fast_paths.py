@@ -116,3 +116,61 @@ def test_a_loads_shared_memory_target_kept_for_the_run_is_the_general_one():
             continue
         assert _target(m, thread, address, size, "w", None) == expected
     assert _target(m, 64, SMEM_BASE + 0x400, 8, "w", None)[0] == 1   # thread 64: CTA 1
+
+
+@pytest.mark.parametrize("swizzle", ["none", "32B", "64B", "128B"])
+@pytest.mark.parametrize("box, itemsize", [((8, 4), 2), ((16, 8), 2), ((64, 16), 2),
+                                           ((64, 128), 2), ((32, 3), 4), ((16, 1), 1)])
+@pytest.mark.parametrize("dst", [0, 0x80, 0x480, 0x10000, 0x12340])
+def test_destination_chunks_are_the_byte_addresses_and_their_chunks(swizzle, box, itemsize,
+                                                                    dst):
+    # destination_chunks against the general code on the same map: destination_addresses
+    # (the swizzle applied to every byte), chunk_rows of those bytes and their chunk_form
+    from tcgen05_lower.sim.smem_chunks import chunk_form, chunk_form_of_chunks
+    from tcgen05_lower.sim.tma import destination_chunks
+    tmap = TensorMap("a", (256, 256), (1024,), box, swizzle)
+    addresses = destination_addresses(tmap, dst, itemsize).reshape(-1)
+    made = destination_chunks(tmap, dst, itemsize)
+    assert made is not None
+    assert made[0].dtype == addresses.dtype and np.array_equal(made[0], addresses)
+    expected = chunk_rows(addresses)
+    assert made[1].dtype == expected.dtype and np.array_equal(made[1], expected)
+    assert not made[0].flags.writeable and not made[1].flags.writeable
+    form, general = chunk_form_of_chunks(made[1]), chunk_form(addresses)
+    assert np.array_equal(form.index, general.index) and form.index.dtype == np.int64
+    assert (form.span, form.low, form.high) == (general.span, general.low, general.high)
+
+
+def test_destinations_not_in_whole_chunks_take_the_general_code():
+    # a destination that is not 16-byte aligned, or a box of 8 bytes: no chunks (the
+    # handler refuses such a destination; _destinations gives the general answer)
+    from tcgen05_lower.sim.tma import _destinations, destination_chunks
+    cases = [(TensorMap("a", (64, 64), (128,), (8, 4), "none"), 0x108, 2),
+             (TensorMap("a", (64, 64), (128,), (4, 2), "none"), 0x100, 1)]
+
+    class Machine:   # the run's cache lives on the machine; no ordering model here
+        ordering = None
+    for tmap, dst, itemsize in cases:
+        assert destination_chunks(tmap, dst, itemsize) is None
+        addresses, chunks = _destinations(Machine(), tmap, dst, itemsize)
+        assert np.array_equal(addresses,
+                              destination_addresses(tmap, dst, itemsize).reshape(-1))
+        assert chunks is None and not addresses.flags.writeable
+
+
+def test_a_boxs_chunk_form_is_given_to_the_ordering_model():
+    # the form _destinations gives (from the chunks) is the one _form_of would make
+    from tcgen05_lower.sim.ordering import OrderingModel
+    from tcgen05_lower.sim.smem_chunks import chunk_form
+    from tcgen05_lower.sim.state import CtaMemory
+    from tcgen05_lower.sim.tma import _destinations
+
+    class Machine:
+        ordering = OrderingModel([CtaMemory(0, np.zeros(0x10000, np.uint8))], 128, "late")
+    m = Machine()
+    tmap = TensorMap("a", (64, 256), (128,), (64, 128), "128B")
+    addresses, _ = _destinations(m, tmap, 0x4000, 2)
+    given = m.ordering._form_of(addresses)
+    assert m.ordering._chunk_forms[id(addresses)][0] is addresses
+    general = chunk_form(np.array(addresses))
+    assert np.array_equal(given.index, general.index) and given.span == general.span

@@ -436,3 +436,116 @@ def test_no_ordinary_writer_is_the_per_byte_lookup(seed):
         form = chunk_form(addresses)
         assert form is not None
         assert _no_ordinary_writer(marks, form) == (not (m.writer[0][addresses] >= 0).any())
+
+
+def _dealloc_races_record_by_record(m, thread: int, rank: int, start: int, columns: int):
+    """The lines of the in-flight records a dealloc reports, as the dealloc found them
+    before ``_unknown_records``: every record's masks tested, then its completion."""
+    found = []
+    for record in m.inflight:
+        masks = [x for x in (record.op.footprint.tmem_reads.get(rank),
+                             record.op.footprint.tmem_writes.get(rank)) if x is not None]
+        if any(x[:, start:start + columns].any() for x in masks) and \
+                m.tc_known[thread, record.agent] < record.seq:
+            found.append(record.line)
+    return found
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_deallocs_races_are_the_record_by_record_loops(seed):
+    # random ops in flight, some completed and waited for; a dealloc of a random range of
+    # columns by one of the warps reports the records the per-record loop finds, in order
+    rng = np.random.default_rng(seed)
+    for _ in range(12):
+        m = model()
+        for step in range(int(rng.integers(0, 30))):
+            thread = int(rng.choice([0, 32, 64, 96]))
+            m.issue(thread, random_op(rng), 100 + step)
+            if rng.integers(0, 5) == 0:
+                m.commit(thread, 0, MBAR, 1, 500 + step)
+                while m.progress():
+                    pass
+            if rng.integers(0, 6) == 0:
+                m.wait(np.arange(32) + 32 * int(rng.integers(0, 4)), "ld", 600 + step)
+        thread = int(rng.choice([0, 32, 64, 96]))
+        start = 32 * int(rng.integers(0, 8))
+        columns = 32 * int(rng.integers(1, 16 - start // 32 + 1)) if start < 512 else 32
+        columns = min(columns, 512 - start)
+        expected = _dealloc_races_record_by_record(m, thread, 0, start, columns)
+        before = len(m.races)
+        m.dealloc(np.arange(32) + thread, 0, start, columns, 1, 900)
+        got = [race.other_line for race in m.races[before:]]
+        # _race reports a pair of lines once: the first of each line, in order
+        assert got == list(dict.fromkeys(expected))
+
+
+def test_allocated_masks_are_checked_again_after_a_dealloc():
+    # a read-only mask found allocated is not looked at again until a dealloc: then it
+    # is, and columns freed are reported; a kept entry under the mask's id that holds
+    # another object is not taken for the mask's
+    m = model()
+    mask = cells(slice(0, 32), slice(0, 64))
+    mask.flags.writeable = False
+    m.check_tmem_allocated(0, mask, 6)
+    m.check_tmem_allocated(0, mask, 6)   # kept
+    m.dealloc(np.arange(32), 0, 0, 512, 1, 7)
+    with pytest.raises(SimError, match="columns 0-63 of CTA 0, which are not allocated"):
+        m.check_tmem_allocated(0, mask, 8)
+    m.alloc(np.arange(32), 0, 32, 1, line=9)   # columns 0-31
+    other = cells(slice(0, 32), slice(0, 64))
+    other.flags.writeable = False
+    m._allocated_masks[1][id(other), 0] = mask   # another object under its id
+    with pytest.raises(SimError, match="columns 32-63 of CTA 0, which are not allocated"):
+        m.check_tmem_allocated(0, other, 10)
+    writable = cells(slice(0, 32), slice(0, 16))   # never kept: checked every time
+    m.check_tmem_allocated(0, writable, 11)
+    writable[:, 40] = True
+    with pytest.raises(SimError, match="columns 40-40 of CTA 0"):
+        m.check_tmem_allocated(0, writable, 12)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_allocations_found_ordered_are_the_general_checks(seed):
+    # the same random allocs, deallocs, barriers and issues in two models: one keeps
+    # the (thread, columns) whose allocations it found ordered until the next alloc
+    # (_ordered_allocations), the other checks every issue (the general code); they
+    # report the same races, the same number of times
+    from tcgen05_lower.sim import ordering_tensor
+    from tcgen05_lower.sim.ordering import OrderingModel
+    rng = np.random.default_rng(seed)
+    models = [OrderingModel([CtaMemory(0, np.zeros(2048, np.uint8))], 128, "late")
+              for _ in range(2)]
+    general = models[1]
+    general_check = ordering_tensor._ordered_allocations
+    built = [random_op(rng, kinds=("mma", "ld")) for _ in range(6)]
+    allocated, kept_answers = [], 0
+    for step in range(150):
+        what, warp = int(rng.integers(0, 10)), int(rng.integers(0, 4))
+        if what == 0 and len(allocated) < 2:
+            starts = {m.alloc(np.arange(32) + 32 * warp, 0, 256, 1, line=step)
+                      for m in models}
+            assert len(starts) == 1
+            allocated.append((warp, starts.pop()))
+        elif what == 1 and allocated:
+            owner, start = allocated.pop(0)
+            for m in models:
+                m.dealloc(np.arange(32) + 32 * owner, 0, start, 256, 1, line=step)
+        elif what == 2:
+            everyone = np.arange(128)
+            for m in models:
+                m.fence(everyone, "before_thread_sync", step)
+                m.barrier(everyone, step)
+                m.fence(everyone, "after_thread_sync", step)
+        elif what >= 3:
+            op = built[int(rng.integers(0, len(built)))]
+            models[0]._check_allocation_ordered(32 * warp, op, 1000 + step)
+            ordering_tensor._ordered_allocations = lambda *args: (None, None)
+            try:
+                general._check_allocation_ordered(32 * warp, op, 1000 + step)
+            finally:
+                ordering_tensor._ordered_allocations = general_check
+        kept = models[0].__dict__.get("_ordered_allocations")
+        kept_answers = max(kept_answers, 0 if kept is None else len(kept[1]))
+        assert [(r.message, r.ptx_line, r.other_line, r.count) for r in models[0].races] \
+            == [(r.message, r.ptx_line, r.other_line, r.count) for r in general.races]
+    assert kept_answers > 0 and models[0].races   # both paths taken

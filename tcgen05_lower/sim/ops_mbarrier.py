@@ -253,6 +253,32 @@ def _uniform_wait(m: Machine, ins: P.Instr, d, a, ph):
 
 
 def _cta_runs(m: Machine, idx, at) -> tuple[list, list]:
+    """``cta_runs_general(m, idx, at)``, kept for the run by the threads (the slice's
+    bounds, or the ids' bytes and type): a pure function of them and of the launch's
+    threads per CTA, and a run's waits are made by the same few groups of threads (a
+    warp, the same warp of each CTA of a pair) again and again. The kept arrays are
+    read-only copies (``idx`` may be an array the scheduler reuses); 256 groups at
+    most, then a new dict."""
+    key = (at.start, at.stop) if type(at) is slice else (idx.dtype.str, idx.tobytes())
+    kept = m.__dict__.get("_cta_runs_kept")
+    if kept is None or len(kept) >= 256:
+        kept = m.__dict__["_cta_runs_kept"] = {}
+    found = kept.get(key)
+    if found is None:
+        runs, places = cta_runs_general(m, idx, at)
+        runs = [(_kept_copy(members), rank) for members, rank in runs]
+        places = [place if type(place) is slice else _kept_copy(place) for place in places]
+        found = kept[key] = (runs, places)
+    return found
+
+
+def _kept_copy(array: np.ndarray) -> np.ndarray:
+    copy = np.array(array)
+    copy.flags.writeable = False
+    return copy
+
+
+def cta_runs_general(m: Machine, idx, at) -> tuple[list, list]:
     """The threads ``idx`` (ALL or sorted ids; ``at``: ``Machine.contiguous``'s form of
     them) as runs of threads of one CTA, in order: ([(their ids, the CTA's rank)],
     [where they are: a slice where consecutive, else their ids])."""

@@ -241,6 +241,12 @@ class SharedMemoryOrdering:
             kept = forms[id(addresses)] = (addresses, chunk_form(addresses))
         return kept[1]
 
+    def give_form(self, addresses: np.ndarray, form) -> None:
+        """Gives ``_form_of`` `form`, which must be ``chunk_form(addresses)``, for the
+        read-only byte set `addresses` (tma.py finds a box's form from its chunks)."""
+        if not addresses.flags.writeable:
+            self.__dict__.setdefault("_chunk_forms", {})[id(addresses)] = (addresses, form)
+
     # -- TMA loads (cp.async.bulk.tensor) --------------------------------------------------
     def _check_tma_written(self, who: np.ndarray, rank: int, addresses: np.ndarray,
                            what: str, line: int) -> None:
@@ -309,7 +315,7 @@ class SharedMemoryOrdering:
         self.__dict__.setdefault("_tma_ranks", set()).add(rank)
         # the bytes are the TMA load's now: earlier ordinary writes are overwritten
         if form is not None:
-            marks.set_tma(form, thread, seq, line)
+            marks.set_tma(form, thread, seq, line, self.__dict__.get("_stores", 0))
         else:   # (_check_tma_written above made the per-byte arrays fresh)
             self.tma_writer[rank][addresses] = thread
             self.tma_seq[rank][addresses] = seq

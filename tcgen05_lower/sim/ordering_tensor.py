@@ -197,14 +197,11 @@ class TensorOrdering:
         and after_thread_sync (9.7.16.6.3)."""
         fp = op.footprint
         for rank in set(fp.tmem_reads) | set(fp.tmem_writes):
-            for owner, need, alloc_line in self._allocations_of(fp, rank):
-                if owner // 32 == thread // 32:
-                    continue  # the allocating warp itself: program order
-                if self.tc_known[thread, self.column[self.ISSUED + owner]] < need:
-                    self._race(f"tcgen05.{op.kind} uses TMEM columns of CTA {rank} whose "
-                               f"tcgen05.alloc (by thread {owner}) is not ordered before it "
-                               "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
-                               line, alloc_line)
+            ordered, key = _ordered_allocations(self, fp, rank, thread)
+            if ordered is not None and key in ordered:
+                continue   # found ordered for this thread and columns, no alloc since
+            if not _allocation_races(self, thread, op, rank, line) and ordered is not None:
+                ordered.add(key)
 
     #: Replaced by every tcgen05.alloc: the allocations _allocations_of found hold
     #: while it is the same object.
@@ -374,25 +371,30 @@ class TensorOrdering:
             raise SimError(f"tcgen05.dealloc of {columns} columns at {taddr:#x} frees "
                            f"columns that are not allocated in CTA {rank} (9.7.16.7.1)", line)
         thread = int(np.asarray(warp_threads).reshape(-1)[0])
-        for record in self.inflight:
+        for record in _unknown_records(self, thread):
             masks = [m for m in (record.op.footprint.tmem_reads.get(rank),
                                  record.op.footprint.tmem_writes.get(rank)) if m is not None]
-            if any(m[:, start:start + columns].any() for m in masks) and \
-                    self.tc_known[thread, record.agent] < record.seq:
+            if any(m[:, start:start + columns].any() for m in masks):
                 self._race(f"tcgen05.dealloc frees columns {start}-{start + columns - 1} of "
                            f"CTA {rank} that tcgen05.{record.kind} still uses", line,
                            record.line)
         self.allocated[rank][start:start + columns] = False
+        self._dealloc_count = self.__dict__.get("_dealloc_count", 0) + 1
 
     def relinquish(self, warp_threads: np.ndarray, rank: int, cta_group: int, line: int) -> None:
         self.relinquished[rank] = True
 
     def check_tmem_allocated(self, rank: int, mask: np.ndarray, line: int) -> None:
+        kept = _allocated_kept(self, mask)
+        if kept is not None and kept.get((id(mask), rank)) is mask:
+            return   # its columns found allocated, and no dealloc since
         columns = self._columns_of_mask(mask)
         outside = columns[~self.allocated[rank][columns]]
         if outside.size:
             raise SimError(f"access to TMEM columns {outside.min()}-{outside.max()} of CTA "
                            f"{rank}, which are not allocated (9.7.16.7)", line)
+        if kept is not None:
+            kept[id(mask), rank] = mask
 
     def _columns_of_mask(self, mask: np.ndarray) -> np.ndarray:
         """``np.flatnonzero(mask.any(axis=0))``, kept per read-only mask that owns its
@@ -408,6 +410,69 @@ class TensorOrdering:
         if found is None or found[0] is not mask:
             found = kept[id(mask)] = (mask, np.flatnonzero(mask.any(axis=0)))
         return found[1]
+
+
+def _allocation_races(model, thread: int, op: TensorOp, rank: int, line: int) -> bool:
+    """Reports each allocation of the columns of CTA `rank` that `op` touches that is
+    not ordered before `thread` issues it (``_check_allocation_ordered``): whether one
+    was."""
+    raced = False
+    for owner, need, alloc_line in model._allocations_of(op.footprint, rank):
+        if owner // 32 == thread // 32:
+            continue  # the allocating warp itself: program order
+        if model.tc_known[thread, model.column[model.ISSUED + owner]] < need:
+            raced = True
+            model._race(f"tcgen05.{op.kind} uses TMEM columns of CTA {rank} whose "
+                        f"tcgen05.alloc (by thread {owner}) is not ordered before it "
+                        "(before_thread_sync, a barrier, after_thread_sync: 9.7.16.6.3)",
+                        line, alloc_line)
+    return raced
+
+
+def _ordered_allocations(model, fp, rank: int, thread: int) -> tuple:
+    """(the set of (thread, CTA, columns' key) whose allocations
+    ``_check_allocation_ordered`` found ordered before the thread's use, the key of
+    footprint `fp`'s columns of CTA `rank` for `thread`), or (None, None) for a
+    footprint without a summary of its columns. Kept until the next tcgen05.alloc
+    (``_alloc_state``), as ``_allocations_of``'s answers are: until then the owners and
+    sequence numbers it compares with are the same, and the issuer's ``tc_known``
+    only grows, so what was ordered stays ordered. An MMA or ld is issued again and
+    again by the same threads over the same columns."""
+    summary = tmem_summary(fp)
+    if summary.general:
+        return None, None
+    kept = model.__dict__.get("_ordered_allocations")
+    if kept is None or kept[0] is not model._alloc_state:
+        kept = model.__dict__["_ordered_allocations"] = (model._alloc_state, set())
+    return kept[1], (thread, rank, summary.column_keys[rank])
+
+
+def _unknown_records(model, thread: int) -> list:
+    """The in-flight records whose completion `thread` does not know
+    (``tc_known[thread, agent] < seq``), in order: tested for all records at once
+    (the index's arrays), where the dealloc used to test the masks of every record
+    first (all of a run's lds and MMAs, when no barrier dropped them)."""
+    index = InflightIndex.of(model)
+    n = index.count
+    unknown = (model.tc_known[thread][index.agent[:n]] < index.seq[:n]).nonzero()[0]
+    records = model.inflight
+    return [records[at] for at in unknown.tolist()]
+
+
+def _allocated_kept(model, mask: np.ndarray) -> dict | None:
+    """The read-only masks (by (id, rank) -> the mask, kept alive so that no other
+    object takes its id) whose columns ``check_tmem_allocated`` found allocated,
+    None for a mask that is not kept (``_columns_of_mask``'s rule). Only a dealloc
+    takes columns away (an alloc adds some), so a mask found allocated stays so
+    until the next dealloc, which starts a new dict (as do 256 entries). An MMA's
+    D mask and an ld's are checked again at every issue."""
+    if not isinstance(mask, np.ndarray) or mask.flags.writeable or mask.base is not None:
+        return None
+    deallocs = model.__dict__.get("_dealloc_count", 0)
+    kept = model.__dict__.get("_allocated_masks")
+    if kept is None or kept[0] != deallocs or len(kept[1]) >= 256:
+        kept = model.__dict__["_allocated_masks"] = (deallocs, {})
+    return kept[1]
 
 
 def owners_of_general(model, rank: int, mask: np.ndarray) -> list:
@@ -487,7 +552,9 @@ def _unwritten(model, marks, form) -> bool:
     seen = kept.get(id(form))
     if seen is not None and seen[0] is form and seen[1] == stores:
         return True
-    if not _no_ordinary_writer(marks, form):
+    # chunks a TMA load wrote after the last store (an operand stage): none has an
+    # ordinary writer, without reading their bytes' writers
+    if not marks.cleared_since(form, stores) and not _no_ordinary_writer(marks, form):
         return False
     kept[id(form)] = (form, stores)   # the form kept alive: its id names no other
     return True

@@ -67,6 +67,31 @@ def chunk_form(addresses: np.ndarray) -> ChunkForm | None:
     return ChunkForm((heads // CHUNK).astype(np.int64), span, low, high)
 
 
+def chunk_form_of_chunks(chunks: np.ndarray) -> ChunkForm | None:
+    """``chunk_form`` of the bytes of the 16-byte chunks ``chunks`` (chunk numbers,
+    1-D integers, in any order, repeats allowed; their bytes are the addresses 16 c to
+    16 c + 15 of each c), found from the chunks instead of the bytes: the same rules
+    (none when empty or negative, or, out of order, spread over more than 2^24 bytes)
+    and the same form (the chunks' numbers, increasing, and the span of bytes when
+    they are contiguous). A TMA box's chunks (tma.destination_chunks)."""
+    if chunks.ndim != 1 or chunks.size == 0:
+        return None
+    if chunks.size > 1 and _ALL(chunks[1:] > chunks[:-1]):
+        ordered = chunks   # increasing and unique: so are their bytes
+    else:
+        low, high = int(_MIN(chunks)), int(_MAX(chunks))
+        if low < 0 or CHUNK * (high - low) + CHUNK - 1 > 1 << 24:
+            return None
+        seen = np.zeros(high - low + 1, bool)
+        seen[chunks - low] = True
+        ordered = np.flatnonzero(seen) + low
+    low, high = CHUNK * int(ordered[0]), CHUNK * int(ordered[-1]) + CHUNK - 1
+    if low < 0:
+        return None
+    span = slice(low, high + 1) if high - low + 1 == CHUNK * ordered.size else None
+    return ChunkForm(ordered.astype(np.int64), span, low, high)
+
+
 #: Where a footprint keeps the chunks of its shared-memory reads of CTA `rank`
 #: (``Footprint._summaries``): (CHUNKS, rank) -> (the addresses, their chunk_form).
 CHUNKS = "chunks"
@@ -118,6 +143,10 @@ class ChunkMarks:
         # the same stages again and again, and few accesses read those bytes one by one
         self.tma_line = np.zeros(n, np.int64)
         self.tma_stale = np.zeros(n, bool)
+        # per chunk: the model's count of ordinary stores (``_stores``) when ``set_tma``
+        # last took its bytes' ordinary writers away (-1: never); a chunk whose count is
+        # the current one has had no ordinary writer since (``cleared_since``)
+        self.cleared_at = np.full(n, -1, np.int64)
         self.any_tma_stale = False
         self.bytes_tma = tuple(a[rank].reshape(-1, CHUNK) for a in (
             model.tma_writer, model.tma_seq, model.tma_line))
@@ -138,14 +167,25 @@ class ChunkMarks:
         """Whether `form` is known and inside this CTA's shared memory."""
         return form is not None and form.high < self.chunks * CHUNK
 
-    def set_tma(self, form: ChunkForm, thread: int, seq: int, line: int) -> None:
+    def set_tma(self, form: ChunkForm, thread: int, seq: int, line: int,
+                stores: int = -1) -> None:
         """Bytes `form` are TMA load `seq` of `thread`'s, at `line`, and no ordinary
-        write's any more."""
+        write's any more (`stores`: the model's count of ordinary stores now, -1 when
+        not given)."""
         at = chunks_of(form)
-        self.bytes_writer[at] = -1
+        if not self.cleared_since(form, stores):   # else every byte's writer is -1
+            self.bytes_writer[at] = -1             # already (a ring's stage reloaded)
+            self.cleared_at[at] = stores
         _mark(at, (self.tma_writer, self.tma_seq, self.tma_line), (thread, seq, line),
               self.tma_stale)
         self.any_tma_stale = True
+
+    def cleared_since(self, form: ChunkForm, stores: int) -> bool:
+        """Whether every chunk of `form` had its ordinary writers taken away by
+        ``set_tma`` when the model's count of ordinary stores was already `stores`
+        (its current count, which only grows: no store has been made since, so none of
+        their bytes has an ordinary writer). False: not known here."""
+        return stores >= 0 and int(_MIN(self.cleared_at[chunks_of(form)])) == stores
 
     def fresh_tma(self) -> None:
         """Writes the per-byte tma_writer, tma_seq and tma_line of the chunks

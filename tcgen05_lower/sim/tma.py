@@ -29,6 +29,7 @@ from types import MappingProxyType
 import numpy as np
 
 from tcgen05_lower.sim import ptx as P
+from tcgen05_lower.sim.smem_chunks import chunk_form_of_chunks
 from tcgen05_lower.sim.state import SimError
 
 #: Where the made-up tensor-map addresses start (apart from the arrays' addresses), and
@@ -253,7 +254,7 @@ def handler(ins: P.Instr):
                                        ins.line, ins.text)
                     tmap, buffer = bound
                     itemsize = buffer.data.itemsize
-                    c0, c1 = (int(np.int32(np.uint32(c[n] & 0xFFFFFFFF))) for c in coords)
+                    c0, c1 = (_int32(int(c[n])) for c in coords)
                     if int(dsts[n]) % 128:
                         raise SimError(f"cp.async.bulk.tensor: shared-memory destination "
                                        f"{int(dsts[n]):#x} is not 128-byte aligned",
@@ -293,6 +294,14 @@ def handler(ins: P.Instr):
     return make
 
 
+def _int32(value: int) -> int:
+    """The low 32 bits of `value` as a signed 32-bit integer (two's complement): a
+    coordinate operand's value (``np.int32(np.uint32(value & 0xFFFFFFFF))``, on Python
+    integers)."""
+    value &= 0xFFFFFFFF
+    return value - (1 << 32) if value & 0x80000000 else value
+
+
 def _target(m, thread: int, address: int, size: int, what: str, ins) -> tuple[int, int]:
     """(CTA rank, CTA-local address) of the ``size`` bytes at shared::cluster `address`
     as `thread` names them (ops_support._shared_target, which also refuses an address
@@ -322,12 +331,47 @@ def _destinations(m, tmap: TensorMap, dst: int, itemsize: int):
     key = (tmap.box, tmap.swizzle, dst, itemsize)
     kept = cache.get(key)
     if kept is None:
-        # one dimension: the same array object every time (ordering_smem keeps its
-        # 16-byte chunks by array)
-        addresses = destination_addresses(tmap, dst, itemsize).reshape(-1)
-        addresses.setflags(write=False)
-        kept = cache[key] = (addresses, chunk_rows(addresses))
+        made = destination_chunks(tmap, dst, itemsize)
+        if made is None:   # the general code: the bytes' addresses, then their chunks
+            # one dimension: the same array object every time (ordering_smem keeps its
+            # 16-byte chunks by array)
+            addresses = destination_addresses(tmap, dst, itemsize).reshape(-1)
+            addresses.setflags(write=False)
+            made = (addresses, chunk_rows(addresses))
+        else:   # the chunks' form too, for the ordering model (its chunk_form)
+            give = getattr(getattr(m, "ordering", None), "give_form", None)
+            if give is not None:
+                give(made[0], chunk_form_of_chunks(made[1]))
+        kept = cache[key] = made
     return kept
+
+
+def destination_chunks(tmap: TensorMap, dst: int, itemsize: int):
+    """(``destination_addresses`` as one dimension, their ``chunk_rows``), both
+    read-only, computed per 16-byte chunk instead of per byte; None when the
+    destination or the image's size is not a whole number of 16-byte chunks (the
+    general code then).
+
+    The image's bytes go, unswizzled, to dst + i (rows of ``box[0] * itemsize`` bytes,
+    one after another), so with dst a multiple of 16 its 16 bytes 16 j .. 16 j + 15 are
+    chunk c = dst / 16 + j in order. A swizzle (``tc_descriptors.swizzled_address``)
+    XORs address bits 4-6 with bits 7.. under its mask: for the address 16 c + b
+    (0 <= b < 16), bits 7.. are c >> 3, and the XOR leaves bits 0-3 (b) alone, so the
+    byte lands at 16 (c ^ ((c >> 3) & mask)) + b: each chunk moves whole, in order,
+    to chunk c ^ ((c >> 3) & mask), which is what ``chunk_rows`` finds from the bytes."""
+    b0, b1 = tmap.box
+    total = b1 * b0 * itemsize
+    span = SWIZZLE_SPAN.get(tmap.swizzle, "unknown")
+    if dst < 0 or dst % _CHUNK or total <= 0 or total % _CHUNK or span == "unknown":
+        return None
+    chunks = dst // _CHUNK + np.arange(total // _CHUNK, dtype=np.int64)
+    if span is not None:
+        chunks ^= (chunks >> 3) & (span // _CHUNK - 1)
+    addresses = (chunks * _CHUNK)[:, None] + np.arange(_CHUNK, dtype=np.int64)
+    addresses = addresses.reshape(-1)
+    addresses.setflags(write=False)
+    chunks.setflags(write=False)
+    return addresses, chunks
 
 
 #: Bytes of a chunk the swizzle modes move whole (PTX ISA 5.5.6).
