@@ -1,10 +1,11 @@
 """The steps of the fused stretches' plans (machine_stepping._plan) for the straight-line
 instructions whose bodies can run as a few ufunc calls on views of their registers: the
-integer ALU narrower than 64 bits (ops_fastint), mov with its pack and unpack forms and
-mad.lo (ops_arith), integer cvt and cvta (ops_convert, ops_memory). Each ``*_plan``
-function is called after its body ran on the threads ``at`` (a slice, or ids kept as
-rows by ``Machine.rows_of``: its registers are made) and returns (function, arguments), one step that computes what the body computes
-on those threads, or None where it cannot (the plan then calls the body): a register
+integer ALU narrower than 64 bits (ops_fastint), mov with its pack and unpack forms,
+mad.lo, setp narrower than 64 bits, selp, unsigned mul.wide and bfe (ops_arith), integer
+cvt and cvta (ops_convert, ops_memory). Each ``*_plan`` function is called after its
+body ran on the threads ``at`` (a slice, or ids kept as rows by ``Machine.rows_of``: its
+registers are made) and returns (function, arguments), one step that computes what the
+body computes on those threads, or None where it cannot (the plan then calls the body): a register
 that is not a uint64 array, a destination that is also a source where the body reads
 every source before it writes, a form other than the ones named.
 """
