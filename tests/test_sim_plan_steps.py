@@ -173,11 +173,11 @@ def test_the_plans_decline_what_they_do_not_compute():
     imm = P.Imm(3)
     read3 = lambda at: np.uint64(3)   # noqa: E731
     # setp: b a register; the destination not a bool array
-    assert fused_plans.narrow_compare_plan(m, np.greater, True, 32, r1, r2, read3, "%p1",
+    assert fused_plans.compare_plan(m, np.greater, True, 32, r1, r2, read3, "%p1",
                                            at) is None
-    assert fused_plans.narrow_compare_plan(m, np.greater, True, 32, r1, imm, read3, "%q",
+    assert fused_plans.compare_plan(m, np.greater, True, 32, r1, imm, read3, "%q",
                                            at) is None
-    assert fused_plans.narrow_compare_plan(m, np.greater, True, 32, r1, imm, read3, "%p1",
+    assert fused_plans.compare_plan(m, np.greater, True, 32, r1, imm, read3, "%p1",
                                            at) is not None
     # selp: a register operand; c not a bool array; d a predicate
     assert fused_plans.selp_plan(m, 32, (r2, r1, imm, p1), at) is None

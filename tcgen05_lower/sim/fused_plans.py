@@ -200,16 +200,17 @@ def compare_views(m, name: str, at, ufunc, signed: bool, y, out: np.ndarray):
     return ufunc, x.view(np.int64) if signed else x, np.asarray(y), into
 
 
-def narrow_compare_plan(m, ufunc, signed: bool, bits: int, a, b, read_b, dname: str, at):
-    """A fused stretch's step (machine_stepping._plan) for an integer setp narrower than
-    64 bits of a register and an immediate (ops_arith._int_compare) on the threads
-    ``at``: both operands' low ``bits`` bits moved to the top of 64 (a's view shifted
-    left by 64 - bits into a scratch array, the immediate once), compared as uint64, or
-    as int64 when signed, into the predicate's view. Shifting left by 64 - bits keeps
-    exactly the low ``bits`` bits, scaled by 2^(64 - bits): unsigned, the order of the
-    masked values; as int64, the order of their two's-complement values (to_signed),
-    bit ``bits`` - 1 being the sign bit. None unless a is a uint64 register, b an
-    immediate and the destination a predicate (bool) array with views."""
+def compare_plan(m, ufunc, signed: bool, bits: int, a, b, read_b, dname: str, at):
+    """A fused stretch's step (machine_stepping._plan) for an integer setp of a register
+    and an immediate (ops_arith._int_compare) on the threads ``at``. At 64 bits, the
+    body's own comparison of a's view (as int64 when signed: to_signed's bits) with
+    the immediate into the predicate's view. Narrower, both operands' low ``bits`` bits
+    moved to the top of 64 (a's view shifted left by 64 - bits into a scratch array,
+    the immediate once), compared as uint64, or as int64 when signed: shifting left by
+    64 - bits keeps exactly the low ``bits`` bits, scaled by 2^(64 - bits): unsigned,
+    the order of the masked values; as int64, the order of their two's-complement
+    values (to_signed), bit ``bits`` - 1 being the sign bit. None unless a is a uint64
+    register, b an immediate and the destination a predicate (bool) array with views."""
     if not isinstance(a, P.Reg) or not isinstance(b, P.Imm):
         return None
     views = register_views(m, (a.name,), at)
@@ -219,6 +220,11 @@ def narrow_compare_plan(m, ufunc, signed: bool, bits: int, a, b, read_b, dname: 
     into = pred[at] if type(at) is slice else m.register_view(pred, at)
     if into is None:
         return None
+    if bits == 64:
+        y = np.asarray(np.uint64(int(read_b(at))))
+        x = views[0]
+        return (ufunc, (x.view(np.int64), y.view(np.int64), into)) if signed else \
+            (ufunc, (x, y, into))
     x, shift = views[0], np.uint64(64 - bits)
     top = np.empty(x.shape, np.uint64)
     y = np.asarray(np.left_shift(np.uint64(int(read_b(at))), shift))

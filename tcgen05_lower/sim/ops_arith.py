@@ -527,7 +527,7 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
     if guard is None:
         run.body = compare
         compare.views = views   # (machine_stepping._fused's plans read them)
-        compare.plan_for = None if bits == 64 else lambda at: fused_plans.narrow_compare_plan(
+        compare.plan_for = lambda at: fused_plans.compare_plan(
             m, ufunc, signed, bits, ins.operands[1], b, read_b, dname, at)
     return run
 
