@@ -7,10 +7,12 @@ on one warp's threads (a slice) and on a CTA pair's like ids kept as rows
 The kernel's loop scrambles a 32-bit register (mad.lo) and derives from it, each trip,
 the values of these forms (signed and unsigned comparisons at both widths, a selp with
 b zero and one with b not zero, a field that ends past the width and one that starts
-past it) and of two forms the plans leave to the bodies (a signed bfe, a signed
-mul.wide), and stores them. What it computes is hand-derived (a Python model of the
-loop, the PTX ISA's definitions of each instruction); everything the run reports is
-what the step-by-step run (no fused stretches: the general code) reports."""
+past it; mov's unpack and pack of .b32 into two .b16, the unpack's source a .b64
+register, and of .b64 into four) and of two forms the plans leave to the bodies (a
+signed bfe, a signed mul.wide), and stores them. What it computes is hand-derived (a
+Python model of the loop, the PTX ISA's definitions of each instruction); everything
+the run reports is what the step-by-step run (no fused stretches: the general code)
+reports."""
 
 from __future__ import annotations
 
@@ -56,6 +58,10 @@ $LOOP:
 	setp.lt.s16 	%p5, %rs1, -2;
 	selp.b16 	%rs2, 5, 9, %p5;
 	mul.wide.u16 	%r16, %rs1, 300;
+	mov.b32 	{{%rs3, %rs4}}, %rd10;
+	mov.b32 	%r18, {{%rs4, %rs3}};
+	mov.b64 	{{%rs5, %rs8, %rs6, %rs7}}, %rd10;
+	mov.b64 	%rd12, {{%rs7, %rs6, %rs5, %rs8}};
 	st.global.b32 	[%rd8], %r11;
 	st.global.b32 	[%rd8+4], %r12;
 	st.global.b32 	[%rd8+8], %r13;
@@ -66,6 +72,8 @@ $LOOP:
 	st.global.b64 	[%rd8+32], %rd11;
 	st.global.b32 	[%rd8+40], %r17;
 	st.global.b16 	[%rd8+44], %rs2;
+	st.global.b32 	[%rd8+48], %r18;
+	st.global.b64 	[%rd8+56], %rd12;
 	add.s64 	%rd8, %rd8, {stride};
 	add.s64 	%rd4, %rd4, 1;
 	bra.uni 	$LOOP;
@@ -107,6 +115,13 @@ def model(threads: int) -> np.ndarray:
             out[at + 40:at + 44] = np.array([0], np.uint32).view(np.uint8)
             out[at + 44:at + 46] = np.array([5 if signed(rs1, 16) < -2 else 9],
                                             np.uint16).view(np.uint8)
+            # mov's unpack (part 0 the least significant) and pack of .b32 and .b64
+            rd10 = r10 * 40000
+            rs3, rs4 = rd10 & M16, (rd10 >> 16) & M16   # a .b64 register's low 32 bits
+            rs5, rs8, rs6, rs7 = (rd10 >> s & M16 for s in (0, 16, 32, 48))
+            out[at + 48:at + 52] = np.array([rs4 | rs3 << 16], np.uint32).view(np.uint8)
+            out[at + 56:at + 64] = np.array([rs7 | rs6 << 16 | rs5 << 32 | rs8 << 48],
+                                            np.uint64).view(np.uint8)
     return out
 
 
@@ -139,10 +154,10 @@ def test_the_plan_steps_compute_what_the_model_and_the_steps_compute(monkeypatch
     96): kept as rows)."""
     fast, fast_out, made = simulated(monkeypatch, threads, True)
     assert fast.ok
-    # the loop's stretch (mad to the last add, 27 instructions) has a plan: every step
+    # the loop's stretch (mad to the last add, 33 instructions) has a plan: every step
     # planned but the signed bfe and mul.wide (the bodies); without fused_plans' steps
     # of setp, selp, mul.wide and bfe, 11 more would be bodies
-    assert (27 - 2, 2) in made
+    assert (33 - 2, 2) in made
     reference, reference_out, _ = simulated(monkeypatch, threads, False)
     assert np.array_equal(fast_out, model(threads))
     assert np.array_equal(fast_out, reference_out)

@@ -128,9 +128,11 @@ def mov_vector_plan(m, d, a, part: int, mask, at):
     """A fused stretch's step (machine_stepping._plan) for a pack or unpack mov on the
     threads ``at``, from the registers' views: unpack, part j of a is (a >> j part) &
     mask (a's bits above the width never reach a part); pack, d is the OR of (item j &
-    mask) << j part. None unless every operand is a uint64 register (none discarded in
-    a pack) and no destination is also a source: the body reads every source before
-    it writes, the step does not."""
+    mask) << j part. Part 0 needs no shift; at 64 bits the top part needs no mask (a
+    shift right by 64 - part leaves part bits, a shift left by it keeps an item's low
+    part bits). None unless every operand is a uint64 register (none discarded in a
+    pack) and no destination is also a source: the body reads every source before it
+    writes, the step does not."""
     unpack = isinstance(d, P.Vec)
     items = d.items if unpack else a.items
     if not all(isinstance(item, P.Reg) for item in items) or \
@@ -145,26 +147,29 @@ def mov_vector_plan(m, d, a, part: int, mask, at):
     views = register_views(m, sources + targets, at)
     if views is None:
         return None
-    keep = np.asarray(mask)
+    keep, top = np.asarray(mask), len(items) - 1 if part * len(items) == 64 else None
     shifts = [np.asarray(np.uint64(j * part)) for j, _ in named]
+    calls = []   # (ufunc, operand, operand, out) in order
     if unpack:
-        x, outs = views[0], list(zip(shifts, views[1:]))
+        x = views[0]
+        for (j, _), shift, out in zip(named, shifts, views[1:]):
+            if j:
+                calls.append((np.right_shift, x, shift, out))
+            if j != top:
+                calls.append((np.bitwise_and, out if j else x, keep, out))
+    else:
+        out, tmp = views[-1], np.empty(views[-1].shape, np.uint64)
+        calls.append((np.bitwise_and, views[0], keep, out))
+        for (j, _), shift, item in zip(named[1:], shifts[1:], views[1:-1]):
+            if j != top:
+                calls.append((np.bitwise_and, item, keep, tmp))
+            calls += [(np.left_shift, tmp if j != top else item, shift, tmp),
+                      (np.bitwise_or, out, tmp, out)]
 
-        def step():
-            for shift, out in outs:
-                np.right_shift(x, shift, out)
-                np.bitwise_and(out, keep, out)
-        return step, ()
-    out, tmp = views[-1], np.empty(views[-1].shape, np.uint64)
-    first, rest = views[0], list(zip(shifts[1:], views[1:-1]))
-
-    def packed():
-        np.bitwise_and(first, keep, out)
-        for shift, item in rest:
-            np.bitwise_and(item, keep, tmp)
-            np.left_shift(tmp, shift, tmp)
-            np.bitwise_or(out, tmp, out)
-    return packed, ()
+    def step():
+        for ufunc, x, y, into in calls:
+            ufunc(x, y, into)
+    return step, ()
 
 
 def grouped(steps: list) -> tuple:
