@@ -130,10 +130,10 @@ def test_the_rows_plans_compute_what_the_model_and_the_steps_compute(monkeypatch
     assert fast.ok
     # the plan of the loop's stretch was made on the ids: each of its 14 steps planned
     # (three ALU, two cvt, three add.s64, the five stores, the setp; the uniform
-    # branches are no steps), and its group of stores ran as one from the third trip on
-    # (the plan is made after the second): trips 3, 4, 5
+    # branches are no steps), and its group of stores ran as one from the second trip
+    # on (the plan is made at the start of the second): trips 2 to 5
     assert on_ids == 14
-    assert grouped == TRIPS - 2
+    assert grouped == TRIPS - 1
     reference, reference_out, _, _ = simulated(monkeypatch, False)
     assert np.array_equal(fast_out, reference_out)
     assert np.array_equal(fast_out, model(TRIPS * STRIDE))

@@ -1,10 +1,11 @@
 """The steps of the fused stretches' plans (machine_stepping._plan) for the straight-line
 instructions whose bodies can run as a few ufunc calls on views of their registers: the
-integer ALU narrower than 64 bits (ops_fastint), mov with its pack and unpack forms and
-mad.lo (ops_arith), integer cvt and cvta (ops_convert, ops_memory). Each ``*_plan``
-function is called after its body ran on the threads ``at`` (a slice, or ids kept as
-rows by ``Machine.rows_of``: its registers are made) and returns (function, arguments), one step that computes what the body computes
-on those threads, or None where it cannot (the plan then calls the body): a register
+integer ALU narrower than 64 bits (ops_fastint), mov with its pack and unpack forms,
+mad.lo, setp narrower than 64 bits, selp, unsigned mul.wide and bfe (ops_arith), integer
+cvt and cvta (ops_convert, ops_memory). Each ``*_plan`` function is called after its
+body ran on the threads ``at`` (a slice, or ids kept as rows by ``Machine.rows_of``: its
+registers are made) and returns (function, arguments), one step that computes what the
+body computes on those threads, or None where it cannot (the plan then calls the body): a register
 that is not a uint64 array, a destination that is also a source where the body reads
 every source before it writes, a form other than the ones named.
 """
@@ -127,9 +128,11 @@ def mov_vector_plan(m, d, a, part: int, mask, at):
     """A fused stretch's step (machine_stepping._plan) for a pack or unpack mov on the
     threads ``at``, from the registers' views: unpack, part j of a is (a >> j part) &
     mask (a's bits above the width never reach a part); pack, d is the OR of (item j &
-    mask) << j part. None unless every operand is a uint64 register (none discarded in
-    a pack) and no destination is also a source: the body reads every source before
-    it writes, the step does not."""
+    mask) << j part. Part 0 needs no shift; at 64 bits the top part needs no mask (a
+    shift right by 64 - part leaves part bits, a shift left by it keeps an item's low
+    part bits). None unless every operand is a uint64 register (none discarded in a
+    pack) and no destination is also a source: the body reads every source before it
+    writes, the step does not."""
     unpack = isinstance(d, P.Vec)
     items = d.items if unpack else a.items
     if not all(isinstance(item, P.Reg) for item in items) or \
@@ -144,26 +147,29 @@ def mov_vector_plan(m, d, a, part: int, mask, at):
     views = register_views(m, sources + targets, at)
     if views is None:
         return None
-    keep = np.asarray(mask)
+    keep, top = np.asarray(mask), len(items) - 1 if part * len(items) == 64 else None
     shifts = [np.asarray(np.uint64(j * part)) for j, _ in named]
+    calls = []   # (ufunc, operand, operand, out) in order
     if unpack:
-        x, outs = views[0], list(zip(shifts, views[1:]))
+        x = views[0]
+        for (j, _), shift, out in zip(named, shifts, views[1:]):
+            if j:
+                calls.append((np.right_shift, x, shift, out))
+            if j != top:
+                calls.append((np.bitwise_and, out if j else x, keep, out))
+    else:
+        out, tmp = views[-1], np.empty(views[-1].shape, np.uint64)
+        calls.append((np.bitwise_and, views[0], keep, out))
+        for (j, _), shift, item in zip(named[1:], shifts[1:], views[1:-1]):
+            if j != top:
+                calls.append((np.bitwise_and, item, keep, tmp))
+            calls += [(np.left_shift, tmp if j != top else item, shift, tmp),
+                      (np.bitwise_or, out, tmp, out)]
 
-        def step():
-            for shift, out in outs:
-                np.right_shift(x, shift, out)
-                np.bitwise_and(out, keep, out)
-        return step, ()
-    out, tmp = views[-1], np.empty(views[-1].shape, np.uint64)
-    first, rest = views[0], list(zip(shifts[1:], views[1:-1]))
-
-    def packed():
-        np.bitwise_and(first, keep, out)
-        for shift, item in rest:
-            np.bitwise_and(item, keep, tmp)
-            np.left_shift(tmp, shift, tmp)
-            np.bitwise_or(out, tmp, out)
-    return packed, ()
+    def step():
+        for ufunc, x, y, into in calls:
+            ufunc(x, y, into)
+    return step, ()
 
 
 def grouped(steps: list) -> tuple:
@@ -197,3 +203,118 @@ def compare_views(m, name: str, at, ufunc, signed: bool, y, out: np.ndarray):
     if x is None or into is None:
         return None
     return ufunc, x.view(np.int64) if signed else x, np.asarray(y), into
+
+
+def compare_plan(m, ufunc, signed: bool, bits: int, a, b, read_b, dname: str, at):
+    """A fused stretch's step (machine_stepping._plan) for an integer setp of a register
+    and an immediate (ops_arith._int_compare) on the threads ``at``. At 64 bits, the
+    body's own comparison of a's view (as int64 when signed: to_signed's bits) with
+    the immediate into the predicate's view. Narrower, both operands' low ``bits`` bits
+    moved to the top of 64 (a's view shifted left by 64 - bits into a scratch array,
+    the immediate once), compared as uint64, or as int64 when signed: shifting left by
+    64 - bits keeps exactly the low ``bits`` bits, scaled by 2^(64 - bits): unsigned,
+    the order of the masked values; as int64, the order of their two's-complement
+    values (to_signed), bit ``bits`` - 1 being the sign bit. None unless a is a uint64
+    register, b an immediate and the destination a predicate (bool) array with views."""
+    if not isinstance(a, P.Reg) or not isinstance(b, P.Imm):
+        return None
+    views = register_views(m, (a.name,), at)
+    pred = m.regs.get(dname)
+    if views is None or pred is None or pred.dtype != bool:
+        return None
+    into = pred[at] if type(at) is slice else m.register_view(pred, at)
+    if into is None:
+        return None
+    if bits == 64:
+        y = np.asarray(np.uint64(int(read_b(at))))
+        x = views[0]
+        return (ufunc, (x.view(np.int64), y.view(np.int64), into)) if signed else \
+            (ufunc, (x, y, into))
+    x, shift = views[0], np.uint64(64 - bits)
+    top = np.empty(x.shape, np.uint64)
+    y = np.asarray(np.left_shift(np.uint64(int(read_b(at))), shift))
+    moved, y = (top.view(np.int64), y.view(np.int64)) if signed else (top, y)
+
+    def step():
+        np.left_shift(x, shift, top)
+        ufunc(moved, y, into)
+    return step, ()
+
+
+def selp_plan(m, bits: int, operands, at):
+    """A fused stretch's step (machine_stepping._plan) for ``selp`` of two immediates on
+    the threads ``at`` (ops_arith._selp): d = c ? a : b, the immediates' bits masked to
+    ``bits`` as m.read and Machine.write mask them; with b zero one multiply (the
+    predicate's bools as 0 and 1 times a), else b copied and a copied where c holds.
+    None unless d is a uint64 register and c a predicate (bool) array with views (and
+    for a width Machine.write does not mask to: its own error)."""
+    d, a, b, c = operands
+    if bits not in MASK or not isinstance(a, P.Imm) or not isinstance(b, P.Imm) or not isinstance(c, P.Reg):
+        return None
+    views = register_views(m, (d.name,), at)
+    pred = m.regs.get(c.name)
+    if views is None or pred is None or pred.dtype != bool:
+        return None
+    where = pred[at] if type(at) is slice else m.register_view(pred, at)
+    if where is None:
+        return None
+    out = views[0]
+    mask = (1 << bits) - 1
+    if_set = np.asarray(np.uint64(m.imm_bits(a, bits) & mask))
+    if_not = np.asarray(np.uint64(m.imm_bits(b, bits) & mask))
+    if not if_not:
+        return np.multiply, (where, if_set, out)
+
+    def step():
+        np.copyto(out, if_not)
+        np.copyto(out, if_set, where=where)
+    return step, ()
+
+
+def mul_wide_plan(m, bits: int, a, b, d, read_b, at):
+    """A fused stretch's step (machine_stepping._plan) for an unsigned ``mul.wide`` of a
+    register and an immediate on the threads ``at`` (ops_arith._mul): a's view masked
+    to ``bits`` into d's view, times the immediate's bits (masked as m.read masks
+    them). Both factors are below 2^bits (bits 16 or 32), so the product is below
+    2^(2 bits): exact in uint64, and the write's mask of 2 bits changes nothing. None
+    unless a and d are uint64 registers with views and distinct."""
+    if not isinstance(a, P.Reg) or not isinstance(b, P.Imm) or a.name == d.name:
+        return None
+    views = register_views(m, (a.name, d.name), at)
+    if views is None:
+        return None
+    x, out = views
+    mask, y = np.asarray(MASK[bits]), np.asarray(np.uint64(int(read_b(at))))
+
+    def step():
+        np.bitwise_and(x, mask, out)
+        np.multiply(out, y, out)
+    return step, ()
+
+
+def bfe_plan(m, kind: str, bits: int, operands, at):
+    """A fused stretch's step (machine_stepping._plan) for an unsigned ``bfe`` with
+    immediate position and length on the threads ``at`` (ops_arith._bfe, PTX ISA
+    9.7.2 bfe): with pos and len their low 8 bits, the field's n = min(len, bits - pos)
+    bits (none when pos >= bits) from bit pos, zero-extended: a's view shifted right
+    by pos and masked to n bits into d's view (pos + n <= bits, so a's bits at and
+    above ``bits`` never reach the field), or zeros when n is 0. None for a signed bfe
+    (sign-extended: the body), a width Machine.write does not mask to, or unless a and
+    d are uint64 registers with views."""
+    d, a, b, c = operands
+    if kind != "u" or bits not in MASK or not all(isinstance(op, P.Imm) for op in (b, c)) or not isinstance(a, P.Reg):
+        return None
+    views = register_views(m, (a.name, d.name), at)
+    if views is None:
+        return None
+    x, out = views
+    pos, length = m.imm_bits(b, 32) & 0xFF, m.imm_bits(c, 32) & 0xFF
+    n = min(length, bits - pos) if pos < bits else 0
+    if n == 0:
+        return out.fill, (0,)
+    shift, field = np.asarray(np.uint64(pos)), np.asarray(np.uint64((1 << n) - 1))
+
+    def step():
+        np.right_shift(x, shift, out)
+        np.bitwise_and(out, field, out)
+    return step, ()

@@ -114,19 +114,22 @@ class MachineStepping:
                     where = (pc, k, at.start, at.stop) if sliced else key
                     plan = plans.get(where)
                     done = 0
-                    if plan is not None and plan[0] is at_key and plan[1] is not None:
-                        for call, args in plan[1]:
+                    if plan is not None and plan[0] is at_key:
+                        steps_of = plan[1]
+                        if steps_of is None:
+                            # the plan from the second run on, made before it runs: the
+                            # first run found the registers and made the bodies' kept
+                            # forms (``views``, ``plan_for``); a stretch run once makes none
+                            steps_of = self._plan(self._stretch(pc, k)[0], at)
+                            plans[where] = (at_key, steps_of)
+                        for call, args in steps_of:
                             call(*args)
                             done += 1
                     else:
-                        bodies = self._stretch(pc, k)[0]
-                        for body in bodies:
+                        for body in self._stretch(pc, k)[0]:
                             body(at)
                             done += 1
-                        # the plan from the second run on: the first finds the registers
-                        # and makes the bodies' kept forms (``views``, ``plan_for``)
-                        plans[where] = (at_key, None if plan is None or plan[0] is not
-                                        at_key else self._plan(bodies, at))
+                        plans[where] = (at_key, None)
                     done = 0
                     pc += k
                 else:
@@ -161,8 +164,9 @@ class MachineStepping:
 
     @staticmethod
     def _plan(bodies: tuple, at) -> tuple:
-        """How a stretch whose ``bodies`` just ran on the threads ``at`` runs on them
-        again: (function, arguments) per step, the body's own ufunc call on the views of
+        """How a stretch whose ``bodies`` ran on the threads ``at`` before (its registers
+        made; made at the start of its second run) runs on them again: (function,
+        arguments) per step, the body's own ufunc call on the views of
         its registers where it keeps them for ``at`` (``views``: ops_fastint's direct
         form, ops_arith's setp with an immediate; what the body would call), the step
         its ``plan_for(at)`` gives ((function, arguments): the same values through

@@ -205,6 +205,8 @@ def _mul_handler(m: Machine, ins: P.Instr, kind: str, bits: int, mode: set):
     def run(ins, idx):
         apply(m.guarded(ins, idx))
         m.advance(idx)
+    if kind == "u" and mode == {"wide"} and bits in (16, 32):
+        apply.plan_for = lambda at: fused_plans.mul_wide_plan(m, bits, a, b, d, read_b, at)
     return _fusible(run, ins, apply)
 
 
@@ -400,6 +402,7 @@ def _selp(ins: P.Instr):
         def run(ins, idx):
             apply(m.guarded(ins, idx))
             m.advance(idx)
+        apply.plan_for = lambda at: fused_plans.selp_plan(m, bits, ins.operands, at)
         return _fusible(run, ins, apply)
     return make
 
@@ -524,6 +527,8 @@ def _int_compare(m: Machine, ins: P.Instr, cmp: str, kind: str, bits: int, dname
     if guard is None:
         run.body = compare
         compare.views = views   # (machine_stepping._fused's plans read them)
+        compare.plan_for = lambda at: fused_plans.compare_plan(
+            m, ufunc, signed, bits, ins.operands[1], b, read_b, dname, at)
     return run
 
 
@@ -565,6 +570,7 @@ def _bfe(ins: P.Instr):
         def run(ins, idx):
             apply(m.guarded(ins, idx))
             m.advance(idx)
+        apply.plan_for = lambda at: fused_plans.bfe_plan(m, kind, bits, ins.operands, at)
         return _fusible(run, ins, apply)
     return make
 

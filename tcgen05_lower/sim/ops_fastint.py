@@ -89,7 +89,18 @@ def int_handler(m, ins: P.Instr, base: str, kind: str, bits: int, read_a, read_b
         body.views = views   # (machine_stepping._fused's plans read them)
         if operate is not binop and mask is not None:
             body.plan_for = lambda at: fused_plans.masked_plan(m, base, bits, a, b, d, read_b, at)
+        elif into is not None:
+            body.plan_for = lambda at: _direct_plan(m, direct, at)
     return run
+
+
+def _direct_plan(m, direct: list, at):
+    """A fused stretch's step (machine_stepping._plan) for the direct form on the threads
+    ``at``: its ufunc on the views of its registers (``_direct_views``, what the body
+    calls once it keeps them), or None when the first run found no direct form or
+    the threads give no views (the plan then calls the body)."""
+    made = _direct_views(m, direct[0], at) if direct else None
+    return None if made is None else (made[0], made[1:])
 
 
 
