@@ -359,15 +359,50 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self._implied(threads, "before_thread_sync", line)
         self._release(threads)
         generic, tc = self._published(threads)
-        self._acquire(threads, generic, tc)
+        if type(self)._published is OrderingModel._published and \
+                type(self)._acquire is OrderingModel._acquire:
+            self._join(threads, generic, tc)
+        else:   # a subclass's release or merge: its own
+            self._acquire(threads, generic, tc)
         self._implied(threads, "after_thread_sync", line)
         self._forget_known_complete()
+
+    def _join(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
+        """``_acquire(threads, generic, tc)`` where (generic, tc) is what the same threads
+        publish (``_published``): generic is the maximum of their ``known`` rows and tc at
+        least the maximum of their ``pending_tc`` rows, so the merge gives every row
+        exactly those vectors. Assigned, without reading the rows (a barrier of a CTA
+        pair moves two matrices of a megabyte: half the bytes)."""
+        for rows in self._views(threads):
+            self.known[rows] = generic
+            self.pending_tc[rows] = tc
 
     def _forget_known_complete(self) -> None:
         """Drops the performed ops every thread knows complete (in both clocks): they can
         conflict with nothing any more. Tested for all records at once, the TMEM index
-        kept in step (ordering_tensor._still_in_flight)."""
+        kept in step (ordering_tensor._still_in_flight); nothing to test when no record
+        was performed (the barriers before the first commit completes, or after all
+        were dropped)."""
+        if not any(record.performed for record in self.inflight):
+            return
         self.inflight = self._still_in_flight()
+
+    def _known_everywhere(self, agents: np.ndarray, seqs: np.ndarray) -> np.ndarray:
+        """Per (stream agent's column, sequence number) pair: whether every thread knows
+        it in both clocks (``known`` and ``tc_known`` at least the number in the whole
+        column). When every column is a stream's (``_stream`` gives them after the
+        threads' and the zero column), from the minimum of each stream column, taken
+        once for the block of them: the last few entries of each row, instead of a
+        gathered copy of every row's entry per record (a CTA pair's barrier tests some
+        hundred records over 512 rows). Else (any other column) per column."""
+        first = self.nthreads + 1
+        if agents.size and int(agents.min()) >= first and int(agents.max()) < self.columns:
+            block = slice(first, self.columns)
+            low = np.minimum(self.tc_known[:, block].min(axis=0),
+                             self.known[:, block].min(axis=0))
+            return low[agents - first] >= seqs
+        return (self.tc_known[:, agents] >= seqs).all(axis=0) & \
+            (self.known[:, agents] >= seqs).all(axis=0)
 
     # -- progress and the end of the kernel ------------------------------------------------
     #: Under the "random" schedule: picks one of n allowed pending completions (the
