@@ -9,10 +9,7 @@ against the general code it stands in for (issue 37, round 12 of the simulator's
   performed (only performed ones can be dropped);
 * ``OrderingModel._known_everywhere``: the minimum of the block of stream columns taken
   once, against the per-record test of each agent's column in every row; any agent
-  outside that block (a thread's column, the zero column) is tested per column;
-* ``OrderingModel._release_run`` and the one-run ``_published``: a run of consecutive
-  threads' own entries as a stretch of the diagonal (a view) instead of pairs of index
-  arrays; an epoch about to pass ``_CLOCK_MAX`` left to the general code (it widens).
+  outside that block (a thread's column, the zero column) is tested per column.
 
 The reference is the model's rule written out with NumPy over copies of the matrices
 (the module docstring of sim/ordering.py: an acquire is the row-wise maximum of
@@ -32,7 +29,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_sim_setup_paths import SELECTIONS, clocks, model  # noqa: E402
-from tcgen05_lower.sim.ordering import _CLOCK_MAX, OrderingModel  # noqa: E402
+from tcgen05_lower.sim.ordering import OrderingModel  # noqa: E402
 from tcgen05_lower.sim.ordering_records import InFlight  # noqa: E402
 from tcgen05_lower.sim.state import Footprint  # noqa: E402
 
@@ -166,35 +163,3 @@ def test_known_everywhere_of_a_thread_column_is_tested_per_column():
     assert m._known_everywhere(agents, seqs).tolist() == [True, True]
     assert np.array_equal(m._known_everywhere(agents, seqs),
                           _general_known_everywhere(m, agents, seqs))
-
-
-# -- a run's own entries: a stretch of the diagonal --------------------------------------------
-
-@pytest.mark.parametrize("name", sorted(SELECTIONS))
-def test_release_of_a_run_is_the_general_release(name):
-    """``_release_run`` (the diagonal's stretch, in place) against the general code
-    (pairs of index arrays) on the same clocks, and the publication's own epochs
-    likewise (``_published`` by the diagonal for one run)."""
-    threads = SELECTIONS[name]
-    fast, general = model(seed=11), model(seed=11)
-    general._release_run = lambda rows: False   # the general code only
-    for m in (fast, general):
-        m._release(np.asarray(threads))
-    for key, value in clocks(fast).items():
-        assert np.array_equal(value, getattr(general, key)), key
-    t = np.asarray(threads).reshape(-1)
-    generic, tc = fast._published(threads)
-    want_tc = np.maximum(general.released[t].max(axis=0), general.pending_tc[t].max(axis=0))
-    want_tc[t] = np.maximum(want_tc[t], general.known[t, t])
-    assert np.array_equal(generic, general.known[t].max(axis=0))
-    assert np.array_equal(tc, want_tc)
-
-
-def test_release_of_a_run_at_the_clock_maximum_widens():
-    """An epoch at ``_CLOCK_MAX`` in a warp: the run's release leaves it to the general
-    code, which makes the clocks 64-bit before the entry passes 32 bits."""
-    m = model(seed=12)
-    m.known[40, 40] = _CLOCK_MAX
-    m._release(np.arange(32, 64))
-    assert m.known.dtype == np.int64 and int(m.known[40, 40]) == _CLOCK_MAX + 1
-    assert int(m.tc_known[40, 40]) == _CLOCK_MAX + 1

@@ -242,33 +242,11 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
 
     def _release_rows(self, threads) -> None:
         """``_release`` of any selection of threads."""
-        rows = _rows(threads)
-        if type(rows) is slice and self._release_run(rows):
-            return
         own = self.known[threads, threads]
         if own.size and own.max() >= _CLOCK_MAX and self.known.dtype != np.int64:
             self._widen_entries()
         self.known[threads, threads] += 1
         self.tc_known[threads, threads] = self.known[threads, threads]
-
-    def _release_run(self, rows: slice) -> bool:
-        """``_release_rows`` of a run of consecutive threads (a warp, a CTA): their own
-        entries are a stretch of the clocks' diagonal, a strided view of each flat
-        matrix, updated in place instead of gathered and scattered by pairs of index
-        arrays. False, nothing done, when a clock is not contiguous (no flat view) or an
-        epoch would pass ``_CLOCK_MAX`` (the general code widens the clocks)."""
-        known, tc_known = self.known, self.tc_known
-        if not (known.flags.c_contiguous and tc_known.flags.c_contiguous) or \
-                rows.stop <= rows.start:
-            return False
-        step = known.shape[1] + 1   # (i, i) is flat entry i * step
-        diagonal = slice(rows.start * step, (rows.stop - 1) * step + 1, step)
-        own = known.reshape(-1)[diagonal]
-        if own.max() >= _CLOCK_MAX and known.dtype != np.int64:
-            return False
-        own += 1
-        tc_known.reshape(-1)[diagonal] = own
-        return True
 
     def _published(self, threads) -> tuple[np.ndarray, np.ndarray]:
         """(generic, tcgen05) knowledge the threads release: all they know for ordinary
@@ -301,9 +279,6 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
             generic = self.known[rows].max(axis=0)
             tc = np.maximum(self.released[rows].max(axis=0),
                             self.pending_tc[rows].max(axis=0))
-            if type(rows) is slice:   # the own epochs: a stretch of the diagonal (a view)
-                np.maximum(tc[rows], self.known[rows, rows].diagonal(), out=tc[rows])
-                return generic, tc
         own = np.asarray(threads).reshape(-1)
         tc[own] = np.maximum(tc[own], self.known[own, own])
         return generic, tc
