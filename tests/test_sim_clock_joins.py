@@ -29,6 +29,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from test_sim_setup_paths import SELECTIONS, clocks, model  # noqa: E402
+from tcgen05_lower.sim import ordering  # noqa: E402
 from tcgen05_lower.sim.ordering import OrderingModel  # noqa: E402
 from tcgen05_lower.sim.ordering_records import InFlight  # noqa: E402
 from tcgen05_lower.sim.state import Footprint  # noqa: E402
@@ -163,3 +164,52 @@ def test_known_everywhere_of_a_thread_column_is_tested_per_column():
     assert m._known_everywhere(agents, seqs).tolist() == [True, True]
     assert np.array_equal(m._known_everywhere(agents, seqs),
                           _general_known_everywhere(m, agents, seqs))
+
+
+# -- clocks widened in the middle of a run ------------------------------------------------------
+
+_PAIR = Path(__file__).resolve().parent.parent / "examples" / "ws_gemm_2cta_bf16.mlir"
+
+
+def _simulate(ptx, manifest, inputs):
+    from tcgen05_lower.sim.api import simulate
+
+    args = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in inputs.items()}
+    return simulate(ptx, manifest, args, schedule="late")
+
+
+@pytest.mark.parametrize("mutated", [False, True])
+def test_clocks_widened_mid_run_report_the_same(monkeypatch, mutated):
+    """The CTA pair example (and, mutated, without its second
+    ``tcgen05.fence::after_thread_sync``, the MMA warp's after its wait on a stage:
+    races) with 16-bit clocks that must widen as
+    soon as an entry passes 7, i.e. early in the run, released vectors of the narrow
+    type merged into the wider clocks afterwards: the same outputs, races (with their
+    counts) and problems at exit as the run whose clocks never widen."""
+    from tcgen05_lower.cli.sim import prepare
+
+    ptx, manifest, _, inputs = prepare(str(_PAIR), str(_PAIR.with_suffix(".check.py")))
+    if mutated:
+        lines = ptx.splitlines(keepends=True)
+        at = [i for i, line in enumerate(lines)
+              if "tcgen05.fence::after_thread_sync" in line][1]
+        ptx = "".join(lines[:at] + lines[at + 1:])
+    want = _simulate(ptx, manifest, inputs)
+    assert bool(want.races) == mutated
+    widened = []
+    real_max, real_widen = ordering._clock_max, OrderingModel._widen_entries
+
+    def widen(self, value):
+        widened.append((self.known.dtype, value))
+        real_widen(self, value)
+    monkeypatch.setattr(ordering, "_clock_max",
+                        lambda dtype: 7 if np.dtype(dtype) == np.int16 else real_max(dtype))
+    monkeypatch.setattr(OrderingModel, "_widen_entries", widen)
+    got = _simulate(ptx, manifest, inputs)
+    assert widened and widened[0][0] == np.int16
+    assert sorted(got.outputs) == sorted(want.outputs)
+    for name in want.outputs:
+        assert np.array_equal(got.outputs[name], want.outputs[name]), name
+    assert [(str(r), r.count) for r in got.races] == [(str(r), r.count) for r in want.races]
+    assert got.problems == want.problems
+    assert got.warp_instructions == want.warp_instructions
