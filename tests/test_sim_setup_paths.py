@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_sim_ordering import MBAR, ld, mma  # noqa: E402
 from test_sim_ordering import model as ordering_model  # noqa: E402
 from tcgen05_lower.sim import ptx as P  # noqa: E402
-from tcgen05_lower.sim.ordering import _CLOCK_MAX, OrderingModel  # noqa: E402
+from tcgen05_lower.sim.ordering import OrderingModel  # noqa: E402
 from tcgen05_lower.sim.ordering_records import InFlight, _row_runs  # noqa: E402
 from tcgen05_lower.sim.state import CtaMemory, Footprint  # noqa: E402
 
@@ -339,11 +339,19 @@ def test_fence_epochs_per_thread():
 
 
 # -- the clocks' width ---------------------------------------------------------------------------
-def test_clocks_are_32_bit_until_an_epoch_passes_it():
-    """An epoch one past the largest 32-bit value (2**31 - 1, by hand: 2**31) is kept
-    exactly: the clocks become 64-bit first."""
+def test_clocks_are_16_bit_until_an_epoch_passes_it():
+    """An epoch one past the largest 16-bit value (2**15 - 1, by hand: 2**15) is kept
+    exactly: the clocks become 32-bit first; one past the largest 32-bit value (2**31)
+    likewise, as 64-bit clocks."""
     m = OrderingModel([CtaMemory(0, np.zeros(64, np.uint8))], 64)
-    assert m.known.dtype == np.int32 and _CLOCK_MAX == 2**31 - 1
+    assert m.known.dtype == np.int16 and m.clock_max == 2**15 - 1
+    m.known[5, 5] = m.tc_known[5, 5] = 2**15 - 2
+    m._release([5])                       # 2**15 - 1 still fits
+    assert m.known.dtype == np.int16 and m.known[5, 5] == 2**15 - 1
+    m._release([5])
+    assert m.known.dtype == m.tc_known.dtype == m.pending_tc.dtype == np.int32
+    assert m.released.dtype == np.int32 and m.clock_max == 2**31 - 1
+    assert m.known[5, 5] == m.tc_known[5, 5] == 2**15
     m.known[5, 5] = m.tc_known[5, 5] = 2**31 - 2
     m._release([5])                       # 2**31 - 1 still fits
     assert m.known.dtype == np.int32 and m.known[5, 5] == 2**31 - 1
@@ -356,28 +364,38 @@ def test_clocks_are_32_bit_until_an_epoch_passes_it():
     assert (m.known[:, 5] == 2**31 + 1).all()
 
 
-def test_clocks_widen_for_many_threads_at_once():
+@pytest.mark.parametrize("start, dtype", [(2**15 - 1, np.int32), (2**31 - 1, np.int64)])
+def test_clocks_widen_for_many_threads_at_once(start, dtype):
+    """Every thread's epoch at ``start``, the largest entry of 16 or 32 bits (set in
+    clocks wide enough for it): a barrier's release passes it, and the clocks widen
+    first."""
     m = OrderingModel([CtaMemory(0, np.zeros(64, np.uint8))], 64)
     everyone = np.arange(64)
-    m.known[everyone, everyone] = 2**31 - 1
-    m.barrier(everyone, 1)                # every thread's epoch passes 32 bits
-    assert m.known.dtype == np.int64 and (m.known[:, :64] == 2**31).all()
+    if start > m.clock_max:
+        m._widen_entries(start)
+    m.known[everyone, everyone] = start
+    m.barrier(everyone, 1)                # every thread's epoch passes `start`
+    assert m.known.dtype == dtype and (m.known[:, :64] == start + 1).all()
 
 
 @pytest.mark.parametrize("waits", [True, False])
-def test_clocks_widen_before_a_sequence_number_passes_32_bits(waits):
-    """The MMA stream of thread 0 at the largest 32-bit number: its next MMA is number
-    2**31, and the commit -> wait -> fence pattern (9.7.16.6.4.4, Example 2) still
-    orders it before thread 32's ld, which races with it without the wait."""
+@pytest.mark.parametrize("bits, wider", [(16, np.int32), (32, np.int64)])
+def test_clocks_widen_before_a_sequence_number_passes_their_bits(waits, bits, wider):
+    """The MMA stream of thread 0 at the largest 16-bit (32-bit) number: its next MMA is
+    number 2**15 (2**31), and the commit -> wait -> fence pattern (9.7.16.6.4.4, Example
+    2) still orders it before thread 32's ld, which races with it without the wait. (A
+    stream number set to 2**31 - 2 in 16-bit clocks takes them to 32 bits at once.)"""
+    top = 2**(bits - 1)
     m = ordering_model()
     m.issue(0, mma(), 10)
     issued = int(m.column[m.ISSUED + 0])
-    m.seq[issued] = 2**31 - 2
-    m.issue(0, mma(), 11)                 # 2**31 - 1: still 32-bit
-    assert m.known.dtype == np.int32 and m.known[0, issued] == 2**31 - 1
+    m.seq[issued] = top - 2
+    m.issue(0, mma(), 11)                 # top - 1: still fits
+    narrow = np.int16 if bits == 16 else np.int32
+    assert m.known.dtype == narrow and m.known[0, issued] == top - 1
     m.issue(0, mma(), 12)
-    assert m.known.dtype == np.int64
-    assert m.known[0, issued] == m.tc_known[0, issued] == 2**31
+    assert m.known.dtype == wider
+    assert m.known[0, issued] == m.tc_known[0, issued] == top
     m.commit(0, 0, MBAR, 1, 13)
     if waits:
         while not m.mbarrier_try_wait_parity(32, 0, MBAR, 0, 14):
@@ -386,7 +404,7 @@ def test_clocks_widen_before_a_sequence_number_passes_32_bits(waits):
     m.issue(32, ld(slice(32, 64)), 16)
     if waits:
         assert m.races == []
-        assert m.tc_known[32, m.column[m.DONE + 0]] == 2**31
+        assert m.tc_known[32, m.column[m.DONE + 0]] == top
     else:
         assert m.races and m.races[0].ptx_line == 16
 

@@ -142,6 +142,7 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         # than copied, so that rows no thread ever touches cost no memory traffic
         self.known, self.tc_known, self.pending_tc, self.released = (
             _identity_clocks(t, t + 1 + _SPARE_COLUMNS) for _ in range(4))
+        self.clock_max = _clock_max(self.known.dtype)   # (``_CLOCK_TYPES``)
         self.seq = np.zeros(t + 1 + _SPARE_COLUMNS, np.int64)   # last sequence number per
         # stream agent, by column
         self.inflight: list[InFlight] = []
@@ -202,8 +203,8 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         first write."""
         col = int(self.column[agent])
         if col != self.nthreads:
-            if self.seq[col] >= _CLOCK_MAX and self.known.dtype != np.int64:
-                self._widen_entries()   # the stream's next number needs 64 bits
+            if self.seq[col] >= self.clock_max:
+                self._widen_entries(int(self.seq[col]) + 1)   # the stream's next number
             return col
         if self.columns == self.known.shape[1]:
             self._widen()
@@ -211,11 +212,16 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self.columns += 1
         return col
 
-    def _widen_entries(self) -> None:
-        """The clocks in 64 bits from now on (their entries kept): an epoch or sequence
-        number is about to pass ``_CLOCK_MAX``."""
+    def _widen_entries(self, value: int) -> None:
+        """The clocks in the narrowest of ``_CLOCK_TYPES`` that holds `value` from now
+        on (their entries kept): an epoch or sequence number is about to pass
+        ``clock_max``, the largest entry of their type."""
+        wider = next(t for t in _CLOCK_TYPES if value <= np.iinfo(t).max)
+        if np.dtype(wider).itemsize <= self.known.dtype.itemsize:
+            return
         for name in ("known", "tc_known", "pending_tc", "released"):
-            setattr(self, name, getattr(self, name).astype(np.int64))
+            setattr(self, name, getattr(self, name).astype(wider))
+        self.clock_max = _clock_max(wider)
 
     def _widen(self) -> None:
         """More columns for stream agents (zeros: nobody knows anything of them yet)."""
@@ -235,16 +241,16 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
             return
         # one thread (an arrive, a commit): scalar updates
         epoch = int(self.known[one, one]) + 1
-        if epoch > _CLOCK_MAX and self.known.dtype != np.int64:
-            self._widen_entries()
+        if epoch > self.clock_max:
+            self._widen_entries(epoch)
         self.known[one, one] = epoch
         self.tc_known[one, one] = epoch
 
     def _release_rows(self, threads) -> None:
         """``_release`` of any selection of threads."""
         own = self.known[threads, threads]
-        if own.size and own.max() >= _CLOCK_MAX and self.known.dtype != np.int64:
-            self._widen_entries()
+        if own.size and own.max() >= self.clock_max:
+            self._widen_entries(int(own.max()) + 1)
         self.known[threads, threads] += 1
         self.tc_known[threads, threads] = self.known[threads, threads]
 
@@ -359,15 +365,50 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         self._implied(threads, "before_thread_sync", line)
         self._release(threads)
         generic, tc = self._published(threads)
-        self._acquire(threads, generic, tc)
+        if type(self)._published is OrderingModel._published and \
+                type(self)._acquire is OrderingModel._acquire:
+            self._join(threads, generic, tc)
+        else:   # a subclass's release or merge: its own
+            self._acquire(threads, generic, tc)
         self._implied(threads, "after_thread_sync", line)
         self._forget_known_complete()
+
+    def _join(self, threads, generic: np.ndarray, tc: np.ndarray) -> None:
+        """``_acquire(threads, generic, tc)`` where (generic, tc) is what the same threads
+        publish (``_published``): generic is the maximum of their ``known`` rows and tc at
+        least the maximum of their ``pending_tc`` rows, so the merge gives every row
+        exactly those vectors. Assigned, without reading the rows (a barrier of a CTA
+        pair moves two matrices of a megabyte: half the bytes)."""
+        for rows in self._views(threads):
+            self.known[rows] = generic
+            self.pending_tc[rows] = tc
 
     def _forget_known_complete(self) -> None:
         """Drops the performed ops every thread knows complete (in both clocks): they can
         conflict with nothing any more. Tested for all records at once, the TMEM index
-        kept in step (ordering_tensor._still_in_flight)."""
+        kept in step (ordering_tensor._still_in_flight); nothing to test when no record
+        was performed (the barriers before the first commit completes, or after all
+        were dropped)."""
+        if not any(record.performed for record in self.inflight):
+            return
         self.inflight = self._still_in_flight()
+
+    def _known_everywhere(self, agents: np.ndarray, seqs: np.ndarray) -> np.ndarray:
+        """Per (stream agent's column, sequence number) pair: whether every thread knows
+        it in both clocks (``known`` and ``tc_known`` at least the number in the whole
+        column). When every column is a stream's (``_stream`` gives them after the
+        threads' and the zero column), from the minimum of each stream column, taken
+        once for the block of them: the last few entries of each row, instead of a
+        gathered copy of every row's entry per record (a CTA pair's barrier tests some
+        hundred records over 512 rows). Else (any other column) per column."""
+        first = self.nthreads + 1
+        if agents.size and int(agents.min()) >= first and int(agents.max()) < self.columns:
+            block = slice(first, self.columns)
+            low = np.minimum(self.tc_known[:, block].min(axis=0),
+                             self.known[:, block].min(axis=0))
+            return low[agents - first] >= seqs
+        return (self.tc_known[:, agents] >= seqs).all(axis=0) & \
+            (self.known[:, agents] >= seqs).all(axis=0)
 
     # -- progress and the end of the kernel ------------------------------------------------
     #: Under the "random" schedule: picks one of n allowed pending completions (the
@@ -469,16 +510,23 @@ _KEPT_VIEWS = 1024
 _SPARE_COLUMNS = 16
 
 
-#: The clocks' entries are epochs (one more per release of a thread: a barrier, an
-#: arrive, a fence.proxy.async or mbarrier_init fence, a commit) and sequence numbers (one
-#: more per op of a stream), a few at most per instruction a thread executes: far below
+#: The clocks' integer types, narrowest first. Their entries are epochs (one more per
+#: release of a thread: a barrier, an arrive, a fence.proxy.async or mbarrier_init fence,
+#: a commit) and sequence numbers (one more per op of a stream), a few at most per
+#: instruction a thread executes: below 2**15 in the examples' runs (a few hundred), below
 #: 2**31 in any run the default budget allows (api.DEFAULT_MAX_INSTRUCTIONS, 5 * 10**7
-#: warp instructions), so 32 bits hold them, which halves the memory a fence, barrier or
-#: acquire moves and the pages a run touches. Should one reach this maximum all the same
-#: (a run without a budget), the clocks become 64-bit before it is passed
-#: (``_widen_entries``, from ``_release`` and ``_stream``, the only places epochs and
+#: warp instructions). So the clocks start 16-bit, which halves (against 32 bits) the
+#: memory every fence, barrier, acquire and publication moves (a CTA pair's clocks are
+#: four matrices of 512 x 529 entries) and the pages a run touches. Before an entry would
+#: pass the largest of its type (``clock_max``), the clocks take the next type that holds
+#: it (``_widen_entries``, from ``_release`` and ``_stream``, the only places epochs and
 #: sequence numbers grow): the same numbers.
-_CLOCK_MAX = int(np.iinfo(np.int32).max)
+_CLOCK_TYPES = (np.int16, np.int32, np.int64)
+
+
+def _clock_max(dtype) -> int:
+    """The largest entry of clocks of `dtype` (64-bit ones do not widen further)."""
+    return int(np.iinfo(dtype).max)
 
 
 def _per_byte(ctas: list[CtaMemory], count: int, fill: int, dtype) -> list[list]:
@@ -493,6 +541,6 @@ def _per_byte(ctas: list[CtaMemory], count: int, fill: int, dtype) -> list[list]
 
 def _identity_clocks(threads: int, agents: int) -> np.ndarray:
     """A clock matrix of ``threads`` rows over ``agents``: 1 at (t, t), else 0."""
-    clocks = np.zeros((threads, agents), np.int32)
+    clocks = np.zeros((threads, agents), _CLOCK_TYPES[0])
     clocks[np.arange(threads), np.arange(threads)] = 1
     return clocks

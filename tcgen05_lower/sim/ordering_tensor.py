@@ -185,8 +185,7 @@ class TensorOrdering:
         performed = np.flatnonzero(np.fromiter((r.performed for r in records), bool,
                                                len(records)))
         agents, seqs = index.agent[performed], index.seq[performed]
-        known = (self.tc_known[:, agents] >= seqs).all(axis=0) & \
-            (self.known[:, agents] >= seqs).all(axis=0)
+        known = self._known_everywhere(agents, seqs)   # (ordering.py)
         keep = np.ones(len(records), bool)
         keep[performed[known]] = False
         return index.keep(keep)
