@@ -28,9 +28,9 @@ from tcgen05_lower.sim.source_lines import (  # noqa: F401  (source_locations: A
 from tcgen05_lower.sim.state import LimitExceeded, SimError
 
 #: The default budgets of a run (the whole grid). The largest shipped example
-#: (examples/gemm_bf16_grid.mlir, 4 CTAs) executes 149,696 warp instructions and the
-#: slowest (examples/ws_persistent_gemm_bf16.mlir) takes 2.6 s: both limits are a few
-#: hundred times that (docs/simulator.md).
+#: (examples/gemm_bf16_grid.mlir, 4 CTAs) executes 134,624 warp instructions and the
+#: slowest (examples/ws_attention_fwd_bf16.mlir) takes about 0.5 s of CPU: both limits
+#: are hundreds to a thousand times that, room for larger kernels (docs/simulator.md).
 DEFAULT_MAX_INSTRUCTIONS = 50_000_000
 DEFAULT_TIMEOUT = 600.0
 
