@@ -4,7 +4,7 @@ making it again, against the general code they stand for, on the same input:
 - a tcgen05.ld / st whose cells are a block, built from its form's slices
   (tensor_core._built_block: its mask a window of one sheet per block size,
   tensor_core._block_mask; its summary from the block's bounds,
-  tmem_index.TmemSummary.of_one_block) against the build from the cells
+  tmem_index.summary_of_one_block) against the build from the cells
   (tensor_core._built_cells with no cache: _ldst_cells, the mask set by them, the
   summary of the 128 x 512 mask);
 - the lean ld's register shape from a block's slices (ldst_lean._shape) against the
@@ -148,7 +148,7 @@ def test_a_summary_of_one_block_is_the_masks_own(at, writes):
 
 
 def test_a_summary_of_slices_that_are_not_a_block_is_the_masks_own():
-    # a column slice of step 2 (of_one_block would take every column of its run), and
+    # a column slice of step 2 (MaskSummary.of_block would take every column of its run), and
     # one past TMEM's columns: the summary of the footprint's mask (the general code)
     for at in ((slice(32, 64), slice(8, 40, 2)), (slice(0, 32), slice(500, 520))):
         mask = block_mask(at)

@@ -204,37 +204,6 @@ class TmemSummary:
         self.bits = {rank: (bits, None) if writes else (None, bits)}
         return self
 
-    @classmethod
-    def of_one_block(cls, rank: int, mask: np.ndarray, at: tuple, writes: bool) -> TmemSummary:
-        """``of_one(rank, MaskSummary.of_block(mask, *at), writes)`` with every field
-        made from the block's bounds at once (the words, their bytes and bits from the
-        two runs of bits as Python ints), for a footprint whose only TMEM mask is `mask`
-        (bool[128, 512], of `rank`, an int >= 0), exactly the block `at` (slices
-        ``_block_bounds`` takes): a tcgen05.ld / st of a block, built once per address
-        and warp in a run (``summary_of_one_block``)."""
-        (l0, l1), (c0, c1) = (at[0].start, at[0].stop), (at[1].start, at[1].stop)
-        lanes, cols = _run(l0, l1), _run(c0, c1)
-        raw = (lanes | cols << TMEM_LANES).to_bytes(8 * WORDS, "little")
-        part = MaskSummary.__new__(MaskSummary)
-        columns = np.zeros(TMEM_COLUMNS, bool)
-        columns[c0:c1] = True
-        part.mask, part.columns = mask, columns
-        part.box = (slice(l0, l1), slice(c0, c1))
-        part.block = mask[part.box]
-        part.words = np.frombuffer(bytearray(raw), np.uint64)
-        self = cls.__new__(cls)
-        self.general, self.ranks = False, {rank}
-        self.reads, self.writes = ({}, {rank: part}) if writes else ({rank: part}, {})
-        self.has_writes, self.has_reads = writes, not writes
-        self._pairs = self._bit_pairs = None
-        none = bytes(8 * WORDS)
-        self.words = {rank: np.frombuffer(bytearray(raw + none if writes else none + raw),
-                                          np.uint64).reshape(2, WORDS)}
-        self.columns = {rank: columns}
-        self.column_keys = {rank: raw[8 * LANE_WORDS:]}
-        self.bits = {rank: ((lanes, cols), None) if writes else (None, (lanes, cols))}
-        return self
-
     def pairs(self) -> list:
         """Per rank: (rank, the record's words to test (indices into WRITES / READS),
         this footprint's words they are tested against (uint64[pairs, WORDS])), for the
@@ -330,15 +299,15 @@ def summary_of_block(fp, mask: np.ndarray, at, lanes: np.ndarray,
 
 
 def summary_of_one_block(fp, rank: int, mask: np.ndarray, at, writes: bool) -> None:
-    """Gives footprint `fp`, whose only TMEM mask is `mask` (a fresh bool[128, 512]
-    holding exactly the block of cells `at`), written when `writes` else read, of CTA
-    `rank` (an int >= 0), its summary made from the block's bounds at once
-    (``TmemSummary.of_one_block``); a block ``_block_bounds`` does not take, the summary
-    of the footprint's masks (the general code). The caller (tensor_core's build of a
+    """Gives footprint `fp`, whose only TMEM mask is `mask` (a bool[128, 512] holding
+    exactly the block of cells `at`), written when `writes` else read, of CTA `rank`
+    (an int >= 0), its summary made from the block's bounds (``TmemSummary.of_one`` of
+    ``MaskSummary.of_block``); a block ``_block_bounds`` does not take, the summary of
+    the footprint's masks (the general code). The caller (tensor_core's build of a
     tcgen05.ld / st of a block) knows the rest."""
     if not isinstance(getattr(fp, "_summaries", None), dict):
         return
-    fp._summaries[_KEY] = TmemSummary.of_one_block(rank, mask, at, writes) \
+    fp._summaries[_KEY] = TmemSummary.of_one(rank, MaskSummary.of_block(mask, *at), writes) \
         if _block_bounds(at) else TmemSummary(fp)
 
 
