@@ -313,8 +313,8 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
 
     # -- decoding ------------------------------------------------------------------------
     def _decoded(self, instructions: list, decode) -> list:
-        """The handlers of `instructions` (``_decode`` of each, in one ``try``): SimError
-        naming the line of the first unknown one."""
+        """The handlers of `instructions` (`decode`: the run's ``ops.decoder()``), in one
+        ``try``: SimError naming the line of the first unknown one."""
         handlers = []
         ins = None
         try:
@@ -325,19 +325,6 @@ class Machine(MachineSetup, MachineRegisters, MachineStepping):
                 err.ptx_line, err.ptx_text = ins.line, ins.text
             raise
         return handlers
-
-    def _decode(self, ins: P.Instr, decode=None):
-        """The handler of one instruction; SimError (naming the line) if unknown.
-        `decode`: the run's ``ops.decoder()`` (else ``ops.decode``)."""
-        if decode is None:
-            from tcgen05_lower.sim import ops  # the instruction set lives there
-            decode = ops.decode
-        try:
-            return decode(self, ins)
-        except SimError as err:
-            if err.ptx_line is None:
-                err.ptx_line, err.ptx_text = ins.line, ins.text
-            raise
 
     # -- helpers for handlers ---------------------------------------------------------------
     def guarded(self, ins: P.Instr, idx):

@@ -59,10 +59,15 @@ def decode(m: Machine, ins: P.Instr):
     return _flagged(_handler_for(ins)(m, ins), ins)
 
 
+def _flags(base: str) -> tuple[bool, bool]:
+    """The executor's flags of an instruction whose first opcode word is `base`:
+    (straight, local)."""
+    return base in STRAIGHT, base not in NOT_LOCAL
+
+
 def _flagged(run, ins: P.Instr):
     """``run`` with the executor's flags of its instruction (``decode``)."""
-    run.straight = ins.parts[0] in STRAIGHT
-    run.local = ins.parts[0] not in NOT_LOCAL
+    run.straight, run.local = _flags(ins.parts[0])
     return run
 
 
@@ -71,7 +76,7 @@ def decoder():
     opcode of ``BY_OPCODE`` looked up once per opcode text, every other through
     ``decode``. What it returns is ``decode``'s: a decoder of ``BY_OPCODE`` reads only
     the opcode's words, and its ``make`` the instruction it is handed."""
-    # opcode text -> its make and the flags ``_flagged`` gives, for this run only
+    # opcode text -> its make and its flags (``_flags``), for this run only
     makes: dict = {}
 
     def decode_one(m: Machine, ins: P.Instr):
@@ -81,8 +86,7 @@ def decoder():
             if base not in BY_OPCODE:
                 return decode(m, ins)
             # (an unknown form raises here, each time, as decode does)
-            known = makes[ins.opcode] = (_handler_for(ins), base in STRAIGHT,
-                                         base not in NOT_LOCAL)
+            known = makes[ins.opcode] = (_handler_for(ins), *_flags(base))
         make, straight, local = known
         run = make(m, ins)
         run.straight, run.local = straight, local
