@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from tcgen05_lower.sim.smem_chunks import CHUNK, ChunkForm, chunk_form
+from tcgen05_lower.sim.smem_chunks import CHUNK, ChunkForm, chunk_form, chunk_form_of_chunks
 from tcgen05_lower.sim.state import TMEM_COLUMNS, TMEM_LANES, unique_addresses
 from tcgen05_lower.sim.tma import chunk_rows
 
@@ -118,22 +118,17 @@ def _pattern_unique(shared: dict, key: tuple, pattern: np.ndarray, chunks) -> np
     """``unique_addresses(pattern)`` of a new operand pattern (kept under `key`), from
     its 16-byte chunks when its rows are whole aligned chunks in order: the addresses
     are then those of the distinct chunks, each 16 bytes from 16 x its number, so they
-    are the sorted distinct chunk numbers' bytes, a few hundred numbers instead of
-    thousands of addresses. The chunks are kept for ``_operand_chunks`` (which would
-    find them anyway), and the unique addresses' chunk form for ``_reads_chunk_form``.
+    are the bytes of the sorted distinct chunk numbers (``chunk_form_of_chunks``, whose
+    form is ``chunk_form(unique)``), a few hundred numbers instead of thousands of
+    addresses. The chunks are kept for ``_operand_chunks`` (which would find them
+    anyway), and the unique addresses' chunk form for ``_reads_chunk_form``.
     `chunks`: ``_pattern_chunks(pattern)``. Else ``unique_addresses`` itself."""
     shared.setdefault(_CHUNKS, {})[key] = (pattern, chunks)
-    if chunks is None:
+    form = None if chunks is None else chunk_form_of_chunks(chunks[0].reshape(-1))
+    if form is None:
         return unique_addresses(pattern)
-    index, highest = chunks
-    seen = np.zeros(highest + 1, bool)
-    seen[index] = True
-    numbers = np.flatnonzero(seen).astype(np.int64)
-    unique = (CHUNK * numbers[:, None] + np.arange(CHUNK, dtype=np.int64)).reshape(-1)
-    low, high = CHUNK * int(numbers[0]), CHUNK * int(numbers[-1]) + CHUNK - 1
-    span = slice(low, high + 1) if high - low + 1 == unique.size else None
-    shared.setdefault(_UNIQUE_FORMS, {})[id(unique)] = (
-        unique, ChunkForm(numbers, span, low, high))   # chunk_form(unique)
+    unique = (CHUNK * form.index[:, None] + np.arange(CHUNK, dtype=np.int64)).reshape(-1)
+    shared.setdefault(_UNIQUE_FORMS, {})[id(unique)] = (unique, form)
     return unique
 
 
