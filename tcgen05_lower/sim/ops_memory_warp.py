@@ -191,13 +191,21 @@ def _global_in_last(m, based: np.ndarray, size: int, views: _Views):
     i, zero = views.last
     buf = m.buffers[i]
     offsets = np.subtract(based, zero).reshape(-1)
-    bits = int(_OR(offsets))
-    if bits & (size - 1) or bits + size > buf.raw.size:
+    if not _aligned_inside(offsets, size, buf.raw.size):
         return None
     view = views.of(("global", i), buf.raw)
     if view is None:
         return None
     return view, np.right_shift(offsets, views.shift_u).view(np.int64), None
+
+
+def _aligned_inside(offsets: np.ndarray, size: int, nbytes: int) -> bool:
+    """Whether every one of `offsets` (uint64 byte offsets into an array of `nbytes`
+    bytes, modulo 2^64: an address below the array is a huge offset) is a multiple of
+    `size` (a power of two) with its `size` bytes inside the array, from one OR: the
+    OR is at least their maximum and has every low bit any of them has."""
+    bits = int(_OR(offsets))
+    return not bits & (size - 1) and bits + size <= nbytes
 
 
 def load_maker(m, ins, space: str, vec: int, kind: str, bits: int, nbytes: int, a, dsts):
@@ -391,7 +399,7 @@ def _store_group(calls: list) -> list:
     every address of every store is aligned and inside the one array each store's last
     access found (``_global_in_last`` would then take each of them: an OR of all the
     offsets has at least each store's bits), the others nothing; else each store its
-    own step. Nothing between them reads or writes what they touch (a store writes no
+    own step (``_aligned_inside``). Nothing between them reads or writes what they touch (a store writes no
     register), so storing them at once stores the same bytes; the values go in the
     stores' order (store-major, then the threads'), as one by one."""
     m, first, based, _ = calls[0].member
@@ -424,9 +432,8 @@ def _store_group(calls: list) -> list:
         np.copyto(base_into, based)
         np.subtract(base_row, zeros, out=offsets)
         flat = offsets.reshape(-1)
-        bits = int(_OR(flat))
-        view = None if bits & (first.item - 1) or bits + first.item > raw.size else \
-            first.of(("global", i), raw)
+        view = first.of(("global", i), raw) if _aligned_inside(flat, first.item, raw.size) \
+            else None
         if view is None:
             done[0] = False
             own()
