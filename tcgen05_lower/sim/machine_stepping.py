@@ -330,12 +330,17 @@ class MachineStepping:
         if raw.count(0) == n:
             return self.pc.copy()
         if _MBAR_BYTE in raw:
-            runnable = (status == RUN) | ((status == MBAR) & (self.wait_epoch < self.epoch))
+            runnable = self._can_run(status, self.wait_epoch)
         else:
             runnable = status == RUN
         if runnable.tobytes().count(0) == n:   # (bools: one byte each, 0 or 1)
             return None
         return np.where(runnable, self.pc, NOT_RUNNABLE)
+
+    def _can_run(self, status: np.ndarray, wait_epoch: np.ndarray) -> np.ndarray:
+        """Per thread of `status` (and its `wait_epoch`): whether it can run, RUN or
+        waiting at an mbarrier since an earlier epoch (a phase may have completed)."""
+        return (status == RUN) | ((status == MBAR) & (wait_epoch < self.epoch))
 
     def _note_local(self, pcs: np.ndarray, idx, together=None) -> bool:
         """After a local step of the threads ``idx`` that woke no waiter: their entries
@@ -360,9 +365,8 @@ class MachineStepping:
             # that failed): none can run until a phase completes
             pcs[at] = NOT_RUNNABLE
         else:
-            pcs[at] = np.where((here == RUN) | ((here == MBAR) &
-                                               (self.wait_epoch[at] < self.epoch)),
-                               self.pc[at], NOT_RUNNABLE)
+            pcs[at] = np.where(self._can_run(here, self.wait_epoch[at]), self.pc[at],
+                               NOT_RUNNABLE)
         return bool(pcs[pcs.argmin()] < NOT_RUNNABLE)
 
     def together_after_local(self, idx):
