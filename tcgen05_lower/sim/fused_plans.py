@@ -5,9 +5,9 @@ mad.lo, setp narrower than 64 bits, selp, unsigned mul.wide and bfe (ops_arith),
 cvt and cvta (ops_convert, ops_memory). Each ``*_plan`` function is called after its
 body ran on the threads ``at`` (a slice, or ids kept as rows by ``Machine.rows_of``: its
 registers are made) and returns (function, arguments), one step that computes what the
-body computes on those threads, or None where it cannot (the plan then calls the body): a register
-that is not a uint64 array, a destination that is also a source where the body reads
-every source before it writes, a form other than the ones named.
+body computes on those threads, or None where it cannot (the plan then calls the body):
+a register that is not a uint64 array, a destination that is also a source where the
+body reads every source before it writes, a form other than the ones named.
 """
 
 from __future__ import annotations
@@ -30,16 +30,22 @@ def register_views(m, names, at):
     slice's, or the rows of ids kept by ``Machine.rows_of``: ``register_view``), or
     None unless every one is a uint64 array already made (a predicate's bool array, a
     register not yet written: the body's own code) and ``at`` gives views."""
-    views, sliced = [], type(at) is slice
+    views = []
     for name in names:
         arr = m.regs.get(name)
         if arr is None or arr.dtype != np.uint64:
             return None
-        view = arr[at] if sliced else m.register_view(arr, at)
+        view = _view(m, arr, at)
         if view is None:
             return None
         views.append(view)
     return views
+
+
+def _view(m, arr: np.ndarray, at):
+    """Register array `arr`'s elements of the threads ``at`` as a view: a slice's (no
+    machine needed), else ``m.register_view``'s (None for ids not kept as rows)."""
+    return arr[at] if type(at) is slice else m.register_view(arr, at)
 
 
 def masked_plan(m, base: str, bits: int, a, b, d, read_b, at):
@@ -222,7 +228,7 @@ def compare_plan(m, ufunc, signed: bool, bits: int, a, b, read_b, dname: str, at
     pred = m.regs.get(dname)
     if views is None or pred is None or pred.dtype != bool:
         return None
-    into = pred[at] if type(at) is slice else m.register_view(pred, at)
+    into = _view(m, pred, at)
     if into is None:
         return None
     if bits == 64:
@@ -249,13 +255,14 @@ def selp_plan(m, bits: int, operands, at):
     None unless d is a uint64 register and c a predicate (bool) array with views (and
     for a width Machine.write does not mask to: its own error)."""
     d, a, b, c = operands
-    if bits not in MASK or not isinstance(a, P.Imm) or not isinstance(b, P.Imm) or not isinstance(c, P.Reg):
+    if bits not in MASK or not isinstance(a, P.Imm) or not isinstance(b, P.Imm) or \
+            not isinstance(c, P.Reg):
         return None
     views = register_views(m, (d.name,), at)
     pred = m.regs.get(c.name)
     if views is None or pred is None or pred.dtype != bool:
         return None
-    where = pred[at] if type(at) is slice else m.register_view(pred, at)
+    where = _view(m, pred, at)
     if where is None:
         return None
     out = views[0]
@@ -302,7 +309,8 @@ def bfe_plan(m, kind: str, bits: int, operands, at):
     (sign-extended: the body), a width Machine.write does not mask to, or unless a and
     d are uint64 registers with views."""
     d, a, b, c = operands
-    if kind != "u" or bits not in MASK or not all(isinstance(op, P.Imm) for op in (b, c)) or not isinstance(a, P.Reg):
+    if kind != "u" or bits not in MASK or not isinstance(a, P.Reg) or \
+            not all(isinstance(op, P.Imm) for op in (b, c)):
         return None
     views = register_views(m, (a.name, d.name), at)
     if views is None:

@@ -103,24 +103,17 @@ def _direct_plan(m, direct: list, at):
     return None if made is None else (made[0], made[1:])
 
 
-
-
-
-
 def _direct_views(m, direct: tuple, at):
     """The direct form (``_direct``) on the views of its registers for the threads
     ``at`` (``Machine.register_view``: a slice, or ids kept as rows), or None when
     indexing them would copy (other ids: the general code)."""
     ufunc, x, y, out = direct
-    if type(at) is slice:
-        return ufunc, x[at], np.asarray(y) if type(y) is np.uint64 else y[at], out[at]
-    xs, outs = m.register_view(x, at), m.register_view(out, at)
-    if xs is None or outs is None:
-        return None
     # an immediate as a 0-d array: the same uint64 operand, and a ufunc call converts a
     # 0-d array faster than a NumPy scalar
-    return ufunc, xs, np.asarray(y) if type(y) is np.uint64 else m.register_view(y, at), \
-        outs
+    views = (m.register_view(x, at),
+             np.asarray(y) if type(y) is np.uint64 else m.register_view(y, at),
+             m.register_view(out, at))
+    return None if any(view is None for view in views) else (ufunc, *views)
 
 
 def _direct_ufunc(m, ins: P.Instr, base: str, kind: str, bits: int, a, b):
