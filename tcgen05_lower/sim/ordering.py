@@ -216,7 +216,7 @@ class OrderingModel(TensorOrdering, SharedMemoryOrdering, MbarrierOrdering):
         """The clocks in the narrowest of ``_CLOCK_TYPES`` that holds `value` from now
         on (their entries kept): an epoch or sequence number is about to pass
         ``clock_max``, the largest entry of their type."""
-        wider = next(t for t in _CLOCK_TYPES if value <= np.iinfo(t).max)
+        wider = next(t for t in _CLOCK_TYPES if value <= _clock_max(t))
         if np.dtype(wider).itemsize <= self.known.dtype.itemsize:
             return
         for name in ("known", "tc_known", "pending_tc", "released"):
