@@ -199,7 +199,7 @@ def test_decoder_flags_are_those_decode_gives(example, monkeypatch):
 
 def test_an_unknown_instruction_names_its_line():
     """Machine._decoded's one ``try``: the SimError of an unknown form names the PTX line
-    of that instruction (by hand: line 11), as ``_decode`` of each did."""
+    of that instruction (by hand: line 11), as a try around each instruction did."""
     text = KEEPS.replace("mov.u32 %r3, 2;", "mov.q99 %r3, 2;")
     entry = P.parse(text).entry()
     machine = Machine.__new__(Machine)
